@@ -1,0 +1,78 @@
+/**
+ * A tiny benchmark harness. Speed is reported as ratios against a baseline measured in the same
+ * process and run, never as absolute thresholds in tests: machines differ, ratios travel.
+ */
+
+export interface Measurement {
+  readonly name: string;
+  /** Mean time per operation, in nanoseconds. */
+  readonly nsPerOp: number;
+  readonly ops: number;
+}
+
+const now = (): bigint => process.hrtime.bigint();
+
+/**
+ * Runs `fn` repeatedly for about `ms` milliseconds (after a warm-up) and returns the mean time per
+ * call. `fn` may be async; `batch` calls are made per timing sample to amortize the clock.
+ */
+export const measure = async (
+  name: string,
+  fn: () => unknown,
+  options: { readonly ms?: number; readonly warmupMs?: number; readonly batch?: number } = {},
+): Promise<Measurement> => {
+  const ms = options.ms ?? 1000;
+  const batch = options.batch ?? 1;
+  const run = async (budgetMs: number): Promise<{ ops: number; ns: bigint }> => {
+    let ops = 0;
+    let ns = 0n;
+    const end = Date.now() + budgetMs;
+    do {
+      const t0 = now();
+      for (let i = 0; i < batch; i++) {
+        const r = fn();
+        if (r instanceof Promise) await r;
+      }
+      ns += now() - t0;
+      ops += batch;
+    } while (Date.now() < end);
+    return { ops, ns };
+  };
+  await run(options.warmupMs ?? Math.min(300, ms / 3));
+  const { ops, ns } = await run(ms);
+  return { name, nsPerOp: Number(ns) / ops, ops };
+};
+
+/** Times one call of `fn` (for work that is too big to repeat many times). */
+export const timeOnce = async (fn: () => unknown): Promise<number> => {
+  const t0 = now();
+  const r = fn();
+  if (r instanceof Promise) await r;
+  return Number(now() - t0) / 1e6;
+};
+
+/** The best (smallest) of `n` single timings, in milliseconds. */
+export const bestOf = async (n: number, fn: () => unknown): Promise<number> => {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < n; i++) best = Math.min(best, await timeOnce(fn));
+  return best;
+};
+
+export const formatNs = (ns: number): string =>
+  ns >= 1e9 ? `${(ns / 1e9).toFixed(2)} s` : ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(2)} µs` : `${ns.toFixed(0)} ns`;
+
+/** Prints a table of rows; `target` lines say whether a goal is met, without failing anything. */
+export const report = (title: string, rows: ReadonlyArray<readonly [string, string]>): void => {
+  const width = Math.max(...rows.map(([k]) => k.length));
+  process.stdout.write(`\n## ${title}\n`);
+  for (const [k, v] of rows) process.stdout.write(`  ${k.padEnd(width)}  ${v}\n`);
+};
+
+/** `1.23× (target ≤ 3×: met)` */
+export const ratio = (value: number, target?: { readonly max?: number; readonly min?: number }): string => {
+  const r = `${value.toFixed(2)}×`;
+  if (target === undefined) return r;
+  const met = (target.max === undefined || value <= target.max) && (target.min === undefined || value >= target.min);
+  const goal = target.max !== undefined ? `≤ ${target.max}×` : `≥ ${target.min}×`;
+  return `${r} (target ${goal}: ${met ? 'met' : 'NOT MET'})`;
+};

@@ -1,0 +1,73 @@
+/**
+ * The model interface: the one thing a provider implements. Small on purpose (the AI SDK's
+ * LanguageModel and its mock show the shape): one request in, one assistant turn out.
+ */
+import type { JsonObject } from '../spec/json-schema.js';
+import type { AssistantMessage, Message } from './messages.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+/** A tool as the model sees it: canonical JSON Schema; adapters lower it to their dialect. */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonObject;
+}
+
+export type ToolChoice = 'auto' | 'none' | 'required' | { readonly tool: string };
+
+export interface ModelRequest {
+  /** The agent's instruction. */
+  readonly system?: string;
+  readonly messages: ReadonlyArray<Message>;
+  readonly tools: ReadonlyArray<ToolDefinition>;
+  readonly toolChoice?: ToolChoice;
+  readonly maxTokens?: number;
+  readonly temperature?: number;
+  readonly signal?: AbortSignal;
+  /** When given, the provider streams and calls this with each piece of text as it arrives. */
+  readonly onTextDelta?: (delta: string) => void;
+}
+
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
+
+export interface Usage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+export interface ModelResponse {
+  readonly message: AssistantMessage;
+  readonly finishReason: FinishReason;
+  readonly usage: Usage;
+}
+
+export type ModelErrorCode =
+  | 'LLM_API_ERROR'
+  | 'CONFIGURATION_ERROR'
+  | 'CANCELLED'
+  | 'TIMEOUT'
+  | 'RATE_LIMITED'
+  | 'INVALID_RESPONSE';
+
+export interface ModelError {
+  readonly code: ModelErrorCode;
+  readonly message: string;
+  /** HTTP status, when the failure came from the provider's API. */
+  readonly status?: number;
+  readonly retryable: boolean;
+  readonly details?: unknown;
+}
+
+export type ModelResult =
+  | { readonly ok: true; readonly value: ModelResponse }
+  | { readonly ok: false; readonly error: ModelError };
+
+/** A provider's model. `generate` never throws or rejects: failures are `{ok: false}` results. */
+export interface Model {
+  /** `provider/model`, e.g. `openai/gpt-4o-mini`, `offline/demo`. */
+  readonly id: string;
+  generate(request: ModelRequest): Promise<ModelResult>;
+}

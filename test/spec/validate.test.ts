@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { compileSchema, validateValue, displayPath } from '../../src/spec/validate.js';
+
+const schema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    age: { type: 'integer', minimum: 0 },
+    unit: { type: 'string', enum: ['c', 'f'], default: 'c' },
+    opts: { type: 'object', properties: { deep: { type: 'boolean', default: true } } },
+    when: { type: 'string', format: 'date' },
+    odd: { type: 'string', format: 'no-such-format' },
+  },
+  required: ['name', 'age'],
+  additionalProperties: false,
+} as const;
+
+describe('validate', () => {
+  it('accepts valid values', () => {
+    expect(validateValue(schema, { name: 'a', age: 3 })._tag).toBe('Right');
+  });
+  it('maps errors to messages a model can act on', () => {
+    const r = validateValue(schema, { age: 'ten', unit: 'k', extra: 1, when: 'yesterday' });
+    expect(r._tag).toBe('Left');
+    if (r._tag !== 'Left') return;
+    const byPath = Object.fromEntries(r.left.map((i) => [i.path, i]));
+    expect(byPath['name']?.code).toBe('ARG_REQUIRED');
+    expect(byPath['age']?.message).toBe('argument "age" must be an integer, got "ten"');
+    expect(byPath['unit']?.message).toBe('argument "unit" must be one of "c", "f", got "k"');
+    expect(byPath['extra']?.code).toBe('ARG_UNKNOWN');
+    expect(byPath['when']?.code).toBe('ARG_FORMAT');
+  });
+  it('applies defaults to a copy, never to the caller value', () => {
+    const c = compileSchema(schema);
+    if (c._tag !== 'Right') throw new Error('compile');
+    const input = { name: 'a', age: 1, opts: {} };
+    const out = c.right.applyDefaults(input) as Record<string, unknown>;
+    expect(out).toEqual({ name: 'a', age: 1, unit: 'c', opts: { deep: true } });
+    expect(input).toEqual({ name: 'a', age: 1, opts: {} });
+    expect(c.right.hasDefaults).toBe(true);
+  });
+  it('caches compiled schemas by identity and content', () => {
+    expect(compileSchema(schema)).toBe(compileSchema(schema));
+    expect(compileSchema(JSON.parse(JSON.stringify(schema)))).toBe(compileSchema(schema));
+  });
+  it('reports schemas ajv cannot compile', () => {
+    const r = compileSchema({ type: 'nonsense' });
+    expect(r._tag).toBe('Left');
+  });
+  it('renders paths for people', () => {
+    expect(displayPath('/user/tags/2')).toBe('user.tags[2]');
+    expect(displayPath('/a b')).toBe('["a b"]');
+  });
+});
