@@ -1,0 +1,32 @@
+/**
+ * What a command may touch of the outside world. The binary passes the real process; tests pass
+ * buffers, so every command runs in-process under test.
+ */
+
+export interface CliIO {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  /** All of standard input (for `-` file arguments). */
+  readonly readStdin: () => Promise<string>;
+  /** Standard input as a stream, for interactive commands. */
+  readonly stdin: NodeJS.ReadableStream;
+  /** Whether stdin and stdout are a terminal (interactive prompts, colours). */
+  readonly isTTY: boolean;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+}
+
+/** The real process. */
+export const processIO = (): CliIO => ({
+  stdout: (t) => void process.stdout.write(t),
+  stderr: (t) => void process.stderr.write(t),
+  readStdin: async () => {
+    const chunks: Buffer[] = [];
+    for await (const c of process.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+    return Buffer.concat(chunks).toString('utf8');
+  },
+  stdin: process.stdin,
+  isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY),
+  env: process.env,
+  cwd: process.cwd(),
+});

@@ -1,0 +1,50 @@
+/**
+ * `runCli(argv, io)`: the whole command line as a function from arguments to an exit code.
+ *
+ * Each command is declared in `commands/<name>.ts` as `register(program, ctx)`; its action loads
+ * its implementation with a dynamic `import()` (the CLI bundle is code-split), so start-up only
+ * evaluates commander and the declarations. An action returns its exit code through `ctx.exit`.
+ *
+ * Exit codes: 0 success, 1 invalid input or a failed check, 2 usage errors.
+ */
+import { Command, CommanderError } from 'commander';
+import { registerCommands } from './commands/index.js';
+import type { CliIO } from './io.js';
+import { VERSION } from './version.js';
+
+export interface CommandContext {
+  readonly io: CliIO;
+  /** Sets the exit code of the run (the last call wins). */
+  readonly exit: (code: number) => void;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_INTERNAL = 70;
+
+/** Runs the CLI; `argv` excludes `node` and the script (e.g. `['check', 'a.gram']`). */
+export const runCli = async (argv: ReadonlyArray<string>, io: CliIO): Promise<number> => {
+  let code = EXIT_OK;
+  const ctx: CommandContext = { io, exit: (c) => void (code = c) };
+  const program = new Command('gramkit')
+    .description('Tool and agent specifications in gram notation: parse, check, compile to JSON Schema, bind, invoke, run.')
+    .version(VERSION, '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .exitOverride();
+  registerCommands(program, ctx);
+  for (const c of program.commands) c.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return code;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT_OK;
+      if (e.code === 'commander.executeSubCommandAsync') return code;
+      return EXIT_USAGE;
+    }
+    io.stderr(`gramkit: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    return EXIT_INTERNAL;
+  }
+};
