@@ -18,7 +18,7 @@ export { compileSchema, validateValue, formatIssues } from './spec/validate.js';
 export type { ToolSpecification } from './spec/tool-spec.js';
 
 // library: tools and results
-export type { Tool, ToolImplementation, InvocationContext, ToolLimits } from './library/tool.js';
+export type { Tool, ToolImplementation, InvocationContext, ToolLimits, ToolAnnotations, SafetyLevel, ApprovalRequirement } from './library/tool.js';
 export type { ToolResult, ToolError, ToolErrorCode } from './library/result.js';
 export { ToolErrorCodes, ToolFailure, ok, fail } from './library/result.js';
 

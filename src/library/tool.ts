@@ -38,6 +38,26 @@ export interface ToolLimits {
   readonly maxCallsPerMinute?: number;
 }
 
+/** Safety level of what a tool does (seed 002): `low` reads, `medium` writes, `high` runs or deletes. */
+export type SafetyLevel = 'low' | 'medium' | 'high';
+
+/**
+ * Whether a call needs a person's approval before it runs (seed 001): `auto` never asks, `confirm`
+ * always asks, a predicate decides from the arguments (write_file asks only when it would overwrite).
+ */
+export type ApprovalRequirement =
+  | 'auto'
+  | 'confirm'
+  | ((args: unknown, ctx: InvocationContext) => boolean | Promise<boolean>);
+
+/** What policies read about a tool: its permissions, safety level and approval requirement. */
+export interface ToolAnnotations {
+  /** Capabilities the tool needs, e.g. `fs:read`, `fs:write`, `net:read`, `proc:exec`. */
+  readonly permissions?: ReadonlyArray<string>;
+  readonly safetyLevel?: SafetyLevel;
+  readonly approval?: ApprovalRequirement;
+}
+
 export interface Tool {
   readonly name: string;
   readonly description: string;
@@ -47,4 +67,5 @@ export interface Tool {
   readonly outputSchema?: JsonSchema;
   readonly invoke: ToolImplementation;
   readonly limits?: ToolLimits;
+  readonly annotations?: ToolAnnotations;
 }
