@@ -24,6 +24,8 @@ export interface ModelRequest {
   readonly messages: ReadonlyArray<Message>;
   readonly tools: ReadonlyArray<ToolDefinition>;
   readonly toolChoice?: ToolChoice;
+  /** Whether the model may ask for several tool calls in one turn (provider default when absent). */
+  readonly parallelToolCalls?: boolean;
   readonly maxTokens?: number;
   readonly temperature?: number;
   readonly signal?: AbortSignal;
@@ -42,6 +44,10 @@ export interface ModelResponse {
   readonly message: AssistantMessage;
   readonly finishReason: FinishReason;
   readonly usage: Usage;
+  /** The provider's id of this response (`chatcmpl-…`, `msg_…`), when it gave one. */
+  readonly id?: string;
+  /** The model that answered, as the provider names it (`gpt-4o-mini-2024-07-18`), when known. */
+  readonly model?: string;
 }
 
 export type ModelErrorCode =
@@ -50,7 +56,9 @@ export type ModelErrorCode =
   | 'CANCELLED'
   | 'TIMEOUT'
   | 'RATE_LIMITED'
-  | 'INVALID_RESPONSE';
+  | 'INVALID_RESPONSE'
+  /** A replayed model got a request its recording does not have (details: where they differ). */
+  | 'REPLAY_MISMATCH';
 
 export interface ModelError {
   readonly code: ModelErrorCode;

@@ -9,6 +9,7 @@
  * Paths are flat (`nodes` and `arrows`), not right-nested as in tree-sitter's CST, so long paths
  * never need deep recursion to walk.
  */
+import type { Diagnostic } from './diagnostic.js';
 import type { Span } from './span.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -270,11 +271,13 @@ export interface AnnotatedPattern {
 
 export type TopLevelPattern = AnnotatedPattern | SubjectPattern | PathPattern;
 
-/** `// text` to the end of the line. `text` excludes the `//`. */
+/** `// text` to the end of the line. `text` excludes the `//` (and a trailing carriage return). */
 export interface Comment {
   readonly kind: 'Comment';
   readonly text: string;
   readonly span: Span;
+  /** True when code precedes the comment on its line (`(a) // note`); absent for a comment on its own line. */
+  readonly endOfLine?: boolean;
 }
 
 /** A whole file: an optional header record, the top-level patterns, and every comment in source order. */
@@ -286,6 +289,13 @@ export interface GramDocument {
   readonly span: Span;
   /** The file name given to `parseGram`, if any (diagnostics about this document use it). */
   readonly filename?: string;
+  /**
+   * Layout: offsets of blank lines in the source (one per run of blank lines), so the formatter
+   * keeps paragraphs apart. Absent on documents built by hand.
+   */
+  readonly blankLines?: ReadonlyArray<number>;
+  /** Warnings about a document that parsed (duplicate keys, integers that lose precision). */
+  readonly warnings?: ReadonlyArray<Diagnostic>;
 }
 
 export type AstNode =

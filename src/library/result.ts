@@ -31,6 +31,10 @@ export const ToolErrorCodes = {
   RESULT_TOO_LARGE: 'RESULT_TOO_LARGE',
   /** The tool's calls-per-minute limit is reached. */
   RATE_LIMITED: 'RATE_LIMITED',
+  /** The tool's argument or output schema cannot be compiled (reported on the first call). */
+  INVALID_SCHEMA: 'INVALID_SCHEMA',
+  /** The caller's invocation options are unusable (a negative timeout, a value that is not a bound tool). */
+  INVALID_OPTIONS: 'INVALID_OPTIONS',
 } as const;
 
 export type ToolErrorCode = (typeof ToolErrorCodes)[keyof typeof ToolErrorCodes] | (string & {});
@@ -88,6 +92,12 @@ export class ToolFailure extends Error {
 // -------------------------------------------------------------------------------------------------
 // utilities
 // -------------------------------------------------------------------------------------------------
+
+/** Narrows a result to its success case. */
+export const isOk = <T>(r: ToolResult<T>): r is { readonly ok: true; readonly value: T } => r.ok;
+
+/** Narrows a result to its failure case. */
+export const isFailed = <T>(r: ToolResult<T>): r is { readonly ok: false; readonly error: ToolError } => !r.ok;
 
 export const isToolFailure = (e: unknown): e is ToolFailure =>
   e instanceof ToolFailure ||

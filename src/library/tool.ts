@@ -3,6 +3,7 @@
  * implement. Not serializable: specifications are data, tools hold closures, and `bindTool`
  * joins the two at run time.
  */
+import { type Diagnostic, error } from '../gram/diagnostic.js';
 import type { JsonSchema } from '../spec/json-schema.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -68,4 +69,128 @@ export interface Tool {
   readonly invoke: ToolImplementation;
   readonly limits?: ToolLimits;
   readonly annotations?: ToolAnnotations;
+  /**
+   * Tools made by `createTool`/`defineTool` answer `JSON.stringify` with a `TOOL_NOT_SERIALIZABLE`
+   * diagnostic instead of a half-serialized object (the function would silently disappear).
+   */
+  readonly toJSON?: () => Diagnostic;
 }
+
+/** What `createTool` takes besides the four seed arguments. */
+export interface ToolOptions {
+  readonly outputSchema?: JsonSchema;
+  readonly limits?: ToolLimits;
+  readonly annotations?: ToolAnnotations;
+}
+
+// -------------------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------------------
+
+/**
+ * A tool: the implementation of a specification, with the name, description and argument schema
+ * it claims (seed 004). `bindTool` checks the claims against a `ToolSpecification`. The tool is
+ * frozen; it is not serializable (`JSON.stringify` gives a `TOOL_NOT_SERIALIZABLE` diagnostic).
+ */
+export const createTool = <A = any, R = unknown>(
+  name: string,
+  description: string,
+  schema: JsonSchema,
+  invoke: ToolImplementation<A, R>,
+  options: ToolOptions = {},
+): Tool => {
+  const tool: Tool = {
+    name,
+    description,
+    schema,
+    ...(options.outputSchema !== undefined ? { outputSchema: options.outputSchema } : {}),
+    invoke: invoke as ToolImplementation,
+    ...(options.limits !== undefined ? { limits: Object.freeze({ ...options.limits }) } : {}),
+    ...(options.annotations !== undefined ? { annotations: Object.freeze({ ...options.annotations }) } : {}),
+  };
+  Object.defineProperty(tool, 'toJSON', { value: () => notSerializable(name), enumerable: false });
+  return Object.freeze(tool);
+};
+
+// -------------------------------------------------------------------------------------------------
+// accessors (seed 004)
+// -------------------------------------------------------------------------------------------------
+
+export const toolName = (tool: Tool): string => tool.name;
+export const toolDescription = (tool: Tool): string => tool.description;
+export const toolSchema = (tool: Tool): JsonSchema => tool.schema;
+export const toolOutputSchema = (tool: Tool): JsonSchema | undefined => tool.outputSchema;
+
+// -------------------------------------------------------------------------------------------------
+// utilities
+// -------------------------------------------------------------------------------------------------
+
+const notSerializable = (name: string): Diagnostic =>
+  error('TOOL_NOT_SERIALIZABLE', `tool "${name}" is not serializable: it holds a function`, {
+    hint: 'serialize its ToolSpecification (name, description, typeSignature) and bind it to a library at run time',
+  });
+
+const isSchema = (v: unknown): boolean => typeof v === 'boolean' || (typeof v === 'object' && v !== null && !Array.isArray(v));
+
+/**
+ * Whether a value has the shape of a tool (a name, a description, a schema and a function).
+ * Structural, so tools made by another copy of gramkit (a library module loaded by the CLI) count.
+ */
+export const isTool = (v: unknown): v is Tool => {
+  if (typeof v !== 'object' || v === null) return false;
+  const t = v as Record<string, unknown>;
+  return typeof t['name'] === 'string' && typeof t['description'] === 'string' && isSchema(t['schema']) && typeof t['invoke'] === 'function';
+};
+
+const LIMIT_KEYS = ['timeoutMs', 'maxResultBytes', 'maxCallsPerMinute'] as const;
+
+/**
+ * Everything wrong with a value meant as a tool, as diagnostics (empty when it is a usable tool):
+ * a name and a description that are non-empty strings, schemas that are objects or booleans, an
+ * `invoke` function, limits that are positive numbers (`maxCallsPerMinute` an integer).
+ */
+export const validateTool = (v: unknown): ReadonlyArray<Diagnostic> => {
+  if (typeof v !== 'object' || v === null) {
+    return [error('TOOL_INVALID', `expected a tool (an object with name, description, schema and invoke), got ${v === null ? 'null' : typeof v}`)];
+  }
+  const t = v as Record<string, unknown>;
+  const label = typeof t['name'] === 'string' && t['name'] !== '' ? `tool "${t['name']}"` : 'the tool';
+  const out: Diagnostic[] = [];
+  if (typeof t['name'] !== 'string' || t['name'].trim() === '') out.push(error('TOOL_INVALID_NAME', `${label} needs a non-empty name`));
+  if (typeof t['description'] !== 'string' || t['description'].trim() === '') {
+    out.push(error('TOOL_INVALID_DESCRIPTION', `${label} needs a non-empty description (the model reads it to choose the tool)`));
+  }
+  if (!isSchema(t['schema'])) out.push(error('TOOL_INVALID_SCHEMA', `${label}: schema must be a JSON Schema object, got ${describe(t['schema'])}`));
+  if (t['outputSchema'] !== undefined && !isSchema(t['outputSchema'])) {
+    out.push(error('TOOL_INVALID_SCHEMA', `${label}: outputSchema must be a JSON Schema object, got ${describe(t['outputSchema'])}`));
+  }
+  if (typeof t['invoke'] !== 'function') {
+    out.push(error('TOOL_INVALID_IMPLEMENTATION', `${label}: invoke must be a function (args, ctx) => result, got ${describe(t['invoke'])}`));
+  }
+  const limits = t['limits'];
+  if (limits !== undefined) {
+    if (typeof limits !== 'object' || limits === null) {
+      out.push(error('TOOL_INVALID_LIMIT', `${label}: limits must be an object, got ${describe(limits)}`));
+    } else {
+      for (const k of LIMIT_KEYS) {
+        const n = (limits as Record<string, unknown>)[k];
+        if (n === undefined) continue;
+        const okNumber = typeof n === 'number' && n > 0 && !Number.isNaN(n) && (k !== 'maxCallsPerMinute' || Number.isInteger(n));
+        if (!okNumber) {
+          out.push(
+            error('TOOL_INVALID_LIMIT', `${label}: limits.${k} must be a positive ${k === 'maxCallsPerMinute' ? 'integer' : 'number'}, got ${describe(n)}`),
+          );
+        }
+      }
+    }
+  }
+  return out;
+};
+
+const describe = (v: unknown): string => {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'number') return String(v);
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  return typeof v;
+};

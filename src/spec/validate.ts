@@ -398,3 +398,32 @@ const mapErrors = (errors: ReadonlyArray<ErrorObject>, root: unknown): ReadonlyA
 
 /** One line per issue, for a model or a terminal. */
 export const formatIssues = (issues: ReadonlyArray<ValidationIssue>): string => issues.map((i) => i.message).join('; ');
+
+// -------------------------------------------------------------------------------------------------
+// tool arguments
+// -------------------------------------------------------------------------------------------------
+
+// the schema validated last and its compiled form: an agent calls one tool many times in a row,
+// and an identity check is cheaper than the WeakMap lookup of `compileSchema`
+let lastSchema: JsonSchema | undefined;
+let lastCompiled: CompiledSchema | undefined;
+
+/**
+ * Validates a tool's arguments against its schema (compiled on first use, cached). `Right`: the
+ * arguments with the schema's defaults filled in, on a copy (the caller's value is never changed;
+ * without defaults to fill, the value itself). `Left`: the issues, in words a model can act on.
+ */
+export const validateToolArgs = (schema: JsonSchema, args: unknown): Either<ReadonlyArray<ValidationIssue>, unknown> => {
+  let c: CompiledSchema;
+  if (schema === lastSchema && lastCompiled !== undefined) {
+    c = lastCompiled;
+  } else {
+    const compiled = compileSchema(schema);
+    if (compiled._tag === 'Left') return left([{ path: '', code: 'ARG_INVALID', message: compiled.left.message }]);
+    c = compiled.right;
+    lastSchema = schema;
+    lastCompiled = c;
+  }
+  if (!c.check(args)) return left(c.issues(args));
+  return { _tag: 'Right', right: c.hasDefaults ? c.applyDefaults(args) : args };
+};

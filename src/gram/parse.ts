@@ -1,0 +1,238 @@
+/**
+ * `parseGram`: gram text to a `GramDocument`, or every problem found.
+ *
+ * The pipeline: the scanner cuts the input into chunks of tokens between top-level patterns; the
+ * fast parser (no error recovery) builds the AST of each chunk. On the first syntax error the
+ * chunk is parsed again by the recovering parser to report several errors, and the rest of the
+ * input is only checked. Strict mode then reports uses of the nested-values extension.
+ *
+ * Never throws: an internal failure becomes a `GRAM_INTERNAL_ERROR` diagnostic.
+ */
+import type { IRecognitionException } from 'chevrotain';
+import type { Either } from 'fp-ts/lib/Either.js';
+import type { GramDocument, RecordNode, TopLevelPattern } from './ast.js';
+import { type Diagnostic, error, info, sortDiagnostics, withFile } from './diagnostic.js';
+import { extensionUses } from './extensions.js';
+import { DEFAULT_MAX_DEPTH, GramLexer, type GramToken } from './lexer.js';
+import { gramParser } from './parser.js';
+import { type LineIndex, lineIndex, span } from './span.js';
+import { enclosingGroupEnd, type ErrorContext, syntaxDiagnostic, topLevel } from './syntax-errors.js';
+import * as T from './tokens.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+export interface ParseOptions {
+  /**
+   * Accept exactly standard gram (tree-sitter-gram): nested values inside records are reported
+   * (`GRAM_NESTED_VALUE`, `GRAM_EMPTY_ARRAY`). Default false.
+   */
+  readonly strict?: boolean;
+  /** Recorded on the document and on every diagnostic. */
+  readonly filename?: string;
+  /** Deepest nesting of brackets accepted (default 256, at most 512). */
+  readonly maxDepth?: number;
+  /** Syntax errors reported before giving up (default 100). */
+  readonly maxErrors?: number;
+  /** Tokens per chunk (tests use small chunks to exercise chunking). */
+  readonly chunkTokens?: number;
+}
+
+/** Everything one parse found: the document when there was no error, every diagnostic in source order. */
+export interface ParseResult {
+  readonly document?: GramDocument;
+  /** Errors and warnings, sorted by position. */
+  readonly diagnostics: ReadonlyArray<Diagnostic>;
+}
+
+// -------------------------------------------------------------------------------------------------
+// constants
+// -------------------------------------------------------------------------------------------------
+
+const DEFAULT_CHUNK_TOKENS = 1 << 15;
+const DEFAULT_MAX_ERRORS = 100;
+
+/** The bracket each "unclosed" error expects. */
+const CLOSER_OF_CODE: Readonly<Record<string, string>> = {
+  GRAM_UNCLOSED_NODE: ')',
+  GRAM_UNCLOSED_ANNOTATION: ')',
+  GRAM_UNCLOSED_SUBJECT_PATTERN: ']',
+  GRAM_UNCLOSED_RELATIONSHIP: ']',
+  GRAM_UNCLOSED_ARRAY: ']',
+  GRAM_UNCLOSED_RECORD: '}',
+};
+
+const right = <A>(a: A): Either<never, A> => ({ _tag: 'Right', right: a });
+const left = <E>(e: E): Either<E, never> => ({ _tag: 'Left', left: e });
+
+// -------------------------------------------------------------------------------------------------
+// the pipeline
+// -------------------------------------------------------------------------------------------------
+
+/**
+ * Parses a gram document. Right: the document (its `warnings` list problems that lose or change
+ * data without being errors). Left: every error found, in source order.
+ */
+export const parseGram = (
+  text: string,
+  options: ParseOptions = {},
+): Either<ReadonlyArray<Diagnostic>, GramDocument> => {
+  const r = analyzeGram(text, options);
+  return r.document !== undefined ? right(r.document) : left(r.diagnostics.filter((d) => d.severity === 'error'));
+};
+
+/** Like `parseGram`, with errors and warnings in one list (for `check` and editors). */
+export const analyzeGram = (text: string, options: ParseOptions = {}): ParseResult => {
+  try {
+    return run(text, options);
+  } catch (e) {
+    return {
+      diagnostics: withFile(options.filename, [
+        error('GRAM_INTERNAL_ERROR', `the gram parser failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`, {
+          hint: 'this is a bug in gramkit; please report it with the input that caused it',
+        }),
+      ]),
+    };
+  }
+};
+
+const run = (text: string, options: ParseOptions): ParseResult => {
+  const maxErrors = options.maxErrors ?? DEFAULT_MAX_ERRORS;
+  const chunkTokens = options.chunkTokens ?? DEFAULT_CHUNK_TOKENS;
+  const lexer = new GramLexer(text, { maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH });
+  const fast = gramParser(false);
+  fast.issues = [];
+  fast.warnings = [];
+  let lines: LineIndex | undefined;
+  const linesOf = (): LineIndex => (lines ??= lineIndex(text));
+
+  const patterns: TopLevelPattern[] = [];
+  let header: RecordNode | undefined;
+  const errors: Diagnostic[] = [];
+  let failed = false;
+  let first = true;
+  for (;;) {
+    const tokens = lexer.nextChunk(chunkTokens);
+    if (lexer.tooDeep) break;
+    if (tokens.length === 0 && !first) break;
+    const ctx: ErrorContext = { tokens, lines: linesOf, end: text.length };
+    if (!failed) {
+      fast.issues = [];
+      fast.load(tokens, first);
+      const out = fast.document();
+      if (fast.errors.length === 0) {
+        if (first) header = fast.header;
+        for (const p of out) patterns.push(p);
+        for (const d of fast.issues) errors.push(d);
+      } else {
+        failed = true;
+      }
+    }
+    if (failed) recover(tokens, first, ctx, errors, maxErrors);
+    first = false;
+    if (errors.length >= maxErrors || tokens.length === 0) break;
+  }
+
+  const lexical = lexer.diagnostics;
+  if (errors.length > maxErrors) {
+    const extra = errors.length - maxErrors;
+    errors.length = maxErrors;
+    errors.push(info('GRAM_TOO_MANY_ERRORS', `${extra} more error${extra === 1 ? '' : 's'} not shown; fix these first`));
+  }
+  let all = [...lexical, ...errors];
+  const ok = !failed && !lexer.tooDeep && all.every((d) => d.severity !== 'error');
+  if (!ok) return { diagnostics: withFile(options.filename, dedupe(sortDiagnostics(all))) };
+
+  const warnings = fast.warnings;
+  const document: GramDocument = {
+    kind: 'Document',
+    header,
+    patterns,
+    comments: lexer.comments,
+    span: span(0, text.length),
+    filename: options.filename,
+    blankLines: lexer.blankLines,
+    warnings: warnings.length > 0 ? withFile(options.filename, sortDiagnostics(warnings)) : undefined,
+  };
+  if (options.strict === true) {
+    const strict = extensionUses(document);
+    if (strict.length > 0) {
+      all = [...strict, ...warnings];
+      return { diagnostics: withFile(options.filename, sortDiagnostics(all)) };
+    }
+  }
+  return { document, diagnostics: document.warnings ?? [] };
+};
+
+/**
+ * Parses a chunk with error recovery, collecting its errors. When the parser stops before the end
+ * of the chunk (a token that starts no top-level pattern), that token is reported and parsing
+ * resumes at the next token that can start a pattern.
+ */
+const recover = (tokens: GramToken[], allowHeader: boolean, ctx: ErrorContext, out: Diagnostic[], maxErrors: number): void => {
+  const parser = gramParser(true);
+  const repaired: string[] = [];
+  let suppressUntil = -1;
+  let start = 0;
+  let header = allowHeader;
+  while (start < tokens.length || (start === 0 && tokens.length === 0)) {
+    const slice = start === 0 ? tokens : tokens.slice(start);
+    parser.issues = [];
+    parser.warnings = [];
+    parser.load(slice, header);
+    parser.document();
+    const sliceCtx: ErrorContext = { ...ctx, tokens: slice };
+    let stoppedAt = -1;
+    for (const e of parser.errors as IRecognitionException[]) {
+      const offset = Number.isNaN(e.token.startOffset) ? Number.POSITIVE_INFINITY : e.token.startOffset;
+      if (offset < suppressUntil) {
+        if (e.name === 'NotAllInputParsedException') stoppedAt = Math.max(0, slice.indexOf(e.token as GramToken));
+        continue;
+      }
+      const d = e.name === 'NotAllInputParsedException' ? undefined : syntaxDiagnostic(e, sliceCtx);
+      if (d?.code === 'GRAM_MISPLACED_ANNOTATION' || d?.code === 'GRAM_INVALID_IDENTIFIER') {
+        suppressUntil = enclosingGroupEnd(slice, Math.max(0, slice.indexOf(e.token as GramToken))) ?? suppressUntil;
+      }
+      if (d !== undefined && d.code !== 'GRAM_UNMATCHED_CLOSER') {
+        // recovery repaired a missing closer: the closer found later is the one the user wrote
+        const closer = CLOSER_OF_CODE[d.code];
+        if (closer !== undefined) repaired.push(closer);
+        out.push(d);
+        continue;
+      }
+      const k = slice.indexOf(e.token as GramToken);
+      const image = e.token.image;
+      const r = repaired.indexOf(image);
+      if (r >= 0 && T.isCloser(e.token.tokenType)) repaired.splice(r, 1);
+      else out.push(d ?? topLevel(e.token, slice[k - 1], sliceCtx));
+      if (e.name === 'NotAllInputParsedException') stoppedAt = k < 0 ? slice.length : k;
+    }
+    for (const d of parser.issues) out.push(d);
+    if (stoppedAt < 0 || out.length >= maxErrors) return;
+    start += resumeAfter(slice, stoppedAt);
+    header = false;
+  }
+};
+
+/** Index (in `tokens`) of the first token after `k` that can start a top-level pattern at depth 0. */
+const resumeAfter = (tokens: ReadonlyArray<GramToken>, k: number): number => {
+  let depth = 0;
+  for (let i = k; i < tokens.length; i++) {
+    const t = (tokens[i] as GramToken).tokenType;
+    if (i > k && depth === 0 && (t === T.LParen || t === T.LBracket || t === T.At || t === T.AtAt)) return i;
+    if (T.isOpener(t)) depth++;
+    else if (T.isCloser(t) && depth > 0) depth--;
+  }
+  return tokens.length;
+};
+
+/** Drops a parser error reported at the very place of a lexical error (one problem, one message). */
+const dedupe = (ds: ReadonlyArray<Diagnostic>): ReadonlyArray<Diagnostic> => {
+  const lexicalStarts = new Set(
+    ds.filter((d) => d.code === 'GRAM_INVALID_NUMBER' || d.code === 'GRAM_UNTERMINATED_STRING' || d.code === 'GRAM_INVALID_ESCAPE').map((d) => d.span?.start),
+  );
+  return ds.filter(
+    (d) => !(d.code !== 'GRAM_INVALID_NUMBER' && d.code !== 'GRAM_UNTERMINATED_STRING' && d.code !== 'GRAM_INVALID_ESCAPE' && lexicalStarts.has(d.span?.start)),
+  );
+};

@@ -1,0 +1,651 @@
+/**
+ * The gram grammar (tree-sitter-gram 0.3.7, see gram.ebnf) as a Chevrotain `EmbeddedActionsParser`
+ * that builds the typed AST directly: no CST, no visitor.
+ *
+ * One instance per configuration is built lazily and reused (construction analyses the grammar);
+ * `input` is set per chunk of tokens. Alternatives are cached arrays; every position is LL(1).
+ * Checks that need more than the grammar (an arrow's halves from one family, `::` in a map) are
+ * collected in `issues`; data-loss warnings (duplicate keys, unsafe integers) in `warnings`.
+ *
+ * Actions read sub-results only outside the recording phase, and tolerate `undefined` results and
+ * inserted tokens produced by error recovery (such a parse is reported, never returned).
+ */
+import { EmbeddedActionsParser, type IOrAlt, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
+import type {
+  AnnotatedPattern, Arrow, ArrowDirection, ArrowFamily, ArrayValue, Identifier, IdentifiedAnnotation, Key, Label,
+  MapValue, NodePattern, NumericValue, PathPattern, PatternReference, Property, PropertyAnnotation, RangeValue,
+  RecordNode, Subject, SubjectPattern, SubjectPatternElement, TopLevelPattern, Value,
+} from './ast.js';
+import { type Diagnostic, error, warning } from './diagnostic.js';
+import type { GramToken } from './lexer.js';
+import { type Span, span } from './span.js';
+import * as T from './tokens.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+/** What the message provider records for each syntax error; `syntax-errors.ts` words it. */
+export type SyntaxErrorFacts =
+  | { readonly kind: 'mismatch'; readonly rule: string; readonly expected: string }
+  | { readonly kind: 'noViableAlt'; readonly rule: string; readonly expected: ReadonlyArray<string> }
+  | { readonly kind: 'earlyExit'; readonly rule: string; readonly expected: ReadonlyArray<string> }
+  | { readonly kind: 'notAllInput'; readonly rule: string };
+
+// -------------------------------------------------------------------------------------------------
+// constants
+// -------------------------------------------------------------------------------------------------
+
+const ID = {
+  Symbol: T.idx(T.SymbolToken), Integer: T.idx(T.Integer), Decimal: T.idx(T.Decimal), Hexadecimal: T.idx(T.Hexadecimal),
+  Octal: T.idx(T.Octal), Measurement: T.idx(T.Measurement), Backtick: T.idx(T.BacktickString),
+  Single: T.idx(T.SingleString), Double: T.idx(T.DoubleString), Fenced: T.idx(T.FencedString),
+  DoubleColon: T.idx(T.DoubleColon), Ellipsis: T.idx(T.Ellipsis),
+  Dash: T.idx(T.Dash), DashGt: T.idx(T.DashGt), LtDash: T.idx(T.LtDash),
+  Eq: T.idx(T.Eq), EqGt: T.idx(T.EqGt), LtEq: T.idx(T.LtEq),
+  Tilde: T.idx(T.Tilde), TildeGt: T.idx(T.TildeGt), LtTilde: T.idx(T.LtTilde),
+};
+
+const firstNames = (paths: ReadonlyArray<ReadonlyArray<TokenType>>): string[] => {
+  const names = new Set<string>();
+  for (const p of paths) if (p[0] !== undefined) names.add(p[0].name);
+  return [...names];
+};
+
+/** Records the facts of each error as JSON; wording happens later, with the whole context at hand. */
+const messageProvider: IParserErrorMessageProvider = {
+  buildMismatchTokenMessage: ({ expected, ruleName }) =>
+    JSON.stringify({ kind: 'mismatch', rule: ruleName, expected: expected.name } satisfies SyntaxErrorFacts),
+  buildNotAllInputParsedMessage: ({ ruleName }) => JSON.stringify({ kind: 'notAllInput', rule: ruleName } satisfies SyntaxErrorFacts),
+  buildNoViableAltMessage: ({ expectedPathsPerAlt, ruleName }) =>
+    JSON.stringify({ kind: 'noViableAlt', rule: ruleName, expected: firstNames(expectedPathsPerAlt.flat()) } satisfies SyntaxErrorFacts),
+  buildEarlyExitMessage: ({ expectedIterationPaths, ruleName }) =>
+    JSON.stringify({ kind: 'earlyExit', rule: ruleName, expected: firstNames(expectedIterationPaths) } satisfies SyntaxErrorFacts),
+};
+
+const NO_LABELS: ReadonlyArray<Label> = Object.freeze([]);
+
+// -------------------------------------------------------------------------------------------------
+// constructors (tokens to AST leaves)
+// -------------------------------------------------------------------------------------------------
+
+const endOf = (t: IToken): number => (t.endOffset ?? Number.NaN) + 1;
+const tokenSpan = (t: IToken): Span => span(t.startOffset, endOf(t));
+const between = (a: IToken, b: IToken): Span => span(a.startOffset, endOf(b));
+const payload = (t: IToken): string => (t as GramToken).payload ?? '';
+
+const identifierOf = (t: IToken): Identifier => {
+  const i = t.tokenTypeIdx;
+  return {
+    kind: 'Identifier',
+    style: i === ID.Symbol ? 'symbol' : i === ID.Backtick ? 'backtick' : 'integer',
+    value: i === ID.Backtick ? payload(t) : t.image,
+    span: tokenSpan(t),
+  };
+};
+
+const labelOf = (sep: IToken, name: IToken): Label => ({
+  kind: 'Label',
+  separator: sep.tokenTypeIdx === ID.DoubleColon ? '::' : ':',
+  style: name.tokenTypeIdx === ID.Backtick ? 'backtick' : 'symbol',
+  name: name.tokenTypeIdx === ID.Backtick ? payload(name) : name.image,
+  span: between(sep, name),
+});
+
+const keyOf = (t: IToken): Key => {
+  const i = t.tokenTypeIdx;
+  return {
+    kind: 'Key',
+    style: i === ID.Symbol ? 'symbol' : i === ID.Backtick ? 'backtick' : 'double',
+    name: i === ID.Symbol ? t.image : payload(t),
+    span: tokenSpan(t),
+  };
+};
+
+const MEASUREMENT = /^(-?(?:0|[1-9][0-9]*))([a-zA-Z]+)$/;
+
+const familyOf = (i: number): ArrowFamily =>
+  i === ID.Dash || i === ID.DashGt || i === ID.LtDash ? '-' : i === ID.Eq || i === ID.EqGt || i === ID.LtEq ? '=' : '~';
+
+// -------------------------------------------------------------------------------------------------
+// the parser
+// -------------------------------------------------------------------------------------------------
+
+export class GramParser extends EmbeddedActionsParser {
+  /** Whether the chunk being parsed may start with the header record (the first chunk only). */
+  allowHeader = true;
+  /** The header record, when the chunk had one. */
+  header: RecordNode | undefined = undefined;
+  /** Errors beyond the grammar, found by actions. */
+  issues: Diagnostic[] = [];
+  /** Warnings about data that would be lost or changed. */
+  warnings: Diagnostic[] = [];
+
+  constructor(recovery: boolean) {
+    super(T.allTokens as TokenType[], {
+      recoveryEnabled: recovery,
+      maxLookahead: 1,
+      skipValidations: true,
+      errorMessageProvider: messageProvider,
+    });
+    this.performSelfAnalysis();
+  }
+
+  /** Prepares a chunk of tokens. */
+  load(tokens: GramToken[], allowHeader: boolean): void {
+    this.input = tokens;
+    this.allowHeader = allowHeader;
+    this.header = undefined;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // document
+  // ---------------------------------------------------------------------------------------------
+
+  private readonly headerGate = (): boolean => this.allowHeader;
+
+  readonly document = this.RULE('document', (): TopLevelPattern[] => {
+    const out: TopLevelPattern[] = [];
+    this.OPTION({
+      GATE: this.headerGate,
+      DEF: () => {
+        const r = this.SUBRULE(this.record);
+        if (!this.RECORDING_PHASE) this.header = r;
+      },
+    });
+    this.MANY(() => {
+      const p = this.OR(this.topLevelAlts);
+      if (!this.RECORDING_PHASE && p !== undefined) out.push(p);
+    });
+    return out;
+  });
+
+  private readonly topLevelAlts: IOrAlt<TopLevelPattern>[] = [
+    { ALT: () => this.SUBRULE(this.annotated) },
+    { ALT: () => this.SUBRULE(this.subjectPattern) },
+    { ALT: () => this.SUBRULE(this.path) },
+  ];
+
+  // ---------------------------------------------------------------------------------------------
+  // annotations
+  // ---------------------------------------------------------------------------------------------
+
+  readonly annotated = this.RULE('annotated', (): AnnotatedPattern => {
+    let identified: IdentifiedAnnotation | undefined;
+    const annotations: PropertyAnnotation[] = [];
+    this.OR([
+      {
+        ALT: () => {
+          identified = this.identifiedAnnotation();
+          this.MANY(() => {
+            const a = this.propertyAnnotation(1);
+            if (!this.RECORDING_PHASE) annotations.push(a);
+          });
+        },
+      },
+      {
+        ALT: () => {
+          this.AT_LEAST_ONE(() => {
+            const a = this.propertyAnnotation(2);
+            if (!this.RECORDING_PHASE) annotations.push(a);
+          });
+        },
+      },
+    ]);
+    const target = this.OR2(this.targetAlts);
+    if (this.RECORDING_PHASE) return undefined as never;
+    const first = identified?.span ?? annotations[0]?.span;
+    if (annotations.length > 1) this.duplicates(annotations.map((a) => ({ name: a.key, span: a.span })), 'annotation');
+    return {
+      kind: 'Annotated',
+      identified,
+      annotations,
+      target,
+      span: span(first?.start ?? NaN, target?.span.end ?? NaN),
+    };
+  });
+
+  /** `@@id`, `@@:Label`, `@@id:Label` (inlined in `annotated`). */
+  private identifiedAnnotation(): IdentifiedAnnotation {
+    const at = this.CONSUME(T.AtAt);
+    let id: IToken | undefined;
+    const labels: Label[] = [];
+    let last: IToken = at;
+    this.OR1([
+      {
+        ALT: () => {
+          id = this.CONSUME(T.IdentifierCat);
+          last = id;
+          this.MANY2(() => {
+            const sep = this.CONSUME1(T.LabelSepCat);
+            last = this.CONSUME1(T.LabelNameCat);
+            labels.push(labelOf(sep, last));
+          });
+        },
+      },
+      {
+        ALT: () => {
+          this.AT_LEAST_ONE2(() => {
+            const sep = this.CONSUME2(T.LabelSepCat);
+            last = this.CONSUME2(T.LabelNameCat);
+            labels.push(labelOf(sep, last));
+          });
+        },
+      },
+    ]);
+    return {
+      kind: 'IdentifiedAnnotation',
+      identifier: id === undefined ? undefined : identifierOf(id),
+      labels,
+      span: between(at, last),
+    };
+  }
+
+  /** `@key(value)`, inlined in `annotated` at occurrence `i`. */
+  private propertyAnnotation(i: number): PropertyAnnotation {
+    const at = this.consume(i, T.At);
+    const key = this.consume(i, T.SymbolToken);
+    this.consume(i, T.LParen);
+    const value = this.subrule(i, this.value);
+    const close = this.consume(i, T.RParen);
+    return { kind: 'PropertyAnnotation', key: key.image, value, span: between(at, close) };
+  }
+
+  private readonly targetAlts: IOrAlt<SubjectPattern | PathPattern>[] = [
+    { ALT: () => this.SUBRULE(this.subjectPattern) },
+    { ALT: () => this.SUBRULE(this.path) },
+  ];
+
+  // ---------------------------------------------------------------------------------------------
+  // subject patterns
+  // ---------------------------------------------------------------------------------------------
+
+  readonly subjectPattern = this.RULE('subjectPattern', (): SubjectPattern => {
+    const open = this.CONSUME(T.LBracket);
+    const subject = this.OPTION(this.optionalSubject);
+    const elements: SubjectPatternElement[] = [];
+    this.OPTION2(() => {
+      this.CONSUME(T.Pipe);
+      this.AT_LEAST_ONE_SEP({
+        SEP: T.Comma,
+        DEF: () => {
+          const e = this.OR(this.elementAlts);
+          if (!this.RECORDING_PHASE) elements.push(e);
+        },
+      });
+    });
+    const close = this.CONSUME(T.RBracket);
+    return { kind: 'SubjectPattern', subject, elements, span: between(open, close) };
+  });
+
+  private readonly elementAlts: IOrAlt<SubjectPatternElement>[] = [
+    { ALT: () => this.SUBRULE(this.subjectPattern) },
+    { ALT: () => this.SUBRULE(this.path) },
+    {
+      ALT: (): PatternReference => {
+        const t = this.CONSUME(T.IdentifierCat);
+        return { kind: 'Reference', identifier: identifierOf(t), span: tokenSpan(t) };
+      },
+    },
+  ];
+
+  // ---------------------------------------------------------------------------------------------
+  // paths
+  // ---------------------------------------------------------------------------------------------
+
+  readonly path = this.RULE('path', (): PathPattern => {
+    const first = this.SUBRULE(this.node);
+    let nodes: NodePattern[] | undefined;
+    let arrows: Arrow[] | undefined;
+    this.MANY(() => {
+      const a = this.SUBRULE(this.arrow);
+      const n = this.SUBRULE2(this.node);
+      if (!this.RECORDING_PHASE) {
+        if (nodes === undefined || arrows === undefined) {
+          nodes = [first];
+          arrows = [];
+        }
+        arrows.push(a);
+        nodes.push(n);
+      }
+    });
+    if (nodes === undefined || arrows === undefined) return first;
+    const last = nodes[nodes.length - 1];
+    return { kind: 'Path', nodes, arrows, span: span(first?.span.start ?? NaN, last?.span.end ?? NaN) };
+  });
+
+  readonly node = this.RULE('node', (): NodePattern => {
+    const open = this.CONSUME(T.LParen);
+    const subject = this.OPTION(this.optionalSubject);
+    const close = this.CONSUME(T.RParen);
+    return { kind: 'Node', subject, span: between(open, close) };
+  });
+
+  readonly arrow = this.RULE('arrow', (): Arrow => {
+    const left = this.CONSUME(T.ArrowLeftCat);
+    let bracketed = false;
+    let subject: Subject | undefined;
+    this.OPTION(() => {
+      this.CONSUME(T.LBracket);
+      subject = this.OPTION1(this.optionalSubject);
+      this.CONSUME(T.RBracket);
+      bracketed = true;
+    });
+    const right = this.CONSUME(T.ArrowRightCat);
+    if (this.RECORDING_PHASE) return undefined as never;
+    const l = left.tokenTypeIdx;
+    const r = right.tokenTypeIdx;
+    const family = familyOf(l);
+    if (family !== familyOf(r) && !Number.isNaN(right.startOffset)) {
+      this.issues.push(
+        error('GRAM_MIXED_ARROW', `the two halves of an arrow must be of one kind: \`${left.image}\` cannot end with \`${right.image}\``, {
+          span: between(left, right),
+          hint: 'write `-`…`->`, `=`…`=>` or `~`…`~>` (and `<-`, `<=`, `<~` on the left)',
+        }),
+      );
+    }
+    const toLeft = l === ID.LtDash || l === ID.LtEq || l === ID.LtTilde;
+    const toRight = r === ID.DashGt || r === ID.EqGt || r === ID.TildeGt;
+    const direction: ArrowDirection = toLeft ? (toRight ? 'bidirectional' : 'left') : toRight ? 'right' : 'undirected';
+    return { kind: 'Arrow', family, direction, bracketed, subject, span: between(left, right) };
+  });
+
+  // ---------------------------------------------------------------------------------------------
+  // subjects
+  // ---------------------------------------------------------------------------------------------
+
+  private readonly optionalSubject = (): Subject => this.SUBRULE(this.subject);
+
+  readonly subject = this.RULE('subject', (): Subject => this.OR(this.subjectAlts));
+
+  private readonly subjectAlts: IOrAlt<Subject>[] = [
+    {
+      ALT: () => {
+        const id = this.CONSUME(T.IdentifierCat);
+        let labels: Label[] | undefined;
+        this.MANY(() => {
+          const sep = this.CONSUME1(T.LabelSepCat);
+          const name = this.CONSUME1(T.LabelNameCat);
+          (labels ??= []).push(labelOf(sep, name));
+        });
+        const record = this.OPTION(this.optionalRecord);
+        if (this.RECORDING_PHASE) return undefined as never;
+        const end = record?.span.end ?? (labels === undefined ? endOf(id) : (labels[labels.length - 1]?.span.end ?? NaN));
+        return { kind: 'Subject', identifier: identifierOf(id), labels: labels ?? NO_LABELS, record, span: span(id.startOffset, end) };
+      },
+    },
+    {
+      ALT: () => {
+        const labels: Label[] = [];
+        this.AT_LEAST_ONE(() => {
+          const sep = this.CONSUME2(T.LabelSepCat);
+          const name = this.CONSUME2(T.LabelNameCat);
+          labels.push(labelOf(sep, name));
+        });
+        const record = this.OPTION2(this.optionalRecord);
+        if (this.RECORDING_PHASE) return undefined as never;
+        const start = labels[0]?.span.start ?? NaN;
+        const end = record?.span.end ?? labels[labels.length - 1]?.span.end ?? NaN;
+        return { kind: 'Subject', identifier: undefined, labels, record, span: span(start, end) };
+      },
+    },
+    {
+      ALT: () => {
+        const record = this.SUBRULE3(this.record);
+        if (this.RECORDING_PHASE) return undefined as never;
+        return { kind: 'Subject', identifier: undefined, labels: NO_LABELS, record, span: record?.span ?? span(NaN, NaN) };
+      },
+    },
+  ];
+
+  // ---------------------------------------------------------------------------------------------
+  // records and maps
+  // ---------------------------------------------------------------------------------------------
+
+  private readonly optionalRecord = (): RecordNode => this.SUBRULE(this.record);
+
+  /** `{k: v, ...}`: a record (subject position, header) or, with `isMap`, a map value. */
+  readonly record = this.RULE('record', (isMap?: boolean): RecordNode => {
+    const open = this.CONSUME(T.LBrace);
+    const properties: Property[] = [];
+    this.MANY_SEP({
+      SEP: T.Comma,
+      DEF: () => {
+        const k = this.CONSUME(T.KeyCat);
+        const sep = this.CONSUME(T.LabelSepCat);
+        const value = this.SUBRULE(this.value);
+        if (this.RECORDING_PHASE) return;
+        const separator = sep.tokenTypeIdx === ID.DoubleColon ? '::' : ':';
+        if (isMap === true && separator === '::') {
+          this.issues.push(
+            error('GRAM_MAP_SEPARATOR', 'map entries are written `key: value`; `::` is only allowed in records', {
+              span: tokenSpan(sep),
+              hint: 'replace `::` with `:`',
+            }),
+          );
+        }
+        properties.push({ kind: 'Property', key: keyOf(k), separator, value, span: span(k.startOffset, value?.span.end ?? NaN) });
+      },
+    });
+    const close = this.CONSUME(T.RBrace);
+    if (this.RECORDING_PHASE) return undefined as never;
+    if (properties.length > 1) this.duplicates(properties.map((p) => ({ name: p.key.name, span: p.key.span })), 'key');
+    return { kind: 'Record', properties, span: between(open, close) };
+  });
+
+  // ---------------------------------------------------------------------------------------------
+  // values
+  // ---------------------------------------------------------------------------------------------
+
+  readonly value = this.RULE('value', (): Value => this.OR(this.valueAlts));
+
+  private readonly mapArgs = { ARGS: [true] as [boolean] };
+
+  private readonly rangeTailAlts: IOrAlt<IToken>[] = [
+    {
+      ALT: () => {
+        this.CONSUME(T.DotDot);
+        return this.CONSUME2(T.NumberCat);
+      },
+    },
+    { ALT: () => this.CONSUME(T.Ellipsis) },
+  ];
+
+  private readonly rangeTail = (): IToken => this.OR1(this.rangeTailAlts);
+
+  private readonly optionalTag = (): IToken => this.CONSUME(T.BacktickString);
+
+  private readonly valueAlts: IOrAlt<Value>[] = [
+    {
+      ALT: (): NumericValue | RangeValue => {
+        const t = this.CONSUME(T.NumberCat);
+        const tail = this.OPTION(this.rangeTail);
+        if (this.RECORDING_PHASE) return undefined as never;
+        const lower = this.numeric(t);
+        if (tail === undefined) return lower;
+        this.rangeBound(lower);
+        if (tail.tokenTypeIdx === ID.Ellipsis) return { kind: 'Range', form: 'from', lower, upper: undefined, span: between(t, tail) };
+        const upper = this.numeric(tail);
+        this.rangeBound(upper);
+        return { kind: 'Range', form: 'closed', lower, upper, span: between(t, tail) };
+      },
+    },
+    {
+      ALT: (): RangeValue => {
+        const e = this.CONSUME1(T.Ellipsis);
+        const t = this.CONSUME3(T.NumberCat);
+        if (this.RECORDING_PHASE) return undefined as never;
+        const upper = this.numeric(t);
+        this.rangeBound(upper);
+        return { kind: 'Range', form: 'to', lower: undefined, upper, span: between(e, t) };
+      },
+    },
+    {
+      ALT: (): Value => {
+        const s = this.CONSUME(T.SymbolToken);
+        const tag = this.OPTION2(this.optionalTag);
+        if (this.RECORDING_PHASE) return undefined as never;
+        const name = s.image;
+        if (name === 'true' || name === 'false') {
+          if (tag !== undefined) {
+            this.issues.push(
+              error('GRAM_UNEXPECTED_TOKEN', `\`${name}\` is a boolean and cannot tag a string`, {
+                span: tokenSpan(tag),
+                hint: 'choose another tag name, or separate the values with `,`',
+              }),
+            );
+          }
+          return { kind: 'Boolean', value: name === 'true', span: tokenSpan(s) };
+        }
+        if (tag !== undefined) return { kind: 'TaggedString', style: 'inline', tag: name, content: payload(tag), span: between(s, tag) };
+        return { kind: 'Symbol', name, span: tokenSpan(s) };
+      },
+    },
+    {
+      ALT: (): Value => {
+        const t = this.CONSUME(T.StringCat);
+        const i = t.tokenTypeIdx;
+        return {
+          kind: 'String',
+          style: i === ID.Double ? 'double' : i === ID.Single ? 'single' : i === ID.Backtick ? 'backtick' : 'fenced',
+          value: payload(t),
+          span: tokenSpan(t),
+        };
+      },
+    },
+    {
+      ALT: (): Value => {
+        const t = this.CONSUME(T.TaggedFencedString);
+        const m = /^```[ \t]*([^\s`]+)/.exec(t.image);
+        return { kind: 'TaggedString', style: 'fenced', tag: m?.[1] ?? '', content: payload(t), span: tokenSpan(t) };
+      },
+    },
+    {
+      ALT: (): ArrayValue => {
+        const open = this.CONSUME(T.LBracket);
+        const items: Value[] = [];
+        this.MANY_SEP({
+          SEP: T.Comma,
+          DEF: () => {
+            const v = this.SUBRULE(this.value);
+            if (!this.RECORDING_PHASE) items.push(v);
+          },
+        });
+        const close = this.CONSUME(T.RBracket);
+        return { kind: 'Array', items, span: between(open, close) };
+      },
+    },
+    {
+      ALT: (): MapValue => {
+        const r = this.SUBRULE(this.record, this.mapArgs);
+        if (this.RECORDING_PHASE) return undefined as never;
+        return { kind: 'Map', entries: r?.properties ?? [], span: r?.span ?? span(NaN, NaN) };
+      },
+    },
+  ];
+
+  // ---------------------------------------------------------------------------------------------
+  // utilities
+  // ---------------------------------------------------------------------------------------------
+
+  private numeric(t: IToken): NumericValue {
+    const raw = t.image;
+    const sp = tokenSpan(t);
+    switch (t.tokenTypeIdx) {
+      case ID.Integer: {
+        const value = Number(raw);
+        if (!Number.isSafeInteger(value)) this.unsafe(raw, sp);
+        return { kind: 'Integer', raw, value, span: sp };
+      }
+      case ID.Decimal: {
+        const value = Number(raw);
+        if (!Number.isFinite(value)) this.unsafe(raw, sp);
+        return { kind: 'Decimal', raw, value, span: sp };
+      }
+      case ID.Hexadecimal: {
+        const value = Number.parseInt(raw.slice(2), 16);
+        if (!Number.isSafeInteger(value)) this.unsafe(raw, sp);
+        return { kind: 'Hexadecimal', raw, value, span: sp };
+      }
+      case ID.Octal: {
+        const value = Number.parseInt(raw.slice(1), 8);
+        if (!Number.isSafeInteger(value)) this.unsafe(raw, sp);
+        return { kind: 'Octal', raw, value, span: sp };
+      }
+      default: {
+        const m = MEASUREMENT.exec(raw);
+        const value = Number(m?.[1] ?? Number.NaN);
+        if (m !== null && !Number.isSafeInteger(value)) this.unsafe(raw, sp);
+        return { kind: 'Measurement', raw, value, unit: m?.[2] ?? '', span: sp };
+      }
+    }
+  }
+
+  /** Range bounds lower to plain numbers: a measurement's unit would be lost. */
+  private rangeBound(v: NumericValue): void {
+    if (v.kind !== 'Measurement') return;
+    this.warnings.push(
+      warning('GRAM_RANGE_UNIT', `the unit of \`${v.raw}\` is dropped: range bounds are plain numbers`, {
+        span: v.span,
+        hint: `write the bound as a number (${Number.isNaN(v.value) ? 'without the unit' : String(v.value)}) and put the unit in a separate property`,
+      }),
+    );
+  }
+
+  private unsafe(raw: string, sp: Span): void {
+    this.warnings.push(
+      warning('GRAM_UNSAFE_NUMBER', `\`${raw}\` is too large to be represented exactly as a JSON number`, {
+        span: sp,
+        hint: 'write it as a string if every digit matters',
+      }),
+    );
+  }
+
+  /** Warns about names given twice in one record, map or annotation list (the last one wins). */
+  private duplicates(items: ReadonlyArray<{ readonly name: string; readonly span: Span }>, what: 'key' | 'annotation'): void {
+    const n = items.length;
+    if (n <= 8) {
+      for (let i = 1; i < n; i++) {
+        for (let j = 0; j < i; j++) {
+          if ((items[i] as { name: string }).name === (items[j] as { name: string }).name) {
+            this.duplicate(items[j] as { name: string; span: Span }, items[i] as { name: string; span: Span }, what);
+            break;
+          }
+        }
+      }
+      return;
+    }
+    const seen = new Map<string, { readonly name: string; readonly span: Span }>();
+    for (const it of items) {
+      const before = seen.get(it.name);
+      if (before !== undefined) this.duplicate(before, it, what);
+      else seen.set(it.name, it);
+    }
+  }
+
+  private duplicate(first: { readonly name: string; readonly span: Span }, again: { readonly name: string; readonly span: Span }, what: 'key' | 'annotation'): void {
+    this.warnings.push(
+      warning(
+        what === 'key' ? 'GRAM_DUPLICATE_KEY' : 'GRAM_DUPLICATE_ANNOTATION',
+        what === 'key'
+          ? `the key \`${again.name}\` is given twice; the last value wins`
+          : `the annotation \`@${again.name}\` is given twice; the last value wins`,
+        { span: again.span, related: [{ message: 'first given here', span: first.span }], hint: 'remove one of them' },
+      ),
+    );
+  }
+}
+
+// -------------------------------------------------------------------------------------------------
+// instances
+// -------------------------------------------------------------------------------------------------
+
+let fast: GramParser | undefined;
+let recovering: GramParser | undefined;
+
+/**
+ * The shared parser: `recovery` false for the fast path (valid input stops at the first error),
+ * true to collect several errors. Built on first use.
+ */
+export const gramParser = (recovery: boolean): GramParser =>
+  recovery ? (recovering ??= new GramParser(true)) : (fast ??= new GramParser(false));

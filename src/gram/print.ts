@@ -1,0 +1,372 @@
+/**
+ * The formatter: a `GramDocument` as canonical gram text.
+ *
+ * Canonical layout: one top-level pattern per line (blank lines between them kept, at most one);
+ * a construct stays on one line when it fits in the width, else it breaks: records, maps and
+ * arrays put one entry per line, subject patterns one element per line after `subject |`, paths
+ * one relationship per line, annotations one per line above their pattern. Spacing is fixed
+ * (`(a:Person {name: "x", age: 42})-[:KNOWS]->(b)`, `key :: value` for `::`); what the user chose
+ * is kept: quoting styles, number spelling, arrow kinds, label separators, key styles.
+ *
+ * Every comment is kept. Comments sit between the entries of a document, record, map, array,
+ * element list, annotation list or path; a comment written elsewhere (inside an arrow, between a
+ * key and its value) moves before the nearest entry that contains it. Formatting is idempotent.
+ */
+import type {
+  AnnotatedPattern, Arrow, Comment, GramDocument, Identifier, Key, Label, NodePattern, PathPattern, Property,
+  RecordNode, Subject, SubjectPattern, SubjectPatternElement, TopLevelPattern, Value,
+} from './ast.js';
+import { type Doc, group, hardline, indent, join, line, render, softline } from './doc.js';
+import type { Span } from './span.js';
+import { isFenceable, isSymbol, nameText, quote } from './strings.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+export interface FormatOptions {
+  /** Line width the layout aims for (default 80). */
+  readonly width?: number;
+  /** Spaces per indentation level (default 2). */
+  readonly indent?: number;
+}
+
+/** A printed child and the comments it could not place (they go before it). */
+interface Printed {
+  readonly doc: Doc;
+  readonly hoisted: ReadonlyArray<Comment>;
+}
+
+/** Comments of one list, sorted out per item. */
+interface Distribution {
+  readonly leading: Comment[][];
+  readonly inner: Comment[][];
+  readonly trailing: Comment[][];
+  readonly dangling: Comment[];
+}
+
+// -------------------------------------------------------------------------------------------------
+// utilities: comments
+// -------------------------------------------------------------------------------------------------
+
+const NONE: ReadonlyArray<Comment> = Object.freeze([]);
+
+const commentDoc = (c: Comment): string => `//${c.text.trimEnd()}`;
+
+/** Splits `comments` (sorted) among `items`: before, inside or just after (same line) each one. */
+const distribute = (items: ReadonlyArray<{ readonly span: Span }>, comments: ReadonlyArray<Comment>): Distribution => {
+  const n = items.length;
+  const d: Distribution = {
+    leading: items.map(() => []),
+    inner: items.map(() => []),
+    trailing: items.map(() => []),
+    dangling: [],
+  };
+  let j = 0;
+  for (let i = 0; i < n; i++) {
+    const it = (items[i] as { span: Span }).span;
+    while (j < comments.length && (comments[j] as Comment).span.start < it.start) {
+      const c = comments[j++] as Comment;
+      if (c.endOfLine === true && i > 0 && (d.leading[i] as Comment[]).length === 0) (d.trailing[i - 1] as Comment[]).push(c);
+      else (d.leading[i] as Comment[]).push(c);
+    }
+    while (j < comments.length && (comments[j] as Comment).span.start < it.end) (d.inner[i] as Comment[]).push(comments[j++] as Comment);
+  }
+  while (j < comments.length) {
+    const c = comments[j++] as Comment;
+    if (c.endOfLine === true && n > 0 && d.dangling.length === 0) (d.trailing[n - 1] as Comment[]).push(c);
+    else d.dangling.push(c);
+  }
+  return d;
+};
+
+const inside = (comments: ReadonlyArray<Comment>, s: Span | undefined): [Comment[], Comment[]] => {
+  const inner: Comment[] = [];
+  const outer: Comment[] = [];
+  for (const c of comments) (s !== undefined && c.span.start >= s.start && c.span.start < s.end ? inner : outer).push(c);
+  return [inner, outer];
+};
+
+const hasAny = (d: Distribution): boolean =>
+  d.dangling.length > 0 || d.leading.some((x) => x.length > 0) || d.trailing.some((x) => x.length > 0);
+
+// -------------------------------------------------------------------------------------------------
+// utilities: names and values
+// -------------------------------------------------------------------------------------------------
+
+const identifierText = (i: Identifier): string =>
+  i.style === 'integer' ? i.value : i.style === 'symbol' && isSymbol(i.value) ? i.value : quote(i.value, '`');
+
+const labelText = (l: Label): string => `${l.separator}${l.style === 'symbol' ? nameText(l.name) : quote(l.name, '`')}`;
+
+const keyText = (k: Key): string =>
+  k.style === 'double' ? quote(k.name, '"') : k.style === 'backtick' || !isSymbol(k.name) ? quote(k.name, '`') : k.name;
+
+const numberText = (v: { readonly raw: string }): string => v.raw;
+
+/** A scalar value's text (arrays and maps are containers, printed with their comments). */
+const scalarText = (v: Value): string => {
+  switch (v.kind) {
+    case 'String':
+      if (v.style === 'fenced' && isFenceable(v.value)) return `\`\`\`\n${v.value}\`\`\``;
+      return quote(v.value, v.style === 'single' ? "'" : v.style === 'backtick' ? '`' : '"');
+    case 'TaggedString':
+      if (v.style === 'fenced' && isFenceable(v.content)) return `\`\`\`${v.tag}\n${v.content}\`\`\``;
+      return `${v.tag}${quote(v.content, '`')}`;
+    case 'Range':
+      return v.form === 'closed'
+        ? `${numberText(v.lower ?? { raw: '' })}..${numberText(v.upper ?? { raw: '' })}`
+        : v.form === 'from'
+          ? `${numberText(v.lower ?? { raw: '' })}...`
+          : `...${numberText(v.upper ?? { raw: '' })}`;
+    case 'Boolean':
+      return v.value ? 'true' : 'false';
+    case 'Symbol':
+      return v.name;
+    case 'Integer':
+    case 'Decimal':
+    case 'Hexadecimal':
+    case 'Octal':
+    case 'Measurement':
+      return numberText(v);
+    default:
+      return '';
+  }
+};
+
+// -------------------------------------------------------------------------------------------------
+// the printer
+// -------------------------------------------------------------------------------------------------
+
+class Printer {
+  constructor(private readonly blankLines: ReadonlyArray<number>) {}
+
+  /** Whether the source had a blank line between offsets `from` and `to`. */
+  private blankBetween(from: number, to: number): boolean {
+    const b = this.blankLines;
+    let lo = 0;
+    let hi = b.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((b[mid] as number) <= from) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < b.length && (b[lo] as number) < to;
+  }
+
+  /**
+   * A bracketed list: `open` entries `close`, on one line when it fits and has no comments, else one
+   * entry per line.
+   */
+  private list(
+    open: Doc,
+    close: string,
+    items: ReadonlyArray<{ readonly span: Span }>,
+    print: (item: never, inner: ReadonlyArray<Comment>) => Printed,
+    comments: ReadonlyArray<Comment>,
+    firstBreak: Doc = softline,
+  ): Printed {
+    if (items.length === 0 && comments.length === 0) return { doc: [open, close], hoisted: NONE };
+    const d = distribute(items, comments);
+    const body: Doc[] = [];
+    items.forEach((it, i) => {
+      const p = print(it as never, d.inner[i] as Comment[]);
+      const leading = [...(d.leading[i] as Comment[]), ...p.hoisted];
+      if (i > 0 && this.blankBetween(((items[i - 1] as { span: Span }).span).end, (leading[0]?.span ?? it.span).start)) body.push(softline);
+      body.push(i === 0 ? firstBreak : line);
+      for (const c of leading) body.push(commentDoc(c), hardline);
+      body.push(p.doc);
+      if (i < items.length - 1) body.push(',');
+      for (const c of d.trailing[i] as Comment[]) body.push(' ', commentDoc(c), hardline);
+    });
+    for (const c of d.dangling) body.push(items.length === 0 ? firstBreak : hardline, commentDoc(c), hardline);
+    const force = hasAny(d) || d.leading.length === 0 ? hasAny(d) || d.dangling.length > 0 : false;
+    return { doc: group([open, indent(body), softline, close], force), hoisted: NONE };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // values, records
+  // ---------------------------------------------------------------------------------------------
+
+  value = (v: Value, comments: ReadonlyArray<Comment>): Printed => {
+    if (v.kind === 'Array') return this.list('[', ']', v.items, this.value, comments);
+    if (v.kind === 'Map') return this.list('{', '}', v.entries, this.property, comments);
+    return { doc: scalarText(v), hoisted: comments };
+  };
+
+  property = (p: Property, comments: ReadonlyArray<Comment>): Printed => {
+    const [inner, outer] = inside(comments, p.value.kind === 'Array' || p.value.kind === 'Map' ? p.value.span : undefined);
+    const v = this.value(p.value, inner);
+    return { doc: [keyText(p.key), p.separator === '::' ? ' :: ' : ': ', v.doc], hoisted: [...outer, ...v.hoisted] };
+  };
+
+  record = (r: RecordNode, comments: ReadonlyArray<Comment>): Printed => this.list('{', '}', r.properties, this.property, comments);
+
+  private subject(s: Subject | undefined, comments: ReadonlyArray<Comment>): Printed {
+    if (s === undefined) return { doc: '', hoisted: comments };
+    const [inner, outer] = inside(comments, s.record?.span);
+    const head = `${s.identifier !== undefined ? identifierText(s.identifier) : ''}${s.labels.map(labelText).join('')}`;
+    if (s.record === undefined) return { doc: head, hoisted: outer };
+    const r = this.record(s.record, inner);
+    return { doc: [head, head === '' ? '' : ' ', r.doc], hoisted: [...outer, ...r.hoisted] };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // patterns
+  // ---------------------------------------------------------------------------------------------
+
+  node = (n: NodePattern, comments: ReadonlyArray<Comment>): Printed => {
+    const s = this.subject(n.subject, comments);
+    return { doc: ['(', s.doc, ')'], hoisted: s.hoisted };
+  };
+
+  private arrow(a: Arrow, comments: ReadonlyArray<Comment>): Printed {
+    const left = `${a.direction === 'left' || a.direction === 'bidirectional' ? '<' : ''}${a.family}`;
+    const right = `${a.family}${a.direction === 'right' || a.direction === 'bidirectional' ? '>' : ''}`;
+    if (!a.bracketed && a.subject === undefined) return { doc: `${left}${right}`, hoisted: comments };
+    const s = this.subject(a.subject, comments);
+    return { doc: [left, '[', s.doc, ']', right], hoisted: s.hoisted };
+  }
+
+  path = (p: PathPattern, comments: ReadonlyArray<Comment>): Printed => {
+    if (p.kind === 'Node') return this.node(p, comments);
+    const seq: Array<NodePattern | Arrow> = [];
+    p.nodes.forEach((n, i) => {
+      seq.push(n);
+      const a = p.arrows[i];
+      if (a !== undefined) seq.push(a);
+    });
+    const d = distribute(seq, comments);
+    const parts: Doc[] = [];
+    const rest: Doc[] = [];
+    let head: Doc[] = parts;
+    seq.forEach((x, i) => {
+      const pr = x.kind === 'Node' ? this.node(x, d.inner[i] as Comment[]) : this.arrow(x, d.inner[i] as Comment[]);
+      const leading = [...(d.leading[i] as Comment[]), ...pr.hoisted];
+      if (x.kind === 'Arrow') {
+        head = rest;
+        head.push(softline);
+      }
+      for (const c of leading) head.push(...(head.length > 0 && head[head.length - 1] !== softline ? [hardline] : []), commentDoc(c), hardline);
+      head.push(pr.doc);
+      for (const c of d.trailing[i] as Comment[]) head.push(' ', commentDoc(c), hardline);
+    });
+    const hoisted = d.dangling;
+    return { doc: group([parts, indent(rest)], hasAny({ ...d, dangling: [] })), hoisted };
+  };
+
+  subjectPattern = (p: SubjectPattern, comments: ReadonlyArray<Comment>): Printed => {
+    const [inSubject, others] = inside(comments, p.subject?.span);
+    const s = this.subject(p.subject, inSubject);
+    if (p.elements.length === 0) {
+      const [within, before] = inside(others, p.span);
+      const l = this.list(['[', s.doc], ']', [], this.element, within, hardline);
+      return { doc: within.length === 0 ? ['[', s.doc, ']'] : l.doc, hoisted: [...before, ...s.hoisted] };
+    }
+    const firstStart = (p.elements[0] as SubjectPatternElement).span.start;
+    const beforeSubject = others.filter((c) => p.subject !== undefined && c.span.start < p.subject.span.start);
+    const rest = others.filter((c) => !beforeSubject.includes(c));
+    const head: Doc = p.subject === undefined ? '[ |' : ['[', s.doc, ' |'];
+    const l = this.list(head, ']', p.elements, this.element, rest.filter((c) => c.span.start >= p.span.start), line);
+    void firstStart;
+    return { doc: l.doc, hoisted: [...beforeSubject, ...s.hoisted, ...rest.filter((c) => c.span.start < p.span.start)] };
+  };
+
+  element = (e: SubjectPatternElement, comments: ReadonlyArray<Comment>): Printed => {
+    if (e.kind === 'Reference') return { doc: identifierText(e.identifier), hoisted: comments };
+    if (e.kind === 'SubjectPattern') return this.subjectPattern(e, comments);
+    return this.path(e, comments);
+  };
+
+  private annotated(p: AnnotatedPattern, comments: ReadonlyArray<Comment>): Printed {
+    type Item = { readonly span: Span; readonly print: (inner: ReadonlyArray<Comment>) => Printed };
+    const items: Item[] = [];
+    const id = p.identified;
+    if (id !== undefined) {
+      items.push({
+        span: id.span,
+        print: (inner) => ({ doc: `@@${id.identifier !== undefined ? identifierText(id.identifier) : ''}${id.labels.map(labelText).join('')}`, hoisted: inner }),
+      });
+    }
+    for (const a of p.annotations) {
+      items.push({
+        span: a.span,
+        print: (inner) => {
+          const [inValue, outer] = inside(inner, a.value.kind === 'Array' || a.value.kind === 'Map' ? a.value.span : undefined);
+          const v = this.value(a.value, inValue);
+          return { doc: [`@${a.key}(`, v.doc, ')'], hoisted: [...outer, ...v.hoisted] };
+        },
+      });
+    }
+    const target = p.target;
+    items.push({ span: target.span, print: (inner) => (target.kind === 'SubjectPattern' ? this.subjectPattern(target, inner) : this.path(target, inner)) });
+    const d = distribute(items, comments);
+    const body: Doc[] = [];
+    items.forEach((it, i) => {
+      const pr = it.print(d.inner[i] as Comment[]);
+      if (i > 0) body.push(line);
+      for (const c of [...(d.leading[i] as Comment[]), ...pr.hoisted]) body.push(commentDoc(c), hardline);
+      body.push(pr.doc);
+      for (const c of d.trailing[i] as Comment[]) body.push(' ', commentDoc(c), hardline);
+    });
+    return { doc: group(body, hasAny({ ...d, dangling: [] })), hoisted: d.dangling };
+  }
+
+  topLevel = (p: TopLevelPattern, comments: ReadonlyArray<Comment>): Printed => {
+    switch (p.kind) {
+      case 'Annotated':
+        return this.annotated(p, comments);
+      case 'SubjectPattern':
+        return this.subjectPattern(p, comments);
+      default:
+        return this.path(p, comments);
+    }
+  };
+
+  // ---------------------------------------------------------------------------------------------
+  // the document
+  // ---------------------------------------------------------------------------------------------
+
+  document(doc: GramDocument): Doc {
+    type Item = { readonly span: Span; readonly print: (inner: ReadonlyArray<Comment>) => Printed };
+    const items: Item[] = [];
+    const header = doc.header;
+    if (header !== undefined) items.push({ span: header.span, print: (inner) => this.record(header, inner) });
+    for (const p of doc.patterns) items.push({ span: p.span, print: (inner) => this.topLevel(p, inner) });
+    const comments = [...doc.comments].sort((a, b) => a.span.start - b.span.start);
+    const d = distribute(items, comments);
+    const out: Doc[] = [];
+    let prevEnd: number | undefined;
+    const entry = (start: number, end: number, content: Doc): void => {
+      if (prevEnd !== undefined) {
+        out.push(hardline);
+        if (this.blankBetween(prevEnd, start)) out.push(hardline);
+      }
+      out.push(content);
+      prevEnd = end;
+    };
+    items.forEach((it, i) => {
+      const pr = it.print(d.inner[i] as Comment[]);
+      for (const c of [...(d.leading[i] as Comment[]), ...pr.hoisted].sort((a, b) => a.span.start - b.span.start)) {
+        entry(c.span.start, c.span.end, commentDoc(c));
+      }
+      const trailing = d.trailing[i] as Comment[];
+      const last = trailing[trailing.length - 1];
+      entry(it.span.start, last?.span.end ?? it.span.end, [pr.doc, ...trailing.map((c) => [' ', commentDoc(c)])]);
+    });
+    for (const c of d.dangling) entry(c.span.start, c.span.end, commentDoc(c));
+    if (out.length > 0) out.push(hardline);
+    return out;
+  }
+}
+
+// -------------------------------------------------------------------------------------------------
+// formatting
+// -------------------------------------------------------------------------------------------------
+
+/** The document as canonical gram text (ends with a line break unless empty). */
+export const formatGram = (document: GramDocument, options: FormatOptions = {}): string => {
+  const printer = new Printer(document.blankLines ?? []);
+  const text = render(printer.document(document), options.width ?? 80, options.indent ?? 2);
+  return text === '' ? '' : `${text}\n`;
+};

@@ -1,0 +1,457 @@
+/**
+ * Invocation: run a bound tool on arguments and get a `ToolResult`. `invoke` never throws and
+ * never rejects, whatever the arguments and whatever the implementation does (throws, rejects,
+ * hangs, returns garbage, throws non-errors, settles after its timeout):
+ *
+ * 1. the arguments are validated against the specification's schema (`INVALID_ARGUMENTS`, with paths);
+ * 2. defaults are applied to a copy;
+ * 3. the implementation runs with an `AbortSignal`: a timeout aborts it and gives `TIMEOUT` on
+ *    time even when the implementation ignores the signal; the caller's abort gives `CANCELLED`;
+ * 4. whatever it throws or rejects becomes `EXECUTION_ERROR` with the message (never a stack), or
+ *    the code of a thrown `ToolFailure`;
+ * 5. the result must be JSON data and validate against the output schema (`INVALID_OUTPUT`), and
+ *    fit the tool's `maxResultBytes` (`RESULT_TOO_LARGE`); `maxCallsPerMinute` gives `RATE_LIMITED`;
+ * 6. `{ok: true, value}` or `{ok: false, error: {code, message, details?, retryable}}`.
+ *
+ * The hot path (no observer, no tracing, no timeout, no signal, no limits) allocates no timer, no
+ * AbortController and no call id: implementations get a shared signal that never aborts.
+ */
+import { type Either, left as eLeft, right as eRight } from 'fp-ts/lib/Either.js';
+import type { TaskEither } from 'fp-ts/lib/TaskEither.js';
+import { formatIssues, type ValidationIssue } from '../spec/validate.js';
+import { type BoundTool, BoundToolImpl, type BoundTools, type CompiledValidators } from './bind.js';
+import { callId } from './call-id.js';
+import { combineObservers, type InvocationObserver, notify } from './events.js';
+import { findNonJson, jsonByteLength } from './json-value.js';
+import { admitCall } from './rate-limit.js';
+import { fail, isToolFailure, type ToolError, type ToolResult } from './result.js';
+import type { InvocationContext } from './tool.js';
+import { endToolSpan, startToolSpan, type ToolSpan, tracingEnabled, withSpanContext } from './tracing.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+export interface InvokeOptions {
+  /** Aborting it cancels the call (`CANCELLED`); the implementation's signal is aborted too. */
+  readonly signal?: AbortSignal;
+  /** Milliseconds before the call gives `TIMEOUT` (overrides the binding's and the tool's default). */
+  readonly timeoutMs?: number;
+  /** Passed to the implementation as `ctx.context` (overrides the binding's). */
+  readonly context?: unknown;
+  /** Receives this call's events (in addition to the binding's observer). */
+  readonly observer?: InvocationObserver;
+  /** The call's id in events and spans (e.g. the model's tool-call id); a UUIDv7 by default. */
+  readonly callId?: string;
+}
+
+/** A signal that never aborts, shared by every call that has neither a timeout nor a signal. */
+const NEVER: AbortSignal = new AbortController().signal;
+
+/** Larger delays overflow Node's timers (they would fire at once); treated as no timeout. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Longest message kept from a thrown error (the model reads it). */
+const MAX_MESSAGE = 2000;
+
+// -------------------------------------------------------------------------------------------------
+// invoke
+// -------------------------------------------------------------------------------------------------
+
+/**
+ * Runs a bound tool. Never throws, never rejects: every failure is an `{ok: false}` result with a
+ * stable code.
+ */
+export const invoke = (bound: BoundTool, args: unknown, options?: InvokeOptions): Promise<ToolResult> => {
+  try {
+    if (!(bound instanceof BoundToolImpl)) return Promise.resolve(notBound(bound));
+    if (
+      bound.plain &&
+      (options === undefined || (options.signal === undefined && options.timeoutMs === undefined && options.observer === undefined)) &&
+      !tracingEnabled()
+    ) {
+      return plainCall(bound, args, options?.context);
+    }
+    return fullCall(bound, args, options ?? {}, undefined);
+  } catch (e) {
+    return Promise.resolve(internalFailure(e));
+  }
+};
+
+/**
+ * Runs a bound tool on arguments given as JSON text (a model's tool call). Text that is not JSON
+ * gives `INVALID_ARGUMENTS` (and the usual events); empty text means no arguments (`{}`).
+ */
+export const invokeJson = (bound: BoundTool, argumentsText: string, options?: InvokeOptions): Promise<ToolResult> => {
+  try {
+    const parsed = parseArguments(argumentsText);
+    if (parsed.ok) return invoke(bound, parsed.value, options);
+    if (!(bound instanceof BoundToolImpl)) return Promise.resolve(notBound(bound));
+    return fullCall(bound, argumentsText, options ?? {}, parsed);
+  } catch (e) {
+    return Promise.resolve(internalFailure(e));
+  }
+};
+
+/** Runs the tool of that name among `tools`; `TOOL_NOT_FOUND` (listing the available names) when there is none. */
+export const invokeByName = (tools: BoundTools, name: string, args: unknown, options?: InvokeOptions): Promise<ToolResult> => {
+  const bound = tools.byName.get(name);
+  if (bound !== undefined) return invoke(bound, args, options);
+  const available = [...tools.byName.keys()];
+  return Promise.resolve(
+    fail('TOOL_NOT_FOUND', `there is no tool "${name}"; the available tools are: ${available.length > 0 ? available.join(', ') : 'none'}`, {
+      details: { available },
+    }),
+  );
+};
+
+/** `invoke` as an fp-ts `TaskEither`, for composing calls at the API edge. */
+export const invokeTask =
+  (bound: BoundTool, args: unknown, options?: InvokeOptions): TaskEither<ToolError, unknown> =>
+  () =>
+    invoke(bound, args, options).then((r): Either<ToolError, unknown> => (r.ok ? eRight(r.value) : eLeft(r.error)));
+
+/** Parses a tool call's JSON arguments; `INVALID_ARGUMENTS` when the text is not JSON. */
+export const parseArguments = (text: string): ToolResult<unknown> => {
+  if (typeof text !== 'string') return fail('INVALID_ARGUMENTS', `the arguments must be JSON text, got ${typeof text}`);
+  if (text.trim() === '') return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (e) {
+    return fail('INVALID_ARGUMENTS', `the arguments are not valid JSON (${e instanceof Error ? e.message : 'parse error'}); send a JSON object`, {
+      details: { text: text.length > 200 ? `${text.slice(0, 200)}…` : text },
+    });
+  }
+};
+
+// -------------------------------------------------------------------------------------------------
+// the plain path: validate, run, check
+// -------------------------------------------------------------------------------------------------
+
+const plainCall = async (b: BoundToolImpl, args: unknown, context: unknown): Promise<ToolResult> => {
+  try {
+    if (!b.ready) {
+      const compiled = b.validators();
+      if (compiled._tag === 'Left') return fail('INVALID_SCHEMA', compiled.left.message);
+    }
+    if (!b.argsCheck(args)) return invalidArguments(b, args);
+    let r: unknown;
+    try {
+      r = b.tool.invoke(b.hasDefaults ? withDefaults(b, args) : args, { signal: NEVER, toolName: b.name, context: context !== undefined ? context : b.options.context });
+      if (isThenable(r)) r = await r;
+    } catch (e) {
+      return executionFailure(e);
+    }
+    // the common results (a finite number, a string) need no JSON walk
+    if ((typeof r === 'string' || (typeof r === 'number' && Number.isFinite(r))) && (b.outputCheck === undefined || b.outputCheck(r))) return { ok: true, value: r };
+    return checkOutput(b, r);
+  } catch (e) {
+    return internalFailure(e);
+  }
+};
+
+// -------------------------------------------------------------------------------------------------
+// the full path: events, spans, limits, timeouts, signals
+// -------------------------------------------------------------------------------------------------
+
+type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: ToolError };
+
+/** A call ready to run: validated arguments with defaults, and how to guard it. */
+interface Prepared {
+  readonly a: unknown;
+  readonly context: unknown;
+  readonly timeoutMs: number | undefined;
+  readonly signal: AbortSignal | undefined;
+}
+
+const fullCall = async (b: BoundToolImpl, args: unknown, o: InvokeOptions, early: ToolResult | undefined): Promise<ToolResult> => {
+  let observer: InvocationObserver | undefined;
+  let span: ToolSpan | undefined;
+  let id = '';
+  let t0 = 0;
+  let startedAt = 0;
+  try {
+    observer = o.observer === undefined ? b.options.observer : b.options.observer === undefined ? o.observer : combineObservers(b.options.observer, o.observer);
+    const tracing = tracingEnabled();
+    if (observer !== undefined || tracing) {
+      t0 = performance.now();
+      startedAt = performance.timeOrigin + t0;
+      id = typeof o.callId === 'string' && o.callId !== '' ? o.callId : callId(startedAt);
+    }
+    if (tracing) span = startToolSpan(b.name, id, b.spec.description);
+    if (observer?.invoked !== undefined) notify(observer, { type: 'invoked', callId: id, toolName: b.name, args, startedAt });
+  } catch {
+    // observers and tracing are best-effort; the call goes on
+  }
+
+  let result: ToolResult;
+  try {
+    const prepared = early ?? prepare(b, args, o);
+    if ('ok' in prepared) {
+      result = prepared;
+    } else {
+      let outcome: Outcome;
+      if (prepared.timeoutMs === undefined && prepared.signal === undefined) {
+        try {
+          const ctx: InvocationContext = { signal: NEVER, toolName: b.name, context: prepared.context };
+          let r = span !== undefined ? withSpanContext(span, () => b.tool.invoke(prepared.a, ctx)) : b.tool.invoke(prepared.a, ctx);
+          if (isThenable(r)) r = await r;
+          outcome = { ok: true, value: r };
+        } catch (e) {
+          outcome = executionFailure(e);
+        }
+      } else {
+        outcome = await guarded(b, prepared, span);
+      }
+      result = outcome.ok ? checkOutput(b, outcome.value) : outcome;
+    }
+  } catch (e) {
+    result = internalFailure(e);
+  }
+
+  try {
+    if (span !== undefined) endToolSpan(span, result.ok ? undefined : result.error);
+    if (observer !== undefined) {
+      const durationMs = performance.now() - t0;
+      if (result.ok) {
+        if (observer.result !== undefined) notify(observer, { type: 'result', callId: id, toolName: b.name, args, startedAt, value: result.value, durationMs });
+      } else if (observer.failed !== undefined) {
+        notify(observer, { type: 'failed', callId: id, toolName: b.name, args, startedAt, error: result.error, durationMs });
+      }
+    }
+  } catch {
+    // as above
+  }
+  return result;
+};
+
+/** Steps 1–2 and the limits: a failure, or the call ready to run. */
+const prepare = (b: BoundToolImpl, args: unknown, o: InvokeOptions): ToolResult | Prepared => {
+  const signal = o.signal;
+  if (signal !== undefined && signal.aborted) return cancelled(b.name, signal.reason);
+  if (!b.ready) {
+    const compiled = b.validators();
+    if (compiled._tag === 'Left') return fail('INVALID_SCHEMA', compiled.left.message);
+  }
+  if (!b.argsCheck(args)) return invalidArguments(b, args);
+  const a = b.hasDefaults ? withDefaults(b, args) : args;
+
+  const limits = b.tool.limits;
+  const timeout = o.timeoutMs ?? b.options.timeoutMs ?? limits?.timeoutMs;
+  if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0)) {
+    return fail('INVALID_OPTIONS', `timeoutMs must be a positive number of milliseconds, got ${String(timeout)}`);
+  }
+  const perMinute = limits?.maxCallsPerMinute;
+  if (perMinute !== undefined) {
+    const wait = admitCall(b.tool, perMinute, Date.now());
+    if (wait > 0) {
+      const retryAfterMs = Math.ceil(wait);
+      return fail('RATE_LIMITED', `"${b.name}" allows ${perMinute} call${perMinute === 1 ? '' : 's'} per minute; try again in ${Math.ceil(retryAfterMs / 1000)} s`, {
+        retryable: true,
+        details: { maxCallsPerMinute: perMinute, retryAfterMs },
+      });
+    }
+  }
+  return {
+    a,
+    context: o.context !== undefined ? o.context : b.options.context,
+    timeoutMs: timeout !== undefined && timeout <= MAX_TIMER_MS ? timeout : undefined,
+    signal,
+  };
+};
+
+/**
+ * Runs the implementation against a timeout and/or the caller's signal, and settles on the first
+ * of: its result, the timeout (`TIMEOUT`), the caller's abort (`CANCELLED`). The implementation's
+ * signal is made only if it reads `ctx.signal` (creating an AbortSignal costs microseconds); with a
+ * caller signal and no timeout it is the caller's signal itself. No closure is made per call.
+ */
+const guarded = (b: BoundToolImpl, p: Prepared, span: ToolSpan | undefined): Promise<Outcome> =>
+  new Promise<Outcome>((resolve) => {
+    const call = new GuardedCall(b.name, p, resolve);
+    let r: unknown;
+    try {
+      r = span !== undefined ? withSpanContext(span, () => b.tool.invoke(p.a, call.ctx)) : b.tool.invoke(p.a, call.ctx);
+      if (!isThenable(r)) {
+        call.finish({ ok: true, value: r });
+        return;
+      }
+    } catch (e) {
+      call.finish(executionFailure(e));
+      return;
+    }
+    // a rejection after the timeout is still handled here (and ignored): no unhandled rejection
+    Promise.resolve(r).then(
+      (value) => call.finish({ ok: true, value }),
+      (e: unknown) => call.finish(executionFailure(e)),
+    );
+  });
+
+/** One guarded call: its timer, its listener on the caller's signal (itself), its abort state. */
+class GuardedCall {
+  readonly ctx: GuardedContext;
+  private done = false;
+  private timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  controller: AbortController | undefined = undefined;
+  aborted = false;
+  abortReason: unknown = undefined;
+
+  constructor(
+    readonly toolName: string,
+    readonly p: Prepared,
+    private readonly resolve: (o: Outcome) => void,
+  ) {
+    this.ctx = new GuardedContext(this);
+    if (p.signal !== undefined) p.signal.addEventListener('abort', this, { once: true });
+    if (p.timeoutMs !== undefined) this.timer = setTimeout(timeUp, p.timeoutMs, this);
+  }
+
+  finish(outcome: Outcome): void {
+    if (this.done) return;
+    this.done = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.p.signal?.removeEventListener('abort', this);
+    this.resolve(outcome);
+  }
+
+  abort(reason: unknown): void {
+    this.aborted = true;
+    this.abortReason = reason;
+    this.controller?.abort(reason);
+  }
+
+  /** The caller's signal aborted (EventTarget calls `handleEvent` on listener objects). */
+  handleEvent(): void {
+    const reason: unknown = this.p.signal?.reason;
+    this.abort(reason);
+    this.finish(cancelled(this.toolName, reason));
+  }
+}
+
+function timeUp(call: GuardedCall): void {
+  const message = `"${call.toolName}" did not finish within ${String(call.p.timeoutMs)} ms`;
+  call.abort(new DOMException(message, 'TimeoutError'));
+  call.finish(fail('TIMEOUT', message, { retryable: true, details: { timeoutMs: call.p.timeoutMs } }) as Outcome);
+}
+
+/** What the implementation gets: its signal is made on first read. */
+class GuardedContext implements InvocationContext {
+  readonly #call: GuardedCall;
+  constructor(call: GuardedCall) {
+    this.#call = call;
+  }
+  get toolName(): string {
+    return this.#call.toolName;
+  }
+  get context(): unknown {
+    return this.#call.p.context;
+  }
+  get signal(): AbortSignal {
+    const c = this.#call;
+    if (c.p.timeoutMs === undefined && c.p.signal !== undefined) return c.p.signal;
+    if (c.controller === undefined) {
+      c.controller = new AbortController();
+      if (c.aborted) c.controller.abort(c.abortReason);
+    }
+    return c.controller.signal;
+  }
+}
+
+// -------------------------------------------------------------------------------------------------
+// results
+// -------------------------------------------------------------------------------------------------
+
+const isThenable = (r: unknown): r is PromiseLike<unknown> =>
+  r !== null && (typeof r === 'object' || typeof r === 'function') && typeof (r as { then?: unknown }).then === 'function';
+
+/** The validators of a bound tool whose `ready` is true. */
+const validatorsOf = (b: BoundToolImpl): CompiledValidators => (b.compiled as { readonly right: CompiledValidators }).right;
+
+const withDefaults = (b: BoundToolImpl, args: unknown): unknown => validatorsOf(b).args.applyDefaults(args);
+
+const invalidArguments = (b: BoundToolImpl, args: unknown): ToolResult => {
+  const issues = validatorsOf(b).args.issues(args);
+  return fail('INVALID_ARGUMENTS', `invalid arguments for "${b.name}": ${formatIssues(issues)}`, { details: { issues } });
+};
+
+/** Validation messages speak of arguments; for a result they speak of the result. */
+const asResultIssue = (i: ValidationIssue): ValidationIssue => ({
+  ...i,
+  message: i.message.replace(/^the arguments\b/, 'the result').replace(/^argument "/, 'result field "'),
+});
+
+const checkOutput = (b: BoundToolImpl, r: unknown): ToolResult => {
+  // a tool that returns nothing returns null
+  const value = r === undefined ? null : r;
+  const t = typeof value;
+  if (t === 'object' ? value !== null : t !== 'string' && t !== 'boolean' && !(t === 'number' && Number.isFinite(value))) {
+    const bad = findNonJson(value);
+    if (bad !== undefined) {
+      const where = bad.path === '' ? 'it is' : `${bad.path} is`;
+      return fail('INVALID_OUTPUT', `"${b.name}" returned a result that is not JSON data: ${where} ${bad.found}`, { details: { path: bad.path } });
+    }
+  }
+  const maxBytes = b.tool.limits?.maxResultBytes;
+  if (maxBytes !== undefined) {
+    const size = jsonByteLength(value);
+    if (size > maxBytes) {
+      return fail('RESULT_TOO_LARGE', `"${b.name}" returned ${size} bytes of JSON; the limit is ${maxBytes}`, { details: { bytes: size, maxResultBytes: maxBytes } });
+    }
+  }
+  const output = validatorsOf(b).output;
+  if (output !== undefined && !output.check(value)) {
+    const issues = output.issues(value).map(asResultIssue);
+    return fail('INVALID_OUTPUT', `"${b.name}" returned an invalid result: ${formatIssues(issues)}`, { details: { issues } });
+  }
+  return { ok: true, value };
+};
+
+const clip = (s: string): string => (s.length > MAX_MESSAGE ? `${s.slice(0, MAX_MESSAGE)}…` : s);
+
+/** A thrown value's message, whatever was thrown; never a stack trace. */
+export const messageOf = (e: unknown): string => {
+  try {
+    if (e instanceof Error) return e.message !== '' ? e.message : `${e.name} (without a message)`;
+    if (typeof e === 'string') return e !== '' ? e : 'an empty string was thrown';
+    if (typeof e === 'object' && e !== null) {
+      const m = (e as { message?: unknown }).message;
+      if (typeof m === 'string' && m !== '') return m;
+      const json = JSON.stringify(e);
+      return json !== undefined ? `a non-error value was thrown: ${json}` : 'a non-error value was thrown';
+    }
+    return `a non-error value was thrown: ${String(e)}`;
+  } catch {
+    return 'a value was thrown that cannot be shown';
+  }
+};
+
+const executionFailure = (e: unknown): Outcome => {
+  if (isToolFailure(e)) {
+    const code = typeof e.code === 'string' && e.code !== '' ? e.code : 'EXECUTION_ERROR';
+    const details = safeDetails(e.details);
+    return fail(code, clip(messageOf(e)), { ...(details !== undefined ? { details } : {}), retryable: e.retryable === true }) as Outcome;
+  }
+  let name: string | undefined;
+  try {
+    name = e instanceof Error && e.name !== 'Error' && typeof e.name === 'string' ? e.name : undefined;
+  } catch {
+    name = undefined;
+  }
+  return fail('EXECUTION_ERROR', clip(messageOf(e)), name !== undefined ? { details: { errorName: name } } : {}) as Outcome;
+};
+
+const safeDetails = (details: unknown): unknown => {
+  if (details === undefined) return undefined;
+  const bad = findNonJson(details);
+  return bad === undefined ? details : { note: `the error details are not JSON data (${bad.path === '' ? '' : `${bad.path}: `}${bad.found}) and were left out` };
+};
+
+const cancelled = (name: string, reason: unknown): ToolResult => {
+  const why = reason === undefined ? '' : ` (${messageOf(reason)})`;
+  return fail('CANCELLED', `the call of "${name}" was cancelled by the caller${why}`);
+};
+
+const notBound = (v: unknown): ToolResult =>
+  fail('INVALID_OPTIONS', `invoke needs a tool bound with bindTool or bindAll, got ${v === null ? 'null' : typeof v}`);
+
+const internalFailure = (e: unknown): ToolResult => fail('EXECUTION_ERROR', `gramkit failed while invoking the tool: ${clip(messageOf(e))}`);

@@ -1,0 +1,329 @@
+/**
+ * The default safety rules (seed 003: "block dangerous shell commands and sensitive files"). They
+ * read shell commands as parsed views (quotes, wrappers like `sudo`, `bash -c` scripts,
+ * substitutions and brace lists understood), so `git commit -m "rm -rf /"` is not a deletion while
+ * `sudo /bin/rm -r -f "/"` is. They are a first line of defence for the `shell` tool; the sandbox
+ * is the second. What they cannot see (a command assembled in variables, code in other languages)
+ * is listed in docs/policies.md.
+ */
+import type { CommandView } from './command-view.js';
+import { normalizeForMatch, ruleEngine, type Rule, type RuleEngine, type RuleInput } from './rules.js';
+
+// -------------------------------------------------------------------------------------------------
+// path classes
+// -------------------------------------------------------------------------------------------------
+
+const TOP_LEVEL = ['bin', 'boot', 'dev', 'etc', 'home', 'lib', 'lib32', 'lib64', 'libx32', 'media', 'mnt', 'opt', 'proc', 'root', 'run', 'sbin', 'snap', 'srv', 'sys', 'usr', 'var'];
+
+/**
+ * Whether a word names the root, a home directory, a top-level system directory or a directory
+ * right under /usr (alone or as `dir/*`), after `~`/`$HOME` normalization.
+ */
+export const isCriticalPath = (word: string): boolean => {
+  let p = normalizeForMatch(word.replace(/^["']|["']$/g, ''));
+  p = p.replace(/\/\*$/, '').replace(/\/\.\*$/, '') || '/';
+  if (p === '*' || p === '') return false;
+  if (p === '/' || p === '~' || p === '/*' || p === '~/*') return true;
+  const m = /^\/([^/]+)(?:\/([^/]+))?$/.exec(p);
+  if (m === null) return false;
+  const top = m[1] as string;
+  if (m[2] === undefined) return TOP_LEVEL.includes(top);
+  return top === 'usr' || top === 'home';
+};
+
+const HARMLESS_DEVICES = /^\/dev\/(null|zero|full|random|urandom|stdin|stdout|stderr|tty|ptmx|fd\/.*|pts\/.*|shm\/.*)$/;
+
+/** Whether a path names a device node other than the harmless ones (/dev/null, /dev/stdout, ...). */
+export const isDevicePath = (word: string): boolean => {
+  const p = normalizeForMatch(word);
+  return p.startsWith('/dev/') && !HARMLESS_DEVICES.test(p);
+};
+
+const SENSITIVE: ReadonlyArray<{ re: RegExp; what: string }> = [
+  { re: /(^|\/)\.ssh(\/|$)/, what: 'SSH keys and configuration' },
+  { re: /(^|\/)\.gnupg(\/|$)/, what: 'GnuPG keys' },
+  { re: /(^|\/)id_(rsa|dsa|ecdsa|ed25519)(_sk)?(?!\.pub)([^/]*)$/, what: 'a private SSH key' },
+  { re: /^\/etc\/(g?shadow-?|sudoers|security\/opasswd)$/, what: 'password hashes or sudo configuration' },
+  { re: /^\/etc\/sudoers\.d(\/|$)/, what: 'sudo configuration' },
+  { re: /(^|\/)\.aws\/credentials$/, what: 'AWS credentials' },
+  { re: /(^|\/)\.docker\/config\.json$/, what: 'Docker registry credentials' },
+  { re: /(^|\/)\.kube\/config$/, what: 'Kubernetes credentials' },
+  { re: /(^|\/)\.config\/gcloud(\/|$)/, what: 'Google Cloud credentials' },
+  { re: /(^|\/)\.azure(\/|$)/, what: 'Azure credentials' },
+  { re: /(^|\/)\.(netrc|git-credentials|pgpass)$/, what: 'stored passwords' },
+  { re: /^\/proc\/(self|\d+|thread-self)\/(environ|mem)$/, what: "a process's environment or memory" },
+  { re: /^\/dev\/(k?mem|port)$/, what: 'physical memory' },
+];
+
+/** What sensitive thing `path` names, or undefined. */
+export const sensitivePath = (path: string): string | undefined => {
+  const p = normalizeForMatch(path);
+  return SENSITIVE.find((s) => s.re.test(p))?.what;
+};
+
+const ACCOUNT_FILES = /^\/etc\/(passwd|group|g?shadow|sudoers)-?$/;
+
+// -------------------------------------------------------------------------------------------------
+// command helpers
+// -------------------------------------------------------------------------------------------------
+
+const views = (input: RuleInput): ReadonlyArray<CommandView> => input.commands.flatMap((c) => c.views);
+
+/** Options (words starting with `-`) before `--`; operands after. */
+const split = (args: ReadonlyArray<string>): { options: string[]; operands: string[] } => {
+  const options: string[] = [];
+  const operands: string[] = [];
+  let rest = false;
+  for (const a of args) {
+    if (rest) operands.push(a);
+    else if (a === '--') rest = true;
+    else if (a.startsWith('-') && a !== '-') options.push(a);
+    else operands.push(a);
+  }
+  return { options, operands };
+};
+
+const hasShortFlag = (options: ReadonlyArray<string>, flags: string): boolean =>
+  options.some((o) => /^-[A-Za-z]+$/.test(o) && [...flags].some((f) => o.includes(f)));
+
+/** Where a command writes: redirection targets, and the destination arguments of writing programs. */
+const writeTargets = (v: CommandView): string[] => {
+  const out = v.redirects.filter((r) => r.op !== '<' && r.op !== '<<<' && r.op !== '<&').map((r) => r.target);
+  const { options, operands } = split(v.args);
+  switch (v.name) {
+    case 'tee':
+    case 'truncate':
+    case 'shred':
+      out.push(...operands);
+      break;
+    case 'cp':
+    case 'mv':
+    case 'install':
+    case 'ln':
+    case 'rsync':
+    case 'scp': {
+      const t = options.find((o) => o.startsWith('--target-directory='));
+      if (t !== undefined) out.push(t.slice('--target-directory='.length));
+      else if (operands.length > 0) out.push(operands[operands.length - 1] as string);
+      break;
+    }
+    case 'dd':
+      for (const a of v.args) if (a.startsWith('of=')) out.push(a.slice(3));
+      break;
+    case 'sed':
+    case 'perl':
+      if (options.some((o) => o === '-i' || o.startsWith('-i') || o === '--in-place' || o.startsWith('--in-place=') || /^-[a-hj-zA-Z]*i/.test(o))) out.push(...operands.slice(1));
+      break;
+    default:
+      break;
+  }
+  return out;
+};
+
+const quote = (words: ReadonlyArray<string>): string => words.map((w) => (/^[\w./~$*=:@%+,-]+$/.test(w) ? w : JSON.stringify(w))).join(' ');
+
+const shown = (v: CommandView): string => {
+  const s = quote([v.name, ...v.args]);
+  return s.length > 120 ? `${s.slice(0, 120)}…` : s;
+};
+
+const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'aria2c', 'http', 'https', 'lwp-request', 'GET']);
+const INTERPRETERS = /^(sh|bash|dash|zsh|ksh|mksh|ash|fish|python[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node|nodejs|php[0-9.]*|eval|source|\.)$/;
+
+// -------------------------------------------------------------------------------------------------
+// rules
+// -------------------------------------------------------------------------------------------------
+
+const commandRule = (name: string, description: string, check: (v: CommandView, input: RuleInput) => string | undefined): Rule => ({
+  name,
+  description,
+  check: (input) => {
+    for (const v of views(input)) {
+      const r = check(v, input);
+      if (r !== undefined) return r;
+    }
+    return undefined;
+  },
+});
+
+export const noRecursiveDeleteOfRoot: Rule = commandRule(
+  'no-recursive-delete-of-root',
+  'blocks recursive deletion of /, home directories and system directories (rm -rf /, find / -delete)',
+  (v) => {
+    if (v.name === 'rm') {
+      const { options, operands } = split(v.args);
+      if (options.includes('--no-preserve-root')) return `\`${shown(v)}\` disables rm's protection of /`;
+      const recursive = hasShortFlag(options, 'rR') || options.includes('--recursive');
+      const target = operands.find(isCriticalPath);
+      if (recursive && target !== undefined) return `\`${shown(v)}\` would delete ${JSON.stringify(target)} recursively; delete specific paths inside the workspace instead`;
+    }
+    if (v.name === 'find') {
+      const starts: string[] = [];
+      for (const a of v.args) {
+        if (a.startsWith('-') || a === '(' || a === '!' || a === '\\(') break;
+        starts.push(a);
+      }
+      const deletes = v.args.includes('-delete') || v.args.some((a, i) => (a === '-exec' || a === '-execdir' || a === '-ok') && /(^|\/)(rm|shred|unlink)$/.test(v.args[i + 1] ?? ''));
+      const target = starts.find(isCriticalPath);
+      if (deletes && target !== undefined) return `\`${shown(v)}\` would delete files under ${JSON.stringify(target)}`;
+    }
+    return undefined;
+  },
+);
+
+export const noFilesystemFormat: Rule = commandRule(
+  'no-filesystem-format',
+  'blocks creating or wiping file systems (mkfs, mke2fs, mkswap, wipefs, blkdiscard)',
+  (v) => (/^(mkfs(\..+)?|mke2fs|mkswap|wipefs|mkdosfs|mkntfs|mkfs\.[a-z0-9]+|blkdiscard)$/.test(v.name) ? `\`${shown(v)}\` formats or wipes a device` : undefined),
+);
+
+export const noRawDeviceWrite: Rule = commandRule(
+  'no-raw-device-write',
+  'blocks writing to device nodes (dd of=/dev/sda, > /dev/nvme0n1, shred /dev/...), /dev/null and the like excepted',
+  (v) => {
+    const dev = writeTargets(v).find(isDevicePath);
+    if (dev !== undefined) return `\`${shown(v)}\` writes to the device ${dev}`;
+    return undefined;
+  },
+);
+
+export const noForkBomb: Rule = {
+  name: 'no-fork-bomb',
+  description: 'blocks fork bombs (:(){ :|:& };:, functions that start themselves in the background, fork while fork)',
+  check: (input) => {
+    for (const c of input.commands) if (isForkBomb(c.text)) return `argument "${c.argument}" contains a fork bomb`;
+    for (const v of views(input)) {
+      if (/^(perl|python[0-9.]*|ruby)$/.test(v.name) && v.args.some((a) => /fork\s*(\(\s*\))?\s*while\s*fork|while\s*(True|1)\s*:\s*os\.fork\(\)/.test(a))) return `\`${shown(v)}\` is a fork bomb`;
+    }
+    return undefined;
+  },
+};
+
+/** A function whose body starts itself twice or in the background: `f(){ f|f& };f`, `bomb() { bomb & bomb; }`. */
+export const isForkBomb = (text: string): boolean => {
+  const def = /(?:function\s+([A-Za-z_:.][\w:.-]*)\s*(?:\(\s*\))?|([A-Za-z_:.][\w:.-]*)\s*\(\s*\))\s*\{([^}]*)\}/g;
+  for (let m = def.exec(text); m !== null; m = def.exec(text)) {
+    const name = ((m[1] ?? m[2]) as string).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const body = m[3] as string;
+    const self = `(?<![\\w:.-])${name}(?![\\w:.-])`;
+    if (new RegExp(`${self}\\s*\\|\\s*&?\\s*${self}`).test(body) || new RegExp(`${self}\\s*&(?!&)`).test(body)) return true;
+  }
+  return /fork\s*(\(\s*\))?\s*while\s*fork/.test(text);
+};
+
+export const noRecursivePermissionChangeOfRoot: Rule = commandRule(
+  'no-recursive-permission-change-of-root',
+  'blocks changing permissions or owners of /, home or system directories recursively (chmod -R 777 /, chown -R)',
+  (v) => {
+    if (v.name !== 'chmod' && v.name !== 'chown' && v.name !== 'chgrp' && v.name !== 'setfacl') return undefined;
+    const { options, operands } = split(v.args);
+    const recursive = hasShortFlag(options, 'R') || options.includes('--recursive');
+    const targets = operands.slice(v.name === 'setfacl' ? 0 : 1);
+    const target = targets.find(isCriticalPath);
+    if (target === undefined) return undefined;
+    if (recursive) return `\`${shown(v)}\` would change ${JSON.stringify(target)} and everything under it`;
+    const p = normalizeForMatch(target);
+    if (v.name === 'chmod' && (p === '/' || p === '~')) return `\`${shown(v)}\` would change the permissions of ${JSON.stringify(target)}`;
+    return undefined;
+  },
+);
+
+export const noSystemShutdown: Rule = commandRule(
+  'no-system-shutdown',
+  'blocks shutting down or rebooting the machine and killing every process (shutdown, reboot, kill -9 -1)',
+  (v) => {
+    if (/^(shutdown|reboot|halt|poweroff)$/.test(v.name)) return `\`${shown(v)}\` stops the machine`;
+    if ((v.name === 'init' || v.name === 'telinit') && /^[06sS]$/.test(v.args[0] ?? '')) return `\`${shown(v)}\` stops the machine`;
+    if (v.name === 'systemctl' && v.args.some((a) => /^(poweroff|reboot|halt|kexec|suspend|hibernate|emergency|rescue)$/.test(a))) return `\`${shown(v)}\` stops the machine`;
+    if (v.name === 'kill' || v.name === 'pkill' || v.name === 'killall') {
+      if (v.name === 'kill') {
+        let i = 0;
+        const a0 = v.args[0];
+        if (a0 === '-s' || a0 === '-n' || a0 === '--signal') i = 2;
+        else if (a0 !== undefined && a0.startsWith('-') && a0 !== '-1') i = 1;
+        else if (a0 === '-1' && v.args.length > 1) i = 1; // `kill -1 PID` sends signal 1
+        const pids = v.args.slice(i);
+        if (pids.includes('-1') || pids.includes('1')) return `\`${shown(v)}\` signals every process (or init)`;
+      } else if (v.args.some((a) => a === '-1' || a === 'init' || a === 'systemd')) return `\`${shown(v)}\` signals init`;
+    }
+    return undefined;
+  },
+);
+
+export const noRemoteScriptExecution: Rule = {
+  name: 'no-remote-script-execution',
+  description: 'blocks running downloaded scripts (curl … | sh, bash <(curl …), sh -c "$(wget -O- …)")',
+  check: (input) => {
+    const all = views(input);
+    for (const v of all) {
+      if (!INTERPRETERS.test(v.name)) continue;
+      // a download earlier in the same pipeline, feeding this interpreter
+      const feeder = all.find((u) => u.pipeline === v.pipeline && u.pipePosition < v.pipePosition && DOWNLOADERS.has(u.name));
+      if (feeder !== undefined) return `\`${shown(feeder)} | ${shown(v)}\` runs a script downloaded from the network; download it to a file and read it first`;
+      // a download in a substitution of this interpreter's words, or of the script it was given
+      const inner = all.find((u) => DOWNLOADERS.has(u.name) && (isBelow(u, v)));
+      if (inner !== undefined) return `\`${shown(v)}\` runs the output of \`${shown(inner)}\`, a script downloaded from the network`;
+    }
+    return undefined;
+  },
+};
+
+const isBelow = (u: CommandView, v: CommandView): boolean => {
+  for (let p = u.parent ?? u.via; p !== undefined; p = p.parent ?? p.via) if (p === v) return true;
+  return false;
+};
+
+export const noSensitiveFiles: Rule = {
+  name: 'no-sensitive-files',
+  description: 'blocks reading or writing credentials and keys (~/.ssh, ~/.gnupg, /etc/shadow, /etc/sudoers, cloud credentials, /proc/*/environ)',
+  check: (input) => {
+    for (const p of input.paths) {
+      const what = sensitivePath(p.path);
+      if (what !== undefined) return `argument "${p.argument}" (${JSON.stringify(p.path)}) names ${what}`;
+    }
+    for (const v of views(input)) {
+      for (const w of [...v.args, ...v.redirects.map((r) => r.target)]) {
+        const candidates = w.includes('=') ? [w, w.slice(w.indexOf('=') + 1)] : [w];
+        for (const c of candidates) {
+          const what = sensitivePath(c);
+          if (what !== undefined) return `\`${shown(v)}\` names ${JSON.stringify(c)}, ${what}`;
+        }
+      }
+    }
+    return undefined;
+  },
+};
+
+export const noAccountChanges: Rule = {
+  name: 'no-account-changes',
+  description: 'blocks writing /etc/passwd, /etc/group, /etc/shadow, /etc/sudoers and the account tools (useradd, usermod, passwd, visudo, ...)',
+  check: (input) => {
+    for (const p of input.paths) {
+      if (p.access === 'write' && ACCOUNT_FILES.test(normalizeForMatch(p.path))) return `argument "${p.argument}" would change the system's accounts (${p.path})`;
+    }
+    for (const v of views(input)) {
+      if (/^(useradd|userdel|usermod|groupadd|groupdel|groupmod|adduser|deluser|addgroup|delgroup|chpasswd|chgpasswd|passwd|gpasswd|visudo|vipw|vigr|newusers|chsh|chfn)$/.test(v.name)) {
+        return `\`${shown(v)}\` changes the system's accounts`;
+      }
+      const t = writeTargets(v).find((w) => ACCOUNT_FILES.test(normalizeForMatch(w)));
+      if (t !== undefined) return `\`${shown(v)}\` writes ${t}`;
+    }
+    return undefined;
+  },
+};
+
+/** Every default rule, in the order they are checked. */
+export const defaultRules: ReadonlyArray<Rule> = [
+  noRecursiveDeleteOfRoot,
+  noFilesystemFormat,
+  noRawDeviceWrite,
+  noForkBomb,
+  noRecursivePermissionChangeOfRoot,
+  noSystemShutdown,
+  noRemoteScriptExecution,
+  noSensitiveFiles,
+  noAccountChanges,
+];
+
+/** The engine with the default rules, knowing the built-in tools' commands and paths. */
+export const defaultRuleEngine: RuleEngine = ruleEngine(defaultRules);

@@ -1,0 +1,123 @@
+/**
+ * `ModelError` values: constructors for each code, and the reading of a provider's HTTP error
+ * (status, `Retry-After`, the provider's own message from its error body).
+ */
+import type { ModelError, ModelErrorCode, ModelResponse, ModelResult } from '../agent/model.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+/** The error body of a provider, as far as it could be read. */
+export interface ProviderErrorBody {
+  readonly message: string;
+  /** `invalid_request_error`, `rate_limit_error`, `server_error`, ... */
+  readonly type?: string;
+  /** OpenAI's `code` (`invalid_api_key`, `model_not_found`, ...). */
+  readonly code?: string;
+  /** OpenAI's `param`. */
+  readonly param?: string;
+}
+
+// -------------------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------------------
+
+export const modelError = (
+  code: ModelErrorCode,
+  message: string,
+  options: { readonly status?: number; readonly retryable?: boolean; readonly details?: unknown } = {},
+): ModelError => ({
+  code,
+  message,
+  ...(options.status !== undefined ? { status: options.status } : {}),
+  retryable: options.retryable ?? false,
+  ...(options.details !== undefined ? { details: options.details } : {}),
+});
+
+export const failure = (error: ModelError): ModelResult => ({ ok: false, error });
+export const success = (value: ModelResponse): ModelResult => ({ ok: true, value });
+
+export const cancelledError = (what = 'the request'): ModelError => modelError('CANCELLED', `${what} was cancelled`);
+
+export const timeoutError = (what: string): ModelError => modelError('TIMEOUT', what, { retryable: true });
+
+export const configurationError = (message: string, details?: unknown): ModelError =>
+  modelError('CONFIGURATION_ERROR', message, details !== undefined ? { details } : {});
+
+export const invalidResponse = (message: string, body?: string): ModelError =>
+  modelError('INVALID_RESPONSE', message, body !== undefined ? { details: { body: snippet(body) } } : {});
+
+// -------------------------------------------------------------------------------------------------
+// utilities
+// -------------------------------------------------------------------------------------------------
+
+/** The start of a body, for messages and details. */
+export const snippet = (text: string, max = 300): string => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
+
+/**
+ * The provider's message from an error body: OpenAI `{error: {message, type, code, param}}`,
+ * Anthropic `{type: "error", error: {type, message}}`, Ollama and others `{error: "..."}`,
+ * or the text itself.
+ */
+export const readErrorBody = (text: string): ProviderErrorBody => {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { message: text.trim().length > 0 ? snippet(text.trim()) : '(empty body)' };
+  }
+  if (typeof json === 'object' && json !== null) {
+    const e = (json as Record<string, unknown>)['error'];
+    if (typeof e === 'string') return { message: e };
+    if (typeof e === 'object' && e !== null) {
+      const o = e as Record<string, unknown>;
+      const type = str(o['type']);
+      const code = str(o['code']) ?? (typeof o['code'] === 'number' ? String(o['code']) : undefined);
+      const param = str(o['param']);
+      return {
+        message: str(o['message']) ?? snippet(text),
+        ...(type !== undefined ? { type } : {}),
+        ...(code !== undefined ? { code } : {}),
+        ...(param !== undefined ? { param } : {}),
+      };
+    }
+    const m = str((json as Record<string, unknown>)['message']) ?? str((json as Record<string, unknown>)['detail']);
+    if (m !== undefined) return { message: m };
+  }
+  return { message: snippet(text) };
+};
+
+/**
+ * The error for an HTTP status the provider answered with: `RATE_LIMITED` for 429 (once retries
+ * are spent), `LLM_API_ERROR` otherwise, with the status and the provider's own message.
+ */
+export const httpError = (provider: string, status: number, bodyText: string, extra: Record<string, unknown> = {}): ModelError => {
+  const body = readErrorBody(bodyText);
+  const kind = body.type ?? body.code;
+  const label = `${provider} API error ${status}${kind !== undefined ? ` (${kind})` : ''}`;
+  const hint =
+    status === 401 || status === 403
+      ? ' (check the API key)'
+      : status === 404
+        ? ' (check the model name and the base URL)'
+        : '';
+  const retryable = status === 429 || status >= 500;
+  return modelError(status === 429 ? 'RATE_LIMITED' : 'LLM_API_ERROR', `${label}: ${body.message}${hint}`, {
+    status,
+    retryable,
+    details: { provider, ...body, ...extra },
+  });
+};
+
+/** Calls the caller's delta callback; what it throws becomes an error instead of a crash. */
+export const callSafely = (f: (delta: string) => void, delta: string): ModelError | undefined => {
+  try {
+    f(delta);
+    return undefined;
+  } catch (e) {
+    return configurationError(`the onTextDelta callback threw: ${e instanceof Error ? e.message : String(e)}`);
+  }
+};

@@ -1,0 +1,148 @@
+/**
+ * `replay`: a model that answers from a recording (`recording.ts`), so a conversation with a real
+ * model can be tested deterministically; and `recordModel`, which wraps any model and writes what
+ * it was asked and what it answered (the CLI's `--record`).
+ *
+ * Matching (`match: 'exact'`, the default): a request gets the answer of the first unused
+ * exchange whose recorded request is equal to it, in any order (so concurrent conversations
+ * replay too). A request the recording does not have is a `REPLAY_MISMATCH` that names the first
+ * place where it differs from the next unused exchange. `match: 'sequence'` returns the answers in
+ * recorded order without comparing requests.
+ */
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { Model, ModelRequest, ModelResult } from '../agent/model.js';
+import { canonicalJson } from '../spec/dialects/schema-walk.js';
+import { callSafely, cancelledError, configurationError, failure, modelError } from './model-error.js';
+import { firstDifference, recordedRequest, serializeRecording, type RecordedExchange, type Recording } from './recording.js';
+import { textDeltas } from './scripted.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+export interface ReplayOptions {
+  /** Default: `replay` (or `replay:<file>` from the registry). */
+  readonly id?: string;
+  readonly match?: 'exact' | 'sequence';
+}
+
+export interface RecordOptions {
+  /** Directory a relative `file` is resolved against (default: the process's). */
+  readonly cwd?: string;
+}
+
+// -------------------------------------------------------------------------------------------------
+// replay
+// -------------------------------------------------------------------------------------------------
+
+const brief = (v: unknown): string => {
+  const s = JSON.stringify(v) ?? 'nothing';
+  return s.length > 80 ? `${s.slice(0, 79)}…` : s;
+};
+
+/** A model answering from `recording`. */
+export const replayModel = (recording: Recording, options: ReplayOptions = {}): Model => {
+  const exchanges = recording.exchanges;
+  const used = exchanges.map(() => false);
+  let keys: string[] | undefined;
+  let served = 0;
+
+  const replay = (exchange: RecordedExchange, request: ModelRequest): ModelResult => {
+    const r = exchange.response;
+    if (r.ok && request.onTextDelta !== undefined) {
+      for (const d of exchange.textDeltas ?? textDeltas(r.value.message.content)) {
+        const err = callSafely(request.onTextDelta, d);
+        if (err !== undefined) return failure(err);
+      }
+    }
+    return r;
+  };
+
+  return {
+    id: options.id ?? 'replay',
+    generate: async (request) => {
+      if (request.signal?.aborted === true) return failure(cancelledError('the replayed model call'));
+      const n = ++served;
+      const next = used.indexOf(false);
+      if (next === -1) {
+        return failure(modelError('REPLAY_MISMATCH', `request ${n} has no recorded answer: the recording has ${exchanges.length} exchanges and all were used`, { details: { request: n } }));
+      }
+      if (options.match === 'sequence') {
+        used[next] = true;
+        return replay(exchanges[next] as RecordedExchange, request);
+      }
+      keys ??= exchanges.map((e) => canonicalJson(e.request));
+      const mine = recordedRequest(request);
+      const key = canonicalJson(mine);
+      const hit = keys.findIndex((k, i) => !used[i] && k === key);
+      if (hit !== -1) {
+        used[hit] = true;
+        return replay(exchanges[hit] as RecordedExchange, request);
+      }
+      const expected = exchanges[next] as RecordedExchange;
+      const d = firstDifference(JSON.parse(JSON.stringify(expected.request)), JSON.parse(JSON.stringify(mine)));
+      const where = d === undefined ? '' : ` at ${d.path}: recorded ${brief(d.recorded)}, got ${brief(d.got)}`;
+      return failure(
+        modelError('REPLAY_MISMATCH', `request ${n} is not in the recording; it differs from recorded exchange ${next + 1}${where}`, {
+          details: { request: n, exchange: next + 1, ...(d !== undefined ? { path: d.path, recorded: d.recorded, got: d.got } : {}) },
+        }),
+      );
+    },
+  };
+};
+
+// -------------------------------------------------------------------------------------------------
+// record
+// -------------------------------------------------------------------------------------------------
+
+/**
+ * `inner`, recording every exchange into `file` (rewritten after each one, atomically). A call
+ * the caller cancelled is not recorded. When the file cannot be written, the call fails with
+ * `CONFIGURATION_ERROR` rather than losing the recording silently.
+ */
+export const recordModel = (inner: Model, file: string, options: RecordOptions = {}): Model => {
+  const path = resolve(options.cwd ?? process.cwd(), file);
+  const exchanges: RecordedExchange[] = [];
+  let writes: Promise<string | undefined> = Promise.resolve(undefined);
+
+  const save = (): Promise<string | undefined> => {
+    const snapshot: Recording = { format: 'gramkit-replay', version: 1, model: inner.id, exchanges: [...exchanges] };
+    writes = writes.then(async () => {
+      try {
+        await mkdir(dirname(path), { recursive: true });
+        const tmp = `${path}.${process.pid}.tmp`;
+        await writeFile(tmp, serializeRecording(snapshot), 'utf8');
+        await rename(tmp, path);
+        return undefined;
+      } catch (e) {
+        return e instanceof Error ? e.message : String(e);
+      }
+    });
+    return writes;
+  };
+
+  return {
+    id: inner.id,
+    generate: async (request) => {
+      const deltas: string[] = [];
+      const onTextDelta = request.onTextDelta;
+      const result = await inner.generate(
+        onTextDelta === undefined
+          ? request
+          : {
+              ...request,
+              onTextDelta: (d: string) => {
+                deltas.push(d);
+                onTextDelta(d);
+              },
+            },
+      );
+      if (!result.ok && result.error.code === 'CANCELLED') return result;
+      exchanges.push({ request: recordedRequest(request), response: result, ...(onTextDelta !== undefined ? { textDeltas: deltas } : {}) });
+      const problem = await save();
+      if (problem !== undefined) return failure(configurationError(`cannot write the recording ${file}: ${problem}`));
+      return result;
+    },
+  };
+};

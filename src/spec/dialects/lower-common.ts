@@ -1,0 +1,63 @@
+/**
+ * Pieces shared by the lowerings: merging `allOf` of plain objects, de-duplicated unions, and
+ * descriptions that carry the constraints a provider does not enforce.
+ */
+import type { JsonObject, JsonSchema, JsonValue } from '../json-schema.js';
+import { canonicalJson, isObj, typesOf } from './schema-walk.js';
+
+// -------------------------------------------------------------------------------------------------
+// utilities
+// -------------------------------------------------------------------------------------------------
+
+export const isSchema = (v: unknown): v is JsonSchema => typeof v === 'boolean' || isObj(v);
+
+export const mapValues = (o: JsonObject, f: (v: JsonValue, k: string) => JsonValue): JsonObject => {
+  const out: Record<string, JsonValue> = {};
+  for (const [k, v] of Object.entries(o)) out[k] = f(v, k);
+  return out;
+};
+
+/** One schema when all branches are equal, else `{anyOf: [distinct branches]}`. */
+export const uniqueAnyOf = (branches: ReadonlyArray<JsonSchema>): JsonSchema => {
+  const seen = new Map<string, JsonSchema>();
+  for (const b of branches) seen.set(canonicalJson(b), b);
+  const list = [...seen.values()];
+  return list.length === 1 ? (list[0] as JsonSchema) : { anyOf: list as JsonValue[] };
+};
+
+/** Merges `allOf` branches that are plain object schemas into one; undefined when it cannot. */
+export const mergeAllOf = (s: JsonObject): JsonObject | undefined => {
+  const all = s['allOf'];
+  if (!Array.isArray(all)) return undefined;
+  const props: Record<string, JsonValue> = isObj(s['properties']) ? { ...s['properties'] } : {};
+  const required = new Set<string>(Array.isArray(s['required']) ? s['required'].filter((x): x is string => typeof x === 'string') : []);
+  const allowed = new Set(['type', 'properties', 'required', 'description', 'title']);
+  for (const b of all) {
+    if (!isObj(b)) return undefined;
+    if (!Object.keys(b).every((k) => allowed.has(k))) return undefined;
+    const t = typesOf(b);
+    if (t !== undefined && !(t.length === 1 && t[0] === 'object')) return undefined;
+    if (isObj(b['properties'])) {
+      for (const [k, v] of Object.entries(b['properties'])) {
+        if (k in props && canonicalJson(props[k]) !== canonicalJson(v)) return undefined;
+        props[k] = v;
+      }
+    }
+    if (Array.isArray(b['required'])) for (const r of b['required']) if (typeof r === 'string') required.add(r);
+  }
+  const t = typesOf(s);
+  if (t !== undefined && !(t.length === 1 && t[0] === 'object')) return undefined;
+  const out: Record<string, JsonValue> = {};
+  for (const [k, v] of Object.entries(s)) if (k !== 'allOf') out[k] = v;
+  out['type'] = 'object';
+  out['properties'] = props;
+  if (required.size > 0) out['required'] = [...required];
+  return out;
+};
+
+/** The description with the moved constraints in parentheses: `Who to greet (at most 40 characters)`. */
+export const joinDescription = (description: JsonValue | undefined, phrases: ReadonlyArray<string>): string | undefined => {
+  if (phrases.length === 0) return typeof description === 'string' ? description : undefined;
+  const extra = `(${phrases.join('; ')})`;
+  return typeof description === 'string' && description.length > 0 ? `${description} ${extra}` : extra;
+};

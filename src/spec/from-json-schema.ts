@@ -1,0 +1,831 @@
+/**
+ * JSON Schema → type ADT: the importer. Reads JSON Schema draft 2020-12 and draft-07 as tools use
+ * them (and BFCL's dialect: `dict`, `float`, `tuple`, `any`, `optional`), so that an imported schema
+ * compiles back to one that accepts and rejects the same values.
+ *
+ * Nothing is dropped silently. What changes no validation outcome but has no place in the type
+ * language (`$comment`, `x-*` extensions, a keyword that does not apply to its type, a default that
+ * does not validate) is dropped with a warning; what would change validation and cannot be written
+ * (`not`, `if`, `patternProperties`, recursive `$ref`, ...) is an error naming the keyword.
+ * Diagnostics have no span (the input is JSON); their message starts with the JSON pointer.
+ */
+import type { Either } from 'fp-ts/lib/Either.js';
+import { type Diagnostic, error, info, warning } from '../gram/diagnostic.js';
+import { intersect } from './intersect.js';
+import { isJsonObject } from './json.js';
+import type { JsonObject, JsonValue } from './json-schema.js';
+import { KEYWORD_INFO, checkKeywordValue } from './keywords.js';
+import {
+  type Field,
+  type KeywordName,
+  type Keywords,
+  type ObjectType,
+  type Type,
+  type TypeKind,
+  type TypeSignature,
+  anyType,
+  arrayType,
+  field,
+  jsonEquals,
+  objectType,
+  primitiveType,
+  returnType,
+  tupleType,
+  typeSignature,
+  unionType,
+} from './types.js';
+import { checkValue, explainProblems } from './value-check.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+/** `jsonschema` reads 2020-12 (draft-07 when `$schema` says so); `bfcl` adds BFCL's type names and `optional`. */
+export type SchemaDialect = 'jsonschema' | 'bfcl';
+
+export interface SchemaImportOptions {
+  readonly dialect?: SchemaDialect;
+  /** Where the schema sits in the input, prefixed to every message (e.g. `parameters`). */
+  readonly at?: string;
+  readonly file?: string;
+}
+
+/** A result with every diagnostic (warnings too); `value` is absent when there are errors. */
+export interface Checked<A> {
+  readonly value?: A;
+  readonly diagnostics: ReadonlyArray<Diagnostic>;
+}
+
+/** Stable codes of the importer. */
+export const ImportCodes = {
+  INVALID_SCHEMA: 'IMPORT_INVALID_SCHEMA',
+  UNSUPPORTED: 'IMPORT_UNSUPPORTED_KEYWORD',
+  RECURSIVE_REF: 'IMPORT_RECURSIVE_REF',
+  UNRESOLVED_REF: 'IMPORT_UNRESOLVED_REF',
+  UNSATISFIABLE: 'IMPORT_UNSATISFIABLE',
+  ROOT_NOT_OBJECT: 'IMPORT_ROOT_NOT_OBJECT',
+  KEYWORD_IGNORED: 'IMPORT_KEYWORD_IGNORED',
+  KEYWORD_DROPPED: 'IMPORT_KEYWORD_DROPPED',
+  DEFAULT_DROPPED: 'IMPORT_DEFAULT_DROPPED',
+  VALUE_DROPPED: 'IMPORT_VALUE_DROPPED',
+  ONEOF_AS_ANYOF: 'IMPORT_ONEOF_AS_ANYOF',
+  TYPE_INFERRED: 'IMPORT_TYPE_INFERRED',
+  BFCL_TUPLE: 'IMPORT_BFCL_TUPLE',
+  BFCL_OPTIONAL: 'IMPORT_BFCL_OPTIONAL',
+  NOTE: 'IMPORT_NOTE',
+} as const;
+
+/** BFCL's type names (its converter's table), with the JSON Schema type each stands for. */
+export const BFCL_TYPES: Readonly<Record<string, string | undefined>> = {
+  dict: 'object',
+  float: 'number',
+  tuple: 'array',
+  any: undefined,
+  list: 'array',
+  bool: 'boolean',
+  int: 'integer',
+  str: 'string',
+  double: 'number',
+  long: 'integer',
+  short: 'integer',
+  byte: 'integer',
+  char: 'string',
+};
+
+const JSON_KINDS: Readonly<Record<string, TypeKind>> = {
+  string: 'String',
+  integer: 'Integer',
+  number: 'Number',
+  boolean: 'Boolean',
+  null: 'Null',
+  object: 'Object',
+  array: 'Array',
+};
+
+/** Keywords that change validation and have no form in the type language. */
+const UNSUPPORTED: ReadonlySet<string> = new Set([
+  'not',
+  'if',
+  'then',
+  'else',
+  'patternProperties',
+  'propertyNames',
+  'dependentRequired',
+  'dependentSchemas',
+  'dependencies',
+  'contains',
+  'minContains',
+  'maxContains',
+  'unevaluatedItems',
+  '$dynamicRef',
+  '$recursiveRef',
+]);
+
+/** Keywords that document but do not validate, and have no form in the type language. */
+const DROPPED_ANNOTATIONS: ReadonlySet<string> = new Set([
+  '$comment',
+  '$anchor',
+  '$dynamicAnchor',
+  '$recursiveAnchor',
+  '$vocabulary',
+  '$id',
+  'id',
+  'discriminator',
+  'xml',
+  'externalDocs',
+  'nullable',
+  'propertyOrdering',
+]);
+
+/** Keywords the importer reads itself (structure and dialect). */
+const STRUCTURAL: ReadonlySet<string> = new Set([
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  '$ref',
+  '$defs',
+  'definitions',
+  '$schema',
+  'example',
+]);
+
+const OBJECT_KEYS = ['properties', 'required', 'additionalProperties', 'unevaluatedProperties', 'minProperties', 'maxProperties'];
+const ARRAY_KEYS = ['items', 'prefixItems', 'additionalItems', 'minItems', 'maxItems', 'uniqueItems'];
+const STRING_KEYS = ['minLength', 'maxLength', 'pattern'];
+const NUMBER_KEYS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
+
+interface Ctx {
+  readonly root: JsonObject;
+  readonly draft07: boolean;
+  readonly bfcl: boolean;
+  readonly at: string;
+  readonly file?: string;
+  readonly stack: string[];
+  readonly diagnostics: Diagnostic[];
+  depth: number;
+}
+
+// -------------------------------------------------------------------------------------------------
+// entry points
+// -------------------------------------------------------------------------------------------------
+
+const newCtx = (schema: unknown, options: SchemaImportOptions): Ctx => {
+  const root = isJsonObject(schema) ? schema : {};
+  const dialectUri = typeof root['$schema'] === 'string' ? root['$schema'] : '';
+  return {
+    root,
+    draft07: /draft-0[3-7]/.test(dialectUri),
+    bfcl: options.dialect === 'bfcl',
+    at: options.at ?? '',
+    ...(options.file !== undefined ? { file: options.file } : {}),
+    stack: [],
+    diagnostics: [],
+    depth: 0,
+  };
+};
+
+const done = <A>(ctx: Ctx, value: A | undefined): Checked<A> =>
+  value === undefined || ctx.diagnostics.some((d) => d.severity === 'error') ? { diagnostics: ctx.diagnostics } : { value, diagnostics: ctx.diagnostics };
+
+/** Imports a schema as a type, with every diagnostic. */
+export const checkFromJsonSchema = (schema: unknown, options: SchemaImportOptions = {}): Checked<Type> => {
+  const ctx = newCtx(schema, options);
+  const t = convert(schema, '', ctx);
+  return done(ctx, t === undefined ? undefined : sanitize(t, '', ctx));
+};
+
+/** Imports a schema as a type; `Left` with the errors when it cannot be written. */
+export const fromJsonSchema = (schema: unknown, options: SchemaImportOptions = {}): Either<ReadonlyArray<Diagnostic>, Type> => {
+  const r = checkFromJsonSchema(schema, options);
+  return r.value === undefined ? { _tag: 'Left', left: r.diagnostics.filter((d) => d.severity === 'error') } : { _tag: 'Right', right: r.value };
+};
+
+/**
+ * Imports a tool's schemas as a signature: `input` (the arguments; its root must be an object, and
+ * an absent input means no parameters) and `output` (the result; absent means `Any`).
+ */
+export const checkSignatureFromJsonSchemas = (
+  input: unknown,
+  output: unknown,
+  options: SchemaImportOptions & { readonly outputAt?: string } = {},
+): Checked<TypeSignature> => {
+  const diagnostics: Diagnostic[] = [];
+  let args: ObjectType | undefined;
+  if (input === undefined || input === null) {
+    args = objectType([]);
+  } else {
+    const ctx = newCtx(input, options);
+    let t = convert(input, '', ctx, true);
+    if (t !== undefined) t = sanitize(t, '', ctx);
+    diagnostics.push(...ctx.diagnostics);
+    if (t !== undefined) {
+      if (t.kind === 'Object') args = t;
+      else if (t.kind === 'Any' && Object.keys(t.meta).length === 0) args = objectType([]);
+      else if (t.kind === 'Any') args = objectType([], t.meta);
+      else
+        diagnostics.push(
+          error(ImportCodes.ROOT_NOT_OBJECT, `${where(ctx, '')}: the arguments schema must be an object (it is ${describeKind(t)})`, {
+            ...(options.file !== undefined ? { file: options.file } : {}),
+            hint: 'tool arguments are always a JSON object; wrap the value in an object property',
+          }),
+        );
+    }
+  }
+  let result: Type | undefined = anyType();
+  if (output !== undefined && output !== null) {
+    const ctx = newCtx(output, { ...options, at: options.outputAt ?? 'outputSchema' });
+    const t = convert(output, '', ctx);
+    result = t === undefined ? undefined : sanitize(t, '', ctx);
+    diagnostics.push(...ctx.diagnostics);
+  }
+  if (args === undefined || result === undefined || diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
+  return { value: typeSignature(args.fields, returnType(result), args.meta, args.additional), diagnostics };
+};
+
+const describeKind = (t: Type): string => (t.kind === 'Union' ? 'a union' : t.kind === 'Any' ? 'any value' : `of type ${t.kind}`);
+
+// -------------------------------------------------------------------------------------------------
+// diagnostics
+// -------------------------------------------------------------------------------------------------
+
+const where = (ctx: Ctx, ptr: string): string => {
+  const p = `${ctx.at}${ptr}`;
+  return p === '' ? 'the schema' : `\`${p}\``;
+};
+
+const opts = (ctx: Ctx, hint?: string) => ({
+  ...(ctx.file !== undefined ? { file: ctx.file } : {}),
+  ...(hint !== undefined ? { hint } : {}),
+});
+
+const err = (ctx: Ctx, code: string, ptr: string, message: string, hint?: string): undefined => {
+  ctx.diagnostics.push(error(code, `${where(ctx, ptr)}: ${message}`, opts(ctx, hint)));
+  return undefined;
+};
+const warn = (ctx: Ctx, code: string, ptr: string, message: string, hint?: string): void =>
+  void ctx.diagnostics.push(warning(code, `${where(ctx, ptr)}: ${message}`, opts(ctx, hint)));
+const note = (ctx: Ctx, code: string, ptr: string, message: string): void =>
+  void ctx.diagnostics.push(info(code, `${where(ctx, ptr)}: ${message}`, opts(ctx)));
+
+const esc = (k: string): string => k.replace(/~/g, '~0').replace(/\//g, '~1');
+
+// -------------------------------------------------------------------------------------------------
+// conversion
+// -------------------------------------------------------------------------------------------------
+
+const MAX_DEPTH = 64;
+
+const convert = (s: unknown, ptr: string, ctx: Ctx, root = false): Type | undefined => {
+  if (s === true) return anyType();
+  if (s === false) return err(ctx, ImportCodes.UNSUPPORTED, ptr, 'the schema `false` (no value allowed) cannot be written as a type');
+  if (!isJsonObject(s)) return err(ctx, ImportCodes.INVALID_SCHEMA, ptr, `a schema must be an object or a boolean, got ${JSON.stringify(s)}`);
+  if (ctx.depth > MAX_DEPTH) return err(ctx, ImportCodes.UNSUPPORTED, ptr, `schema nested deeper than ${MAX_DEPTH} levels`);
+  ctx.depth++;
+  try {
+    if (typeof s['$ref'] === 'string') return convertRef(s, ptr, ctx);
+    if (s['allOf'] !== undefined) return convertAllOf(s, ptr, ctx, root);
+    if (s['anyOf'] !== undefined || s['oneOf'] !== undefined) return convertUnion(s, ptr, ctx);
+    return convertPlain(s, ptr, ctx, root);
+  } finally {
+    ctx.depth--;
+  }
+};
+
+const without = (s: JsonObject, keys: ReadonlyArray<string>): JsonObject => {
+  const out: Record<string, JsonValue> = {};
+  for (const [k, v] of Object.entries(s)) if (!keys.includes(k)) out[k] = v;
+  return out;
+};
+
+const resolvePointer = (root: JsonObject, ref: string): unknown => {
+  if (ref === '#') return root;
+  if (!ref.startsWith('#/')) return undefined;
+  let cur: unknown = root;
+  for (const raw of ref.slice(2).split('/')) {
+    const seg = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!isJsonObject(cur) && !Array.isArray(cur)) return undefined;
+    cur = (cur as Record<string, unknown>)[seg];
+  }
+  return cur;
+};
+
+const convertRef = (s: JsonObject, ptr: string, ctx: Ctx): Type | undefined => {
+  const ref = s['$ref'] as string;
+  if (ctx.stack.includes(ref)) {
+    return err(ctx, ImportCodes.RECURSIVE_REF, ptr, `\`$ref: ${ref}\` refers to itself (a recursive type), which gram cannot write`, 'gram types are finite trees; flatten the recursion to a fixed depth or use Any');
+  }
+  const target = resolvePointer(ctx.root, ref);
+  if (target === undefined) {
+    return err(ctx, ImportCodes.UNRESOLVED_REF, ptr, `\`$ref: ${ref}\` does not resolve in this document`, 'only local references (`#/$defs/...`, `#/definitions/...`) can be imported');
+  }
+  ctx.stack.push(ref);
+  const t = convert(target, ptr, ctx);
+  ctx.stack.pop();
+  if (t === undefined) return undefined;
+  const siblings = without(s, ['$ref', '$defs', 'definitions', '$schema']);
+  if (Object.keys(siblings).length === 0) return t;
+  if (ctx.draft07) {
+    // draft-07 ignores every keyword next to $ref: keep the documentation, drop the rest (visibly)
+    const kept: Record<string, JsonValue> = {};
+    const ignored: string[] = [];
+    for (const [k, v] of Object.entries(siblings)) {
+      const info = KEYWORD_INFO.get(k);
+      if (info !== undefined && !info.validates) kept[k] = v;
+      else ignored.push(k);
+    }
+    if (ignored.length > 0) {
+      warn(ctx, ImportCodes.KEYWORD_IGNORED, ptr, `${ignored.map((k) => `\`${k}\``).join(', ')} next to \`$ref\` ${ignored.length === 1 ? 'is' : 'are'} ignored by draft-07 validators, so ${ignored.length === 1 ? 'it was' : 'they were'} not imported`);
+    }
+    return mergeInto(t, kept, ptr, ctx);
+  }
+  return mergeInto(t, siblings, ptr, ctx);
+};
+
+/** `t` constrained further by the keywords of `extra` (a `$ref`'s siblings), whose documentation wins. */
+const mergeInto = (t: Type, extra: JsonObject, ptr: string, ctx: Ctx): Type | undefined => {
+  if (Object.keys(extra).length === 0) return t;
+  const e = convert(extra, ptr, ctx);
+  if (e === undefined) return undefined;
+  const r = intersect(t, e, 'right');
+  if (r.tag === 'ok') return r.type;
+  if (r.tag === 'empty') return err(ctx, ImportCodes.UNSATISFIABLE, ptr, 'the keywords next to `$ref` exclude every value of the referenced schema');
+  return err(ctx, ImportCodes.UNSUPPORTED, ptr, `\`$ref\` with sibling keywords cannot be combined: ${r.reason}`);
+};
+
+const convertAllOf = (s: JsonObject, ptr: string, ctx: Ctx, root: boolean): Type | undefined => {
+  const parts = s['allOf'];
+  if (!Array.isArray(parts) || parts.length === 0) return err(ctx, ImportCodes.INVALID_SCHEMA, ptr, '`allOf` must be a non-empty array');
+  const types: Type[] = [];
+  let failed = false;
+  parts.forEach((p, i) => {
+    const t = convert(p, `${ptr}/allOf/${i}`, ctx, root);
+    if (t === undefined) failed = true;
+    else types.push(t);
+  });
+  const base = without(s, ['allOf']);
+  if (Object.keys(without(base, ['$defs', 'definitions', '$schema'])).length > 0) {
+    const t = convert(base, ptr, ctx, root);
+    if (t === undefined) failed = true;
+    else types.push(t);
+  }
+  if (failed) return undefined;
+  let acc = types[0] as Type;
+  for (const t of types.slice(1)) {
+    const r = intersect(acc, t, 'right');
+    if (r.tag === 'empty') return err(ctx, ImportCodes.UNSATISFIABLE, ptr, '`allOf` has no value in common between its schemas');
+    if (r.tag === 'fail') return err(ctx, ImportCodes.UNSUPPORTED, `${ptr}/allOf`, `\`allOf\` cannot be merged into one type: ${r.reason}`);
+    acc = r.type;
+  }
+  return acc;
+};
+
+const kindsOf = (t: Type): ReadonlySet<TypeKind> | 'any' => {
+  if (t.kind === 'Any') return 'any';
+  if (t.kind === 'Union') {
+    const out = new Set<TypeKind>();
+    for (const m of t.members) {
+      const k = kindsOf(m);
+      if (k === 'any') return 'any';
+      for (const x of k) out.add(x);
+    }
+    return out;
+  }
+  if (t.kind === 'Tuple') return new Set(['Array']);
+  if (t.kind === 'Integer') return new Set(['Integer', 'Number']);
+  if (t.kind === 'Number') return new Set(['Number', 'Integer']);
+  return new Set([t.kind]);
+};
+
+/** Whether no value can be of both types (a sufficient test: kinds, constants, or a required discriminator). */
+export const disjoint = (a: Type, b: Type): boolean => {
+  const ka = kindsOf(a);
+  const kb = kindsOf(b);
+  if (ka !== 'any' && kb !== 'any' && ![...ka].some((k) => kb.has(k))) return true;
+  const va = a.meta.const !== undefined ? [a.meta.const] : a.meta.enum;
+  const vb = b.meta.const !== undefined ? [b.meta.const] : b.meta.enum;
+  if (va !== undefined && vb !== undefined && !va.some((x) => vb.some((y) => jsonEquals(x, y)))) return true;
+  if (a.kind === 'Object' && b.kind === 'Object') {
+    for (const fa of a.fields) {
+      const fb = b.fields.find((f) => f.name === fa.name);
+      if (fb !== undefined && !fa.optional && !fb.optional && disjoint(fa.type, fb.type)) return true;
+    }
+  }
+  return false;
+};
+
+const convertUnion = (s: JsonObject, ptr: string, ctx: Ctx): Type | undefined => {
+  if (s['anyOf'] !== undefined && s['oneOf'] !== undefined) {
+    return err(ctx, ImportCodes.UNSUPPORTED, ptr, '`anyOf` and `oneOf` together cannot be written as one union');
+  }
+  const key = s['anyOf'] !== undefined ? 'anyOf' : 'oneOf';
+  const list = s[key];
+  if (!Array.isArray(list) || list.length === 0) return err(ctx, ImportCodes.INVALID_SCHEMA, ptr, `\`${key}\` must be a non-empty array`);
+  const members: Type[] = [];
+  let failed = false;
+  list.forEach((m, i) => {
+    const t = convert(m, `${ptr}/${key}/${i}`, ctx);
+    if (t === undefined) failed = true;
+    else members.push(t);
+  });
+  if (failed) return undefined;
+  if (key === 'oneOf') {
+    for (let i = 0; i < members.length; i++) {
+      for (let j = 0; j < i; j++) {
+        if (!disjoint(members[i] as Type, members[j] as Type)) {
+          warn(ctx, ImportCodes.ONEOF_AS_ANYOF, ptr, `\`oneOf\` imported as a union (\`anyOf\`): branches ${j} and ${i} may both match a value, and a union then accepts it where \`oneOf\` rejects it`);
+          i = members.length;
+          break;
+        }
+      }
+    }
+  }
+  const base = without(s, [key]);
+  // documentation and general keywords stay on the union; structural keywords constrain each member
+  const general: Record<string, JsonValue> = {};
+  const specific: Record<string, JsonValue> = {};
+  for (const [k, v] of Object.entries(base)) {
+    const info = KEYWORD_INFO.get(k);
+    const isSpecific = (info !== undefined && info.kinds !== undefined) || (STRUCTURAL.has(k) && k !== 'example' && k !== '$defs' && k !== 'definitions' && k !== '$schema');
+    if (isSpecific) specific[k] = v;
+    else general[k] = v;
+  }
+  reportUnread(general, ptr, ctx);
+  let out = members;
+  if (Object.keys(specific).length > 0) {
+    const b = convert(specific, ptr, ctx);
+    if (b === undefined) return undefined;
+    out = [];
+    for (const m of members) {
+      const r = intersect(m, b, 'left');
+      if (r.tag === 'fail') return err(ctx, ImportCodes.UNSUPPORTED, ptr, `the keywords next to \`${key}\` cannot be distributed over its branches: ${r.reason}`);
+      if (r.tag === 'ok') out.push(r.type);
+    }
+    if (out.length === 0) return err(ctx, ImportCodes.UNSATISFIABLE, ptr, `no branch of \`${key}\` agrees with the keywords next to it`);
+  }
+  const meta = convertMeta(general, ptr, ctx, undefined);
+  if (meta === undefined) return undefined;
+  if (out.length === 1) {
+    const only = out[0] as Type;
+    const r = intersect(only, anyType(meta), 'right');
+    if (r.tag !== 'ok') return err(ctx, ImportCodes.UNSUPPORTED, ptr, `\`${key}\` with one branch cannot be merged with its keywords`);
+    return r.type;
+  }
+  return unionType(out, meta);
+};
+
+/** Reads the keywords of the table from a schema object, for a type of kind `kind` (undefined: general ones only). */
+const convertMeta = (s: JsonObject, ptr: string, ctx: Ctx, kinds: ReadonlySet<TypeKind> | undefined): Keywords | undefined => {
+  const out: Record<string, JsonValue> = {};
+  let ok = true;
+  for (const [k, v] of Object.entries(s)) {
+    const info = KEYWORD_INFO.get(k);
+    if (info === undefined) continue;
+    if (kinds === undefined ? info.kinds !== undefined : info.kinds !== undefined && ![...kinds].some((x) => info.kinds?.has(x))) continue;
+    if ((k === 'exclusiveMinimum' || k === 'exclusiveMaximum') && typeof v === 'boolean') continue;
+    const problem = checkKeywordValue(k as KeywordName, v);
+    if (problem !== undefined) {
+      err(ctx, ImportCodes.INVALID_SCHEMA, `${ptr}/${k}`, problem);
+      ok = false;
+      continue;
+    }
+    out[k] = v;
+  }
+  // draft-04 style boolean exclusive bounds
+  for (const [ex, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
+    if (typeof s[ex] === 'boolean' && (kinds === undefined || kinds.has('Number') || kinds.has('Integer'))) {
+      if (s[ex] === true && typeof s[bound] === 'number') {
+        out[ex] = s[bound] as number;
+        delete out[bound];
+        note(ctx, ImportCodes.NOTE, ptr, `draft-04 \`${ex}: true\` read as \`${ex}: ${String(s[bound])}\``);
+      } else if (s[ex] === true) {
+        warn(ctx, ImportCodes.KEYWORD_IGNORED, `${ptr}/${ex}`, `\`${ex}: true\` without \`${bound}\` has no effect and was not imported`);
+      }
+    }
+  }
+  if (s['example'] !== undefined) {
+    if (out['examples'] === undefined) {
+      out['examples'] = [s['example']];
+      note(ctx, ImportCodes.NOTE, `${ptr}/example`, 'OpenAPI `example` imported as `examples: [...]`');
+    } else {
+      warn(ctx, ImportCodes.KEYWORD_DROPPED, `${ptr}/example`, 'OpenAPI `example` dropped: `examples` is already given');
+    }
+  }
+  return ok ? (out as Keywords) : undefined;
+};
+
+/** Reports the keys of a schema the importer does not read: errors for validation it cannot write, warnings for the rest. */
+const reportUnread = (s: JsonObject, ptr: string, ctx: Ctx): void => {
+  for (const k of Object.keys(s)) {
+    if (STRUCTURAL.has(k) || KEYWORD_INFO.has(k)) continue;
+    if (ctx.bfcl && k === 'optional') continue;
+    if (UNSUPPORTED.has(k)) {
+      err(ctx, ImportCodes.UNSUPPORTED, `${ptr}/${esc(k)}`, `\`${k}\` has no equivalent in gram types`, 'simplify the schema, or keep this check in the tool implementation');
+    } else if (DROPPED_ANNOTATIONS.has(k) || k.startsWith('x-')) {
+      warn(ctx, ImportCodes.KEYWORD_DROPPED, `${ptr}/${esc(k)}`, `\`${k}\` dropped: it does not affect validation and has no place in a gram type${k === 'nullable' ? ' (`nullable` is OpenAPI; in JSON Schema write `type: ["T", "null"]`)' : ''}`);
+    } else {
+      warn(ctx, ImportCodes.KEYWORD_DROPPED, `${ptr}/${esc(k)}`, `unknown keyword \`${k}\` dropped (JSON Schema validators ignore it)`);
+    }
+  }
+};
+
+const isTruthyOptional = (v: unknown): boolean => v === true || v === 'True' || v === 'true';
+
+const convertPlain = (s: JsonObject, ptr: string, ctx: Ctx, root: boolean): Type | undefined => {
+  // 1. kinds
+  let kinds: TypeKind[] | undefined;
+  let bfclTuple = false;
+  const rawType = s['type'];
+  if (rawType !== undefined) {
+    const names = Array.isArray(rawType) ? rawType : [rawType];
+    const ks: TypeKind[] = [];
+    let anyName = false;
+    for (const n of names) {
+      if (typeof n !== 'string') return err(ctx, ImportCodes.INVALID_SCHEMA, `${ptr}/type`, '`type` must be a string or an array of strings');
+      let name: string | undefined = n;
+      if (ctx.bfcl && Object.prototype.hasOwnProperty.call(BFCL_TYPES, n)) {
+        name = BFCL_TYPES[n];
+        if (n === 'tuple') bfclTuple = true;
+        if (name === undefined) {
+          anyName = true;
+          continue;
+        }
+      }
+      const k = JSON_KINDS[name];
+      if (k === undefined) {
+        const hint = Object.prototype.hasOwnProperty.call(BFCL_TYPES, n) ? 'this is BFCL\'s dialect: import with `--from bfcl`' : 'JSON Schema types are string, integer, number, boolean, null, object and array';
+        return err(ctx, ImportCodes.INVALID_SCHEMA, `${ptr}/type`, `unknown type ${JSON.stringify(n)}`, hint);
+      }
+      if (!ks.includes(k)) ks.push(k);
+    }
+    kinds = anyName ? undefined : ks;
+    if (!anyName && ks.length === 0) return err(ctx, ImportCodes.UNSATISFIABLE, `${ptr}/type`, '`type: []` allows no value');
+  } else {
+    const has = (keys: ReadonlyArray<string>) => keys.some((k) => s[k] !== undefined);
+    const inferred: TypeKind[] = [];
+    if (has(OBJECT_KEYS) || (ctx.bfcl && Array.isArray(s['optional']))) inferred.push('Object');
+    if (has(ARRAY_KEYS)) inferred.push('Array');
+    if (has(STRING_KEYS)) inferred.push('String');
+    if (has(NUMBER_KEYS)) inferred.push('Number');
+    if (inferred.length > 0) {
+      kinds = inferred;
+      const msg = `no \`type\`, read as ${inferred.join(' or ')} from its keywords`;
+      if (root && inferred.length === 1 && inferred[0] === 'Object') note(ctx, ImportCodes.TYPE_INFERRED, ptr, `${msg} (tool arguments are always an object)`);
+      else warn(ctx, ImportCodes.TYPE_INFERRED, ptr, `${msg}; the original also accepted values of other types`);
+    }
+  }
+  if (bfclTuple) note(ctx, ImportCodes.BFCL_TUPLE, ptr, 'BFCL `tuple` is a JSON array (its length is not given): imported as `[T]`');
+
+  // 2. keywords the importer does not read
+  reportUnread(s, ptr, ctx);
+
+  // 3. keywords that apply to none of the kinds
+  if (kinds !== undefined) {
+    const kindSet = new Set(kinds);
+    for (const k of Object.keys(s)) {
+      const infoK = KEYWORD_INFO.get(k);
+      if (infoK?.kinds !== undefined && ![...kindSet].some((x) => infoK.kinds?.has(x) || (x === 'Array' && infoK.kinds?.has('Tuple')))) {
+        warn(ctx, ImportCodes.KEYWORD_IGNORED, `${ptr}/${esc(k)}`, `\`${k}\` does not apply to type ${kinds.map((x) => x.toLowerCase()).join('/')} (validators ignore it), so it was not imported`);
+      }
+      if ((OBJECT_KEYS.includes(k) && !KEYWORD_INFO.has(k) && !kindSet.has('Object')) || (ARRAY_KEYS.includes(k) && !KEYWORD_INFO.has(k) && !kindSet.has('Array'))) {
+        warn(ctx, ImportCodes.KEYWORD_IGNORED, `${ptr}/${esc(k)}`, `\`${k}\` does not apply to type ${kinds.map((x) => x.toLowerCase()).join('/')} (validators ignore it), so it was not imported`);
+      }
+    }
+  }
+
+  // 4. build
+  const general = convertMeta(s, ptr, ctx, undefined);
+  if (general === undefined) return undefined;
+  if (kinds === undefined) {
+    return anyType(general);
+  }
+  const members: Type[] = [];
+  for (const k of kinds) {
+    const m = buildKind(k, s, ptr, ctx);
+    if (m === undefined) return undefined;
+    members.push(m);
+  }
+  if (members.length === 1) {
+    const only = members[0] as Type;
+    return { ...only, meta: { ...only.meta, ...general } } as Type;
+  }
+  return unionType(members, general);
+};
+
+const buildKind = (k: TypeKind, s: JsonObject, ptr: string, ctx: Ctx): Type | undefined => {
+  const meta = convertMeta(s, ptr, ctx, new Set([k]));
+  if (meta === undefined) return undefined;
+  const specific: Record<string, JsonValue> = {};
+  for (const [name, v] of Object.entries(meta)) {
+    if (KEYWORD_INFO.get(name)?.kinds !== undefined) specific[name] = v as JsonValue;
+  }
+  switch (k) {
+    case 'Object':
+      return buildObject(s, ptr, ctx, specific as Keywords);
+    case 'Array':
+      return buildArray(s, ptr, ctx, specific as Keywords);
+    default:
+      return primitiveType(k as 'String', specific as Keywords);
+  }
+};
+
+const buildObject = (s: JsonObject, ptr: string, ctx: Ctx, meta: Keywords): Type | undefined => {
+  const props = s['properties'];
+  if (props !== undefined && !isJsonObject(props)) return err(ctx, ImportCodes.INVALID_SCHEMA, `${ptr}/properties`, '`properties` must be an object');
+  const reqRaw = s['required'];
+  let required: string[] = [];
+  if (reqRaw !== undefined) {
+    if (!Array.isArray(reqRaw) || !reqRaw.every((r) => typeof r === 'string')) {
+      if (ctx.bfcl && typeof reqRaw === 'boolean') {
+        warn(ctx, ImportCodes.KEYWORD_DROPPED, `${ptr}/required`, '`required: true|false` on a property is not JSON Schema (validators ignore it); it was not imported');
+      } else {
+        return err(ctx, ImportCodes.INVALID_SCHEMA, `${ptr}/required`, '`required` must be an array of property names');
+      }
+    } else {
+      required = reqRaw as string[];
+    }
+  }
+  const dup = required.filter((r, i) => required.indexOf(r) !== i);
+  if (dup.length > 0) warn(ctx, ImportCodes.NOTE, `${ptr}/required`, `\`required\` lists ${dup.map((d) => `"${d}"`).join(', ')} more than once`);
+  const requiredSet = new Set(required);
+  const fields: Field[] = [];
+  let failed = false;
+  for (const [name, sub] of Object.entries(props ?? {})) {
+    const t = convert(sub, `${ptr}/properties/${esc(name)}`, ctx);
+    if (t === undefined) {
+      failed = true;
+      continue;
+    }
+    const optional = !requiredSet.has(name);
+    if (ctx.bfcl && isJsonObject(sub) && sub['optional'] !== undefined) {
+      const says = isTruthyOptional(sub['optional']);
+      if (says === !optional) {
+        warn(ctx, ImportCodes.BFCL_OPTIONAL, `${ptr}/properties/${esc(name)}/optional`, `BFCL \`optional: ${JSON.stringify(sub['optional'])}\` contradicts \`required\`; \`required\` decides (it is what validators read)`);
+      }
+    }
+    fields.push(field(name, t, optional));
+  }
+  for (const r of required) {
+    if (fields.some((f) => f.name === r)) continue;
+    fields.push(field(r, anyType(), false));
+  }
+  if (ctx.bfcl && s['optional'] !== undefined) {
+    const list = s['optional'];
+    if (Array.isArray(list)) {
+      const conflict = list.filter((n) => typeof n === 'string' && requiredSet.has(n));
+      if (conflict.length > 0) {
+        warn(ctx, ImportCodes.BFCL_OPTIONAL, `${ptr}/optional`, `BFCL \`optional\` lists ${conflict.map((c) => `"${String(c)}"`).join(', ')}, also in \`required\`; \`required\` decides`);
+      }
+    } else if (typeof s['optional'] !== 'boolean' && typeof s['optional'] !== 'string') {
+      warn(ctx, ImportCodes.KEYWORD_DROPPED, `${ptr}/optional`, 'BFCL `optional` must be a list of property names or a boolean; dropped');
+    }
+  }
+  let additional: false | Type | undefined;
+  const ap = s['additionalProperties'];
+  if (ap === false) additional = false;
+  else if (ap === true || ap === undefined) additional = undefined;
+  else {
+    const t = convert(ap, `${ptr}/additionalProperties`, ctx);
+    if (t === undefined) failed = true;
+    else additional = t.kind === 'Any' && Object.keys(t.meta).length === 0 ? undefined : t;
+  }
+  const up = s['unevaluatedProperties'];
+  if (up !== undefined) {
+    if (up === false && (additional === undefined || additional === false)) additional = false;
+    else if (up !== true) err(ctx, ImportCodes.UNSUPPORTED, `${ptr}/unevaluatedProperties`, '`unevaluatedProperties` other than `false` on a plain object has no equivalent in gram types');
+  }
+  if (failed) return undefined;
+  return objectType(fields, meta, additional);
+};
+
+const buildArray = (s: JsonObject, ptr: string, ctx: Ctx, meta: Keywords): Type | undefined => {
+  const items = s['items'];
+  const prefix = Array.isArray(s['prefixItems']) ? s['prefixItems'] : Array.isArray(items) ? items : undefined;
+  if (prefix !== undefined) {
+    const n = prefix.length;
+    const prefixKey = Array.isArray(s['prefixItems']) ? 'prefixItems' : 'items';
+    const rest = Array.isArray(s['prefixItems']) ? items : s['additionalItems'];
+    const closed = rest === false || meta.maxItems === n;
+    const full = meta.minItems === n;
+    if (!closed || !full || (meta.maxItems !== undefined && meta.maxItems !== n)) {
+      return err(
+        ctx,
+        ImportCodes.UNSUPPORTED,
+        `${ptr}/${prefixKey}`,
+        `a tuple whose items may be missing or extra (minItems ${meta.minItems ?? 'absent'}, maxItems ${meta.maxItems ?? 'absent'}, ${n} prefix items) has no equivalent: gram tuples \`(T1, T2)\` have exactly their items`,
+      );
+    }
+    const types: Type[] = [];
+    let failed = false;
+    prefix.forEach((p, i) => {
+      const t = convert(p, `${ptr}/${prefixKey}/${i}`, ctx);
+      if (t === undefined) failed = true;
+      else types.push(t);
+    });
+    if (failed) return undefined;
+    const m: Record<string, JsonValue> = { ...(meta as Record<string, JsonValue>) };
+    delete m['minItems'];
+    delete m['maxItems'];
+    return tupleType(types, m as Keywords);
+  }
+  if (s['additionalItems'] !== undefined) {
+    warn(ctx, ImportCodes.KEYWORD_IGNORED, `${ptr}/additionalItems`, '`additionalItems` without an `items` array has no effect and was not imported');
+  }
+  if (items === false) {
+    return err(ctx, ImportCodes.UNSUPPORTED, `${ptr}/items`, '`items: false` (only the empty array) has no equivalent; write `maxItems: 0`');
+  }
+  let element: Type | undefined = anyType();
+  if (items !== undefined && items !== true) element = convert(items, `${ptr}/items`, ctx);
+  if (element === undefined) return undefined;
+  return arrayType(element, meta);
+};
+
+// -------------------------------------------------------------------------------------------------
+// values (enum, const, default, examples) checked against the types they belong to
+// -------------------------------------------------------------------------------------------------
+
+const withoutValues = (t: Type, keep: ReadonlyArray<KeywordName>): Type => {
+  const m: Record<string, unknown> = { ...t.meta };
+  for (const k of ['enum', 'const', 'default', 'examples'] as const) if (!keep.includes(k)) delete m[k];
+  return { ...t, meta: m as Keywords } as Type;
+};
+
+/** Drops (with a warning) enum members, defaults and examples that no value of the type can be; recursively. */
+const sanitize = (t: Type, ptr: string, ctx: Ctx): Type => {
+  let out: Type = t;
+  switch (t.kind) {
+    case 'Array':
+      out = { ...t, items: sanitize(t.items, `${ptr}/items`, ctx) };
+      break;
+    case 'Tuple':
+      out = { ...t, items: t.items.map((i, n) => sanitize(i, `${ptr}/prefixItems/${n}`, ctx)) };
+      break;
+    case 'Union':
+      out = { ...t, members: t.members.map((m, n) => sanitize(m, `${ptr}/anyOf/${n}`, ctx)) };
+      break;
+    case 'Object':
+      out = {
+        ...t,
+        fields: t.fields.map((f) => ({ ...f, type: sanitize(f.type, `${ptr}/properties/${esc(f.name)}`, ctx) })),
+        ...(t.additional !== undefined && t.additional !== false ? { additional: sanitize(t.additional, `${ptr}/additionalProperties`, ctx) } : {}),
+      };
+      break;
+    default:
+      break;
+  }
+  const m: Record<string, unknown> = { ...out.meta };
+  let changed = false;
+  if (Array.isArray(m['enum'])) {
+    const base = withoutValues(out, ['const']);
+    const list = m['enum'] as JsonValue[];
+    const keep = list.filter((v) => checkValue(base, v).length === 0);
+    if (keep.length !== list.length) {
+      const dropped = list.filter((v) => !keep.includes(v));
+      warn(ctx, ImportCodes.VALUE_DROPPED, `${ptr}/enum`, `enum value${dropped.length === 1 ? '' : 's'} ${dropped.map((d) => JSON.stringify(d)).join(', ')} can never validate against the type and ${dropped.length === 1 ? 'was' : 'were'} dropped`);
+      m['enum'] = keep;
+      changed = true;
+      if (keep.length === 0) err(ctx, ImportCodes.UNSATISFIABLE, `${ptr}/enum`, 'no value of `enum` fits the type, so the schema accepts nothing');
+    }
+  }
+  if (m['const'] !== undefined) {
+    const problems = checkValue(withoutValues(out, []), m['const']);
+    if (problems.length > 0) err(ctx, ImportCodes.UNSATISFIABLE, `${ptr}/const`, `\`const\` does not fit the type (${explainProblems(problems)}), so the schema accepts nothing`);
+  }
+  const full = changed ? ({ ...out, meta: m } as Type) : out;
+  if (m['default'] !== undefined) {
+    const problems = checkValue(withoutValues(full, ['enum', 'const']), m['default']);
+    if (problems.length > 0) {
+      warn(
+        ctx,
+        ImportCodes.DEFAULT_DROPPED,
+        `${ptr}/default`,
+        `default ${JSON.stringify(m['default'])} does not validate against its own schema (${explainProblems(problems)}) and was dropped`,
+        'gram defaults must be valid values (gramkit fills them in before calling the tool)',
+      );
+      delete m['default'];
+      changed = true;
+    }
+  }
+  if (Array.isArray(m['examples'])) {
+    const base = withoutValues(full, ['enum', 'const']);
+    const list = m['examples'] as JsonValue[];
+    const keep = list.filter((v) => checkValue(base, v).length === 0);
+    if (keep.length !== list.length) {
+      warn(ctx, ImportCodes.VALUE_DROPPED, `${ptr}/examples`, `${list.length - keep.length} example(s) that do not validate against the schema were dropped`);
+      if (keep.length === 0) delete m['examples'];
+      else m['examples'] = keep;
+      changed = true;
+    }
+  }
+  return changed ? ({ ...out, meta: m } as Type) : out;
+};

@@ -1,0 +1,58 @@
+/**
+ * Small utilities over JSON values shared by the spec layer.
+ */
+import type { JsonValue } from './json-schema.js';
+
+// -------------------------------------------------------------------------------------------------
+// utilities
+// -------------------------------------------------------------------------------------------------
+
+/** Sets an own property, also for the key `__proto__` (which plain assignment would not create). */
+export const setOwn = (o: Record<string, unknown>, key: string, value: unknown): void => {
+  if (key === '__proto__') Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else o[key] = value;
+};
+
+/** Whether a value is a JSON value (finite numbers, plain objects and arrays, no cycles checked beyond depth 1000). */
+export const isJsonValue = (v: unknown, depth = 0): v is JsonValue => {
+  if (depth > 1000) return false;
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (Array.isArray(v)) return v.every((x) => isJsonValue(x, depth + 1));
+  if (typeof v === 'object') {
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) return false;
+    return Object.values(v as object).every((x) => isJsonValue(x, depth + 1));
+  }
+  return false;
+};
+
+export const isJsonObject = (v: unknown): v is { readonly [k: string]: JsonValue } =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Freezes a value and everything inside it (specifications are immutable). */
+export const deepFreeze = <A>(a: A): A => {
+  if (typeof a === 'object' && a !== null && !Object.isFrozen(a)) {
+    Object.freeze(a);
+    for (const v of Object.values(a as object)) deepFreeze(v);
+  }
+  return a;
+};
+
+/**
+ * A number written without exponent (gram has none): `1e-7` → `0.0000001`, `1e21` →
+ * `1000000000000000000000`. Exact: the digits are those of JavaScript's shortest round-trip form.
+ */
+export const plainNumber = (n: number): string => {
+  if (Object.is(n, -0)) return '0';
+  const s = String(n);
+  const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
+  if (m === null) return s;
+  const sign = m[1] as string;
+  const digits = (m[2] as string) + (m[3] ?? '');
+  const exp = Number(m[4]) - (m[3] ?? '').length;
+  if (exp >= 0) return sign + digits + '0'.repeat(exp);
+  const point = digits.length + exp;
+  if (point > 0) return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+  return `${sign}0.${'0'.repeat(-point)}${digits}`;
+};

@@ -1,0 +1,543 @@
+/**
+ * Specifications from gram text and files: every tool and agent of a document, with every
+ * diagnostic at once (not the first only).
+ *
+ * - A tool is `[name:Tool {description: "..", ...metadata} | <signature>]` (`ToolSpecification` is
+ *   the same label); an agent is `[name:Agent {description, instruction, model?} | tool, ...]`,
+ *   its tools inline or references to tools of the file, of other files loaded with it, or of
+ *   `knownTools` (the built-in tools).
+ * - Identifiers are shared across the signatures of a file: the same parameter identifier must mean
+ *   the same thing everywhere (`SIG_CONFLICTING_PARAM`, pointing at both places), and a bare
+ *   `(city)` refers to the `city` another signature of the file defines. A specification's
+ *   `typeSignature` text has such references replaced by their definitions, so it stands alone.
+ * - Other patterns are not specifications and are left alone (a near-miss label such as `Tools` is
+ *   reported as a warning).
+ */
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import type { Either } from 'fp-ts/lib/Either.js';
+import type { NodePattern, PathPattern, Property, SubjectPattern, SubjectPatternElement, TopLevelPattern } from '../gram/ast.js';
+import { type Diagnostic, type RelatedInformation, error, sortDiagnostics, warning } from '../gram/diagnostic.js';
+import { parseGram } from '../gram/parse.js';
+import type { Span } from '../gram/span.js';
+import { type AgentSpecification, checkAgentSpecification } from './agent-spec.js';
+import { SigCodes, SpecCodes } from './codes.js';
+import { decodeSpecifications } from './codecs.js';
+import { gramToJson, stringText } from './gram-values.js';
+import { setOwn } from './json.js';
+import type { JsonObject, JsonValue } from './json-schema.js';
+import { type CompileContext, compileDefinition, compileSignature, definesIdentifier, ioTypeHints } from './signature.js';
+import { didYouMean, editDistance } from './suggest.js';
+import { type ToolSpecification, makeToolSpecification } from './tool-spec.js';
+import { type Field, typeEquals } from './types.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+export type KnownTools = ReadonlyArray<ToolSpecification> | ReadonlyMap<string, ToolSpecification>;
+
+export interface LoadOptions {
+  /** The file the text comes from (diagnostics carry it). */
+  readonly filename?: string;
+  /** Strict gram conformance (nested values inside records reported by the parser). */
+  readonly strict?: boolean;
+  /** Specifications defined elsewhere (the built-in tools) that agents may reference by name. */
+  readonly knownTools?: KnownTools;
+}
+
+export interface Specifications {
+  readonly tools: ReadonlyArray<ToolSpecification>;
+  readonly agents: ReadonlyArray<AgentSpecification>;
+  /** Warnings and notes (the specifications were built; these are worth reading). */
+  readonly warnings: ReadonlyArray<Diagnostic>;
+}
+
+export const TOOL_LABELS: ReadonlySet<string> = new Set(['Tool', 'ToolSpecification']);
+export const AGENT_LABEL = 'Agent';
+
+interface ToolEntry {
+  readonly name: string;
+  readonly nameSpan: Span;
+  readonly file?: string;
+  readonly spec?: ToolSpecification;
+}
+
+type AgentElement =
+  | { readonly kind: 'ref'; readonly name: string; readonly span: Span }
+  | { readonly kind: 'tool'; readonly entry: ToolEntry };
+
+interface PendingAgent {
+  readonly name: string;
+  readonly nameSpan: Span;
+  readonly file?: string;
+  readonly description?: string;
+  readonly instruction?: string;
+  readonly model?: string;
+  readonly metadata: JsonObject;
+  readonly elements: ReadonlyArray<AgentElement>;
+  readonly valid: boolean;
+}
+
+interface Collected {
+  readonly tools: ToolEntry[];
+  readonly agents: PendingAgent[];
+  readonly diagnostics: Diagnostic[];
+}
+
+// -------------------------------------------------------------------------------------------------
+// one document
+// -------------------------------------------------------------------------------------------------
+
+const fileOpt = (file: string | undefined) => (file !== undefined ? { file } : {});
+
+const specLabel = (p: SubjectPattern): 'tool' | 'agent' | undefined => {
+  const labels = p.subject?.labels ?? [];
+  if (labels.some((l) => TOOL_LABELS.has(l.name))) return 'tool';
+  if (labels.some((l) => l.name === AGENT_LABEL)) return 'agent';
+  return undefined;
+};
+
+const NEAR_LABELS = ['Tool', 'ToolSpecification', 'Agent'];
+
+/** Collects the tools and agents of one parsed document (agents' references are resolved later). */
+const collect = (text: string, options: LoadOptions): Collected => {
+  const file = options.filename;
+  const diagnostics: Diagnostic[] = [];
+  const parsed = parseGram(text, { ...(options.strict !== undefined ? { strict: options.strict } : {}), ...fileOpt(file) });
+  if (parsed._tag === 'Left') {
+    diagnostics.push(...parsed.left, ...ioTypeHints(text, file));
+    return { tools: [], agents: [], diagnostics };
+  }
+  const doc = parsed.right;
+  diagnostics.push(...(doc.warnings ?? []));
+
+  // the spec patterns, annotations unwrapped (and reported)
+  const toolPatterns: SubjectPattern[] = [];
+  const agentPatterns: SubjectPattern[] = [];
+  const visitTop = (p: TopLevelPattern): void => {
+    if (p.kind === 'Annotated') {
+      if (p.target.kind === 'SubjectPattern' && specLabel(p.target) !== undefined) {
+        diagnostics.push(warning(SpecCodes.ANNOTATION_IGNORED, 'annotations on a specification are not read', { span: p.span, ...fileOpt(file), hint: 'put the information in the record (it becomes metadata)' }));
+      }
+      visitTop(p.target);
+      return;
+    }
+    if (p.kind !== 'SubjectPattern') return;
+    const kind = specLabel(p);
+    if (kind === 'tool') toolPatterns.push(p);
+    else if (kind === 'agent') agentPatterns.push(p);
+    else {
+      for (const l of p.subject?.labels ?? []) {
+        const near = NEAR_LABELS.find((n) => n !== l.name && editDistance(l.name, n, 2) <= 2 && l.name.length >= 4);
+        if (near !== undefined) {
+          diagnostics.push(warning(SpecCodes.UNKNOWN_LABEL, `\`${l.name}\` is not a specification label, so this pattern is not read as a specification`, { span: l.span, ...fileOpt(file), hint: `did you mean \`${near}\`?` }));
+        }
+      }
+    }
+  };
+  for (const p of doc.patterns) visitTop(p);
+  // inline tools inside agents take part in the file's identifiers too
+  const inlineTools = new Map<SubjectPattern, SubjectPattern[]>();
+  for (const a of agentPatterns) {
+    const inl = a.elements.filter((e): e is SubjectPattern => e.kind === 'SubjectPattern' && specLabel(e) === 'tool');
+    inlineTools.set(a, inl);
+  }
+  const allToolPatterns = [...toolPatterns, ...[...inlineTools.values()].flat()];
+
+  // pass 1: the definitions of identifiers across every signature of the file
+  const ctxBase = { source: text, ...fileOpt(file) };
+  const defs = new Map<string, { readonly field: Field | undefined; readonly node: NodePattern; readonly role: 'parameter' | 'return' }>();
+  const pathOf = (p: SubjectPattern): PathPattern | undefined => {
+    const only = p.elements.length === 1 ? p.elements[0] : undefined;
+    return only !== undefined && (only.kind === 'Node' || only.kind === 'Path') ? only : undefined;
+  };
+  for (const tp of allToolPatterns) {
+    const path = pathOf(tp);
+    if (path === undefined) continue;
+    const nodes = path.kind === 'Node' ? [path] : path.nodes;
+    nodes.forEach((n, i) => {
+      if (!definesIdentifier(n)) return;
+      const role = i === nodes.length - 1 ? 'return' : 'parameter';
+      const name = n.subject?.identifier?.value as string;
+      const f = compileDefinition(n, role, ctxBase);
+      const prev = defs.get(name);
+      if (prev === undefined) {
+        defs.set(name, { field: f, node: n, role });
+        return;
+      }
+      if (prev.field === undefined || f === undefined) return;
+      const same = prev.role === 'return' || role === 'return' ? typeEquals(prev.field.type, f.type) : prev.field.optional === f.optional && typeEquals(prev.field.type, f.type);
+      if (!same) {
+        diagnostics.push(
+          error(SigCodes.CONFLICTING_PARAM, `\`${name}\` is defined differently here than in another signature of this file`, {
+            span: n.span,
+            ...fileOpt(file),
+            hint: 'an identifier means one thing in a file: give the parameters different names, or use `paramName` (not an identity) for one of them',
+            related: [{ message: `\`${name}\` first defined here`, span: prev.node.span, ...fileOpt(file) }],
+          }),
+        );
+      }
+    });
+  }
+  const ctx: CompileContext = { ...ctxBase, resolve: (name) => defs.get(name)?.field, isDefined: (name) => defs.has(name) };
+
+  const tools: ToolEntry[] = [];
+  const toolOf = (p: SubjectPattern): ToolEntry | undefined => {
+    const e = compileTool(p, text, ctx, defs, diagnostics);
+    if (e !== undefined) tools.push(e);
+    return e;
+  };
+  for (const tp of toolPatterns) toolOf(tp);
+  const agents: PendingAgent[] = [];
+  for (const ap of agentPatterns) {
+    const a = collectAgent(ap, ctx, diagnostics, (p) => toolOf(p));
+    if (a !== undefined) agents.push(a);
+  }
+  return { tools, agents, diagnostics };
+};
+
+const recordProps = (p: SubjectPattern, file: string | undefined, diagnostics: Diagnostic[]): Map<string, Property> => {
+  const m = new Map<string, Property>();
+  for (const prop of p.subject?.record?.properties ?? []) {
+    const prev = m.get(prop.key.name);
+    if (prev !== undefined) {
+      diagnostics.push(error(SpecCodes.INVALID_PROPERTY, `\`${prop.key.name}\` is given twice`, { span: prop.key.span, ...fileOpt(file), related: [{ message: 'first given here', span: prev.key.span, ...fileOpt(file) }] }));
+      continue;
+    }
+    m.set(prop.key.name, prop);
+  }
+  return m;
+};
+
+const textProp = (props: Map<string, Property>, key: string, what: string, file: string | undefined, diagnostics: Diagnostic[]): string | undefined => {
+  const p = props.get(key);
+  if (p === undefined) return undefined;
+  if (p.value.kind !== 'String') {
+    diagnostics.push(error(SpecCodes.INVALID_PROPERTY, `the ${key} of ${what} must be a string`, { span: p.value.span, ...fileOpt(file) }));
+    return undefined;
+  }
+  return stringText(p.value);
+};
+
+const metadataOf = (props: Map<string, Property>, skip: ReadonlyArray<string>, file: string | undefined, diagnostics: Diagnostic[]): JsonObject => {
+  const out: Record<string, JsonValue> = {};
+  for (const [k, p] of props) {
+    if (skip.includes(k)) continue;
+    const v = gramToJson(p.value, { mode: 'lenient', what: `\`${k}\``, ...fileOpt(file) }, diagnostics);
+    if (v !== undefined) setOwn(out, k, v);
+  }
+  return out;
+};
+
+const nameOf = (p: SubjectPattern, what: string, file: string | undefined, diagnostics: Diagnostic[]): { name: string; span: Span } | undefined => {
+  const id = p.subject?.identifier;
+  if (id === undefined || id.value === '') {
+    diagnostics.push(error(SpecCodes.MISSING_NAME, `${what} has no name`, { span: p.subject?.span ?? p.span, ...fileOpt(file), hint: `the name is the pattern identifier: \`[myName:${what === 'an agent' ? 'Agent' : 'Tool'} {...} | ...]\`` }));
+    return undefined;
+  }
+  return { name: id.value, span: id.span };
+};
+
+const extraLabels = (p: SubjectPattern, allowed: (name: string) => boolean, file: string | undefined, diagnostics: Diagnostic[]): void => {
+  for (const l of p.subject?.labels ?? []) {
+    if (!allowed(l.name)) diagnostics.push(error(SpecCodes.INVALID_PROPERTY, `unexpected label \`${l.name}\` on a specification`, { span: l.span, ...fileOpt(file), hint: 'a tool takes the label `Tool` (or `ToolSpecification`), an agent `Agent`; put other information in the record' }));
+  }
+};
+
+const compileTool = (
+  p: SubjectPattern,
+  text: string,
+  ctx: CompileContext,
+  defs: ReadonlyMap<string, { readonly node: NodePattern }>,
+  diagnostics: Diagnostic[],
+): ToolEntry | undefined => {
+  const file = ctx.file;
+  const n = nameOf(p, 'a tool', file, diagnostics);
+  const what = n === undefined ? 'this tool' : `tool \`${n.name}\``;
+  const start = diagnostics.length;
+  let labelSeen = false;
+  extraLabels(p, (l) => (TOOL_LABELS.has(l) && !labelSeen ? (labelSeen = true) : false), file, diagnostics);
+  const props = recordProps(p, file, diagnostics);
+  const description = textProp(props, 'description', what, file, diagnostics);
+  if (props.get('description') === undefined || description?.trim() === '') {
+    diagnostics.push(error(SpecCodes.MISSING_DESCRIPTION, `${what} needs a non-empty description`, { span: p.subject?.span ?? p.span, ...fileOpt(file), hint: 'add `{description: "what it does and when to use it"}`: it is what a model reads' }));
+  }
+  const metadata = metadataOf(props, ['description'], file, diagnostics);
+  let path: PathPattern | undefined;
+  if (p.elements.length === 0) {
+    diagnostics.push(error(SpecCodes.MISSING_SIGNATURE, `${what} has no type signature`, { span: p.span, ...fileOpt(file), hint: 'add it after `|`: `[name:Tool {description: ".."} | (arg::String)==>(::String)]`' }));
+  } else {
+    const first = p.elements[0] as SubjectPatternElement;
+    if (p.elements.length > 1) {
+      const second = p.elements[1] as SubjectPatternElement;
+      diagnostics.push(error(SpecCodes.MULTIPLE_SIGNATURES, `${what} has ${p.elements.length} elements; a tool has exactly one type signature`, { span: second.span, ...fileOpt(file), hint: 'join the parameters into one path: `(a::String)==>(b::Integer)==>(::String)`' }));
+    }
+    if (first.kind === 'Node' || first.kind === 'Path') path = first;
+    else diagnostics.push(error(SigCodes.NOT_A_PATH, `the type signature of ${what} must be a path of nodes`, { span: first.span, ...fileOpt(file), hint: 'write `(arg::String)==>(::String)`' }));
+  }
+  let spec: ToolSpecification | undefined;
+  if (path !== undefined) {
+    const r = compileSignature(path, ctx);
+    diagnostics.push(...r.diagnostics);
+    if (r.value !== undefined && n !== undefined && description !== undefined && !hasError(diagnostics, start)) {
+      spec = makeToolSpecification(n.name, description, signatureText(text, path, r.value.references, defs), r.value.signature, metadata);
+    }
+  }
+  if (n === undefined) return undefined;
+  return { name: n.name, nameSpan: n.span, ...fileOpt(file), ...(spec !== undefined ? { spec } : {}) };
+};
+
+const hasError = (ds: ReadonlyArray<Diagnostic>, from: number): boolean => ds.slice(from).some((d) => d.severity === 'error');
+
+/** The source text of a signature, with reference nodes replaced by the text of their definitions. */
+const signatureText = (
+  text: string,
+  path: PathPattern,
+  references: ReadonlyArray<{ readonly name: string; readonly node: NodePattern }>,
+  defs: ReadonlyMap<string, { readonly node: NodePattern }>,
+): string => {
+  const refs = [...references].sort((a, b) => a.node.span.start - b.node.span.start);
+  let out = '';
+  let from = path.span.start;
+  for (const r of refs) {
+    const d = defs.get(r.name);
+    if (d === undefined) continue;
+    out += text.slice(from, r.node.span.start) + text.slice(d.node.span.start, d.node.span.end);
+    from = r.node.span.end;
+  }
+  return out + text.slice(from, path.span.end);
+};
+
+const collectAgent = (
+  p: SubjectPattern,
+  ctx: CompileContext,
+  diagnostics: Diagnostic[],
+  inlineTool: (p: SubjectPattern) => ToolEntry | undefined,
+): PendingAgent | undefined => {
+  const file = ctx.file;
+  const n = nameOf(p, 'an agent', file, diagnostics);
+  const what = n === undefined ? 'this agent' : `agent \`${n.name}\``;
+  const start = diagnostics.length;
+  let labelSeen = false;
+  extraLabels(p, (l) => (l === AGENT_LABEL && !labelSeen ? (labelSeen = true) : false), file, diagnostics);
+  const props = recordProps(p, file, diagnostics);
+  const description = textProp(props, 'description', what, file, diagnostics);
+  const instruction = textProp(props, 'instruction', what, file, diagnostics);
+  const model = textProp(props, 'model', what, file, diagnostics);
+  const at = p.subject?.span ?? p.span;
+  if (props.get('description') === undefined || description?.trim() === '') {
+    diagnostics.push(error(SpecCodes.MISSING_DESCRIPTION, `${what} needs a non-empty description`, { span: at, ...fileOpt(file) }));
+  }
+  if (props.get('instruction') === undefined || instruction?.trim() === '') {
+    diagnostics.push(error(SpecCodes.MISSING_INSTRUCTION, `${what} needs a non-empty instruction`, { span: at, ...fileOpt(file), hint: 'the instruction is the agent\'s system prompt; a fenced string (```) suits long ones' }));
+  }
+  if (props.get('model') !== undefined && model?.trim() === '') {
+    diagnostics.push(error(SpecCodes.INVALID_PROPERTY, `the model of ${what} is empty`, { span: props.get('model')?.value.span as Span, ...fileOpt(file), hint: 'write it as "provider/model", e.g. "openai/gpt-4o-mini"' }));
+  }
+  const metadata = metadataOf(props, ['description', 'instruction', 'model'], file, diagnostics);
+  const elements: AgentElement[] = [];
+  for (const e of p.elements) {
+    if (e.kind === 'Reference') elements.push({ kind: 'ref', name: e.identifier.value, span: e.span });
+    else if (e.kind === 'Node' && e.subject?.identifier !== undefined && e.subject.labels.length === 0 && e.subject.record === undefined) {
+      elements.push({ kind: 'ref', name: e.subject.identifier.value, span: e.span });
+    } else if (e.kind === 'SubjectPattern' && specLabel(e) === 'tool') {
+      const entry = inlineTool(e);
+      if (entry !== undefined) elements.push({ kind: 'tool', entry });
+    } else {
+      diagnostics.push(error(SpecCodes.INVALID_AGENT_ELEMENT, `the elements of ${what} must be tools: inline tool patterns or the names of tools`, { span: e.span, ...fileOpt(file), hint: 'write `[agent:Agent {...} | toolName, [other:Tool {...} | ...]]`' }));
+    }
+  }
+  if (n === undefined) return undefined;
+  return {
+    name: n.name,
+    nameSpan: n.span,
+    ...fileOpt(file),
+    ...(description !== undefined ? { description } : {}),
+    ...(instruction !== undefined ? { instruction } : {}),
+    ...(model !== undefined ? { model } : {}),
+    metadata,
+    elements,
+    valid: !hasError(diagnostics, start),
+  };
+};
+
+// -------------------------------------------------------------------------------------------------
+// linking (one or several documents)
+// -------------------------------------------------------------------------------------------------
+
+const knownMap = (known: KnownTools | undefined): ReadonlyMap<string, ToolSpecification> => {
+  if (known === undefined) return new Map();
+  if (Array.isArray(known)) return new Map((known as ReadonlyArray<ToolSpecification>).map((t) => [t.name, t]));
+  return known as ReadonlyMap<string, ToolSpecification>;
+};
+
+const related = (message: string, span: Span, file: string | undefined): RelatedInformation => ({ message, span, ...fileOpt(file) });
+
+const link = (docs: ReadonlyArray<Collected>, known: KnownTools | undefined): { tools: ToolSpecification[]; agents: AgentSpecification[]; diagnostics: Diagnostic[] } => {
+  const diagnostics: Diagnostic[] = docs.flatMap((d) => d.diagnostics);
+  const byName = new Map<string, ToolEntry>();
+  const tools: ToolSpecification[] = [];
+  for (const d of docs) {
+    for (const t of d.tools) {
+      const prev = byName.get(t.name);
+      if (prev !== undefined) {
+        diagnostics.push(error(SpecCodes.DUPLICATE_NAME, `a tool named \`${t.name}\` is already defined`, { span: t.nameSpan, ...fileOpt(t.file), hint: 'tool names are unique: they are how models call tools', related: [related('first defined here', prev.nameSpan, prev.file)] }));
+        continue;
+      }
+      byName.set(t.name, t);
+      if (t.spec !== undefined) tools.push(t.spec);
+    }
+  }
+  const knownTools = knownMap(known);
+  const agentNames = new Map<string, PendingAgent>();
+  const agents: AgentSpecification[] = [];
+  for (const d of docs) {
+    for (const a of d.agents) {
+      const prevAgent = agentNames.get(a.name);
+      const prevTool = byName.get(a.name);
+      if (prevAgent !== undefined || prevTool !== undefined) {
+        const first = prevAgent ?? (prevTool as ToolEntry);
+        diagnostics.push(error(SpecCodes.DUPLICATE_NAME, `\`${a.name}\` is already defined (as ${prevAgent !== undefined ? 'an agent' : 'a tool'})`, { span: a.nameSpan, ...fileOpt(a.file), related: [related('first defined here', first.nameSpan, first.file)] }));
+        continue;
+      }
+      agentNames.set(a.name, a);
+      const specs: ToolSpecification[] = [];
+      let ok = a.valid;
+      const seen = new Map<string, Span>();
+      for (const e of a.elements) {
+        let spec: ToolSpecification | undefined;
+        let span: Span;
+        if (e.kind === 'tool') {
+          spec = e.entry.spec;
+          span = e.entry.nameSpan;
+          if (spec === undefined) ok = false;
+        } else {
+          span = e.span;
+          const local = byName.get(e.name);
+          if (local !== undefined) {
+            spec = local.spec;
+            if (spec === undefined) ok = false;
+          } else if (knownTools.has(e.name)) {
+            spec = knownTools.get(e.name);
+          } else {
+            ok = false;
+            const candidates = [...byName.keys(), ...knownTools.keys()];
+            const isAgent = docs.some((x) => x.agents.some((y) => y.name === e.name));
+            diagnostics.push(
+              error(SpecCodes.UNKNOWN_TOOL, isAgent ? `\`${e.name}\` is an agent, not a tool` : `agent \`${a.name}\` uses \`${e.name}\`, but no tool has that name`, {
+                span: e.span,
+                ...fileOpt(a.file),
+                hint: didYouMean(e.name, candidates) ?? (candidates.length > 0 ? `tools defined: ${candidates.slice(0, 12).join(', ')}${candidates.length > 12 ? ', …' : ''}` : 'define it with `[name:Tool {description: ".."} | <signature>]`'),
+              }),
+            );
+          }
+        }
+        if (spec === undefined) continue;
+        const dup = seen.get(spec.name);
+        if (dup !== undefined) {
+          ok = false;
+          diagnostics.push(error(SpecCodes.DUPLICATE_AGENT_TOOL, `agent \`${a.name}\` lists tool \`${spec.name}\` twice`, { span, ...fileOpt(a.file), related: [related('first listed here', dup, a.file)] }));
+          continue;
+        }
+        seen.set(spec.name, span);
+        specs.push(spec);
+      }
+      if (!ok || a.description === undefined || a.instruction === undefined) continue;
+      const r = checkAgentSpecification(a.name, a.description, a.instruction, specs, { ...(a.model !== undefined ? { model: a.model } : {}), metadata: a.metadata });
+      if (r.value === undefined) diagnostics.push(...r.diagnostics.map((x) => ({ ...x, span: a.nameSpan, ...fileOpt(a.file) })));
+      else agents.push(r.value);
+    }
+  }
+  return { tools, agents, diagnostics };
+};
+
+const finish = (r: { tools: ToolSpecification[]; agents: AgentSpecification[]; diagnostics: Diagnostic[] }): Either<ReadonlyArray<Diagnostic>, Specifications> => {
+  const sorted = sortDiagnostics(r.diagnostics);
+  if (sorted.some((d) => d.severity === 'error')) return { _tag: 'Left', left: sorted };
+  return { _tag: 'Right', right: { tools: r.tools, agents: r.agents, warnings: sorted } };
+};
+
+// -------------------------------------------------------------------------------------------------
+// entry points
+// -------------------------------------------------------------------------------------------------
+
+/**
+ * Every tool and agent specification of a gram document. Left: every diagnostic (errors and
+ * warnings, in source order) when there is at least one error.
+ */
+export const parseSpecifications = (text: string, options: LoadOptions = {}): Either<ReadonlyArray<Diagnostic>, Specifications> =>
+  finish(link([collect(text, options)], options.knownTools));
+
+/** One source for `loadSpecifications`: gram text, or the JSON form (`.json` files). */
+export interface SpecificationSource {
+  readonly text: string;
+  readonly filename?: string;
+  readonly format?: 'gram' | 'json';
+}
+
+/** Specifications from several sources at once; agents may use the tools of any of them. */
+export const loadSpecifications = (
+  sources: ReadonlyArray<SpecificationSource>,
+  options: { readonly strict?: boolean; readonly knownTools?: KnownTools } = {},
+): Either<ReadonlyArray<Diagnostic>, Specifications> => {
+  const docs: Collected[] = [];
+  const jsonSources: SpecificationSource[] = [];
+  for (const s of sources) {
+    const format = s.format ?? (s.filename !== undefined && extname(s.filename).toLowerCase() === '.json' ? 'json' : 'gram');
+    if (format === 'json') jsonSources.push(s);
+    else docs.push(collect(s.text, { ...(s.filename !== undefined ? { filename: s.filename } : {}), ...(options.strict !== undefined ? { strict: options.strict } : {}) }));
+  }
+  // JSON documents: their tools join the others; their agents may name any tool loaded
+  const extraTools: ToolEntry[] = [];
+  const extraAgents: AgentSpecification[] = [];
+  const jsonDiagnostics: Diagnostic[] = [];
+  const known = new Map(knownMap(options.knownTools));
+  for (const d of docs) for (const t of d.tools) if (t.spec !== undefined && !known.has(t.name)) known.set(t.name, t.spec);
+  for (const s of jsonSources) {
+    let value: unknown;
+    try {
+      value = JSON.parse(s.text);
+    } catch (e) {
+      jsonDiagnostics.push(error(SpecCodes.INVALID_JSON, `not valid JSON: ${(e as Error).message}`, fileOpt(s.filename)));
+      continue;
+    }
+    const r = decodeSpecifications(value, { ...fileOpt(s.filename), knownTools: known });
+    if (r._tag === 'Left') {
+      jsonDiagnostics.push(...r.left);
+      continue;
+    }
+    for (const t of r.right.tools) {
+      extraTools.push({ name: t.name, nameSpan: { start: 0, end: 0 }, ...fileOpt(s.filename), spec: t });
+      if (!known.has(t.name)) known.set(t.name, t);
+    }
+    extraAgents.push(...r.right.agents);
+  }
+  const all: Collected[] = [...docs, { tools: extraTools, agents: [], diagnostics: jsonDiagnostics }];
+  const linked = link(all, known);
+  return finish({ ...linked, agents: [...linked.agents, ...extraAgents] });
+};
+
+/**
+ * Reads specification files (`.gram`, or `.json` in the JSON form) and loads them together: agents
+ * may reference tools of any of the files. An unreadable file is a diagnostic, never a rejection.
+ */
+export const loadSpecificationFiles = async (
+  paths: ReadonlyArray<string>,
+  options: { readonly strict?: boolean; readonly knownTools?: KnownTools } = {},
+): Promise<Either<ReadonlyArray<Diagnostic>, Specifications>> => {
+  const sources: SpecificationSource[] = [];
+  const problems: Diagnostic[] = [];
+  await Promise.all(
+    paths.map(async (p, i) => {
+      try {
+        sources[i] = { text: await readFile(p, 'utf8'), filename: p };
+      } catch (e) {
+        problems.push(error(SpecCodes.READ_ERROR, `cannot read ${p}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file: p }));
+      }
+    }),
+  );
+  const r = loadSpecifications(sources.filter((s) => s !== undefined), options);
+  if (problems.length === 0) return r;
+  return { _tag: 'Left', left: [...problems, ...(r._tag === 'Left' ? r.left : r.right.warnings)] };
+};

@@ -1,0 +1,223 @@
+/**
+ * Checks a JSON value against a type directly on the ADT, with the semantics of the JSON Schema the
+ * type emits (as ajv applies it). The compiler uses it for defaults, `enum`, `const` and `examples`,
+ * so that checking a specification never compiles an ajv validator (compiling is lazy, on first
+ * call of a tool). A property test keeps it in agreement with ajv.
+ */
+import * as formatsModule from 'ajv-formats/dist/formats.js';
+import type { Format } from 'ajv';
+import { describeValue, displayPath } from './validate.js';
+import { type Keywords, type Type, jsonEquals } from './types.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+/** Why a value does not fit a type: where (a JSON pointer) and what. */
+export interface ValueProblem {
+  readonly pointer: string;
+  readonly message: string;
+}
+
+const formats: Readonly<Record<string, Format>> =
+  (formatsModule as unknown as { fullFormats?: Record<string, Format> }).fullFormats ??
+  (formatsModule as unknown as { default: { fullFormats: Record<string, Format> } }).default.fullFormats;
+
+// -------------------------------------------------------------------------------------------------
+// checking
+// -------------------------------------------------------------------------------------------------
+
+/** The problems of `value` as a value of `t` (empty when it fits). Stops at the first few. */
+export const checkValue = (t: Type, value: unknown): ReadonlyArray<ValueProblem> => {
+  const out: ValueProblem[] = [];
+  check(t, value, '', out);
+  return out;
+};
+
+/** Whether `value` is a value of `t`. */
+export const isValueOf = (t: Type, value: unknown): boolean => checkValue(t, value).length === 0;
+
+/** A one-line explanation of the first problem, e.g. `must be an integer, got "ten"` or `tags[2]: ...`. */
+export const explainProblems = (problems: ReadonlyArray<ValueProblem>): string =>
+  problems
+    .slice(0, 3)
+    .map((p) => (p.pointer === '' ? p.message : `${displayPath(p.pointer)}: ${p.message}`))
+    .join('; ');
+
+const MAX_PROBLEMS = 8;
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Unicode code points, as ajv counts string lengths. */
+const codePoints = (s: string): number => {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    n++;
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+  }
+  return n;
+};
+
+const regexCache = new Map<string, RegExp | undefined>();
+const regex = (p: string): RegExp | undefined => {
+  if (!regexCache.has(p)) {
+    let r: RegExp | undefined;
+    try {
+      r = new RegExp(p, 'u');
+    } catch {
+      r = undefined;
+    }
+    regexCache.set(p, r);
+  }
+  return regexCache.get(p);
+};
+
+/** Whether a value passes a known format (unknown formats pass, as ajv ignores them in non-strict mode). */
+export const checkFormat = (format: string, value: unknown): boolean => {
+  const f = formats[format];
+  if (f === undefined) return true;
+  if (f instanceof RegExp || typeof f === 'function' || typeof f === 'string') {
+    if (typeof value !== 'string') return true;
+    return f instanceof RegExp ? f.test(value) : typeof f === 'function' ? Boolean((f as (s: string) => boolean)(value)) : new RegExp(f, 'u').test(value);
+  }
+  const def = f as { readonly type?: string; readonly validate: RegExp | string | ((x: unknown) => boolean) };
+  const t = def.type ?? 'string';
+  if (t === 'number' ? typeof value !== 'number' : typeof value !== 'string') return true;
+  const v = def.validate;
+  if (v instanceof RegExp) return v.test(String(value));
+  if (typeof v === 'string') return new RegExp(v, 'u').test(String(value));
+  return Boolean(v(value));
+};
+
+const typeWord = (t: Type): string => {
+  switch (t.kind) {
+    case 'String':
+      return 'a string';
+    case 'Integer':
+      return 'an integer';
+    case 'Number':
+      return 'a number';
+    case 'Boolean':
+      return 'a boolean';
+    case 'Null':
+      return 'null';
+    case 'Array':
+    case 'Tuple':
+      return 'an array';
+    case 'Object':
+      return 'an object';
+    default:
+      return 'a JSON value';
+  }
+};
+
+const esc = (k: string): string => k.replace(/~/g, '~0').replace(/\//g, '~1');
+
+const check = (t: Type, v: unknown, ptr: string, out: ValueProblem[]): void => {
+  if (out.length >= MAX_PROBLEMS) return;
+  const bad = (message: string): void => void out.push({ pointer: ptr, message });
+  switch (t.kind) {
+    case 'String':
+      if (typeof v !== 'string') return bad(`must be a string, got ${describeValue(v)}`);
+      break;
+    case 'Integer':
+      if (typeof v !== 'number' || !Number.isInteger(v)) return bad(`must be an integer, got ${describeValue(v)}`);
+      break;
+    case 'Number':
+      if (typeof v !== 'number' || !Number.isFinite(v)) return bad(`must be a number, got ${describeValue(v)}`);
+      break;
+    case 'Boolean':
+      if (typeof v !== 'boolean') return bad(`must be a boolean (true or false), got ${describeValue(v)}`);
+      break;
+    case 'Null':
+      if (v !== null) return bad(`must be null, got ${describeValue(v)}`);
+      break;
+    case 'Any':
+      break;
+    case 'Array':
+      if (!Array.isArray(v)) return bad(`must be an array, got ${describeValue(v)}`);
+      v.forEach((x, i) => check(t.items, x, `${ptr}/${i}`, out));
+      break;
+    case 'Tuple':
+      if (!Array.isArray(v)) return bad(`must be an array, got ${describeValue(v)}`);
+      if (v.length !== t.items.length) return bad(`must have exactly ${t.items.length} items, got ${v.length}`);
+      t.items.forEach((it, i) => check(it, v[i], `${ptr}/${i}`, out));
+      break;
+    case 'Object': {
+      if (!isPlainObject(v)) return bad(`must be an object, got ${describeValue(v)}`);
+      const known = new Set<string>();
+      for (const f of t.fields) {
+        known.add(f.name);
+        const has = Object.prototype.hasOwnProperty.call(v, f.name);
+        if (!has) {
+          if (!f.optional) out.push({ pointer: `${ptr}/${esc(f.name)}`, message: 'is required' });
+          continue;
+        }
+        check(f.type, v[f.name], `${ptr}/${esc(f.name)}`, out);
+      }
+      if (t.additional !== undefined) {
+        for (const k of Object.keys(v)) {
+          if (known.has(k)) continue;
+          if (t.additional === false) out.push({ pointer: `${ptr}/${esc(k)}`, message: 'is not allowed (unknown property)' });
+          else check(t.additional, v[k], `${ptr}/${esc(k)}`, out);
+        }
+      }
+      break;
+    }
+    case 'Union': {
+      const ok = t.members.some((m) => checkValue(m, v).length === 0);
+      if (!ok) return bad(`matches none of ${t.members.map(typeWord).join(', ')}, got ${describeValue(v)}`);
+      break;
+    }
+  }
+  checkMeta(t.meta, v, bad);
+};
+
+const checkMeta = (m: Keywords, v: unknown, bad: (message: string) => void): void => {
+  if (m.enum !== undefined && !m.enum.some((e) => jsonEquals(e, v))) {
+    bad(`must be one of ${m.enum.map((e) => JSON.stringify(e)).join(', ')}, got ${describeValue(v)}`);
+  }
+  if (m.const !== undefined && !jsonEquals(m.const, v)) bad(`must be ${JSON.stringify(m.const)}, got ${describeValue(v)}`);
+  if (typeof v === 'number') {
+    if (m.minimum !== undefined && v < m.minimum) bad(`must be at least ${m.minimum}, got ${v}`);
+    if (m.maximum !== undefined && v > m.maximum) bad(`must be at most ${m.maximum}, got ${v}`);
+    if (m.exclusiveMinimum !== undefined && v <= m.exclusiveMinimum) bad(`must be greater than ${m.exclusiveMinimum}, got ${v}`);
+    if (m.exclusiveMaximum !== undefined && v >= m.exclusiveMaximum) bad(`must be less than ${m.exclusiveMaximum}, got ${v}`);
+    if (m.multipleOf !== undefined) {
+      const q = v / m.multipleOf;
+      if (q !== Number.parseInt(String(q), 10)) bad(`must be a multiple of ${m.multipleOf}, got ${v}`);
+    }
+  }
+  if (typeof v === 'string') {
+    if (m.minLength !== undefined || m.maxLength !== undefined) {
+      const n = codePoints(v);
+      if (m.minLength !== undefined && n < m.minLength) bad(`must have at least ${m.minLength} characters, got ${describeValue(v)}`);
+      if (m.maxLength !== undefined && n > m.maxLength) bad(`must have at most ${m.maxLength} characters, got ${describeValue(v)}`);
+    }
+    if (m.pattern !== undefined) {
+      const r = regex(m.pattern);
+      if (r !== undefined && !r.test(v)) bad(`must match the pattern ${m.pattern}, got ${describeValue(v)}`);
+    }
+  }
+  if (m.format !== undefined && !checkFormat(m.format, v)) bad(`must be a valid ${m.format}, got ${describeValue(v)}`);
+  if (Array.isArray(v)) {
+    if (m.minItems !== undefined && v.length < m.minItems) bad(`must have at least ${m.minItems} items, got ${v.length}`);
+    if (m.maxItems !== undefined && v.length > m.maxItems) bad(`must have at most ${m.maxItems} items, got ${v.length}`);
+    if (m.uniqueItems === true) {
+      for (let i = 1; i < v.length; i++) {
+        for (let j = 0; j < i; j++) {
+          if (jsonEquals(v[i], v[j])) return bad(`must not repeat items (items ${j} and ${i} are equal)`);
+        }
+      }
+    }
+  }
+  if (isPlainObject(v)) {
+    const n = Object.keys(v).length;
+    if (m.minProperties !== undefined && n < m.minProperties) bad(`must have at least ${m.minProperties} properties`);
+    if (m.maxProperties !== undefined && n > m.maxProperties) bad(`must have at most ${m.maxProperties} properties`);
+  }
+};

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { createTool, defineTool, isTool, toolDescription, toolName, toolOutputSchema, toolSchema, validateTool } from '../../src/index.js';
+import { greet, greetSpec } from './support.js';
+
+const schema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as const;
+
+describe('createTool', () => {
+  it('makes a frozen tool with the seed accessors', () => {
+    const impl = (a: { name: string }) => `Hello, ${a.name}! Nice to meet you.`;
+    const t = createTool('sayHello', 'Returns a friendly greeting message for the given name', schema, impl, {
+      outputSchema: { type: 'string' },
+      limits: { timeoutMs: 1000 },
+      annotations: { safetyLevel: 'low', permissions: [] },
+    });
+    expect(toolName(t)).toBe('sayHello');
+    expect(toolDescription(t)).toBe('Returns a friendly greeting message for the given name');
+    expect(toolSchema(t)).toBe(schema);
+    expect(toolOutputSchema(t)).toEqual({ type: 'string' });
+    expect(t.invoke).toBe(impl);
+    expect(t.limits).toEqual({ timeoutMs: 1000 });
+    expect(Object.isFrozen(t)).toBe(true);
+    expect(Object.isFrozen(t.limits)).toBe(true);
+    expect(isTool(t)).toBe(true);
+    expect(validateTool(t)).toEqual([]);
+  });
+
+  it('is not serializable, and says so instead of losing its function', () => {
+    const t = createTool('sayHello', 'Greets', schema, () => 'hi');
+    const json = JSON.parse(JSON.stringify({ tools: [t] })) as { tools: Array<Record<string, unknown>> };
+    expect(json.tools[0]).toEqual({
+      code: 'TOOL_NOT_SERIALIZABLE',
+      severity: 'error',
+      message: 'tool "sayHello" is not serializable: it holds a function',
+      hint: 'serialize its ToolSpecification (name, description, typeSignature) and bind it to a library at run time',
+    });
+    // the marker does not show up as data
+    expect(Object.keys(t)).not.toContain('toJSON');
+  });
+});
+
+describe('defineTool', () => {
+  it('takes name, description and both schemas from the specification', () => {
+    const t = defineTool<{ name: string; times: number }, string>(greetSpec, greet, { limits: { maxCallsPerMinute: 10 } });
+    expect(t.name).toBe(greetSpec.name);
+    expect(t.description).toBe(greetSpec.description);
+    expect(t.schema).toBe(greetSpec.schema);
+    expect(t.outputSchema).toBe(greetSpec.outputSchema);
+    expect(t.limits).toEqual({ maxCallsPerMinute: 10 });
+    expect(JSON.stringify(t)).toContain('TOOL_NOT_SERIALIZABLE');
+  });
+});
+
+describe('validateTool', () => {
+  it('reports everything wrong with a would-be tool, without throwing', () => {
+    const codes = (v: unknown) => validateTool(v).map((d) => d.code);
+    expect(codes(null)).toEqual(['TOOL_INVALID']);
+    expect(codes(42)).toEqual(['TOOL_INVALID']);
+    expect(codes({})).toEqual(['TOOL_INVALID_NAME', 'TOOL_INVALID_DESCRIPTION', 'TOOL_INVALID_SCHEMA', 'TOOL_INVALID_IMPLEMENTATION']);
+    expect(codes({ name: 'x', description: ' ', schema: [], invoke: 'f' })).toEqual(['TOOL_INVALID_DESCRIPTION', 'TOOL_INVALID_SCHEMA', 'TOOL_INVALID_IMPLEMENTATION']);
+    const limits = validateTool({ name: 'x', description: 'd', schema: {}, invoke: () => 1, outputSchema: 3, limits: { timeoutMs: -1, maxCallsPerMinute: 1.5, maxResultBytes: Number.NaN } });
+    expect(limits.map((d) => d.code)).toEqual(['TOOL_INVALID_SCHEMA', 'TOOL_INVALID_LIMIT', 'TOOL_INVALID_LIMIT', 'TOOL_INVALID_LIMIT']);
+    expect(limits[2]?.message).toBe('tool "x": limits.maxResultBytes must be a positive number, got NaN');
+    expect(limits[3]?.message).toBe('tool "x": limits.maxCallsPerMinute must be a positive integer, got 1.5');
+    expect(isTool({ name: 'x', description: 'd', schema: true, invoke: () => 1 })).toBe(true);
+    expect(isTool({ name: 'x', description: 'd', schema: true })).toBe(false);
+  });
+});
