@@ -14,6 +14,13 @@ export type * from './gram/ast.js';
 // gram: parsing, lowering to patterns, canonical JSON, formatting
 export type { ParseOptions, ParseResult } from './gram/parse.js';
 export { parseGram, analyzeGram } from './gram/parse.js';
+export type { GramJson, GramProperties, GramPattern, PatternSubject, LoweredDocument } from './gram/lower.js';
+export { toPatterns, lowerPattern, valueToJson, recordToJson, propertiesToJson, identityOf, headerPattern } from './gram/lower.js';
+export type { CanonicalJsonOptions } from './gram/canonical-json.js';
+export { toCanonicalJson } from './gram/canonical-json.js';
+export type { GramFormatOptions } from './gram/print.js';
+export { formatGram } from './gram/print.js';
+export { isSymbol as isGramSymbol, quote as quoteGramString } from './gram/strings.js';
 
 // spec: JSON Schema, validation, specifications
 export type { JsonValue, JsonObject, JsonSchema } from './spec/json-schema.js';
@@ -29,7 +36,7 @@ export { ToolErrorCodes, ToolFailure, ok, fail } from './library/result.js';
 // library
 export type { ToolOptions } from './library/tool.js';
 export { createTool, toolName, toolDescription, toolSchema, toolOutputSchema, isTool, validateTool } from './library/tool.js';
-export type { DefineToolOptions } from './library/define-tool.js';
+export type { DefineToolOptions, DefineToolFromGramOptions } from './library/define-tool.js';
 export { defineTool } from './library/define-tool.js';
 export { isOk, isFailed, isToolFailure } from './library/result.js';
 export type { ToolLibrary } from './library/tool-library.js';
@@ -61,11 +68,48 @@ export type { InvocationEvent, InvokedEvent, ResultEvent, FailedEvent, Invocatio
 export { combineObservers, onEvent } from './library/events.js';
 export type { ToolMetrics, ToolUsage, LatencySummary, MetricsSnapshot } from './library/metrics.js';
 export { createToolMetrics } from './library/metrics.js';
+export type { Variant, VariantBindError } from './library/variants.js';
+export { bindVariants, variantMetrics } from './library/variants.js';
 
 // agent: conversation and model interface
 export type * from './agent/messages.js';
 export { systemMessage, userMessage, assistantMessage, toolMessage } from './agent/messages.js';
 export type * from './agent/model.js';
+
+// providers: schema dialects (exporters, the argument normalizer, tool names, rule checkers) and models
+export type { Dialect, DialectCode, ExportableTool, ExportedTool, ExportedTools, ToolNameMap, ToolNameRule } from './spec/dialects/index.js';
+export {
+  DIALECTS,
+  DialectCodes,
+  isDialect,
+  parseDialect,
+  exportTool,
+  exportTools,
+  normalizeArguments,
+  TOOL_NAME_RULES,
+  isValidToolName,
+  sanitizeToolName,
+  toolNameMap,
+  gramkitToolName,
+  providerToolName,
+  checkExportedTool,
+} from './spec/dialects/index.js';
+export type { ProviderOptions } from './providers/provider-options.js';
+export type { RetryPolicy as ModelRetryPolicy, RetryInfo as ModelRetryInfo } from './providers/retry.js';
+export type { OpenAIOptions } from './providers/openai.js';
+export { openAIModel, OPENAI_BASE_URL } from './providers/openai.js';
+export type { AnthropicOptions } from './providers/anthropic.js';
+export { anthropicModel, ANTHROPIC_BASE_URL, ANTHROPIC_VERSION } from './providers/anthropic.js';
+export { offlineModel } from './providers/offline.js';
+export type { Recording, RecordedExchange, RecordedModelRequest } from './providers/recording.js';
+export { parseRecording, loadRecording, serializeRecording } from './providers/recording.js';
+export type { ReplayOptions, RecordOptions } from './providers/replay.js';
+export { replayModel, recordModel } from './providers/replay.js';
+export type { CreateModelOptions, ModelId } from './providers/registry.js';
+export { createModel, parseModelId, MODEL_ID_FORMS } from './providers/registry.js';
+// providers: testing helper (a scripted mock model)
+export type { ScriptedTurn, ScriptedToolCall, ScriptedScript, ScriptedModel } from './providers/scripted.js';
+export { scriptedModel } from './providers/scripted.js';
 
 // implementations: safe processes, safe fetch, declarative HTTP tools, command tools
 export type { RunProcessOptions, ProcessResult, SpawnError } from './impls/process.js';
@@ -88,8 +132,33 @@ export type { CommandToolOptions } from './impls/command-tool.js';
 export { commandTool } from './impls/command-tool.js';
 export type { OutputMode, ParsedOutput } from './impls/command-output.js';
 export { parseCommandOutput } from './impls/command-output.js';
-export type { DeclarativeToolOptions, ImplementationKind } from './impls/declarative.js';
-export { declaredTool, declaredKind, declarativeLibrary } from './impls/declarative.js';
+export type { DeclarativeToolOptions, ImplementationKind, DeclarativeLoad } from './impls/declarative.js';
+export { declaredTool, declaredKind, declarativeLibrary, loadDeclarativeLibrary } from './impls/declarative.js';
+
+// builtins: file, code, shell, web, JSON and text tools, confined to a workspace
+export type { BuiltinOptions, BuiltinLimits, SandboxOptions, SandboxMode } from './builtins/options.js';
+export { DEFAULT_LIMITS } from './builtins/options.js';
+export type { BuiltinToolName } from './builtins/specifications.js';
+export { builtinSpecifications, builtinSpecification, isBuiltinToolName, BUILTIN_TOOL_NAMES } from './builtins/specifications.js';
+export { BUILTINS_GRAM } from './builtins/builtins-gram.js';
+export { builtinTools, builtinLibrary } from './builtins/builtin-tools.js';
+export { BuiltinErrorCodes } from './builtins/errors.js';
+export type { WorkspacePath, PathRefusal, ResolveOptions } from './builtins/workspace.js';
+export { normalizeWorkspacePath, resolveWorkspacePath } from './builtins/workspace.js';
+export type { WebSearchBackend, WebSearchResult, WebSearchRequest, SearxngOptions, SearchDocument } from './builtins/web-search-backend.js';
+export { searxngBackend, inMemorySearchBackend } from './builtins/web-search-backend.js';
+export type { SandboxPlan, HostLayout, ResourceLimits, SandboxStatus } from './builtins/sandbox.js';
+export { bwrapArguments, probeHostLayout, probeSandbox, findBwrap, SANDBOX_WORKSPACE } from './builtins/sandbox.js';
+export type { DirectoryEntry, EntryType, ListDirectoryResult } from './builtins/list-directory.js';
+export type { ReadFileResult, FileEncoding } from './builtins/read-file.js';
+export type { WriteFileResult } from './builtins/write-file.js';
+export type { DeleteFileResult } from './builtins/delete-file.js';
+export type { MoveFileResult } from './builtins/move-file.js';
+export type { ProgramResult } from './builtins/run-program.js';
+export type { WebFetchResult } from './builtins/web-fetch.js';
+export type { WebSearchToolResult } from './builtins/web-search.js';
+export type { JsonParseResult } from './builtins/json-parse.js';
+export type { TextSearchResult } from './builtins/text-search.js';
 
 // policy: approvals, safety rules, permissions and safety levels, evaluated before a call runs
 export type { PolicyDecision, PolicySource, PolicyCall } from './policy/decision.js';

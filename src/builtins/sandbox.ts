@@ -6,7 +6,7 @@
  *   them) mounted read-only; from /etc only what programs need to start (the dynamic linker's
  *   cache, passwd and group, time zone, alternatives, TLS certificates, ...), never /etc/shadow;
  * - the workspace, read-write, at /workspace (its working directory); a private /tmp; its own
- *   /proc and a minimal /dev;
+ *   /proc and a minimal /dev; everything else read-only;
  * - new user, PID, IPC, UTS, cgroup and network namespaces (`--unshare-all`): no network at all
  *   unless the run allows it (then `--share-net`), no view of the host's processes; it runs as
  *   uid 1000 with every capability dropped;
@@ -139,10 +139,13 @@ export const bwrapArguments = (plan: SandboxPlan): ReadonlyArray<string> => {
   for (const d of plan.layout.dirs) a.push('--ro-bind', d, d);
   for (const l of plan.layout.links) a.push('--symlink', l.target, l.path);
   for (const e of plan.layout.etc) a.push('--ro-bind', `/etc/${e}`, `/etc/${e}`);
-  for (const p of plan.readOnlyPaths) a.push('--ro-bind', p, p);
   a.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--dir', '/run');
+  // after /tmp: a directory under /tmp stays visible
+  for (const p of plan.readOnlyPaths) a.push('--ro-bind', p, p);
   a.push('--bind', plan.workspace, SANDBOX_WORKSPACE);
   for (const f of plan.files) a.push('--ro-bind', f.host, f.sandbox);
+  // the sandbox's own root (where /etc and /run live) becomes read-only: only /workspace and /tmp are writable
+  a.push('--remount-ro', '/');
   a.push('--chdir', plan.cwd === '' ? SANDBOX_WORKSPACE : `${SANDBOX_WORKSPACE}/${plan.cwd}`);
   for (const [k, v] of Object.entries(plan.env)) a.push('--setenv', k, v);
   a.push('--', ...limitPrefix(plan.layout.prlimit, plan.limits), ...plan.command);

@@ -190,6 +190,12 @@ const followLinks = async (rootReal: string, relative: string, input: string): P
     try {
       target = await readlink(next);
     } catch (e) {
+      const code = errnoOf(e);
+      if (code === 'EINVAL' || code === 'ENOENT') {
+        // it stopped being a link since lstat (changed meanwhile): look at it again
+        queue.unshift(seg);
+        continue;
+      }
       throw new ToolFailure(BuiltinErrorCodes.EXECUTION_ERROR, `cannot read the symbolic link in ${JSON.stringify(input)}: ${errnoOf(e) ?? String(e)}`);
     }
     if (target.includes('\0') || target === '') throw new ToolFailure(BuiltinErrorCodes.INVALID_PATH, `path ${JSON.stringify(input)} goes through a malformed symbolic link`);

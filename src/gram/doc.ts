@@ -109,7 +109,8 @@ const fits = (next: Command, rest: ReadonlyArray<Command>, width: number): boole
         if (mode === BREAK || o.hard) return true;
         if (!o.soft) remaining -= 1;
       } else if (o.t === 'group') {
-        cmds.push([ind, o.broken ? mode : FLAT, o.contents]);
+        // inside `next` everything is flat; in the rest, a group may still break at its lines
+        cmds.push([ind, o.broken ? BREAK : mode, o.contents]);
       } else {
         cmds.push([ind, mode, o.contents]);
       }

@@ -357,6 +357,7 @@ export class GramLexer {
         const x = src.charCodeAt(r);
         if (isWordChar(x)) r++;
         else if (x === 46 && isWordChar(src.charCodeAt(r + 1))) r++;
+        else if ((x === 45 || x === 43) && (src.charCodeAt(r - 1) | 32) === 101 && isDigit(src.charCodeAt(r + 1))) r++; // 1.5e-3
         else break;
       }
       const text = src.slice(p, r);
@@ -478,8 +479,8 @@ const numberHint = (text: string): string => {
   if (/^0[bB]/.test(t)) return 'binary numbers are not part of gram; write the value in decimal or hexadecimal (0x…)';
   if (/^0[oO]/.test(t)) return 'octal numbers are written with a leading zero and no letter, like 0755';
   if (/^0[xX][0-9a-fA-F]+$/.test(t) && text.startsWith('-')) return 'hexadecimal numbers cannot be negative in gram';
+  if (/^[0-9.]+[eE][-+]?[0-9]/.test(t)) return 'exponents are not part of gram; write the number in full';
   if (/^[0-9]+\.[0-9]+[a-zA-Z]/.test(t)) return 'a measurement takes an integer value, like 2500ms; write other quantities as strings';
-  if (/^[0-9.]+[eE][0-9]/.test(t) || /^[0-9]+[eE]-?[0-9]/.test(t)) return 'exponents are not part of gram; write the number in full';
   if (t.includes('_')) return 'digit separators are not part of gram; write the digits together';
   if (/^0[0-9]/.test(t)) return 'a leading zero makes an octal number (digits 0-7); remove the zero for a decimal integer';
   if (/^[0-9]+\.[0-9]+\./.test(t)) return 'a number has at most one decimal point; use a string for versions and dates';

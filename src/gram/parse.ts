@@ -16,7 +16,7 @@ import { extensionUses } from './extensions.js';
 import { DEFAULT_MAX_DEPTH, GramLexer, type GramToken } from './lexer.js';
 import { gramParser } from './parser.js';
 import { type LineIndex, lineIndex, span } from './span.js';
-import { enclosingGroupEnd, type ErrorContext, syntaxDiagnostic, topLevel } from './syntax-errors.js';
+import { enclosingGroupEnd, type ErrorContext, matchingCloserEnd, syntaxDiagnostic, topLevel } from './syntax-errors.js';
 import * as T from './tokens.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -52,16 +52,6 @@ export interface ParseResult {
 
 const DEFAULT_CHUNK_TOKENS = 1 << 15;
 const DEFAULT_MAX_ERRORS = 100;
-
-/** The bracket each "unclosed" error expects. */
-const CLOSER_OF_CODE: Readonly<Record<string, string>> = {
-  GRAM_UNCLOSED_NODE: ')',
-  GRAM_UNCLOSED_ANNOTATION: ')',
-  GRAM_UNCLOSED_SUBJECT_PATTERN: ']',
-  GRAM_UNCLOSED_RELATIONSHIP: ']',
-  GRAM_UNCLOSED_ARRAY: ']',
-  GRAM_UNCLOSED_RECORD: '}',
-};
 
 const right = <A>(a: A): Either<never, A> => ({ _tag: 'Right', right: a });
 const left = <E>(e: E): Either<E, never> => ({ _tag: 'Left', left: e });
@@ -102,8 +92,7 @@ const run = (text: string, options: ParseOptions): ParseResult => {
   const chunkTokens = options.chunkTokens ?? DEFAULT_CHUNK_TOKENS;
   const lexer = new GramLexer(text, { maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH });
   const fast = gramParser(false);
-  fast.issues = [];
-  fast.warnings = [];
+  fast.begin();
   let lines: LineIndex | undefined;
   const linesOf = (): LineIndex => (lines ??= lineIndex(text));
 
@@ -172,41 +161,33 @@ const run = (text: string, options: ParseOptions): ParseResult => {
  */
 const recover = (tokens: GramToken[], allowHeader: boolean, ctx: ErrorContext, out: Diagnostic[], maxErrors: number): void => {
   const parser = gramParser(true);
-  const repaired: string[] = [];
   let suppressUntil = -1;
+  let reported = false;
   let start = 0;
   let header = allowHeader;
   while (start < tokens.length || (start === 0 && tokens.length === 0)) {
     const slice = start === 0 ? tokens : tokens.slice(start);
-    parser.issues = [];
-    parser.warnings = [];
+    parser.begin();
     parser.load(slice, header);
     parser.document();
     const sliceCtx: ErrorContext = { ...ctx, tokens: slice };
     let stoppedAt = -1;
     for (const e of parser.errors as IRecognitionException[]) {
-      const offset = Number.isNaN(e.token.startOffset) ? Number.POSITIVE_INFINITY : e.token.startOffset;
-      if (offset < suppressUntil) {
-        if (e.name === 'NotAllInputParsedException') stoppedAt = Math.max(0, slice.indexOf(e.token as GramToken));
-        continue;
-      }
-      const d = e.name === 'NotAllInputParsedException' ? undefined : syntaxDiagnostic(e, sliceCtx);
-      if (d?.code === 'GRAM_MISPLACED_ANNOTATION' || d?.code === 'GRAM_INVALID_IDENTIFIER') {
-        suppressUntil = enclosingGroupEnd(slice, Math.max(0, slice.indexOf(e.token as GramToken))) ?? suppressUntil;
-      }
-      if (d !== undefined && d.code !== 'GRAM_UNMATCHED_CLOSER') {
-        // recovery repaired a missing closer: the closer found later is the one the user wrote
-        const closer = CLOSER_OF_CODE[d.code];
-        if (closer !== undefined) repaired.push(closer);
-        out.push(d);
-        continue;
-      }
       const k = slice.indexOf(e.token as GramToken);
-      const image = e.token.image;
-      const r = repaired.indexOf(image);
-      if (r >= 0 && T.isCloser(e.token.tokenType)) repaired.splice(r, 1);
-      else out.push(d ?? topLevel(e.token, slice[k - 1], sliceCtx));
       if (e.name === 'NotAllInputParsedException') stoppedAt = k < 0 ? slice.length : k;
+      const offset = Number.isNaN(e.token.startOffset) ? Number.POSITIVE_INFINITY : e.token.startOffset;
+      if (offset < suppressUntil) continue;
+      const d = e.name === 'NotAllInputParsedException' ? topLevel(e.token, slice[k - 1], sliceCtx) : syntaxDiagnostic(e, sliceCtx);
+      // a stray closer after another error is that error's consequence (recovery left a bracket behind)
+      if (d.code === 'GRAM_UNMATCHED_CLOSER' && reported) continue;
+      out.push(d);
+      reported = true;
+      // errors inside the construct a mistake broke are consequences of it
+      if (d.code === 'GRAM_MISPLACED_ANNOTATION' || d.code === 'GRAM_INVALID_IDENTIFIER') {
+        suppressUntil = Math.max(suppressUntil, enclosingGroupEnd(slice, Math.max(0, k)) ?? -1);
+      } else if (d.code.startsWith('GRAM_UNCLOSED_') && d.related?.[0] !== undefined) {
+        suppressUntil = Math.max(suppressUntil, matchingCloserEnd(slice, d.related[0].span.start) ?? -1);
+      }
     }
     for (const d of parser.issues) out.push(d);
     if (stoppedAt < 0 || out.length >= maxErrors) return;

@@ -84,23 +84,8 @@ const identifierOf = (t: IToken): Identifier => {
   };
 };
 
-const labelOf = (sep: IToken, name: IToken): Label => ({
-  kind: 'Label',
-  separator: sep.tokenTypeIdx === ID.DoubleColon ? '::' : ':',
-  style: name.tokenTypeIdx === ID.Backtick ? 'backtick' : 'symbol',
-  name: name.tokenTypeIdx === ID.Backtick ? payload(name) : name.image,
-  span: between(sep, name),
-});
-
-const keyOf = (t: IToken): Key => {
-  const i = t.tokenTypeIdx;
-  return {
-    kind: 'Key',
-    style: i === ID.Symbol ? 'symbol' : i === ID.Backtick ? 'backtick' : 'double',
-    name: i === ID.Symbol ? t.image : payload(t),
-    span: tokenSpan(t),
-  };
-};
+/** Small arrays at their exact size: a pushed-to empty array reserves room for 17 elements. */
+const fit = <T>(a: T[]): T[] => (a.length < 64 ? a.slice() : a);
 
 const MEASUREMENT = /^(-?(?:0|[1-9][0-9]*))([a-zA-Z]+)$/;
 
@@ -199,7 +184,7 @@ export class GramParser extends EmbeddedActionsParser {
     return {
       kind: 'Annotated',
       identified,
-      annotations,
+      annotations: fit(annotations),
       target,
       span: span(first?.start ?? NaN, target?.span.end ?? NaN),
     };
@@ -219,7 +204,7 @@ export class GramParser extends EmbeddedActionsParser {
           this.MANY2(() => {
             const sep = this.CONSUME1(T.LabelSepCat);
             last = this.CONSUME1(T.LabelNameCat);
-            labels.push(labelOf(sep, last));
+            labels.push(this.labelOf(sep, last));
           });
         },
       },
@@ -228,7 +213,7 @@ export class GramParser extends EmbeddedActionsParser {
           this.AT_LEAST_ONE2(() => {
             const sep = this.CONSUME2(T.LabelSepCat);
             last = this.CONSUME2(T.LabelNameCat);
-            labels.push(labelOf(sep, last));
+            labels.push(this.labelOf(sep, last));
           });
         },
       },
@@ -236,7 +221,7 @@ export class GramParser extends EmbeddedActionsParser {
     return {
       kind: 'IdentifiedAnnotation',
       identifier: id === undefined ? undefined : identifierOf(id),
-      labels,
+      labels: fit(labels),
       span: between(at, last),
     };
   }
@@ -275,7 +260,7 @@ export class GramParser extends EmbeddedActionsParser {
       });
     });
     const close = this.CONSUME(T.RBracket);
-    return { kind: 'SubjectPattern', subject, elements, span: between(open, close) };
+    return { kind: 'SubjectPattern', subject, elements: fit(elements), span: between(open, close) };
   });
 
   private readonly elementAlts: IOrAlt<SubjectPatternElement>[] = [
@@ -311,7 +296,7 @@ export class GramParser extends EmbeddedActionsParser {
     });
     if (nodes === undefined || arrows === undefined) return first;
     const last = nodes[nodes.length - 1];
-    return { kind: 'Path', nodes, arrows, span: span(first?.span.start ?? NaN, last?.span.end ?? NaN) };
+    return { kind: 'Path', nodes: fit(nodes), arrows: fit(arrows), span: span(first?.span.start ?? NaN, last?.span.end ?? NaN) };
   });
 
   readonly node = this.RULE('node', (): NodePattern => {
@@ -366,12 +351,14 @@ export class GramParser extends EmbeddedActionsParser {
         this.MANY(() => {
           const sep = this.CONSUME1(T.LabelSepCat);
           const name = this.CONSUME1(T.LabelNameCat);
-          (labels ??= []).push(labelOf(sep, name));
+          if (labels === undefined) labels = [this.labelOf(sep, name)];
+          else labels.push(this.labelOf(sep, name));
         });
         const record = this.OPTION(this.optionalRecord);
         if (this.RECORDING_PHASE) return undefined as never;
+        const identifier = identifierOf(id);
         const end = record?.span.end ?? (labels === undefined ? endOf(id) : (labels[labels.length - 1]?.span.end ?? NaN));
-        return { kind: 'Subject', identifier: identifierOf(id), labels: labels ?? NO_LABELS, record, span: span(id.startOffset, end) };
+        return { kind: 'Subject', identifier, labels: labels === undefined ? NO_LABELS : fit(labels), record, span: labels === undefined && record === undefined ? identifier.span : span(id.startOffset, end) };
       },
     },
     {
@@ -380,13 +367,13 @@ export class GramParser extends EmbeddedActionsParser {
         this.AT_LEAST_ONE(() => {
           const sep = this.CONSUME2(T.LabelSepCat);
           const name = this.CONSUME2(T.LabelNameCat);
-          labels.push(labelOf(sep, name));
+          labels.push(this.labelOf(sep, name));
         });
         const record = this.OPTION2(this.optionalRecord);
         if (this.RECORDING_PHASE) return undefined as never;
         const start = labels[0]?.span.start ?? NaN;
         const end = record?.span.end ?? labels[labels.length - 1]?.span.end ?? NaN;
-        return { kind: 'Subject', identifier: undefined, labels, record, span: span(start, end) };
+        return { kind: 'Subject', identifier: undefined, labels: fit(labels), record, span: span(start, end) };
       },
     },
     {
@@ -424,13 +411,13 @@ export class GramParser extends EmbeddedActionsParser {
             }),
           );
         }
-        properties.push({ kind: 'Property', key: keyOf(k), separator, value, span: span(k.startOffset, value?.span.end ?? NaN) });
+        properties.push({ kind: 'Property', key: this.keyOf(k), separator, value, span: span(k.startOffset, value?.span.end ?? NaN) });
       },
     });
     const close = this.CONSUME(T.RBrace);
     if (this.RECORDING_PHASE) return undefined as never;
     if (properties.length > 1) this.duplicates(properties.map((p) => ({ name: p.key.name, span: p.key.span })), 'key');
-    return { kind: 'Record', properties, span: between(open, close) };
+    return { kind: 'Record', properties: fit(properties), span: between(open, close) };
   });
 
   // ---------------------------------------------------------------------------------------------
@@ -532,7 +519,7 @@ export class GramParser extends EmbeddedActionsParser {
           },
         });
         const close = this.CONSUME(T.RBracket);
-        return { kind: 'Array', items, span: between(open, close) };
+        return { kind: 'Array', items: fit(items), span: between(open, close) };
       },
     },
     {
@@ -547,6 +534,45 @@ export class GramParser extends EmbeddedActionsParser {
   // ---------------------------------------------------------------------------------------------
   // utilities
   // ---------------------------------------------------------------------------------------------
+
+  /** One string per distinct label or key name in a parse: they repeat on every line of data. */
+  private names = new Map<string, string>();
+
+  /** Clears per-parse state. */
+  begin(): void {
+    this.issues = [];
+    this.warnings = [];
+    this.names = new Map();
+  }
+
+  private name(s: string): string {
+    if (s.length > 32) return s;
+    const known = this.names.get(s);
+    if (known !== undefined) return known;
+    if (this.names.size < 100_000) this.names.set(s, s);
+    return s;
+  }
+
+  private labelOf(sep: IToken, name: IToken): Label {
+    const backtick = name.tokenTypeIdx === ID.Backtick;
+    return {
+      kind: 'Label',
+      separator: sep.tokenTypeIdx === ID.DoubleColon ? '::' : ':',
+      style: backtick ? 'backtick' : 'symbol',
+      name: this.name(backtick ? payload(name) : name.image),
+      span: between(sep, name),
+    };
+  }
+
+  private keyOf(t: IToken): Key {
+    const i = t.tokenTypeIdx;
+    return {
+      kind: 'Key',
+      style: i === ID.Symbol ? 'symbol' : i === ID.Backtick ? 'backtick' : 'double',
+      name: this.name(i === ID.Symbol ? t.image : payload(t)),
+      span: tokenSpan(t),
+    };
+  }
 
   private numeric(t: IToken): NumericValue {
     const raw = t.image;

@@ -16,7 +16,7 @@ import type {
   AnnotatedPattern, Arrow, Comment, GramDocument, Identifier, Key, Label, NodePattern, PathPattern, Property,
   RecordNode, Subject, SubjectPattern, SubjectPatternElement, TopLevelPattern, Value,
 } from './ast.js';
-import { type Doc, group, hardline, indent, join, line, render, softline } from './doc.js';
+import { type Doc, group, hardline, indent, line, render, softline } from './doc.js';
 import type { Span } from './span.js';
 import { isFenceable, isSymbol, nameText, quote } from './strings.js';
 
@@ -24,7 +24,7 @@ import { isFenceable, isSymbol, nameText, quote } from './strings.js';
 // model
 // -------------------------------------------------------------------------------------------------
 
-export interface FormatOptions {
+export interface GramFormatOptions {
   /** Line width the layout aims for (default 80). */
   readonly width?: number;
   /** Spaces per indentation level (default 2). */
@@ -156,32 +156,34 @@ class Printer {
 
   /**
    * A bracketed list: `open` entries `close`, on one line when it fits and has no comments, else one
-   * entry per line.
+   * entry per line. `firstBreak` separates `open` from the first entry.
    */
-  private list(
+  private list<T extends { readonly span: Span }>(
     open: Doc,
     close: string,
-    items: ReadonlyArray<{ readonly span: Span }>,
-    print: (item: never, inner: ReadonlyArray<Comment>) => Printed,
+    items: ReadonlyArray<T>,
+    print: (item: T, inner: ReadonlyArray<Comment>) => Printed,
     comments: ReadonlyArray<Comment>,
     firstBreak: Doc = softline,
-  ): Printed {
-    if (items.length === 0 && comments.length === 0) return { doc: [open, close], hoisted: NONE };
+  ): Doc {
+    if (items.length === 0 && comments.length === 0) return [open, close];
     const d = distribute(items, comments);
+    let force = hasAny(d);
     const body: Doc[] = [];
     items.forEach((it, i) => {
-      const p = print(it as never, d.inner[i] as Comment[]);
+      const p = print(it, d.inner[i] as Comment[]);
       const leading = [...(d.leading[i] as Comment[]), ...p.hoisted];
-      if (i > 0 && this.blankBetween(((items[i - 1] as { span: Span }).span).end, (leading[0]?.span ?? it.span).start)) body.push(softline);
+      if (p.hoisted.length > 0) force = true;
+      const prev = items[i - 1];
+      if (prev !== undefined && this.blankBetween(prev.span.end, (leading[0]?.span ?? it.span).start)) body.push(softline);
       body.push(i === 0 ? firstBreak : line);
       for (const c of leading) body.push(commentDoc(c), hardline);
       body.push(p.doc);
       if (i < items.length - 1) body.push(',');
-      for (const c of d.trailing[i] as Comment[]) body.push(' ', commentDoc(c), hardline);
+      for (const c of d.trailing[i] as Comment[]) body.push(' ', commentDoc(c));
     });
-    for (const c of d.dangling) body.push(items.length === 0 ? firstBreak : hardline, commentDoc(c), hardline);
-    const force = hasAny(d) || d.leading.length === 0 ? hasAny(d) || d.dangling.length > 0 : false;
-    return { doc: group([open, indent(body), softline, close], force), hoisted: NONE };
+    d.dangling.forEach((c, i) => body.push(items.length === 0 && i === 0 ? firstBreak : line, commentDoc(c)));
+    return group([open, indent(body), softline, close], force);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -189,8 +191,8 @@ class Printer {
   // ---------------------------------------------------------------------------------------------
 
   value = (v: Value, comments: ReadonlyArray<Comment>): Printed => {
-    if (v.kind === 'Array') return this.list('[', ']', v.items, this.value, comments);
-    if (v.kind === 'Map') return this.list('{', '}', v.entries, this.property, comments);
+    if (v.kind === 'Array') return { doc: this.list('[', ']', v.items, this.value, comments), hoisted: NONE };
+    if (v.kind === 'Map') return { doc: this.list('{', '}', v.entries, this.property, comments), hoisted: NONE };
     return { doc: scalarText(v), hoisted: comments };
   };
 
@@ -200,7 +202,10 @@ class Printer {
     return { doc: [keyText(p.key), p.separator === '::' ? ' :: ' : ': ', v.doc], hoisted: [...outer, ...v.hoisted] };
   };
 
-  record = (r: RecordNode, comments: ReadonlyArray<Comment>): Printed => this.list('{', '}', r.properties, this.property, comments);
+  record = (r: RecordNode, comments: ReadonlyArray<Comment>): Printed => ({
+    doc: this.list('{', '}', r.properties, this.property, comments),
+    hoisted: NONE,
+  });
 
   private subject(s: Subject | undefined, comments: ReadonlyArray<Comment>): Printed {
     if (s === undefined) return { doc: '', hoisted: comments };
@@ -237,39 +242,53 @@ class Printer {
       if (a !== undefined) seq.push(a);
     });
     const d = distribute(seq, comments);
-    const parts: Doc[] = [];
+    let force = hasAny(d);
+    const first: Doc[] = [];
     const rest: Doc[] = [];
-    let head: Doc[] = parts;
+    let target = first;
+    let broken = true;
     seq.forEach((x, i) => {
       const pr = x.kind === 'Node' ? this.node(x, d.inner[i] as Comment[]) : this.arrow(x, d.inner[i] as Comment[]);
-      const leading = [...(d.leading[i] as Comment[]), ...pr.hoisted];
       if (x.kind === 'Arrow') {
-        head = rest;
-        head.push(softline);
+        target = rest;
+        target.push(softline);
+        broken = true;
       }
-      for (const c of leading) head.push(...(head.length > 0 && head[head.length - 1] !== softline ? [hardline] : []), commentDoc(c), hardline);
-      head.push(pr.doc);
-      for (const c of d.trailing[i] as Comment[]) head.push(' ', commentDoc(c), hardline);
+      for (const c of [...(d.leading[i] as Comment[]), ...pr.hoisted]) {
+        if (!broken) target.push(hardline);
+        target.push(commentDoc(c), hardline);
+        broken = true;
+        force = true;
+      }
+      target.push(pr.doc);
+      broken = false;
+      for (const c of d.trailing[i] as Comment[]) {
+        target.push(' ', commentDoc(c));
+        const next = seq[i + 1];
+        if (next !== undefined && next.kind === 'Node') {
+          target.push(hardline);
+          broken = true;
+        }
+      }
     });
-    const hoisted = d.dangling;
-    return { doc: group([parts, indent(rest)], hasAny({ ...d, dangling: [] })), hoisted };
+    return { doc: group([first, indent(rest)], force), hoisted: d.dangling };
   };
 
   subjectPattern = (p: SubjectPattern, comments: ReadonlyArray<Comment>): Printed => {
     const [inSubject, others] = inside(comments, p.subject?.span);
     const s = this.subject(p.subject, inSubject);
+    // comments before the subject move before the pattern; the others stay between its entries
+    const subjectStart = p.subject?.span.start ?? p.span.start;
+    const before = others.filter((c) => c.span.start < subjectStart);
+    const within = others.filter((c) => c.span.start >= subjectStart);
+    const hoisted = [...before, ...s.hoisted];
     if (p.elements.length === 0) {
-      const [within, before] = inside(others, p.span);
-      const l = this.list(['[', s.doc], ']', [], this.element, within, hardline);
-      return { doc: within.length === 0 ? ['[', s.doc, ']'] : l.doc, hoisted: [...before, ...s.hoisted] };
+      return { doc: within.length === 0 ? ['[', s.doc, ']'] : this.list(['[', s.doc], ']', [], this.element, within), hoisted };
     }
-    const firstStart = (p.elements[0] as SubjectPatternElement).span.start;
-    const beforeSubject = others.filter((c) => p.subject !== undefined && c.span.start < p.subject.span.start);
-    const rest = others.filter((c) => !beforeSubject.includes(c));
+    // the subject and the elements break independently: `[team:Team {…} | a, b]` keeps a short
+    // element list on the line of a long, broken subject
     const head: Doc = p.subject === undefined ? '[ |' : ['[', s.doc, ' |'];
-    const l = this.list(head, ']', p.elements, this.element, rest.filter((c) => c.span.start >= p.span.start), line);
-    void firstStart;
-    return { doc: l.doc, hoisted: [...beforeSubject, ...s.hoisted, ...rest.filter((c) => c.span.start < p.span.start)] };
+    return { doc: [head, this.list('', ']', p.elements, this.element, within, line)], hoisted };
   };
 
   element = (e: SubjectPatternElement, comments: ReadonlyArray<Comment>): Printed => {
@@ -301,15 +320,17 @@ class Printer {
     const target = p.target;
     items.push({ span: target.span, print: (inner) => (target.kind === 'SubjectPattern' ? this.subjectPattern(target, inner) : this.path(target, inner)) });
     const d = distribute(items, comments);
+    let force = hasAny(d);
     const body: Doc[] = [];
     items.forEach((it, i) => {
       const pr = it.print(d.inner[i] as Comment[]);
       if (i > 0) body.push(line);
       for (const c of [...(d.leading[i] as Comment[]), ...pr.hoisted]) body.push(commentDoc(c), hardline);
       body.push(pr.doc);
-      for (const c of d.trailing[i] as Comment[]) body.push(' ', commentDoc(c), hardline);
+      for (const c of d.trailing[i] as Comment[]) body.push(' ', commentDoc(c));
+      if (pr.hoisted.length > 0) force = true;
     });
-    return { doc: group(body, hasAny({ ...d, dangling: [] })), hoisted: d.dangling };
+    return { doc: group(body, force), hoisted: d.dangling };
   }
 
   topLevel = (p: TopLevelPattern, comments: ReadonlyArray<Comment>): Printed => {
@@ -355,7 +376,6 @@ class Printer {
       entry(it.span.start, last?.span.end ?? it.span.end, [pr.doc, ...trailing.map((c) => [' ', commentDoc(c)])]);
     });
     for (const c of d.dangling) entry(c.span.start, c.span.end, commentDoc(c));
-    if (out.length > 0) out.push(hardline);
     return out;
   }
 }
@@ -365,7 +385,7 @@ class Printer {
 // -------------------------------------------------------------------------------------------------
 
 /** The document as canonical gram text (ends with a line break unless empty). */
-export const formatGram = (document: GramDocument, options: FormatOptions = {}): string => {
+export const formatGram = (document: GramDocument, options: GramFormatOptions = {}): string => {
   const printer = new Printer(document.blankLines ?? []);
   const text = render(printer.document(document), options.width ?? 80, options.indent ?? 2);
   return text === '' ? '' : `${text}\n`;

@@ -208,7 +208,9 @@ export const syntaxDiagnostic = (e: IRecognitionException, ctx: ErrorContext): D
           is(t, T.LParen) || is(t, T.LBracket) || is(t, T.IdentifierCat)
             ? prev !== undefined && (is(prev, T.RParen) || is(prev, T.RBracket) || is(prev, T.IdentifierCat)) && hasPipeBefore(ctx.tokens, i)
               ? 'separate the elements with `,`'
-              : 'put `|` between the subject and its elements, like `[team | (a), (b)]`'
+              : prev !== undefined && is(prev, T.LBracket)
+                ? 'a list of elements starts with `|`, like `[ | (a), (b)]`'
+                : 'put `|` between the subject and its elements, like `[team | (a), (b)]`'
             : undefined);
       case 'arrow':
         if (expected === T.RBracket.name) {
@@ -344,6 +346,23 @@ const arrowStart = (tokens: ReadonlyArray<GramToken>, i: number): string => {
     if (is(t, T.ArrowLeftCat)) return t.image;
   }
   return '-';
+};
+
+/** End offset of the closer that matches the opener at `offset`, when the chunk has one. */
+export const matchingCloserEnd = (tokens: ReadonlyArray<GramToken>, offset: number): number | undefined => {
+  const k = indexOf(tokens, { startOffset: offset } as IToken);
+  const o = tokens[k];
+  if (o === undefined || o.startOffset !== offset || !T.isOpener(o.tokenType)) return undefined;
+  let depth = 0;
+  for (let i = k + 1; i < tokens.length; i++) {
+    const t = tokens[i] as GramToken;
+    if (T.isOpener(t.tokenType)) depth++;
+    else if (T.isCloser(t.tokenType)) {
+      if (depth === 0) return t.endOffset + 1;
+      depth--;
+    }
+  }
+  return undefined;
 };
 
 /**

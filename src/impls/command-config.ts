@@ -5,7 +5,7 @@
  * ```json
  * { "argv": ["grep", "-n", "--", "{pattern}", "{file}"],
  *   "stdin": "text", "cwd": ".", "env": ["PATH", "LANG"],
- *   "timeoutMs": 30000, "maxOutputBytes": 1048576, "output": "auto" }
+ *   "timeoutMs": 30000, "maxOutputBytes": 1048576, "output": "auto", "pathParameters": ["file"] }
  * ```
  */
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
@@ -42,6 +42,11 @@ export interface CommandToolConfig {
   readonly successExitCodes: ReadonlyArray<number>;
   /** Let a value start an argument with `-` even before `--` (default false). */
   readonly allowLeadingDash: boolean;
+  /**
+   * Parameters whose values are file paths: each must stay inside the workspace (relative to the
+   * working directory, real paths checked, `INVALID_PATH` otherwise). Default none.
+   */
+  readonly pathParameters: ReadonlyArray<string>;
 }
 
 export type CommandToolConfigInput = Partial<CommandToolConfig> & { readonly argv: ReadonlyArray<string | ReadonlyArray<string>> };
@@ -75,10 +80,11 @@ const CommandConfigCodec = t.intersection([
     output: t.keyof({ auto: null, json: null, text: null, raw: null }),
     successExitCodes: t.array(t.number),
     allowLeadingDash: t.boolean,
+    pathParameters: t.array(t.string),
   }),
 ]);
 
-const KEYS = ['argv', 'stdin', 'cwd', 'env', 'setEnv', 'timeoutMs', 'killGraceMs', 'maxOutputBytes', 'output', 'successExitCodes', 'allowLeadingDash'];
+const KEYS = ['argv', 'stdin', 'cwd', 'env', 'setEnv', 'timeoutMs', 'killGraceMs', 'maxOutputBytes', 'output', 'successExitCodes', 'allowLeadingDash', 'pathParameters'];
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 // -------------------------------------------------------------------------------------------------
@@ -141,6 +147,7 @@ export const compileCommandConfig = (json: unknown, where = 'command'): Either<R
     output: raw.output ?? 'auto',
     successExitCodes: [...(raw.successExitCodes ?? [0])],
     allowLeadingDash: raw.allowLeadingDash ?? false,
+    pathParameters: [...(raw.pathParameters ?? [])],
   };
   return right({ config, argv: argv.right, cwd: cwd.right });
 };

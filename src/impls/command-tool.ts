@@ -7,7 +7,7 @@
  * (`command-output.ts`).
  *
  * Failures: `INVALID_ARGUMENTS` (a value that cannot be an argument), `INVALID_PATH` and
- * `FILE_NOT_FOUND` (working directory), `COMMAND_NOT_FOUND`, `TIMEOUT`, `CANCELLED`,
+ * `FILE_NOT_FOUND` (working directory; `INVALID_PATH` also for a `pathParameters` value outside), `COMMAND_NOT_FOUND`, `TIMEOUT`, `CANCELLED`,
  * `RESULT_TOO_LARGE`, `COMMAND_FAILED` (an exit code not in `successExitCodes`, with the end of
  * stderr), `OUTPUT_NOT_JSON` (with `output: "json"`).
  */
@@ -21,7 +21,7 @@ import { compileCommandConfig, type CompiledCommandConfig, type CommandToolConfi
 import { parseCommandOutput } from './command-output.js';
 import { parameterNames } from './parameters.js';
 import { runProcess } from './process.js';
-import { confineDirectory } from './workspace.js';
+import { confineDirectory, confinePath } from './workspace.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -47,23 +47,27 @@ const TAIL = 2000;
  */
 export const commandTool = (spec: ToolSpecification, config: CommandToolConfigInput, options: CommandToolOptions): Either<ReadonlyArray<Diagnostic>, Tool> => {
   const compiled = compileCommandConfig(config, `tool "${spec.name}" command`);
-  if (compiled._tag === 'Left') return compiled;
-  const c = compiled.right;
   const params = parameterNames(spec.schema);
-  const problems: Diagnostic[] = [];
-  const cwdNames = c.cwd.flatMap((p) => (p.kind === 'placeholder' ? [p.name] : []));
-  for (const name of new Set([...c.argv.names, ...cwdNames]))
+  // placeholders are checked even when the configuration has other problems: all are reported at once
+  const names =
+    compiled._tag === 'Right' ? [...compiled.right.argv.names, ...compiled.right.cwd.flatMap((p) => (p.kind === 'placeholder' ? [p.name] : []))] : rawPlaceholderNames(config);
+  const problems: Diagnostic[] = compiled._tag === 'Left' ? [...compiled.left] : [];
+  for (const name of new Set(names))
     if (!params.includes(name))
       problems.push(
         error('COMMAND_UNKNOWN_PLACEHOLDER', `tool "${spec.name}": placeholder {${name}} names no parameter`, {
           hint: params.length > 0 ? `the parameters are: ${params.join(', ')}` : 'the tool has no parameters',
         }),
       );
-  if (c.config.stdin !== undefined && !params.includes(c.config.stdin))
-    problems.push(error('COMMAND_UNKNOWN_PLACEHOLDER', `tool "${spec.name}": stdin names "${c.config.stdin}", which is not a parameter`));
+  const raw = (typeof config === 'object' && config !== null ? config : {}) as { stdin?: unknown; pathParameters?: unknown };
+  for (const name of Array.isArray(raw.pathParameters) ? raw.pathParameters : [])
+    if (typeof name === 'string' && !params.includes(name)) problems.push(error('COMMAND_UNKNOWN_PLACEHOLDER', `tool "${spec.name}": pathParameters names "${name}", which is not a parameter`));
+  if (typeof raw.stdin === 'string' && !params.includes(raw.stdin))
+    problems.push(error('COMMAND_UNKNOWN_PLACEHOLDER', `tool "${spec.name}": stdin names "${raw.stdin}", which is not a parameter`));
   if (typeof options?.workspace !== 'string' || options.workspace === '')
     problems.push(error('COMMAND_WORKSPACE_REQUIRED', `tool "${spec.name}": a command tool needs the workspace its working directory is confined to`));
-  if (problems.length > 0) return left(problems);
+  if (problems.length > 0 || compiled._tag === 'Left') return left(problems);
+  const c = compiled.right;
 
   const { timeoutMs, killGraceMs } = c.config;
   return right(
@@ -86,17 +90,19 @@ const run = async (c: CompiledCommandConfig, options: CommandToolOptions, args: 
   const argv = renderArgv(c.argv, lookup, config.allowLeadingDash);
   if (argv._tag === 'Left') throw new ToolFailure('INVALID_ARGUMENTS', `argument "${argv.left.name}" ${argv.left.message}`, { details: { argument: argv.left.name } });
 
-  let cwdText = '';
-  for (const p of c.cwd) {
-    if (p.kind === 'text') cwdText += p.text;
-    else {
-      const v = argText(lookup(p.name));
-      if (v === undefined || v === '') throw new ToolFailure('INVALID_ARGUMENTS', `argument "${p.name}" is needed: it names the working directory`, { details: { argument: p.name } });
-      cwdText += v;
-    }
-  }
+  const cwdText = renderCwd(c, lookup);
   const cwd = await confineDirectory(options.workspace, cwdText === '' ? '.' : cwdText);
   if (!cwd.ok) throw new ToolFailure(cwd.code, `working directory: ${cwd.message}`);
+
+  for (const name of config.pathParameters) {
+    const values = Array.isArray(args[name]) ? (args[name] as unknown[]) : [args[name]];
+    for (const v of values) {
+      const text = argText(v);
+      if (text === undefined) continue;
+      const inside = await confinePath(options.workspace, cwd.path, text);
+      if (!inside.ok) throw new ToolFailure(inside.code, `argument "${name}": ${inside.message}`, { details: { argument: name } });
+    }
+  }
 
   const env: Record<string, string> = {};
   for (const name of config.env) {
@@ -162,6 +168,33 @@ const run = async (c: CompiledCommandConfig, options: CommandToolOptions, args: 
 // -------------------------------------------------------------------------------------------------
 // utilities
 // -------------------------------------------------------------------------------------------------
+
+/** The working directory's text: `{dir}` alone with `dir` left out is the workspace itself ("."). */
+const renderCwd = (c: CompiledCommandConfig, lookup: (name: string) => unknown): string => {
+  const [only] = c.cwd;
+  if (c.cwd.length === 1 && only?.kind === 'placeholder' && argText(lookup(only.name)) === undefined) return '.';
+  let text = '';
+  for (const p of c.cwd) {
+    if (p.kind === 'text') {
+      text += p.text;
+      continue;
+    }
+    const v = argText(lookup(p.name));
+    if (v === undefined || v === '') throw new ToolFailure('INVALID_ARGUMENTS', `argument "${p.name}" is needed: it names the working directory`, { details: { argument: p.name } });
+    text += v;
+  }
+  return text;
+};
+
+/** `{name}` placeholders in the strings of a configuration that did not compile (best effort). */
+const rawPlaceholderNames = (config: unknown): string[] => {
+  if (typeof config !== 'object' || config === null) return [];
+  const c = config as Record<string, unknown>;
+  const argv = Array.isArray(c['argv']) ? (c['argv'] as unknown[]).slice(1).flat() : [];
+  return [...argv, c['cwd']].flatMap((t) =>
+    typeof t === 'string' ? [...t.replace(/\{\{|\}\}/g, '').matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]!) : [],
+  );
+};
 
 const tail = (s: string): string => (s.length > TAIL ? `…${s.slice(-TAIL)}` : s);
 

@@ -20,6 +20,7 @@ import type { Dispatcher } from 'undici';
 import { error, type Diagnostic } from '../gram/diagnostic.js';
 import type { Tool } from '../library/tool.js';
 import { toolLibrary, type ToolLibrary } from '../library/tool-library.js';
+import { loadSpecificationFiles, type KnownTools, type Specifications } from '../spec/load.js';
 import type { ToolSpecification } from '../spec/tool-spec.js';
 import type { CommandToolConfigInput } from './command-config.js';
 import { commandTool } from './command-tool.js';
@@ -45,6 +46,12 @@ export interface DeclarativeToolOptions {
 }
 
 export type ImplementationKind = 'http' | 'command';
+
+/** What `loadDeclarativeLibrary` gives: the library, and every specification the files hold. */
+export interface DeclarativeLoad {
+  readonly library: ToolLibrary;
+  readonly specifications: Specifications;
+}
 
 // -------------------------------------------------------------------------------------------------
 // constructors
@@ -94,4 +101,22 @@ export const declarativeLibrary = (specs: Iterable<ToolSpecification>, options: 
     else tools.push(t.right);
   }
   return problems.length > 0 ? left(problems) : right(toolLibrary(tools));
+};
+
+/**
+ * Reads specification files (`.gram` or `.json`) and builds the library of their declarative
+ * tools; the specifications come along (to bind against this library and others). Never rejects:
+ * unreadable files, specification errors and configuration errors are all diagnostics.
+ */
+export const loadDeclarativeLibrary = async (
+  paths: ReadonlyArray<string>,
+  options: DeclarativeToolOptions & { readonly strict?: boolean; readonly knownTools?: KnownTools } = {},
+): Promise<Either<ReadonlyArray<Diagnostic>, DeclarativeLoad>> => {
+  const loaded = await loadSpecificationFiles(paths, {
+    ...(options.strict !== undefined ? { strict: options.strict } : {}),
+    ...(options.knownTools !== undefined ? { knownTools: options.knownTools } : {}),
+  });
+  if (loaded._tag === 'Left') return loaded;
+  const library = declarativeLibrary(loaded.right.tools, options);
+  return library._tag === 'Left' ? library : right({ library: library.right, specifications: loaded.right });
 };

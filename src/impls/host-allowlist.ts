@@ -188,9 +188,26 @@ const privateRanges = (): BlockList => {
 export const isPrivateAddress = (address: string): boolean => {
   const a = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
   const family = isIP(a);
-  if (family === 4) return privateRanges().check(a, 'ipv4');
+  if (family === 4) return isPrivateV4(a);
   if (family === 6) return privateRanges().check(a, 'ipv6');
   return true;
+};
+
+/** IPv4 ranges as [network, mask] pairs of unsigned 32-bit integers (the hot path avoids BlockList). */
+const V4_RANGES: ReadonlyArray<readonly [number, number]> = PRIVATE_V4.map(([net, prefix]) => {
+  const mask = prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
+  return [(v4ToInt(net) & mask) >>> 0, mask] as const;
+});
+
+function v4ToInt(a: string): number {
+  const p = a.split('.');
+  return ((Number(p[0]) << 24) | (Number(p[1]) << 16) | (Number(p[2]) << 8) | Number(p[3])) >>> 0;
+}
+
+const isPrivateV4 = (a: string): boolean => {
+  const n = v4ToInt(a);
+  for (const [net, mask] of V4_RANGES) if (((n & mask) >>> 0) === net) return true;
+  return false;
 };
 
 // -------------------------------------------------------------------------------------------------

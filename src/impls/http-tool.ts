@@ -63,15 +63,16 @@ export interface HttpToolOptions {
  */
 export const httpTool = (spec: ToolSpecification, config: HttpToolConfigInput, options: HttpToolOptions = {}): Either<ReadonlyArray<Diagnostic>, Tool> => {
   const compiled = compileHttpConfig(config, `tool "${spec.name}" http`);
-  if (compiled._tag === 'Left') return compiled;
-  const c = compiled.right;
   const params = parameterNames(spec.schema);
   const secrets = options.secrets ?? (() => undefined);
-
-  const used = new Set<string>([...c.url.names, ...c.headers.flatMap((h) => placeholderNames(h.template)), ...(c.body?.names ?? [])]);
-  const problems: Diagnostic[] = [];
+  // placeholders are checked even when the configuration has other problems: all are reported at once
+  const used =
+    compiled._tag === 'Right'
+      ? [...compiled.right.url.names, ...compiled.right.headers.flatMap((h) => placeholderNames(h.template)), ...(compiled.right.body?.names ?? [])]
+      : rawPlaceholderNames(config);
+  const problems: Diagnostic[] = compiled._tag === 'Left' ? [...compiled.left] : [];
   const secretNames: string[] = [];
-  for (const name of used) {
+  for (const name of new Set(used)) {
     const isParam = params.includes(name);
     const isSecret = secrets(name) !== undefined;
     if (isParam && isSecret)
@@ -88,7 +89,8 @@ export const httpTool = (spec: ToolSpecification, config: HttpToolConfigInput, o
         }),
       );
   }
-  if (problems.length > 0) return left(problems);
+  if (problems.length > 0 || compiled._tag === 'Left') return left(problems);
+  const c = compiled.right;
 
   const sensitive = c.headers.filter((h) => placeholderNames(h.template).some((n) => secretNames.includes(n))).map((h) => h.name);
   const run = runner(spec, c, params, secretNames, sensitive, secrets, options);
@@ -249,6 +251,14 @@ const respond = (spec: ToolSpecification, c: CompiledHttpConfig, r: FetchRespons
 // -------------------------------------------------------------------------------------------------
 // utilities
 // -------------------------------------------------------------------------------------------------
+
+/** Placeholder names in the string fields of a configuration that did not compile (best effort). */
+const rawPlaceholderNames = (config: unknown): string[] => {
+  if (typeof config !== 'object' || config === null) return [];
+  const c = config as Record<string, unknown>;
+  const texts = [c['urlTemplate'], c['bodyTemplate'], ...(typeof c['headers'] === 'object' && c['headers'] !== null ? Object.values(c['headers']) : [])];
+  return texts.flatMap((t) => (typeof t === 'string' ? [...t.matchAll(/(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]!) : []));
+};
 
 const pause = async (ms: number, signal: AbortSignal): Promise<void> => {
   if (!(await sleep(ms, signal))) throw new ToolFailure('CANCELLED', 'the call was cancelled while waiting to retry');

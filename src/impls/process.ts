@@ -21,6 +21,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
+import { onAbort } from './abort.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -158,11 +159,12 @@ export const runProcess = (argv: ReadonlyArray<string>, options: RunProcessOptio
       killTimer = setTimeout(() => signalGroup('SIGKILL'), Math.min(Math.max(0, killGraceMs), MAX_TIMER_MS));
     };
 
-    const onAbort = (): void => {
+    const abort = (): void => {
       if (settled || exited) return;
       cancelled = true;
       terminate();
     };
+    let stopListening = (): void => undefined;
 
     const settle = (error?: SpawnError): void => {
       if (settled) return;
@@ -170,7 +172,7 @@ export const runProcess = (argv: ReadonlyArray<string>, options: RunProcessOptio
       clearTimeout(timeoutTimer);
       clearTimeout(killTimer);
       clearTimeout(closeTimer);
-      options.signal?.removeEventListener('abort', onAbort);
+      stopListening();
       child.stdout?.destroy();
       child.stderr?.destroy();
       child.stdin?.destroy();
@@ -247,8 +249,8 @@ export const runProcess = (argv: ReadonlyArray<string>, options: RunProcessOptio
         Math.max(0, options.timeoutMs),
       );
     }
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    if (options.signal?.aborted) onAbort();
+    stopListening = onAbort(options.signal, abort);
+    if (options.signal?.aborted) abort();
   });
 };
 

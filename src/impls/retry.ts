@@ -3,6 +3,7 @@
  * uniformly in [0, min(maxDelayMs, baseDelayMs · 2^(attempt-1))]), `Retry-After` respected when the
  * server sends it, and sleeps that end at once when the call is cancelled.
  */
+import { onAbort } from './abort.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -59,13 +60,12 @@ export const parseRetryAfter = (value: string | undefined, now: number = Date.no
 export const sleep = (ms: number, signal: AbortSignal): Promise<boolean> =>
   new Promise((resolve) => {
     if (signal.aborted) return resolve(false);
-    const onAbort = (): void => {
+    const stop = onAbort(signal, () => {
       clearTimeout(timer);
       resolve(false);
-    };
+    });
     const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
+      stop();
       resolve(true);
     }, Math.max(0, ms));
-    signal.addEventListener('abort', onAbort, { once: true });
   });

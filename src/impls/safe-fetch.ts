@@ -16,6 +16,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
 import { Agent, request, type Dispatcher } from 'undici';
+import { onAbort } from './abort.js';
 import { checkHost, isPrivateAddress, parseAllowedHosts, type HostAllowlist } from './host-allowlist.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -175,8 +176,7 @@ export const safeFetch = async (url: string, options: SafeFetchOptions): Promise
           controller.abort();
         }, Math.max(0, options.timeoutMs))
       : undefined;
-  const onAbort = (): void => controller.abort();
-  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const stopListening = onAbort(options.signal, () => controller.abort());
 
   const interrupted = (current: string): Either<FetchError, never> =>
     timedOut
@@ -288,7 +288,7 @@ export const safeFetch = async (url: string, options: SafeFetchOptions): Promise
     }
   } finally {
     clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onAbort);
+    stopListening();
   }
 };
 
@@ -348,12 +348,15 @@ const discard = async (body: Dispatcher.ResponseData['body']): Promise<void> => 
   }
 };
 
+const UTF8 = new TextDecoder('utf-8');
+
 const decodeText = (bytes: Uint8Array, contentType: string | undefined): string => {
-  const charset = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1];
+  const charset = contentType === undefined ? undefined : /charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1]?.toLowerCase();
+  if (charset === undefined || charset === 'utf-8' || charset === 'utf8') return UTF8.decode(bytes);
   try {
-    return new TextDecoder(charset ?? 'utf-8').decode(bytes);
+    return new TextDecoder(charset).decode(bytes);
   } catch {
-    return new TextDecoder('utf-8').decode(bytes);
+    return UTF8.decode(bytes);
   }
 };
 

@@ -53,3 +53,37 @@ export const confineDirectory = async (root: string, candidate: string): Promise
   if (s === undefined || !s.isDirectory()) return { ok: false, code: 'INVALID_PATH', message: `"${candidate}" is not a directory` };
   return { ok: true, path: real };
 };
+
+/**
+ * Whether path `candidate` (relative to directory `base`, itself inside the workspace, or
+ * absolute) stays inside the real `root`. The path need not exist (an output file): its deepest
+ * existing ancestor is resolved through symbolic links and the rest appended, so a link anywhere
+ * on the way that points outside is caught. The path given is what the program receives; this
+ * only decides whether it may.
+ */
+export const confinePath = async (root: string, base: string, candidate: string): Promise<Confined> => {
+  if (candidate.includes('\0')) return { ok: false, code: 'INVALID_PATH', message: `"${candidate}" contains a NUL character` };
+  let realRoot: string;
+  try {
+    realRoot = await realpath(root);
+  } catch {
+    return { ok: false, code: 'FILE_NOT_FOUND', message: `the workspace "${root}" does not exist` };
+  }
+  const full = isAbsolute(candidate) ? candidate : `${base}${sep}${candidate}`;
+  // resolve the longest existing prefix as the system would, then the missing rest lexically
+  const parts = full.split(sep);
+  for (let n = parts.length; n > 0; n--) {
+    const head = parts.slice(0, n).join(sep) || sep;
+    let real: string;
+    try {
+      real = await realpath(head);
+    } catch {
+      continue;
+    }
+    const rest = parts.slice(n);
+    if (rest.includes('..')) return { ok: false, code: 'INVALID_PATH', message: `"${candidate}" goes through a directory that does not exist and back with ".."` };
+    const resolved = rest.length === 0 ? real : resolve(real, ...rest);
+    return isInside(realRoot, resolved) ? { ok: true, path: resolved } : { ok: false, code: 'INVALID_PATH', message: `"${candidate}" is outside the workspace` };
+  }
+  return { ok: false, code: 'INVALID_PATH', message: `"${candidate}" cannot be resolved` };
+};

@@ -1,8 +1,13 @@
 /**
  * `defineTool(spec, impl)`: the ergonomic way to implement a specification. The tool takes its
  * name, description and schemas from the specification, so it always binds to it; the
- * implementation is a typed function of the arguments.
+ * implementation is a typed function of the arguments. The specification may also be given as
+ * gram text (`[sayHello:Tool {description: ".."} | (name::String)==>(::String)]`), which is
+ * compiled on the spot; bad text gives its diagnostics, never an exception.
  */
+import type { Either } from 'fp-ts/lib/Either.js';
+import { type Diagnostic, error } from '../gram/diagnostic.js';
+import { parseSpecifications } from '../spec/load.js';
 import type { ToolSpecification } from '../spec/tool-spec.js';
 import { createTool, type Tool, type ToolAnnotations, type ToolImplementation, type ToolLimits } from './tool.js';
 
@@ -15,6 +20,13 @@ export interface DefineToolOptions {
   readonly annotations?: ToolAnnotations;
 }
 
+export interface DefineToolFromGramOptions extends DefineToolOptions {
+  /** Which tool of the text, when it defines several. */
+  readonly name?: string;
+  /** For diagnostics. */
+  readonly filename?: string;
+}
+
 // -------------------------------------------------------------------------------------------------
 // constructors
 // -------------------------------------------------------------------------------------------------
@@ -22,12 +34,55 @@ export interface DefineToolOptions {
 /**
  * A tool implementing `spec`: same name, description, argument and output schemas. `A` is the
  * type of the (validated, defaults applied) arguments, `R` the type of the result.
+ *
+ * Given gram text instead of a specification, the text is compiled first: `Right(tool)`, or
+ * `Left(diagnostics)` when the text has errors, defines no tool, or several without `name`.
  */
-export const defineTool = <A = Record<string, unknown>, R = unknown>(
-  spec: ToolSpecification,
+export function defineTool<A = Record<string, unknown>, R = unknown>(spec: ToolSpecification, impl: ToolImplementation<A, R>, options?: DefineToolOptions): Tool;
+export function defineTool<A = Record<string, unknown>, R = unknown>(
+  gram: string,
   impl: ToolImplementation<A, R>,
-  options: DefineToolOptions = {},
-): Tool =>
+  options?: DefineToolFromGramOptions,
+): Either<ReadonlyArray<Diagnostic>, Tool>;
+export function defineTool<A, R>(
+  spec: ToolSpecification | string,
+  impl: ToolImplementation<A, R>,
+  options: DefineToolFromGramOptions = {},
+): Tool | Either<ReadonlyArray<Diagnostic>, Tool> {
+  if (typeof spec !== 'string') return fromSpec(spec, impl, options);
+  const parsed = parseSpecifications(spec, options.filename !== undefined ? { filename: options.filename } : {});
+  if (parsed._tag === 'Left') return parsed;
+  const tools = parsed.right.tools;
+  const where = options.filename !== undefined ? { file: options.filename } : {};
+  if (options.name !== undefined) {
+    const found = tools.find((t) => t.name === options.name);
+    if (found === undefined) {
+      return left(
+        error('DEFINE_TOOL_NOT_FOUND', `the gram text defines no tool "${options.name}"`, {
+          ...where,
+          hint: tools.length > 0 ? `it defines ${tools.map((t) => `"${t.name}"`).join(', ')}` : 'a tool is written [name:Tool {description: "..."} | (param::Type)==>(::Result)]',
+        }),
+      );
+    }
+    return { _tag: 'Right', right: fromSpec(found, impl, options) };
+  }
+  if (tools.length !== 1) {
+    return left(
+      tools.length === 0
+        ? error('DEFINE_TOOL_NO_TOOL', 'the gram text defines no tool', { ...where, hint: 'a tool is written [name:Tool {description: "..."} | (param::Type)==>(::Result)]' })
+        : error('DEFINE_TOOL_AMBIGUOUS', `the gram text defines ${tools.length} tools (${tools.map((t) => t.name).join(', ')}); say which one with the name option`, where),
+    );
+  }
+  return { _tag: 'Right', right: fromSpec(tools[0] as ToolSpecification, impl, options) };
+}
+
+// -------------------------------------------------------------------------------------------------
+// utilities
+// -------------------------------------------------------------------------------------------------
+
+const left = (d: Diagnostic): Either<ReadonlyArray<Diagnostic>, never> => ({ _tag: 'Left', left: [d] });
+
+const fromSpec = <A, R>(spec: ToolSpecification, impl: ToolImplementation<A, R>, options: DefineToolOptions): Tool =>
   createTool<A, R>(spec.name, spec.description, spec.schema, impl, {
     outputSchema: spec.outputSchema,
     ...(options.limits !== undefined ? { limits: options.limits } : {}),

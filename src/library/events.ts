@@ -31,7 +31,7 @@ export interface InvokedEvent extends EventBase {
 export interface ResultEvent extends EventBase {
   readonly type: 'result';
   readonly value: unknown;
-  /** Wall time of the whole call, in milliseconds (fractional). */
+  /** Wall time of the call, in milliseconds (fractional); the one-time compilation of the validators is not counted. */
   readonly durationMs: number;
 }
 

@@ -173,9 +173,11 @@ const fullCall = async (b: BoundToolImpl, args: unknown, o: InvokeOptions, early
   try {
     observer = o.observer === undefined ? b.options.observer : b.options.observer === undefined ? o.observer : combineObservers(b.options.observer, o.observer);
     const tracing = tracingEnabled();
+    // compile the validators (once per bound tool) before the clock starts: durations measure calls
+    if (!b.ready) b.validators();
     if (observer !== undefined || tracing) {
       t0 = performance.now();
-      startedAt = performance.timeOrigin + t0;
+      startedAt = Date.now();
       id = typeof o.callId === 'string' && o.callId !== '' ? o.callId : callId(startedAt);
     }
     if (tracing) span = startToolSpan(b.name, id, b.spec.description);

@@ -9,7 +9,7 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import { ToolErrorCodes, ToolFailure } from '../library/result.js';
-import type { InvocationContext, Tool } from '../library/tool.js';
+import { createTool, type InvocationContext, type Tool } from '../library/tool.js';
 import { compileSchema, formatIssues } from '../spec/validate.js';
 import { checkApproval, type ApprovalPolicy, type ApprovalResponse, type Approver } from './approvals.js';
 import { policyAllow, policyDeny, type PolicyCall, type PolicyDecision } from './decision.js';
@@ -66,9 +66,16 @@ export interface GuardOptions {
  * The tool with policies applied before each call. The step id of approval requests is
  * `context.stepId` of the invocation when it is a string, a fresh uuid v7 otherwise.
  */
-export const withPolicies = (tool: Tool, options: GuardOptions): Tool => ({
-  ...tool,
-  invoke: async (args: unknown, ctx: InvocationContext) => {
+export const withPolicies = (tool: Tool, options: GuardOptions): Tool =>
+  createTool(tool.name, tool.description, tool.schema, guarded(tool, options), {
+    ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
+    ...(tool.limits !== undefined ? { limits: tool.limits } : {}),
+    ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
+  });
+
+const guarded =
+  (tool: Tool, options: GuardOptions) =>
+  async (args: unknown, ctx: InvocationContext): Promise<unknown> => {
     const stepId = stepIdOf(ctx.context);
     const call: PolicyCall = {
       tool: tool.name,
@@ -97,8 +104,7 @@ export const withPolicies = (tool: Tool, options: GuardOptions): Tool => ({
     options.onDecision?.({ ...call, args: modified }, again);
     if (again.kind === 'deny') throw denied(`the modified arguments are refused: ${again.reason}`, { source: again.source, ...(again.rules !== undefined ? { rules: again.rules } : {}) });
     return tool.invoke(modified, ctx);
-  },
-});
+  };
 
 // -------------------------------------------------------------------------------------------------
 // utilities

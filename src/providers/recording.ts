@@ -22,7 +22,7 @@ import { configurationError } from './model-error.js';
 // -------------------------------------------------------------------------------------------------
 
 /** A request as recorded: `ModelRequest` without the signal and the delta callback. */
-export interface RecordedRequest {
+export interface RecordedModelRequest {
   readonly system?: string;
   readonly messages: ReadonlyArray<Message>;
   readonly tools: ReadonlyArray<ToolDefinition>;
@@ -33,7 +33,7 @@ export interface RecordedRequest {
 }
 
 export interface RecordedExchange {
-  readonly request: RecordedRequest;
+  readonly request: RecordedModelRequest;
   readonly response: ModelResult;
   /** The deltas a streamed answer came in. */
   readonly textDeltas?: ReadonlyArray<string>;
@@ -138,7 +138,7 @@ export const loadRecording = (path: string, cwd: string = process.cwd()): Either
 };
 
 /** The recorded form of a request (no signal, no callback, no undefined fields). */
-export const recordedRequest = (r: ModelRequest): RecordedRequest => ({
+export const recordedRequest = (r: ModelRequest): RecordedModelRequest => ({
   ...(r.system !== undefined ? { system: r.system } : {}),
   messages: r.messages,
   tools: r.tools,

@@ -56,8 +56,6 @@ export const SigCodes = {
   UNKNOWN_PROPERTY: 'SIG_UNKNOWN_PROPERTY',
   /** A known property with a value of the wrong kind (`optional: "yes"`). */
   INVALID_PROPERTY: 'SIG_INVALID_PROPERTY',
-  /** A property given twice on one node or map. */
-  DUPLICATE_PROPERTY: 'SIG_DUPLICATE_PROPERTY',
   /** Two fields with one name in a record. */
   DUPLICATE_FIELD: 'SIG_DUPLICATE_FIELD',
   /** A gram value with no JSON form where JSON is needed (a tagged string as a default). */

@@ -73,6 +73,16 @@ export const ImportCodes = {
   BFCL_TUPLE: 'IMPORT_BFCL_TUPLE',
   BFCL_OPTIONAL: 'IMPORT_BFCL_OPTIONAL',
   NOTE: 'IMPORT_NOTE',
+  /** The input is not JSON (or JSON lines), or is empty. */
+  INVALID_INPUT: 'IMPORT_INVALID_INPUT',
+  /** A value that is not a tool definition of the format. */
+  UNKNOWN_SHAPE: 'IMPORT_UNKNOWN_SHAPE',
+  MISSING_NAME: 'IMPORT_MISSING_NAME',
+  MISSING_DESCRIPTION: 'IMPORT_MISSING_DESCRIPTION',
+  /** A tool name imported twice (info when identical, error when different). */
+  DUPLICATE: 'IMPORT_DUPLICATE',
+  /** Internal safety net: the printed gram does not read back to the imported signature. */
+  ROUND_TRIP: 'IMPORT_ROUND_TRIP',
 } as const;
 
 /** BFCL's type names (its converter's table), with the JSON Schema type each stands for. */

@@ -197,16 +197,10 @@ const collect = (text: string, options: LoadOptions): Collected => {
   return { tools, agents, diagnostics };
 };
 
-const recordProps = (p: SubjectPattern, file: string | undefined, diagnostics: Diagnostic[]): Map<string, Property> => {
+/** The record of a pattern as a key → property map; a key given twice keeps its last value (the parser warns). */
+const recordProps = (p: SubjectPattern): Map<string, Property> => {
   const m = new Map<string, Property>();
-  for (const prop of p.subject?.record?.properties ?? []) {
-    const prev = m.get(prop.key.name);
-    if (prev !== undefined) {
-      diagnostics.push(error(SpecCodes.INVALID_PROPERTY, `\`${prop.key.name}\` is given twice`, { span: prop.key.span, ...fileOpt(file), related: [{ message: 'first given here', span: prev.key.span, ...fileOpt(file) }] }));
-      continue;
-    }
-    m.set(prop.key.name, prop);
-  }
+  for (const prop of p.subject?.record?.properties ?? []) m.set(prop.key.name, prop);
   return m;
 };
 
@@ -258,7 +252,7 @@ const compileTool = (
   const start = diagnostics.length;
   let labelSeen = false;
   extraLabels(p, (l) => (TOOL_LABELS.has(l) && !labelSeen ? (labelSeen = true) : false), file, diagnostics);
-  const props = recordProps(p, file, diagnostics);
+  const props = recordProps(p);
   const description = textProp(props, 'description', what, file, diagnostics);
   if (props.get('description') === undefined || description?.trim() === '') {
     diagnostics.push(error(SpecCodes.MISSING_DESCRIPTION, `${what} needs a non-empty description`, { span: p.subject?.span ?? p.span, ...fileOpt(file), hint: 'add `{description: "what it does and when to use it"}`: it is what a model reads' }));
@@ -321,7 +315,7 @@ const collectAgent = (
   const start = diagnostics.length;
   let labelSeen = false;
   extraLabels(p, (l) => (l === AGENT_LABEL && !labelSeen ? (labelSeen = true) : false), file, diagnostics);
-  const props = recordProps(p, file, diagnostics);
+  const props = recordProps(p);
   const description = textProp(props, 'description', what, file, diagnostics);
   const instruction = textProp(props, 'instruction', what, file, diagnostics);
   const model = textProp(props, 'model', what, file, diagnostics);

@@ -142,16 +142,10 @@ const hasErrors = (ds: ReadonlyArray<Diagnostic>, from = 0): boolean => {
 // properties
 // -------------------------------------------------------------------------------------------------
 
-const propsOf = (entries: ReadonlyArray<Property>, env: Env): Props => {
+/** A record or map as a key → property map; a key given twice keeps its last value (the parser warns). */
+const propsOf = (entries: ReadonlyArray<Property>, _env: Env): Props => {
   const m = new Map<string, Property>();
-  for (const p of entries) {
-    const prev = m.get(p.key.name);
-    if (prev !== undefined) {
-      report(env, SigCodes.DUPLICATE_PROPERTY, `\`${p.key.name}\` is given twice`, p.key.span, 'keep one of them', [{ message: 'first given here', span: prev.key.span }]);
-      continue;
-    }
-    m.set(p.key.name, p);
-  }
+  for (const p of entries) m.set(p.key.name, p);
   return m;
 };
 

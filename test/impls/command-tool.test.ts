@@ -193,6 +193,18 @@ describe('commandTool: environment and working directory', () => {
     expect(value(await call(sub, s, {}))).toEqual({ output: `${join(workspace, 'sub')}\n` });
   });
 
+  it('path parameters stay inside the workspace (real paths, existing or not)', async () => {
+    const s = spec('cat', { file: text, dir: text }, ['file']);
+    const t = make(s, { argv: ['printf', '%s', '{file}'], pathParameters: ['file'], cwd: '{dir}' });
+    for (const file of ['sub', 'sub/new-file.txt', 'new/dir/file', './x', `${workspace}/sub/x`]) expect(value(await call(t, s, { file })), file).toEqual({ output: file });
+    expect(value(await call(t, s, { file: '../x', dir: 'sub' }))).toEqual({ output: '../x' }); // sub/../x is inside
+    for (const file of ['../x', '../../etc/passwd', '/etc/passwd', 'escape/anything', 'escape', 'sub/../../x', 'missing/../../x']) {
+      const e = failure(await call(t, s, { file }));
+      expect(e.code, file).toBe('INVALID_PATH');
+      expect(e.message).toContain('"file"');
+    }
+  });
+
   it('a working directory from an argument is confined by real paths', async () => {
     const s = spec('pwd', { dir: text });
     const t = make(s, { argv: ['pwd'], cwd: '{dir}' });
@@ -261,6 +273,12 @@ describe('command tool configuration', () => {
     const s = spec('p', { a: text });
     const r = commandTool(s, { argv: ['echo', '{a}', '{b}'], stdin: 'c' }, { workspace: '' });
     expect(r._tag === 'Left' && r.left.map((d) => d.code).sort()).toEqual(['COMMAND_UNKNOWN_PLACEHOLDER', 'COMMAND_UNKNOWN_PLACEHOLDER', 'COMMAND_WORKSPACE_REQUIRED']);
+  });
+
+  it('reports placeholder problems together with configuration problems', () => {
+    const s = spec('p', { a: text });
+    const r = commandTool(s, { argv: ['echo', '{a}', '{ghost}', '{{literal}}'], timeoutMs: -1 }, { workspace });
+    expect(r._tag === 'Left' && r.left.map((d) => d.code).sort()).toEqual(['COMMAND_CONFIG_VALUE', 'COMMAND_UNKNOWN_PLACEHOLDER']);
   });
 
   it('annotates command tools as proc:exec, high', () => {

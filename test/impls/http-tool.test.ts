@@ -518,4 +518,10 @@ describe('HTTP tool configuration', () => {
     const r = httpTool(s, { urlTemplate: 'https://api.example.com/${city}?k=${API_KEY}&x=${nothing}&y=${KNOWN}' }, { secrets: (n) => (n === 'API_KEY' || n === 'KNOWN' ? 'v' : undefined) });
     expect(r._tag === 'Left' && r.left.map((d) => d.code).sort()).toEqual(['HTTP_AMBIGUOUS_PLACEHOLDER', 'HTTP_UNKNOWN_PLACEHOLDER']);
   });
+
+  it('reports placeholder problems together with configuration problems', () => {
+    const s = spec('p', { city: text }, ['city'], {});
+    const r = httpTool(s, { urlTemplate: 'https://api.example.com/${city}/${ghost}', timeoutMs: 0, errorMode: 'loud' as 'fail' });
+    expect(r._tag === 'Left' && r.left.map((d) => d.code).sort()).toEqual(['HTTP_CONFIG_TYPE', 'HTTP_UNKNOWN_PLACEHOLDER']);
+  });
 });

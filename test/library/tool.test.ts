@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { createTool, defineTool, isTool, toolDescription, toolName, toolOutputSchema, toolSchema, validateTool } from '../../src/index.js';
+import {
+  bindTool,
+  createTool,
+  defineTool,
+  invoke,
+  isTool,
+  toolDescription,
+  toolLibrary,
+  toolName,
+  toolOutputSchema,
+  toolSchema,
+  type ToolSpecification,
+  validateTool,
+} from '../../src/index.js';
+import { parseSpecifications } from '../../src/spec/load.js';
 import { greet, greetSpec } from './support.js';
 
 const schema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as const;
@@ -47,6 +61,38 @@ describe('defineTool', () => {
     expect(t.outputSchema).toBe(greetSpec.outputSchema);
     expect(t.limits).toEqual({ maxCallsPerMinute: 10 });
     expect(JSON.stringify(t)).toContain('TOOL_NOT_SERIALIZABLE');
+  });
+});
+
+describe('defineTool from gram text', () => {
+  const gram = `
+[sayHello:Tool {description: "Returns a friendly greeting for the given name"} |
+  (personName::String {default: "world", description: "Who to greet"})==>(::String)
+]`;
+
+  it('compiles the text and implements the tool it defines, which binds to the same text', async () => {
+    const r = defineTool<{ personName: string }, string>(gram, (a) => `Hello, ${a.personName}!`);
+    expect(r._tag).toBe('Right');
+    if (r._tag !== 'Right') return;
+    const specs = parseSpecifications(gram);
+    if (specs._tag === 'Left') throw new Error('spec');
+    const bound = bindTool(specs.right.tools[0] as ToolSpecification, toolLibrary([r.right]));
+    expect(bound._tag).toBe('Right');
+    if (bound._tag === 'Right') expect(await invoke(bound.right, {})).toEqual({ ok: true, value: 'Hello, world!' });
+  });
+
+  it('gives diagnostics, not exceptions, for text with errors, no tool, or several', () => {
+    const bad = defineTool('[broken:Tool {description: "x"} | (a::NoSuchType)==>(::String)]', () => 'x');
+    expect(bad._tag === 'Left' && bad.left.length).toBeGreaterThan(0);
+    const none = defineTool('(a)-->(b)', () => 'x');
+    expect(none._tag === 'Left' && none.left.map((d) => d.code)).toEqual(['DEFINE_TOOL_NO_TOOL']);
+    const two = `${gram}\n[other:Tool {description: "Other"} | (::String {paramName: "q"})==>(::String)]`;
+    const ambiguous = defineTool(two, () => 'x');
+    expect(ambiguous._tag === 'Left' && ambiguous.left.map((d) => d.code)).toEqual(['DEFINE_TOOL_AMBIGUOUS']);
+    const picked = defineTool(two, () => 'x', { name: 'other' });
+    expect(picked._tag === 'Right' && picked.right.name).toBe('other');
+    const missing = defineTool(two, () => 'x', { name: 'third', filename: 'tools.gram' });
+    expect(missing._tag === 'Left' && missing.left[0]).toMatchObject({ code: 'DEFINE_TOOL_NOT_FOUND', file: 'tools.gram', hint: 'it defines "sayHello", "other"' });
   });
 });
 

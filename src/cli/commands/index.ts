@@ -3,8 +3,24 @@
  */
 import type { Command } from 'commander';
 import type { CommandContext } from '../run.js';
+import { register as registerInvoke } from './invoke.js';
+import { register as registerParse } from './parse.js';
+import { register as registerCheck } from './check.js';
+import { register as registerFmt } from './fmt.js';
+import { register as registerSchema } from './schema.js';
+import { register as registerImport } from './import.js';
+import { register as registerTypes } from './types.js';
+import { register as registerValidate } from './validate.js';
 
 export const registerCommands = (program: Command, ctx: CommandContext): void => {
+  registerInvoke(program, ctx);
   void program;
   void ctx;
+  registerParse(program, ctx);
+  registerCheck(program, ctx);
+  registerFmt(program, ctx);
+  registerSchema(program, ctx);
+  registerImport(program, ctx);
+  registerTypes(program, ctx);
+  registerValidate(program, ctx);
 };

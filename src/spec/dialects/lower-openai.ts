@@ -190,6 +190,8 @@ const strictNode = (input: JsonSchema, path: ReadonlyArray<string>, ctx: StrictC
   const s = merged ?? input;
   const notes = ctx.notes;
   const phrases: string[] = [];
+  /** Annotations written into the description (nothing is lost: a default is applied locally when null comes back). */
+  const notes_: string[] = [];
   const dropped: string[] = [];
   const unknown: string[] = [];
   let types = typesOf(s);
@@ -268,13 +270,13 @@ const strictNode = (input: JsonSchema, path: ReadonlyArray<string>, ctx: StrictC
         phrases.push(`${k}: ${String(v)}`);
         break;
       case 'default':
-        phrases.push(optional ? `default: ${brief(v, 60)}, used when null` : `default: ${brief(v, 60)}`);
+        notes_.push(optional ? `default: ${brief(v, 60)}, used when null` : `default: ${brief(v, 60)}`);
         break;
       case 'examples':
-        if (Array.isArray(v) && v.length > 0) phrases.push(`examples: ${v.slice(0, 3).map((x) => brief(x, 40)).join(', ')}`);
+        if (Array.isArray(v) && v.length > 0) notes_.push(`examples: ${v.slice(0, 3).map((x) => brief(x, 40)).join(', ')}`);
         break;
       case 'deprecated':
-        if (v === true) phrases.push('deprecated');
+        if (v === true) notes_.push('deprecated');
         break;
       case 'anyOf':
       case 'oneOf':
@@ -314,8 +316,9 @@ const strictNode = (input: JsonSchema, path: ReadonlyArray<string>, ctx: StrictC
   if (isObject) strictObject(s, out, path, ctx);
   if (isArray) strictArray(s, out, path, ctx, phrases);
 
-  const description = joinDescription(s['description'], phrases);
+  const description = joinDescription(s['description'], [...notes_, ...phrases]);
   if (description !== undefined) out['description'] = description;
+  if (notes_.length > 0) noteInfo(notes, DialectCodes.LOWERED, path, `written into the description (strict schemas do not take these keywords): ${notes_.join('; ')}`);
   if (phrases.length > 0) {
     noteWarning(
       notes,

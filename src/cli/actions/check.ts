@@ -1,0 +1,52 @@
+/**
+ * `gramkit check <files...>`: parses every file (directories: every `.gram` file under them) and
+ * reports all errors and warnings, then a summary. Exit 1 when any file has an error.
+ */
+import { hasErrors } from '../../gram/diagnostic.js';
+import { analyzeGram } from '../../gram/parse.js';
+import { EXIT_FAILURE, EXIT_OK, type CommandContext } from '../run.js';
+import { expandArguments, loadSource } from './gram-input.js';
+import { countText, diagnosticsJson, renderDiagnostics } from './gram-report.js';
+
+export interface CheckCommandOptions {
+  readonly strict?: boolean;
+  readonly json?: boolean;
+}
+
+export const action = async (ctx: CommandContext, files: ReadonlyArray<string>, options: CheckCommandOptions): Promise<number> => {
+  const args = await expandArguments(ctx.io, files);
+  if (args.length === 0) {
+    ctx.io.stderr('gramkit: no .gram files found\n');
+    return EXIT_FAILURE;
+  }
+  let errors = 0;
+  let warnings = 0;
+  let failedFiles = 0;
+  const json: Record<string, unknown>[] = [];
+  for (const arg of args) {
+    const loaded = await loadSource(ctx.io, arg);
+    if (!loaded.ok) {
+      errors++;
+      failedFiles++;
+      if (options.json === true) json.push({ file: arg, code: 'GRAM_UNREADABLE', severity: 'error', message: loaded.message });
+      else ctx.io.stderr(`error: ${loaded.message}\n\n`);
+      continue;
+    }
+    const { name, text } = loaded.source;
+    const r = analyzeGram(text, { strict: options.strict === true, filename: name });
+    const e = r.diagnostics.filter((d) => d.severity === 'error').length;
+    errors += e;
+    warnings += r.diagnostics.filter((d) => d.severity === 'warning').length;
+    if (hasErrors(r.diagnostics)) failedFiles++;
+    if (options.json === true) json.push(...diagnosticsJson(r.diagnostics, text, name));
+    else ctx.io.stderr(renderDiagnostics(r.diagnostics, text, name));
+  }
+  if (options.json === true) {
+    ctx.io.stdout(`${JSON.stringify(json, null, 2)}\n`);
+  } else {
+    const files = `${args.length} file${args.length === 1 ? '' : 's'}`;
+    const verdict = failedFiles === 0 ? 'ok' : `${failedFiles} with errors`;
+    ctx.io.stdout(`checked ${files}${options.strict === true ? ' (strict)' : ''}: ${verdict}; ${countText(errors, warnings)}\n`);
+  }
+  return errors > 0 ? EXIT_FAILURE : EXIT_OK;
+};

@@ -1,0 +1,51 @@
+/**
+ * `gramkit import <file|-> [--from F] [--name N] [--verbose]`: tool definitions from JSON Schema,
+ * OpenAI, MCP, Anthropic or BFCL to one `.gram` document on stdout. What cannot be imported is
+ * reported per tool on stderr with its reason, and the rest is still written (exit 1 then).
+ */
+import { basename, extname } from 'node:path';
+import type { Diagnostic } from '../../gram/diagnostic.js';
+import { formatDiagnostic } from '../../gram/format-diagnostic.js';
+import { type ImportFormat, importSucceeded, importTools } from '../../spec/import.js';
+import { loadSource } from './gram-input.js';
+import type { CommandContext } from '../run.js';
+
+export interface ImportCommandOptions {
+  readonly from?: string;
+  readonly name?: string;
+  readonly verbose?: boolean;
+}
+
+const render = (d: Diagnostic): string => `${formatDiagnostic(d)}\n`;
+
+export const action = async (ctx: CommandContext, file: string, options: ImportCommandOptions): Promise<void> => {
+  const loaded = await loadSource(ctx.io, file);
+  if (!loaded.ok) {
+    ctx.io.stderr(`gramkit: ${loaded.message}\n`);
+    ctx.exit(1);
+    return;
+  }
+  const fallback = options.name ?? (file === '-' ? undefined : basename(file, extname(file)));
+  const report = importTools(loaded.source.text, {
+    ...(options.from !== undefined ? { from: options.from as ImportFormat } : {}),
+    ...(fallback !== undefined ? { name: fallback } : {}),
+    file: loaded.source.name,
+  });
+  ctx.io.stdout(report.gram);
+  const shown = (d: Diagnostic): boolean => d.severity !== 'info' || options.verbose === true;
+  let out = '';
+  for (const d of report.diagnostics) if (shown(d)) out += render(d);
+  for (const t of report.tools) for (const d of t.diagnostics) if (shown(d)) out += render(d);
+  const imported = report.tools.filter((t) => t.spec !== undefined).length;
+  const failed = report.tools.filter((t) => t.diagnostics.some((d) => d.severity === 'error')).length;
+  const warned = report.tools.filter((t) => t.diagnostics.some((d) => d.severity === 'warning')).length;
+  const duplicates = report.tools.length - imported - failed;
+  out += `imported ${imported} tool${imported === 1 ? '' : 's'} of ${report.tools.length} definition${report.tools.length === 1 ? '' : 's'}`;
+  const notes = [
+    ...(failed > 0 ? [`${failed} not imported`] : []),
+    ...(duplicates > 0 ? [`${duplicates} identical repeat${duplicates === 1 ? '' : 's'} written once`] : []),
+    ...(warned > 0 ? [`${warned} with warnings`] : []),
+  ];
+  ctx.io.stderr(`${out}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}\n`);
+  if (!importSucceeded(report) || imported === 0) ctx.exit(1);
+};

@@ -1,0 +1,116 @@
+/**
+ * `gramkit invoke <file.gram> --tool NAME --library <module> --args '<json>' [--timeout ms]`:
+ * binds one tool of a specification file to its implementation in a library module, calls it,
+ * and prints the result as JSON (the live tester of seed 000).
+ *
+ * stdout: the `ToolResult` JSON, whenever the tool was called (exit 0 for `ok: true`, 1 otherwise).
+ * stderr: why it could not be called (specification errors with carets, library problems, bind
+ * errors with the JSON-pointer diff); exit 1, or 2 for usage errors.
+ */
+import { readFile } from 'node:fs/promises';
+import { extname, isAbsolute, resolve } from 'node:path';
+import { formatDiagnostics } from '../../gram/format-diagnostic.js';
+import type { Diagnostic } from '../../gram/diagnostic.js';
+import { bindTool, formatBindError } from '../../library/bind.js';
+import { invokeJson } from '../../library/invoke.js';
+import { loadSpecifications } from '../../spec/load.js';
+import type { ToolSpecification } from '../../spec/tool-spec.js';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../run.js';
+import { loadLibrary, type NamedLibrary } from './load-library.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+export interface InvokeCommandOptions {
+  readonly tool?: string;
+  readonly library?: string;
+  readonly args?: string;
+  readonly timeout?: string;
+}
+
+/**
+ * Libraries known by name: `gramkit invoke <name> --tool T` uses the named library's own
+ * specifications and implementations (`--library` may then be left out). Empty here; named
+ * libraries (the built-in tools) are added by the module that owns them.
+ */
+export const NAMED_LIBRARIES: Readonly<Record<string, NamedLibrary>> = {};
+
+// -------------------------------------------------------------------------------------------------
+// action
+// -------------------------------------------------------------------------------------------------
+
+export const action = async (source: string, opts: InvokeCommandOptions, ctx: CommandContext, named: Readonly<Record<string, NamedLibrary>> = NAMED_LIBRARIES): Promise<void> => {
+  const { io } = ctx;
+  const usage = (message: string): void => {
+    io.stderr(`gramkit invoke: ${message}\n`);
+    ctx.exit(EXIT_USAGE);
+  };
+  const failed = (message: string): void => {
+    io.stderr(`${message}\n`);
+    ctx.exit(EXIT_FAILURE);
+  };
+
+  let timeoutMs: number | undefined;
+  if (opts.timeout !== undefined) {
+    timeoutMs = Number(opts.timeout);
+    if (!/^\s*\d+(\.\d+)?\s*$/.test(opts.timeout) || !(timeoutMs > 0)) return usage(`--timeout must be a positive number of milliseconds, got ${JSON.stringify(opts.timeout)}`);
+  }
+
+  // the specifications: a named library's own, or a specification file
+  const namedSource = Object.prototype.hasOwnProperty.call(named, source) ? named[source] : undefined;
+  let specs: ReadonlyArray<ToolSpecification>;
+  if (namedSource?.specifications !== undefined) {
+    try {
+      specs = await namedSource.specifications();
+    } catch (e) {
+      return failed(`error: cannot load the specifications of "${source}": ${e instanceof Error ? e.message : String(e)}`);
+    }
+  } else {
+    const path = isAbsolute(source) ? source : resolve(io.cwd, source);
+    let text: string;
+    try {
+      text = source === '-' ? await io.readStdin() : await readFile(path, 'utf8');
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      return failed(`error: cannot read ${source}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : e instanceof Error ? e.message : String(e)}`);
+    }
+    const filename = source === '-' ? '<stdin>' : source;
+    const loaded = loadSpecifications([{ text, filename, format: extname(source).toLowerCase() === '.json' ? 'json' : 'gram' }]);
+    if (loaded._tag === 'Left') return failed(formatDiagnostics(loaded.left, text, { filename }));
+    specs = loaded.right.tools;
+  }
+
+  // the tool
+  let spec: ToolSpecification | undefined;
+  const names = specs.map((s) => s.name);
+  if (opts.tool === undefined) {
+    if (specs.length !== 1) {
+      return usage(specs.length === 0 ? `${source} defines no tool` : `${source} defines ${specs.length} tools; choose one with --tool (${names.join(', ')})`);
+    }
+    spec = specs[0];
+  } else {
+    spec = specs.find((s) => s.name === opts.tool);
+    if (spec === undefined) {
+      return failed(`error: ${source} defines no tool "${opts.tool}"${names.length > 0 ? `; it defines ${names.join(', ')}` : ''}`);
+    }
+  }
+  if (spec === undefined) return usage(`${source} defines no tool`);
+
+  // the library, and the binding
+  const libraryRef = opts.library ?? (namedSource !== undefined ? source : undefined);
+  if (libraryRef === undefined) return usage('--library <module> is required: a .ts or .js module exporting a ToolLibrary or tools');
+  const library = await loadLibrary(libraryRef, { cwd: io.cwd, named });
+  if (library._tag === 'Left') return failed(render(library.left));
+  const bound = bindTool(spec, library.right);
+  if (bound._tag === 'Left') return failed(formatBindError(bound.left));
+
+  // the call
+  let argsText = opts.args ?? '{}';
+  if (argsText === '-') argsText = await io.readStdin();
+  const result = await invokeJson(bound.right, argsText, timeoutMs !== undefined ? { timeoutMs } : {});
+  io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+  ctx.exit(result.ok ? EXIT_OK : EXIT_FAILURE);
+};
+
+const render = (ds: ReadonlyArray<Diagnostic>): string => formatDiagnostics(ds);

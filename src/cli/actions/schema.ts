@@ -1,0 +1,108 @@
+/**
+ * `gramkit schema <file> [--tool NAME] [--format F] [--output]`: the JSON Schemas of a file's tools
+ * on stdout — one tool's, or every tool's as an object keyed by tool name. `--format` picks a
+ * provider dialect (OpenAI, OpenAI strict, Anthropic, Gemini, MCP); `--output` the result schemas.
+ *
+ * Also the specification loading shared by `schema`, `types` and `validate`.
+ */
+import { extname } from 'node:path';
+import type { Diagnostic } from '../../gram/diagnostic.js';
+import type { JsonObject, JsonValue } from '../../spec/json-schema.js';
+import { type Specifications, loadSpecifications } from '../../spec/load.js';
+import { didYouMean } from '../../spec/suggest.js';
+import type { ToolSpecification } from '../../spec/tool-spec.js';
+import { loadSource } from './gram-input.js';
+import { renderDiagnostics } from './gram-report.js';
+import type { CommandContext } from '../run.js';
+
+// -------------------------------------------------------------------------------------------------
+// shared: loading specifications for a command
+// -------------------------------------------------------------------------------------------------
+
+/** Loads a specification file (`.gram`, or `.json` in the JSON form); reports and returns undefined on errors. */
+export const loadSpecsForCli = async (ctx: CommandContext, file: string): Promise<Specifications | undefined> => {
+  const loaded = await loadSource(ctx.io, file);
+  if (!loaded.ok) {
+    ctx.io.stderr(`gramkit: ${loaded.message}\n`);
+    ctx.exit(1);
+    return undefined;
+  }
+  const { text, name } = loaded.source;
+  const r = loadSpecifications([{ text, filename: name, format: extname(name).toLowerCase() === '.json' ? 'json' : 'gram' }]);
+  const show = (ds: ReadonlyArray<Diagnostic>): void => {
+    if (ds.length > 0) ctx.io.stderr(renderDiagnostics(ds, text, name));
+  };
+  if (r._tag === 'Left') {
+    show(r.left);
+    ctx.exit(1);
+    return undefined;
+  }
+  show(r.right.warnings.filter((d) => d.severity !== 'info'));
+  return r.right;
+};
+
+/** The tool named `name`, or a message (with a suggestion) on stderr and exit 1. */
+export const pickTool = (ctx: CommandContext, specs: Specifications, name: string, file: string): ToolSpecification | undefined => {
+  const t = specs.tools.find((x) => x.name === name);
+  if (t !== undefined) return t;
+  const names = specs.tools.map((x) => x.name);
+  const hint = didYouMean(name, names);
+  ctx.io.stderr(`gramkit: ${file} has no tool named "${name}"${hint !== undefined ? ` (${hint})` : names.length > 0 ? ` (tools: ${names.join(', ')})` : ''}\n`);
+  ctx.exit(1);
+  return undefined;
+};
+
+export const printJson = (ctx: CommandContext, value: unknown): void => ctx.io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+
+// -------------------------------------------------------------------------------------------------
+// the command
+// -------------------------------------------------------------------------------------------------
+
+export interface SchemaOptions {
+  readonly tool?: string;
+  readonly format?: string;
+  readonly output?: boolean;
+}
+
+export const action = async (ctx: CommandContext, file: string, options: SchemaOptions): Promise<void> => {
+  const specs = await loadSpecsForCli(ctx, file);
+  if (specs === undefined) return;
+  let tools = specs.tools;
+  if (options.tool !== undefined) {
+    const t = pickTool(ctx, specs, options.tool, file);
+    if (t === undefined) return;
+    tools = [t];
+  }
+  const format = options.format ?? 'jsonschema';
+  const byName: Record<string, JsonValue> = {};
+  if (format === 'jsonschema' || options.output === true) {
+    if (options.output === true && format !== 'jsonschema') {
+      ctx.io.stderr('gramkit: --output prints the result schemas in JSON Schema; it cannot be combined with --format\n');
+      ctx.exit(2);
+      return;
+    }
+    for (const t of tools) byName[t.name] = (options.output === true ? t.outputSchema : t.schema) as JsonValue;
+  } else {
+    const dialects = await import('../../spec/dialects/index.js');
+    const parsed = dialects.parseDialect(format);
+    if (parsed._tag === 'Left') {
+      ctx.io.stderr(`gramkit: ${parsed.left.message}${parsed.left.hint !== undefined ? ` (${parsed.left.hint})` : ''}\n`);
+      ctx.exit(2);
+      return;
+    }
+    const exported = dialects.exportTools(tools, parsed.right);
+    const shown = exported.diagnostics.filter((d) => d.severity !== 'info');
+    if (shown.length > 0) ctx.io.stderr(renderDiagnostics(shown, '', file));
+    const gramkitNames = [...exported.names.values()];
+    exported.tools.forEach((t: JsonObject, i: number) => {
+      byName[gramkitNames[i] as string] = t;
+    });
+    if (exported.diagnostics.some((d) => d.severity === 'error')) ctx.exit(1);
+  }
+  if (options.tool !== undefined) {
+    const one = byName[options.tool];
+    if (one !== undefined) printJson(ctx, one);
+    return;
+  }
+  printJson(ctx, byName);
+};

@@ -1,0 +1,18 @@
+/**
+ * `gramkit check <files...> [--strict] [--json]`
+ */
+import type { Command } from 'commander';
+import type { CommandContext } from '../run.js';
+
+export const register = (program: Command, ctx: CommandContext): void => {
+  program
+    .command('check')
+    .description('check .gram files (directories: every .gram file under them) and report every error and warning')
+    .argument('<files...>', '.gram files or directories, or - for standard input')
+    .option('--strict', 'accept only standard gram (report nested values inside records)')
+    .option('--json', 'print the diagnostics as JSON on standard output')
+    .action(async (files: string[], options: { strict?: boolean; json?: boolean }) => {
+      const { action } = await import('../actions/check.js');
+      ctx.exit(await action(ctx, files, options));
+    });
+};

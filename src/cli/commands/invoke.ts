@@ -1,0 +1,32 @@
+/**
+ * `gramkit invoke`: call one tool of a specification file through a library module.
+ */
+import type { Command } from 'commander';
+import type { CommandContext } from '../run.js';
+
+export const register = (program: Command, ctx: CommandContext): void => {
+  program
+    .command('invoke')
+    .description('bind one tool of a specification file to its implementation in a library module, call it, and print the result as JSON')
+    .argument('<file>', 'a .gram (or .json) specification file')
+    .option('-t, --tool <name>', 'the tool to call (may be left out when the file defines one tool)')
+    .option('-l, --library <module>', 'a .ts or .js module exporting a ToolLibrary or tools')
+    .option('-a, --args <json>', 'the arguments, as a JSON object ("-" reads them from stdin)', '{}')
+    .option('--timeout <ms>', 'give up after this many milliseconds (the result is then a TIMEOUT error)')
+    .addHelpText(
+      'after',
+      `
+The result goes to stdout as JSON: {"ok": true, "value": ...} (exit 0) or
+{"ok": false, "error": {"code", "message", "retryable"}} (exit 1). Problems before the call
+(specification errors, a library that does not load, a tool that does not match its
+specification) go to stderr (exit 1).
+
+Example:
+  gramkit invoke examples/ab/capitals.gram --tool capital_of \\
+    --library examples/ab/fast-library.ts --args '{"country": "France"}'`,
+    )
+    .action(async (file: string, opts: { tool?: string; library?: string; args?: string; timeout?: string }) => {
+      const { action } = await import('../actions/invoke.js');
+      await action(file, opts, ctx);
+    });
+};

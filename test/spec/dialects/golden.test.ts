@@ -1,0 +1,47 @@
+/**
+ * Golden files: each representative schema of test/fixtures/dialects/schemas exported to every
+ * dialect, with the names map and the diagnostics, pinned in test/fixtures/dialects/golden.
+ * Regenerate with `UPDATE_GOLDEN=1 npx vitest run test/spec/dialects` and review the diff.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkExportedTool, DIALECTS, exportTools, type ExportableTool } from '../../../src/index.js';
+
+const root = join(import.meta.dirname, '../../fixtures/dialects');
+const cases = readdirSync(join(root, 'schemas')).filter((f) => f.endsWith('.json')).sort();
+const update = process.env['UPDATE_GOLDEN'] === '1';
+
+const exportAll = (tools: ReadonlyArray<ExportableTool>) =>
+  Object.fromEntries(
+    DIALECTS.map((d) => {
+      const e = exportTools(tools, d);
+      return [d, { tools: e.tools, names: Object.fromEntries(e.names), diagnostics: e.diagnostics.map((x) => ({ severity: x.severity, code: x.code, message: x.message })) }];
+    }),
+  );
+
+describe('dialect golden files', () => {
+  it('has cases', () => expect(cases.length).toBeGreaterThanOrEqual(10));
+  for (const file of cases) {
+    it(file, () => {
+      const input = JSON.parse(readFileSync(join(root, 'schemas', file), 'utf8')) as { tools: ExportableTool[] };
+      const actual = exportAll(input.tools);
+      const goldenPath = join(root, 'golden', file);
+      if (update) writeFileSync(goldenPath, `${JSON.stringify(actual, null, 2)}\n`);
+      const golden = JSON.parse(readFileSync(goldenPath, 'utf8')) as unknown;
+      expect(actual).toEqual(golden);
+    });
+    it(`${file}: every exported definition obeys its provider's rules`, () => {
+      const input = JSON.parse(readFileSync(join(root, 'schemas', file), 'utf8')) as { tools: ExportableTool[] };
+      for (const d of DIALECTS) {
+        for (const t of exportTools(input.tools, d).tools) expect(checkExportedTool(d, t), `${d}: ${JSON.stringify(t)}`).toEqual([]);
+      }
+    });
+  }
+  it('is deterministic: the same tools give the same bytes', () => {
+    for (const file of cases) {
+      const input = JSON.parse(readFileSync(join(root, 'schemas', file), 'utf8')) as { tools: ExportableTool[] };
+      expect(JSON.stringify(exportAll(input.tools))).toBe(JSON.stringify(exportAll(structuredClone(input.tools))));
+    }
+  });
+});
