@@ -28,6 +28,59 @@ export type { ValidationIssue, ValidationIssueCode, CompiledSchema } from './spe
 export { compileSchema, validateValue, formatIssues } from './spec/validate.js';
 export type { ToolSpecification } from './spec/tool-spec.js';
 
+// spec: type signatures, specifications, import, TypeScript types
+export type {
+  Type, TypeKind, PrimitiveKind, Keywords, KeywordName, Field, ObjectType, ArrayType, TupleType, UnionType,
+  StringType, IntegerType, NumberType, BooleanType, NullType, AnyType, ReturnType, TypeSignature, TypeAlgebra,
+} from './spec/types.js';
+export {
+  stringType, integerType, numberType, booleanType, nullType, anyType, arrayType, tupleType, objectType, unionType,
+  primitiveType, field, typeSignature, returnType, matchType, foldType, withMeta, stripSpans, stripSignatureSpans,
+  typeEquals, fieldEquals, signatureEquals, jsonEquals,
+} from './spec/types.js';
+export type { KeywordInfo, KeywordValueKind } from './spec/keywords.js';
+export { KEYWORDS, keywordApplies } from './spec/keywords.js';
+export { SigCodes, SpecCodes } from './spec/codes.js';
+export type { TypeExpression, TypeExpressionOptions } from './spec/type-expr.js';
+export { parseTypeExpression, printTypeExpression, TYPE_NAMES } from './spec/type-expr.js';
+export type { SignatureOptions, CompiledSignature } from './spec/signature.js';
+export { parseTypeSignature, typeSignatureToJSONSchema, checkTypeSignature, compileSignature } from './spec/signature.js';
+export type { SignatureSchemas } from './spec/to-json-schema.js';
+export { toJsonSchema, argumentsSchema, signatureSchemas } from './spec/to-json-schema.js';
+export type { SchemaDialect, SchemaImportOptions, Checked } from './spec/from-json-schema.js';
+export { fromJsonSchema, checkFromJsonSchema, checkSignatureFromJsonSchemas, ImportCodes, BFCL_TYPES } from './spec/from-json-schema.js';
+export type { Intersection } from './spec/intersect.js';
+export { intersect } from './spec/intersect.js';
+export type { ValueProblem } from './spec/value-check.js';
+export { checkValue, isValueOf } from './spec/value-check.js';
+export type { SignaturePrintOptions, NameStyle } from './spec/print-signature.js';
+export { printSignature, ARGUMENTS_LABEL } from './spec/print-signature.js';
+export { jsonToGram } from './spec/gram-values.js';
+export type { ToolSpecificationOptions } from './spec/tool-spec.js';
+export {
+  createToolSpecification, checkToolSpecification, toolSpecName, toolSpecDescription, toolSpecTypeSignature, toolSpecSchema,
+  toolSpecOutputSchema, toolSpecMetadata, toolSpecSignature, withMetadata,
+} from './spec/tool-spec.js';
+export { validateToolArgs } from './spec/validate.js';
+export type { AgentSpecification, AgentSpecificationOptions } from './spec/agent-spec.js';
+export {
+  createAgentSpecification, checkAgentSpecification, agentSpecName, agentSpecDescription, agentSpecInstruction, agentSpecModel,
+  agentSpecTools, agentTool,
+} from './spec/agent-spec.js';
+export type { DecodeOptions, DecodedSpecifications } from './spec/codecs.js';
+export {
+  ToolSpecificationJson, AgentSpecificationJson, SpecificationsJson, encodeToolSpecification, decodeToolSpecification,
+  encodeAgentSpecification, decodeAgentSpecification, encodeSpecifications, decodeSpecifications,
+} from './spec/codecs.js';
+export type { GramPrintOptions } from './spec/serialize.js';
+export { printToolSpecification, printAgentSpecification, printSpecifications } from './spec/serialize.js';
+export type { LoadOptions, Specifications, SpecificationSource, KnownTools } from './spec/load.js';
+export { parseSpecifications, loadSpecifications, loadSpecificationFiles } from './spec/load.js';
+export type { ImportFormat, ImportOptions, ImportedTool, ImportReport } from './spec/import.js';
+export { importTools, importDefinitions, importSucceeded, detectFormat, IMPORT_FORMATS } from './spec/import.js';
+export type { TypeView, TypeScriptOptions } from './spec/to-typescript.js';
+export { typeToTypeScript, toolsToTypeScript, signatureDeclarations } from './spec/to-typescript.js';
+
 // library: tools and results
 export type { Tool, ToolImplementation, InvocationContext, ToolLimits, ToolAnnotations, SafetyLevel, ApprovalRequirement } from './library/tool.js';
 export type { ToolResult, ToolError, ToolErrorCode } from './library/result.js';
@@ -143,7 +196,7 @@ export { builtinSpecifications, builtinSpecification, isBuiltinToolName, BUILTIN
 export { BUILTINS_GRAM } from './builtins/builtins-gram.js';
 export { builtinTools, builtinLibrary } from './builtins/builtin-tools.js';
 export { BuiltinErrorCodes } from './builtins/errors.js';
-export type { WorkspacePath, PathRefusal, ResolveOptions } from './builtins/workspace.js';
+export type { WorkspacePath, PathRefusal, ResolvePathOptions } from './builtins/workspace.js';
 export { normalizeWorkspacePath, resolveWorkspacePath } from './builtins/workspace.js';
 export type { WebSearchBackend, WebSearchResult, WebSearchRequest, SearxngOptions, SearchDocument } from './builtins/web-search-backend.js';
 export { searxngBackend, inMemorySearchBackend } from './builtins/web-search-backend.js';

@@ -5,7 +5,7 @@
  * clean environment. Failing to run is an error (`SANDBOX_UNAVAILABLE`, `EXECUTION_ERROR`,
  * `TIMEOUT`); a program that runs and exits non-zero is a result with its exit code.
  */
-import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { constants as osConstants, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runProcess, type ProcessResult } from '../impls/process.js';
@@ -76,6 +76,10 @@ export const runProgram = async (options: ResolvedBuiltinOptions, run: ProgramRu
     maxProcesses: options.limits.maxProcesses,
   };
   let bwrap: string | undefined;
+  const badPath = options.sandbox.readOnlyPaths.find((p) => !path.isAbsolute(p));
+  if (badPath !== undefined) {
+    throw new ToolFailure(BuiltinErrorCodes.NOT_CONFIGURED, `the sandbox's readOnlyPaths must be absolute paths, got ${JSON.stringify(badPath)}`);
+  }
   if (sandboxed) {
     bwrap = await findBwrap(options.sandbox.bwrapPath);
     if (bwrap === undefined) {
@@ -107,6 +111,11 @@ export const runProgram = async (options: ResolvedBuiltinOptions, run: ProgramRu
     if (sandboxed) {
       const programReal = await realpath(run.program).catch(() => run.program);
       const extra = isSystemPath(programReal) ? [] : [installPrefix(programReal)];
+      for (const p of options.sandbox.readOnlyPaths) {
+        if (!(await stat(p).then((st) => st.isDirectory() || st.isFile(), () => false))) {
+          throw new ToolFailure(BuiltinErrorCodes.NOT_CONFIGURED, `the sandbox's read-only path ${JSON.stringify(p)} does not exist on this machine`);
+        }
+      }
       const rel = run.cwdReal === run.workspaceReal ? '' : run.cwdReal.slice(run.workspaceReal.length + 1);
       argv = [
         bwrap as string,

@@ -94,7 +94,7 @@ export const workspaceRoot = async (root: string): Promise<string> => {
   return real;
 };
 
-export interface ResolveOptions {
+export interface ResolvePathOptions {
   /** Whether the root itself is an acceptable answer (listing it is; deleting it is not). */
   readonly allowRoot?: boolean;
   /**
@@ -108,7 +108,7 @@ export interface ResolveOptions {
  * Resolves `input` inside the workspace `root` (as configured; its real path is taken now). Throws a
  * `ToolFailure` (`INVALID_PATH`) when the path is malformed or leads outside.
  */
-export const resolveWorkspacePath = async (root: string, input: string, options: ResolveOptions = {}): Promise<WorkspacePath> => {
+export const resolveWorkspacePath = async (root: string, input: string, options: ResolvePathOptions = {}): Promise<WorkspacePath> => {
   const rootReal = await workspaceRoot(root);
   const norm = normalizeWorkspacePath(path.resolve(root), input);
   if (norm._tag === 'Left') {
@@ -120,7 +120,7 @@ export const resolveWorkspacePath = async (root: string, input: string, options:
   return resolveRelative(rootReal, input, norm.right, options);
 };
 
-const resolveRelative = async (rootReal: string, input: string, relative: string, options: ResolveOptions): Promise<WorkspacePath> => {
+const resolveRelative = async (rootReal: string, input: string, relative: string, options: ResolvePathOptions): Promise<WorkspacePath> => {
   if (relative === '' && options.allowRoot !== true) {
     throw new ToolFailure(BuiltinErrorCodes.INVALID_PATH, 'this operation does not apply to the workspace root itself; name a file or directory inside it');
   }

@@ -47,6 +47,8 @@ export const DEFAULT_MAX_DEPTH = 256;
 export const MAX_DEPTH_LIMIT = 512;
 
 export interface LexerOptions {
+  /** Lexical errors recorded before the rest are only counted (default 100). */
+  readonly maxDiagnostics?: number;
   /** Deeper nesting is reported (`GRAM_NESTING_TOO_DEEP`) and scanning stops (at most `MAX_DEPTH_LIMIT`). */
   readonly maxDepth?: number;
 }
@@ -97,10 +99,13 @@ export class GramLexer {
   readonly diagnostics: Diagnostic[] = [];
   /** Set when nesting exceeded the limit: scanning stopped there. */
   tooDeep = false;
+  /** Lexical errors found beyond `maxDiagnostics` (counted, not recorded). */
+  dropped = 0;
 
   private pos = 0;
   private readonly len: number;
   private readonly maxDepth: number;
+  private readonly maxDiagnostics: number;
   /** Open brackets: 1 = annotation parenthesis `@k(`, 2 = relationship bracket `-[`, 0 = any other. */
   private readonly open: number[] = [];
   /** The previous two token type indexes (to recognise `@ key (`). */
@@ -115,7 +120,13 @@ export class GramLexer {
 
   constructor(private readonly src: string, options: LexerOptions = {}) {
     this.len = src.length;
+    this.maxDiagnostics = options.maxDiagnostics ?? 100;
     this.maxDepth = Math.max(1, Math.min(MAX_DEPTH_LIMIT, Math.floor(options.maxDepth ?? DEFAULT_MAX_DEPTH)));
+  }
+
+  private report(d: Diagnostic): void {
+    if (this.diagnostics.length < this.maxDiagnostics || d.code === 'GRAM_NESTING_TOO_DEEP') this.diagnostics.push(d);
+    else this.dropped++;
   }
 
   get done(): boolean {
@@ -240,7 +251,7 @@ export class GramLexer {
       );
       if (this.open.length > this.maxDepth) {
         this.tooDeep = true;
-        this.diagnostics.push(
+        this.report(
           error('GRAM_NESTING_TOO_DEEP', `brackets are nested more than ${this.maxDepth} levels deep`, {
             span: span(t.startOffset, t.endOffset + 1),
             hint: 'flatten the structure: define inner patterns separately and refer to them by identifier',
@@ -361,7 +372,7 @@ export class GramLexer {
         else break;
       }
       const text = src.slice(p, r);
-      this.diagnostics.push(
+      this.report(
         error('GRAM_INVALID_NUMBER', `\`${text}\` is not a valid number`, { span: span(p, r), hint: numberHint(text) }),
       );
       return this.make(type, p, r);
@@ -388,7 +399,7 @@ export class GramLexer {
           continue;
         }
         const w = i + 1 < len && n !== 10 ? 2 : 1;
-        this.diagnostics.push(
+        this.report(
           error('GRAM_INVALID_ESCAPE', `\`${src.slice(i, i + w)}\` is not an escape sequence gram knows`, {
             span: span(i, i + w),
             hint: `gram strings know \\\\ \\/ \\b \\f \\n \\r \\t and \\${String.fromCharCode(quote)}; write a backslash as \\\\`,
@@ -408,7 +419,7 @@ export class GramLexer {
     let end = i;
     while (end > p + 1 && this.src.charCodeAt(end - 1) === 13) end--;
     const q = String.fromCharCode(quote);
-    this.diagnostics.push(
+    this.report(
       error('GRAM_UNTERMINATED_STRING', `this string has no closing ${q === '`' ? 'backtick' : `\`${q}\``} before the end of the line`, {
         span: span(p, end),
         hint: `close it with ${q === '`' ? 'a backtick' : q} on the same line; text over several lines goes in a fenced string (\`\`\` on its own line)`,
@@ -446,7 +457,7 @@ export class GramLexer {
     const type = tagged ? T.TaggedFencedString : T.FencedString;
     if (src.charCodeAt(i) !== 10) {
       const end = Math.max(p + 3, i);
-      this.diagnostics.push(
+      this.report(
         error('GRAM_FENCE_LINE_BREAK', 'expected a line break after the opening ``` of a fenced string', {
           span: span(p, end),
           hint: tagged ? 'a fenced string starts with ``` and an optional tag alone on their line' : 'start the text on the next line',
@@ -457,7 +468,7 @@ export class GramLexer {
     const body = i + 1;
     const close = src.indexOf('```', body);
     if (close < 0) {
-      this.diagnostics.push(
+      this.report(
         error('GRAM_UNTERMINATED_FENCE', 'this fenced string is never closed', {
           span: span(p, p + 3),
           hint: 'end it with ``` (the closing fence may follow the last line directly or sit on its own line)',

@@ -50,7 +50,7 @@ export interface ParseResult {
 // constants
 // -------------------------------------------------------------------------------------------------
 
-const DEFAULT_CHUNK_TOKENS = 1 << 15;
+const DEFAULT_CHUNK_TOKENS = 4096;
 const DEFAULT_MAX_ERRORS = 100;
 
 const right = <A>(a: A): Either<never, A> => ({ _tag: 'Right', right: a });
@@ -90,7 +90,7 @@ export const analyzeGram = (text: string, options: ParseOptions = {}): ParseResu
 const run = (text: string, options: ParseOptions): ParseResult => {
   const maxErrors = options.maxErrors ?? DEFAULT_MAX_ERRORS;
   const chunkTokens = options.chunkTokens ?? DEFAULT_CHUNK_TOKENS;
-  const lexer = new GramLexer(text, { maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH });
+  const lexer = new GramLexer(text, { maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH, maxDiagnostics: maxErrors });
   const fast = gramParser(false);
   fast.begin();
   let lines: LineIndex | undefined;
@@ -123,13 +123,13 @@ const run = (text: string, options: ParseOptions): ParseResult => {
     if (errors.length >= maxErrors || tokens.length === 0) break;
   }
 
-  const lexical = lexer.diagnostics;
-  if (errors.length > maxErrors) {
-    const extra = errors.length - maxErrors;
-    errors.length = maxErrors;
-    errors.push(info('GRAM_TOO_MANY_ERRORS', `${extra} more error${extra === 1 ? '' : 's'} not shown; fix these first`));
+  let all = [...lexer.diagnostics, ...errors];
+  if (all.length > maxErrors || lexer.dropped > 0) {
+    all = [...sortDiagnostics(all)];
+    const extra = all.length - Math.min(all.length, maxErrors) + lexer.dropped;
+    all.length = Math.min(all.length, maxErrors);
+    if (extra > 0) all.push(info('GRAM_TOO_MANY_ERRORS', `${extra} more error${extra === 1 ? '' : 's'} not shown; fix these first`));
   }
-  let all = [...lexical, ...errors];
   const ok = !failed && !lexer.tooDeep && all.every((d) => d.severity !== 'error');
   if (!ok) return { diagnostics: withFile(options.filename, dedupe(sortDiagnostics(all))) };
 

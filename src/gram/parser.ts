@@ -18,7 +18,7 @@ import type {
 } from './ast.js';
 import { type Diagnostic, error, warning } from './diagnostic.js';
 import type { GramToken } from './lexer.js';
-import { type Span, span } from './span.js';
+import type { Span } from './span.js';
 import * as T from './tokens.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -69,7 +69,13 @@ const NO_LABELS: ReadonlyArray<Label> = Object.freeze([]);
 // constructors (tokens to AST leaves)
 // -------------------------------------------------------------------------------------------------
 
-const endOf = (t: IToken): number => (t.endOffset ?? Number.NaN) + 1;
+/**
+ * A span. Offsets are made small integers (`| 0`; recovery's NaN becomes -1): storing a boxed
+ * number (Chevrotain's tokens hold their offsets as doubles) would make V8 box the offsets of
+ * every span in the process, a third more memory for a large document.
+ */
+const span = (start: number, end: number): Span => ({ start: start === start ? start | 0 : -1, end: end === end ? end | 0 : -1 });
+const endOf = (t: IToken): number => (t.endOffset ?? -2) + 1;
 const tokenSpan = (t: IToken): Span => span(t.startOffset, endOf(t));
 const between = (a: IToken, b: IToken): Span => span(a.startOffset, endOf(b));
 const payload = (t: IToken): string => (t as GramToken).payload ?? '';
@@ -186,7 +192,7 @@ export class GramParser extends EmbeddedActionsParser {
       identified,
       annotations: fit(annotations),
       target,
-      span: span(first?.start ?? NaN, target?.span.end ?? NaN),
+      span: span(first?.start ?? -1, target?.span.end ?? -1),
     };
   });
 
@@ -296,7 +302,7 @@ export class GramParser extends EmbeddedActionsParser {
     });
     if (nodes === undefined || arrows === undefined) return first;
     const last = nodes[nodes.length - 1];
-    return { kind: 'Path', nodes: fit(nodes), arrows: fit(arrows), span: span(first?.span.start ?? NaN, last?.span.end ?? NaN) };
+    return { kind: 'Path', nodes: fit(nodes), arrows: fit(arrows), span: span(first?.span.start ?? -1, last?.span.end ?? -1) };
   });
 
   readonly node = this.RULE('node', (): NodePattern => {
@@ -357,7 +363,7 @@ export class GramParser extends EmbeddedActionsParser {
         const record = this.OPTION(this.optionalRecord);
         if (this.RECORDING_PHASE) return undefined as never;
         const identifier = identifierOf(id);
-        const end = record?.span.end ?? (labels === undefined ? endOf(id) : (labels[labels.length - 1]?.span.end ?? NaN));
+        const end = record?.span.end ?? (labels === undefined ? endOf(id) : (labels[labels.length - 1]?.span.end ?? -1));
         return { kind: 'Subject', identifier, labels: labels === undefined ? NO_LABELS : fit(labels), record, span: labels === undefined && record === undefined ? identifier.span : span(id.startOffset, end) };
       },
     },
@@ -371,8 +377,8 @@ export class GramParser extends EmbeddedActionsParser {
         });
         const record = this.OPTION2(this.optionalRecord);
         if (this.RECORDING_PHASE) return undefined as never;
-        const start = labels[0]?.span.start ?? NaN;
-        const end = record?.span.end ?? labels[labels.length - 1]?.span.end ?? NaN;
+        const start = labels[0]?.span.start ?? -1;
+        const end = record?.span.end ?? labels[labels.length - 1]?.span.end ?? -1;
         return { kind: 'Subject', identifier: undefined, labels: fit(labels), record, span: span(start, end) };
       },
     },
@@ -380,7 +386,7 @@ export class GramParser extends EmbeddedActionsParser {
       ALT: () => {
         const record = this.SUBRULE3(this.record);
         if (this.RECORDING_PHASE) return undefined as never;
-        return { kind: 'Subject', identifier: undefined, labels: NO_LABELS, record, span: record?.span ?? span(NaN, NaN) };
+        return { kind: 'Subject', identifier: undefined, labels: NO_LABELS, record, span: record?.span ?? span(-1, -1) };
       },
     },
   ];
@@ -411,7 +417,7 @@ export class GramParser extends EmbeddedActionsParser {
             }),
           );
         }
-        properties.push({ kind: 'Property', key: this.keyOf(k), separator, value, span: span(k.startOffset, value?.span.end ?? NaN) });
+        properties.push({ kind: 'Property', key: this.keyOf(k), separator, value, span: span(k.startOffset, value?.span.end ?? -1) });
       },
     });
     const close = this.CONSUME(T.RBrace);
@@ -526,7 +532,7 @@ export class GramParser extends EmbeddedActionsParser {
       ALT: (): MapValue => {
         const r = this.SUBRULE(this.record, this.mapArgs);
         if (this.RECORDING_PHASE) return undefined as never;
-        return { kind: 'Map', entries: r?.properties ?? [], span: r?.span ?? span(NaN, NaN) };
+        return { kind: 'Map', entries: r?.properties ?? [], span: r?.span ?? span(-1, -1) };
       },
     },
   ];

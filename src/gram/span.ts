@@ -24,7 +24,8 @@ export interface Position {
 // constructors
 // -------------------------------------------------------------------------------------------------
 
-export const span = (start: number, end: number): Span => ({ start, end });
+/** `| 0` keeps offsets small integers, so V8 stores spans compactly (never boxed doubles). */
+export const span = (start: number, end: number): Span => ({ start: start | 0, end: end | 0 });
 
 /** The smallest span that covers both. */
 export const cover = (a: Span, b: Span): Span => ({

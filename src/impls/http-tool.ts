@@ -111,30 +111,38 @@ export const httpTool = (spec: ToolSpecification, config: HttpToolConfigInput, o
 // calls
 // -------------------------------------------------------------------------------------------------
 
-const runner =
-  (
-    spec: ToolSpecification,
-    c: CompiledHttpConfig,
-    params: ReadonlyArray<string>,
-    secretNames: ReadonlyArray<string>,
-    sensitiveHeaders: ReadonlyArray<string>,
-    secrets: SecretProvider,
-    options: HttpToolOptions,
-  ) =>
-  async (args: Record<string, unknown>, ctx: InvocationContext): Promise<unknown> => {
+const runner = (
+  spec: ToolSpecification,
+  c: CompiledHttpConfig,
+  params: ReadonlyArray<string>,
+  secretNames: ReadonlyArray<string>,
+  sensitiveHeaders: ReadonlyArray<string>,
+  secrets: SecretProvider,
+  options: HttpToolOptions,
+) => {
+  // secrets rarely change: keep the redactor of the last values seen
+  let lastKey: string | undefined;
+  let lastRedactor: Redactor | undefined;
+  return async (args: Record<string, unknown>, ctx: InvocationContext): Promise<unknown> => {
     const values = new Map<string, string>();
     for (const name of secretNames) {
       const v = secrets(name);
       if (v === undefined) throw new ToolFailure('SECRET_MISSING', `the secret "${name}" that tool "${spec.name}" needs is not available`);
       values.set(name, v);
     }
-    const red = redactor([...values.values()]);
+    const key = JSON.stringify([...values.values()]);
+    if (key !== lastKey || lastRedactor === undefined) {
+      lastKey = key;
+      lastRedactor = redactor([...values.values()]);
+    }
+    const red = lastRedactor;
     try {
       return red.value(await call(spec, c, params, values, sensitiveHeaders, args ?? {}, ctx, options));
     } catch (e) {
       throw redactFailure(e, red);
     }
   };
+};
 
 const call = async (
   spec: ToolSpecification,

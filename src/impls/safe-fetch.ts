@@ -151,7 +151,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const ALWAYS_SENSITIVE = ['authorization', 'cookie', 'proxy-authorization'];
 const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location'];
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const allowlists = new WeakMap<ReadonlyArray<string>, Either<string, HostAllowlist>>();
+const allowlists = new Map<string, Either<string, HostAllowlist>>();
 
 export const safeFetch = async (url: string, options: SafeFetchOptions): Promise<Either<FetchError, FetchResponse>> => {
   const allowlist = resolveAllowlist(options.allowedHosts);
@@ -309,14 +309,17 @@ const tooLarge = (url: string, maxBytes: number, status: number, declared?: numb
     { url, status, maxBytes },
   );
 
+/** Parsed allowlists by content (arrays may be mutated between calls, so not by identity). */
 const resolveAllowlist = (hosts: ReadonlyArray<string> | HostAllowlist): Either<string, HostAllowlist> => {
   if (!Array.isArray(hosts)) return right(hosts as HostAllowlist);
   const list = hosts as ReadonlyArray<string>;
-  let cached = allowlists.get(list);
+  const key = JSON.stringify(list);
+  let cached = allowlists.get(key);
   if (cached === undefined) {
     const parsed = parseAllowedHosts(list);
     cached = parsed._tag === 'Left' ? left(parsed.left.map((d) => d.message).join('; ')) : right(parsed.right);
-    allowlists.set(list, cached);
+    if (allowlists.size >= 256) allowlists.clear();
+    allowlists.set(key, cached);
   }
   return cached;
 };

@@ -45,8 +45,20 @@ export interface InvokeOptions {
   readonly callId?: string;
 }
 
-/** A signal that never aborts, shared by every call that has neither a timeout nor a signal. */
-const NEVER: AbortSignal = new AbortController().signal;
+/**
+ * A signal that never aborts, shared by every call that has neither a timeout nor a signal.
+ * Listeners added to it are not kept: they could never run, and on a shared signal they would
+ * pile up call after call (an implementation that adds an abort listener per call and removes it
+ * only on abort is common).
+ */
+const NEVER: AbortSignal = (() => {
+  const signal = new AbortController().signal;
+  const ignore = (): void => undefined;
+  Object.defineProperty(signal, 'addEventListener', { value: ignore });
+  Object.defineProperty(signal, 'removeEventListener', { value: ignore });
+  Object.defineProperty(signal, 'onabort', { get: () => null, set: ignore });
+  return Object.freeze(signal);
+})();
 
 /** Larger delays overflow Node's timers (they would fire at once); treated as no timeout. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -265,8 +277,9 @@ const prepare = (b: BoundToolImpl, args: unknown, o: InvokeOptions): ToolResult 
 /**
  * Runs the implementation against a timeout and/or the caller's signal, and settles on the first
  * of: its result, the timeout (`TIMEOUT`), the caller's abort (`CANCELLED`). The implementation's
- * signal is made only if it reads `ctx.signal` (creating an AbortSignal costs microseconds); with a
- * caller signal and no timeout it is the caller's signal itself. No closure is made per call.
+ * signal is its own (listeners it adds die with the call, even when the caller passes one signal
+ * to many calls), made only if it reads `ctx.signal` (creating an AbortSignal costs
+ * microseconds). No closure is made per call.
  */
 const guarded = (b: BoundToolImpl, p: Prepared, span: ToolSpan | undefined): Promise<Outcome> =>
   new Promise<Outcome>((resolve) => {
@@ -350,7 +363,6 @@ class GuardedContext implements InvocationContext {
   }
   get signal(): AbortSignal {
     const c = this.#call;
-    if (c.p.timeoutMs === undefined && c.p.signal !== undefined) return c.p.signal;
     if (c.controller === undefined) {
       c.controller = new AbortController();
       if (c.aborted) c.controller.abort(c.abortReason);

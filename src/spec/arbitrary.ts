@@ -54,7 +54,7 @@ const stringArb = (m: Keywords): fc.Arbitrary<string> => {
   let arb: fc.Arbitrary<string>;
   if (m.format !== undefined && FORMATS[m.format] !== undefined) arb = FORMATS[m.format] as fc.Arbitrary<string>;
   else if (m.pattern !== undefined) arb = fc.stringMatching(new RegExp(m.pattern, 'u'));
-  else arb = fc.string({ minLength, maxLength, unit: 'grapheme-composite' });
+  else arb = fc.string({ minLength, maxLength, unit: 'binary' });
   return arb;
 };
 
@@ -87,7 +87,10 @@ const numberArb = (m: Keywords): fc.Arbitrary<number> => {
 // interpreter
 // -------------------------------------------------------------------------------------------------
 
-/** Values of a type (every value validates against the type's JSON Schema). */
+/** Plain JSON data (fast-check may build objects without a prototype; JSON.parse never does). */
+const plain = (v: JsonValue): JsonValue => JSON.parse(JSON.stringify(v)) as JsonValue;
+
+/** Values of a type (every value validates against the type's JSON Schema), as plain JSON data. */
 export const valueArbitrary = (t: Type, options: ValueArbitraryOptions = {}): fc.Arbitrary<JsonValue> => {
   const maxItems = options.maxItems ?? 4;
   const omit = options.omitOptional ?? true;
@@ -138,7 +141,7 @@ export const valueArbitrary = (t: Type, options: ValueArbitraryOptions = {}): fc
     }
     return arb.filter(valid);
   };
-  return go(t);
+  return go(t).map(plain);
 };
 
 const objectArb = (

@@ -156,24 +156,29 @@ const isBound = (v: JsonValue | undefined): boolean => v === null || (typeof v =
 const isRange = (o: { readonly [k: string]: JsonValue }): boolean =>
   Object.keys(o).length === 3 && o['type'] === 'range' && isBound(o['lower']) && isBound(o['upper']) && !(o['lower'] === null && o['upper'] === null);
 
-/** JSON as gram value text that reads back (with `gramToJson`, lenient) to the same JSON. */
-export const jsonToGram = (v: JsonValue): string => {
+/**
+ * JSON as gram value text that reads back with `gramToJson` to the same JSON. With `canonical`
+ * (the default; for lenient reading, as metadata is read) objects in gram's canonical JSON shapes
+ * are written as the gram values they stand for (`url\`https://…\``, `1..10`, `168cm`); without,
+ * every object is written as a map (for strict reading, as signature keywords are read).
+ */
+export const jsonToGram = (v: JsonValue, canonical = true): string => {
   if (v === null) return 'null';
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (typeof v === 'number') return plainNumber(v);
   if (typeof v === 'string') return quote(v, '"');
-  if (Array.isArray(v)) return `[${v.map(jsonToGram).join(', ')}]`;
+  if (Array.isArray(v)) return `[${v.map((x) => jsonToGram(x, canonical)).join(', ')}]`;
   if (isJsonObject(v)) {
-    if (isTagged(v)) return `${v['tag'] as string}${quote(v['content'] as string, '`')}`;
-    if (isMeasurement(v)) return `${String(v['value'])}${v['unit'] as string}`;
-    if (isRange(v)) {
+    if (canonical && isTagged(v)) return `${v['tag'] as string}${quote(v['content'] as string, '`')}`;
+    if (canonical && isMeasurement(v)) return `${String(v['value'])}${v['unit'] as string}`;
+    if (canonical && isRange(v)) {
       const lo = v['lower'] === null ? '' : plainNumber(v['lower'] as number);
       const hi = v['upper'] === null ? '' : plainNumber(v['upper'] as number);
       return lo === '' ? `...${hi}` : hi === '' ? `${lo}...` : `${lo}..${hi}`;
     }
     const entries = Object.entries(v);
     if (entries.length === 0) return '{}';
-    return `{${entries.map(([k, x]) => `${keyText(k)}: ${jsonToGram(x)}`).join(', ')}}`;
+    return `{${entries.map(([k, x]) => `${keyText(k)}: ${jsonToGram(x, canonical)}`).join(', ')}}`;
   }
   return 'null';
 };

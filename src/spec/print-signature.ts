@@ -43,7 +43,7 @@ type Entry = readonly [string, string];
 
 const record = (entries: ReadonlyArray<Entry>): string => (entries.length === 0 ? '' : `{${entries.map(([k, v]) => `${keyText(k)}: ${v}`).join(', ')}}`);
 
-const keywordEntries = (t: Type): Entry[] => orderedKeywords(t.meta).map(([k, v]) => [k, jsonToGram(v)] as const);
+const keywordEntries = (t: Type): Entry[] => orderedKeywords(t.meta).map(([k, v]) => [k, jsonToGram(v, false)] as const);
 
 /** The entries that describe a type's structure (beyond its label or `type`), for the structured form. */
 const structureEntries = (t: Type): Entry[] => {

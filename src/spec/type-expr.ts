@@ -143,6 +143,12 @@ const lex = (text: string, report: (message: string, start: number, end: number)
         }
         if (d === '\\' && i + 1 < text.length) {
           const e = text[i + 1] as string;
+          const hex = e === 'u' ? /^[0-9a-fA-F]{4}$/.exec(text.slice(i + 2, i + 6)) : null;
+          if (hex !== null) {
+            value += String.fromCharCode(Number.parseInt(hex[0], 16));
+            i += 6;
+            continue;
+          }
           const map: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '"': '"', '\\': '\\', '/': '/' };
           value += map[e] ?? e;
           i += 2;

@@ -59,7 +59,7 @@ describe('json_parse', () => {
   it('needs exactly one of text and path', async () => {
     expect(code(await call('json_parse', {}))).toBe('INVALID_ARGUMENTS');
     expect(code(await call('json_parse', { text: '1', path: 'data.json' }))).toBe('INVALID_ARGUMENTS');
-    expect(code(await call('json_parse', { text: '1', query: '$[' }))).toBe('INVALID_ARGUMENTS');
+    expect(code(await call('json_parse', { text: '{"a":[{"x":1}]}', query: '$.a[?(@.x > )]' }))).toBe('INVALID_ARGUMENTS');
   });
 });
 

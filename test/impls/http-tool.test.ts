@@ -438,6 +438,16 @@ describe('httpTool: secrets never leave the tool', () => {
     }
   });
 
+  it('a rotated secret is sent and redacted from the next call on', async () => {
+    let current = 'first-s3cret-value';
+    const tool = make(s, { urlTemplate: `${api.origin}/reflect?key=\${API_KEY}` }, { secrets: (n) => (n === 'API_KEY' ? current : undefined) });
+    expect(value((await call(tool, s, {})).result)).toMatchObject({ youSent: '[REDACTED]' });
+    current = 'second-s3cret-value';
+    const { result, events } = await call(tool, s, {});
+    expect(value(result)).toMatchObject({ youSent: '[REDACTED]' });
+    expect(JSON.stringify({ result, events })).not.toContain('second-s3cret');
+  });
+
   it('a secret that disappears fails the call without a request', async () => {
     let available = true;
     const tool = make(s, { urlTemplate: `${api.origin}/reflect?key=\${API_KEY}` }, { secrets: (n) => (available && n === 'API_KEY' ? SECRET : undefined) });

@@ -137,6 +137,21 @@ describe('runProcess: timeouts and cancellation kill the whole process group', (
     expect(readPids(pidFile).filter(isAlive)).toEqual([]);
   });
 
+  it('many concurrent calls may share one signal without listener warnings', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const shared = new AbortController().signal;
+      const results = await Promise.all(Array.from({ length: 24 }, () => runProcess(['true'], { ...base, signal: shared })));
+      expect(results.every((r) => r.exitCode === 0)).toBe(true);
+      await new Promise((r) => setImmediate(r));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('a program that exits leaves no background process behind', async () => {
     const r = await runProcess(['sh', '-c', 'sleep 30 & sleep 30 > /dev/null 2>&1 & echo started'], base);
     expect(r).toMatchObject({ exitCode: 0, stdout: 'started\n', timedOut: false });

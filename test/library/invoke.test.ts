@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -277,18 +278,31 @@ describe('invoke: timeouts and cancellation', () => {
     }
   });
 
-  it('passes the caller’s signal itself when there is no timeout', async () => {
+  it('gives each call its own signal, following the caller’s, so listeners do not pile up on the caller’s signal', async () => {
     const controller = new AbortController();
-    let seen: AbortSignal | undefined;
-    await invoke(
+    const seen: AbortSignal[] = [];
+    const b = boundFor(anyArgs, (_a: unknown, ctx: InvocationContext) => {
+      seen.push(ctx.signal);
+      ctx.signal.addEventListener('abort', () => undefined);
+      return 1;
+    });
+    for (let i = 0; i < 20; i++) expect(await invoke(b, {}, { signal: controller.signal })).toEqual({ ok: true, value: 1 });
+    expect(new Set(seen).size).toBe(20);
+    expect(seen).not.toContain(controller.signal);
+    expect(EventEmitter.getEventListeners(controller.signal, 'abort')).toEqual([]);
+    // and it aborts with the caller's
+    let inner: AbortSignal | undefined;
+    const pending = invoke(
       boundFor(anyArgs, (_a: unknown, ctx: InvocationContext) => {
-        seen = ctx.signal;
-        return 1;
+        inner = ctx.signal;
+        return new Promise(() => undefined);
       }),
       {},
       { signal: controller.signal },
     );
-    expect(seen).toBe(controller.signal);
+    controller.abort('stop');
+    expect(failure(await pending)?.code).toBe('CANCELLED');
+    expect([inner?.aborted, inner?.reason]).toEqual([true, 'stop']);
   });
 
   it('rejects unusable options as INVALID_OPTIONS', async () => {
@@ -470,5 +484,21 @@ describe('invoke law', () => {
       }),
       { numRuns: 250 },
     );
+  });
+});
+
+describe('invoke: the shared signal', () => {
+  it('never aborts and keeps no listeners, however many calls add one', async () => {
+    let signal: AbortSignal | undefined;
+    const b = boundFor(anyArgs, (_a: unknown, ctx: InvocationContext) => {
+      signal = ctx.signal;
+      ctx.signal.addEventListener('abort', () => undefined, { once: true });
+      ctx.signal.onabort = () => undefined;
+      return 1;
+    });
+    for (let i = 0; i < 100; i++) expect(await invoke(b, {})).toEqual({ ok: true, value: 1 });
+    expect(signal?.aborted).toBe(false);
+    expect(EventEmitter.getEventListeners(signal as AbortSignal, 'abort')).toEqual([]);
+    expect(signal?.onabort).toBeNull();
   });
 });
