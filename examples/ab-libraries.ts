@@ -8,8 +8,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { bindVariants, formatBindError, formatDiagnostics, invokeByName, type MetricsSnapshot, type ToolResult, variantMetrics } from '../src/index.js';
-import { parseSpecifications } from '../src/spec/load.js';
+import {
+  bindVariants,
+  formatBindError,
+  formatDiagnostics,
+  invokeByName,
+  type MetricsSnapshot,
+  parseSpecifications,
+  type ToolResult,
+  variantMetrics,
+} from '../src/index.js';
 import fast from './ab/fast-library.js';
 import slow from './ab/slow-library.js';
 

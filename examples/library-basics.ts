@@ -14,10 +14,10 @@ import {
   invoke,
   lookupTool,
   onEvent,
+  parseSpecifications,
   registerTool,
   type ToolResult,
 } from '../src/index.js';
-import { parseSpecifications } from '../src/spec/load.js';
 
 export const libraryBasics = async (): Promise<ReadonlyArray<string>> => {
   const out: string[] = [];

@@ -61,7 +61,7 @@ export {
   createToolSpecification, checkToolSpecification, toolSpecName, toolSpecDescription, toolSpecTypeSignature, toolSpecSchema,
   toolSpecOutputSchema, toolSpecMetadata, toolSpecSignature, withMetadata,
 } from './spec/tool-spec.js';
-export { validateToolArgs } from './spec/validate.js';
+export { validateToolArgs, compiledSchemaCount } from './spec/validate.js';
 export type { AgentSpecification, AgentSpecificationOptions } from './spec/agent-spec.js';
 export {
   createAgentSpecification, checkAgentSpecification, agentSpecName, agentSpecDescription, agentSpecInstruction, agentSpecModel,

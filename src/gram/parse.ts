@@ -62,14 +62,15 @@ const left = <E>(e: E): Either<E, never> => ({ _tag: 'Left', left: e });
 
 /**
  * Parses a gram document. Right: the document (its `warnings` list problems that lose or change
- * data without being errors). Left: every error found, in source order.
+ * data without being errors). Left: every error found, in source order (and a final
+ * `GRAM_TOO_MANY_ERRORS` note when reporting stopped early).
  */
 export const parseGram = (
   text: string,
   options: ParseOptions = {},
 ): Either<ReadonlyArray<Diagnostic>, GramDocument> => {
   const r = analyzeGram(text, options);
-  return r.document !== undefined ? right(r.document) : left(r.diagnostics.filter((d) => d.severity === 'error'));
+  return r.document !== undefined ? right(r.document) : left(r.diagnostics.filter((d) => d.severity !== 'warning'));
 };
 
 /** Like `parseGram`, with errors and warnings in one list (for `check` and editors). */
@@ -100,6 +101,7 @@ const run = (text: string, options: ParseOptions): ParseResult => {
   let header: RecordNode | undefined;
   const errors: Diagnostic[] = [];
   let failed = false;
+  let stoppedEarly = false;
   let first = true;
   for (;;) {
     const tokens = lexer.nextChunk(chunkTokens);
@@ -120,18 +122,24 @@ const run = (text: string, options: ParseOptions): ParseResult => {
     }
     if (failed) recover(tokens, first, ctx, errors, maxErrors);
     first = false;
-    if (errors.length >= maxErrors || tokens.length === 0) break;
+    if (tokens.length === 0) break;
+    if (errors.length >= maxErrors) {
+      stoppedEarly = true;
+      break;
+    }
   }
 
-  let all = [...lexer.diagnostics, ...errors];
-  if (all.length > maxErrors || lexer.dropped > 0) {
-    all = [...sortDiagnostics(all)];
-    const extra = all.length - Math.min(all.length, maxErrors) + lexer.dropped;
-    all.length = Math.min(all.length, maxErrors);
-    if (extra > 0) all.push(info('GRAM_TOO_MANY_ERRORS', `${extra} more error${extra === 1 ? '' : 's'} not shown; fix these first`));
-  }
+  let all: ReadonlyArray<Diagnostic> = [...lexer.diagnostics, ...errors];
   const ok = !failed && !lexer.tooDeep && all.every((d) => d.severity !== 'error');
-  if (!ok) return { diagnostics: withFile(options.filename, dedupe(sortDiagnostics(all))) };
+  if (!ok) {
+    const sorted = [...dedupe(sortDiagnostics(all))];
+    const extra = Math.max(0, sorted.length - maxErrors) + lexer.dropped;
+    sorted.length = Math.min(sorted.length, maxErrors);
+    if (extra > 0 || stoppedEarly) {
+      sorted.push(info('GRAM_TOO_MANY_ERRORS', `stopped after ${maxErrors} errors; fix these first (there may be more)`));
+    }
+    return { diagnostics: withFile(options.filename, sorted) };
+  }
 
   const warnings = fast.warnings;
   const document: GramDocument = {
@@ -176,7 +184,7 @@ const recover = (tokens: GramToken[], allowHeader: boolean, ctx: ErrorContext, o
       const k = slice.indexOf(e.token as GramToken);
       if (e.name === 'NotAllInputParsedException') stoppedAt = k < 0 ? slice.length : k;
       const offset = Number.isNaN(e.token.startOffset) ? Number.POSITIVE_INFINITY : e.token.startOffset;
-      if (offset < suppressUntil) continue;
+      if (offset < suppressUntil || suppressUntil === Number.POSITIVE_INFINITY) continue;
       const d = e.name === 'NotAllInputParsedException' ? topLevel(e.token, slice[k - 1], sliceCtx) : syntaxDiagnostic(e, sliceCtx);
       // a stray closer after another error is that error's consequence (recovery left a bracket behind)
       if (d.code === 'GRAM_UNMATCHED_CLOSER' && reported) continue;
@@ -187,6 +195,12 @@ const recover = (tokens: GramToken[], allowHeader: boolean, ctx: ErrorContext, o
         suppressUntil = Math.max(suppressUntil, enclosingGroupEnd(slice, Math.max(0, k)) ?? -1);
       } else if (d.code.startsWith('GRAM_UNCLOSED_') && d.related?.[0] !== undefined) {
         suppressUntil = Math.max(suppressUntil, matchingCloserEnd(slice, d.related[0].span.start) ?? -1);
+      } else if (d.code === 'GRAM_EXPECTED_NODE' && k >= 0) {
+        // the rest of the path on this line (a bracketed subject, an arrow end) follows from it
+        const t = slice[k] as GramToken;
+        const eol = ctx.lines().source.indexOf('\n', t.startOffset);
+        const closer = T.isOpener(t.tokenType) ? (matchingCloserEnd(slice, t.startOffset) ?? -1) : -1;
+        suppressUntil = Math.max(suppressUntil, eol < 0 ? Number.POSITIVE_INFINITY : eol, closer);
       }
     }
     for (const d of parser.issues) out.push(d);

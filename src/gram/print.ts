@@ -67,15 +67,22 @@ const distribute = (items: ReadonlyArray<{ readonly span: Span }>, comments: Rea
     const it = (items[i] as { span: Span }).span;
     while (j < comments.length && (comments[j] as Comment).span.start < it.start) {
       const c = comments[j++] as Comment;
-      if (c.endOfLine === true && i > 0 && (d.leading[i] as Comment[]).length === 0) (d.trailing[i - 1] as Comment[]).push(c);
-      else (d.leading[i] as Comment[]).push(c);
+      // one end-of-line comment per entry: a second one would join the first on its line
+      if (c.endOfLine === true && i > 0 && (d.leading[i] as Comment[]).length === 0 && (d.trailing[i - 1] as Comment[]).length === 0) {
+        (d.trailing[i - 1] as Comment[]).push(c);
+      } else {
+        (d.leading[i] as Comment[]).push(c);
+      }
     }
     while (j < comments.length && (comments[j] as Comment).span.start < it.end) (d.inner[i] as Comment[]).push(comments[j++] as Comment);
   }
   while (j < comments.length) {
     const c = comments[j++] as Comment;
-    if (c.endOfLine === true && n > 0 && d.dangling.length === 0) (d.trailing[n - 1] as Comment[]).push(c);
-    else d.dangling.push(c);
+    if (c.endOfLine === true && n > 0 && d.dangling.length === 0 && (d.trailing[n - 1] as Comment[]).length === 0) {
+      (d.trailing[n - 1] as Comment[]).push(c);
+    } else {
+      d.dangling.push(c);
+    }
   }
   return d;
 };
@@ -242,7 +249,8 @@ class Printer {
       if (a !== undefined) seq.push(a);
     });
     const d = distribute(seq, comments);
-    let force = hasAny(d);
+    let force = d.trailing.some((x) => x.length > 0) || d.leading.slice(1).some((x) => x.length > 0);
+    const outward: Comment[] = [];
     const first: Doc[] = [];
     const rest: Doc[] = [];
     let target = first;
@@ -254,7 +262,13 @@ class Printer {
         target.push(softline);
         broken = true;
       }
-      for (const c of [...(d.leading[i] as Comment[]), ...pr.hoisted]) {
+      const leading = [...(d.leading[i] as Comment[]), ...pr.hoisted];
+      // comments before the first node would sit before the whole path once printed: move them out
+      if (i === 0) {
+        outward.push(...leading);
+        leading.length = 0;
+      }
+      for (const c of leading) {
         if (!broken) target.push(hardline);
         target.push(commentDoc(c), hardline);
         broken = true;
@@ -271,7 +285,7 @@ class Printer {
         }
       }
     });
-    return { doc: group([first, indent(rest)], force), hoisted: d.dangling };
+    return { doc: group([first, indent(rest)], force), hoisted: [...outward, ...d.dangling] };
   };
 
   subjectPattern = (p: SubjectPattern, comments: ReadonlyArray<Comment>): Printed => {
@@ -320,17 +334,24 @@ class Printer {
     const target = p.target;
     items.push({ span: target.span, print: (inner) => (target.kind === 'SubjectPattern' ? this.subjectPattern(target, inner) : this.path(target, inner)) });
     const d = distribute(items, comments);
-    let force = hasAny(d);
+    let force = d.trailing.some((x) => x.length > 0) || d.leading.slice(1).some((x) => x.length > 0);
+    const outward: Comment[] = [];
     const body: Doc[] = [];
     items.forEach((it, i) => {
       const pr = it.print(d.inner[i] as Comment[]);
+      const leading = [...(d.leading[i] as Comment[]), ...pr.hoisted];
+      if (i === 0) {
+        // before the first annotation is before the whole pattern
+        outward.push(...leading);
+        leading.length = 0;
+      }
       if (i > 0) body.push(line);
-      for (const c of [...(d.leading[i] as Comment[]), ...pr.hoisted]) body.push(commentDoc(c), hardline);
+      for (const c of leading) body.push(commentDoc(c), hardline);
       body.push(pr.doc);
       for (const c of d.trailing[i] as Comment[]) body.push(' ', commentDoc(c));
-      if (pr.hoisted.length > 0) force = true;
+      if (leading.length > 0) force = true;
     });
-    return { doc: group(body, force), hoisted: d.dangling };
+    return { doc: group(body, force), hoisted: [...outward, ...d.dangling] };
   }
 
   topLevel = (p: TopLevelPattern, comments: ReadonlyArray<Comment>): Printed => {

@@ -195,6 +195,14 @@ export const syntaxDiagnostic = (e: IRecognitionException, ctx: ErrorContext): D
     const expected = facts.expected;
     switch (rule) {
       case 'node':
+        if (expected === T.LParen.name) {
+          const arrow = prev !== undefined && (is(prev, T.ArrowRightCat) || is(prev, T.ArrowLeftCat)) ? ` after \`${arrowText(ctx.tokens, i)}\`` : '';
+          return unexpected(`expected a node \`(…)\`${arrow}, found ${describeFound(t)}`, t, ctx,
+            is(t, T.LBracket)
+              ? "a relationship's subject goes between the halves of its arrow, like `-[r:KNOWS]->`"
+              : 'an arrow joins two nodes, like `(a)-->(b)`',
+            'GRAM_EXPECTED_NODE');
+        }
         if (is(t, T.At)) return misplacedAnnotation(t, ctx, 'inside a node');
         if (isBadIdentifier(t) && prev !== undefined && is(prev, T.LParen)) return badIdentifier(t, ctx);
         return unclosed('GRAM_UNCLOSED_NODE', ')', 'node', T.LParen, t, ctx, '',
@@ -396,6 +404,22 @@ export const enclosingGroupEnd = (tokens: ReadonlyArray<GramToken>, k: number): 
   }
   const last = tokens[tokens.length - 1];
   return last === undefined ? undefined : last.endOffset + 1;
+};
+
+/** The source text of the arrow that ends just before index `i` (`--`, `-[r]->`). */
+const arrowText = (tokens: ReadonlyArray<GramToken>, i: number): string => {
+  let k = i - 1;
+  if (k >= 0 && is(tokens[k], T.ArrowRightCat)) k--;
+  if (k >= 0 && is(tokens[k], T.RBracket)) {
+    let depth = 0;
+    for (; k >= 0; k--) {
+      const t = tokens[k] as GramToken;
+      if (T.isCloser(t.tokenType)) depth++;
+      else if (T.isOpener(t.tokenType) && --depth === 0) break;
+    }
+    k--;
+  }
+  return k >= 0 && is(tokens[k], T.ArrowLeftCat) ? tokens.slice(k, i).map((t) => t.image).join('') : (tokens[i - 1]?.image ?? '');
 };
 
 const tokenTypeNamed = (name: string): TokenType => T.allTokens.find((t) => t.name === name) ?? T.Invalid;

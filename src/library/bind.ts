@@ -14,7 +14,8 @@ import type { ToolSpecification } from '../spec/tool-spec.js';
 import { type CompiledSchema, compileSchema, type SchemaCompileError } from '../spec/validate.js';
 import type { InvocationObserver } from './events.js';
 import { diffJson, formatDifferences, type JsonDifference, schemaDiffOptions } from './json-diff.js';
-import { type Tool, validateTool } from './tool.js';
+import { NEVER } from './never-signal.js';
+import { type InvocationContext, type Tool, validateTool } from './tool.js';
 import { lookupTool, type ToolLibrary, toolNames } from './tool-library.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -101,8 +102,12 @@ const left = <E>(e: E): Either<E, never> => ({ _tag: 'Left', left: e });
 
 const never = (): boolean => false;
 
+/** Marks the instances of `BoundToolImpl` (a property load: cheaper than `instanceof` on the hot path). */
+export const BOUND: unique symbol = Symbol('gramkit.BoundTool');
+
 /** The implementation behind `BoundTool`; `invoke` reads its cache directly. */
 export class BoundToolImpl implements BoundTool {
+  readonly [BOUND] = true;
   readonly name: string;
   /** Cached on first use by `validators()`. */
   compiled: Either<SchemaCompileError, CompiledValidators> | undefined = undefined;
@@ -115,6 +120,8 @@ export class BoundToolImpl implements BoundTool {
   /** `undefined` when the output schema accepts anything. */
   outputCheck: ((value: unknown) => boolean) | undefined = undefined;
   hasDefaults = false;
+  /** What a plain call passes its implementation: shared by the calls without a context of their own. */
+  readonly plainContext: InvocationContext;
 
   constructor(
     readonly spec: ToolSpecification,
@@ -122,6 +129,7 @@ export class BoundToolImpl implements BoundTool {
     readonly options: BindOptions,
   ) {
     this.name = spec.name;
+    this.plainContext = Object.freeze({ signal: NEVER, toolName: spec.name, context: options.context });
     const limits = tool.limits;
     this.plain =
       options.observer === undefined &&
@@ -290,7 +298,10 @@ export const bindAll = (specs: ReadonlyArray<ToolSpecification>, library: ToolLi
 export const lookupBound = (name: string, bound: BoundTools): BoundTool | undefined => bound.byName.get(name);
 
 /** Whether a value is a bound tool made by `bindTool`. */
-export const isBoundTool = (v: unknown): v is BoundTool => v instanceof BoundToolImpl;
+export const isBoundTool = (v: unknown): v is BoundTool => isBoundToolImpl(v);
+
+/** The hot-path check of `invoke`: never throws for any value. */
+export const isBoundToolImpl = (v: unknown): v is BoundToolImpl => typeof v === 'object' && v !== null && (v as { [BOUND]?: unknown })[BOUND] === true;
 
 // -------------------------------------------------------------------------------------------------
 // rendering

@@ -19,8 +19,9 @@
 import { type Either, left as eLeft, right as eRight } from 'fp-ts/lib/Either.js';
 import type { TaskEither } from 'fp-ts/lib/TaskEither.js';
 import { formatIssues, type ValidationIssue } from '../spec/validate.js';
-import { type BoundTool, BoundToolImpl, type BoundTools, type CompiledValidators } from './bind.js';
+import { type BoundTool, type BoundToolImpl, type BoundTools, type CompiledValidators, isBoundToolImpl } from './bind.js';
 import { callId } from './call-id.js';
+import { NEVER } from './never-signal.js';
 import { combineObservers, type InvocationObserver, notify } from './events.js';
 import { findNonJson, jsonByteLength } from './json-value.js';
 import { admitCall } from './rate-limit.js';
@@ -45,21 +46,6 @@ export interface InvokeOptions {
   readonly callId?: string;
 }
 
-/**
- * A signal that never aborts, shared by every call that has neither a timeout nor a signal.
- * Listeners added to it are not kept: they could never run, and on a shared signal they would
- * pile up call after call (an implementation that adds an abort listener per call and removes it
- * only on abort is common).
- */
-const NEVER: AbortSignal = (() => {
-  const signal = new AbortController().signal;
-  const ignore = (): void => undefined;
-  Object.defineProperty(signal, 'addEventListener', { value: ignore });
-  Object.defineProperty(signal, 'removeEventListener', { value: ignore });
-  Object.defineProperty(signal, 'onabort', { get: () => null, set: ignore });
-  return Object.freeze(signal);
-})();
-
 /** Larger delays overflow Node's timers (they would fire at once); treated as no timeout. */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -76,7 +62,7 @@ const MAX_MESSAGE = 2000;
  */
 export const invoke = (bound: BoundTool, args: unknown, options?: InvokeOptions): Promise<ToolResult> => {
   try {
-    if (!(bound instanceof BoundToolImpl)) return Promise.resolve(notBound(bound));
+    if (!isBoundToolImpl(bound)) return Promise.resolve(notBound(bound));
     if (
       bound.plain &&
       (options === undefined || (options.signal === undefined && options.timeoutMs === undefined && options.observer === undefined)) &&
@@ -98,7 +84,7 @@ export const invokeJson = (bound: BoundTool, argumentsText: string, options?: In
   try {
     const parsed = parseArguments(argumentsText);
     if (parsed.ok) return invoke(bound, parsed.value, options);
-    if (!(bound instanceof BoundToolImpl)) return Promise.resolve(notBound(bound));
+    if (!isBoundToolImpl(bound)) return Promise.resolve(notBound(bound));
     return fullCall(bound, argumentsText, options ?? {}, parsed);
   } catch (e) {
     return Promise.resolve(internalFailure(e));
@@ -149,7 +135,7 @@ const plainCall = async (b: BoundToolImpl, args: unknown, context: unknown): Pro
     if (!b.argsCheck(args)) return invalidArguments(b, args);
     let r: unknown;
     try {
-      r = b.tool.invoke(b.hasDefaults ? withDefaults(b, args) : args, { signal: NEVER, toolName: b.name, context: context !== undefined ? context : b.options.context });
+      r = b.tool.invoke(b.hasDefaults ? withDefaults(b, args) : args, context === undefined ? b.plainContext : { signal: NEVER, toolName: b.name, context });
       if (isThenable(r)) r = await r;
     } catch (e) {
       return executionFailure(e);

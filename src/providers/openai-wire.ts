@@ -103,7 +103,8 @@ const toolChoiceWire = (req: ModelRequest, p: PreparedTools, legacy: boolean): J
   }
   if (c === 'auto' || c === 'none') return c;
   if (c === 'required') {
-    const only = p.wire.length === 1 ? (p.wire[0] as JsonObject)['name'] : undefined;
+    const fn = p.wire.length === 1 ? (p.wire[0] as JsonObject)['function'] : undefined;
+    const only = typeof fn === 'object' && fn !== null && !Array.isArray(fn) ? (fn as JsonObject)['name'] : undefined;
     if (typeof only === 'string') return { name: only };
     return configurationError('toolChoice "required" has no equivalent in the legacy functions API when there are several tools; use toolChoice {tool: name} or the tools API');
   }

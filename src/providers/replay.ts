@@ -97,8 +97,8 @@ export const replayModel = (recording: Recording, options: ReplayOptions = {}): 
 // -------------------------------------------------------------------------------------------------
 
 /**
- * `inner`, recording every exchange into `file` (rewritten after each one, atomically). A call
- * the caller cancelled is not recorded. When the file cannot be written, the call fails with
+ * `inner`, recording every exchange into `file` (rewritten after each call, atomically, so the
+ * file exists as soon as one call was made). A call the caller cancelled is not recorded. When the file cannot be written, the call fails with
  * `CONFIGURATION_ERROR` rather than losing the recording silently.
  */
 export const recordModel = (inner: Model, file: string, options: RecordOptions = {}): Model => {
@@ -138,9 +138,10 @@ export const recordModel = (inner: Model, file: string, options: RecordOptions =
               },
             },
       );
-      if (!result.ok && result.error.code === 'CANCELLED') return result;
-      exchanges.push({ request: recordedRequest(request), response: result, ...(onTextDelta !== undefined ? { textDeltas: deltas } : {}) });
+      const cancelled = !result.ok && result.error.code === 'CANCELLED';
+      if (!cancelled) exchanges.push({ request: recordedRequest(request), response: result, ...(onTextDelta !== undefined ? { textDeltas: deltas } : {}) });
       const problem = await save();
+      if (cancelled) return result;
       if (problem !== undefined) return failure(configurationError(`cannot write the recording ${file}: ${problem}`));
       return result;
     },

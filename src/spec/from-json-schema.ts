@@ -181,6 +181,8 @@ interface Ctx {
   readonly stack: string[];
   readonly diagnostics: Diagnostic[];
   depth: number;
+  /** Inside an `allOf` whose other parts give the type: inferring a type from keywords is then exact. */
+  quietInference: number;
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -199,6 +201,7 @@ const newCtx = (schema: unknown, options: SchemaImportOptions): Ctx => {
     stack: [],
     diagnostics: [],
     depth: 0,
+    quietInference: 0,
   };
 };
 
@@ -375,17 +378,20 @@ const convertAllOf = (s: JsonObject, ptr: string, ctx: Ctx, root: boolean): Type
   if (!Array.isArray(parts) || parts.length === 0) return err(ctx, ImportCodes.INVALID_SCHEMA, ptr, '`allOf` must be a non-empty array');
   const types: Type[] = [];
   let failed = false;
+  const base = without(s, ['allOf']);
+  const typed = base['type'] !== undefined || parts.some((p) => isJsonObject(p) && p['type'] !== undefined);
+  if (typed) ctx.quietInference++;
   parts.forEach((p, i) => {
     const t = convert(p, `${ptr}/allOf/${i}`, ctx, root);
     if (t === undefined) failed = true;
     else types.push(t);
   });
-  const base = without(s, ['allOf']);
   if (Object.keys(without(base, ['$defs', 'definitions', '$schema'])).length > 0) {
     const t = convert(base, ptr, ctx, root);
     if (t === undefined) failed = true;
     else types.push(t);
   }
+  if (typed) ctx.quietInference--;
   if (failed) return undefined;
   let acc = types[0] as Type;
   for (const t of types.slice(1)) {
@@ -482,6 +488,13 @@ const convertUnion = (s: JsonObject, ptr: string, ctx: Ctx): Type | undefined =>
   }
   const meta = convertMeta(general, ptr, ctx, undefined);
   if (meta === undefined) return undefined;
+  // a union of bare constants is an enum (the same values, written shorter)
+  const constOnly = (t: Type): boolean => t.kind === 'Any' && Object.keys(t.meta).length === 1 && t.meta.const !== undefined;
+  if (out.length > 1 && out.every(constOnly) && meta.enum === undefined && meta.const === undefined) {
+    const values: JsonValue[] = [];
+    for (const m of out) if (!values.some((v) => jsonEquals(v, m.meta.const))) values.push(m.meta.const as JsonValue);
+    return anyType({ ...meta, enum: values });
+  }
   if (out.length === 1) {
     const only = out[0] as Type;
     const r = intersect(only, anyType(meta), 'right');
@@ -513,7 +526,7 @@ const convertMeta = (s: JsonObject, ptr: string, ctx: Ctx, kinds: ReadonlySet<Ty
     ['exclusiveMinimum', 'minimum'],
     ['exclusiveMaximum', 'maximum'],
   ] as const) {
-    if (typeof s[ex] === 'boolean' && (kinds === undefined || kinds.has('Number') || kinds.has('Integer'))) {
+    if (typeof s[ex] === 'boolean' && kinds !== undefined && (kinds.has('Number') || kinds.has('Integer'))) {
       if (s[ex] === true && typeof s[bound] === 'number') {
         out[ex] = s[bound] as number;
         delete out[bound];
@@ -523,7 +536,7 @@ const convertMeta = (s: JsonObject, ptr: string, ctx: Ctx, kinds: ReadonlySet<Ty
       }
     }
   }
-  if (s['example'] !== undefined) {
+  if (s['example'] !== undefined && kinds === undefined) {
     if (out['examples'] === undefined) {
       out['examples'] = [s['example']];
       note(ctx, ImportCodes.NOTE, `${ptr}/example`, 'OpenAPI `example` imported as `examples: [...]`');
@@ -590,7 +603,9 @@ const convertPlain = (s: JsonObject, ptr: string, ctx: Ctx, root: boolean): Type
     if (inferred.length > 0) {
       kinds = inferred;
       const msg = `no \`type\`, read as ${inferred.join(' or ')} from its keywords`;
-      if (root && inferred.length === 1 && inferred[0] === 'Object') note(ctx, ImportCodes.TYPE_INFERRED, ptr, `${msg} (tool arguments are always an object)`);
+      if (ctx.quietInference > 0) {
+        // another part of the allOf gives the type
+      } else if (root && inferred.length === 1 && inferred[0] === 'Object') note(ctx, ImportCodes.TYPE_INFERRED, ptr, `${msg} (tool arguments are always an object)`);
       else warn(ctx, ImportCodes.TYPE_INFERRED, ptr, `${msg}; the original also accepted values of other types`);
     }
   }

@@ -275,7 +275,7 @@ export const importDefinitions = (values: ReadonlyArray<{ readonly value: unknow
   const defs: Definition[] = [];
   const problems: Diagnostic[] = [];
   for (const v of values) definitionsOf(v.value, v.at, defs, problems, options.file);
-  if (defs.length === 0 && problems.length === 0) problems.push(error(IMPORT_UNKNOWN_SHAPE, 'no tool definitions found in the input', fileOpt));
+  if (defs.length === 0 && problems.length === 0 && values.length > 0) problems.push(error(IMPORT_UNKNOWN_SHAPE, 'no tool definitions found in the input', fileOpt));
 
   // 1. each definition to a signature
   interface Pending {

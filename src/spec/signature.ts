@@ -606,6 +606,14 @@ const nodeType = (n: NodePattern, env: Env, role: 'parameter' | 'return', what: 
   return { ...t, props };
 };
 
+/** The name a parameter node declares (its identifier, else a string `paramName`), if any. */
+const declaredName = (n: NodePattern): string | undefined => {
+  const id = n.subject?.identifier?.value;
+  if (id !== undefined) return id;
+  const pn = n.subject?.record?.properties.find((p) => p.key.name === 'paramName');
+  return pn !== undefined && pn.value.kind === 'String' && pn.value.value !== '' ? pn.value.value : undefined;
+};
+
 /** A parameter node → field (name from the identifier or `paramName`). */
 const parameter = (n: NodePattern, env: Env, index: number, resolve: CompileContext['resolve'], isDefined?: CompileContext['isDefined']): { field: Field; defines: boolean } | undefined => {
   const ref = referenceName(n);
@@ -702,15 +710,16 @@ export const compileSignature = (path: PathPattern, ctx: CompileContext): Checke
       return;
     }
     const ref = referenceName(n);
-    const p = parameter(n, env, i, ctx.resolve, ctx.isDefined);
-    if (p === undefined) return;
-    if (ref !== undefined) references.push({ name: ref, node: n });
-    const prev = seen.get(p.field.name);
-    if (prev !== undefined) {
-      report(env, SigCodes.DUPLICATE_PARAM, `parameter \`${p.field.name}\` is declared twice`, n.span, 'parameter names are unique within a signature', [{ message: 'first declared here', span: prev }]);
-      return;
+    const name = declaredName(n);
+    const prev = name === undefined ? undefined : seen.get(name);
+    if (name !== undefined && prev !== undefined) {
+      report(env, SigCodes.DUPLICATE_PARAM, `parameter \`${name}\` is declared twice`, n.span, 'parameter names are unique within a signature', [{ message: 'first declared here', span: prev }]);
+    } else if (name !== undefined) {
+      seen.set(name, n.span);
     }
-    seen.set(p.field.name, n.span);
+    const p = parameter(n, env, i, ctx.resolve, ctx.isDefined);
+    if (p === undefined || prev !== undefined) return;
+    if (ref !== undefined) references.push({ name: ref, node: n });
     fields.push(p.field);
     if (p.defines) definitions.push({ name: p.field.name, role: 'parameter', field: p.field, node: n });
   });

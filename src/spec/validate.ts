@@ -141,8 +141,14 @@ export const compileSchema = (schema: JsonSchema): Either<SchemaCompileError, Co
   return result;
 };
 
+let compilations = 0;
+
+/** How many schemas ajv has compiled in this process (compiling is lazy: loading specifications compiles none). */
+export const compiledSchemaCount = (): number => compilations;
+
 const build = (schema: JsonSchema): Either<SchemaCompileError, CompiledSchema> => {
   let fn: ValidateFunction;
+  compilations++;
   try {
     fn = instanceFor(schema).compile(schema as AnySchema);
   } catch (e) {

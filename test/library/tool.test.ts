@@ -5,6 +5,7 @@ import {
   defineTool,
   invoke,
   isTool,
+  parseSpecifications,
   toolDescription,
   toolLibrary,
   toolName,
@@ -13,7 +14,6 @@ import {
   type ToolSpecification,
   validateTool,
 } from '../../src/index.js';
-import { parseSpecifications } from '../../src/spec/load.js';
 import { greet, greetSpec } from './support.js';
 
 const schema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as const;

@@ -15,7 +15,7 @@ export interface Generated {
 const EMAILS = ['ana@example.com', 'bo.b+x@mail.example.org'];
 const DATES = ['2024-02-29', '1999-12-31'];
 
-const leaf: fc.Arbitrary<Generated> = fc.oneof(
+const leafArbitraries: ReadonlyArray<fc.Arbitrary<Generated>> = [
   fc.record({ minLength: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }), extra: fc.integer({ min: 0, max: 5 }) }).map(({ minLength, extra }) => {
     const schema: Record<string, JsonValue> = { type: 'string' };
     if (minLength !== undefined) {
@@ -30,7 +30,7 @@ const leaf: fc.Arbitrary<Generated> = fc.oneof(
   fc.uniqueArray(fc.constantFrom('red', 'green', 'blue', 'c', 'f'), { minLength: 1, maxLength: 3 }).map((vs) => ({ schema: { type: 'string', enum: vs }, value: fc.constantFrom(...vs) })),
   fc.uniqueArray(fc.integer({ min: -3, max: 9 }), { minLength: 1, maxLength: 3 }).map((vs) => ({ schema: { enum: vs }, value: fc.constantFrom(...vs) })),
   fc.constantFrom<JsonValue>('fixed', 7, true).map((c) => ({ schema: { const: c }, value: fc.constant(c) })),
-  fc.record({ min: fc.integer({ min: -5, max: 5 }), span: fc.integer({ min: 0, max: 20 }), exclusive: fc.boolean() }).map(({ min, span, exclusive }) => ({
+  fc.record({ min: fc.integer({ min: -5, max: 5 }), span: fc.integer({ min: 0, max: 20 }), exclusive: fc.boolean() }).map(({ min, span, exclusive }): Generated => ({
     schema: exclusive ? { type: 'integer', exclusiveMinimum: min - 1, exclusiveMaximum: min + span + 1 } : { type: 'integer', minimum: min, maximum: min + span },
     value: fc.integer({ min, max: min + span }),
   })),
@@ -39,7 +39,9 @@ const leaf: fc.Arbitrary<Generated> = fc.oneof(
   fc.constant<Generated>({ schema: { type: 'boolean' }, value: fc.boolean() }),
   fc.constant<Generated>({ schema: { type: ['string', 'null'] }, value: fc.option(fc.string({ maxLength: 4 }), { nil: null }) }),
   fc.constant<Generated>({ schema: { anyOf: [{ type: 'string' }, { type: 'integer' }] }, value: fc.oneof(fc.string({ maxLength: 4 }), fc.integer()) }),
-);
+];
+
+const leaf: fc.Arbitrary<Generated> = fc.oneof(...leafArbitraries);
 
 const anySchema: fc.Arbitrary<Generated> = fc.constant({ schema: {}, value: fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<JsonValue> });
 
@@ -61,7 +63,9 @@ export const generatedSchema = (options: { readonly depth?: number; readonly all
     );
   };
   const arrayOf = (d: number): fc.Arbitrary<Generated> =>
-    fc.record({ item: node(d - 1), min: fc.integer({ min: 0, max: 2 }), extra: fc.integer({ min: 0, max: 2 }), unique: fc.boolean() }).map(({ item, min, extra, unique }) => {
+    fc.record({ item: node(d - 1), minItems: fc.integer({ min: 0, max: 2 }), extra: fc.integer({ min: 0, max: 2 }), unique: fc.boolean() }).map(({ item, minItems, extra, unique }) => {
+      // unique items may have a single possible value (a const): at most one is then required
+      const min = unique ? Math.min(minItems, 1) : minItems;
       const schema: Record<string, JsonValue> = { type: 'array', items: item.schema, minItems: min, maxItems: min + extra };
       if (unique) schema['uniqueItems'] = true;
       return {
@@ -125,20 +129,21 @@ export const mutate = (v: JsonValue, schema: JsonObject): fc.Arbitrary<JsonValue
   const leaves: fc.Arbitrary<JsonValue> = fc.constantFrom<JsonValue>(null, 'x', -1000, 3.5, true, [], {});
   const go = (x: JsonValue, s: JsonObject | undefined, depth: number): fc.Arbitrary<JsonValue> => {
     if (x !== null && typeof x === 'object' && !Array.isArray(x) && depth < 4) {
-      const keys = Object.keys(x);
+      const o = x as Readonly<Record<string, JsonValue>>;
+      const keys = Object.keys(o);
       const props = (s?.['properties'] ?? {}) as Record<string, JsonObject>;
       const options: fc.Arbitrary<JsonValue>[] = [leaves];
       if (keys.length > 0) {
         options.push(
-          fc.constantFrom(...keys).chain((k) => go(x[k] as JsonValue, props[k], depth + 1).map((nv) => ({ ...x, [k]: nv }))),
+          fc.constantFrom(...keys).chain((k) => go(o[k] as JsonValue, props[k], depth + 1).map((nv) => ({ ...o, [k]: nv }))),
           fc.constantFrom(...keys).map((k) => {
-            const { [k]: _dropped, ...rest } = x;
+            const { [k]: _dropped, ...rest } = o;
             return rest;
           }),
         );
       }
-      const absent = Object.keys(props).filter((k) => !(k in x));
-      if (absent.length > 0) options.push(fc.constantFrom(...absent).map((k) => ({ ...x, [k]: null })));
+      const absent = Object.keys(props).filter((k) => !(k in o));
+      if (absent.length > 0) options.push(fc.constantFrom(...absent).map((k) => ({ ...o, [k]: null })));
       return fc.oneof(...options);
     }
     if (Array.isArray(x) && x.length > 0 && depth < 4) {

@@ -1,0 +1,41 @@
+/**
+ * 50 MB inputs give a result or a diagnostic, in memory proportional to the input, without
+ * growing the stack. (Speed is measured by `npm run bench -- gram`, not here.)
+ */
+import { describe, expect, it } from 'vitest';
+import { analyzeGram, toPatterns } from '../../src/index.js';
+
+const MB50 = 50 * 1024 * 1024;
+
+const repeatTo = (unit: string, size: number): string => unit.repeat(Math.ceil(size / unit.length));
+
+describe('50 MB inputs', () => {
+  it('parses a 50 MB document of 50,000 patterns with long strings', () => {
+    const filler = 'lorem ipsum dolor sit amet '.repeat(38);
+    const text = repeatTo(`(n {text: "${filler}", n: 1})-[:NEXT]->(m)\n`, MB50);
+    const r = analyzeGram(text);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.document?.patterns.length).toBe(Math.ceil(MB50 / (filler.length + 38)));
+    expect(toPatterns(r.document!).patterns.length).toBe(r.document?.patterns.length);
+  }, 120_000);
+
+  it('stops reporting after 100 errors in 50 MB of broken input', () => {
+    const r = analyzeGram(repeatTo('(n {a: ]]] >> "x\n', MB50));
+    expect(r.document).toBeUndefined();
+    expect(r.diagnostics).toHaveLength(101);
+    expect(r.diagnostics[100]?.code).toBe('GRAM_TOO_MANY_ERRORS');
+  }, 120_000);
+
+  it.each([
+    ['one comment', `//${'x'.repeat(MB50)}`, 'ok'],
+    ['whitespace', repeatTo(' \n\t', MB50), 'ok'],
+    ['one string', `({s: "${'x'.repeat(MB50)}"})`, 'ok'],
+    ['one unclosed fence', `({s: \`\`\`\n${'x\n'.repeat(MB50 / 2)}`, 'GRAM_UNTERMINATED_FENCE'],
+    ['one unclosed subject pattern', `[a | ${repeatTo('b, ', MB50)}`, 'GRAM_EXPECTED_ELEMENT'],
+    ['open brackets', '['.repeat(MB50), 'GRAM_NESTING_TOO_DEEP'],
+  ])('%s', (_, text, expected) => {
+    const r = analyzeGram(text);
+    if (expected === 'ok') expect(r.diagnostics).toEqual([]);
+    else expect(r.diagnostics[0]?.code).toBe(expected);
+  }, 120_000);
+});

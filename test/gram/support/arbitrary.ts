@@ -1,0 +1,189 @@
+/**
+ * fast-check arbitraries for gram ASTs that the formatter can print and the parser read back:
+ * valid symbols where the syntax needs them, number spellings that lex as their kind, fenced
+ * contents without a fence inside. Spans are placeholders (tests compare ASTs without spans).
+ */
+import fc from 'fast-check';
+import type {
+  AnnotatedPattern, Arrow, GramDocument, Identifier, IdentifiedAnnotation, Key, Label, NodePattern, NumericValue,
+  PathPattern, Property, PropertyAnnotation, RangeValue, RecordNode, RelationshipPath, Subject, SubjectPattern,
+  SubjectPatternElement, TopLevelPattern, Value,
+} from '../../../src/index.js';
+
+const sp = { start: 0, end: 0 };
+
+/** Symbols (not `true`/`false`, which are booleans in value position). */
+export const symbolArb = fc
+  .stringMatching(/^[a-zA-Z_][0-9a-zA-Z_.\-@]{0,8}$/)
+  .filter((s) => s !== 'true' && s !== 'false');
+
+/** Any text, including quotes, backslashes, control characters and astral characters. */
+export const textArb = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: 'binary', maxLength: 8 }),
+  fc.constantFrom('', '"', "'", '`', '\\', '\n', '\r\n', '\t', '// not a comment', 'a\\nb', '😀', '\u0000'),
+);
+
+/** Text that can be the body of a fenced string. */
+export const fencedArb = fc
+  .string({ maxLength: 30, unit: fc.constantFrom('a', ' ', '\n', '`', '"', '\\', 'é', '\t', '/', 'x') })
+  .filter((s) => !s.includes('```') && !s.endsWith('`'));
+
+const integerTextArb = fc.oneof(
+  fc.integer({ min: -1_000_000, max: 1_000_000 }).map(String),
+  fc.constantFrom('-0', '9007199254740993', '123456789012345678901234567890'),
+);
+
+const numericArb: fc.Arbitrary<NumericValue> = fc.oneof(
+  integerTextArb.map((raw): NumericValue => ({ kind: 'Integer', raw, value: Number(raw), span: sp })),
+  fc
+    .tuple(fc.boolean(), fc.integer({ min: 0, max: 99999 }), fc.stringMatching(/^[0-9]{1,4}$/))
+    .map(([neg, i, f]): NumericValue => {
+      const raw = `${neg ? '-' : ''}${i}.${f}`;
+      return { kind: 'Decimal', raw, value: Number(raw), span: sp };
+    }),
+  fc.stringMatching(/^[0-9a-fA-F]{1,6}$/).map((h): NumericValue => ({ kind: 'Hexadecimal', raw: `0x${h}`, value: Number.parseInt(h, 16), span: sp })),
+  fc.stringMatching(/^[0-7]{1,6}$/).map((o): NumericValue => ({ kind: 'Octal', raw: `0${o}`, value: Number.parseInt(o, 8), span: sp })),
+  fc
+    .tuple(fc.integer({ min: -5000, max: 5000 }), fc.stringMatching(/^[a-zA-Z]{1,4}$/))
+    .filter(([n, u]) => !(n === 0 && u.startsWith('x')))
+    .map(([n, unit]): NumericValue => ({ kind: 'Measurement', raw: `${n}${unit}`, value: n, unit, span: sp })),
+);
+
+const rangeArb: fc.Arbitrary<RangeValue> = fc.oneof(
+  fc.tuple(numericArb, numericArb).map(([lower, upper]): RangeValue => ({ kind: 'Range', form: 'closed', lower, upper, span: sp })),
+  numericArb.map((lower): RangeValue => ({ kind: 'Range', form: 'from', lower, upper: undefined, span: sp })),
+  numericArb.map((upper): RangeValue => ({ kind: 'Range', form: 'to', lower: undefined, upper, span: sp })),
+);
+
+const scalarArb: fc.Arbitrary<Value> = fc.oneof(
+  fc.tuple(fc.constantFrom('single', 'double', 'backtick') as fc.Arbitrary<'single' | 'double' | 'backtick'>, textArb).map(
+    ([style, value]): Value => ({ kind: 'String', style, value, span: sp }),
+  ),
+  fencedArb.map((value): Value => ({ kind: 'String', style: 'fenced', value, span: sp })),
+  fc.tuple(symbolArb, textArb).map(([tag, content]): Value => ({ kind: 'TaggedString', style: 'inline', tag, content, span: sp })),
+  fc.tuple(symbolArb, fencedArb).map(([tag, content]): Value => ({ kind: 'TaggedString', style: 'fenced', tag, content, span: sp })),
+  numericArb,
+  rangeArb,
+  fc.boolean().map((value): Value => ({ kind: 'Boolean', value, span: sp })),
+  symbolArb.map((name): Value => ({ kind: 'Symbol', name, span: sp })),
+);
+
+export const keyArb: fc.Arbitrary<Key> = fc.oneof(
+  symbolArb.map((name): Key => ({ kind: 'Key', style: 'symbol', name, span: sp })),
+  textArb.map((name): Key => ({ kind: 'Key', style: 'backtick', name, span: sp })),
+  textArb.map((name): Key => ({ kind: 'Key', style: 'double', name, span: sp })),
+);
+
+export const identifierArb: fc.Arbitrary<Identifier> = fc.oneof(
+  symbolArb.map((value): Identifier => ({ kind: 'Identifier', style: 'symbol', value, span: sp })),
+  textArb.map((value): Identifier => ({ kind: 'Identifier', style: 'backtick', value, span: sp })),
+  integerTextArb.map((value): Identifier => ({ kind: 'Identifier', style: 'integer', value, span: sp })),
+);
+
+export const labelArb: fc.Arbitrary<Label> = fc.tuple(fc.constantFrom(':', '::') as fc.Arbitrary<':' | '::'>, fc.oneof(
+  symbolArb.map((name) => ({ style: 'symbol' as const, name })),
+  textArb.map((name) => ({ style: 'backtick' as const, name })),
+)).map(([separator, n]): Label => ({ kind: 'Label', separator, ...n, span: sp }));
+
+/** Values: scalars, and (gramkit's default mode) arrays and maps nested to a few levels. */
+export const valueArb: fc.Arbitrary<Value> = fc.letrec<{ value: Value }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    scalarArb,
+    fc.array(tie('value'), { maxLength: 4 }).map((items): Value => ({ kind: 'Array', items, span: sp })),
+    fc
+      .array(fc.tuple(keyArb, tie('value')), { maxLength: 3 })
+      .map((es): Value => ({
+        kind: 'Map',
+        entries: es.map(([key, value]): Property => ({ kind: 'Property', key, separator: ':', value, span: sp })),
+        span: sp,
+      })),
+  ),
+})).value;
+
+export const recordArb: fc.Arbitrary<RecordNode> = fc
+  .array(fc.tuple(keyArb, fc.constantFrom(':', '::') as fc.Arbitrary<':' | '::'>, valueArb), { maxLength: 4 })
+  .map((ps): RecordNode => ({
+    kind: 'Record',
+    properties: ps.map(([key, separator, value]): Property => ({ kind: 'Property', key, separator, value, span: sp })),
+    span: sp,
+  }));
+
+export const subjectArb: fc.Arbitrary<Subject> = fc
+  .record({
+    identifier: fc.option(identifierArb, { nil: undefined }),
+    labels: fc.array(labelArb, { maxLength: 3 }),
+    record: fc.option(recordArb, { nil: undefined }),
+  })
+  .filter((s) => s.identifier !== undefined || s.labels.length > 0 || s.record !== undefined)
+  .map((s): Subject => ({ kind: 'Subject', ...s, span: sp }));
+
+export const nodeArb: fc.Arbitrary<NodePattern> = fc
+  .option(subjectArb, { nil: undefined })
+  .map((subject): NodePattern => ({ kind: 'Node', subject, span: sp }));
+
+export const arrowArb: fc.Arbitrary<Arrow> = fc
+  .record({
+    family: fc.constantFrom('-', '=', '~') as fc.Arbitrary<'-' | '=' | '~'>,
+    direction: fc.constantFrom('right', 'left', 'undirected', 'bidirectional') as fc.Arbitrary<Arrow['direction']>,
+    bracketed: fc.boolean(),
+    subject: fc.option(subjectArb, { nil: undefined }),
+  })
+  .map((a): Arrow => ({ kind: 'Arrow', ...a, bracketed: a.bracketed || a.subject !== undefined, span: sp }));
+
+export const pathArb: fc.Arbitrary<PathPattern> = fc.oneof(
+  nodeArb,
+  fc
+    .tuple(nodeArb, fc.array(fc.tuple(arrowArb, nodeArb), { minLength: 1, maxLength: 3 }))
+    .map(([first, hops]): RelationshipPath => ({
+      kind: 'Path',
+      nodes: [first, ...hops.map(([, n]) => n)],
+      arrows: hops.map(([a]) => a),
+      span: sp,
+    })),
+);
+
+export const subjectPatternArb: fc.Arbitrary<SubjectPattern> = fc.letrec<{ sp: SubjectPattern; element: SubjectPatternElement }>((tie) => ({
+  sp: fc
+    .record({ subject: fc.option(subjectArb, { nil: undefined }), elements: fc.array(tie('element'), { maxLength: 3 }) })
+    .map((p): SubjectPattern => ({ kind: 'SubjectPattern', ...p, span: sp })),
+  element: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    identifierArb.map((identifier): SubjectPatternElement => ({ kind: 'Reference', identifier, span: sp })),
+    pathArb,
+    tie('sp'),
+  ),
+})).sp;
+
+const identifiedArb: fc.Arbitrary<IdentifiedAnnotation> = fc
+  .record({ identifier: fc.option(identifierArb, { nil: undefined }), labels: fc.array(labelArb, { maxLength: 2 }) })
+  .filter((i) => i.identifier !== undefined || i.labels.length > 0)
+  .map((i): IdentifiedAnnotation => ({ kind: 'IdentifiedAnnotation', ...i, span: sp }));
+
+const propertyAnnotationArb: fc.Arbitrary<PropertyAnnotation> = fc
+  .tuple(fc.oneof(symbolArb, fc.constant('true')), valueArb)
+  .map(([key, value]): PropertyAnnotation => ({ kind: 'PropertyAnnotation', key, value, span: sp }));
+
+export const annotatedArb: fc.Arbitrary<AnnotatedPattern> = fc
+  .record({
+    identified: fc.option(identifiedArb, { nil: undefined }),
+    annotations: fc.array(propertyAnnotationArb, { maxLength: 3 }),
+    target: fc.oneof(subjectPatternArb, pathArb),
+  })
+  .filter((a) => a.identified !== undefined || a.annotations.length > 0)
+  .map((a): AnnotatedPattern => ({ kind: 'Annotated', ...a, span: sp }));
+
+export const topLevelArb: fc.Arbitrary<TopLevelPattern> = fc.oneof(pathArb, subjectPatternArb, annotatedArb);
+
+export const documentArb: fc.Arbitrary<GramDocument> = fc
+  .record({ header: fc.option(recordArb, { nil: undefined }), patterns: fc.array(topLevelArb, { maxLength: 4 }) })
+  .map((d): GramDocument => ({ kind: 'Document', ...d, comments: [], span: sp }));
+
+/** The AST without positions and layout (spans, blank lines, warnings, comment placement). */
+export const stripLayout = (x: unknown): unknown =>
+  JSON.parse(
+    JSON.stringify(x, (k, v: unknown) =>
+      k === 'span' || k === 'blankLines' || k === 'warnings' || k === 'endOfLine' || k === 'filename' ? undefined : v,
+    ),
+  );

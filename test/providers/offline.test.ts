@@ -1,0 +1,116 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { offlineModel, type Message, type ModelRequest, type ModelResult, type ToolDefinition } from '../../src/index.js';
+
+const tool = (name: string, description: string, properties: Record<string, object>, required: string[] = Object.keys(properties)): ToolDefinition => ({
+  name,
+  description,
+  inputSchema: { type: 'object', properties: properties as never, required },
+});
+
+const tools: ReadonlyArray<ToolDefinition> = [
+  tool('sayHello', 'Returns a friendly greeting for the given name', { personName: { type: 'string' } }),
+  tool('get_weather', 'Current weather for a city', { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'], default: 'celsius' } }, ['city']),
+  tool('add', 'Adds two numbers', { a: { type: 'number' }, b: { type: 'number' } }),
+  tool('searchWeb', 'Search the web', { query: { type: 'string' }, limit: { type: 'integer', default: 5 }, safe: { type: 'boolean' } }, ['query']),
+  tool('sendEmail', 'Sends an e-mail', { to: { type: 'string', format: 'email' }, subject: { type: 'string' }, body: { type: 'string' } }),
+  tool('readFile', 'Reads a text file', { path: { type: 'string' } }),
+];
+
+const model = offlineModel();
+const ok = (r: ModelResult) => {
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+};
+const call = async (text: string, extra: Partial<ModelRequest> = {}) => {
+  const m = ok(await model.generate({ messages: [{ role: 'user', content: text }], tools, ...extra })).message;
+  const c = m.toolCalls?.[0];
+  return c === undefined ? { text: m.content } : { name: c.name, args: JSON.parse(c.arguments) as unknown };
+};
+
+describe('offline demo model: choosing a tool and its arguments', () => {
+  it.each([
+    ["Hello, I'm Alice", 'sayHello', { personName: 'Alice' }],
+    ['hi, my name is Bob Smith', 'sayHello', { personName: 'Bob Smith' }],
+    ['Please greet Ana', 'sayHello', { personName: 'Ana' }],
+    ["What's the weather in New York in fahrenheit?", 'get_weather', { city: 'New York', unit: 'fahrenheit' }],
+    ['weather for Paris', 'get_weather', { city: 'Paris', unit: 'celsius' }],
+    ['add 2 and 3.5', 'add', { a: 2, b: 3.5 }],
+    ['what is the sum of seven and twelve', 'add', { a: 7, b: 12 }],
+    ['search for cheap flights to Rome', 'searchWeb', { query: 'cheap flights Rome', limit: 5 }],
+    ['search "gram notation" with limit: 3, no safe search', 'searchWeb', { query: 'gram notation', limit: 3, safe: false }],
+    ['send an email to bo@example.com with subject: "Lunch" and body: "See you at noon"', 'sendEmail', { to: 'bo@example.com', subject: 'Lunch', body: 'See you at noon' }],
+    ['read the file docs/readme.md', 'readFile', { path: 'docs/readme.md' }],
+  ])('%s → %s', async (text, name, args) => {
+    expect(await call(text)).toEqual({ name, args });
+  });
+
+  it('answers plainly that it is a demo model when no tool matches, listing its tools', async () => {
+    const r = await call('Tell me a joke');
+    expect(r).toEqual({ text: expect.stringContaining("I am gramkit's offline demo model, not a language model") });
+    expect((r as { text: string }).text).toContain('sayHello (Returns a friendly greeting for the given name)');
+  });
+  it('says when the agent has no tools, and when tools are switched off', async () => {
+    expect((await call('hello', { tools: [] })).text).toContain('This agent has no tools');
+    expect((await call('hello', { toolChoice: 'none' })).text).toContain('Tools are switched off');
+  });
+  it('follows toolChoice: a named tool, or "required" (best match, else the first tool)', async () => {
+    expect(await call('Tell me a joke', { toolChoice: { tool: 'searchWeb' } })).toEqual({ name: 'searchWeb', args: { query: 'Tell me a joke', limit: 5 } });
+    expect((await call('Tell me a joke', { toolChoice: 'required' })).name).toBe('sayHello');
+    const r = await model.generate({ messages: [{ role: 'user', content: 'x' }], tools, toolChoice: { tool: 'nope' } });
+    expect(!r.ok && r.error.code).toBe('CONFIGURATION_ERROR');
+  });
+});
+
+describe('offline demo model: answering with results', () => {
+  const after = async (results: ReadonlyArray<Omit<Extract<Message, { role: 'tool' }>, 'role'>>) => {
+    const messages: Message[] = [
+      { role: 'user', content: 'x' },
+      { role: 'assistant', content: '', toolCalls: results.map((r) => ({ id: r.toolCallId, name: r.toolName, arguments: '{}' })) },
+      ...results.map((r): Message => ({ role: 'tool', ...r })),
+    ];
+    return ok(await model.generate({ messages, tools })).message.content;
+  };
+  it('gives text as it is, JSON briefly', async () => {
+    expect(await after([{ toolCallId: '1', toolName: 'sayHello', content: '"Hello, Alice! Nice to meet you."' }])).toBe('Hello, Alice! Nice to meet you.');
+    expect(await after([{ toolCallId: '1', toolName: 'get_weather', content: '{"temp":21,"sky":"clear","hours":[1,2]}' }])).toBe('temp: 21, sky: clear, hours: [1,2]');
+    expect(await after([{ toolCallId: '1', toolName: 'x', content: '["a","b","c"]' }])).toBe('a, b, c');
+    expect(await after([{ toolCallId: '1', toolName: 'x', content: 'not json at all' }])).toBe('not json at all');
+    expect(await after([{ toolCallId: '1', toolName: 'x', content: 'null' }])).toBe('done (no result)');
+  });
+  it('explains errors, with a hint for invalid arguments', async () => {
+    const text = await after([{ toolCallId: '1', toolName: 'sayHello', content: 'INVALID_ARGUMENTS: argument "personName" is required', isError: true }]);
+    expect(text).toBe(
+      'The tool sayHello failed (INVALID_ARGUMENTS): argument "personName" is required. As a demo model I fill arguments from the words of your message; try writing the values out, for example `name: value`.',
+    );
+    expect(await after([{ toolCallId: '1', toolName: 'f', content: '{"code":"TIMEOUT","message":"took 30 s"}', isError: true }])).toContain('(TIMEOUT): took 30 s.');
+  });
+  it('answers several results one per line', async () => {
+    expect(
+      await after([
+        { toolCallId: '1', toolName: 'a', content: '1' },
+        { toolCallId: '2', toolName: 'b', content: '"two"' },
+      ]),
+    ).toBe('a: 1\nb: two');
+  });
+});
+
+describe('offline demo model: laws', () => {
+  it('is deterministic, never fails on any text, and only calls tools it was given with arguments as a JSON object', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 80 }), fc.subarray([...tools]), async (text, some) => {
+        const request: ModelRequest = { messages: [{ role: 'user', content: text }], tools: some };
+        const a = await model.generate(request);
+        const b = await model.generate(request);
+        expect(a).toEqual(b);
+        const v = ok(a);
+        for (const c of v.message.toolCalls ?? []) {
+          expect(some.map((t) => t.name)).toContain(c.name);
+          const args = JSON.parse(c.arguments) as unknown;
+          expect(typeof args === 'object' && args !== null && !Array.isArray(args)).toBe(true);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -1,0 +1,269 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type Diagnostic,
+  checkTypeSignature,
+  parseTypeSignature,
+  typeSignatureToJSONSchema,
+  signatureSchemas,
+  formatDiagnostics,
+} from '../../src/index.js';
+
+const schemaOf = (sig: string) => {
+  const r = typeSignatureToJSONSchema(sig);
+  if (r._tag === 'Left') throw new Error(formatDiagnostics(r.left, sig));
+  return r.right;
+};
+
+const outputOf = (sig: string) => {
+  const r = parseTypeSignature(sig);
+  if (r._tag === 'Left') throw new Error(formatDiagnostics(r.left, sig));
+  return signatureSchemas(r.right).outputSchema;
+};
+
+/** The diagnostics of a signature that must fail. */
+const errorsOf = (sig: string): ReadonlyArray<Diagnostic> => {
+  const r = parseTypeSignature(sig);
+  if (r._tag === 'Right') throw new Error(`expected errors: ${sig}`);
+  return r.left;
+};
+
+/** The source text under a diagnostic's span. */
+const under = (sig: string, d: Diagnostic | undefined): string | undefined => (d?.span === undefined ? undefined : sig.slice(d.span.start, d.span.end));
+
+describe('the seed and contract forms', () => {
+  it('compiles the seed signature', () => {
+    expect(schemaOf('(::Text {paramName:"name"})==>(::String)')).toEqual({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+  });
+
+  it('accepts both written forms, with the same schema', () => {
+    expect(schemaOf('(name::Text)==>(::String)')).toEqual(schemaOf('(::Text {paramName:"name"})==>(::String)'));
+    expect(schemaOf('(name::Text {paramName: "name"})==>(::String)')).toEqual(schemaOf('(name::Text)==>(::String)'));
+  });
+
+  it('maps every type of the table', () => {
+    const s = schemaOf(
+      '(a::Text)==>(b::String)==>(c::Int)==>(d::Integer)==>(e::Double)==>(f::Number)==>(g::Float)==>(h::Bool)==>(i::Boolean)==>(j::Any)==>(k::Object)==>(l::Array)==>(::String)',
+    );
+    expect(s['properties']).toEqual({
+      a: { type: 'string' },
+      b: { type: 'string' },
+      c: { type: 'integer' },
+      d: { type: 'integer' },
+      e: { type: 'number' },
+      f: { type: 'number' },
+      g: { type: 'number' },
+      h: { type: 'boolean' },
+      i: { type: 'boolean' },
+      j: {},
+      k: { type: 'object' },
+      l: { type: 'array' },
+    });
+  });
+
+  it('compiles the seed examples: multiple, optional and record parameters', () => {
+    expect(schemaOf('(::Text {paramName:"name"})==>(::Int {paramName:"age"})==>(::String)')).toEqual({
+      type: 'object',
+      properties: { name: { type: 'string' }, age: { type: 'integer' } },
+      required: ['name', 'age'],
+    });
+    expect(schemaOf('(::Text {paramName:"name"})==>(::Int {paramName:"age", optional:true})==>(::String)')['required']).toEqual(['name']);
+    expect(schemaOf('(::Object {paramName:"params", fields:[{name:"name", type:"Text"}, {name:"age", type:"Int"}]})==>(::String)')).toEqual({
+      type: 'object',
+      properties: { params: { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer' } }, required: ['name', 'age'] } },
+      required: ['params'],
+    });
+  });
+
+  it('compiles type expressions in elementType, type and fields', () => {
+    const s = schemaOf(
+      '(tags::Array {elementType: "[Text]"})==>(user::Object {type: "{name: Text, age: Maybe Int}"})==>(p::Array {type: "(Double, Double)"})==>(f::Object {fields: [{name: "xs", type: "[Int]", optional: true}]})==>(::String)',
+    );
+    expect(s['properties']).toEqual({
+      tags: { type: 'array', items: { type: 'array', items: { type: 'string' } } },
+      user: { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer' } }, required: ['name'] },
+      p: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], minItems: 2, maxItems: 2 },
+      f: { type: 'object', properties: { xs: { type: 'array', items: { type: 'integer' } } } },
+    });
+  });
+
+  it('makes a parameter optional with default, optional: true or Maybe', () => {
+    const s = schemaOf('(a::String {default: "world"})==>(b::Int {optional: true})==>(c::Any {type: "Maybe Int"})==>(d::Bool)==>(::String)');
+    expect(s['required']).toEqual(['d']);
+    expect(s['properties']).toEqual({ a: { type: 'string', default: 'world' }, b: { type: 'integer' }, c: { type: 'integer' }, d: { type: 'boolean' } });
+  });
+
+  it('keeps a parameter required with a default when optional: false says so', () => {
+    expect(schemaOf('(a::Int {default: 3, optional: false})==>(::String)')).toEqual({ type: 'object', properties: { a: { type: 'integer', default: 3 } }, required: ['a'] });
+  });
+
+  it('maps constraints and documentation to their keywords, and ranges to bounds', () => {
+    const s = schemaOf(
+      '(n::Int {range: 1..10, description: "count"})==>(m::Double {range: 0.5...})==>(k::Int {range: ...7})==>(s::Text {range: 1..3, pattern: "^[a-z]+$", format: "email"})==>(xs::Array {elementType: "Int", range: 1..2, uniqueItems: true})==>(u::String {enum: ["c", "f"], title: "Unit", examples: ["c"], deprecated: true})==>(::String)',
+    );
+    expect(s['properties']).toEqual({
+      n: { type: 'integer', description: 'count', minimum: 1, maximum: 10 },
+      m: { type: 'number', minimum: 0.5 },
+      k: { type: 'integer', maximum: 7 },
+      s: { type: 'string', minLength: 1, maxLength: 3, pattern: '^[a-z]+$', format: 'email' },
+      xs: { type: 'array', items: { type: 'integer' }, minItems: 1, maxItems: 2, uniqueItems: true },
+      u: { type: 'string', title: 'Unit', enum: ['c', 'f'], examples: ['c'], deprecated: true },
+    });
+  });
+
+  it('means no parameters by () or a lone node', () => {
+    const empty = { type: 'object', properties: {} };
+    expect(schemaOf('()==>(::String)')).toEqual(empty);
+    expect(schemaOf('(::String)')).toEqual(empty);
+    expect(outputOf('(::String)')).toEqual({ type: 'string' });
+  });
+
+  it('accepts every right arrow, : and :: alike, and comments', () => {
+    const a = schemaOf('(a::Text)==>(b::Int)==>(::String)');
+    expect(schemaOf('(a:Text)-->(b:Int)~~>(::String)')).toEqual(a);
+    expect(schemaOf('(a::Text) // the name\n  ==> (b::Int)\n  ==> (::String)')).toEqual(a);
+  });
+
+  it('compiles the return type to the output schema (named or anonymous)', () => {
+    expect(outputOf('(a::Int)==>(::Object {type: "{temperature: Double, summary: Text | Null}"})')).toEqual({
+      type: 'object',
+      properties: { temperature: { type: 'number' }, summary: { type: ['string', 'null'] } },
+      required: ['temperature', 'summary'],
+    });
+    expect(outputOf('(a::Int)==>(greeting::String {description: "the greeting"})')).toEqual({ type: 'string', description: 'the greeting' });
+  });
+
+  it('describes the arguments object with a leading Arguments node', () => {
+    expect(schemaOf('(::Arguments {additionalProperties: false, description: "all"})==>(a::Int)==>(::String)')).toEqual({
+      type: 'object',
+      description: 'all',
+      properties: { a: { type: 'integer' } },
+      required: ['a'],
+      additionalProperties: false,
+    });
+  });
+
+  it('writes unions, maps and null', () => {
+    expect(schemaOf('(a::Any {type: "Text | Int"})==>(b::Object {type: "Map Int"})==>(c::Null)==>(d::Any {anyOf: ["Text", {type: "Int", minimum: 0}]})==>(::String)')['properties']).toEqual({
+      a: { type: ['string', 'integer'] },
+      b: { type: 'object', additionalProperties: { type: 'integer' } },
+      c: { type: 'null' },
+      d: { anyOf: [{ type: 'string' }, { type: 'integer', minimum: 0 }] },
+    });
+  });
+
+  it('is deterministic: the same text gives the same bytes, in parameter order', () => {
+    const sig = '(z::Int)==>(a::Text {description: "x", default: "y"})==>(m::Bool)==>(::String)';
+    const a = JSON.stringify(schemaOf(sig));
+    expect(JSON.stringify(schemaOf(sig))).toBe(a);
+    expect(a).toBe('{"type":"object","properties":{"z":{"type":"integer"},"a":{"type":"string","description":"x","default":"y"},"m":{"type":"boolean"}},"required":["z","m"]}');
+  });
+});
+
+describe('errors: a stable code and a span', () => {
+  const cases: ReadonlyArray<readonly [string, string, string, string?]> = [
+    // [signature, code, text under the span, hint contains]
+    ['(a::Strin)==>(::String)', 'SIG_UNKNOWN_TYPE', 'Strin', 'String'],
+    ['(a::Int)==>(::Str)', 'SIG_UNKNOWN_TYPE', 'Str', 'String'],
+    ['(a::Array {elementType: "[Txt]"})==>(::String)', 'SIG_UNKNOWN_TYPE', 'Txt'],
+    ['(a::Object {type: "{b: Maybe Intt}"})==>(::String)', 'SIG_UNKNOWN_TYPE', 'Intt'],
+    ['(a)==>(::String)', 'SIG_MISSING_TYPE', '(a)'],
+    ['(a::Text:Int)==>(::String)', 'SIG_MULTIPLE_TYPES', ':Int'],
+    ['(::Text)==>(::String)', 'SIG_MISSING_PARAM_NAME', '(::Text)'],
+    ['(a::Text {paramName: "b"})==>(::String)', 'SIG_PARAM_NAME_MISMATCH', '"b"'],
+    ['(a::Text)==>(a::Int)==>(::String)', 'SIG_DUPLICATE_PARAM', '(a::Int)'],
+    ['(a::Int {default: "ten"})==>(::String)', 'SIG_INVALID_DEFAULT', '"ten"'],
+    ['(a::Int {default: 12, range: 1..10})==>(::String)', 'SIG_INVALID_DEFAULT', '12'],
+    ['(a::String {default: "x", enum: ["c", "f"]})==>(::String)', 'SIG_INVALID_DEFAULT', '"x"'],
+    ['(a::Int {minLength: 3})==>(::String)', 'SIG_CONSTRAINT_TYPE', 'minLength'],
+    ['(a::Text {minimum: 3})==>(::String)', 'SIG_CONSTRAINT_TYPE', 'minimum', 'minLength'],
+    ['(a::Bool {range: 1..2})==>(::String)', 'SIG_CONSTRAINT_TYPE', 'range'],
+    ['(a::Int {format: "email"})==>(::String)', 'SIG_CONSTRAINT_TYPE', '"email"'],
+    ['(a::Text {minLength: -1})==>(::String)', 'SIG_INVALID_CONSTRAINT', '-1'],
+    ['(a::Text {pattern: "[a-"})==>(::String)', 'SIG_INVALID_CONSTRAINT', '"[a-"'],
+    ['(a::Int {minimum: 5, maximum: 1})==>(::String)', 'SIG_INVALID_CONSTRAINT', '5'],
+    ['(a::Int {enum: [1, "two"]})==>(::String)', 'SIG_INVALID_CONSTRAINT', '"two"'],
+    ['(a::Int {range: 1..5, minimum: 2})==>(::String)', 'SIG_INVALID_CONSTRAINT', 'range'],
+    ['(a::Object {fields: "name"})==>(::String)', 'SIG_MALFORMED_FIELDS', '"name"'],
+    ['(a::Object {fields: [{type: "Text"}]})==>(::String)', 'SIG_MALFORMED_FIELDS', '{type: "Text"}'],
+    ['(a::Object {fields: [{name: "b"}]})==>(::String)', 'SIG_MALFORMED_FIELDS', '{name: "b"}'],
+    ['(a::Object {fields: [42]})==>(::String)', 'SIG_MALFORMED_FIELDS', '42'],
+    ['(a::Array {elementType: 42})==>(::String)', 'SIG_MALFORMED_ELEMENT_TYPE', '42'],
+    ['(a::Array {elementTypes: ["Int"]})==>(::String)', 'SIG_MALFORMED_ELEMENT_TYPE', '["Int"]'],
+    ['(a::Any {anyOf: 3})==>(::String)', 'SIG_MALFORMED_TYPE', '3'],
+    ['(a::Array {elementType: "[Int"})==>(::String)', 'SIG_TYPE_EXPR', ''],
+    ['(a::Object {type: "{b: }"})==>(::String)', 'SIG_TYPE_EXPR', '}'],
+    ['(a::Int {type: "[Int]"})==>(::String)', 'SIG_TYPE_CONFLICT', '"[Int]"'],
+    ['(a::Text {elementType: "Int"})==>(::String)', 'SIG_TYPE_CONFLICT', 'elementType'],
+    ['(a::Array {type: "[Maybe Int]"})==>(::String)', 'SIG_MAYBE_POSITION', 'Maybe Int'],
+    ['(a::Int)==>(::Any {type: "Maybe Int"})', 'SIG_MAYBE_POSITION', 'Maybe Int'],
+    ['(a::Int)==>()', 'SIG_MISSING_RETURN', '()'],
+    ['(::Text {paramName:"name"})', 'SIG_MISSING_RETURN', 'paramName'],
+    ['(a::Int)==>(b)', 'SIG_MISSING_RETURN', '(b)'],
+    ['(a::Text)<==(::String)', 'SIG_ARROW_DIRECTION', '<==', '==>'],
+    ['(a::Text)<-->(::String)', 'SIG_ARROW_DIRECTION', '<-->', '-->'],
+    ['(a::Text)==(::String)', 'SIG_ARROW_DIRECTION', '=='],
+    ['(a::Text)-[:R]->(::String)', 'SIG_ARROW_SUBJECT', '-[:R]->'],
+    ['(a::Text)==>(::`IO Text`)', 'SIG_IO_TYPE', '::`IO Text`', 'String'],
+    ['(a::Text)==>(::IO)', 'SIG_IO_TYPE', '::IO'],
+    ['(a::Text)==>(::Any {type: "IO Text"})', 'SIG_IO_TYPE', 'IO Text'],
+    ['(a::Text {desciption: "x"})==>(::String)', 'SIG_UNKNOWN_PROPERTY', 'desciption', 'description'],
+    ['(a::Text {optional: "yes"})==>(::String)', 'SIG_INVALID_PROPERTY', '"yes"'],
+    ['(a::Object {type: "{b: Int, b: Text}"})==>(::String)', 'SIG_DUPLICATE_FIELD', 'b'],
+    ['(a::Object {fields: [{name: "b", type: "Int"}, {name: "b", type: "Int"}]})==>(::String)', 'SIG_DUPLICATE_FIELD', '{name: "b", type: "Int"}'],
+    ['(a::Text {default: date`2024-01-01`})==>(::String)', 'SIG_INVALID_VALUE', 'date`2024-01-01`'],
+    ['(a::Int {examples: [1, "x"]})==>(::String)', 'SIG_INVALID_EXAMPLE', '"x"'],
+    ['(a::Int)==>(::Arguments)==>(::String)', 'SIG_ARGUMENTS_POSITION', '(::Arguments)'],
+    ['[a | b]', 'SIG_NOT_A_PATH', '[a | b]'],
+    ['(a::Int)==>(::String) (b::Int)==>(::String)', 'SIG_NOT_A_PATH', '(b::Int)==>(::String)'],
+    ['   ', 'SIG_EMPTY', '   '],
+  ];
+  for (const [sig, code, text, hint] of cases) {
+    it(`${code}: ${sig.trim() === '' ? '(blank)' : sig}`, () => {
+      const ds = errorsOf(sig);
+      const d = ds.find((x) => x.code === code);
+      expect(d, `${code} not in ${JSON.stringify(ds.map((x) => [x.code, x.message]))}`).toBeDefined();
+      expect(d?.severity).toBe('error');
+      expect(d?.span).toBeDefined();
+      if (text !== '') expect(under(sig, d)).toBe(text);
+      if (hint !== undefined) expect(d?.hint ?? '').toContain(hint);
+    });
+  }
+
+  it('reports gram syntax errors with the parser codes and a span', () => {
+    const ds = errorsOf('(a::Text ==>(::String)');
+    expect(ds[0]?.code).toMatch(/^GRAM_/);
+    expect(ds[0]?.span).toBeDefined();
+  });
+
+  it('reports an IO label that gram cannot parse as SIG_IO_TYPE too', () => {
+    const sig = '(a::Text)==>(::IO Text)';
+    const ds = errorsOf(sig);
+    const d = ds.find((x) => x.code === 'SIG_IO_TYPE');
+    expect(under(sig, d)).toBe('IO Text');
+  });
+
+  it('reports every error at once, not the first only', () => {
+    const ds = errorsOf('(a::Strin)==>(b::Int {minLength: 1})==>(a::Bool)==>(::Txt)');
+    expect(ds.map((d) => d.code).sort()).toEqual(['SIG_CONSTRAINT_TYPE', 'SIG_DUPLICATE_PARAM', 'SIG_UNKNOWN_TYPE', 'SIG_UNKNOWN_TYPE']);
+  });
+
+  it('warns (and still compiles) for formats gramkit does not check', () => {
+    const r = checkTypeSignature('(a::Text {format: "colour"})==>(::String)');
+    expect(r.value).toBeDefined();
+    expect(r.diagnostics.map((d) => [d.code, d.severity])).toEqual([['SIG_UNKNOWN_FORMAT', 'warning']]);
+  });
+
+  it('points into the string of a type expression, escapes included', () => {
+    const sig = '(a::Object {type: "{\\"q\\\\\\"x\\": Foo}"})==>(::String)';
+    const d = errorsOf(sig).find((x) => x.code === 'SIG_UNKNOWN_TYPE');
+    expect(under(sig, d)).toBe('Foo');
+  });
+
+  it('renders with the line and a caret', () => {
+    const sig = '(city::Text)\n  ==>(days::Integr)\n  ==>(::String)';
+    const text = formatDiagnostics(errorsOf(sig), sig, { filename: 'weather.gram' });
+    expect(text).toContain('error[SIG_UNKNOWN_TYPE]: unknown type `Integr`');
+    expect(text).toContain('--> weather.gram:2:13');
+    expect(text).toContain('^^^^^^');
+  });
+});
