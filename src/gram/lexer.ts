@@ -28,16 +28,17 @@ import * as T from './tokens.js';
 
 /**
  * A token. `endOffset` is inclusive (Chevrotain's convention). `payload` holds the decoded content
- * of strings (the body of a fenced string), so the parser does not re-scan them.
+ * of strings (the body of a fenced string), so the parser does not re-scan them. Tokens are
+ * recycled from one chunk to the next: they are valid until the following `nextChunk` call.
  */
 export class GramToken implements IToken {
   constructor(
-    public readonly tokenType: TokenType,
-    public readonly tokenTypeIdx: number,
-    public readonly startOffset: number,
-    public readonly endOffset: number,
-    public readonly image: string,
-    public readonly payload: string | undefined,
+    public tokenType: TokenType,
+    public tokenTypeIdx: number,
+    public startOffset: number,
+    public endOffset: number,
+    public image: string,
+    public payload: string | undefined,
   ) {}
 }
 
@@ -45,8 +46,15 @@ export class GramToken implements IToken {
 export const DEFAULT_MAX_DEPTH = 256;
 /** The highest nesting limit that may be asked for: the parser recurses once per level. */
 export const MAX_DEPTH_LIMIT = 512;
+/**
+ * Tokens one top-level pattern may span (about 10 MB of dense gram). Chunks are cut between
+ * top-level patterns, so this bounds the memory of the token buffer.
+ */
+export const MAX_PATTERN_TOKENS = 1 << 21;
 
 export interface LexerOptions {
+  /** Tokens one top-level pattern may span (default `MAX_PATTERN_TOKENS`). */
+  readonly maxPatternTokens?: number;
   /** Lexical errors recorded before the rest are only counted (default 100). */
   readonly maxDiagnostics?: number;
   /** Deeper nesting is reported (`GRAM_NESTING_TOO_DEEP`) and scanning stops (at most `MAX_DEPTH_LIMIT`). */
@@ -97,7 +105,7 @@ export class GramLexer {
   readonly blankLines: number[] = [];
   /** Lexical errors, in source order. */
   readonly diagnostics: Diagnostic[] = [];
-  /** Set when nesting exceeded the limit: scanning stopped there. */
+  /** Set when nesting exceeded the limit, or one pattern exceeded `MAX_PATTERN_TOKENS`: scanning stopped there. */
   tooDeep = false;
   /** Lexical errors found beyond `maxDiagnostics` (counted, not recorded). */
   dropped = 0;
@@ -106,6 +114,7 @@ export class GramLexer {
   private readonly len: number;
   private readonly maxDepth: number;
   private readonly maxDiagnostics: number;
+  private readonly maxPatternTokens: number;
   /** Open brackets: 1 = annotation parenthesis `@k(`, 2 = relationship bracket `-[`, 0 = any other. */
   private readonly open: number[] = [];
   /** The previous two token type indexes (to recognise `@ key (`). */
@@ -117,15 +126,22 @@ export class GramLexer {
   /** A closer just brought the depth back to 0 (outside an annotation): a chunk may end here. */
   private atBoundary = false;
   private pending: GramToken | undefined;
+  /** Token objects reused chunk after chunk (a token is garbage once its chunk is parsed). */
+  private readonly pool: GramToken[] = [];
+  private used = 0;
+  private readonly chunk: GramToken[] = [];
 
   constructor(private readonly src: string, options: LexerOptions = {}) {
     this.len = src.length;
     this.maxDiagnostics = options.maxDiagnostics ?? 100;
+    this.maxPatternTokens = options.maxPatternTokens ?? MAX_PATTERN_TOKENS;
     this.maxDepth = Math.max(1, Math.min(MAX_DEPTH_LIMIT, Math.floor(options.maxDepth ?? DEFAULT_MAX_DEPTH)));
   }
 
   private report(d: Diagnostic): void {
-    if (this.diagnostics.length < this.maxDiagnostics || d.code === 'GRAM_NESTING_TOO_DEEP') this.diagnostics.push(d);
+    if (this.diagnostics.length < this.maxDiagnostics || d.code === 'GRAM_NESTING_TOO_DEEP' || d.code === 'GRAM_PATTERN_TOO_LARGE') {
+      this.diagnostics.push(d);
+    }
     else this.dropped++;
   }
 
@@ -138,8 +154,17 @@ export class GramLexer {
    * top-level patterns. An empty array means the input is exhausted.
    */
   nextChunk(minTokens: number): GramToken[] {
-    const out: GramToken[] = [];
+    const out = this.chunk;
+    out.length = 0;
+    this.used = 0;
     if (this.pending !== undefined) {
+      // keep the carried-over token out of the way of the ones about to be recycled
+      const at = this.pool.indexOf(this.pending);
+      if (at > 0) {
+        this.pool[at] = this.pool[0] as GramToken;
+        this.pool[0] = this.pending;
+      }
+      this.used = 1;
       out.push(this.pending);
       this.pending = undefined;
     }
@@ -152,6 +177,15 @@ export class GramLexer {
         break;
       }
       out.push(t);
+      if (out.length > this.maxPatternTokens && this.open.length > 0) {
+        this.tooDeep = true;
+        this.report(
+          error('GRAM_PATTERN_TOO_LARGE', `this pattern spans more than ${this.maxPatternTokens} tokens`, {
+            span: span(t.startOffset, t.endOffset + 1),
+            hint: 'split it into several top-level patterns (a subject pattern can refer to patterns defined elsewhere by identifier)',
+          }),
+        );
+      }
     }
     return out;
   }
@@ -219,15 +253,30 @@ export class GramLexer {
   // tokens
   // ---------------------------------------------------------------------------------------------
 
-  private tok(p: { t: TokenType; i: number; image: string }, start: number): GramToken {
-    const end = start + p.image.length;
+  private token(type: TokenType, i: number, start: number, end: number, image: string, payload: string | undefined): GramToken {
     this.pos = end;
-    return new GramToken(p.t, p.i, start, end - 1, p.image, undefined);
+    const t = this.pool[this.used];
+    this.used++;
+    if (t === undefined) {
+      const fresh = new GramToken(type, i, start, end - 1, image, payload);
+      this.pool.push(fresh);
+      return fresh;
+    }
+    t.tokenType = type;
+    t.tokenTypeIdx = i;
+    t.startOffset = start;
+    t.endOffset = end - 1;
+    t.image = image;
+    t.payload = payload;
+    return t;
+  }
+
+  private tok(p: { t: TokenType; i: number; image: string }, start: number): GramToken {
+    return this.token(p.t, p.i, start, start + p.image.length, p.image, undefined);
   }
 
   private make(t: TokenType, start: number, end: number, payload?: string): GramToken {
-    this.pos = end;
-    return new GramToken(t, t.tokenTypeIdx as number, start, end - 1, this.src.slice(start, end), payload);
+    return this.token(t, t.tokenTypeIdx as number, start, end, this.src.slice(start, end), payload);
   }
 
   /** The next token, or undefined at the end of the input. */

@@ -123,11 +123,15 @@ export class BoundToolImpl implements BoundTool {
   /** What a plain call passes its implementation: shared by the calls without a context of their own. */
   readonly plainContext: InvocationContext;
 
+  /** A frozen copy of the options given to `bindTool` (the caller's object is left alone). */
+  readonly options: BindOptions;
+
   constructor(
     readonly spec: ToolSpecification,
     readonly tool: Tool,
-    readonly options: BindOptions,
+    options: BindOptions,
   ) {
+    this.options = Object.freeze({ ...options });
     this.name = spec.name;
     this.plainContext = Object.freeze({ signal: NEVER, toolName: spec.name, context: options.context });
     const limits = tool.limits;
@@ -135,7 +139,6 @@ export class BoundToolImpl implements BoundTool {
       options.observer === undefined &&
       options.timeoutMs === undefined &&
       (limits === undefined || (limits.timeoutMs === undefined && limits.maxCallsPerMinute === undefined && limits.maxResultBytes === undefined));
-    Object.freeze(this.options);
   }
 
   validators(): Either<SchemaCompileError, CompiledValidators> {

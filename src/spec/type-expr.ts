@@ -112,10 +112,12 @@ interface Token {
   readonly end: number;
 }
 
+const ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '"': '"', '\\': '\\', '/': '/' };
+
 const NAME_START = /[A-Za-z_]/;
 const NAME_PART = /[0-9A-Za-z_.\-@]/;
 
-const lex = (text: string, report: (message: string, start: number, end: number) => void): Token[] => {
+const lex = (text: string, st: State): Token[] => {
   const out: Token[] = [];
   let i = 0;
   while (i < text.length) {
@@ -149,18 +151,17 @@ const lex = (text: string, report: (message: string, start: number, end: number)
             i += 6;
             continue;
           }
-          const map: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '"': '"', '\\': '\\', '/': '/' };
-          value += map[e] ?? e;
+          value += ESCAPES[e] ?? e;
           i += 2;
           continue;
         }
         value += d;
         i++;
       }
-      if (!closed) report('unclosed string in type expression', s, i);
+      if (!closed) report(st, 'SIG_TYPE_EXPR', 'unclosed string in type expression', s, i);
       out.push({ kind: 'string', text: value, start: s, end: i });
     } else {
-      report(`unexpected character ${JSON.stringify(c)} in type expression`, i, i + 1);
+      report(st, 'SIG_TYPE_EXPR', `unexpected character ${JSON.stringify(c)} in type expression`, i, i + 1);
       i++;
     }
   }
@@ -180,184 +181,198 @@ export const parseTypeExpression = (text: string, options: TypeExpressionOptions
     : { _tag: 'Right', right: r.value };
 };
 
+/** The state of one parse (module-level functions take it, so a parse allocates no closures). */
+interface State {
+  readonly text: string;
+  readonly tokens: ReadonlyArray<Token>;
+  pos: number;
+  readonly at: (index: number) => number;
+  readonly file: string | undefined;
+  readonly diagnostics: Diagnostic[];
+}
+
+/** A parsed sub-expression; `maybe` says whether `Maybe` was used at its top. */
+interface Parsed {
+  readonly type: Type;
+  readonly maybe: boolean;
+  readonly start: number;
+  readonly end: number;
+}
+
+const IDENTITY = (i: number): number => i;
+
+const spanOf = (st: State, s: number, e: number): Span => span(st.at(s), st.at(Math.max(s, e)));
+
+const report = (st: State, code: string, message: string, s: number, e: number, hint?: string): void => {
+  st.diagnostics.push(error(code, message, { span: spanOf(st, s, e), ...(st.file !== undefined ? { file: st.file } : {}), ...(hint !== undefined ? { hint } : {}) }));
+};
+
+const peek = (st: State): Token => st.tokens[st.pos] as Token;
+
+const next = (st: State): Token => st.tokens[st.pos++] as Token;
+
+const expect = (st: State, kind: TokenKind, what: string): Token | undefined => {
+  const t = peek(st);
+  if (t.kind === kind) return next(st);
+  report(st, 'SIG_TYPE_EXPR', `expected ${what}, found ${t.kind === 'eof' ? 'the end of the expression' : JSON.stringify(t.text)}`, t.start, Math.max(t.end, t.start + 1));
+  return undefined;
+};
+
+const parseUnion = (st: State): Parsed | undefined => {
+  const first = parseApp(st);
+  if (first === undefined) return undefined;
+  if (peek(st).kind !== '|') return first;
+  const members: Parsed[] = [first];
+  while (peek(st).kind === '|') {
+    next(st);
+    const m = parseApp(st);
+    if (m === undefined) return undefined;
+    members.push(m);
+  }
+  for (const m of members) {
+    if (m.maybe) report(st, 'SIG_MAYBE_POSITION', '`Maybe` cannot be a member of a union', m.start, m.end, 'write `Maybe (A | B)` for a field that may be absent, or `A | Null` for a value that may be null');
+  }
+  const end = (members[members.length - 1] as Parsed).end;
+  return { type: unionType(members.map((m) => m.type), undefined, spanOf(st, first.start, end)), maybe: false, start: first.start, end };
+};
+
+const parseApp = (st: State): Parsed | undefined => {
+  const t = peek(st);
+  if (t.kind === 'name' && (t.text === 'Maybe' || t.text === 'Map' || t.text === 'IO')) {
+    next(st);
+    const arg = parseAtom(st);
+    if (arg === undefined) return undefined;
+    if (t.text === 'IO') {
+      report(st, 'SIG_IO_TYPE', `\`IO ${st.text.slice(arg.start, arg.end)}\` is an effect type, not a JSON type`, t.start, arg.end, IO_HINT);
+      return { ...arg, start: t.start };
+    }
+    if (arg.maybe) report(st, 'SIG_MAYBE_POSITION', '`Maybe` cannot be nested', arg.start, arg.end);
+    if (t.text === 'Maybe') return { type: arg.type, maybe: true, start: t.start, end: arg.end };
+    return { type: objectType([], undefined, arg.type, spanOf(st, t.start, arg.end)), maybe: false, start: t.start, end: arg.end };
+  }
+  return parseAtom(st);
+};
+
+const noMaybe = (st: State, p: Parsed, where: string): Parsed => {
+  if (p.maybe) report(st, 'SIG_MAYBE_POSITION', `\`Maybe\` is not allowed ${where}`, p.start, p.end, '`Maybe T` marks a parameter or record field that may be absent; for a value that may be null write `T | Null`');
+  return p;
+};
+
+const unknownName = (st: State, name: string, s: number, e: number): void => {
+  const hint = NAME_HINTS[name] !== undefined ? `write \`${NAME_HINTS[name]}\`` : didYouMean(name, Object.keys(TYPE_NAMES));
+  report(st, 'SIG_UNKNOWN_TYPE', `unknown type \`${name}\``, s, e, hint ?? `known types: ${Object.keys(TYPE_NAMES).join(', ')}, and the forms [T], {a: T}, (T1, T2), Maybe T, Map T, A | B`);
+};
+
+const parseName = (st: State, t: Token): Parsed => {
+  next(st);
+  const kind = TYPE_NAMES[t.text];
+  const sp = spanOf(st, t.start, t.end);
+  if (kind === undefined) {
+    if (t.text === 'Maybe' || t.text === 'Map' || t.text === 'IO') report(st, 'SIG_TYPE_EXPR', `\`${t.text}\` needs a type after it`, t.start, t.end);
+    else unknownName(st, t.text, t.start, t.end);
+    return { type: anyType(undefined, sp), maybe: false, start: t.start, end: t.end };
+  }
+  const type = kind === 'Object' ? objectType([], undefined, undefined, sp) : kind === 'Array' ? arrayType(anyType(), undefined, sp) : primitiveType(kind, undefined, sp);
+  return { type, maybe: false, start: t.start, end: t.end };
+};
+
+const parseList = (st: State, t: Token): Parsed | undefined => {
+  next(st);
+  const inner = parseUnion(st);
+  if (inner === undefined) return undefined;
+  const close = expect(st, ']', '`]` to close the array type');
+  if (close === undefined) return undefined;
+  noMaybe(st, inner, 'inside an array type');
+  return { type: arrayType(inner.type, undefined, spanOf(st, t.start, close.end)), maybe: false, start: t.start, end: close.end };
+};
+
+const parseTuple = (st: State, t: Token): Parsed | undefined => {
+  next(st);
+  if (peek(st).kind === ')') {
+    const close = next(st);
+    report(st, 'SIG_TYPE_EXPR', 'an empty tuple `()` has no JSON form', t.start, close.end, 'write `[Any]` with `maxItems: 0` if you really mean an empty array');
+    return undefined;
+  }
+  const items: Parsed[] = [];
+  for (;;) {
+    const item = parseUnion(st);
+    if (item === undefined) return undefined;
+    items.push(item);
+    if (peek(st).kind !== ',') break;
+    next(st);
+  }
+  const close = expect(st, ')', '`)` or `,`');
+  if (close === undefined) return undefined;
+  if (items.length === 1) return { ...(items[0] as Parsed), start: t.start, end: close.end };
+  for (const i of items) noMaybe(st, i, 'inside a tuple');
+  return { type: tupleType(items.map((i) => i.type), undefined, spanOf(st, t.start, close.end)), maybe: false, start: t.start, end: close.end };
+};
+
+const parseRecord = (st: State, t: Token): Parsed | undefined => {
+  next(st);
+  const fields: Field[] = [];
+  const seen = new Set<string>();
+  while (peek(st).kind !== '}') {
+    const k = peek(st);
+    if (k.kind !== 'name' && k.kind !== 'string') {
+      expect(st, 'name', 'a field name or `}`');
+      return undefined;
+    }
+    next(st);
+    if (expect(st, ':', '`:` after the field name') === undefined) return undefined;
+    const ft = parseUnion(st);
+    if (ft === undefined) return undefined;
+    if (seen.has(k.text)) report(st, 'SIG_DUPLICATE_FIELD', `field "${k.text}" is defined twice in this record`, k.start, k.end);
+    seen.add(k.text);
+    fields.push(field(k.text, ft.type, ft.maybe, spanOf(st, k.start, ft.end)));
+    if (peek(st).kind === ',') {
+      next(st);
+      continue;
+    }
+    if (peek(st).kind !== '}') {
+      expect(st, '}', '`,` or `}`');
+      return undefined;
+    }
+  }
+  const close = next(st);
+  return { type: objectType(fields, undefined, undefined, spanOf(st, t.start, close.end)), maybe: false, start: t.start, end: close.end };
+};
+
+const parseAtom = (st: State): Parsed | undefined => {
+  const t = peek(st);
+  switch (t.kind) {
+    case 'name':
+      return parseName(st, t);
+    case '[':
+      return parseList(st, t);
+    case '(':
+      return parseTuple(st, t);
+    case '{':
+      return parseRecord(st, t);
+    case 'eof':
+      report(st, 'SIG_TYPE_EXPR', st.text.trim() === '' ? 'empty type expression' : 'expected a type, found the end of the expression', t.start, t.start);
+      return undefined;
+    default:
+      next(st);
+      report(st, 'SIG_TYPE_EXPR', `expected a type, found ${JSON.stringify(t.text)}`, t.start, t.end);
+      return undefined;
+  }
+};
+
 /** Parses a type expression, returning what it could build and every diagnostic. */
 export const checkTypeExpression = (
   text: string,
   options: TypeExpressionOptions = {},
 ): { readonly value?: TypeExpression; readonly diagnostics: ReadonlyArray<Diagnostic> } => {
-  const at = options.offset ?? ((i: number) => i);
   const diagnostics: Diagnostic[] = [];
-  const sp = (s: number, e: number): Span => span(at(s), at(Math.max(s, e)));
-  const fileOpt = options.file !== undefined ? { file: options.file } : {};
-  const report = (code: string, message: string, s: number, e: number, hint?: string): void => {
-    diagnostics.push(error(code, message, { span: sp(s, e), ...fileOpt, ...(hint !== undefined ? { hint } : {}) }));
-  };
-  const tokens = lex(text, (m, s, e) => report('SIG_TYPE_EXPR', m, s, e));
-  let pos = 0;
-  const peek = (): Token => tokens[pos] as Token;
-  const next = (): Token => tokens[pos++] as Token;
-  const expect = (kind: TokenKind, what: string): Token | undefined => {
-    const t = peek();
-    if (t.kind === kind) return next();
-    report('SIG_TYPE_EXPR', `expected ${what}, found ${t.kind === 'eof' ? 'the end of the expression' : JSON.stringify(t.text)}`, t.start, Math.max(t.end, t.start + 1));
-    return undefined;
-  };
-
-  // parse functions return undefined after reporting; `maybe` says whether Maybe was used at the top
-  interface Parsed {
-    readonly type: Type;
-    readonly maybe: boolean;
-    readonly start: number;
-    readonly end: number;
+  const st: State = { text, tokens: [], pos: 0, at: options.offset ?? IDENTITY, file: options.file, diagnostics };
+  (st as { tokens: ReadonlyArray<Token> }).tokens = lex(text, st);
+  const result = parseUnion(st);
+  if (result !== undefined && peek(st).kind !== 'eof') {
+    const t = peek(st);
+    report(st, 'SIG_TYPE_EXPR', `unexpected ${JSON.stringify(t.text)} after the type`, t.start, t.end);
   }
-
-  const parseType = (): Parsed | undefined => {
-    const first = parseApp();
-    if (first === undefined) return undefined;
-    if (peek().kind !== '|') return first;
-    const members: Parsed[] = [first];
-    while (peek().kind === '|') {
-      next();
-      const m = parseApp();
-      if (m === undefined) return undefined;
-      members.push(m);
-    }
-    for (const m of members) {
-      if (m.maybe) report('SIG_MAYBE_POSITION', '`Maybe` cannot be a member of a union', m.start, m.end, 'write `Maybe (A | B)` for a field that may be absent, or `A | Null` for a value that may be null');
-    }
-    const start = first.start;
-    const end = (members[members.length - 1] as Parsed).end;
-    return { type: unionType(members.map((m) => m.type), undefined, sp(start, end)), maybe: false, start, end };
-  };
-
-  const parseApp = (): Parsed | undefined => {
-    const t = peek();
-    if (t.kind === 'name' && (t.text === 'Maybe' || t.text === 'Map' || t.text === 'IO')) {
-      next();
-      const arg = parseAtom();
-      if (arg === undefined) return undefined;
-      if (t.text === 'IO') {
-        report('SIG_IO_TYPE', `\`IO ${text.slice(arg.start, arg.end)}\` is an effect type, not a JSON type`, t.start, arg.end, IO_HINT);
-        return { ...arg, start: t.start };
-      }
-      if (arg.maybe) report('SIG_MAYBE_POSITION', '`Maybe` cannot be nested', arg.start, arg.end);
-      if (t.text === 'Maybe') return { type: arg.type, maybe: true, start: t.start, end: arg.end };
-      return { type: objectType([], undefined, arg.type, sp(t.start, arg.end)), maybe: false, start: t.start, end: arg.end };
-    }
-    return parseAtom();
-  };
-
-  const noMaybe = (p: Parsed, where: string): Parsed => {
-    if (p.maybe) report('SIG_MAYBE_POSITION', `\`Maybe\` is not allowed ${where}`, p.start, p.end, '`Maybe T` marks a parameter or record field that may be absent; for a value that may be null write `T | Null`');
-    return p;
-  };
-
-  const parseAtom = (): Parsed | undefined => {
-    const t = peek();
-    switch (t.kind) {
-      case 'name': {
-        next();
-        const kind = TYPE_NAMES[t.text];
-        const s = sp(t.start, t.end);
-        if (kind === undefined) {
-          if (t.text === 'Maybe' || t.text === 'Map' || t.text === 'IO') {
-            report('SIG_TYPE_EXPR', `\`${t.text}\` needs a type after it`, t.start, t.end);
-          } else {
-            unknownName(t.text, t.start, t.end);
-          }
-          return { type: anyType(undefined, s), maybe: false, start: t.start, end: t.end };
-        }
-        const type = kind === 'Object' ? objectType([], undefined, undefined, s) : kind === 'Array' ? arrayType(anyType(), undefined, s) : primitiveType(kind, undefined, s);
-        return { type, maybe: false, start: t.start, end: t.end };
-      }
-      case '[': {
-        next();
-        const inner = parseType();
-        if (inner === undefined) return undefined;
-        const close = expect(']', '`]` to close the array type');
-        if (close === undefined) return undefined;
-        noMaybe(inner, 'inside an array type');
-        return { type: arrayType(inner.type, undefined, sp(t.start, close.end)), maybe: false, start: t.start, end: close.end };
-      }
-      case '(': {
-        next();
-        if (peek().kind === ')') {
-          const close = next();
-          report('SIG_TYPE_EXPR', 'an empty tuple `()` has no JSON form', t.start, close.end, 'write `[Any]` with `maxItems: 0` if you really mean an empty array');
-          return undefined;
-        }
-        const items: Parsed[] = [];
-        for (;;) {
-          const item = parseType();
-          if (item === undefined) return undefined;
-          items.push(item);
-          if (peek().kind === ',') {
-            next();
-            continue;
-          }
-          break;
-        }
-        const close = expect(')', '`)` or `,`');
-        if (close === undefined) return undefined;
-        if (items.length === 1) {
-          const only = items[0] as Parsed;
-          return { ...only, start: t.start, end: close.end };
-        }
-        for (const i of items) noMaybe(i, 'inside a tuple');
-        return { type: tupleType(items.map((i) => i.type), undefined, sp(t.start, close.end)), maybe: false, start: t.start, end: close.end };
-      }
-      case '{': {
-        next();
-        const fields: Field[] = [];
-        const seen = new Map<string, number>();
-        while (peek().kind !== '}') {
-          const k = peek();
-          if (k.kind !== 'name' && k.kind !== 'string') {
-            expect('name', 'a field name or `}`');
-            return undefined;
-          }
-          next();
-          if (expect(':', '`:` after the field name') === undefined) return undefined;
-          const ft = parseType();
-          if (ft === undefined) return undefined;
-          if (seen.has(k.text)) report('SIG_DUPLICATE_FIELD', `field "${k.text}" is defined twice in this record`, k.start, k.end);
-          seen.set(k.text, k.start);
-          fields.push(field(k.text, ft.type, ft.maybe, sp(k.start, ft.end)));
-          if (peek().kind === ',') {
-            next();
-            continue;
-          }
-          if (peek().kind !== '}') {
-            expect('}', '`,` or `}`');
-            return undefined;
-          }
-        }
-        const close = next();
-        return { type: objectType(fields, undefined, undefined, sp(t.start, close.end)), maybe: false, start: t.start, end: close.end };
-      }
-      case 'eof':
-        report('SIG_TYPE_EXPR', text.trim() === '' ? 'empty type expression' : 'expected a type, found the end of the expression', t.start, t.start);
-        return undefined;
-      default:
-        next();
-        report('SIG_TYPE_EXPR', `expected a type, found ${JSON.stringify(t.text)}`, t.start, t.end);
-        return undefined;
-    }
-  };
-
-  const unknownName = (name: string, s: number, e: number): void => {
-    const hint = NAME_HINTS[name] !== undefined ? `write \`${NAME_HINTS[name]}\`` : didYouMean(name, Object.keys(TYPE_NAMES));
-    report('SIG_UNKNOWN_TYPE', `unknown type \`${name}\``, s, e, hint ?? `known types: ${Object.keys(TYPE_NAMES).join(', ')}, and the forms [T], {a: T}, (T1, T2), Maybe T, Map T, A | B`);
-  };
-
-  const result = parseType();
-  if (result !== undefined && peek().kind !== 'eof') {
-    const t = peek();
-    report('SIG_TYPE_EXPR', `unexpected ${JSON.stringify(t.text)} after the type`, t.start, t.end);
-  }
-  if (result !== undefined && result.maybe && options.allowMaybe === false) {
-    noMaybe(result, 'here');
-  }
+  if (result !== undefined && result.maybe && options.allowMaybe === false) noMaybe(st, result, 'here');
   if (diagnostics.length > 0 || result === undefined) return { diagnostics };
   return { value: { type: result.type, optional: result.maybe }, diagnostics };
 };

@@ -11,9 +11,6 @@ const parseOk = (text: string): GramDocument => {
   return r.right;
 };
 
-/** The AST without layout, comments reduced to their texts in order. */
-const shape = (d: GramDocument): unknown => stripLayout({ ...d, comments: d.comments.map((c) => c.text.trimEnd()) });
-
 /** The AST without layout, comments as a sorted multiset (the formatter may move them). */
 const content = (d: GramDocument): unknown => stripLayout({ ...d, comments: d.comments.map((c) => c.text.trimEnd()).sort() });
 

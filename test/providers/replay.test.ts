@@ -66,7 +66,9 @@ describe('record and replay', () => {
     const [b, a] = await Promise.all([m.generate({ messages: [{ role: 'user', content: 'b' }], tools: [] }), m.generate({ messages: [{ role: 'user', content: 'a' }], tools: [] })]);
     expect([b.ok && b.value.message.content, a.ok && a.value.message.content]).toEqual(['B', 'A']);
     const r = await m.generate({ messages: [{ role: 'user', content: 'a' }], tools: [] });
-    expect(!r.ok && r.error.message).toBe('request 3 has no recorded answer: the recording has 2 exchanges and all were used');
+    expect(!r.ok && r.error.message).toBe('request 3 is not in the recording any more: it is recorded exchange 1, which was already replayed');
+    const other = await m.generate({ messages: [{ role: 'user', content: 'c' }], tools: [] });
+    expect(!other.ok && other.error.message).toBe('request 4 is not in the recording; it differs from recorded exchange 2 at messages[0].content: recorded "b", got "c"');
     const seq = replayModel(rec, { match: 'sequence' });
     const s = await seq.generate({ messages: [{ role: 'user', content: 'anything' }], tools: [] });
     expect(s.ok && s.value.message.content).toBe('A');

@@ -43,7 +43,10 @@ export interface ExportedTool {
 
 export interface ExportedTools {
   readonly tools: ReadonlyArray<JsonObject>;
-  /** Provider name → gramkit name, for every exported tool (also the names that did not change). */
+  /**
+   * Provider name → gramkit name, for every exported tool (also the names that did not change),
+   * in the order of `tools`.
+   */
   readonly names: ReadonlyMap<string, string>;
   /** What was lowered, moved or dropped, per tool (each message names its tool). */
   readonly diagnostics: ReadonlyArray<Diagnostic>;

@@ -138,7 +138,7 @@ const typesOfValues = (values: ReadonlyArray<unknown>): string[] => {
 };
 
 /** `1 character`, `3 characters`. */
-export const count = (n: JsonValue, one: string, many = `${one}s`): string => `${String(n)} ${n === 1 ? one : many}`;
+const count = (n: JsonValue, one: string, many = `${one}s`): string => `${String(n)} ${n === 1 ? one : many}`;
 
 const oneOrMany = (ts: ReadonlyArray<string>): JsonValue => (ts.length === 1 ? (ts[0] as string) : [...ts]);
 
@@ -191,7 +191,7 @@ const strictNode = (input: JsonSchema, path: ReadonlyArray<string>, ctx: StrictC
   const notes = ctx.notes;
   const phrases: string[] = [];
   /** Annotations written into the description (nothing is lost: a default is applied locally when null comes back). */
-  const notes_: string[] = [];
+  const annotations: string[] = [];
   const dropped: string[] = [];
   const unknown: string[] = [];
   let types = typesOf(s);
@@ -270,13 +270,13 @@ const strictNode = (input: JsonSchema, path: ReadonlyArray<string>, ctx: StrictC
         phrases.push(`${k}: ${String(v)}`);
         break;
       case 'default':
-        notes_.push(optional ? `default: ${brief(v, 60)}, used when null` : `default: ${brief(v, 60)}`);
+        annotations.push(optional ? `default: ${brief(v, 60)}, used when null` : `default: ${brief(v, 60)}`);
         break;
       case 'examples':
-        if (Array.isArray(v) && v.length > 0) notes_.push(`examples: ${v.slice(0, 3).map((x) => brief(x, 40)).join(', ')}`);
+        if (Array.isArray(v) && v.length > 0) annotations.push(`examples: ${v.slice(0, 3).map((x) => brief(x, 40)).join(', ')}`);
         break;
       case 'deprecated':
-        if (v === true) notes_.push('deprecated');
+        if (v === true) annotations.push('deprecated');
         break;
       case 'anyOf':
       case 'oneOf':
@@ -316,9 +316,9 @@ const strictNode = (input: JsonSchema, path: ReadonlyArray<string>, ctx: StrictC
   if (isObject) strictObject(s, out, path, ctx);
   if (isArray) strictArray(s, out, path, ctx, phrases);
 
-  const description = joinDescription(s['description'], [...notes_, ...phrases]);
+  const description = joinDescription(s['description'], [...annotations, ...phrases]);
   if (description !== undefined) out['description'] = description;
-  if (notes_.length > 0) noteInfo(notes, DialectCodes.LOWERED, path, `written into the description (strict schemas do not take these keywords): ${notes_.join('; ')}`);
+  if (annotations.length > 0) noteInfo(notes, DialectCodes.LOWERED, path, `written into the description (strict schemas do not take these keywords): ${annotations.join('; ')}`);
   if (phrases.length > 0) {
     noteWarning(
       notes,
