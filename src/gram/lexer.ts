@@ -28,17 +28,16 @@ import * as T from './tokens.js';
 
 /**
  * A token. `endOffset` is inclusive (Chevrotain's convention). `payload` holds the decoded content
- * of strings (the body of a fenced string), so the parser does not re-scan them. Tokens are
- * recycled from one chunk to the next: they are valid until the following `nextChunk` call.
+ * of strings (the body of a fenced string), so the parser does not re-scan them.
  */
 export class GramToken implements IToken {
   constructor(
-    public tokenType: TokenType,
-    public tokenTypeIdx: number,
-    public startOffset: number,
-    public endOffset: number,
-    public image: string,
-    public payload: string | undefined,
+    public readonly tokenType: TokenType,
+    public readonly tokenTypeIdx: number,
+    public readonly startOffset: number,
+    public readonly endOffset: number,
+    public readonly image: string,
+    public readonly payload: string | undefined,
   ) {}
 }
 
@@ -126,10 +125,6 @@ export class GramLexer {
   /** A closer just brought the depth back to 0 (outside an annotation): a chunk may end here. */
   private atBoundary = false;
   private pending: GramToken | undefined;
-  /** Token objects reused chunk after chunk (a token is garbage once its chunk is parsed). */
-  private readonly pool: GramToken[] = [];
-  private used = 0;
-  private readonly chunk: GramToken[] = [];
 
   constructor(private readonly src: string, options: LexerOptions = {}) {
     this.len = src.length;
@@ -154,17 +149,8 @@ export class GramLexer {
    * top-level patterns. An empty array means the input is exhausted.
    */
   nextChunk(minTokens: number): GramToken[] {
-    const out = this.chunk;
-    out.length = 0;
-    this.used = 0;
+    const out: GramToken[] = [];
     if (this.pending !== undefined) {
-      // keep the carried-over token out of the way of the ones about to be recycled
-      const at = this.pool.indexOf(this.pending);
-      if (at > 0) {
-        this.pool[at] = this.pool[0] as GramToken;
-        this.pool[0] = this.pending;
-      }
-      this.used = 1;
       out.push(this.pending);
       this.pending = undefined;
     }
@@ -255,20 +241,7 @@ export class GramLexer {
 
   private token(type: TokenType, i: number, start: number, end: number, image: string, payload: string | undefined): GramToken {
     this.pos = end;
-    const t = this.pool[this.used];
-    this.used++;
-    if (t === undefined) {
-      const fresh = new GramToken(type, i, start, end - 1, image, payload);
-      this.pool.push(fresh);
-      return fresh;
-    }
-    t.tokenType = type;
-    t.tokenTypeIdx = i;
-    t.startOffset = start;
-    t.endOffset = end - 1;
-    t.image = image;
-    t.payload = payload;
-    return t;
+    return new GramToken(type, i, start, end - 1, image, payload);
   }
 
   private tok(p: { t: TokenType; i: number; image: string }, start: number): GramToken {

@@ -186,7 +186,7 @@ export class GramParser extends EmbeddedActionsParser {
     const target = this.OR2(this.targetAlts);
     if (this.RECORDING_PHASE) return undefined as never;
     const first = identified?.span ?? annotations[0]?.span;
-    if (annotations.length > 1) this.duplicates(annotations.map((a) => ({ name: a.key, span: a.span })), 'annotation');
+    if (annotations.length > 1) this.duplicates(annotations, (a) => a?.key, (a) => a?.span, 'annotation');
     return {
       kind: 'Annotated',
       identified,
@@ -254,20 +254,27 @@ export class GramParser extends EmbeddedActionsParser {
   readonly subjectPattern = this.RULE('subjectPattern', (): SubjectPattern => {
     const open = this.CONSUME(T.LBracket);
     const subject = this.OPTION(this.optionalSubject);
-    const elements: SubjectPatternElement[] = [];
-    this.OPTION2(() => {
-      this.CONSUME(T.Pipe);
-      this.AT_LEAST_ONE_SEP({
-        SEP: T.Comma,
-        DEF: () => {
-          const e = this.OR(this.elementAlts);
-          if (!this.RECORDING_PHASE) elements.push(e);
-        },
-      });
-    });
+    const base = this.elements.length;
+    this.OPTION2(this.elementList);
     const close = this.CONSUME(T.RBracket);
-    return { kind: 'SubjectPattern', subject, elements: fit(elements), span: between(open, close) };
+    if (this.RECORDING_PHASE) return undefined as never;
+    const elements = this.elements.slice(base);
+    this.elements.length = base;
+    return { kind: 'SubjectPattern', subject, elements, span: between(open, close) };
   });
+
+  private readonly elementEntries = {
+    SEP: T.Comma,
+    DEF: (): void => {
+      const e = this.OR(this.elementAlts);
+      if (!this.RECORDING_PHASE) this.elements.push(e);
+    },
+  };
+
+  private readonly elementList = (): void => {
+    this.CONSUME(T.Pipe);
+    this.AT_LEAST_ONE_SEP(this.elementEntries);
+  };
 
   private readonly elementAlts: IOrAlt<SubjectPatternElement>[] = [
     { ALT: () => this.SUBRULE(this.subjectPattern) },
@@ -286,24 +293,25 @@ export class GramParser extends EmbeddedActionsParser {
 
   readonly path = this.RULE('path', (): PathPattern => {
     const first = this.SUBRULE(this.node);
-    let nodes: NodePattern[] | undefined;
-    let arrows: Arrow[] | undefined;
-    this.MANY(() => {
-      const a = this.SUBRULE(this.arrow);
-      const n = this.SUBRULE2(this.node);
-      if (!this.RECORDING_PHASE) {
-        if (nodes === undefined || arrows === undefined) {
-          nodes = [first];
-          arrows = [];
-        }
-        arrows.push(a);
-        nodes.push(n);
-      }
-    });
-    if (nodes === undefined || arrows === undefined) return first;
+    const base = this.arrows.length;
+    this.MANY(this.hop);
+    if (this.RECORDING_PHASE || this.arrows.length === base) return first;
+    const arrows = this.arrows.slice(base);
+    const nodes = [first, ...this.hopNodes.slice(base)];
+    this.arrows.length = base;
+    this.hopNodes.length = base;
     const last = nodes[nodes.length - 1];
-    return { kind: 'Path', nodes: fit(nodes), arrows: fit(arrows), span: span(first?.span.start ?? -1, last?.span.end ?? -1) };
+    return { kind: 'Path', nodes, arrows, span: span(first?.span.start ?? -1, last?.span.end ?? -1) };
   });
+
+  /** One relationship of a path: an arrow and the node after it. */
+  private readonly hop = (): void => {
+    const a = this.SUBRULE(this.arrow);
+    const n = this.SUBRULE2(this.node);
+    if (this.RECORDING_PHASE) return;
+    this.arrows.push(a);
+    this.hopNodes.push(n);
+  };
 
   readonly node = this.RULE('node', (): NodePattern => {
     const open = this.CONSUME(T.LParen);
@@ -353,33 +361,32 @@ export class GramParser extends EmbeddedActionsParser {
     {
       ALT: () => {
         const id = this.CONSUME(T.IdentifierCat);
-        let labels: Label[] | undefined;
-        this.MANY(() => {
-          const sep = this.CONSUME1(T.LabelSepCat);
-          const name = this.CONSUME1(T.LabelNameCat);
-          if (labels === undefined) labels = [this.labelOf(sep, name)];
-          else labels.push(this.labelOf(sep, name));
-        });
+        const base = this.labels.length;
+        this.MANY(this.label1);
         const record = this.OPTION(this.optionalRecord);
         if (this.RECORDING_PHASE) return undefined as never;
         const identifier = identifierOf(id);
-        const end = record?.span.end ?? (labels === undefined ? endOf(id) : (labels[labels.length - 1]?.span.end ?? -1));
-        return { kind: 'Subject', identifier, labels: labels === undefined ? NO_LABELS : fit(labels), record, span: labels === undefined && record === undefined ? identifier.span : span(id.startOffset, end) };
+        const labels = this.takeLabels(base);
+        const end = record?.span.end ?? (labels.length === 0 ? endOf(id) : (labels[labels.length - 1]?.span.end ?? -1));
+        return {
+          kind: 'Subject',
+          identifier,
+          labels,
+          record,
+          span: labels.length === 0 && record === undefined ? identifier.span : span(id.startOffset, end),
+        };
       },
     },
     {
       ALT: () => {
-        const labels: Label[] = [];
-        this.AT_LEAST_ONE(() => {
-          const sep = this.CONSUME2(T.LabelSepCat);
-          const name = this.CONSUME2(T.LabelNameCat);
-          labels.push(this.labelOf(sep, name));
-        });
+        const base = this.labels.length;
+        this.AT_LEAST_ONE(this.label2);
         const record = this.OPTION2(this.optionalRecord);
         if (this.RECORDING_PHASE) return undefined as never;
+        const labels = this.takeLabels(base);
         const start = labels[0]?.span.start ?? -1;
         const end = record?.span.end ?? labels[labels.length - 1]?.span.end ?? -1;
-        return { kind: 'Subject', identifier: undefined, labels: fit(labels), record, span: span(start, end) };
+        return { kind: 'Subject', identifier: undefined, labels, record, span: span(start, end) };
       },
     },
     {
@@ -395,36 +402,70 @@ export class GramParser extends EmbeddedActionsParser {
   // records and maps
   // ---------------------------------------------------------------------------------------------
 
+  private readonly label1 = (): void => {
+    const sep = this.CONSUME1(T.LabelSepCat);
+    const name = this.CONSUME1(T.LabelNameCat);
+    if (!this.RECORDING_PHASE) this.labels.push(this.labelOf(sep, name));
+  };
+
+  private readonly label2 = (): void => {
+    const sep = this.CONSUME2(T.LabelSepCat);
+    const name = this.CONSUME2(T.LabelNameCat);
+    if (!this.RECORDING_PHASE) this.labels.push(this.labelOf(sep, name));
+  };
+
+  private takeLabels(base: number): ReadonlyArray<Label> {
+    if (this.labels.length === base) return NO_LABELS;
+    const labels = this.labels.slice(base);
+    this.labels.length = base;
+    return labels;
+  }
+
   private readonly optionalRecord = (): RecordNode => this.SUBRULE(this.record);
 
   /** `{k: v, ...}`: a record (subject position, header) or, with `isMap`, a map value. */
   readonly record = this.RULE('record', (isMap?: boolean): RecordNode => {
     const open = this.CONSUME(T.LBrace);
-    const properties: Property[] = [];
-    this.MANY_SEP({
-      SEP: T.Comma,
-      DEF: () => {
-        const k = this.CONSUME(T.KeyCat);
-        const sep = this.CONSUME(T.LabelSepCat);
-        const value = this.SUBRULE(this.value);
-        if (this.RECORDING_PHASE) return;
-        const separator = sep.tokenTypeIdx === ID.DoubleColon ? '::' : ':';
-        if (isMap === true && separator === '::') {
-          this.issues.push(
-            error('GRAM_MAP_SEPARATOR', 'map entries are written `key: value`; `::` is only allowed in records', {
-              span: tokenSpan(sep),
-              hint: 'replace `::` with `:`',
-            }),
-          );
-        }
-        properties.push({ kind: 'Property', key: this.keyOf(k), separator, value, span: span(k.startOffset, value?.span.end ?? -1) });
-      },
-    });
+    const base = this.properties.length;
+    this.MANY_SEP(this.recordEntries);
     const close = this.CONSUME(T.RBrace);
     if (this.RECORDING_PHASE) return undefined as never;
-    if (properties.length > 1) this.duplicates(properties.map((p) => ({ name: p.key.name, span: p.key.span })), 'key');
-    return { kind: 'Record', properties: fit(properties), span: between(open, close) };
+    const properties = this.properties.slice(base);
+    this.properties.length = base;
+    if (isMap === true) {
+      for (const p of properties) {
+        if (p.separator !== '::') continue;
+        this.issues.push(
+          error('GRAM_MAP_SEPARATOR', 'map entries are written `key: value`; `::` is only allowed in records', {
+            span: this.separators.get(p) ?? p.span,
+            hint: 'replace `::` with `:`',
+          }),
+        );
+      }
+    }
+    if (properties.length > 1) this.duplicates(properties, (p) => p.key?.name, (p) => p.key?.span, 'key');
+    return { kind: 'Record', properties, span: between(open, close) };
   });
+
+  private readonly recordEntries = {
+    SEP: T.Comma,
+    DEF: (): void => {
+      const k = this.CONSUME(T.KeyCat);
+      const sep = this.CONSUME(T.LabelSepCat);
+      const value = this.SUBRULE(this.value);
+      if (this.RECORDING_PHASE) return;
+      const doubleColon = sep.tokenTypeIdx === ID.DoubleColon;
+      const p: Property = {
+        kind: 'Property',
+        key: this.keyOf(k),
+        separator: doubleColon ? '::' : ':',
+        value,
+        span: span(k.startOffset, value?.span.end ?? -1),
+      };
+      if (doubleColon) this.separators.set(p, tokenSpan(sep));
+      this.properties.push(p);
+    },
+  };
 
   // ---------------------------------------------------------------------------------------------
   // values
@@ -433,6 +474,14 @@ export class GramParser extends EmbeddedActionsParser {
   readonly value = this.RULE('value', (): Value => this.OR(this.valueAlts));
 
   private readonly mapArgs = { ARGS: [true] as [boolean] };
+
+  private readonly arrayItems = {
+    SEP: T.Comma,
+    DEF: (): void => {
+      const v = this.SUBRULE(this.value);
+      if (!this.RECORDING_PHASE) this.items.push(v);
+    },
+  };
 
   private readonly rangeTailAlts: IOrAlt<IToken>[] = [
     {
@@ -516,16 +565,13 @@ export class GramParser extends EmbeddedActionsParser {
     {
       ALT: (): ArrayValue => {
         const open = this.CONSUME(T.LBracket);
-        const items: Value[] = [];
-        this.MANY_SEP({
-          SEP: T.Comma,
-          DEF: () => {
-            const v = this.SUBRULE(this.value);
-            if (!this.RECORDING_PHASE) items.push(v);
-          },
-        });
+        const base = this.items.length;
+        this.MANY_SEP(this.arrayItems);
         const close = this.CONSUME(T.RBracket);
-        return { kind: 'Array', items: fit(items), span: between(open, close) };
+        if (this.RECORDING_PHASE) return undefined as never;
+        const items = this.items.slice(base);
+        this.items.length = base;
+        return { kind: 'Array', items, span: between(open, close) };
       },
     },
     {
@@ -541,6 +587,18 @@ export class GramParser extends EmbeddedActionsParser {
   // utilities
   // ---------------------------------------------------------------------------------------------
 
+  // Scratch stacks: a list's entries are pushed as they are parsed and sliced out (at their exact
+  // size) when the list ends; nested lists stack above. Error recovery may leave entries behind,
+  // only in a parse that is reported, never returned; `begin` clears them.
+  private properties: Property[] = [];
+  private items: Value[] = [];
+  private elements: SubjectPatternElement[] = [];
+  private labels: Label[] = [];
+  private arrows: Arrow[] = [];
+  private hopNodes: NodePattern[] = [];
+  /** Where `::` was written, for the error when it separates a map entry. */
+  private separators = new WeakMap<Property, Span>();
+
   /** One string per distinct label or key name in a parse: they repeat on every line of data. */
   private names = new Map<string, string>();
 
@@ -549,6 +607,13 @@ export class GramParser extends EmbeddedActionsParser {
     this.issues = [];
     this.warnings = [];
     this.names = new Map();
+    this.properties = [];
+    this.items = [];
+    this.elements = [];
+    this.labels = [];
+    this.arrows = [];
+    this.hopNodes = [];
+    this.separators = new WeakMap();
   }
 
   private name(s: string): string {
@@ -634,35 +699,42 @@ export class GramParser extends EmbeddedActionsParser {
   }
 
   /** Warns about names given twice in one record, map or annotation list (the last one wins). */
-  private duplicates(items: ReadonlyArray<{ readonly name: string; readonly span: Span }>, what: 'key' | 'annotation'): void {
+  private duplicates<T>(
+    items: ReadonlyArray<T>,
+    nameOf: (t: T) => string | undefined,
+    spanOf: (t: T) => Span | undefined,
+    what: 'key' | 'annotation',
+  ): void {
     const n = items.length;
     if (n <= 8) {
       for (let i = 1; i < n; i++) {
+        const name = nameOf(items[i] as T);
         for (let j = 0; j < i; j++) {
-          if ((items[i] as { name: string }).name === (items[j] as { name: string }).name) {
-            this.duplicate(items[j] as { name: string; span: Span }, items[i] as { name: string; span: Span }, what);
+          if (name !== undefined && nameOf(items[j] as T) === name) {
+            this.duplicate(name, spanOf(items[j] as T), spanOf(items[i] as T), what);
             break;
           }
         }
       }
       return;
     }
-    const seen = new Map<string, { readonly name: string; readonly span: Span }>();
+    const seen = new Map<string, T>();
     for (const it of items) {
-      const before = seen.get(it.name);
-      if (before !== undefined) this.duplicate(before, it, what);
-      else seen.set(it.name, it);
+      const name = nameOf(it);
+      if (name === undefined) continue;
+      const before = seen.get(name);
+      if (before !== undefined) this.duplicate(name, spanOf(before), spanOf(it), what);
+      else seen.set(name, it);
     }
   }
 
-  private duplicate(first: { readonly name: string; readonly span: Span }, again: { readonly name: string; readonly span: Span }, what: 'key' | 'annotation'): void {
+  private duplicate(name: string, first: Span | undefined, again: Span | undefined, what: 'key' | 'annotation'): void {
+    if (first === undefined || again === undefined) return;
     this.warnings.push(
       warning(
         what === 'key' ? 'GRAM_DUPLICATE_KEY' : 'GRAM_DUPLICATE_ANNOTATION',
-        what === 'key'
-          ? `the key \`${again.name}\` is given twice; the last value wins`
-          : `the annotation \`@${again.name}\` is given twice; the last value wins`,
-        { span: again.span, related: [{ message: 'first given here', span: first.span }], hint: 'remove one of them' },
+        what === 'key' ? `the key \`${name}\` is given twice; the last value wins` : `the annotation \`@${name}\` is given twice; the last value wins`,
+        { span: again, related: [{ message: 'first given here', span: first }], hint: 'remove one of them' },
       ),
     );
   }

@@ -14,7 +14,7 @@ import type { Model, ModelRequest, ModelResult, ToolDefinition } from '../agent/
 import { fillArguments } from './offline-args.js';
 import { bestTool, contentStems, wordsOf } from './offline-words.js';
 import { callSafely, cancelledError, configurationError, failure, success } from './model-error.js';
-import { textDeltas } from './scripted.js';
+import { textDeltas } from './text-deltas.js';
 
 // -------------------------------------------------------------------------------------------------
 // rendering results
@@ -79,6 +79,11 @@ const renderToolMessage = (m: ToolMessage): string => {
     v = JSON.parse(m.content);
   } catch {
     return cut(m.content);
+  }
+  // a result whose arguments a person changed before the call: `{arguments, argumentsChangedBy, result}`
+  if (typeof v === 'object' && v !== null && 'argumentsChangedBy' in v && 'result' in v) {
+    const o = v as { argumentsChangedBy: unknown; result: unknown };
+    return cut(`${renderResult(o.result)} (the ${String(o.argumentsChangedBy)} changed the arguments)`);
   }
   return cut(renderResult(v));
 };

@@ -124,9 +124,9 @@ export const parseRecording = (text: string, file = 'the recording'): Either<Mod
   return right(decoded.right as unknown as Recording);
 };
 
-/** A recording from a file (`path` relative to `cwd`). */
-export const loadRecording = (path: string, cwd: string = process.cwd()): Either<ModelError, Recording> => {
-  const full = resolve(cwd, path);
+/** A recording from a file (`path` relative to `cwd` when given). */
+export const loadRecording = (path: string, cwd?: string): Either<ModelError, Recording> => {
+  const full = cwd === undefined ? resolve(path) : resolve(cwd, path);
   let text: string;
   try {
     text = readFileSync(full, 'utf8');

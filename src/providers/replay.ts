@@ -9,13 +9,14 @@
  * place where it differs from the next unused exchange. `match: 'sequence'` returns the answers in
  * recorded order without comparing requests.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Model, ModelRequest, ModelResult } from '../agent/model.js';
 import { canonicalJson } from '../spec/dialects/schema-walk.js';
 import { callSafely, cancelledError, configurationError, failure, modelError } from './model-error.js';
 import { firstDifference, recordedRequest, serializeRecording, type RecordedExchange, type Recording } from './recording.js';
-import { textDeltas } from './scripted.js';
+import { textDeltas } from './text-deltas.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -28,7 +29,7 @@ export interface ReplayOptions {
 }
 
 export interface RecordOptions {
-  /** Directory a relative `file` is resolved against (default: the process's). */
+  /** Directory a relative `file` is resolved against (default: the working directory). */
   readonly cwd?: string;
 }
 
@@ -115,7 +116,7 @@ export const replayModel = (recording: Recording, options: ReplayOptions = {}): 
  * `CONFIGURATION_ERROR` rather than losing the recording silently.
  */
 export const recordModel = (inner: Model, file: string, options: RecordOptions = {}): Model => {
-  const path = resolve(options.cwd ?? process.cwd(), file);
+  const path = options.cwd === undefined ? resolve(file) : resolve(options.cwd, file);
   const exchanges: RecordedExchange[] = [];
   let writes: Promise<string | undefined> = Promise.resolve(undefined);
 
@@ -124,7 +125,7 @@ export const recordModel = (inner: Model, file: string, options: RecordOptions =
     writes = writes.then(async () => {
       try {
         await mkdir(dirname(path), { recursive: true });
-        const tmp = `${path}.${process.pid}.tmp`;
+        const tmp = `${path}.${randomUUID()}.tmp`;
         await writeFile(tmp, serializeRecording(snapshot), 'utf8');
         await rename(tmp, path);
         return undefined;

@@ -8,6 +8,7 @@ import type { ToolCall } from '../agent/messages.js';
 import type { FinishReason, Model, ModelErrorCode, ModelRequest, ModelResult, Usage } from '../agent/model.js';
 import { callSafely, cancelledError, configurationError, failure, modelError, success } from './model-error.js';
 import { sleep } from './retry.js';
+import { textDeltas } from './text-deltas.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -41,9 +42,6 @@ export interface ScriptedModel extends Model {
 // -------------------------------------------------------------------------------------------------
 // constructors
 // -------------------------------------------------------------------------------------------------
-
-/** Splits text into word-sized deltas (spaces kept), as a streaming provider would send it. */
-export const textDeltas = (text: string): ReadonlyArray<string> => text.match(/\s*\S+\s*/g) ?? (text.length > 0 ? [text] : []);
 
 const wordCount = (s: string): number => (s.match(/\S+/g) ?? []).length;
 

@@ -275,6 +275,17 @@ const optionality = (props: Props, t: { readonly type: Type; readonly maybe: boo
   return o;
 };
 
+/** A structure key (`fields`, `elementType`, ...) when the base type allows it (reported otherwise). */
+const structureKey = (props: Props, key: string, kind: 'Object' | 'Array' | 'Any', base: Base | undefined, env: Env): Property | undefined => {
+  const p = props.get(key);
+  if (p === undefined) return undefined;
+  if (base !== undefined && !isBare(base.type, kind)) {
+    report(env, SigCodes.TYPE_CONFLICT, `\`${key}\` describes ${kind === 'Any' ? 'a union' : `an ${kind}`}, but the type is ${describe(base.type)}`, p.key.span, kind === 'Any' ? 'use the label `Any` with `anyOf`' : `use the label \`${kind}\` with \`${key}\``);
+    return undefined;
+  }
+  return p;
+};
+
 /**
  * Builds a type from a base (a label) and the properties of a node or map: `type`, the structure
  * keys, the keywords, and checks of values against the type.
@@ -311,20 +322,11 @@ const buildType = (
   }
 
   // structure
-  const structure = (key: string, kind: 'Object' | 'Array' | 'Any'): Property | undefined => {
-    const p = props.get(key);
-    if (p === undefined) return undefined;
-    if (base !== undefined && !isBare(base.type, kind)) {
-      report(env, SigCodes.TYPE_CONFLICT, `\`${key}\` describes ${kind === 'Any' ? 'a union' : `an ${kind}`}, but the type is ${describe(base.type)}`, p.key.span, kind === 'Any' ? 'use the label `Any` with `anyOf`' : `use the label \`${kind}\` with \`${key}\``);
-      return undefined;
-    }
-    return p;
-  };
   let built: Type | undefined = base?.type;
-  const fieldsP = structure('fields', 'Object');
-  const elemP = structure('elementType', 'Array');
-  const elemsP = structure('elementTypes', 'Array');
-  const anyOfP = structure('anyOf', 'Any');
+  const fieldsP = structureKey(props, 'fields', 'Object', base, env);
+  const elemP = structureKey(props, 'elementType', 'Array', base, env);
+  const elemsP = structureKey(props, 'elementTypes', 'Array', base, env);
+  const anyOfP = structureKey(props, 'anyOf', 'Any', base, env);
   const addP = props.get('additionalProperties');
   const shapes = [fieldsP, elemP, elemsP, anyOfP].filter((p) => p !== undefined);
   if (shapes.length > 1) {
@@ -519,40 +521,47 @@ const constraintHint = (k: KeywordName, t: Type): string | undefined => {
 };
 
 /** enum, const, default and examples must be values of the type. */
+/** The type without some of its value keywords (enum, const, default, examples). */
+const withoutValues = (t: Type, keep: ReadonlyArray<string>): Type => {
+  const m: Record<string, unknown> = { ...t.meta };
+  for (const k of ['enum', 'const', 'default', 'examples']) if (!keep.includes(k)) delete m[k];
+  return { ...t, meta: m as Keywords } as Type;
+};
+
+/** The span of item `i` of an array property (or of the property's value). */
+const itemSpan = (props: Props, key: string, i: number): Span | undefined => {
+  const p = props.get(key);
+  if (p === undefined) return undefined;
+  return p.value.kind === 'Array' ? (p.value.items[i]?.span ?? p.value.span) : p.value.span;
+};
+
+/** enum, const, default and examples must be values of the type. */
 const checkValues = (t: Type, props: Props, env: Env, what: string): void => {
-  const strip = (keep: ReadonlyArray<string>): Type => {
-    const m: Record<string, unknown> = { ...t.meta };
-    for (const k of ['enum', 'const', 'default', 'examples']) if (!keep.includes(k)) delete m[k];
-    return { ...t, meta: m as Keywords } as Type;
-  };
-  const itemSpan = (key: string, i: number): Span | undefined => {
-    const p = props.get(key);
-    if (p === undefined) return undefined;
-    return p.value.kind === 'Array' ? (p.value.items[i]?.span ?? p.value.span) : p.value.span;
-  };
-  if (t.meta.enum !== undefined) {
-    const base = strip([]);
-    t.meta.enum.forEach((v, i) => {
+  const m = t.meta;
+  if (m.enum === undefined && m.const === undefined && m.default === undefined && m.examples === undefined) return;
+  if (m.enum !== undefined) {
+    const base = withoutValues(t, []);
+    m.enum.forEach((v, i) => {
       const problems = checkValue(base, v);
-      if (problems.length > 0) report(env, SigCodes.INVALID_CONSTRAINT, `enum value ${JSON.stringify(v)} is not a value of ${what}: ${explainProblems(problems)}`, itemSpan('enum', i));
+      if (problems.length > 0) report(env, SigCodes.INVALID_CONSTRAINT, `enum value ${JSON.stringify(v)} is not a value of ${what}: ${explainProblems(problems)}`, itemSpan(props, 'enum', i));
     });
-    if (t.meta.enum.length === 0) report(env, SigCodes.INVALID_CONSTRAINT, '`enum` is empty: no value fits', props.get('enum')?.value.span);
+    if (m.enum.length === 0) report(env, SigCodes.INVALID_CONSTRAINT, '`enum` is empty: no value fits', props.get('enum')?.value.span);
   }
-  if (t.meta.const !== undefined) {
-    const problems = checkValue(strip(['enum']), t.meta.const);
-    if (problems.length > 0) report(env, SigCodes.INVALID_CONSTRAINT, `const ${JSON.stringify(t.meta.const)} is not a value of ${what}: ${explainProblems(problems)}`, props.get('const')?.value.span);
+  if (m.const !== undefined) {
+    const problems = checkValue(withoutValues(t, ['enum']), m.const);
+    if (problems.length > 0) report(env, SigCodes.INVALID_CONSTRAINT, `const ${JSON.stringify(m.const)} is not a value of ${what}: ${explainProblems(problems)}`, props.get('const')?.value.span);
   }
-  if (t.meta.default !== undefined) {
-    const problems = checkValue(strip(['enum', 'const']), t.meta.default);
+  if (m.default !== undefined) {
+    const problems = checkValue(withoutValues(t, ['enum', 'const']), m.default);
     if (problems.length > 0) {
-      report(env, SigCodes.INVALID_DEFAULT, `the default ${JSON.stringify(t.meta.default)} of ${what} is not valid: ${explainProblems(problems)}`, props.get('default')?.value.span, 'a default must be a value the parameter accepts');
+      report(env, SigCodes.INVALID_DEFAULT, `the default ${JSON.stringify(m.default)} of ${what} is not valid: ${explainProblems(problems)}`, props.get('default')?.value.span, 'a default must be a value the parameter accepts');
     }
   }
-  if (t.meta.examples !== undefined) {
-    const base = strip(['enum', 'const']);
-    t.meta.examples.forEach((v, i) => {
+  if (m.examples !== undefined) {
+    const base = withoutValues(t, ['enum', 'const']);
+    m.examples.forEach((v, i) => {
       const problems = checkValue(base, v);
-      if (problems.length > 0) report(env, SigCodes.INVALID_EXAMPLE, `example ${JSON.stringify(v)} is not a valid value of ${what}: ${explainProblems(problems)}`, itemSpan('examples', i));
+      if (problems.length > 0) report(env, SigCodes.INVALID_EXAMPLE, `example ${JSON.stringify(v)} is not a valid value of ${what}: ${explainProblems(problems)}`, itemSpan(props, 'examples', i));
     });
   }
 };
@@ -619,7 +628,7 @@ const parameter = (n: NodePattern, env: Env, index: number, resolve: CompileCont
   const ref = referenceName(n);
   if (ref !== undefined) {
     const def = resolve?.(ref);
-    if (def !== undefined) return { field: { ...def, span: n.span }, defines: false };
+    if (def !== undefined) return { field: field(def.name, def.type, def.optional, n.span), defines: false };
     if (isDefined?.(ref) === true) return undefined;
     report(env, SigCodes.MISSING_TYPE, `parameter \`${ref}\` has no type${resolve !== undefined ? ', and no other signature in this file defines it' : ''}`, n.span, `write its type: \`(${ref}::String)\``);
     return undefined;

@@ -119,36 +119,35 @@ const esc = (k: string): string => k.replace(/~/g, '~0').replace(/\//g, '~1');
 
 const check = (t: Type, v: unknown, ptr: string, out: ValueProblem[]): void => {
   if (out.length >= MAX_PROBLEMS) return;
-  const bad = (message: string): void => void out.push({ pointer: ptr, message });
   switch (t.kind) {
     case 'String':
-      if (typeof v !== 'string') return bad(`must be a string, got ${describeValue(v)}`);
+      if (typeof v !== 'string') return void out.push({ pointer: ptr, message: `must be a string, got ${describeValue(v)}` });
       break;
     case 'Integer':
-      if (typeof v !== 'number' || !Number.isInteger(v)) return bad(`must be an integer, got ${describeValue(v)}`);
+      if (typeof v !== 'number' || !Number.isInteger(v)) return void out.push({ pointer: ptr, message: `must be an integer, got ${describeValue(v)}` });
       break;
     case 'Number':
-      if (typeof v !== 'number' || !Number.isFinite(v)) return bad(`must be a number, got ${describeValue(v)}`);
+      if (typeof v !== 'number' || !Number.isFinite(v)) return void out.push({ pointer: ptr, message: `must be a number, got ${describeValue(v)}` });
       break;
     case 'Boolean':
-      if (typeof v !== 'boolean') return bad(`must be a boolean (true or false), got ${describeValue(v)}`);
+      if (typeof v !== 'boolean') return void out.push({ pointer: ptr, message: `must be a boolean (true or false), got ${describeValue(v)}` });
       break;
     case 'Null':
-      if (v !== null) return bad(`must be null, got ${describeValue(v)}`);
+      if (v !== null) return void out.push({ pointer: ptr, message: `must be null, got ${describeValue(v)}` });
       break;
     case 'Any':
       break;
     case 'Array':
-      if (!Array.isArray(v)) return bad(`must be an array, got ${describeValue(v)}`);
+      if (!Array.isArray(v)) return void out.push({ pointer: ptr, message: `must be an array, got ${describeValue(v)}` });
       v.forEach((x, i) => check(t.items, x, `${ptr}/${i}`, out));
       break;
     case 'Tuple':
-      if (!Array.isArray(v)) return bad(`must be an array, got ${describeValue(v)}`);
-      if (v.length !== t.items.length) return bad(`must have exactly ${t.items.length} items, got ${v.length}`);
+      if (!Array.isArray(v)) return void out.push({ pointer: ptr, message: `must be an array, got ${describeValue(v)}` });
+      if (v.length !== t.items.length) return void out.push({ pointer: ptr, message: `must have exactly ${t.items.length} items, got ${v.length}` });
       t.items.forEach((it, i) => check(it, v[i], `${ptr}/${i}`, out));
       break;
     case 'Object': {
-      if (!isPlainObject(v)) return bad(`must be an object, got ${describeValue(v)}`);
+      if (!isPlainObject(v)) return void out.push({ pointer: ptr, message: `must be an object, got ${describeValue(v)}` });
       const known = new Set<string>();
       for (const f of t.fields) {
         known.add(f.name);
@@ -170,54 +169,54 @@ const check = (t: Type, v: unknown, ptr: string, out: ValueProblem[]): void => {
     }
     case 'Union': {
       const ok = t.members.some((m) => checkValue(m, v).length === 0);
-      if (!ok) return bad(`matches none of ${t.members.map(typeWord).join(', ')}, got ${describeValue(v)}`);
+      if (!ok) return void out.push({ pointer: ptr, message: `matches none of ${t.members.map(typeWord).join(', ')}, got ${describeValue(v)}` });
       break;
     }
   }
-  checkMeta(t.meta, v, bad);
+  checkMeta(t.meta, v, ptr, out);
 };
 
-const checkMeta = (m: Keywords, v: unknown, bad: (message: string) => void): void => {
+const checkMeta = (m: Keywords, v: unknown, ptr: string, out: ValueProblem[]): void => {
   if (m.enum !== undefined && !m.enum.some((e) => jsonEquals(e, v))) {
-    bad(`must be one of ${m.enum.map((e) => JSON.stringify(e)).join(', ')}, got ${describeValue(v)}`);
+    out.push({ pointer: ptr, message: `must be one of ${m.enum.map((e) => JSON.stringify(e)).join(', ')}, got ${describeValue(v)}` });
   }
-  if (m.const !== undefined && !jsonEquals(m.const, v)) bad(`must be ${JSON.stringify(m.const)}, got ${describeValue(v)}`);
+  if (m.const !== undefined && !jsonEquals(m.const, v)) out.push({ pointer: ptr, message: `must be ${JSON.stringify(m.const)}, got ${describeValue(v)}` });
   if (typeof v === 'number') {
-    if (m.minimum !== undefined && v < m.minimum) bad(`must be at least ${m.minimum}, got ${v}`);
-    if (m.maximum !== undefined && v > m.maximum) bad(`must be at most ${m.maximum}, got ${v}`);
-    if (m.exclusiveMinimum !== undefined && v <= m.exclusiveMinimum) bad(`must be greater than ${m.exclusiveMinimum}, got ${v}`);
-    if (m.exclusiveMaximum !== undefined && v >= m.exclusiveMaximum) bad(`must be less than ${m.exclusiveMaximum}, got ${v}`);
+    if (m.minimum !== undefined && v < m.minimum) out.push({ pointer: ptr, message: `must be at least ${m.minimum}, got ${v}` });
+    if (m.maximum !== undefined && v > m.maximum) out.push({ pointer: ptr, message: `must be at most ${m.maximum}, got ${v}` });
+    if (m.exclusiveMinimum !== undefined && v <= m.exclusiveMinimum) out.push({ pointer: ptr, message: `must be greater than ${m.exclusiveMinimum}, got ${v}` });
+    if (m.exclusiveMaximum !== undefined && v >= m.exclusiveMaximum) out.push({ pointer: ptr, message: `must be less than ${m.exclusiveMaximum}, got ${v}` });
     if (m.multipleOf !== undefined) {
       const q = v / m.multipleOf;
-      if (q !== Number.parseInt(String(q), 10)) bad(`must be a multiple of ${m.multipleOf}, got ${v}`);
+      if (q !== Number.parseInt(String(q), 10)) out.push({ pointer: ptr, message: `must be a multiple of ${m.multipleOf}, got ${v}` });
     }
   }
   if (typeof v === 'string') {
     if (m.minLength !== undefined || m.maxLength !== undefined) {
       const n = codePoints(v);
-      if (m.minLength !== undefined && n < m.minLength) bad(`must have at least ${m.minLength} characters, got ${describeValue(v)}`);
-      if (m.maxLength !== undefined && n > m.maxLength) bad(`must have at most ${m.maxLength} characters, got ${describeValue(v)}`);
+      if (m.minLength !== undefined && n < m.minLength) out.push({ pointer: ptr, message: `must have at least ${m.minLength} characters, got ${describeValue(v)}` });
+      if (m.maxLength !== undefined && n > m.maxLength) out.push({ pointer: ptr, message: `must have at most ${m.maxLength} characters, got ${describeValue(v)}` });
     }
     if (m.pattern !== undefined) {
       const r = regex(m.pattern);
-      if (r !== undefined && !r.test(v)) bad(`must match the pattern ${m.pattern}, got ${describeValue(v)}`);
+      if (r !== undefined && !r.test(v)) out.push({ pointer: ptr, message: `must match the pattern ${m.pattern}, got ${describeValue(v)}` });
     }
   }
-  if (m.format !== undefined && !checkFormat(m.format, v)) bad(`must be a valid ${m.format}, got ${describeValue(v)}`);
+  if (m.format !== undefined && !checkFormat(m.format, v)) out.push({ pointer: ptr, message: `must be a valid ${m.format}, got ${describeValue(v)}` });
   if (Array.isArray(v)) {
-    if (m.minItems !== undefined && v.length < m.minItems) bad(`must have at least ${m.minItems} items, got ${v.length}`);
-    if (m.maxItems !== undefined && v.length > m.maxItems) bad(`must have at most ${m.maxItems} items, got ${v.length}`);
+    if (m.minItems !== undefined && v.length < m.minItems) out.push({ pointer: ptr, message: `must have at least ${m.minItems} items, got ${v.length}` });
+    if (m.maxItems !== undefined && v.length > m.maxItems) out.push({ pointer: ptr, message: `must have at most ${m.maxItems} items, got ${v.length}` });
     if (m.uniqueItems === true) {
       for (let i = 1; i < v.length; i++) {
         for (let j = 0; j < i; j++) {
-          if (jsonEquals(v[i], v[j])) return bad(`must not repeat items (items ${j} and ${i} are equal)`);
+          if (jsonEquals(v[i], v[j])) return void out.push({ pointer: ptr, message: `must not repeat items (items ${j} and ${i} are equal)` });
         }
       }
     }
   }
   if (isPlainObject(v)) {
     const n = Object.keys(v).length;
-    if (m.minProperties !== undefined && n < m.minProperties) bad(`must have at least ${m.minProperties} properties`);
-    if (m.maxProperties !== undefined && n > m.maxProperties) bad(`must have at most ${m.maxProperties} properties`);
+    if (m.minProperties !== undefined && n < m.minProperties) out.push({ pointer: ptr, message: `must have at least ${m.minProperties} properties` });
+    if (m.maxProperties !== undefined && n > m.maxProperties) out.push({ pointer: ptr, message: `must have at most ${m.maxProperties} properties` });
   }
 };

@@ -77,6 +77,10 @@ describe('offline demo model: answering with results', () => {
     expect(await after([{ toolCallId: '1', toolName: 'x', content: '["a","b","c"]' }])).toBe('a, b, c');
     expect(await after([{ toolCallId: '1', toolName: 'x', content: 'not json at all' }])).toBe('not json at all');
     expect(await after([{ toolCallId: '1', toolName: 'x', content: 'null' }])).toBe('done (no result)');
+    expect(await after([{ toolCallId: '1', toolName: 'x', content: '{"arguments":{"n":2},"argumentsChangedBy":"approver","result":"ok"}' }])).toBe('ok (the approver changed the arguments)');
+    expect(await after([{ toolCallId: '1', toolName: 'f', content: '{"error":{"code":"DENIED","message":"not allowed here","retryable":false}}', isError: true }])).toBe(
+      'The tool f failed (DENIED): not allowed here. The call was not allowed.',
+    );
   });
   it('explains errors, with a hint for invalid arguments', async () => {
     const text = await after([{ toolCallId: '1', toolName: 'sayHello', content: 'INVALID_ARGUMENTS: argument "personName" is required', isError: true }]);

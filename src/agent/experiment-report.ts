@@ -1,0 +1,71 @@
+/**
+ * An experiment's report as text for people (`gramkit ab`): one row per variant, then the answers
+ * that differ between variants. The JSON form is the report itself.
+ */
+import type { ExperimentReport, VariantSummary } from './experiment.js';
+
+// -------------------------------------------------------------------------------------------------
+// utilities
+// -------------------------------------------------------------------------------------------------
+
+const pct = (v: number): string => `${(v * 100).toFixed(v === 1 || v === 0 ? 0 : 1)}%`;
+
+const fixed = (v: number): string => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+
+const cut = (s: string, max: number): string => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+
+const codes = (s: VariantSummary): string => {
+  const parts = [
+    ...Object.entries(s.toolErrorsByCode).map(([c, n]) => `${c}×${n}`),
+    ...Object.entries(s.runErrorsByCode).map(([c, n]) => `run ${c}×${n}`),
+  ];
+  return parts.length === 0 ? '-' : parts.join(', ');
+};
+
+const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>, rightAligned: ReadonlySet<number>): string => {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: ReadonlyArray<string>): string =>
+    cells
+      .map((c, i) => (rightAligned.has(i) ? c.padStart(widths[i] as number) : c.padEnd(widths[i] as number)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+};
+
+/** The report as a table per variant and the differing answers (at most `maxDifferences`, default 10). */
+export const formatExperimentReport = (report: ExperimentReport, options: { readonly maxDifferences?: number } = {}): string => {
+  const max = options.maxDifferences ?? 10;
+  const head = `A/B experiment: agent ${report.agent}, model ${report.model}, ${report.inputs} input${report.inputs === 1 ? '' : 's'} × ${report.runsPerInput} run${report.runsPerInput === 1 ? '' : 's'} on ${report.variants.length} librar${report.variants.length === 1 ? 'y' : 'ies'} (${fixed(report.durationMs)} ms)`;
+  const rows = report.summaries.map((s, i) => [
+    s.name,
+    String(s.runs),
+    `${s.succeeded}/${s.runs} (${pct(s.successRate)})`,
+    String(s.toolCalls),
+    String(s.toolErrors),
+    codes(s),
+    fixed(s.latencyMs.p50),
+    fixed(s.latencyMs.p95),
+    i === 0 ? 'baseline' : String(s.differingAnswers),
+  ]);
+  const out = [head, '', table(['library', 'runs', 'success', 'tool calls', 'tool errors', 'errors by code', 'p50 ms', 'p95 ms', 'answers differ'], rows, new Set([1, 3, 4, 6, 7, 8]))];
+  // per tool latency, when a variant's tools were called
+  const toolRows: string[][] = [];
+  for (const s of report.summaries) {
+    for (const [tool, u] of Object.entries(s.tools)) {
+      toolRows.push([s.name, tool, String(u.callCount), String(u.errorCount), fixed(u.latencyMs.p50), fixed(u.latencyMs.p95)]);
+    }
+  }
+  if (toolRows.length > 0) out.push('', table(['library', 'tool', 'calls', 'errors', 'p50 ms', 'p95 ms'], toolRows, new Set([2, 3, 4, 5])));
+  out.push('');
+  if (report.differences.length === 0) {
+    out.push(report.variants.length > 1 ? 'answers: the same from every library' : 'answers: one library, nothing to compare');
+  } else {
+    out.push(`answers that differ between libraries: ${report.differences.length} of ${report.inputs * report.runsPerInput}`);
+    for (const d of report.differences.slice(0, max)) {
+      out.push(`  input ${d.inputId} ${JSON.stringify(cut(d.message, 60))}${report.runsPerInput > 1 ? `, run ${d.repetition + 1}` : ''}:`);
+      for (const [variant, answer] of Object.entries(d.answers)) out.push(`    ${variant}: ${cut(answer.replace(/\n/g, ' '), 100)}`);
+    }
+    if (report.differences.length > max) out.push(`  … and ${report.differences.length - max} more (see the JSON report)`);
+  }
+  return `${out.join('\n')}\n`;
+};

@@ -1,0 +1,387 @@
+/**
+ * A/B experiments: the same agent, the same specifications, the same inputs and the same model,
+ * bound to different tool libraries (the variants). Every variant is bound before anything runs
+ * (every bind error of every variant at once); then each input runs `runs` times on each variant,
+ * variants interleaved so they see the same conditions, at most `concurrency` runs at a time.
+ *
+ * The report has, per variant: success rate, tool calls and errors by code, run latency (p50,
+ * p95), tool latency (from the library's metrics), tokens; and the answers that differ between
+ * variants for the same input and repetition. Failed runs are data in the report, not errors;
+ * `runExperiment` fails only when the experiment cannot start (`CONFIGURATION_ERROR`).
+ */
+import { createToolMetrics, type MetricsSnapshot, type ToolMetrics } from '../library/metrics.js';
+import type { ToolLibrary } from '../library/tool-library.js';
+import type { AgentSpecification } from '../spec/agent-spec.js';
+import { configurationError, type AgentError } from './agent-error.js';
+import { bindAgent, type BoundAgent } from './bind-agent.js';
+import type { Model } from './model.js';
+import { checkRunOptions, runBoundAgent } from './run-agent.js';
+import type { RunAgentOptions } from './run-types.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+export interface ExperimentInput {
+  /** The user's message. */
+  readonly message: string;
+  /** A name for the input in reports (default: its position, from 1). */
+  readonly id?: string;
+  /** Text the answer must contain for the run to count as a success (compared case-insensitively). */
+  readonly expected?: string;
+}
+
+export interface ExperimentVariant {
+  readonly name: string;
+  readonly library: ToolLibrary;
+}
+
+/** Which run a model is made for, when `model` is a function (a fresh scripted or replayed model per run). */
+export interface ExperimentRunKey {
+  readonly variant: string;
+  /** Index of the input, from 0. */
+  readonly input: number;
+  /** From 0. */
+  readonly repetition: number;
+}
+
+export interface ExperimentOptions extends Omit<RunAgentOptions, 'model' | 'observer' | 'onEvent' | 'stream'> {
+  readonly agent: AgentSpecification;
+  /** Two or more libraries: `[{name, library}]`, or `{name: library}`. */
+  readonly variants: ReadonlyArray<ExperimentVariant> | Readonly<Record<string, ToolLibrary>>;
+  readonly inputs: ReadonlyArray<string | ExperimentInput>;
+  /** One model for every run, or one per run. */
+  readonly model: Model | ((key: ExperimentRunKey) => Model);
+  /** Repetitions of each input on each variant (default 1). */
+  readonly runs?: number;
+  /** Runs at the same time (default 4). */
+  readonly concurrency?: number;
+  /** Told each run's outcome as it finishes (progress). */
+  readonly onRun?: (run: ExperimentRun) => void;
+}
+
+export interface ExperimentToolCall {
+  readonly name: string;
+  readonly ok: boolean;
+  readonly code?: string;
+  readonly durationMs: number;
+}
+
+export interface ExperimentRun {
+  readonly variant: string;
+  readonly input: number;
+  readonly inputId: string;
+  readonly repetition: number;
+  /** The run ended with an answer. */
+  readonly completed: boolean;
+  /** Completed, and the answer contains the input's `expected` text when it has one. */
+  readonly success: boolean;
+  readonly content?: string;
+  readonly error?: { readonly code: string; readonly message: string };
+  readonly toolCalls: ReadonlyArray<ExperimentToolCall>;
+  readonly steps: number;
+  readonly durationMs: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+export interface LatencyStats {
+  readonly p50: number;
+  readonly p95: number;
+  readonly mean: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+export interface VariantSummary {
+  readonly name: string;
+  readonly runs: number;
+  readonly completed: number;
+  readonly succeeded: number;
+  /** `succeeded / runs`, from 0 to 1. */
+  readonly successRate: number;
+  readonly toolCalls: number;
+  readonly toolErrors: number;
+  /** Tool errors by code (`NOT_FOUND`: 2, ...). */
+  readonly toolErrorsByCode: Readonly<Record<string, number>>;
+  /** Runs that ended without an answer, by code (`MAX_STEPS`, `LLM_API_ERROR`, ...). */
+  readonly runErrorsByCode: Readonly<Record<string, number>>;
+  /** Wall time of whole runs, in milliseconds. */
+  readonly latencyMs: LatencyStats;
+  /** Per tool: calls, errors, latency (the library's metrics). */
+  readonly tools: MetricsSnapshot['tools'];
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** Runs whose answer differs from the first variant's for the same input and repetition (0 for the first variant). */
+  readonly differingAnswers: number;
+}
+
+export interface AnswerDifference {
+  readonly input: number;
+  readonly inputId: string;
+  readonly message: string;
+  readonly repetition: number;
+  /** Each variant's answer, or `error CODE` when its run did not complete. */
+  readonly answers: Readonly<Record<string, string>>;
+}
+
+export interface ExperimentReport {
+  readonly agent: string;
+  readonly model: string;
+  readonly variants: ReadonlyArray<string>;
+  readonly inputs: number;
+  readonly runsPerInput: number;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly summaries: ReadonlyArray<VariantSummary>;
+  readonly differences: ReadonlyArray<AnswerDifference>;
+  /** Every run, in the order (input, repetition, variant). */
+  readonly results: ReadonlyArray<ExperimentRun>;
+}
+
+export type ExperimentResult = { readonly ok: true; readonly value: ExperimentReport } | { readonly ok: false; readonly error: AgentError };
+
+// -------------------------------------------------------------------------------------------------
+// checking
+// -------------------------------------------------------------------------------------------------
+
+const normalizeInputs = (inputs: ReadonlyArray<string | ExperimentInput>): { inputs: ExperimentInput[]; problems: string[] } => {
+  const out: ExperimentInput[] = [];
+  const problems: string[] = [];
+  inputs.forEach((x, i) => {
+    const input = typeof x === 'string' ? { message: x } : x;
+    if (typeof input !== 'object' || input === null || typeof input.message !== 'string' || input.message.trim() === '') {
+      problems.push(`input ${i + 1} has no message`);
+      return;
+    }
+    if (input.expected !== undefined && typeof input.expected !== 'string') problems.push(`input ${i + 1}: expected must be a string`);
+    out.push({ message: input.message, id: input.id ?? String(i + 1), ...(input.expected !== undefined ? { expected: input.expected } : {}) });
+  });
+  return { inputs: out, problems };
+};
+
+const variantList = (v: ExperimentOptions['variants']): ReadonlyArray<ExperimentVariant> =>
+  Array.isArray(v) ? (v as ReadonlyArray<ExperimentVariant>) : Object.entries(v as Readonly<Record<string, ToolLibrary>>).map(([name, library]) => ({ name, library }));
+
+interface Prepared {
+  readonly variant: ExperimentVariant;
+  readonly bound: BoundAgent;
+  readonly metrics: ToolMetrics;
+}
+
+/** Every variant bound, or one `CONFIGURATION_ERROR` naming every problem of every variant. */
+const prepare = (options: ExperimentOptions): { ok: true; variants: Prepared[]; inputs: ExperimentInput[] } | { ok: false; error: AgentError } => {
+  const problems: string[] = [];
+  const variants = variantList(options.variants);
+  if (variants.length === 0) problems.push('give at least one variant (two to compare)');
+  const names = new Set<string>();
+  for (const v of variants) {
+    if (typeof v.name !== 'string' || v.name === '') problems.push('every variant needs a name');
+    else if (names.has(v.name)) problems.push(`two variants are named "${v.name}"`);
+    names.add(v.name);
+  }
+  const { inputs, problems: inputProblems } = normalizeInputs(options.inputs ?? []);
+  problems.push(...inputProblems);
+  if ((options.inputs ?? []).length === 0) problems.push('give at least one input');
+  const runs = options.runs ?? 1;
+  if (!Number.isInteger(runs) || runs < 1) problems.push(`runs must be a whole number ≥ 1, got ${String(runs)}`);
+  const concurrency = options.concurrency ?? 4;
+  if (!Number.isInteger(concurrency) || concurrency < 1) problems.push(`concurrency must be a whole number ≥ 1, got ${String(concurrency)}`);
+  if (typeof options.model !== 'function') {
+    const bad = checkRunOptions({ ...options, model: options.model });
+    if (bad !== undefined) problems.push(bad.message);
+  } else {
+    const bad = checkRunOptions({ ...options, model: { id: 'per-run', generate: async () => ({ ok: false, error: { code: 'CONFIGURATION_ERROR', message: '', retryable: false } }) } });
+    if (bad !== undefined) problems.push(bad.message);
+  }
+  const prepared: Prepared[] = [];
+  const bindErrors: unknown[] = [];
+  for (const v of variants) {
+    const metrics = createToolMetrics();
+    const bound = bindAgent(options.agent, v.library);
+    if (bound._tag === 'Left') {
+      problems.push(`variant "${v.name}": ${bound.left.message}`);
+      bindErrors.push({ variant: v.name, ...(typeof bound.left.details === 'object' ? (bound.left.details as object) : {}) });
+    } else prepared.push({ variant: v, bound: bound.right, metrics });
+  }
+  if (problems.length > 0) {
+    return { ok: false, error: configurationError(`the experiment cannot start: ${problems.join('; ')}`, bindErrors.length > 0 ? { details: { variants: bindErrors } } : {}) };
+  }
+  return { ok: true, variants: prepared, inputs };
+};
+
+// -------------------------------------------------------------------------------------------------
+// statistics
+// -------------------------------------------------------------------------------------------------
+
+const round3 = (v: number): number => Math.round(v * 1000) / 1000;
+
+/** Nearest-rank percentile of sorted values (`p` from 0 to 1). */
+export const percentile = (sorted: ReadonlyArray<number>, p: number): number => {
+  if (sorted.length === 0) return 0;
+  const rank = Math.max(1, Math.ceil(p * sorted.length));
+  return sorted[Math.min(rank, sorted.length) - 1] as number;
+};
+
+export const latencyStats = (values: ReadonlyArray<number>): LatencyStats => {
+  if (values.length === 0) return { p50: 0, p95: 0, mean: 0, min: 0, max: 0 };
+  const sorted = [...values].sort((a, b) => a - b);
+  const mean = sorted.reduce((s, v) => s + v, 0) / sorted.length;
+  return {
+    p50: round3(percentile(sorted, 0.5)),
+    p95: round3(percentile(sorted, 0.95)),
+    mean: round3(mean),
+    min: round3(sorted[0] as number),
+    max: round3(sorted[sorted.length - 1] as number),
+  };
+};
+
+/** How answers are compared: trimmed, runs of whitespace collapsed. */
+export const normalizeAnswer = (s: string): string => s.trim().replace(/\s+/g, ' ');
+
+const answerOf = (r: ExperimentRun): string => (r.completed ? normalizeAnswer(r.content ?? '') : `error ${r.error?.code ?? 'UNKNOWN'}`);
+
+const count = (into: Record<string, number>, key: string): void => {
+  into[key] = (into[key] ?? 0) + 1;
+};
+
+// -------------------------------------------------------------------------------------------------
+// running
+// -------------------------------------------------------------------------------------------------
+
+/** Runs `jobs` with at most `limit` at a time; results in job order. */
+const pool = async <J, R>(jobs: ReadonlyArray<J>, limit: number, run: (job: J) => Promise<R>): Promise<R[]> => {
+  const results: R[] = new Array<R>(jobs.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < jobs.length) {
+      const i = next++;
+      results[i] = await run(jobs[i] as J);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
+  return results;
+};
+
+/** Runs the experiment. Never rejects; fails only when it cannot start. */
+export const runExperiment = async (options: ExperimentOptions): Promise<ExperimentResult> => {
+  const prepared = prepare(options);
+  if (!prepared.ok) return { ok: false, error: prepared.error };
+  const { variants, inputs } = prepared;
+  const runs = options.runs ?? 1;
+  const startedAt = new Date().toISOString();
+  const t0 = performance.now();
+  const jobs: Array<{ input: number; repetition: number; v: Prepared }> = [];
+  for (let input = 0; input < inputs.length; input++) for (let repetition = 0; repetition < runs; repetition++) for (const v of variants) jobs.push({ input, repetition, v });
+
+  const { agent: _agent, variants: _variants, inputs: _inputs, model: modelOption, runs: _runs, concurrency, onRun, ...runOptions } = options;
+  const modelFor = (key: ExperimentRunKey): Model => (typeof modelOption === 'function' ? modelOption(key) : modelOption);
+  let modelId = typeof modelOption === 'function' ? '' : modelOption.id;
+
+  const results = await pool(jobs, concurrency ?? 4, async ({ input, repetition, v }): Promise<ExperimentRun> => {
+    const spec = inputs[input] as ExperimentInput;
+    const key = { variant: v.variant.name, input, repetition };
+    const started = performance.now();
+    let model: Model;
+    try {
+      model = modelFor(key);
+    } catch (e) {
+      model = { id: 'per-run', generate: async () => ({ ok: false, error: { code: 'CONFIGURATION_ERROR', message: `the model function threw: ${e instanceof Error ? e.message : String(e)}`, retryable: false } }) };
+    }
+    if (modelId === '') modelId = model.id;
+    const r = await runBoundAgent(v.bound, spec.message, { ...runOptions, model, observer: v.metrics });
+    const durationMs = round3(performance.now() - started);
+    const progress = r.ok ? r.value : r.error.partial;
+    const toolCalls = (progress?.toolsUsed ?? []).map((u): ExperimentToolCall => ({ name: u.name, ok: u.result.ok, ...(u.result.ok ? {} : { code: String(u.result.error.code) }), durationMs: u.durationMs }));
+    const completed = r.ok;
+    const content = r.ok ? r.value.content : undefined;
+    const success = completed && (spec.expected === undefined || (content ?? '').toLowerCase().includes(spec.expected.toLowerCase()));
+    const run: ExperimentRun = {
+      variant: v.variant.name,
+      input,
+      inputId: spec.id ?? String(input + 1),
+      repetition,
+      completed,
+      success,
+      ...(content !== undefined ? { content } : {}),
+      ...(r.ok ? {} : { error: { code: r.error.code, message: r.error.message } }),
+      toolCalls,
+      steps: progress?.steps ?? 0,
+      durationMs,
+      inputTokens: progress?.usage.inputTokens ?? 0,
+      outputTokens: progress?.usage.outputTokens ?? 0,
+    };
+    try {
+      onRun?.(run);
+    } catch {
+      // progress reporting must not break the experiment
+    }
+    return run;
+  });
+
+  // answers that differ between variants, per input and repetition
+  const differences: AnswerDifference[] = [];
+  const differing = new Map<string, number>(variants.map((v) => [v.variant.name, 0]));
+  const first = variants[0]?.variant.name;
+  for (let k = 0; k < results.length; k += variants.length) {
+    const group = results.slice(k, k + variants.length);
+    const answers = Object.fromEntries(group.map((r) => [r.variant, answerOf(r)]));
+    const base = first !== undefined ? answers[first] : undefined;
+    for (const r of group) if (answers[r.variant] !== base) differing.set(r.variant, (differing.get(r.variant) ?? 0) + 1);
+    if (new Set(Object.values(answers)).size > 1) {
+      const g = group[0] as ExperimentRun;
+      differences.push({ input: g.input, inputId: g.inputId, message: (inputs[g.input] as ExperimentInput).message, repetition: g.repetition, answers });
+    }
+  }
+
+  const summaries = variants.map((v): VariantSummary => {
+    const mine = results.filter((r) => r.variant === v.variant.name);
+    const toolErrorsByCode: Record<string, number> = {};
+    const runErrorsByCode: Record<string, number> = {};
+    let toolCalls = 0;
+    let toolErrors = 0;
+    for (const r of mine) {
+      for (const c of r.toolCalls) {
+        toolCalls++;
+        if (!c.ok) {
+          toolErrors++;
+          count(toolErrorsByCode, c.code ?? 'UNKNOWN');
+        }
+      }
+      if (r.error !== undefined) count(runErrorsByCode, r.error.code);
+    }
+    const succeeded = mine.filter((r) => r.success).length;
+    return {
+      name: v.variant.name,
+      runs: mine.length,
+      completed: mine.filter((r) => r.completed).length,
+      succeeded,
+      successRate: mine.length === 0 ? 0 : succeeded / mine.length,
+      toolCalls,
+      toolErrors,
+      toolErrorsByCode,
+      runErrorsByCode,
+      latencyMs: latencyStats(mine.map((r) => r.durationMs)),
+      tools: v.metrics.snapshot().tools,
+      inputTokens: mine.reduce((s, r) => s + r.inputTokens, 0),
+      outputTokens: mine.reduce((s, r) => s + r.outputTokens, 0),
+      differingAnswers: differing.get(v.variant.name) ?? 0,
+    };
+  });
+
+  return {
+    ok: true,
+    value: {
+      agent: options.agent.name,
+      model: modelId,
+      variants: variants.map((v) => v.variant.name),
+      inputs: inputs.length,
+      runsPerInput: runs,
+      startedAt,
+      durationMs: round3(performance.now() - t0),
+      summaries,
+      differences,
+      results,
+    },
+  };
+};

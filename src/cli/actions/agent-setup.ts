@@ -1,0 +1,199 @@
+/**
+ * What `gramkit run` and `gramkit ab` share: loading the agent of a `.gram` file, finding its
+ * library, and making its model.
+ *
+ * - The agent: the file's only agent, or `--agent NAME`. Its tools may be built-in tools named
+ *   in the file (`read_file`, ...).
+ * - The library: `--library` (a module or `builtin`), else the file header's `{library: "..."}`
+ *   (relative to the file). When the agent uses built-in tools, the built-in library of the
+ *   workspace is added under the user's (the user's library wins on a shared name).
+ * - The model: `--model`, else the agent's `model` property, else `offline`. A real model without
+ *   its key is a `CONFIGURATION_ERROR` with a hint, never a silent fallback to the offline model.
+ *   Keys come from `OPENAI_API_KEY` and `ANTHROPIC_API_KEY` in the CLI's environment only.
+ */
+import { dirname, isAbsolute, resolve } from 'node:path';
+import type { Either } from 'fp-ts/lib/Either.js';
+import { builtinLibrary } from '../../builtins/builtin-tools.js';
+import { builtinSpecification } from '../../builtins/specifications.js';
+import type { Diagnostic } from '../../gram/diagnostic.js';
+import { formatDiagnostics } from '../../gram/format-diagnostic.js';
+import { recordToJson } from '../../gram/lower.js';
+import { parseGram } from '../../gram/parse.js';
+import { emptyToolLibrary, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
+import type { AgentSpecification } from '../../spec/agent-spec.js';
+import { didYouMean } from '../../spec/suggest.js';
+import type { Model } from '../../agent/model.js';
+import { createModel, parseModelId } from '../../providers/registry.js';
+import { recordModel } from '../../providers/replay.js';
+import type { CommandContext } from '../run.js';
+import { renderDiagnostics } from './gram-report.js';
+import { BUILTIN, loadLibraryArgument, loadSpecSource, type SpecSource } from './spec-source.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+export interface LoadedAgent {
+  readonly agent: AgentSpecification;
+  readonly source: SpecSource;
+  /** The header's `library`, resolved to an absolute path, when the file names one. */
+  readonly headerLibrary?: string;
+}
+
+/** A failure already explained to the user; the command exits with `code`. */
+export interface Reported {
+  readonly code: number;
+}
+
+const fail = (ctx: CommandContext, message: string, code = 1): Reported => {
+  ctx.io.stderr(`${message}\n`);
+  return { code };
+};
+
+const left = <E>(e: E): Either<E, never> => ({ _tag: 'Left', left: e });
+const right = <A>(a: A): Either<never, A> => ({ _tag: 'Right', right: a });
+
+// -------------------------------------------------------------------------------------------------
+// the agent
+// -------------------------------------------------------------------------------------------------
+
+/** The header's `library` property, resolved against the file's folder (or the working directory for stdin). */
+const headerLibraryOf = (ctx: CommandContext, source: SpecSource): { readonly library?: string; readonly problem?: string } => {
+  if (source.format !== 'gram' || source.builtin) return {};
+  const doc = parseGram(source.text);
+  if (doc._tag === 'Left' || doc.right.header === undefined) return {};
+  const value = recordToJson(doc.right.header)['library'];
+  if (value === undefined) return {};
+  if (typeof value !== 'string' || value.trim() === '') return { problem: `the header's library must be a module path as a string, e.g. {library: "./tools.ts"}` };
+  if (value === BUILTIN) return { library: BUILTIN };
+  const base = source.path !== undefined ? dirname(source.path) : ctx.io.cwd;
+  return { library: isAbsolute(value) ? value : resolve(base, value) };
+};
+
+/** The agent to run from a specification argument (`--agent` picks one when the file has several). */
+export const loadAgent = async (ctx: CommandContext, file: string, agentName: string | undefined): Promise<Either<Reported, LoadedAgent>> => {
+  const loaded = await loadSpecSource(ctx.io, file);
+  if (loaded._tag === 'Left') {
+    const f = loaded.left;
+    if (f.message !== undefined) return left(fail(ctx, `gramkit: ${f.message}`));
+    ctx.io.stderr(renderDiagnostics(f.diagnostics, f.source?.text ?? '', f.source?.name ?? file));
+    return left({ code: 1 });
+  }
+  const { source, specs } = loaded.right;
+  const warnings = specs.warnings.filter((d) => d.severity === 'warning');
+  if (warnings.length > 0) ctx.io.stderr(renderDiagnostics(warnings, source.text, source.name));
+  const agents = specs.agents;
+  let agent: AgentSpecification | undefined;
+  if (agentName !== undefined) {
+    agent = agents.find((a) => a.name === agentName);
+    if (agent === undefined) {
+      const names = agents.map((a) => a.name);
+      const hint = didYouMean(agentName, names);
+      return left(fail(ctx, `gramkit: ${source.name} has no agent named "${agentName}"${hint !== undefined ? ` (${hint})` : names.length > 0 ? ` (agents: ${names.join(', ')})` : ''}`));
+    }
+  } else if (agents.length === 1) {
+    agent = agents[0];
+  } else if (agents.length === 0) {
+    return left(
+      fail(ctx, `gramkit: ${source.name} defines no agent; an agent is [name:Agent {description: "..", instruction: ".."} | tool, ...]${specs.tools.length > 0 ? ` (it defines the tools ${specs.tools.map((t) => t.name).join(', ')})` : ''}`),
+    );
+  } else {
+    return left(fail(ctx, `gramkit: ${source.name} defines ${agents.length} agents; choose one with --agent (${agents.map((a) => a.name).join(', ')})`, 2));
+  }
+  if (agent === undefined) return left({ code: 1 });
+  const header = headerLibraryOf(ctx, source);
+  if (header.problem !== undefined) return left(fail(ctx, `gramkit: ${source.name}: ${header.problem}`));
+  return right({ agent, source, ...(header.library !== undefined ? { headerLibrary: header.library } : {}) });
+};
+
+// -------------------------------------------------------------------------------------------------
+// the library
+// -------------------------------------------------------------------------------------------------
+
+/** Whether the agent uses a built-in tool (a specification of the built-in set, referenced by name). */
+export const usesBuiltinTools = (agent: AgentSpecification): boolean => agent.tools.some((t) => builtinSpecification(t.name) === t);
+
+const showDiagnostics = (ctx: CommandContext, ds: ReadonlyArray<Diagnostic>): Reported => {
+  ctx.io.stderr(`${formatDiagnostics(ds)}\n`);
+  return { code: 1 };
+};
+
+/**
+ * The library the agent runs against: `refs` (each a module or `builtin`, joined; the later wins
+ * on a shared name), else the header's; plus the built-in tools when the agent uses them.
+ */
+export const agentLibrary = async (ctx: CommandContext, loaded: LoadedAgent, refs: ReadonlyArray<string>, workspace: string): Promise<Either<Reported, ToolLibrary>> => {
+  const agent = loaded.agent;
+  const chosen = refs.length > 0 ? refs : loaded.headerLibrary !== undefined ? [loaded.headerLibrary] : [];
+  const libraries: ToolLibrary[] = [];
+  for (const ref of chosen) {
+    const lib = await loadLibraryArgument(ctx.io, ref, workspace);
+    if (lib._tag === 'Left') return left(showDiagnostics(ctx, lib.left));
+    libraries.push(lib.right);
+  }
+  const builtin = usesBuiltinTools(agent) && !chosen.includes(BUILTIN);
+  if (chosen.length === 0) {
+    const own = agent.tools.filter((t) => builtinSpecification(t.name) !== t).map((t) => t.name);
+    if (own.length > 0) {
+      return left(
+        fail(
+          ctx,
+          `gramkit: no library implements the tools of agent "${agent.name}" (${own.join(', ')})\n  hint: pass --library <module.ts>, or name it in the file's header: {library: "./tools.ts"}`,
+        ),
+      );
+    }
+  }
+  const base = builtin ? [builtinLibrary({ workspace })] : [];
+  const all = [...base, ...libraries];
+  return right(all.length === 0 ? emptyToolLibrary : unionLibraries(...all));
+};
+
+// -------------------------------------------------------------------------------------------------
+// the model
+// -------------------------------------------------------------------------------------------------
+
+export interface ModelChoice {
+  readonly model?: string;
+  readonly baseUrl?: string;
+  readonly record?: string;
+}
+
+const KEY_VARIABLES: Readonly<Record<string, string>> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
+
+/** The model: `--model`, else the agent's, else `offline`; with its key from the environment. */
+export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choice: ModelChoice): Either<Reported, Model> => {
+  const id = choice.model ?? agent.model ?? 'offline';
+  const parsed = parseModelId(id);
+  if (parsed._tag === 'Left') return left(fail(ctx, `error[${parsed.left.code}]: ${parsed.left.message}`));
+  const provider = parsed.right.provider;
+  const keyVariable = KEY_VARIABLES[provider];
+  if (choice.baseUrl !== undefined && keyVariable === undefined) {
+    return left(fail(ctx, `gramkit: --base-url is for openai/<model> and anthropic/<model> models, not ${id}`, 2));
+  }
+  const apiKey = keyVariable !== undefined ? ctx.io.env[keyVariable] : undefined;
+  const made = createModel(id, {
+    cwd: ctx.io.cwd,
+    ...(apiKey !== undefined && apiKey !== '' ? { apiKey } : {}),
+    ...(choice.baseUrl !== undefined ? { baseUrl: choice.baseUrl } : {}),
+  });
+  if (made._tag === 'Left') {
+    const from = choice.model !== undefined ? '--model' : agent.model !== undefined ? `the model property of agent "${agent.name}"` : 'the default';
+    const hint =
+      keyVariable !== undefined && /key/i.test(made.left.message)
+        ? `set ${keyVariable} in the environment, or run the offline demo model with --model offline`
+        : `the model comes from ${from}; accepted forms: openai/<model>, anthropic/<model>, offline, replay:<file>`;
+    return left(fail(ctx, `error[${made.left.code}]: ${made.left.message}\n  hint: ${hint}`));
+  }
+  return right(choice.record !== undefined ? recordModel(made.right, choice.record, { cwd: ctx.io.cwd }) : made.right);
+};
+
+// -------------------------------------------------------------------------------------------------
+// options
+// -------------------------------------------------------------------------------------------------
+
+/** A positive whole number from an option, or a usage message. */
+export const positiveInteger = (name: string, text: string | undefined): { readonly value?: number; readonly problem?: string } => {
+  if (text === undefined) return {};
+  const n = Number(text);
+  return /^\s*\d+\s*$/.test(text) && Number.isInteger(n) && n > 0 ? { value: n } : { problem: `${name} must be a positive whole number, got ${JSON.stringify(text)}` };
+};

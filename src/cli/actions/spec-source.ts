@@ -1,0 +1,102 @@
+/**
+ * What a command line names as specifications and as a library, resolved in one place so every
+ * command accepts the same forms:
+ *
+ * - a specification argument: a file (`.gram`, or `.json` in the JSON form) relative to the working
+ *   directory, `-` for standard input, or `builtin` for the built-in tools' specifications;
+ * - a library argument: a `.ts`/`.js` module, or `builtin` for the built-in tools, confined to the
+ *   workspace (`--workspace <dir>`, default the working directory).
+ *
+ * `builtin` is a name, not a file: to use a file named so, write `./builtin`.
+ */
+import { stat } from 'node:fs/promises';
+import { extname, isAbsolute, resolve } from 'node:path';
+import type { Either } from 'fp-ts/lib/Either.js';
+import { BUILTINS_GRAM } from '../../builtins/builtins-gram.js';
+import { builtinLibrary } from '../../builtins/builtin-tools.js';
+import { builtinSpecifications } from '../../builtins/specifications.js';
+import type { Diagnostic } from '../../gram/diagnostic.js';
+import type { ToolLibrary } from '../../library/tool-library.js';
+import { type Specifications, loadSpecifications } from '../../spec/load.js';
+import type { CliIO } from '../io.js';
+import { type Loaded, loadSource, type Source } from './gram-input.js';
+import { loadLibrary, type NamedLibrary } from './load-library.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+/** The name that stands for the built-in tools, as a specification source and as a library. */
+export const BUILTIN = 'builtin';
+
+/** A loaded specification source: the text and where it came from. */
+export interface SpecSource extends Source {
+  /** `builtin`: the built-in specifications. */
+  readonly builtin: boolean;
+  readonly format: 'gram' | 'json';
+}
+
+export interface LoadedSpecs {
+  readonly source: SpecSource;
+  readonly specs: Specifications;
+}
+
+export interface SpecLoadFailure {
+  /** The source, when it could be read (diagnostics then point into its text). */
+  readonly source?: SpecSource;
+  /** A message when the source could not be read. */
+  readonly message?: string;
+  readonly diagnostics: ReadonlyArray<Diagnostic>;
+}
+
+// -------------------------------------------------------------------------------------------------
+// specifications
+// -------------------------------------------------------------------------------------------------
+
+/** The text of a specification argument: `builtin`, `-` (stdin) or a file. */
+export const readSpecSource = async (io: CliIO, arg: string): Promise<{ readonly ok: true; readonly source: SpecSource } | { readonly ok: false; readonly message: string }> => {
+  if (arg === BUILTIN) return { ok: true, source: { name: BUILTIN, text: BUILTINS_GRAM, builtin: true, format: 'gram' } };
+  const loaded: Loaded = await loadSource(io, arg);
+  if (!loaded.ok) return loaded;
+  return { ok: true, source: { ...loaded.source, builtin: false, format: extname(loaded.source.name).toLowerCase() === '.json' ? 'json' : 'gram' } };
+};
+
+/**
+ * The specifications of an argument. Agents may name built-in tools (they are known tools), so an
+ * agent file that uses `read_file` loads without defining it.
+ */
+export const loadSpecSource = async (io: CliIO, arg: string): Promise<Either<SpecLoadFailure, LoadedSpecs>> => {
+  const read = await readSpecSource(io, arg);
+  if (!read.ok) return { _tag: 'Left', left: { message: read.message, diagnostics: [] } };
+  const source = read.source;
+  const r = loadSpecifications([{ text: source.text, filename: source.name, format: source.format }], source.builtin ? {} : { knownTools: builtinSpecifications() });
+  return r._tag === 'Left' ? { _tag: 'Left', left: { source, diagnostics: r.left } } : { _tag: 'Right', right: { source, specs: r.right } };
+};
+
+// -------------------------------------------------------------------------------------------------
+// libraries
+// -------------------------------------------------------------------------------------------------
+
+/** The workspace directory (`--workspace`, default the working directory), checked to be a directory. */
+export const resolveWorkspace = async (io: CliIO, dir: string | undefined): Promise<{ readonly ok: true; readonly path: string } | { readonly ok: false; readonly message: string }> => {
+  const path = dir === undefined ? io.cwd : isAbsolute(dir) ? dir : resolve(io.cwd, dir);
+  try {
+    const s = await stat(path);
+    if (!s.isDirectory()) return { ok: false, message: `the workspace ${dir ?? path} is not a directory` };
+  } catch {
+    return { ok: false, message: `the workspace ${dir ?? path} does not exist` };
+  }
+  return { ok: true, path };
+};
+
+/** The named libraries a command accepts: `builtin`, confined to `workspace`. */
+export const namedLibraries = (workspace: string): Readonly<Record<string, NamedLibrary>> => ({
+  [BUILTIN]: {
+    library: async () => builtinLibrary({ workspace }),
+    specifications: async () => builtinSpecifications(),
+  },
+});
+
+/** The library of an argument: `builtin` (the built-in tools in `workspace`) or a module file (relative to the working directory). */
+export const loadLibraryArgument = (io: CliIO, ref: string, workspace: string): Promise<Either<ReadonlyArray<Diagnostic>, ToolLibrary>> =>
+  loadLibrary(ref, { cwd: io.cwd, named: namedLibraries(workspace) });
