@@ -80,6 +80,7 @@ export type { ImportFormat, ImportOptions, ImportedTool, ImportReport } from './
 export { importTools, importDefinitions, importSucceeded, detectFormat, IMPORT_FORMATS } from './spec/import.js';
 export type { TypeView, TypeScriptOptions } from './spec/to-typescript.js';
 export { typeToTypeScript, toolsToTypeScript, signatureDeclarations } from './spec/to-typescript.js';
+export type { InferArgs, InferInput, InferResult, InferToolArgs, InferToolResult, SignatureOf, ExprType } from './spec/infer.js';
 
 // library: tools and results
 export type { Tool, ToolImplementation, InvocationContext, ToolLimits, ToolAnnotations, SafetyLevel, ApprovalRequirement } from './library/tool.js';
@@ -254,3 +255,29 @@ export type { CommandView } from './policy/command-view.js';
 export { commandViews } from './policy/command-view.js';
 export type { SimpleCommand, ParsedShell, Redirect } from './policy/shell-words.js';
 export { parseShell } from './policy/shell-words.js';
+
+// agent: the tool-calling loop, runs, stop conditions, events, traces, experiments
+export type { AgentError, AgentErrorCode } from './agent/agent-error.js';
+export { AgentErrorCodes, agentError, formatAgentError } from './agent/agent-error.js';
+export type { ConversationProblem, CheckedConversation } from './agent/conversation.js';
+export { checkConversation, conversationProblems, continueConversation } from './agent/conversation.js';
+export type { AgentEvent, AgentEventType, AgentEventListener } from './agent/events.js';
+export type { AgentTrace, TraceSpan, TraceSpanKind, TraceAttribute } from './agent/trace.js';
+export { formatTrace } from './agent/trace.js';
+export type { LoopState, Stop, StopCondition } from './agent/stop.js';
+export { stepLimit, timeLimit, tokenLimit, whenAborted, stopWhen, firstStop } from './agent/stop.js';
+export type { BoundAgent } from './agent/bind-agent.js';
+export { bindAgent } from './agent/bind-agent.js';
+export type { ToolUse, ToolApproval } from './agent/tool-call.js';
+export { toolResultContent } from './agent/tool-call.js';
+export type { RunAgentOptions, AgentUsage, AgentProgress, AgentRun, AgentFailure, AgentResult, AgentInput } from './agent/run-types.js';
+export { runAgent, runBoundAgent, runAgentTask, checkRunOptions } from './agent/run-agent.js';
+export { DEFAULT_MAX_STEPS } from './agent/loop.js';
+export type {
+  ExperimentInput, ExperimentVariant, ExperimentRunKey, ExperimentOptions, ExperimentToolCall, ExperimentRun, VariantSummary,
+  AnswerDifference, ExperimentReport, ExperimentResult,
+} from './agent/experiment.js';
+export { runExperiment } from './agent/experiment.js';
+export type { LatencyStats } from './agent/experiment-stats.js';
+export { percentile, latencyStats, normalizeAnswer } from './agent/experiment-stats.js';
+export { formatExperimentReport } from './agent/experiment-report.js';

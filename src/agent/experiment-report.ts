@@ -52,7 +52,7 @@ export const formatExperimentReport = (report: ExperimentReport, options: { read
   const toolRows: string[][] = [];
   for (const s of report.summaries) {
     for (const [tool, u] of Object.entries(s.tools)) {
-      toolRows.push([s.name, tool, String(u.callCount), String(u.errorCount), fixed(u.latencyMs.p50), fixed(u.latencyMs.p95)]);
+      toolRows.push([s.name, tool, String(u.callCount), String(u.errorCount), u.latencyMs === null ? '-' : fixed(u.latencyMs.p50), u.latencyMs === null ? '-' : fixed(u.latencyMs.p95)]);
     }
   }
   if (toolRows.length > 0) out.push('', table(['library', 'tool', 'calls', 'errors', 'p50 ms', 'p95 ms'], toolRows, new Set([2, 3, 4, 5])));

@@ -17,6 +17,7 @@ import { bindAgent, type BoundAgent } from './bind-agent.js';
 import type { Model } from './model.js';
 import { checkRunOptions, runBoundAgent } from './run-agent.js';
 import type { RunAgentOptions } from './run-types.js';
+import { type LatencyStats, latencyStats, normalizeAnswer, round3 } from './experiment-stats.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -83,14 +84,6 @@ export interface ExperimentRun {
   readonly durationMs: number;
   readonly inputTokens: number;
   readonly outputTokens: number;
-}
-
-export interface LatencyStats {
-  readonly p50: number;
-  readonly p95: number;
-  readonly mean: number;
-  readonly min: number;
-  readonly max: number;
 }
 
 export interface VariantSummary {
@@ -211,43 +204,14 @@ const prepare = (options: ExperimentOptions): { ok: true; variants: Prepared[]; 
 };
 
 // -------------------------------------------------------------------------------------------------
-// statistics
+// running
 // -------------------------------------------------------------------------------------------------
-
-const round3 = (v: number): number => Math.round(v * 1000) / 1000;
-
-/** Nearest-rank percentile of sorted values (`p` from 0 to 1). */
-export const percentile = (sorted: ReadonlyArray<number>, p: number): number => {
-  if (sorted.length === 0) return 0;
-  const rank = Math.max(1, Math.ceil(p * sorted.length));
-  return sorted[Math.min(rank, sorted.length) - 1] as number;
-};
-
-export const latencyStats = (values: ReadonlyArray<number>): LatencyStats => {
-  if (values.length === 0) return { p50: 0, p95: 0, mean: 0, min: 0, max: 0 };
-  const sorted = [...values].sort((a, b) => a - b);
-  const mean = sorted.reduce((s, v) => s + v, 0) / sorted.length;
-  return {
-    p50: round3(percentile(sorted, 0.5)),
-    p95: round3(percentile(sorted, 0.95)),
-    mean: round3(mean),
-    min: round3(sorted[0] as number),
-    max: round3(sorted[sorted.length - 1] as number),
-  };
-};
-
-/** How answers are compared: trimmed, runs of whitespace collapsed. */
-export const normalizeAnswer = (s: string): string => s.trim().replace(/\s+/g, ' ');
 
 const answerOf = (r: ExperimentRun): string => (r.completed ? normalizeAnswer(r.content ?? '') : `error ${r.error?.code ?? 'UNKNOWN'}`);
 
 const count = (into: Record<string, number>, key: string): void => {
   into[key] = (into[key] ?? 0) + 1;
 };
-
-// -------------------------------------------------------------------------------------------------
-// running
-// -------------------------------------------------------------------------------------------------
 
 /** Runs `jobs` with at most `limit` at a time; results in job order. */
 const pool = async <J, R>(jobs: ReadonlyArray<J>, limit: number, run: (job: J) => Promise<R>): Promise<R[]> => {
@@ -268,6 +232,8 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
   const prepared = prepare(options);
   if (!prepared.ok) return { ok: false, error: prepared.error };
   const { variants, inputs } = prepared;
+  // compile every tool's validators now: the one-time cost would otherwise land on the first runs' latency
+  for (const v of variants) for (const t of v.bound.tools.tools) t.validators();
   const runs = options.runs ?? 1;
   const startedAt = new Date().toISOString();
   const t0 = performance.now();

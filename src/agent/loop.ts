@@ -152,7 +152,8 @@ export const runLoop = async (bound: BoundAgent, conversation: CheckedConversati
       const stop = firstStop(conditions, state());
       if (stop !== undefined) return stopped(stop);
       steps++;
-      const outcome = await runStep(messages, steps, usedIds, env);
+      // a copy: a model may keep its request (recorders, mocks), and the conversation grows after it
+      const outcome = await runStep(messages.slice(), steps, usedIds, env);
       if (outcome.kind === 'error') return failed(fromModelError(outcome.error));
       inputTokens += outcome.response.usage.inputTokens;
       outputTokens += outcome.response.usage.outputTokens;

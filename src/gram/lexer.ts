@@ -104,8 +104,8 @@ export class GramLexer {
   readonly blankLines: number[] = [];
   /** Lexical errors, in source order. */
   readonly diagnostics: Diagnostic[] = [];
-  /** Set when nesting exceeded the limit, or one pattern exceeded `MAX_PATTERN_TOKENS`: scanning stopped there. */
-  tooDeep = false;
+  /** Set when nesting exceeded the limit, or one pattern exceeded its token limit: scanning stopped there. */
+  stopped = false;
   /** Lexical errors found beyond `maxDiagnostics` (counted, not recorded). */
   dropped = 0;
 
@@ -136,12 +136,9 @@ export class GramLexer {
   private report(d: Diagnostic): void {
     if (this.diagnostics.length < this.maxDiagnostics || d.code === 'GRAM_NESTING_TOO_DEEP' || d.code === 'GRAM_PATTERN_TOO_LARGE') {
       this.diagnostics.push(d);
+    } else {
+      this.dropped++;
     }
-    else this.dropped++;
-  }
-
-  get done(): boolean {
-    return this.pending === undefined && (this.tooDeep || this.skipTrivia() >= this.len);
   }
 
   /**
@@ -154,17 +151,21 @@ export class GramLexer {
       out.push(this.pending);
       this.pending = undefined;
     }
-    while (!this.tooDeep) {
+    let patternStart = 0;
+    while (!this.stopped) {
       const boundary = this.atBoundary;
       const t = this.next();
       if (t === undefined) break;
-      if (boundary && out.length >= minTokens && !this.isArrowStart(t.tokenTypeIdx)) {
-        this.pending = t;
-        break;
+      if (boundary && !this.isArrowStart(t.tokenTypeIdx)) {
+        if (out.length >= minTokens) {
+          this.pending = t;
+          break;
+        }
+        patternStart = out.length;
       }
       out.push(t);
-      if (out.length > this.maxPatternTokens && this.open.length > 0) {
-        this.tooDeep = true;
+      if (out.length - patternStart > this.maxPatternTokens) {
+        this.stopped = true;
         this.report(
           error('GRAM_PATTERN_TOO_LARGE', `this pattern spans more than ${this.maxPatternTokens} tokens`, {
             span: span(t.startOffset, t.endOffset + 1),
@@ -174,11 +175,6 @@ export class GramLexer {
       }
     }
     return out;
-  }
-
-  /** Every token of the whole input (small inputs, tests). */
-  all(): GramToken[] {
-    return this.nextChunk(Number.POSITIVE_INFINITY);
   }
 
   private isArrowStart(i: number): boolean {
@@ -272,7 +268,7 @@ export class GramLexer {
         i === I.LParen && this.prev1 === I.Symbol && this.prev2 === I.At ? 1 : i === I.LBracket && this.isArrowStart(this.prev1) ? 2 : 0,
       );
       if (this.open.length > this.maxDepth) {
-        this.tooDeep = true;
+        this.stopped = true;
         this.report(
           error('GRAM_NESTING_TOO_DEEP', `brackets are nested more than ${this.maxDepth} levels deep`, {
             span: span(t.startOffset, t.endOffset + 1),

@@ -105,7 +105,7 @@ const run = (text: string, options: ParseOptions): ParseResult => {
   let first = true;
   for (;;) {
     const tokens = lexer.nextChunk(chunkTokens);
-    if (lexer.tooDeep) break;
+    if (lexer.stopped) break;
     if (tokens.length === 0 && !first) break;
     const ctx: ErrorContext = { tokens, lines: linesOf, end: text.length };
     if (!failed) {
@@ -130,7 +130,7 @@ const run = (text: string, options: ParseOptions): ParseResult => {
   }
 
   let all: ReadonlyArray<Diagnostic> = [...lexer.diagnostics, ...errors];
-  const ok = !failed && !lexer.tooDeep && all.every((d) => d.severity !== 'error');
+  const ok = !failed && !lexer.stopped && all.every((d) => d.severity !== 'error');
   if (!ok) {
     const sorted = [...dedupe(sortDiagnostics(all))];
     const extra = Math.max(0, sorted.length - maxErrors) + lexer.dropped;
@@ -190,24 +190,34 @@ const recover = (tokens: GramToken[], allowHeader: boolean, ctx: ErrorContext, o
       if (d.code === 'GRAM_UNMATCHED_CLOSER' && reported) continue;
       out.push(d);
       reported = true;
-      // errors inside the construct a mistake broke are consequences of it
-      if (d.code === 'GRAM_MISPLACED_ANNOTATION' || d.code === 'GRAM_INVALID_IDENTIFIER') {
-        suppressUntil = Math.max(suppressUntil, enclosingGroupEnd(slice, Math.max(0, k)) ?? -1);
-      } else if (d.code.startsWith('GRAM_UNCLOSED_') && d.related?.[0] !== undefined) {
-        suppressUntil = Math.max(suppressUntil, matchingCloserEnd(slice, d.related[0].span.start) ?? -1);
-      } else if (d.code === 'GRAM_EXPECTED_NODE' && k >= 0) {
-        // the rest of the path on this line (a bracketed subject, an arrow end) follows from it
-        const t = slice[k] as GramToken;
-        const eol = ctx.lines().source.indexOf('\n', t.startOffset);
-        const closer = T.isOpener(t.tokenType) ? (matchingCloserEnd(slice, t.startOffset) ?? -1) : -1;
-        suppressUntil = Math.max(suppressUntil, eol < 0 ? Number.POSITIVE_INFINITY : eol, closer);
-      }
+      suppressUntil = Math.max(suppressUntil, consequencesEnd(d, slice, k, ctx));
     }
     for (const d of parser.issues) out.push(d);
     if (stoppedAt < 0 || out.length >= maxErrors) return;
     start += resumeAfter(slice, stoppedAt);
     header = false;
   }
+};
+
+/**
+ * Where the consequences of an error end: error recovery resumes inside a broken construct and
+ * finds more "errors" that only repeat the first. Later errors before this offset are dropped:
+ * - a missing closer: up to the closer the user wrote for that bracket, if any;
+ * - an error inside brackets: up to the end of the innermost bracket group around it;
+ * - an error at top level (or a node missing after an arrow): up to the end of its line.
+ */
+const consequencesEnd = (d: Diagnostic, slice: ReadonlyArray<GramToken>, k: number, ctx: ErrorContext): number => {
+  if (d.code.startsWith('GRAM_UNCLOSED_')) {
+    const opener = d.related?.[0]?.span.start;
+    return opener === undefined ? -1 : (matchingCloserEnd(slice, opener) ?? -1);
+  }
+  if (k < 0) return Number.POSITIVE_INFINITY;
+  const t = slice[k] as GramToken;
+  const group = d.code === 'GRAM_EXPECTED_NODE' ? undefined : enclosingGroupEnd(slice, k);
+  if (group !== undefined) return group;
+  const eol = ctx.lines().source.indexOf('\n', t.startOffset);
+  const closer = T.isOpener(t.tokenType) ? (matchingCloserEnd(slice, t.startOffset) ?? -1) : -1;
+  return Math.max(eol < 0 ? Number.POSITIVE_INFINITY : eol, closer);
 };
 
 /** Index (in `tokens`) of the first token after `k` that can start a top-level pattern at depth 0. */
@@ -222,12 +232,30 @@ const resumeAfter = (tokens: ReadonlyArray<GramToken>, k: number): number => {
   return tokens.length;
 };
 
-/** Drops a parser error reported at the very place of a lexical error (one problem, one message). */
+/**
+ * Drops parser errors that a lexical error explains (one problem, one message): an error at the
+ * same place, and errors inside or right after an unterminated string or fence (it swallowed the
+ * closing brackets that follow it).
+ */
 const dedupe = (ds: ReadonlyArray<Diagnostic>): ReadonlyArray<Diagnostic> => {
-  const lexicalStarts = new Set(
-    ds.filter((d) => d.code === 'GRAM_INVALID_NUMBER' || d.code === 'GRAM_UNTERMINATED_STRING' || d.code === 'GRAM_INVALID_ESCAPE').map((d) => d.span?.start),
-  );
-  return ds.filter(
-    (d) => !(d.code !== 'GRAM_INVALID_NUMBER' && d.code !== 'GRAM_UNTERMINATED_STRING' && d.code !== 'GRAM_INVALID_ESCAPE' && lexicalStarts.has(d.span?.start)),
-  );
+  const lexical = ds.filter((d) => LEXICAL.has(d.code) && d.span !== undefined);
+  const explained = (d: Diagnostic): boolean => {
+    const at = d.span?.start;
+    if (at === undefined) return false;
+    return lexical.some((l) => {
+      const s = l.span as { start: number; end: number };
+      if (l.code === 'GRAM_UNTERMINATED_FENCE') return at >= s.start;
+      if (l.code === 'GRAM_UNTERMINATED_STRING') return at >= s.start && at <= s.end;
+      return at === s.start;
+    });
+  };
+  return ds.filter((d) => LEXICAL.has(d.code) || !explained(d));
 };
+
+const LEXICAL = new Set([
+  'GRAM_INVALID_NUMBER',
+  'GRAM_UNTERMINATED_STRING',
+  'GRAM_INVALID_ESCAPE',
+  'GRAM_UNTERMINATED_FENCE',
+  'GRAM_FENCE_LINE_BREAK',
+]);

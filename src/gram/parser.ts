@@ -112,11 +112,15 @@ export class GramParser extends EmbeddedActionsParser {
   /** Warnings about data that would be lost or changed. */
   warnings: Diagnostic[] = [];
 
-  constructor(recovery: boolean) {
+  /**
+   * `validate` runs Chevrotain's grammar checks (ambiguity, left recursion), which the shared
+   * instances skip to start faster; a test builds one with them.
+   */
+  constructor(recovery: boolean, validate = false) {
     super(T.allTokens as TokenType[], {
       recoveryEnabled: recovery,
       maxLookahead: 1,
-      skipValidations: true,
+      skipValidations: !validate,
       errorMessageProvider: messageProvider,
     });
     this.performSelfAnalysis();
@@ -254,27 +258,20 @@ export class GramParser extends EmbeddedActionsParser {
   readonly subjectPattern = this.RULE('subjectPattern', (): SubjectPattern => {
     const open = this.CONSUME(T.LBracket);
     const subject = this.OPTION(this.optionalSubject);
-    const base = this.elements.length;
-    this.OPTION2(this.elementList);
+    const elements: SubjectPatternElement[] = [];
+    this.OPTION2(() => {
+      this.CONSUME(T.Pipe);
+      this.AT_LEAST_ONE_SEP({
+        SEP: T.Comma,
+        DEF: () => {
+          const e = this.OR(this.elementAlts);
+          if (!this.RECORDING_PHASE) elements.push(e);
+        },
+      });
+    });
     const close = this.CONSUME(T.RBracket);
-    if (this.RECORDING_PHASE) return undefined as never;
-    const elements = this.elements.slice(base);
-    this.elements.length = base;
-    return { kind: 'SubjectPattern', subject, elements, span: between(open, close) };
+    return { kind: 'SubjectPattern', subject, elements: fit(elements), span: between(open, close) };
   });
-
-  private readonly elementEntries = {
-    SEP: T.Comma,
-    DEF: (): void => {
-      const e = this.OR(this.elementAlts);
-      if (!this.RECORDING_PHASE) this.elements.push(e);
-    },
-  };
-
-  private readonly elementList = (): void => {
-    this.CONSUME(T.Pipe);
-    this.AT_LEAST_ONE_SEP(this.elementEntries);
-  };
 
   private readonly elementAlts: IOrAlt<SubjectPatternElement>[] = [
     { ALT: () => this.SUBRULE(this.subjectPattern) },
@@ -293,25 +290,24 @@ export class GramParser extends EmbeddedActionsParser {
 
   readonly path = this.RULE('path', (): PathPattern => {
     const first = this.SUBRULE(this.node);
-    const base = this.arrows.length;
-    this.MANY(this.hop);
-    if (this.RECORDING_PHASE || this.arrows.length === base) return first;
-    const arrows = this.arrows.slice(base);
-    const nodes = [first, ...this.hopNodes.slice(base)];
-    this.arrows.length = base;
-    this.hopNodes.length = base;
+    let nodes: NodePattern[] | undefined;
+    let arrows: Arrow[] | undefined;
+    this.MANY(() => {
+      const a = this.SUBRULE(this.arrow);
+      const n = this.SUBRULE2(this.node);
+      if (this.RECORDING_PHASE) return;
+      if (nodes === undefined || arrows === undefined) {
+        nodes = [first, n];
+        arrows = [a];
+      } else {
+        nodes.push(n);
+        arrows.push(a);
+      }
+    });
+    if (nodes === undefined || arrows === undefined) return first;
     const last = nodes[nodes.length - 1];
-    return { kind: 'Path', nodes, arrows, span: span(first?.span.start ?? -1, last?.span.end ?? -1) };
+    return { kind: 'Path', nodes: fit(nodes), arrows: fit(arrows), span: span(first?.span.start ?? -1, last?.span.end ?? -1) };
   });
-
-  /** One relationship of a path: an arrow and the node after it. */
-  private readonly hop = (): void => {
-    const a = this.SUBRULE(this.arrow);
-    const n = this.SUBRULE2(this.node);
-    if (this.RECORDING_PHASE) return;
-    this.arrows.push(a);
-    this.hopNodes.push(n);
-  };
 
   readonly node = this.RULE('node', (): NodePattern => {
     const open = this.CONSUME(T.LParen);
@@ -363,7 +359,7 @@ export class GramParser extends EmbeddedActionsParser {
         const id = this.CONSUME(T.IdentifierCat);
         const base = this.labels.length;
         this.MANY(this.label1);
-        const record = this.OPTION(this.optionalRecord);
+        const record = this.OPTION(this.optionalRecord1);
         if (this.RECORDING_PHASE) return undefined as never;
         const identifier = identifierOf(id);
         const labels = this.takeLabels(base);
@@ -381,7 +377,7 @@ export class GramParser extends EmbeddedActionsParser {
       ALT: () => {
         const base = this.labels.length;
         this.AT_LEAST_ONE(this.label2);
-        const record = this.OPTION2(this.optionalRecord);
+        const record = this.OPTION2(this.optionalRecord2);
         if (this.RECORDING_PHASE) return undefined as never;
         const labels = this.takeLabels(base);
         const start = labels[0]?.span.start ?? -1;
@@ -421,51 +417,37 @@ export class GramParser extends EmbeddedActionsParser {
     return labels;
   }
 
-  private readonly optionalRecord = (): RecordNode => this.SUBRULE(this.record);
+  private readonly optionalRecord1 = (): RecordNode => this.SUBRULE1(this.record);
+  private readonly optionalRecord2 = (): RecordNode => this.SUBRULE2(this.record);
 
   /** `{k: v, ...}`: a record (subject position, header) or, with `isMap`, a map value. */
   readonly record = this.RULE('record', (isMap?: boolean): RecordNode => {
     const open = this.CONSUME(T.LBrace);
-    const base = this.properties.length;
-    this.MANY_SEP(this.recordEntries);
+    const properties: Property[] = [];
+    this.MANY_SEP({
+      SEP: T.Comma,
+      DEF: () => {
+        const k = this.CONSUME(T.KeyCat);
+        const sep = this.CONSUME(T.LabelSepCat);
+        const value = this.SUBRULE(this.value);
+        if (this.RECORDING_PHASE) return;
+        const separator = sep.tokenTypeIdx === ID.DoubleColon ? '::' : ':';
+        if (isMap === true && separator === '::') {
+          this.issues.push(
+            error('GRAM_MAP_SEPARATOR', 'map entries are written `key: value`; `::` is only allowed in records', {
+              span: tokenSpan(sep),
+              hint: 'replace `::` with `:`',
+            }),
+          );
+        }
+        properties.push({ kind: 'Property', key: this.keyOf(k), separator, value, span: span(k.startOffset, value?.span.end ?? -1) });
+      },
+    });
     const close = this.CONSUME(T.RBrace);
     if (this.RECORDING_PHASE) return undefined as never;
-    const properties = this.properties.slice(base);
-    this.properties.length = base;
-    if (isMap === true) {
-      for (const p of properties) {
-        if (p.separator !== '::') continue;
-        this.issues.push(
-          error('GRAM_MAP_SEPARATOR', 'map entries are written `key: value`; `::` is only allowed in records', {
-            span: this.separators.get(p) ?? p.span,
-            hint: 'replace `::` with `:`',
-          }),
-        );
-      }
-    }
     if (properties.length > 1) this.duplicates(properties, (p) => p.key?.name, (p) => p.key?.span, 'key');
-    return { kind: 'Record', properties, span: between(open, close) };
+    return { kind: 'Record', properties: fit(properties), span: between(open, close) };
   });
-
-  private readonly recordEntries = {
-    SEP: T.Comma,
-    DEF: (): void => {
-      const k = this.CONSUME(T.KeyCat);
-      const sep = this.CONSUME(T.LabelSepCat);
-      const value = this.SUBRULE(this.value);
-      if (this.RECORDING_PHASE) return;
-      const doubleColon = sep.tokenTypeIdx === ID.DoubleColon;
-      const p: Property = {
-        kind: 'Property',
-        key: this.keyOf(k),
-        separator: doubleColon ? '::' : ':',
-        value,
-        span: span(k.startOffset, value?.span.end ?? -1),
-      };
-      if (doubleColon) this.separators.set(p, tokenSpan(sep));
-      this.properties.push(p);
-    },
-  };
 
   // ---------------------------------------------------------------------------------------------
   // values
@@ -474,14 +456,6 @@ export class GramParser extends EmbeddedActionsParser {
   readonly value = this.RULE('value', (): Value => this.OR(this.valueAlts));
 
   private readonly mapArgs = { ARGS: [true] as [boolean] };
-
-  private readonly arrayItems = {
-    SEP: T.Comma,
-    DEF: (): void => {
-      const v = this.SUBRULE(this.value);
-      if (!this.RECORDING_PHASE) this.items.push(v);
-    },
-  };
 
   private readonly rangeTailAlts: IOrAlt<IToken>[] = [
     {
@@ -565,13 +539,16 @@ export class GramParser extends EmbeddedActionsParser {
     {
       ALT: (): ArrayValue => {
         const open = this.CONSUME(T.LBracket);
-        const base = this.items.length;
-        this.MANY_SEP(this.arrayItems);
+        const items: Value[] = [];
+        this.MANY_SEP({
+          SEP: T.Comma,
+          DEF: () => {
+            const v = this.SUBRULE(this.value);
+            if (!this.RECORDING_PHASE) items.push(v);
+          },
+        });
         const close = this.CONSUME(T.RBracket);
-        if (this.RECORDING_PHASE) return undefined as never;
-        const items = this.items.slice(base);
-        this.items.length = base;
-        return { kind: 'Array', items, span: between(open, close) };
+        return { kind: 'Array', items: fit(items), span: between(open, close) };
       },
     },
     {
@@ -587,41 +564,16 @@ export class GramParser extends EmbeddedActionsParser {
   // utilities
   // ---------------------------------------------------------------------------------------------
 
-  // Scratch stacks: a list's entries are pushed as they are parsed and sliced out (at their exact
-  // size) when the list ends; nested lists stack above. Error recovery may leave entries behind,
-  // only in a parse that is reported, never returned; `begin` clears them.
-  private properties: Property[] = [];
-  private items: Value[] = [];
-  private elements: SubjectPatternElement[] = [];
+  // Labels are pushed on this stack as they are parsed and sliced out (at their exact size) when
+  // the subject ends. Error recovery may leave some behind, only in a parse that is reported,
+  // never returned; `begin` clears them.
   private labels: Label[] = [];
-  private arrows: Arrow[] = [];
-  private hopNodes: NodePattern[] = [];
-  /** Where `::` was written, for the error when it separates a map entry. */
-  private separators = new WeakMap<Property, Span>();
-
-  /** One string per distinct label or key name in a parse: they repeat on every line of data. */
-  private names = new Map<string, string>();
 
   /** Clears per-parse state. */
   begin(): void {
     this.issues = [];
     this.warnings = [];
-    this.names = new Map();
-    this.properties = [];
-    this.items = [];
-    this.elements = [];
     this.labels = [];
-    this.arrows = [];
-    this.hopNodes = [];
-    this.separators = new WeakMap();
-  }
-
-  private name(s: string): string {
-    if (s.length > 32) return s;
-    const known = this.names.get(s);
-    if (known !== undefined) return known;
-    if (this.names.size < 100_000) this.names.set(s, s);
-    return s;
   }
 
   private labelOf(sep: IToken, name: IToken): Label {
@@ -630,7 +582,7 @@ export class GramParser extends EmbeddedActionsParser {
       kind: 'Label',
       separator: sep.tokenTypeIdx === ID.DoubleColon ? '::' : ':',
       style: backtick ? 'backtick' : 'symbol',
-      name: this.name(backtick ? payload(name) : name.image),
+      name: backtick ? payload(name) : name.image,
       span: between(sep, name),
     };
   }
@@ -640,7 +592,7 @@ export class GramParser extends EmbeddedActionsParser {
     return {
       kind: 'Key',
       style: i === ID.Symbol ? 'symbol' : i === ID.Backtick ? 'backtick' : 'double',
-      name: this.name(i === ID.Symbol ? t.image : payload(t)),
+      name: i === ID.Symbol ? t.image : payload(t),
       span: tokenSpan(t),
     };
   }

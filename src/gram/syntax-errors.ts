@@ -233,7 +233,10 @@ export const syntaxDiagnostic = (e: IRecognitionException, ctx: ErrorContext): D
         const what = parent === 'value' ? 'map' : 'record';
         if (expected === T.RBrace.name) {
           if (is(t, T.IdentifierCat) && prev !== undefined && !is(prev, T.Comma)) {
-            return unclosed('GRAM_UNCLOSED_RECORD', '}', what, T.LBrace, t, ctx, '`,`', 'separate entries with `,`');
+            const beforePrev = ctx.tokens[i - 2];
+            const words = is(prev, T.SymbolToken) && beforePrev !== undefined && is(beforePrev, T.LabelSepCat) && !is(tokensAfter(ctx.tokens, i), T.LabelSepCat);
+            return unclosed('GRAM_UNCLOSED_RECORD', '}', what, T.LBrace, t, ctx, '`,`',
+              words ? `write text with spaces as a string, like "${prev.image} ${t.image}"` : 'separate entries with `,`');
           }
           return unclosed('GRAM_UNCLOSED_RECORD', '}', what, T.LBrace, t, ctx, '`,`');
         }
@@ -287,7 +290,11 @@ export const syntaxDiagnostic = (e: IRecognitionException, ctx: ErrorContext): D
         if (isBadIdentifier(t)) return badIdentifier(t, ctx);
         return unexpected(
           `expected a pattern element after \`${prev?.image ?? '|'}\`, found ${describeFound(t)}`, t, ctx,
-          is(t, T.RBracket) ? 'write `[p]` for a pattern without elements; do not end the list with `,`' : 'elements are nodes `(…)`, paths, subject patterns `[…]` or identifiers of patterns defined elsewhere',
+          is(t, T.RBracket)
+            ? prev !== undefined && is(prev, T.Comma)
+              ? 'remove the comma after the last element'
+              : 'write `[p]` for a pattern without elements'
+            : 'elements are nodes `(…)`, paths, subject patterns `[…]` or identifiers of patterns defined elsewhere',
           'GRAM_EXPECTED_ELEMENT');
       case 'annotated':
         if (prev !== undefined && is(prev, T.AtAt)) {
@@ -421,5 +428,7 @@ const arrowText = (tokens: ReadonlyArray<GramToken>, i: number): string => {
   }
   return k >= 0 && is(tokens[k], T.ArrowLeftCat) ? tokens.slice(k, i).map((t) => t.image).join('') : (tokens[i - 1]?.image ?? '');
 };
+
+const tokensAfter = (tokens: ReadonlyArray<GramToken>, i: number): GramToken | undefined => tokens[i + 1];
 
 const tokenTypeNamed = (name: string): TokenType => T.allTokens.find((t) => t.name === name) ?? T.Invalid;

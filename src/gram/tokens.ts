@@ -106,10 +106,6 @@ export const allTokens: ReadonlyArray<TokenType> = [
 /** How a token type reads as an expectation in a message. */
 export const describeExpected = (t: TokenType): string => descriptions.get(t)?.expected ?? `\`${t.name}\``;
 
-/** Token types that open a bracket, and the closer of each. */
-export const closerOf = (t: TokenType): TokenType | undefined =>
-  t === LParen ? RParen : t === LBracket ? RBracket : t === LBrace ? RBrace : undefined;
-
 export const isOpener = (t: TokenType): boolean => t === LParen || t === LBracket || t === LBrace;
 export const isCloser = (t: TokenType): boolean => t === RParen || t === RBracket || t === RBrace;
 

@@ -143,7 +143,7 @@ const hasErrors = (ds: ReadonlyArray<Diagnostic>, from = 0): boolean => {
 // -------------------------------------------------------------------------------------------------
 
 /** A record or map as a key → property map; a key given twice keeps its last value (the parser warns). */
-const propsOf = (entries: ReadonlyArray<Property>, _env: Env): Props => {
+const propsOf = (entries: ReadonlyArray<Property>): Props => {
   const m = new Map<string, Property>();
   for (const p of entries) m.set(p.key.name, p);
   return m;
@@ -232,7 +232,7 @@ const typeFromValue = (v: Value, env: Env, code: string, what: string, allowMayb
     return r.value === undefined ? undefined : { type: r.value.type, maybe: r.value.optional, span: v.span };
   }
   if (v.kind === 'Map') {
-    const props = propsOf(v.entries, env);
+    const props = propsOf(v.entries);
     checkUnknownKeys(props, 'type', env, what);
     const t = buildType(undefined, props, v.span, env, 'type', what, code);
     return t === undefined ? undefined : { type: t.type, maybe: t.maybe, span: v.span };
@@ -246,7 +246,7 @@ const fieldFromMap = (v: Value, env: Env, index: number): Field | undefined => {
     report(env, SigCodes.MALFORMED_FIELDS, `field ${index + 1} must be a map such as {name: "city", type: "String"}`, v.span);
     return undefined;
   }
-  const props = propsOf(v.entries, env);
+  const props = propsOf(v.entries);
   const nameProp = props.get('name');
   const name = nameProp === undefined ? undefined : stringOf(nameProp, env, SigCodes.MALFORMED_FIELDS);
   if (nameProp === undefined) {
@@ -581,7 +581,7 @@ const referenceName = (n: NodePattern): string | undefined =>
 /** The type of a parameter or return node from its label and record. */
 const nodeType = (n: NodePattern, env: Env, role: 'parameter' | 'return', what: string): { readonly type: Type; readonly maybe: boolean; readonly props: Props } | undefined => {
   const subject = n.subject;
-  const props = propsOf(subject?.record?.properties ?? [], env);
+  const props = propsOf(subject?.record?.properties ?? []);
   checkUnknownKeys(props, role, env, what);
   const labels = subject?.labels ?? [];
   if (labels.length > 1) {
@@ -661,7 +661,7 @@ const argumentsNode = (n: NodePattern, env: Env): { readonly meta: Keywords; rea
     return undefined;
   }
   const start = env.out.length;
-  const props = propsOf(subject?.record?.properties ?? [], env);
+  const props = propsOf(subject?.record?.properties ?? []);
   checkUnknownKeys(props, 'arguments', env, `the \`${ARGUMENTS_LABEL}\` node`);
   let additional: false | Type | undefined;
   const addP = props.get('additionalProperties');

@@ -454,6 +454,3 @@ export const isSimpleName = (t: Type): boolean =>
 
 /** The label that names a type's kind (`Object` for records and maps, `Array` for tuples, `Any` for unions). */
 export const kindLabel = (t: Type): string => (t.kind === 'Tuple' ? 'Array' : t.kind === 'Union' ? 'Any' : t.kind);
-
-/** Offsets of an expression into the text after a prefix (for diagnostics of labels). */
-export const shiftedBy = (base: number) => (i: number) => base + i;

@@ -347,9 +347,6 @@ export const fieldEquals = (a: Field, b: Field): boolean =>
 export const signatureEquals = (a: TypeSignature, b: TypeSignature): boolean =>
   typeEquals(a.args, b.args) && a.returns.name === b.returns.name && typeEquals(a.returns.type, b.returns.type);
 
-/** The parameters of a signature, in order. */
-export const signatureParams = (s: TypeSignature): ReadonlyArray<Field> => s.args.fields;
-
 /** Whether a type has any meta or non-default structure below its top level (used by printers). */
 export const hasNestedMeta = (t: Type): boolean => {
   switch (t.kind) {

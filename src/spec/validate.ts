@@ -10,6 +10,8 @@
  * - Errors are mapped to `{path, code, message}` that a model can act on:
  *   `argument "age" must be an integer, got "ten"`.
  * - Defaults are applied to a copy, never to the caller's value (ajv's `useDefaults` would mutate).
+ * - `validateToolArgs(schema, args)`: the seed's function — validation, then defaults on a copy —
+ *   at ajv's speed on the valid path (a benchmark compares them).
  */
 import type { Either } from 'fp-ts/lib/Either.js';
 import AjvDraft07, { type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';

@@ -33,6 +33,7 @@ describe('50 MB inputs', () => {
     ['one string', `({s: "${'x'.repeat(MB50)}"})`, 'ok'],
     ['one unclosed fence', `({s: \`\`\`\n${'x\n'.repeat(MB50 / 2)}`, 'GRAM_UNTERMINATED_FENCE'],
     ['one pattern of 50 MB', `[a | ${repeatTo('b, ', MB50)}b]`, 'GRAM_PATTERN_TOO_LARGE'],
+    ['one path of 50 MB', `(a)${repeatTo('-->(b)', MB50)}`, 'GRAM_PATTERN_TOO_LARGE'],
     ['open brackets', '['.repeat(MB50), 'GRAM_NESTING_TOO_DEEP'],
   ])('%s', (_, text, expected) => {
     const r = analyzeGram(text);

@@ -132,6 +132,27 @@ describe('syntax errors', () => {
     expect(errors('( @a(1) @b("two") )').map((e) => e.code)).toEqual(['GRAM_MISPLACED_ANNOTATION']);
     expect(errors('[x | @d("m") (y)]').map((e) => e.code)).toEqual(['GRAM_MISPLACED_ANNOTATION']);
   });
+  it('reports one error per mistake, not the consequences recovery runs into', () => {
+    expect(errors("(a {s: 'unterminated})").map((e) => e.code)).toEqual(['GRAM_UNTERMINATED_STRING']);
+    expect(errors('({s: ```\nnever closed})\n(b)').map((e) => e.code)).toEqual(['GRAM_UNTERMINATED_FENCE']);
+    expect(errors('@description "x" (a)').map((e) => e.code)).toEqual(['GRAM_EXPECTED_ANNOTATION_VALUE']);
+    expect(errors('(a {"k": 1, k2 = 2})').map((e) => e.code)).toEqual(['GRAM_EXPECTED_COLON']);
+    expect(errors('(p:P)--[rel:R]->(o)').map((e) => e.code)).toEqual(['GRAM_EXPECTED_NODE']);
+    expect(errors('[tools |\n  (a {k 1}),\n  (b {m: }),\n]').map((e) => [e.code, e.hint])).toEqual([
+      ['GRAM_EXPECTED_COLON', 'records pair keys and values as `key: value`'],
+      ['GRAM_EXPECTED_VALUE', 'values are strings, numbers, booleans, names, ranges, arrays `[…]` and maps `{…}`'],
+      ['GRAM_EXPECTED_ELEMENT', 'remove the comma after the last element'],
+    ]);
+  });
+  it('gives hints for common mistakes', () => {
+    const hint = (text: string): string | undefined => errors(text)[0]?.hint;
+    expect(hint('(a:Person {name: Alice Smith})')).toBe('write text with spaces as a string, like "Alice Smith"');
+    expect(hint('(a:Person {name: "A" age: 42})')).toBe('separate entries with `,`');
+    expect(hint('[a (b), (c)]')).toBe('put `|` between the subject and its elements, like `[team | (a), (b)]`');
+    expect(hint('(12px)')).toBe('identifiers are names, integers or backtick-quoted names; write `12px` in backticks');
+    expect(hint('(a)-[r]->[b]')).toBe("a relationship's subject goes between the halves of its arrow, like `-[r:KNOWS]->`");
+    expect(hint('(a) # note')).toBe('comments start with `//` and run to the end of the line');
+  });
   it('stops after maxErrors and says so', () => {
     const text = Array.from({ length: 50 }, () => '(a {k 1})').join('\n');
     const es = errors(text, { maxErrors: 10 } as never);

@@ -140,7 +140,7 @@ describe('chunked parsing', () => {
     );
   });
   it('reports the same errors whatever the chunk size', () => {
-    const text = '(a)\n(b {k 1})\n(c)\n(d), (e)\n(f)-->\n(g)';
+    const text = '(a)\n(b {k 1})\n(c)\n(d), (e)\n(x)\n{m: 1}\n[s | t]\n(f)-->\n(g)\n@k(1)';
     const whole = analyzeGram(text).diagnostics;
     for (const chunkTokens of [1, 2, 3, 5, 8, 13]) expect(analyzeGram(text, { chunkTokens }).diagnostics).toEqual(whole);
   });

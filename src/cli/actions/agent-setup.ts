@@ -13,8 +13,7 @@
  */
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Either } from 'fp-ts/lib/Either.js';
-import { builtinLibrary } from '../../builtins/builtin-tools.js';
-import { builtinSpecification } from '../../builtins/specifications.js';
+import { isBuiltinToolName } from '../../builtins/specifications.js';
 import type { Diagnostic } from '../../gram/diagnostic.js';
 import { formatDiagnostics } from '../../gram/format-diagnostic.js';
 import { recordToJson } from '../../gram/lower.js';
@@ -110,8 +109,15 @@ export const loadAgent = async (ctx: CommandContext, file: string, agentName: st
 // the library
 // -------------------------------------------------------------------------------------------------
 
-/** Whether the agent uses a built-in tool (a specification of the built-in set, referenced by name). */
-export const usesBuiltinTools = (agent: AgentSpecification): boolean => agent.tools.some((t) => builtinSpecification(t.name) === t);
+/**
+ * The agent's tools that are built-in tools (the built-in specifications, referenced by name),
+ * by name. The built-in specifications are parsed only when a tool has a built-in name.
+ */
+export const builtinToolsOf = async (agent: AgentSpecification): Promise<ReadonlySet<string>> => {
+  if (!agent.tools.some((t) => isBuiltinToolName(t.name))) return new Set();
+  const { builtinSpecification } = await import('../../builtins/specifications.js');
+  return new Set(agent.tools.filter((t) => builtinSpecification(t.name) === t).map((t) => t.name));
+};
 
 const showDiagnostics = (ctx: CommandContext, ds: ReadonlyArray<Diagnostic>): Reported => {
   ctx.io.stderr(`${formatDiagnostics(ds)}\n`);
@@ -131,9 +137,10 @@ export const agentLibrary = async (ctx: CommandContext, loaded: LoadedAgent, ref
     if (lib._tag === 'Left') return left(showDiagnostics(ctx, lib.left));
     libraries.push(lib.right);
   }
-  const builtin = usesBuiltinTools(agent) && !chosen.includes(BUILTIN);
+  const builtins = await builtinToolsOf(agent);
+  const builtin = builtins.size > 0 && !chosen.includes(BUILTIN);
   if (chosen.length === 0) {
-    const own = agent.tools.filter((t) => builtinSpecification(t.name) !== t).map((t) => t.name);
+    const own = agent.tools.filter((t) => !builtins.has(t.name)).map((t) => t.name);
     if (own.length > 0) {
       return left(
         fail(
@@ -143,7 +150,7 @@ export const agentLibrary = async (ctx: CommandContext, loaded: LoadedAgent, ref
       );
     }
   }
-  const base = builtin ? [builtinLibrary({ workspace })] : [];
+  const base = builtin ? [(await import('../../builtins/builtin-tools.js')).builtinLibrary({ workspace })] : [];
   const all = [...base, ...libraries];
   return right(all.length === 0 ? emptyToolLibrary : unionLibraries(...all));
 };

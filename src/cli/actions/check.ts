@@ -1,12 +1,23 @@
 /**
- * `gramkit check <files...>`: parses every file (directories: every `.gram` file under them) and
- * reports all errors and warnings, then a summary. Exit 1 when any file has an error.
+ * `gramkit check <files...>`: parses every file (directories: every `.gram` file under them;
+ * `builtin`: the built-in specifications) and reports all errors and warnings, then a summary.
+ * Exit 1 when any file has an error.
  */
 import { hasErrors } from '../../gram/diagnostic.js';
 import { analyzeGram } from '../../gram/parse.js';
 import { EXIT_FAILURE, EXIT_OK, type CommandContext } from '../run.js';
-import { expandArguments, loadSource } from './gram-input.js';
+import { expandArguments, type Loaded, loadSource } from './gram-input.js';
 import { countText, diagnosticsJson, renderDiagnostics } from './gram-report.js';
+
+/**
+ * A file, `-`, or `builtin` (the built-in specifications). The built-ins load the specification
+ * layer, so they are imported only when asked for: `check` on a file stays fast to start.
+ */
+const readSource = async (ctx: CommandContext, arg: string): Promise<Loaded> => {
+  if (arg !== 'builtin') return loadSource(ctx.io, arg);
+  const { readSpecSource } = await import('./spec-source.js');
+  return readSpecSource(ctx.io, arg);
+};
 
 export interface CheckCommandOptions {
   readonly strict?: boolean;
@@ -24,7 +35,7 @@ export const action = async (ctx: CommandContext, files: ReadonlyArray<string>, 
   let failedFiles = 0;
   const json: Record<string, unknown>[] = [];
   for (const arg of args) {
-    const loaded = await loadSource(ctx.io, arg);
+    const loaded = await readSource(ctx, arg);
     if (!loaded.ok) {
       errors++;
       failedFiles++;

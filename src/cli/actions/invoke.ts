@@ -17,6 +17,7 @@ import { loadSpecifications } from '../../spec/load.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../run.js';
 import { loadLibrary, type NamedLibrary } from './load-library.js';
+import { namedLibraries as builtinLibraries } from './spec-source.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -27,6 +28,8 @@ export interface InvokeCommandOptions {
   readonly library?: string;
   readonly args?: string;
   readonly timeout?: string;
+  /** The directory the `builtin` library is confined to (default: the working directory). */
+  readonly workspace?: string;
 }
 
 /**
@@ -40,8 +43,10 @@ export const NAMED_LIBRARIES: Readonly<Record<string, NamedLibrary>> = {};
 // action
 // -------------------------------------------------------------------------------------------------
 
-export const action = async (source: string, opts: InvokeCommandOptions, ctx: CommandContext, named: Readonly<Record<string, NamedLibrary>> = NAMED_LIBRARIES): Promise<void> => {
+export const action = async (source: string, opts: InvokeCommandOptions, ctx: CommandContext, namedLibraries?: Readonly<Record<string, NamedLibrary>>): Promise<void> => {
   const { io } = ctx;
+  // `builtin` (spec-source.ts): the built-in tools, confined to --workspace
+  const named = namedLibraries ?? { ...NAMED_LIBRARIES, ...builtinLibraries(resolve(io.cwd, opts.workspace ?? '.')) };
   const usage = (message: string): void => {
     io.stderr(`gramkit invoke: ${message}\n`);
     ctx.exit(EXIT_USAGE);

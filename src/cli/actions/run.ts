@@ -111,6 +111,7 @@ export const action = async (ctx: CommandContext, file: string, message: string 
     return EXIT_USAGE;
   };
   if (options.yes === true && options.deny === true) return usage('--yes and --deny cannot be used together');
+  if (file === '-' && message === undefined) return usage('the agent is read from stdin, so give the message as an argument');
   const maxSteps = positiveInteger('--max-steps', options.maxSteps);
   if (maxSteps.problem !== undefined) return usage(maxSteps.problem);
   const timeout = positiveInteger('--timeout', options.timeout);
@@ -179,10 +180,11 @@ const chat = async (
   let code = EXIT_OK;
   try {
     for (;;) {
-      io.stdout('> ');
+      // the prompt goes to stderr: stdout holds only answers (or JSON results with --json)
+      io.stderr('> ');
       const line = await input.nextMessage();
       if (line === undefined) {
-        io.stdout('\n');
+        io.stderr('\n');
         break;
       }
       const text = line.trim();

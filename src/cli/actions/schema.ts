@@ -5,13 +5,12 @@
  *
  * Also the specification loading shared by `schema`, `types` and `validate`.
  */
-import { extname } from 'node:path';
 import type { Diagnostic } from '../../gram/diagnostic.js';
 import type { JsonObject, JsonValue } from '../../spec/json-schema.js';
-import { type Specifications, loadSpecifications } from '../../spec/load.js';
+import type { Specifications } from '../../spec/load.js';
 import { didYouMean } from '../../spec/suggest.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
-import { loadSource } from './gram-input.js';
+import { loadSpecSource } from './spec-source.js';
 import { renderDiagnostics } from './gram-report.js';
 import type { CommandContext } from '../run.js';
 
@@ -21,24 +20,19 @@ import type { CommandContext } from '../run.js';
 
 /** Loads a specification file (`.gram`, or `.json` in the JSON form); reports and returns undefined on errors. */
 export const loadSpecsForCli = async (ctx: CommandContext, file: string): Promise<Specifications | undefined> => {
-  const loaded = await loadSource(ctx.io, file);
-  if (!loaded.ok) {
-    ctx.io.stderr(`gramkit: ${loaded.message}\n`);
+  // a file, `-` or `builtin`; agents may name built-in tools (spec-source.ts)
+  const loaded = await loadSpecSource(ctx.io, file);
+  if (loaded._tag === 'Left') {
+    const f = loaded.left;
+    if (f.message !== undefined) ctx.io.stderr(`gramkit: ${f.message}\n`);
+    else if (f.diagnostics.length > 0) ctx.io.stderr(renderDiagnostics(f.diagnostics, f.source?.text ?? '', f.source?.name ?? file));
     ctx.exit(1);
     return undefined;
   }
-  const { text, name } = loaded.source;
-  const r = loadSpecifications([{ text, filename: name, format: extname(name).toLowerCase() === '.json' ? 'json' : 'gram' }]);
-  const show = (ds: ReadonlyArray<Diagnostic>): void => {
-    if (ds.length > 0) ctx.io.stderr(renderDiagnostics(ds, text, name));
-  };
-  if (r._tag === 'Left') {
-    show(r.left);
-    ctx.exit(1);
-    return undefined;
-  }
-  show(r.right.warnings.filter((d) => d.severity !== 'info'));
-  return r.right;
+  const { source, specs } = loaded.right;
+  const shown: ReadonlyArray<Diagnostic> = specs.warnings.filter((d) => d.severity !== 'info');
+  if (shown.length > 0) ctx.io.stderr(renderDiagnostics(shown, source.text, source.name));
+  return specs;
 };
 
 /** The tool named `name`, or a message (with a suggestion) on stderr and exit 1. */

@@ -13,10 +13,9 @@ import { stat } from 'node:fs/promises';
 import { extname, isAbsolute, resolve } from 'node:path';
 import type { Either } from 'fp-ts/lib/Either.js';
 import { BUILTINS_GRAM } from '../../builtins/builtins-gram.js';
-import { builtinLibrary } from '../../builtins/builtin-tools.js';
-import { builtinSpecifications } from '../../builtins/specifications.js';
 import type { Diagnostic } from '../../gram/diagnostic.js';
 import type { ToolLibrary } from '../../library/tool-library.js';
+import { SpecCodes } from '../../spec/codes.js';
 import { type Specifications, loadSpecifications } from '../../spec/load.js';
 import type { CliIO } from '../io.js';
 import { type Loaded, loadSource, type Source } from './gram-input.js';
@@ -63,13 +62,19 @@ export const readSpecSource = async (io: CliIO, arg: string): Promise<{ readonly
 
 /**
  * The specifications of an argument. Agents may name built-in tools (they are known tools), so an
- * agent file that uses `read_file` loads without defining it.
+ * agent file that uses `read_file` loads without defining it. The built-in specifications are
+ * parsed only when a file names a tool it does not define (commands on plain files start fast).
  */
 export const loadSpecSource = async (io: CliIO, arg: string): Promise<Either<SpecLoadFailure, LoadedSpecs>> => {
   const read = await readSpecSource(io, arg);
   if (!read.ok) return { _tag: 'Left', left: { message: read.message, diagnostics: [] } };
   const source = read.source;
-  const r = loadSpecifications([{ text: source.text, filename: source.name, format: source.format }], source.builtin ? {} : { knownTools: builtinSpecifications() });
+  const sources = [{ text: source.text, filename: source.name, format: source.format }];
+  let r = loadSpecifications(sources);
+  if (!source.builtin && r._tag === 'Left' && r.left.some((d) => d.code === SpecCodes.UNKNOWN_TOOL)) {
+    const { builtinSpecifications } = await import('../../builtins/specifications.js');
+    r = loadSpecifications(sources, { knownTools: builtinSpecifications() });
+  }
   return r._tag === 'Left' ? { _tag: 'Left', left: { source, diagnostics: r.left } } : { _tag: 'Right', right: { source, specs: r.right } };
 };
 
@@ -89,11 +94,16 @@ export const resolveWorkspace = async (io: CliIO, dir: string | undefined): Prom
   return { ok: true, path };
 };
 
-/** The named libraries a command accepts: `builtin`, confined to `workspace`. */
+/** The named libraries a command accepts: `builtin`, confined to `workspace` (which must be a directory). */
 export const namedLibraries = (workspace: string): Readonly<Record<string, NamedLibrary>> => ({
   [BUILTIN]: {
-    library: async () => builtinLibrary({ workspace }),
-    specifications: async () => builtinSpecifications(),
+    library: async () => {
+      const s = await stat(workspace).catch(() => undefined);
+      if (s === undefined || !s.isDirectory()) throw new Error(`the workspace ${workspace} ${s === undefined ? 'does not exist' : 'is not a directory'} (set it with --workspace <dir>)`);
+      const { builtinLibrary } = await import('../../builtins/builtin-tools.js');
+      return builtinLibrary({ workspace });
+    },
+    specifications: async () => (await import('../../builtins/specifications.js')).builtinSpecifications(),
   },
 });
 

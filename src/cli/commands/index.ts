@@ -11,6 +11,8 @@ import { register as registerSchema } from './schema.js';
 import { register as registerImport } from './import.js';
 import { register as registerTypes } from './types.js';
 import { register as registerValidate } from './validate.js';
+import { register as registerRun } from './run.js';
+import { register as registerAb } from './ab.js';
 
 export const registerCommands = (program: Command, ctx: CommandContext): void => {
   registerInvoke(program, ctx);
@@ -23,4 +25,6 @@ export const registerCommands = (program: Command, ctx: CommandContext): void =>
   registerImport(program, ctx);
   registerTypes(program, ctx);
   registerValidate(program, ctx);
+  registerRun(program, ctx);
+  registerAb(program, ctx);
 };

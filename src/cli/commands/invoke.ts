@@ -8,11 +8,12 @@ export const register = (program: Command, ctx: CommandContext): void => {
   program
     .command('invoke')
     .description('bind one tool of a specification file to its implementation in a library module, call it, and print the result as JSON')
-    .argument('<file>', 'a .gram (or .json) specification file')
+    .argument('<file>', 'a .gram (or .json) specification file, or builtin for the built-in tools')
     .option('-t, --tool <name>', 'the tool to call (may be left out when the file defines one tool)')
-    .option('-l, --library <module>', 'a .ts or .js module exporting a ToolLibrary or tools')
+    .option('-l, --library <module>', 'a .ts or .js module exporting a ToolLibrary or tools, or builtin')
     .option('-a, --args <json>', 'the arguments, as a JSON object ("-" reads them from stdin)', '{}')
     .option('--timeout <ms>', 'give up after this many milliseconds (the result is then a TIMEOUT error)')
+    .option('-w, --workspace <dir>', 'with the builtin library: the directory its tools are confined to (default: the current directory)')
     .addHelpText(
       'after',
       `
@@ -25,7 +26,7 @@ Example:
   gramkit invoke examples/ab/capitals.gram --tool capital_of \\
     --library examples/ab/fast-library.ts --args '{"country": "France"}'`,
     )
-    .action(async (file: string, opts: { tool?: string; library?: string; args?: string; timeout?: string }) => {
+    .action(async (file: string, opts: { tool?: string; library?: string; args?: string; timeout?: string; workspace?: string }) => {
       const { action } = await import('../actions/invoke.js');
       await action(file, opts, ctx);
     });

@@ -1,0 +1,194 @@
+/**
+ * `gramkit ab <agent.gram> --library a.ts --library b.ts --inputs inputs.jsonl [--runs N]
+ * [--out report.json]`: the same agent, specifications, inputs and model against each library
+ * (`runExperiment`). Prints a row per library (success rate, tool calls, errors by code, latency
+ * p50/p95, answers that differ from the first library) and the differing answers; `--out` writes
+ * the whole report as JSON, `--json` prints it instead of the table.
+ *
+ * Exit 0 when the experiment ran (failed runs are results in the report), 1 when it could not
+ * start (a library that does not load or bind, unreadable inputs), 2 for usage errors.
+ */
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
+import { formatAgentError } from '../../agent/agent-error.js';
+import { type ExperimentInput, type ExperimentVariant, runExperiment } from '../../agent/experiment.js';
+import { formatExperimentReport } from '../../agent/experiment-report.js';
+import { approveAll, denyAll } from '../../policy/approvers.js';
+import { defaultRuleEngine } from '../../policy/default-rules.js';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../run.js';
+import { agentLibrary, agentModel, loadAgent, positiveInteger } from './agent-setup.js';
+import { loadSource } from './gram-input.js';
+import { resolveWorkspace } from './spec-source.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+export interface AbCommandOptions {
+  readonly library?: ReadonlyArray<string>;
+  readonly inputs?: string;
+  readonly runs?: string;
+  readonly out?: string;
+  readonly json?: boolean;
+  readonly agent?: string;
+  readonly model?: string;
+  readonly baseUrl?: string;
+  readonly concurrency?: string;
+  readonly yes?: boolean;
+  readonly deny?: boolean;
+  readonly workspace?: string;
+  readonly maxSteps?: string;
+  readonly timeout?: string;
+}
+
+// -------------------------------------------------------------------------------------------------
+// inputs
+// -------------------------------------------------------------------------------------------------
+
+/**
+ * The inputs of a JSON-lines file: each line a JSON string (the message) or an object with
+ * `message` (or `input`), and optionally `id` and `expected`. Blank lines are skipped.
+ */
+export const parseInputs = (text: string): { readonly inputs: ReadonlyArray<ExperimentInput>; readonly problems: ReadonlyArray<string> } => {
+  const inputs: ExperimentInput[] = [];
+  const problems: string[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === '') return;
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch (e) {
+      problems.push(`line ${i + 1}: not JSON (${e instanceof Error ? e.message : String(e)})`);
+      return;
+    }
+    if (typeof v === 'string') {
+      if (v.trim() === '') problems.push(`line ${i + 1}: the message is empty`);
+      else inputs.push({ message: v, id: String(inputs.length + 1) });
+      return;
+    }
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+      problems.push(`line ${i + 1}: expected a string or an object {"message": "..."}`);
+      return;
+    }
+    const o = v as Record<string, unknown>;
+    const message = o['message'] ?? o['input'];
+    if (typeof message !== 'string' || message.trim() === '') {
+      problems.push(`line ${i + 1}: no "message" (a non-empty string)`);
+      return;
+    }
+    const id = o['id'];
+    const expected = o['expected'];
+    if (id !== undefined && typeof id !== 'string' && typeof id !== 'number') problems.push(`line ${i + 1}: "id" must be a string or a number`);
+    if (expected !== undefined && typeof expected !== 'string') problems.push(`line ${i + 1}: "expected" must be a string`);
+    inputs.push({
+      message,
+      id: id !== undefined && (typeof id === 'string' || typeof id === 'number') ? String(id) : String(inputs.length + 1),
+      ...(typeof expected === 'string' ? { expected } : {}),
+    });
+  });
+  return { inputs, problems };
+};
+
+/** Variant names from library arguments: the module's file name (`fast-library`), made unique. */
+export const variantNames = (refs: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const seen = new Map<string, number>();
+  return refs.map((ref) => {
+    const name = basename(ref, extname(ref)) || ref;
+    const n = (seen.get(name) ?? 0) + 1;
+    seen.set(name, n);
+    return n === 1 ? name : `${name}#${n}`;
+  });
+};
+
+// -------------------------------------------------------------------------------------------------
+// action
+// -------------------------------------------------------------------------------------------------
+
+export const action = async (ctx: CommandContext, file: string, options: AbCommandOptions): Promise<number> => {
+  const { io } = ctx;
+  const usage = (text: string): number => {
+    io.stderr(`gramkit ab: ${text}\n`);
+    return EXIT_USAGE;
+  };
+  const refs = options.library ?? [];
+  if (refs.length === 0) return usage('give the libraries to compare: --library a.ts --library b.ts');
+  if (options.inputs === undefined) return usage('give the inputs: --inputs inputs.jsonl');
+  if (options.yes === true && options.deny === true) return usage('--yes and --deny cannot be used together');
+  const runs = positiveInteger('--runs', options.runs);
+  const concurrency = positiveInteger('--concurrency', options.concurrency);
+  const maxSteps = positiveInteger('--max-steps', options.maxSteps);
+  const timeout = positiveInteger('--timeout', options.timeout);
+  for (const p of [runs, concurrency, maxSteps, timeout]) if (p.problem !== undefined) return usage(p.problem);
+
+  const workspace = await resolveWorkspace(io, options.workspace);
+  if (!workspace.ok) {
+    io.stderr(`gramkit: ${workspace.message}\n`);
+    return EXIT_FAILURE;
+  }
+  const loaded = await loadAgent(ctx, file, options.agent);
+  if (loaded._tag === 'Left') return loaded.left.code;
+  const agent = loaded.right.agent;
+
+  const inputsFile = await loadSource(io, options.inputs);
+  if (!inputsFile.ok) {
+    io.stderr(`gramkit: ${inputsFile.message}\n`);
+    return EXIT_FAILURE;
+  }
+  const parsed = parseInputs(inputsFile.source.text);
+  if (parsed.problems.length > 0 || parsed.inputs.length === 0) {
+    const problems = parsed.problems.length > 0 ? parsed.problems : ['no inputs (one JSON line per message)'];
+    io.stderr(`gramkit: ${inputsFile.source.name}: ${problems.join('\n  ')}\n`);
+    return EXIT_FAILURE;
+  }
+
+  const names = variantNames(refs);
+  const variants: ExperimentVariant[] = [];
+  for (const [i, ref] of refs.entries()) {
+    const library = await agentLibrary(ctx, loaded.right, [ref], workspace.path);
+    if (library._tag === 'Left') return library.left.code;
+    variants.push({ name: names[i] as string, library: library.right });
+  }
+  const model = agentModel(ctx, agent, {
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+  });
+  if (model._tag === 'Left') return model.left.code;
+
+  const result = await runExperiment({
+    agent,
+    variants,
+    inputs: parsed.inputs,
+    model: model.right,
+    policies: { rules: defaultRuleEngine },
+    approve: options.yes === true ? approveAll : denyAll,
+    ...(runs.value !== undefined ? { runs: runs.value } : {}),
+    ...(concurrency.value !== undefined ? { concurrency: concurrency.value } : {}),
+    ...(maxSteps.value !== undefined ? { maxSteps: maxSteps.value } : {}),
+    ...(timeout.value !== undefined ? { maxDurationMs: timeout.value } : {}),
+  });
+  if (!result.ok) {
+    const report = (result.error.details as { variants?: ReadonlyArray<{ variant: string; report?: string }> } | undefined)?.variants;
+    io.stderr(`${formatAgentError(result.error)}\n${(report ?? []).map((r) => (r.report !== undefined ? `${r.variant}:\n${r.report}\n` : '')).join('')}`);
+    return EXIT_FAILURE;
+  }
+  const json = `${JSON.stringify(result.value, null, 2)}\n`;
+  if (options.out !== undefined) {
+    const path = isAbsolute(options.out) ? options.out : resolve(io.cwd, options.out);
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      const tmp = `${path}.${process.pid}.tmp`;
+      await writeFile(tmp, json, 'utf8');
+      await rename(tmp, path);
+    } catch (e) {
+      io.stderr(`gramkit: cannot write ${options.out}: ${e instanceof Error ? e.message : String(e)}\n`);
+      return EXIT_FAILURE;
+    }
+  }
+  if (options.json === true) io.stdout(json);
+  else {
+    io.stdout(formatExperimentReport(result.value));
+    if (options.out !== undefined) io.stdout(`report written to ${options.out}\n`);
+  }
+  return EXIT_OK;
+};

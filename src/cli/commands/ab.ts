@@ -1,0 +1,39 @@
+/**
+ * `gramkit ab <agent.gram> --library a.ts --library b.ts --inputs inputs.jsonl`: an A/B experiment.
+ */
+import type { Command } from 'commander';
+import type { CommandContext } from '../run.js';
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+export const register = (program: Command, ctx: CommandContext): void => {
+  program
+    .command('ab')
+    .description('run the same agent on the same inputs against several tool libraries and compare them (success, tool errors, latency, answers)')
+    .argument('<agent>', 'a .gram (or .json) file with the agent')
+    .requiredOption('-l, --library <module>', 'a library to compare: a .ts or .js module, or builtin (repeat for each variant)', collect)
+    .requiredOption('-i, --inputs <file>', 'JSON lines: a message per line, as "text" or {"message": "...", "id": "...", "expected": "..."}')
+    .option('-n, --runs <n>', 'runs of each input on each library (default 1)')
+    .option('-o, --out <file>', 'write the whole report as JSON to this file')
+    .option('--json', 'print the JSON report instead of the table')
+    .option('--agent <name>', 'the agent to run, when the file defines several')
+    .option('-m, --model <id>', 'openai/<model>, anthropic/<model>, offline or replay:<file> (default: the agent\'s model, else offline)')
+    .option('--base-url <url>', 'the API root of an OpenAI- or Anthropic-compatible server')
+    .option('-c, --concurrency <n>', 'runs at the same time (default 4)')
+    .option('-y, --yes', 'approve every call that needs approval')
+    .option('--deny', 'refuse every call that needs approval (the default: nobody is asked during an experiment)')
+    .option('-w, --workspace <dir>', 'the directory built-in tools are confined to (default: the current directory)')
+    .option('--max-steps <n>', 'most model calls in one run (default 10)')
+    .option('--timeout <ms>', 'longest run, in milliseconds')
+    .addHelpText(
+      'after',
+      `
+Example:
+  gramkit ab examples/capitalsAgent.gram --library examples/ab/fast-library.ts \\
+    --library examples/ab/slow-library.ts --inputs examples/capitals-inputs.jsonl --runs 3`,
+    )
+    .action(async (file: string, opts: Record<string, unknown>) => {
+      const { action } = await import('../actions/ab.js');
+      ctx.exit(await action(ctx, file, opts));
+    });
+};
