@@ -1,8 +1,9 @@
 import { defineConfig } from 'tsup';
 
 // Two builds:
-// - the library (ESM + CJS + .d.ts). Chevrotain is ESM-only, so the CJS build bundles it
-//   (Node 20.18 cannot require() an ES module).
+// - the library (ESM + CJS + .d.ts). Both formats bundle Chevrotain: it is ESM-only (Node 20.18
+//   cannot require() it), and unbundled it loads as hundreds of modules (~0.4 s of start-up here,
+//   against ~0.02 s bundled). The other dependencies stay external.
 // - the CLI, one ESM file with every dependency bundled, so start-up reads one file instead of
 //   resolving hundreds of modules (importing Chevrotain unbundled alone costs ~0.3 s).
 export default defineConfig([
@@ -14,10 +15,7 @@ export default defineConfig([
     clean: true,
     target: 'node20',
     platform: 'node',
-    noExternal: [],
-    esbuildOptions(options, context) {
-      if (context.format === 'cjs') options.external = (options.external ?? []).filter((e) => e !== 'chevrotain');
-    },
+    noExternal: ['chevrotain'],
   },
   {
     entry: { cli: 'src/cli/main.ts' },

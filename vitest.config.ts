@@ -1,6 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Examples import the package by name, as users do; under test that name means the sources.
+  resolve: { alias: { gramkit: fileURLToPath(new URL('./src/index.ts', import.meta.url)) } },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

@@ -17,7 +17,7 @@ import {
   parseSpecifications,
   type ToolResult,
   variantMetrics,
-} from '../src/index.js';
+} from 'gramkit';
 import fast from './ab/fast-library.js';
 import slow from './ab/slow-library.js';
 

@@ -16,7 +16,7 @@ import {
   parseSpecifications,
   runAgent,
   scriptedModel,
-} from '../src/index.js';
+} from 'gramkit';
 import library from './hello-library.js';
 
 export const agentBasics = async (): Promise<ReadonlyArray<string>> => {

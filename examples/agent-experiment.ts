@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { formatDiagnostics, formatExperimentReport, offlineModel, parseSpecifications, runExperiment } from '../src/index.js';
+import { formatDiagnostics, formatExperimentReport, offlineModel, parseSpecifications, runExperiment } from 'gramkit';
 import fast from './ab/fast-library.js';
 import slow from './ab/slow-library.js';
 import atlas1950 from './capitals-1950-library.js';

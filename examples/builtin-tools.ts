@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bindAll, builtinLibrary, builtinSpecifications, invokeByName, type ToolResult } from '../src/index.js';
+import { bindAll, builtinLibrary, builtinSpecifications, invokeByName, type ToolResult } from 'gramkit';
 
 export const builtinToolsTour = async (): Promise<string[]> => {
   const workspace = mkdtempSync(join(tmpdir(), 'gramkit-example-'));

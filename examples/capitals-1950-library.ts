@@ -3,7 +3,7 @@
  * (same specification) and answers quickly, but some answers are out of date, which `gramkit ab`
  * reports as answers that differ between libraries.
  */
-import { ToolFailure, toolLibrary } from '../src/index.js';
+import { ToolFailure, toolLibrary } from 'gramkit';
 import { capitalOf } from './ab/capital-tool.js';
 import { CAPITALS } from './ab/countries.js';
 

@@ -10,7 +10,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MockAgent } from 'undici';
-import { bindAll, formatDiagnostics, invokeByName, loadDeclarativeLibrary, toolNames } from '../src/index.js';
+import { bindAll, formatDiagnostics, invokeByName, loadDeclarativeLibrary, toolNames } from 'gramkit';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

@@ -3,7 +3,7 @@
  * writes it: a name, a description and a JSON Schema that must match the specification, and a
  * function. `gramkit run` binds it by name and checks that they agree.
  */
-import { createTool, toolLibrary } from '../src/index.js';
+import { createTool, toolLibrary } from 'gramkit';
 
 export const sayHello = createTool(
   'sayHello',

@@ -17,7 +17,7 @@ import {
   parseSpecifications,
   registerTool,
   type ToolResult,
-} from '../src/index.js';
+} from 'gramkit';
 
 export const libraryBasics = async (): Promise<ReadonlyArray<string>> => {
   const out: string[] = [];

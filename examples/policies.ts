@@ -17,7 +17,7 @@ import {
   withPolicies,
   type Policies,
   type Tool,
-} from '../src/index.js';
+} from 'gramkit';
 
 export const policiesTour = async (): Promise<string[]> => {
   const workspace = mkdtempSync(join(tmpdir(), 'gramkit-example-'));

@@ -13,7 +13,7 @@ import {
   toolSpecSchema,
   typeSignatureToJSONSchema,
   validateToolArgs,
-} from '../src/index.js';
+} from 'gramkit';
 
 export const main = (log: (line: string) => void = console.log): void => {
   // 1. a specification from the seed's signature form

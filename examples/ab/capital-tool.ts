@@ -4,7 +4,7 @@
  * from the gram text).
  */
 import { readFileSync } from 'node:fs';
-import { defineTool, formatDiagnostics, type Tool, type ToolImplementation } from '../../src/index.js';
+import { defineTool, formatDiagnostics, type Tool, type ToolImplementation } from 'gramkit';
 
 const gram = readFileSync(new URL('./capitals.gram', import.meta.url), 'utf8');
 

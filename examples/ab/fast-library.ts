@@ -3,7 +3,7 @@
  *
  *   gramkit invoke examples/ab/capitals.gram --library examples/ab/fast-library.ts --args '{"country":"France"}'
  */
-import { ToolFailure, toolLibrary } from '../../src/index.js';
+import { ToolFailure, toolLibrary } from 'gramkit';
 import { capitalOf } from './capital-tool.js';
 import { CAPITALS } from './countries.js';
 

@@ -3,7 +3,7 @@
  * simulated remote lookup (a few milliseconds per call). It honours its abort signal, so a
  * timeout or a cancelled call stops it.
  */
-import { type InvocationContext, ToolFailure, toolLibrary } from '../../src/index.js';
+import { type InvocationContext, ToolFailure, toolLibrary } from 'gramkit';
 import { capitalOf } from './capital-tool.js';
 import { CAPITALS } from './countries.js';
 

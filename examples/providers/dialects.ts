@@ -5,7 +5,7 @@
  *   npx tsx examples/providers/dialects.ts
  */
 import { pathToFileURL } from 'node:url';
-import { exportTools, normalizeArguments, type ExportableTool } from '../../src/index.js';
+import { exportTools, normalizeArguments, type ExportableTool } from 'gramkit';
 
 export const greetTool: ExportableTool = {
   name: 'greetings.sayHello',

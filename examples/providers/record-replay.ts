@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createModel, offlineModel, recordModel, type ModelRequest } from '../../src/index.js';
+import { createModel, offlineModel, recordModel, type ModelRequest } from 'gramkit';
 import { sayHelloTool } from './offline-hello.js';
 
 export const recordReplay = async (): Promise<ReadonlyArray<string>> => {

@@ -1,16 +1,20 @@
 /**
  * The `gramkit` binary: runs the CLI on the real process. Only the CLI layer reads argv,
  * environment variables and the process.
+ *
+ * Once the command is done and its output flushed, the process exits: a tool implementation that
+ * ignored its abort signal (a stray timer, an open socket) must not keep the command hanging after
+ * its result was printed.
  */
 import { processIO } from './io.js';
 import { EXIT_INTERNAL, runCli } from './run.js';
 
-runCli(process.argv.slice(2), processIO()).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: unknown) => {
-    process.stderr.write(`gramkit: internal error: ${String(e)}\n`);
-    process.exitCode = EXIT_INTERNAL;
-  },
-);
+const exitAfterFlush = (code: number): void => {
+  process.exitCode = code;
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+};
+
+runCli(process.argv.slice(2), processIO()).then(exitAfterFlush, (e: unknown) => {
+  process.stderr.write(`gramkit: internal error: ${String(e)}\n`);
+  exitAfterFlush(EXIT_INTERNAL);
+});

@@ -207,6 +207,16 @@ const valueFor = (name: string, s: Schema, pool: Pool, required: boolean): JsonV
   }
 };
 
+/**
+ * Drops the punctuation that ends the user's sentence rather than the value: a question mark
+ * always ("capital of France?" asks about `France`), and `.`/`!` after a value of one or two words
+ * (a name, a place). Longer text keeps them (a message to send says what it says).
+ */
+const endOfSentence = (text: string): string => {
+  const noQuestion = text.replace(/\s*\?+$/u, '');
+  return noQuestion.split(/\s+/).length <= 2 ? noQuestion.replace(/[.!]+$/u, '') : noQuestion;
+};
+
 /** The message without stop words, the words that chose the tool, and values already used. */
 const remainingWords = (pool: Pool): string => {
   const parts = pool.text.split(/\s+/).filter((raw) => {
@@ -215,8 +225,8 @@ const remainingWords = (pool: Pool): string => {
     if (STOP_WORDS.has(w) || pool.toolStems.has(stem(w))) return false;
     return ![...pool.used].some((u) => u.split(/\s+/).includes(w));
   });
-  const text = parts.join(' ').replace(/^[^\p{L}\p{N}"']+|[^\p{L}\p{N}"'.!?]+$/gu, '');
-  return text.length > 0 ? text : pool.text.trim();
+  const text = endOfSentence(parts.join(' ').replace(/^[^\p{L}\p{N}"']+|[^\p{L}\p{N}"'.!?]+$/gu, ''));
+  return text.length > 0 ? text : endOfSentence(pool.text.trim());
 };
 
 const fillObject = (schema: Schema, pool: Pool): Record<string, JsonValue> => {

@@ -15,6 +15,7 @@ const tools: ReadonlyArray<ToolDefinition> = [
   tool('searchWeb', 'Search the web', { query: { type: 'string' }, limit: { type: 'integer', default: 5 }, safe: { type: 'boolean' } }, ['query']),
   tool('sendEmail', 'Sends an e-mail', { to: { type: 'string', format: 'email' }, subject: { type: 'string' }, body: { type: 'string' } }),
   tool('readFile', 'Reads a text file', { path: { type: 'string' } }),
+  tool('capital_of', 'The capital city of a country', { country: { type: 'string' } }),
 ];
 
 const model = offlineModel();
@@ -41,6 +42,10 @@ describe('offline demo model: choosing a tool and its arguments', () => {
     ['search "gram notation" with limit: 3, no safe search', 'searchWeb', { query: 'gram notation', limit: 3, safe: false }],
     ['send an email to bo@example.com with subject: "Lunch" and body: "See you at noon"', 'sendEmail', { to: 'bo@example.com', subject: 'Lunch', body: 'See you at noon' }],
     ['read the file docs/readme.md', 'readFile', { path: 'docs/readme.md' }],
+    // the punctuation that ends the sentence is not part of the value
+    ['What is the capital of France?', 'capital_of', { country: 'France' }],
+    ['Tell me the capital of Japan.', 'capital_of', { country: 'Japan' }],
+    ['capital of South Korea!', 'capital_of', { country: 'South Korea' }],
   ])('%s → %s', async (text, name, args) => {
     expect(await call(text)).toEqual({ name, args });
   });
