@@ -6,7 +6,7 @@
  * A conversation whose last assistant turn has calls without results (an interrupted run) is
  * resumed by executing those calls first.
  */
-import { v7 as uuidv7 } from 'uuid';
+import { callId } from '../library/call-id.js';
 import { agentError, fromModelError, type AgentError } from './agent-error.js';
 import type { BoundAgent } from './bind-agent.js';
 import type { CheckedConversation } from './conversation.js';
@@ -64,7 +64,7 @@ const runSignal = (caller: AbortSignal | undefined, maxDurationMs: number | unde
 export const runLoop = async (bound: BoundAgent, conversation: CheckedConversation, options: RunAgentOptions): Promise<AgentResult> => {
   const agent = bound.agent;
   const model = options.model;
-  const runId = uuidv7();
+  const runId = callId();
   const started = performance.now();
   const trace = traceRecorder(runId, agent.name, model.id);
   const events = eventEmitter(options.onEvent);

@@ -7,7 +7,7 @@
  * one the approver refuses, fails with `DENIED` and the reason (a result the model reads), and
  * arguments a person modified are validated and checked by the rules again before the call runs.
  */
-import { v7 as uuidv7 } from 'uuid';
+import { callId } from '../library/call-id.js';
 import { ToolErrorCodes, ToolFailure } from '../library/result.js';
 import { createTool, type InvocationContext, type Tool } from '../library/tool.js';
 import { compileSchema, formatIssues } from '../spec/validate.js';
@@ -116,7 +116,7 @@ const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> => typeof 
 
 const stepIdOf = (context: unknown): string => {
   const s = isRecord(context) ? context['stepId'] : undefined;
-  return typeof s === 'string' && s !== '' ? s : uuidv7();
+  return typeof s === 'string' && s !== '' ? s : callId();
 };
 
 /** The modified arguments with the schema's defaults, or `INVALID_ARGUMENTS` saying what is wrong. */

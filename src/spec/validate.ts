@@ -156,10 +156,15 @@ const build = (schema: JsonSchema): Either<SchemaCompileError, CompiledSchema> =
   } catch (e) {
     return left({ code: 'INVALID_SCHEMA', message: `invalid JSON Schema: ${(e as Error).message}` });
   }
+  // an `$async` schema validates through a promise, which `check` would take for "valid"
+  if ((fn as { $async?: unknown }).$async === true) {
+    return left({ code: 'INVALID_SCHEMA', message: 'invalid JSON Schema: "$async" schemas are not supported; remove "$async": true' });
+  }
   const defaults = defaultsPlan(schema);
   return right({
     schema,
-    check: (value: unknown) => fn(value) as boolean,
+    // ajv's own function: no wrapper on the hot path (it returns a boolean for synchronous schemas)
+    check: fn as (value: unknown) => boolean,
     issues: (value: unknown) => (fn(value) ? [] : mapErrors(fn.errors ?? [], value)),
     hasDefaults: defaults !== undefined,
     applyDefaults: defaults === undefined ? (v: unknown) => v : (v: unknown) => defaults(v),

@@ -43,6 +43,11 @@ describe('validate', () => {
     expect(compileSchema(schema)).toBe(compileSchema(schema));
     expect(compileSchema(JSON.parse(JSON.stringify(schema)))).toBe(compileSchema(schema));
   });
+  it('refuses $async schemas, whose validation result is a promise', () => {
+    const r = validateValue({ $async: true, type: 'object', properties: { a: { type: 'integer' } } }, { a: 'not an integer' });
+    expect(r._tag).toBe('Left');
+    if (r._tag === 'Left') expect(r.left[0]?.message).toContain('$async');
+  });
   it('reports schemas ajv cannot compile', () => {
     const r = compileSchema({ type: 'nonsense' });
     expect(r._tag).toBe('Left');

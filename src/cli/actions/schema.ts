@@ -46,6 +46,18 @@ export const pickTool = (ctx: CommandContext, specs: Specifications, name: strin
   return undefined;
 };
 
+/** Every tool of the file, or only `--tool NAME` (undefined, with the error reported, when it has none of that name). */
+export const selectTools = (
+  ctx: CommandContext,
+  specs: Specifications,
+  name: string | undefined,
+  file: string,
+): ReadonlyArray<ToolSpecification> | undefined => {
+  if (name === undefined) return specs.tools;
+  const t = pickTool(ctx, specs, name, file);
+  return t === undefined ? undefined : [t];
+};
+
 export const printJson = (ctx: CommandContext, value: unknown): void => ctx.io.stdout(`${JSON.stringify(value, null, 2)}\n`);
 
 // -------------------------------------------------------------------------------------------------
@@ -61,12 +73,8 @@ export interface SchemaOptions {
 export const action = async (ctx: CommandContext, file: string, options: SchemaOptions): Promise<void> => {
   const specs = await loadSpecsForCli(ctx, file);
   if (specs === undefined) return;
-  let tools = specs.tools;
-  if (options.tool !== undefined) {
-    const t = pickTool(ctx, specs, options.tool, file);
-    if (t === undefined) return;
-    tools = [t];
-  }
+  const tools = selectTools(ctx, specs, options.tool, file);
+  if (tools === undefined) return;
   const format = options.format ?? 'jsonschema';
   const byName: Record<string, JsonValue> = {};
   if (format === 'jsonschema' || options.output === true) {
