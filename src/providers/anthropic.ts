@@ -6,11 +6,11 @@
 import type { Either } from 'fp-ts/lib/Either.js';
 import type { Model, ModelError, ModelRequest, ModelResult } from '../agent/model.js';
 import { anthropicRequestBody, anthropicResponse, anthropicStream, type AnthropicWireOptions } from './anthropic-wire.js';
-import { postWithRetries, readText, type SuccessResponse, type TransportOptions } from './http.js';
-import { callSafely, configurationError, failure, invalidResponse, modelError } from './model-error.js';
+import { postWithRetries, type SuccessResponse, type TransportOptions } from './http.js';
+import { configurationError, failure, modelError } from './model-error.js';
 import { prepareTools } from './prepared-tools.js';
 import { checkBaseUrl, checkModelName, isModelError, transportFrom, type ProviderOptions } from './provider-options.js';
-import { readSse } from './sse.js';
+import { readModelResponse } from './read-response.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -79,30 +79,16 @@ const generate = async (request: ModelRequest, c: Config): Promise<ModelResult> 
     if (tools.error !== undefined) return failure(tools.error);
     const onText = request.onTextDelta;
     const body = anthropicRequestBody(request, c.wire, tools, onText !== undefined);
-    return await postWithRetries(c.transport, { url: c.url, headers: c.headers, body: JSON.stringify(body), ...(request.signal !== undefined ? { signal: request.signal } : {}) }, async (res: SuccessResponse) => {
-      const type = String(res.headers['content-type'] ?? '');
-      if (onText === undefined || !type.includes('text/event-stream')) {
-        const text = await readText(res.body, c.transport.maxResponseBytes);
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          return failure(invalidResponse(`Anthropic answered ${res.status} with a body that is not JSON`, text));
-        }
-        const result = anthropicResponse(json, tools, text);
-        if (result.ok && onText !== undefined && result.value.message.content.length > 0) {
-          const err = callSafely(onText, result.value.message.content);
-          if (err !== undefined) return failure(err);
-        }
-        return result;
-      }
-      let callbackError: ModelError | undefined;
-      const acc = anthropicStream(tools, (delta) => {
-        callbackError ??= callSafely(onText, delta);
-      });
-      await readSse(res.body, (e) => acc.event(e.event, e.data));
-      return callbackError !== undefined ? failure(callbackError) : acc.result();
-    });
+    return await postWithRetries(c.transport, { url: c.url, headers: c.headers, body: JSON.stringify(body), ...(request.signal !== undefined ? { signal: request.signal } : {}) }, (res: SuccessResponse) =>
+      readModelResponse(res, c.transport.maxResponseBytes, onText, {
+        provider: 'Anthropic',
+        fromJson: (json, text) => anthropicResponse(json, tools, text),
+        stream: (onDelta) => {
+          const acc = anthropicStream(tools, onDelta);
+          return { event: (e) => acc.event(e.event, e.data), result: () => acc.result() };
+        },
+      }),
+    );
   } catch (e) {
     return failure(modelError('LLM_API_ERROR', `Anthropic request failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`));
   }

@@ -6,12 +6,12 @@
  */
 import type { Either } from 'fp-ts/lib/Either.js';
 import type { Model, ModelError, ModelRequest, ModelResult } from '../agent/model.js';
-import { postWithRetries, readText, type SuccessResponse, type TransportOptions } from './http.js';
-import { callSafely, configurationError, failure, invalidResponse, modelError } from './model-error.js';
+import { postWithRetries, type SuccessResponse, type TransportOptions } from './http.js';
+import { configurationError, failure, modelError } from './model-error.js';
 import { openAIRequestBody, openAIResponse, openAIStream, type OpenAIWireOptions } from './openai-wire.js';
 import { prepareTools } from './prepared-tools.js';
 import { checkBaseUrl, checkModelName, isModelError, transportFrom, type ProviderOptions } from './provider-options.js';
-import { readSse } from './sse.js';
+import { readModelResponse } from './read-response.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -100,31 +100,16 @@ const generate = async (request: ModelRequest, c: Config): Promise<ModelResult> 
     const onText = request.onTextDelta;
     const body = openAIRequestBody(request, c.wire, tools, onText !== undefined);
     if (isModelError(body)) return failure(body);
-    return await postWithRetries(c.transport, { url: c.url, headers: c.headers, body: JSON.stringify(body), ...(request.signal !== undefined ? { signal: request.signal } : {}) }, async (res: SuccessResponse) => {
-      const type = String(res.headers['content-type'] ?? '');
-      if (onText === undefined || !type.includes('text/event-stream')) {
-        // not streamed (or a server that ignored `stream: true`): one JSON body
-        const text = await readText(res.body, c.transport.maxResponseBytes);
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          return failure(invalidResponse(`OpenAI answered ${res.status} with a body that is not JSON`, text));
-        }
-        const result = openAIResponse(json, request, tools, text);
-        if (result.ok && onText !== undefined && result.value.message.content.length > 0) {
-          const err = callSafely(onText, result.value.message.content);
-          if (err !== undefined) return failure(err);
-        }
-        return result;
-      }
-      let callbackError: ModelError | undefined;
-      const acc = openAIStream(request, tools, (delta) => {
-        callbackError ??= callSafely(onText, delta);
-      });
-      await readSse(res.body, (e) => acc.event(e.data));
-      return callbackError !== undefined ? failure(callbackError) : acc.result();
-    });
+    return await postWithRetries(c.transport, { url: c.url, headers: c.headers, body: JSON.stringify(body), ...(request.signal !== undefined ? { signal: request.signal } : {}) }, (res: SuccessResponse) =>
+      readModelResponse(res, c.transport.maxResponseBytes, onText, {
+        provider: 'OpenAI',
+        fromJson: (json, text) => openAIResponse(json, request, tools, text),
+        stream: (onDelta) => {
+          const acc = openAIStream(request, tools, onDelta);
+          return { event: (e) => acc.event(e.data), result: () => acc.result() };
+        },
+      }),
+    );
   } catch (e) {
     return failure(modelError('LLM_API_ERROR', `OpenAI request failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`));
   }
