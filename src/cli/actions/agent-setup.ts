@@ -11,6 +11,7 @@
  *   its key is a `CONFIGURATION_ERROR` with a hint, never a silent fallback to the offline model.
  *   Keys come from `OPENAI_API_KEY` and `ANTHROPIC_API_KEY` in the CLI's environment only.
  */
+import { declaredLibrary, declaresImplementation } from './declared-library.js';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Either } from 'fp-ts/lib/Either.js';
 import { isBuiltinToolName } from '../../builtins/specifications.js';
@@ -18,7 +19,7 @@ import type { Diagnostic } from '../../gram/diagnostic.js';
 import { formatDiagnostics } from '../../gram/format-diagnostic.js';
 import { recordToJson } from '../../gram/lower.js';
 import { parseGram } from '../../gram/parse.js';
-import { emptyToolLibrary, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
+import { emptyToolLibrary, hasTool, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
 import type { AgentSpecification } from '../../spec/agent-spec.js';
 import { didYouMean } from '../../spec/suggest.js';
 import type { Model } from '../../agent/model.js';
@@ -139,8 +140,12 @@ export const agentLibrary = async (ctx: CommandContext, loaded: LoadedAgent, ref
   }
   const builtins = await builtinToolsOf(agent);
   const builtin = builtins.size > 0 && !chosen.includes(BUILTIN);
+  // tools the file implements itself (`http: {...}`, `command: {...}`), unless a library provides them
+  const provided = (name: string): boolean => libraries.some((l) => hasTool(name, l));
+  const declared = await declaredLibrary(agent.tools.filter((t) => !builtins.has(t.name) && !provided(t.name)), ctx.io, workspace);
+  if (declared?._tag === 'Left') return left(showDiagnostics(ctx, declared.left));
   if (chosen.length === 0) {
-    const own = agent.tools.filter((t) => !builtins.has(t.name)).map((t) => t.name);
+    const own = agent.tools.filter((t) => !builtins.has(t.name) && !declaresImplementation(t)).map((t) => t.name);
     if (own.length > 0) {
       return left(
         fail(
@@ -151,7 +156,8 @@ export const agentLibrary = async (ctx: CommandContext, loaded: LoadedAgent, ref
     }
   }
   const base = builtin ? [(await import('../../builtins/builtin-tools.js')).builtinLibrary({ workspace })] : [];
-  const all = [...base, ...libraries];
+  // the right wins: the user's libraries over declared tools over built-in ones
+  const all = [...base, ...(declared !== undefined ? [declared.right] : []), ...libraries];
   return right(all.length === 0 ? emptyToolLibrary : unionLibraries(...all));
 };
 

@@ -18,6 +18,8 @@ import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../run.js';
 import { loadLibrary, type NamedLibrary } from './load-library.js';
 import { namedLibraries as builtinLibraries } from './spec-source.js';
+import { declaredLibrary } from './declared-library.js';
+import type { ToolLibrary } from '../../library/tool-library.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -28,7 +30,7 @@ export interface InvokeCommandOptions {
   readonly library?: string;
   readonly args?: string;
   readonly timeout?: string;
-  /** The directory the `builtin` library is confined to (default: the working directory). */
+  /** The directory the `builtin` library and command tools are confined to (default: the working directory). */
   readonly workspace?: string;
 }
 
@@ -102,12 +104,23 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
   }
   if (spec === undefined) return usage(`${source} defines no tool`);
 
-  // the library, and the binding
+  // the library, and the binding: --library, else the implementation the file declares for the
+  // tool (`http: {...}`, `command: {...}`)
   const libraryRef = opts.library ?? (namedSource !== undefined ? source : undefined);
-  if (libraryRef === undefined) return usage('--library <module> is required: a .ts or .js module exporting a ToolLibrary or tools');
-  const library = await loadLibrary(libraryRef, { cwd: io.cwd, named });
-  if (library._tag === 'Left') return failed(render(library.left));
-  const bound = bindTool(spec, library.right);
+  let library: ToolLibrary;
+  if (libraryRef !== undefined) {
+    const loaded = await loadLibrary(libraryRef, { cwd: io.cwd, named });
+    if (loaded._tag === 'Left') return failed(render(loaded.left));
+    library = loaded.right;
+  } else {
+    const declared = await declaredLibrary([spec], io, resolve(io.cwd, opts.workspace ?? '.'));
+    if (declared === undefined) {
+      return usage('--library <module> is required: a .ts or .js module exporting a ToolLibrary or tools (or declare the tool with http: {...} or command: {...})');
+    }
+    if (declared._tag === 'Left') return failed(render(declared.left));
+    library = declared.right;
+  }
+  const bound = bindTool(spec, library);
   if (bound._tag === 'Left') return failed(formatBindError(bound.left));
 
   // the call

@@ -1,0 +1,30 @@
+/**
+ * The library of the tools a specification file implements itself, with `http: {...}` or
+ * `command: {...}` (src/impls/declarative.ts). The CLI supplies what only it may read: secrets for
+ * `${NAME}` placeholders come from environment variables, command tools are confined to the
+ * workspace and pass through the variables their `env` allowlist names.
+ */
+import type { Either } from 'fp-ts/lib/Either.js';
+import type { Diagnostic } from '../../gram/diagnostic.js';
+import type { ToolLibrary } from '../../library/tool-library.js';
+import type { ToolSpecification } from '../../spec/tool-spec.js';
+import type { CliIO } from '../io.js';
+
+/** Whether a specification declares its own implementation. */
+export const declaresImplementation = (spec: ToolSpecification): boolean =>
+  spec.metadata !== undefined && (spec.metadata['http'] !== undefined || spec.metadata['command'] !== undefined);
+
+/**
+ * The declared tools of `specs` as a library; `undefined` when none declares one (so nothing is
+ * loaded). Problems of every declaration are reported at once.
+ */
+export const declaredLibrary = async (
+  specs: ReadonlyArray<ToolSpecification>,
+  io: CliIO,
+  workspace: string,
+): Promise<Either<ReadonlyArray<Diagnostic>, ToolLibrary> | undefined> => {
+  const declared = specs.filter(declaresImplementation);
+  if (declared.length === 0) return undefined;
+  const { declarativeLibrary } = await import('../../impls/declarative.js');
+  return declarativeLibrary(declared, { secrets: (name) => io.env[name], workspace, env: io.env });
+};
