@@ -34,6 +34,26 @@ const libraryArb = registrationsArb.map(build);
 const contents = (lib: ToolLibrary) => libraryEntries(lib).map(([n, t]) => [n, t] as const);
 
 describe('ToolLibrary laws', () => {
+  it('lookups answer the same before and after a library builds its read index, and updates after it are seen', () => {
+    fc.assert(
+      fc.property(libraryArb, fc.array(nameArb, { minLength: 1, maxLength: 10 }), nameArb, toolArb, (lib, probes, name, tool) => {
+        const expected = probes.map((n) => lib.entries.get(n));
+        // enough reads of one value to build its index (it is built after 32 + size / 4 lookups)
+        for (let round = 0; round < 60; round++) {
+          expect(probes.map((n) => lookupTool(n, lib))).toEqual(expected);
+          expect(probes.map((n) => hasTool(n, lib))).toEqual(expected.map((t) => t !== undefined));
+        }
+        const next = registerTool(name, tool, lib);
+        expect(lookupTool(name, next)).toBe(tool);
+        expect(lookupTool(name, lib)).toBe(lib.entries.get(name));
+        const removed = removeTool(name, next);
+        expect(lookupTool(name, removed)).toBeUndefined();
+        expect(hasTool(name, removed)).toBe(false);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('register then lookup gives the tool', () => {
     fc.assert(
       fc.property(libraryArb, nameArb, toolArb, (lib, name, tool) => {
