@@ -13,8 +13,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Either } from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import type { Message } from '../agent/messages.js';
-import type { ModelError, ModelRequest, ModelResult, ToolChoice, ToolDefinition } from '../agent/model.js';
+import type { ModelError, ModelRequest, ModelResult } from '../agent/model.js';
 import { configurationError } from './model-error.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -22,15 +21,7 @@ import { configurationError } from './model-error.js';
 // -------------------------------------------------------------------------------------------------
 
 /** A request as recorded: `ModelRequest` without the signal and the delta callback. */
-export interface RecordedModelRequest {
-  readonly system?: string;
-  readonly messages: ReadonlyArray<Message>;
-  readonly tools: ReadonlyArray<ToolDefinition>;
-  readonly toolChoice?: ToolChoice;
-  readonly parallelToolCalls?: boolean;
-  readonly maxTokens?: number;
-  readonly temperature?: number;
-}
+export type RecordedModelRequest = Omit<ModelRequest, 'signal' | 'onTextDelta'>;
 
 export interface RecordedExchange {
   readonly request: RecordedModelRequest;

@@ -1,98 +1,11 @@
 /**
  * OpenTelemetry spans of a run, with a tiny in-memory SDK registered for these tests only.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
-import {
-  type Context,
-  type ContextManager,
-  context as otelContext,
-  ROOT_CONTEXT,
-  type Span,
-  type SpanContext,
-  type SpanStatus,
-  type Tracer,
-  type TracerProvider,
-  trace,
-} from '@opentelemetry/api';
+import { context as otelContext, trace } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAgent, scriptedModel } from '../../src/index.js';
+import { AlsContextManager, MemoryTracerProvider as MemoryProvider } from '../support/otel.js';
 import { agentNamed, recordingLibrary } from './support.js';
-
-interface Recorded {
-  readonly name: string;
-  readonly attributes: Record<string, unknown>;
-  status?: SpanStatus;
-  ended: boolean;
-  readonly parentSpanId: string | undefined;
-  readonly spanContext: SpanContext;
-}
-
-const memorySpan = (record: Recorded): Span => {
-  const span: Span = {
-    spanContext: () => record.spanContext,
-    setAttribute: (k: string, v: unknown) => {
-      record.attributes[k] = v;
-      return span;
-    },
-    setAttributes: (a: Record<string, unknown>) => {
-      Object.assign(record.attributes, a);
-      return span;
-    },
-    addEvent: () => span,
-    addLink: () => span,
-    addLinks: () => span,
-    setStatus: (s: SpanStatus) => {
-      record.status = s;
-      return span;
-    },
-    updateName: () => span,
-    end: () => {
-      record.ended = true;
-    },
-    isRecording: () => !record.ended,
-    recordException: () => undefined,
-  } as Span;
-  return span;
-};
-
-class MemoryProvider implements TracerProvider {
-  readonly spans: Recorded[] = [];
-  private next = 1;
-  getTracer(): Tracer {
-    const startSpan = (name: string, options: { attributes?: Record<string, unknown> } = {}, ctx?: Context): Span => {
-      const parent = trace.getSpan(ctx ?? otelContext.active());
-      const record: Recorded = {
-        name,
-        attributes: { ...(options.attributes ?? {}) },
-        ended: false,
-        parentSpanId: parent?.spanContext().spanId,
-        spanContext: { traceId: `${'0'.repeat(31)}1`, spanId: String(this.next++).padStart(16, '0'), traceFlags: 1 },
-      };
-      this.spans.push(record);
-      return memorySpan(record);
-    };
-    return { startSpan, startActiveSpan: (() => undefined) as never } as Tracer;
-  }
-}
-
-class AlsContextManager implements ContextManager {
-  private readonly als = new AsyncLocalStorage<Context>();
-  active(): Context {
-    return this.als.getStore() ?? ROOT_CONTEXT;
-  }
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(ctx: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
-    return this.als.run(ctx, () => fn.call(thisArg, ...args));
-  }
-  bind<T>(_ctx: Context, target: T): T {
-    return target;
-  }
-  enable(): this {
-    return this;
-  }
-  disable(): this {
-    return this;
-  }
-}
 
 describe('OpenTelemetry spans of a run', () => {
   afterEach(() => {

@@ -400,15 +400,7 @@ const openAIRender = async (r: RecordedRequest, turn: { text?: string; toolCalls
       else message['tool_calls'] = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.argsText } }));
     }
     const body = JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message, logprobs: null, finish_reason: finish }], usage, system_fingerprint: 'fp_fake' });
-    res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req_${id.slice(9, 21)}` });
-    if (stallAfterFirst !== undefined) {
-      const out = w();
-      await out.write(body.slice(0, 20));
-      await out.sleep(stallAfterFirst);
-      out.end(body.slice(20));
-      return;
-    }
-    res.end(body);
+    await sendJson(res, w, body, { 'x-request-id': `req_${id.slice(9, 21)}` }, stallAfterFirst);
     return;
   }
   res.writeHead(200, SSE_HEADERS);
@@ -438,6 +430,19 @@ const openAIRender = async (r: RecordedRequest, turn: { text?: string; toolCalls
   out.end('data: [DONE]\n\n');
 };
 
+/** A whole JSON body; with `stallAfterFirst`, its first bytes, a pause, then the rest (for body timeouts). */
+const sendJson = async (res: ServerResponse, w: () => Writer, body: string, headers: Record<string, string>, stallAfterFirst?: number): Promise<void> => {
+  res.writeHead(200, { 'content-type': 'application/json', ...headers });
+  if (stallAfterFirst === undefined) {
+    res.end(body);
+    return;
+  }
+  const out = w();
+  await out.write(body.slice(0, 20));
+  await out.sleep(stallAfterFirst);
+  out.end(body.slice(20));
+};
+
 const anthropicRender = async (r: RecordedRequest, turn: { text?: string; toolCalls?: ReadonlyArray<FakeToolCall>; chunkSize?: number }, ids: Ids, res: ServerResponse, w: () => Writer, chunk: number, stallAfterFirst?: number): Promise<void> => {
   const id = ids.message();
   const model = String(r.body?.model ?? 'claude-fake');
@@ -451,15 +456,7 @@ const anthropicRender = async (r: RecordedRequest, turn: { text?: string; toolCa
     if (text.length > 0) content.push({ type: 'text', text });
     for (const c of calls) content.push({ type: 'tool_use', id: c.id, name: c.name, input: c.argsObject });
     const body = JSON.stringify({ id, type: 'message', role: 'assistant', model, content, stop_reason: stop, stop_sequence: null, usage });
-    res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${id.slice(6, 20)}` });
-    if (stallAfterFirst !== undefined) {
-      const out = w();
-      await out.write(body.slice(0, 20));
-      await out.sleep(stallAfterFirst);
-      out.end(body.slice(20));
-      return;
-    }
-    res.end(body);
+    await sendJson(res, w, body, { 'request-id': `req_${id.slice(6, 20)}` }, stallAfterFirst);
     return;
   }
   res.writeHead(200, SSE_HEADERS);

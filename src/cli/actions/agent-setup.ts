@@ -142,7 +142,7 @@ export const agentLibrary = async (ctx: CommandContext, loaded: LoadedAgent, ref
   const builtin = builtins.size > 0 && !chosen.includes(BUILTIN);
   // tools the file implements itself (`http: {...}`, `command: {...}`), unless a library provides them
   const provided = (name: string): boolean => libraries.some((l) => hasTool(name, l));
-  const declared = await declaredLibrary(agent.tools.filter((t) => !builtins.has(t.name) && !provided(t.name)), ctx.io, workspace);
+  const declared = declaredLibrary(agent.tools.filter((t) => !builtins.has(t.name) && !provided(t.name)), ctx.io, workspace);
   if (declared?._tag === 'Left') return left(showDiagnostics(ctx, declared.left));
   if (chosen.length === 0) {
     const own = agent.tools.filter((t) => !builtins.has(t.name) && !declaresImplementation(t)).map((t) => t.name);

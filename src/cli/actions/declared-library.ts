@@ -6,25 +6,24 @@
  */
 import type { Either } from 'fp-ts/lib/Either.js';
 import type { Diagnostic } from '../../gram/diagnostic.js';
+import { declarativeLibrary, declaredKind } from '../../impls/declarative.js';
 import type { ToolLibrary } from '../../library/tool-library.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
 import type { CliIO } from '../io.js';
 
 /** Whether a specification declares its own implementation. */
-export const declaresImplementation = (spec: ToolSpecification): boolean =>
-  spec.metadata !== undefined && (spec.metadata['http'] !== undefined || spec.metadata['command'] !== undefined);
+export const declaresImplementation = (spec: ToolSpecification): boolean => declaredKind(spec) !== undefined;
 
 /**
- * The declared tools of `specs` as a library; `undefined` when none declares one (so nothing is
- * loaded). Problems of every declaration are reported at once.
+ * The declared tools of `specs` as a library; `undefined` when none declares one. Problems of
+ * every declaration are reported at once.
  */
-export const declaredLibrary = async (
+export const declaredLibrary = (
   specs: ReadonlyArray<ToolSpecification>,
   io: CliIO,
   workspace: string,
-): Promise<Either<ReadonlyArray<Diagnostic>, ToolLibrary> | undefined> => {
+): Either<ReadonlyArray<Diagnostic>, ToolLibrary> | undefined => {
   const declared = specs.filter(declaresImplementation);
   if (declared.length === 0) return undefined;
-  const { declarativeLibrary } = await import('../../impls/declarative.js');
   return declarativeLibrary(declared, { secrets: (name) => io.env[name], workspace, env: io.env });
 };

@@ -113,7 +113,7 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
     if (loaded._tag === 'Left') return failed(render(loaded.left));
     library = loaded.right;
   } else {
-    const declared = await declaredLibrary([spec], io, resolve(io.cwd, opts.workspace ?? '.'));
+    const declared = declaredLibrary([spec], io, resolve(io.cwd, opts.workspace ?? '.'));
     if (declared === undefined) {
       return usage('--library <module> is required: a .ts or .js module exporting a ToolLibrary or tools (or declare the tool with http: {...} or command: {...})');
     }
