@@ -8,9 +8,21 @@ import { defineConfig } from 'tsup';
 //   resolving hundreds of modules (importing Chevrotain unbundled alone costs ~0.3 s).
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts' },
+    entry: {
+      index: 'src/index.ts',
+      gram: 'src/entries/gram.ts',
+      types: 'src/entries/types.ts',
+      providers: 'src/entries/providers.ts',
+      tools: 'src/entries/tools.ts',
+      builtins: 'src/entries/builtins.ts',
+      policy: 'src/entries/policy.ts',
+      testing: 'src/entries/testing.ts',
+    },
     format: ['esm', 'cjs'],
     dts: true,
+    // shared chunks between the entries, in both formats: one copy of each module's state (the
+    // validator cache, ToolFailure's class) whichever entries a program imports
+    splitting: true,
     sourcemap: true,
     clean: true,
     target: 'node20',

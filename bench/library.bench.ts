@@ -11,19 +11,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
-import {
-  bindTool,
-  createTool,
-  createToolMetrics,
-  emptyToolLibrary,
-  invoke,
-  lookupTool,
-  registerTool,
-  type Tool,
-  type ToolResult,
-  type ToolSpecification,
-  toolLibrary,
-} from '../src/index.js';
+import { bindTool, createTool, createToolMetrics, emptyToolLibrary, invoke, lookupTool, registerTool, type Tool, type ToolResult, type ToolSpecification, toolLibrary } from '../src/index.js';
 import { bestOf, formatNs, measure, ratio, report } from './harness.js';
 
 const schema = {

@@ -5,23 +5,13 @@
  * its implementation with a dynamic `import()` (the CLI bundle is code-split), so start-up only
  * evaluates commander and the declarations. An action returns its exit code through `ctx.exit`.
  *
- * Exit codes: 0 success, 1 invalid input or a failed check, 2 usage errors.
+ * Exit codes: see `context.ts`.
  */
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands/index.js';
+import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, type CommandContext } from './context.js';
 import type { CliIO } from './io.js';
 import { VERSION } from './version.js';
-
-export interface CommandContext {
-  readonly io: CliIO;
-  /** Sets the exit code of the run (the last call wins). */
-  readonly exit: (code: number) => void;
-}
-
-export const EXIT_OK = 0;
-export const EXIT_FAILURE = 1;
-export const EXIT_USAGE = 2;
-export const EXIT_INTERNAL = 70;
 
 /** Runs the CLI; `argv` excludes `node` and the script (e.g. `['check', 'a.gram']`). */
 export const runCli = async (argv: ReadonlyArray<string>, io: CliIO): Promise<number> => {

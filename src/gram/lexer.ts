@@ -17,8 +17,8 @@
  */
 import type { IToken, TokenType } from 'chevrotain';
 import type { Comment } from './ast.js';
-import { type Diagnostic, error } from './diagnostic.js';
-import { span } from './span.js';
+import { type Diagnostic, error } from '../core/diagnostic.js';
+import { span } from '../core/span.js';
 import { decodeEscapes, escapedChar, isSymbolPart, isSymbolStart } from './strings.js';
 import * as T from './tokens.js';
 

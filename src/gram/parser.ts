@@ -16,9 +16,9 @@ import type {
   MapValue, NodePattern, NumericValue, PathPattern, PatternReference, Property, PropertyAnnotation, RangeValue,
   RecordNode, Subject, SubjectPattern, SubjectPatternElement, TopLevelPattern, Value,
 } from './ast.js';
-import { type Diagnostic, error, warning } from './diagnostic.js';
+import { type Diagnostic, error, warning } from '../core/diagnostic.js';
 import type { GramToken } from './lexer.js';
-import type { Span } from './span.js';
+import type { Span } from '../core/span.js';
 import * as T from './tokens.js';
 
 // -------------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@
  * run the same agent on two sets of implementations (an A/B experiment).
  */
 import { Map as HamtMap } from 'immutable';
-import { type Diagnostic, error } from '../gram/diagnostic.js';
+import { type Diagnostic, error } from '../core/diagnostic.js';
 import { isTool, type Tool, validateTool } from './tool.js';
 
 // -------------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
  * Options shared by the HTTP providers, and their checking: a bad option is a
  * `CONFIGURATION_ERROR` when the model is created, not a failure at the first call.
  */
-import type { Dispatcher } from 'undici';
+import type { HttpDispatcher } from '../net/dispatcher.js';
 import type { ModelError } from '../agent/model.js';
 import { configurationError } from './model-error.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, type TransportOptions } from './http.js';
@@ -34,7 +34,7 @@ export interface ProviderOptions {
   /** Told before each retry. */
   readonly onRetry?: (info: RetryInfo) => void;
   /** An undici dispatcher to send through (a proxy agent, a MockAgent); a shared keep-alive Agent by default. */
-  readonly dispatcher?: Dispatcher;
+  readonly dispatcher?: HttpDispatcher;
   /** Largest answer accepted (default 32 MiB). */
   readonly maxResponseBytes?: number;
 }

@@ -1,18 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  bindAll,
-  bindErrorDiagnostic,
-  bindTool,
-  createTool,
-  emptyToolLibrary,
-  formatBindError,
-  invoke,
-  type JsonObject,
-  registerTool,
-  type ToolSpecification,
-  toolLibrary,
-} from '../../src/index.js';
+import { bindAll, bindTool, createTool, emptyToolLibrary, formatBindError, invoke, type JsonObject, registerTool, type ToolSpecification, toolLibrary } from '../../src/index.js';
+import { bindErrorDiagnostic } from '../../src/library/bind.js';
 import { golden } from './golden.js';
 import { bfclSpecs, greet, greetSpec, spec, toolFor } from './support.js';
 

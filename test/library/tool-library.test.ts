@@ -1,24 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  checkLibrary,
-  createTool,
-  emptyToolLibrary,
-  hasTool,
-  isToolLibrary,
-  libraryEntries,
-  librariesEqual,
-  librarySize,
-  listTools,
-  lookupTool,
-  registerTool,
-  removeTool,
-  type Tool,
-  type ToolLibrary,
-  toolLibrary,
-  toolNames,
-  unionLibraries,
-} from '../../src/index.js';
+import { checkLibrary, libraryEntries, librariesEqual } from '../../src/library/tool-library.js';
+import { createTool, emptyToolLibrary, hasTool, isToolLibrary, librarySize, listTools, lookupTool, registerTool, removeTool, type Tool, type ToolLibrary, toolLibrary, toolNames, unionLibraries } from '../../src/index.js';
 
 // a pool of distinct tool objects; libraries are built from (name, tool) registrations
 const names = ['a', 'b', 'c', 'sayHello', 'math.factorial', 'get_weather', 'x-y', '', 'ünïcode', '__proto__', 'constructor'];

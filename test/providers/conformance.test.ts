@@ -10,22 +10,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  anthropicModel,
-  loadRecording,
-  offlineModel,
-  openAIModel,
-  recordModel,
-  replayModel,
-  scriptedModel,
-  type Message,
-  type Model,
-  type ModelRequest,
-  type ModelResult,
-  type ProviderOptions,
-  type ScriptedTurn,
-  type ToolDefinition,
-} from '../../src/index.js';
+import { anthropicModel, loadRecording, offlineModel, openAIModel, recordModel, replayModel, type ProviderOptions } from '../../src/entries/providers.js';
+import { scriptedModel, type ScriptedTurn } from '../../src/entries/testing.js';
+import { type Message, type Model, type ModelRequest, type ModelResult, type ToolDefinition } from '../../src/index.js';
 import { startFakeServer, type FakeTurn, type RecordedRequest } from '../support/fake-llm-server.js';
 
 // -------------------------------------------------------------------------------------------------

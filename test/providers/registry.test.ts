@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createModel, parseModelId, type ModelError } from '../../src/index.js';
+import { createModel, parseModelId } from '../../src/entries/providers.js';
+import { type ModelError } from '../../src/index.js';
 
 const left = (r: ReturnType<typeof createModel>): ModelError => {
   if (r._tag === 'Right') throw new Error(`expected an error, got model ${r.right.id}`);

@@ -15,7 +15,7 @@ import { type ExperimentInput, type ExperimentVariant, runExperiment } from '../
 import { formatExperimentReport } from '../../agent/experiment-report.js';
 import { approveAll, denyAll } from '../../policy/approvers.js';
 import { defaultRuleEngine } from '../../policy/default-rules.js';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../run.js';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { agentLibrary, agentModel, loadAgent, positiveInteger } from './agent-setup.js';
 import { loadSource } from './gram-input.js';
 import { resolveWorkspace } from './spec-source.js';

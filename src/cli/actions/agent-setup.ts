@@ -14,18 +14,18 @@
 import { declaredLibrary, declaresImplementation } from './declared-library.js';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Either } from 'fp-ts/lib/Either.js';
-import { isBuiltinToolName } from '../../builtins/specifications.js';
-import type { Diagnostic } from '../../gram/diagnostic.js';
-import { formatDiagnostics } from '../../gram/format-diagnostic.js';
+import { isBuiltinToolName } from '../../tools/builtin/specifications.js';
+import type { Diagnostic } from '../../core/diagnostic.js';
+import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import { recordToJson } from '../../gram/lower.js';
 import { parseGram } from '../../gram/parse.js';
 import { emptyToolLibrary, hasTool, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
 import type { AgentSpecification } from '../../spec/agent-spec.js';
-import { didYouMean } from '../../spec/suggest.js';
+import { didYouMean } from '../../core/suggest.js';
 import type { Model } from '../../agent/model.js';
 import { createModel, parseModelId } from '../../providers/registry.js';
 import { recordModel } from '../../providers/replay.js';
-import type { CommandContext } from '../run.js';
+import type { CommandContext } from '../context.js';
 import { renderDiagnostics } from './gram-report.js';
 import { BUILTIN, loadLibraryArgument, loadSpecSource, type SpecSource } from './spec-source.js';
 
@@ -116,7 +116,7 @@ export const loadAgent = async (ctx: CommandContext, file: string, agentName: st
  */
 export const builtinToolsOf = async (agent: AgentSpecification): Promise<ReadonlySet<string>> => {
   if (!agent.tools.some((t) => isBuiltinToolName(t.name))) return new Set();
-  const { builtinSpecification } = await import('../../builtins/specifications.js');
+  const { builtinSpecification } = await import('../../tools/builtin/specifications.js');
   return new Set(agent.tools.filter((t) => builtinSpecification(t.name) === t).map((t) => t.name));
 };
 
@@ -155,7 +155,7 @@ export const agentLibrary = async (ctx: CommandContext, loaded: LoadedAgent, ref
       );
     }
   }
-  const base = builtin ? [(await import('../../builtins/builtin-tools.js')).builtinLibrary({ workspace })] : [];
+  const base = builtin ? [(await import('../../tools/builtin/builtin-tools.js')).builtinLibrary({ workspace })] : [];
   // the right wins: the user's libraries over declared tools over built-in ones
   const all = [...base, ...(declared !== undefined ? [declared.right] : []), ...libraries];
   return right(all.length === 0 ? emptyToolLibrary : unionLibraries(...all));

@@ -4,11 +4,11 @@
  * reported per tool on stderr with its reason, and the rest is still written (exit 1 then).
  */
 import { basename, extname } from 'node:path';
-import type { Diagnostic } from '../../gram/diagnostic.js';
-import { formatDiagnostic } from '../../gram/format-diagnostic.js';
+import type { Diagnostic } from '../../core/diagnostic.js';
+import { formatDiagnostic } from '../../core/format-diagnostic.js';
 import { type ImportFormat, importSucceeded, importTools } from '../../spec/import.js';
 import { loadSource } from './gram-input.js';
-import type { CommandContext } from '../run.js';
+import type { CommandContext } from '../context.js';
 
 export interface ImportCommandOptions {
   readonly from?: string;

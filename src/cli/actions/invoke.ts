@@ -9,13 +9,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { extname, isAbsolute, resolve } from 'node:path';
-import { formatDiagnostics } from '../../gram/format-diagnostic.js';
-import type { Diagnostic } from '../../gram/diagnostic.js';
+import { formatDiagnostics } from '../../core/format-diagnostic.js';
+import type { Diagnostic } from '../../core/diagnostic.js';
 import { bindTool, formatBindError } from '../../library/bind.js';
 import { invokeJson } from '../../library/invoke.js';
 import { loadSpecifications } from '../../spec/load.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../run.js';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { loadLibrary, type NamedLibrary } from './load-library.js';
 import { namedLibraries as builtinLibraries } from './spec-source.js';
 import { declaredLibrary } from './declared-library.js';

@@ -19,7 +19,7 @@ import { stat } from 'node:fs/promises';
 import { extname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Either } from 'fp-ts/lib/Either.js';
-import { type Diagnostic, error } from '../../gram/diagnostic.js';
+import { type Diagnostic, error } from '../../core/diagnostic.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { isTool, type Tool } from '../../library/tool.js';
 import { adoptLibrary, isToolLibrary, libraryEntries, registerTool, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';

@@ -12,8 +12,8 @@
 import { stat } from 'node:fs/promises';
 import { extname, isAbsolute, resolve } from 'node:path';
 import type { Either } from 'fp-ts/lib/Either.js';
-import { BUILTINS_GRAM } from '../../builtins/builtins-gram.js';
-import type { Diagnostic } from '../../gram/diagnostic.js';
+import { BUILTINS_GRAM } from '../../tools/builtin/builtins-gram.js';
+import type { Diagnostic } from '../../core/diagnostic.js';
 import type { ToolLibrary } from '../../library/tool-library.js';
 import { SpecCodes } from '../../spec/codes.js';
 import { type Specifications, loadSpecifications } from '../../spec/load.js';
@@ -72,7 +72,7 @@ export const loadSpecSource = async (io: CliIO, arg: string): Promise<Either<Spe
   const sources = [{ text: source.text, filename: source.name, format: source.format }];
   let r = loadSpecifications(sources);
   if (!source.builtin && r._tag === 'Left' && r.left.some((d) => d.code === SpecCodes.UNKNOWN_TOOL)) {
-    const { builtinSpecifications } = await import('../../builtins/specifications.js');
+    const { builtinSpecifications } = await import('../../tools/builtin/specifications.js');
     r = loadSpecifications(sources, { knownTools: builtinSpecifications() });
   }
   return r._tag === 'Left' ? { _tag: 'Left', left: { source, diagnostics: r.left } } : { _tag: 'Right', right: { source, specs: r.right } };
@@ -100,10 +100,10 @@ export const namedLibraries = (workspace: string): Readonly<Record<string, Named
     library: async () => {
       const s = await stat(workspace).catch(() => undefined);
       if (s === undefined || !s.isDirectory()) throw new Error(`the workspace ${workspace} ${s === undefined ? 'does not exist' : 'is not a directory'} (set it with --workspace <dir>)`);
-      const { builtinLibrary } = await import('../../builtins/builtin-tools.js');
+      const { builtinLibrary } = await import('../../tools/builtin/builtin-tools.js');
       return builtinLibrary({ workspace });
     },
-    specifications: async () => (await import('../../builtins/specifications.js')).builtinSpecifications(),
+    specifications: async () => (await import('../../tools/builtin/specifications.js')).builtinSpecifications(),
   },
 });
 

@@ -2,7 +2,7 @@
  * `gramkit ab <agent.gram> --library a.ts --library b.ts --inputs inputs.jsonl`: an A/B experiment.
  */
 import type { Command } from 'commander';
-import type { CommandContext } from '../run.js';
+import type { CommandContext } from '../context.js';
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 

@@ -2,7 +2,7 @@
  * Every command of the CLI. Each module exports `register(program, ctx)`; add one line per command.
  */
 import type { Command } from 'commander';
-import type { CommandContext } from '../run.js';
+import type { CommandContext } from '../context.js';
 import { register as registerInvoke } from './invoke.js';
 import { register as registerParse } from './parse.js';
 import { register as registerCheck } from './check.js';
@@ -16,8 +16,6 @@ import { register as registerAb } from './ab.js';
 
 export const registerCommands = (program: Command, ctx: CommandContext): void => {
   registerInvoke(program, ctx);
-  void program;
-  void ctx;
   registerParse(program, ctx);
   registerCheck(program, ctx);
   registerFmt(program, ctx);

@@ -2,7 +2,7 @@
  * `gramkit invoke`: call one tool of a specification file through a library module.
  */
 import type { Command } from 'commander';
-import type { CommandContext } from '../run.js';
+import type { CommandContext } from '../context.js';
 
 export const register = (program: Command, ctx: CommandContext): void => {
   program

@@ -2,7 +2,7 @@
  * `gramkit run <agent.gram> [message]`: run an agent on a message, or chat with it.
  */
 import type { Command } from 'commander';
-import type { CommandContext } from '../run.js';
+import type { CommandContext } from '../context.js';
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 

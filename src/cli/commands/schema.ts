@@ -2,7 +2,7 @@
  * `gramkit schema`: the JSON Schemas of a specification file's tools.
  */
 import { type Command, Option } from 'commander';
-import type { CommandContext } from '../run.js';
+import type { CommandContext } from '../context.js';
 
 export const register = (program: Command, ctx: CommandContext): void => {
   program
