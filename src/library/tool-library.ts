@@ -6,6 +6,7 @@
  * Libraries are the unit of late binding: the same specifications bound against two libraries
  * run the same agent on two sets of implementations (an A/B experiment).
  */
+import { ToolCodes } from './codes.js';
 import { Map as HamtMap } from 'immutable';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { isTool, type Tool, validateTool } from './tool.js';
@@ -32,7 +33,7 @@ export interface ToolLibrary {
 function toJSON(this: ToolLibrary): Diagnostic {
   const names = toolNames(this);
   const shown = names.length > 20 ? `${names.slice(0, 20).join(', ')}, … (${names.length} in all)` : names.join(', ');
-  return error('TOOL_LIBRARY_NOT_SERIALIZABLE', `a ToolLibrary holds functions and is not serializable (tools: ${shown || 'none'})`, {
+  return error(ToolCodes.LIBRARY_NOT_SERIALIZABLE, `a ToolLibrary holds functions and is not serializable (tools: ${shown || 'none'})`, {
     hint: 'serialize the tool specifications; bind them to a library at run time',
   });
 }
@@ -163,7 +164,7 @@ export const adoptLibrary = (v: ToolLibrary): { readonly library: ToolLibrary; r
   const entries = HamtMap<string, Tool>().withMutations((m) => {
     for (const [name, tool] of v.entries as Iterable<[unknown, unknown]>) {
       if (typeof name === 'string' && isTool(tool)) m.set(name, tool);
-      else problems.push(error('TOOL_LIBRARY_INVALID_ENTRY', `library entry ${JSON.stringify(String(name))} is not a tool`));
+      else problems.push(error(ToolCodes.LIBRARY_INVALID_ENTRY, `library entry ${JSON.stringify(String(name))} is not a tool`));
     }
   });
   return { library: make(entries), problems };
@@ -178,7 +179,7 @@ export const checkLibrary = (library: ToolLibrary): ReadonlyArray<Diagnostic> =>
   for (const [name, tool] of libraryEntries(library)) {
     if (tool.name !== name) {
       out.push(
-        error('TOOL_LIBRARY_NAME_MISMATCH', `library entry "${name}" holds the tool "${tool.name}"`, {
+        error(ToolCodes.LIBRARY_NAME_MISMATCH, `library entry "${name}" holds the tool "${tool.name}"`, {
           hint: `register it as registerTool("${tool.name}", tool, library)`,
         }),
       );

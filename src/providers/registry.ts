@@ -4,7 +4,7 @@
  * `ANTHROPIC_API_KEY`; nothing here reads the environment. Never falls back to another model:
  * `openai/...` without a key is a `CONFIGURATION_ERROR`, not the offline model.
  */
-import type { Either } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../core/either.js';
 import type { Model, ModelError } from '../agent/model.js';
 import { anthropicModel, type AnthropicOptions } from './anthropic.js';
 import { configurationError } from './model-error.js';
@@ -35,8 +35,6 @@ export const MODEL_ID_FORMS = ['openai/<model>', 'anthropic/<model>', 'offline',
 // constructors
 // -------------------------------------------------------------------------------------------------
 
-const left = <E>(e: E): Either<E, never> => ({ _tag: 'Left', left: e });
-const right = <A>(a: A): Either<never, A> => ({ _tag: 'Right', right: a });
 
 const guess = (id: string): string => {
   const lower = id.toLowerCase();

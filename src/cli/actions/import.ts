@@ -21,15 +21,15 @@ const render = (d: Diagnostic): string => `${formatDiagnostic(d)}\n`;
 export const action = async (ctx: CommandContext, file: string, options: ImportCommandOptions): Promise<void> => {
   const loaded = await loadSource(ctx.io, file);
   if (!loaded.ok) {
-    ctx.io.stderr(`gramkit: ${loaded.message}\n`);
+    ctx.io.stderr(`gramkit: ${loaded.error.message}\n`);
     ctx.exit(1);
     return;
   }
   const fallback = options.name ?? (file === '-' ? undefined : basename(file, extname(file)));
-  const report = importTools(loaded.source.text, {
+  const report = importTools(loaded.value.text, {
     ...(options.from !== undefined ? { from: options.from as ImportFormat } : {}),
     ...(fallback !== undefined ? { name: fallback } : {}),
-    file: loaded.source.name,
+    file: loaded.value.name,
   });
   ctx.io.stdout(report.gram);
   const shown = (d: Diagnostic): boolean => d.severity !== 'info' || options.verbose === true;
