@@ -9,7 +9,8 @@
  *   workspace is added under the user's (the user's library wins on a shared name).
  * - The model: `--model`, else the agent's `model` property, else `offline`. A real model without
  *   its key is a `CONFIGURATION_ERROR` with a hint, never a silent fallback to the offline model.
- *   Keys come from `OPENAI_API_KEY` and `ANTHROPIC_API_KEY` in the CLI's environment only.
+ *   Keys come from `OPENAI_API_KEY`, `ANTHROPIC_API_KEY` and `GEMINI_API_KEY` in the CLI's
+ *   environment only.
  */
 import { declaredLibrary, declaresImplementation } from './declared-library.js';
 import { dirname, isAbsolute, resolve } from 'node:path';
@@ -23,7 +24,7 @@ import { emptyToolLibrary, hasTool, type ToolLibrary, unionLibraries } from '../
 import type { AgentSpecification } from '../../spec/agent-spec.js';
 import { didYouMean } from '../../core/suggest.js';
 import type { Model } from '../../agent/model.js';
-import { createModel, parseModelId } from '../../providers/registry.js';
+import { createModel, MODEL_ID_FORMS, parseModelId } from '../../providers/registry.js';
 import { recordModel } from '../../providers/replay.js';
 import type { CommandContext } from '../context.js';
 import { renderDiagnostics } from './gram-report.js';
@@ -171,7 +172,12 @@ export interface ModelChoice {
   readonly record?: string;
 }
 
-const KEY_VARIABLES: Readonly<Record<string, string>> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
+const KEY_VARIABLES: Readonly<Record<string, string>> = {
+  openai: 'OPENAI_API_KEY',
+  'openai-responses': 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+  gemini: 'GEMINI_API_KEY',
+};
 
 /** The model: `--model`, else the agent's, else `offline`; with its key from the environment. */
 export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choice: ModelChoice): Either<Reported, Model> => {
@@ -181,7 +187,7 @@ export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choic
   const provider = parsed.right.provider;
   const keyVariable = KEY_VARIABLES[provider];
   if (choice.baseUrl !== undefined && keyVariable === undefined) {
-    return left(fail(ctx, `gramkit: --base-url is for openai/<model> and anthropic/<model> models, not ${id}`, 2));
+    return left(fail(ctx, `gramkit: --base-url is for openai/<model>, openai-responses/<model>, anthropic/<model> and gemini/<model> models, not ${id}`, 2));
   }
   const apiKey = keyVariable !== undefined ? ctx.io.env[keyVariable] : undefined;
   const made = createModel(id, {
@@ -194,7 +200,7 @@ export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choic
     const hint =
       keyVariable !== undefined && /key/i.test(made.left.message)
         ? `set ${keyVariable} in the environment, or run the offline demo model with --model offline`
-        : `the model comes from ${from}; accepted forms: openai/<model>, anthropic/<model>, offline, replay:<file>`;
+        : `the model comes from ${from}; accepted forms: ${MODEL_ID_FORMS.join(', ')}`;
     return left(fail(ctx, `error[${made.left.code}]: ${made.left.message}\n  hint: ${hint}`));
   }
   return right(choice.record !== undefined ? recordModel(made.right, choice.record, { cwd: ctx.io.cwd }) : made.right);
