@@ -67,7 +67,7 @@ describe('toAISDKTools with generateText', () => {
     expect((errors[0]?.error as ToolFailure).code).toBe(ToolErrorCodes.INVALID_ARGUMENTS);
     const sent = toolResultsSent(prompts);
     expect(sent[0]?.output.type).toBe('error-text');
-    expect(String(sent[0]?.output.value)).toContain('INVALID_ARGUMENTS: invalid arguments for "get_weather": argument "days" must be at most 7, got 30');
+    expect(String(sent[0]?.output.value)).toContain(`${ToolErrorCodes.INVALID_ARGUMENTS}: invalid arguments for "get_weather": argument "days" must be at most 7, got 30`);
     expect(sent[1]?.output.value).toBe('NOT_FOUND: no word "gram" in the dictionary');
     expect(r.text).toBe('done');
   });

@@ -174,6 +174,18 @@ describe('MCP servers where a specification file or a library goes', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('gramkit mcp re-serves an MCP server (a proxy with gramkit’s policies)', async () => {
+    const client = await stdioClient('v2', process.execPath, [CLI, 'mcp', url]);
+    try {
+      expect((await client.listTools()).tools.map((t) => t['name'])).toEqual(['get_weather', 'shout', 'lookup', 'erase', 'wait_for_cancel']);
+      expect(text(await client.callTool('shout', { text: 'proxied' }))).toBe('"PROXIED"');
+      const refused = await client.callTool('erase', { path: 'a.txt' });
+      expect(errorCode(refused)).toBe(ToolErrorCodes.DENIED);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('a server that cannot be reached is an error with exit 1, for every command', async () => {
     const down = await listen(() => undefined);
     const gone = `mcp:${down.url.href}`;

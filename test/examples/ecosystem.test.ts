@@ -9,6 +9,9 @@ import { aiSdkTools } from '../../examples/ecosystem/ai-sdk-tools.js';
 import { mcpOverHttp } from '../../examples/ecosystem/mcp-http.js';
 import { mcpSession } from '../../examples/ecosystem/mcp-session.js';
 import { zodTool } from '../../examples/ecosystem/zod-tool.js';
+import { ToolErrorCodes } from '../../src/index.js';
+
+const { INVALID_ARGUMENTS, INVALID_PATH, DENIED } = ToolErrorCodes;
 
 const doc = readFileSync(new URL('../../docs/ecosystem.md', import.meta.url), 'utf8');
 const sources = ['mcp-session.ts', 'mcp-http.ts', 'ai-sdk-tools.ts', 'zod-tool.ts'].map((f) => readFileSync(new URL(`../../examples/ecosystem/${f}`, import.meta.url), 'utf8'));
@@ -22,9 +25,9 @@ describe('ecosystem examples', { timeout: 60_000 }, () => {
       'delete_file: {"readOnlyHint":false,"destructiveHint":true,"openWorldHint":false}',
       'web_fetch: {"readOnlyHint":false,"destructiveHint":false,"openWorldHint":true}',
       '{"content":"gram is a notation for graphs\\n","size":30,"modified":"…"}',
-      'error INVALID_ARGUMENTS: invalid arguments for "read_file": argument "path" must be a string, got 42',
-      'error INVALID_PATH: path "../secrets.txt" is outside the workspace (it climbs above the root with ".."); give a path relative to the workspace root',
-      'error DENIED: delete_file was not approved: delete_file always asks for approval (it deletes files); this MCP server cannot ask anyone (start it with --yes to approve such calls)',
+      `error ${INVALID_ARGUMENTS}: invalid arguments for "read_file": argument "path" must be a string, got 42`,
+      `error ${INVALID_PATH}: path "../secrets.txt" is outside the workspace (it climbs above the root with ".."); give a path relative to the workspace root`,
+      `error ${DENIED}: delete_file was not approved: delete_file always asks for approval (it deletes files); this MCP server cannot ask anyone (start it with --yes to approve such calls)`,
     ]);
   });
 
@@ -33,7 +36,7 @@ describe('ecosystem examples', { timeout: 60_000 }, () => {
       'capitals 1.0.0: capital_of',
       'ok "Tokyo"',
       'NOT_FOUND: no country named "Atlantis" in the atlas',
-      'INVALID_ARGUMENTS: invalid arguments for "capital_of": argument "country" is required',
+      `${INVALID_ARGUMENTS}: invalid arguments for "capital_of": argument "country" is required`,
     ]);
   });
 
@@ -48,7 +51,7 @@ describe('ecosystem examples', { timeout: 60_000 }, () => {
   it('zod-tool: a Zod schema as gram, bound and invoked', async () => {
     const lines = await zodTool();
     expect(lines[0]).toContain('(units::String {enum: ["metric", "imperial"], default: "metric"})');
-    expect(lines.slice(1)).toEqual(['ok {"temperature":21}', 'INVALID_ARGUMENTS: invalid arguments for "get_weather": argument "units" must be one of "metric", "imperial", got "kelvin"']);
+    expect(lines.slice(1)).toEqual(['ok {"temperature":21}', `${INVALID_ARGUMENTS}: invalid arguments for "get_weather": argument "units" must be one of "metric", "imperial", got "kelvin"`]);
   });
 
   it('every ts block of docs/ecosystem.md is taken from one of these examples', () => {

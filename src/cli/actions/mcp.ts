@@ -81,8 +81,9 @@ const load = async (ctx: CommandContext, file: string, options: McpCommandOption
   if (specs.tools.length === 0) return { _tag: 'Left', left: `gramkit: ${source.name} defines no tool to serve\n` };
   const header = headerLibraryOf(ctx, source);
   if (header.problem !== undefined) return { _tag: 'Left', left: `gramkit: ${source.name}: ${header.problem}\n` };
-  // `builtin` serves the built-in library (under the user's libraries, which win on a shared name)
-  const refs = [...(source.builtin ? [BUILTIN] : []), ...(options.library ?? [])];
+  // `builtin` serves the built-in library, an MCP server its own remote tools (a proxy with
+  // gramkit's policies), under the user's libraries, which win on a shared name
+  const refs = [...(source.builtin ? [BUILTIN] : []), ...(isMcpAddress(file) ? [file] : []), ...(options.library ?? [])];
   const library = await toolsLibrary(captured, specs.tools, source.name, header.library, refs, workspace);
   if (library._tag === 'Left') return { _tag: 'Left', left: problems };
   const bound = bindAll(specs.tools, library.right);
