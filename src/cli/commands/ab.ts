@@ -11,7 +11,7 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .command('ab')
     .description('run the same agent on the same inputs against several tool libraries and compare them (success, tool errors, latency, answers)')
     .argument('<agent>', 'a .gram (or .json) file with the agent')
-    .requiredOption('-l, --library <module>', 'a library to compare: a .ts or .js module, or builtin (repeat for each variant)', collect)
+    .requiredOption('-l, --library <module>', 'a library to compare: a .ts or .js module, builtin, or an MCP server (mcp:<url>, mcp+stdio:<command>) (repeat for each variant)', collect)
     .requiredOption('-i, --inputs <file>', 'JSON lines: a message per line, as "text" or {"message": "...", "id": "...", "expected": "..."}')
     .option('-n, --runs <n>', 'runs of each input on each library (default 1)')
     .option('-o, --out <file>', 'write the whole report as JSON to this file')
