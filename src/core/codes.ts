@@ -3,7 +3,7 @@
  * with `defineCodes`, which gives typed constants (`ToolCodes.TIMEOUT` is `'TOOL_TIMEOUT'`) and
  * records, for each code, what it means, whether retrying can help and what to do. Every code
  * starts with its layer's prefix (`GRAM_`, `SPEC_`, `TOOL_`, `NET_`, `POLICY_`, `HTTP_`,
- * `COMMAND_`, `IMPL_`, `BUILTIN_`, `AGENT_`, `CLI_`), so one code never means two things.
+ * `COMMAND_`, `IMPL_`, `BUILTIN_`, `AGENT_`, `MCP_`, `ADAPTER_`, `CLI_`), so one code never means two things.
  * docs/errors.md lists every registered code; a test keeps the two in step.
  *
  * Code outside gramkit (a user's tool implementation) may use codes of its own: any SCREAMING_SNAKE

@@ -22,6 +22,13 @@ const keys = new Set(registries.flatMap((r) => r.codes.map((c) => c.code.slice(r
 const NOT_CODES = new Set([
   'OPENAI_API_KEY',
   'ANTHROPIC_API_KEY',
+  'GEMINI_API_KEY',
+  'ALLOWED_TOOL_PERMS',
+  // Gemini's finish reasons
+  'PROHIBITED_CONTENT',
+  'IMAGE_SAFETY',
+  'FINISH_REASON_UNSPECIFIED',
+  'MAX_TOKENS',
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
@@ -38,7 +45,7 @@ const NOT_CODES = new Set([
 const NOT_CODE_WORDS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'ERROR', 'UNKNOWN']);
 
 const SNAKE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
-const CODE_TOKEN = /\b(?:GRAM|SPEC|TOOL|NET|POLICY|IMPL|HTTP|COMMAND|BUILTIN|AGENT|CLI)_[A-Z0-9_]*[A-Z0-9]\b/g;
+const CODE_TOKEN = /\b(?:GRAM|SPEC|TOOL|NET|POLICY|IMPL|HTTP|COMMAND|BUILTIN|AGENT|MCP|ADAPTER|CLI)_[A-Z0-9_]*[A-Z0-9]\b/g;
 
 interface Found {
   readonly literals: Array<{ readonly text: string; readonly line: number }>;
@@ -69,9 +76,9 @@ describe('codes', () => {
   it('are unique, prefixed by their layer, and defined in the registry modules', () => {
     const all = registries.flatMap((r) => r.codes.map((c) => c.code));
     expect(new Set(all).size).toBe(all.length);
-    expect(REGISTRY_FILES.length).toBeGreaterThanOrEqual(11);
+    expect(REGISTRY_FILES.length).toBeGreaterThanOrEqual(13);
     const PREFIX: Readonly<Record<string, string>> = {
-      gram: 'GRAM_', spec: 'SPEC_', library: 'TOOL_', net: 'NET_', policy: 'POLICY_', tools: 'IMPL_', 'tools/http': 'HTTP_', 'tools/command': 'COMMAND_', 'tools/builtin': 'BUILTIN_', agent: 'AGENT_', cli: 'CLI_',
+      gram: 'GRAM_', spec: 'SPEC_', library: 'TOOL_', net: 'NET_', policy: 'POLICY_', tools: 'IMPL_', 'tools/http': 'HTTP_', 'tools/command': 'COMMAND_', 'tools/builtin': 'BUILTIN_', agent: 'AGENT_', mcp: 'MCP_', adapters: 'ADAPTER_', cli: 'CLI_',
     };
     for (const r of registries) for (const c of r.codes) expect(c.code.startsWith(PREFIX[c.layer] ?? '?'), `${c.code} (${c.layer})`).toBe(true);
   });

@@ -22,6 +22,8 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<string>>> = {
   agent: ['core', 'gram', 'spec', 'library', 'policy'],
   providers: ['core', 'gram', 'spec', 'library', 'net', 'agent'],
   testing: ['core', 'gram', 'spec', 'library', 'agent', 'providers'],
+  mcp: ['core', 'gram', 'spec', 'library', 'net', 'policy', 'tools'],
+  adapters: ['core', 'gram', 'spec', 'library', 'policy'],
   cli: ['*'],
   entries: ['*'],
 };

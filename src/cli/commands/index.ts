@@ -13,6 +13,7 @@ import { register as registerTypes } from './types.js';
 import { register as registerValidate } from './validate.js';
 import { register as registerRun } from './run.js';
 import { register as registerAb } from './ab.js';
+import { register as registerMcp } from './mcp.js';
 
 export const registerCommands = (program: Command, ctx: CommandContext): void => {
   registerInvoke(program, ctx);
@@ -25,4 +26,5 @@ export const registerCommands = (program: Command, ctx: CommandContext): void =>
   registerValidate(program, ctx);
   registerRun(program, ctx);
   registerAb(program, ctx);
+  registerMcp(program, ctx);
 };
