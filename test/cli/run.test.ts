@@ -14,14 +14,32 @@ const HELLO = 'examples/helloAgent.gram';
 const root = resolve(new URL('../..', import.meta.url).pathname);
 const tmp = mkdtempSync(join(tmpdir(), 'gramkit-run-'));
 
-/** Runs the CLI as on a terminal: `lines` are typed one by one. */
+/** What the CLI prints when it waits for a line: the chat prompt, or an approval question. */
+const PROMPTS = ['> ', 'Approve? [y]es, [n]o, [e]dit arguments: '];
+
+/**
+ * Runs the CLI as on a terminal: `lines` are typed one by one, each once the CLI asks for it (its
+ * prompt, or an approval question, was printed), and the input ends at the next prompt (or when
+ * the CLI is done). No sleeps: each line waits for the output that says it is read.
+ */
 const onTerminal = async (argv: ReadonlyArray<string>, lines: ReadonlyArray<string>, cwd = root): Promise<{ code: number; stdout: string; stderr: string }> => {
   let stdout = '';
   let stderr = '';
+  let prompts = 0;
+  const waiting: Array<{ readonly count: number; readonly resolve: () => void }> = [];
+  const prompted = (count: number): Promise<void> =>
+    prompts >= count ? Promise.resolve() : new Promise((resolve) => waiting.push({ count, resolve }));
   const stdin = new PassThrough();
   const io: CliIO = {
     stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
+    stderr: (t) => {
+      stderr += t;
+      if (PROMPTS.some((p) => t.endsWith(p))) {
+        prompts++;
+        for (const w of waiting.splice(0)) if (prompts >= w.count) w.resolve();
+        else waiting.push(w);
+      }
+    },
     readStdin: async () => '',
     stdin,
     isTTY: true,
@@ -29,13 +47,12 @@ const onTerminal = async (argv: ReadonlyArray<string>, lines: ReadonlyArray<stri
     cwd,
   };
   const running = runCli(argv, io);
-  // type a line once the previous one was consumed (the prompt or the approval question was printed)
   (async () => {
-    for (const line of lines) {
-      await new Promise((r) => setTimeout(r, 30));
+    for (const [i, line] of lines.entries()) {
+      await Promise.race([prompted(i + 1), running]);
       stdin.write(`${line}\n`);
     }
-    await new Promise((r) => setTimeout(r, 30));
+    await Promise.race([prompted(lines.length + 1), running]);
     stdin.end();
   })();
   const code = await running;
