@@ -1,28 +1,55 @@
 /**
- * The gram front end's speed (issue 2): a document of 70,000 lines like
- * `(n1:Person {name: "x", age: 42})-[:KNOWS {since: 2020}]->(n2)` (about 5 MB) and the same data
- * as canonical JSON. Prints MB/s to AST and to canonical patterns, the ratio of parse time to
- * `JSON.parse` on the equivalent JSON (target ≤ 3×), growth for 10× the input (target ≤ 11×),
- * and `gramkit check` start-up against `node -e 0` (target ≤ 3×) on a CLI bundle built into a
- * temporary directory.
+ * The gram front end's speed (issue 2). The input is a document of 70,000 lines like
+ * `(n1:Person {name: "x1", age: 1})-[:KNOWS {since: 2001}]->(n2)` (5.2 MB). The baseline is
+ * `JSON.parse` of the same records as COMPACT JSON: one array, serialized by `JSON.stringify`
+ * without indentation, holding for each line a node and a relationship,
+ * `{"id":"n1","labels":["Person"],"properties":{"name":"x1","age":1}}` and
+ * `{"start":"n1","type":"KNOWS","properties":{"since":2001},"end":"n2"}` (10.7 MB), not the
+ * verbose canonical form `toCanonicalJson` writes (19 MB), which would flatter the ratio.
+ *
+ * Prints MB/s to AST and to canonical patterns; the ratio of `parseGram` (gram to AST) to that
+ * `JSON.parse` in wall-clock and in CPU time (target ≤ 3×); growth for 10× the input (target
+ * ≤ 11×: one parse of 70,000 lines against a tenth of ten parses of 7,000); and `gramkit check`
+ * start-up against `node -e 0` (target ≤ 3×) on a CLI bundle built into a temporary directory.
+ * Every figure is the median of several interleaved rounds in this process, each timed run
+ * preceded by an untimed one of its own kind (`medians` in harness.ts): a shared machine spoils
+ * some rounds, and a best round would flatter.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseGram, toCanonicalJson, toPatterns, type GramDocument } from '../src/index.js';
-import { bestOf, ratio, report } from './harness.js';
+import { parseGram, toPatterns, type GramDocument } from '../src/index.js';
+import { medians, ratio, report } from './harness.js';
 
 // -------------------------------------------------------------------------------------------------
 // inputs
 // -------------------------------------------------------------------------------------------------
 
-const lines = (n: number): string => {
+/** The records of line `i`: a node with a label and two properties, a relationship to the next node. */
+const recordsOf = (i: number) =>
+  [
+    { id: `n${i}`, labels: ['Person'], properties: { name: `x${i}`, age: i % 90 } },
+    { start: `n${i}`, type: 'KNOWS', properties: { since: 2000 + (i % 25) }, end: `n${i + 1}` },
+  ] as const;
+
+/** The records as gram, one path per line. */
+const gramOf = (n: number): string => {
   const out: string[] = [];
   for (let i = 0; i < n; i++) {
-    out.push(`(n${i}:Person {name: "x${i}", age: ${i % 90}})-[:KNOWS {since: ${2000 + (i % 25)}}]->(n${i + 1})`);
+    const [a, r] = recordsOf(i);
+    out.push(
+      `(${a.id}:${a.labels[0]} {name: "${a.properties.name}", age: ${a.properties.age}})-[:${r.type} {since: ${r.properties.since}}]->(${r.end})`,
+    );
   }
   return `${out.join('\n')}\n`;
+};
+
+/** The same records as compact JSON: one array, no indentation. */
+const compactJsonOf = (n: number): string => {
+  const out: unknown[] = [];
+  for (let i = 0; i < n; i++) out.push(...recordsOf(i));
+  return JSON.stringify(out);
 };
 
 const parsed = (text: string): GramDocument => {
@@ -32,18 +59,7 @@ const parsed = (text: string): GramDocument => {
 };
 
 const mb = (s: string): number => s.length / 1e6;
-
-/** The least CPU time (user + system, ms) of `n` runs of `fn`. */
-const bestCpu = (n: number, fn: () => unknown): number => {
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < n; i++) {
-    const start = process.cpuUsage();
-    fn();
-    const d = process.cpuUsage(start);
-    best = Math.min(best, (d.user + d.system) / 1000);
-  }
-  return best;
-};
+const rate = (s: string, ms: number): string => `${(mb(s) / (ms / 1000)).toFixed(1)} MB/s`;
 
 // -------------------------------------------------------------------------------------------------
 // start-up
@@ -89,32 +105,39 @@ const run = (args: ReadonlyArray<string>): void => {
 // -------------------------------------------------------------------------------------------------
 
 export default async (): Promise<void> => {
-  const big = lines(70_000);
-  const small = lines(7_000);
-  const doc = parsed(big);
-  const json = toCanonicalJson(toPatterns(doc));
+  const big = gramOf(70_000);
+  const small = gramOf(7_000);
+  const json = compactJsonOf(70_000);
+  const bigLines = parsed(big).patterns.length;
 
-  // warm up both paths before timing
+  // warm up every path before timing
   for (let i = 0; i < 3; i++) {
     parsed(small);
+    parsed(big);
     JSON.parse(json);
   }
 
-  const tJson = await bestOf(7, () => JSON.parse(json));
-  const tAst = await bestOf(7, () => parsed(big));
-  const tPatterns = await bestOf(5, () => toPatterns(parsed(big)));
-  const tSmall = await bestOf(9, () => parsed(small));
-  // CPU time of this process: steadier than wall-clock time on a machine shared with other work
-  const cJson = bestCpu(7, () => JSON.parse(json));
-  const cAst = bestCpu(7, () => parsed(big));
+  const rounds = 11;
+  const t = await medians(rounds, {
+    json: () => JSON.parse(json),
+    ast: () => parsed(big),
+    // ten parses of the small input per sample: one 7,000-line parse is too short to time alone
+    // on a busy machine, and the ten pay for the garbage collection their ASTs cause
+    small: () => {
+      for (let i = 0; i < 10; i++) parsed(small);
+    },
+  });
+  const tPatterns = (await medians(3, { patterns: () => toPatterns(parsed(big)) })).patterns;
 
-  report(`gram: ${mb(big).toFixed(2)} MB of gram (70,000 lines), ${mb(json).toFixed(2)} MB of equivalent canonical JSON`, [
-    ['JSON.parse of the JSON', `${tJson.toFixed(0)} ms (${(mb(json) / (tJson / 1000)).toFixed(1)} MB/s of JSON)`],
-    ['gram to AST', `${tAst.toFixed(0)} ms (${(mb(big) / (tAst / 1000)).toFixed(1)} MB/s of gram)`],
-    ['gram to canonical patterns', `${tPatterns.toFixed(0)} ms (${(mb(big) / (tPatterns / 1000)).toFixed(1)} MB/s of gram)`],
-    ['to AST vs JSON.parse (wall clock)', ratio(tAst / tJson, { max: 3 })],
-    ['to AST vs JSON.parse (CPU time)', ratio(cAst / cJson, { max: 3 })],
-    ['10× the input (7,000 → 70,000 lines)', ratio(tAst / tSmall, { max: 11 })],
+  report(`gram: ${mb(big).toFixed(2)} MB of gram (${bigLines.toLocaleString('en-US')} lines) vs ${mb(json).toFixed(2)} MB of compact JSON of the same records`, [
+    ['baseline', 'JSON.parse of one JSON.stringify-ed array of {id,labels,properties} and {start,type,properties,end}'],
+    ['JSON.parse of the compact JSON', `${t.json.wall.toFixed(0)} ms, ${t.json.cpu.toFixed(0)} ms CPU (${rate(json, t.json.wall)} of JSON)`],
+    ['gram to AST (parseGram)', `${t.ast.wall.toFixed(0)} ms, ${t.ast.cpu.toFixed(0)} ms CPU (${rate(big, t.ast.wall)} of gram)`],
+    ['gram to canonical patterns', `${tPatterns.wall.toFixed(0)} ms (${rate(big, tPatterns.wall)} of gram)`],
+    [`to AST vs JSON.parse (wall clock, medians of ${rounds})`, ratio(t.ast.wall / t.json.wall, { max: 3 })],
+    [`to AST vs JSON.parse (CPU time, medians of ${rounds})`, ratio(t.ast.cpu / t.json.cpu, { max: 3 })],
+    ['10× the input (7,000 → 70,000 lines)', ratio(t.ast.wall / (t.small.wall / 10), { max: 11 })],
+    ['10× the input, CPU time', ratio(t.ast.cpu / (t.small.cpu / 10), { max: 11 })],
   ]);
 
   const built = await buildCli();
@@ -122,12 +145,11 @@ export default async (): Promise<void> => {
   try {
     const hello = join('examples', 'hello.gram');
     run([built.cli, 'check', hello]);
-    const tNode = await bestOf(7, () => run(['-e', '0']));
-    const tCheck = await bestOf(7, () => run([built.cli, 'check', hello]));
-    report('gram: CLI start-up (bundled CLI, examples/hello.gram)', [
-      ['node -e 0', `${tNode.toFixed(0)} ms`],
-      ['gramkit check examples/hello.gram', `${tCheck.toFixed(0)} ms`],
-      ['check vs node -e 0', ratio(tCheck / tNode, { max: 3 })],
+    const s = await medians(7, { node: () => run(['-e', '0']), check: () => run([built.cli, 'check', hello]) });
+    report('gram: CLI start-up (bundled CLI, examples/hello.gram, medians of 7)', [
+      ['node -e 0', `${s.node.wall.toFixed(0)} ms`],
+      ['gramkit check examples/hello.gram', `${s.check.wall.toFixed(0)} ms`],
+      ['check vs node -e 0', ratio(s.check.wall / s.node.wall, { max: 3 })],
     ]);
   } finally {
     built.cleanup();

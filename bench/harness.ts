@@ -58,6 +58,57 @@ export const bestOf = async (n: number, fn: () => unknown): Promise<number> => {
   return best;
 };
 
+/** The median of `xs` (the mean of the middle two for an even count). */
+export const median = (xs: ReadonlyArray<number>): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+
+/** One round's wall-clock and CPU time (user + system of this process), in milliseconds. */
+export interface Timing {
+  readonly wall: number;
+  readonly cpu: number;
+}
+
+/** Times one synchronous call of `fn`: wall clock and this process's CPU time. */
+export const timeSync = (fn: () => unknown): Timing => {
+  const c0 = process.cpuUsage();
+  const t0 = now();
+  fn();
+  const wall = Number(now() - t0) / 1e6;
+  const c = process.cpuUsage(c0);
+  return { wall, cpu: (c.user + c.system) / 1000 };
+};
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Medians of `rounds` interleaved rounds: each round runs each of `fns` twice, untimed then timed,
+ * with a short pause before each timed run. Interleaving exposes every contender to the same drift
+ * of a shared machine; the untimed run makes each timed run start from the garbage of its own
+ * kind, not from another contender's (collecting a large AST left by the previous contender would
+ * otherwise be charged to whoever runs next); the pause lets concurrent sweeping finish; the
+ * median ignores the rounds a neighbour or a major GC spoiled.
+ */
+export const medians = async <K extends string>(rounds: number, fns: Readonly<Record<K, () => unknown>>): Promise<Record<K, Timing>> => {
+  const keys = Object.keys(fns) as K[];
+  const seen = new Map<K, Timing[]>(keys.map((k) => [k, []]));
+  for (let r = 0; r < rounds; r++) {
+    for (const k of keys) {
+      fns[k]();
+      await pause(50);
+      seen.get(k)?.push(timeSync(fns[k]));
+    }
+  }
+  const out = {} as Record<K, Timing>;
+  for (const k of keys) {
+    const ts = seen.get(k) ?? [];
+    out[k] = { wall: median(ts.map((t) => t.wall)), cpu: median(ts.map((t) => t.cpu)) };
+  }
+  return out;
+};
+
 export const formatNs = (ns: number): string =>
   ns >= 1e9 ? `${(ns / 1e9).toFixed(2)} s` : ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(2)} µs` : `${ns.toFixed(0)} ns`;
 

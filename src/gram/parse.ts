@@ -1,10 +1,14 @@
 /**
  * `parseGram`: gram text to a `GramDocument`, or every problem found.
  *
- * The pipeline: the scanner cuts the input into chunks of tokens between top-level patterns; the
- * fast parser (no error recovery) builds the AST of each chunk. On the first syntax error the
- * chunk is parsed again by the recovering parser to report several errors, and the rest of the
- * input is only checked. Strict mode then reports uses of the nested-values extension.
+ * The pipeline: first the fast path (`fast-parser.ts`), a hand-written parser that reads the
+ * scanner's tokens in place and gives up at the first problem of any kind. When it gives up, the
+ * text is parsed again by the Chevrotain parsers, which find and word every error: the scanner
+ * cuts the input into chunks of tokens between top-level patterns; the non-recovering parser
+ * builds the AST of each chunk. On the first syntax error the chunk is parsed again by the
+ * recovering parser to report several errors, and the rest of the input is only checked. Both
+ * paths build the AST with the same constructors (`build.ts`). Strict mode then reports uses of
+ * the nested-values extension.
  *
  * Never throws: an internal failure becomes a `GRAM_INTERNAL_ERROR` diagnostic.
  */
@@ -13,6 +17,7 @@ import type { Either } from 'fp-ts/lib/Either.js';
 import type { GramDocument, RecordNode, TopLevelPattern } from './ast.js';
 import { type Diagnostic, error, info, sortDiagnostics, withFile } from './diagnostic.js';
 import { extensionUses } from './extensions.js';
+import { fastParse } from './fast-parser.js';
 import { DEFAULT_MAX_DEPTH, GramLexer, type GramToken } from './lexer.js';
 import { gramParser } from './parser.js';
 import { type LineIndex, lineIndex, span } from './span.js';
@@ -35,7 +40,10 @@ export interface ParseOptions {
   readonly maxDepth?: number;
   /** Syntax errors reported before giving up (default 100). */
   readonly maxErrors?: number;
-  /** Tokens per chunk (tests use small chunks to exercise chunking). */
+  /**
+   * Tokens per chunk of the Chevrotain parser (tests use small chunks to exercise chunking).
+   * Giving it skips the fast path: the text is parsed by the Chevrotain parser, in chunks.
+   */
   readonly chunkTokens?: number;
 }
 
@@ -74,8 +82,18 @@ export const parseGram = (
 };
 
 /** Like `parseGram`, with errors and warnings in one list (for `check` and editors). */
-export const analyzeGram = (text: string, options: ParseOptions = {}): ParseResult => {
+export const analyzeGram = (text: string, options: ParseOptions = {}): ParseResult => guarded(text, options, true);
+
+/**
+ * `analyzeGram` without the fast path: the Chevrotain parser reads every text. The reference the
+ * fast path is tested against (not part of the package's API).
+ */
+export const analyzeGramWithChevrotain = (text: string, options: ParseOptions = {}): ParseResult => guarded(text, options, false);
+
+const guarded = (text: string, options: ParseOptions, fastPath: boolean): ParseResult => {
   try {
+    const fast = fastPath && options.chunkTokens === undefined ? fastParse(text, options.maxDepth ?? DEFAULT_MAX_DEPTH) : undefined;
+    if (fast !== undefined) return finish(text, options, fast.header, fast.patterns, fast.lexer, fast.warnings);
     return run(text, options);
   } catch (e) {
     return {
@@ -129,7 +147,7 @@ const run = (text: string, options: ParseOptions): ParseResult => {
     }
   }
 
-  let all: ReadonlyArray<Diagnostic> = [...lexer.diagnostics, ...errors];
+  const all: ReadonlyArray<Diagnostic> = [...lexer.diagnostics, ...errors];
   const ok = !failed && !lexer.stopped && all.every((d) => d.severity !== 'error');
   if (!ok) {
     const sorted = [...dedupe(sortDiagnostics(all))];
@@ -141,7 +159,18 @@ const run = (text: string, options: ParseOptions): ParseResult => {
     return { diagnostics: withFile(options.filename, sorted) };
   }
 
-  const warnings = fast.warnings;
+  return finish(text, options, header, patterns, lexer, fast.warnings);
+};
+
+/** The document of a parse without errors (then strict mode's checks). */
+const finish = (
+  text: string,
+  options: ParseOptions,
+  header: RecordNode | undefined,
+  patterns: TopLevelPattern[],
+  lexer: GramLexer,
+  warnings: ReadonlyArray<Diagnostic>,
+): ParseResult => {
   const document: GramDocument = {
     kind: 'Document',
     header,
@@ -155,7 +184,7 @@ const run = (text: string, options: ParseOptions): ParseResult => {
   if (options.strict === true) {
     const strict = extensionUses(document);
     if (strict.length > 0) {
-      all = [...strict, ...warnings];
+      const all = [...strict, ...warnings];
       return { diagnostics: withFile(options.filename, sortDiagnostics(all)) };
     }
   }

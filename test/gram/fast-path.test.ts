@@ -1,0 +1,141 @@
+/**
+ * The fast path (`fast-parser.ts`) against the Chevrotain parser it stands in for: on every input,
+ * valid or not, `analyzeGram` (fast path first) and `analyzeGramWithChevrotain` give the same
+ * result, document and diagnostics alike. And the fast path is really taken: it accepts every
+ * valid document (a silent fallback would be correct but slow) and gives up on every invalid one.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { formatGram, type ParseOptions, type ParseResult } from '../../src/index.js';
+import { fastParse } from '../../src/gram/fast-parser.js';
+import { analyzeGram, analyzeGramWithChevrotain } from '../../src/gram/parse.js';
+import { documentArb } from './support/arbitrary.js';
+import { loadCorpus, loadExamples } from './support/corpus.js';
+
+const corpus = loadCorpus();
+const examples = loadExamples();
+
+const OPTIONS: ReadonlyArray<ParseOptions> = [{}, { strict: true }, { maxErrors: 3 }, { maxDepth: 4 }, { filename: 'x.gram' }];
+
+/** Both paths agree; returns the reference result. */
+const agree = (text: string, options: ParseOptions = {}): ParseResult => {
+  const reference = analyzeGramWithChevrotain(text, options);
+  const fast = analyzeGram(text, options);
+  expect(fast).toStrictEqual(reference);
+  // the same properties in the same order too (JSON output, printing)
+  expect(JSON.stringify(fast)).toBe(JSON.stringify(reference));
+  return reference;
+};
+
+/** The fast path accepts `text` exactly when it has no error (before strict mode's checks). */
+const takenWhenValid = (text: string, options: ParseOptions = {}): void => {
+  const valid = analyzeGramWithChevrotain(text, { ...options, strict: false }).document !== undefined;
+  expect(fastParse(text, options.maxDepth ?? 256) !== undefined).toBe(valid);
+};
+
+const alphabet = fc.constantFrom(
+  '(', ')', '[', ']', '{', '}', ',', '|', ':', '::', '@', '@@', '..', '...', '-', '->', '<-', '=', '=>', '<=', '~', '~>', '<~',
+  '-->', 'a', 'b1', 'true', 'false', '42', '-7', '3.5', '0xF', '07', '5cm', '"s"', "'t'", '`u`', '```\nf\n```', '```md\nx```',
+  '//c\n', ' ', '\n', '\t', '>', '#', 'é', '"', '`', '\\', '\r\n', '08', '"a\\q"', '9007199254740993', 'x`t`', '1..', '..2',
+);
+
+describe('fast path and Chevrotain parser', () => {
+  it('agree on every corpus case and example, in every mode', () => {
+    for (const { input } of corpus) {
+      for (const options of OPTIONS) agree(input, options);
+      takenWhenValid(input);
+    }
+    for (const { text } of examples) {
+      for (const options of OPTIONS) agree(text, options);
+      takenWhenValid(text);
+    }
+  });
+
+  it('agree on generated documents, which the fast path accepts', () => {
+    fc.assert(
+      fc.property(documentArb, fc.boolean(), (doc, strict) => {
+        const text = formatGram(doc);
+        const r = agree(text, { strict });
+        if (!strict) expect(r.document).toBeDefined();
+        expect(fastParse(text, 256)).toBeDefined();
+      }),
+      { numRuns: 800 },
+    );
+  });
+
+  it('agree on mutated corpus cases (deletions, insertions, swaps)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: corpus.length - 1 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat({ max: 2 }), alphabet), { minLength: 1, maxLength: 4 }),
+        fc.constantFrom(...OPTIONS),
+        (i, edits, options) => {
+          let text = (corpus[i] as { input: string }).input;
+          for (const [at, op, s] of edits) {
+            const p = text.length === 0 ? 0 : at % text.length;
+            text = op === 0 ? text.slice(0, p) + text.slice(p + 1) : op === 1 ? text.slice(0, p) + s + text.slice(p) : text.slice(0, p) + s + text.slice(p + s.length);
+          }
+          agree(text, options);
+          takenWhenValid(text, options);
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('agree on token soup and random strings', () => {
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 40 }), fc.constantFrom(...OPTIONS), (parts, options) => {
+        const text = parts.join('');
+        agree(text, options);
+        takenWhenValid(text, options);
+      }),
+      { numRuns: 1500 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (text) => {
+        agree(text);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('agree on warnings (duplicates, unsafe numbers, range units) and on comments and blank lines', () => {
+    const text = [
+      '{a: 1, a: 2}',
+      '',
+      '// a comment',
+      '(n {k: 9007199254740993, k: 0x1FFFFFFFFFFFFF, r: 1cm..2, s: ...3m, t: 5kg...})',
+      '@x(1) @x(2) (m) // end of line',
+      '',
+      '',
+      '[p | (a)-[:R {w: {q: 1, q: 2}}]->(b), c]',
+    ].join('\n');
+    const r = agree(text);
+    expect(r.document?.warnings?.map((d) => d.code)).toEqual([
+      'GRAM_DUPLICATE_KEY', 'GRAM_UNSAFE_NUMBER', 'GRAM_DUPLICATE_KEY', 'GRAM_RANGE_UNIT', 'GRAM_RANGE_UNIT', 'GRAM_RANGE_UNIT',
+      'GRAM_DUPLICATE_ANNOTATION', 'GRAM_DUPLICATE_KEY',
+    ]);
+    expect(r.document?.comments).toHaveLength(2);
+    takenWhenValid(text);
+  });
+
+  it('agree on large documents, long paths and lists, and deep nesting', () => {
+    const lines = Array.from({ length: 2000 }, (_, i) => `(n${i}:Person {name: "x${i}", age: ${i % 90}})-[:KNOWS {since: ${2000 + (i % 25)}}]->(n${i + 1})`);
+    agree(`${lines.join('\n')}\n`);
+    agree(`(n0)${Array.from({ length: 5000 }, (_, i) => `-[:R]->(n${i + 1})`).join('')}`);
+    agree(`[g | ${Array.from({ length: 5000 }, (_, i) => `n${i}`).join(', ')}]`);
+    for (const depth of [255, 256, 257]) {
+      agree(`({k: ${'['.repeat(depth - 2)}1${']'.repeat(depth - 2)}})`);
+      agree(`${'[a | '.repeat(depth)}(b)${']'.repeat(depth)}`);
+    }
+    agree('['.repeat(300), { maxDepth: 400 });
+  });
+
+  it('gives up at the first problem of any kind', () => {
+    for (const text of ['(a', '(a)-[:R]->(b', '(a)-=>(b)', '({m: {k:: 1}})', '(a {t: true`x`})', '(a {n: 08})', '(a {s: "x)', '(a) {b: 1}', '(a)]', '#']) {
+      expect(fastParse(text, 256)).toBeUndefined();
+      expect(analyzeGram(text).document).toBeUndefined();
+    }
+  });
+});
