@@ -3,7 +3,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   // Examples import the package by name, as users do; under test that name means the sources.
-  resolve: { alias: { gramkit: fileURLToPath(new URL('./src/index.ts', import.meta.url)) } },
+  resolve: {
+    alias: [
+      { find: /^gramkit$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+      { find: /^gramkit\/(.+)$/, replacement: fileURLToPath(new URL('./src/entries/$1.ts', import.meta.url)) },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

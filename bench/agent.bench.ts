@@ -11,21 +11,9 @@
  *   and an idle connection may be closed by the server as the client reuses it (a dropped
  *   connection, which the providers retry).
  */
-import {
-  type AssistantMessage,
-  bindAgent,
-  bindTool,
-  createTool,
-  invoke,
-  type Message,
-  type Model,
-  type ModelRequest,
-  openAIModel,
-  parseSpecifications,
-  runBoundAgent,
-  scriptedModel,
-  toolLibrary,
-} from '../src/index.js';
+import { type AssistantMessage, bindAgent, bindTool, createTool, invoke, type Message, type Model, type ModelRequest, parseSpecifications, runBoundAgent, toolLibrary } from '../src/index.js';
+import { openAIModel } from '../src/entries/providers.js';
+import { scriptedModel } from '../src/entries/testing.js';
 import { lastUserText, startFakeServer, toolResults } from '../test/support/fake-llm-server.js';
 import { formatNs, measure, report } from './harness.js';
 

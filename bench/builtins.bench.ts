@@ -11,7 +11,10 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bestOf, formatNs, measure, ratio, report } from './harness.js';
-import { builtinTools, checkRules, defaultRuleEngine, evaluatePolicies, findBwrap, probeSandbox, type Tool } from '../src/index.js';
+import { builtinTools, probeSandbox } from '../src/entries/builtins.js';
+import { checkRules, defaultRuleEngine, evaluatePolicies } from '../src/entries/policy.js';
+import { findBwrap } from '../src/tools/builtin/sandbox.js';
+import { type Tool } from '../src/index.js';
 
 export default async function builtinsBench(): Promise<void> {
   const ws = mkdtempSync(join(tmpdir(), 'gramkit-bench-'));

@@ -11,11 +11,13 @@ import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import { renderBody } from '../src/impls/body-template.js';
-import { compileHttpConfig } from '../src/impls/http-config.js';
-import { redactor } from '../src/impls/redact.js';
-import { renderUrl, scalarText } from '../src/impls/url-template.js';
-import { httpTool, runProcess, safeDispatcher, type ToolSpecification } from '../src/index.js';
+import { renderBody } from '../src/tools/http/body-template.js';
+import { compileHttpConfig } from '../src/tools/http/http-config.js';
+import { redactor } from '../src/core/redact.js';
+import { renderUrl, scalarText } from '../src/tools/http/url-template.js';
+import { httpTool, runProcess } from '../src/entries/tools.js';
+import { safeDispatcher } from '../src/net/safe-fetch.js';
+import { type ToolSpecification } from '../src/index.js';
 import { formatNs, measure, ratio, report, type Measurement } from './harness.js';
 
 /**

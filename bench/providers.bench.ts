@@ -11,8 +11,8 @@
  * - exporting 1,000 tools to each dialect (µs per tool).
  */
 import { Agent, request } from 'undici';
-import type { ModelRequest, ToolDefinition } from '../src/index.js';
-import { exportTools, openAIModel, DIALECTS, type ExportableTool } from '../src/index.js';
+import { type ModelRequest, type ToolDefinition } from '../src/index.js';
+import { exportTools, openAIModel, DIALECTS, type ExportableTool } from '../src/entries/providers.js';
 import { anthropicRequestBody, anthropicResponse } from '../src/providers/anthropic-wire.js';
 import { openAIRequestBody, openAIResponse, openAIStream } from '../src/providers/openai-wire.js';
 import { prepareTools } from '../src/providers/prepared-tools.js';

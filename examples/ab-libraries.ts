@@ -8,16 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import {
-  bindVariants,
-  formatBindError,
-  formatDiagnostics,
-  invokeByName,
-  type MetricsSnapshot,
-  parseSpecifications,
-  type ToolResult,
-  variantMetrics,
-} from 'gramkit';
+import { bindVariants, formatBindError, formatDiagnostics, invokeByName, type MetricsSnapshot, parseSpecifications, type ToolResult } from 'gramkit';
+import { variantMetrics } from '../src/library/variants.js';
 import fast from './ab/fast-library.js';
 import slow from './ab/slow-library.js';
 

@@ -6,17 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import {
-  type AgentEvent,
-  approverFrom,
-  continueConversation,
-  formatDiagnostics,
-  type Message,
-  offlineModel,
-  parseSpecifications,
-  runAgent,
-  scriptedModel,
-} from 'gramkit';
+import { type AgentEvent, continueConversation, formatDiagnostics, type Message, parseSpecifications, runAgent } from 'gramkit';
+import { approverFrom } from 'gramkit/policy';
+import { offlineModel } from 'gramkit/providers';
+import { scriptedModel } from 'gramkit/testing';
 import library from './hello-library.js';
 
 export const agentBasics = async (): Promise<ReadonlyArray<string>> => {

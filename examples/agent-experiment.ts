@@ -6,7 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { formatDiagnostics, formatExperimentReport, offlineModel, parseSpecifications, runExperiment } from 'gramkit';
+import { formatDiagnostics, formatExperimentReport, parseSpecifications, runExperiment } from 'gramkit';
+import { offlineModel } from 'gramkit/providers';
 import fast from './ab/fast-library.js';
 import slow from './ab/slow-library.js';
 import atlas1950 from './capitals-1950-library.js';

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bindAll, builtinLibrary, builtinSpecifications, invokeByName, type ToolResult } from 'gramkit';
+import { bindAll, invokeByName, type ToolResult } from 'gramkit';
+import { builtinLibrary, builtinSpecifications } from 'gramkit/builtins';
 
 export const builtinToolsTour = async (): Promise<string[]> => {
   const workspace = mkdtempSync(join(tmpdir(), 'gramkit-example-'));

@@ -3,7 +3,7 @@
  * `npx tsx examples/custom-rules.ts`.
  */
 import { pathToFileURL } from 'node:url';
-import { addRule, checkRules, customRule, defaultRuleEngine, forbiddenPathsRule, forbiddenPatternsRule } from 'gramkit';
+import { addRule, checkRules, customRule, defaultRuleEngine, forbiddenPathsRule, forbiddenPatternsRule } from 'gramkit/policy';
 
 let rules = addRule(defaultRuleEngine, forbiddenPatternsRule({ name: 'no-network-access', patterns: ['curl', 'wget', 'nc'] }));
 rules = addRule(rules, forbiddenPathsRule({ name: 'no-env-files', paths: ['.env', 'secrets/**'] }));

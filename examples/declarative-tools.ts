@@ -10,7 +10,8 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MockAgent } from 'undici';
-import { bindAll, formatDiagnostics, invokeByName, loadDeclarativeLibrary, toolNames } from 'gramkit';
+import { bindAll, formatDiagnostics, invokeByName, toolNames } from 'gramkit';
+import { loadDeclarativeLibrary } from 'gramkit/tools';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

@@ -7,17 +7,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  addRule,
-  approverFrom,
-  builtinTools,
-  defaultRuleEngine,
-  evaluatePolicies,
-  forbiddenPathsRule,
-  withPolicies,
-  type Policies,
-  type Tool,
-} from 'gramkit';
+import { addRule, approverFrom, defaultRuleEngine, evaluatePolicies, forbiddenPathsRule, withPolicies, type Policies } from 'gramkit/policy';
+import { builtinTools } from 'gramkit/builtins';
+import { type Tool } from 'gramkit';
 
 export const policiesTour = async (): Promise<string[]> => {
   const workspace = mkdtempSync(join(tmpdir(), 'gramkit-example-'));

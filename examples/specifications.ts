@@ -5,15 +5,7 @@
  * Run: npx tsx examples/specifications.ts
  */
 import { readFileSync } from 'node:fs';
-import {
-  createToolSpecification,
-  formatDiagnostics,
-  formatIssues,
-  parseSpecifications,
-  toolSpecSchema,
-  typeSignatureToJSONSchema,
-  validateToolArgs,
-} from 'gramkit';
+import { createToolSpecification, formatDiagnostics, formatIssues, parseSpecifications, toolSpecSchema, typeSignatureToJSONSchema, validateToolArgs } from 'gramkit';
 
 export const main = (log: (line: string) => void = console.log): void => {
   // 1. a specification from the seed's signature form

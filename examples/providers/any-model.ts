@@ -9,7 +9,7 @@
  *   npx tsx examples/providers/any-model.ts openai/llama3.2 http://localhost:11434/v1
  */
 import { pathToFileURL } from 'node:url';
-import { createModel } from 'gramkit';
+import { createModel } from 'gramkit/providers';
 import { sayHelloTool } from './offline-hello.js';
 
 export const anyModel = async (id: string, keys: { openai?: string; anthropic?: string }, baseUrl?: string): Promise<ReadonlyArray<string>> => {

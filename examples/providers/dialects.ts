@@ -5,7 +5,7 @@
  *   npx tsx examples/providers/dialects.ts
  */
 import { pathToFileURL } from 'node:url';
-import { exportTools, normalizeArguments, type ExportableTool } from 'gramkit';
+import { exportTools, normalizeArguments, type ExportableTool } from 'gramkit/providers';
 
 export const greetTool: ExportableTool = {
   name: 'greetings.sayHello',

@@ -5,7 +5,8 @@
  *   npx tsx examples/providers/offline-hello.ts "Hello, I'm Alice"
  */
 import { pathToFileURL } from 'node:url';
-import { offlineModel, type Message, type ModelRequest, type ToolDefinition } from 'gramkit';
+import { offlineModel } from 'gramkit/providers';
+import { type Message, type ModelRequest, type ToolDefinition } from 'gramkit';
 
 export const sayHelloTool: ToolDefinition = {
   name: 'sayHello',

@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createModel, offlineModel, recordModel, type ModelRequest } from 'gramkit';
+import { createModel, offlineModel, recordModel } from 'gramkit/providers';
+import { type ModelRequest } from 'gramkit';
 import { sayHelloTool } from './offline-hello.js';
 
 export const recordReplay = async (): Promise<ReadonlyArray<string>> => {

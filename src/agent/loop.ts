@@ -6,7 +6,7 @@
  * A conversation whose last assistant turn has calls without results (an interrupted run) is
  * resumed by executing those calls first.
  */
-import { callId } from '../library/call-id.js';
+import { callId } from '../core/call-id.js';
 import { agentError, fromModelError, type AgentError } from './agent-error.js';
 import type { BoundAgent } from './bind-agent.js';
 import type { CheckedConversation } from './conversation.js';

@@ -2,7 +2,7 @@
  * The model interface: the one thing a provider implements. Small on purpose (the AI SDK's
  * LanguageModel and its mock show the shape): one request in, one assistant turn out.
  */
-import type { JsonObject } from '../spec/json-schema.js';
+import type { JsonObject } from '../core/json-schema.js';
 import type { AssistantMessage, Message } from './messages.js';
 
 // -------------------------------------------------------------------------------------------------

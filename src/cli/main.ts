@@ -7,7 +7,8 @@
  * its result was printed.
  */
 import { processIO } from './io.js';
-import { EXIT_INTERNAL, runCli } from './run.js';
+import { EXIT_INTERNAL } from './context.js';
+import { runCli } from './run.js';
 
 const exitAfterFlush = (code: number): void => {
   process.exitCode = code;

@@ -5,28 +5,19 @@
  * its implementation with a dynamic `import()` (the CLI bundle is code-split), so start-up only
  * evaluates commander and the declarations. An action returns its exit code through `ctx.exit`.
  *
- * Exit codes: 0 success, 1 invalid input or a failed check, 2 usage errors.
+ * Exit codes: see `context.ts`.
  */
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands/index.js';
+import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, type CommandContext } from './context.js';
 import type { CliIO } from './io.js';
 import { VERSION } from './version.js';
-
-export interface CommandContext {
-  readonly io: CliIO;
-  /** Sets the exit code of the run (the last call wins). */
-  readonly exit: (code: number) => void;
-}
-
-export const EXIT_OK = 0;
-export const EXIT_FAILURE = 1;
-export const EXIT_USAGE = 2;
-export const EXIT_INTERNAL = 70;
 
 /** Runs the CLI; `argv` excludes `node` and the script (e.g. `['check', 'a.gram']`). */
 export const runCli = async (argv: ReadonlyArray<string>, io: CliIO): Promise<number> => {
   let code = EXIT_OK;
-  const ctx: CommandContext = { io, exit: (c) => void (code = c) };
+  const cleanups: Array<() => unknown> = [];
+  const ctx: CommandContext = { io, exit: (c) => void (code = c), defer: (f) => void cleanups.push(f) };
   const program = new Command('gramkit')
     .description('Tool and agent specifications in gram notation: parse, check, compile to JSON Schema, bind, invoke, run.')
     .version(VERSION, '-V, --version')
@@ -46,5 +37,13 @@ export const runCli = async (argv: ReadonlyArray<string>, io: CliIO): Promise<nu
     }
     io.stderr(`gramkit: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
     return EXIT_INTERNAL;
+  } finally {
+    for (const f of cleanups.reverse()) {
+      try {
+        await f();
+      } catch {
+        // a cleanup that fails must not change the command's outcome
+      }
+    }
   }
 };

@@ -9,8 +9,8 @@
  * Paths are flat (`nodes` and `arrows`), not right-nested as in tree-sitter's CST, so long paths
  * never need deep recursion to walk.
  */
-import type { Diagnostic } from './diagnostic.js';
-import type { Span } from './span.js';
+import type { Diagnostic } from '../core/diagnostic.js';
+import type { Span } from '../core/span.js';
 
 // -------------------------------------------------------------------------------------------------
 // names

@@ -16,8 +16,8 @@ import type {
   RecordNode, RelationshipPath, StringValue, Subject, SubjectPattern, SubjectPatternElement, SymbolValue, TaggedStringValue,
   Value,
 } from './ast.js';
-import { type Diagnostic, warning } from './diagnostic.js';
-import type { Span } from './span.js';
+import { type Diagnostic, warning } from '../core/diagnostic.js';
+import type { Span } from '../core/span.js';
 import * as T from './tokens.js';
 
 // -------------------------------------------------------------------------------------------------

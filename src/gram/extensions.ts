@@ -5,7 +5,7 @@
  * arrays and `[]`, which the type-signature language needs. Strict mode reports each use.
  */
 import type { GramDocument, PathPattern, Property, RecordNode, SubjectPattern, TopLevelPattern, Value } from './ast.js';
-import { type Diagnostic, error } from './diagnostic.js';
+import { type Diagnostic, error } from '../core/diagnostic.js';
 
 // -------------------------------------------------------------------------------------------------
 // utilities

@@ -17,7 +17,7 @@ import type {
   PropertyAnnotation, RecordNode, Subject, SubjectPattern, SubjectPatternElement, TopLevelPattern, Value,
 } from './ast.js';
 import * as B from './build.js';
-import type { Diagnostic } from './diagnostic.js';
+import type { Diagnostic } from '../core/diagnostic.js';
 import { GramLexer } from './lexer.js';
 import * as T from './tokens.js';
 

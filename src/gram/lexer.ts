@@ -20,9 +20,9 @@
  */
 import type { IToken, TokenType } from 'chevrotain';
 import type { Comment } from './ast.js';
-import { type Diagnostic, error } from './diagnostic.js';
+import { type Diagnostic, error } from '../core/diagnostic.js';
+import { span } from '../core/span.js';
 import { Interner } from './intern.js';
-import { span } from './span.js';
 import { decodeEscapes, escapedChar, isSymbolPart, isSymbolStart } from './strings.js';
 import * as T from './tokens.js';
 

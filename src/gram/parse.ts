@@ -15,12 +15,12 @@
 import type { IRecognitionException } from 'chevrotain';
 import type { Either } from 'fp-ts/lib/Either.js';
 import type { GramDocument, RecordNode, TopLevelPattern } from './ast.js';
-import { type Diagnostic, error, info, sortDiagnostics, withFile } from './diagnostic.js';
+import { type Diagnostic, error, info, sortDiagnostics, withFile } from '../core/diagnostic.js';
 import { extensionUses } from './extensions.js';
 import { fastParse } from './fast-parser.js';
 import { DEFAULT_MAX_DEPTH, GramLexer, type GramToken } from './lexer.js';
 import { gramParser } from './parser.js';
-import { type LineIndex, lineIndex, span } from './span.js';
+import { type LineIndex, lineIndex, span } from '../core/span.js';
 import { enclosingGroupEnd, type ErrorContext, matchingCloserEnd, syntaxDiagnostic, topLevel } from './syntax-errors.js';
 import * as T from './tokens.js';
 

@@ -19,9 +19,9 @@ import type {
   SubjectPatternElement, TopLevelPattern, Value,
 } from './ast.js';
 import * as B from './build.js';
-import { type Diagnostic, error } from './diagnostic.js';
+import { type Diagnostic, error } from '../core/diagnostic.js';
 import type { GramToken } from './lexer.js';
-import type { Span } from './span.js';
+import type { Span } from '../core/span.js';
 import * as T from './tokens.js';
 
 // -------------------------------------------------------------------------------------------------

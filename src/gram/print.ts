@@ -17,7 +17,7 @@ import type {
   RecordNode, Subject, SubjectPattern, SubjectPatternElement, TopLevelPattern, Value,
 } from './ast.js';
 import { type Doc, group, hardline, indent, line, render, softline } from './doc.js';
-import type { Span } from './span.js';
+import type { Span } from '../core/span.js';
 import { isFenceable, isSymbol, nameText, quote } from './strings.js';
 
 // -------------------------------------------------------------------------------------------------

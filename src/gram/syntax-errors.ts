@@ -6,10 +6,10 @@
  * context: the token found, the bracket that is still open, the token before.
  */
 import type { IRecognitionException, IToken, TokenType } from 'chevrotain';
-import { type Diagnostic, error } from './diagnostic.js';
+import { type Diagnostic, error } from '../core/diagnostic.js';
 import type { GramToken } from './lexer.js';
 import type { SyntaxErrorFacts } from './parser.js';
-import { type LineIndex, positionAt, type Span, span } from './span.js';
+import { type LineIndex, positionAt, type Span, span } from '../core/span.js';
 import * as T from './tokens.js';
 
 // -------------------------------------------------------------------------------------------------

@@ -8,8 +8,8 @@
  * first call, not at bind time). `invoke` runs it.
  */
 import type { Either } from 'fp-ts/lib/Either.js';
-import { type Diagnostic, error as diagnostic } from '../gram/diagnostic.js';
-import type { JsonSchema } from '../spec/json-schema.js';
+import { type Diagnostic, error as diagnostic } from '../core/diagnostic.js';
+import type { JsonSchema } from '../core/json-schema.js';
 import type { ToolSpecification } from '../spec/tool-spec.js';
 import { type CompiledSchema, compileSchema, type SchemaCompileError } from '../spec/validate.js';
 import type { InvocationObserver } from './events.js';

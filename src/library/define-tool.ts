@@ -6,7 +6,7 @@
  * compiled on the spot; bad text gives its diagnostics, never an exception.
  */
 import type { Either } from 'fp-ts/lib/Either.js';
-import { type Diagnostic, error } from '../gram/diagnostic.js';
+import { type Diagnostic, error } from '../core/diagnostic.js';
 import { parseSpecifications } from '../spec/load.js';
 import type { ToolSpecification } from '../spec/tool-spec.js';
 import { createTool, type Tool, type ToolAnnotations, type ToolImplementation, type ToolLimits } from './tool.js';

@@ -20,10 +20,10 @@ import { type Either, left as eLeft, right as eRight } from 'fp-ts/lib/Either.js
 import type { TaskEither } from 'fp-ts/lib/TaskEither.js';
 import { formatIssues, type ValidationIssue } from '../spec/validate.js';
 import { type BoundTool, type BoundToolImpl, type BoundTools, type CompiledValidators, isBoundToolImpl } from './bind.js';
-import { callId } from './call-id.js';
+import { callId } from '../core/call-id.js';
 import { NEVER } from './never-signal.js';
 import { combineObservers, type InvocationObserver, notify } from './events.js';
-import { findNonJson, jsonByteLength } from './json-value.js';
+import { findNonJson, jsonByteLength } from '../core/json-value.js';
 import { admitCall } from './rate-limit.js';
 import { fail, isToolFailure, type ToolError, type ToolResult } from './result.js';
 import type { InvocationContext } from './tool.js';

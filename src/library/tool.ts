@@ -3,8 +3,8 @@
  * implement. Not serializable: specifications are data, tools hold closures, and `bindTool`
  * joins the two at run time.
  */
-import { type Diagnostic, error } from '../gram/diagnostic.js';
-import type { JsonSchema } from '../spec/json-schema.js';
+import { type Diagnostic, error } from '../core/diagnostic.js';
+import type { JsonSchema } from '../core/json-schema.js';
 
 // -------------------------------------------------------------------------------------------------
 // model

@@ -7,7 +7,7 @@
  * one the approver refuses, fails with `DENIED` and the reason (a result the model reads), and
  * arguments a person modified are validated and checked by the rules again before the call runs.
  */
-import { callId } from '../library/call-id.js';
+import { callId } from '../core/call-id.js';
 import { ToolErrorCodes, ToolFailure } from '../library/result.js';
 import { createTool, type InvocationContext, type Tool } from '../library/tool.js';
 import { compileSchema, formatIssues } from '../spec/validate.js';

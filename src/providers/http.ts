@@ -4,6 +4,7 @@
  * (`retry.ts`). Never throws: every outcome is a `ModelResult`.
  */
 import { Agent, request, type Dispatcher } from 'undici';
+import { type HttpDispatcher, undiciDispatcher } from '../net/dispatcher.js';
 import type { ModelError, ModelResult } from '../agent/model.js';
 import { cancelledError, failure, httpError, modelError, snippet, timeoutError } from './model-error.js';
 import { backoffMs, DEFAULT_RETRY, isRetryableStatus, retryAfterMs, sleep, type RetryInfo, type RetryPolicy } from './retry.js';
@@ -16,7 +17,7 @@ export interface TransportOptions {
   /** For messages: `OpenAI`, `Anthropic`. */
   readonly provider: string;
   /** An undici dispatcher (Agent, Pool, MockAgent...); a shared keep-alive Agent by default. */
-  readonly dispatcher?: Dispatcher;
+  readonly dispatcher?: HttpDispatcher;
   /** Deadline of one attempt, from sending the request to the last byte of the answer. */
   readonly timeoutMs: number;
   readonly connectTimeoutMs: number;
@@ -29,6 +30,11 @@ export interface TransportOptions {
   readonly onRetry?: (info: RetryInfo) => void;
   /** Largest answer accepted (`INVALID_RESPONSE` above it). */
   readonly maxResponseBytes: number;
+  /**
+   * The delay a retryable error body asks for, when the provider says it there rather than in
+   * `Retry-After` (Gemini's `RetryInfo.retryDelay`). A header wins.
+   */
+  readonly retryDelayFromBody?: (body: string) => number | undefined;
 }
 
 export interface PostRequest {
@@ -186,7 +192,7 @@ export const postWithRetries = async (
   req: PostRequest,
   onSuccess: (res: SuccessResponse) => Promise<ModelResult>,
 ): Promise<ModelResult> => {
-  const dispatcher = o.dispatcher ?? sharedDispatcher(o.connectTimeoutMs);
+  const dispatcher: Dispatcher = o.dispatcher !== undefined ? undiciDispatcher(o.dispatcher) : sharedDispatcher(o.connectTimeoutMs);
   for (let attempt = 0; ; attempt++) {
     if (isAborted(req.signal)) return failure(cancelledError(`the ${o.provider} request`));
     const ac = new AbortController();
@@ -217,7 +223,7 @@ export const postWithRetries = async (
         const text = await readErrorText(res.body);
         const requestId = header(headers, 'x-request-id') ?? header(headers, 'request-id');
         const err = httpError(o.provider, res.statusCode, text, { attempts: attempt + 1, ...(requestId !== undefined ? { requestId } : {}) });
-        const serverDelayMs = retryAfterMs(headers);
+        const serverDelayMs = retryAfterMs(headers) ?? (isRetryableStatus(res.statusCode) ? o.retryDelayFromBody?.(text) : undefined);
         if (isRetryableStatus(res.statusCode) && attempt < o.retry.maxRetries) {
           outcome = { kind: 'retry', error: err, status: res.statusCode, ...(serverDelayMs !== undefined ? { serverDelayMs } : {}) };
         } else {

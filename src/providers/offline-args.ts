@@ -6,7 +6,7 @@
  * for booleans, e-mails, URLs, paths and dates by their shape, quoted text for other strings —
  * then the default, and for a required string with nothing better, the remaining words.
  */
-import type { JsonObject, JsonValue } from '../spec/json-schema.js';
+import type { JsonObject, JsonValue } from '../core/json-schema.js';
 import { identifierWords, STOP_WORDS, stem, wordsOf } from './offline-words.js';
 
 // -------------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
  * tool against a message. Deterministic and small on purpose: it is a demo, not a language model.
  */
 import type { ToolDefinition } from '../agent/model.js';
-import type { JsonObject } from '../spec/json-schema.js';
+import type { JsonObject } from '../core/json-schema.js';
 
 // -------------------------------------------------------------------------------------------------
 // model

@@ -5,7 +5,7 @@
  */
 import type { AssistantMessage, Message, ToolCall } from '../agent/messages.js';
 import type { FinishReason, ModelError, ModelRequest, ModelResult, Usage } from '../agent/model.js';
-import type { JsonObject, JsonValue } from '../spec/json-schema.js';
+import type { JsonObject, JsonValue } from '../core/json-schema.js';
 import { configurationError, failure, invalidResponse, modelError, readErrorBody, success } from './model-error.js';
 import { isModelError } from './provider-options.js';
 import { gramkitName, normalizeCallArguments, wireName, type PreparedTools } from './prepared-tools.js';

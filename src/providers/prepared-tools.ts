@@ -4,7 +4,7 @@
  * and dialect (the loop sends the same array at every step), so a step costs no re-export.
  */
 import type { ModelError, ToolDefinition } from '../agent/model.js';
-import type { JsonObject } from '../spec/json-schema.js';
+import type { JsonObject } from '../core/json-schema.js';
 import type { Dialect } from '../spec/dialects/dialect.js';
 import { exportTools } from '../spec/dialects/export-tools.js';
 import { normalizeArguments } from '../spec/dialects/normalize-arguments.js';

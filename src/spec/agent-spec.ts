@@ -4,11 +4,11 @@
  * by tool name, so the same agent runs against alternate tool libraries.
  */
 import type { Either } from 'fp-ts/lib/Either.js';
-import { type Diagnostic, error } from '../gram/diagnostic.js';
+import { type Diagnostic, error } from '../core/diagnostic.js';
 import { SpecCodes } from './codes.js';
 import type { Checked } from './from-json-schema.js';
-import { deepFreeze, isJsonValue } from './json.js';
-import type { JsonObject } from './json-schema.js';
+import { deepFreeze, isJsonValue } from '../core/json.js';
+import type { JsonObject } from '../core/json-schema.js';
 import type { ToolSpecification } from './tool-spec.js';
 
 // -------------------------------------------------------------------------------------------------

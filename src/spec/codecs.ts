@@ -11,12 +11,12 @@
  */
 import type { Either } from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import { type Diagnostic, error } from '../gram/diagnostic.js';
+import { type Diagnostic, error } from '../core/diagnostic.js';
 import { type AgentSpecification, checkAgentSpecification } from './agent-spec.js';
 import { SpecCodes } from './codes.js';
-import { isJsonObject, isJsonValue } from './json.js';
-import type { JsonObject, JsonSchema, JsonValue } from './json-schema.js';
-import { didYouMean } from './suggest.js';
+import { isJsonObject, isJsonValue } from '../core/json.js';
+import type { JsonObject, JsonSchema, JsonValue } from '../core/json-schema.js';
+import { didYouMean } from '../core/suggest.js';
 import { type ToolSpecification, checkToolSpecification } from './tool-spec.js';
 import { jsonEquals } from './types.js';
 import { describeValue } from './validate.js';

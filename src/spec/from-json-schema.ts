@@ -10,10 +10,10 @@
  * Diagnostics have no span (the input is JSON); their message starts with the JSON pointer.
  */
 import type { Either } from 'fp-ts/lib/Either.js';
-import { type Diagnostic, error, info, warning } from '../gram/diagnostic.js';
+import { type Diagnostic, error, info, warning } from '../core/diagnostic.js';
 import { intersect } from './intersect.js';
-import { isJsonObject } from './json.js';
-import type { JsonObject, JsonValue } from './json-schema.js';
+import { isJsonObject } from '../core/json.js';
+import type { JsonObject, JsonValue } from '../core/json-schema.js';
 import { KEYWORD_INFO, checkKeywordValue } from './keywords.js';
 import {
   type Field,

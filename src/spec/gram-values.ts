@@ -12,11 +12,11 @@
  *
  * Writing (JSON → gram): the shortest gram that reads back to the same JSON.
  */
-import { type Diagnostic, error } from '../gram/diagnostic.js';
+import { type Diagnostic, error } from '../core/diagnostic.js';
 import type { MapValue, StringValue, Value } from '../gram/ast.js';
 import { isFenceable, isSymbol, quote } from '../gram/strings.js';
-import { isJsonObject, plainNumber, setOwn } from './json.js';
-import type { JsonValue } from './json-schema.js';
+import { isJsonObject, plainNumber, setOwn } from '../core/json.js';
+import type { JsonValue } from '../core/json-schema.js';
 
 // -------------------------------------------------------------------------------------------------
 // reading

@@ -13,10 +13,10 @@
  * Every imported signature is printed to gram and parsed back before it is accepted, so the text
  * written is known to compile to the imported type.
  */
-import { type Diagnostic, error, info } from '../gram/diagnostic.js';
+import { type Diagnostic, error, info } from '../core/diagnostic.js';
 import { BFCL_TYPES, ImportCodes, type SchemaDialect, checkSignatureFromJsonSchemas } from './from-json-schema.js';
-import { isJsonObject, setOwn } from './json.js';
-import type { JsonObject, JsonValue } from './json-schema.js';
+import { isJsonObject, setOwn } from '../core/json.js';
+import type { JsonObject, JsonValue } from '../core/json-schema.js';
 import { type NameStyle, printSignature } from './print-signature.js';
 import { printSpecifications } from './serialize.js';
 import { checkTypeSignature } from './signature.js';

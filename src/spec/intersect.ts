@@ -4,7 +4,7 @@
  * (disjoint kinds), `fail` with a reason when the intersection exists but the type language cannot
  * write it (two different patterns, a closed object meeting fields it does not list, ...).
  */
-import type { JsonValue } from './json-schema.js';
+import type { JsonValue } from '../core/json-schema.js';
 import { KEYWORD_INFO, keywordApplies } from './keywords.js';
 import { type Field, type KeywordName, type Keywords, type Type, field, jsonEquals, objectType, tupleType, unionType } from './types.js';
 

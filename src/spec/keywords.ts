@@ -3,7 +3,7 @@
  * be, and the order in which emitters write them. Compiler, importer and printers all read it, so a
  * keyword is added in one place.
  */
-import type { JsonValue } from './json-schema.js';
+import type { JsonValue } from '../core/json-schema.js';
 import type { KeywordName, Keywords, TypeKind } from './types.js';
 
 // -------------------------------------------------------------------------------------------------

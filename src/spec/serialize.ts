@@ -20,7 +20,7 @@
 import { nameText } from '../gram/strings.js';
 import type { AgentSpecification } from './agent-spec.js';
 import { jsonToGram, keyText, textToGram } from './gram-values.js';
-import type { JsonObject } from './json-schema.js';
+import type { JsonObject } from '../core/json-schema.js';
 import type { ToolSpecification } from './tool-spec.js';
 import { jsonEquals } from './types.js';
 

@@ -9,13 +9,13 @@
  */
 import type { Either } from 'fp-ts/lib/Either.js';
 import type { Label, NodePattern, PathPattern, Property, StringValue, Value } from '../gram/ast.js';
-import { type Diagnostic, error, warning } from '../gram/diagnostic.js';
+import { type Diagnostic, error, warning } from '../core/diagnostic.js';
 import { parseGram } from '../gram/parse.js';
-import { type Span, span as mkSpan } from '../gram/span.js';
+import { type Span, span as mkSpan } from '../core/span.js';
 import { SigCodes } from './codes.js';
 import type { Checked } from './from-json-schema.js';
 import { gramToJson, stringOffsets, stringText } from './gram-values.js';
-import type { JsonObject, JsonValue } from './json-schema.js';
+import type { JsonObject, JsonValue } from '../core/json-schema.js';
 import {
   KEYWORD_INFO,
   NUMBER_FORMATS,
@@ -27,7 +27,7 @@ import {
   normalizeMeta,
 } from './keywords.js';
 import { ARGUMENTS_LABEL } from './print-signature.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../core/suggest.js';
 import { argumentsSchema } from './to-json-schema.js';
 import { IO_HINT, TYPE_NAMES, checkTypeExpression } from './type-expr.js';
 import {

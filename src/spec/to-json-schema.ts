@@ -3,8 +3,8 @@
  * `title`, `description`, the structure, then the other keywords in the order of `keywords.ts`),
  * properties and `required` in field order, so the same type always gives the same bytes.
  */
-import type { JsonObject, JsonValue } from './json-schema.js';
-import { setOwn } from './json.js';
+import type { JsonObject, JsonValue } from '../core/json-schema.js';
+import { setOwn } from '../core/json.js';
 import { KEYWORDS } from './keywords.js';
 import type { Keywords, ObjectType, Type, TypeKind, TypeSignature } from './types.js';
 

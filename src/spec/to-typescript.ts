@@ -13,7 +13,7 @@
  * get no index signature (it would hide misspelled properties); descriptions, defaults, formats
  * and bounds become JSDoc.
  */
-import type { JsonValue } from './json-schema.js';
+import type { JsonValue } from '../core/json-schema.js';
 import type { ToolSpecification } from './tool-spec.js';
 import { toolSpecSignature } from './tool-spec.js';
 import type { Field, Keywords, Type, TypeSignature } from './types.js';

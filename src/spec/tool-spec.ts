@@ -7,11 +7,11 @@
  * call of the tool; see `validate.ts`).
  */
 import type { Either } from 'fp-ts/lib/Either.js';
-import { type Diagnostic, error } from '../gram/diagnostic.js';
+import { type Diagnostic, error } from '../core/diagnostic.js';
 import { SpecCodes } from './codes.js';
 import type { Checked } from './from-json-schema.js';
-import { deepFreeze, isJsonValue } from './json.js';
-import type { JsonObject, JsonSchema } from './json-schema.js';
+import { deepFreeze, isJsonValue } from '../core/json.js';
+import type { JsonObject, JsonSchema } from '../core/json-schema.js';
 import { type SignatureOptions, checkTypeSignature } from './signature.js';
 import { signatureSchemas } from './to-json-schema.js';
 import type { TypeSignature } from './types.js';

@@ -12,8 +12,8 @@
  * something: at the top of a parameter's or field's type (`{age: Maybe Int}`).
  */
 import type { Either } from 'fp-ts/lib/Either.js';
-import { type Diagnostic, error } from '../gram/diagnostic.js';
-import { type Span, span } from '../gram/span.js';
+import { type Diagnostic, error } from '../core/diagnostic.js';
+import { type Span, span } from '../core/span.js';
 import {
   type Field,
   type PrimitiveKind,
@@ -27,7 +27,7 @@ import {
   tupleType,
   unionType,
 } from './types.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../core/suggest.js';
 
 // -------------------------------------------------------------------------------------------------
 // model

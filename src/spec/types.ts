@@ -11,8 +11,8 @@
  * Spans are optional and never take part in equality: a type built by the compiler points at the
  * source it came from, a type built by the importer has none.
  */
-import type { Span } from '../gram/span.js';
-import type { JsonValue } from './json-schema.js';
+import type { Span } from '../core/span.js';
+import type { JsonValue } from '../core/json-schema.js';
 
 // -------------------------------------------------------------------------------------------------
 // model

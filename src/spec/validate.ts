@@ -17,7 +17,7 @@ import type { Either } from 'fp-ts/lib/Either.js';
 import AjvDraft07, { type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { JsonSchema, JsonValue } from './json-schema.js';
+import type { JsonSchema, JsonValue } from '../core/json-schema.js';
 
 // -------------------------------------------------------------------------------------------------
 // model

@@ -1,14 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  createTool,
-  formatExperimentReport,
-  offlineModel,
-  parseSpecifications,
-  runExperiment,
-  scriptedModel,
-  toolLibrary,
-} from '../../src/index.js';
+import { createTool, formatExperimentReport, parseSpecifications, runExperiment, toolLibrary } from '../../src/index.js';
+import { offlineModel } from '../../src/entries/providers.js';
+import { scriptedModel } from '../../src/entries/testing.js';
 import fast from '../../examples/ab/fast-library.js';
 import slow from '../../examples/ab/slow-library.js';
 import old from '../../examples/capitals-1950-library.js';

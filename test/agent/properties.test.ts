@@ -1,19 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  checkConversation,
-  continueConversation,
-  conversationProblems,
-  latencyStats,
-  type Message,
-  normalizeAnswer,
-  percentile,
-  runAgent,
-  runExperiment,
-  scriptedModel,
-  type ScriptedToolCall,
-  type ToolCall,
-} from '../../src/index.js';
+import { checkConversation, conversationProblems } from '../../src/agent/conversation.js';
+import { continueConversation, type Message, runAgent, runExperiment, type ToolCall } from '../../src/index.js';
+import { latencyStats, normalizeAnswer, percentile } from '../../src/agent/experiment-stats.js';
+import { scriptedModel, type ScriptedToolCall } from '../../src/entries/testing.js';
 import { agentNamed, recordingLibrary } from './support.js';
 
 const helper = agentNamed('helper');

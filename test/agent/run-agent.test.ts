@@ -1,24 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type AgentEvent,
-  type AgentResult,
-  approverFrom,
-  continueConversation,
-  createTool,
-  defaultRuleEngine,
-  emptyToolLibrary,
-  forbiddenPatternsRule,
-  addRule,
-  type Message,
-  type Model,
-  offlineModel,
-  runAgent,
-  runAgentTask,
-  scriptedModel,
-  stopWhen,
-  toolLibrary,
-  unionLibraries,
-} from '../../src/index.js';
+import { type AgentEvent, type AgentResult, continueConversation, createTool, emptyToolLibrary, type Message, type Model, runAgent, runAgentTask, stopWhen, toolLibrary, unionLibraries } from '../../src/index.js';
+import { approverFrom, defaultRuleEngine, forbiddenPatternsRule, addRule } from '../../src/entries/policy.js';
+import { offlineModel } from '../../src/entries/providers.js';
+import { scriptedModel } from '../../src/entries/testing.js';
 import { agentNamed, deferred, recordingLibrary, specNamed } from './support.js';
 
 const helper = agentNamed('helper');

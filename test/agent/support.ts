@@ -4,16 +4,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import {
-  type AgentSpecification,
-  createTool,
-  parseSpecifications,
-  type Tool,
-  type ToolLibrary,
-  toolLibrary,
-  ToolFailure,
-  type ToolSpecification,
-} from '../../src/index.js';
+import { type AgentSpecification, createTool, parseSpecifications, type Tool, type ToolLibrary, toolLibrary, ToolFailure, type ToolSpecification } from '../../src/index.js';
 
 export const TOOLS_GRAM = `
 [echo:Tool {description: "Returns its text"} | (text::String {description: "What to return"})==>(::String)]

@@ -3,7 +3,8 @@
  */
 import { context as otelContext, trace } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runAgent, scriptedModel } from '../../src/index.js';
+import { runAgent } from '../../src/index.js';
+import { scriptedModel } from '../../src/entries/testing.js';
 import { AlsContextManager, MemoryTracerProvider as MemoryProvider } from '../support/otel.js';
 import { agentNamed, recordingLibrary } from './support.js';
 

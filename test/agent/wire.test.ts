@@ -3,7 +3,8 @@
  * Completions and Anthropic Messages; the providers talk to it over HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anthropicModel, type Model, openAIModel, runAgent } from '../../src/index.js';
+import { anthropicModel, openAIModel } from '../../src/entries/providers.js';
+import { type Model, runAgent } from '../../src/index.js';
 import { type FakeServer, type FakeTurn, lastUserText, type RecordedRequest, startFakeServer, toolResults } from '../support/fake-llm-server.js';
 import { agentNamed, recordingLibrary } from './support.js';
 

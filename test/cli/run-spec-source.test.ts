@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_TOOL_NAMES } from '../../src/index.js';
+import { BUILTIN_TOOL_NAMES } from '../../src/entries/builtins.js';
 import { cli } from '../support/cli.js';
 
 const ws = mkdtempSync(join(tmpdir(), 'gramkit-builtin-'));

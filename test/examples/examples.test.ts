@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseShell } from '../../src/index.js';
+import { parseShell } from '../../src/entries/policy.js';
 import { agentBasics } from '../../examples/agent-basics.js';
 import { capitalsExperiment } from '../../examples/agent-experiment.js';
 import { cli } from '../support/cli.js';

@@ -6,9 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  parseGram, toCanonicalJson, toPatterns, valueToJson, type GramDocument, type GramJson, type GramPattern, type Value,
-} from '../../src/index.js';
+import { parseGram, toCanonicalJson, toPatterns, type GramDocument, type GramJson, type GramPattern, type Value } from '../../src/index.js';
+import { valueToJson } from '../../src/entries/gram.js';
 import { documentArb } from './support/arbitrary.js';
 import { loadExamples } from './support/corpus.js';
 import { expectGolden } from './support/golden.js';

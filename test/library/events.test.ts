@@ -2,8 +2,9 @@ import { context as otelContext, trace } from '@opentelemetry/api';
 import fc from 'fast-check';
 import { validate as isUuid, version as uuidVersion } from 'uuid';
 import { afterEach, describe, expect, it } from 'vitest';
-import { combineObservers, type InvocationContext, type InvocationEvent, invoke, invokeJson, onEvent, ToolFailure } from '../../src/index.js';
-import { callId } from '../../src/library/call-id.js';
+import { combineObservers } from '../../src/library/events.js';
+import { type InvocationContext, type InvocationEvent, invoke, invokeJson, onEvent, ToolFailure } from '../../src/index.js';
+import { callId } from '../../src/core/call-id.js';
 import { AlsContextManager, MemoryTracerProvider as MemoryProvider, type RecordedSpan as Recorded } from '../support/otel.js';
 import { boundFor, spec } from './support.js';
 

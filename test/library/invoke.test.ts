@@ -1,21 +1,8 @@
 import { EventEmitter } from 'node:events';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  bindAll,
-  type BoundTool,
-  createTool,
-  type InvocationContext,
-  invoke,
-  invokeByName,
-  invokeJson,
-  invokeTask,
-  type JsonSchema,
-  parseArguments,
-  ToolFailure,
-  type ToolResult,
-  toolLibrary,
-} from '../../src/index.js';
+import { bindAll, type BoundTool, createTool, type InvocationContext, invoke, invokeByName, invokeJson, invokeTask, type JsonSchema, ToolFailure, type ToolResult, toolLibrary } from '../../src/index.js';
+import { parseArguments } from '../../src/library/invoke.js';
 import { golden } from './golden.js';
 import { bfclSimpleCalls, boundFor, greet, greetSpec, spec } from './support.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffJson, formatDifferences, jsonEqual, schemaDiffOptions } from '../../src/index.js';
+import { diffJson, formatDifferences, jsonEqual, schemaDiffOptions } from '../../src/entries/types.js';
 
 /** The same JSON value with every object's keys in another order. */
 const reorder = (v: unknown, seed: number): unknown => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findNonJson } from '../../src/index.js';
+import { findNonJson } from '../../src/core/json-value.js';
 
 describe('findNonJson', () => {
   it('accepts every JSON value, and values that round-trip through JSON text', () => {

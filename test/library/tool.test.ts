@@ -1,19 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  bindTool,
-  createTool,
-  defineTool,
-  invoke,
-  isTool,
-  parseSpecifications,
-  toolDescription,
-  toolLibrary,
-  toolName,
-  toolOutputSchema,
-  toolSchema,
-  type ToolSpecification,
-  validateTool,
-} from '../../src/index.js';
+import { bindTool, createTool, defineTool, invoke, isTool, parseSpecifications, toolDescription, toolLibrary, toolName, toolOutputSchema, toolSchema, type ToolSpecification } from '../../src/index.js';
+import { validateTool } from '../../src/library/tool.js';
 import { greet, greetSpec } from './support.js';
 
 const schema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as const;

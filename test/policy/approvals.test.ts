@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { approveAll, approverFrom, checkApproval, denyAll, terminalApprover, type ApprovalRequest } from '../../src/index.js';
+import { approveAll, approverFrom, checkApproval, denyAll, terminalApprover, type ApprovalRequest } from '../../src/entries/policy.js';
 
 const request: ApprovalRequest = { stepId: 'step-1', tool: 'delete_file', args: { path: 'notes.txt' }, reason: 'delete_file always asks for approval' };
 

@@ -1,24 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  approveAll,
-  approverFrom,
-  bindTool,
-  createTool,
-  defaultRuleEngine,
-  deniedResult,
-  denyAll,
-  evaluatePolicies,
-  invoke,
-  toolLibrary,
-  withPolicies,
-  type ApprovalRequest,
-  type Policies,
-  type PolicyDecision,
-  type SafetyLevel,
-  type Tool,
-  type ToolSpecification,
-} from '../../src/index.js';
+import { approveAll, approverFrom, defaultRuleEngine, deniedResult, denyAll, evaluatePolicies, withPolicies, type ApprovalRequest, type Policies, type PolicyDecision } from '../../src/entries/policy.js';
+import { bindTool, createTool, invoke, toolLibrary, type SafetyLevel, type Tool, type ToolSpecification } from '../../src/index.js';
 
 const schema = { type: 'object', properties: { command: { type: 'string', minLength: 1 } }, required: ['command'], additionalProperties: false } as const;
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkPermissions, parsePermissionList, parseSafetyLevel, permissionGranted, SAFETY_LEVELS, type SafetyLevel } from '../../src/index.js';
+import { checkPermissions, parsePermissionList, parseSafetyLevel, permissionGranted, SAFETY_LEVELS } from '../../src/entries/policy.js';
+import { type SafetyLevel } from '../../src/index.js';
 
 const level = fc.constantFrom<SafetyLevel>('low', 'medium', 'high');
 const perm = fc.constantFrom('fs:read', 'fs:write', 'net:read', 'net:write', 'proc:exec', 'docker', 'llm');

@@ -1,22 +1,10 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  addRule,
-  checkRules,
-  combineRuleEngines,
-  customRule,
-  defaultRuleEngine,
-  defaultRules,
-  emptyRuleEngine,
-  forbiddenPathsRule,
-  forbiddenPatternsRule,
-  removeRule,
-  ruleEngine,
-} from '../../src/index.js';
+import { addRule, checkRules, combineRuleEngines, customRule, defaultRuleEngine, defaultRules, emptyRuleEngine, forbiddenPathsRule, forbiddenPatternsRule, removeRule, ruleEngine } from '../../src/entries/policy.js';
 
 const corpus = (name: string): string[] =>
-  readFileSync(new URL(`../fixtures/builtins/${name}`, import.meta.url), 'utf8')
+  readFileSync(new URL(`../fixtures/builtin/${name}`, import.meta.url), 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '' && !l.startsWith('#'));
 

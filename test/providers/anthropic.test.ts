@@ -1,6 +1,7 @@
 /** Anthropic specifics beyond the conformance suite: the Messages request shape and stream details. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { anthropicModel, type Model, type ModelRequest, type ModelResult, type ToolDefinition } from '../../src/index.js';
+import { anthropicModel } from '../../src/entries/providers.js';
+import { type Model, type ModelRequest, type ModelResult, type ToolDefinition } from '../../src/index.js';
 import { startFakeServer, type FakeServer, type FakeTurn } from '../support/fake-llm-server.js';
 
 const tools: ReadonlyArray<ToolDefinition> = [{ name: 'files.read', description: 'Reads a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }];

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { offlineModel, type Message, type ModelRequest, type ModelResult, type ToolDefinition } from '../../src/index.js';
+import { offlineModel } from '../../src/entries/providers.js';
+import { type Message, type ModelRequest, type ModelResult, type ToolDefinition } from '../../src/index.js';
 
 const tool = (name: string, description: string, properties: Record<string, object>, required: string[] = Object.keys(properties)): ToolDefinition => ({
   name,

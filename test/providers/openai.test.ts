@@ -2,7 +2,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openAIModel, type Model, type ModelRequest, type ModelResult, type ToolDefinition } from '../../src/index.js';
+import { openAIModel } from '../../src/entries/providers.js';
+import { type Model, type ModelRequest, type ModelResult, type ToolDefinition } from '../../src/index.js';
 import { startFakeServer, type FakeServer, type FakeTurn } from '../support/fake-llm-server.js';
 
 const tools: ReadonlyArray<ToolDefinition> = [

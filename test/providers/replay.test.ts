@@ -2,7 +2,9 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadRecording, parseRecording, recordModel, replayModel, scriptedModel, serializeRecording, type ModelRequest, type Recording } from '../../src/index.js';
+import { loadRecording, parseRecording, recordModel, replayModel, serializeRecording, type Recording } from '../../src/entries/providers.js';
+import { scriptedModel } from '../../src/entries/testing.js';
+import { type ModelRequest } from '../../src/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gramkit-replay-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

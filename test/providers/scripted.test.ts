@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scriptedModel } from '../../src/index.js';
+import { scriptedModel } from '../../src/entries/testing.js';
 
 describe('scripted model', () => {
   it('plays its turns in order, records requests, and reports when it runs out', async () => {

@@ -11,18 +11,8 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  type JsonObject,
-  type JsonValue,
-  type ToolSpecification,
-  compileSchema,
-  encodeToolSpecification,
-  importTools,
-  parseSpecifications,
-  printSpecifications,
-  validateToolArgs,
-} from '../../src/index.js';
-import { valueArbitrary } from '../../src/spec/arbitrary.js';
+import { type JsonObject, type JsonValue, type ToolSpecification, compileSchema, encodeToolSpecification, importTools, parseSpecifications, printSpecifications, validateToolArgs } from '../../src/index.js';
+import { valueArbitrary } from '../../src/testing/arbitrary.js';
 import { mutations } from './support/mutate.js';
 
 const FILES = ['BFCL_v4_simple_python', 'BFCL_v4_multiple', 'BFCL_v4_parallel', 'BFCL_v4_parallel_multiple'];

@@ -6,19 +6,9 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  type JsonObject,
-  type JsonValue,
-  checkFromJsonSchema,
-  compileSchema,
-  detectFormat,
-  fromJsonSchema,
-  importSucceeded,
-  importTools,
-  parseSpecifications,
-  toJsonSchema,
-} from '../../src/index.js';
-import { valueArbitrary } from '../../src/spec/arbitrary.js';
+import { type JsonObject, type JsonValue, compileSchema, importTools, parseSpecifications } from '../../src/index.js';
+import { checkFromJsonSchema, detectFormat, fromJsonSchema, importSucceeded, toJsonSchema } from '../../src/entries/types.js';
+import { valueArbitrary } from '../../src/testing/arbitrary.js';
 import { golden } from './support/golden.js';
 import { mutations } from './support/mutate.js';
 

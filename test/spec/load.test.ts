@@ -2,19 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  type Diagnostic,
-  type Specifications,
-  compiledSchemaCount,
-  createToolSpecification,
-  encodeSpecifications,
-  formatDiagnostics,
-  loadSpecificationFiles,
-  loadSpecifications,
-  parseSpecifications,
-  printSpecifications,
-  validateToolArgs,
-} from '../../src/index.js';
+import { type Diagnostic, type Specifications, createToolSpecification, encodeSpecifications, formatDiagnostics, loadSpecificationFiles, loadSpecifications, parseSpecifications, printSpecifications, validateToolArgs } from '../../src/index.js';
+import { compiledSchemaCount } from '../../src/spec/validate.js';
 
 const ok = (text: string, options = {}): Specifications => {
   const r = parseSpecifications(text, options);

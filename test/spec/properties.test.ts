@@ -4,27 +4,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  type JsonObject,
-  type ToolSpecification,
-  checkTypeSignature,
-  checkValue,
-  compileSchema,
-  createToolSpecification,
-  decodeToolSpecification,
-  encodeToolSpecification,
-  fromJsonSchema,
-  parseSpecifications,
-  printSignature,
-  printSpecifications,
-  signatureSchemas,
-  stripSignatureSpans,
-  toJsonSchema,
-  typeEquals,
-  signatureEquals,
-  returnType,
-} from '../../src/index.js';
-import { valueArbitrary } from '../../src/spec/arbitrary.js';
+import { type JsonObject, type ToolSpecification, checkTypeSignature, compileSchema, createToolSpecification, decodeToolSpecification, encodeToolSpecification, parseSpecifications, printSpecifications } from '../../src/index.js';
+import { checkValue, fromJsonSchema, printSignature, signatureSchemas, stripSignatureSpans, toJsonSchema, typeEquals, signatureEquals, returnType } from '../../src/entries/types.js';
+import { valueArbitrary } from '../../src/testing/arbitrary.js';
 import { metadataArb, nameArb, signatureArb, textArb, typeArb } from './support/arbitraries.js';
 import { mutations } from './support/mutate.js';
 

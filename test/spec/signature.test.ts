@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type Diagnostic,
-  checkTypeSignature,
-  parseTypeSignature,
-  typeSignatureToJSONSchema,
-  signatureSchemas,
-  formatDiagnostics,
-} from '../../src/index.js';
+import { type Diagnostic, checkTypeSignature, parseTypeSignature, typeSignatureToJSONSchema, formatDiagnostics } from '../../src/index.js';
+import { signatureSchemas } from '../../src/entries/types.js';
 
 const schemaOf = (sig: string) => {
   const r = typeSignatureToJSONSchema(sig);

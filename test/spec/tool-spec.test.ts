@@ -1,22 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createAgentSpecification,
-  createToolSpecification,
-  decodeAgentSpecification,
-  decodeSpecifications,
-  decodeToolSpecification,
-  encodeAgentSpecification,
-  encodeToolSpecification,
-  printToolSpecification,
-  toolSpecDescription,
-  toolSpecName,
-  toolSpecSchema,
-  toolSpecSignature,
-  toolSpecTypeSignature,
-  toolSpecOutputSchema,
-  validateToolArgs,
-  withMetadata,
-} from '../../src/index.js';
+import { createAgentSpecification, createToolSpecification, decodeAgentSpecification, decodeSpecifications, decodeToolSpecification, encodeAgentSpecification, encodeToolSpecification, printToolSpecification, toolSpecDescription, toolSpecName, toolSpecSchema, toolSpecSignature, toolSpecTypeSignature, toolSpecOutputSchema, validateToolArgs, withMetadata } from '../../src/index.js';
 
 const SIG = '(::Text {paramName:"name"})==>(::String)';
 const hello = (() => {

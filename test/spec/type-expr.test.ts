@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseTypeExpression, printTypeExpression, toJsonSchema, typeEquals } from '../../src/index.js';
+import { parseTypeExpression, printTypeExpression, toJsonSchema, typeEquals } from '../../src/entries/types.js';
 import { typeArb } from './support/arbitraries.js';
-import { type Type, foldType, anyType, arrayType, tupleType, objectType, unionType, field, primitiveType, stripSpans } from '../../src/index.js';
+import { type Type } from '../../src/index.js';
+import { foldType, anyType, arrayType, tupleType, objectType, unionType, field, primitiveType, stripSpans } from '../../src/entries/types.js';
 import { isExpressible } from '../../src/spec/type-expr.js';
 
 /** The same type without keywords and with open objects: what a type expression can write. */

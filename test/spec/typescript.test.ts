@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostics, parseSpecifications, toolsToTypeScript, typeToTypeScript, fromJsonSchema } from '../../src/index.js';
+import { formatDiagnostics, parseSpecifications, toolsToTypeScript } from '../../src/index.js';
+import { typeToTypeScript, fromJsonSchema } from '../../src/entries/types.js';
 import { golden } from './support/golden.js';
 
 const tools = (() => {

@@ -3,9 +3,9 @@
  * `builtin`: the built-in specifications) and reports all errors and warnings, then a summary.
  * Exit 1 when any file has an error.
  */
-import { hasErrors } from '../../gram/diagnostic.js';
+import { hasErrors } from '../../core/diagnostic.js';
 import { analyzeGram } from '../../gram/parse.js';
-import { EXIT_FAILURE, EXIT_OK, type CommandContext } from '../run.js';
+import { EXIT_FAILURE, EXIT_OK, type CommandContext } from '../context.js';
 import { expandArguments, type Loaded, loadSource } from './gram-input.js';
 import { countText, diagnosticsJson, renderDiagnostics } from './gram-report.js';
 

@@ -1,12 +1,12 @@
 /**
  * The library of the tools a specification file implements itself, with `http: {...}` or
- * `command: {...}` (src/impls/declarative.ts). The CLI supplies what only it may read: secrets for
+ * `command: {...}` (src/tools/declarative.ts). The CLI supplies what only it may read: secrets for
  * `${NAME}` placeholders come from environment variables, command tools are confined to the
  * workspace and pass through the variables their `env` allowlist names.
  */
 import type { Either } from 'fp-ts/lib/Either.js';
-import type { Diagnostic } from '../../gram/diagnostic.js';
-import { declarativeLibrary, declaredKind } from '../../impls/declarative.js';
+import type { Diagnostic } from '../../core/diagnostic.js';
+import { declarativeLibrary, declaredKind } from '../../tools/declarative.js';
 import type { ToolLibrary } from '../../library/tool-library.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
 import type { CliIO } from '../io.js';

@@ -6,7 +6,7 @@
 import { rename, writeFile, unlink } from 'node:fs/promises';
 import { analyzeGram } from '../../gram/parse.js';
 import { formatGram } from '../../gram/print.js';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../run.js';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { expandArguments, loadSource } from './gram-input.js';
 import { renderDiagnostics } from './gram-report.js';
 

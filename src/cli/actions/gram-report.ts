@@ -2,9 +2,9 @@
  * Diagnostics as the CLI prints them: rustc-style blocks with file, line, column and a caret, or
  * one JSON object per diagnostic with 1-based positions for tools.
  */
-import type { Diagnostic } from '../../gram/diagnostic.js';
-import { formatDiagnostics } from '../../gram/format-diagnostic.js';
-import { type LineIndex, lineIndex, positionAt } from '../../gram/span.js';
+import type { Diagnostic } from '../../core/diagnostic.js';
+import { formatDiagnostics } from '../../core/format-diagnostic.js';
+import { type LineIndex, lineIndex, positionAt } from '../../core/span.js';
 
 // -------------------------------------------------------------------------------------------------
 // utilities

@@ -6,7 +6,7 @@ import { toCanonicalJson } from '../../gram/canonical-json.js';
 import { toPatterns } from '../../gram/lower.js';
 import { analyzeGram } from '../../gram/parse.js';
 import { formatGram } from '../../gram/print.js';
-import { EXIT_FAILURE, EXIT_OK, type CommandContext } from '../run.js';
+import { EXIT_FAILURE, EXIT_OK, type CommandContext } from '../context.js';
 import { loadSource } from './gram-input.js';
 import { renderDiagnostics } from './gram-report.js';
 

@@ -19,7 +19,7 @@ import { formatTrace } from '../../agent/trace.js';
 import type { ApprovalResponse, Approver } from '../../policy/approvals.js';
 import { approveAll, denyAll, terminalApprover } from '../../policy/approvers.js';
 import { defaultRuleEngine } from '../../policy/default-rules.js';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../run.js';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { agentLibrary, agentModel, loadAgent, positiveInteger } from './agent-setup.js';
 import { chatInput } from './chat-input.js';
 import { resolveWorkspace } from './spec-source.js';

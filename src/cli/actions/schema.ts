@@ -5,14 +5,14 @@
  *
  * Also the specification loading shared by `schema`, `types` and `validate`.
  */
-import type { Diagnostic } from '../../gram/diagnostic.js';
-import type { JsonObject, JsonValue } from '../../spec/json-schema.js';
+import type { Diagnostic } from '../../core/diagnostic.js';
+import type { JsonObject, JsonValue } from '../../core/json-schema.js';
 import type { Specifications } from '../../spec/load.js';
-import { didYouMean } from '../../spec/suggest.js';
+import { didYouMean } from '../../core/suggest.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { loadSpecSource } from './spec-source.js';
 import { renderDiagnostics } from './gram-report.js';
-import type { CommandContext } from '../run.js';
+import type { CommandContext } from '../context.js';
 
 // -------------------------------------------------------------------------------------------------
 // shared: loading specifications for a command
@@ -21,7 +21,7 @@ import type { CommandContext } from '../run.js';
 /** Loads a specification file (`.gram`, or `.json` in the JSON form); reports and returns undefined on errors. */
 export const loadSpecsForCli = async (ctx: CommandContext, file: string): Promise<Specifications | undefined> => {
   // a file, `-` or `builtin`; agents may name built-in tools (spec-source.ts)
-  const loaded = await loadSpecSource(ctx.io, file);
+  const loaded = await loadSpecSource(ctx, file);
   if (loaded._tag === 'Left') {
     const f = loaded.left;
     if (f.message !== undefined) ctx.io.stderr(`gramkit: ${f.message}\n`);

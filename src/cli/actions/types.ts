@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { toolsToTypeScript } from '../../spec/to-typescript.js';
 import { loadSpecsForCli, selectTools } from './schema.js';
-import type { CommandContext } from '../run.js';
+import type { CommandContext } from '../context.js';
 
 export interface TypesOptions {
   readonly tool?: string;

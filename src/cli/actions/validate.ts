@@ -4,13 +4,13 @@
  * calls, one `{"tool": .., "args": ..}` per line (also `name` / `arguments` as JSON text, the way
  * models send them), printing one JSON result per line.
  */
-import type { JsonValue } from '../../spec/json-schema.js';
+import type { JsonValue } from '../../core/json-schema.js';
 import type { Specifications } from '../../spec/load.js';
-import { isJsonObject } from '../../spec/json.js';
+import { isJsonObject } from '../../core/json.js';
 import { validateToolArgs } from '../../spec/validate.js';
 import { loadSource } from './gram-input.js';
 import { loadSpecsForCli, pickTool, printJson } from './schema.js';
-import type { CommandContext } from '../run.js';
+import type { CommandContext } from '../context.js';
 
 export interface ValidateOptions {
   readonly tool?: string;

@@ -2,7 +2,7 @@
  * `gramkit ab <agent.gram> --library a.ts --library b.ts --inputs inputs.jsonl`: an A/B experiment.
  */
 import type { Command } from 'commander';
-import type { CommandContext } from '../run.js';
+import type { CommandContext } from '../context.js';
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
@@ -11,14 +11,14 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .command('ab')
     .description('run the same agent on the same inputs against several tool libraries and compare them (success, tool errors, latency, answers)')
     .argument('<agent>', 'a .gram (or .json) file with the agent')
-    .requiredOption('-l, --library <module>', 'a library to compare: a .ts or .js module, or builtin (repeat for each variant)', collect)
+    .requiredOption('-l, --library <module>', 'a library to compare: a .ts or .js module, builtin, or an MCP server (mcp:<url>, mcp+stdio:<command>) (repeat for each variant)', collect)
     .requiredOption('-i, --inputs <file>', 'JSON lines: a message per line, as "text" or {"message": "...", "id": "...", "expected": "..."}')
     .option('-n, --runs <n>', 'runs of each input on each library (default 1)')
     .option('-o, --out <file>', 'write the whole report as JSON to this file')
     .option('--json', 'print the JSON report instead of the table')
     .option('--agent <name>', 'the agent to run, when the file defines several')
-    .option('-m, --model <id>', 'openai/<model>, anthropic/<model>, offline or replay:<file> (default: the agent\'s model, else offline)')
-    .option('--base-url <url>', 'the API root of an OpenAI- or Anthropic-compatible server')
+    .option('-m, --model <id>', 'openai/<model>, openai-responses/<model>, anthropic/<model>, gemini/<model>, offline or replay:<file> (default: the agent\'s model, else offline)')
+    .option('--base-url <url>', 'the API root of an OpenAI-, Anthropic- or Gemini-compatible server')
     .option('-c, --concurrency <n>', 'runs at the same time (default 4)')
     .option('-y, --yes', 'approve every call that needs approval')
     .option('--deny', 'refuse every call that needs approval (the default: nobody is asked during an experiment)')

@@ -2,7 +2,7 @@
  * `gramkit fmt <files...> [--write | --check] [--width <n>]`
  */
 import type { Command } from 'commander';
-import type { CommandContext } from '../run.js';
+import type { CommandContext } from '../context.js';
 
 export const register = (program: Command, ctx: CommandContext): void => {
   program

@@ -2,7 +2,7 @@
  * Every command of the CLI. Each module exports `register(program, ctx)`; add one line per command.
  */
 import type { Command } from 'commander';
-import type { CommandContext } from '../run.js';
+import type { CommandContext } from '../context.js';
 import { register as registerInvoke } from './invoke.js';
 import { register as registerParse } from './parse.js';
 import { register as registerCheck } from './check.js';
@@ -13,11 +13,10 @@ import { register as registerTypes } from './types.js';
 import { register as registerValidate } from './validate.js';
 import { register as registerRun } from './run.js';
 import { register as registerAb } from './ab.js';
+import { register as registerMcp } from './mcp.js';
 
 export const registerCommands = (program: Command, ctx: CommandContext): void => {
   registerInvoke(program, ctx);
-  void program;
-  void ctx;
   registerParse(program, ctx);
   registerCheck(program, ctx);
   registerFmt(program, ctx);
@@ -27,4 +26,5 @@ export const registerCommands = (program: Command, ctx: CommandContext): void =>
   registerValidate(program, ctx);
   registerRun(program, ctx);
   registerAb(program, ctx);
+  registerMcp(program, ctx);
 };

@@ -2,7 +2,7 @@
  * `gramkit parse <file|-> [--strict] [--format json|gram] [--pretty]`
  */
 import { type Command, Option } from 'commander';
-import type { CommandContext } from '../run.js';
+import type { CommandContext } from '../context.js';
 
 export const register = (program: Command, ctx: CommandContext): void => {
   program

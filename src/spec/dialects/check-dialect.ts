@@ -4,8 +4,8 @@
  * `DIALECT_RULE_VIOLATION` errors. They are independent of the exporters, so tests can hold the
  * exporters to them, and a fake server can answer 400 like the real API would.
  */
-import { error, type Diagnostic } from '../../gram/diagnostic.js';
-import type { JsonObject, JsonSchema } from '../json-schema.js';
+import { error, type Diagnostic } from '../../core/diagnostic.js';
+import type { JsonObject, JsonSchema } from '../../core/json-schema.js';
 import { DialectCodes, type Dialect } from './dialect.js';
 import { GEMINI_SCHEMA_KEYS, GEMINI_TYPES } from './lower-gemini.js';
 import { OPENAI_STRICT_FORMATS, OPENAI_STRICT_LIMITS } from './lower-openai.js';

@@ -8,8 +8,8 @@
  * so a constraint a provider cannot express is moved into the description, not lost.
  */
 import type { Either } from 'fp-ts/lib/Either.js';
-import { error, info, warning, type Diagnostic } from '../../gram/diagnostic.js';
-import type { JsonObject, JsonSchema } from '../json-schema.js';
+import { error, info, warning, type Diagnostic } from '../../core/diagnostic.js';
+import type { JsonObject, JsonSchema } from '../../core/json-schema.js';
 import { showPath } from './schema-walk.js';
 
 // -------------------------------------------------------------------------------------------------

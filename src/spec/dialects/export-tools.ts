@@ -12,8 +12,8 @@
  * | `gemini`        | `{name, description, parameters?}` (a `functionDeclarations` entry)   |
  * | `mcp`           | `{name, description, inputSchema, outputSchema?}`                     |
  */
-import { error, type Diagnostic } from '../../gram/diagnostic.js';
-import type { JsonObject, JsonValue } from '../json-schema.js';
+import { error, type Diagnostic } from '../../core/diagnostic.js';
+import type { JsonObject, JsonValue } from '../../core/json-schema.js';
 import {
   DialectCodes,
   newNotes,

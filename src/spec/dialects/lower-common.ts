@@ -2,7 +2,7 @@
  * Pieces shared by the lowerings: merging `allOf` of plain objects, de-duplicated unions, and
  * descriptions that carry the constraints a provider does not enforce.
  */
-import type { JsonObject, JsonSchema, JsonValue } from '../json-schema.js';
+import type { JsonObject, JsonSchema, JsonValue } from '../../core/json-schema.js';
 import { canonicalJson, isObj, typesOf } from './schema-walk.js';
 
 // -------------------------------------------------------------------------------------------------

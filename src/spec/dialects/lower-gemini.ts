@@ -6,7 +6,7 @@
  * and what cannot be said in the subset is moved into the description (gramkit still validates
  * it). An object with no properties at the root means "no parameters": `parameters` is omitted.
  */
-import type { JsonObject, JsonSchema, JsonValue } from '../json-schema.js';
+import type { JsonObject, JsonSchema, JsonValue } from '../../core/json-schema.js';
 import { DialectCodes, noteInfo, noteWarning, type Notes } from './dialect.js';
 import { joinDescription, mergeAllOf, uniqueAnyOf } from './lower-common.js';
 import { brief, canonicalJson, describeSchema, isAnySchema, isObj, resolveRef, seg, typesOf } from './schema-walk.js';

@@ -12,7 +12,7 @@
  *   value of any type, maps with free keys, a root union) is returned as a blocker: the exporter
  *   then sends the tool with `strict: false` and says why.
  */
-import type { JsonObject, JsonSchema, JsonValue } from '../json-schema.js';
+import type { JsonObject, JsonSchema, JsonValue } from '../../core/json-schema.js';
 import { DialectCodes, noteInfo, noteWarning, type Notes } from './dialect.js';
 import { isSchema, joinDescription, mapValues, mergeAllOf, uniqueAnyOf } from './lower-common.js';
 import {

@@ -13,7 +13,7 @@
  * Pure and total: any value goes in (not only objects), nothing is mutated, and a value the
  * schema does not describe is passed through for validation to report.
  */
-import type { JsonObject, JsonSchema } from '../json-schema.js';
+import type { JsonObject, JsonSchema } from '../../core/json-schema.js';
 import type { Dialect } from './dialect.js';
 import { acceptsNull, isObj, jsonTypeOf, resolveRef, typesOf } from './schema-walk.js';
 

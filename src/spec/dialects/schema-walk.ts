@@ -3,7 +3,7 @@
  * a schema allows, whether it accepts `null`, local `$ref` resolution, and a path notation that
  * reads like the arguments (`user.tags[]`).
  */
-import type { JsonObject, JsonSchema, JsonValue } from '../json-schema.js';
+import type { JsonObject, JsonSchema, JsonValue } from '../../core/json-schema.js';
 
 // -------------------------------------------------------------------------------------------------
 // model

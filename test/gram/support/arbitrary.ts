@@ -4,11 +4,7 @@
  * contents without a fence inside. Spans are placeholders (tests compare ASTs without spans).
  */
 import fc from 'fast-check';
-import type {
-  AnnotatedPattern, Arrow, GramDocument, Identifier, IdentifiedAnnotation, Key, Label, NodePattern, NumericValue,
-  PathPattern, Property, PropertyAnnotation, RangeValue, RecordNode, RelationshipPath, Subject, SubjectPattern,
-  SubjectPatternElement, TopLevelPattern, Value,
-} from '../../../src/index.js';
+import { type AnnotatedPattern, type Arrow, type GramDocument, type Identifier, type IdentifiedAnnotation, type Key, type Label, type NodePattern, type NumericValue, type PathPattern, type Property, type PropertyAnnotation, type RangeValue, type RecordNode, type RelationshipPath, type Subject, type SubjectPattern, type SubjectPatternElement, type TopLevelPattern, type Value } from '../../../src/index.js';
 
 const sp = { start: 0, end: 0 };
 

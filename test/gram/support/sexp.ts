@@ -2,10 +2,7 @@
  * Renders a gramkit AST as tree-sitter-gram's S-expression (named nodes and fields), so corpus
  * cases compare whole trees, not just accept/reject. Comments are dropped on both sides.
  */
-import type {
-  GramDocument, Identifier, Key, Label, NodePattern, PathPattern, Property, RecordNode, Subject, SubjectPattern,
-  SubjectPatternElement, TopLevelPattern, Value,
-} from '../../../src/index.js';
+import { type GramDocument, type Identifier, type Key, type Label, type NodePattern, type PathPattern, type Property, type RecordNode, type Subject, type SubjectPattern, type SubjectPatternElement, type TopLevelPattern, type Value } from '../../../src/index.js';
 
 const content = (s: string): string => (s === '' ? '' : ' content: (string_content)');
 

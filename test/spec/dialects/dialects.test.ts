@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkExportedTool, DialectCodes, exportTool, exportTools, normalizeArguments, parseDialect, type JsonObject } from '../../../src/index.js';
+import { checkExportedTool, DialectCodes, exportTool, exportTools, normalizeArguments, parseDialect } from '../../../src/entries/providers.js';
+import { type JsonObject } from '../../../src/index.js';
 
 const hello: JsonObject = { type: 'object', properties: { personName: { type: 'string', default: 'world' } } };
 

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkExportedTool, DIALECTS, exportTools, type ExportableTool } from '../../../src/index.js';
+import { checkExportedTool, DIALECTS, exportTools, type ExportableTool } from '../../../src/entries/providers.js';
 
 const root = join(import.meta.dirname, '../../fixtures/dialects');
 const cases = readdirSync(join(root, 'schemas')).filter((f) => f.endsWith('.json')).sort();

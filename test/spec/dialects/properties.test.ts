@@ -9,20 +9,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  checkExportedTool,
-  compileSchema,
-  DIALECTS,
-  exportTool,
-  exportTools,
-  isValidToolName,
-  normalizeArguments,
-  sanitizeToolName,
-  toolNameMap,
-  type Dialect,
-  type JsonObject,
-  type JsonValue,
-} from '../../../src/index.js';
+import { checkExportedTool, DIALECTS, exportTool, exportTools, isValidToolName, normalizeArguments, sanitizeToolName, toolNameMap, type Dialect } from '../../../src/entries/providers.js';
+import { compileSchema, type JsonObject, type JsonValue } from '../../../src/index.js';
 import { generatedSchema, mutate } from './schema-arbitrary.js';
 
 // -------------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
  * properties, nulls, out-of-range numbers) to test rejection too.
  */
 import fc from 'fast-check';
-import type { JsonObject, JsonValue } from '../../../src/spec/json-schema.js';
+import type { JsonObject, JsonValue } from '../../../src/core/json-schema.js';
 
 export interface Generated {
   readonly schema: JsonObject;

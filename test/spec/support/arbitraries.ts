@@ -4,8 +4,8 @@
  * `additionalProperties`, values (defaults, enum, const, examples) that validate.
  */
 import fc from 'fast-check';
-import { valueArbitrary } from '../../../src/spec/arbitrary.js';
-import type { JsonObject, JsonValue } from '../../../src/spec/json-schema.js';
+import { valueArbitrary } from '../../../src/testing/arbitrary.js';
+import type { JsonObject, JsonValue } from '../../../src/core/json-schema.js';
 import {
   type Field,
   type Keywords,

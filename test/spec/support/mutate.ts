@@ -2,7 +2,7 @@
  * Mutations of a valid value: the negative samples of the agreement tests (a wrong type, a value out
  * of range, a missing or unknown property, a repeated item, ... at the top or one level down).
  */
-import type { JsonValue } from '../../../src/index.js';
+import { type JsonValue } from '../../../src/index.js';
 
 const top = (v: JsonValue): JsonValue[] => {
   const out: JsonValue[] = [null, 'zz', 0, -1e9, 1e9, 1.5, true, [], {}];

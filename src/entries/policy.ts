@@ -1,0 +1,27 @@
+/**
+ * `gramkit/policy`: what runs before a tool call. Approvals, a rule engine (dangerous shell
+ * commands, sensitive paths) and permissions with safety levels.
+ */
+export type { PolicyDecision, PolicySource, PolicyCall } from '../policy/decision.js';
+export { policyAllow, policyDeny, policyAsk, deniedResult } from '../policy/decision.js';
+export type { Policies, GuardOptions } from '../policy/evaluate.js';
+export { evaluatePolicies, evaluateStaticPolicies, withPolicies } from '../policy/evaluate.js';
+export type { PermissionPolicy } from '../policy/permissions.js';
+export { checkPermissions, permissionGranted, parsePermissionList, parseSafetyLevel, SAFETY_LEVELS } from '../policy/permissions.js';
+export type { ApprovalRequest, ApprovalResponse, Approver, ApprovalPolicy } from '../policy/approvals.js';
+export { checkApproval, approvalRequirement } from '../policy/approvals.js';
+export type { TerminalApprover, TerminalApproverOptions } from '../policy/approvers.js';
+export { approveAll, denyAll, approverFrom, terminalApprover } from '../policy/approvers.js';
+export type {
+  Rule, RuleInput, RuleViolation, RuleEngine, RuleEngineOptions, CommandText, CommandExtractor, PathArgument, PathAccess,
+  ForbiddenPatternsOptions, ForbiddenPathsOptions,
+} from '../policy/rules.js';
+export {
+  ruleEngine, emptyRuleEngine, customRule, forbiddenPatternsRule, forbiddenPathsRule, addRule, removeRule, combineRuleEngines,
+  checkRules, describeViolations,
+} from '../policy/rules.js';
+export { defaultRules, defaultRuleEngine, isCriticalPath, sensitivePath } from '../policy/default-rules.js';
+export type { CommandView } from '../policy/command-view.js';
+export { commandViews } from '../policy/command-view.js';
+export type { SimpleCommand, ParsedShell, Redirect } from '../policy/shell-words.js';
+export { parseShell } from '../policy/shell-words.js';

@@ -1,0 +1,27 @@
+/**
+ * `gramkit/tools`: tools declared in data. HTTP tools (templated requests over a safe fetch with a
+ * host allowlist, secrets redacted) and command tools (a program run with no shell, one argument
+ * per placeholder), and building a library from the declarations of a specification file.
+ */
+export type { RunProcessOptions, ProcessResult, SpawnError } from '../tools/process.js';
+export { runProcess } from '../tools/process.js';
+export type { HostAllowlist, HostPattern, HostDecision } from '../net/host-allowlist.js';
+export { parseAllowedHosts, checkHost, isPrivateAddress } from '../net/host-allowlist.js';
+export type { SafeFetchOptions, FetchResponse, FetchError, FetchErrorCode } from '../net/safe-fetch.js';
+export { safeFetch } from '../net/safe-fetch.js';
+export type { RetryPolicy } from '../net/retry.js';
+export { DEFAULT_RETRY, IDEMPOTENT_METHODS } from '../net/retry.js';
+export type { SecretProvider } from '../core/redact.js';
+export { REDACTED } from '../core/redact.js';
+export type { HttpToolConfig, HttpToolConfigInput, HttpMethod } from '../tools/http/http-config.js';
+export { decodeHttpToolConfig, HTTP_METHODS } from '../tools/http/http-config.js';
+export type { HttpToolOptions } from '../tools/http/http-tool.js';
+export { httpTool } from '../tools/http/http-tool.js';
+export type { CommandToolConfig, CommandToolConfigInput } from '../tools/command/command-config.js';
+export { decodeCommandToolConfig } from '../tools/command/command-config.js';
+export type { CommandToolOptions } from '../tools/command/command-tool.js';
+export { commandTool } from '../tools/command/command-tool.js';
+export type { OutputMode, ParsedOutput } from '../tools/command/command-output.js';
+export { parseCommandOutput } from '../tools/command/command-output.js';
+export type { DeclarativeToolOptions, ImplementationKind, DeclarativeLoad } from '../tools/declarative.js';
+export { declaredTool, declaredKind, declarativeLibrary, loadDeclarativeLibrary } from '../tools/declarative.js';

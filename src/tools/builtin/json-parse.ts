@@ -1,0 +1,84 @@
+/**
+ * `json_parse` (seed 002's `tool_json_parse`): parses JSON given as text or read from a workspace
+ * file, optionally selects parts of it with a JSONPath query (jsonpath-plus, with its safe
+ * evaluator for filters), and returns the value and its pretty-printed text. Invalid JSON fails
+ * with `INVALID_JSON` and the line and column of the first error.
+ */
+import { JSONPath } from 'jsonpath-plus';
+import type { InvocationContext } from '../../library/tool.js';
+import { ToolErrorCodes, ToolFailure } from '../../library/result.js';
+import { argsRecord, stringArg, type BuiltinFactory } from './builtin.js';
+import { BuiltinErrorCodes } from './errors.js';
+import { locateJsonError } from './json-locate.js';
+import { readFile } from './read-file.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+export interface JsonParseResult {
+  /** The parsed value, or with `query` the array of every match. */
+  readonly value: unknown;
+  /** The same value as indented JSON text. */
+  readonly pretty: string;
+}
+
+// -------------------------------------------------------------------------------------------------
+// tool
+// -------------------------------------------------------------------------------------------------
+
+export const jsonParse: BuiltinFactory = (options) => {
+  const reader = readFile({ ...options, limits: { ...options.limits, readMaxBytes: options.limits.jsonMaxBytes } });
+  return {
+    name: 'json_parse',
+    annotations: { permissions: ['fs:read'], safetyLevel: 'low', approval: 'auto' },
+    implementation: async (args: unknown, ctx: InvocationContext): Promise<JsonParseResult> => {
+      const a = argsRecord(args);
+      const text = stringArg(a, 'text');
+      const path = stringArg(a, 'path');
+      const query = stringArg(a, 'query');
+      if ((text === undefined) === (path === undefined)) {
+        throw new ToolFailure(ToolErrorCodes.INVALID_ARGUMENTS, 'give exactly one of "text" (JSON text) and "path" (a JSON file in the workspace)');
+      }
+      let source: string;
+      if (text !== undefined) {
+        if (text.length > options.limits.jsonMaxBytes) {
+          throw new ToolFailure(BuiltinErrorCodes.RESULT_TOO_LARGE, `the text is longer than the ${options.limits.jsonMaxBytes}-byte limit of json_parse`);
+        }
+        source = text;
+      } else source = ((await reader.implementation({ path, encoding: 'utf-8' }, ctx)) as { content: string }).content;
+      const value = parseJson(source, path);
+      if (query === undefined) return { value, pretty: JSON.stringify(value, null, 2) };
+      const selected = select(value, query);
+      return { value: selected, pretty: JSON.stringify(selected, null, 2) };
+    },
+  };
+};
+
+// -------------------------------------------------------------------------------------------------
+// utilities
+// -------------------------------------------------------------------------------------------------
+
+/** Parses JSON (a leading byte-order mark is allowed); `INVALID_JSON` with a location otherwise. */
+export const parseJson = (source: string, file?: string): unknown => {
+  const text = source.startsWith('\uFEFF') ? source.slice(1) : source;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    const where = locateJsonError(text);
+    const name = file !== undefined ? JSON.stringify(file) : 'the text';
+    if (where === undefined) throw new ToolFailure(BuiltinErrorCodes.INVALID_JSON, `${name} is not valid JSON: ${(e as Error).message}`);
+    throw new ToolFailure(BuiltinErrorCodes.INVALID_JSON, `${name} is not valid JSON: line ${where.line}, column ${where.column}: ${where.problem}`, {
+      details: { line: where.line, column: where.column, offset: where.offset },
+    });
+  }
+};
+
+const select = (value: unknown, query: string): unknown[] => {
+  try {
+    const out = JSONPath({ path: query, json: value as object, wrap: true, eval: 'safe' }) as unknown;
+    return Array.isArray(out) ? out : [];
+  } catch (e) {
+    throw new ToolFailure(ToolErrorCodes.INVALID_ARGUMENTS, `the JSONPath query ${JSON.stringify(query)} is invalid: ${(e as Error).message}`);
+  }
+};

@@ -1,0 +1,113 @@
+/**
+ * `move_file`: moves or renames a file, a symbolic link (the link itself) or a directory inside the
+ * workspace. Without `overwrite`, an existing destination is an error (`FILE_EXISTS`); for files
+ * this is atomic (a hard link that fails when the destination exists, then the source removed), for
+ * directories it is a check just before the rename. With `overwrite`, an existing file is replaced
+ * atomically; a directory is never replaced. Approval: asks only when it would overwrite.
+ */
+import { link, lstat, rename, unlink } from 'node:fs/promises';
+import * as path from 'node:path';
+import type { InvocationContext } from '../../library/tool.js';
+import { ToolFailure } from '../../library/result.js';
+import { argsRecord, boolArg, requireString, type BuiltinFactory } from './builtin.js';
+import { BuiltinErrorCodes, errnoOf, systemFailure } from './errors.js';
+import { childPath, withDirectory } from './workspace-fs.js';
+import { resolveWorkspacePath } from './workspace.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+export interface MoveFileResult {
+  readonly from: string;
+  readonly to: string;
+}
+
+// -------------------------------------------------------------------------------------------------
+// tool
+// -------------------------------------------------------------------------------------------------
+
+export const moveFile: BuiltinFactory = (options) => ({
+  name: 'move_file',
+  annotations: {
+    permissions: ['fs:write'],
+    safetyLevel: 'medium',
+    approval: async (args: unknown) => {
+      const a = argsRecord(args);
+      if (a['overwrite'] !== true || typeof a['to'] !== 'string') return false;
+      try {
+        return (await resolveWorkspacePath(options.workspace, a['to'], { followLast: false })).exists;
+      } catch {
+        return false;
+      }
+    },
+  },
+  implementation: async (args: unknown, _ctx: InvocationContext): Promise<MoveFileResult> => {
+    const a = argsRecord(args);
+    const fromInput = requireString(a, 'from');
+    const toInput = requireString(a, 'to');
+    const overwrite = boolArg(a, 'overwrite', false);
+    const from = await resolveWorkspacePath(options.workspace, fromInput, { followLast: false });
+    const to = await resolveWorkspacePath(options.workspace, toInput, { followLast: false });
+    if (from.real === to.real) return { from: from.relative, to: to.relative };
+    if (to.real.startsWith(`${from.real}/`)) {
+      throw new ToolFailure(BuiltinErrorCodes.INVALID_PATH, `cannot move ${JSON.stringify(fromInput)} into itself (${JSON.stringify(toInput)})`);
+    }
+    const fromName = path.posix.basename(from.real);
+    const toName = path.posix.basename(to.real);
+    await withDirectory(from.root, path.posix.dirname(from.real), fromInput, (src) =>
+      withDirectory(to.root, path.posix.dirname(to.real), toInput, async (dst) => {
+        const srcPath = childPath(src, fromName);
+        const dstPath = childPath(dst, toName);
+        const st = await lstat(srcPath).catch((e: unknown) => {
+          throw systemFailure(e, fromInput);
+        });
+        const existing = await lstat(dstPath).catch(() => undefined);
+        if (existing !== undefined) {
+          if (!overwrite) throw exists(toInput);
+          if (existing.isDirectory()) throw new ToolFailure(BuiltinErrorCodes.NOT_A_FILE, `${JSON.stringify(toInput)} is a directory; move_file never replaces a directory`);
+          if (st.isDirectory()) throw new ToolFailure(BuiltinErrorCodes.NOT_A_DIRECTORY, `cannot replace the file ${JSON.stringify(toInput)} by the directory ${JSON.stringify(fromInput)}`);
+          await renameOrFail(srcPath, dstPath, fromInput, toInput);
+          return;
+        }
+        if (!st.isDirectory()) {
+          // link(2) never replaces: the destination cannot appear between a check and the move
+          try {
+            await link(srcPath, dstPath);
+            await unlink(srcPath).catch(async (e: unknown) => {
+              await unlink(dstPath).catch(() => undefined);
+              throw systemFailure(e, fromInput);
+            });
+            return;
+          } catch (e) {
+            if (e instanceof ToolFailure) throw e;
+            if (errnoOf(e) === 'EEXIST') throw exists(toInput);
+            // file systems without hard links: fall through to a checked rename
+          }
+        }
+        if (!overwrite && (await lstat(dstPath).catch(() => undefined)) !== undefined) throw exists(toInput);
+        await renameOrFail(srcPath, dstPath, fromInput, toInput);
+      }),
+    );
+    return { from: from.relative, to: to.relative };
+  },
+});
+
+// -------------------------------------------------------------------------------------------------
+// utilities
+// -------------------------------------------------------------------------------------------------
+
+const exists = (toInput: string): ToolFailure =>
+  new ToolFailure(BuiltinErrorCodes.FILE_EXISTS, `${JSON.stringify(toInput)} already exists; pass overwrite: true to replace it`);
+
+const renameOrFail = async (srcPath: string, dstPath: string, fromInput: string, toInput: string): Promise<void> => {
+  try {
+    await rename(srcPath, dstPath);
+  } catch (e) {
+    const code = errnoOf(e);
+    if (code === 'EXDEV') throw new ToolFailure(BuiltinErrorCodes.EXECUTION_ERROR, `cannot move ${JSON.stringify(fromInput)} to ${JSON.stringify(toInput)}: they are on different file systems`);
+    if (code === 'EINVAL') throw new ToolFailure(BuiltinErrorCodes.INVALID_PATH, `cannot move ${JSON.stringify(fromInput)} into itself`);
+    if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'EISDIR') throw exists(toInput);
+    throw systemFailure(e, code === 'ENOENT' ? fromInput : toInput);
+  }
+};

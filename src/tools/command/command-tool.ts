@@ -1,0 +1,200 @@
+/**
+ * Command tools (seed 002): a tool specification plus a command configuration make a `Tool` that
+ * runs a program with an argv rendered from the arguments (`argv-template.ts`: one placeholder,
+ * one argument, never a shell), in a working directory confined to the workspace (real paths),
+ * with only the environment variables it lists, under a timeout that kills the whole process
+ * group, and an output cap (`process.ts`). The output is read as seed 002 says
+ * (`command-output.ts`).
+ *
+ * Failures: `INVALID_ARGUMENTS` (a value that cannot be an argument), `INVALID_PATH` and
+ * `FILE_NOT_FOUND` (working directory; `INVALID_PATH` also for a `pathParameters` value outside), `COMMAND_NOT_FOUND`, `TIMEOUT`, `CANCELLED`,
+ * `RESULT_TOO_LARGE`, `COMMAND_FAILED` (an exit code not in `successExitCodes`, with the end of
+ * stderr), `OUTPUT_NOT_JSON` (with `output: "json"`).
+ */
+import { left, right, type Either } from 'fp-ts/lib/Either.js';
+import { error, type Diagnostic } from '../../core/diagnostic.js';
+import { ToolFailure } from '../../library/result.js';
+import { createTool, type InvocationContext, type Tool } from '../../library/tool.js';
+import type { ToolSpecification } from '../../spec/tool-spec.js';
+import { argText, renderArgv } from './argv-template.js';
+import { compileCommandConfig, type CompiledCommandConfig, type CommandToolConfigInput } from './command-config.js';
+import { parseCommandOutput } from './command-output.js';
+import { parameterNames } from '../parameters.js';
+import { runProcess } from '../process.js';
+import { confineDirectory, confinePath } from './argv-paths.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+export interface CommandToolOptions {
+  /** The workspace root: working directories are confined to it. */
+  readonly workspace: string;
+  /** Where the variables listed in `env` are read from (the CLI passes its environment). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Bytes of stderr (or stdout) kept in a `COMMAND_FAILED` message. */
+const TAIL = 2000;
+
+// -------------------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------------------
+
+/**
+ * A tool that implements `spec` by running a program. Checked when made (all problems at once):
+ * the configuration itself, and every placeholder (and `stdin`) must name a parameter of `spec`.
+ */
+export const commandTool = (spec: ToolSpecification, config: CommandToolConfigInput, options: CommandToolOptions): Either<ReadonlyArray<Diagnostic>, Tool> => {
+  const compiled = compileCommandConfig(config, `tool "${spec.name}" command`);
+  const params = parameterNames(spec.schema);
+  // placeholders are checked even when the configuration has other problems: all are reported at once
+  const names =
+    compiled._tag === 'Right' ? [...compiled.right.argv.names, ...compiled.right.cwd.flatMap((p) => (p.kind === 'placeholder' ? [p.name] : []))] : rawPlaceholderNames(config);
+  const problems: Diagnostic[] = compiled._tag === 'Left' ? [...compiled.left] : [];
+  for (const name of new Set(names))
+    if (!params.includes(name))
+      problems.push(
+        error('COMMAND_UNKNOWN_PLACEHOLDER', `tool "${spec.name}": placeholder {${name}} names no parameter`, {
+          hint: params.length > 0 ? `the parameters are: ${params.join(', ')}` : 'the tool has no parameters',
+        }),
+      );
+  const raw = (typeof config === 'object' && config !== null ? config : {}) as { stdin?: unknown; pathParameters?: unknown };
+  for (const name of Array.isArray(raw.pathParameters) ? raw.pathParameters : [])
+    if (typeof name === 'string' && !params.includes(name)) problems.push(error('COMMAND_UNKNOWN_PLACEHOLDER', `tool "${spec.name}": pathParameters names "${name}", which is not a parameter`));
+  if (typeof raw.stdin === 'string' && !params.includes(raw.stdin))
+    problems.push(error('COMMAND_UNKNOWN_PLACEHOLDER', `tool "${spec.name}": stdin names "${raw.stdin}", which is not a parameter`));
+  if (typeof options?.workspace !== 'string' || options.workspace === '')
+    problems.push(error('COMMAND_WORKSPACE_REQUIRED', `tool "${spec.name}": a command tool needs the workspace its working directory is confined to`));
+  if (problems.length > 0 || compiled._tag === 'Left') return left(problems);
+  const c = compiled.right;
+
+  const { timeoutMs, killGraceMs } = c.config;
+  return right(
+    createTool(spec.name, spec.description, spec.schema, (args: Record<string, unknown>, ctx: InvocationContext) => run(c, options, args ?? {}, ctx), {
+      outputSchema: spec.outputSchema,
+      // a backstop for the library, after this tool's own timeout and kill sequence
+      limits: { timeoutMs: timeoutMs + killGraceMs + 2000 },
+      annotations: { permissions: ['proc:exec'], safetyLevel: 'high' },
+    }),
+  );
+};
+
+// -------------------------------------------------------------------------------------------------
+// calls
+// -------------------------------------------------------------------------------------------------
+
+const run = async (c: CompiledCommandConfig, options: CommandToolOptions, args: Record<string, unknown>, ctx: InvocationContext): Promise<unknown> => {
+  const { config } = c;
+  const lookup = (name: string): unknown => args[name];
+  const argv = renderArgv(c.argv, lookup, config.allowLeadingDash);
+  if (argv._tag === 'Left') throw new ToolFailure('INVALID_ARGUMENTS', `argument "${argv.left.name}" ${argv.left.message}`, { details: { argument: argv.left.name } });
+
+  const cwdText = renderCwd(c, lookup);
+  const cwd = await confineDirectory(options.workspace, cwdText === '' ? '.' : cwdText);
+  if (!cwd.ok) throw new ToolFailure(cwd.code, `working directory: ${cwd.message}`);
+
+  for (const name of config.pathParameters) {
+    const values = Array.isArray(args[name]) ? (args[name] as unknown[]) : [args[name]];
+    for (const v of values) {
+      const text = argText(v);
+      if (text === undefined) continue;
+      const inside = await confinePath(options.workspace, cwd.path, text);
+      if (!inside.ok) throw new ToolFailure(inside.code, `argument "${name}": ${inside.message}`, { details: { argument: name } });
+    }
+  }
+
+  const env: Record<string, string> = {};
+  for (const name of config.env) {
+    const v = options.env?.[name];
+    if (v !== undefined) env[name] = v;
+  }
+  Object.assign(env, config.setEnv);
+
+  let stdin: string | undefined;
+  if (config.stdin !== undefined) {
+    const v = args[config.stdin];
+    stdin = v === undefined || v === null ? undefined : typeof v === 'string' ? v : JSON.stringify(v);
+  }
+
+  const r = await runProcess(argv.right, {
+    cwd: cwd.path,
+    env,
+    ...(stdin !== undefined ? { stdin } : {}),
+    timeoutMs: config.timeoutMs,
+    maxOutputBytes: config.maxOutputBytes,
+    signal: ctx.signal,
+    killGraceMs: config.killGraceMs,
+  });
+  const program = c.argv.program;
+  if (r.error !== undefined) {
+    if (r.error.code === 'ENOENT') throw new ToolFailure('COMMAND_NOT_FOUND', r.error.message);
+    if (r.error.code === 'CANCELLED') throw new ToolFailure('CANCELLED', 'the call was cancelled before the program started');
+    throw new ToolFailure('EXECUTION_ERROR', r.error.message, { details: { cause: r.error.code } });
+  }
+  if (r.cancelled) throw new ToolFailure('CANCELLED', `"${program}" was cancelled; its process group was killed`);
+  if (r.timedOut)
+    throw new ToolFailure('TIMEOUT', `"${program}" did not finish within ${config.timeoutMs} ms; its process group was killed`, {
+      retryable: true,
+      details: { timeoutMs: config.timeoutMs, stderr: tail(r.stderr) },
+    });
+  if (r.truncated)
+    throw new ToolFailure('RESULT_TOO_LARGE', `"${program}" printed more than ${config.maxOutputBytes} bytes; it was stopped`, {
+      details: { maxOutputBytes: config.maxOutputBytes },
+    });
+  if (r.exitCode === null || !config.successExitCodes.includes(r.exitCode)) {
+    const how = r.exitCode === null ? `was killed by ${r.signal ?? 'a signal'}` : `exited with code ${r.exitCode}`;
+    const said = tail(r.stderr).trim() || tail(r.stdout).trim();
+    throw new ToolFailure('COMMAND_FAILED', `"${program}" ${how}${said !== '' ? `: ${said}` : ''}`, {
+      details: { exitCode: r.exitCode, signal: r.signal, stderr: tail(r.stderr), stdout: tail(r.stdout) },
+    });
+  }
+
+  switch (config.output) {
+    case 'raw':
+      return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode };
+    case 'text':
+      return { output: r.stdout };
+    case 'json': {
+      const parsed = parseCommandOutput(r.stdout);
+      if (!parsed.json) throw new ToolFailure('OUTPUT_NOT_JSON', `"${program}" printed no JSON (neither its whole output nor a last JSON line)`, { details: { stdout: tail(r.stdout) } });
+      return parsed.value;
+    }
+    case 'auto':
+      return parseCommandOutput(r.stdout).value;
+  }
+};
+
+// -------------------------------------------------------------------------------------------------
+// utilities
+// -------------------------------------------------------------------------------------------------
+
+/** The working directory's text: `{dir}` alone with `dir` left out is the workspace itself ("."). */
+const renderCwd = (c: CompiledCommandConfig, lookup: (name: string) => unknown): string => {
+  const [only] = c.cwd;
+  if (c.cwd.length === 1 && only?.kind === 'placeholder' && argText(lookup(only.name)) === undefined) return '.';
+  let text = '';
+  for (const p of c.cwd) {
+    if (p.kind === 'text') {
+      text += p.text;
+      continue;
+    }
+    const v = argText(lookup(p.name));
+    if (v === undefined || v === '') throw new ToolFailure('INVALID_ARGUMENTS', `argument "${p.name}" is needed: it names the working directory`, { details: { argument: p.name } });
+    text += v;
+  }
+  return text;
+};
+
+/** `{name}` placeholders in the strings of a configuration that did not compile (best effort). */
+const rawPlaceholderNames = (config: unknown): string[] => {
+  if (typeof config !== 'object' || config === null) return [];
+  const c = config as Record<string, unknown>;
+  const argv = Array.isArray(c['argv']) ? (c['argv'] as unknown[]).slice(1).flat() : [];
+  return [...argv, c['cwd']].flatMap((t) =>
+    typeof t === 'string' ? [...t.replace(/\{\{|\}\}/g, '').matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]!) : [],
+  );
+};
+
+const tail = (s: string): string => (s.length > TAIL ? `…${s.slice(-TAIL)}` : s);
+

@@ -1,0 +1,122 @@
+/**
+ * Declarative tools from specifications: a tool pattern whose record holds `http: {...}` or
+ * `command: {...}` (kept by the spec layer in `ToolSpecification.metadata`) is implemented by an
+ * HTTP tool or a command tool, with nothing else to write:
+ *
+ * ```gram
+ * [weather:Tool {description: "Current weather of a city",
+ *   http: {urlTemplate: "https://api.example.com/current?q=${city}&key=${WEATHER_KEY}",
+ *          extractExpr: "$.current.condition.text"}} |
+ *   (city::Text)==>(::String)
+ * ]
+ * ```
+ *
+ * `declarativeLibrary` turns every such specification of a file into one `ToolLibrary`, reporting
+ * every problem of every tool at once; specifications without `http` or `command` are left for
+ * other libraries to implement.
+ */
+import { left, right, type Either } from 'fp-ts/lib/Either.js';
+import type { HttpDispatcher } from '../net/dispatcher.js';
+import { error, type Diagnostic } from '../core/diagnostic.js';
+import type { Tool } from '../library/tool.js';
+import { toolLibrary, type ToolLibrary } from '../library/tool-library.js';
+import { loadSpecificationFiles, type KnownTools, type Specifications } from '../spec/load.js';
+import type { ToolSpecification } from '../spec/tool-spec.js';
+import type { CommandToolConfigInput } from './command/command-config.js';
+import { commandTool } from './command/command-tool.js';
+import type { HttpToolConfigInput } from './http/http-config.js';
+import { httpTool } from './http/http-tool.js';
+import type { SecretProvider } from '../core/redact.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+export interface DeclarativeToolOptions {
+  /** Secrets for `${NAME}` placeholders of HTTP tools. */
+  readonly secrets?: SecretProvider;
+  /** An undici dispatcher for HTTP tools. */
+  readonly dispatcher?: HttpDispatcher;
+  /** The workspace command tools are confined to (required when a command tool is declared). */
+  readonly workspace?: string;
+  /** The environment command tools pass listed variables from. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Jitter source for HTTP retries. */
+  readonly random?: () => number;
+}
+
+export type ImplementationKind = 'http' | 'command';
+
+/** What `loadDeclarativeLibrary` gives: the library, and every specification the files hold. */
+export interface DeclarativeLoad {
+  readonly library: ToolLibrary;
+  readonly specifications: Specifications;
+}
+
+// -------------------------------------------------------------------------------------------------
+// constructors
+// -------------------------------------------------------------------------------------------------
+
+/** Which declarative implementation a specification declares, if any. */
+export const declaredKind = (spec: ToolSpecification): ImplementationKind | 'both' | undefined => {
+  const m = spec.metadata;
+  const http = m !== undefined && m['http'] !== undefined;
+  const command = m !== undefined && m['command'] !== undefined;
+  return http && command ? 'both' : http ? 'http' : command ? 'command' : undefined;
+};
+
+/**
+ * The tool a specification declares with `http` or `command` metadata; `undefined` when it declares
+ * neither (it is implemented elsewhere).
+ */
+export const declaredTool = (spec: ToolSpecification, options: DeclarativeToolOptions = {}): Either<ReadonlyArray<Diagnostic>, Tool> | undefined => {
+  const kind = declaredKind(spec);
+  if (kind === undefined) return undefined;
+  if (kind === 'both')
+    return left([error('IMPL_CONFLICT', `tool "${spec.name}" declares both http and command implementations`, { hint: 'keep one of them' })]);
+  const meta = spec.metadata!;
+  if (kind === 'http')
+    return httpTool(spec, meta['http'] as unknown as HttpToolConfigInput, {
+      ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
+      ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : {}),
+      ...(options.random !== undefined ? { random: options.random } : {}),
+    });
+  return commandTool(spec, meta['command'] as unknown as CommandToolConfigInput, {
+    workspace: options.workspace ?? '',
+    ...(options.env !== undefined ? { env: options.env } : {}),
+  });
+};
+
+/**
+ * One library with the tool of every specification that declares `http` or `command`, or every
+ * problem of every one of them.
+ */
+export const declarativeLibrary = (specs: Iterable<ToolSpecification>, options: DeclarativeToolOptions = {}): Either<ReadonlyArray<Diagnostic>, ToolLibrary> => {
+  const tools: Tool[] = [];
+  const problems: Diagnostic[] = [];
+  for (const spec of specs) {
+    const t = declaredTool(spec, options);
+    if (t === undefined) continue;
+    if (t._tag === 'Left') problems.push(...t.left);
+    else tools.push(t.right);
+  }
+  return problems.length > 0 ? left(problems) : right(toolLibrary(tools));
+};
+
+/**
+ * Reads specification files (`.gram` or `.json`) and builds the library of their declarative
+ * tools; the specifications come along (to bind against this library and others). Never rejects:
+ * unreadable files, specification errors and configuration errors are all diagnostics.
+ */
+export const loadDeclarativeLibrary = async (
+  paths: ReadonlyArray<string>,
+  options: DeclarativeToolOptions & { readonly strict?: boolean; readonly knownTools?: KnownTools } = {},
+): Promise<Either<ReadonlyArray<Diagnostic>, DeclarativeLoad>> => {
+  const loaded = await loadSpecificationFiles(paths, {
+    ...(options.strict !== undefined ? { strict: options.strict } : {}),
+    ...(options.knownTools !== undefined ? { knownTools: options.knownTools } : {}),
+  });
+  if (loaded._tag === 'Left') return loaded;
+  const library = declarativeLibrary(loaded.right.tools, options);
+  return library._tag === 'Left' ? library : right({ library: library.right, specifications: loaded.right });
+};

@@ -1,0 +1,120 @@
+/**
+ * `extractExpr` of HTTP tools: what part of a response the tool returns.
+ *
+ * How one form is told from the other (decided here, documented in docs/implementations.md):
+ * - starts with `$`: a JSONPath (evaluated by jsonpath-plus, with its safe evaluator for
+ *   filters); needs `responseEncoding: "json"`.
+ *   A definite path (names and indexes only, e.g. `$.current.condition.text`) gives the one value
+ *   it selects, and "no match" when it selects nothing; any other path (`*`, `..`, filters,
+ *   unions, slices) gives the array of matches, possibly empty.
+ * - written between slashes, with optional flags: a regular expression (`/temp: (\d+)/i`),
+ *   applied to the response text. Its result is: the named groups as an object when it has named
+ *   groups; else the group when it has one; else the array of groups when it has several; else
+ *   the whole match. With the `g` flag, the array of those results for every match.
+ * - anything else is an error (`HTTP_EXTRACT_INVALID`), so that a typo never silently becomes a
+ *   regular expression.
+ */
+import { left, right, type Either } from 'fp-ts/lib/Either.js';
+import { JSONPath } from 'jsonpath-plus';
+import { error, type Diagnostic } from '../../core/diagnostic.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+export type Extractor =
+  | { readonly kind: 'jsonpath'; readonly expr: string; readonly definite: boolean }
+  | { readonly kind: 'regex'; readonly expr: string; readonly regex: RegExp };
+
+export type Extracted = { readonly found: true; readonly value: unknown } | { readonly found: false; readonly reason: string };
+
+// -------------------------------------------------------------------------------------------------
+// parsing
+// -------------------------------------------------------------------------------------------------
+
+export const parseExtractExpr = (expr: string, where = 'extractExpr'): Either<ReadonlyArray<Diagnostic>, Extractor> => {
+  if (expr.startsWith('$')) {
+    const problem = jsonPathProblem(expr);
+    if (problem !== undefined)
+      return left([error('HTTP_EXTRACT_INVALID', `${where}: "${expr}" is not a JSONPath: ${problem}`, { hint: 'e.g. "$.current.condition.text" or "$.items[*].name"' })]);
+    const segments = JSONPath.toPathArray(expr) as ReadonlyArray<string>;
+    const definite = segments.slice(1).every((s) => !(s === '*' || s === '..' || s.startsWith('?(') || s.startsWith('(') || /[,:]/.test(s) || s.startsWith('@') || s.startsWith('~')));
+    return right({ kind: 'jsonpath', expr, definite });
+  }
+  const m = /^\/(.*)\/([a-z]*)$/s.exec(expr);
+  if (m !== null) {
+    const [, pattern = '', flags = ''] = m;
+    try {
+      // the `y` flag would make matching depend on lastIndex state: refuse it
+      if (flags.includes('y')) throw new Error('the sticky flag "y" is not supported');
+      return right({ kind: 'regex', expr, regex: new RegExp(pattern, flags) });
+    } catch (e) {
+      return left([error('HTTP_EXTRACT_INVALID', `${where}: "${expr}" is not a valid regular expression: ${(e as Error).message}`)]);
+    }
+  }
+  return left([
+    error('HTTP_EXTRACT_INVALID', `${where}: "${expr}" is neither a JSONPath nor a regular expression`, {
+      hint: 'a JSONPath starts with "$" ("$.data.name"); a regular expression is written between slashes ("/id=(\\d+)/")',
+    }),
+  ]);
+};
+
+/** Structural check of a JSONPath (jsonpath-plus accepts and misreads unbalanced input). */
+const jsonPathProblem = (expr: string): string | undefined => {
+  const stack: string[] = [];
+  let quote: string | undefined;
+  for (let i = 1; i < expr.length; i++) {
+    const ch = expr[i]!;
+    if (quote !== undefined) {
+      if (ch === '\\') i++;
+      else if (ch === quote) quote = undefined;
+      continue;
+    }
+    if (ch === "'" || ch === '"') quote = ch;
+    else if (ch === '[' || ch === '(') stack.push(ch);
+    else if (ch === ']' || ch === ')') {
+      const open = stack.pop();
+      if (open !== (ch === ']' ? '[' : '(')) return `unbalanced "${ch}" at offset ${i}`;
+    }
+  }
+  if (quote !== undefined) return 'unclosed quote';
+  if (stack.length > 0) return `unclosed "${stack[stack.length - 1]}"`;
+  if (expr.length > 1 && !/^[.[]/.test(expr.slice(1))) return 'after "$" comes "." or "["';
+  if (/\.\.\.|\[\]|\.$/.test(expr.replace(/'[^']*'|"[^"]*"/g, "''"))) return 'empty segment';
+  return undefined;
+};
+
+// -------------------------------------------------------------------------------------------------
+// applying
+// -------------------------------------------------------------------------------------------------
+
+/** Applies an extractor to a response: `json` (when the response was decoded as JSON) and `text`. */
+export const extract = (ex: Extractor, response: { readonly json?: unknown; readonly text: string }, hasJson: boolean): Extracted => {
+  if (ex.kind === 'jsonpath') {
+    if (!hasJson) return { found: false, reason: 'a JSONPath needs a JSON response' };
+    let matches: unknown[];
+    try {
+      matches = JSONPath({ path: ex.expr, json: response.json as object, wrap: true, eval: 'safe' }) as unknown[];
+    } catch (e) {
+      return { found: false, reason: `the JSONPath ${ex.expr} failed: ${(e as Error).message}` };
+    }
+    if (!ex.definite) return { found: true, value: matches ?? [] };
+    if (matches === undefined || matches.length === 0) return { found: false, reason: `${ex.expr} matches nothing in the response` };
+    return { found: true, value: matches[0] };
+  }
+  const re = ex.regex;
+  if (re.global) {
+    const all = [...response.text.matchAll(new RegExp(re.source, re.flags))].map(matchValue);
+    return { found: true, value: all };
+  }
+  const m = re.exec(response.text);
+  if (m === null) return { found: false, reason: `${ex.expr} does not match the response` };
+  return { found: true, value: matchValue(m) };
+};
+
+const matchValue = (m: RegExpMatchArray | RegExpExecArray): unknown => {
+  if (m.groups !== undefined) return { ...m.groups };
+  if (m.length === 2) return m[1] ?? null;
+  if (m.length > 2) return m.slice(1).map((g) => g ?? null);
+  return m[0];
+};
