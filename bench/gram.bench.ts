@@ -1,26 +1,33 @@
 /**
- * The gram front end's speed (issue 2). The input is a document of 70,000 lines like
- * `(n1:Person {name: "x1", age: 1})-[:KNOWS {since: 2001}]->(n2)` (5.2 MB). The baseline is
- * `JSON.parse` of the same records as COMPACT JSON: one array, serialized by `JSON.stringify`
- * without indentation, holding for each line a node and a relationship,
+ * The gram front end's speed (issues 2 and 12). The input is a document of lines like
+ * `(n1:Person {name: "x1", age: 1})-[:KNOWS {since: 2001}]->(n2)`: 100,000 lines (7.7 MB) for
+ * the main figures, and 1,000 and 10,000 for growth. The baseline is `JSON.parse` of the same
+ * records as COMPACT JSON: one array, serialized by `JSON.stringify` without indentation, holding
+ * for each line a node and a relationship (two records per line),
  * `{"id":"n1","labels":["Person"],"properties":{"name":"x1","age":1}}` and
- * `{"start":"n1","type":"KNOWS","properties":{"since":2001},"end":"n2"}` (10.7 MB), not the
- * verbose canonical form `toCanonicalJson` writes (19 MB), which would flatter the ratio.
+ * `{"start":"n1","type":"KNOWS","properties":{"since":2001},"end":"n2"}` (15.6 MB at 100,000
+ * lines), not the verbose canonical form `toCanonicalJson` writes (about twice as large), which
+ * would flatter the ratio.
  *
- * Prints MB/s to AST and to canonical patterns; the ratio of `parseGram` (gram to AST) to that
- * `JSON.parse` in wall-clock and in CPU time (target ≤ 3×); growth for 10× the input (target
- * ≤ 11×: one parse of 70,000 lines against a tenth of ten parses of 7,000); and `gramkit check`
- * start-up against `node -e 0` (target ≤ 3×) on a CLI bundle built into a temporary directory.
- * Every figure is the median of several interleaved rounds in this process, each timed run
- * preceded by an untimed one of its own kind (`medians` in harness.ts): a shared machine spoils
- * some rounds, and a best round would flatter.
+ * Prints MB/s to AST and to canonical patterns; the ratio of `parseGram` (gram to AST, through the
+ * fast path) to that `JSON.parse` at each size, in wall-clock and in CPU time (target ≤ 3×); the
+ * growth of the time per line from 1,000 to 100,000 lines (target ≤ 1.1 × 100 / 100: linear); the
+ * Chevrotain parser alone on the same text (what the fast path saves, and what a document outside
+ * the fast path's common shape costs); and `gramkit check` start-up against `node -e 0` (target
+ * ≤ 3×) on a CLI bundle built into a temporary directory.
+ *
+ * Ratios are medians over interleaved rounds of the ratio within each round (`interleaved` and
+ * `medianRatio` in harness.ts): a shared machine spoils some rounds, and a best round would
+ * flatter. Small sizes are timed as batches (100 parses of 1,000 lines, 10 of 10,000), so every
+ * sample covers 100,000 lines.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { analyzeGramWithChevrotain } from '../src/gram/parse.js';
 import { parseGram, toPatterns, type GramDocument } from '../src/index.js';
-import { medians, ratio, report } from './harness.js';
+import { interleaved, median, medianRatio, medians, ratio, report, type Timing } from './harness.js';
 
 // -------------------------------------------------------------------------------------------------
 // inputs
@@ -104,40 +111,69 @@ const run = (args: ReadonlyArray<string>): void => {
 // the benchmark
 // -------------------------------------------------------------------------------------------------
 
+/** `times` runs of `fn` (one sample of a batch). */
+const batch = (times: number, fn: () => unknown) => (): void => {
+  for (let i = 0; i < times; i++) fn();
+};
+
+const chevrotain = (text: string): void => {
+  if (analyzeGramWithChevrotain(text).document === undefined) throw new Error('benchmark input does not parse');
+};
+
 export default async (): Promise<void> => {
-  const big = gramOf(70_000);
-  const small = gramOf(7_000);
-  const json = compactJsonOf(70_000);
-  const bigLines = parsed(big).patterns.length;
+  const sizes = [1_000, 10_000, 100_000] as const;
+  const gram = sizes.map(gramOf);
+  const json = sizes.map(compactJsonOf);
+  const big = gram[2] as string;
+  const bigJson = json[2] as string;
+  // the same document with one subject pattern at its end: the fast path gives up there
+  const outside = `${big}[all | n0, n1]\n`;
 
   // warm up every path before timing
   for (let i = 0; i < 3; i++) {
-    parsed(small);
-    parsed(big);
-    JSON.parse(json);
+    for (let k = 0; k < sizes.length; k++) {
+      parsed(gram[k] as string);
+      JSON.parse(json[k] as string);
+    }
   }
+  chevrotain(big);
 
-  const rounds = 11;
-  const t = await medians(rounds, {
-    json: () => JSON.parse(json),
-    ast: () => parsed(big),
-    // ten parses of the small input per sample: one 7,000-line parse is too short to time alone
-    // on a busy machine, and the ten pay for the garbage collection their ASTs cause
-    small: () => {
-      for (let i = 0; i < 10; i++) parsed(small);
-    },
+  const rounds = 9;
+  const t = await interleaved(rounds, {
+    json1k: batch(100, () => JSON.parse(json[0] as string)),
+    gram1k: batch(100, () => parsed(gram[0] as string)),
+    json10k: batch(10, () => JSON.parse(json[1] as string)),
+    gram10k: batch(10, () => parsed(gram[1] as string)),
+    json100k: () => JSON.parse(bigJson),
+    gram100k: () => parsed(big),
   });
+  const m = (ts: ReadonlyArray<Timing>): Timing => ({ wall: median(ts.map((x) => x.wall)), cpu: median(ts.map((x) => x.cpu)) });
+  const r1k = medianRatio(t.gram1k, t.json1k);
+  const r10k = medianRatio(t.gram10k, t.json10k);
+  const r100k = medianRatio(t.gram100k, t.json100k);
+  const growth = medianRatio(t.gram100k, t.gram1k);
+  const jsonGrowth = medianRatio(t.json100k, t.json1k);
+  const tJson = m(t.json100k);
+  const tAst = m(t.gram100k);
+
+  const c = await interleaved(5, { fast: () => parsed(big), chevrotain: () => chevrotain(big), outside: () => parsed(outside) });
   const tPatterns = (await medians(3, { patterns: () => toPatterns(parsed(big)) })).patterns;
 
-  report(`gram: ${mb(big).toFixed(2)} MB of gram (${bigLines.toLocaleString('en-US')} lines) vs ${mb(json).toFixed(2)} MB of compact JSON of the same records`, [
+  const both = (x: Timing, target?: { readonly max: number }): string => `${ratio(x.wall, target)}; CPU time ${ratio(x.cpu, target)}`;
+  report(`gram: ${mb(big).toFixed(2)} MB of gram (100,000 lines, 200,000 records) vs ${mb(bigJson).toFixed(2)} MB of compact JSON of the same records`, [
     ['baseline', 'JSON.parse of one JSON.stringify-ed array of {id,labels,properties} and {start,type,properties,end}'],
-    ['JSON.parse of the compact JSON', `${t.json.wall.toFixed(0)} ms, ${t.json.cpu.toFixed(0)} ms CPU (${rate(json, t.json.wall)} of JSON)`],
-    ['gram to AST (parseGram)', `${t.ast.wall.toFixed(0)} ms, ${t.ast.cpu.toFixed(0)} ms CPU (${rate(big, t.ast.wall)} of gram)`],
+    ['JSON.parse of the compact JSON', `${tJson.wall.toFixed(0)} ms, ${tJson.cpu.toFixed(0)} ms CPU (${rate(bigJson, tJson.wall)} of JSON)`],
+    ['gram to AST (parseGram)', `${tAst.wall.toFixed(0)} ms, ${tAst.cpu.toFixed(0)} ms CPU (${rate(big, tAst.wall)} of gram)`],
     ['gram to canonical patterns', `${tPatterns.wall.toFixed(0)} ms (${rate(big, tPatterns.wall)} of gram)`],
-    [`to AST vs JSON.parse (wall clock, medians of ${rounds})`, ratio(t.ast.wall / t.json.wall, { max: 3 })],
-    [`to AST vs JSON.parse (CPU time, medians of ${rounds})`, ratio(t.ast.cpu / t.json.cpu, { max: 3 })],
-    ['10× the input (7,000 → 70,000 lines)', ratio(t.ast.wall / (t.small.wall / 10), { max: 11 })],
-    ['10× the input, CPU time', ratio(t.ast.cpu / (t.small.cpu / 10), { max: 11 })],
+    [`to AST vs JSON.parse, 100,000 lines (median of ${rounds} rounds)`, both(r100k, { max: 3 })],
+    ['  10,000 lines (batches of 10)', both(r10k, { max: 3 })],
+    ['  1,000 lines (batches of 100)', both(r1k, { max: 3 })],
+    ['time per line, 100,000 lines vs 1,000', both(growth, { max: 1.1 })],
+    ['  the same for JSON.parse', both(jsonGrowth)],
+  ]);
+  report('gram: the fast path against the Chevrotain parser alone (100,000 lines, median of 5 rounds)', [
+    ['Chevrotain parser alone vs parseGram', both(medianRatio(c.chevrotain, c.fast))],
+    ['a subject pattern on the last line (the fast path gives up there) vs the Chevrotain parser alone', both(medianRatio(c.outside, c.chevrotain))],
   ]);
 
   const built = await buildCli();

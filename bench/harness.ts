@@ -125,30 +125,41 @@ export const timeSync = (fn: () => unknown): Timing => {
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Medians of `rounds` interleaved rounds: each round runs each of `fns` twice, untimed then timed,
+ * `rounds` interleaved rounds of timings: each round runs each of `fns` twice, untimed then timed,
  * with a short pause before each timed run. Interleaving exposes every contender to the same drift
  * of a shared machine; the untimed run makes each timed run start from the garbage of its own
  * kind, not from another contender's (collecting a large AST left by the previous contender would
- * otherwise be charged to whoever runs next); the pause lets concurrent sweeping finish; the
- * median ignores the rounds a neighbour or a major GC spoiled.
+ * otherwise be charged to whoever runs next); the pause lets concurrent sweeping finish. Round `i`
+ * of one contender and round `i` of another ran side by side: compare them as a ratio per round
+ * (`medianRatio`), which ignores the rounds a neighbour or a major GC spoiled.
  */
-export const medians = async <K extends string>(rounds: number, fns: Readonly<Record<K, () => unknown>>): Promise<Record<K, Timing>> => {
+export const interleaved = async <K extends string>(rounds: number, fns: Readonly<Record<K, () => unknown>>): Promise<Record<K, Timing[]>> => {
   const keys = Object.keys(fns) as K[];
-  const seen = new Map<K, Timing[]>(keys.map((k) => [k, []]));
+  const out = {} as Record<K, Timing[]>;
+  for (const k of keys) out[k] = [];
   for (let r = 0; r < rounds; r++) {
     for (const k of keys) {
       fns[k]();
       await pause(50);
-      seen.get(k)?.push(timeSync(fns[k]));
+      out[k].push(timeSync(fns[k]));
     }
-  }
-  const out = {} as Record<K, Timing>;
-  for (const k of keys) {
-    const ts = seen.get(k) ?? [];
-    out[k] = { wall: median(ts.map((t) => t.wall)), cpu: median(ts.map((t) => t.cpu)) };
   }
   return out;
 };
+
+/** Medians of `rounds` interleaved rounds (see `interleaved`). */
+export const medians = async <K extends string>(rounds: number, fns: Readonly<Record<K, () => unknown>>): Promise<Record<K, Timing>> => {
+  const seen = await interleaved(rounds, fns);
+  const out = {} as Record<K, Timing>;
+  for (const k of Object.keys(fns) as K[]) out[k] = { wall: median(seen[k].map((t) => t.wall)), cpu: median(seen[k].map((t) => t.cpu)) };
+  return out;
+};
+
+/** The median over rounds of `a[i] / b[i]` (times of two contenders of `interleaved`), in wall-clock and CPU time. */
+export const medianRatio = (a: ReadonlyArray<Timing>, b: ReadonlyArray<Timing>): Timing => ({
+  wall: median(a.map((t, i) => t.wall / (b[i] as Timing).wall)),
+  cpu: median(a.map((t, i) => t.cpu / (b[i] as Timing).cpu)),
+});
 
 /** Elapsed time of one call, in milliseconds, and how much of it the garbage collector paused the program. */
 export interface GcTiming {

@@ -1,8 +1,9 @@
 /**
  * The fast path (`fast-parser.ts`) against the Chevrotain parser it stands in for: on every input,
  * valid or not, `analyzeGram` (fast path first) and `analyzeGramWithChevrotain` give the same
- * result, document and diagnostics alike. And the fast path is really taken: it accepts every
- * valid document (a silent fallback would be correct but slow) and gives up on every invalid one.
+ * result, document and diagnostics alike. And the fast path is taken exactly where it should be:
+ * it accepts every valid document of the common shape (a silent fallback would be correct but
+ * slow) and gives up on every other text, invalid or of another shape.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { formatGram, type ParseOptions, type ParseResult } from '../../src/index
 import { fastParse } from '../../src/gram/fast-parser.js';
 import { analyzeGram, analyzeGramWithChevrotain } from '../../src/gram/parse.js';
 import { documentArb } from './support/arbitrary.js';
+import { inCommonShape, toCommonShape } from './support/common-shape.js';
 import { loadCorpus, loadExamples } from './support/corpus.js';
 
 const corpus = loadCorpus();
@@ -27,10 +29,15 @@ const agree = (text: string, options: ParseOptions = {}): ParseResult => {
   return reference;
 };
 
-/** The fast path accepts `text` exactly when it has no error (before strict mode's checks). */
-const takenWhenValid = (text: string, options: ParseOptions = {}): void => {
-  const valid = analyzeGramWithChevrotain(text, { ...options, strict: false }).document !== undefined;
-  expect(fastParse(text, options.maxDepth ?? 256) !== undefined).toBe(valid);
+/**
+ * The fast path accepts `text` exactly when it has no error (before strict mode's checks) and its
+ * document is of the common shape; returns whether it did.
+ */
+const takenExactly = (text: string, options: ParseOptions = {}): boolean => {
+  const doc = analyzeGramWithChevrotain(text, { ...options, strict: false }).document;
+  const taken = fastParse(text, options.maxDepth ?? 256) !== undefined;
+  expect(taken).toBe(doc !== undefined && inCommonShape(doc));
+  return taken;
 };
 
 const alphabet = fc.constantFrom(
@@ -43,17 +50,31 @@ describe('fast path and Chevrotain parser', () => {
   it('agree on every corpus case and example, in every mode', () => {
     for (const { input } of corpus) {
       for (const options of OPTIONS) agree(input, options);
-      takenWhenValid(input);
+      takenExactly(input);
     }
     for (const { text } of examples) {
       for (const options of OPTIONS) agree(text, options);
-      takenWhenValid(text);
+      takenExactly(text);
     }
   });
 
-  it('agree on generated documents, which the fast path accepts', () => {
+  it('agree on generated documents, which the fast path accepts when they are of the common shape', () => {
+    let taken = 0;
     fc.assert(
       fc.property(documentArb, fc.boolean(), (doc, strict) => {
+        const text = formatGram(doc);
+        const r = agree(text, { strict });
+        if (!strict) expect(r.document).toBeDefined();
+        if (takenExactly(text)) taken++;
+      }),
+      { numRuns: 500 },
+    );
+    expect(taken).toBeGreaterThan(0);
+  });
+
+  it('agree on generated documents of the common shape, which the fast path accepts', () => {
+    fc.assert(
+      fc.property(documentArb.map(toCommonShape), fc.boolean(), (doc, strict) => {
         const text = formatGram(doc);
         const r = agree(text, { strict });
         if (!strict) expect(r.document).toBeDefined();
@@ -76,7 +97,7 @@ describe('fast path and Chevrotain parser', () => {
             text = op === 0 ? text.slice(0, p) + text.slice(p + 1) : op === 1 ? text.slice(0, p) + s + text.slice(p) : text.slice(0, p) + s + text.slice(p + s.length);
           }
           agree(text, options);
-          takenWhenValid(text, options);
+          takenExactly(text, options);
         },
       ),
       { numRuns: 1500 },
@@ -88,7 +109,7 @@ describe('fast path and Chevrotain parser', () => {
       fc.property(fc.array(alphabet, { maxLength: 40 }), fc.constantFrom(...OPTIONS), (parts, options) => {
         const text = parts.join('');
         agree(text, options);
-        takenWhenValid(text, options);
+        takenExactly(text, options);
       }),
       { numRuns: 1500 },
     );
@@ -117,12 +138,14 @@ describe('fast path and Chevrotain parser', () => {
       'GRAM_DUPLICATE_ANNOTATION', 'GRAM_DUPLICATE_KEY',
     ]);
     expect(r.document?.comments).toHaveLength(2);
-    takenWhenValid(text);
+    takenExactly(text);
   });
 
   it('agree on large documents, long paths and lists, and deep nesting', () => {
     const lines = Array.from({ length: 2000 }, (_, i) => `(n${i}:Person {name: "x${i}", age: ${i % 90}})-[:KNOWS {since: ${2000 + (i % 25)}}]->(n${i + 1})`);
     agree(`${lines.join('\n')}\n`);
+    // the fast path gives up at the last line: the Chevrotain parser reads it all again
+    agree(`${lines.join('\n')}\n[g | n0, n1]\n`);
     agree(`(n0)${Array.from({ length: 5000 }, (_, i) => `-[:R]->(n${i + 1})`).join('')}`);
     agree(`[g | ${Array.from({ length: 5000 }, (_, i) => `n${i}`).join(', ')}]`);
     for (const depth of [255, 256, 257]) {
@@ -133,9 +156,22 @@ describe('fast path and Chevrotain parser', () => {
   });
 
   it('gives up at the first problem of any kind', () => {
-    for (const text of ['(a', '(a)-[:R]->(b', '(a)-=>(b)', '({m: {k:: 1}})', '(a {t: true`x`})', '(a {n: 08})', '(a {s: "x)', '(a) {b: 1}', '(a)]', '#']) {
+    for (const text of ['(a', '(a)-[:R]->(b', '(a)-=>(b)', '({m: {k:: 1}})', '(a {t: true`x`})', '(a {n: 08})', '(a {s: "x)', '(a) {b: 1}', '(a)]', '#', '(a {x: [1,]})', '(a {x: 1,})']) {
       expect(fastParse(text, 256)).toBeUndefined();
       expect(analyzeGram(text).document).toBeUndefined();
+    }
+  });
+
+  it('gives up on every construct outside the common shape, and the Chevrotain parser reads it', () => {
+    const body = '(a:A {s: "x", n: [1, 2.5, 0xF, 07, 3cm, `b`, \'c\', sym, true, [false]]})-[r::R {k:: 1}]->(b)<==(c)~~>(`d`)';
+    const common = `{v: 1}\n${body}`;
+    expect(fastParse(common, 256)).toBeDefined();
+    for (const other of ['[g | a, (b)]', '@k(1) (a)', '@@id (a)', '(a {r: 1..2})', '(a {r: ...2})', '(a {r: 1...})', '(a {m: {k: 1}})', '(a {t: md`x`})', '(a {t: ```md\nx```})', '(a {x: [{k: 1}]})']) {
+      for (const text of [other, `${common}\n${other}`, `${other}\n${body}`]) {
+        expect(fastParse(text, 256)).toBeUndefined();
+        const r = agree(text);
+        expect(r.document).toBeDefined();
+      }
     }
   });
 });
