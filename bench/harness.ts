@@ -3,6 +3,8 @@
  * process and run, never as absolute thresholds in tests: machines differ, ratios travel.
  */
 import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 export interface Measurement {
   readonly name: string;
@@ -124,12 +126,24 @@ export const timeSync = (fn: () => unknown): Timing => {
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+let gcFn: (() => void) | undefined;
+
+/** A full garbage collection (V8's `gc()`, exposed for a fresh context of the benchmark only). */
+export const collectGarbage = (): void => {
+  if (gcFn === undefined) {
+    setFlagsFromString('--expose-gc');
+    gcFn = runInNewContext('gc') as () => void;
+  }
+  gcFn();
+};
+
 /**
  * `rounds` interleaved rounds of timings: each round runs each of `fns` twice, untimed then timed,
- * with a short pause before each timed run. Interleaving exposes every contender to the same drift
- * of a shared machine; the untimed run makes each timed run start from the garbage of its own
- * kind, not from another contender's (collecting a large AST left by the previous contender would
- * otherwise be charged to whoever runs next); the pause lets concurrent sweeping finish. Round `i`
+ * with a full garbage collection and a short pause before each timed run. Interleaving exposes
+ * every contender to the same drift of a shared machine; the collection makes each timed run start
+ * from the same clean heap, so that it pays for the collections its own allocations cause and not
+ * for the garbage of the run before (a large AST left behind would otherwise be charged to whoever
+ * runs next); the pause lets concurrent sweeping finish. Round `i`
  * of one contender and round `i` of another ran side by side: compare them as a ratio per round
  * (`medianRatio`), which ignores the rounds a neighbour or a major GC spoiled.
  */
@@ -140,6 +154,7 @@ export const interleaved = async <K extends string>(rounds: number, fns: Readonl
   for (let r = 0; r < rounds; r++) {
     for (const k of keys) {
       fns[k]();
+      collectGarbage();
       await pause(50);
       out[k].push(timeSync(fns[k]));
     }
