@@ -10,6 +10,7 @@
  * (Chevrotain's tokens hold their offsets as doubles) would make V8 box the offsets of every span
  * in the process, a third more memory for a large document.
  */
+import { GramCodes } from './codes.js';
 import type {
   AnnotatedPattern, Arrow, ArrowDirection, ArrowFamily, ArrayValue, BooleanValue, Identifier, IdentifiedAnnotation, Key,
   Label, MapValue, NodePattern, NumericValue, PathPattern, PatternReference, Property, PropertyAnnotation, RangeValue,
@@ -120,7 +121,7 @@ export const numeric = (i: number, raw: string, start: number, end: number, warn
 export const rangeBound = (v: NumericValue, warnings: Diagnostic[]): void => {
   if (v.kind !== 'Measurement') return;
   warnings.push(
-    warning('GRAM_RANGE_UNIT', `the unit of \`${v.raw}\` is dropped: range bounds are plain numbers`, {
+    warning(GramCodes.RANGE_UNIT, `the unit of \`${v.raw}\` is dropped: range bounds are plain numbers`, {
       span: v.span,
       hint: `write the bound as a number (${Number.isNaN(v.value) ? 'without the unit' : String(v.value)}) and put the unit in a separate property`,
     }),
@@ -129,7 +130,7 @@ export const rangeBound = (v: NumericValue, warnings: Diagnostic[]): void => {
 
 const unsafe = (raw: string, sp: Span, warnings: Diagnostic[]): void => {
   warnings.push(
-    warning('GRAM_UNSAFE_NUMBER', `\`${raw}\` is too large to be represented exactly as a JSON number`, {
+    warning(GramCodes.UNSAFE_NUMBER, `\`${raw}\` is too large to be represented exactly as a JSON number`, {
       span: sp,
       hint: 'write it as a string if every digit matters',
     }),
@@ -306,7 +307,7 @@ const duplicate = (name: string, first: Span | undefined, again: Span | undefine
   if (first === undefined || again === undefined) return;
   warnings.push(
     warning(
-      what === 'key' ? 'GRAM_DUPLICATE_KEY' : 'GRAM_DUPLICATE_ANNOTATION',
+      what === 'key' ? GramCodes.DUPLICATE_KEY : GramCodes.DUPLICATE_ANNOTATION,
       what === 'key' ? `the key \`${name}\` is given twice; the last value wins` : `the annotation \`@${name}\` is given twice; the last value wins`,
       { span: again, related: [{ message: 'first given here', span: first }], hint: 'remove one of them' },
     ),

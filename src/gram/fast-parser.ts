@@ -67,7 +67,9 @@ const CLASS = (() => {
   ];
   const table = new Uint8Array(Math.max(...T.allTokens.map(T.idx)) + 1);
   for (const t of T.allTokens) {
-    for (const [cat, bit] of byCategory) if (t === cat || (t.CATEGORIES ?? []).includes(cat)) table[T.idx(t)] |= bit;
+    let bits = 0;
+    for (const [cat, bit] of byCategory) if (t === cat || (t.CATEGORIES ?? []).includes(cat)) bits |= bit;
+    table[T.idx(t)] = bits;
   }
   return table;
 })();

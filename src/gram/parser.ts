@@ -12,6 +12,7 @@
  * made by the constructors of `build.ts`, which the fast path (`fast-parser.ts`) shares: input
  * without errors gets the same AST from both. This parser is the reference and the error path.
  */
+import { GramCodes } from './codes.js';
 import { EmbeddedActionsParser, type IOrAlt, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
 import type {
   AnnotatedPattern, Arrow, ArrayValue, Identifier, IdentifiedAnnotation, Key, Label, MapValue, NodePattern, NumericValue,
@@ -293,7 +294,7 @@ export class GramParser extends EmbeddedActionsParser {
     const r = right.tokenTypeIdx;
     if (B.familyOf(l) !== B.familyOf(r) && !Number.isNaN(right.startOffset)) {
       this.issues.push(
-        error('GRAM_MIXED_ARROW', `the two halves of an arrow must be of one kind: \`${left.image}\` cannot end with \`${right.image}\``, {
+        error(GramCodes.MIXED_ARROW, `the two halves of an arrow must be of one kind: \`${left.image}\` cannot end with \`${right.image}\``, {
           span: between(left, right),
           hint: 'write `-`…`->`, `=`…`=>` or `~`…`~>` (and `<-`, `<=`, `<~` on the left)',
         }),
@@ -385,7 +386,7 @@ export class GramParser extends EmbeddedActionsParser {
         const separator = sep.tokenTypeIdx === ID.DoubleColon ? '::' : ':';
         if (isMap === true && separator === '::') {
           this.issues.push(
-            error('GRAM_MAP_SEPARATOR', 'map entries are written `key: value`; `::` is only allowed in records', {
+            error(GramCodes.MAP_SEPARATOR, 'map entries are written `key: value`; `::` is only allowed in records', {
               span: tokenSpan(sep),
               hint: 'replace `::` with `:`',
             }),
@@ -455,7 +456,7 @@ export class GramParser extends EmbeddedActionsParser {
         if (name === 'true' || name === 'false') {
           if (tag !== undefined) {
             this.issues.push(
-              error('GRAM_UNEXPECTED_TOKEN', `\`${name}\` is a boolean and cannot tag a string`, {
+              error(GramCodes.UNEXPECTED_TOKEN, `\`${name}\` is a boolean and cannot tag a string`, {
                 span: tokenSpan(tag),
                 hint: 'choose another tag name, or separate the values with `,`',
               }),
