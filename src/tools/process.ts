@@ -47,6 +47,11 @@ export interface RunProcessOptions {
    * to close (they stay open when a process that escaped the group holds them). Default 1000.
    */
   readonly closeGraceMs?: number;
+  /**
+   * Data the child reads on file descriptors 3, 4, …: each is a pipe that receives its bytes and is
+   * then closed (bubblewrap reads its seccomp filter this way).
+   */
+  readonly inputFds?: ReadonlyArray<Uint8Array>;
 }
 
 /** Why a process could not be started. `code` is the system's (`ENOENT`, `EACCES`, ...) or `INVALID_ARGV`. */
@@ -115,7 +120,7 @@ export const runProcess = (argv: ReadonlyArray<string>, options: RunProcessOptio
       detached: true,
       shell: false,
       windowsHide: true,
-      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(options.inputFds ?? []).map(() => 'pipe' as const)],
     });
   } catch (e) {
     return notStarted(spawnError(e, program, options.cwd));
@@ -234,6 +239,12 @@ export const runProcess = (argv: ReadonlyArray<string>, options: RunProcessOptio
 
     if (pid === undefined) return; // the 'error' event settles
 
+    (options.inputFds ?? []).forEach((data, i) => {
+      const w = child.stdio[3 + i] as NodeJS.WritableStream & { on: (e: string, f: () => void) => void } | null | undefined;
+      if (w === null || w === undefined) return;
+      w.on('error', () => undefined);
+      w.end(data);
+    });
     if (options.stdin !== undefined && child.stdin) {
       child.stdin.on('error', () => undefined); // EPIPE when the child does not read its input
       child.stdin.end(options.stdin);

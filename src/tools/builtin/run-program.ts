@@ -16,12 +16,12 @@ import type { ResolvedBuiltinOptions } from './options.js';
 import {
   SANDBOX_CODE_DIR,
   baseEnvironment,
-  bwrapArguments,
   findBwrap,
   isSystemPath,
   limitPrefix,
   probeHostLayout,
   probeSandbox,
+  sandboxSpawn,
 } from './sandbox.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -107,6 +107,7 @@ export const runProgram = async (options: ResolvedBuiltinOptions, run: ProgramRu
     const args = run.args.map((a) => (a === CODE_FILE ? (codeInside as string) : a));
     const layout = await probeHostLayout();
     let argv: ReadonlyArray<string>;
+    let inputFds: ReadonlyArray<Uint8Array> = [];
     let cwd: string;
     if (sandboxed) {
       const programReal = await realpath(run.program).catch(() => run.program);
@@ -117,9 +118,7 @@ export const runProgram = async (options: ResolvedBuiltinOptions, run: ProgramRu
         }
       }
       const rel = run.cwdReal === run.workspaceReal ? '' : run.cwdReal.slice(run.workspaceReal.length + 1);
-      argv = [
-        bwrap as string,
-        ...bwrapArguments({
+      const spawned = sandboxSpawn(bwrap as string, {
           layout,
           workspace: run.workspaceReal,
           cwd: rel,
@@ -129,8 +128,10 @@ export const runProgram = async (options: ResolvedBuiltinOptions, run: ProgramRu
           env: { ...baseEnvironment('/tmp'), ...run.env },
           limits,
           command: [programReal, ...args],
-        }),
-      ];
+        });
+      if (!spawned.ok) throw new ToolFailure(BuiltinErrorCodes.SANDBOX_UNAVAILABLE, `${run.what} cannot run: ${spawned.reason}`);
+      argv = spawned.value.argv;
+      inputFds = spawned.value.inputFds;
       cwd = '/';
     } else {
       argv = [...limitPrefix(layout.prlimit, limits), run.program, ...args];
@@ -144,6 +145,7 @@ export const runProgram = async (options: ResolvedBuiltinOptions, run: ProgramRu
       maxOutputBytes: options.limits.outputMaxBytes,
       signal: ctx.signal,
       killGraceMs: 1000,
+      inputFds,
     });
     return toResult(r, run, sandboxed);
   } finally {

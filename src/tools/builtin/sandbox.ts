@@ -10,6 +10,9 @@
  * - new user, PID, IPC, UTS, cgroup and network namespaces (`--unshare-all`): no network at all
  *   unless the run allows it (then `--share-net`), no view of the host's processes; it runs as
  *   uid 1000 with every capability dropped;
+ * - a seccomp filter (seccomp.ts) that refuses the setuid and setgid bits: bubblewrap maps the
+ *   sandbox's user to the host user that started it, so when that is root a setuid file made in
+ *   the workspace would be a root shell for any local user;
  * - `--die-with-parent` (nothing survives the tool) and `--new-session` (no terminal injection);
  * - a clean environment: PATH, HOME=/tmp, LANG and the variables the call passes, nothing of the
  *   host's (no leaked secrets);
@@ -22,6 +25,7 @@
 import { constants as fsConstants } from 'node:fs';
 import { access, lstat, readdir, readlink } from 'node:fs/promises';
 import { runProcess } from '../process.js';
+import { setuidFilter } from './seccomp.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -62,6 +66,16 @@ export interface SandboxPlan {
   readonly limits: ResourceLimits;
   /** The program and its arguments, as seen inside. */
   readonly command: ReadonlyArray<string>;
+  /** Where the workspace is mounted inside (default `/workspace`; command tools use its host path). */
+  readonly workspaceMount?: string;
+  /** The file descriptor bwrap reads the seccomp filter from (see `sandboxSpawn`). */
+  readonly seccompFd?: number;
+}
+
+/** What to start: bwrap's argv, and the data of its extra file descriptors (the seccomp filter). */
+export interface SandboxSpawn {
+  readonly argv: ReadonlyArray<string>;
+  readonly inputFds: ReadonlyArray<Uint8Array>;
 }
 
 /** Where the workspace is inside the sandbox. */
@@ -134,6 +148,7 @@ export const limitPrefix = (prlimit: string | undefined, limits: ResourceLimits)
 /** The arguments of `bwrap` (without the program name) that run `plan.command` in the sandbox. */
 export const bwrapArguments = (plan: SandboxPlan): ReadonlyArray<string> => {
   const a: string[] = ['--die-with-parent', '--new-session', '--unshare-all'];
+  if (plan.seccompFd !== undefined) a.push('--seccomp', String(plan.seccompFd));
   if (plan.network) a.push('--share-net');
   a.push('--cap-drop', 'ALL', '--uid', String(SANDBOX_UID), '--gid', String(SANDBOX_UID), '--hostname', 'sandbox', '--clearenv');
   for (const d of plan.layout.dirs) a.push('--ro-bind', d, d);
@@ -142,14 +157,29 @@ export const bwrapArguments = (plan: SandboxPlan): ReadonlyArray<string> => {
   a.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--dir', '/run');
   // after /tmp: a directory under /tmp stays visible
   for (const p of plan.readOnlyPaths) a.push('--ro-bind', p, p);
-  a.push('--bind', plan.workspace, SANDBOX_WORKSPACE);
+  const mount = plan.workspaceMount ?? SANDBOX_WORKSPACE;
+  a.push('--bind', plan.workspace, mount);
   for (const f of plan.files) a.push('--ro-bind', f.host, f.sandbox);
   // the sandbox's own root (where /etc and /run live) becomes read-only: only /workspace and /tmp are writable
   a.push('--remount-ro', '/');
-  a.push('--chdir', plan.cwd === '' ? SANDBOX_WORKSPACE : `${SANDBOX_WORKSPACE}/${plan.cwd}`);
+  a.push('--chdir', plan.cwd === '' ? mount : `${mount}/${plan.cwd}`);
   for (const [k, v] of Object.entries(plan.env)) a.push('--setenv', k, v);
   a.push('--', ...limitPrefix(plan.layout.prlimit, plan.limits), ...plan.command);
   return a;
+};
+
+/**
+ * bwrap's full argv for `plan`, with the setuid filter on file descriptor 3. Fails (a reason) on
+ * an architecture the filter does not know when the host user is root: there, a setuid file made
+ * inside would belong to root.
+ */
+export const sandboxSpawn = (bwrap: string, plan: Omit<SandboxPlan, 'seccompFd'>): { readonly ok: true; readonly value: SandboxSpawn } | { readonly ok: false; readonly reason: string } => {
+  const filter = setuidFilter(process.arch);
+  if (filter === undefined) {
+    if (process.getuid?.() === 0) return { ok: false, reason: `the sandbox has no setuid filter for the ${process.arch} architecture, and refuses to run programs as root without it` };
+    return { ok: true, value: { argv: [bwrap, ...bwrapArguments(plan)], inputFds: [] } };
+  }
+  return { ok: true, value: { argv: [bwrap, ...bwrapArguments({ ...plan, seccompFd: 3 })], inputFds: [filter] } };
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -192,7 +222,7 @@ export const probeSandbox = (bwrap: string, network: boolean, workspace: string)
   if (p === undefined) {
     p = (async (): Promise<SandboxStatus> => {
       const layout = await probeHostLayout();
-      const args = bwrapArguments({
+      const spawned = sandboxSpawn(bwrap, {
         layout,
         workspace,
         cwd: '',
@@ -203,7 +233,8 @@ export const probeSandbox = (bwrap: string, network: boolean, workspace: string)
         limits: { cpuSeconds: 10, memoryBytes: 1024 ** 3, fileSizeBytes: 1024 ** 2, maxProcesses: 64 },
         command: ['/bin/sh', '-c', 'exit 0'],
       });
-      const r = await runProcess([bwrap, ...args], { cwd: '/', env: {}, timeoutMs: 15_000, maxOutputBytes: 16 * 1024 });
+      if (!spawned.ok) return { ok: false, reason: spawned.reason };
+      const r = await runProcess(spawned.value.argv, { cwd: '/', env: {}, timeoutMs: 15_000, maxOutputBytes: 16 * 1024, inputFds: spawned.value.inputFds });
       if (r.exitCode === 0) return { ok: true };
       const why = r.error?.message ?? (r.stderr.trim() || `exit status ${r.exitCode ?? r.signal ?? 'unknown'}`);
       return { ok: false, reason: why.slice(0, 500) };
