@@ -17,6 +17,7 @@ import {
   SANDBOX_CODE_DIR,
   baseEnvironment,
   findBwrap,
+  installPrefix,
   isSystemPath,
   limitPrefix,
   probeHostLayout,
@@ -185,10 +186,4 @@ const toResult = (r: ProcessResult, run: ProgramRun, sandboxed: boolean): Progra
     ...(signal !== undefined ? { signal } : {}),
     sandboxed,
   };
-};
-
-/** The installation a program belongs to (`/opt/py/bin/python3` → `/opt/py`), shown read-only in the sandbox. */
-const installPrefix = (programReal: string): string => {
-  const dir = path.posix.dirname(programReal);
-  return path.posix.basename(dir) === 'bin' ? path.posix.dirname(dir) : dir;
 };

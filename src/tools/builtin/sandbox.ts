@@ -24,6 +24,7 @@
  */
 import { constants as fsConstants } from 'node:fs';
 import { access, lstat, readdir, readlink } from 'node:fs/promises';
+import * as path from 'node:path';
 import { runProcess } from '../process.js';
 import { setuidFilter } from './seccomp.js';
 
@@ -63,7 +64,8 @@ export interface SandboxPlan {
   readonly files: ReadonlyArray<{ readonly host: string; readonly sandbox: string }>;
   /** The whole environment of the program. */
   readonly env: Readonly<Record<string, string>>;
-  readonly limits: ResourceLimits;
+  /** Resource limits (none: only the caller's timeout and output cap). */
+  readonly limits?: ResourceLimits;
   /** The program and its arguments, as seen inside. */
   readonly command: ReadonlyArray<string>;
   /** Where the workspace is mounted inside (default `/workspace`; command tools use its host path). */
@@ -164,7 +166,7 @@ export const bwrapArguments = (plan: SandboxPlan): ReadonlyArray<string> => {
   a.push('--remount-ro', '/');
   a.push('--chdir', plan.cwd === '' ? mount : `${mount}/${plan.cwd}`);
   for (const [k, v] of Object.entries(plan.env)) a.push('--setenv', k, v);
-  a.push('--', ...limitPrefix(plan.layout.prlimit, plan.limits), ...plan.command);
+  a.push('--', ...(plan.limits !== undefined ? limitPrefix(plan.layout.prlimit, plan.limits) : []), ...plan.command);
   return a;
 };
 
@@ -257,6 +259,12 @@ export const isExecutable = async (p: string): Promise<boolean> =>
 export const firstExecutable = async (candidates: ReadonlyArray<string>): Promise<string | undefined> => {
   for (const c of candidates) if (await isExecutable(c)) return c;
   return undefined;
+};
+
+/** The installation a program belongs to (`/opt/py/bin/python3` → `/opt/py`), shown read-only in the sandbox. */
+export const installPrefix = (programReal: string): string => {
+  const dir = path.posix.dirname(programReal);
+  return path.posix.basename(dir) === 'bin' ? path.posix.dirname(dir) : dir;
 };
 
 /** Whether `p` is under a directory the sandbox shows anyway (/usr, /bin, /lib…). */
