@@ -61,6 +61,8 @@ describe('attack: path rules bypassed through walks and links', () => {
       expect(leaks(r), `${tool} ${JSON.stringify(args)}`).toBe(false);
       expect(code(r), `${tool} ${JSON.stringify(args)}`).toBe('DENIED');
     }
+    // writing through the link is judged on its target too
+    expect(code(await call('write_file', { path: 'notes/env-link.txt', content: 'API_KEY=attacker' }))).toBe('DENIED');
     const denied = await call('read_file', { path: 'notes/env-link.txt' });
     expect(denied.ok ? '' : denied.error.message).toContain('no-env-files');
     expect(denied.ok ? '' : denied.error.message).toContain('config/.env');
