@@ -7,8 +7,9 @@
  * before the turn (`move_file a→b` then `write_file b` asks before overwriting what the move made).
  *
  * A turn has a bounded number of calls (`maxCallsPerTurn`, default 16; the calls beyond are not
- * run and answer `TOO_MANY_CALLS`) and of calls running at once (`concurrency`, default 4).
+ * run and answer `TOOL_TOO_MANY_CALLS`) and of calls running at once (`concurrency`, default 4).
  */
+import { ToolCodes } from '../library/codes.js';
 import type { ToolAnnotations } from '../library/tool.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -26,7 +27,7 @@ export const DEFAULT_MAX_CALLS_PER_TURN = 16;
 export const DEFAULT_TOOL_CONCURRENCY = 4;
 
 /** The code of the calls of a turn beyond `maxCallsPerTurn`. */
-export const TOO_MANY_CALLS = 'TOO_MANY_CALLS';
+export const TOO_MANY_CALLS = ToolCodes.TOO_MANY_CALLS;
 
 // -------------------------------------------------------------------------------------------------
 // classification

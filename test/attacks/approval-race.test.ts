@@ -9,9 +9,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createTool, runAgent, toolLibrary, type AgentSpecification, type ToolSpecification } from '../../src/index.js';
+import { createTool, runAgent, ToolCodes, toolLibrary, type AgentSpecification, type ToolSpecification } from '../../src/index.js';
 import { builtinLibrary, builtinSpecifications } from '../../src/entries/builtins.js';
-import { defaultRuleEngine, denyAll } from '../../src/entries/policy.js';
+import { defaultRuleEngine, denyAll, PolicyCodes } from '../../src/entries/policy.js';
 import { scriptedModel } from '../../src/entries/testing.js';
 import { workspace } from '../tools/builtin/support.js';
 
@@ -47,12 +47,12 @@ describe('attack: approval races within one turn', () => {
       const used = r.ok ? r.value.toolsUsed : [];
       expect(used.map((u) => [u.id, u.result.ok ? 'ok' : u.result.error.code])).toEqual([
         ['m', 'ok'],
-        ['w', 'DENIED'],
+        ['w', PolicyCodes.DENIED],
       ]);
     }
   });
 
-  it('a turn runs at most maxToolCallsPerTurn calls; the rest answer TOO_MANY_CALLS without running', async () => {
+  it('a turn runs at most maxToolCallsPerTurn calls; the rest answer TOOL_TOO_MANY_CALLS without running', async () => {
     const s = workspace();
     const calls = Array.from({ length: 60 }, (_, i) => ({ id: `c${i}`, name: 'write_file', arguments: { path: `f${i}.txt`, content: 'x' } }));
     const model = scriptedModel([{ toolCalls: calls }, { text: 'done' }]);
@@ -61,7 +61,7 @@ describe('attack: approval races within one turn', () => {
     const used = r.ok ? r.value.toolsUsed : [];
     expect(used).toHaveLength(60);
     expect(used.slice(0, 8).every((u) => u.result.ok)).toBe(true);
-    expect(new Set(used.slice(8).map((u) => (u.result.ok ? 'ok' : u.result.error.code)))).toEqual(new Set(['TOO_MANY_CALLS']));
+    expect(new Set(used.slice(8).map((u) => (u.result.ok ? 'ok' : u.result.error.code)))).toEqual(new Set([ToolCodes.TOO_MANY_CALLS]));
     expect(existsSync(path.join(s.ws, 'f7.txt'))).toBe(true);
     expect(existsSync(path.join(s.ws, 'f8.txt'))).toBe(false);
     // the default is 16

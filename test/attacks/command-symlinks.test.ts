@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { bindTool, invoke, toolLibrary, type JsonObject, type Tool, type ToolResult, type ToolSpecification } from '../../src/index.js';
 import { probeSandbox } from '../../src/entries/builtins.js';
 import { emptyRuleEngine } from '../../src/entries/policy.js';
-import { commandTool, type CommandToolConfigInput } from '../../src/entries/tools.js';
+import { CommandCodes, commandTool, type CommandToolConfigInput } from '../../src/entries/tools.js';
 import { findBwrap } from '../../src/tools/builtin/sandbox.js';
 import { caller, workspace } from '../tools/builtin/support.js';
 
@@ -56,7 +56,7 @@ describe('attack: symbolic links through command tools', () => {
       const write = writer(s.ws, mode);
       for (const file of ['dangling', 'dangling-dir/x.txt', 'dir-link/x.txt', 'sub/chain', 'sub/../dangling', `${s.ws}/dangling`]) {
         const r = await write({ file, text: 'pwned' });
-        expect(r.ok ? 'ok' : r.error.code, file).toBe('INVALID_PATH');
+        expect(r.ok ? 'ok' : r.error.code, file).toBe(CommandCodes.INVALID_PATH);
       }
       // an ordinary new file and a link to a file inside still work
       symlinkSync('inside.txt', path.join(s.ws, 'good-link'));

@@ -7,7 +7,7 @@
 import { symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { addRule, defaultRuleEngine, forbiddenPathsRule } from '../../src/entries/policy.js';
+import { addRule, defaultRuleEngine, forbiddenPathsRule, PolicyCodes } from '../../src/entries/policy.js';
 import { caller, code, value, workspace } from '../tools/builtin/support.js';
 
 const KEY = 'sk-live-0123456789abcdef';
@@ -59,10 +59,10 @@ describe('attack: path rules bypassed through walks and links', () => {
     ] as const) {
       const r = await call(tool, args);
       expect(leaks(r), `${tool} ${JSON.stringify(args)}`).toBe(false);
-      expect(code(r), `${tool} ${JSON.stringify(args)}`).toBe('DENIED');
+      expect(code(r), `${tool} ${JSON.stringify(args)}`).toBe(PolicyCodes.DENIED);
     }
     // writing through the link is judged on its target too
-    expect(code(await call('write_file', { path: 'notes/env-link.txt', content: 'API_KEY=attacker' }))).toBe('DENIED');
+    expect(code(await call('write_file', { path: 'notes/env-link.txt', content: 'API_KEY=attacker' }))).toBe(PolicyCodes.DENIED);
     const denied = await call('read_file', { path: 'notes/env-link.txt' });
     expect(denied.ok ? '' : denied.error.message).toContain('no-env-files');
     expect(denied.ok ? '' : denied.error.message).toContain('config/.env');

@@ -71,7 +71,7 @@ export interface BuiltinLimits {
   readonly searchMaxMatches?: number;
   /** Largest JSON text `json_parse` reads, in bytes (default 10 MiB). */
   readonly jsonMaxBytes?: number;
-  /** Largest `json_parse` result once pretty-printed, in characters (default 4 MiB; beyond, `RESULT_TOO_LARGE`). */
+  /** Largest `json_parse` result once pretty-printed, in characters (default 4 MiB; beyond, `BUILTIN_TOO_LARGE`). */
   readonly jsonMaxOutputBytes?: number;
 }
 

@@ -22,6 +22,8 @@
  * `bwrapArguments` is pure (tested as such); `probeHostLayout` and `probeSandbox` look at the host
  * once and cache what they found.
  */
+import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
+import { BuiltinCodes } from './codes.js';
 import { constants as fsConstants } from 'node:fs';
 import { access, lstat, readdir, readlink } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -175,13 +177,15 @@ export const bwrapArguments = (plan: SandboxPlan): ReadonlyArray<string> => {
  * an architecture the filter does not know when the host user is root: there, a setuid file made
  * inside would belong to root.
  */
-export const sandboxSpawn = (bwrap: string, plan: Omit<SandboxPlan, 'seccompFd'>): { readonly ok: true; readonly value: SandboxSpawn } | { readonly ok: false; readonly reason: string } => {
+export const sandboxSpawn = (bwrap: string, plan: Omit<SandboxPlan, 'seccompFd'>): Result<SandboxSpawn, CodedError<typeof BuiltinCodes.SANDBOX_UNAVAILABLE>> => {
   const filter = setuidFilter(process.arch);
   if (filter === undefined) {
-    if (process.getuid?.() === 0) return { ok: false, reason: `the sandbox has no setuid filter for the ${process.arch} architecture, and refuses to run programs as root without it` };
-    return { ok: true, value: { argv: [bwrap, ...bwrapArguments(plan)], inputFds: [] } };
+    if (process.getuid?.() === 0) {
+      return failWith(BuiltinCodes.SANDBOX_UNAVAILABLE, `the sandbox has no setuid filter for the ${process.arch} architecture, and refuses to run programs as root without it`);
+    }
+    return ok({ argv: [bwrap, ...bwrapArguments(plan)], inputFds: [] });
   }
-  return { ok: true, value: { argv: [bwrap, ...bwrapArguments({ ...plan, seccompFd: 3 })], inputFds: [filter] } };
+  return ok({ argv: [bwrap, ...bwrapArguments({ ...plan, seccompFd: 3 })], inputFds: [filter] });
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -210,7 +214,8 @@ export const probeHostLayout = (): Promise<HostLayout> =>
 export const findBwrap = async (configured: string | undefined): Promise<string | undefined> =>
   configured !== undefined ? ((await isExecutable(configured)) ? configured : undefined) : firstExecutable(BWRAP_CANDIDATES);
 
-export type SandboxStatus = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+/** Whether the sandbox works here: `{ok: true}`, or `BUILTIN_SANDBOX_UNAVAILABLE` saying why not. */
+export type SandboxStatus = Result<true, CodedError<typeof BuiltinCodes.SANDBOX_UNAVAILABLE>>;
 
 const probes = new Map<string, Promise<SandboxStatus>>();
 
@@ -235,11 +240,11 @@ export const probeSandbox = (bwrap: string, network: boolean, workspace: string)
         limits: { cpuSeconds: 10, memoryBytes: 1024 ** 3, fileSizeBytes: 1024 ** 2, maxProcesses: 64 },
         command: ['/bin/sh', '-c', 'exit 0'],
       });
-      if (!spawned.ok) return { ok: false, reason: spawned.reason };
+      if (!spawned.ok) return spawned;
       const r = await runProcess(spawned.value.argv, { cwd: '/', env: {}, timeoutMs: 15_000, maxOutputBytes: 16 * 1024, inputFds: spawned.value.inputFds });
-      if (r.exitCode === 0) return { ok: true };
+      if (r.exitCode === 0) return ok(true as const);
       const why = r.error?.message ?? (r.stderr.trim() || `exit status ${r.exitCode ?? r.signal ?? 'unknown'}`);
-      return { ok: false, reason: why.slice(0, 500) };
+      return failWith(BuiltinCodes.SANDBOX_UNAVAILABLE, why.slice(0, 500));
     })();
     probes.set(key, p);
   }

@@ -4,6 +4,8 @@
  * then `..`), and the real candidate must be the real root or below it. `..`, absolute paths and
  * symlinks that point outside are all caught by the same check, on the path that is then used.
  */
+import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
+import { CommandCodes } from './codes.js';
 import { lstat, readlink, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
@@ -11,9 +13,8 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 // model
 // -------------------------------------------------------------------------------------------------
 
-export type Confined =
-  | { readonly ok: true; readonly path: string }
-  | { readonly ok: false; readonly code: 'INVALID_PATH' | 'FILE_NOT_FOUND'; readonly message: string };
+/** The real path, or why it is refused. */
+export type Confined = Result<string, CodedError<typeof CommandCodes.INVALID_PATH | typeof CommandCodes.FILE_NOT_FOUND>>;
 
 // -------------------------------------------------------------------------------------------------
 // utilities
@@ -30,13 +31,13 @@ export const isInside = (root: string, child: string): boolean => {
  * real `root`. Messages name the path as given, never the real path outside.
  */
 export const confineDirectory = async (root: string, candidate: string): Promise<Confined> => {
-  if (candidate.includes('\0')) return { ok: false, code: 'INVALID_PATH', message: `"${candidate}" contains a NUL character` };
-  if (isAbsolute(candidate)) return { ok: false, code: 'INVALID_PATH', message: `"${candidate}" is absolute: give a path relative to the workspace` };
+  if (candidate.includes('\0')) return failWith(CommandCodes.INVALID_PATH, `"${candidate}" contains a NUL character`);
+  if (isAbsolute(candidate)) return failWith(CommandCodes.INVALID_PATH, `"${candidate}" is absolute: give a path relative to the workspace`);
   let realRoot: string;
   try {
     realRoot = await realpath(root);
   } catch {
-    return { ok: false, code: 'FILE_NOT_FOUND', message: `the workspace "${root}" does not exist` };
+    return failWith(CommandCodes.FILE_NOT_FOUND, `the workspace "${root}" does not exist`);
   }
   // resolved as the system does (not lexically): "link/.." is the parent of the link's target
   const joined = `${realRoot}${sep}${candidate}`;
@@ -45,13 +46,13 @@ export const confineDirectory = async (root: string, candidate: string): Promise
     real = await realpath(joined);
   } catch {
     return isInside(realRoot, resolve(realRoot, candidate))
-      ? { ok: false, code: 'FILE_NOT_FOUND', message: `directory "${candidate}" does not exist in the workspace` }
-      : { ok: false, code: 'INVALID_PATH', message: `"${candidate}" is outside the workspace` };
+      ? failWith(CommandCodes.FILE_NOT_FOUND, `directory "${candidate}" does not exist in the workspace`)
+      : failWith(CommandCodes.INVALID_PATH, `"${candidate}" is outside the workspace`);
   }
-  if (!isInside(realRoot, real)) return { ok: false, code: 'INVALID_PATH', message: `"${candidate}" is outside the workspace` };
+  if (!isInside(realRoot, real)) return failWith(CommandCodes.INVALID_PATH, `"${candidate}" is outside the workspace`);
   const s = await stat(real).catch(() => undefined);
-  if (s === undefined || !s.isDirectory()) return { ok: false, code: 'INVALID_PATH', message: `"${candidate}" is not a directory` };
-  return { ok: true, path: real };
+  if (s === undefined || !s.isDirectory()) return failWith(CommandCodes.INVALID_PATH, `"${candidate}" is not a directory`);
+  return ok(real);
 };
 
 /**
@@ -67,17 +68,17 @@ export const confineDirectory = async (root: string, candidate: string): Promise
  * the program runs in the sandbox, where nothing outside the workspace is writable.
  */
 export const confinePath = async (root: string, base: string, candidate: string): Promise<Confined> => {
-  if (candidate.includes('\0')) return { ok: false, code: 'INVALID_PATH', message: `"${candidate}" contains a NUL character` };
+  if (candidate.includes('\0')) return failWith(CommandCodes.INVALID_PATH, `"${candidate}" contains a NUL character`);
   let realRoot: string;
   try {
     realRoot = await realpath(root);
   } catch {
-    return { ok: false, code: 'FILE_NOT_FOUND', message: `the workspace "${root}" does not exist` };
+    return failWith(CommandCodes.FILE_NOT_FOUND, `the workspace "${root}" does not exist`);
   }
   const full = isAbsolute(candidate) ? candidate : `${base}${sep}${candidate}`;
   const resolved = await resolveLinks(full);
-  if (!resolved.ok) return { ok: false, code: 'INVALID_PATH', message: `"${candidate}" ${resolved.why}` };
-  return isInside(realRoot, resolved.path) ? { ok: true, path: resolved.path } : { ok: false, code: 'INVALID_PATH', message: `"${candidate}" is outside the workspace` };
+  if (!resolved.ok) return failWith(CommandCodes.INVALID_PATH, `"${candidate}" ${resolved.why}`);
+  return isInside(realRoot, resolved.path) ? ok(resolved.path) : failWith(CommandCodes.INVALID_PATH, `"${candidate}" is outside the workspace`);
 };
 
 /** Most symbolic links followed in one path (the kernel's limit). */
