@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizeWorkspacePath, resolveWorkspacePath } from '../../../src/entries/builtins.js';
 import { openDirectory } from '../../../src/tools/builtin/workspace-fs.js';
-import { emptyRuleEngine } from '../../../src/entries/policy.js';
+import { emptyRuleEngine, PolicyCodes } from '../../../src/entries/policy.js';
 import { SECRET, caller, code, value, workspace } from './support.js';
 
 const corpus = JSON.parse(readFileSync(new URL('../../fixtures/builtin/path-traversal.json', import.meta.url), 'utf8')) as { refused: string[]; inside: string[] };
@@ -47,7 +47,7 @@ describe('the path-traversal corpus', () => {
     expect(wp.real.startsWith(`${s.ws}/`)).toBe(true);
     // writing creates the file inside (unless a safety rule refuses the name, as for a .ssh key); the secret is untouched
     const written = await call('write_file', { path: p, content: 'x', createDirs: true });
-    if (!written.ok && written.error.code === 'DENIED') {
+    if (!written.ok && written.error.code === PolicyCodes.DENIED) {
       expect(written.error.message).toContain('no-sensitive-files');
       expect(value(await unruled('write_file', { path: p, content: 'x', createDirs: true }))).toMatchObject({ size: 1 });
     } else expect(value(written)).toMatchObject({ size: 1 });
