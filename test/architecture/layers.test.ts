@@ -22,6 +22,8 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<string>>> = {
   agent: ['core', 'gram', 'spec', 'library', 'policy'],
   providers: ['core', 'gram', 'spec', 'library', 'net', 'agent'],
   testing: ['core', 'gram', 'spec', 'library', 'agent', 'providers'],
+  catalog: ['core', 'gram', 'spec', 'library', 'net', 'policy', 'tools'],
+  server: ['core', 'gram', 'spec', 'library', 'net', 'policy', 'tools', 'catalog', 'agent'],
   cli: ['*'],
   entries: ['*'],
 };
