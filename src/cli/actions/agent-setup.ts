@@ -21,6 +21,7 @@ import { recordToJson } from '../../gram/lower.js';
 import { parseGram } from '../../gram/parse.js';
 import { emptyToolLibrary, hasTool, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
 import type { AgentSpecification } from '../../spec/agent-spec.js';
+import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { didYouMean } from '../../core/suggest.js';
 import type { Model } from '../../agent/model.js';
 import { createModel, parseModelId } from '../../providers/registry.js';
@@ -71,8 +72,8 @@ const headerLibraryOf = (ctx: CommandContext, source: SpecSource): { readonly li
 };
 
 /** The agent to run from a specification argument (`--agent` picks one when the file has several). */
-export const loadAgent = async (ctx: CommandContext, file: string, agentName: string | undefined): Promise<Either<Reported, LoadedAgent>> => {
-  const loaded = await loadSpecSource(ctx.io, file);
+export const loadAgent = async (ctx: CommandContext, file: string, agentName: string | undefined, knownTools: ReadonlyArray<ToolSpecification> = []): Promise<Either<Reported, LoadedAgent>> => {
+  const loaded = await loadSpecSource(ctx.io, file, knownTools);
   if (loaded._tag === 'Left') {
     const f = loaded.left;
     if (f.message !== undefined) return left(fail(ctx, `gramkit: ${f.message}`));
@@ -129,7 +130,13 @@ const showDiagnostics = (ctx: CommandContext, ds: ReadonlyArray<Diagnostic>): Re
  * The library the agent runs against: `refs` (each a module or `builtin`, joined; the later wins
  * on a shared name), else the header's; plus the built-in tools when the agent uses them.
  */
-export const agentLibrary = async (ctx: CommandContext, loaded: LoadedAgent, refs: ReadonlyArray<string>, workspace: string): Promise<Either<Reported, ToolLibrary>> => {
+export const agentLibrary = async (
+  ctx: CommandContext,
+  loaded: LoadedAgent,
+  refs: ReadonlyArray<string>,
+  workspace: string,
+  catalog?: ToolLibrary,
+): Promise<Either<Reported, ToolLibrary>> => {
   const agent = loaded.agent;
   const chosen = refs.length > 0 ? refs : loaded.headerLibrary !== undefined ? [loaded.headerLibrary] : [];
   const libraries: ToolLibrary[] = [];
@@ -141,23 +148,24 @@ export const agentLibrary = async (ctx: CommandContext, loaded: LoadedAgent, ref
   const builtins = await builtinToolsOf(agent);
   const builtin = builtins.size > 0 && !chosen.includes(BUILTIN);
   // tools the file implements itself (`http: {...}`, `command: {...}`), unless a library provides them
-  const provided = (name: string): boolean => libraries.some((l) => hasTool(name, l));
+  const provided = (name: string): boolean => libraries.some((l) => hasTool(name, l)) || (catalog !== undefined && hasTool(name, catalog));
   const declared = declaredLibrary(agent.tools.filter((t) => !builtins.has(t.name) && !provided(t.name)), ctx.io, workspace);
   if (declared?._tag === 'Left') return left(showDiagnostics(ctx, declared.left));
   if (chosen.length === 0) {
-    const own = agent.tools.filter((t) => !builtins.has(t.name) && !declaresImplementation(t)).map((t) => t.name);
+    const own = agent.tools.filter((t) => !builtins.has(t.name) && !declaresImplementation(t) && !provided(t.name)).map((t) => t.name);
     if (own.length > 0) {
       return left(
         fail(
           ctx,
-          `gramkit: no library implements the tools of agent "${agent.name}" (${own.join(', ')})\n  hint: pass --library <module.ts>, or name it in the file's header: {library: "./tools.ts"}`,
+          `gramkit: no library implements the tools of agent "${agent.name}" (${own.join(', ')})\n  hint: pass --library <module.ts> or --catalog <dir|redis://…>, or name it in the file's header: {library: "./tools.ts"}`,
         ),
       );
     }
   }
   const base = builtin ? [(await import('../../tools/builtin/builtin-tools.js')).builtinLibrary({ workspace })] : [];
   // the right wins: the user's libraries over declared tools over built-in ones
-  const all = [...base, ...(declared !== undefined ? [declared.right] : []), ...libraries];
+  // a catalog's tools over built-in ones, under the file's own declarations and the user's libraries
+  const all = [...base, ...(catalog !== undefined ? [catalog] : []), ...(declared !== undefined ? [declared.right] : []), ...libraries];
   return right(all.length === 0 ? emptyToolLibrary : unionLibraries(...all));
 };
 

@@ -16,6 +16,7 @@ import { BUILTINS_GRAM } from '../../tools/builtin/builtins-gram.js';
 import type { Diagnostic } from '../../core/diagnostic.js';
 import type { ToolLibrary } from '../../library/tool-library.js';
 import { SpecCodes } from '../../spec/codes.js';
+import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { type Specifications, loadSpecifications } from '../../spec/load.js';
 import type { CliIO } from '../io.js';
 import { type Loaded, loadSource, type Source } from './gram-input.js';
@@ -65,7 +66,8 @@ export const readSpecSource = async (io: CliIO, arg: string): Promise<{ readonly
  * agent file that uses `read_file` loads without defining it. The built-in specifications are
  * parsed only when a file names a tool it does not define (commands on plain files start fast).
  */
-export const loadSpecSource = async (io: CliIO, arg: string): Promise<Either<SpecLoadFailure, LoadedSpecs>> => {
+/** `knownTools`: more specifications agents may name without defining them (a catalog's), besides the built-in ones. */
+export const loadSpecSource = async (io: CliIO, arg: string, knownTools: ReadonlyArray<ToolSpecification> = []): Promise<Either<SpecLoadFailure, LoadedSpecs>> => {
   const read = await readSpecSource(io, arg);
   if (!read.ok) return { _tag: 'Left', left: { message: read.message, diagnostics: [] } };
   const source = read.source;
@@ -73,7 +75,7 @@ export const loadSpecSource = async (io: CliIO, arg: string): Promise<Either<Spe
   let r = loadSpecifications(sources);
   if (!source.builtin && r._tag === 'Left' && r.left.some((d) => d.code === SpecCodes.UNKNOWN_TOOL)) {
     const { builtinSpecifications } = await import('../../tools/builtin/specifications.js');
-    r = loadSpecifications(sources, { knownTools: builtinSpecifications() });
+    r = loadSpecifications(sources, { knownTools: [...builtinSpecifications(), ...knownTools] });
   }
   return r._tag === 'Left' ? { _tag: 'Left', left: { source, diagnostics: r.left } } : { _tag: 'Right', right: { source, specs: r.right } };
 };

@@ -13,6 +13,8 @@ import { register as registerTypes } from './types.js';
 import { register as registerValidate } from './validate.js';
 import { register as registerRun } from './run.js';
 import { register as registerAb } from './ab.js';
+import { register as registerServe } from './serve.js';
+import { register as registerCatalog } from './catalog.js';
 
 export const registerCommands = (program: Command, ctx: CommandContext): void => {
   registerInvoke(program, ctx);
@@ -25,4 +27,6 @@ export const registerCommands = (program: Command, ctx: CommandContext): void =>
   registerValidate(program, ctx);
   registerRun(program, ctx);
   registerAb(program, ctx);
+  registerServe(program, ctx);
+  registerCatalog(program, ctx);
 };
