@@ -60,6 +60,9 @@ export * from './catalog-types.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
+/** Built-ins that run in process without waiting on the network or a program. */
+const QUICK_BUILTINS: ReadonlySet<string> = new Set(['json_parse', 'list_directory', 'read_file', 'write_file', 'delete_file', 'move_file']);
+
 /** Loads a catalog from its store. Fails with `CATALOG_STORE_UNAVAILABLE` when the store cannot be read. */
 export const openCatalog = async (options: CatalogOptions): Promise<CatalogResult<Catalog>> => {
   const c = new CatalogImpl(options);
@@ -358,17 +361,21 @@ class CatalogImpl {
     const context = { ...(options.agentId !== undefined ? { agentId: options.agentId } : {}), ...(options.projectId !== undefined ? { projectId: options.projectId } : {}) };
     // policies run under the name rules know: a built-in's own (its path and command rules apply)
     const policyName = record.type === 'builtin' ? (record.impl['builtin'] as string) : record.slug;
+    // the caller's signal (a client that went away) cancels what may wait: not the quick in-process
+    // built-ins, which then take invoke's plain path (the signal is not even built for them)
+    const cancellable = record.type !== 'builtin' || !QUICK_BUILTINS.has(record.impl['builtin'] as string);
+    const signal = cancellable ? options.signal : undefined;
     const gate = await gateCall({ policies: this.options.policies ?? {}, ...(this.options.approver !== undefined ? { approver: this.options.approver } : {}) }, bound, policyName, args, {
       callId: id,
       context,
-      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      ...(signal !== undefined ? { signal } : {}),
     });
     if (!gate.allowed) return { ok: false, error: gate.error };
     const t0 = performance.now();
     const result = await invoke(bound, gate.args, {
       callId: id,
       context,
-      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      ...(signal !== undefined ? { signal } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(this.store.bus.listenerCount() > 0 || this.store.backend.kind === 'redis' ? { observer: this.observer(record, options) } : {}),
     });

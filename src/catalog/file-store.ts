@@ -21,7 +21,7 @@
  * only once its record is in place. When the journal passes 4 MB it is replaced by an empty one
  * (new inode): readers then reload everything.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { type FileHandle, open, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JsonObject } from '../core/json-schema.js';
@@ -76,7 +76,9 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
 
   const journalPosition = async (): Promise<{ readonly ino: number; readonly size: number }> => {
     try {
-      const s = await stat(paths.journal);
+      // synchronous on purpose: every request syncs, and a stat takes microseconds, less than a
+      // round trip through the thread pool
+      const s = statSync(paths.journal);
       return { ino: s.ino, size: s.size };
     } catch (e) {
       if ((e as { code?: string }).code !== 'ENOENT') throw e;

@@ -54,8 +54,17 @@ export class SyncedState {
     private readonly now: () => number,
   ) {}
 
+  private lastMs = Number.NaN;
+  private lastIso = '';
+
+  /** The clock as ISO 8601 (formatted once per millisecond). */
   nowIso(): string {
-    return new Date(this.now()).toISOString();
+    const ms = this.now();
+    if (ms !== this.lastMs) {
+      this.lastMs = ms;
+      this.lastIso = new Date(ms).toISOString();
+    }
+    return this.lastIso;
   }
 
   // -----------------------------------------------------------------------------------------------

@@ -51,7 +51,8 @@ export class UsageRecorder {
       ...(facts.agentId !== undefined ? { agent_id: facts.agentId } : {}),
       ...(facts.projectId !== undefined ? { project_id: facts.projectId } : {}),
     });
-    if (this.entries.length > PENDING_ENTRIES) this.entries.splice(0, this.entries.length - PENDING_ENTRIES);
+    // bounded while the store is away (the oldest half dropped at once, not one entry per call)
+    if (this.entries.length > PENDING_ENTRIES) this.entries.splice(0, PENDING_ENTRIES / 2);
     if (this.timer === undefined) {
       this.timer = setTimeout(() => {
         this.timer = undefined;

@@ -4,6 +4,7 @@
  * Two additions the admin page needs: `GET /tools/bundles/{bundleID}` and a tool's gram
  * (`GET …/version/{v}/gram`).
  */
+import type { InvokeOptions } from '../catalog/catalog-types.js';
 import type { CatalogResult } from '../catalog/result.js';
 import { Scopes, ServiceCodes } from './codes.js';
 import { catalogProblem, problem, warningsView } from './problem.js';
@@ -234,8 +235,11 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
   },
 ];
 
-export const invokeOptions = (c: RequestContext) => ({
-  signal: c.signal,
+/** The caller's agent and project, and its signal (read only by tools that can be cancelled). */
+export const invokeOptions = (c: RequestContext): InvokeOptions => ({
+  get signal() {
+    return c.signal;
+  },
   ...(c.agentId !== undefined ? { agentId: c.agentId } : {}),
   ...(c.projectId !== undefined ? { projectId: c.projectId } : {}),
 });

@@ -168,8 +168,7 @@ export const createService = (options: ServiceOptions): Service => {
     if (options.requireScopes === true && route.scope !== undefined && !readScopes(request).has(route.scope)) {
       return problemResponse(problem(ServiceCodes.MISSING_SCOPE, `this route needs the scope ${route.scope} in X-Caller-Scopes`, { scope: route.scope }));
     }
-    const url = new URL(request.url);
-    const query = readQuery(url, route.query);
+    const query = route.query === undefined ? ({ ok: true, value: {} } as const) : readQuery(new URL(request.url), route.query);
     if (!query.ok) return problemResponse(query.problem);
     let agentId: string | undefined;
     let projectId: string | undefined;
@@ -200,7 +199,10 @@ export const createService = (options: ServiceOptions): Service => {
       body,
       ...(agentId !== undefined ? { agentId } : {}),
       ...(projectId !== undefined ? { projectId } : {}),
-      signal: request.signal,
+      // built on first use (creating it costs the server an AbortController per request)
+      get signal() {
+        return request.signal;
+      },
     });
     return render(reply);
   };
