@@ -6,6 +6,13 @@ import { defineConfig } from 'tsup';
 //   against ~0.02 s bundled). The other dependencies stay external.
 // - the CLI, one ESM file with every dependency bundled, so start-up reads one file instead of
 //   resolving hundreds of modules (importing Chevrotain unbundled alone costs ~0.3 s).
+//
+// The optional peers (the MCP SDK, `ai`, `zod`) stay external in the library: only the entries
+// that need them import them (`gramkit/mcp`, `gramkit/ai-sdk`, `gramkit/zod`), never the root.
+// The CLI bundles the MCP SDK (a dev dependency here) into chunks loaded only by `gramkit mcp` and
+// by `mcp:` arguments.
+const OPTIONAL_PEERS = [/^@modelcontextprotocol\//, /^ai(\/|$)/, /^zod(\/|$)/];
+
 export default defineConfig([
   {
     entry: {
@@ -19,8 +26,13 @@ export default defineConfig([
       testing: 'src/entries/testing.ts',
       catalog: 'src/entries/catalog.ts',
       server: 'src/entries/server.ts',
+      mcp: 'src/entries/mcp.ts',
+      'ai-sdk': 'src/entries/ai-sdk.ts',
+      zod: 'src/entries/zod.ts',
+      'standard-schema': 'src/entries/standard-schema.ts',
     },
     format: ['esm', 'cjs'],
+    external: OPTIONAL_PEERS,
     dts: true,
     // shared chunks between the entries, in both formats: one copy of each module's state (the
     // validator cache, ToolFailure's class) whichever entries a program imports

@@ -2,6 +2,7 @@
  * A tiny benchmark harness. Speed is reported as ratios against a baseline measured in the same
  * process and run, never as absolute thresholds in tests: machines differ, ratios travel.
  */
+import { PerformanceObserver, performance } from 'node:perf_hooks';
 
 export interface Measurement {
   readonly name: string;
@@ -43,6 +44,46 @@ export const measure = async (
   return { name, nsPerOp: Number(ns) / ops, ops };
 };
 
+/** A synchronous operation timed over a whole run, cold start included: no warm-up, no best round. */
+export interface RoundsMeasurement {
+  /** CPU time (user + system, the process's) over the number of operations, every round included. */
+  readonly nsPerOp: number;
+  /** The same in elapsed time, which also counts the time the machine ran something else. */
+  readonly wallNsPerOp: number;
+  /** The median and 99th percentile of the rounds' own averages (CPU time), and the worst round. */
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
+const cpuNs = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) * 1000;
+};
+
+/**
+ * Calls `fn(0)`, `fn(1)`, ... `rounds × perRound` times, timing each round of `perRound` calls, and
+ * returns the average over the whole run with the spread of the rounds. For costs that must hold
+ * from the first call on: the JIT's warm-up and any lazy work are part of what is measured. CPU
+ * time, because on a shared machine elapsed time counts other programs' turns (it is reported too).
+ */
+export const measureRounds = (fn: (i: number) => unknown, options: { readonly rounds: number; readonly perRound: number }): RoundsMeasurement => {
+  const perRound: number[] = [];
+  const wall0 = now();
+  const cpu0 = cpuNs();
+  let i = 0;
+  for (let r = 0; r < options.rounds; r++) {
+    const t0 = cpuNs();
+    for (const end = i + options.perRound; i < end; i++) fn(i);
+    perRound.push((cpuNs() - t0) / options.perRound);
+  }
+  const cpu = cpuNs() - cpu0;
+  const wall = Number(now() - wall0);
+  const sorted = perRound.sort((a, b) => a - b);
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+  return { nsPerOp: cpu / i, wallNsPerOp: wall / i, p50: at(0.5), p99: at(0.99), max: at(1) };
+};
+
 /** Times one call of `fn` (for work that is too big to repeat many times). */
 export const timeOnce = async (fn: () => unknown): Promise<number> => {
   const t0 = now();
@@ -56,6 +97,30 @@ export const bestOf = async (n: number, fn: () => unknown): Promise<number> => {
   let best = Number.POSITIVE_INFINITY;
   for (let i = 0; i < n; i++) best = Math.min(best, await timeOnce(fn));
   return best;
+};
+
+/** Elapsed time of one call, in milliseconds, and how much of it the garbage collector paused the program. */
+export interface GcTiming {
+  readonly ms: number;
+  readonly gcMs: number;
+}
+
+/** Times one call of `fn` with the garbage collector's pauses during it (from `perf_hooks` gc entries). */
+export const timeWithGc = async (fn: () => unknown): Promise<GcTiming> => {
+  let gcMs = 0;
+  let end = Number.POSITIVE_INFINITY;
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.startTime >= start && e.startTime <= end) gcMs += e.duration;
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const start = performance.now();
+  const r = fn();
+  if (r instanceof Promise) await r;
+  end = performance.now();
+  // the entries arrive asynchronously
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  observer.disconnect();
+  return { ms: end - start, gcMs };
 };
 
 export const formatNs = (ns: number): string =>

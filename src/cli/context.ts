@@ -10,6 +10,11 @@ export interface CommandContext {
   readonly io: CliIO;
   /** Sets the exit code of the run (the last call wins). */
   readonly exit: (code: number) => void;
+  /**
+   * Runs `cleanup` when the command is done, whatever happened (connections to MCP servers are
+   * closed, the processes of stdio servers end). Cleanups run in reverse order of registration.
+   */
+  readonly defer: (cleanup: () => unknown) => void;
 }
 
 export const EXIT_OK = 0;

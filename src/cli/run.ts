@@ -16,7 +16,8 @@ import { VERSION } from './version.js';
 /** Runs the CLI; `argv` excludes `node` and the script (e.g. `['check', 'a.gram']`). */
 export const runCli = async (argv: ReadonlyArray<string>, io: CliIO): Promise<number> => {
   let code = EXIT_OK;
-  const ctx: CommandContext = { io, exit: (c) => void (code = c) };
+  const cleanups: Array<() => unknown> = [];
+  const ctx: CommandContext = { io, exit: (c) => void (code = c), defer: (f) => void cleanups.push(f) };
   const program = new Command('gramkit')
     .description('Tool and agent specifications in gram notation: parse, check, compile to JSON Schema, bind, invoke, run.')
     .version(VERSION, '-V, --version')
@@ -36,5 +37,13 @@ export const runCli = async (argv: ReadonlyArray<string>, io: CliIO): Promise<nu
     }
     io.stderr(`gramkit: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
     return EXIT_INTERNAL;
+  } finally {
+    for (const f of cleanups.reverse()) {
+      try {
+        await f();
+      } catch {
+        // a cleanup that fails must not change the command's outcome
+      }
+    }
   }
 };

@@ -21,3 +21,7 @@ export type { ReplayOptions, RecordOptions } from '../providers/replay.js';
 export { replayModel, recordModel } from '../providers/replay.js';
 export type { CreateModelOptions, ModelId } from '../providers/registry.js';
 export { createModel, parseModelId, MODEL_ID_FORMS } from '../providers/registry.js';
+export type { OpenAIResponsesOptions } from '../providers/openai-responses.js';
+export { openAIResponsesModel } from '../providers/openai-responses.js';
+export type { GeminiOptions } from '../providers/gemini.js';
+export { geminiModel, GEMINI_BASE_URL, GEMINI_API_VERSION } from '../providers/gemini.js';

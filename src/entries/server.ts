@@ -13,3 +13,6 @@ export type { ServiceCode, Scope } from '../server/codes.js';
 export type { Problem } from '../server/problem.js';
 export { CATALOG_STATUS, SERVICE_STATUS } from '../server/problem.js';
 export type { RouteSpec, Method, QueryParameter, QueryKind, PathParameter, Reply, RequestContext } from '../server/route.js';
+export type { CatalogToolSource, McpMount, McpMountError } from '../server/mcp-source.js';
+export { catalogToolSource, catalogMcpMount } from '../server/mcp-source.js';
+export { adminPage } from '../server/admin-page.js';

@@ -1,13 +1,16 @@
 /**
  * ToolLibrary: an immutable map from names to tools (seed 004). Every update returns a new
- * library and leaves the old one as it was; updates share structure (a HAMT from immutable.js),
+ * library and leaves the old one as it was; updates share structure (a hash trie, `HashTrie`),
  * so registering one tool costs O(log n), not a copy of the library.
  *
  * Libraries are the unit of late binding: the same specifications bound against two libraries
  * run the same agent on two sets of implementations (an A/B experiment).
+ *
+ * The type is opaque: what a library holds is read through the functions of this module, and no
+ * type of its implementation appears in the public declarations.
  */
-import { Map as HamtMap } from 'immutable';
 import { type Diagnostic, error } from '../core/diagnostic.js';
+import { HashTrie } from './hash-trie.js';
 import { isTool, type Tool, validateTool } from './tool.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -19,69 +22,65 @@ export const TOOL_LIBRARY: unique symbol = Symbol.for('gramkit.ToolLibrary') as 
 
 export interface ToolLibrary {
   readonly [TOOL_LIBRARY]: true;
-  /** The entries, by the name each tool was registered under. */
-  readonly entries: HamtMap<string, Tool>;
   /** A library holds functions: `JSON.stringify` gives a `TOOL_LIBRARY_NOT_SERIALIZABLE` diagnostic. */
   readonly toJSON: () => Diagnostic;
 }
+
+/**
+ * How a library of any copy of gramkit hands out its entries: a method under this registered
+ * symbol returns them as `[name, tool]` pairs. Not part of the public types.
+ */
+const ENTRIES = Symbol.for('gramkit.ToolLibrary.entries');
+
+/** A library of this copy of gramkit: its entries are a private field, out of reach of other code. */
+class Library implements ToolLibrary {
+  readonly [TOOL_LIBRARY] = true as const;
+  readonly #entries: HashTrie<Tool>;
+
+  constructor(entries: HashTrie<Tool>) {
+    this.#entries = entries;
+    Object.freeze(this);
+  }
+
+  /** The entries of a library of this copy of gramkit; those of another copy, once adopted. */
+  static entriesOf(library: ToolLibrary): HashTrie<Tool> {
+    return #entries in library ? library.#entries : adopted(library).#entries;
+  }
+
+  static isOwn(v: object): v is Library {
+    return #entries in v;
+  }
+
+  toJSON(): Diagnostic {
+    const names = toolNames(this);
+    const shown = names.length > 20 ? `${names.slice(0, 20).join(', ')}, … (${names.length} in all)` : names.join(', ');
+    return error('TOOL_LIBRARY_NOT_SERIALIZABLE', `a ToolLibrary holds functions and is not serializable (tools: ${shown || 'none'})`, {
+      hint: 'serialize the tool specifications; bind them to a library at run time',
+    });
+  }
+
+  [ENTRIES](): Iterable<readonly [string, Tool]> {
+    return this.#entries.entries();
+  }
+}
+Object.freeze(Library.prototype);
+
+const entriesOf = Library.entriesOf;
+
+const make = (entries: HashTrie<Tool>): ToolLibrary => (entries.size === 0 ? emptyToolLibrary : new Library(entries));
 
 // -------------------------------------------------------------------------------------------------
 // constructors
 // -------------------------------------------------------------------------------------------------
 
-function toJSON(this: ToolLibrary): Diagnostic {
-  const names = toolNames(this);
-  const shown = names.length > 20 ? `${names.slice(0, 20).join(', ')}, … (${names.length} in all)` : names.join(', ');
-  return error('TOOL_LIBRARY_NOT_SERIALIZABLE', `a ToolLibrary holds functions and is not serializable (tools: ${shown || 'none'})`, {
-    hint: 'serialize the tool specifications; bind them to a library at run time',
-  });
-}
-
-/**
- * A read index of one library value: a native `Map` of its entries, built once enough lookups on
- * that value have paid for it. A library is usually built once and read many times. A HAMT lookup
- * walks 4 levels of nodes at 100k entries (≈ 1 µs on cold caches), a `Map` lookup one hash table
- * (0.2–0.4 µs). The index belongs to one immutable value, so it never goes stale. Registering or
- * removing makes a new value with no index, so building a library one tool at a time never pays
- * for it.
- */
-interface ReadIndex {
-  reads: number;
-  map: Map<string, Tool> | undefined;
-}
-
-const READ_INDEX = Symbol('gramkit.ToolLibrary.readIndex');
-
-/** Lookups on a value before its index is built: the index costs about as much as `size / 4` HAMT lookups. */
-const indexAfter = (size: number): number => 32 + (size >>> 2);
-
-const make = (entries: HamtMap<string, Tool>): ToolLibrary =>
-  Object.freeze({ [TOOL_LIBRARY]: true as const, entries, toJSON, [READ_INDEX]: { reads: 0, map: undefined } as ReadIndex });
-
-/** The entries of a library as a native map when its index is built, else the HAMT itself. */
-const readable = (library: ToolLibrary): { get(name: string): Tool | undefined; has(name: string): boolean } => {
-  const index = (library as { [READ_INDEX]?: ReadIndex })[READ_INDEX];
-  if (index === undefined) return library.entries; // a library made by another copy of gramkit
-  if (index.map !== undefined) return index.map;
-  if (++index.reads >= indexAfter(library.entries.size)) index.map = new Map(library.entries);
-  return library.entries;
-};
-
 /** The library with no tools. */
-export const emptyToolLibrary: ToolLibrary = make(HamtMap<string, Tool>());
-
-const HAMT_PROTOTYPE: unknown = Object.getPrototypeOf(emptyToolLibrary.entries);
+export const emptyToolLibrary: ToolLibrary = new Library(HashTrie.empty());
 
 /**
  * A library of the given tools, each under its own name. Equivalent to registering them one after
  * another: when two tools share a name, the later one is kept (as `registerTool` replaces).
  */
-export const toolLibrary = (tools: Iterable<Tool>): ToolLibrary =>
-  make(
-    HamtMap<string, Tool>().withMutations((m) => {
-      for (const t of tools) m.set(t.name, t);
-    }),
-  );
+export const toolLibrary = (tools: Iterable<Tool>): ToolLibrary => make(HashTrie.from(Array.from(tools, (t) => [t.name, t] as const)));
 
 // -------------------------------------------------------------------------------------------------
 // combinators
@@ -94,29 +93,44 @@ export const toolLibrary = (tools: Iterable<Tool>): ToolLibrary =>
  * lists it.
  */
 export const registerTool = (name: string, tool: Tool, library: ToolLibrary): ToolLibrary => {
-  const next = library.entries.set(name, tool);
-  return next === library.entries ? library : make(next);
+  const entries = entriesOf(library);
+  const next = entries.set(name, tool);
+  return next === entries ? library : make(next);
 };
 
 /** The library without the entry `name` (the same library when there is none). */
 export const removeTool = (name: string, library: ToolLibrary): ToolLibrary => {
-  const next = library.entries.delete(name);
-  return next === library.entries ? library : make(next);
+  const entries = entriesOf(library);
+  const next = entries.delete(name);
+  return next === entries ? library : make(next);
 };
 
 /**
  * All entries of all the libraries. **The right wins**: when several libraries hold a name, the
  * entry of the last one is kept, as with object spread (`unionLibraries(defaults, overrides)`).
- * Associative, with `emptyToolLibrary` as identity.
+ * Associative, with `emptyToolLibrary` as identity. Costs O(m log n) for m entries in the smaller
+ * side of each union.
  */
 export const unionLibraries = (...libraries: ReadonlyArray<ToolLibrary>): ToolLibrary => {
-  const nonEmpty = libraries.filter((l) => l.entries.size > 0);
+  const nonEmpty = libraries.filter((l) => librarySize(l) > 0);
   if (nonEmpty.length === 0) return emptyToolLibrary;
   const [first, ...rest] = nonEmpty as [ToolLibrary, ...ToolLibrary[]];
   if (rest.length === 0) return first;
-  let entries = first.entries;
-  for (const l of rest) entries = entries.merge(l.entries);
+  let entries = entriesOf(first);
+  for (const l of rest) entries = union(entries, entriesOf(l));
   return make(entries);
+};
+
+/** `left`'s entries and `right`'s, `right` winning; the smaller side is added to the larger. */
+const union = (left: HashTrie<Tool>, right: HashTrie<Tool>): HashTrie<Tool> => {
+  let out = right;
+  if (left.size <= right.size) {
+    for (const [name, tool] of left.entries()) if (!right.has(name)) out = out.set(name, tool);
+  } else {
+    out = left;
+    for (const [name, tool] of right.entries()) out = out.set(name, tool);
+  }
+  return out;
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -124,49 +138,80 @@ export const unionLibraries = (...libraries: ReadonlyArray<ToolLibrary>): ToolLi
 // -------------------------------------------------------------------------------------------------
 
 /** The tool registered under `name`, or `undefined`. O(log₃₂ n). */
-export const lookupTool = (name: string, library: ToolLibrary): Tool | undefined => readable(library).get(name);
+export const lookupTool = (name: string, library: ToolLibrary): Tool | undefined => entriesOf(library).get(name);
 
-export const hasTool = (name: string, library: ToolLibrary): boolean => readable(library).has(name);
+export const hasTool = (name: string, library: ToolLibrary): boolean => entriesOf(library).has(name);
 
-export const librarySize = (library: ToolLibrary): number => library.entries.size;
+export const librarySize = (library: ToolLibrary): number => entriesOf(library).size;
 
 /** The names of the entries, sorted. */
-export const toolNames = (library: ToolLibrary): ReadonlyArray<string> => [...library.entries.keys()].sort(byCodePoint);
+export const toolNames = (library: ToolLibrary): ReadonlyArray<string> => entriesOf(library).keys().sort(byCodePoint);
 
 /** The tools, sorted by the name they are registered under. */
-export const listTools = (library: ToolLibrary): ReadonlyArray<Tool> => toolNames(library).map((n) => library.entries.get(n) as Tool);
+export const listTools = (library: ToolLibrary): ReadonlyArray<Tool> => libraryEntries(library).map(([, tool]) => tool);
 
 /** `[name, tool]` pairs, sorted by name. */
 export const libraryEntries = (library: ToolLibrary): ReadonlyArray<readonly [string, Tool]> =>
-  toolNames(library).map((n) => [n, library.entries.get(n) as Tool] as const);
+  entriesOf(library).entries().sort(([a], [b]) => byCodePoint(a, b));
 
 /** Whether two libraries hold the same tool objects under the same names. */
-export const librariesEqual = (a: ToolLibrary, b: ToolLibrary): boolean => a === b || a.entries.equals(b.entries);
+export const librariesEqual = (a: ToolLibrary, b: ToolLibrary): boolean => {
+  if (a === b) return true;
+  const [x, y] = [entriesOf(a), entriesOf(b)];
+  if (x.size !== y.size) return false;
+  for (const [name, tool] of x.entries()) if (y.get(name) !== tool) return false;
+  return true;
+};
 
 // -------------------------------------------------------------------------------------------------
-// utilities
+// libraries of other copies of gramkit
 // -------------------------------------------------------------------------------------------------
 
-const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * Where a library of another copy of gramkit keeps its entries: the `ENTRIES` method, or, in a copy
+ * older than the method, `entries` (an immutable.js map, iterable as pairs).
+ */
+const entrySource = (v: object): (() => unknown) | undefined => {
+  const method = (v as { [ENTRIES]?: unknown })[ENTRIES];
+  if (typeof method === 'function') return () => method.call(v);
+  const legacy = (v as { entries?: unknown }).entries;
+  return isIterable(legacy) ? () => legacy : undefined;
+};
+
+const isIterable = (v: unknown): v is Iterable<unknown> =>
+  typeof v === 'object' && v !== null && typeof (v as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function';
 
 /** Whether a value is a ToolLibrary, from this copy of gramkit or another one. */
 export const isToolLibrary = (v: unknown): v is ToolLibrary =>
-  typeof v === 'object' && v !== null && (v as Record<symbol, unknown>)[TOOL_LIBRARY] === true && typeof (v as { entries?: unknown }).entries === 'object';
+  typeof v === 'object' && v !== null && (Library.isOwn(v) || ((v as Record<symbol, unknown>)[TOOL_LIBRARY] === true && entrySource(v) !== undefined));
 
 /**
- * A library from another copy of gramkit (or of immutable.js) rebuilt with this one's structures;
- * a library of this copy is returned as it is. Entries that are not tools are reported.
+ * A library from another copy of gramkit rebuilt with this one's structures; a library of this
+ * copy is returned as it is. Entries that are not tools are reported (and left out).
  */
 export const adoptLibrary = (v: ToolLibrary): { readonly library: ToolLibrary; readonly problems: ReadonlyArray<Diagnostic> } => {
-  if (Object.getPrototypeOf(v.entries) === HAMT_PROTOTYPE && v.toJSON === toJSON) return { library: v, problems: [] };
+  if (Library.isOwn(v)) return { library: v, problems: [] };
   const problems: Diagnostic[] = [];
-  const entries = HamtMap<string, Tool>().withMutations((m) => {
-    for (const [name, tool] of v.entries as Iterable<[unknown, unknown]>) {
-      if (typeof name === 'string' && isTool(tool)) m.set(name, tool);
-      else problems.push(error('TOOL_LIBRARY_INVALID_ENTRY', `library entry ${JSON.stringify(String(name))} is not a tool`));
-    }
-  });
-  return { library: make(entries), problems };
+  const entries: Array<readonly [string, Tool]> = [];
+  const given = entrySource(v)?.();
+  for (const entry of isIterable(given) ? given : []) {
+    const [name, tool] = Array.isArray(entry) ? (entry as [unknown, unknown]) : [entry, undefined];
+    if (typeof name === 'string' && isTool(tool)) entries.push([name, tool]);
+    else problems.push(error('TOOL_LIBRARY_INVALID_ENTRY', `library entry ${JSON.stringify(String(name))} is not a tool`));
+  }
+  return { library: make(HashTrie.from(entries)), problems };
+};
+
+/** Libraries of other copies given to the functions of this module, adopted once each. */
+const adoptions = new WeakMap<object, Library>();
+
+const adopted = (v: ToolLibrary): Library => {
+  let library = adoptions.get(v);
+  if (library === undefined) {
+    library = adoptLibrary(v).library as Library;
+    adoptions.set(v, library);
+  }
+  return library;
 };
 
 /**
@@ -187,3 +232,9 @@ export const checkLibrary = (library: ToolLibrary): ReadonlyArray<Diagnostic> =>
   }
   return out;
 };
+
+// -------------------------------------------------------------------------------------------------
+// utilities
+// -------------------------------------------------------------------------------------------------
+
+const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

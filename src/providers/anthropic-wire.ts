@@ -6,6 +6,7 @@
 import type { Message, ToolCall } from '../agent/messages.js';
 import type { FinishReason, ModelError, ModelRequest, ModelResult, Usage } from '../agent/model.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
+import { argumentsObject } from './arguments-object.js';
 import { failure, invalidResponse, modelError, readErrorBody, success } from './model-error.js';
 import { gramkitName, wireName, type PreparedTools } from './prepared-tools.js';
 
@@ -28,20 +29,6 @@ interface WireMessage {
 // -------------------------------------------------------------------------------------------------
 // request
 // -------------------------------------------------------------------------------------------------
-
-/**
- * `tool_use.input` must be an object: arguments that are not a JSON object (a model's broken
- * output from another provider) are kept under a key rather than lost.
- */
-const inputObject = (args: string): JsonObject => {
-  try {
-    const v = JSON.parse(args) as JsonValue;
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as JsonObject;
-    return { value: v };
-  } catch {
-    return { invalid_json: args };
-  }
-};
 
 const messagesWire = (messages: ReadonlyArray<Message>, p: PreparedTools, system: string[]): WireMessage[] => {
   const out: WireMessage[] = [];
@@ -74,7 +61,7 @@ const messagesWire = (messages: ReadonlyArray<Message>, p: PreparedTools, system
       case 'assistant': {
         const content: Block[] = [];
         if (m.content.length > 0) content.push({ type: 'text', text: m.content });
-        for (const c of m.toolCalls ?? []) content.push({ type: 'tool_use', id: c.id, name: wireName(p, c.name), input: inputObject(c.arguments) });
+        for (const c of m.toolCalls ?? []) content.push({ type: 'tool_use', id: c.id, name: wireName(p, c.name), input: argumentsObject(c.arguments) });
         if (content.length === 0) break; // the API refuses empty assistant turns; there is nothing in it
         const l = last();
         if (l !== undefined && l.role === 'assistant') l.content.push(...content);

@@ -30,6 +30,11 @@ export interface TransportOptions {
   readonly onRetry?: (info: RetryInfo) => void;
   /** Largest answer accepted (`INVALID_RESPONSE` above it). */
   readonly maxResponseBytes: number;
+  /**
+   * The delay a retryable error body asks for, when the provider says it there rather than in
+   * `Retry-After` (Gemini's `RetryInfo.retryDelay`). A header wins.
+   */
+  readonly retryDelayFromBody?: (body: string) => number | undefined;
 }
 
 export interface PostRequest {
@@ -218,7 +223,7 @@ export const postWithRetries = async (
         const text = await readErrorText(res.body);
         const requestId = header(headers, 'x-request-id') ?? header(headers, 'request-id');
         const err = httpError(o.provider, res.statusCode, text, { attempts: attempt + 1, ...(requestId !== undefined ? { requestId } : {}) });
-        const serverDelayMs = retryAfterMs(headers);
+        const serverDelayMs = retryAfterMs(headers) ?? (isRetryableStatus(res.statusCode) ? o.retryDelayFromBody?.(text) : undefined);
         if (isRetryableStatus(res.statusCode) && attempt < o.retry.maxRetries) {
           outcome = { kind: 'retry', error: err, status: res.statusCode, ...(serverDelayMs !== undefined ? { serverDelayMs } : {}) };
         } else {

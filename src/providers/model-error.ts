@@ -11,7 +11,7 @@ import type { ModelError, ModelErrorCode, ModelResponse, ModelResult } from '../
 /** The error body of a provider, as far as it could be read. */
 export interface ProviderErrorBody {
   readonly message: string;
-  /** `invalid_request_error`, `rate_limit_error`, `server_error`, ... */
+  /** `invalid_request_error`, `rate_limit_error`, `server_error`, Google's `RESOURCE_EXHAUSTED`, ... */
   readonly type?: string;
   /** OpenAI's `code` (`invalid_api_key`, `model_not_found`, ...). */
   readonly code?: string;
@@ -59,8 +59,8 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v.leng
 
 /**
  * The provider's message from an error body: OpenAI `{error: {message, type, code, param}}`,
- * Anthropic `{type: "error", error: {type, message}}`, Ollama and others `{error: "..."}`,
- * or the text itself.
+ * Anthropic `{type: "error", error: {type, message}}`, Google `{error: {code, message, status}}`,
+ * Ollama and others `{error: "..."}`, or the text itself.
  */
 export const readErrorBody = (text: string): ProviderErrorBody => {
   let json: unknown;
@@ -74,7 +74,8 @@ export const readErrorBody = (text: string): ProviderErrorBody => {
     if (typeof e === 'string') return { message: e };
     if (typeof e === 'object' && e !== null) {
       const o = e as Record<string, unknown>;
-      const type = str(o['type']);
+      // Google APIs name the kind of error in `status` (`RESOURCE_EXHAUSTED`, `INVALID_ARGUMENT`)
+      const type = str(o['type']) ?? str(o['status']);
       const code = str(o['code']) ?? (typeof o['code'] === 'number' ? String(o['code']) : undefined);
       const param = str(o['param']);
       return {

@@ -13,9 +13,9 @@ import { DEFAULT_RETRY, type RetryInfo, type RetryPolicy } from './retry.js';
 // -------------------------------------------------------------------------------------------------
 
 export interface ProviderOptions {
-  /** The API key (the CLI reads it from `OPENAI_API_KEY` / `ANTHROPIC_API_KEY`; nothing here reads the environment). */
+  /** The API key (the CLI reads it from `OPENAI_API_KEY` / `ANTHROPIC_API_KEY` / `GEMINI_API_KEY`; nothing here reads the environment). */
   readonly apiKey?: string;
-  /** The API root: `https://api.openai.com/v1`, `http://localhost:11434/v1` (Ollama), `https://api.anthropic.com`. */
+  /** The API root: `https://api.openai.com/v1`, `http://localhost:11434/v1` (Ollama), `https://api.anthropic.com`, `https://generativelanguage.googleapis.com`. */
   readonly baseUrl?: string;
   /** Extra headers sent with every request. */
   readonly headers?: Readonly<Record<string, string>>;
@@ -91,10 +91,17 @@ export const checkBaseUrl = (url: string): string | ModelError => {
   return url.replace(/\/+$/, '');
 };
 
+const EXAMPLE_MODELS: Readonly<Record<string, string>> = {
+  openai: 'gpt-4o-mini',
+  'openai-responses': 'gpt-4.1-mini',
+  anthropic: 'claude-sonnet-4-5',
+  gemini: 'gemini-2.5-flash',
+};
+
 /** A model name the provider could know: non-empty, no spaces or control characters. */
 export const checkModelName = (provider: string, name: string): ModelError | undefined =>
   name.length === 0
-    ? configurationError(`no model name: write ${provider}/<model>, e.g. ${provider === 'openai' ? 'openai/gpt-4o-mini' : 'anthropic/claude-sonnet-4-5'}`)
+    ? configurationError(`no model name: write ${provider}/<model>, e.g. ${provider}/${EXAMPLE_MODELS[provider] ?? 'gpt-4o-mini'}`)
     : /[\s\u0000-\u001f]/.test(name)
       ? configurationError(`model name ${JSON.stringify(name)} contains spaces or control characters`)
       : undefined;

@@ -98,3 +98,7 @@ export const catalogProblem = (e: CatalogError): Problem =>
   });
 
 export const warningsView = (ds: ReadonlyArray<Diagnostic>): ReadonlyArray<Readonly<Record<string, unknown>>> => ds.map(diagnosticView);
+
+/** A problem as a response (`application/problem+json`, its status). */
+export const problemResponse = (p: Problem, headers: Readonly<Record<string, string>> = {}): Response =>
+  new Response(JSON.stringify(p), { status: p.status, headers: { 'content-type': 'application/problem+json; charset=utf-8', ...headers } });

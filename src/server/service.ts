@@ -22,7 +22,7 @@ import type { JsonObject } from '../core/json-schema.js';
 import { compileSchema, type CompiledSchema } from '../spec/validate.js';
 import { ServiceCodes } from './codes.js';
 import { openApiDocument } from './openapi.js';
-import { type Problem, problem } from './problem.js';
+import { problem, problemResponse } from './problem.js';
 import { readIdHeader, readJsonBody, readQuery, readScopes } from './request.js';
 import { json, type Reply, type RouteSpec } from './route.js';
 import { catalogRoutes } from './routes-catalog.js';
@@ -75,9 +75,6 @@ const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 // -------------------------------------------------------------------------------------------------
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
-
-const problemResponse = (p: Problem, headers: Readonly<Record<string, string>> = {}): Response =>
-  new Response(JSON.stringify(p), { status: p.status, headers: { 'content-type': 'application/problem+json; charset=utf-8', ...headers } });
 
 const render = (r: Reply): Response => {
   switch (r.kind) {

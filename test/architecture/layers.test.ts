@@ -22,8 +22,10 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<string>>> = {
   agent: ['core', 'gram', 'spec', 'library', 'policy'],
   providers: ['core', 'gram', 'spec', 'library', 'net', 'agent'],
   testing: ['core', 'gram', 'spec', 'library', 'agent', 'providers'],
+  mcp: ['core', 'gram', 'spec', 'library', 'net', 'policy', 'tools'],
+  adapters: ['core', 'gram', 'spec', 'library', 'policy'],
   catalog: ['core', 'gram', 'spec', 'library', 'net', 'policy', 'tools'],
-  server: ['core', 'gram', 'spec', 'library', 'net', 'policy', 'tools', 'catalog', 'agent'],
+  server: ['core', 'gram', 'spec', 'library', 'net', 'policy', 'tools', 'catalog', 'agent', 'mcp'],
   cli: ['*'],
   entries: ['*'],
 };

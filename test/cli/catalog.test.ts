@@ -11,6 +11,7 @@ import { runCli } from '../../src/cli/run.js';
 import type { CliIO } from '../../src/cli/io.js';
 import { CatalogCodes } from 'gramkit/catalog';
 import { cli } from '../support/cli.js';
+import { httpClient } from '../mcp/support.js';
 
 const root = mkdtempSync(join(tmpdir(), 'gramkit-cli-catalog-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -157,6 +158,47 @@ describe('gramkit serve', () => {
     s.stop();
     expect(await s.done).toBe(0);
     expect(s.err()).toContain('SIGTERM: stopping');
+  });
+
+  it('serves the enabled catalog tools over MCP at /mcp, and tells listening clients when a PUT changes them', async () => {
+    const s = await serve(['--port', '0', '--data', fresh('mcp')]);
+    const url = /listening on (\S+)/.exec(s.out())?.[1] as string;
+    let changed!: () => void;
+    const told = new Promise<void>((resolve) => (changed = resolve));
+    const client = await httpClient('v2-modern', new URL(`${url}/mcp`), () => changed());
+    try {
+      const before = (await client.listTools()).tools.map((t) => t['name'] as string);
+      expect(before).toContain('json-parse');
+      expect(before).not.toContain('shout');
+      // a call goes through the catalog: its result, and its usage in the history
+      const parsed = await client.callTool('json-parse', { text: '{"a": 1}' });
+      expect(parsed['isError']).not.toBe(true);
+      expect(JSON.stringify(parsed['structuredContent'] ?? parsed['content'])).toContain('"a"');
+      const bundle = await fetch(`${url}/tools/bundles/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ slug: 'text', displayName: 'Text' }) });
+      expect(bundle.status, await bundle.text()).toBe(201);
+      const put = await fetch(`${url}/tools/bundles/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b/tools/shout/version/1`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ gram: '[shout:Tool {description: "Upper-cases a text", command: {argv: ["tr", "a-z", "A-Z"], stdin: "text", env: ["PATH"], output: "text"}} | (text::String)==>(::Any)]' }),
+      });
+      const created = (await put.json()) as { tool: { toolID: string } };
+      expect(put.status, JSON.stringify(created)).toBe(201);
+      await told;
+      const after = (await client.listTools()).tools.map((t) => t['name'] as string);
+      expect(after).toContain('shout');
+      const shouted = await client.callTool('shout', { text: 'hi' });
+      expect(JSON.stringify(shouted['content'])).toContain('HI');
+      // the calls went through the catalog: they are in the usage history
+      const usage = (await (await fetch(`${url}/api/v1/tools/usage?limit=5`)).json()) as { usage: ReadonlyArray<{ toolID: string; tool: string; ok: boolean }> };
+      expect(usage.usage.map((u) => [u.tool, u.ok])).toEqual([
+        [created.tool.toolID, true],
+        ['json_parse', true],
+      ]);
+    } finally {
+      await client.close();
+      s.stop();
+    }
+    expect(await s.done).toBe(0);
   });
 
   it('loads a bootstrap file from the working directory', async () => {

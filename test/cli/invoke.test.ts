@@ -128,7 +128,7 @@ describe('gramkit invoke', () => {
     };
     let out = '';
     let code = -1;
-    const ctx = { io: { stdout: (t: string) => void (out += t), stderr: () => undefined, readStdin: async () => '', stdin: process.stdin, isTTY: false, env: {}, cwd: process.cwd() }, exit: (c: number) => void (code = c) };
+    const ctx = { io: { stdout: (t: string) => void (out += t), stderr: () => undefined, readStdin: async () => '', stdin: process.stdin, isTTY: false, env: {}, cwd: process.cwd() }, exit: (c: number) => void (code = c), defer: () => undefined };
     await action('demo', { args: '{"text":"hi"}' }, ctx, named);
     expect([code, json(out)]).toEqual([0, { ok: true, value: 'hi' }]);
     const lib = await loadLibrary('demo', { cwd: process.cwd(), named });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bindAll, bindTool, createTool, emptyToolLibrary, formatBindError, invoke, type JsonObject, registerTool, type ToolSpecification, toolLibrary } from '../../src/index.js';
+import { bindAll, bindTool, createTool, emptyToolLibrary, formatBindError, invoke, type JsonObject, lookupTool, registerTool, type ToolSpecification, toolLibrary } from '../../src/index.js';
 import { bindErrorDiagnostic } from '../../src/library/bind.js';
 import { golden } from './golden.js';
 import { bfclSpecs, greet, greetSpec, spec, toolFor } from './support.js';
@@ -158,7 +158,7 @@ describe('bindAll', () => {
   });
 });
 
-const lookup = (lib: ReturnType<typeof toolLibrary>, name: string) => lib.entries.get(name);
+const lookup = (lib: ReturnType<typeof toolLibrary>, name: string) => lookupTool(name, lib);
 
 // -------------------------------------------------------------------------------------------------
 // the law: bind succeeds exactly when spec and tool agree

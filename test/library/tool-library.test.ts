@@ -1,10 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkLibrary, libraryEntries, librariesEqual } from '../../src/library/tool-library.js';
+import { adoptLibrary, checkLibrary, libraryEntries, librariesEqual } from '../../src/library/tool-library.js';
 import { createTool, emptyToolLibrary, hasTool, isToolLibrary, librarySize, listTools, lookupTool, registerTool, removeTool, type Tool, type ToolLibrary, toolLibrary, toolNames, unionLibraries } from '../../src/index.js';
 
-// a pool of distinct tool objects; libraries are built from (name, tool) registrations
-const names = ['a', 'b', 'c', 'sayHello', 'math.factorial', 'get_weather', 'x-y', '', 'ünïcode', '__proto__', 'constructor'];
+// names, and a pool of distinct tool objects; libraries are built from (name, tool) registrations.
+// The colliding names share their whole 32-bit hash, which the library's hash trie reads 5 bits a
+// level: t7pd6, tovl8, xakiehjva and xe1yemfya; t7pd7 and tovl9.
+const colliding = ['t7pd6', 'tovl8', 'xakiehjva', 'xe1yemfya', 't7pd7', 'tovl9'];
+const names = ['a', 'b', 'c', 'sayHello', 'math.factorial', 'get_weather', 'x-y', '', 'ünïcode', '__proto__', 'constructor', ...colliding];
 const pool: ReadonlyArray<Tool> = Array.from({ length: 12 }, (_, i) => createTool(`t${i}`, `tool ${i}`, { type: 'object' }, () => i));
 
 const nameArb = fc.oneof(fc.constantFrom(...names), fc.string({ maxLength: 6 }));
@@ -17,23 +20,51 @@ const libraryArb = registrationsArb.map(build);
 const contents = (lib: ToolLibrary) => libraryEntries(lib).map(([n, t]) => [n, t] as const);
 
 describe('ToolLibrary laws', () => {
-  it('lookups answer the same before and after a library builds its read index, and updates after it are seen', () => {
+  it('answers as a native Map of the same registrations and removals, every version of it', () => {
+    const opArb = fc.oneof(fc.tuple(fc.constant('register' as const), nameArb, toolArb), fc.tuple(fc.constant('remove' as const), nameArb));
     fc.assert(
-      fc.property(libraryArb, fc.array(nameArb, { minLength: 1, maxLength: 10 }), nameArb, toolArb, (lib, probes, name, tool) => {
-        const expected = probes.map((n) => lib.entries.get(n));
-        // enough reads of one value to build its index (it is built after 32 + size / 4 lookups)
-        for (let round = 0; round < 60; round++) {
-          expect(probes.map((n) => lookupTool(n, lib))).toEqual(expected);
-          expect(probes.map((n) => hasTool(n, lib))).toEqual(expected.map((t) => t !== undefined));
+      fc.property(fc.array(opArb, { maxLength: 80 }), fc.array(nameArb, { maxLength: 10 }), (ops, probes) => {
+        const versions: Array<readonly [ToolLibrary, ReadonlyMap<string, Tool>]> = [[emptyToolLibrary, new Map()]];
+        for (const op of ops) {
+          const [lib, model] = versions[versions.length - 1] as readonly [ToolLibrary, ReadonlyMap<string, Tool>];
+          const next = new Map(model);
+          if (op[0] === 'register') next.set(op[1], op[2]);
+          else next.delete(op[1]);
+          versions.push([op[0] === 'register' ? registerTool(op[1], op[2], lib) : removeTool(op[1], lib), next]);
+          // a lookup between updates sees the latest version
+          expect(lookupTool(op[1], versions[versions.length - 1]?.[0] as ToolLibrary)).toBe(next.get(op[1]));
         }
-        const next = registerTool(name, tool, lib);
-        expect(lookupTool(name, next)).toBe(tool);
-        expect(lookupTool(name, lib)).toBe(lib.entries.get(name));
-        const removed = removeTool(name, next);
-        expect(lookupTool(name, removed)).toBeUndefined();
-        expect(hasTool(name, removed)).toBe(false);
+        for (const [lib, model] of versions) {
+          expect(librarySize(lib)).toBe(model.size);
+          expect(contents(lib)).toEqual([...model].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+          for (const n of [...probes, ...ops.map((op) => op[1])]) {
+            expect(lookupTool(n, lib)).toBe(model.get(n));
+            expect(hasTool(n, lib)).toBe(model.has(n));
+          }
+        }
       }),
-      { numRuns: 60 },
+      { numRuns: 200 },
+    );
+  });
+
+  it('large libraries: every registered name is found, every removed one is gone', () => {
+    const many = Array.from({ length: 3000 }, (_, i) => `tool_${i}`);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: many.length }), fc.array(fc.nat({ max: many.length - 1 }), { maxLength: 300 }), (n, removed) => {
+        const tools = many.slice(0, n).map((name, i) => [name, pool[i % pool.length] as Tool] as const);
+        const lib = build(tools);
+        const after = removed.reduce((l, i) => removeTool(many[i] as string, l), lib);
+        const gone = new Set(removed.map((i) => many[i]));
+        expect(librarySize(lib)).toBe(n);
+        expect(librariesEqual(lib, toolLibrary([]))).toBe(n === 0);
+        for (const [name, tool] of tools) {
+          expect(lookupTool(name, lib)).toBe(tool);
+          expect(lookupTool(name, after)).toBe(gone.has(name) ? undefined : tool);
+        }
+        expect(librarySize(after)).toBe(tools.filter(([name]) => !gone.has(name)).length);
+        expect(librariesEqual(after, build(tools.filter(([name]) => !gone.has(name))))).toBe(true);
+      }),
+      { numRuns: 15 },
     );
   });
 
@@ -170,5 +201,70 @@ describe('ToolLibrary', () => {
     expect(lookupTool('__proto__', lib)).toBe(t0);
     expect(lookupTool('toString', lib)).toBeUndefined();
     expect(toolNames(lib)).toEqual(['__proto__', 'constructor']);
+  });
+});
+
+describe('libraries of another copy of gramkit', () => {
+  // this module loaded a second time has classes of its own, as a library module that bundles
+  // its own copy of gramkit does
+  const otherPath = '../../src/library/tool-library.ts?another-copy';
+  const loadOther = () => import(/* @vite-ignore */ otherPath) as Promise<typeof import('../../src/library/tool-library.js')>;
+  const brand = Symbol.for('gramkit.ToolLibrary');
+
+  it('are libraries, and every function reads them as a library of this copy', async () => {
+    const other = await loadOther();
+    expect(other.emptyToolLibrary).not.toBe(emptyToolLibrary);
+    fc.assert(
+      fc.property(registrationsArb, nameArb, toolArb, (regs, name, tool) => {
+        const theirs = regs.reduce((lib, [n, t]) => other.registerTool(n, t, lib), other.emptyToolLibrary);
+        const ours = build(regs);
+        expect(isToolLibrary(theirs)).toBe(true);
+        expect(other.isToolLibrary(ours)).toBe(true);
+        expect(contents(theirs)).toEqual(contents(ours));
+        expect(toolNames(theirs)).toEqual(toolNames(ours));
+        expect(librarySize(theirs)).toBe(librarySize(ours));
+        expect(lookupTool(name, theirs)).toBe(lookupTool(name, ours));
+        expect(hasTool(name, theirs)).toBe(hasTool(name, ours));
+        expect(librariesEqual(theirs, ours)).toBe(true);
+        expect(librariesEqual(registerTool(name, tool, theirs), registerTool(name, tool, ours))).toBe(true);
+        expect(librariesEqual(removeTool(name, theirs), removeTool(name, ours))).toBe(true);
+        expect(librariesEqual(unionLibraries(ours, theirs), ours)).toBe(true);
+        expect(other.librariesEqual(theirs, ours)).toBe(true);
+        // adopted: a library of this copy with the same entries, and nothing to report
+        const adopted = adoptLibrary(theirs);
+        expect(adopted.problems).toEqual([]);
+        expect(librariesEqual(adopted.library, theirs)).toBe(true);
+        expect(adoptLibrary(adopted.library).library).toBe(adopted.library);
+        expect(adoptLibrary(ours).library).toBe(ours);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('updates of a library of another copy are libraries of this copy; the other library is unchanged', async () => {
+    const other = await loadOther();
+    const t0 = pool[0] as Tool;
+    const theirs = other.toolLibrary(pool.slice(1, 4));
+    const next = registerTool(t0.name, t0, theirs);
+    expect(adoptLibrary(next).library).toBe(next);
+    expect(toolNames(next)).toEqual(['t0', 't1', 't2', 't3']);
+    expect(other.toolNames(theirs)).toEqual(['t1', 't2', 't3']);
+  });
+
+  it('a library of a copy that held an immutable.js map in `entries` is read through it', () => {
+    const t0 = pool[0] as Tool;
+    const legacy = { [brand]: true, entries: new Map<string, unknown>([['t0', t0], ['bad', 3]]) } as unknown as ToolLibrary;
+    expect(isToolLibrary(legacy)).toBe(true);
+    expect(lookupTool('t0', legacy)).toBe(t0);
+    expect(toolNames(legacy)).toEqual(['t0']);
+    const adopted = adoptLibrary(legacy);
+    expect(adopted.problems.map((d) => d.code)).toEqual(['TOOL_LIBRARY_INVALID_ENTRY']);
+    expect(toolNames(adopted.library)).toEqual(['t0']);
+  });
+
+  it('other values are not libraries', () => {
+    for (const v of [null, undefined, 3, 'library', {}, { entries: {} }, { [brand]: true }, { [brand]: true, entries: 3 }, { [brand]: false, entries: new Map() }, pool[0]]) {
+      expect(isToolLibrary(v)).toBe(false);
+    }
   });
 });

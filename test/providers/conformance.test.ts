@@ -1,7 +1,8 @@
 /**
  * One conformance suite, run against every provider: OpenAI (tools), OpenAI strict, OpenAI legacy
- * functions, Anthropic — over HTTP against the fake server —, the replay model (recorded from the
- * fake server, then replayed), the scripted mock model, and the offline model where it applies.
+ * functions, OpenAI Responses, Anthropic, Gemini — over HTTP against the fake server —, the replay
+ * model (recorded from the fake server, then replayed), the scripted mock model, and the offline
+ * model where it applies.
  *
  * Cases: text answer, one tool call, parallel tool calls with ids, results paired back, streaming
  * deltas (text and tool-call arguments), errors and retries, abort, timeout.
@@ -10,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { anthropicModel, loadRecording, offlineModel, openAIModel, recordModel, replayModel, type ProviderOptions } from '../../src/entries/providers.js';
+import { anthropicModel, geminiModel, loadRecording, offlineModel, openAIModel, openAIResponsesModel, recordModel, replayModel, type ProviderOptions } from '../../src/entries/providers.js';
 import { scriptedModel, type ScriptedTurn } from '../../src/entries/testing.js';
 import { type Message, type Model, type ModelRequest, type ModelResult, type ToolDefinition } from '../../src/index.js';
 import { startFakeServer, type FakeTurn, type RecordedRequest } from '../support/fake-llm-server.js';
@@ -55,13 +56,17 @@ interface Harness {
   run(turns: ReadonlyArray<FakeTurn>, body: Body, options?: ProviderOptions): Promise<void>;
 }
 
-type Provider = 'openai' | 'openai-strict' | 'openai-legacy' | 'anthropic';
+type Provider = 'openai' | 'openai-strict' | 'openai-legacy' | 'openai-responses' | 'anthropic' | 'gemini';
 
-const httpModel = (p: Provider, server: { openaiBaseUrl: string; anthropicBaseUrl: string }, options: ProviderOptions): Model => {
+const httpModel = (p: Provider, server: { openaiBaseUrl: string; anthropicBaseUrl: string; geminiBaseUrl: string }, options: ProviderOptions): Model => {
   const m =
     p === 'anthropic'
       ? anthropicModel('claude-test', { apiKey: 'test-key', baseUrl: server.anthropicBaseUrl, ...options })
-      : openAIModel('gpt-test', { apiKey: 'test-key', baseUrl: server.openaiBaseUrl, strict: p === 'openai-strict', legacyFunctions: p === 'openai-legacy', ...options });
+      : p === 'gemini'
+        ? geminiModel('gemini-test', { apiKey: 'test-key', baseUrl: server.geminiBaseUrl, ...options })
+        : p === 'openai-responses'
+          ? openAIResponsesModel('gpt-test', { apiKey: 'test-key', baseUrl: server.openaiBaseUrl, ...options })
+          : openAIModel('gpt-test', { apiKey: 'test-key', baseUrl: server.openaiBaseUrl, strict: p === 'openai-strict', legacyFunctions: p === 'openai-legacy', ...options });
   if (m._tag === 'Left') throw new Error(m.left.message);
   return m.right;
 };
@@ -114,7 +119,16 @@ const scriptedHarness: Harness = {
   run: async (turns, body) => body(scriptedModel(turns.map(toScripted)), { wire: () => [] }),
 };
 
-const harnesses: ReadonlyArray<Harness> = [httpHarness('openai'), httpHarness('openai-strict'), httpHarness('openai-legacy'), httpHarness('anthropic'), replayHarness, scriptedHarness];
+const harnesses: ReadonlyArray<Harness> = [
+  httpHarness('openai'),
+  httpHarness('openai-strict'),
+  httpHarness('openai-legacy'),
+  httpHarness('openai-responses'),
+  httpHarness('anthropic'),
+  httpHarness('gemini'),
+  replayHarness,
+  scriptedHarness,
+];
 
 // -------------------------------------------------------------------------------------------------
 // the contract every answer obeys
@@ -194,10 +208,13 @@ describe.each(harnesses)('conformance: $name', (h) => {
       expect(calls[0]?.name).toBe('weather.get');
       expect(JSON.parse(calls[0]?.arguments ?? '')).toEqual({ city: 'Paris' });
       if (h.kind === 'http') {
-        // the provider saw a name it accepts
+        // the provider saw a name it accepts (Gemini accepts dots)
         const sent = JSON.stringify(ctx.wire()[0]?.body);
-        expect(sent).toContain('"weather_get"');
-        expect(sent).not.toContain('"weather.get"');
+        if (h.name === 'gemini') expect(sent).toContain('"name":"weather.get"');
+        else {
+          expect(sent).toContain('"weather_get"');
+          expect(sent).not.toContain('"weather.get"');
+        }
       }
     });
   });
@@ -242,6 +259,24 @@ describe.each(harnesses)('conformance: $name', (h) => {
         ]);
         expect(body.messages[body.messages.length - 2].content.map((b: { type: string }) => b.type)).toEqual(['tool_use', 'tool_use']);
         expect(body.system).toBe('You are helpful.');
+      } else if (h.name === 'gemini') {
+        // one user turn of functionResponse parts, in the calls' order, under the calls' names and ids
+        const contents = body.contents;
+        expect(contents.slice(-2).map((c: { role: string }) => c.role)).toEqual(['model', 'user']);
+        expect(contents[contents.length - 2].parts.map((p: { functionCall: { id: string } }) => p.functionCall.id)).toEqual(ids);
+        expect(contents[contents.length - 1].parts).toEqual([
+          { functionResponse: { id: ids[0], name: 'weather.get', response: { output: { sky: 'sunny' } } } },
+          { functionResponse: { id: ids[1], name: 'weather.get', response: { error: 'EXECUTION_ERROR: unknown city' } } },
+        ]);
+        expect(body.systemInstruction).toEqual({ parts: [{ text: 'You are helpful.' }] });
+      } else if (h.name === 'openai-responses') {
+        expect(body.input.slice(-4)).toEqual([
+          { type: 'function_call', call_id: ids[0], name: 'weather_get', arguments: '{"city":"Paris"}' },
+          { type: 'function_call', call_id: ids[1], name: 'weather_get', arguments: '{"city":"Atlantis"}' },
+          { type: 'function_call_output', call_id: ids[0], output: '{"sky":"sunny"}' },
+          { type: 'function_call_output', call_id: ids[1], output: 'EXECUTION_ERROR: unknown city' },
+        ]);
+        expect(body.instructions).toBe('You are helpful.');
       } else if (h.name === 'openai-legacy') {
         expect(body.messages.slice(-2)).toEqual([
           { role: 'assistant', content: null, function_call: { name: 'weather_get', arguments: '{"city":"Paris"}' } },
@@ -287,7 +322,7 @@ describe.each(harnesses)('conformance: $name', (h) => {
       expect(ok(r).message.content).toBe(text);
       expect(deltas.length).toBeGreaterThan(1);
       expect(deltas.join('')).toBe(text);
-      if (h.kind === 'http') expect(model.id).toMatch(/^(openai|anthropic)\//);
+      if (h.kind === 'http') expect(model.id).toMatch(/^(openai|openai-responses|anthropic|gemini)\//);
     });
   });
 

@@ -35,4 +35,13 @@ describe('provider examples', () => {
     }
     expect(await anyModel('anthropic/claude-sonnet-4-5', {})).toEqual(['CONFIGURATION_ERROR: no Anthropic API key: set ANTHROPIC_API_KEY (or pass apiKey)']);
   });
+  it('any-model: the OpenAI Responses API with the OpenAI key', async () => {
+    const server = await startFakeServer({ script: [{ toolCalls: [{ name: 'sayHello', arguments: { personName: 'Alice' } }] }], apiKey: 'k' });
+    try {
+      expect(await anyModel('openai-responses/gpt-test', { openai: 'k' }, server.openaiBaseUrl)).toEqual(['openai-responses/gpt-test: calls sayHello {"personName":"Alice"}', 'streamed 0 text deltas']);
+    } finally {
+      await server.close();
+    }
+    expect(await anyModel('openai-responses/gpt-4.1-mini', {})).toEqual(['CONFIGURATION_ERROR: no OpenAI API key: set OPENAI_API_KEY (or pass apiKey); for a local compatible server, give its base URL']);
+  });
 });

@@ -75,6 +75,62 @@ describe('fake LLM server', () => {
     expect(pieces.length).toBeGreaterThan(2);
     expect(pieces.join('')).toBe('{"city":"Paris"}');
   });
+  it('reads the last user text and the trailing tool results of every wire format', async () => {
+    server = await startFakeServer({ script: [{ text: 'a' }, { text: 'b' }, { text: 'c' }, { text: 'd' }], geminiThoughtSignatures: false });
+    await post('/v1/responses', { model: 'm', input: [{ role: 'user', content: 'hello responses' }] });
+    await post('/v1/responses', {
+      model: 'm',
+      input: [{ role: 'user', content: 'x' }, { type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{}' }, { type: 'function_call_output', call_id: 'call_1', output: 'R1' }],
+    });
+    await post('/v1beta/models/g:generateContent', { contents: [{ role: 'user', parts: [{ text: 'hello ' }, { text: 'gemini' }] }] });
+    await post('/v1beta/models/g:generateContent', {
+      contents: [
+        { role: 'user', parts: [{ text: 'x' }] },
+        { role: 'model', parts: [{ functionCall: { name: 'f', args: {} } }, { functionCall: { id: 'c2', name: 'g', args: {} } }] },
+        { role: 'user', parts: [{ functionResponse: { name: 'f', response: { output: { ok: 1 } } } }, { functionResponse: { id: 'c2', name: 'g', response: { error: 'boom' } } }] },
+      ],
+    });
+    const [r0, r1, r2, r3] = server.requests;
+    expect(server.requests.map((r) => [r.provider, r.status])).toEqual([
+      ['openai-responses', 200],
+      ['openai-responses', 200],
+      ['gemini', 200],
+      ['gemini', 200],
+    ]);
+    expect([r0, r2].map((r) => (r === undefined ? '' : lastUserText(r)))).toEqual(['hello responses', 'hello gemini']);
+    expect(r1 === undefined ? [] : toolResults(r1)).toEqual([{ id: 'call_1', content: 'R1', isError: false }]);
+    expect(r3 === undefined ? [] : toolResults(r3)).toEqual([
+      { id: 'f', content: '{"ok":1}', isError: false },
+      { id: 'c2', content: '"boom"', isError: true },
+    ]);
+    expect(r3?.model).toBe('g');
+  });
+  it('streams Gemini chunks (alt=sse) and Responses events, with Gemini ids and thought signatures', async () => {
+    server = await startFakeServer({ script: [{ text: 'Hi', toolCalls: [{ name: 'f.g', arguments: { a: 1 } }] }, { toolCalls: [{ name: 'f', arguments: { city: 'Paris' } }], chunkSize: 4 }] });
+    const g = await post('/v1beta/models/g:streamGenerateContent?alt=sse', { contents: [{ role: 'user', parts: [{ text: 'x' }] }], tools: [{ functionDeclarations: [{ name: 'f.g' }] }] });
+    expect(g.headers.get('content-type')).toContain('text/event-stream');
+    const chunks = g.text.split('\r\n\r\n').filter((e) => e.startsWith('data: ')).map((e) => JSON.parse(e.slice(6)));
+    const last = chunks[chunks.length - 1];
+    expect(last.candidates[0].finishReason).toBe('STOP');
+    expect(last.candidates[0].content.parts).toEqual([{ functionCall: { id: expect.stringMatching(/^[a-z0-9]{8}$/), name: 'f.g', args: { a: 1 } }, thoughtSignature: expect.any(String) }]);
+    expect(last.usageMetadata.totalTokenCount).toBeGreaterThan(0);
+    const r = await post('/v1/responses', { model: 'm', stream: true, input: 'x', tools: [{ type: 'function', name: 'f', parameters: { type: 'object' }, strict: false }] });
+    const events = r.text.split('\n\n').filter((e) => e.startsWith('event: ')).map((e) => JSON.parse(e.split('\ndata: ')[1] ?? ''));
+    expect(events[events.length - 1].type).toBe('response.completed');
+    expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
+    const pieces = events.filter((e) => e.type === 'response.function_call_arguments.delta').map((e) => e.delta);
+    expect(pieces.length).toBeGreaterThan(2);
+    expect(pieces.join('')).toBe('{"city":"Paris"}');
+  });
+  it('sends Gemini 429s with RetryInfo in the body and Google error bodies', async () => {
+    server = await startFakeServer({ script: [{ rateLimited: { retryAfterMs: 1500 } }, { status: 500 }] });
+    const limited = await post('/v1beta/models/g:generateContent', { contents: [{ role: 'user', parts: [{ text: 'x' }] }] });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBeNull();
+    expect(JSON.parse(limited.text).error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1.5s' }] });
+    const failedCall = await post('/v1beta/models/g:generateContent', { contents: [{ role: 'user', parts: [{ text: 'x' }] }] });
+    expect(JSON.parse(failedCall.text).error).toMatchObject({ code: 500, status: 'INTERNAL' });
+  });
   it('sends 429 with Retry-After and 404 for unknown paths', async () => {
     server = await startFakeServer({ script: [{ rateLimited: { retryAfter: '7', retryAfterMs: 7000 } }] });
     const r = await post('/v1/messages', { model: 'm', max_tokens: 1, messages: [{ role: 'user', content: 'x' }] }, { 'anthropic-version': '2023-06-01' });

@@ -93,11 +93,31 @@ export const parseInputs = (text: string): { readonly inputs: ReadonlyArray<Expe
   return { inputs, problems };
 };
 
-/** Variant names from library arguments: the module's file name (`fast-library`), made unique. */
+/**
+ * The name of a library argument in the report: a module's file name (`fast-library`); an MCP
+ * server's host (`mcp:127.0.0.1:3000`), or for a stdio server the name of the last file its
+ * command names (`mcp:slow-library`).
+ */
+const variantName = (ref: string): string => {
+  if (ref.startsWith('mcp:')) {
+    try {
+      return `mcp:${new URL(ref.slice(4)).host}`;
+    } catch {
+      return ref;
+    }
+  }
+  if (ref.startsWith('mcp+stdio:')) {
+    const last = ref.trim().split(/\s+/).filter((w) => !w.startsWith('-')).pop() ?? '';
+    return `mcp:${basename(last, extname(last)) || 'stdio'}`;
+  }
+  return basename(ref, extname(ref)) || ref;
+};
+
+/** Variant names from library arguments (`variantName`), made unique. */
 export const variantNames = (refs: ReadonlyArray<string>): ReadonlyArray<string> => {
   const seen = new Map<string, number>();
   return refs.map((ref) => {
-    const name = basename(ref, extname(ref)) || ref;
+    const name = variantName(ref);
     const n = (seen.get(name) ?? 0) + 1;
     seen.set(name, n);
     return n === 1 ? name : `${name}#${n}`;

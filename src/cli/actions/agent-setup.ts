@@ -9,7 +9,8 @@
  *   workspace is added under the user's (the user's library wins on a shared name).
  * - The model: `--model`, else the agent's `model` property, else `offline`. A real model without
  *   its key is a `CONFIGURATION_ERROR` with a hint, never a silent fallback to the offline model.
- *   Keys come from `OPENAI_API_KEY` and `ANTHROPIC_API_KEY` in the CLI's environment only.
+ *   Keys come from `OPENAI_API_KEY`, `ANTHROPIC_API_KEY` and `GEMINI_API_KEY` in the CLI's
+ *   environment only.
  */
 import { declaredLibrary, declaresImplementation } from './declared-library.js';
 import { dirname, isAbsolute, resolve } from 'node:path';
@@ -24,7 +25,7 @@ import type { AgentSpecification } from '../../spec/agent-spec.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { didYouMean } from '../../core/suggest.js';
 import type { Model } from '../../agent/model.js';
-import { createModel, parseModelId } from '../../providers/registry.js';
+import { createModel, MODEL_ID_FORMS, parseModelId } from '../../providers/registry.js';
 import { recordModel } from '../../providers/replay.js';
 import type { CommandContext } from '../context.js';
 import { renderDiagnostics } from './gram-report.js';
@@ -59,7 +60,7 @@ const right = <A>(a: A): Either<never, A> => ({ _tag: 'Right', right: a });
 // -------------------------------------------------------------------------------------------------
 
 /** The header's `library` property, resolved against the file's folder (or the working directory for stdin). */
-const headerLibraryOf = (ctx: CommandContext, source: SpecSource): { readonly library?: string; readonly problem?: string } => {
+export const headerLibraryOf = (ctx: CommandContext, source: SpecSource): { readonly library?: string; readonly problem?: string } => {
   if (source.format !== 'gram' || source.builtin) return {};
   const doc = parseGram(source.text);
   if (doc._tag === 'Left' || doc.right.header === undefined) return {};
@@ -73,7 +74,7 @@ const headerLibraryOf = (ctx: CommandContext, source: SpecSource): { readonly li
 
 /** The agent to run from a specification argument (`--agent` picks one when the file has several). */
 export const loadAgent = async (ctx: CommandContext, file: string, agentName: string | undefined, knownTools: ReadonlyArray<ToolSpecification> = []): Promise<Either<Reported, LoadedAgent>> => {
-  const loaded = await loadSpecSource(ctx.io, file, knownTools);
+  const loaded = await loadSpecSource(ctx, file, knownTools);
   if (loaded._tag === 'Left') {
     const f = loaded.left;
     if (f.message !== undefined) return left(fail(ctx, `gramkit: ${f.message}`));
@@ -112,13 +113,13 @@ export const loadAgent = async (ctx: CommandContext, file: string, agentName: st
 // -------------------------------------------------------------------------------------------------
 
 /**
- * The agent's tools that are built-in tools (the built-in specifications, referenced by name),
- * by name. The built-in specifications are parsed only when a tool has a built-in name.
+ * The tools among `tools` that are built-in tools (the built-in specifications, referenced by
+ * name), by name. The built-in specifications are parsed only when a tool has a built-in name.
  */
-export const builtinToolsOf = async (agent: AgentSpecification): Promise<ReadonlySet<string>> => {
-  if (!agent.tools.some((t) => isBuiltinToolName(t.name))) return new Set();
+export const builtinToolsOf = async (tools: ReadonlyArray<ToolSpecification>): Promise<ReadonlySet<string>> => {
+  if (!tools.some((t) => isBuiltinToolName(t.name))) return new Set();
   const { builtinSpecification } = await import('../../tools/builtin/specifications.js');
-  return new Set(agent.tools.filter((t) => builtinSpecification(t.name) === t).map((t) => t.name));
+  return new Set(tools.filter((t) => builtinSpecification(t.name) === t).map((t) => t.name));
 };
 
 const showDiagnostics = (ctx: CommandContext, ds: ReadonlyArray<Diagnostic>): Reported => {
@@ -127,44 +128,54 @@ const showDiagnostics = (ctx: CommandContext, ds: ReadonlyArray<Diagnostic>): Re
 };
 
 /**
- * The library the agent runs against: `refs` (each a module or `builtin`, joined; the later wins
- * on a shared name), else the header's; plus the built-in tools when the agent uses them.
+ * The library the agent runs against: `refs` (each a module, `builtin` or an MCP server, joined;
+ * the later wins on a shared name), else the header's; plus the built-in tools when the agent uses
+ * them.
  */
-export const agentLibrary = async (
+export const agentLibrary = (ctx: CommandContext, loaded: LoadedAgent, refs: ReadonlyArray<string>, workspace: string, catalog?: ToolLibrary): Promise<Either<Reported, ToolLibrary>> =>
+  toolsLibrary(ctx, loaded.agent.tools, `agent "${loaded.agent.name}"`, loaded.headerLibrary, refs, workspace, catalog);
+
+/**
+ * The library implementing `tools` (`what` names them in messages, e.g. `agent "x"`): `refs`, else
+ * the file header's library; the tools the file declares itself (`http: {...}`, `command: {...}`)
+ * unless a library provides them; a catalog's tools; and the built-in tools among them. The right
+ * wins: the user's libraries over declared tools over a catalog's over built-in ones.
+ */
+export const toolsLibrary = async (
   ctx: CommandContext,
-  loaded: LoadedAgent,
+  tools: ReadonlyArray<ToolSpecification>,
+  what: string,
+  headerLibrary: string | undefined,
   refs: ReadonlyArray<string>,
   workspace: string,
   catalog?: ToolLibrary,
 ): Promise<Either<Reported, ToolLibrary>> => {
-  const agent = loaded.agent;
-  const chosen = refs.length > 0 ? refs : loaded.headerLibrary !== undefined ? [loaded.headerLibrary] : [];
+  const chosen = refs.length > 0 ? refs : headerLibrary !== undefined ? [headerLibrary] : [];
   const libraries: ToolLibrary[] = [];
   for (const ref of chosen) {
-    const lib = await loadLibraryArgument(ctx.io, ref, workspace);
+    const lib = await loadLibraryArgument(ctx, ref, workspace);
     if (lib._tag === 'Left') return left(showDiagnostics(ctx, lib.left));
     libraries.push(lib.right);
   }
-  const builtins = await builtinToolsOf(agent);
+  const builtins = await builtinToolsOf(tools);
   const builtin = builtins.size > 0 && !chosen.includes(BUILTIN);
   // tools the file implements itself (`http: {...}`, `command: {...}`), unless a library provides them
   const provided = (name: string): boolean => libraries.some((l) => hasTool(name, l)) || (catalog !== undefined && hasTool(name, catalog));
-  const declared = declaredLibrary(agent.tools.filter((t) => !builtins.has(t.name) && !provided(t.name)), ctx.io, workspace);
+  const declared = declaredLibrary(tools.filter((t) => !builtins.has(t.name) && !provided(t.name)), ctx.io, workspace);
   if (declared?._tag === 'Left') return left(showDiagnostics(ctx, declared.left));
   if (chosen.length === 0) {
-    const own = agent.tools.filter((t) => !builtins.has(t.name) && !declaresImplementation(t) && !provided(t.name)).map((t) => t.name);
+    const own = tools.filter((t) => !builtins.has(t.name) && !declaresImplementation(t) && !provided(t.name)).map((t) => t.name);
     if (own.length > 0) {
       return left(
         fail(
           ctx,
-          `gramkit: no library implements the tools of agent "${agent.name}" (${own.join(', ')})\n  hint: pass --library <module.ts> or --catalog <dir|redis://…>, or name it in the file's header: {library: "./tools.ts"}`,
+          `gramkit: no library implements the tools of ${what} (${own.join(', ')})\n  hint: pass --library <module.ts> or --catalog <dir|redis://…>, or name it in the file's header: {library: "./tools.ts"}`,
         ),
       );
     }
   }
   const base = builtin ? [(await import('../../tools/builtin/builtin-tools.js')).builtinLibrary({ workspace })] : [];
-  // the right wins: the user's libraries over declared tools over built-in ones
-  // a catalog's tools over built-in ones, under the file's own declarations and the user's libraries
+  // the right wins: the user's libraries over declared tools over a catalog's tools over built-in ones
   const all = [...base, ...(catalog !== undefined ? [catalog] : []), ...(declared !== undefined ? [declared.right] : []), ...libraries];
   return right(all.length === 0 ? emptyToolLibrary : unionLibraries(...all));
 };
@@ -179,7 +190,12 @@ export interface ModelChoice {
   readonly record?: string;
 }
 
-const KEY_VARIABLES: Readonly<Record<string, string>> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
+const KEY_VARIABLES: Readonly<Record<string, string>> = {
+  openai: 'OPENAI_API_KEY',
+  'openai-responses': 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+  gemini: 'GEMINI_API_KEY',
+};
 
 /** The model: `--model`, else the agent's, else `offline`; with its key from the environment. */
 export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choice: ModelChoice): Either<Reported, Model> => {
@@ -189,7 +205,7 @@ export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choic
   const provider = parsed.right.provider;
   const keyVariable = KEY_VARIABLES[provider];
   if (choice.baseUrl !== undefined && keyVariable === undefined) {
-    return left(fail(ctx, `gramkit: --base-url is for openai/<model> and anthropic/<model> models, not ${id}`, 2));
+    return left(fail(ctx, `gramkit: --base-url is for openai/<model>, openai-responses/<model>, anthropic/<model> and gemini/<model> models, not ${id}`, 2));
   }
   const apiKey = keyVariable !== undefined ? ctx.io.env[keyVariable] : undefined;
   const made = createModel(id, {
@@ -202,7 +218,7 @@ export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choic
     const hint =
       keyVariable !== undefined && /key/i.test(made.left.message)
         ? `set ${keyVariable} in the environment, or run the offline demo model with --model offline`
-        : `the model comes from ${from}; accepted forms: openai/<model>, anthropic/<model>, offline, replay:<file>`;
+        : `the model comes from ${from}; accepted forms: ${MODEL_ID_FORMS.join(', ')}`;
     return left(fail(ctx, `error[${made.left.code}]: ${made.left.message}\n  hint: ${hint}`));
   }
   return right(choice.record !== undefined ? recordModel(made.right, choice.record, { cwd: ctx.io.cwd }) : made.right);

@@ -2,13 +2,17 @@
  * `gramkit import <file|-> [--from F] [--name N] [--verbose]`: tool definitions from JSON Schema,
  * OpenAI, MCP, Anthropic or BFCL to one `.gram` document on stdout. What cannot be imported is
  * reported per tool on stderr with its reason, and the rest is still written (exit 1 then).
+ *
+ * The input may also be an MCP server (`mcp:<url>`, `mcp+stdio:<command line>`): its `tools/list`
+ * is imported as an MCP document would be.
  */
 import { basename, extname } from 'node:path';
 import type { Diagnostic } from '../../core/diagnostic.js';
-import { formatDiagnostic } from '../../core/format-diagnostic.js';
+import { formatDiagnostic, formatDiagnostics } from '../../core/format-diagnostic.js';
 import { type ImportFormat, importSucceeded, importTools } from '../../spec/import.js';
-import { loadSource } from './gram-input.js';
+import { loadSource, type Loaded } from './gram-input.js';
 import type { CommandContext } from '../context.js';
+import { isMcpAddress, openMcp } from './mcp-source.js';
 
 export interface ImportCommandOptions {
   readonly from?: string;
@@ -18,16 +22,28 @@ export interface ImportCommandOptions {
 
 const render = (d: Diagnostic): string => `${formatDiagnostic(d)}\n`;
 
+/** The text to import: a file, stdin, or an MCP server's tool list (as `{"tools": [...]}`). */
+const loadInput = async (ctx: CommandContext, file: string): Promise<Loaded> => {
+  if (!isMcpAddress(file)) return loadSource(ctx.io, file);
+  const c = await openMcp(ctx, file);
+  if (c._tag === 'Left') return { ok: false, message: formatDiagnostics(c.left).trimEnd().replace(/^error\[[A-Z_]+\]: /, '') };
+  // gramkit servers' own _meta keys (a result's output schema) are read as the client reads them
+  const { importableDefinition } = await import('../../mcp/import-tools.js');
+  return { ok: true, source: { name: file, text: JSON.stringify({ tools: c.right.definitions.map(importableDefinition) }) } };
+};
+
 export const action = async (ctx: CommandContext, file: string, options: ImportCommandOptions): Promise<void> => {
-  const loaded = await loadSource(ctx.io, file);
+  const mcp = isMcpAddress(file);
+  const loaded = await loadInput(ctx, file);
   if (!loaded.ok) {
     ctx.io.stderr(`gramkit: ${loaded.message}\n`);
     ctx.exit(1);
     return;
   }
-  const fallback = options.name ?? (file === '-' ? undefined : basename(file, extname(file)));
+  const fallback = options.name ?? (file === '-' || mcp ? undefined : basename(file, extname(file)));
+  const from = options.from ?? (mcp ? 'mcp' : undefined);
   const report = importTools(loaded.source.text, {
-    ...(options.from !== undefined ? { from: options.from as ImportFormat } : {}),
+    ...(from !== undefined ? { from: from as ImportFormat } : {}),
     ...(fallback !== undefined ? { name: fallback } : {}),
     file: loaded.source.name,
   });

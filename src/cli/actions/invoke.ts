@@ -18,6 +18,7 @@ import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { loadLibrary, type NamedLibrary } from './load-library.js';
 import { namedLibraries as builtinLibraries } from './spec-source.js';
+import { isMcpAddress, mcpLibrary } from './mcp-source.js';
 import { declaredLibrary } from './declared-library.js';
 import type { ToolLibrary } from '../../library/tool-library.js';
 
@@ -47,8 +48,14 @@ export const NAMED_LIBRARIES: Readonly<Record<string, NamedLibrary>> = {};
 
 export const action = async (source: string, opts: InvokeCommandOptions, ctx: CommandContext, namedLibraries?: Readonly<Record<string, NamedLibrary>>): Promise<void> => {
   const { io } = ctx;
-  // `builtin` (spec-source.ts): the built-in tools, confined to --workspace
-  const named = namedLibraries ?? { ...NAMED_LIBRARIES, ...builtinLibraries(resolve(io.cwd, opts.workspace ?? '.')) };
+  // `builtin` (spec-source.ts): the built-in tools, confined to --workspace; MCP servers
+  // (`mcp:<url>`, `mcp+stdio:<command>`): their tools' specifications and remote implementations
+  const servers = [source, opts.library].filter((a): a is string => a !== undefined && isMcpAddress(a));
+  const named = namedLibraries ?? {
+    ...NAMED_LIBRARIES,
+    ...builtinLibraries(resolve(io.cwd, opts.workspace ?? '.')),
+    ...Object.fromEntries(servers.map((a) => [a, mcpLibrary(ctx, a)])),
+  };
   const usage = (message: string): void => {
     io.stderr(`gramkit invoke: ${message}\n`);
     ctx.exit(EXIT_USAGE);

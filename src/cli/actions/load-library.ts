@@ -22,7 +22,7 @@ import type { Either } from 'fp-ts/lib/Either.js';
 import { type Diagnostic, error } from '../../core/diagnostic.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { isTool, type Tool } from '../../library/tool.js';
-import { adoptLibrary, isToolLibrary, libraryEntries, registerTool, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
+import { adoptLibrary, isToolLibrary, libraryEntries, lookupTool, registerTool, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -177,7 +177,7 @@ export const libraryFromModule = (namespace: Readonly<Record<string, unknown>>, 
   }
   // the libraries as they are (entries keep the names they were registered under), then the loose tools
   let library = unionLibraries(...libraries);
-  for (const f of byName.values()) if (!libraries.some((l) => l.entries.get(f.tool.name) === f.tool)) library = registerTool(f.tool.name, f.tool, library);
+  for (const f of byName.values()) if (!libraries.some((l) => lookupTool(f.tool.name, l) === f.tool)) library = registerTool(f.tool.name, f.tool, library);
   return right(library);
 };
 

@@ -21,7 +21,7 @@ import type { CommandContext } from '../context.js';
 /** Loads a specification file (`.gram`, or `.json` in the JSON form); reports and returns undefined on errors. */
 export const loadSpecsForCli = async (ctx: CommandContext, file: string): Promise<Specifications | undefined> => {
   // a file, `-` or `builtin`; agents may name built-in tools (spec-source.ts)
-  const loaded = await loadSpecSource(ctx.io, file);
+  const loaded = await loadSpecSource(ctx, file);
   if (loaded._tag === 'Left') {
     const f = loaded.left;
     if (f.message !== undefined) ctx.io.stderr(`gramkit: ${f.message}\n`);

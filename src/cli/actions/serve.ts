@@ -16,6 +16,8 @@ import { defaultRuleEngine } from '../../policy/default-rules.js';
 import type { Policies } from '../../policy/evaluate.js';
 import { parsePermissionList } from '../../policy/permissions.js';
 import { DEFAULT_HOST, DEFAULT_PORT, isLoopbackHost, startServer } from '../../server/serve.js';
+import { adminPage } from '../../server/admin-page.js';
+import { catalogMcpMount } from '../../server/mcp-source.js';
 import { createService } from '../../server/service.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { VERSION } from '../version.js';
@@ -89,7 +91,7 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   // libraries whose tools `function` tools may name
   const libraries: ToolLibrary[] = [];
   for (const ref of options.library ?? []) {
-    const lib = await loadLibraryArgument(io, ref, workspace.path);
+    const lib = await loadLibraryArgument(ctx, ref, workspace.path);
     if (lib._tag === 'Left') return failed(formatDiagnostics(lib.left));
     libraries.push(lib.right);
   }
@@ -128,8 +130,13 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   for (const s of registered.value.skipped) io.stderr(`gramkit serve: bootstrap: ${s.id} skipped: ${s.reason}\n`);
   for (const p of catalog.problems()) io.stderr(`gramkit serve: warning: the stored record ${p.record} does not decode and is skipped: ${p.diagnostics.map((d) => d.message).join('; ')}\n`);
 
+  // the catalog's enabled tools over MCP (Streamable HTTP) at /mcp; list_changed follows the catalog
+  const mcpMount = await catalogMcpMount(catalog, { local: isLoopbackHost(host), version: VERSION });
+  if (!mcpMount.ok) io.stderr(`gramkit serve: warning: ${mcpMount.error.code}: ${mcpMount.error.message}\n`);
+  const mcp = mcpMount.ok ? mcpMount.value : undefined;
   const service = createService({
     catalog,
+    mounts: [...(mcp !== undefined ? [mcp.mount] : []), adminPage()],
     ...(options.token !== undefined ? { token: options.token } : {}),
     ...(options.requireScopes === true ? { requireScopes: true } : {}),
     hostHeaders: isLoopbackHost(host) ? 'loopback' : 'any',
@@ -141,16 +148,18 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   try {
     server = await startServer(service, { host, port });
   } catch (e) {
+    await mcp?.close();
     await catalog.close();
     return failed(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
   }
   const timers = maintenance(catalog);
   io.stdout(
-    `gramkit serve: listening on ${server.url} (catalog: ${catalog.store.kind === 'files' ? 'files at ' : ''}${catalog.store.location}; bootstrap: ${boot.from ?? 'default nucleus'}, ${registered.value.discovered.length} registered)\n`,
+    `gramkit serve: listening on ${server.url} (admin page ${server.url}/ui${mcp !== undefined ? `, MCP ${server.url}/mcp` : ''}; catalog: ${catalog.store.kind === 'files' ? 'files at ' : ''}${catalog.store.location}; bootstrap: ${boot.from ?? 'default nucleus'}, ${registered.value.discovered.length} registered)\n`,
   );
   const signal = await (io.untilStopped?.() ?? new Promise<string>(() => undefined));
   io.stderr(`gramkit serve: ${signal}: stopping\n`);
   for (const t of timers) clearInterval(t);
+  await mcp?.close();
   await server.close();
   await catalog.close();
   return EXIT_OK;

@@ -3,9 +3,11 @@
  * command accepts the same forms:
  *
  * - a specification argument: a file (`.gram`, or `.json` in the JSON form) relative to the working
- *   directory, `-` for standard input, or `builtin` for the built-in tools' specifications;
- * - a library argument: a `.ts`/`.js` module, or `builtin` for the built-in tools, confined to the
- *   workspace (`--workspace <dir>`, default the working directory).
+ *   directory, `-` for standard input, `builtin` for the built-in tools' specifications, or an MCP
+ *   server (`mcp:<url>`, `mcp+stdio:<command line>`: its tools, imported);
+ * - a library argument: a `.ts`/`.js` module, `builtin` for the built-in tools, confined to the
+ *   workspace (`--workspace <dir>`, default the working directory), or an MCP server (its tools,
+ *   called remotely).
  *
  * `builtin` is a name, not a file: to use a file named so, write `./builtin`.
  */
@@ -18,9 +20,11 @@ import type { ToolLibrary } from '../../library/tool-library.js';
 import { SpecCodes } from '../../spec/codes.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { type Specifications, loadSpecifications } from '../../spec/load.js';
+import type { CommandContext } from '../context.js';
 import type { CliIO } from '../io.js';
 import { type Loaded, loadSource, type Source } from './gram-input.js';
 import { loadLibrary, type NamedLibrary } from './load-library.js';
+import { isMcpAddress, mcpLibrary, openMcp } from './mcp-source.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -65,9 +69,12 @@ export const readSpecSource = async (io: CliIO, arg: string): Promise<{ readonly
  * The specifications of an argument. Agents may name built-in tools (they are known tools), so an
  * agent file that uses `read_file` loads without defining it. The built-in specifications are
  * parsed only when a file names a tool it does not define (commands on plain files start fast).
+ * An MCP server's tools come through the importer; tools it could not import are warnings.
  */
 /** `knownTools`: more specifications agents may name without defining them (a catalog's), besides the built-in ones. */
-export const loadSpecSource = async (io: CliIO, arg: string, knownTools: ReadonlyArray<ToolSpecification> = []): Promise<Either<SpecLoadFailure, LoadedSpecs>> => {
+export const loadSpecSource = async (ctx: CommandContext, arg: string, knownTools: ReadonlyArray<ToolSpecification> = []): Promise<Either<SpecLoadFailure, LoadedSpecs>> => {
+  const io = ctx.io;
+  if (isMcpAddress(arg)) return loadMcpSpecs(ctx, arg);
   const read = await readSpecSource(io, arg);
   if (!read.ok) return { _tag: 'Left', left: { message: read.message, diagnostics: [] } };
   const source = read.source;
@@ -78,6 +85,15 @@ export const loadSpecSource = async (io: CliIO, arg: string, knownTools: Readonl
     r = loadSpecifications(sources, { knownTools: [...builtinSpecifications(), ...knownTools] });
   }
   return r._tag === 'Left' ? { _tag: 'Left', left: { source, diagnostics: r.left } } : { _tag: 'Right', right: { source, specs: r.right } };
+};
+
+/** The tools of an MCP server as a specification source (its gram is what `gramkit import` would write). */
+const loadMcpSpecs = async (ctx: CommandContext, arg: string): Promise<Either<SpecLoadFailure, LoadedSpecs>> => {
+  const c = await openMcp(ctx, arg);
+  if (c._tag === 'Left') return { _tag: 'Left', left: { diagnostics: c.left } };
+  const connection = c.right;
+  const source: SpecSource = { name: arg, text: connection.imported.gram, builtin: false, format: 'gram' };
+  return { _tag: 'Right', right: { source, specs: { tools: connection.specifications, agents: [], warnings: connection.diagnostics.map((d) => ({ ...d, severity: d.severity === 'error' ? 'warning' : d.severity })) } } };
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -109,6 +125,9 @@ export const namedLibraries = (workspace: string): Readonly<Record<string, Named
   },
 });
 
-/** The library of an argument: `builtin` (the built-in tools in `workspace`) or a module file (relative to the working directory). */
-export const loadLibraryArgument = (io: CliIO, ref: string, workspace: string): Promise<Either<ReadonlyArray<Diagnostic>, ToolLibrary>> =>
-  loadLibrary(ref, { cwd: io.cwd, named: namedLibraries(workspace) });
+/**
+ * The library of an argument: `builtin` (the built-in tools in `workspace`), an MCP server, or a
+ * module file (relative to the working directory).
+ */
+export const loadLibraryArgument = (ctx: CommandContext, ref: string, workspace: string): Promise<Either<ReadonlyArray<Diagnostic>, ToolLibrary>> =>
+  loadLibrary(ref, { cwd: ctx.io.cwd, named: { ...namedLibraries(workspace), ...(isMcpAddress(ref) ? { [ref]: mcpLibrary(ctx, ref) } : {}) } });

@@ -13,6 +13,7 @@ import { register as registerTypes } from './types.js';
 import { register as registerValidate } from './validate.js';
 import { register as registerRun } from './run.js';
 import { register as registerAb } from './ab.js';
+import { register as registerMcp } from './mcp.js';
 import { register as registerServe } from './serve.js';
 import { register as registerCatalog } from './catalog.js';
 
@@ -27,6 +28,7 @@ export const registerCommands = (program: Command, ctx: CommandContext): void =>
   registerValidate(program, ctx);
   registerRun(program, ctx);
   registerAb(program, ctx);
+  registerMcp(program, ctx);
   registerServe(program, ctx);
   registerCatalog(program, ctx);
 };

@@ -8,9 +8,9 @@ export const register = (program: Command, ctx: CommandContext): void => {
   program
     .command('invoke')
     .description('bind one tool of a specification file to its implementation in a library module, call it, and print the result as JSON')
-    .argument('<file>', 'a .gram (or .json) specification file, or builtin for the built-in tools')
+    .argument('<file>', 'a .gram (or .json) specification file, builtin for the built-in tools, or an MCP server (mcp:<url>, mcp+stdio:<command>)')
     .option('-t, --tool <name>', 'the tool to call (may be left out when the file defines one tool)')
-    .option('-l, --library <module>', 'a .ts or .js module exporting a ToolLibrary or tools, or builtin')
+    .option('-l, --library <module>', 'a .ts or .js module exporting a ToolLibrary or tools, builtin, or an MCP server (mcp:<url>, mcp+stdio:<command>)')
     .option('-a, --args <json>', 'the arguments, as a JSON object ("-" reads them from stdin)', '{}')
     .option('--timeout <ms>', 'give up after this many milliseconds (the result is then a TIMEOUT error)')
     .option('-w, --workspace <dir>', 'with the builtin library: the directory its tools are confined to (default: the current directory)')

@@ -12,10 +12,10 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .description('run an agent of a .gram file on a message and print its answer (no message: chat on a terminal, or read it from stdin)')
     .argument('<agent>', 'a .gram (or .json) file with the agent, or - for stdin')
     .argument('[message]', "the user's message")
-    .option('-l, --library <module>', 'a .ts or .js module implementing the tools, or builtin (repeatable; default: the file header\'s {library: "..."})', collect)
+    .option('-l, --library <module>', 'a .ts or .js module implementing the tools, builtin, or an MCP server (mcp:<url>, mcp+stdio:<command>) (repeatable; default: the file header\'s {library: "..."})', collect)
     .option('--agent <name>', 'the agent to run, when the file defines several')
-    .option('-m, --model <id>', 'openai/<model>, anthropic/<model>, offline or replay:<file> (default: the agent\'s model, else offline)')
-    .option('--base-url <url>', 'the API root of an OpenAI- or Anthropic-compatible server (Ollama: http://localhost:11434/v1)')
+    .option('-m, --model <id>', 'openai/<model>, openai-responses/<model>, anthropic/<model>, gemini/<model>, offline or replay:<file> (default: the agent\'s model, else offline)')
+    .option('--base-url <url>', 'the API root of an OpenAI-, Anthropic- or Gemini-compatible server (Ollama: http://localhost:11434/v1)')
     .option('--json', 'print the whole result as JSON (answer, tool calls, messages, usage, trace)')
     .option('--debug', 'print each step as it happens and the trace on stderr')
     .option('--record <file>', 'record the model exchanges to a file (replay them with --model replay:<file>)')
@@ -28,8 +28,8 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .addHelpText(
       'after',
       `
-Keys come from OPENAI_API_KEY and ANTHROPIC_API_KEY. Without --model and without a model in the
-agent, the offline demo model runs (no key, no network).
+Keys come from OPENAI_API_KEY (openai/, openai-responses/), ANTHROPIC_API_KEY and GEMINI_API_KEY.
+Without --model and without a model in the agent, the offline demo model runs (no key, no network).
 
 Examples:
   gramkit run examples/helloAgent.gram "Hello, I'm Alice"

@@ -9,7 +9,7 @@ const collect = (value: string, previous: string[] | undefined): string[] => [..
 export const register = (program: Command, ctx: CommandContext): void => {
   program
     .command('serve')
-    .description('serve the tool catalog over HTTP: seed 000\'s routes under /tools, seed 002\'s under /api/v1, /healthz, /openapi.json')
+    .description('serve the tool catalog over HTTP: seed 000\'s routes under /tools, seed 002\'s under /api/v1, MCP at /mcp, the admin page at /ui, /healthz, /openapi.json')
     .option('--host <host>', 'the address to listen on (default 127.0.0.1; any other needs --token)')
     .option('-p, --port <port>', 'the port (default 8081; 0 picks a free one)')
     .option('-d, --data <dir>', 'the catalog directory (flat files; default .gramkit/catalog)')

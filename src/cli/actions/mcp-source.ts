@@ -1,0 +1,50 @@
+/**
+ * MCP servers named where a specification file or a library goes (`mcp:<url>`,
+ * `mcp+stdio:<command line>`): one connection per server and command, opened on first use and
+ * closed when the command ends (`ctx.defer`), so `gramkit invoke mcp:… --tool t` lists the tools
+ * and calls one over the same connection. The MCP client is loaded only when an argument names a
+ * server.
+ */
+import type { Either } from 'fp-ts/lib/Either.js';
+import type { Diagnostic } from '../../core/diagnostic.js';
+import { formatDiagnostics } from '../../core/format-diagnostic.js';
+import type { McpConnection } from '../../mcp/client.js';
+import type { CommandContext } from '../context.js';
+import type { NamedLibrary } from './load-library.js';
+import { VERSION } from '../version.js';
+
+export { isMcpAddress } from '../../mcp/address.js';
+
+const connections = new WeakMap<CommandContext, Map<string, Promise<Either<ReadonlyArray<Diagnostic>, McpConnection>>>>();
+
+/** The connection to the server `address` names, opened once per command. */
+export const openMcp = (ctx: CommandContext, address: string): Promise<Either<ReadonlyArray<Diagnostic>, McpConnection>> => {
+  let open = connections.get(ctx);
+  if (open === undefined) {
+    open = new Map();
+    connections.set(ctx, open);
+  }
+  let connecting = open.get(address);
+  if (connecting === undefined) {
+    connecting = import('../../mcp/client.js').then(({ connectMcp }) => connectMcp(address, { cwd: ctx.io.cwd, clientName: 'gramkit', clientVersion: VERSION }));
+    open.set(address, connecting);
+    ctx.defer(async () => {
+      const c = await connecting;
+      if (c?._tag === 'Right') await c.right.close();
+    });
+  }
+  return connecting;
+};
+
+/** The server as a named library: its remote tools, and its tools' specifications. */
+export const mcpLibrary = (ctx: CommandContext, address: string): NamedLibrary => {
+  const connection = async (): Promise<McpConnection> => {
+    const c = await openMcp(ctx, address);
+    if (c._tag === 'Left') throw new Error(formatDiagnostics(c.left).trimEnd());
+    return c.right;
+  };
+  return {
+    library: async () => (await connection()).library,
+    specifications: async () => (await connection()).specifications,
+  };
+};

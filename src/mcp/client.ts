@@ -1,0 +1,192 @@
+/**
+ * Connecting to an MCP server (`mcp:<url>` or `mcp+stdio:<command line>`) and taking its tools:
+ * `tools/list` (every page) goes through the specification importer (`importDefinitions`, MCP
+ * format), so each tool becomes a `ToolSpecification`, and each gets a remote implementation in a
+ * `ToolLibrary` (`remote-tool.ts`). The result binds like any library: the same agent can run
+ * against local tools and against the server's in an A/B experiment.
+ *
+ * The connection stays open until `close()`, which also ends a stdio server's process. The client
+ * is the SDK's v2 `Client` (`@modelcontextprotocol/client`, an optional peer dependency, loaded
+ * only here); it speaks the 2025 handshake, which servers of both SDK lines answer.
+ */
+import type { Either } from 'fp-ts/lib/Either.js';
+import { type Diagnostic, error, info } from '../core/diagnostic.js';
+import type { JsonObject } from '../core/json-schema.js';
+import { type ToolLibrary, toolLibrary } from '../library/tool-library.js';
+import type { ImportReport } from '../spec/import.js';
+import type { ToolSpecification } from '../spec/tool-spec.js';
+import { type McpAddress, parseMcpAddress } from './address.js';
+import { McpCodes } from './codes.js';
+import { importMcpTools } from './import-tools.js';
+import { remoteTool } from './remote-tool.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+export interface ConnectMcpOptions {
+  /** The working directory of a stdio server's process. */
+  readonly cwd?: string;
+  /** Variables for a stdio server's process, added to the SDK's safe default set (PATH, HOME, ...). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** What a stdio server's process writes to stderr (by default it is kept only to explain a failed start). */
+  readonly onStderr?: (text: string) => void;
+  /** HTTP headers of every request (an `Authorization` header...). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Longest wait for the handshake and for each page of `tools/list`, in milliseconds (default 30 s). */
+  readonly timeoutMs?: number;
+  /** The client's name and version in the handshake (default `gramkit`). */
+  readonly clientName?: string;
+  readonly clientVersion?: string;
+}
+
+export interface McpConnection {
+  readonly address: McpAddress;
+  /** The server's name and version from the handshake, and its instructions. */
+  readonly server: { readonly name: string; readonly version: string; readonly instructions?: string };
+  /** The server's tool definitions, as `tools/list` gave them. */
+  readonly definitions: ReadonlyArray<JsonObject>;
+  /** The import of those definitions: a specification per tool that could be imported, diagnostics for the rest. */
+  readonly imported: ImportReport;
+  /** The imported specifications, in the server's order. */
+  readonly specifications: ReadonlyArray<ToolSpecification>;
+  /** A remote implementation of every tool of the server, by name. */
+  readonly library: ToolLibrary;
+  /** Tools that could not be imported (each one's reasons), and notes of what changed on the way. */
+  readonly diagnostics: ReadonlyArray<Diagnostic>;
+  /** Closes the connection (a stdio server's process ends). Idempotent. */
+  readonly close: () => Promise<void>;
+}
+
+type ClientSdk = typeof import('@modelcontextprotocol/client');
+type StdioSdk = typeof import('@modelcontextprotocol/client/stdio');
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+/** The SDK's own per-request timeout for calls: off in practice (invoke's timeout governs calls). */
+const CALL_TIMEOUT_MS = 2_147_483_647;
+const MAX_PAGES = 1000;
+const STDERR_KEPT = 4000;
+
+// -------------------------------------------------------------------------------------------------
+// connecting
+// -------------------------------------------------------------------------------------------------
+
+const left = (ds: ReadonlyArray<Diagnostic>): Either<ReadonlyArray<Diagnostic>, never> => ({ _tag: 'Left', left: ds });
+
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+const loadSdk = async (stdio: boolean): Promise<{ readonly client: ClientSdk; readonly stdio?: StdioSdk } | Diagnostic> => {
+  try {
+    const client = await import('@modelcontextprotocol/client');
+    return stdio ? { client, stdio: await import('@modelcontextprotocol/client/stdio') } : { client };
+  } catch (e) {
+    return error(McpCodes.SDK_MISSING, `the MCP client SDK could not be loaded: ${messageOf(e)}`, { hint: 'install it: npm install @modelcontextprotocol/client' });
+  }
+};
+
+/** Connects to the server at `address`, lists its tools and imports them. Never rejects. */
+export const connectMcp = async (address: string | McpAddress, options: ConnectMcpOptions = {}): Promise<Either<ReadonlyArray<Diagnostic>, McpConnection>> => {
+  const parsed = typeof address === 'string' ? parseMcpAddress(address) : ({ _tag: 'Right', right: address } as const);
+  if (parsed._tag === 'Left') return left([parsed.left]);
+  const where = parsed.right;
+  const sdk = await loadSdk(where.kind === 'stdio');
+  if ('code' in sdk) return left([sdk]);
+  const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+
+  // the transport
+  let stderr = '';
+  let transport: InstanceType<ClientSdk['StreamableHTTPClientTransport']> | InstanceType<StdioSdk['StdioClientTransport']>;
+  if (where.kind === 'http') {
+    transport = new sdk.client.StreamableHTTPClientTransport(new URL(where.url), options.headers !== undefined ? { requestInit: { headers: { ...options.headers } } } : {});
+  } else {
+    const stdio = (sdk.stdio as StdioSdk).StdioClientTransport;
+    const t = new stdio({
+      command: where.command,
+      args: [...where.args],
+      env: { ...options.env, ...where.env },
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+      stderr: 'pipe',
+    });
+    t.stderr?.on('data', (chunk: Buffer | string) => {
+      const text = chunk.toString();
+      stderr = (stderr + text).slice(-STDERR_KEPT);
+      options.onStderr?.(text);
+    });
+    transport = t;
+  }
+  const client = new sdk.client.Client({ name: options.clientName ?? 'gramkit', version: options.clientVersion ?? '0.0.0' });
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    await client.close().catch(() => {});
+  };
+  const failed = async (code: string, what: string, e: unknown): Promise<Either<ReadonlyArray<Diagnostic>, never>> => {
+    await close();
+    const said = stderr.trim();
+    return left([
+      error(code, `${what} ${where.text}: ${messageOf(e)}`, {
+        ...(said !== '' ? { hint: `the server wrote on stderr:\n${said}` } : where.kind === 'stdio' ? { hint: 'check that the command runs and speaks MCP on stdin/stdout' } : { hint: 'check that the URL is an MCP endpoint (Streamable HTTP) and that the server runs' }),
+      }),
+    ]);
+  };
+
+  try {
+    await client.connect(transport, { timeout });
+  } catch (e) {
+    return failed(McpCodes.CONNECT_FAILED, 'cannot connect to the MCP server', e);
+  }
+
+  // every page of tools/list
+  const definitions: JsonObject[] = [];
+  try {
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const r = await client.listTools(cursor !== undefined ? { cursor } : undefined, { timeout });
+      definitions.push(...(r.tools as unknown as JsonObject[]));
+      cursor = r.nextCursor;
+      if (cursor === undefined || cursor === '') break;
+    }
+  } catch (e) {
+    return failed(McpCodes.LIST_FAILED, 'cannot list the tools of the MCP server', e);
+  }
+
+  // specifications and remote implementations
+  const imported = importMcpTools(definitions, where.text);
+  const specByName = new Map<string, ToolSpecification>();
+  for (const t of imported.tools) if (t.spec !== undefined) specByName.set(t.name, t.spec);
+  const isProtocolError = (e: unknown): boolean => e instanceof sdk.client.ProtocolError;
+  const call = async (name: string, args: unknown, signal: AbortSignal): Promise<Readonly<Record<string, unknown>>> => {
+    if (closed) throw new Error('the connection to the MCP server is closed');
+    const r = await client.callTool({ name, arguments: (args ?? {}) as Record<string, unknown> }, { signal, timeout: CALL_TIMEOUT_MS });
+    return r as unknown as Readonly<Record<string, unknown>>;
+  };
+  const tools = definitions.filter((d) => typeof d['name'] === 'string').map((d) => remoteTool(d, specByName.get(d['name'] as string), call, isProtocolError));
+  const diagnostics: Diagnostic[] = [...imported.diagnostics];
+  for (const t of imported.tools) {
+    if (t.spec === undefined) {
+      diagnostics.push(
+        error(McpCodes.TOOL_NOT_IMPORTED, `the tool "${t.name}" of ${where.text} has no specification: ${t.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message).join('; ')}`, {
+          hint: 'it can still implement a specification you write for it (a library position)',
+        }),
+      );
+    } else diagnostics.push(...t.diagnostics.filter((d) => d.severity === 'warning'));
+  }
+  const version = client.getServerVersion();
+  const instructions = client.getInstructions();
+  const specifications = [...specByName.values()];
+  if (definitions.length === 0) diagnostics.push(info(McpCodes.LIST_FAILED, `${where.text} serves no tools`));
+  return {
+    _tag: 'Right',
+    right: Object.freeze({
+      address: where,
+      server: { name: version?.name ?? 'unknown', version: version?.version ?? 'unknown', ...(instructions !== undefined ? { instructions } : {}) },
+      definitions: Object.freeze(definitions),
+      imported,
+      specifications: Object.freeze(specifications),
+      library: toolLibrary(tools),
+      diagnostics: Object.freeze(diagnostics),
+      close,
+    }),
+  };
+};

@@ -1,0 +1,80 @@
+/**
+ * Serving a tool source over Streamable HTTP, stateless: every request gets a fresh SDK server
+ * from the factory (no session lives in memory, so any instance behind a load balancer can answer),
+ * through the SDK's `createMcpHandler`, which serves 2026-07-28 clients and 2025-era ones.
+ *
+ * The handler is web-standard (`fetch(Request) → Response`: Hono, Fastify through its adapters,
+ * Workers) and has a `node(req, res)` face for `node:http`. DNS-rebinding protection is on: the
+ * `Host` header must name an allowed host and a browser's `Origin` an allowed origin (localhost
+ * by default). Mount it at any path: it answers every request it is given.
+ *
+ * When the source changes, clients listening on a 2026-07-28 `subscriptions/listen` stream get
+ * `notifications/tools/list_changed`. Stateless 2025-era HTTP has no stream to send it on (its GET
+ * is refused); such clients see the change on their next `tools/list`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createMcpHandler, localhostAllowedHostnames, localhostAllowedOrigins, originValidationResponse, validateHostHeader } from '@modelcontextprotocol/server';
+import { handleNodeRequest } from './node-http.js';
+import { mcpServerFactory, type McpServeOptions } from './server.js';
+import type { McpToolSource } from './tool-source.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+export interface McpHttpOptions extends McpServeOptions {
+  /**
+   * Host names (no port; IPv6 in brackets) the `Host` header may name: the defence against DNS
+   * rebinding. Default: localhost names (`localhost`, `127.0.0.1`, `[::1]`). `'any'` turns the check
+   * off (a deployment behind a proxy that checks hosts itself).
+   */
+  readonly allowedHosts?: ReadonlyArray<string> | 'any';
+  /** Origin host names a browser request may come from. Default: localhost names; `'any'` turns the check off. */
+  readonly allowedOrigins?: ReadonlyArray<string> | 'any';
+  /** Out-of-band errors and rejected requests: reporting only, never changes a response. */
+  readonly onError?: (error: Error) => void;
+}
+
+export interface McpHttpHandler {
+  /** Serves one HTTP request (any method; mount it at the MCP endpoint's path). */
+  readonly fetch: (request: Request) => Promise<Response>;
+  /** The same for `node:http` (and frameworks that give Node's request and response). */
+  readonly node: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  /** Stops notifying, aborts requests in flight and closes their servers. */
+  readonly close: () => Promise<void>;
+}
+
+const forbidden = (message: string): Response =>
+  new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }), { status: 403, headers: { 'content-type': 'application/json' } });
+
+// -------------------------------------------------------------------------------------------------
+// the handler
+// -------------------------------------------------------------------------------------------------
+
+export const createMcpHttpHandler = (source: McpToolSource, options: McpHttpOptions = {}): McpHttpHandler => {
+  const factory = mcpServerFactory(source, options);
+  const handler = createMcpHandler(() => factory(), {
+    legacy: 'stateless',
+    ...(options.onError !== undefined ? { onerror: options.onError } : {}),
+  });
+  const hosts = options.allowedHosts === 'any' ? undefined : [...(options.allowedHosts ?? localhostAllowedHostnames())];
+  const origins = options.allowedOrigins === 'any' ? undefined : [...(options.allowedOrigins ?? localhostAllowedOrigins())];
+  const unsubscribe = source.subscribe?.(() => handler.notify.toolsChanged());
+  const fetch = async (request: Request): Promise<Response> => {
+    if (hosts !== undefined) {
+      // a Request made in code may have no Host header: its URL names the host then
+      const host = validateHostHeader(request.headers.get('host') ?? new URL(request.url).host, hosts);
+      if (!host.ok) return forbidden(host.message);
+    }
+    const refused = origins !== undefined ? originValidationResponse(request, origins) : undefined;
+    return refused ?? handler.fetch(request);
+  };
+  return Object.freeze({
+    fetch,
+    node: (req: IncomingMessage, res: ServerResponse) => handleNodeRequest(fetch, req, res),
+    close: async () => {
+      unsubscribe?.();
+      await handler.close();
+    },
+  });
+};
