@@ -21,7 +21,7 @@ import type { Tool } from '../library/tool.js';
 import { emptyToolLibrary, listTools as libraryTools } from '../library/tool-library.js';
 import type { ToolSpecification } from '../spec/tool-spec.js';
 import { builtinTools } from '../tools/builtin/builtin-tools.js';
-import { builtinSpecification } from '../tools/builtin/specifications.js';
+import { contentEnvironment } from './convert.js';
 import { decodeBundleWrite, decodeEnabledPatch, encodeBundle } from './bundle-json.js';
 import {
   type BundleList,
@@ -98,11 +98,7 @@ class CatalogImpl {
       ...(options.allowHosts !== undefined ? { allowHosts: options.allowHosts } : {}),
     };
     const functions = this.impls.functions;
-    this.env = {
-      builtinSpecification: (name) => (this.builtins.has(name) ? builtinSpecification(name) : undefined),
-      builtinAnnotations: (name) => this.builtins.get(name)?.annotations,
-      functionTool: (name) => libraryTools(functions).find((t) => t.name === name),
-    };
+    this.env = contentEnvironment(this.builtins, functions);
   }
 
   private get state() {

@@ -39,3 +39,5 @@ export type { SearchEntry, SearchTier, SearchCursor, SearchHit, SearchPage, Sear
 export { SearchIndex } from '../catalog/search-index.js';
 export type { Gate, GateOutcome } from '../catalog/gate.js';
 export { gateCall } from '../catalog/gate.js';
+export type { SeedToolFormat, SeedToolGram } from '../catalog/convert.js';
+export { contentEnvironment, seedToolFormat, seedToolToGram } from '../catalog/convert.js';
