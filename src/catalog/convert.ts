@@ -33,13 +33,13 @@ const TOOL_JSON_MARKS = ['argSchema', 'impl', 'schemaVersion', 'toolID', 'bundle
 const FOREIGN_MARKS = ['inputSchema', 'parameters', 'function', 'properties', '$schema'];
 
 /**
- * The seed format of a value, when it is one: a seed 002 tool has a string `id` and no `slug`; a
- * seed 000 tool has one of `argSchema`, `impl`, `schemaVersion`, `toolID`, `bundleID`,
+ * The seed format of a value, when it is one: a seed 002 tool has a string `id` (a `tool.json`
+ * has no `id`: its ids are `bundleID` and `toolID`); a seed 000 tool has one of `argSchema`, `impl`, `schemaVersion`, `toolID`, `bundleID`,
  * `displayName`, or a `slug`. A value with a key of another import format is neither.
  */
 export const seedToolFormat = (u: unknown): SeedToolFormat | undefined => {
   if (!isJsonObject(u) || FOREIGN_MARKS.some((k) => u[k] !== undefined)) return undefined;
-  if (typeof u['id'] === 'string' && u['slug'] === undefined) return 'registry';
+  if (typeof u['id'] === 'string') return 'registry';
   if (typeof u['slug'] === 'string' || TOOL_JSON_MARKS.some((k) => u[k] !== undefined)) return 'tool-json';
   return undefined;
 };

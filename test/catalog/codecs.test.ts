@@ -22,6 +22,8 @@ import {
   parseSlug,
   parseVersion,
   schemaToMap,
+  seedToolFormat,
+  seedToolToGram,
   type ToolContent,
   type ToolRecord,
 } from 'gramkit/catalog';
@@ -223,6 +225,33 @@ describe('a tool record round-trips', () => {
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+describe('seed documents as gram (gramkit import)', () => {
+  it("a seed 000 tool.json and a seed 002 Tool JSON import to the gram of the content they hold", () => {
+    fc.assert(
+      fc.property(content, (c) => {
+        const r = record(c);
+        const toolJson = JSON.parse(JSON.stringify(encodeTool(r)));
+        expect(seedToolFormat(toolJson)).toBe('tool-json');
+        const fromToolJson = seedToolToGram(toolJson, env);
+        expect(fromToolJson._tag === 'Right' && fromToolJson.right.gram).toBe(contentToGram(c));
+        const registry = record({ ...c, slug: 'tool-x', version: '1' }, { registryId: 'tool_x' });
+        const toolJson002 = JSON.parse(JSON.stringify(encodeRegistryTool(registry, { enabled: true, available: true, usage: { callCount: 0, lastCalledAt: null } })));
+        expect(seedToolFormat(toolJson002)).toBe('registry');
+        const fromRegistry = seedToolToGram(toolJson002, env);
+        expect(fromRegistry._tag === 'Right' && fromRegistry.right.gram).toBe(contentToGram(registry));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('other import formats are not taken for seed documents', () => {
+    expect(seedToolFormat({ name: 'x', description: 'd', inputSchema: { type: 'object' } })).toBeUndefined();
+    expect(seedToolFormat({ type: 'function', function: { name: 'x', parameters: {} } })).toBeUndefined();
+    expect(seedToolFormat({ name: 'x', description: 'd', input_schema: { type: 'object' } })).toBeUndefined();
+    expect(seedToolFormat({ type: 'object', properties: {} })).toBeUndefined();
   });
 });
 
