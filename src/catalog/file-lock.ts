@@ -8,7 +8,6 @@
  * per lock per process. The lock is not re-entrant.
  */
 import { closeSync, openSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { StoreError } from './backend.js';
 
 interface NativeLocks {
@@ -16,10 +15,12 @@ interface NativeLocks {
   readonly unlock: (fd: number) => void;
 }
 
-let native: NativeLocks | undefined;
-const locks = (): NativeLocks => {
-  // loaded on first use: only the file store needs the native addon
-  native ??= createRequire(import.meta.url)('fs-native-extensions') as NativeLocks;
+/** The addon's name in a variable: it has no types, and it stays a run-time import in both builds (ESM and CJS). */
+const ADDON = 'fs-native-extensions';
+let native: Promise<NativeLocks> | undefined;
+/** Loaded on first use: only the file store needs the native addon. */
+const loadLocks = (): Promise<NativeLocks> => {
+  native ??= (import(ADDON) as Promise<{ readonly default?: NativeLocks } & NativeLocks>).then((m) => m.default ?? m);
   return native;
 };
 
@@ -46,13 +47,14 @@ export const fileLock = (path: string): FileLock => {
     return previous.then(async () => {
       try {
         const handle = open();
-        await locks().waitForLock(handle);
+        const locks = await loadLocks();
+        await locks.waitForLock(handle);
         let released = false;
         return () => {
           if (released) return;
           released = true;
           try {
-            locks().unlock(handle);
+            locks.unlock(handle);
           } finally {
             release();
           }
