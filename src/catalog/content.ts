@@ -25,7 +25,8 @@ import { importDefinitions } from '../spec/import.js';
 import { parseSpecifications } from '../spec/load.js';
 import { printToolSpecification } from '../spec/serialize.js';
 import { checkToolSpecification, type ToolSpecification } from '../spec/tool-spec.js';
-import { jsonEquals } from '../spec/types.js';
+import { jsonEqual } from '../core/json-equal.js';
+import { checkedDiagnostics, checkedValue } from '../core/either.js';
 import { decodeCommandToolConfig } from '../tools/command/command-config.js';
 import { decodeHttpToolConfig } from '../tools/http/http-config.js';
 import { BUILTIN_TOOL_NAMES } from '../tools/builtin/specifications.js';
@@ -168,16 +169,16 @@ interface Signed {
 /** A signature given as gram text, checked; the schemas given beside it must be what it compiles to. */
 const fromSignature = (input: ContentInput, description: string): Either<ReadonlyArray<Diagnostic>, Signed> => {
   const r = checkToolSpecification(input.slug, description, input.signature as string);
-  if (r.value === undefined) return left(r.diagnostics.filter(isError).map((d) => ({ ...d, code: CatalogCodes.INVALID_SCHEMA, message: `signature: ${d.message}` })));
-  const spec = r.value;
+  const spec = checkedValue(r);
+  if (spec === undefined) return left(checkedDiagnostics(r).filter(isError).map((d) => ({ ...d, code: CatalogCodes.INVALID_SCHEMA, message: `signature: ${d.message}` })));
   const problems: Diagnostic[] = [];
-  if (input.argSchema !== undefined && !jsonEquals(input.argSchema, spec.schema)) {
+  if (input.argSchema !== undefined && !jsonEqual(input.argSchema, spec.schema)) {
     problems.push(error(CatalogCodes.INVALID_SCHEMA, 'argSchema is not the schema the signature compiles to', { hint: 'send the signature or the schemas, not both (or both unchanged from a GET)' }));
   }
-  if (input.outputSchema !== undefined && !jsonEquals(input.outputSchema, spec.outputSchema)) {
+  if (input.outputSchema !== undefined && !jsonEqual(input.outputSchema, spec.outputSchema)) {
     problems.push(error(CatalogCodes.INVALID_SCHEMA, 'outputSchema is not the schema the signature compiles to', { hint: 'send the signature or the schemas, not both (or both unchanged from a GET)' }));
   }
-  return problems.length > 0 ? left(problems) : right({ signature: spec.typeSignature, argSchema: spec.schema, outputSchema: spec.outputSchema, warnings: r.diagnostics });
+  return problems.length > 0 ? left(problems) : right({ signature: spec.typeSignature, argSchema: spec.schema, outputSchema: spec.outputSchema, warnings: checkedDiagnostics(r) });
 };
 
 /** Schemas imported into a signature with the spec layer's importer (warnings kept). */
@@ -258,7 +259,8 @@ export const buildContent = (input: ContentInput, env: ContentEnvironment): Eith
 /** The specification of a tool: its slug, description and signature (the metadata holds the catalog fields). */
 export const contentSpecification = (c: ToolContent): Either<ReadonlyArray<Diagnostic>, ToolSpecification> => {
   const r = checkToolSpecification(c.slug, c.description, c.signature, { metadata: gramMetadata(c) });
-  return r.value === undefined ? left(r.diagnostics.filter(isError)) : right(r.value);
+  const spec = checkedValue(r);
+  return spec === undefined ? left(checkedDiagnostics(r).filter(isError)) : right(spec);
 };
 
 /** The gram metadata of a tool: every catalog field, then the implementation under its type. */

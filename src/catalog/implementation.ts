@@ -19,7 +19,8 @@ import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import { formatDiagnostics } from '../core/format-diagnostic.js';
 import type { SecretProvider } from '../core/redact.js';
 import { bindTool, type BoundTool, formatBindError } from '../library/bind.js';
-import { ToolErrorCodes, ToolFailure } from '../library/result.js';
+import { ToolCodes } from '../library/codes.js';
+import { ToolFailure } from '../library/result.js';
 import { createTool, type Tool } from '../library/tool.js';
 import { lookupTool, registerTool, emptyToolLibrary, type ToolLibrary } from '../library/tool-library.js';
 import type { HttpDispatcher } from '../net/dispatcher.js';
@@ -135,7 +136,7 @@ const renamed = (r: ToolRecord, impl: Tool): Tool => {
     own._tag === 'Right' && JSON.stringify(impl.schema) !== JSON.stringify(r.argSchema)
       ? (args: unknown, ctx: Parameters<Tool['invoke']>[1]) => {
           const withDefaults = own.right.applyDefaults(args);
-          if (!own.right.check(withDefaults)) throw new ToolFailure(ToolErrorCodes.INVALID_ARGUMENTS, `invalid arguments for the ${impl.name} implementation: ${formatIssues(own.right.issues(withDefaults))}`);
+          if (!own.right.check(withDefaults)) throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `invalid arguments for the ${impl.name} implementation: ${formatIssues(own.right.issues(withDefaults))}`);
           return impl.invoke(withDefaults, ctx);
         }
       : impl.invoke;
@@ -176,7 +177,7 @@ export const materialize = (r: ToolRecord, impls: Implementations): Either<Catal
       if (r.type === 'function') {
         // the function must implement exactly this specification (what the model reads)
         const check = bindTool({ ...spec.right, description: impl.description, name: impl.name }, registerTool(impl.name, impl, emptyToolLibrary));
-        if (check._tag === 'Left') return unavailable(r, `the function ${name} does not match the record: ${formatBindError(check.left)}`);
+        if (check._tag === 'Left') return unavailable(r, `the function ${name} does not match the record: ${check.left.map(formatBindError).join('; ')}`);
       }
       tool = right(renamed(r, impl));
       break;
@@ -185,7 +186,7 @@ export const materialize = (r: ToolRecord, impls: Implementations): Either<Catal
   if (tool._tag === 'Left') return unavailable(r, tool.left);
   const withAnnotations = annotate(r, tool.right);
   const bound = bindTool(spec.right, registerTool(r.slug, withAnnotations, emptyToolLibrary));
-  return bound._tag === 'Left' ? unavailable(r, formatBindError(bound.left)) : right(bound.right);
+  return bound._tag === 'Left' ? unavailable(r, bound.left.map(formatBindError).join('; ')) : right(bound.right);
 };
 
 const LEVEL = { low: 0, medium: 1, high: 2 } as const;

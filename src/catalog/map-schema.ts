@@ -14,7 +14,7 @@ import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { isJsonObject, setOwn } from '../core/json.js';
 import type { JsonObject, JsonSchema, JsonValue } from '../core/json-schema.js';
-import { jsonEquals } from '../spec/types.js';
+import { jsonEqual } from '../core/json-equal.js';
 import { CatalogCodes } from './codes.js';
 
 const NAMES: Readonly<Record<string, JsonObject>> = {
@@ -108,5 +108,5 @@ export const schemaToMap = (schema: JsonSchema): Readonly<Record<string, string>
   }
   if (!isMapForm(out)) return undefined;
   const back = mapToSchema(out);
-  return back._tag === 'Right' && jsonEquals(back.right, schema) ? out : undefined;
+  return back._tag === 'Right' && jsonEqual(back.right, schema) ? out : undefined;
 };

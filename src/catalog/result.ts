@@ -3,7 +3,7 @@
  * An error has a stable `CATALOG_…` code, a message, and the diagnostics or details behind it.
  */
 import type { Diagnostic } from '../core/diagnostic.js';
-import type { CatalogCode } from './codes.js';
+import { type CatalogCode, CatalogCodes } from './codes.js';
 
 export interface CatalogError {
   readonly code: CatalogCode;
@@ -27,7 +27,7 @@ export const failure = (code: CatalogCode, message: string, extra: { readonly di
 export const invalid = (diagnostics: ReadonlyArray<Diagnostic>): CatalogResult<never> => {
   const errors = diagnostics.filter((d) => d.severity === 'error');
   const first = errors[0] ?? diagnostics[0];
-  const code = (first?.code ?? 'CATALOG_INVALID_RECORD') as CatalogCode;
+  const code = (first?.code ?? CatalogCodes.INVALID_RECORD) as CatalogCode;
   const message = errors.length <= 1 ? (first?.message ?? 'invalid input') : `${errors.length} problems: ${errors.map((d) => d.message).join('; ')}`;
   return failure(code, message, { diagnostics: errors });
 };

@@ -22,7 +22,7 @@ import { newId } from './ids.js';
 import { type BundleRecord, SCHEMA_VERSION, STRUCTURAL_FIELDS, type ToolRecord } from './records.js';
 import { type CatalogError } from './result.js';
 import type { ToolWrite } from './tool-json.js';
-import { jsonEquals } from '../spec/types.js';
+import { jsonEqual } from '../core/json-equal.js';
 
 export type Decided<A> = Either<CatalogError, { readonly bundles: ReadonlyArray<BundleRecord | { readonly deleted: string }>; readonly tools: ReadonlyArray<ToolRecord | { readonly deleted: string }>; readonly value: A }>;
 
@@ -151,5 +151,5 @@ export const decideDeleteTool = (tool: ToolRecord, options: { readonly agentOnly
 };
 
 /** Whether two tools differ in a structural field (what moves `modifiedAt`). */
-export const structurallyEqual = (a: ToolRecord, b: ToolRecord): boolean => STRUCTURAL_FIELDS.every((k) => jsonEquals(a[k], b[k]));
+export const structurallyEqual = (a: ToolRecord, b: ToolRecord): boolean => STRUCTURAL_FIELDS.every((k) => jsonEqual(a[k], b[k]));
 

@@ -8,9 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTool, toolLibrary, ToolErrorCodes } from 'gramkit';
+import { createTool, toolLibrary, ToolCodes } from 'gramkit';
 import { type Catalog, type CatalogOptions, CatalogCodes, newId, openCatalog, openFileStore } from 'gramkit/catalog';
 import { approveAll, parsePermissionList } from 'gramkit/policy';
+import { BuiltinCodes } from 'gramkit/builtins';
 import { json, startServer, type TestServer } from '../tools/server-support.js';
 
 let api: TestServer;
@@ -91,7 +92,7 @@ describe('invoking catalog tools', () => {
     const c = await open();
     expect((await c.registerTool({ id: 'tool_file_read', description: 'Read', input_schema: { path: 'string', encoding: 'string' } })).ok).toBe(true);
     const r = await c.invokeTool({ id: 'tool_file_read' }, { path: 'x.txt', encoding: 'latin1' });
-    expect(r.ok && !r.value.ok && r.value.error.code).toBe(ToolErrorCodes.INVALID_ARGUMENTS);
+    expect(r.ok && !r.value.ok && r.value.error.code).toBe(ToolCodes.INVALID_ARGUMENTS);
     await c.close();
   });
 
@@ -111,7 +112,7 @@ describe('invoking catalog tools', () => {
     await refusing.close();
     const approving = await open({ approver: approveAll });
     const a = await approving.invokeTool({ id: 'delete_file' }, { path: 'nothing.txt' });
-    expect(a.ok && !a.value.ok && a.value.error.code).toBe(ToolErrorCodes.FILE_NOT_FOUND);
+    expect(a.ok && !a.value.ok && a.value.error.code).toBe(BuiltinCodes.FILE_NOT_FOUND);
     await approving.close();
   });
 });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Catalog, type CatalogBackend, type CatalogEvent, CatalogCodes, BUILTIN_BUNDLE_ID, newId, openCatalog } from 'gramkit/catalog';
-import { ToolErrorCodes } from 'gramkit';
+import { ToolCodes } from 'gramkit';
 
 export interface StoreFactory {
   /** A new, empty store; `open` may be called several times for the same store (several processes). */
@@ -461,7 +461,7 @@ export const storeSuite = (label: string, factory: StoreFactory): void => {
         const failed = events.find((e) => e.type === 'failed');
         expect(failed?.type === 'failed' && failed.agentId).toBe('a1');
         expect(failed?.type === 'failed' && typeof failed.error.code).toBe('string');
-        expect(failed?.type === 'failed' && failed.error.code).not.toBe(ToolErrorCodes.INVALID_ARGUMENTS);
+        expect(failed?.type === 'failed' && failed.error.code).not.toBe(ToolCodes.INVALID_ARGUMENTS);
       });
     });
   });

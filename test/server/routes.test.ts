@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogCodes, newId } from 'gramkit/catalog';
 import { ServiceCodes } from 'gramkit/server';
-import { ToolErrorCodes } from 'gramkit';
+import { BuiltinCodes } from 'gramkit/builtins';
 import { type Harness, harness, isProblem } from './support.js';
 
 let h: Harness;
@@ -168,6 +168,6 @@ describe('the service', () => {
   it('tool results keep the library codes', async () => {
     h = await harness();
     const r = await h.call('POST', '/api/v1/tools/read_file/invoke', { body: { path: 'missing.txt' } });
-    expect(r.json.error.code).toBe(ToolErrorCodes.FILE_NOT_FOUND);
+    expect(r.json.error.code).toBe(BuiltinCodes.FILE_NOT_FOUND);
   });
 });

@@ -147,20 +147,20 @@ export const action = async (ctx: CommandContext, file: string, options: AbComma
 
   const workspace = await resolveWorkspace(io, options.workspace);
   if (!workspace.ok) {
-    io.stderr(`gramkit: ${workspace.message}\n`);
+    io.stderr(`gramkit: ${workspace.error.message}\n`);
     return EXIT_FAILURE;
   }
   const sources: AgentCatalog[] = [];
   try {
     for (const location of catalogs) {
-      const opened = await openAgentCatalog(io, location, workspace.path);
+      const opened = await openAgentCatalog(io, location, workspace.value);
       if (!opened.ok) {
         io.stderr(`gramkit: --catalog ${location}: ${opened.message}\n`);
         return EXIT_FAILURE;
       }
       sources.push(opened.value);
     }
-    return await experiment(ctx, file, options, workspace.path, refs, catalogs, sources, { runs, concurrency, maxSteps, timeout });
+    return await experiment(ctx, file, options, workspace.value, refs, catalogs, sources, { runs, concurrency, maxSteps, timeout });
   } finally {
     for (const s of sources) await s.close();
   }
@@ -192,13 +192,13 @@ const experiment = async (
 
   const inputsFile = await loadSource(io, options.inputs);
   if (!inputsFile.ok) {
-    io.stderr(`gramkit: ${inputsFile.message}\n`);
+    io.stderr(`gramkit: ${inputsFile.error.message}\n`);
     return EXIT_FAILURE;
   }
-  const parsed = parseInputs(inputsFile.source.text);
+  const parsed = parseInputs(inputsFile.value.text);
   if (parsed.problems.length > 0 || parsed.inputs.length === 0) {
     const problems = parsed.problems.length > 0 ? parsed.problems : ['no inputs (one JSON line per message)'];
-    io.stderr(`gramkit: ${inputsFile.source.name}: ${problems.join('\n  ')}\n`);
+    io.stderr(`gramkit: ${inputsFile.value.name}: ${problems.join('\n  ')}\n`);
     return EXIT_FAILURE;
   }
 

@@ -122,12 +122,12 @@ export const action = async (ctx: CommandContext, file: string, message: string 
 
   const workspace = await resolveWorkspace(io, options.workspace);
   if (!workspace.ok) {
-    io.stderr(`gramkit: ${workspace.message}\n`);
+    io.stderr(`gramkit: ${workspace.error.message}\n`);
     return EXIT_FAILURE;
   }
   let source: AgentCatalog | undefined;
   if (options.catalog !== undefined) {
-    const opened = await openAgentCatalog(io, options.catalog, workspace.path);
+    const opened = await openAgentCatalog(io, options.catalog, workspace.value);
     if (!opened.ok) {
       io.stderr(`gramkit: --catalog ${options.catalog}: ${opened.message}\n`);
       return EXIT_FAILURE;
@@ -135,7 +135,7 @@ export const action = async (ctx: CommandContext, file: string, message: string 
     source = opened.value;
   }
   try {
-    return await runWith(ctx, file, message, options, workspace.path, source);
+    return await runWith(ctx, file, message, options, workspace.value, source);
   } finally {
     await source?.close();
   }

@@ -86,12 +86,12 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   const where = storeLocation(options, io);
   if (where.problem !== undefined) return usage(where.problem);
   const workspace = await resolveWorkspace(io, options.workspace);
-  if (!workspace.ok) return failed(workspace.message);
+  if (!workspace.ok) return failed(workspace.error.message);
 
   // libraries whose tools `function` tools may name
   const libraries: ToolLibrary[] = [];
   for (const ref of options.library ?? []) {
-    const lib = await loadLibraryArgument(ctx, ref, workspace.path);
+    const lib = await loadLibraryArgument(ctx, ref, workspace.value);
     if (lib._tag === 'Left') return failed(formatDiagnostics(lib.left));
     libraries.push(lib.right);
   }
@@ -101,7 +101,7 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
     ...(allowed !== undefined && allowed.trim() !== '' ? { permissions: { allowed: parsePermissionList(allowed) } } : {}),
   };
   const opened = await openCliCatalog(where.location as string, io, {
-    workspace: workspace.path,
+    workspace: workspace.value,
     functions: libraries.length === 0 ? emptyToolLibrary : unionLibraries(...libraries),
     allowHosts: options.allowHost ?? [],
     policies,
@@ -114,7 +114,7 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   // `shell` (tool_exec) is registered only where its sandbox works
   const { probeSandbox, findBwrap } = await import('../../tools/builtin/sandbox.js');
   const bwrap = await findBwrap(undefined);
-  const sandbox = bwrap === undefined ? false : (await probeSandbox(bwrap, false, workspace.path)).ok;
+  const sandbox = bwrap === undefined ? false : (await probeSandbox(bwrap, false, workspace.value)).ok;
   const usable = (builtin: string): boolean => sandbox || (builtin !== 'shell' && builtin !== 'run_code');
 
   const boot = await bootstrapDocument(io.cwd, options.bootstrap);

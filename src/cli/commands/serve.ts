@@ -21,7 +21,7 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .option('--bootstrap <file>', 'seed 002 tools to register at start (default: tools_bootstrap.json or config/tools_bootstrap.json, else the default nucleus)')
     .option('--token <token>', 'require Authorization: Bearer <token> (required with a --host other than 127.0.0.1)')
     .option('--require-scopes', 'enforce X-Caller-Scopes: read_registry, invoke_tool, write_registry')
-    .option('-y, --yes', 'approve calls that need approval (otherwise they are refused with CATALOG_APPROVAL_REQUIRED)')
+    .option('-y, --yes', 'approve calls that need approval (without it such calls are refused)')
     .option('--max-body <bytes>', 'largest request body (default 1048576)')
     .addHelpText(
       'after',
