@@ -37,7 +37,6 @@ export { NUCLEUS, nucleusToolJson } from '../catalog/nucleus.js';
 export { BUILTIN_BUNDLE_ID } from '../catalog/builtin-records.js';
 export type { SearchEntry, SearchTier, SearchCursor, SearchHit, SearchPage, SearchOptions } from '../catalog/search-index.js';
 export { SearchIndex } from '../catalog/search-index.js';
-export type { Gate, GateOutcome } from '../catalog/gate.js';
-export { gateCall } from '../catalog/gate.js';
+
 export type { SeedToolFormat, SeedToolGram } from '../catalog/convert.js';
 export { contentEnvironment, seedToolFormat, seedToolToGram } from '../catalog/convert.js';
