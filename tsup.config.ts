@@ -24,6 +24,8 @@ export default defineConfig([
       builtins: 'src/entries/builtins.ts',
       policy: 'src/entries/policy.ts',
       testing: 'src/entries/testing.ts',
+      catalog: 'src/entries/catalog.ts',
+      server: 'src/entries/server.ts',
       mcp: 'src/entries/mcp.ts',
       'ai-sdk': 'src/entries/ai-sdk.ts',
       zod: 'src/entries/zod.ts',
@@ -51,7 +53,8 @@ export default defineConfig([
     platform: 'node',
     splitting: true,
     // tsx stays external: it is only imported when a .ts library module must be loaded.
-    noExternal: [/^(?!tsx(\/|$)).*/],
+    // fs-native-extensions loads its native addon relative to its own files: it stays external too.
+    noExternal: [/^(?!(tsx|fs-native-extensions)(\/|$)).*/],
     banner: {
       js: "#!/usr/bin/env node\nimport { createRequire as __gramkitCreateRequire } from 'node:module';\nconst require = __gramkitCreateRequire(import.meta.url);",
     },

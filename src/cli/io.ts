@@ -14,6 +14,11 @@ export interface CliIO {
   readonly isTTY: boolean;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
+  /**
+   * Resolves when the process is asked to stop (SIGINT, SIGTERM), with the signal's name: what a
+   * long-running command (`gramkit serve`) waits for. Tests pass their own.
+   */
+  readonly untilStopped?: () => Promise<string>;
 }
 
 /** The real process. */
@@ -29,4 +34,14 @@ export const processIO = (): CliIO => ({
   isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY),
   env: process.env,
   cwd: process.cwd(),
+  untilStopped: () =>
+    new Promise((resolve) => {
+      const stop = (signal: string): void => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        resolve(signal);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    }),
 });

@@ -23,7 +23,7 @@ const run = (code: string, forbid: ReadonlyArray<string>, type: 'module' | 'comm
     );
   });
 
-const PLAIN = ['gramkit', 'gramkit/gram', 'gramkit/types', 'gramkit/providers', 'gramkit/tools', 'gramkit/builtins', 'gramkit/policy', 'gramkit/testing', 'gramkit/standard-schema'];
+const PLAIN = ['gramkit', 'gramkit/gram', 'gramkit/types', 'gramkit/providers', 'gramkit/tools', 'gramkit/builtins', 'gramkit/policy', 'gramkit/testing', 'gramkit/standard-schema', 'gramkit/catalog', 'gramkit/server'];
 
 describe('optional peers', { timeout: 120_000 }, () => {
   it('the forbidding works (a peer loaded from gramkit fails)', async () => {

@@ -24,6 +24,8 @@ const NOT_CODES = new Set([
   'ANTHROPIC_API_KEY',
   'GEMINI_API_KEY',
   'ALLOWED_TOOL_PERMS',
+  'LC_ALL',
+  'LC_CTYPE',
   // Gemini's finish reasons
   'PROHIBITED_CONTENT',
   'IMAGE_SAFETY',
@@ -42,10 +44,10 @@ const NOT_CODES = new Set([
 ]);
 
 /** Literals that equal a registry key but are not codes where they appear. */
-const NOT_CODE_WORDS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'ERROR', 'UNKNOWN']);
+const NOT_CODE_WORDS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'ERROR', 'UNKNOWN', 'TYPE']);
 
 const SNAKE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
-const CODE_TOKEN = /\b(?:GRAM|SPEC|TOOL|NET|POLICY|IMPL|HTTP|COMMAND|BUILTIN|AGENT|MCP|ADAPTER|CLI)_[A-Z0-9_]*[A-Z0-9]\b/g;
+const CODE_TOKEN = /\b(?:GRAM|SPEC|TOOL|NET|POLICY|IMPL|HTTP|COMMAND|BUILTIN|AGENT|MCP|ADAPTER|CATALOG|SERVICE|CLI)_[A-Z0-9_]*[A-Z0-9]\b/g;
 
 interface Found {
   readonly literals: Array<{ readonly text: string; readonly line: number }>;
@@ -78,7 +80,7 @@ describe('codes', () => {
     expect(new Set(all).size).toBe(all.length);
     expect(REGISTRY_FILES.length).toBeGreaterThanOrEqual(13);
     const PREFIX: Readonly<Record<string, string>> = {
-      gram: 'GRAM_', spec: 'SPEC_', library: 'TOOL_', net: 'NET_', policy: 'POLICY_', tools: 'IMPL_', 'tools/http': 'HTTP_', 'tools/command': 'COMMAND_', 'tools/builtin': 'BUILTIN_', agent: 'AGENT_', mcp: 'MCP_', adapters: 'ADAPTER_', cli: 'CLI_',
+      gram: 'GRAM_', spec: 'SPEC_', library: 'TOOL_', net: 'NET_', policy: 'POLICY_', tools: 'IMPL_', 'tools/http': 'HTTP_', 'tools/command': 'COMMAND_', 'tools/builtin': 'BUILTIN_', agent: 'AGENT_', mcp: 'MCP_', adapters: 'ADAPTER_', catalog: 'CATALOG_', server: 'SERVICE_', cli: 'CLI_',
     };
     for (const r of registries) for (const c of r.codes) expect(c.code.startsWith(PREFIX[c.layer] ?? '?'), `${c.code} (${c.layer})`).toBe(true);
   });

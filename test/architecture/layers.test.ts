@@ -24,6 +24,8 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<string>>> = {
   testing: ['core', 'gram', 'spec', 'library', 'agent', 'providers'],
   mcp: ['core', 'gram', 'spec', 'library', 'net', 'policy', 'tools'],
   adapters: ['core', 'gram', 'spec', 'library', 'policy'],
+  catalog: ['core', 'gram', 'spec', 'library', 'net', 'policy', 'tools'],
+  server: ['core', 'gram', 'spec', 'library', 'net', 'policy', 'tools', 'catalog', 'agent', 'mcp'],
   cli: ['*'],
   entries: ['*'],
 };

@@ -46,3 +46,56 @@ describe('gramkit import', () => {
     expect(r.stderr).toContain('SPEC_IMPORT_INVALID_INPUT');
   });
 });
+
+describe("gramkit import: the design documents' tool files", () => {
+  it("reads seed 000's tool.json: its http impl block becomes the gram tool's http implementation", async () => {
+    const r = await run(['import', 'examples/service/weather.tool.json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('imported 1 tool of 1 definition\n');
+    const specs = parseSpecifications(r.stdout);
+    if (specs._tag === 'Left') throw new Error(specs.left.map((d) => d.message).join('\n'));
+    const [tool] = specs.right.tools;
+    expect(tool?.name).toBe('weather');
+    expect(tool?.metadata).toMatchObject({ version: 'v2', displayName: 'Weather report', http: { method: 'GET', extractExpr: '$.current.condition.text' } });
+    expect(tool?.schema).toMatchObject({ properties: { city: { type: 'string' } }, required: ['city'] });
+  });
+
+  it("reads seed 002's Tool JSON (a bootstrap's {tools}): the map form as a schema, exec blocks as command tools", async () => {
+    const r = await run(['import', 'examples/service/registry-tools.json']);
+    expect(r.code, r.stderr).toBe(0);
+    const specs = parseSpecifications(r.stdout);
+    if (specs._tag === 'Left') throw new Error(specs.left.map((d) => d.message).join('\n'));
+    const [get, count] = specs.right.tools;
+    expect(get?.name).toBe('tool-http-get');
+    expect(get?.schema).toMatchObject({ properties: { url: { type: 'string' } }, required: ['url'] });
+    expect(get?.metadata).toMatchObject({ builtin: 'web_fetch', permissions: ['net:read'] });
+    expect(count?.metadata).toMatchObject({ command: { argv: ['wc', '-w'], stdin: 'stdin' } });
+  });
+
+  it('the gram it writes is what the catalog stores: added to a catalog, exported back the same', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const root = mkdtempSync(`${tmpdir()}/gramkit-import-`);
+    const dir = `${root}/data`;
+    const out = `${root}/weather.gram`;
+    const r = await run(['import', 'examples/service/weather.tool.json']);
+    writeFileSync(out, r.stdout);
+    try {
+      const add = await run(['catalog', 'add', out, '--data', dir]);
+      expect(add.code, add.stderr).toBe(0);
+      const exported = await run(['catalog', 'export', '--format', 'gram', '--data', dir]);
+      expect(exported.stdout).toContain(r.stdout.trim());
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('names what is wrong in a seed document, and --from tool-json reads a file that does not say', async () => {
+    const bad = await run(['import', '-', '--name', 'x'], JSON.stringify({ slug: 'bad slug', argSchema: { type: 'object' }, type: 'http', impl: { urlTemplate: 'ftp://x' } }));
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/CATALOG_INVALID_SLUG|CATALOG_INVALID_IMPL/);
+    const plain = await run(['import', '-', '--from', 'tool-json', '--name', 'echo-text'], JSON.stringify({ description: 'Parses JSON', type: 'builtin', impl: { builtin: 'json_parse' } }));
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toContain('[echo-text:Tool {description: "Parses JSON"');
+  });
+});

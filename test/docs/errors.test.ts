@@ -17,7 +17,7 @@ const registries = await loadRegistries();
 const codes = new Map(registries.flatMap((r) => r.codes.map((c) => [c.code, c] as const)));
 
 /** The order of the sections: the layers bottom-up, as docs/architecture.md lists them. */
-const ORDER = ['GRAM', 'SPEC', 'SPEC_ARG', 'SPEC_IMPORT', 'SPEC_DIALECT', 'TOOL', 'NET', 'POLICY', 'IMPL', 'HTTP', 'COMMAND', 'BUILTIN', 'AGENT', 'MCP', 'ADAPTER', 'CLI'];
+const ORDER = ['GRAM', 'SPEC', 'SPEC_ARG', 'SPEC_IMPORT', 'SPEC_DIALECT', 'TOOL', 'NET', 'POLICY', 'IMPL', 'HTTP', 'COMMAND', 'BUILTIN', 'AGENT', 'MCP', 'ADAPTER', 'CATALOG', 'SERVICE', 'CLI'];
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|');
 const retry = (c: CodeInfo): string => (c.retryable === true ? 'yes' : c.retryable === false ? 'no' : 'sometimes');
@@ -30,7 +30,7 @@ const table = (r: Registry): string =>
 const marker = (prefix: string): RegExp => new RegExp(`(<!-- codes ${prefix} -->\\n)([\\s\\S]*?)(\\n<!-- /codes ${prefix} -->)`);
 
 /** Tokens that look like codes of gramkit's layers. */
-const CODE_TOKEN = /\b(?:GRAM|SPEC|TOOL|NET|POLICY|IMPL|HTTP|COMMAND|BUILTIN|AGENT|MCP|ADAPTER|CLI)_[A-Z0-9_]*[A-Z0-9]\b/g;
+const CODE_TOKEN = /\b(?:GRAM|SPEC|TOOL|NET|POLICY|IMPL|HTTP|COMMAND|BUILTIN|AGENT|MCP|ADAPTER|CATALOG|SERVICE|CLI)_[A-Z0-9_]*[A-Z0-9]\b/g;
 
 /** Exported names that look like codes but are not (constants of the API, in any entry). */
 const entryFiles = [join(root, 'src', 'index.ts'), ...readdirSync(join(root, 'src', 'entries')).map((f) => join(root, 'src', 'entries', f))];

@@ -6,6 +6,8 @@
  * - every `gramkit ...` command in a shell block of README.md and docs/*.md runs (in-process)
  *   with exit 0 (README, docs/agent.md) or 0 or 1 (other docs may show a failed check), and prints the `text` block that follows it when there is one (`…` stands for
  *   any word, runs of spaces for any spacing); files it would write go to a temporary directory;
+ * - `gramkit serve` in the README starts (on a free port, a fresh data directory), and every `curl`
+ *   call of the shell block that follows it answers with JSON that is not a problem;
  * - every `.gram` file under examples/ checks clean, every `.ts` file under examples/ loads, and
  *   every `npx tsx examples/...` command in the docs names an existing file and, when it needs no
  *   key or server, runs with exit 0.
@@ -16,7 +18,10 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
 import { parseShell } from '../../src/entries/policy.js';
+import { runCli } from '../../src/cli/run.js';
+import type { CliIO } from '../../src/cli/io.js';
 import { agentBasics } from '../../examples/agent-basics.js';
 import { capitalsExperiment } from '../../examples/agent-experiment.js';
 import { cli } from '../support/cli.js';
@@ -80,6 +85,8 @@ interface DocCommand {
 }
 
 const docCommands: DocCommand[] = [];
+const serveCommands: Array<{ readonly doc: string; readonly argv: string[]; readonly curls: string[] }> = [];
+const curlLines = (body: string): string[] => body.split('\n').filter((l) => l.startsWith('curl '));
 for (const doc of docs) {
   const blocks = blocksOf(readFileSync(join(root, doc), 'utf8'));
   blocks.forEach((b, i) => {
@@ -87,7 +94,11 @@ for (const doc of docs) {
     const commands = gramkitCommands(b.body);
     const next = blocks[i + 1];
     const shown = commands.length === 1 && next !== undefined && next.lang === 'text' ? next.body : undefined;
-    for (const argv of commands) docCommands.push({ doc, argv, ...(shown !== undefined ? { shown } : {}) });
+    for (const argv of commands) {
+      // a server runs until stopped: the README's is started by its own test, with its curl calls
+      if (argv[0] === 'serve') serveCommands.push({ doc, argv, curls: curlLines(blocks.slice(i + 1).find((x) => ['sh', 'bash'].includes(x.lang))?.body ?? '') });
+      else docCommands.push({ doc, argv, ...(shown !== undefined ? { shown } : {}) });
+    }
   });
 }
 
@@ -148,6 +159,47 @@ describe('every gramkit command shown in the docs runs', () => {
     expect(r.stderr).not.toContain('internal error');
     if (c.shown !== undefined) expect(matchesShown(r.stdout, c.shown), `stdout:\n${r.stdout}\nshown:\n${c.shown}`).toBe(true);
   });
+});
+
+describe('the tool service shown in the README', () => {
+  it('has a gramkit serve and curl calls', () => {
+    const readme = serveCommands.filter((c) => c.doc === 'README.md');
+    expect(readme).toHaveLength(1);
+    expect(readme[0]?.curls.length).toBeGreaterThan(3);
+    expect(serveCommands.filter((c) => c.doc !== 'README.md')).toEqual([]);
+  });
+
+  const curlInstalled = existsSync('/usr/bin/curl') || existsSync('/bin/curl');
+  it.skipIf(!curlInstalled)('serve starts, and each curl call answers JSON that is not a problem', async () => {
+    const c = serveCommands.find((x) => x.doc === 'README.md') as (typeof serveCommands)[number];
+    const data = mkdtempSync(join(tmpdir(), 'gramkit-readme-serve-'));
+    // a free port and a fresh catalog, the rest as written
+    const argv = c.argv.map((w, i) => (c.argv[i - 1] === '--port' ? '0' : c.argv[i - 1] === '--data' ? join(data, 'catalog') : w));
+    let stdout = '';
+    let stderr = '';
+    let stop!: (s: string) => void;
+    const stopped = new Promise<string>((r) => (stop = r));
+    const io: CliIO = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), readStdin: async () => '', stdin: Readable.from(['']), isTTY: false, env: { PATH: process.env['PATH'] ?? '' }, cwd: data, untilStopped: () => stopped };
+    const done = runCli(argv, io);
+    for (let i = 0; i < 400 && !stdout.includes('listening on') && stderr === ''; i++) await new Promise((r) => setTimeout(r, 25));
+    const url = /listening on (\S+)/.exec(stdout)?.[1];
+    try {
+      expect(url, stderr).toBeDefined();
+      for (const line of c.curls) {
+        const command = line.replaceAll('http://127.0.0.1:8081', url as string);
+        const out = await new Promise<{ code: number; stdout: string }>((resolve) =>
+          execFile('bash', ['-c', command], { timeout: 30_000 }, (error, o) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout: o })),
+        );
+        expect(out.code, line).toBe(0);
+        const body = JSON.parse(out.stdout) as Record<string, unknown>;
+        expect(String(body['type'] ?? ''), `${line}\n${out.stdout}`).not.toContain('/problems/');
+        if (line.includes('/invoke')) expect(body['ok'], `${line}\n${out.stdout}`).toBe(true);
+      }
+    } finally {
+      stop('SIGTERM');
+      expect(await done).toBe(0);
+    }
+  }, 120_000);
 });
 
 describe('every example file', () => {

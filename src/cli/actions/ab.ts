@@ -19,6 +19,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../conte
 import { agentLibrary, agentModel, loadAgent, positiveInteger } from './agent-setup.js';
 import { loadSource } from './gram-input.js';
 import { resolveWorkspace } from './spec-source.js';
+import { type AgentCatalog, catalogLibrary, openAgentCatalog } from './catalog-library.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -39,6 +40,8 @@ export interface AbCommandOptions {
   readonly workspace?: string;
   readonly maxSteps?: string;
   readonly timeout?: string;
+  /** Catalogs (directories or Redis URLs) to compare, each a variant after the libraries. */
+  readonly catalog?: ReadonlyArray<string>;
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -132,7 +135,8 @@ export const action = async (ctx: CommandContext, file: string, options: AbComma
     return EXIT_USAGE;
   };
   const refs = options.library ?? [];
-  if (refs.length === 0) return usage('give the libraries to compare: --library a.ts --library b.ts');
+  const catalogs = options.catalog ?? [];
+  if (refs.length + catalogs.length === 0) return usage('give the libraries to compare: --library a.ts --library b.ts (or catalogs: --catalog DIR|redis://…)');
   if (options.inputs === undefined) return usage('give the inputs: --inputs inputs.jsonl');
   if (options.yes === true && options.deny === true) return usage('--yes and --deny cannot be used together');
   const runs = positiveInteger('--runs', options.runs);
@@ -146,9 +150,45 @@ export const action = async (ctx: CommandContext, file: string, options: AbComma
     io.stderr(`gramkit: ${workspace.error.message}\n`);
     return EXIT_FAILURE;
   }
-  const loaded = await loadAgent(ctx, file, options.agent);
+  const sources: AgentCatalog[] = [];
+  try {
+    for (const location of catalogs) {
+      const opened = await openAgentCatalog(io, location, workspace.value);
+      if (!opened.ok) {
+        io.stderr(`gramkit: --catalog ${location}: ${opened.message}\n`);
+        return EXIT_FAILURE;
+      }
+      sources.push(opened.value);
+    }
+    return await experiment(ctx, file, options, workspace.value, refs, catalogs, sources, { runs, concurrency, maxSteps, timeout });
+  } finally {
+    for (const s of sources) await s.close();
+  }
+};
+
+interface Numbers {
+  readonly runs: { readonly value?: number };
+  readonly concurrency: { readonly value?: number };
+  readonly maxSteps: { readonly value?: number };
+  readonly timeout: { readonly value?: number };
+}
+
+const experiment = async (
+  ctx: CommandContext,
+  file: string,
+  options: AbCommandOptions,
+  workspacePath: string,
+  refs: ReadonlyArray<string>,
+  catalogs: ReadonlyArray<string>,
+  sources: ReadonlyArray<AgentCatalog>,
+  { runs, concurrency, maxSteps, timeout }: Numbers,
+): Promise<number> => {
+  const { io } = ctx;
+  const known = sources.flatMap((s) => s.specifications);
+  const loaded = await loadAgent(ctx, file, options.agent, known);
   if (loaded._tag === 'Left') return loaded.left.code;
   const agent = loaded.right.agent;
+  if (options.inputs === undefined) return EXIT_USAGE;
 
   const inputsFile = await loadSource(io, options.inputs);
   if (!inputsFile.ok) {
@@ -162,12 +202,17 @@ export const action = async (ctx: CommandContext, file: string, options: AbComma
     return EXIT_FAILURE;
   }
 
-  const names = variantNames(refs);
+  const names = variantNames([...refs, ...catalogs.map((c) => c.replace(/\/+$/, ''))]);
   const variants: ExperimentVariant[] = [];
   for (const [i, ref] of refs.entries()) {
-    const library = await agentLibrary(ctx, loaded.right, [ref], workspace.value);
+    const library = await agentLibrary(ctx, loaded.right, [ref], workspacePath);
     if (library._tag === 'Left') return library.left.code;
     variants.push({ name: names[i] as string, library: library.right });
+  }
+  for (const [i, source] of sources.entries()) {
+    const library = await agentLibrary(ctx, loaded.right, [], workspacePath, await catalogLibrary(source, agent));
+    if (library._tag === 'Left') return library.left.code;
+    variants.push({ name: names[refs.length + i] as string, library: library.right });
   }
   const model = agentModel(ctx, agent, {
     ...(options.model !== undefined ? { model: options.model } : {}),

@@ -72,8 +72,8 @@ export const headerLibraryOf = (ctx: CommandContext, source: SpecSource): { read
 };
 
 /** The agent to run from a specification argument (`--agent` picks one when the file has several). */
-export const loadAgent = async (ctx: CommandContext, file: string, agentName: string | undefined): Promise<Either<Reported, LoadedAgent>> => {
-  const loaded = await loadSpecSource(ctx, file);
+export const loadAgent = async (ctx: CommandContext, file: string, agentName: string | undefined, knownTools: ReadonlyArray<ToolSpecification> = []): Promise<Either<Reported, LoadedAgent>> => {
+  const loaded = await loadSpecSource(ctx, file, knownTools);
   if (loaded._tag === 'Left') {
     const f = loaded.left;
     if (f.message !== undefined) return left(fail(ctx, `gramkit: ${f.message}`));
@@ -131,14 +131,14 @@ const showDiagnostics = (ctx: CommandContext, ds: ReadonlyArray<Diagnostic>): Re
  * the later wins on a shared name), else the header's; plus the built-in tools when the agent uses
  * them.
  */
-export const agentLibrary = (ctx: CommandContext, loaded: LoadedAgent, refs: ReadonlyArray<string>, workspace: string): Promise<Either<Reported, ToolLibrary>> =>
-  toolsLibrary(ctx, loaded.agent.tools, `agent "${loaded.agent.name}"`, loaded.headerLibrary, refs, workspace);
+export const agentLibrary = (ctx: CommandContext, loaded: LoadedAgent, refs: ReadonlyArray<string>, workspace: string, catalog?: ToolLibrary): Promise<Either<Reported, ToolLibrary>> =>
+  toolsLibrary(ctx, loaded.agent.tools, `agent "${loaded.agent.name}"`, loaded.headerLibrary, refs, workspace, catalog);
 
 /**
  * The library implementing `tools` (`what` names them in messages, e.g. `agent "x"`): `refs`, else
  * the file header's library; the tools the file declares itself (`http: {...}`, `command: {...}`)
- * unless a library provides them; and the built-in tools among them. The right wins: the user's
- * libraries over declared tools over built-in ones.
+ * unless a library provides them; a catalog's tools; and the built-in tools among them. The right
+ * wins: the user's libraries over declared tools over a catalog's over built-in ones.
  */
 export const toolsLibrary = async (
   ctx: CommandContext,
@@ -147,6 +147,7 @@ export const toolsLibrary = async (
   headerLibrary: string | undefined,
   refs: ReadonlyArray<string>,
   workspace: string,
+  catalog?: ToolLibrary,
 ): Promise<Either<Reported, ToolLibrary>> => {
   const chosen = refs.length > 0 ? refs : headerLibrary !== undefined ? [headerLibrary] : [];
   const libraries: ToolLibrary[] = [];
@@ -158,22 +159,23 @@ export const toolsLibrary = async (
   const builtins = await builtinToolsOf(tools);
   const builtin = builtins.size > 0 && !chosen.includes(BUILTIN);
   // tools the file implements itself (`http: {...}`, `command: {...}`), unless a library provides them
-  const provided = (name: string): boolean => libraries.some((l) => hasTool(name, l));
+  const provided = (name: string): boolean => libraries.some((l) => hasTool(name, l)) || (catalog !== undefined && hasTool(name, catalog));
   const declared = declaredLibrary(tools.filter((t) => !builtins.has(t.name) && !provided(t.name)), ctx.io, workspace);
   if (declared?._tag === 'Left') return left(showDiagnostics(ctx, declared.left));
   if (chosen.length === 0) {
-    const own = tools.filter((t) => !builtins.has(t.name) && !declaresImplementation(t)).map((t) => t.name);
+    const own = tools.filter((t) => !builtins.has(t.name) && !declaresImplementation(t) && !provided(t.name)).map((t) => t.name);
     if (own.length > 0) {
       return left(
         fail(
           ctx,
-          `gramkit: no library implements the tools of ${what} (${own.join(', ')})\n  hint: pass --library <module.ts>, or name it in the file's header: {library: "./tools.ts"}`,
+          `gramkit: no library implements the tools of ${what} (${own.join(', ')})\n  hint: pass --library <module.ts> or --catalog <dir|redis://…>, or name it in the file's header: {library: "./tools.ts"}`,
         ),
       );
     }
   }
   const base = builtin ? [(await import('../../tools/builtin/builtin-tools.js')).builtinLibrary({ workspace })] : [];
-  const all = [...base, ...(declared !== undefined ? [declared.right] : []), ...libraries];
+  // the right wins: the user's libraries over declared tools over a catalog's tools over built-in ones
+  const all = [...base, ...(catalog !== undefined ? [catalog] : []), ...(declared !== undefined ? [declared.right] : []), ...libraries];
   return right(all.length === 0 ? emptyToolLibrary : unionLibraries(...all));
 };
 

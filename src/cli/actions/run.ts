@@ -23,6 +23,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../conte
 import { agentLibrary, agentModel, loadAgent, positiveInteger } from './agent-setup.js';
 import { chatInput } from './chat-input.js';
 import { resolveWorkspace } from './spec-source.js';
+import { type AgentCatalog, catalogLibrary, openAgentCatalog } from './catalog-library.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -41,6 +42,8 @@ export interface RunCommandOptions {
   readonly workspace?: string;
   readonly maxSteps?: string;
   readonly timeout?: string;
+  /** A catalog (directory or Redis URL) the agent's tools are bound from. */
+  readonly catalog?: string;
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -122,9 +125,34 @@ export const action = async (ctx: CommandContext, file: string, message: string 
     io.stderr(`gramkit: ${workspace.error.message}\n`);
     return EXIT_FAILURE;
   }
-  const loaded = await loadAgent(ctx, file, options.agent);
+  let source: AgentCatalog | undefined;
+  if (options.catalog !== undefined) {
+    const opened = await openAgentCatalog(io, options.catalog, workspace.value);
+    if (!opened.ok) {
+      io.stderr(`gramkit: --catalog ${options.catalog}: ${opened.message}\n`);
+      return EXIT_FAILURE;
+    }
+    source = opened.value;
+  }
+  try {
+    return await runWith(ctx, file, message, options, workspace.value, source);
+  } finally {
+    await source?.close();
+  }
+};
+
+const runWith = async (ctx: CommandContext, file: string, message: string | undefined, options: RunCommandOptions, workspacePath: string, source: AgentCatalog | undefined): Promise<number> => {
+  const { io } = ctx;
+  const usage = (text: string): number => {
+    io.stderr(`gramkit run: ${text}\n`);
+    return EXIT_USAGE;
+  };
+  const maxSteps = positiveInteger('--max-steps', options.maxSteps);
+  const timeout = positiveInteger('--timeout', options.timeout);
+  const loaded = await loadAgent(ctx, file, options.agent, source?.specifications ?? []);
   if (loaded._tag === 'Left') return loaded.left.code;
-  const library = await agentLibrary(ctx, loaded.right, options.library ?? [], workspace.value);
+  const fromCatalog = source !== undefined ? await catalogLibrary(source, loaded.right.agent) : undefined;
+  const library = await agentLibrary(ctx, loaded.right, options.library ?? [], workspacePath, fromCatalog);
   if (library._tag === 'Left') return library.left.code;
   const bound = bindAgent(loaded.right.agent, library.right);
   if (bound._tag === 'Left') return printResult(ctx, { ok: false, error: bound.left }, options);

@@ -20,6 +20,7 @@ import { BUILTINS_GRAM } from '../../tools/builtin/builtins-gram.js';
 import type { Diagnostic } from '../../core/diagnostic.js';
 import type { ToolLibrary } from '../../library/tool-library.js';
 import { SpecCodes } from '../../spec/codes.js';
+import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { type Specifications, loadSpecifications } from '../../spec/load.js';
 import type { CommandContext } from '../context.js';
 import type { CliIO } from '../io.js';
@@ -72,7 +73,8 @@ export const readSpecSource = async (io: CliIO, arg: string): Promise<Result<Spe
  * parsed only when a file names a tool it does not define (commands on plain files start fast).
  * An MCP server's tools come through the importer; tools it could not import are warnings.
  */
-export const loadSpecSource = async (ctx: CommandContext, arg: string): Promise<Either<SpecLoadFailure, LoadedSpecs>> => {
+/** `knownTools`: more specifications agents may name without defining them (a catalog's), besides the built-in ones. */
+export const loadSpecSource = async (ctx: CommandContext, arg: string, knownTools: ReadonlyArray<ToolSpecification> = []): Promise<Either<SpecLoadFailure, LoadedSpecs>> => {
   const io = ctx.io;
   if (isMcpAddress(arg)) return loadMcpSpecs(ctx, arg);
   const read = await readSpecSource(io, arg);
@@ -82,7 +84,7 @@ export const loadSpecSource = async (ctx: CommandContext, arg: string): Promise<
   let r = loadSpecifications(sources);
   if (!source.builtin && r._tag === 'Left' && r.left.some((d) => d.code === SpecCodes.UNKNOWN_TOOL)) {
     const { builtinSpecifications } = await import('../../tools/builtin/specifications.js');
-    r = loadSpecifications(sources, { knownTools: builtinSpecifications() });
+    r = loadSpecifications(sources, { knownTools: [...builtinSpecifications(), ...knownTools] });
   }
   return r._tag === 'Left' ? left({ source, diagnostics: r.left }) : right({ source, specs: r.right });
 };

@@ -14,6 +14,8 @@ import { register as registerValidate } from './validate.js';
 import { register as registerRun } from './run.js';
 import { register as registerAb } from './ab.js';
 import { register as registerMcp } from './mcp.js';
+import { register as registerServe } from './serve.js';
+import { register as registerCatalog } from './catalog.js';
 
 export const registerCommands = (program: Command, ctx: CommandContext): void => {
   registerInvoke(program, ctx);
@@ -27,4 +29,6 @@ export const registerCommands = (program: Command, ctx: CommandContext): void =>
   registerRun(program, ctx);
   registerAb(program, ctx);
   registerMcp(program, ctx);
+  registerServe(program, ctx);
+  registerCatalog(program, ctx);
 };

@@ -24,6 +24,7 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .option('-w, --workspace <dir>', 'the directory built-in tools are confined to (default: the current directory)')
     .option('--max-steps <n>', 'most model calls in one run (default 10)')
     .option('--timeout <ms>', 'longest run, in milliseconds')
+    .option('--catalog <dir|redis://…>', 'bind the agent\'s tools from a tool catalog (a directory or a Redis URL); the agent may name its tools without defining them')
     .addHelpText(
       'after',
       `

@@ -1,0 +1,63 @@
+/**
+ * Durable atomic file writes: a temporary file in the store's `tmp/` directory, written, flushed
+ * to disk (`fsync`), renamed over the target, and the target's directory flushed, so after a crash
+ * (`kill -9`, power loss) a file is either its old content or its new one, and an acknowledged
+ * write is on disk. Temporary files left by a crash are swept by the next writer (`sweepTemp`).
+ *
+ * Not `write-file-atomic`: it does not flush the directory after the rename, and the store needs
+ * its temporary files in one place to sweep them.
+ */
+import { randomBytes } from 'node:crypto';
+import { open, readdir, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** Flushes a directory's entries (a rename or an unlink in it) to disk. */
+export const syncDirectory = async (dir: string): Promise<void> => {
+  const h = await open(dir, 'r');
+  try {
+    await h.sync();
+  } finally {
+    await h.close();
+  }
+};
+
+/** Writes `data` to `path` atomically and durably, through `tmpDir` (same file system). */
+export const writeFileAtomic = async (path: string, data: string, tmpDir: string, options: { readonly syncDir?: boolean } = {}): Promise<void> => {
+  const tmp = join(tmpDir, `${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const h = await open(tmp, 'wx', 0o644);
+  try {
+    await h.writeFile(data, 'utf8');
+    await h.sync();
+  } finally {
+    await h.close();
+  }
+  try {
+    await rename(tmp, path);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+  if (options.syncDir !== false) await syncDirectory(dirname(path));
+};
+
+/** Removes a file durably; a missing file is fine. */
+export const removeFile = async (path: string, options: { readonly syncDir?: boolean } = {}): Promise<void> => {
+  try {
+    await unlink(path);
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ENOENT') return;
+    throw e;
+  }
+  if (options.syncDir !== false) await syncDirectory(dirname(path));
+};
+
+/** Removes every temporary file of `tmpDir` (call holding the store's lock: no write is in flight). */
+export const sweepTemp = async (tmpDir: string): Promise<number> => {
+  let n = 0;
+  for (const f of await readdir(tmpDir).catch(() => [] as string[])) {
+    if (!f.endsWith('.tmp')) continue;
+    await unlink(join(tmpDir, f)).catch(() => undefined);
+    n++;
+  }
+  return n;
+};

@@ -1,0 +1,159 @@
+/**
+ * The catalog's public types: its options, queries, views and operations (`Catalog`), apart from
+ * the implementation (catalog.ts) so the modules behind it can share them.
+ */
+import type { Diagnostic } from '../core/diagnostic.js';
+import type { JsonObject } from '../core/json-schema.js';
+import type { SecretProvider } from '../core/redact.js';
+import type { BoundTool } from '../library/bind.js';
+import type { ToolResult } from '../library/result.js';
+import type { Tool } from '../library/tool.js';
+import type { ToolLibrary } from '../library/tool-library.js';
+import type { HttpDispatcher } from '../net/dispatcher.js';
+import type { Approver } from '../policy/approvals.js';
+import type { Policies } from '../policy/evaluate.js';
+import type { ToolSpecification } from '../spec/tool-spec.js';
+import type { CatalogBackend } from './backend.js';
+import type { CatalogListener } from './events.js';
+import { fixedId } from './ids.js';
+import type { ToolRecord, UsageEntry } from './records.js';
+import type { CatalogResult } from './result.js';
+
+export interface CatalogOptions {
+  readonly store: CatalogBackend;
+  /** The directory built-in and command tools are confined to. */
+  readonly workspace: string;
+  /** Libraries loaded at start (`--library`): what `function` tools resolve to. */
+  readonly functions?: ToolLibrary;
+  /** The built-in tools (default: gramkit's, confined to `workspace`, `web_fetch` limited to `allowHosts`). */
+  readonly builtins?: ReadonlyArray<Tool>;
+  readonly secrets?: SecretProvider;
+  readonly dispatcher?: HttpDispatcher;
+  /** The environment command tools pass their listed variables from. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Hosts outbound tools may reach (HTTP tools' lists must be inside it); absent: each tool's own list. */
+  readonly allowHosts?: ReadonlyArray<string>;
+  /** Policies applied before each call (permissions from `ALLOWED_TOOL_PERMS`, rules). */
+  readonly policies?: Policies;
+  /** Answers calls that need approval; without one they are refused. */
+  readonly approver?: Approver;
+  /** The clock (tests move it). */
+  readonly now?: () => number;
+  /** Entries kept in each usage history (default 1000). */
+  readonly historyCap?: number;
+  /** How often usage is written to the store (default 250 ms). */
+  readonly usageFlushMs?: number;
+  /** How long a soft-deleted empty bundle is kept (default 2 days). */
+  readonly reapAfterMs?: number;
+}
+
+export interface Page {
+  readonly pageSize?: number;
+  readonly pageToken?: string;
+}
+
+export interface BundleQuery extends Page {
+  readonly bundleIDs?: ReadonlyArray<string>;
+  readonly includeDisabled?: boolean;
+}
+
+export interface ToolQuery extends Page {
+  readonly tags?: ReadonlyArray<string>;
+  readonly bundleIDs?: ReadonlyArray<string>;
+  readonly includeDisabled?: boolean;
+  /** Only tools created by `system` or by an `agent`. */
+  readonly createdBy?: 'system' | 'agent';
+}
+
+export interface SearchQuery extends Page {
+  readonly q: string;
+  readonly includeDisabled?: boolean;
+}
+
+export type BundleView = JsonObject;
+export type ToolView = JsonObject;
+
+export interface BundleList {
+  readonly bundles: ReadonlyArray<BundleView>;
+  readonly nextPageToken?: string;
+}
+
+export interface ToolList {
+  readonly tools: ReadonlyArray<ToolView>;
+  readonly nextPageToken?: string;
+}
+
+/** A tool named by seed 000's key or by seed 002's id (a registry id or a toolID). */
+export type ToolRef = { readonly bundleID: string; readonly slug: string; readonly version: string } | { readonly id: string };
+
+export interface InvokeOptions {
+  readonly agentId?: string;
+  readonly projectId?: string;
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+}
+
+export interface WriteOutcome<A> {
+  readonly value: A;
+  /** What changed on the way (keywords dropped from a schema, inferred types). */
+  readonly warnings: ReadonlyArray<Diagnostic>;
+}
+
+export interface DiscoveryReport {
+  readonly discovered: ReadonlyArray<string>;
+  readonly existing: ReadonlyArray<string>;
+  readonly skipped: ReadonlyArray<{ readonly id: string; readonly reason: string }>;
+}
+
+export interface Catalog {
+  /** `files` or `redis`, and where. */
+  readonly store: { readonly kind: 'files' | 'redis'; readonly location: string };
+  // bundles
+  readonly putBundle: (bundleID: string, body: unknown) => Promise<CatalogResult<{ readonly bundle: BundleView; readonly created: boolean }>>;
+  readonly patchBundle: (bundleID: string, body: unknown) => Promise<CatalogResult<BundleView>>;
+  readonly deleteBundle: (bundleID: string) => Promise<CatalogResult<BundleView>>;
+  readonly getBundle: (bundleID: string) => Promise<CatalogResult<BundleView>>;
+  readonly listBundles: (query?: BundleQuery) => Promise<CatalogResult<BundleList>>;
+  /** The bundle with that id or (live) slug. */
+  readonly findBundle: (ref: string) => Promise<CatalogResult<BundleView>>;
+  // tools
+  /** Creates a tool. `keepIdentity`: keep the body's toolID and timestamps (imports). */
+  readonly putTool: (bundleID: string, slug: string, version: string, body: unknown, options?: { readonly keepIdentity?: boolean }) => Promise<CatalogResult<WriteOutcome<ToolView>>>;
+  readonly patchTool: (ref: ToolRef, body: unknown) => Promise<CatalogResult<ToolView>>;
+  readonly deleteTool: (ref: ToolRef) => Promise<CatalogResult<ToolView>>;
+  readonly getTool: (ref: ToolRef) => Promise<CatalogResult<ToolView>>;
+  /** A tool in gram: `[slug:Tool {description, version, …, http: {…}} | signature]`. */
+  readonly toolGram: (ref: ToolRef) => Promise<CatalogResult<string>>;
+  readonly listTools: (query?: ToolQuery) => Promise<CatalogResult<ToolList>>;
+  readonly searchTools: (query: SearchQuery) => Promise<CatalogResult<ToolList>>;
+  /** Runs a tool: `{ok, value}` or `{ok: false, error}` from the tool; a refusal before it runs is a catalog error. */
+  readonly invokeTool: (ref: ToolRef, args: unknown, options?: InvokeOptions) => Promise<CatalogResult<ToolResult>>;
+  /** The enabled, available tools as specifications (name: slug; the newest version of each slug), for agents. */
+  readonly specifications: () => Promise<ReadonlyArray<{ readonly record: ToolRecord; readonly spec: ToolSpecification }>>;
+  /** The tool a record's implementation makes, bound to its specification (for `gramkit run --catalog`). */
+  readonly boundTool: (ref: ToolRef) => Promise<CatalogResult<BoundTool>>;
+  // seed 002
+  readonly registerTool: (body: unknown, options?: { readonly discovered?: boolean }) => Promise<CatalogResult<WriteOutcome<JsonObject>>>;
+  readonly registryTools: (query?: { readonly createdBy?: 'system' | 'agent' }) => Promise<CatalogResult<ReadonlyArray<JsonObject>>>;
+  readonly registryTool: (id: string) => Promise<CatalogResult<JsonObject>>;
+  readonly deleteRegistryTool: (id: string) => Promise<CatalogResult<JsonObject>>;
+  /** Registers the built-in nucleus and the loaded libraries' functions that are not registered yet. */
+  readonly discover: (options?: { readonly usable?: (builtin: string) => boolean }) => Promise<CatalogResult<DiscoveryReport>>;
+  /** Registers each seed 002 tool of a bootstrap document that is not registered yet (`{tools: […]}` or an array). */
+  readonly bootstrap: (doc: unknown) => Promise<CatalogResult<DiscoveryReport>>;
+  readonly usage: (query: { readonly agentId?: string; readonly limit?: number }) => Promise<CatalogResult<ReadonlyArray<UsageEntry>>>;
+  // events and maintenance
+  readonly subscribe: (listener: CatalogListener) => () => void;
+  /** Picks up what other processes wrote (and emits their changes). */
+  readonly sync: () => Promise<CatalogResult<void>>;
+  /** Removes soft-deleted bundles older than the grace period that hold no tool. */
+  readonly reap: () => Promise<CatalogResult<ReadonlyArray<string>>>;
+  /** Writes pending usage to the store. */
+  readonly flush: () => Promise<void>;
+  /** Stored records that do not decode (skipped, never rewritten). */
+  readonly problems: () => ReadonlyArray<{ readonly record: string; readonly diagnostics: ReadonlyArray<Diagnostic> }>;
+  readonly close: () => Promise<void>;
+}
+
+/** The bundle of the tools registered through seed 002's API (the same id in every process). */
+export const REGISTRY_BUNDLE_ID = fixedId('bundle:registry');

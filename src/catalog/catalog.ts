@@ -1,0 +1,549 @@
+/**
+ * The tool catalog: bundles and tools (seed 000) and the registry view (seed 002), over a store
+ * (flat files or Redis), with search, usage and events. `openCatalog` loads the store; every
+ * operation then syncs from the store's journal first (so it sees what other processes wrote) and
+ * returns `{ok: true, value}` or `{ok: false, error: {code: CATALOG_…, message}}`, never rejecting.
+ *
+ * The parts: synced-state.ts (the records in memory, in step with the store), rules.ts (seed
+ * 000's rules as pure decisions, run inside the store's transaction), listing.ts (lists, search
+ * pages), implementation.ts and gate.ts (invocation through the library's pipeline, policies in
+ * one place), usage-recorder.ts (usage off the response path).
+ */
+import { isLeft } from 'fp-ts/lib/Either.js';
+import { callId } from '../core/call-id.js';
+import type { Diagnostic } from '../core/diagnostic.js';
+import type { JsonObject } from '../core/json-schema.js';
+import type { BoundTool } from '../library/bind.js';
+import type { InvocationObserver } from '../library/events.js';
+import { invoke } from '../library/invoke.js';
+import type { ToolResult } from '../library/result.js';
+import type { Tool } from '../library/tool.js';
+import { emptyToolLibrary, listTools as libraryTools } from '../library/tool-library.js';
+import type { ToolSpecification } from '../spec/tool-spec.js';
+import { builtinTools } from '../tools/builtin/builtin-tools.js';
+import { contentEnvironment } from './convert.js';
+import { decodeBundleWrite, decodeEnabledPatch, encodeBundle } from './bundle-json.js';
+import {
+  type BundleList,
+  type BundleQuery,
+  type BundleView,
+  type Catalog,
+  type CatalogOptions,
+  type DiscoveryReport,
+  type InvokeOptions,
+  REGISTRY_BUNDLE_ID,
+  type SearchQuery,
+  type ToolList,
+  type ToolQuery,
+  type ToolRef,
+  type ToolView,
+  type WriteOutcome,
+} from './catalog-types.js';
+import { CatalogCodes } from './codes.js';
+import { type ContentEnvironment, contentSpecification, contentToGram } from './content.js';
+import type { CatalogEvent } from './events.js';
+import { gateCall } from './gate.js';
+import { isRegistryId, isUuidV7, parseId } from './ids.js';
+import { availability, type Implementations, materialize } from './implementation.js';
+import { bundlePage, isLive, searchPage, toolPage } from './listing.js';
+import { nucleusToolJson } from './nucleus.js';
+import { type BundleRecord, NO_USAGE, type ToolRecord, type UsageCount, type UsageEntry } from './records.js';
+import { decodeRegistryTool, encodeRegistryTool, registryIdOf } from './registry-json.js';
+import { type CatalogError, type CatalogResult, failure, invalid, success } from './result.js';
+import { type Decided, decideCreateTool, decideDeleteBundle, decideDeleteTool, decidePatchBundle, decidePatchTool, decidePutBundle, decideReap } from './rules.js';
+import { parseSlug, parseVersion } from './slug.js';
+import { storeFailure, SyncedState } from './synced-state.js';
+import { decodeToolJson, encodeTool } from './tool-json.js';
+import { UsageRecorder } from './usage-recorder.js';
+
+export * from './catalog-types.js';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** Built-ins that run in process without waiting on the network or a program. */
+const QUICK_BUILTINS: ReadonlySet<string> = new Set(['json_parse', 'list_directory', 'read_file', 'write_file', 'delete_file', 'move_file']);
+
+/** Loads a catalog from its store. Fails with `CATALOG_STORE_UNAVAILABLE` when the store cannot be read. */
+export const openCatalog = async (options: CatalogOptions): Promise<CatalogResult<Catalog>> => {
+  const c = new CatalogImpl(options);
+  const loaded = await c.store.load();
+  return loaded.ok ? success(c.api()) : loaded;
+};
+
+const left = (error: CatalogError): Decided<never> => ({ _tag: 'Left', left: error });
+
+class CatalogImpl {
+  readonly store: SyncedState;
+  private readonly usageRecorder: UsageRecorder;
+  private readonly impls: Implementations;
+  private readonly env: ContentEnvironment;
+  private readonly now: () => number;
+  private readonly builtins: ReadonlyMap<string, Tool>;
+  private readonly bound = new Map<string, { readonly modifiedAt: string; readonly type: string; readonly bound: BoundTool }>();
+  private closed = false;
+
+  constructor(private readonly options: CatalogOptions) {
+    this.now = options.now ?? Date.now;
+    const builtins = options.builtins ?? builtinTools({ workspace: options.workspace, allowedHosts: options.allowHosts ?? [] });
+    this.builtins = new Map(builtins.map((t) => [t.name, t]));
+    this.store = new SyncedState(options.store, this.builtins, this.now);
+    this.usageRecorder = new UsageRecorder(options.store, { historyCap: options.historyCap ?? 1000, flushMs: options.usageFlushMs ?? 250, now: () => this.store.nowIso() });
+    this.impls = {
+      workspace: options.workspace,
+      builtins: this.builtins,
+      functions: options.functions ?? emptyToolLibrary,
+      ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
+      ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : {}),
+      ...(options.env !== undefined ? { env: options.env } : {}),
+      ...(options.allowHosts !== undefined ? { allowHosts: options.allowHosts } : {}),
+    };
+    const functions = this.impls.functions;
+    this.env = contentEnvironment(this.builtins, functions);
+  }
+
+  private get state() {
+    return this.store.state;
+  }
+
+  // -----------------------------------------------------------------------------------------------
+  // views
+  // -----------------------------------------------------------------------------------------------
+
+  private bundleView(b: BundleRecord): BundleView {
+    return { ...encodeBundle(b), toolCount: this.state.toolCount(b.bundleID) };
+  }
+
+  private toolView(t: ToolRecord, usage: UsageCount): ToolView {
+    const a = availability(t, this.impls);
+    return {
+      ...encodeTool(t),
+      bundleSlug: this.state.bundles.get(t.bundleID)?.slug ?? null,
+      available: a.available,
+      ...(a.reason !== undefined ? { unavailableReason: a.reason } : {}),
+      callCount: usage.callCount,
+      lastCalledAt: usage.lastCalledAt,
+    };
+  }
+
+  private async toolViews(ts: ReadonlyArray<ToolRecord>): Promise<ReadonlyArray<ToolView>> {
+    const usage = await this.usageRecorder.usageOf(ts.map((t) => t.toolID));
+    return ts.map((t) => this.toolView(t, usage.get(t.toolID) ?? NO_USAGE));
+  }
+
+  private registryView(t: ToolRecord, usage: UsageCount): JsonObject {
+    return encodeRegistryTool(t, { enabled: isLive(this.state, t), available: availability(t, this.impls).available, usage });
+  }
+
+  // -----------------------------------------------------------------------------------------------
+  // lookups
+  // -----------------------------------------------------------------------------------------------
+
+  private resolve(ref: ToolRef): CatalogResult<ToolRecord> {
+    if ('id' in ref) {
+      const lower = ref.id.toLowerCase();
+      const t = isUuidV7(lower) ? this.state.tools.get(lower) : this.state.toolByRegistryId(ref.id);
+      return t !== undefined ? success(t) : failure(CatalogCodes.TOOL_NOT_FOUND, `there is no tool ${JSON.stringify(ref.id)}`);
+    }
+    const id = parseId(ref.bundleID, 'bundleID');
+    if (isLeft(id)) return invalid(id.left);
+    const slug = parseSlug(ref.slug);
+    const version = parseVersion(ref.version);
+    if (isLeft(slug) || isLeft(version)) return invalid([...(isLeft(slug) ? slug.left : []), ...(isLeft(version) ? version.left : [])]);
+    if (!this.state.bundles.has(id.right)) return failure(CatalogCodes.BUNDLE_NOT_FOUND, `there is no bundle ${id.right}`);
+    const t = this.state.toolByKey(id.right, ref.slug, ref.version);
+    return t !== undefined ? success(t) : failure(CatalogCodes.TOOL_NOT_FOUND, `bundle ${id.right} has no tool ${ref.slug} version ${ref.version}`);
+  }
+
+  private bundleOf(bundleID: string): CatalogResult<BundleRecord> {
+    const id = parseId(bundleID, 'bundleID');
+    if (isLeft(id)) return invalid(id.left);
+    const b = this.state.bundles.get(id.right);
+    return b !== undefined ? success(b) : failure(CatalogCodes.BUNDLE_NOT_FOUND, `there is no bundle ${id.right}`);
+  }
+
+  // -----------------------------------------------------------------------------------------------
+  // bundles
+  // -----------------------------------------------------------------------------------------------
+
+  putBundle = async (bundleID: string, body: unknown): Promise<CatalogResult<{ readonly bundle: BundleView; readonly created: boolean }>> => {
+    const id = parseId(bundleID, 'bundleID');
+    if (isLeft(id)) return invalid(id.left);
+    const w = decodeBundleWrite(body);
+    if (isLeft(w)) return invalid(w.left);
+    const r = await this.store.write(() => decidePutBundle(this.state, id.right, w.right, this.store.nowIso()));
+    return r.ok ? success({ bundle: this.bundleView(r.value.bundle), created: r.value.created }) : r;
+  };
+
+  patchBundle = async (bundleID: string, body: unknown): Promise<CatalogResult<BundleView>> => {
+    const id = parseId(bundleID, 'bundleID');
+    if (isLeft(id)) return invalid(id.left);
+    const enabled = decodeEnabledPatch(body);
+    if (isLeft(enabled)) return invalid(enabled.left);
+    const r = await this.store.write(() => decidePatchBundle(this.state, id.right, enabled.right));
+    return r.ok ? success(this.bundleView(r.value)) : r;
+  };
+
+  deleteBundle = async (bundleID: string): Promise<CatalogResult<BundleView>> => {
+    const id = parseId(bundleID, 'bundleID');
+    if (isLeft(id)) return invalid(id.left);
+    const r = await this.store.write(() => decideDeleteBundle(this.state, id.right, this.store.nowIso()));
+    return r.ok ? success(this.bundleView(r.value)) : r;
+  };
+
+  getBundle = (bundleID: string): Promise<CatalogResult<BundleView>> =>
+    this.store.synced(() => {
+      const b = this.bundleOf(bundleID);
+      return b.ok ? success(this.bundleView(b.value)) : b;
+    });
+
+  findBundle = (ref: string): Promise<CatalogResult<BundleView>> =>
+    this.store.synced(() => {
+      const lower = ref.toLowerCase();
+      const b = isUuidV7(lower) ? this.state.bundles.get(lower) : this.state.bundleBySlug(ref);
+      return b !== undefined ? success(this.bundleView(b)) : failure(CatalogCodes.BUNDLE_NOT_FOUND, `there is no bundle ${JSON.stringify(ref)}`);
+    });
+
+  listBundles = (query: BundleQuery = {}): Promise<CatalogResult<BundleList>> =>
+    this.store.synced(() => {
+      const p = bundlePage(this.state, query);
+      return p.ok ? success({ bundles: p.value.items.map((b) => this.bundleView(b)), ...(p.value.nextPageToken !== undefined ? { nextPageToken: p.value.nextPageToken } : {}) }) : p;
+    });
+
+  // -----------------------------------------------------------------------------------------------
+  // tools
+  // -----------------------------------------------------------------------------------------------
+
+  putTool = async (bundleID: string, slug: string, version: string, body: unknown, options: { readonly keepIdentity?: boolean } = {}): Promise<CatalogResult<WriteOutcome<ToolView>>> => {
+    const id = parseId(bundleID, 'bundleID');
+    if (isLeft(id)) return invalid(id.left);
+    const key = [parseSlug(slug), parseVersion(version)].flatMap((e) => (isLeft(e) ? e.left : []));
+    if (key.length > 0) return invalid(key);
+    const w = decodeToolJson(body, this.env, { slug, version });
+    if (isLeft(w)) return invalid(w.left);
+    // a route names the tool: ids and timestamps in the body (from a GET) are not written
+    const { toolID: _toolID, bundleID: _bundleID, createdAt: _createdAt, modifiedAt: _modifiedAt, ...anonymous } = w.right;
+    const write = options.keepIdentity === true ? w.right : anonymous;
+    const r = await this.store.write(() => decideCreateTool(this.state, id.right, write, this.store.nowIso(), this.now()));
+    if (!r.ok) return r;
+    this.announceCreated(r.value, false);
+    return success({ value: this.toolView(r.value, NO_USAGE), warnings: w.right.built.warnings });
+  };
+
+  private announceCreated(t: ToolRecord, discovered: boolean): void {
+    const base = { id: callId(), at: this.store.nowIso(), toolID: t.toolID, tool: registryIdOf(t) };
+    const event: CatalogEvent = discovered ? { type: 'discovered', ...base } : { type: 'created', ...base, createdBy: t.createdBy };
+    this.store.bus.emit(event);
+    this.store.publish(event);
+  }
+
+  patchTool = async (ref: ToolRef, body: unknown): Promise<CatalogResult<ToolView>> => {
+    const enabled = decodeEnabledPatch(body);
+    if (isLeft(enabled)) return invalid(enabled.left);
+    const r = await this.store.write(() => {
+      const t = this.resolve(ref);
+      return t.ok ? decidePatchTool(this.state, t.value, enabled.right) : left(t.error);
+    });
+    return r.ok ? success((await this.toolViews([r.value]))[0] as ToolView) : r;
+  };
+
+  deleteTool = async (ref: ToolRef): Promise<CatalogResult<ToolView>> => {
+    const r = await this.store.write(() => {
+      const t = this.resolve(ref);
+      return t.ok ? decideDeleteTool(t.value) : left(t.error);
+    });
+    if (r.ok) this.bound.delete(r.value.toolID);
+    return r.ok ? success(this.toolView(r.value, NO_USAGE)) : r;
+  };
+
+  getTool = (ref: ToolRef): Promise<CatalogResult<ToolView>> =>
+    this.store.synced(async () => {
+      const t = this.resolve(ref);
+      return t.ok ? success((await this.toolViews([t.value]))[0] as ToolView) : t;
+    });
+
+  toolGram = (ref: ToolRef): Promise<CatalogResult<string>> =>
+    this.store.synced(() => {
+      const t = this.resolve(ref);
+      return t.ok ? success(contentToGram(t.value)) : t;
+    });
+
+  listTools = (query: ToolQuery = {}): Promise<CatalogResult<ToolList>> =>
+    this.store.synced(async () => {
+      const p = toolPage(this.state, query);
+      if (!p.ok) return p;
+      return success({ tools: await this.toolViews(p.value.items), ...(p.value.nextPageToken !== undefined ? { nextPageToken: p.value.nextPageToken } : {}) });
+    });
+
+  searchTools = (query: SearchQuery): Promise<CatalogResult<ToolList>> =>
+    this.store.synced(async () => {
+      const p = searchPage(this.state, query);
+      if (!p.ok) return p;
+      const views = await this.toolViews(p.value.items.map((i) => i.record));
+      return success({
+        tools: views.map((v, i) => ({ ...v, match: p.value.items[i]?.match ?? 'fuzzy' })),
+        ...(p.value.nextPageToken !== undefined ? { nextPageToken: p.value.nextPageToken } : {}),
+      });
+    });
+
+  // -----------------------------------------------------------------------------------------------
+  // invocation
+  // -----------------------------------------------------------------------------------------------
+
+  /** The record bound to its implementation (cached until the record changes). */
+  private boundFor(t: ToolRecord): CatalogResult<BoundTool> {
+    const cached = this.bound.get(t.toolID);
+    if (cached !== undefined && cached.modifiedAt === t.modifiedAt && cached.type === t.type) return success(cached.bound);
+    const m = materialize(t, this.impls);
+    if (isLeft(m)) return { ok: false, error: m.left };
+    this.bound.set(t.toolID, { modifiedAt: t.modifiedAt, type: t.type, bound: m.right });
+    return success(m.right);
+  }
+
+  /** Why a tool cannot run now (disabled, in a disabled or deleted bundle), or nothing. */
+  private refusal(t: ToolRecord): CatalogError | undefined {
+    const b = this.state.bundles.get(t.bundleID);
+    if (b === undefined) return { code: CatalogCodes.BUNDLE_NOT_FOUND, message: `the bundle of tool ${t.toolID} does not exist` };
+    if (b.softDeletedAt !== null) return { code: CatalogCodes.BUNDLE_DELETED, message: `tool ${t.slug} cannot be invoked: its bundle "${b.slug}" was deleted` };
+    if (!b.isEnabled) return { code: CatalogCodes.BUNDLE_DISABLED, message: `tool ${t.slug} cannot be invoked: its bundle "${b.slug}" is disabled` };
+    if (!t.isEnabled) return { code: CatalogCodes.TOOL_DISABLED, message: `tool ${t.slug} ${t.version} (${t.toolID}) is disabled`, details: { hint: 'PATCH it with {"isEnabled": true}' } };
+    return undefined;
+  }
+
+  boundTool = (ref: ToolRef): Promise<CatalogResult<BoundTool>> =>
+    this.store.synced(() => {
+      const t = this.resolve(ref);
+      if (!t.ok) return t;
+      const why = this.refusal(t.value);
+      return why !== undefined ? { ok: false, error: why } : this.boundFor(t.value);
+    });
+
+  specifications = async (): Promise<ReadonlyArray<{ readonly record: ToolRecord; readonly spec: ToolSpecification }>> => {
+    await this.store.sync().catch(() => undefined);
+    const newest = new Map<string, ToolRecord>();
+    for (const t of this.state.tools.values()) {
+      if (!isLive(this.state, t) || !availability(t, this.impls).available) continue;
+      const seen = newest.get(t.slug);
+      if (seen === undefined || t.modifiedAt > seen.modifiedAt || (t.modifiedAt === seen.modifiedAt && t.toolID > seen.toolID)) newest.set(t.slug, t);
+    }
+    const out: Array<{ readonly record: ToolRecord; readonly spec: ToolSpecification }> = [];
+    for (const t of newest.values()) {
+      const s = contentSpecification(t);
+      if (s._tag === 'Right') out.push({ record: t, spec: s.right });
+    }
+    return out;
+  };
+
+  invokeTool = async (ref: ToolRef, args: unknown, options: InvokeOptions = {}): Promise<CatalogResult<ToolResult>> => {
+    try {
+      await this.store.sync();
+    } catch (e) {
+      return storeFailure(e);
+    }
+    const t = this.resolve(ref);
+    if (!t.ok) return t;
+    const record = t.value;
+    const why = this.refusal(record);
+    if (why !== undefined) return { ok: false, error: why };
+    const b = this.boundFor(record);
+    if (!b.ok) return b;
+    const bound = b.value;
+    const validators = bound.validators();
+    if (isLeft(validators)) return failure(CatalogCodes.TOOL_UNAVAILABLE, `tool ${record.slug}: its schema does not compile: ${validators.left.message}`);
+    if (!validators.right.args.check(args)) {
+      const issues = validators.right.args.issues(args);
+      return failure(CatalogCodes.INVALID_ARGUMENTS, `invalid arguments for ${record.slug}: ${issues.map((i) => i.message).join('; ')}`, { details: { issues } });
+    }
+    const id = callId();
+    const context = { ...(options.agentId !== undefined ? { agentId: options.agentId } : {}), ...(options.projectId !== undefined ? { projectId: options.projectId } : {}) };
+    // policies run under the name rules know: a built-in's own (its path and command rules apply)
+    const policyName = record.type === 'builtin' ? (record.impl['builtin'] as string) : record.slug;
+    // the caller's signal (a client that went away) cancels what may wait: not the quick in-process
+    // built-ins, which then take invoke's plain path (the signal is not even built for them)
+    const cancellable = record.type !== 'builtin' || !QUICK_BUILTINS.has(record.impl['builtin'] as string);
+    const signal = cancellable ? options.signal : undefined;
+    const gate = await gateCall({ policies: this.options.policies ?? {}, ...(this.options.approver !== undefined ? { approver: this.options.approver } : {}) }, bound, policyName, args, {
+      callId: id,
+      context,
+      ...(signal !== undefined ? { signal } : {}),
+    });
+    if (!gate.allowed) return { ok: false, error: gate.error };
+    const t0 = performance.now();
+    const result = await invoke(bound, gate.args, {
+      callId: id,
+      context,
+      ...(signal !== undefined ? { signal } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(this.store.bus.listenerCount() > 0 || this.store.backend.kind === 'redis' ? { observer: this.observer(record, options) } : {}),
+    });
+    this.usageRecorder.record(record, result, { ...options, durationMs: performance.now() - t0 });
+    return success(result);
+  };
+
+  /** Library events as catalog events, with the tool's ids and the caller's agent and project. */
+  private observer(t: ToolRecord, options: InvokeOptions): InvocationObserver {
+    const base = (call: string) => ({
+      at: this.store.nowIso(),
+      callId: call,
+      toolID: t.toolID,
+      tool: registryIdOf(t),
+      ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
+      ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
+    });
+    const send = (e: CatalogEvent): void => {
+      this.store.bus.emit(e);
+      this.store.publish(e);
+    };
+    return {
+      invoked: (e) => send({ ...base(e.callId), id: callId(), type: 'invoked', args: e.args }),
+      result: (e) => send({ ...base(e.callId), id: callId(), type: 'result', value: e.value, durationMs: e.durationMs }),
+      failed: (e) => send({ ...base(e.callId), id: callId(), type: 'failed', error: e.error, durationMs: e.durationMs }),
+    };
+  }
+
+  usage = async (query: { readonly agentId?: string; readonly limit?: number }): Promise<CatalogResult<ReadonlyArray<UsageEntry>>> => {
+    try {
+      return success(await this.usageRecorder.history(query.agentId, query.limit ?? 50));
+    } catch (e) {
+      return storeFailure(e);
+    }
+  };
+
+  // -----------------------------------------------------------------------------------------------
+  // seed 002
+  // -----------------------------------------------------------------------------------------------
+
+  /** The registry bundle, created in the same transaction when missing. */
+  private registryBundle(): Decided<BundleRecord> {
+    const b = this.state.bundles.get(REGISTRY_BUNDLE_ID);
+    if (b !== undefined) return { _tag: 'Right', right: { bundles: [], tools: [], value: b } };
+    const slug = this.state.bundleBySlug('registry') === undefined ? 'registry' : 'registry-tools';
+    const d = decidePutBundle(this.state, REGISTRY_BUNDLE_ID, { slug, displayName: 'Registry', description: "Tools registered through seed 002's registry API (/api/v1/tools)", isEnabled: true }, this.store.nowIso());
+    return d._tag === 'Left' ? d : { _tag: 'Right', right: { ...d.right, value: d.right.value.bundle } };
+  }
+
+  registerTool = async (body: unknown, options: { readonly discovered?: boolean } = {}): Promise<CatalogResult<WriteOutcome<JsonObject>>> => {
+    const w = decodeRegistryTool(body, this.env);
+    if (isLeft(w)) return invalid(w.left);
+    const r = await this.store.write(() => {
+      const bundle = this.registryBundle();
+      if (bundle._tag === 'Left') return bundle;
+      const created = decideCreateTool(this.state, REGISTRY_BUNDLE_ID, w.right, this.store.nowIso(), this.now(), bundle.right.value);
+      return created._tag === 'Left' ? created : { _tag: 'Right', right: { bundles: bundle.right.bundles, tools: created.right.tools, value: created.right.value } };
+    });
+    if (!r.ok) return r;
+    this.announceCreated(r.value, options.discovered === true);
+    return success({ value: this.registryView(r.value, NO_USAGE), warnings: w.right.built.warnings });
+  };
+
+  registryTools = (query: { readonly createdBy?: 'system' | 'agent' } = {}): Promise<CatalogResult<ReadonlyArray<JsonObject>>> =>
+    this.store.synced(async () => {
+      const ts = [...this.state.tools.values()].filter((t) => query.createdBy === undefined || t.createdBy === query.createdBy).sort((a, b) => (a.toolID < b.toolID ? -1 : 1));
+      const usage = await this.usageRecorder.usageOf(ts.map((t) => t.toolID));
+      return success(ts.map((t) => this.registryView(t, usage.get(t.toolID) ?? NO_USAGE)));
+    });
+
+  registryTool = (id: string): Promise<CatalogResult<JsonObject>> =>
+    this.store.synced(async () => {
+      const t = this.resolve({ id });
+      if (!t.ok) return t;
+      const usage = await this.usageRecorder.usageOf([t.value.toolID]);
+      return success(this.registryView(t.value, usage.get(t.value.toolID) ?? NO_USAGE));
+    });
+
+  deleteRegistryTool = async (id: string): Promise<CatalogResult<JsonObject>> => {
+    const r = await this.store.write(() => {
+      const t = this.resolve({ id });
+      return t.ok ? decideDeleteTool(t.value, { agentOnly: true }) : left(t.error);
+    });
+    if (r.ok) this.bound.delete(r.value.toolID);
+    return r.ok ? success(this.registryView(r.value, NO_USAGE)) : r;
+  };
+
+  /** Registers the seed 002 tools whose id is not registered yet. */
+  private async registerMissing(docs: ReadonlyArray<unknown>): Promise<CatalogResult<DiscoveryReport>> {
+    const discovered: string[] = [];
+    const existing: string[] = [];
+    const skipped: Array<{ id: string; reason: string }> = [];
+    for (const doc of docs) {
+      const id = typeof doc === 'object' && doc !== null && typeof (doc as { id?: unknown }).id === 'string' ? (doc as { id: string }).id : '?';
+      await this.store.sync().catch(() => undefined);
+      if (this.state.toolByRegistryId(id) !== undefined) {
+        existing.push(id);
+        continue;
+      }
+      const r = await this.registerTool(doc, { discovered: true });
+      if (r.ok) discovered.push(id);
+      else if (r.error.code === CatalogCodes.CONFLICT) existing.push(id);
+      else if (r.error.code === CatalogCodes.STORE_UNAVAILABLE) return r;
+      else skipped.push({ id, reason: `${r.error.code}: ${r.error.message}` });
+    }
+    return success({ discovered, existing, skipped });
+  }
+
+  discover = async (options: { readonly usable?: (builtin: string) => boolean } = {}): Promise<CatalogResult<DiscoveryReport>> => {
+    const nucleus = nucleusToolJson((b) => this.builtins.has(b) && (options.usable?.(b) ?? true));
+    const functions = libraryTools(this.impls.functions)
+      .filter((t) => isRegistryId(t.name))
+      .map((t) => ({ id: t.name, name: t.name, description: t.description, type: 'function', impl: { function: t.name }, created_by: 'system' }));
+    return this.registerMissing([...nucleus, ...functions]);
+  };
+
+  bootstrap = async (doc: unknown): Promise<CatalogResult<DiscoveryReport>> => {
+    const list = Array.isArray(doc) ? doc : typeof doc === 'object' && doc !== null && Array.isArray((doc as { tools?: unknown }).tools) ? (doc as { tools: unknown[] }).tools : undefined;
+    if (list === undefined) return failure(CatalogCodes.INVALID_BOOTSTRAP, 'a bootstrap file holds an array of seed 002 tools, or {"tools": [...]}');
+    return this.registerMissing(list);
+  };
+
+  // -----------------------------------------------------------------------------------------------
+  // maintenance
+  // -----------------------------------------------------------------------------------------------
+
+  sync = (): Promise<CatalogResult<void>> => this.store.synced(() => success(undefined));
+
+  reap = (): Promise<CatalogResult<ReadonlyArray<string>>> => this.store.write(() => decideReap(this.state, this.now(), this.options.reapAfterMs ?? 2 * DAY));
+
+  problems = (): ReadonlyArray<{ readonly record: string; readonly diagnostics: ReadonlyArray<Diagnostic> }> =>
+    [...this.state.corrupt].map(([record, diagnostics]) => ({ record, diagnostics }));
+
+  close = async (): Promise<void> => {
+    if (this.closed) return;
+    this.closed = true;
+    await this.usageRecorder.close();
+    await this.store.close();
+  };
+
+  api(): Catalog {
+    return {
+      store: { kind: this.store.backend.kind, location: this.store.backend.location },
+      putBundle: this.putBundle,
+      patchBundle: this.patchBundle,
+      deleteBundle: this.deleteBundle,
+      getBundle: this.getBundle,
+      listBundles: this.listBundles,
+      findBundle: this.findBundle,
+      putTool: this.putTool,
+      patchTool: this.patchTool,
+      deleteTool: this.deleteTool,
+      getTool: this.getTool,
+      toolGram: this.toolGram,
+      listTools: this.listTools,
+      searchTools: this.searchTools,
+      invokeTool: this.invokeTool,
+      specifications: this.specifications,
+      boundTool: this.boundTool,
+      registerTool: this.registerTool,
+      registryTools: this.registryTools,
+      registryTool: this.registryTool,
+      deleteRegistryTool: this.deleteRegistryTool,
+      discover: this.discover,
+      bootstrap: this.bootstrap,
+      usage: this.usage,
+      subscribe: (listener) => this.store.bus.subscribe(listener),
+      sync: this.sync,
+      reap: this.reap,
+      flush: () => this.usageRecorder.flush(),
+      problems: this.problems,
+      close: this.close,
+    };
+  }
+}

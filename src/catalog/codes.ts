@@ -1,0 +1,39 @@
+/**
+ * Stable codes of the catalog layer (`CATALOG_` prefix). Callers and tests match on these
+ * constants, never on messages; docs/service.md lists each with its HTTP status.
+ */
+import { type CodeOf, defineCodes } from '../core/codes.js';
+
+export const CatalogCodes = defineCodes('catalog', 'CATALOG', {
+  INVALID_SLUG: { summary: 'a slug that breaks seed 000\'s rules (letters, digits, ASCII dash; at most 64 runes)', hint: 'use Unicode letters, digits and \'-\' only, at most 64 runes (the message names the first bad rune)' },
+  INVALID_VERSION: { summary: 'a version that breaks seed 000\'s rules (a slug\'s runes plus dots; at most 64 runes)', hint: 'use Unicode letters, digits, \'-\' and \'.\' only, at most 64 runes' },
+  INVALID_ID: { summary: 'a bundle or tool id that is not a UUIDv7', hint: 'send a UUIDv7 (e.g. from newId())' },
+  INVALID_REGISTRY_ID: { summary: 'a seed 002 registry id that is not 1–64 letters, digits, `_`, `-` or `.`', hint: 'use 1 to 64 letters, digits, "_", "-" or "." (e.g. tool_http_get)' },
+  INVALID_RECORD: { summary: 'a record or request body without the expected shape (a field of the wrong type, an unknown field)', hint: 'fix the field the message names (docs/service.md lists the fields)' },
+  INVALID_SCHEMA: { summary: 'an argument or output schema that cannot be read as a type signature', hint: 'send a JSON Schema of an object (or a signature); the message names the keyword' },
+  INVALID_IMPL: { summary: 'an implementation block that does not fit its type (an HTTP or command configuration error)', hint: 'fix the implementation block as the message says (docs/service.md lists each type\'s fields)' },
+  INVALID_GRAM: { summary: 'gram text that does not hold exactly one valid tool', hint: 'send gram text with exactly one [slug:Tool {…} | signature]' },
+  UNKNOWN_BUILTIN: { summary: 'a built-in implementation gramkit does not have', hint: 'name one of the built-in tools (gramkit schema builtin lists them)' },
+  EXEC_IMAGE_UNSUPPORTED: { summary: 'Seed 002\'s `exec.type: image` (Docker images are not run by gramkit)', hint: 'declare the program as exec {type: "cmd"} or as a command tool' },
+  KEY_MISMATCH: { summary: 'the body\'s slug or version differs from the path\'s', hint: 'leave slug and version out of the body, or make them match the path' },
+  CONFLICT: { summary: '`<slug, version>` is taken in the bundle (or a registry id is taken): the existing record is named', hint: 'use another version (or slug), or delete the existing tool first; `existing` names it' },
+  BUNDLE_NOT_FOUND: { summary: 'no bundle with that id (or it was reaped)', hint: 'PUT the bundle first, or list the bundles' },
+  TOOL_NOT_FOUND: { summary: 'no tool with that id, registry id or `<slug, version>`', hint: 'list or search the tools for the right id, slug and version' },
+  BUNDLE_DISABLED: { summary: 'the bundle is disabled: nothing inside it may be written or invoked', hint: 'enable the bundle (PATCH {"isEnabled": true})' },
+  BUNDLE_DELETED: { summary: 'the bundle is soft-deleted: nothing inside it may be written or invoked', hint: 'PUT the bundle again to restore it' },
+  TOOL_DISABLED: { summary: 'the tool is disabled and cannot be invoked', hint: 'enable the tool (PATCH {"isEnabled": true})' },
+  TOOL_UNAVAILABLE: { summary: 'its implementation is missing (an unknown function or built-in, a mismatching function): not invocable', hint: 'start the server with the --library that implements it, or fix the record (unavailableReason says why)' },
+  BUILTIN_READ_ONLY: { summary: 'the built-in bundle and its tools are read-only except `isEnabled`', hint: 'change only isEnabled; put your own tools in a bundle of your own' },
+  NOT_AGENT_CREATED: { summary: 'Seed 002: only tools with `created_by: agent` may be deleted through the registry API', hint: 'delete it through seed 000\'s route, or disable it' },
+  PATCH_ONLY_ENABLED: { summary: 'PATCH carries something else than `isEnabled`', hint: 'send {"isEnabled": true|false} only; PUT a new version to change the tool' },
+  STORE_UNAVAILABLE: { summary: 'the store cannot be read or written (disk, permissions, Redis down)', retryable: true, hint: 'check the data directory (permissions, disk) or that Redis answers, then retry' },
+  STORE_CORRUPT: { summary: 'a stored record that does not decode: skipped, reported, never rewritten', hint: 'repair or remove the record file the message names; the rest of the catalog works' },
+  INVALID_PAGE_TOKEN: { summary: 'a page token that this listing did not issue (or that belongs to another query)', hint: 'start the listing again without pageToken, with the same parameters' },
+  INVALID_BOOTSTRAP: { summary: 'a bootstrap file that does not hold seed 002 Tool JSON', hint: 'give {"tools": [Tool JSON, …]} or an array of seed 002 Tool JSON' },
+  HOST_NOT_ALLOWED: { summary: 'an HTTP tool whose hosts are not all in the server\'s `--allow-host` list', hint: 'start the server with --allow-host for that host, or change the tool\'s URL' },
+  POLICY_DENIED: { summary: 'a call the policies refuse (`ALLOWED_TOOL_PERMS`, safety level, rules)', hint: 'ask for a tool the policies allow (ALLOWED_TOOL_PERMS, rules); details.source names the policy' },
+  APPROVAL_REQUIRED: { summary: 'a call that needs a person\'s approval, on a server started without an approver or `--yes`', hint: 'start the server with --yes (an approver), or disable the tool' },
+  INVALID_ARGUMENTS: { summary: 'the arguments do not validate against the tool\'s argument schema (every issue listed)', hint: 'call again with arguments that fit the tool\'s argSchema (issues lists every problem)' },
+});
+
+export type CatalogCode = CodeOf<typeof CatalogCodes>;

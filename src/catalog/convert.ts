@@ -1,0 +1,80 @@
+/**
+ * The design documents' tool files as gram, without a catalog (`gramkit import`): seed 000's
+ * `tool.json` and seed 002's Tool JSON (the map form `"input_schema": {"url": "string"}`, `exec`
+ * blocks as command tools) go through the catalog's own codecs (`decodeToolJson`,
+ * `decodeRegistryTool`) to a tool's content, then to its gram form (`contentToGram`): what
+ * `gramkit catalog add` would store, and what `GET …/gram` would print.
+ *
+ * Pure: the environment (built-in tools, loaded functions) is given (`contentEnvironment`).
+ */
+import { type Either, left, right } from 'fp-ts/lib/Either.js';
+import { type Diagnostic, error } from '../core/diagnostic.js';
+import { isJsonObject } from '../core/json.js';
+import { emptyToolLibrary, listTools, type ToolLibrary } from '../library/tool-library.js';
+import type { Tool } from '../library/tool.js';
+import { builtinSpecification } from '../tools/builtin/specifications.js';
+import { CatalogCodes } from './codes.js';
+import { type ContentEnvironment, contentToGram } from './content.js';
+import { decodeRegistryTool } from './registry-json.js';
+import { decodeToolJson } from './tool-json.js';
+
+/** What writes know of implementations: the built-in tools there are, and the loaded libraries' functions. */
+export const contentEnvironment = (builtins: ReadonlyMap<string, Tool>, functions: ToolLibrary = emptyToolLibrary): ContentEnvironment => ({
+  builtinSpecification: (name) => (builtins.has(name) ? builtinSpecification(name) : undefined),
+  builtinAnnotations: (name) => builtins.get(name)?.annotations,
+  functionTool: (name) => listTools(functions).find((t) => t.name === name),
+});
+
+/** Which design document a JSON value is: seed 000's `tool.json` or seed 002's Tool JSON. */
+export type SeedToolFormat = 'tool-json' | 'registry';
+
+const TOOL_JSON_MARKS = ['argSchema', 'impl', 'schemaVersion', 'toolID', 'bundleID', 'displayName', 'goFunc', 'gram'];
+/** Keys of the other import formats (MCP, OpenAI, BFCL, Anthropic, JSON Schema) a seed document never has. */
+const FOREIGN_MARKS = ['inputSchema', 'parameters', 'function', 'properties', '$schema'];
+
+/**
+ * The seed format of a value, when it is one: a seed 002 tool has a string `id` (a `tool.json`
+ * has no `id`: its ids are `bundleID` and `toolID`); a seed 000 tool has one of `argSchema`, `impl`, `schemaVersion`, `toolID`, `bundleID`,
+ * `displayName`, or a `slug`. A value with a key of another import format is neither.
+ */
+export const seedToolFormat = (u: unknown): SeedToolFormat | undefined => {
+  if (!isJsonObject(u) || FOREIGN_MARKS.some((k) => u[k] !== undefined)) return undefined;
+  if (typeof u['id'] === 'string') return 'registry';
+  if (typeof u['slug'] === 'string' || TOOL_JSON_MARKS.some((k) => u[k] !== undefined)) return 'tool-json';
+  return undefined;
+};
+
+export interface SeedToolGram {
+  /** The tool's slug (its name in the gram text). */
+  readonly slug: string;
+  /** `[slug:Tool {description, version, …, http: {…}} | signature]` */
+  readonly gram: string;
+  /** What changed on the way (dropped schema keywords, inferred types). */
+  readonly warnings: ReadonlyArray<Diagnostic>;
+}
+
+/**
+ * A seed document as gram. `defaults` names a `tool.json` that leaves out its slug (the file's
+ * name) or version (`"1"`).
+ */
+export const seedToolToGram = (
+  u: unknown,
+  env: ContentEnvironment,
+  defaults: { readonly slug?: string; readonly version?: string } = {},
+): Either<ReadonlyArray<Diagnostic>, SeedToolGram> => {
+  const format = seedToolFormat(u);
+  if (format === undefined) {
+    return left([error(CatalogCodes.INVALID_RECORD, 'not a seed 000 tool.json (slug, argSchema, impl, …) nor a seed 002 Tool JSON (id, input_schema, exec, …)')]);
+  }
+  if (format === 'registry') {
+    const w = decodeRegistryTool(u, env);
+    return w._tag === 'Left' ? w : right({ slug: w.right.built.content.slug, gram: contentToGram(w.right.built.content), warnings: w.right.built.warnings });
+  }
+  const o = u as Readonly<Record<string, unknown>>;
+  const ctx = {
+    ...(o['slug'] === undefined && o['gram'] === undefined && defaults.slug !== undefined ? { slug: defaults.slug } : {}),
+    ...(o['version'] === undefined && o['gram'] === undefined ? { version: defaults.version ?? '1' } : {}),
+  };
+  const w = decodeToolJson(u, env, ctx);
+  return w._tag === 'Left' ? w : right({ slug: w.right.built.content.slug, gram: contentToGram(w.right.built.content), warnings: w.right.built.warnings });
+};

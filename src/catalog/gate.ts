@@ -1,0 +1,56 @@
+/**
+ * The catalog's calls through the one policy gate (`passGate`, src/policy/gate.ts), as every caller
+ * of a tool does: permissions and safety level (`ALLOWED_TOOL_PERMS`), the rules, then approval.
+ * Over HTTP no one can be asked, so a call that needs approval is refused unless the catalog has an
+ * approver (`gramkit serve --yes`). The gate's refusals become the catalog's codes, which carry
+ * HTTP statuses: `CATALOG_APPROVAL_REQUIRED` (no approver), `CATALOG_POLICY_DENIED` (a policy or a
+ * person said no), `CATALOG_INVALID_ARGUMENTS` (arguments a person changed do not validate).
+ */
+import type { BoundTool } from '../library/bind.js';
+import { ToolCodes } from '../library/codes.js';
+import type { Approver } from '../policy/approvals.js';
+import type { Policies } from '../policy/evaluate.js';
+import { passGate } from '../policy/gate.js';
+import { CatalogCodes } from './codes.js';
+import type { CatalogError } from './result.js';
+
+export interface Gate {
+  readonly policies: Policies;
+  /** Answers calls that need approval; without one they are refused. */
+  readonly approver?: Approver;
+}
+
+export type GateOutcome = { readonly allowed: true; readonly args: unknown } | { readonly allowed: false; readonly error: CatalogError };
+
+const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export const gateCall = async (gate: Gate, bound: BoundTool, policyName: string, args: unknown, options: { readonly callId: string; readonly context?: unknown; readonly signal?: AbortSignal }): Promise<GateOutcome> => {
+  const annotations = bound.tool.annotations;
+  const outcome = await passGate(
+    {
+      tool: policyName,
+      args,
+      ...(annotations !== undefined ? { annotations } : {}),
+      schema: bound.tool.schema,
+      stepId: options.callId,
+      ...(options.context !== undefined ? { context: options.context } : {}),
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    },
+    { policies: gate.policies, ...(gate.approver !== undefined ? { approver: gate.approver } : {}) },
+  );
+  if (outcome.refused === undefined) return { allowed: true, args: outcome.args };
+  const e = outcome.refused.error;
+  const details = isRecord(e.details) ? e.details : {};
+  if (e.code === ToolCodes.INVALID_ARGUMENTS) return { allowed: false, error: { code: CatalogCodes.INVALID_ARGUMENTS, message: e.message, details } };
+  if (details['approvalNeeded'] === true) {
+    return {
+      allowed: false,
+      error: {
+        code: CatalogCodes.APPROVAL_REQUIRED,
+        message: `${bound.name} needs approval (${outcome.approval?.reason ?? e.message}), and this server has no approver`,
+        details: { ...details, reason: outcome.approval?.reason ?? e.message, hint: 'start the server with --yes to approve such calls, or disable the tool' },
+      },
+    };
+  }
+  return { allowed: false, error: { code: CatalogCodes.POLICY_DENIED, message: e.message, details } };
+};

@@ -1,0 +1,155 @@
+/**
+ * Seed 000's rules as pure decisions: given the current state and a write, either the records to
+ * store or the refusal. The catalog runs them inside the store's transaction, after syncing, so
+ * they always judge the latest state (also across processes).
+ *
+ * Decisions worth knowing:
+ * - `<slug, version>` is taken by any tool of the bundle, enabled or not (a hard delete frees it);
+ *   the conflict names the existing tool. Registry ids are unique across the catalog.
+ * - A PUT of a tool never replaces one (seed 000: conflict, the existing tool unchanged).
+ * - Bundle slugs are unique among live bundles (the CLI names bundles by slug).
+ * - A PUT of a soft-deleted bundle restores it.
+ * - Nothing inside a disabled or soft-deleted bundle may be written (PUT, PATCH); deleting a tool
+ *   there is allowed.
+ * - The built-in bundle and its tools: only `isEnabled` changes.
+ * - `modifiedAt` moves on structural changes only: toggling `isEnabled` keeps it.
+ */
+import { type Either, left, right } from 'fp-ts/lib/Either.js';
+import type { BundleWrite } from './bundle-json.js';
+import type { CatalogState } from './catalog-state.js';
+import { CatalogCodes } from './codes.js';
+import { newId } from './ids.js';
+import { type BundleRecord, SCHEMA_VERSION, STRUCTURAL_FIELDS, type ToolRecord } from './records.js';
+import { type CatalogError } from './result.js';
+import type { ToolWrite } from './tool-json.js';
+import { jsonEqual } from '../core/json-equal.js';
+
+export type Decided<A> = Either<CatalogError, { readonly bundles: ReadonlyArray<BundleRecord | { readonly deleted: string }>; readonly tools: ReadonlyArray<ToolRecord | { readonly deleted: string }>; readonly value: A }>;
+
+const refuse = (code: CatalogError['code'], message: string, details?: Readonly<Record<string, unknown>>): Decided<never> => left({ code, message, ...(details !== undefined ? { details } : {}) });
+
+const nothing = <A>(value: A): Decided<A> => right({ bundles: [], tools: [], value });
+
+/** Whether writes inside a bundle are allowed (and why not). */
+export const writableBundle = (state: CatalogState, bundleID: string, pending?: BundleRecord): Either<CatalogError, BundleRecord> => {
+  const b = pending?.bundleID === bundleID ? pending : state.bundles.get(bundleID);
+  if (b === undefined) return left({ code: CatalogCodes.BUNDLE_NOT_FOUND, message: `there is no bundle ${bundleID}` });
+  if (b.softDeletedAt !== null) return left({ code: CatalogCodes.BUNDLE_DELETED, message: `bundle "${b.slug}" (${bundleID}) was deleted at ${b.softDeletedAt}; restore it with a PUT first` });
+  if (!b.isEnabled) return left({ code: CatalogCodes.BUNDLE_DISABLED, message: `bundle "${b.slug}" (${bundleID}) is disabled: tools inside it cannot be written`, details: { hint: 'PATCH the bundle with {"isEnabled": true} first' } });
+  return right(b);
+};
+
+// -------------------------------------------------------------------------------------------------
+// bundles
+// -------------------------------------------------------------------------------------------------
+
+export const decidePutBundle = (state: CatalogState, bundleID: string, w: BundleWrite, now: string): Decided<{ readonly bundle: BundleRecord; readonly created: boolean }> => {
+  const old = state.bundles.get(bundleID);
+  if (old?.isBuiltIn === true) return refuse(CatalogCodes.BUILTIN_READ_ONLY, 'the built-in bundle cannot be replaced; only PATCH {"isEnabled"} changes it');
+  const other = state.bundleBySlug(w.slug);
+  if (other !== undefined && other.bundleID !== bundleID) {
+    return refuse(CatalogCodes.CONFLICT, `a bundle with the slug "${w.slug}" exists: ${other.bundleID}`, { existing: { kind: 'bundle', bundleID: other.bundleID, slug: other.slug } });
+  }
+  if (old === undefined) {
+    const bundle: BundleRecord = Object.freeze({ schemaVersion: SCHEMA_VERSION, bundleID, ...w, isBuiltIn: false, softDeletedAt: null, createdAt: now, modifiedAt: now });
+    return right({ bundles: [bundle], tools: [], value: { bundle, created: true } });
+  }
+  const structural = old.slug !== w.slug || old.displayName !== w.displayName || old.description !== w.description;
+  const same = !structural && old.isEnabled === w.isEnabled && old.softDeletedAt === null;
+  if (same) return nothing({ bundle: old, created: false });
+  const bundle: BundleRecord = Object.freeze({ ...old, ...w, softDeletedAt: null, modifiedAt: structural ? now : old.modifiedAt });
+  return right({ bundles: [bundle], tools: [], value: { bundle, created: false } });
+};
+
+export const decidePatchBundle = (state: CatalogState, bundleID: string, isEnabled: boolean): Decided<BundleRecord> => {
+  const old = state.bundles.get(bundleID);
+  if (old === undefined) return refuse(CatalogCodes.BUNDLE_NOT_FOUND, `there is no bundle ${bundleID}`);
+  if (old.softDeletedAt !== null) return refuse(CatalogCodes.BUNDLE_DELETED, `bundle "${old.slug}" (${bundleID}) was deleted at ${old.softDeletedAt}; restore it with a PUT first`);
+  if (old.isEnabled === isEnabled) return nothing(old);
+  const bundle = Object.freeze({ ...old, isEnabled });
+  return right({ bundles: [bundle], tools: [], value: bundle });
+};
+
+export const decideDeleteBundle = (state: CatalogState, bundleID: string, now: string): Decided<BundleRecord> => {
+  const old = state.bundles.get(bundleID);
+  if (old === undefined) return refuse(CatalogCodes.BUNDLE_NOT_FOUND, `there is no bundle ${bundleID}`);
+  if (old.isBuiltIn) return refuse(CatalogCodes.BUILTIN_READ_ONLY, 'the built-in bundle cannot be deleted; disable it with PATCH {"isEnabled": false}');
+  if (old.softDeletedAt !== null) return nothing(old);
+  const bundle = Object.freeze({ ...old, softDeletedAt: now });
+  return right({ bundles: [bundle], tools: [], value: bundle });
+};
+
+/** Soft-deleted bundles older than `graceMs` that hold no tool: removed for good. */
+export const decideReap = (state: CatalogState, nowMs: number, graceMs: number): Decided<ReadonlyArray<string>> => {
+  const gone = [...state.bundles.values()].filter((b) => b.softDeletedAt !== null && nowMs - Date.parse(b.softDeletedAt) >= graceMs && state.toolCount(b.bundleID) === 0).map((b) => b.bundleID);
+  return right({ bundles: gone.map((deleted) => ({ deleted })), tools: [], value: gone });
+};
+
+// -------------------------------------------------------------------------------------------------
+// tools
+// -------------------------------------------------------------------------------------------------
+
+const describeTool = (t: ToolRecord): Readonly<Record<string, unknown>> => ({
+  kind: 'tool',
+  toolID: t.toolID,
+  bundleID: t.bundleID,
+  slug: t.slug,
+  version: t.version,
+  isEnabled: t.isEnabled,
+  ...(t.registryId !== undefined ? { registryId: t.registryId } : {}),
+});
+
+/** `pending`: the bundle when the same transaction creates it (the registry bundle). */
+export const decideCreateTool = (state: CatalogState, bundleID: string, w: ToolWrite, now: string, nowMs: number, pending?: BundleRecord): Decided<ToolRecord> => {
+  const bundle = writableBundle(state, bundleID, pending);
+  if (bundle._tag === 'Left') return left(bundle.left);
+  if (bundle.right.isBuiltIn) return refuse(CatalogCodes.BUILTIN_READ_ONLY, 'tools cannot be added to the built-in bundle');
+  const c = w.built.content;
+  const existing = state.toolByKey(bundleID, c.slug, c.version);
+  if (existing !== undefined) {
+    return refuse(
+      CatalogCodes.CONFLICT,
+      `bundle "${bundle.right.slug}" already has ${c.slug} version ${c.version}: tool ${existing.toolID}${existing.isEnabled ? '' : ' (disabled)'}; it was left unchanged`,
+      { existing: describeTool(existing) },
+    );
+  }
+  if (w.registryId !== undefined) {
+    const taken = state.toolByRegistryId(w.registryId);
+    if (taken !== undefined) return refuse(CatalogCodes.CONFLICT, `the registry id "${w.registryId}" is taken by tool ${taken.toolID}`, { existing: describeTool(taken) });
+  }
+  const toolID = w.toolID !== undefined && !state.tools.has(w.toolID) ? w.toolID : newId(nowMs);
+  const createdAt = w.createdAt ?? now;
+  const tool: ToolRecord = Object.freeze({
+    schemaVersion: SCHEMA_VERSION,
+    bundleID,
+    toolID,
+    ...c,
+    isEnabled: w.isEnabled ?? true,
+    isBuiltIn: false,
+    createdBy: w.createdBy ?? 'system',
+    ...(w.registryId !== undefined ? { registryId: w.registryId } : {}),
+    createdAt,
+    modifiedAt: w.modifiedAt ?? (w.createdAt !== undefined ? createdAt : now),
+  });
+  return right({ bundles: [], tools: [tool], value: tool });
+};
+
+export const decidePatchTool = (state: CatalogState, tool: ToolRecord, isEnabled: boolean): Decided<ToolRecord> => {
+  const bundle = writableBundle(state, tool.bundleID);
+  if (bundle._tag === 'Left') return left(bundle.left);
+  if (tool.isEnabled === isEnabled) return nothing(tool);
+  const updated = Object.freeze({ ...tool, isEnabled });
+  return right({ bundles: [], tools: [updated], value: updated });
+};
+
+export const decideDeleteTool = (tool: ToolRecord, options: { readonly agentOnly?: boolean } = {}): Decided<ToolRecord> => {
+  if (tool.isBuiltIn) return refuse(CatalogCodes.BUILTIN_READ_ONLY, `${tool.slug} is a built-in tool: it cannot be deleted; disable it with PATCH {"isEnabled": false}`);
+  if (options.agentOnly === true && tool.createdBy !== 'agent') {
+    return refuse(CatalogCodes.NOT_AGENT_CREATED, `tool ${tool.registryId ?? tool.toolID} was created by ${tool.createdBy}: only tools created by an agent may be deleted here`);
+  }
+  return right({ bundles: [], tools: [{ deleted: tool.toolID }], value: tool });
+};
+
+/** Whether two tools differ in a structural field (what moves `modifiedAt`). */
+export const structurallyEqual = (a: ToolRecord, b: ToolRecord): boolean => STRUCTURAL_FIELDS.every((k) => jsonEqual(a[k], b[k]));
+

@@ -1,0 +1,71 @@
+/**
+ * Slugs and versions, exactly as seed 000 states them: Unicode letters, digits and the ASCII dash
+ * (`-`); versions may also hold dots; no underscore, whitespace, slash, control character or
+ * symbol; case-sensitive; at most 64 runes (code points). Versions are opaque labels: compared as
+ * strings, never ordered.
+ *
+ * "Digit" is read as Unicode decimal digits (`\p{Nd}`); letters are `\p{L}`. Combining marks are
+ * not letters, so a decomposed `é` (e + U+0301) is refused: send the composed form (NFC).
+ */
+import { type Either, left, right } from 'fp-ts/lib/Either.js';
+import { type Diagnostic, error } from '../core/diagnostic.js';
+import { CatalogCodes } from './codes.js';
+
+export const MAX_SLUG_RUNES = 64;
+
+const SLUG = /^[\p{L}\p{Nd}-]+$/u;
+const VERSION = /^[\p{L}\p{Nd}.-]+$/u;
+
+const runes = (s: string): number => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+
+const firstBad = (s: string, ok: RegExp): string | undefined => {
+  for (const ch of s) if (!ok.test(ch)) return ch;
+  return undefined;
+};
+
+const describeRune = (ch: string): string => {
+  const cp = ch.codePointAt(0) ?? 0;
+  const hex = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+  if (ch === '_') return 'an underscore';
+  if (ch === '/' || ch === '\\') return 'a slash';
+  if (ch === '.') return 'a dot (allowed in versions only)';
+  if (/\s/u.test(ch)) return `whitespace (${hex})`;
+  if (/\p{Cc}|\p{Cf}/u.test(ch)) return `a control character (${hex})`;
+  if (/\p{M}/u.test(ch)) return `a combining mark (${hex}; send the composed, NFC form)`;
+  return `${JSON.stringify(ch)} (${hex})`;
+};
+
+const check = (what: 'slug' | 'version', s: unknown, pattern: RegExp, rune: RegExp, code: string): Either<ReadonlyArray<Diagnostic>, string> => {
+  if (typeof s !== 'string') return left([error(code, `the ${what} must be a string, got ${s === null ? 'null' : typeof s}`)]);
+  if (s === '') return left([error(code, `the ${what} is empty`)]);
+  const n = runes(s);
+  if (n > MAX_SLUG_RUNES) return left([error(code, `the ${what} has ${n} runes; at most ${MAX_SLUG_RUNES} are allowed`)]);
+  if (!pattern.test(s)) {
+    const bad = firstBad(s, rune);
+    return left([
+      error(code, `the ${what} ${JSON.stringify(s)} contains ${bad !== undefined ? describeRune(bad) : 'a character that is not allowed'}`, {
+        hint: what === 'slug' ? 'a slug holds Unicode letters, digits and "-"' : 'a version holds Unicode letters, digits, "-" and "."',
+      }),
+    ]);
+  }
+  return right(s);
+};
+
+/** `s` when it is a valid slug, else why not. */
+export const parseSlug = (s: unknown): Either<ReadonlyArray<Diagnostic>, string> => check('slug', s, SLUG, /^[\p{L}\p{Nd}-]$/u, CatalogCodes.INVALID_SLUG);
+
+/** `s` when it is a valid version, else why not. */
+export const parseVersion = (s: unknown): Either<ReadonlyArray<Diagnostic>, string> => check('version', s, VERSION, /^[\p{L}\p{Nd}.-]$/u, CatalogCodes.INVALID_VERSION);
+
+export const isSlug = (s: string): boolean => parseSlug(s)._tag === 'Right';
+export const isVersion = (s: string): boolean => parseVersion(s)._tag === 'Right';
+
+/**
+ * The slug a seed 002 registry id maps to: `_` and `.` become `-` (`tool_http_get` →
+ * `tool-http-get`). Two ids that map to one slug collide, and the second is refused by name.
+ */
+export const slugOfRegistryId = (id: string): string => id.replace(/[_.]/g, '-');

@@ -1,0 +1,118 @@
+/**
+ * A sorted multiset of string keys, each with a number (a document, or nothing), for range scans
+ * (`every key ≥ k`, `every key starting with p`). Inserting into one sorted array costs O(n) per
+ * key (100,000 tools: seconds); here new keys go to a small unsorted buffer that scans see too,
+ * and the buffer is sorted and merged in when it grows past 1,024 keys (amortized O(log n) a key).
+ * Removal marks keys dead; they are dropped at the next merge.
+ */
+
+const lowerBound = (xs: ReadonlyArray<string>, key: string): number => {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((xs[mid] as string) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+};
+
+/** The buffer is merged in past this many keys: an eighth of the sorted keys, within 1,024..4,096. */
+const bufferLimit = (sorted: number): number => Math.min(4096, Math.max(1024, sorted >>> 3));
+
+export class SortedKeys {
+  private keys: string[] = [];
+  private values: number[] = [];
+  private pendingKeys: string[] = [];
+  private pendingValues: number[] = [];
+  private dead = new Set<string>();
+
+  /** Keys with their values (`value` distinguishes equal keys). */
+  add(key: string, value = 0): void {
+    this.dead.delete(`${value}\u0000${key}`);
+    this.pendingKeys.push(key);
+    this.pendingValues.push(value);
+    if (this.pendingKeys.length > bufferLimit(this.keys.length)) this.merge();
+  }
+
+  /** Removes the key with that value (lazily). */
+  remove(key: string, value = 0): void {
+    this.dead.add(`${value}\u0000${key}`);
+    if (this.dead.size > bufferLimit(this.keys.length)) this.merge();
+  }
+
+  clear(): void {
+    this.keys = [];
+    this.values = [];
+    this.pendingKeys = [];
+    this.pendingValues = [];
+    this.dead.clear();
+  }
+
+  get size(): number {
+    return this.keys.length + this.pendingKeys.length - this.dead.size;
+  }
+
+  /** Values of the keys starting with `prefix` (any order). */
+  prefixed(prefix: string): number[] {
+    const out: number[] = [];
+    for (let i = lowerBound(this.keys, prefix); i < this.keys.length && (this.keys[i] as string).startsWith(prefix); i++) this.keep(this.keys[i] as string, this.values[i] as number, out);
+    this.pendingKeys.forEach((k, i) => {
+      if (k.startsWith(prefix)) this.keep(k, this.pendingValues[i] as number, out);
+    });
+    return out;
+  }
+
+  /** Keys starting with `prefix`, each once (values ignored). */
+  keysPrefixed(prefix: string): string[] {
+    const out = new Set<string>();
+    for (let i = lowerBound(this.keys, prefix); i < this.keys.length && (this.keys[i] as string).startsWith(prefix); i++) out.add(this.keys[i] as string);
+    for (const k of this.pendingKeys) if (k.startsWith(prefix)) out.add(k);
+    return [...out];
+  }
+
+  /** Keys greater than `after` (all when undefined), in order, each once. */
+  *after(after: string | undefined): Generator<string> {
+    this.merge();
+    for (let i = after === undefined ? 0 : lowerBound(this.keys, after); i < this.keys.length; i++) {
+      const k = this.keys[i] as string;
+      if (after !== undefined && k <= after) continue;
+      if (i > 0 && this.keys[i - 1] === k) continue;
+      yield k;
+    }
+  }
+
+  private keep(key: string, value: number, out: number[]): void {
+    if (this.dead.size === 0 || !this.dead.has(`${value}\u0000${key}`)) out.push(value);
+  }
+
+  /** Sorts the buffer, merges it in, drops dead keys. */
+  private merge(): void {
+    if (this.pendingKeys.length === 0 && this.dead.size === 0) return;
+    const order = this.pendingKeys.map((_, i) => i).sort((a, b) => ((this.pendingKeys[a] as string) < (this.pendingKeys[b] as string) ? -1 : (this.pendingKeys[a] as string) > (this.pendingKeys[b] as string) ? 1 : 0));
+    const keys: string[] = [];
+    const values: number[] = [];
+    let i = 0;
+    let j = 0;
+    const push = (k: string, v: number): void => {
+      if (this.dead.size > 0 && this.dead.has(`${v}\u0000${k}`)) return;
+      keys.push(k);
+      values.push(v);
+    };
+    while (i < this.keys.length || j < order.length) {
+      const pk = j < order.length ? (this.pendingKeys[order[j] as number] as string) : undefined;
+      if (i < this.keys.length && (pk === undefined || (this.keys[i] as string) <= pk)) {
+        push(this.keys[i] as string, this.values[i] as number);
+        i++;
+      } else {
+        push(pk as string, this.pendingValues[order[j] as number] as number);
+        j++;
+      }
+    }
+    this.keys = keys;
+    this.values = values;
+    this.pendingKeys = [];
+    this.pendingValues = [];
+    this.dead.clear();
+  }
+}

@@ -1,0 +1,256 @@
+/**
+ * The catalog's state kept in step with its store: loaded once, then synced from the store's
+ * journal before each operation (so a process sees what the others wrote), and written through the
+ * store's transaction. Every change to a record, here or seen when syncing, is announced as a
+ * `changed` event.
+ *
+ * Syncs never overlap: a call made while one runs waits for the next one, which starts after it
+ * (a sync that started earlier could miss a write acknowledged in between).
+ */
+import { isLeft } from 'fp-ts/lib/Either.js';
+import { callId } from '../core/call-id.js';
+import type { JsonObject } from '../core/json-schema.js';
+import type { Tool } from '../library/tool.js';
+import { builtinSpecification, builtinSpecifications } from '../tools/builtin/specifications.js';
+import type { CatalogBackend, RecordRead, RecordWrite } from './backend.js';
+import { StoreError } from './backend.js';
+import { BUILTIN_BUNDLE_ID, builtinBundle, builtinToolRecord } from './builtin-records.js';
+import { decodeStoredBundle, encodeBundle } from './bundle-json.js';
+import { CatalogState } from './catalog-state.js';
+import { CatalogCodes } from './codes.js';
+import { type CatalogEvent, type ChangeAction, type EventBus, eventBus } from './events.js';
+import type { BundleRecord, ToolRecord } from './records.js';
+import { type CatalogResult, failure, success } from './result.js';
+import type { Decided } from './rules.js';
+import { decodeStoredTool, encodeTool } from './tool-json.js';
+
+/** A store failure as the catalog reports it. */
+export const storeFailure = (e: unknown): CatalogResult<never> =>
+  failure(CatalogCodes.STORE_UNAVAILABLE, e instanceof StoreError ? e.message : `the store failed: ${e instanceof Error ? e.message : String(e)}`);
+
+/** Whether cursor `a` is at or past `b` (false when they cannot be compared). */
+const cursorAtLeast = (a: string, b: string): boolean => {
+  const pa = a.split(':');
+  const pb = b.split(':');
+  if (pa.length !== pb.length) return false;
+  if (pa.length === 2) return pa[0] === pb[0] && Number(pa[1]) >= Number(pb[1]);
+  return Number(a) >= Number(b);
+};
+
+export class SyncedState {
+  readonly state = new CatalogState();
+  readonly bus: EventBus = eventBus();
+  /** This process, in the events it publishes (so it ignores its own when they come back). */
+  readonly origin = callId();
+  private cursor = '0';
+  private current: Promise<void> | undefined;
+  private next: Promise<void> | undefined;
+  private unsubscribeRemote: (() => Promise<void>) | undefined;
+
+  constructor(
+    readonly backend: CatalogBackend,
+    /** The built-in tools by name (their records come from the code). */
+    private readonly builtins: ReadonlyMap<string, Tool>,
+    private readonly now: () => number,
+  ) {}
+
+  private lastMs = Number.NaN;
+  private lastIso = '';
+
+  /** The clock as ISO 8601 (formatted once per millisecond). */
+  nowIso(): string {
+    const ms = this.now();
+    if (ms !== this.lastMs) {
+      this.lastMs = ms;
+      this.lastIso = new Date(ms).toISOString();
+    }
+    return this.lastIso;
+  }
+
+  // -----------------------------------------------------------------------------------------------
+  // loading and syncing
+  // -----------------------------------------------------------------------------------------------
+
+  async load(): Promise<CatalogResult<void>> {
+    try {
+      const loaded = await this.backend.load();
+      this.state.clear();
+      this.seedBuiltins();
+      this.applyReads(loaded.records, false, false);
+      this.cursor = loaded.cursor;
+      this.unsubscribeRemote = await this.backend.onPublished((e) => {
+        if (e['origin'] !== this.origin && typeof e['type'] === 'string' && e['type'] !== 'changed') this.bus.emit(e as unknown as CatalogEvent);
+      });
+      return success(undefined);
+    } catch (e) {
+      return storeFailure(e);
+    }
+  }
+
+  /** Sends an event to the other processes on the store (Redis), tagged with this process. */
+  publish(event: CatalogEvent): void {
+    if (this.backend.kind === 'redis') void this.backend.publish({ ...(event as unknown as JsonObject), origin: this.origin }).catch(() => undefined);
+  }
+
+  /**
+   * Brings the state up to the store: resolves after a sync that started after this call. Calls
+   * made while one runs share the next one.
+   */
+  sync(): Promise<void> {
+    if (this.current === undefined) {
+      this.current = this.syncOnce().finally(() => {
+        this.current = undefined;
+      });
+      return this.current;
+    }
+    this.next ??= this.current
+      .catch(() => undefined)
+      .then(() => {
+        this.next = undefined;
+        return this.sync();
+      });
+    return this.next;
+  }
+
+  /** Runs `f` on the synced state (a store failure is `CATALOG_STORE_UNAVAILABLE`). */
+  async synced<A>(f: () => CatalogResult<A> | Promise<CatalogResult<A>>): Promise<CatalogResult<A>> {
+    try {
+      await this.sync();
+    } catch (e) {
+      return storeFailure(e);
+    }
+    return f();
+  }
+
+  /** Runs a decision in the store's transaction on the latest state; applies and announces what it wrote. */
+  async write<A>(decide: () => Decided<A>): Promise<CatalogResult<A>> {
+    try {
+      const committed = await this.backend.transact(async () => {
+        await this.sync();
+        const decided = decide();
+        const writes: RecordWrite[] = [];
+        if (decided._tag === 'Right') {
+          for (const b of decided.right.bundles) writes.push('deleted' in b ? { kind: 'bundle', id: b.deleted } : { kind: 'bundle', id: b.bundleID, record: encodeBundle(b) });
+          for (const t of decided.right.tools) writes.push('deleted' in t ? { kind: 'tool', id: t.deleted } : { kind: 'tool', id: t.toolID, record: encodeTool(t) });
+        }
+        return { writes, result: decided, basedOn: this.cursor };
+      });
+      const d = committed.result;
+      if (d._tag === 'Left') return { ok: false, error: d.left };
+      // a sync that ran since the commit may have applied these records already
+      if (committed.cursor !== undefined && !cursorAtLeast(this.cursor, committed.cursor)) {
+        for (const b of d.right.bundles) {
+          const id = 'deleted' in b ? b.deleted : b.bundleID;
+          const record = 'deleted' in b ? undefined : b.bundleID === BUILTIN_BUNDLE_ID ? builtinBundle(b) : b;
+          this.emitChange('bundle', id, this.state.setBundle(id, record), record, false);
+        }
+        for (const t of d.right.tools) {
+          const id = 'deleted' in t ? t.deleted : t.toolID;
+          const record = 'deleted' in t ? undefined : this.overlayBuiltin(t);
+          this.emitChange('tool', id, this.state.setTool(id, record), record, false);
+        }
+        this.cursor = committed.cursor;
+      }
+      return success(d.right.value);
+    } catch (e) {
+      return storeFailure(e);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.unsubscribeRemote?.().catch(() => undefined);
+    await this.backend.close();
+  }
+
+  // -----------------------------------------------------------------------------------------------
+  // records
+  // -----------------------------------------------------------------------------------------------
+
+  private seedBuiltins(): void {
+    this.state.setBundle(BUILTIN_BUNDLE_ID, builtinBundle());
+    for (const spec of builtinSpecifications()) {
+      const t = this.builtins.get(spec.name);
+      if (t !== undefined) {
+        const record = builtinToolRecord(spec, t.annotations);
+        this.state.setTool(record.toolID, record);
+      }
+    }
+  }
+
+  /** One sync from the journal (never two at once; see `sync`). */
+  private async syncOnce(): Promise<void> {
+    const changes = await this.backend.changesSince(this.cursor);
+    if (changes.reset) {
+      const loaded = await this.backend.load();
+      const tools = new Map(this.state.tools);
+      const bundles = new Map(this.state.bundles);
+      this.state.clear();
+      this.seedBuiltins();
+      this.applyReads(loaded.records, false, true);
+      for (const [id, old] of bundles) this.emitChange('bundle', id, old, this.state.bundles.get(id), true);
+      for (const [id, old] of tools) this.emitChange('tool', id, old, this.state.tools.get(id), true);
+      for (const [id, r] of this.state.tools) if (!tools.has(id)) this.emitChange('tool', id, undefined, r, true);
+      for (const [id, r] of this.state.bundles) if (!bundles.has(id)) this.emitChange('bundle', id, undefined, r, true);
+      this.cursor = loaded.cursor;
+      return;
+    }
+    if (changes.changes.length > 0) this.applyReads(changes.changes, true, true);
+    this.cursor = changes.cursor;
+  }
+
+  /** Decodes records read from the store into the state (a record that does not decode is set aside as corrupt). */
+  private applyReads(reads: ReadonlyArray<RecordRead>, emit: boolean, remote: boolean): void {
+    for (const r of reads) {
+      const key = `${r.kind} ${r.id}`;
+      if (r.kind === 'bundle') {
+        let record: BundleRecord | undefined;
+        if (r.json !== undefined) {
+          const d = decodeStoredBundle(r.json);
+          if (isLeft(d)) {
+            this.state.corrupt.set(key, d.left);
+            continue;
+          }
+          record = r.id === BUILTIN_BUNDLE_ID ? builtinBundle(d.right) : d.right;
+        } else if (r.id === BUILTIN_BUNDLE_ID) record = builtinBundle();
+        this.state.corrupt.delete(key);
+        const old = this.state.setBundle(r.id, record);
+        if (emit) this.emitChange('bundle', r.id, old, record, remote);
+      } else {
+        let record: ToolRecord | undefined;
+        if (r.json !== undefined) {
+          const d = decodeStoredTool(r.json);
+          if (isLeft(d)) {
+            this.state.corrupt.set(key, d.left);
+            continue;
+          }
+          record = this.overlayBuiltin(d.right);
+        }
+        this.state.corrupt.delete(key);
+        const old = this.state.setTool(r.id, record);
+        if (emit) this.emitChange('tool', r.id, old, record, remote);
+      }
+    }
+  }
+
+  /** A stored built-in tool: the code's record with the stored `isEnabled` (kept as stored when the code no longer has it). */
+  private overlayBuiltin(t: ToolRecord): ToolRecord {
+    if (!t.isBuiltIn) return t;
+    const name = t.impl['builtin'];
+    const spec = typeof name === 'string' ? builtinSpecification(name) : undefined;
+    const impl = typeof name === 'string' ? this.builtins.get(name) : undefined;
+    return spec !== undefined && impl !== undefined ? builtinToolRecord(spec, impl.annotations, t) : t;
+  }
+
+  private emitChange(kind: 'bundle' | 'tool', id: string, old: BundleRecord | ToolRecord | undefined, record: BundleRecord | ToolRecord | undefined, remote: boolean): void {
+    if (old === undefined && record === undefined) return;
+    if (old !== undefined && record !== undefined && JSON.stringify(old) === JSON.stringify(record)) return;
+    let action: ChangeAction;
+    if (old === undefined) action = 'created';
+    else if (record === undefined) action = 'deleted';
+    else if (kind === 'bundle' && (record as BundleRecord).softDeletedAt !== null && (old as BundleRecord).softDeletedAt === null) action = 'deleted';
+    else if (old.isEnabled !== record.isEnabled && JSON.stringify({ ...old, isEnabled: record.isEnabled }) === JSON.stringify(record)) action = record.isEnabled ? 'enabled' : 'disabled';
+    else action = 'updated';
+    const bundleID = kind === 'tool' ? ((record ?? old) as ToolRecord).bundleID : undefined;
+    this.bus.emit({ type: 'changed', id: callId(), at: this.nowIso(), kind, action, recordID: id, ...(bundleID !== undefined ? { bundleID } : {}), remote });
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * Opening a catalog from the command line: `--data DIR` (flat files, the default
+ * `.gramkit/catalog` of the working directory), `--store redis://host:port`, or for `run` and
+ * `ab` one `--catalog DIR|redis://…`. The CLI supplies what only it may read: the working
+ * directory, the environment (secrets named with `--secret`, `PATH` and the locale for command
+ * tools).
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { type Catalog, type CatalogOptions, openCatalog } from '../../catalog/catalog.js';
+import type { CatalogBackend } from '../../catalog/backend.js';
+import { openFileStore } from '../../catalog/file-store.js';
+import { openRedisStore } from '../../catalog/redis-store.js';
+import type { CliIO } from '../io.js';
+
+export const DEFAULT_DATA_DIR = '.gramkit/catalog';
+
+/** Environment variables command tools may be given (each tool lists the ones it passes). */
+const COMMAND_ENV = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'HOME', 'TMPDIR'];
+
+export const isRedisUrl = (s: string): boolean => /^rediss?:\/\//i.test(s);
+
+export interface StoreChoice {
+  readonly data?: string;
+  readonly store?: string;
+}
+
+/** `--data` and `--store` as one location; a usage message when both are given or `--store` is not a Redis URL. */
+export const storeLocation = (choice: StoreChoice, io: CliIO): { readonly location?: string; readonly problem?: string } => {
+  if (choice.data !== undefined && choice.store !== undefined) return { problem: '--data and --store cannot be used together' };
+  if (choice.store !== undefined) return isRedisUrl(choice.store) ? { location: choice.store } : { problem: `--store takes a Redis URL (redis://host:port), got ${JSON.stringify(choice.store)}; a directory is --data DIR` };
+  const dir = choice.data ?? DEFAULT_DATA_DIR;
+  return { location: isAbsolute(dir) ? dir : resolve(io.cwd, dir) };
+};
+
+const openBackend = async (location: string, io: CliIO): Promise<CatalogBackend> =>
+  isRedisUrl(location) ? openRedisStore(location) : openFileStore(isAbsolute(location) ? location : resolve(io.cwd, location));
+
+export type CliCatalogOptions = Omit<CatalogOptions, 'store' | 'env' | 'secrets'> & { readonly secrets?: ReadonlyArray<string> };
+
+/** Opens the catalog at `location` (a directory or a Redis URL), or says why it cannot. */
+export const openCliCatalog = async (location: string, io: CliIO, options: CliCatalogOptions): Promise<{ readonly ok: true; readonly catalog: Catalog } | { readonly ok: false; readonly message: string }> => {
+  let store: CatalogBackend;
+  try {
+    store = await openBackend(location, io);
+  } catch (e) {
+    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
+  const secretNames = new Set(options.secrets ?? []);
+  const { secrets: _names, ...rest } = options;
+  const opened = await openCatalog({
+    ...rest,
+    store,
+    env: Object.fromEntries(COMMAND_ENV.filter((k) => io.env[k] !== undefined).map((k) => [k, io.env[k]])),
+    secrets: (name) => (secretNames.has(name) ? io.env[name] : undefined),
+  });
+  if (!opened.ok) {
+    await store.close().catch(() => undefined);
+    return { ok: false, message: `${opened.error.code}: ${opened.error.message}` };
+  }
+  return { ok: true, catalog: opened.value };
+};

@@ -1,0 +1,176 @@
+/**
+ * `gramkit serve`: opens the catalog (files or Redis), loads the libraries `function` tools name,
+ * registers the bootstrap tools, and serves until SIGINT or SIGTERM. The first line on stdout is
+ * `gramkit serve: listening on http://HOST:PORT …` (scripts and tests read the port from it).
+ *
+ * Only here is the process read: `ALLOWED_TOOL_PERMS`, the working directory (the bootstrap file,
+ * the default data directory and workspace), the environment variables named by `--secret`.
+ */
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { Catalog } from '../../catalog/catalog.js';
+import { nucleusToolJson } from '../../catalog/nucleus.js';
+import { emptyToolLibrary, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
+import { approveAll } from '../../policy/approvers.js';
+import { defaultRuleEngine } from '../../policy/default-rules.js';
+import type { Policies } from '../../policy/evaluate.js';
+import { parsePermissionList } from '../../policy/permissions.js';
+import { DEFAULT_HOST, DEFAULT_PORT, isLoopbackHost, startServer } from '../../server/serve.js';
+import { adminPage } from '../../server/admin-page.js';
+import { catalogMcpMount } from '../../server/mcp-source.js';
+import { createService } from '../../server/service.js';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
+import { VERSION } from '../version.js';
+import { formatDiagnostics } from '../../core/format-diagnostic.js';
+import { openCliCatalog, storeLocation } from './catalog-store.js';
+import { loadLibraryArgument, resolveWorkspace } from './spec-source.js';
+
+export interface ServeCommandOptions {
+  readonly host?: string;
+  readonly port?: string;
+  readonly data?: string;
+  readonly store?: string;
+  readonly library?: ReadonlyArray<string>;
+  readonly allowHost?: ReadonlyArray<string>;
+  readonly secret?: ReadonlyArray<string>;
+  readonly workspace?: string;
+  readonly bootstrap?: string;
+  readonly token?: string;
+  readonly requireScopes?: boolean;
+  readonly yes?: boolean;
+  readonly maxBody?: string;
+}
+
+const BOOTSTRAP_FILES = ['tools_bootstrap.json', join('config', 'tools_bootstrap.json')];
+const MAINTENANCE_MS = 1000;
+const REAP_MS = 60 * 60 * 1000;
+
+/** The bootstrap document: `--bootstrap`, else a default file of the working directory, else none. */
+const bootstrapDocument = async (cwd: string, given: string | undefined): Promise<{ readonly doc?: unknown; readonly from?: string; readonly problem?: string }> => {
+  const candidates = given !== undefined ? [isAbsolute(given) ? given : resolve(cwd, given)] : BOOTSTRAP_FILES.map((f) => join(cwd, f));
+  for (const path of candidates) {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (e) {
+      if (given !== undefined) return { problem: `cannot read the bootstrap file ${given}: ${(e as Error).message}` };
+      continue;
+    }
+    try {
+      return { doc: JSON.parse(text) as unknown, from: path };
+    } catch (e) {
+      return { problem: `the bootstrap file ${path} is not JSON: ${(e as Error).message}` };
+    }
+  }
+  return {};
+};
+
+export const action = async (ctx: CommandContext, options: ServeCommandOptions): Promise<number> => {
+  const { io } = ctx;
+  const usage = (text: string): number => {
+    io.stderr(`gramkit serve: ${text}\n`);
+    return EXIT_USAGE;
+  };
+  const failed = (text: string): number => {
+    io.stderr(`gramkit serve: ${text}\n`);
+    return EXIT_FAILURE;
+  };
+  const host = options.host ?? DEFAULT_HOST;
+  if (!isLoopbackHost(host) && (options.token === undefined || options.token === '')) {
+    return usage(`listening on ${host} exposes the tools to the network: give --token <token> (requests then need Authorization: Bearer <token>)`);
+  }
+  const port = options.port === undefined ? DEFAULT_PORT : Number(options.port);
+  if (options.port !== undefined && (!/^\d{1,5}$/.test(options.port) || port > 65535)) return usage(`--port must be a port number (0 to 65535), got ${JSON.stringify(options.port)}`);
+  const maxBody = options.maxBody === undefined ? undefined : Number(options.maxBody);
+  if (maxBody !== undefined && (!Number.isInteger(maxBody) || maxBody < 1)) return usage(`--max-body must be a positive number of bytes, got ${JSON.stringify(options.maxBody)}`);
+  const where = storeLocation(options, io);
+  if (where.problem !== undefined) return usage(where.problem);
+  const workspace = await resolveWorkspace(io, options.workspace);
+  if (!workspace.ok) return failed(workspace.error.message);
+
+  // libraries whose tools `function` tools may name
+  const libraries: ToolLibrary[] = [];
+  for (const ref of options.library ?? []) {
+    const lib = await loadLibraryArgument(ctx, ref, workspace.value);
+    if (lib._tag === 'Left') return failed(formatDiagnostics(lib.left));
+    libraries.push(lib.right);
+  }
+  const allowed = io.env['ALLOWED_TOOL_PERMS'];
+  const policies: Policies = {
+    rules: defaultRuleEngine,
+    ...(allowed !== undefined && allowed.trim() !== '' ? { permissions: { allowed: parsePermissionList(allowed) } } : {}),
+  };
+  const opened = await openCliCatalog(where.location as string, io, {
+    workspace: workspace.value,
+    functions: libraries.length === 0 ? emptyToolLibrary : unionLibraries(...libraries),
+    allowHosts: options.allowHost ?? [],
+    policies,
+    ...(options.yes === true ? { approver: approveAll } : {}),
+    ...(options.secret !== undefined ? { secrets: options.secret } : {}),
+  });
+  if (!opened.ok) return failed(opened.message);
+  const catalog = opened.catalog;
+
+  // `shell` (tool_exec) is registered only where its sandbox works
+  const { probeSandbox, findBwrap } = await import('../../tools/builtin/sandbox.js');
+  const bwrap = await findBwrap(undefined);
+  const sandbox = bwrap === undefined ? false : (await probeSandbox(bwrap, false, workspace.value)).ok;
+  const usable = (builtin: string): boolean => sandbox || (builtin !== 'shell' && builtin !== 'run_code');
+
+  const boot = await bootstrapDocument(io.cwd, options.bootstrap);
+  if (boot.problem !== undefined) {
+    await catalog.close();
+    return failed(boot.problem);
+  }
+  const registered = await catalog.bootstrap(boot.doc ?? nucleusToolJson(usable));
+  if (!registered.ok) {
+    await catalog.close();
+    return failed(`${registered.error.code}: ${registered.error.message}`);
+  }
+  for (const s of registered.value.skipped) io.stderr(`gramkit serve: bootstrap: ${s.id} skipped: ${s.reason}\n`);
+  for (const p of catalog.problems()) io.stderr(`gramkit serve: warning: the stored record ${p.record} does not decode and is skipped: ${p.diagnostics.map((d) => d.message).join('; ')}\n`);
+
+  // the catalog's enabled tools over MCP (Streamable HTTP) at /mcp; list_changed follows the catalog
+  const mcpMount = await catalogMcpMount(catalog, { local: isLoopbackHost(host), version: VERSION });
+  if (!mcpMount.ok) io.stderr(`gramkit serve: warning: ${mcpMount.error.code}: ${mcpMount.error.message}\n`);
+  const mcp = mcpMount.ok ? mcpMount.value : undefined;
+  const service = createService({
+    catalog,
+    mounts: [...(mcp !== undefined ? [mcp.mount] : []), adminPage()],
+    ...(options.token !== undefined ? { token: options.token } : {}),
+    ...(options.requireScopes === true ? { requireScopes: true } : {}),
+    hostHeaders: isLoopbackHost(host) ? 'loopback' : 'any',
+    ...(maxBody !== undefined ? { maxBodyBytes: maxBody } : {}),
+    version: VERSION,
+    discoverUsable: usable,
+  });
+  let server;
+  try {
+    server = await startServer(service, { host, port });
+  } catch (e) {
+    await mcp?.close();
+    await catalog.close();
+    return failed(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
+  }
+  const timers = maintenance(catalog);
+  io.stdout(
+    `gramkit serve: listening on ${server.url} (admin page ${server.url}/ui${mcp !== undefined ? `, MCP ${server.url}/mcp` : ''}; catalog: ${catalog.store.kind === 'files' ? 'files at ' : ''}${catalog.store.location}; bootstrap: ${boot.from ?? 'default nucleus'}, ${registered.value.discovered.length} registered)\n`,
+  );
+  const signal = await (io.untilStopped?.() ?? new Promise<string>(() => undefined));
+  io.stderr(`gramkit serve: ${signal}: stopping\n`);
+  for (const t of timers) clearInterval(t);
+  await mcp?.close();
+  await server.close();
+  await catalog.close();
+  return EXIT_OK;
+};
+
+/** Follows other processes' writes (so events reach subscribers) and reaps old soft-deleted bundles. */
+const maintenance = (catalog: Catalog): ReadonlyArray<ReturnType<typeof setInterval>> => {
+  void catalog.reap();
+  const sync = setInterval(() => void catalog.sync(), MAINTENANCE_MS);
+  const reap = setInterval(() => void catalog.reap(), REAP_MS);
+  sync.unref?.();
+  reap.unref?.();
+  return [sync, reap];
+};

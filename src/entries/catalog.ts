@@ -1,0 +1,42 @@
+/**
+ * `gramkit/catalog`: the persistent tool catalog. Bundles and tools (seed 000) and the registry
+ * view (seed 002) over a store (flat files with cross-process locks, or Redis), with search, usage,
+ * events, and invocation through the library's pipeline; and the record codecs (seed 000
+ * `tool.json`, seed 002 Tool JSON, gram) as pure functions returning `Either`.
+ */
+export type {
+  Catalog, CatalogOptions, BundleQuery, ToolQuery, SearchQuery, Page, BundleView, ToolView, BundleList, ToolList, ToolRef, InvokeOptions as CatalogInvokeOptions,
+  WriteOutcome, DiscoveryReport,
+} from '../catalog/catalog.js';
+export { openCatalog, REGISTRY_BUNDLE_ID } from '../catalog/catalog.js';
+export type { CatalogError, CatalogResult } from '../catalog/result.js';
+export { CatalogCodes } from '../catalog/codes.js';
+export type { CatalogCode } from '../catalog/codes.js';
+export type { CatalogBackend, RecordKind, RecordWrite, RecordRead, LoadedRecords, JournalChanges, Decision, Committed, UsageDelta } from '../catalog/backend.js';
+export { StoreError } from '../catalog/backend.js';
+export type { FileStoreOptions } from '../catalog/file-store.js';
+export { openFileStore } from '../catalog/file-store.js';
+export type { RedisStoreOptions } from '../catalog/redis-store.js';
+export { openRedisStore, redactRedisUrl } from '../catalog/redis-store.js';
+export type { BundleRecord, ToolRecord, ToolContent, ToolType, CreatedBy, UsageCount, UsageEntry } from '../catalog/records.js';
+export { SCHEMA_VERSION, TOOL_TYPES } from '../catalog/records.js';
+export type { CatalogEvent, CatalogEventType, CatalogListener, ChangeAction, ChangedCatalogEvent, InvokedCatalogEvent, ResultCatalogEvent, FailedCatalogEvent, DiscoveredCatalogEvent, CreatedCatalogEvent } from '../catalog/events.js';
+export { CATALOG_EVENT_TYPES } from '../catalog/events.js';
+export type { ContentEnvironment, ContentInput, Built } from '../catalog/content.js';
+export { buildContent, contentToGram, gramToInput, contentSpecification } from '../catalog/content.js';
+export type { ToolWrite, ToolJsonContext } from '../catalog/tool-json.js';
+export { decodeToolJson, decodeStoredTool, encodeTool } from '../catalog/tool-json.js';
+export type { BundleWrite } from '../catalog/bundle-json.js';
+export { decodeBundleWrite, decodeEnabledPatch, decodeStoredBundle, encodeBundle } from '../catalog/bundle-json.js';
+export type { RegistryView } from '../catalog/registry-json.js';
+export { decodeRegistryTool, encodeRegistryTool, registryIdOf, REGISTRY_VERSION } from '../catalog/registry-json.js';
+export { isMapForm, mapToSchema, schemaToMap } from '../catalog/map-schema.js';
+export { parseSlug, parseVersion, isSlug, isVersion, slugOfRegistryId, MAX_SLUG_RUNES } from '../catalog/slug.js';
+export { parseId, isUuidV7, isRegistryId, parseRegistryId, newId } from '../catalog/ids.js';
+export { NUCLEUS, nucleusToolJson } from '../catalog/nucleus.js';
+export { BUILTIN_BUNDLE_ID } from '../catalog/builtin-records.js';
+export type { SearchEntry, SearchTier, SearchCursor, SearchHit, SearchPage, SearchOptions } from '../catalog/search-index.js';
+export { SearchIndex } from '../catalog/search-index.js';
+
+export type { SeedToolFormat, SeedToolGram } from '../catalog/convert.js';
+export { contentEnvironment, seedToolFormat, seedToolToGram } from '../catalog/convert.js';

@@ -1,0 +1,30 @@
+/**
+ * Stable codes of the service layer (`SERVICE_` prefix): problems with a request before it
+ * reaches the catalog. Every problem+json body carries one of these or a `CATALOG_…` code;
+ * docs/service.md lists each with its HTTP status.
+ */
+import { type CodeOf, defineCodes } from '../core/codes.js';
+
+export const ServiceCodes = defineCodes('server', 'SERVICE', {
+  NOT_FOUND: { summary: 'no route has that path', hint: 'see /openapi.json for the routes' },
+  METHOD_NOT_ALLOWED: { summary: 'the path exists, not with that method (the `Allow` header lists the methods)', hint: 'use one of the methods in the Allow header' },
+  MALFORMED_JSON: { summary: 'the body is not JSON', hint: 'send valid JSON (the message gives the position)' },
+  UNSUPPORTED_MEDIA_TYPE: { summary: 'a body that is not `application/json`', hint: 'send Content-Type: application/json' },
+  BODY_TOO_LARGE: { summary: 'the body is larger than the server accepts', hint: 'send a smaller body, or start the server with a larger --max-body' },
+  INVALID_REQUEST: { summary: 'the body, a query parameter, a path parameter or a header does not fit the route\'s schema', hint: 'fix the part the message names (issues lists every problem)' },
+  UNAUTHORIZED: { summary: 'the server has a token and the request does not carry it (`Authorization: Bearer <token>`)', hint: 'send Authorization: Bearer <the --token of the server>' },
+  FORBIDDEN_HOST: { summary: 'the `Host` header names another server (DNS rebinding protection of a local server)', hint: 'call the server as localhost or 127.0.0.1, or start it with --host and --token' },
+  MISSING_SCOPE: { summary: 'the server requires scopes and `X-Caller-Scopes` lacks the route\'s', hint: 'send X-Caller-Scopes with the scope the message names' },
+  INTERNAL: { summary: 'a bug: the request could not be answered (reported, never expected)', retryable: 'sometimes', hint: 'report it as a bug, with the request' },
+});
+
+export type ServiceCode = CodeOf<typeof ServiceCodes>;
+
+/** The scopes of seed 002's `X-Caller-Scopes`, and the one writes need. */
+export const Scopes = {
+  READ: 'read_registry',
+  INVOKE: 'invoke_tool',
+  WRITE: 'write_registry',
+} as const;
+
+export type Scope = (typeof Scopes)[keyof typeof Scopes];

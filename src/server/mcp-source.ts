@@ -1,0 +1,173 @@
+/**
+ * The catalog as an MCP tool source (`gramkit serve` mounts `createMcpHttpHandler` on it at
+ * `/mcp`): the enabled, available tools, the newest version of each slug (what agents bind with
+ * `--catalog`), each named by its slug.
+ *
+ * A call goes through the catalog (`invokeTool`): the same policies, usage, history and events as
+ * the REST invoke routes. The served tool keeps the record's schemas, limits and annotations, so
+ * `tools/list` shows what the catalog stores; a refusal before the tool runs (disabled meanwhile,
+ * a policy) comes back as a failed call with the catalog's code.
+ *
+ * `tools()` is synchronous (the MCP server reads it on every request): it answers the list built
+ * last, and asks the catalog to sync (another process's writes then arrive as `changed` events).
+ * Every `changed` event rebuilds the list, then tells the subscribers (`notifications/tools/list_changed`).
+ */
+import type { Catalog } from '../catalog/catalog.js';
+import type { ToolRecord } from '../catalog/records.js';
+import { type BoundTool, bindTool } from '../library/bind.js';
+import { ToolFailure } from '../library/result.js';
+import { createTool, type Tool } from '../library/tool.js';
+import { emptyToolLibrary, registerTool } from '../library/tool-library.js';
+import { McpCodes } from '../mcp/codes.js';
+import type { McpToolSource } from '../mcp/tool-source.js';
+import type { Mount } from './service.js';
+
+export interface CatalogToolSource extends McpToolSource {
+  readonly subscribe: (onChange: () => void) => () => void;
+  /** Resolves once the list reflects the catalog as it is now. */
+  readonly ready: () => Promise<void>;
+  readonly close: () => void;
+}
+
+/** A tool whose calls go through the catalog, with the catalog tool's name, schemas, limits and annotations. */
+const throughCatalog = (catalog: Catalog, record: ToolRecord, shape: Tool): Tool =>
+  createTool(
+    shape.name,
+    shape.description,
+    shape.schema,
+    async (args: unknown, ctx) => {
+      const r = await catalog.invokeTool({ id: record.toolID }, args, { signal: ctx.signal });
+      if (!r.ok) throw new ToolFailure(r.error.code, r.error.message, r.error.details !== undefined ? { details: r.error.details } : {});
+      if (!r.value.ok) {
+        const e = r.value.error;
+        throw new ToolFailure(e.code, e.message, { retryable: e.retryable, ...(e.details !== undefined ? { details: e.details } : {}) });
+      }
+      return r.value.value;
+    },
+    {
+      ...(shape.outputSchema !== undefined ? { outputSchema: shape.outputSchema } : {}),
+      ...(shape.limits !== undefined ? { limits: shape.limits } : {}),
+      ...(shape.annotations !== undefined ? { annotations: shape.annotations } : {}),
+    },
+  );
+
+export const catalogToolSource = (catalog: Catalog): CatalogToolSource => {
+  let current: ReadonlyArray<BoundTool> = Object.freeze([]);
+  const listeners = new Set<() => void>();
+  let building: Promise<void> | undefined;
+  let again = false;
+  let syncing = false;
+
+  const build = async (): Promise<void> => {
+    const out: BoundTool[] = [];
+    for (const { record } of await catalog.specifications()) {
+      const b = await catalog.boundTool({ id: record.toolID });
+      if (!b.ok) continue;
+      const tool = throughCatalog(catalog, record, b.value.tool);
+      const bound = bindTool(b.value.spec, registerTool(tool.name, tool, emptyToolLibrary), b.value.options);
+      if (bound._tag === 'Right') out.push(bound.right);
+    }
+    current = Object.freeze(out);
+  };
+
+  /** Rebuilds (once more if a change came while building), then notifies. */
+  const rebuild = (): Promise<void> => {
+    if (building !== undefined) {
+      again = true;
+      return building;
+    }
+    building = (async () => {
+      do {
+        again = false;
+        await build().catch(() => undefined);
+      } while (again);
+      building = undefined;
+      for (const l of [...listeners]) {
+        try {
+          l();
+        } catch {
+          // a listener cannot break the source
+        }
+      }
+    })();
+    return building;
+  };
+
+  const unsubscribe = catalog.subscribe((e) => {
+    if (e.type === 'changed') void rebuild();
+  });
+  const first = rebuild();
+
+  return Object.freeze({
+    tools: () => {
+      if (!syncing) {
+        syncing = true;
+        void catalog.sync().finally(() => {
+          syncing = false;
+        });
+      }
+      return current;
+    },
+    subscribe: (onChange: () => void) => {
+      listeners.add(onChange);
+      return () => void listeners.delete(onChange);
+    },
+    ready: async () => {
+      await first;
+      while (building !== undefined) await building;
+    },
+    close: () => {
+      unsubscribe();
+      listeners.clear();
+    },
+  });
+};
+
+/** What `gramkit serve` mounts at `/mcp`: the catalog's tools over MCP Streamable HTTP. */
+export interface McpMount {
+  readonly mount: Mount;
+  readonly source: CatalogToolSource;
+  readonly close: () => Promise<void>;
+}
+
+/** Why the MCP endpoint could not be made (the SDK, an optional peer, is not installed). */
+export interface McpMountError {
+  readonly code: typeof McpCodes.SDK_MISSING;
+  readonly message: string;
+}
+
+/**
+ * The MCP endpoint of a service: `createMcpHttpHandler` over the catalog's tools, at `path`
+ * (default `/mcp`). `local`: the server listens on loopback, so the handler keeps its DNS-rebinding
+ * checks (Host and Origin must be local names); otherwise the service's token guards it and the
+ * checks are off. The MCP server SDK is an optional peer, loaded here (not when `gramkit/server`
+ * is): without it the answer is `MCP_SDK_MISSING`, and the service runs without `/mcp`.
+ */
+export const catalogMcpMount = async (
+  catalog: Catalog,
+  options: { readonly path?: string; readonly local?: boolean; readonly name?: string; readonly version?: string } = {},
+): Promise<{ readonly ok: true; readonly value: McpMount } | { readonly ok: false; readonly error: McpMountError }> => {
+  let createMcpHttpHandler: typeof import('../mcp/http-handler.js').createMcpHttpHandler;
+  try {
+    ({ createMcpHttpHandler } = await import('../mcp/http-handler.js'));
+  } catch (e) {
+    return { ok: false, error: { code: McpCodes.SDK_MISSING, message: `MCP at /mcp needs the MCP server SDK, which could not be loaded (npm install @modelcontextprotocol/server): ${e instanceof Error ? e.message : String(e)}` } };
+  }
+  const source = catalogToolSource(catalog);
+  const handler = createMcpHttpHandler(source, {
+    name: options.name ?? 'gramkit-catalog',
+    ...(options.version !== undefined ? { version: options.version } : {}),
+    ...(options.local === false ? { allowedHosts: 'any' as const, allowedOrigins: 'any' as const } : {}),
+  });
+  return {
+    ok: true,
+    value: {
+      mount: { path: options.path ?? '/mcp', handler: handler.fetch },
+      source,
+      close: async () => {
+        source.close();
+        await handler.close();
+      },
+    },
+  };
+};

@@ -1,0 +1,67 @@
+/**
+ * `GET /api/v1/events`: the catalog's events as server-sent events (`event: <type>`, `id`, `data:
+ * <json>`): seed 002's `invoked`, `result`, `failed`, `discovered`, `created`, and `changed` for
+ * every record change. `?types=` keeps some types only. A comment line every 15 s keeps proxies
+ * from closing the stream; it ends when the client goes away.
+ */
+import { CATALOG_EVENT_TYPES, type CatalogEvent } from '../catalog/events.js';
+import { Scopes, ServiceCodes } from './codes.js';
+import { problem } from './problem.js';
+import { refTo } from './schemas.js';
+import type { RouteSpec } from './route.js';
+
+const HEARTBEAT_MS = 15_000;
+
+export const eventsRoute: RouteSpec = {
+  method: 'get',
+  path: '/api/v1/events',
+  operationId: 'events',
+  summary: 'The catalog\'s events as server-sent events',
+  tag: 'events',
+  scope: Scopes.READ,
+  query: { types: { kind: 'list', description: `only these types (${CATALOG_EVENT_TYPES.join(', ')})` } },
+  responses: { 200: { description: 'text/event-stream', schema: 'sse' }, 400: { description: 'problem details', schema: refTo('Problem') } },
+  handler: async (c) => {
+    const wanted = c.query['types'] as ReadonlyArray<string> | undefined;
+    const unknown = (wanted ?? []).filter((t) => !(CATALOG_EVENT_TYPES as ReadonlyArray<string>).includes(t));
+    if (unknown.length > 0) return { kind: 'problem', problem: problem(ServiceCodes.INVALID_REQUEST, `unknown event types: ${unknown.join(', ')} (the types are ${CATALOG_EVENT_TYPES.join(', ')})`) };
+    const types = wanted !== undefined && wanted.length > 0 ? new Set(wanted) : undefined;
+    const encoder = new TextEncoder();
+    let stop: (() => void) | undefined;
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const send = (text: string): void => {
+          try {
+            controller.enqueue(encoder.encode(text));
+          } catch {
+            stop?.();
+          }
+        };
+        const unsubscribe = c.catalog.subscribe((e: CatalogEvent) => {
+          if (types === undefined || types.has(e.type)) send(`event: ${e.type}\nid: ${e.id}\ndata: ${JSON.stringify(e)}\n\n`);
+        });
+        const timer = setInterval(() => send(': keep-alive\n\n'), HEARTBEAT_MS);
+        timer.unref?.();
+        stop = () => {
+          stop = undefined;
+          unsubscribe();
+          clearInterval(timer);
+          try {
+            controller.close();
+          } catch {
+            // already closed
+          }
+        };
+        c.signal.addEventListener('abort', () => stop?.(), { once: true });
+        send(': connected\n\n');
+      },
+      cancel() {
+        stop?.();
+      },
+    });
+    return {
+      kind: 'response',
+      response: new Response(stream, { status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' } }),
+    };
+  },
+};

@@ -1,0 +1,305 @@
+// gramkit's admin page: seed 000's Tools admin screen and seed 002's Monitor in one page, over the
+// service's own REST routes (no other API). Plain JavaScript, no build step, no dependency.
+'use strict';
+
+const state = {
+  bundles: new Map(), // bundleID -> bundle
+  bundle: undefined, // the selected bundleID, or undefined for every bundle
+  tools: [], // the rows shown
+  next: undefined, // the next page's token
+  selected: undefined, // the toolID shown in the detail pane
+  names: new Map(), // toolID -> "slug version" of every tool seen (usage names tools by registry id, else toolID)
+  token: sessionStorage.getItem('gramkit-token') ?? '',
+  generation: 0, // drops answers to requests that a newer one replaced
+};
+
+const $ = (id) => document.getElementById(id);
+
+const el = (tag, attrs = {}, ...children) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === false) continue;
+    if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else if (k === 'dataset') Object.assign(e.dataset, v);
+    else e.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children) if (c !== undefined && c !== null) e.append(c);
+  return e;
+};
+
+const say = (text) => {
+  $('status').textContent = text;
+};
+
+/** A request to the service: the JSON answer, or an Error with the problem's code and detail. */
+const api = async (method, path, body) => {
+  const headers = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (state.token !== '') headers.authorization = `Bearer ${state.token}`;
+  const response = await fetch(path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const text = await response.text();
+  const type = response.headers.get('content-type') ?? '';
+  const data = type.includes('json') && text !== '' ? JSON.parse(text) : text;
+  if (response.status === 401) {
+    $('token-box').hidden = false;
+    $('token').focus();
+  }
+  if (!response.ok) {
+    const error = new Error(typeof data === 'object' && data !== null ? `${data.code}: ${data.detail}` : `${response.status} ${text}`);
+    error.problem = data;
+    throw error;
+  }
+  return data;
+};
+
+const guard = (f) => async (...args) => {
+  try {
+    await f(...args);
+  } catch (e) {
+    say(e.message);
+  }
+};
+
+const query = (params) => {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, String(v));
+  const s = q.toString();
+  return s === '' ? '' : `?${s}`;
+};
+
+// ------------------------------------------------------------------------------------------------
+// bundles
+// ------------------------------------------------------------------------------------------------
+
+const loadBundles = async () => {
+  const all = [];
+  let token;
+  do {
+    const page = await api('GET', `/tools/bundles${query({ includeDisabled: true, pageSize: 100, pageToken: token })}`);
+    all.push(...page.bundles);
+    token = page.nextPageToken;
+  } while (token !== undefined);
+  state.bundles = new Map(all.map((b) => [b.bundleID, b]));
+  renderBundles();
+};
+
+const toggle = (label, checked, onchange) => el('input', { type: 'checkbox', role: 'switch', 'aria-label': label, checked, onchange, onclick: (e) => e.stopPropagation() });
+
+const renderBundles = () => {
+  const list = $('bundles');
+  list.replaceChildren(
+    el('li', { class: state.bundle === undefined ? 'selected' : undefined, dataset: { bundle: '' }, onclick: () => selectBundle(undefined) }, el('span', { class: 'name' }, 'All bundles')),
+    ...[...state.bundles.values()]
+      .filter((b) => b.softDeletedAt === null || b.softDeletedAt === undefined)
+      .map((b) =>
+        el(
+          'li',
+          { class: [b.bundleID === state.bundle ? 'selected' : '', b.isEnabled ? '' : 'disabled'].join(' ').trim() || undefined, dataset: { bundle: b.bundleID, slug: b.slug }, onclick: () => selectBundle(b.bundleID) },
+          el('span', { class: 'name' }, b.displayName || b.slug, b.isBuiltIn ? el('span', { class: 'badge' }, 'built-in') : undefined, el('span', { class: 'badge' }, String(b.toolCount ?? ''))),
+          toggle(`enable bundle ${b.slug}`, b.isEnabled, guard(async (e) => {
+            await api('PATCH', `/tools/bundles/${encodeURIComponent(b.bundleID)}`, { isEnabled: e.target.checked });
+            say(`bundle ${b.slug} ${e.target.checked ? 'enabled' : 'disabled'}`);
+            await loadBundles();
+          })),
+        ),
+      ),
+  );
+};
+
+const selectBundle = (bundleID) => {
+  state.bundle = bundleID;
+  renderBundles();
+  void guard(loadTools)();
+};
+
+// ------------------------------------------------------------------------------------------------
+// tools: the list, the search route, the agent filter
+// ------------------------------------------------------------------------------------------------
+
+const toolPath = (t) => `/tools/bundles/${encodeURIComponent(t.bundleID)}/tools/${encodeURIComponent(t.slug)}/version/${encodeURIComponent(t.version)}`;
+
+const loadTools = async (more = false) => {
+  const generation = ++state.generation;
+  const q = $('search').value.trim();
+  const includeDisabled = $('show-disabled').checked;
+  const agentOnly = $('agent-only').checked;
+  const token = more ? state.next : undefined;
+  const page =
+    q !== ''
+      ? await api('GET', `/tools/tools/search${query({ q, includeDisabled, pageSize: 50, pageToken: token })}`)
+      : await api('GET', `/tools/tools${query({ includeDisabled, bundleIDs: state.bundle, createdBy: agentOnly ? 'agent' : undefined, recommendedPageSize: 50, pageToken: token })}`);
+  if (generation !== state.generation) return;
+  // the search route ranks every tool: the bundle and agent filters apply to its page here
+  const rows = page.tools.filter((t) => (state.bundle === undefined || t.bundleID === state.bundle) && (!agentOnly || t.createdBy === 'agent'));
+  state.tools = more ? [...state.tools, ...rows] : rows;
+  for (const t of page.tools) state.names.set(t.toolID, `${t.slug} ${t.version}`);
+  state.next = page.nextPageToken;
+  $('more').hidden = state.next === undefined;
+  $('tools-scope').textContent = q !== '' ? `matching “${q}”` : state.bundle !== undefined ? `in ${state.bundles.get(state.bundle)?.slug ?? state.bundle}` : '';
+  renderTools();
+  say('');
+};
+
+const renderTools = () => {
+  $('tools').tBodies[0].replaceChildren(
+    ...state.tools.map((t) =>
+      el(
+        'tr',
+        { class: [t.toolID === state.selected ? 'selected' : '', t.isEnabled ? '' : 'disabled'].join(' ').trim() || undefined, dataset: { tool: t.slug, version: t.version, toolId: t.toolID }, onclick: () => void guard(showTool)(t) },
+        el('td', {}, el('strong', {}, t.slug), t.displayName && t.displayName !== t.slug ? el('div', {}, t.displayName) : undefined, t.available === false ? el('div', { class: 'unavailable' }, 'unavailable') : undefined),
+        el('td', {}, t.version),
+        el('td', {}, t.type),
+        el('td', { class: 'created-by' }, t.createdBy ?? 'system'),
+        el('td', { class: 'calls' }, String(t.callCount ?? 0)),
+        el('td', {}, toggle(`enable tool ${t.slug} ${t.version}`, t.isEnabled, guard(async (e) => {
+          await api('PATCH', toolPath(t), { isEnabled: e.target.checked });
+          say(`${t.slug} ${t.version} ${e.target.checked ? 'enabled' : 'disabled'}`);
+          await loadTools();
+        }))),
+      ),
+    ),
+  );
+};
+
+// ------------------------------------------------------------------------------------------------
+// a tool: detail, gram, and a tester generated from its argSchema
+// ------------------------------------------------------------------------------------------------
+
+const showTool = async (row) => {
+  state.selected = row.toolID;
+  renderTools();
+  const [tool, gram] = await Promise.all([api('GET', toolPath(row)), api('GET', `${toolPath(row)}/gram`)]);
+  $('detail-pane').hidden = false;
+  $('detail-title').textContent = `${tool.displayName || tool.slug} (${tool.slug} ${tool.version})`;
+  $('detail-description').textContent = tool.description ?? '';
+  const facts = [
+    ['bundle', tool.bundleSlug ?? tool.bundleID],
+    ['type', tool.type],
+    ['created by', tool.createdBy ?? 'system'],
+    ['tags', (tool.tags ?? []).join(', ')],
+    ['calls', String(tool.callCount ?? 0)],
+    ['last called', tool.lastCalledAt ?? '—'],
+    ['modified', tool.modifiedAt],
+    ...(tool.available === false ? [['unavailable', tool.unavailableReason ?? '']] : []),
+  ];
+  $('detail-facts').replaceChildren(...facts.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]));
+  $('detail-gram').textContent = gram;
+  $('result').textContent = '';
+  $('result').className = '';
+  renderTester(tool);
+};
+
+/** One form field for a property of the argument schema (object and array values are typed as JSON). */
+const field = (name, schema, required) => {
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  const label = `${name}${required ? ' *' : ''}`;
+  const attrs = { name, dataset: { kind: schema.enum !== undefined ? 'enum' : (type ?? 'json') }, required: required && type !== 'boolean' };
+  let input;
+  if (schema.enum !== undefined) {
+    input = el('select', attrs, ...(required ? [] : [el('option', { value: '' }, '')]), ...schema.enum.map((v, i) => el('option', { value: String(i) }, JSON.stringify(v))));
+  } else if (type === 'boolean') {
+    input = el('input', { ...attrs, type: 'checkbox', checked: schema.default === true });
+  } else if (type === 'integer' || type === 'number') {
+    input = el('input', { ...attrs, type: 'number', step: type === 'integer' ? '1' : 'any', value: schema.default });
+  } else if (type === 'string') {
+    input = el('input', { ...attrs, type: 'text', value: schema.default });
+  } else {
+    input = el('textarea', { ...attrs, rows: '3', placeholder: 'JSON' }, schema.default !== undefined ? JSON.stringify(schema.default) : undefined);
+  }
+  return el('label', {}, el('span', {}, label), schema.description ? el('small', {}, schema.description) : undefined, input);
+};
+
+/** The arguments the form holds, as the schema types them (empty optional fields are left out). */
+const formArgs = (form, schema) => {
+  const args = {};
+  for (const input of form.querySelectorAll('[name]')) {
+    const name = input.name;
+    const kind = input.dataset.kind;
+    if (kind === 'boolean') {
+      args[name] = input.checked;
+      continue;
+    }
+    if (input.value === '') continue;
+    if (kind === 'enum') args[name] = schema.properties[name].enum[Number(input.value)];
+    else if (kind === 'integer' || kind === 'number') args[name] = Number(input.value);
+    else if (kind === 'string') args[name] = input.value;
+    else args[name] = JSON.parse(input.value);
+  }
+  return args;
+};
+
+const renderTester = (tool) => {
+  const schema = tool.argSchema ?? { type: 'object', properties: {} };
+  const properties = schema.properties ?? {};
+  const required = new Set(schema.required ?? []);
+  const form = $('tester');
+  form.replaceChildren(
+    ...Object.entries(properties).map(([name, s]) => field(name, s, required.has(name))),
+    el('button', { type: 'submit', disabled: tool.available === false }, 'Invoke'),
+  );
+  form.onsubmit = (e) => {
+    e.preventDefault();
+    void (async () => {
+      const out = $('result');
+      let args;
+      try {
+        args = formArgs(form, schema);
+      } catch (err) {
+        out.className = 'failed';
+        out.textContent = `not JSON: ${err.message}`;
+        return;
+      }
+      out.className = '';
+      out.textContent = '…';
+      try {
+        const result = await api('POST', `${toolPath(tool)}/invoke`, { args });
+        out.className = result.ok ? 'ok' : 'failed';
+        out.textContent = JSON.stringify(result, null, 2);
+      } catch (err) {
+        out.className = 'failed';
+        out.textContent = JSON.stringify(err.problem ?? err.message, null, 2);
+      }
+      await guard(loadUsage)();
+    })();
+  };
+};
+
+// ------------------------------------------------------------------------------------------------
+// usage (the Monitor)
+// ------------------------------------------------------------------------------------------------
+
+const loadUsage = async () => {
+  const { usage } = await api('GET', '/api/v1/tools/usage?limit=20');
+  $('usage').tBodies[0].replaceChildren(
+    ...usage.map((u) =>
+      el('tr', { class: u.ok ? 'ok' : 'failed' }, el('td', {}, u.ts), el('td', {}, u.tool === u.toolID ? (state.names.get(u.toolID) ?? u.tool) : u.tool), el('td', {}, u.agent_id ?? '—'), el('td', {}, u.ok ? 'ok' : (u.code ?? 'failed')), el('td', {}, `${Math.round(u.durationMs * 10) / 10} ms`)),
+    ),
+  );
+};
+
+// ------------------------------------------------------------------------------------------------
+// start
+// ------------------------------------------------------------------------------------------------
+
+let typing;
+$('search').addEventListener('input', () => {
+  clearTimeout(typing);
+  typing = setTimeout(() => void guard(loadTools)(), 150);
+});
+$('agent-only').addEventListener('change', () => void guard(loadTools)());
+$('show-disabled').addEventListener('change', () => void guard(loadTools)());
+$('more').addEventListener('click', () => void guard(loadTools)(true));
+$('token').value = state.token;
+$('token').addEventListener('change', () => {
+  state.token = $('token').value;
+  sessionStorage.setItem('gramkit-token', state.token);
+  void start();
+});
+
+const start = guard(async () => {
+  await loadBundles();
+  await loadTools();
+  await loadUsage();
+});
+void start();
+setInterval(() => void guard(loadUsage)(), 5000);

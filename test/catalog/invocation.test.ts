@@ -1,0 +1,118 @@
+/**
+ * Invoking catalog tools through the library's pipeline, for each kind of implementation: HTTP
+ * tools against a local server (hosts checked against the server's list and the tool's own),
+ * command tools, built-ins under another name, functions of a loaded library; and the policies
+ * before a call (seed 002's ALLOWED_TOOL_PERMS, approvals).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTool, toolLibrary, ToolCodes } from 'gramkit';
+import { type Catalog, type CatalogOptions, CatalogCodes, newId, openCatalog, openFileStore } from 'gramkit/catalog';
+import { approveAll, parsePermissionList } from 'gramkit/policy';
+import { BuiltinCodes } from 'gramkit/builtins';
+import { json, startServer, type TestServer } from '../tools/server-support.js';
+
+let api: TestServer;
+const dirs: string[] = [];
+beforeAll(async () => {
+  api = await startServer((req, res) => json(res, 200, { current: { condition: { text: `sunny in ${new URL(req.url, 'http://x').searchParams.get('q')}` } } }));
+});
+afterAll(async () => {
+  await api.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const open = async (options: Partial<CatalogOptions> = {}): Promise<Catalog> => {
+  const dir = mkdtempSync(join(tmpdir(), 'gramkit-invoke-'));
+  dirs.push(dir);
+  const r = await openCatalog({ store: openFileStore(join(dir, 'data')), workspace: dir, env: { PATH: '/usr/bin:/bin' }, ...options });
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+};
+
+const weather = () => ({
+  description: 'Current weather of a city',
+  type: 'http',
+  argSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  outputSchema: { type: 'string' },
+  impl: { urlTemplate: `${api.origin}/current.json?q=\${city}`, extractExpr: '$.current.condition.text' },
+});
+
+const code = (r: { readonly ok: boolean; readonly error?: { readonly code: string } }): string | undefined => (r.ok ? undefined : r.error?.code);
+
+describe('invoking catalog tools', () => {
+  it('an HTTP tool runs when the server allows its host, and is refused by name when it does not', async () => {
+    const allowed = await open({ allowHosts: [`127.0.0.1:${api.port}`] });
+    const b = newId();
+    await allowed.putBundle(b, { slug: 'w' });
+    expect((await allowed.putTool(b, 'weather', '1', weather())).ok).toBe(true);
+    const r = await allowed.invokeTool({ bundleID: b, slug: 'weather', version: '1' }, { city: 'Paris' });
+    expect(r.ok && r.value).toEqual({ ok: true, value: 'sunny in Paris' });
+    await allowed.close();
+
+    const closed = await open({ allowHosts: ['api.example.com'] });
+    await closed.putBundle(b, { slug: 'w' });
+    expect((await closed.putTool(b, 'weather', '1', weather())).ok).toBe(true);
+    const refused = await closed.invokeTool({ bundleID: b, slug: 'weather', version: '1' }, { city: 'Paris' });
+    expect(code(refused)).toBe(CatalogCodes.HOST_NOT_ALLOWED);
+    expect(!refused.ok && refused.error.message).toContain(`127.0.0.1:${api.port}`);
+    await closed.close();
+  });
+
+  it('a command tool runs without a shell in the workspace; seed 002 exec with {param} and stdin', async () => {
+    const c = await open();
+    expect((await c.registerTool({ id: 'tool_echo', description: 'Echo words', input_schema: { words: 'string' }, exec: { type: 'cmd', cmd: 'echo', args: ['{words}'] } })).ok).toBe(true);
+    const r = await c.invokeTool({ id: 'tool_echo' }, { words: 'a; rm -rf / $(x)' });
+    expect(r.ok && r.value).toEqual({ ok: true, value: { output: 'a; rm -rf / $(x)\n' } });
+    expect((await c.registerTool({ id: 'tool_wc', description: 'Count words', input_schema: { stdin: 'string' }, exec: { type: 'cmd', cmd: 'wc', args: ['-w'] } })).ok).toBe(true);
+    const wc = await c.invokeTool({ id: 'tool_wc' }, { stdin: 'one two three' });
+    expect(wc.ok && wc.value).toEqual({ ok: true, value: 3 });
+    await c.close();
+  });
+
+  it('a function tool runs the function of a loaded library, and is unavailable when its schema differs', async () => {
+    const add = createTool('add', 'Adds two numbers', { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }, ({ a, b }: { a: number; b: number }) => a + b);
+    const c = await open({ functions: toolLibrary([add]) });
+    const d = await c.discover();
+    expect(d.ok && d.value.discovered).toContain('add');
+    const r = await c.invokeTool({ id: 'add' }, { a: 2, b: 3 });
+    expect(r.ok && r.value).toEqual({ ok: true, value: 5 });
+    const b = newId();
+    await c.putBundle(b, { slug: 'f' });
+    expect((await c.putTool(b, 'add-strings', '1', { description: 'Adds', type: 'function', impl: { function: 'add' }, argSchema: { type: 'object', properties: { a: { type: 'string' } } } })).ok).toBe(true);
+    const wrong = await c.invokeTool({ bundleID: b, slug: 'add-strings', version: '1' }, { a: 'x' });
+    expect(code(wrong)).toBe(CatalogCodes.TOOL_UNAVAILABLE);
+    expect(!wrong.ok && wrong.error.message).toContain('does not match');
+    await c.close();
+  });
+
+  it('a built-in under a seed 002 name checks its own schema too', async () => {
+    const c = await open();
+    expect((await c.registerTool({ id: 'tool_file_read', description: 'Read', input_schema: { path: 'string', encoding: 'string' } })).ok).toBe(true);
+    const r = await c.invokeTool({ id: 'tool_file_read' }, { path: 'x.txt', encoding: 'latin1' });
+    expect(r.ok && !r.value.ok && r.value.error.code).toBe(ToolCodes.INVALID_ARGUMENTS);
+    await c.close();
+  });
+
+  it('ALLOWED_TOOL_PERMS refuses tools that need other permissions, before they run', async () => {
+    const c = await open({ policies: { permissions: { allowed: parsePermissionList('fs:read') } } });
+    expect((await c.invokeTool({ id: 'json_parse' }, { text: '1' })).ok).toBe(true);
+    const denied = await c.invokeTool({ id: 'write_file' }, { path: 'x.txt', content: 'x' });
+    expect(code(denied)).toBe(CatalogCodes.POLICY_DENIED);
+    expect(!denied.ok && denied.error.message).toContain('fs:write');
+    await c.close();
+  });
+
+  it('a call that needs approval is refused without an approver, and runs with one (--yes)', async () => {
+    const refusing = await open();
+    const r = await refusing.invokeTool({ id: 'delete_file' }, { path: 'nothing.txt' });
+    expect(code(r)).toBe(CatalogCodes.APPROVAL_REQUIRED);
+    await refusing.close();
+    const approving = await open({ approver: approveAll });
+    const a = await approving.invokeTool({ id: 'delete_file' }, { path: 'nothing.txt' });
+    expect(a.ok && !a.value.ok && a.value.error.code).toBe(BuiltinCodes.FILE_NOT_FOUND);
+    await approving.close();
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * The catalog on Redis, with a real `redis-server` started by the test (127.0.0.1, a free port, a
+ * temporary directory) and stopped after: the shared suite, seed 002's key layout, and two
+ * servers sharing one catalog over HTTP. Skipped, saying why, where redis-server is not installed.
+ */
+import { createClient } from '@redis/client';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CatalogCodes, newId, openCatalog, openRedisStore, type Catalog } from 'gramkit/catalog';
+import { createService, startServer, type RunningServer } from 'gramkit/server';
+import { type RedisServer, redisUnavailable, startRedis } from '../support/redis.js';
+import { echoTool, storeSuite } from './store-suite.js';
+
+if (redisUnavailable !== undefined) {
+  describe('the catalog on Redis', () => {
+    it.skip(`skipped: ${redisUnavailable}`, () => undefined);
+  });
+} else {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  const flush = async (): Promise<void> => {
+    const c = createClient({ url: redis.url });
+    await c.connect();
+    await c.sendCommand(['FLUSHALL']);
+    await c.close();
+  };
+
+  storeSuite('Redis', {
+    fresh: async () => {
+      await flush();
+      return { open: () => openRedisStore(redis.url), cleanup: async () => undefined };
+    },
+  });
+
+  describe('the Redis store', () => {
+    it('keeps seed 002\'s layout: tools:registry, tool:<id>, usage histories', async () => {
+      await flush();
+      const opened = await openCatalog({ store: await openRedisStore(redis.url), workspace: mkdtempSync(join(tmpdir(), 'gramkit-ws-')), usageFlushMs: 5 });
+      if (!opened.ok) throw new Error(opened.error.message);
+      const catalog = opened.value;
+      const r = await catalog.registerTool({ id: 'tool_ls', description: 'List' });
+      const id = r.ok ? (r.value.value['tool_id'] as string) : '';
+      await catalog.invokeTool({ id: 'tool_ls' }, {}, { agentId: 'agent-7' });
+      await catalog.flush();
+      const c = createClient({ url: redis.url });
+      await c.connect();
+      expect(await c.sendCommand(['SISMEMBER', 'tools:registry', id])).toBe(1);
+      expect(JSON.parse((await c.sendCommand(['GET', `tool:${id}`])) as string)).toMatchObject({ registryId: 'tool_ls', toolID: id });
+      expect(await c.sendCommand(['LLEN', 'tools:agent-7:usage_history'])).toBe(1);
+      expect(await c.sendCommand(['LLEN', 'tools:global:usage_history'])).toBe(1);
+      await c.close();
+      await catalog.close();
+    });
+
+    it('an unreachable Redis is a StoreError with the URL but not its password', async () => {
+      await expect(openRedisStore('redis://user:secret@127.0.0.1:1', { connectTimeoutMs: 500 })).rejects.toThrow(/cannot connect to Redis at redis:\/\/127\.0\.0\.1:1/);
+      await expect(openRedisStore('redis://user:secret@127.0.0.1:1', { connectTimeoutMs: 500 })).rejects.not.toThrow(/secret/);
+    });
+
+    it('two servers share one catalog: a write through one is read, searched and refused as a duplicate through the other', async () => {
+      await flush();
+      const ws = mkdtempSync(join(tmpdir(), 'gramkit-ws-'));
+      const servers: Array<{ catalog: Catalog; server: RunningServer }> = [];
+      for (let i = 0; i < 2; i++) {
+        const opened = await openCatalog({ store: await openRedisStore(redis.url), workspace: ws });
+        if (!opened.ok) throw new Error(opened.error.message);
+        servers.push({ catalog: opened.value, server: await startServer(createService({ catalog: opened.value }), { host: '127.0.0.1', port: 0 }) });
+      }
+      try {
+        const [a, b] = servers as [(typeof servers)[0], (typeof servers)[0]];
+        const bundle = newId();
+        const put = (s: RunningServer, path: string, body: unknown) => fetch(`${s.url}${path}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        expect((await put(a.server, `/tools/bundles/${bundle}`, { slug: 'shared' })).status).toBe(201);
+        expect((await put(b.server, `/tools/bundles/${bundle}/tools/echo/version/1`, echoTool())).status).toBe(201);
+        const dup = await put(a.server, `/tools/bundles/${bundle}/tools/echo/version/1`, echoTool());
+        expect(dup.status).toBe(409);
+        expect(((await dup.json()) as { code: string }).code).toBe(CatalogCodes.CONFLICT);
+        const found = (await (await fetch(`${a.server.url}/tools/tools/search?q=echo`)).json()) as { tools: Array<{ bundleID: string }> };
+        expect(found.tools.map((t) => t.bundleID)).toContain(bundle);
+        // racing writes through both servers: exactly one wins
+        const results = await Promise.all(Array.from({ length: 8 }, (_, i) => put(servers[i % 2]!.server, `/tools/bundles/${bundle}/tools/race/version/1`, echoTool('race'))));
+        expect(results.map((r) => r.status).filter((s) => s === 201)).toHaveLength(1);
+        expect(results.map((r) => r.status).filter((s) => s === 409)).toHaveLength(7);
+        // an invocation on one server is an event on the other (Redis pub/sub)
+        const seen: string[] = [];
+        b.catalog.subscribe((e) => seen.push(e.type));
+        const inv = await fetch(`${a.server.url}/api/v1/tools/json_parse/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text": "[]"}' });
+        expect(inv.status).toBe(200);
+        for (let i = 0; i < 50 && !seen.includes('result'); i++) await new Promise((r) => setTimeout(r, 20));
+        expect(seen).toEqual(expect.arrayContaining(['invoked', 'result']));
+      } finally {
+        for (const s of servers) {
+          await s.server.close();
+          await s.catalog.close();
+        }
+      }
+    });
+  });
+}

@@ -1,0 +1,87 @@
+/**
+ * The search index: seed 000's tiers (prefix > whole word > fuzzy > recency), accents and case,
+ * and its pages as a law: paging in any page size gives exactly the one-page order, with no
+ * repeats, no skips, and no empty page that carries a cursor.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SearchIndex, type SearchCursor, type SearchEntry } from 'gramkit/catalog';
+
+const doc = (id: string, slug: string, description: string, modifiedAt: number, extra: Partial<SearchEntry> = {}): SearchEntry => ({ id, slug, displayName: slug, description, tags: [], modifiedAt, ...extra });
+
+describe('the search index', () => {
+  const index = new SearchIndex();
+  index.put(doc('1', 'weather-now', 'current conditions', 1));
+  index.put(doc('2', 'forecast', 'the weather tomorrow', 2));
+  index.put(doc('3', 'storms', 'wether warnings', 3));
+  index.put(doc('4', 'Météo-France', 'prévisions', 4, { tags: ['weather'] }));
+  index.put(doc('5', 'weatherly', 'newest', 5));
+  const ids = (q: string, limit = 20): string[] => index.search(q, { limit }).hits.map((h) => h.id);
+
+  it('ranks prefix > whole word > fuzzy, newest first within a tier', () => {
+    expect(index.search('weather', { limit: 20 }).hits.map((h) => [h.id, h.tier])).toEqual([
+      ['5', 1],
+      ['1', 1],
+      ['4', 2],
+      ['2', 2],
+      ['3', 3],
+    ]);
+  });
+
+  it('ignores case and accents; a word prefix and a typo are fuzzy matches', () => {
+    expect(ids('METEO')).toEqual(['4']);
+    expect(ids('previsions')).toEqual(['4']);
+    expect(ids('forcast')).toEqual(['2']);
+    expect(ids('cond')).toEqual(['1']);
+    expect(ids('zzz')).toEqual([]);
+    expect(ids('')).toEqual(['5', '4', '3', '2', '1']);
+  });
+
+  it('replaces and removes documents', () => {
+    const i = new SearchIndex();
+    i.put(doc('a', 'alpha', 'first', 1));
+    i.put(doc('a', 'beta', 'second', 2));
+    expect(i.search('alpha', { limit: 5 }).hits).toEqual([]);
+    expect(i.search('beta', { limit: 5 }).hits.map((h) => h.id)).toEqual(['a']);
+    i.remove('a');
+    expect(i.search('beta', { limit: 5 }).hits).toEqual([]);
+    expect(i.size).toBe(0);
+  });
+
+  it('pages in any size give exactly the one-page order', () => {
+    const words = ['alpha', 'alps', 'beta', 'bet', 'gamma', 'gam', 'delta', 'alphabet'];
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ slug: fc.constantFrom(...words), d: fc.array(fc.constantFrom(...words), { maxLength: 4 }), t: fc.integer({ min: 0, max: 20 }) }), { maxLength: 60 }),
+        fc.constantFrom('al', 'alpha', 'bet', 'gama', 'alp bet', ''),
+        fc.integer({ min: 1, max: 7 }),
+        (docs, q, size) => {
+          const i = new SearchIndex();
+          docs.forEach((d, n) => i.put(doc(`d${String(n).padStart(3, '0')}`, `${d.slug}-${n}`, d.d.join(' '), d.t)));
+          const all = i.search(q, { limit: 1000 }).hits.map((h) => h.id);
+          const paged: string[] = [];
+          let after: SearchCursor | undefined;
+          for (let guard = 0; guard < 200; guard++) {
+            const p = i.search(q, { limit: size, ...(after !== undefined ? { after } : {}) });
+            expect(p.hits.length > 0 || p.next === undefined).toBe(true);
+            paged.push(...p.hits.map((h) => h.id));
+            if (p.next === undefined) break;
+            after = p.next;
+          }
+          expect(paged).toEqual(all);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('filters with `visible` without breaking pages', () => {
+    const i = new SearchIndex();
+    for (let n = 0; n < 30; n++) i.put(doc(`d${n}`, `tool-${n}`, 'same words', n));
+    const visible = (id: string): boolean => Number(id.slice(1)) % 3 === 0;
+    const first = i.search('same', { limit: 4, visible });
+    expect(first.hits.map((h) => h.id)).toEqual(['d27', 'd24', 'd21', 'd18']);
+    const second = i.search('same', { limit: 100, visible, ...(first.next !== undefined ? { after: first.next } : {}) });
+    expect(second.hits.map((h) => h.id)).toEqual(['d15', 'd12', 'd9', 'd6', 'd3', 'd0']);
+  });
+});

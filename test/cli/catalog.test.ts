@@ -1,0 +1,227 @@
+/**
+ * `gramkit catalog …`, `gramkit serve`, and `--catalog` for `gramkit run` and `gramkit ab`, in
+ * process (`runCli`).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run.js';
+import type { CliIO } from '../../src/cli/io.js';
+import { CatalogCodes } from 'gramkit/catalog';
+import { cli } from '../support/cli.js';
+import { httpClient } from '../mcp/support.js';
+
+const root = mkdtempSync(join(tmpdir(), 'gramkit-cli-catalog-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const repo = new URL('../../', import.meta.url).pathname;
+
+const fresh = (name: string): string => {
+  const dir = join(root, name);
+  writeFileSync(join(root, `${name}.keep`), '');
+  return dir;
+};
+
+describe('gramkit catalog', () => {
+  it('adds .gram files, tool.json and seed 002 Tool JSON; lists; searches; toggles; removes', async () => {
+    const data = fresh('basic');
+    const gram = join(root, 'tools.gram');
+    writeFileSync(
+      gram,
+      `[word_count:Tool {description: "Counts the words of a text", command: {argv: ["wc", "-w"], stdin: "text", env: ["PATH"]}} | (text::String)==>(::Any)]
+
+[shout:Tool {description: "Upper-cases a text", version: "2", tags: ["text"], command: {argv: ["tr", "a-z", "A-Z"], stdin: "text", env: ["PATH"], output: "text"}} | (text::String)==>(::Any)]
+`,
+    );
+    const toolJson = join(root, 'weather.json');
+    writeFileSync(toolJson, JSON.stringify({ slug: 'weather', version: 'v2', description: 'Weather of a city', type: 'http', argSchema: { type: 'object', properties: { city: { type: 'string' } } }, impl: { urlTemplate: 'https://api.example.com/?q=${city}' } }));
+    const registry = join(root, 'registry.json');
+    writeFileSync(registry, JSON.stringify([{ id: 'tool_ls', description: 'List' }]));
+
+    const add = await cli(['catalog', 'add', 'tools.gram', 'weather.json', 'registry.json', '--data', data], { cwd: root });
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stdout).toContain('added word-count@1 (from word_count)');
+    expect(add.stdout).toContain('added shout@2');
+    expect(add.stdout).toContain('added weather@v2');
+    expect(add.stdout).toContain('registered tool_ls');
+    // adding again: conflicts, named, exit 1
+    const again = await cli(['catalog', 'add', 'tools.gram', '--data', data], { cwd: root });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(CatalogCodes.CONFLICT);
+
+    const ls = await cli(['catalog', 'ls', '--bundle', 'default', '--data', data], { cwd: root });
+    expect(ls.stdout).toMatch(/word-count\s+1\s+default\s+command\s+enabled/);
+    const search = await cli(['catalog', 'search', 'upper', '--data', data], { cwd: root });
+    expect(search.stdout).toMatch(/shout\s+2\s+default\s+command\s+enabled\s+word/);
+
+    expect((await cli(['catalog', 'disable', 'default/shout@2', '--data', data], { cwd: root })).stdout).toBe('disabled shout@2\n');
+    expect((await cli(['catalog', 'ls', '--data', data, '--json'], { cwd: root })).stdout).not.toContain('"shout"');
+    expect((await cli(['catalog', 'ls', '--all', '--data', data, '--json'], { cwd: root })).stdout).toContain('"shout"');
+    expect((await cli(['catalog', 'enable', 'shout', '--data', data], { cwd: root })).code).toBe(0);
+    expect((await cli(['catalog', 'disable', '--bundle', 'default', '--data', data], { cwd: root })).stdout).toBe('disabled bundle default\n');
+    expect((await cli(['catalog', 'ls', '--bundles', '--all', '--data', data], { cwd: root })).stdout).toMatch(/default\s+3\s+disabled/);
+    expect((await cli(['catalog', 'enable', '--bundle', 'default', '--data', data], { cwd: root })).code).toBe(0);
+    expect((await cli(['catalog', 'rm', 'weather@v2', '--data', data], { cwd: root })).stdout).toBe('deleted weather@v2\n');
+    const missing = await cli(['catalog', 'rm', 'weather', '--data', data], { cwd: root });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(CatalogCodes.TOOL_NOT_FOUND);
+    expect((await cli(['catalog', 'rm', '--data', data], { cwd: root })).code).toBe(2);
+  });
+
+  it('exports as JSON (imported with ids kept) and as gram (added back)', async () => {
+    const data = fresh('export');
+    writeFileSync(join(root, 'one.gram'), '[upper:Tool {description: "Upper-cases a text", command: {argv: ["tr", "a-z", "A-Z"], stdin: "text", env: ["PATH"], output: "text"}} | (text::String)==>(::Any)]\n');
+    expect((await cli(['catalog', 'add', 'one.gram', '--bundle', 'text', '--data', data], { cwd: root })).code).toBe(0);
+    const exported = await cli(['catalog', 'export', '--data', data, '-o', 'export.json'], { cwd: root });
+    expect(exported.stdout).toBe('exported 1 tool to export.json\n');
+    const gram = await cli(['catalog', 'export', '--format', 'gram', '--data', data], { cwd: root });
+    expect(gram.stdout).toContain('[upper:Tool {description: "Upper-cases a text", version: "1"');
+
+    const other = fresh('imported');
+    const imported = await cli(['catalog', 'import', 'export.json', '--data', other], { cwd: root });
+    expect(imported.stdout).toBe('imported 1 bundle and 1 tool\n');
+    const a = JSON.parse((await cli(['catalog', 'ls', '--json', '--data', data, '--bundle', 'text'], { cwd: root })).stdout) as Array<Record<string, unknown>>;
+    const b = JSON.parse((await cli(['catalog', 'ls', '--json', '--data', other, '--bundle', 'text'], { cwd: root })).stdout) as Array<Record<string, unknown>>;
+    expect(b.map((t) => [t['toolID'], t['createdAt'], t['signature']])).toEqual(a.map((t) => [t['toolID'], t['createdAt'], t['signature']]));
+    expect((await cli(['catalog', 'import', 'export.json', '--data', other], { cwd: root })).stdout).toBe('imported 1 bundle and 0 tools (1 already there)\n');
+
+    writeFileSync(join(root, 'exported.gram'), gram.stdout);
+    const third = fresh('from-gram');
+    expect((await cli(['catalog', 'add', 'exported.gram', '--data', third], { cwd: root })).stdout).toContain('added upper@1');
+  });
+
+  it('usage errors and unreadable stores', async () => {
+    expect((await cli(['catalog', 'ls', '--data', 'x', '--store', 'redis://127.0.0.1:1'], { cwd: root })).code).toBe(2);
+    expect((await cli(['catalog', 'ls', '--store', 'not-a-url'], { cwd: root })).code).toBe(2);
+    const down = await cli(['catalog', 'ls', '--store', 'redis://127.0.0.1:1'], { cwd: root });
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain('cannot connect to Redis');
+  });
+});
+
+describe('gramkit run and ab with --catalog', () => {
+  it('binds the agent\'s tools from the catalog; the agent names them without defining them', async () => {
+    const data = fresh('agent');
+    writeFileSync(join(root, 'capital.gram'), '[capital_of:Tool {description: "The capital city of a country", command: {argv: ["echo", "Paris"], output: "text", env: ["PATH"]}} | (country::String)==>(::Any)]\n');
+    expect((await cli(['catalog', 'add', 'capital.gram', '--data', data], { cwd: root })).code).toBe(0);
+    writeFileSync(
+      join(root, 'agent.gram'),
+      '[geo:Agent {description: "Answers geography questions", instruction: "Use capital_of to answer questions about capitals."} | capital_of]\n',
+    );
+    const noCatalog = await cli(['run', 'agent.gram', 'What is the capital of France?'], { cwd: root });
+    expect(noCatalog.code).toBe(1);
+    const r = await cli(['run', 'agent.gram', 'What is the capital of France?', '--catalog', data, '--json'], { cwd: root, env: { PATH: process.env['PATH'] } });
+    expect(r.code, r.stderr).toBe(0);
+    const result = JSON.parse(r.stdout) as { value: { toolsUsed: Array<{ name: string; result: unknown }> } };
+    expect(result.value.toolsUsed[0]).toMatchObject({ name: 'capital_of', result: { ok: true, value: { output: 'Paris\n' } } });
+
+    writeFileSync(join(root, 'inputs.jsonl'), '"What is the capital of France?"\n');
+    const ab = await cli(['ab', 'agent.gram', '--catalog', data, '--inputs', 'inputs.jsonl', '--json'], { cwd: root, env: { PATH: process.env['PATH'] } });
+    expect(ab.code, ab.stderr).toBe(0);
+    expect(JSON.parse(ab.stdout).variants).toEqual(['agent']);
+  });
+});
+
+describe('gramkit serve', () => {
+  const serve = async (argv: ReadonlyArray<string>, env: Record<string, string> = {}) => {
+    let stdout = '';
+    let stderr = '';
+    let stop!: (s: string) => void;
+    const stopped = new Promise<string>((r) => (stop = r));
+    const io: CliIO = {
+      stdout: (t) => void (stdout += t),
+      stderr: (t) => void (stderr += t),
+      readStdin: async () => '',
+      stdin: Readable.from(['']),
+      isTTY: false,
+      env,
+      cwd: root,
+      untilStopped: () => stopped,
+    };
+    const done = runCli(['serve', ...argv], io);
+    for (let i = 0; i < 200 && !stdout.includes('listening on') && stderr === ''; i++) await new Promise((r) => setTimeout(r, 25));
+    return { done, stop: () => stop('SIGTERM'), out: () => stdout, err: () => stderr };
+  };
+
+  it('serves the catalog on a free port, bootstraps the nucleus, honours ALLOWED_TOOL_PERMS, and stops on a signal', async () => {
+    const s = await serve(['--port', '0', '--data', fresh('serve')], { ALLOWED_TOOL_PERMS: 'fs:read' });
+    const url = /listening on (\S+)/.exec(s.out())?.[1] as string;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(s.out()).toContain('bootstrap: default nucleus');
+    expect(await (await fetch(`${url}/healthz`)).json()).toMatchObject({ status: 'ok' });
+    const ok = await fetch(`${url}/api/v1/tools/tool_ls/invoke`, { method: 'POST' });
+    expect(((await ok.json()) as { ok: boolean }).ok).toBe(true);
+    const denied = await fetch(`${url}/api/v1/tools/tool_file_write/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"path": "x", "content": "y"}' });
+    expect(denied.status).toBe(403);
+    expect(((await denied.json()) as { code: string }).code).toBe(CatalogCodes.POLICY_DENIED);
+    s.stop();
+    expect(await s.done).toBe(0);
+    expect(s.err()).toContain('SIGTERM: stopping');
+  });
+
+  it('serves the enabled catalog tools over MCP at /mcp, and tells listening clients when a PUT changes them', async () => {
+    const s = await serve(['--port', '0', '--data', fresh('mcp')]);
+    const url = /listening on (\S+)/.exec(s.out())?.[1] as string;
+    let changed!: () => void;
+    const told = new Promise<void>((resolve) => (changed = resolve));
+    const client = await httpClient('v2-modern', new URL(`${url}/mcp`), () => changed());
+    try {
+      const before = (await client.listTools()).tools.map((t) => t['name'] as string);
+      expect(before).toContain('json-parse');
+      expect(before).not.toContain('shout');
+      // a call goes through the catalog: its result, and its usage in the history
+      const parsed = await client.callTool('json-parse', { text: '{"a": 1}' });
+      expect(parsed['isError']).not.toBe(true);
+      expect(JSON.stringify(parsed['structuredContent'] ?? parsed['content'])).toContain('"a"');
+      const bundle = await fetch(`${url}/tools/bundles/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ slug: 'text', displayName: 'Text' }) });
+      expect(bundle.status, await bundle.text()).toBe(201);
+      const put = await fetch(`${url}/tools/bundles/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b/tools/shout/version/1`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ gram: '[shout:Tool {description: "Upper-cases a text", command: {argv: ["tr", "a-z", "A-Z"], stdin: "text", env: ["PATH"], output: "text"}} | (text::String)==>(::Any)]' }),
+      });
+      const created = (await put.json()) as { tool: { toolID: string } };
+      expect(put.status, JSON.stringify(created)).toBe(201);
+      await told;
+      const after = (await client.listTools()).tools.map((t) => t['name'] as string);
+      expect(after).toContain('shout');
+      const shouted = await client.callTool('shout', { text: 'hi' });
+      expect(JSON.stringify(shouted['content'])).toContain('HI');
+      // the calls went through the catalog: they are in the usage history
+      const usage = (await (await fetch(`${url}/api/v1/tools/usage?limit=5`)).json()) as { usage: ReadonlyArray<{ toolID: string; tool: string; ok: boolean }> };
+      expect(usage.usage.map((u) => [u.tool, u.ok])).toEqual([
+        [created.tool.toolID, true],
+        ['json_parse', true],
+      ]);
+    } finally {
+      await client.close();
+      s.stop();
+    }
+    expect(await s.done).toBe(0);
+  });
+
+  it('loads a bootstrap file from the working directory', async () => {
+    writeFileSync(join(root, 'tools_bootstrap.json'), JSON.stringify({ tools: [{ id: 'tool_json_parse', description: 'Parse JSON text' }] }));
+    const s = await serve(['--port', '0', '--data', fresh('boot')]);
+    expect(s.out()).toContain(`bootstrap: ${join(root, 'tools_bootstrap.json')}, 1 registered`);
+    s.stop();
+    expect(await s.done).toBe(0);
+    rmSync(join(root, 'tools_bootstrap.json'));
+  });
+
+  it('refuses another host without a token, and bad options, before listening', async () => {
+    const open = await cli(['serve', '--host', '0.0.0.0', '--data', fresh('open')], { cwd: root });
+    expect(open.code).toBe(2);
+    expect(open.stderr).toContain('--token');
+    expect((await cli(['serve', '--port', 'http', '--data', fresh('port')], { cwd: root })).code).toBe(2);
+    expect((await cli(['serve', '--data', 'a', '--store', 'redis://x'], { cwd: root })).code).toBe(2);
+    expect((await cli(['serve', '--bootstrap', 'missing.json', '--port', '0', '--data', fresh('boot2')], { cwd: root })).code).toBe(1);
+  });
+
+  it('is listed in the help', async () => {
+    const help = await cli(['--help'], { cwd: repo });
+    expect(help.stdout).toContain('serve');
+    expect(help.stdout).toContain('catalog');
+  });
+});
