@@ -18,6 +18,7 @@ import { left, right, type Either } from 'fp-ts/lib/Either.js';
 import { Agent, request, type Dispatcher } from 'undici';
 import { type HttpDispatcher, undiciDispatcher } from './dispatcher.js';
 import { onAbort } from '../core/abort.js';
+import { redactThenCut } from '../core/redact.js';
 import { checkHost, isPrivateAddress, parseAllowedHosts, type HostAllowlist } from './host-allowlist.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -49,6 +50,13 @@ export interface SafeFetchOptions {
   readonly sensitiveHeaders?: ReadonlyArray<string>;
   /** An undici dispatcher to send through instead of gramkit's (see the module comment). */
   readonly dispatcher?: HttpDispatcher;
+  /**
+   * The body carries a secret: a 307/308 redirect to another origin (which would re-send it) is
+   * refused (`REDIRECT_REFUSED`) instead of followed. Default false.
+   */
+  readonly sensitiveBody?: boolean;
+  /** A secret redactor: applied to errors (messages, URLs), and to URLs before they are shortened. */
+  readonly redact?: (text: string) => string;
 }
 
 export interface FetchResponse {
@@ -72,6 +80,7 @@ export type FetchErrorCode =
   | 'PRIVATE_ADDRESS'
   | 'TOO_MANY_REDIRECTS'
   | 'INSECURE_REDIRECT'
+  | 'REDIRECT_REFUSED'
   | 'INVALID_REQUEST'
   | 'RESULT_TOO_LARGE'
   | 'TIMEOUT'
@@ -155,13 +164,25 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const allowlists = new Map<string, Either<string, HostAllowlist>>();
 
 export const safeFetch = async (url: string, options: SafeFetchOptions): Promise<Either<FetchError, FetchResponse>> => {
+  const r = await fetchChecked(url, options);
+  const redact = options.redact;
+  if (r._tag === 'Right' || redact === undefined) return r;
+  const e = r.left;
+  const details = e.details === undefined ? undefined : Object.fromEntries(Object.entries(e.details).map(([k, v]) => [k, redactDetail(v, redact)]));
+  return left({ ...e, message: redact(e.message), ...(details !== undefined ? { details } : {}) });
+};
+
+const redactDetail = (v: unknown, redact: (s: string) => string): unknown =>
+  typeof v === 'string' ? redact(v) : Array.isArray(v) ? v.map((x) => redactDetail(x, redact)) : v;
+
+const fetchChecked = async (url: string, options: SafeFetchOptions): Promise<Either<FetchError, FetchResponse>> => {
   const allowlist = resolveAllowlist(options.allowedHosts);
   if (allowlist._tag === 'Left') return failure('INVALID_REQUEST', allowlist.left, false);
   const method = (options.method ?? 'GET').toUpperCase();
   if (!TOKEN.test(method)) return failure('INVALID_REQUEST', `"${options.method}" is not an HTTP method`, false);
   const headerProblem = checkHeaders(options.headers ?? {});
   if (headerProblem !== undefined) return failure('INVALID_REQUEST', headerProblem, false);
-  if (options.signal?.aborted) return failure('CANCELLED', 'the request was cancelled before it was sent', false, { url: safeUrl(url) });
+  if (options.signal?.aborted) return failure('CANCELLED', 'the request was cancelled before it was sent', false, { url: safeUrl(url, options.redact) });
 
   const allowPrivate = options.allowPrivateAddresses ?? false;
   const dispatcher: Dispatcher = options.dispatcher !== undefined ? undiciDispatcher(options.dispatcher) : defaultDispatcher(allowPrivate);
@@ -195,7 +216,7 @@ export const safeFetch = async (url: string, options: SafeFetchOptions): Promise
       try {
         parsed = new URL(current);
       } catch {
-        return failure('INVALID_URL', `"${safeUrl(current)}" is not a valid absolute URL`, false, { url: current });
+        return failure('INVALID_URL', `"${safeUrl(current, options.redact)}" is not a valid absolute URL`, false, { url: current });
       }
       current = parsed.href;
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
@@ -247,6 +268,11 @@ export const safeFetch = async (url: string, options: SafeFetchOptions): Promise
           body = undefined;
           headers = withoutHeaders(headers, BODY_HEADERS);
         }
+        if (next.origin !== parsed.origin && body !== undefined && options.sensitiveBody === true)
+          return failure('REDIRECT_REFUSED', `${origin(current)} redirected (${res.statusCode}) to ${origin(next.href)}, which would re-send a request body that holds a secret to another origin`, false, {
+            url: current,
+            status: res.statusCode,
+          });
         if (next.origin !== parsed.origin) headers = withoutHeaders(headers, [...ALWAYS_SENSITIVE, ...(options.sensitiveHeaders ?? [])]);
         current = next.href;
         redirects.push(current);
@@ -414,4 +440,8 @@ const origin = (url: string): string => {
 };
 
 /** A URL for a message: only the part before any query or fragment (which may carry secrets). */
-const safeUrl = (url: string): string => url.replace(/[?#].*$/s, '').slice(0, 200);
+/** A URL for a message: query and fragment dropped, redacted, then shortened (in that order). */
+const safeUrl = (url: string, redact?: (s: string) => string): string => {
+  const q = url.search(/[?#]/);
+  return redactThenCut(q < 0 ? url : url.slice(0, q), 200, redact);
+};
