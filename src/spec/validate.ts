@@ -15,6 +15,7 @@
  */
 import type { Either } from 'fp-ts/lib/Either.js';
 import AjvDraft07, { type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
+import { linearRegex } from '../core/linear-regex.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { JsonSchema, JsonValue } from '../core/json-schema.js';
@@ -75,12 +76,23 @@ const interop = (m: unknown): AjvClass => ((m as { default?: unknown }).default 
 let ajv2020: AjvLike | undefined;
 let ajv07: AjvLike | undefined;
 
+/** ajv's regular-expression engine: RE2JS (patterns it cannot run make the schema invalid, with the reason). */
+function linearEngine(pattern: string, flags: string): { test: (s: string) => boolean; toString: () => string } {
+  const r = linearRegex(pattern, flags);
+  if (!r.ok) throw new Error(`the pattern "${pattern}" cannot be used: ${r.message} (patterns run on a linear-time engine)`);
+  // ajv caches compiled patterns by their toString()
+  const key = `/${pattern}/${flags}`;
+  return { test: r.value.test, toString: () => key };
+}
+linearEngine.code = 'linearRegex';
 const AJV_OPTIONS = {
   allErrors: true,
   strict: false,
   validateFormats: true,
   // tool schemas from the wild carry unknown keywords and formats: accept them, ignore them quietly
   logger: false,
+  // `pattern` and `patternProperties` run on a linear-time engine: no argument can stall validation
+  code: { regExp: linearEngine },
 } as const;
 
 // ajv-formats is CommonJS: its default export arrives wrapped or not depending on the loader
