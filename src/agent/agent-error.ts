@@ -27,6 +27,8 @@ export const AgentErrorCodes = {
   RATE_LIMITED: 'RATE_LIMITED',
   /** The model's answer could not be read. */
   INVALID_RESPONSE: 'INVALID_RESPONSE',
+  /** The model's streamed answer was cut before its end marker; nothing of it was used (retryable). */
+  STREAM_INTERRUPTED: 'STREAM_INTERRUPTED',
   /** A replayed model got a request its recording does not have. */
   REPLAY_MISMATCH: 'REPLAY_MISMATCH',
   /** The conversation given to the run is not one a model can continue (details: where). */

@@ -57,6 +57,12 @@ export type ModelErrorCode =
   | 'TIMEOUT'
   | 'RATE_LIMITED'
   | 'INVALID_RESPONSE'
+  /**
+   * A streamed answer ended before the provider said it was complete (no `[DONE]`, finish reason,
+   * `message_stop` or `response.completed`): the connection was cut. Nothing of it is used, no
+   * tool is called; retryable.
+   */
+  | 'STREAM_INTERRUPTED'
   /** A replayed model got a request its recording does not have (details: where they differ). */
   | 'REPLAY_MISMATCH';
 
