@@ -258,11 +258,21 @@ export const ruleInput = (engine: RuleEngine, tool: string, args: unknown): Rule
   return { tool, args: a, commands, paths };
 };
 
+/**
+ * The longest shell command (in characters) the rules read. A longer one is blocked
+ * (`command-too-long`): rules read every command in linear time, and a command nobody can review
+ * is not waved through.
+ */
+export const MAX_COMMAND_LENGTH = 65_536;
+
 /** Every violation of the engine's rules by a call of `tool` with `args` (empty: allowed). */
 export const checkRules = (engine: RuleEngine, tool: string, args: unknown): ReadonlyArray<RuleViolation> => {
   const applicable = engine.rules.filter((r) => r.tools === undefined || r.tools.includes(tool));
   if (applicable.length === 0) return [];
   const input = ruleInput(engine, tool, args);
+  const long = input.commands.find((c) => c.text.length > MAX_COMMAND_LENGTH);
+  if (long !== undefined)
+    return [{ rule: 'command-too-long', reason: `argument "${long.argument}" holds ${long.text.length} characters of shell, more than the ${MAX_COMMAND_LENGTH} the rules read; split it or write a script file` }];
   const out: RuleViolation[] = [];
   for (const r of applicable) {
     let reason: string | undefined;

@@ -160,9 +160,37 @@ let compilations = 0;
 /** How many schemas ajv has compiled in this process (compiling is lazy: loading specifications compiles none). */
 export const compiledSchemaCount = (): number => compilations;
 
+/**
+ * A property named `__proto__` that a schema declares or requires: validators (ajv among them)
+ * read it through the prototype and skip it, so such a schema is refused rather than half-checked.
+ */
+const protoProperty = (schema: unknown): string | undefined => {
+  const stack: Array<{ v: unknown; path: string }> = [{ v: schema, path: '' }];
+  let seen = 0;
+  while (stack.length > 0 && seen++ < 100_000) {
+    const { v, path } = stack.pop() as { v: unknown; path: string };
+    if (typeof v !== 'object' || v === null) continue;
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => stack.push({ v: x, path: `${path}/${i}` }));
+      continue;
+    }
+    const o = v as Record<string, unknown>;
+    for (const key of ['properties', 'patternProperties', 'dependentRequired', 'dependentSchemas']) {
+      const p = o[key];
+      if (typeof p === 'object' && p !== null && Object.prototype.hasOwnProperty.call(p, '__proto__')) return `${path}/${key}`;
+    }
+    if (Array.isArray(o['required']) && o['required'].includes('__proto__')) return `${path}/required`;
+    for (const [k, x] of Object.entries(o)) stack.push({ v: x, path: `${path}/${k}` });
+  }
+  return undefined;
+};
+
 const build = (schema: JsonSchema): Either<SchemaCompileError, CompiledSchema> => {
   let fn: ValidateFunction;
   compilations++;
+  const proto = protoProperty(schema);
+  if (proto !== undefined)
+    return left({ code: 'INVALID_SCHEMA', message: `invalid JSON Schema: ${proto === '' ? '' : `at ${proto}, `}a property is named "__proto__", which JavaScript reads as the object's prototype, so it cannot be validated; rename it` });
   try {
     fn = instanceFor(schema).compile(schema as AnySchema);
   } catch (e) {

@@ -38,15 +38,15 @@ afterEach(async () => {
 
 const modelFor = async (provider: string): Promise<Model> => {
   server = await startFakeServer({ script: [CUT[provider] as FakeTurn], apiKey: 'k' });
-  const retry = { maxAttempts: 1 };
+  const retry = { baseDelayMs: 1, maxDelayMs: 2 };
   const m =
     provider === 'openai'
-      ? openAIModel('gpt-test', { apiKey: 'k', baseUrl: server.openaiBaseUrl, retry })
+      ? openAIModel('gpt-test', { apiKey: 'k', baseUrl: server.openaiBaseUrl, retry, maxRetries: 0 })
       : provider === 'anthropic'
-        ? anthropicModel('claude-test', { apiKey: 'k', baseUrl: server.anthropicBaseUrl, retry })
+        ? anthropicModel('claude-test', { apiKey: 'k', baseUrl: server.anthropicBaseUrl, retry, maxRetries: 0 })
         : provider === 'gemini'
-          ? geminiModel('gemini-test', { apiKey: 'k', baseUrl: server.geminiBaseUrl, retry })
-          : openAIResponsesModel('gpt-test', { apiKey: 'k', baseUrl: server.openaiBaseUrl, retry });
+          ? geminiModel('gemini-test', { apiKey: 'k', baseUrl: server.geminiBaseUrl, retry, maxRetries: 0 })
+          : openAIResponsesModel('gpt-test', { apiKey: 'k', baseUrl: server.openaiBaseUrl, retry, maxRetries: 0 });
   if (m._tag === 'Left') throw new Error(m.left.message);
   return m.right;
 };
