@@ -5,6 +5,7 @@
  * assistant turns. Pure functions (but for the thought-signature memo); the transport is in
  * `gemini.ts`.
  */
+import { AgentCodes } from '../agent/codes.js';
 import type { Message, ToolCall, ToolMessage } from '../agent/messages.js';
 import type { FinishReason, ModelError, ModelRequest, ModelResult, Usage } from '../agent/model.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
@@ -172,7 +173,7 @@ const streamedError = (data: string): ModelError => {
   const e = readErrorBody(data);
   const status = Number(e.code);
   const known = Number.isInteger(status) && status > 0;
-  return modelError(status === 429 ? 'RATE_LIMITED' : 'LLM_API_ERROR', `Gemini API error${known ? ` ${status}` : ''}${e.type !== undefined ? ` (${e.type})` : ''}: ${e.message}`, {
+  return modelError(status === 429 ? AgentCodes.RATE_LIMITED : AgentCodes.LLM_API_ERROR, `Gemini API error${known ? ` ${status}` : ''}${e.type !== undefined ? ` (${e.type})` : ''}: ${e.message}`, {
     ...(known ? { status } : {}),
     retryable: !known || status === 429 || status >= 500,
     details: { provider: 'Gemini', ...e },

@@ -5,19 +5,19 @@
  * rules.
  */
 import { describe, expect, it } from 'vitest';
-import { bindTool, compileSchema, createTool, invoke, toolLibrary, type JsonObject, type ToolSpecification } from '../../src/index.js';
+import { SpecCodes, ToolCodes, bindTool, compileSchema, createTool, invoke, toolLibrary, type JsonObject, type ToolSpecification } from '../../src/index.js';
 import { checkRules, defaultRuleEngine, forbiddenPatternsRule, MAX_COMMAND_LENGTH, ruleEngine } from '../../src/entries/policy.js';
 
 describe('attack: a parameter named __proto__', () => {
   it('a schema that declares or requires it is refused (INVALID_SCHEMA), never half-checked', async () => {
     const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}},"required":["__proto__"]}') as JsonObject;
-    expect(compileSchema(schema)).toMatchObject({ _tag: 'Left', left: { code: 'INVALID_SCHEMA' } });
+    expect(compileSchema(schema)).toMatchObject({ _tag: 'Left', left: { code: SpecCodes.INVALID_SCHEMA } });
     const spec: ToolSpecification = { name: 'p', description: 'd', typeSignature: '', schema, outputSchema: {} };
     const b = bindTool(spec, toolLibrary([createTool('p', 'd', schema, () => 'ran')]));
     if (b._tag === 'Right') {
       for (const args of [{}, JSON.parse('{"__proto__": 5}')]) {
         const r = await invoke(b.right, args);
-        expect(r).toMatchObject({ ok: false, error: { code: 'INVALID_SCHEMA' } });
+        expect(r).toMatchObject({ ok: false, error: { code: ToolCodes.INVALID_SCHEMA } });
       }
     }
   });
@@ -27,7 +27,7 @@ describe('attack: a parameter named __proto__', () => {
     const spec: ToolSpecification = { name: 'q', description: 'd', typeSignature: '', schema, outputSchema: {} };
     const b = bindTool(spec, toolLibrary([createTool('q', 'd', schema, () => 'ran')]));
     if (b._tag === 'Left') throw new Error('bind');
-    expect(await invoke(b.right, JSON.parse('{"__proto__": {"a": 1}}'))).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
+    expect(await invoke(b.right, JSON.parse('{"__proto__": {"a": 1}}'))).toMatchObject({ ok: false, error: { code: ToolCodes.INVALID_ARGUMENTS } });
   });
 });
 

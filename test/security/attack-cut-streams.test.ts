@@ -6,7 +6,7 @@
  * tool runs.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgentSpecification, createTool, runAgent, toolLibrary, type Model, type ToolSpecification } from '../../src/index.js';
+import { AgentCodes, createAgentSpecification, createTool, runAgent, toolLibrary, type Model, type ToolSpecification } from '../../src/index.js';
 import { anthropicModel, geminiModel, openAIModel, openAIResponsesModel } from '../../src/entries/providers.js';
 import { type FakeServer, type FakeTurn, startFakeServer } from '../support/fake-llm-server.js';
 
@@ -61,7 +61,7 @@ describe('attack: a stream cut before its end marker', () => {
     if (agent._tag === 'Left') throw new Error('agent');
     const r = await runAgent(agent.right, toolLibrary([createTool('remove', 'removes a path', spec.schema, (a) => void calls.push(a))]), 'go', { model, stream: true, onEvent: () => undefined });
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error, JSON.stringify(r.error)).toMatchObject({ code: 'STREAM_INTERRUPTED', retryable: true });
+    if (!r.ok) expect(r.error, JSON.stringify(r.error)).toMatchObject({ code: AgentCodes.STREAM_INTERRUPTED, retryable: true });
     expect(calls).toEqual([]);
   });
 });

@@ -6,8 +6,8 @@
  * engine would take minutes on these inputs, so a regression shows as a test that times out.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bindTool, compileSchema, createTool, invoke, toolLibrary, type JsonObject, type ToolSpecification } from '../../src/index.js';
-import { httpTool } from '../../src/entries/tools.js';
+import { ToolCodes, bindTool, compileSchema, createTool, invoke, toolLibrary, type JsonObject, type ToolSpecification } from '../../src/index.js';
+import { HttpCodes, httpTool } from '../../src/entries/tools.js';
 import { startServer, type TestServer } from '../tools/server-support.js';
 
 const EVIL_INPUT = `${'a'.repeat(40)}!`;
@@ -30,7 +30,7 @@ describe('attack: extractExpr', () => {
       if (t._tag === 'Left') throw new Error(JSON.stringify(t.left));
       const b = bindTool(spec, toolLibrary([t.right]));
       if (b._tag === 'Left') throw new Error('bind');
-      expect(await invoke(b.right, {}), extractExpr).toMatchObject({ ok: false, error: { code: 'EXTRACT_NO_MATCH' } });
+      expect(await invoke(b.right, {}), extractExpr).toMatchObject({ ok: false, error: { code: HttpCodes.EXTRACT_NO_MATCH } });
     }
   });
 
@@ -49,7 +49,7 @@ describe('attack: schema pattern', () => {
     const s: ToolSpecification = { name: 'named', description: 'takes a name', typeSignature: '', schema, outputSchema: {} };
     const b = bindTool(s, toolLibrary([createTool('named', 'takes a name', schema, () => 'ok')]));
     if (b._tag === 'Left') throw new Error('bind');
-    expect(await invoke(b.right, { name: `${'a'.repeat(40)}!` })).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
+    expect(await invoke(b.right, { name: `${'a'.repeat(40)}!` })).toMatchObject({ ok: false, error: { code: ToolCodes.INVALID_ARGUMENTS } });
     expect(await invoke(b.right, { name: 'a b c' })).toMatchObject({ ok: true });
   });
 

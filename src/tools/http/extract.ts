@@ -14,7 +14,8 @@
  * - anything else is an error (`HTTP_EXTRACT_INVALID`), so that a typo never silently becomes a
  *   regular expression.
  */
-import { left, right, type Either } from 'fp-ts/lib/Either.js';
+import { HttpCodes } from './codes.js';
+import { left, right, type Either } from '../../core/either.js';
 import { JSONPath } from 'jsonpath-plus';
 import { error, type Diagnostic } from '../../core/diagnostic.js';
 import { linearRegex, type LinearRegex } from '../../core/linear-regex.js';
@@ -37,7 +38,7 @@ export const parseExtractExpr = (expr: string, where = 'extractExpr'): Either<Re
   if (expr.startsWith('$')) {
     const problem = jsonPathProblem(expr);
     if (problem !== undefined)
-      return left([error('HTTP_EXTRACT_INVALID', `${where}: "${expr}" is not a JSONPath: ${problem}`, { hint: 'e.g. "$.current.condition.text" or "$.items[*].name"' })]);
+      return left([error(HttpCodes.EXTRACT_INVALID, `${where}: "${expr}" is not a JSONPath: ${problem}`, { hint: 'e.g. "$.current.condition.text" or "$.items[*].name"' })]);
     const segments = JSONPath.toPathArray(expr) as ReadonlyArray<string>;
     const definite = segments.slice(1).every((s) => !(s === '*' || s === '..' || s.startsWith('?(') || s.startsWith('(') || /[,:]/.test(s) || s.startsWith('@') || s.startsWith('~')));
     return right({ kind: 'jsonpath', expr, definite });
@@ -49,13 +50,13 @@ export const parseExtractExpr = (expr: string, where = 'extractExpr'): Either<Re
     const compiled = flags.includes('y') ? { ok: false as const, message: 'the sticky flag "y" is not supported' } : linearRegex(pattern, flags);
     if (compiled.ok) return right({ kind: 'regex', expr, regex: compiled.value });
     return left([
-      error('HTTP_EXTRACT_INVALID', `${where}: "${expr}" is not a valid regular expression: ${compiled.message}`, {
+      error(HttpCodes.EXTRACT_INVALID, `${where}: "${expr}" is not a valid regular expression: ${compiled.message}`, {
         hint: 'regular expressions run on a linear-time engine (RE2 syntax): no backreferences, no lookaround',
       }),
     ]);
   }
   return left([
-    error('HTTP_EXTRACT_INVALID', `${where}: "${expr}" is neither a JSONPath nor a regular expression`, {
+    error(HttpCodes.EXTRACT_INVALID, `${where}: "${expr}" is neither a JSONPath nor a regular expression`, {
       hint: 'a JSONPath starts with "$" ("$.data.name"); a regular expression is written between slashes ("/id=(\\d+)/")',
     }),
   ]);
