@@ -96,7 +96,8 @@ export {
 export type { BindError, BindErrorCode, Mismatch, MismatchCode, BindOptions, BoundTool, BoundTools } from './library/bind.js';
 export { bindTool, bindAll, lookupBound, formatBindError } from './library/bind.js';
 export type { InvokeOptions } from './library/invoke.js';
-export { invoke, invokeJson, invokeByName, invokeTask } from './library/invoke.js';
+export { invoke, invokeJson, invokeByName, invokeTask, DEFAULT_TOOL_TIMEOUT_MS } from './library/invoke.js';
+export { MAX_ARGUMENT_DEPTH } from './core/json.js';
 export type { InvocationEvent, InvokedEvent, ResultEvent, FailedEvent, InvocationObserver } from './library/events.js';
 export { onEvent } from './library/events.js';
 export type { ToolMetrics, ToolUsage, LatencySummary, MetricsSnapshot } from './library/metrics.js';

@@ -16,8 +16,13 @@ export const AgentCodes = defineCodes('agent', 'AGENT', {
   CANCELLED: { summary: 'the caller aborted the run (or the model call)', hint: 'nothing to do: the caller asked for it' },
   TIMEOUT: { summary: 'the run took longer than `maxDurationMs`, or a model call timed out', retryable: true, hint: 'try again, or raise the time limit' },
   RATE_LIMITED: { summary: "the model's API kept answering 429 after the provider's retries", retryable: true, hint: 'wait and try again, or lower the request rate' },
-  INVALID_RESPONSE: { summary: "the model's answer could not be read (not the provider's format, too large, a stream cut short)", retryable: 'sometimes', hint: 'try again; check the base URL if it persists (another server may be answering)' },
+  INVALID_RESPONSE: { summary: "the model's answer could not be read (not the provider's format, too large)", retryable: 'sometimes', hint: 'try again; check the base URL if it persists (another server may be answering)' },
   REPLAY_MISMATCH: { summary: 'a replayed model got a request its recording does not have (details: where they differ)', hint: 'record again (--record), or make the run ask what was recorded' },
+  STREAM_INTERRUPTED: {
+    summary: "a streamed answer ended before the provider's end marker (`[DONE]` or a finish reason, `message_stop`, `response.completed`, a Gemini `finishReason`): nothing of it is used, no tool of it runs",
+    retryable: true,
+    hint: 'try again: the connection was probably cut',
+  },
   // runs
   MAX_STEPS: { summary: 'the model kept calling tools for `maxSteps` model calls without answering', hint: 'raise maxSteps, or make the instruction say when to stop' },
   INVALID_CONVERSATION: { summary: 'the conversation given to the run is not one a model can continue (details: where)', hint: 'fix the messages as the message says (every tool call needs one tool result, in order)' },
@@ -35,4 +40,5 @@ export type ModelErrorCode =
   | typeof AgentCodes.TIMEOUT
   | typeof AgentCodes.RATE_LIMITED
   | typeof AgentCodes.INVALID_RESPONSE
+  | typeof AgentCodes.STREAM_INTERRUPTED
   | typeof AgentCodes.REPLAY_MISMATCH;

@@ -44,7 +44,7 @@ export interface RunAgentOptions {
    * but the tools' own approval annotations (built-in tools ask before overwriting or deleting).
    */
   readonly policies?: Policies;
-  /** Timeout of each tool call, in milliseconds (default: the tool's own `limits.timeoutMs`). */
+  /** Timeout of each tool call, in milliseconds (default: the tool's own `limits.timeoutMs`, else `DEFAULT_TOOL_TIMEOUT_MS`, 5 minutes). */
   readonly toolTimeoutMs?: number;
   /** Most tool calls run from one model turn (default 16); the calls beyond answer `TOO_MANY_CALLS` without running. */
   readonly maxToolCallsPerTurn?: number;

@@ -16,7 +16,7 @@ import { ToolCodes } from '../library/codes.js';
 import type { Context } from '@opentelemetry/api';
 import type { BoundTool, BoundTools } from '../library/bind.js';
 import type { InvocationObserver } from '../library/events.js';
-import { invoke, parseArguments } from '../library/invoke.js';
+import { DEFAULT_TOOL_TIMEOUT_MS, invoke, parseArguments } from '../library/invoke.js';
 import { fail, type ToolResult } from '../library/result.js';
 import type { Approver } from '../policy/approvals.js';
 import type { Policies } from '../policy/evaluate.js';
@@ -139,9 +139,12 @@ export const executeToolCall = async (call: ToolCall, step: number, stepSpan: nu
       }
       if (gate.refused !== undefined) result = gate.refused;
       else {
+        // the tool gets its own copy: a tool that changes its arguments does not rewrite the record
+        const own = structuredClone(args);
         result = await withOtelContext(env.otel, () =>
-          invoke(bound, args, {
+          invoke(bound, own, {
             callId: call.id,
+            defaultTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
             ...(env.signal !== undefined ? { signal: env.signal } : {}),
             ...(env.context !== undefined ? { context: env.context } : {}),
             ...(env.timeoutMs !== undefined ? { timeoutMs: env.timeoutMs } : {}),

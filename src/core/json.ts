@@ -61,3 +61,46 @@ export const plainNumber = (n: number): string => {
   if (point > 0) return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
   return `${sign}0.${'0'.repeat(-point)}${digits}`;
 };
+
+/**
+ * The deepest nesting of arrays and objects a tool call's arguments may have. Deeper arguments are
+ * refused (`INVALID_ARGUMENTS`) before they are parsed, validated, copied or recorded, so that no
+ * recursive step (validation, JSON text, redaction, a person's approval view) can overflow the stack.
+ */
+export const MAX_ARGUMENT_DEPTH = 64;
+
+/** How deeply JSON text nests arrays and objects, read without parsing (strings skipped); stops counting past `limit`. */
+export const jsonTextDepth = (text: string, limit = Number.POSITIVE_INFINITY): number => {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      // a string: skip to its closing quote
+      for (i += 1; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92) i += 1;
+        else if (d === 34) break;
+      }
+    } else if (c === 91 || c === 123) {
+      depth += 1;
+      if (depth > max) {
+        max = depth;
+        if (max > limit) return max;
+      }
+    } else if (c === 93 || c === 125) depth -= 1;
+  }
+  return max;
+};
+
+/** Whether a value nests arrays and objects deeper than `limit` (iterative: any depth is safe to ask). */
+export const deeperThan = (value: unknown, limit: number): boolean => {
+  if (typeof value !== 'object' || value === null) return false;
+  const stack: Array<{ v: object; d: number }> = [{ v: value, d: 1 }];
+  while (stack.length > 0) {
+    const { v, d } = stack.pop() as { v: object; d: number };
+    if (d > limit) return true;
+    for (const x of Array.isArray(v) ? v : Object.values(v)) if (typeof x === 'object' && x !== null) stack.push({ v: x, d: d + 1 });
+  }
+  return false;
+};

@@ -24,7 +24,7 @@ export type {
   ForbiddenPatternsOptions, ForbiddenPathsOptions,
 } from '../policy/rules.js';
 export {
-  ruleEngine, emptyRuleEngine, customRule, forbiddenPatternsRule, forbiddenPathsRule, addRule, removeRule, combineRuleEngines,
+  ruleEngine, emptyRuleEngine, customRule, forbiddenPatternsRule, forbiddenPathsRule, MAX_COMMAND_LENGTH, addRule, removeRule, combineRuleEngines,
   checkRules, describeViolations,
 } from '../policy/rules.js';
 export { defaultRules, defaultRuleEngine, isCriticalPath, sensitivePath } from '../policy/default-rules.js';

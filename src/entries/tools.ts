@@ -20,7 +20,7 @@ export { safeFetch } from '../net/safe-fetch.js';
 export type { RetryPolicy } from '../net/retry.js';
 export { DEFAULT_RETRY, IDEMPOTENT_METHODS } from '../net/retry.js';
 export type { SecretProvider } from '../core/redact.js';
-export { REDACTED } from '../core/redact.js';
+export { REDACTED, MIN_SECRET_FRAGMENT } from '../core/redact.js';
 export type { HttpToolConfig, HttpToolConfigInput, HttpMethod } from '../tools/http/http-config.js';
 export { decodeHttpToolConfig, HTTP_METHODS } from '../tools/http/http-config.js';
 export type { HttpToolOptions } from '../tools/http/http-tool.js';

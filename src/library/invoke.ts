@@ -29,6 +29,7 @@ import { callId } from '../core/call-id.js';
 import { NEVER } from './never-signal.js';
 import { combineObservers, type InvocationObserver, notify } from './events.js';
 import { findNonJson, jsonByteLength } from '../core/json-value.js';
+import { deeperThan, jsonTextDepth, MAX_ARGUMENT_DEPTH } from '../core/json.js';
 import { messageOf } from '../core/message.js';
 import { admitCall } from './rate-limit.js';
 import { fail, isToolFailure, type ToolError, type ToolResult } from './result.js';
@@ -50,7 +51,12 @@ export interface InvokeOptions {
   readonly observer?: InvocationObserver;
   /** The call's id in events and spans (e.g. the model's tool-call id); a UUIDv7 by default. */
   readonly callId?: string;
+  /** The timeout when neither `timeoutMs`, the binding nor the tool sets one (the agent sets `DEFAULT_TOOL_TIMEOUT_MS`). */
+  readonly defaultTimeoutMs?: number;
 }
+
+/** The timeout of a tool call in an agent run when nothing else sets one: 5 minutes. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 300_000;
 
 /** Larger delays overflow Node's timers (they would fire at once); treated as no timeout. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -71,7 +77,7 @@ export const invoke = (bound: BoundTool, args: unknown, options?: InvokeOptions)
     if (!isBoundToolImpl(bound)) return Promise.resolve(notBound(bound));
     if (
       bound.plain &&
-      (options === undefined || (options.signal === undefined && options.timeoutMs === undefined && options.observer === undefined)) &&
+      (options === undefined || (options.signal === undefined && options.timeoutMs === undefined && options.observer === undefined && options.defaultTimeoutMs === undefined)) &&
       !tracingEnabled()
     ) {
       return plainCall(bound, args, options?.context);
@@ -116,6 +122,7 @@ export const invokeTask = (bound: BoundTool, args: unknown, options?: InvokeOpti
 export const parseArguments = (text: string): ToolResult<unknown> => {
   if (typeof text !== 'string') return fail(ToolCodes.INVALID_ARGUMENTS, `the arguments must be JSON text, got ${typeof text}`);
   if (text.trim() === '') return ok({});
+  if (jsonTextDepth(text, MAX_ARGUMENT_DEPTH) > MAX_ARGUMENT_DEPTH) return tooDeep();
   try {
     return ok(JSON.parse(text) as unknown);
   } catch (e) {
@@ -135,6 +142,7 @@ const plainCall = async (b: BoundToolImpl, args: unknown, context: unknown): Pro
       const compiled = b.validators();
       if (compiled._tag === 'Left') return fail(ToolCodes.INVALID_SCHEMA, compiled.left.message);
     }
+    if (deeperThan(args, MAX_ARGUMENT_DEPTH)) return tooDeep();
     if (!b.argsCheck(args)) return invalidArguments(b, args);
     let r: unknown;
     try {
@@ -236,11 +244,12 @@ const prepare = (b: BoundToolImpl, args: unknown, o: InvokeOptions): ToolResult 
     const compiled = b.validators();
     if (compiled._tag === 'Left') return fail(ToolCodes.INVALID_SCHEMA, compiled.left.message);
   }
+  if (deeperThan(args, MAX_ARGUMENT_DEPTH)) return tooDeep();
   if (!b.argsCheck(args)) return invalidArguments(b, args);
   const a = b.hasDefaults ? withDefaults(b, args) : args;
 
   const limits = b.tool.limits;
-  const timeout = o.timeoutMs ?? b.options.timeoutMs ?? limits?.timeoutMs;
+  const timeout = o.timeoutMs ?? b.options.timeoutMs ?? limits?.timeoutMs ?? o.defaultTimeoutMs;
   if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0)) {
     return fail(ToolCodes.INVALID_OPTIONS, `timeoutMs must be a positive number of milliseconds, got ${String(timeout)}`);
   }
@@ -371,6 +380,11 @@ const isThenable = (r: unknown): r is PromiseLike<unknown> =>
 const validatorsOf = (b: BoundToolImpl): CompiledValidators => (b.compiled as { readonly right: CompiledValidators }).right;
 
 const withDefaults = (b: BoundToolImpl, args: unknown): unknown => validatorsOf(b).args.applyDefaults(args);
+
+const tooDeep = (): ToolResult =>
+  fail(ToolCodes.INVALID_ARGUMENTS, `the arguments nest arrays and objects more than ${MAX_ARGUMENT_DEPTH} levels deep; send flatter arguments`, {
+    details: { maxDepth: MAX_ARGUMENT_DEPTH },
+  });
 
 const invalidArguments = (b: BoundToolImpl, args: unknown): ToolResult => {
   const issues = validatorsOf(b).args.issues(args);

@@ -15,6 +15,7 @@ export const NetCodes = defineCodes('net', 'NET', {
   PRIVATE_ADDRESS: { summary: 'a host that is, or resolves to, a private, loopback or link-local address (checked when connecting)', hint: 'use a public host, or allow private addresses for this tool if it is meant to reach them' },
   TOO_MANY_REDIRECTS: { summary: 'more redirects than `maxRedirects`', hint: 'request the final URL, or raise maxRedirects' },
   INSECURE_REDIRECT: { summary: 'a redirect from https to http', hint: 'request the http URL directly if that is intended' },
+  REDIRECT_REFUSED: { summary: 'a 307/308 redirect to another origin that would re-send a request body holding a secret', hint: 'send the request to the final URL directly, if that origin may have the secret' },
   INVALID_REQUEST: { summary: 'a request undici refuses (a bad header, a body on GET, a bad option)', hint: 'fix the request as the message says' },
   RESPONSE_TOO_LARGE: { summary: 'a response body larger than `maxBytes`', hint: 'ask for less, or raise maxResponseBytes' },
   TIMEOUT: { summary: 'no response (headers, or the rest of the body) within the timeout of the attempt', retryable: true, hint: 'try again later, or raise the timeout' },

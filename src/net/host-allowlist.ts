@@ -20,7 +20,7 @@
  */
 import { NetCodes } from './codes.js';
 import { left, right, type Either } from '../core/either.js';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { error, type Diagnostic } from '../core/diagnostic.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -155,8 +155,9 @@ const PRIVATE_V4: ReadonlyArray<readonly [string, number]> = [
 ];
 
 const PRIVATE_V6: ReadonlyArray<readonly [string, number]> = [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96], // unspecified, loopback, IPv4-compatible (deprecated: `::127.0.0.1`)
+  ['::ffff:0:0', 96], // IPv4-mapped (`::ffff:127.0.0.1`): not globally reachable (IANA), whatever the IPv4 part
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT: `::ffff:0:127.0.0.1`)
   ['64:ff9b::', 96], // NAT64 (embeds IPv4)
   ['64:ff9b:1::', 48],
   ['100::', 64], // discard
@@ -169,28 +170,63 @@ const PRIVATE_V6: ReadonlyArray<readonly [string, number]> = [
   ['ff00::', 8], // multicast
 ];
 
-let blockList: BlockList | undefined;
-
-const privateRanges = (): BlockList => {
-  if (blockList === undefined) {
-    const b = new BlockList();
-    for (const [net, prefix] of PRIVATE_V4) b.addSubnet(net, prefix, 'ipv4');
-    for (const [net, prefix] of PRIVATE_V6) b.addSubnet(net, prefix, 'ipv6');
-    blockList = b;
-  }
-  return blockList;
-};
-
 /**
  * Whether an IP address is private, loopback, link-local, multicast or otherwise not a public
- * unicast address. IPv4-mapped IPv6 addresses (`::ffff:127.0.0.1`) are judged by their IPv4 part.
+ * unicast address. The ranges that embed an IPv4 address are private whole, whatever that address:
+ * IPv4-compatible (`::/96`), IPv4-mapped (`::ffff:0:0/96`), IPv4-translated (`::ffff:0:0:0/96`),
+ * NAT64, 6to4, Teredo.
  * Anything that is not an IP address is reported as private (fail closed).
  */
 export const isPrivateAddress = (address: string): boolean => {
   const a = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
   const family = isIP(a);
   if (family === 4) return isPrivateV4(a);
-  if (family === 6) return privateRanges().check(a, 'ipv6');
+  if (family === 6) {
+    const g = v6Groups(a);
+    if (g === undefined) return true;
+    return V6_RANGES.some(([net, prefix]) => inPrefix(g, net, prefix));
+  }
+  return true;
+};
+
+const V6_RANGES: ReadonlyArray<readonly [ReadonlyArray<number>, number]> = PRIVATE_V6.map(([net, prefix]) => [v6Groups(net) as number[], prefix] as const);
+
+/** The eight 16-bit groups of an IPv6 address (a zone and an embedded IPv4 part allowed). */
+function v6Groups(address: string): number[] | undefined {
+  let a = address;
+  const zone = a.indexOf('%');
+  if (zone >= 0) a = a.slice(0, zone);
+  const tail: number[] = [];
+  const lastColon = a.lastIndexOf(':');
+  const last = a.slice(lastColon + 1);
+  if (last.includes('.')) {
+    if (isIP(last) !== 4) return undefined;
+    const n = v4ToInt(last);
+    tail.push(n >>> 16, n & 0xffff);
+    a = `${a.slice(0, lastColon + 1)}${lastColon > 0 && a[lastColon - 1] === ':' ? '' : '0'}`;
+    if (a.endsWith(':0')) a = a.slice(0, -2);
+    else if (a.endsWith('::')) a = a.slice(0, -2) + '::';
+  }
+  const parse = (part: string): number[] => (part === '' ? [] : part.split(':').map((h) => parseInt(h, 16)));
+  const dbl = a.indexOf('::');
+  let groups: number[];
+  if (dbl >= 0) {
+    const head = parse(a.slice(0, dbl));
+    const rest = parse(a.slice(dbl + 2));
+    const fill = 8 - tail.length - head.length - rest.length;
+    if (fill < 0) return undefined;
+    groups = [...head, ...new Array<number>(fill).fill(0), ...rest, ...tail];
+  } else groups = [...parse(a), ...tail];
+  return groups.length === 8 && groups.every((x) => Number.isInteger(x) && x >= 0 && x <= 0xffff) ? groups : undefined;
+}
+
+const inPrefix = (g: ReadonlyArray<number>, net: ReadonlyArray<number>, prefix: number): boolean => {
+  for (let i = 0; i < 8; i++) {
+    const bits = Math.max(0, Math.min(16, prefix - i * 16));
+    if (bits === 0) return true;
+    const mask = (0xffff << (16 - bits)) & 0xffff;
+    if (((g[i] as number) & mask) !== ((net[i] as number) & mask)) return false;
+  }
   return true;
 };
 

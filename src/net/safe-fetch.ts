@@ -20,6 +20,7 @@ import { type CodedError, type Err, err, ok, type Result } from '../core/result.
 import { Agent, request, type Dispatcher } from 'undici';
 import { type HttpDispatcher, undiciDispatcher } from './dispatcher.js';
 import { onAbort } from '../core/abort.js';
+import { redactThenCut } from '../core/redact.js';
 import { checkHost, isPrivateAddress, parseAllowedHosts, type HostAllowlist } from './host-allowlist.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -51,6 +52,13 @@ export interface SafeFetchOptions {
   readonly sensitiveHeaders?: ReadonlyArray<string>;
   /** An undici dispatcher to send through instead of gramkit's (see the module comment). */
   readonly dispatcher?: HttpDispatcher;
+  /**
+   * The body carries a secret: a 307/308 redirect to another origin (which would re-send it) is
+   * refused (`REDIRECT_REFUSED`) instead of followed. Default false.
+   */
+  readonly sensitiveBody?: boolean;
+  /** A secret redactor: applied to errors (messages, URLs), and to URLs before they are shortened. */
+  readonly redact?: (text: string) => string;
 }
 
 export interface FetchResponse {
@@ -74,6 +82,7 @@ export type FetchErrorCode =
   | typeof NetCodes.PRIVATE_ADDRESS
   | typeof NetCodes.TOO_MANY_REDIRECTS
   | typeof NetCodes.INSECURE_REDIRECT
+  | typeof NetCodes.REDIRECT_REFUSED
   | typeof NetCodes.INVALID_REQUEST
   | typeof NetCodes.RESPONSE_TOO_LARGE
   | typeof NetCodes.TIMEOUT
@@ -154,13 +163,25 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const allowlists = new Map<string, Either<string, HostAllowlist>>();
 
 export const safeFetch = async (url: string, options: SafeFetchOptions): Promise<Result<FetchResponse, FetchError>> => {
+  const r = await fetchChecked(url, options);
+  const redact = options.redact;
+  if (r.ok || redact === undefined) return r;
+  const e = r.error;
+  const details = e.details === undefined ? undefined : Object.fromEntries(Object.entries(e.details).map(([k, v]) => [k, redactDetail(v, redact)]));
+  return err({ ...e, message: redact(e.message), ...(details !== undefined ? { details } : {}) });
+};
+
+const redactDetail = (v: unknown, redact: (s: string) => string): unknown =>
+  typeof v === 'string' ? redact(v) : Array.isArray(v) ? v.map((x) => redactDetail(x, redact)) : v;
+
+const fetchChecked = async (url: string, options: SafeFetchOptions): Promise<Result<FetchResponse, FetchError>> => {
   const allowlist = resolveAllowlist(options.allowedHosts);
   if (allowlist._tag === 'Left') return failure(NetCodes.INVALID_REQUEST, allowlist.left, false);
   const method = (options.method ?? 'GET').toUpperCase();
   if (!TOKEN.test(method)) return failure(NetCodes.INVALID_REQUEST, `"${options.method}" is not an HTTP method`, false);
   const headerProblem = checkHeaders(options.headers ?? {});
   if (headerProblem !== undefined) return failure(NetCodes.INVALID_REQUEST, headerProblem, false);
-  if (options.signal?.aborted) return failure(NetCodes.CANCELLED, 'the request was cancelled before it was sent', false, { url: safeUrl(url) });
+  if (options.signal?.aborted) return failure(NetCodes.CANCELLED, 'the request was cancelled before it was sent', false, { url: safeUrl(url, options.redact) });
 
   const allowPrivate = options.allowPrivateAddresses ?? false;
   const dispatcher: Dispatcher = options.dispatcher !== undefined ? undiciDispatcher(options.dispatcher) : defaultDispatcher(allowPrivate);
@@ -194,7 +215,7 @@ export const safeFetch = async (url: string, options: SafeFetchOptions): Promise
       try {
         parsed = new URL(current);
       } catch {
-        return failure(NetCodes.INVALID_URL, `"${safeUrl(current)}" is not a valid absolute URL`, false, { url: current });
+        return failure(NetCodes.INVALID_URL, `"${safeUrl(current, options.redact)}" is not a valid absolute URL`, false, { url: current });
       }
       current = parsed.href;
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
@@ -246,6 +267,11 @@ export const safeFetch = async (url: string, options: SafeFetchOptions): Promise
           body = undefined;
           headers = withoutHeaders(headers, BODY_HEADERS);
         }
+        if (next.origin !== parsed.origin && body !== undefined && options.sensitiveBody === true)
+          return failure(NetCodes.REDIRECT_REFUSED, `${origin(current)} redirected (${res.statusCode}) to ${origin(next.href)}, which would re-send a request body that holds a secret to another origin`, false, {
+            url: current,
+            status: res.statusCode,
+          });
         if (next.origin !== parsed.origin) headers = withoutHeaders(headers, [...ALWAYS_SENSITIVE, ...(options.sensitiveHeaders ?? [])]);
         current = next.href;
         redirects.push(current);
@@ -413,4 +439,8 @@ const origin = (url: string): string => {
 };
 
 /** A URL for a message: only the part before any query or fragment (which may carry secrets). */
-const safeUrl = (url: string): string => url.replace(/[?#].*$/s, '').slice(0, 200);
+/** A URL for a message: query and fragment dropped, redacted, then shortened (in that order). */
+const safeUrl = (url: string, redact?: (s: string) => string): string => {
+  const q = url.search(/[?#]/);
+  return redactThenCut(q < 0 ? url : url.slice(0, q), 200, redact);
+};

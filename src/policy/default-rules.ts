@@ -6,7 +6,8 @@
  * is the second. What they cannot see (a command assembled in variables, code in other languages)
  * is listed in docs/policies.md.
  */
-import type { CommandView } from './command-view.js';
+import { commandViews, resolveIn, type CommandView } from './command-view.js';
+import { getopt, hasOption, optionSpec, type ParsedOptions } from './getopt.js';
 import { normalizeForMatch, ruleEngine, type Rule, type RuleEngine, type RuleInput } from './rules.js';
 import { seedRules } from './seed-rules.js';
 
@@ -84,10 +85,12 @@ const split = (args: ReadonlyArray<string>): { options: string[]; operands: stri
   return { options, operands };
 };
 
-const hasShortFlag = (options: ReadonlyArray<string>, flags: string): boolean =>
-  options.some((o) => /^-[A-Za-z]+$/.test(o) && [...flags].some((f) => o.includes(f)));
+const COPY = optionSpec(
+  { t: 'target-directory', S: 'suffix', m: 'mode', o: 'owner', g: 'group' },
+  { 'target-directory': 'required', suffix: 'required', mode: 'required', owner: 'required', group: 'required', backup: 'optional', 'no-target-directory': 'none' },
+);
 
-/** Where a command writes: redirection targets, and the destination arguments of writing programs. */
+/** Where a command writes: redirection targets, and the destination arguments of writing programs (relative to its directory). */
 const writeTargets = (v: CommandView): string[] => {
   const out = v.redirects.filter((r) => r.op !== '<' && r.op !== '<<<' && r.op !== '<&').map((r) => r.target);
   const { options, operands } = split(v.args);
@@ -103,9 +106,10 @@ const writeTargets = (v: CommandView): string[] => {
     case 'ln':
     case 'rsync':
     case 'scp': {
-      const t = options.find((o) => o.startsWith('--target-directory='));
-      if (t !== undefined) out.push(t.slice('--target-directory='.length));
-      else if (operands.length > 0) out.push(operands[operands.length - 1] as string);
+      const p = getopt(COPY, v.args);
+      const t = p.options.find((o) => o.name === 'target-directory')?.value;
+      if (t !== undefined) out.push(t);
+      else if (p.operands.length > 0) out.push(p.operands[p.operands.length - 1] as string);
       break;
     }
     case 'dd':
@@ -113,12 +117,12 @@ const writeTargets = (v: CommandView): string[] => {
       break;
     case 'sed':
     case 'perl':
-      if (options.some((o) => o === '-i' || o.startsWith('-i') || o === '--in-place' || o.startsWith('--in-place=') || /^-[a-hj-zA-Z]*i/.test(o))) out.push(...operands.slice(1));
+      if (options.some((o) => o === '-i' || o.startsWith('-i') || o.startsWith('--in-p') || (o[1] !== '-' && o.slice(1).includes('i')))) out.push(...operands.slice(1));
       break;
     default:
       break;
   }
-  return out;
+  return out.map((t) => resolveIn(v, t));
 };
 
 const quote = (words: ReadonlyArray<string>): string => words.map((w) => (/^[\w./~$*=:@%+,-]+$/.test(w) ? w : JSON.stringify(w))).join(' ');
@@ -147,26 +151,44 @@ const commandRule = (name: string, description: string, check: (v: CommandView, 
   },
 });
 
+const RM = optionSpec(
+  { f: 'force', i: 'i', I: 'I', r: 'recursive', R: 'recursive', d: 'dir', v: 'verbose' },
+  { force: 'none', interactive: 'optional', 'one-file-system': 'none', 'no-preserve-root': 'none', 'preserve-root': 'optional', recursive: 'none', dir: 'none', verbose: 'none', help: 'none', version: 'none' },
+);
+
+/** find's options before its starting points: `-H`, `-L`, `-P`, `-D opts`, `-Olevel`. */
+const findStarts = (args: ReadonlyArray<string>): string[] => {
+  let i = 0;
+  while (i < args.length) {
+    const a = args[i] as string;
+    if (a === '-H' || a === '-L' || a === '-P' || (a.startsWith('-O') && a.length > 2)) i += 1;
+    else if (a === '-D') i += 2;
+    else break;
+  }
+  if (args[i] === '--') i += 1;
+  const starts: string[] = [];
+  for (; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a.startsWith('-') || a === '(' || a === '!' || a === '\\(') break;
+    starts.push(a);
+  }
+  return starts;
+};
+
 export const noRecursiveDeleteOfRoot: Rule = commandRule(
   'no-recursive-delete-of-root',
   'blocks recursive deletion of /, home directories and system directories (rm -rf /, find / -delete)',
   (v) => {
     if (v.name === 'rm') {
-      const { options, operands } = split(v.args);
-      if (options.includes('--no-preserve-root')) return `\`${shown(v)}\` disables rm's protection of /`;
-      const recursive = hasShortFlag(options, 'rR') || options.includes('--recursive');
-      const target = operands.find(isCriticalPath);
-      if (recursive && target !== undefined) return `\`${shown(v)}\` would delete ${JSON.stringify(target)} recursively; delete specific paths inside the workspace instead`;
+      const p = getopt(RM, v.args);
+      if (hasOption(p, 'no-preserve-root')) return `\`${shown(v)}\` disables rm's protection of /`;
+      const target = p.operands.find((o) => isCriticalPath(resolveIn(v, o)));
+      if (hasOption(p, 'recursive') && target !== undefined) return `\`${shown(v)}\` would delete ${JSON.stringify(resolveIn(v, target))} recursively; delete specific paths inside the workspace instead`;
     }
     if (v.name === 'find') {
-      const starts: string[] = [];
-      for (const a of v.args) {
-        if (a.startsWith('-') || a === '(' || a === '!' || a === '\\(') break;
-        starts.push(a);
-      }
-      const deletes = v.args.includes('-delete') || v.args.some((a, i) => (a === '-exec' || a === '-execdir' || a === '-ok') && /(^|\/)(rm|shred|unlink)$/.test(v.args[i + 1] ?? ''));
-      const target = starts.find(isCriticalPath);
-      if (deletes && target !== undefined) return `\`${shown(v)}\` would delete files under ${JSON.stringify(target)}`;
+      const deletes = v.args.includes('-delete') || v.args.some((a, i) => (a === '-exec' || a === '-execdir' || a === '-ok' || a === '-okdir') && /(^|\/)(rm|shred|unlink)$/.test(v.args[i + 1] ?? ''));
+      const target = findStarts(v.args).find((o) => isCriticalPath(resolveIn(v, o)));
+      if (deletes && target !== undefined) return `\`${shown(v)}\` would delete files under ${JSON.stringify(resolveIn(v, target))}`;
     }
     return undefined;
   },
@@ -192,24 +214,62 @@ export const noForkBomb: Rule = {
   name: 'no-fork-bomb',
   description: 'blocks fork bombs (:(){ :|:& };:, functions that start themselves in the background, fork while fork)',
   check: (input) => {
-    for (const c of input.commands) if (isForkBomb(c.text)) return `argument "${c.argument}" contains a fork bomb`;
+    for (const c of input.commands) if (hasForkBomb(c.views)) return `argument "${c.argument}" contains a fork bomb`;
     for (const v of views(input)) {
-      if (/^(perl|python[0-9.]*|ruby)$/.test(v.name) && v.args.some((a) => /fork\s*(\(\s*\))?\s*while\s*fork|while\s*(True|1)\s*:\s*os\.fork\(\)/.test(a))) return `\`${shown(v)}\` is a fork bomb`;
+      if ((v.name === 'perl' || v.name === 'ruby' || v.name.startsWith('python')) && v.args.some(isForkLoop)) return `\`${shown(v)}\` is a fork bomb`;
     }
     return undefined;
   },
 };
 
-/** A function whose body starts itself twice or in the background: `f(){ f|f& };f`, `bomb() { bomb & bomb; }`. */
-export const isForkBomb = (text: string): boolean => {
-  const def = /(?:function\s+([A-Za-z_:.][\w:.-]*)\s*(?:\(\s*\))?|([A-Za-z_:.][\w:.-]*)\s*\(\s*\))\s*\{([^}]*)\}/g;
-  for (let m = def.exec(text); m !== null; m = def.exec(text)) {
-    const name = ((m[1] ?? m[2]) as string).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const body = m[3] as string;
-    const self = `(?<![\\w:.-])${name}(?![\\w:.-])`;
-    if (new RegExp(`${self}\\s*\\|\\s*&?\\s*${self}`).test(body) || new RegExp(`${self}\\s*&(?!&)`).test(body)) return true;
+/**
+ * A function whose body starts itself twice (`f|f`) or in the background (`f &`): `:(){ :|:& };:`,
+ * `bomb() { bomb & bomb; }`. Read from the parsed commands, so it takes linear time.
+ */
+const hasForkBomb = (all: ReadonlyArray<CommandView>): boolean => {
+  for (const v of all) {
+    if (v.inFunction === undefined || v.name !== v.inFunction) continue;
+    if (v.background) return true;
+    if (all.some((u) => u !== v && u.pipeline === v.pipeline && u.name === v.name)) return true;
   }
-  return /fork\s*(\(\s*\))?\s*while\s*fork/.test(text);
+  return false;
+};
+
+/** `fork while fork` (Perl), `while True: os.fork()` / `while 1: os.fork()` (Python), spacing aside. */
+const isForkLoop = (code: string): boolean => {
+  let compact = '';
+  for (const ch of code) if (ch !== ' ' && ch !== '\t' && ch !== '\n' && ch !== '\r') compact += ch;
+  return compact.includes('forkwhilefork') || compact.includes('fork()whilefork') || compact.includes('whileTrue:os.fork()') || compact.includes('while1:os.fork()');
+};
+
+/** Whether a shell text holds a fork bomb (see `noForkBomb`). */
+export const isForkBomb = (text: string): boolean => hasForkBomb(commandViews(text)) || isForkLoop(text);
+
+const CHMOD_LIKE = {
+  chmod: optionSpec(
+    { c: 'changes', f: 'silent', v: 'verbose', R: 'recursive' },
+    { changes: 'none', silent: 'none', quiet: 'none', verbose: 'none', 'no-preserve-root': 'none', 'preserve-root': 'none', reference: 'required', recursive: 'none', help: 'none', version: 'none' },
+  ),
+  chown: optionSpec(
+    { c: 'changes', f: 'silent', v: 'verbose', R: 'recursive', h: 'no-dereference', H: 'H', L: 'L', P: 'P' },
+    { changes: 'none', dereference: 'none', 'no-dereference': 'none', from: 'required', silent: 'none', quiet: 'none', verbose: 'none', 'no-preserve-root': 'none', 'preserve-root': 'none', reference: 'required', recursive: 'none', help: 'none', version: 'none' },
+  ),
+  setfacl: optionSpec(
+    { m: ['modify', 'required'], M: ['modify-file', 'required'], x: ['remove', 'required'], X: ['remove-file', 'required'], b: 'remove-all', k: 'remove-default', n: 'no-mask', d: 'default', R: 'recursive', L: 'logical', P: 'physical', s: ['set', 'required'], S: ['set-file', 'required'], v: 'version', h: 'help' },
+    { modify: 'required', 'modify-file': 'required', remove: 'required', 'remove-file': 'required', 'remove-all': 'none', 'remove-default': 'none', 'no-mask': 'none', default: 'none', recursive: 'none', logical: 'none', physical: 'none', set: 'required', 'set-file': 'required', restore: 'required', test: 'none', mask: 'none', 'skip-base': 'none' },
+  ),
+} as const;
+
+/** chmod takes a mode written as options too: `chmod -w f`, `chmod -R -x+X d`. */
+const MODE_LETTERS = 'rwxXstugoa=+,01234567';
+const chmodModeOption = (args: ReadonlyArray<string>): boolean =>
+  args.some((a) => a.length > 1 && a[0] === '-' && a[1] !== '-' && [...a.slice(1)].every((c) => MODE_LETTERS.includes(c) || c === '-' || c === 'R'));
+
+/** The files a chmod/chown/chgrp/setfacl call changes (its mode/owner operand left out). */
+const changedFiles = (v: CommandView, p: ParsedOptions): ReadonlyArray<string> => {
+  if (v.name === 'setfacl' || hasOption(p, 'reference')) return p.operands;
+  if (v.name === 'chmod' && chmodModeOption(v.args)) return p.operands;
+  return p.operands.slice(1);
 };
 
 export const noRecursivePermissionChangeOfRoot: Rule = commandRule(
@@ -217,14 +277,16 @@ export const noRecursivePermissionChangeOfRoot: Rule = commandRule(
   'blocks changing permissions or owners of /, home or system directories recursively (chmod -R 777 /, chown -R)',
   (v) => {
     if (v.name !== 'chmod' && v.name !== 'chown' && v.name !== 'chgrp' && v.name !== 'setfacl') return undefined;
-    const { options, operands } = split(v.args);
-    const recursive = hasShortFlag(options, 'R') || options.includes('--recursive');
-    const targets = operands.slice(v.name === 'setfacl' ? 0 : 1);
-    const target = targets.find(isCriticalPath);
+    const spec = v.name === 'chgrp' ? CHMOD_LIKE.chown : CHMOD_LIKE[v.name];
+    // chmod's mode options (`-w`) are not options to getopt's reading here: leave them out
+    const args = v.name === 'chmod' ? v.args.filter((a) => !(a.length > 1 && a[0] === '-' && a[1] !== '-' && [...a.slice(1)].every((c) => MODE_LETTERS.includes(c) || c === '-'))) : v.args;
+    const p = getopt(spec, args);
+    const recursive = hasOption(p, 'recursive') || (v.name === 'chmod' && v.args.some((a) => a.length > 1 && a[0] === '-' && a[1] !== '-' && a.includes('R')));
+    const target = changedFiles(v, p).map((t) => resolveIn(v, t)).find(isCriticalPath);
     if (target === undefined) return undefined;
     if (recursive) return `\`${shown(v)}\` would change ${JSON.stringify(target)} and everything under it`;
-    const p = normalizeForMatch(target);
-    if (v.name === 'chmod' && (p === '/' || p === '~')) return `\`${shown(v)}\` would change the permissions of ${JSON.stringify(target)}`;
+    const n = normalizeForMatch(target);
+    if (v.name === 'chmod' && (n === '/' || n === '~')) return `\`${shown(v)}\` would change the permissions of ${JSON.stringify(target)}`;
     return undefined;
   },
 );
@@ -284,7 +346,7 @@ export const noSensitiveFiles: Rule = {
     }
     for (const v of views(input)) {
       for (const w of [...v.args, ...v.redirects.map((r) => r.target)]) {
-        const candidates = w.includes('=') ? [w, w.slice(w.indexOf('=') + 1)] : [w];
+        const candidates = (w.includes('=') ? [w, w.slice(w.indexOf('=') + 1)] : [w]).map((c) => resolveIn(v, c));
         for (const c of candidates) {
           const what = sensitivePath(c);
           if (what !== undefined) return `\`${shown(v)}\` names ${JSON.stringify(c)}, ${what}`;

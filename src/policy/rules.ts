@@ -7,6 +7,7 @@
  * The engine is immutable data: `addRule`/`removeRule` return new engines. `checkRules` is pure and
  * returns every violation. A rule that throws blocks the call (fail closed) and says so.
  */
+import { linearRegex, linearRegexOrThrow, type LinearRegex } from '../core/linear-regex.js';
 import { commandViews, type CommandView } from './command-view.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -130,7 +131,9 @@ export interface ForbiddenPatternsOptions {
   readonly description?: string;
   /**
    * A string matches as a whole word or word sequence (`curl` matches `curl -s x` and `/usr/bin/curl`,
-   * not `curly`; spaces match any spacing); a RegExp is tested as is.
+   * not `curly`; spaces match any spacing); a RegExp is tested as is, on the linear engine (see
+   * `core/linear-regex.ts`): a RegExp with backreferences or lookaround is refused (TypeError)
+   * when the rule is made, so that no pattern can stall the process.
    */
   readonly patterns: ReadonlyArray<string | RegExp>;
   /** Tools it applies to (default: every tool). */
@@ -144,7 +147,7 @@ export interface ForbiddenPatternsOptions {
 
 /** A rule that blocks calls mentioning any of `patterns` (seed 003's `SafetyRule(name, forbidden_patterns)`). */
 export const forbiddenPatternsRule = (options: ForbiddenPatternsOptions): Rule => {
-  const tests = options.patterns.map((p) => ({ shown: typeof p === 'string' ? JSON.stringify(p) : String(p), re: typeof p === 'string' ? wordPattern(p) : stateless(p) }));
+  const tests = options.patterns.map((p) => ({ shown: typeof p === 'string' ? JSON.stringify(p) : String(p), re: typeof p === 'string' ? wordPattern(p) : userPattern(options.name, p) }));
   return {
     name: options.name,
     description: options.description ?? `blocks calls that mention ${tests.map((t) => t.shown).join(', ')}`,
@@ -255,11 +258,21 @@ export const ruleInput = (engine: RuleEngine, tool: string, args: unknown): Rule
   return { tool, args: a, commands, paths };
 };
 
+/**
+ * The longest shell command (in characters) the rules read. A longer one is blocked
+ * (`command-too-long`): rules read every command in linear time, and a command nobody can review
+ * is not waved through.
+ */
+export const MAX_COMMAND_LENGTH = 65_536;
+
 /** Every violation of the engine's rules by a call of `tool` with `args` (empty: allowed). */
 export const checkRules = (engine: RuleEngine, tool: string, args: unknown): ReadonlyArray<RuleViolation> => {
   const applicable = engine.rules.filter((r) => r.tools === undefined || r.tools.includes(tool));
   if (applicable.length === 0) return [];
   const input = ruleInput(engine, tool, args);
+  const long = input.commands.find((c) => c.text.length > MAX_COMMAND_LENGTH);
+  if (long !== undefined)
+    return [{ rule: 'command-too-long', reason: `argument "${long.argument}" holds ${long.text.length} characters of shell, more than the ${MAX_COMMAND_LENGTH} the rules read; split it or write a script file` }];
   const out: RuleViolation[] = [];
   for (const r of applicable) {
     let reason: string | undefined;
@@ -284,46 +297,92 @@ export const describeViolations = (tool: string, violations: ReadonlyArray<RuleV
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** A whole-word pattern: boundaries are the text's ends or characters other than letters, digits, `_`, `.`, `-`. */
-const wordPattern = (s: string): RegExp =>
-  new RegExp(`(?<![A-Za-z0-9_.-])${s.trim().split(/\s+/).map(escapeRegExp).join('\\s+')}(?![A-Za-z0-9_.-])`, 'u');
+const wordPattern = (s: string): LinearRegex =>
+  linearRegexOrThrow(`(?:^|[^A-Za-z0-9_.-])${s.trim().split(/\s+/).map(escapeRegExp).join('\\s+')}(?:$|[^A-Za-z0-9_.-])`);
 
-/** A copy of `re` without the `g`/`y` flags, whose `test` does not depend on `lastIndex`. */
-const stateless = (re: RegExp): RegExp => new RegExp(re.source, re.flags.replace(/[gy]/g, ''));
+/** A user's RegExp on the linear engine (its `g`/`y` flags dropped: `test` never depends on `lastIndex`). */
+const userPattern = (rule: string, re: RegExp): LinearRegex => {
+  const r = linearRegex(re.source, re.flags.replace(/[gy]/g, ''));
+  if (!r.ok) throw new TypeError(`forbiddenPatternsRule "${rule}": ${String(re)}: ${r.message}; rewrite it without backreferences or lookaround`);
+  return r.value;
+};
 
 const asText = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)));
 
-/** Every string in a JSON value, with where it is. */
-const stringsIn = (value: unknown, where = 'arguments', out: Array<{ where: string; text: string }> = [], depth = 0): Array<{ where: string; text: string }> => {
-  if (depth > 32) return out;
-  if (typeof value === 'string') out.push({ where, text: value });
-  else if (Array.isArray(value)) value.forEach((v, i) => stringsIn(v, `${where}[${i}]`, out, depth + 1));
-  else if (typeof value === 'object' && value !== null) {
-    for (const [k, v] of Object.entries(value)) stringsIn(v, depth === 0 ? `argument "${k}"` : `${where}.${k}`, out, depth + 1);
+/**
+ * Every string in a JSON value, object keys included, with where it is. Iterative: any depth is
+ * read (arguments are bounded in depth before rules see them, see `library/invoke.ts`).
+ */
+const stringsIn = (value: unknown): Array<{ where: string; text: string }> => {
+  const out: Array<{ where: string; text: string }> = [];
+  const stack: Array<{ v: unknown; where: string; top: boolean }> = [{ v: value, where: 'arguments', top: true }];
+  while (stack.length > 0) {
+    const { v, where, top } = stack.pop() as { v: unknown; where: string; top: boolean };
+    if (typeof v === 'string') out.push({ where, text: v });
+    else if (Array.isArray(v)) for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], where: `${where}[${i}]`, top: false });
+    else if (typeof v === 'object' && v !== null) {
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, e] = entries[i] as [string, unknown];
+        const at = top ? `argument "${k}"` : `${where}.${k}`;
+        stack.push({ v: e, where: at, top: false });
+        stack.push({ v: k, where: `the name of ${at}`, top: false });
+      }
+    }
   }
   return out;
 };
 
-/** `~`, `$HOME`, `${HOME}` as `~`; `./` removed; duplicate slashes collapsed; no trailing slash. */
+/**
+ * A path as rules compare it: `~`, `$HOME`, `${HOME}` as `~`; `~root` as `/root` and `~name` as
+ * `/home/name`; `.` segments and duplicate slashes removed; `..` collapsed (at the root it stays at
+ * the root: `/../etc` is `/etc`); `/proc/self/root`, `/proc/thread-self/root` and `/proc/PID/root`
+ * as `/` (they are links to the root); no trailing slash. Linear, without regular expressions.
+ */
 export const normalizeForMatch = (p: string): string => {
-  let s = p.replace(/^(\$HOME|\$\{HOME\})(?=\/|$)/, '~');
-  s = s.replace(/\/{2,}/g, '/');
+  let s = p;
+  for (const home of ['$HOME', '${HOME}']) {
+    if (s.startsWith(home) && (s.length === home.length || s[home.length] === '/')) s = `~${s.slice(home.length)}`;
+  }
+  if (s.startsWith('~') && s.length > 1 && s[1] !== '/' && s[1] !== '+' && s[1] !== '-') {
+    const slash = s.indexOf('/');
+    const user = s.slice(1, slash < 0 ? undefined : slash);
+    s = `${user === 'root' ? '/root' : `/home/${user}`}${slash < 0 ? '' : s.slice(slash)}`;
+  }
+  let absolute = s.startsWith('/');
   const parts: string[] = [];
   for (const seg of s.split('/')) {
-    if (seg === '.') continue;
-    if (seg === '..' && parts.length > 0 && parts[parts.length - 1] !== '..' && parts[parts.length - 1] !== '') {
-      parts.pop();
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (parts.length === 1 && parts[0] === '~') {
+        // `~/..`: the directory of the home directories
+        parts[0] = 'home';
+        absolute = true;
+      } else if (parts.length > 0 && parts[parts.length - 1] !== '..') parts.pop();
+      else if (!absolute) parts.push(seg);
       continue;
     }
     parts.push(seg);
+    // the kernel's links to the root directory
+    if (absolute && parts.length === 3 && parts[0] === 'proc' && parts[2] === 'root' && isProcessDir(parts[1] as string)) parts.length = 0;
   }
-  let out = parts.join('/');
-  if (s.startsWith('/') && !out.startsWith('/')) out = `/${out}`;
-  if (out.length > 1) out = out.replace(/\/+$/, '');
+  const out = parts.join('/');
+  if (absolute) return `/${out}`;
   return out === '' ? '.' : out;
 };
 
-/** A glob as a RegExp over normalized paths. */
-export const globPattern = (glob: string): RegExp => {
+const isProcessDir = (seg: string): boolean => {
+  if (seg === 'self' || seg === 'thread-self') return true;
+  if (seg === '') return false;
+  for (let k = 0; k < seg.length; k++) {
+    const c = seg.charCodeAt(k);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+};
+
+/** A glob as a (linear) regular expression over normalized paths. */
+export const globPattern = (glob: string): LinearRegex => {
   const g = normalizeForMatch(glob);
   const anyDepth = !g.includes('/');
   let re = '';
@@ -342,5 +401,5 @@ export const globPattern = (glob: string): RegExp => {
     else re += escapeRegExp(c);
   }
   // a glob also matches everything below what it names (`secrets` blocks `secrets/key.txt`)
-  return new RegExp(anyDepth ? `(?:^|/)${re}(?:/|$)` : `^${re}(?:/|$)`);
+  return linearRegexOrThrow(anyDepth ? `(?:^|/)${re}(?:/|$)` : `^${re}(?:/|$)`);
 };

@@ -32,6 +32,10 @@ export interface SimpleCommand {
   readonly pipePosition: number;
   /** Index (in the flat list) of the command one of whose words holds this one as a substitution. */
   readonly parent?: number;
+  /** The function whose body holds this command (`f() { … }`, `function f { … }`), innermost first. */
+  readonly inFunction?: string;
+  /** Whether its pipeline runs in the background (ends with a single `&`). */
+  readonly background?: boolean;
 }
 
 export interface ParsedShell {
@@ -78,6 +82,8 @@ interface MutableCommand {
   pipeline: number;
   pipePosition: number;
   parent?: number;
+  inFunction?: string;
+  background?: boolean;
 }
 
 const freeze = (c: MutableCommand): SimpleCommand => ({
@@ -87,6 +93,8 @@ const freeze = (c: MutableCommand): SimpleCommand => ({
   pipeline: c.pipeline,
   pipePosition: c.pipePosition,
   ...(c.parent !== undefined ? { parent: c.parent } : {}),
+  ...(c.inFunction !== undefined ? { inFunction: c.inFunction } : {}),
+  ...(c.background === true ? { background: true } : {}),
 });
 
 const REDIRECT_OPS = ['&>>', '&>', '<<<', '<<-', '<<', '>>', '>|', '>&', '<&', '<>', '>', '<'];
@@ -98,18 +106,30 @@ const isOpChar = (c: string | undefined): boolean => c === ';' || c === '&' || c
  * Reads `text` and appends its simple commands to `out`. `parent` is the index of the command a
  * substitution belongs to.
  */
-const parseInto = (text: string, out: MutableCommand[], state: { pipeline: number }, parent: number | undefined, depth: number): void => {
+const parseInto = (text: string, out: MutableCommand[], state: { pipeline: number }, parent: number | undefined, depth: number, parentFunction?: string): void => {
   let i = 0;
   const n = text.length;
   let cur: MutableCommand | undefined;
   let pipePosition = 0;
   let pendingRedirect: string | undefined;
   const heredocs: Array<{ delim: string; strip: boolean }> = [];
+  // function definitions: a name waiting for its body, and the open `{`/`(` groups (with the
+  // function each one is the body of, if any)
+  let pendingFunction: string | undefined;
+  let expectFunctionName = false;
+  // each group keeps the innermost function around it, so that looking it up is O(1)
+  const groups: Array<{ close: string; fn: string | undefined }> = [];
+  const inFunction = (): string | undefined => (groups.length > 0 ? groups[groups.length - 1]!.fn : parentFunction);
+  let curIndex = -1;
+  let pipelineCommands: MutableCommand[] = [];
 
   const current = (): MutableCommand => {
     if (cur === undefined) {
-      cur = { words: [], assignments: [], redirects: [], pipeline: state.pipeline, pipePosition, ...(parent !== undefined ? { parent } : {}) };
+      const fn = inFunction();
+      cur = { words: [], assignments: [], redirects: [], pipeline: state.pipeline, pipePosition, ...(parent !== undefined ? { parent } : {}), ...(fn !== undefined ? { inFunction: fn } : {}) };
+      curIndex = out.length;
       out.push(cur);
+      pipelineCommands.push(cur);
     }
     return cur;
   };
@@ -120,14 +140,29 @@ const parseInto = (text: string, out: MutableCommand[], state: { pipeline: numbe
     endCommand();
     state.pipeline += 1;
     pipePosition = 0;
+    pipelineCommands = [];
+  };
+  const openGroup = (close: string): void => {
+    groups.push({ close, fn: pendingFunction ?? inFunction() });
+    pendingFunction = undefined;
+  };
+  const closeGroup = (close: string): void => {
+    // the nearest open group of this kind (a few frames down at most: malformed text stays linear)
+    for (let k = groups.length - 1; k >= Math.max(0, groups.length - 4); k--) {
+      if (groups[k]!.close === close) {
+        groups.length = k;
+        return;
+      }
+    }
   };
 
   const parseSubstitutions = (substitutions: ReadonlyArray<string>): void => {
     if (substitutions.length === 0 || depth >= MAX_DEPTH) return;
-    const index = out.indexOf(current());
+    current();
+    const index = curIndex;
     for (const sub of substitutions) {
       state.pipeline += 1;
-      parseInto(sub, out, state, index, depth + 1);
+      parseInto(sub, out, state, index, depth + 1, inFunction());
     }
   };
 
@@ -139,19 +174,35 @@ const parseInto = (text: string, out: MutableCommand[], state: { pipeline: numbe
       pendingRedirect = undefined;
       return;
     }
+    if (expectFunctionName) {
+      // `function name`: the name is defined, not run
+      expectFunctionName = false;
+      pendingFunction = word;
+      endPipeline();
+      return;
+    }
     if (c.words.length === 0 && !quoted) {
-      if (/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(word)) {
+      if (isAssignment(word)) {
         c.assignments.push(word);
         return;
       }
-      if (KEYWORDS.has(word)) return;
-    }
-    if (!quoted && /^[^{}]*\{[^{}]*,[^{}]*\}[^{}]*$/.test(word)) {
-      const m = /^([^{}]*)\{([^{}]*)\}([^{}]*)$/.exec(word);
-      if (m !== null) {
-        for (const part of (m[2] as string).split(',')) c.words.push(`${m[1] as string}${part}${m[3] as string}`);
+      if (KEYWORDS.has(word)) {
+        if (word === '{') openGroup('}');
+        else if (word === '}') closeGroup('}');
+        else if (word === 'function') expectFunctionName = true;
+        // what follows a keyword is a new command (of the group's function, if it opened one)
+        if (c.assignments.length === 0 && c.redirects.length === 0) {
+          if (out[out.length - 1] === c) out.pop();
+          pipelineCommands = pipelineCommands.filter((x) => x !== c);
+          cur = undefined;
+        }
         return;
       }
+    }
+    const braces = quoted ? undefined : braceList(word);
+    if (braces !== undefined) {
+      for (const part of braces.parts) c.words.push(`${braces.before}${part}${braces.after}`);
+      return;
     }
     c.words.push(word);
   };
@@ -223,13 +274,25 @@ const parseInto = (text: string, out: MutableCommand[], state: { pipeline: numbe
       if (ch === '|') {
         endCommand();
         pipePosition += 1;
-      } else endPipeline();
+      } else {
+        if (ch === '&') for (const c of pipelineCommands) c.background = true;
+        endPipeline();
+        if (ch === '(') openGroup(')');
+        else if (ch === ')') closeGroup(')');
+      }
       i += 1;
       continue;
     }
     // a word
     const word = readWord(text, i);
     i = word.end;
+    if (word.functionName && (cur === undefined || cur.words.length === 0) && pendingRedirect === undefined) {
+      // `name()`: a definition; its body (the next `{ … }` or `( … )`) runs only when called
+      expectFunctionName = false;
+      pendingFunction = word.text;
+      endPipeline();
+      continue;
+    }
     parseSubstitutions(word.substitutions);
     if (word.ifsSplit.length > 1) {
       for (const part of word.ifsSplit) if (part !== '') pushWord(part, word.quoted);
@@ -237,6 +300,19 @@ const parseInto = (text: string, out: MutableCommand[], state: { pipeline: numbe
   }
   endCommand();
   state.pipeline += 1;
+};
+
+const isAssignment = (word: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(word);
+
+/** `a{b,c}d` (one brace pair holding a comma, no other brace): its parts, as bash expands them. */
+const braceList = (word: string): { before: string; parts: string[]; after: string } | undefined => {
+  const open = word.indexOf('{');
+  if (open < 0) return undefined;
+  const close = word.indexOf('}', open + 1);
+  if (close < 0 || word.indexOf('{', open + 1) >= 0 || word.indexOf('}', close + 1) >= 0 || word.lastIndexOf('}', open) >= 0) return undefined;
+  const inner = word.slice(open + 1, close);
+  if (!inner.includes(',')) return undefined;
+  return { before: word.slice(0, open), parts: inner.split(','), after: word.slice(close + 1) };
 };
 
 interface Word {
@@ -247,6 +323,8 @@ interface Word {
   /** The word split at unquoted `$IFS` / `${IFS}` (one element when there is none). */
   readonly ifsSplit: string[];
   readonly end: number;
+  /** Whether the word was followed by `()`: the name of a function being defined. */
+  readonly functionName: boolean;
 }
 
 /** Reads one word from `i`: quotes removed, substitutions collected (their text replaced by `$(…)`). */
@@ -258,6 +336,7 @@ const readWord = (text: string, start: number): Word => {
   const substitutions: string[] = [];
   const ifsSplit: string[] = [];
   let segmentStart = 0;
+  let functionName = false;
 
   while (i < n) {
     const ch = text[i] as string;
@@ -278,9 +357,14 @@ const readWord = (text: string, start: number): Word => {
     }
     if (isOpChar(ch)) {
       // `name()` of a function definition: the word is the name
-      if (ch === '(' && text[i + 1] === ')' && buf !== '') {
-        i += 2;
-        break;
+      if (ch === '(' && buf !== '') {
+        let j = i + 1;
+        while (isSpace(text[j])) j += 1;
+        if (text[j] === ')') {
+          i = j + 1;
+          functionName = true;
+          break;
+        }
       }
       break;
     }
@@ -368,7 +452,7 @@ const readWord = (text: string, start: number): Word => {
     i += 1;
   }
   if (ifsSplit.length > 0) ifsSplit.push(buf.slice(segmentStart));
-  return { text: buf, quoted, substitutions, ifsSplit: ifsSplit.length > 0 ? ifsSplit : [buf], end: i };
+  return { text: buf, quoted, substitutions, ifsSplit: ifsSplit.length > 0 ? ifsSplit : [buf], end: i, functionName };
 };
 
 /** The text up to the `)` that closes a `(` opened just before `from`, skipping quotes and nested parentheses. */

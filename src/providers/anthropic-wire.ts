@@ -9,7 +9,7 @@ import type { Message, ToolCall } from '../agent/messages.js';
 import type { FinishReason, ModelError, ModelRequest, ModelResult, Usage } from '../agent/model.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
 import { argumentsObject } from './arguments-object.js';
-import { failure, invalidResponse, modelError, readErrorBody, success } from './model-error.js';
+import { failure, invalidResponse, modelError, readErrorBody, streamInterrupted, success } from './model-error.js';
 import { gramkitName, wireName, type PreparedTools } from './prepared-tools.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -299,8 +299,8 @@ export const anthropicStream = (p: PreparedTools, onText: (delta: string) => voi
 
   const result = (): ModelResult => {
     if (error !== undefined) return failure(error);
-    if (!started) return failure(invalidResponse('the stream ended before message_start'));
-    if (!stopped && stop === undefined) return failure(invalidResponse('the stream ended before message_stop'));
+    if (!started) return failure(streamInterrupted('Anthropic', 'message_start'));
+    if (!stopped && stop === undefined) return failure(streamInterrupted('Anthropic', 'message_stop'));
     const calls: ToolCall[] = [];
     for (const [index, b] of [...blocks.entries()].sort((a, c) => a[0] - c[0])) {
       if (b.type !== 'tool_use') continue;

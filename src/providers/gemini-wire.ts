@@ -11,7 +11,7 @@ import type { FinishReason, ModelError, ModelRequest, ModelResult, Usage } from 
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
 import { argumentsObject } from './arguments-object.js';
 import { rememberThoughtSignature, SKIP_THOUGHT_SIGNATURE, thoughtSignatureOf } from './gemini-thought-signatures.js';
-import { failure, invalidResponse, modelError, readErrorBody, success } from './model-error.js';
+import { failure, invalidResponse, modelError, readErrorBody, streamInterrupted, success } from './model-error.js';
 import { inventedCallId } from './openai-wire.js';
 import { gramkitName, normalizeCallArguments, wireName, type PreparedTools } from './prepared-tools.js';
 
@@ -292,7 +292,7 @@ export const geminiStream = (req: ModelRequest, p: PreparedTools, onText: (delta
     if (stream && finish === undefined && blocked === undefined) {
       // a cut connection, not a finished turn: nothing of it may run
       return failure(
-        modelError(AgentCodes.LLM_API_ERROR, 'the Gemini stream ended before its last chunk (no finishReason): the connection was probably cut; the partial answer is dropped and no tool is called', { retryable: true }),
+        streamInterrupted('Gemini', 'its last chunk (no finishReason)'),
       );
     }
     const list = calls.map((c, index): ToolCall => {

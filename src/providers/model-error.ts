@@ -41,6 +41,10 @@ export const cancelledError = (what = 'the request'): ModelError => modelError(A
 
 export const timeoutError = (what: string): ModelError => modelError(AgentCodes.TIMEOUT, what, { retryable: true });
 
+/** A stream that ended before the provider's end marker (`what`): one code for every provider. */
+export const streamInterrupted = (provider: string, what: string): ModelError =>
+  modelError(AgentCodes.STREAM_INTERRUPTED, `the ${provider} stream ended before ${what}: the connection was probably cut; the partial answer is dropped and no tool is called`, { retryable: true });
+
 export const configurationError = (message: string, details?: unknown, hint?: string): ModelError =>
   modelError(AgentCodes.CONFIGURATION_ERROR, message, { ...(details !== undefined ? { details } : {}), ...(hint !== undefined ? { hint } : {}) });
 

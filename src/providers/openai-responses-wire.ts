@@ -9,7 +9,7 @@ import { AgentCodes } from '../agent/codes.js';
 import type { Message, ToolCall } from '../agent/messages.js';
 import type { FinishReason, ModelError, ModelRequest, ModelResult, Usage } from '../agent/model.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
-import { failure, invalidResponse, modelError, readErrorBody, success } from './model-error.js';
+import { failure, invalidResponse, modelError, readErrorBody, streamInterrupted, success } from './model-error.js';
 import { inventedCallId } from './openai-wire.js';
 import { gramkitName, normalizeCallArguments, wireName, type PreparedTools } from './prepared-tools.js';
 
@@ -302,7 +302,7 @@ export const responsesStream = (req: ModelRequest, p: PreparedTools, onText: (de
     if (final === undefined) {
       // a cut connection, not a finished turn: nothing of it may run
       return failure(
-        modelError(AgentCodes.LLM_API_ERROR, 'the OpenAI Responses stream ended before response.completed: the connection was probably cut; the partial answer is dropped and no tool is called', { retryable: true }),
+        streamInterrupted('OpenAI Responses', 'response.completed'),
       );
     }
     const list = [...calls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c);

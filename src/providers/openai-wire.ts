@@ -8,7 +8,7 @@ import { isRecord } from '../core/json.js';
 import type { AssistantMessage, Message, ToolCall } from '../agent/messages.js';
 import type { FinishReason, ModelError, ModelRequest, ModelResult, Usage } from '../agent/model.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
-import { configurationError, failure, invalidResponse, modelError, readErrorBody, success } from './model-error.js';
+import { configurationError, failure, invalidResponse, modelError, readErrorBody, streamInterrupted, success } from './model-error.js';
 import { isModelError } from './provider-options.js';
 import { gramkitName, normalizeCallArguments, wireName, type PreparedTools } from './prepared-tools.js';
 
@@ -336,7 +336,9 @@ export const openAIStream = (req: ModelRequest, p: PreparedTools, onText: (delta
 
   const result = (): ModelResult => {
     if (error !== undefined) return failure(error);
-    if (chunks === 0) return failure(invalidResponse('the stream ended without a chunk'));
+    if (chunks === 0) return failure(streamInterrupted('OpenAI', 'its first chunk'));
+    // a cut stream has neither [DONE] nor a finish reason: its tool calls may be incomplete
+    if (!done && (finish === undefined || finish === null)) return failure(streamInterrupted('OpenAI', '[DONE] or a finish_reason'));
     const list: ToolCall[] = [];
     for (const [index, c] of [...calls.entries()].sort((a, b) => a[0] - b[0])) {
       if (c.name.length === 0) return failure(invalidResponse(`streamed tool call ${index} has no function name`));

@@ -4,6 +4,7 @@
  * keyword is added in one place.
  */
 import type { JsonValue } from '../core/json-schema.js';
+import { linearRegex } from '../core/linear-regex.js';
 import type { KeywordName, Keywords, TypeKind } from './types.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -148,11 +149,10 @@ export const checkKeywordValue = (name: KeywordName, value: JsonValue): string |
       return typeof value === 'number' && Number.isFinite(value) && value > 0 ? undefined : `${name} must be a number greater than 0`;
     case 'regex':
       if (typeof value !== 'string') return `${name} must be a string (a regular expression)`;
-      try {
-        new RegExp(value, 'u');
-        return undefined;
-      } catch (e) {
-        return `${name} is not a valid regular expression: ${(e as Error).message}`;
+      {
+        // patterns run on the linear engine (no backtracking: no pattern can stall validation)
+        const r = linearRegex(value, 'u');
+        return r.ok ? undefined : `${name} is not a regular expression the linear engine can run: ${r.message}`;
       }
     case 'values':
       return Array.isArray(value) ? undefined : `${name} must be an array`;

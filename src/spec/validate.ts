@@ -19,6 +19,7 @@ import { isRecord } from '../core/json.js';
 import { stableStringify } from '../core/stable-json.js';
 import { type Either, left, right } from '../core/either.js';
 import AjvDraft07, { type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
+import { linearRegex } from '../core/linear-regex.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { JsonSchema, JsonValue } from '../core/json-schema.js';
@@ -68,12 +69,23 @@ const interop = (m: unknown): AjvClass => ((m as { default?: unknown }).default 
 let ajv2020: AjvLike | undefined;
 let ajv07: AjvLike | undefined;
 
+/** ajv's regular-expression engine: RE2JS (patterns it cannot run make the schema invalid, with the reason). */
+function linearEngine(pattern: string, flags: string): { test: (s: string) => boolean; toString: () => string } {
+  const r = linearRegex(pattern, flags);
+  if (!r.ok) throw new Error(`the pattern "${pattern}" cannot be used: ${r.message} (patterns run on a linear-time engine)`);
+  // ajv caches compiled patterns by their toString()
+  const key = `/${pattern}/${flags}`;
+  return { test: r.value.test, toString: () => key };
+}
+linearEngine.code = 'linearRegex';
 const AJV_OPTIONS = {
   allErrors: true,
   strict: false,
   validateFormats: true,
   // tool schemas from the wild carry unknown keywords and formats: accept them, ignore them quietly
   logger: false,
+  // `pattern` and `patternProperties` run on a linear-time engine: no argument can stall validation
+  code: { regExp: linearEngine },
 } as const;
 
 // ajv-formats is CommonJS: its default export arrives wrapped or not depending on the loader
@@ -126,9 +138,37 @@ let compilations = 0;
 /** How many schemas ajv has compiled in this process (compiling is lazy: loading specifications compiles none). */
 export const compiledSchemaCount = (): number => compilations;
 
+/**
+ * A property named `__proto__` that a schema declares or requires: validators (ajv among them)
+ * read it through the prototype and skip it, so such a schema is refused rather than half-checked.
+ */
+const protoProperty = (schema: unknown): string | undefined => {
+  const stack: Array<{ v: unknown; path: string }> = [{ v: schema, path: '' }];
+  let seen = 0;
+  while (stack.length > 0 && seen++ < 100_000) {
+    const { v, path } = stack.pop() as { v: unknown; path: string };
+    if (typeof v !== 'object' || v === null) continue;
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => stack.push({ v: x, path: `${path}/${i}` }));
+      continue;
+    }
+    const o = v as Record<string, unknown>;
+    for (const key of ['properties', 'patternProperties', 'dependentRequired', 'dependentSchemas']) {
+      const p = o[key];
+      if (typeof p === 'object' && p !== null && Object.prototype.hasOwnProperty.call(p, '__proto__')) return `${path}/${key}`;
+    }
+    if (Array.isArray(o['required']) && o['required'].includes('__proto__')) return `${path}/required`;
+    for (const [k, x] of Object.entries(o)) stack.push({ v: x, path: `${path}/${k}` });
+  }
+  return undefined;
+};
+
 const build = (schema: JsonSchema): Either<SchemaCompileError, CompiledSchema> => {
   let fn: ValidateFunction;
   compilations++;
+  const proto = protoProperty(schema);
+  if (proto !== undefined)
+    return left({ code: SpecCodes.INVALID_SCHEMA, message: `invalid JSON Schema: ${proto === '' ? '' : `at ${proto}, `}a property is named "__proto__", which JavaScript reads as the object's prototype, so it cannot be validated; rename it` });
   try {
     fn = instanceFor(schema).compile(schema as AnySchema);
   } catch (e) {

@@ -4,6 +4,7 @@
  * so that checking a specification never compiles an ajv validator (compiling is lazy, on first
  * call of a tool). A property test keeps it in agreement with ajv.
  */
+import { linearRegex, type LinearRegex } from '../core/linear-regex.js';
 import { escapePointer } from '../core/json-pointer.js';
 import { isRecord } from '../core/json.js';
 import { jsonEqual } from '../core/json-equal.js';
@@ -64,16 +65,12 @@ const codePoints = (s: string): number => {
   return n;
 };
 
-const regexCache = new Map<string, RegExp | undefined>();
-const regex = (p: string): RegExp | undefined => {
+const regexCache = new Map<string, LinearRegex | undefined>();
+/** A schema `pattern` on the linear engine (as ajv runs it, see validate.ts); undefined when it cannot run there. */
+const regex = (p: string): LinearRegex | undefined => {
   if (!regexCache.has(p)) {
-    let r: RegExp | undefined;
-    try {
-      r = new RegExp(p, 'u');
-    } catch {
-      r = undefined;
-    }
-    regexCache.set(p, r);
+    const r = linearRegex(p, 'u');
+    regexCache.set(p, r.ok ? r.value : undefined);
   }
   return regexCache.get(p);
 };

@@ -301,7 +301,7 @@ describe('gemini streams', () => {
   it('runs no call from a stream that ends without a finishReason: a transport error', async () => {
     const m = await model([sse({ candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'files.read', args: { path: '/etc/passwd' } } }] }, index: 0 }] })]);
     const e = failed(await m.generate({ messages: [user('x')], tools, onTextDelta: () => undefined }));
-    expect(e).toMatchObject({ code: 'AGENT_LLM_API_ERROR', retryable: true });
+    expect(e).toMatchObject({ code: 'AGENT_STREAM_INTERRUPTED', retryable: true });
     expect(e.message).toContain('ended before its last chunk');
   });
   it('reports an error chunk in the stream with its status', async () => {

@@ -179,7 +179,7 @@ describe('openai responses streams', () => {
   it('runs no call from a stream that ends without response.completed: a transport error', async () => {
     const m = await model([sse({ type: 'response.created', response: { id: 'resp_1', status: 'in_progress', output: [] } }, added, delta)]);
     const e = failed(await m.generate(request({ onTextDelta: () => undefined })));
-    expect(e).toMatchObject({ code: 'AGENT_LLM_API_ERROR', retryable: true });
+    expect(e).toMatchObject({ code: 'AGENT_STREAM_INTERRUPTED', retryable: true });
     expect(e.message).toContain('ended before response.completed');
   });
   it('takes the final arguments of .done and of the finished item', async () => {

@@ -281,10 +281,12 @@ describe('host allowlist', () => {
     );
   });
 
-  it('law: an IPv4 address and its IPv4-mapped IPv6 form are judged alike', () => {
+  it('law: the IPv6 ranges that embed an IPv4 address (::/96, ::ffff:0:0/96, ::ffff:0:0:0/96) are private whatever it is', () => {
     fc.assert(
       fc.property(fc.ipV4(), (ip) => {
-        expect(isPrivateAddress(`::ffff:${ip}`)).toBe(isPrivateAddress(ip));
+        expect(isPrivateAddress(`::ffff:${ip}`)).toBe(true);
+        expect(isPrivateAddress(`::${ip}`)).toBe(true);
+        expect(isPrivateAddress(`::ffff:0:${ip}`)).toBe(true);
       }),
     );
   });

@@ -128,7 +128,9 @@ export const renderArgv = (t: ArgvTemplate, lookup: (name: string) => unknown, a
   let afterDoubleDash = false;
   const render = (arg: ArgTemplate): Either<ArgProblem, string> | undefined => {
     let s = '';
-    for (const [i, p] of arg.entries()) {
+    // the placeholder whose value gave the element its first character (undefined: the template's text did)
+    let first: string | undefined;
+    for (const p of arg) {
       if (p.kind === 'text') {
         s += p.text;
         continue;
@@ -136,10 +138,12 @@ export const renderArgv = (t: ArgvTemplate, lookup: (name: string) => unknown, a
       const v = argText(lookup(p.name));
       if (v === undefined) return undefined;
       if (v.includes('\0')) return left({ name: p.name, message: 'must not contain a NUL character' });
-      if (i === 0 && v.startsWith('-') && !allowLeadingDash && !afterDoubleDash)
-        return left({ name: p.name, message: `must not start with "-": it would be read as an option (the tool can put "--" before it)` });
+      if (s === '' && v !== '') first = p.name;
       s += v;
     }
+    // the rendered element is checked, not each value: `{a}{b}` with a = "" and b = "--output=x` is an option
+    if (first !== undefined && s.startsWith('-') && !allowLeadingDash && !afterDoubleDash)
+      return left({ name: first, message: `must not start with "-": it would be read as an option (the tool can put "--" before it)` });
     return right(s);
   };
   for (const el of t.elements) {

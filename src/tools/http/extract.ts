@@ -18,6 +18,7 @@ import { HttpCodes } from './codes.js';
 import { left, right, type Either } from '../../core/either.js';
 import { JSONPath } from 'jsonpath-plus';
 import { error, type Diagnostic } from '../../core/diagnostic.js';
+import { linearRegex, type LinearRegex } from '../../core/linear-regex.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -25,7 +26,7 @@ import { error, type Diagnostic } from '../../core/diagnostic.js';
 
 export type Extractor =
   | { readonly kind: 'jsonpath'; readonly expr: string; readonly definite: boolean }
-  | { readonly kind: 'regex'; readonly expr: string; readonly regex: RegExp };
+  | { readonly kind: 'regex'; readonly expr: string; readonly regex: LinearRegex };
 
 export type Extracted = { readonly found: true; readonly value: unknown } | { readonly found: false; readonly reason: string };
 
@@ -45,13 +46,14 @@ export const parseExtractExpr = (expr: string, where = 'extractExpr'): Either<Re
   const m = /^\/(.*)\/([a-z]*)$/s.exec(expr);
   if (m !== null) {
     const [, pattern = '', flags = ''] = m;
-    try {
-      // the `y` flag would make matching depend on lastIndex state: refuse it
-      if (flags.includes('y')) throw new Error('the sticky flag "y" is not supported');
-      return right({ kind: 'regex', expr, regex: new RegExp(pattern, flags) });
-    } catch (e) {
-      return left([error(HttpCodes.EXTRACT_INVALID, `${where}: "${expr}" is not a valid regular expression: ${(e as Error).message}`)]);
-    }
+    // the linear engine: no response can make extraction stall (backreferences and lookaround are refused)
+    const compiled = flags.includes('y') ? { ok: false as const, message: 'the sticky flag "y" is not supported' } : linearRegex(pattern, flags);
+    if (compiled.ok) return right({ kind: 'regex', expr, regex: compiled.value });
+    return left([
+      error(HttpCodes.EXTRACT_INVALID, `${where}: "${expr}" is not a valid regular expression: ${compiled.message}`, {
+        hint: 'regular expressions run on a linear-time engine (RE2 syntax): no backreferences, no lookaround',
+      }),
+    ]);
   }
   return left([
     error(HttpCodes.EXTRACT_INVALID, `${where}: "${expr}" is neither a JSONPath nor a regular expression`, {
@@ -104,17 +106,14 @@ export const extract = (ex: Extractor, response: { readonly json?: unknown; read
     return { found: true, value: matches[0] };
   }
   const re = ex.regex;
-  if (re.global) {
-    const all = [...response.text.matchAll(new RegExp(re.source, re.flags))].map(matchValue);
-    return { found: true, value: all };
-  }
+  if (re.flags.includes('g')) return { found: true, value: re.matchAll(response.text).map(matchValue) };
   const m = re.exec(response.text);
   if (m === null) return { found: false, reason: `${ex.expr} does not match the response` };
   return { found: true, value: matchValue(m) };
 };
 
 const matchValue = (m: RegExpMatchArray | RegExpExecArray): unknown => {
-  if (m.groups !== undefined) return { ...m.groups };
+  if (m.groups !== undefined && m.groups !== null && Object.keys(m.groups).length > 0) return Object.fromEntries(Object.entries(m.groups).map(([k, v]) => [k, v ?? null]));
   if (m.length === 2) return m[1] ?? null;
   if (m.length > 2) return m.slice(1).map((g) => g ?? null);
   return m[0];

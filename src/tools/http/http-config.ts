@@ -11,6 +11,7 @@
  *   "extractExpr": "$.current.condition.text", "errorMode": "fail" }
  * ```
  */
+import { isIP } from 'node:net';
 import { HttpCodes } from './codes.js';
 import { left, right, type Either } from '../../core/either.js';
 import * as t from 'io-ts';
@@ -18,7 +19,7 @@ import { error, type Diagnostic } from '../../core/diagnostic.js';
 import { inferBodyEncoding, parseBodyTemplate, type BodyEncoding, type BodyTemplate } from './body-template.js';
 import { decodeErrors, unknownKeys } from '../config-decode.js';
 import { parseExtractExpr, type Extractor } from './extract.js';
-import { checkHost, parseAllowedHosts, type HostAllowlist } from '../../net/host-allowlist.js';
+import { checkHost, effectivePort, isPrivateAddress, normalizeHostname, parseAllowedHosts, type HostAllowlist } from '../../net/host-allowlist.js';
 import { DEFAULT_RETRY, type RetryPolicy } from '../../net/retry.js';
 import { parseTemplate, type Template } from '../template.js';
 import { parseUrlTemplate, type UrlTemplate } from './url-template.js';
@@ -247,7 +248,7 @@ export const compileHttpConfig = (json: unknown, where = 'http'): Either<Readonl
             hint: 'e.g. "allowedHosts": ["*.api.example.com"]',
           }),
         );
-      else allowedHosts = [literal];
+      else allowedHosts = [derivedEntry(url.right.scheme, literal)];
     }
     const parsed = parseAllowedHosts(allowedHosts);
     if (parsed._tag === 'Left') problems.push(...parsed.left.map((d) => ({ ...d, message: `${where}.${d.message}` })));
@@ -286,4 +287,20 @@ export const compileHttpConfig = (json: unknown, where = 'http'): Either<Readonl
     ...(extractor !== undefined ? { extractor } : {}),
     allowlist,
   });
+};
+
+/**
+ * The allowlist entry a literal template host gives: the host itself, and for a private IP address
+ * its port too (the scheme's default when none is written), so that a redirect cannot reach
+ * another service on the same private host.
+ */
+const derivedEntry = (scheme: string, literal: string): string => {
+  try {
+    const u = new URL(`${scheme}${literal}/`);
+    const host = normalizeHostname(u.hostname);
+    if (isIP(host) !== 0 && isPrivateAddress(host) && u.port === '') return `${u.hostname}:${effectivePort(u)}`;
+  } catch {
+    // not a URL: the allowlist parser reports it
+  }
+  return literal;
 };

@@ -35,7 +35,7 @@ import { CONTENT_TYPES, renderBody } from './body-template.js';
 import { extract } from './extract.js';
 import { compileHttpConfig, type CompiledHttpConfig, type HttpToolConfigInput } from './http-config.js';
 import { parameterNames } from '../parameters.js';
-import { redactor, type Redactor, type SecretProvider } from '../../core/redact.js';
+import { redactor, redactThenCut, type Redactor, type SecretProvider } from '../../core/redact.js';
 import { backoffDelay, mayRetry, retriesStatus, retryAfterMs, sleep } from '../../net/retry.js';
 import { safeFetch, type FetchError, type FetchResponse } from '../../net/safe-fetch.js';
 import { placeholderNames, solePlaceholder } from '../template.js';
@@ -139,7 +139,7 @@ const runner = (
     }
     const red = lastRedactor;
     try {
-      return red.value(await call(spec, c, params, values, sensitiveHeaders, args ?? {}, ctx, options));
+      return red.value(await call(spec, c, params, values, sensitiveHeaders, args ?? {}, ctx, options, red));
     } catch (e) {
       throw redactFailure(e, red);
     }
@@ -155,6 +155,7 @@ const call = async (
   args: Record<string, unknown>,
   ctx: InvocationContext,
   options: HttpToolOptions,
+  red: Redactor,
 ): Promise<unknown> => {
   const lookup = (name: string): unknown => (params.includes(name) ? args[name] : secretValues.get(name));
   const placeFailure = (where: string, p: RenderProblem): ToolFailure =>
@@ -200,6 +201,8 @@ const call = async (
       signal: ctx.signal,
       maxRedirects: config.maxRedirects,
       sensitiveHeaders,
+      sensitiveBody: c.body !== undefined && c.body.names.some((n) => secretValues.has(n)),
+      redact: red.text,
       ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : {}),
     });
     const canRetry = mayRetry(policy, attempt, config.method) && !ctx.signal.aborted;
@@ -219,17 +222,18 @@ const call = async (
         continue;
       }
     }
-    return respond(spec, c, r, success, attempt);
+    return respond(spec, c, r, success, attempt, red);
   }
 };
 
 /** The result of a response: status checked, body decoded, extraction applied. */
-const respond = (spec: ToolSpecification, c: CompiledHttpConfig, r: FetchResponse, success: boolean, attempts: number): unknown => {
+const respond = (spec: ToolSpecification, c: CompiledHttpConfig, r: FetchResponse, success: boolean, attempts: number, red: Redactor): unknown => {
   const { config } = c;
   const empty = config.errorMode === 'empty';
   if (!success) {
     if (empty) return emptyValue(spec.outputSchema);
-    const excerpt = r.text.length > 300 ? `${r.text.slice(0, 300)}…` : r.text;
+    // redacted before it is cut: a cut never leaves part of a secret to the redactor
+    const excerpt = redactThenCut(r.text, 300, red.text);
     const retryAfter = retryAfterMs(r.headers);
     throw new ToolFailure(HttpCodes.ERROR, `${config.method} ${new URL(r.url).host} answered ${r.status}${r.statusText ? ` ${r.statusText}` : ''}${excerpt.trim() !== '' ? `: ${excerpt}` : ''}`, {
       details: { status: r.status, body: excerpt, attempts, ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) },
@@ -245,7 +249,7 @@ const respond = (spec: ToolSpecification, c: CompiledHttpConfig, r: FetchRespons
         json = JSON.parse(r.text);
       } catch (e) {
         if (empty) return emptyValue(spec.outputSchema);
-        throw new ToolFailure(HttpCodes.INVALID_RESPONSE, `the response of ${new URL(r.url).host} is not JSON (${(e as Error).message}); set responseEncoding to "text" to read it as text`, {
+        throw new ToolFailure(HttpCodes.INVALID_RESPONSE, `the response of ${new URL(r.url).host} is not JSON (${jsonProblem(red.text(r.text), e)}); set responseEncoding to "text" to read it as text`, {
           details: { status: r.status, contentType: r.headers['content-type'] },
         });
       }
@@ -279,6 +283,19 @@ const fetchFailure = (e: FetchError, attempts: number): ToolFailure =>
     details: { ...(e.details ?? {}), attempts },
     retryable: e.retryable,
   });
+
+/**
+ * Why text is not JSON, in the engine's words, quoting the redacted text: the engine's message
+ * quotes a cut excerpt of what it parsed, so it parses the redacted text again (never the raw one).
+ */
+const jsonProblem = (redacted: string, first: unknown): string => {
+  try {
+    JSON.parse(redacted);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return first instanceof SyntaxError ? 'a syntax error' : 'unreadable';
+};
 
 const redactFailure = (e: unknown, red: Redactor): ToolFailure => {
   if (isToolFailure(e)) {
