@@ -18,7 +18,7 @@ import { extname } from 'node:path';
 import type { Either } from 'fp-ts/lib/Either.js';
 import type { NodePattern, PathPattern, Property, SubjectPattern, SubjectPatternElement, TopLevelPattern } from '../gram/ast.js';
 import { type Diagnostic, type RelatedInformation, error, sortDiagnostics, warning } from '../core/diagnostic.js';
-import { parseGram } from '../gram/parse.js';
+import { analyzeGram } from '../gram/parse.js';
 import type { Span } from '../core/span.js';
 import { type AgentSpecification, checkAgentSpecification } from './agent-spec.js';
 import { SigCodes, SpecCodes } from './codes.js';
@@ -104,12 +104,13 @@ const NEAR_LABELS = ['Tool', 'ToolSpecification', 'Agent'];
 const collect = (text: string, options: LoadOptions): Collected => {
   const file = options.filename;
   const diagnostics: Diagnostic[] = [];
-  const parsed = parseGram(text, { ...(options.strict !== undefined ? { strict: options.strict } : {}), ...fileOpt(file) });
-  if (parsed._tag === 'Left') {
-    diagnostics.push(...parsed.left, ...ioTypeHints(text, file));
+  const parsed = analyzeGram(text, { ...(options.strict !== undefined ? { strict: options.strict } : {}), ...fileOpt(file) });
+  if (parsed.document === undefined) {
+    // every syntax error, and the warnings found before them
+    diagnostics.push(...parsed.diagnostics, ...ioTypeHints(text, file));
     return { tools: [], agents: [], diagnostics };
   }
-  const doc = parsed.right;
+  const doc = parsed.document;
   diagnostics.push(...(doc.warnings ?? []));
 
   // the spec patterns, annotations unwrapped (and reported)

@@ -75,12 +75,20 @@ export const loadSpecSource = async (ctx: CommandContext, arg: string): Promise<
   if (isMcpAddress(arg)) return loadMcpSpecs(ctx, arg);
   const read = await readSpecSource(io, arg);
   if (!read.ok) return { _tag: 'Left', left: { message: read.message, diagnostics: [] } };
-  const source = read.source;
+  return specsOfSource(read.source);
+};
+
+/**
+ * The specifications of a source already read: the one pipeline every command runs (`check`,
+ * `schema`, `run`, ...). Agents may name built-in tools, whose specifications are parsed only when
+ * a file names a tool it does not define.
+ */
+export const specsOfSource = async (source: SpecSource, options: { readonly strict?: boolean } = {}): Promise<Either<SpecLoadFailure, LoadedSpecs>> => {
   const sources = [{ text: source.text, filename: source.name, format: source.format }];
-  let r = loadSpecifications(sources);
+  let r = loadSpecifications(sources, options);
   if (!source.builtin && r._tag === 'Left' && r.left.some((d) => d.code === SpecCodes.UNKNOWN_TOOL)) {
     const { builtinSpecifications } = await import('../../tools/builtin/specifications.js');
-    r = loadSpecifications(sources, { knownTools: builtinSpecifications() });
+    r = loadSpecifications(sources, { ...options, knownTools: builtinSpecifications() });
   }
   return r._tag === 'Left' ? { _tag: 'Left', left: { source, diagnostics: r.left } } : { _tag: 'Right', right: { source, specs: r.right } };
 };
