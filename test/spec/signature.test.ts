@@ -29,6 +29,13 @@ describe('the seed and contract forms', () => {
     expect(schemaOf('(::Text {paramName:"name"})==>(::String)')).toEqual({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
   });
 
+  it("compiles the design's simplest signature: an anonymous parameter is named by its position", () => {
+    expect(schemaOf('(::Text)==>(::String)')).toEqual({ type: 'object', properties: { arg1: { type: 'string' } }, required: ['arg1'] });
+    expect(schemaOf('(::Text)==>(::Int {optional: true})==>(::String)')).toEqual({ type: 'object', properties: { arg1: { type: 'string' }, arg2: { type: 'integer' } }, required: ['arg1'] });
+    // the position counts every parameter, named or not; the Arguments node is not a parameter
+    expect(schemaOf('(::Arguments {description: "x"})==>(a::Text)==>(::Int)==>(::String)')['properties']).toEqual({ a: { type: 'string' }, arg2: { type: 'integer' } });
+  });
+
   it('accepts both written forms, with the same schema', () => {
     expect(schemaOf('(name::Text)==>(::String)')).toEqual(schemaOf('(::Text {paramName:"name"})==>(::String)'));
     expect(schemaOf('(name::Text {paramName: "name"})==>(::String)')).toEqual(schemaOf('(name::Text)==>(::String)'));
@@ -162,7 +169,8 @@ describe('errors: a stable code and a span', () => {
     ['(a::Object {type: "{b: Maybe Intt}"})==>(::String)', 'SIG_UNKNOWN_TYPE', 'Intt'],
     ['(a)==>(::String)', 'SIG_MISSING_TYPE', '(a)'],
     ['(a::Text:Int)==>(::String)', 'SIG_MULTIPLE_TYPES', ':Int'],
-    ['(::Text)==>(::String)', 'SIG_MISSING_PARAM_NAME', '(::Text)'],
+    ['(::Text {paramName: ""})==>(::String)', 'SIG_MISSING_PARAM_NAME', '(::Text {paramName: ""})'],
+    ['(::Text)==>(arg1::Int)==>(::String)', 'SIG_DUPLICATE_PARAM', '(arg1::Int)'],
     ['(a::Text {paramName: "b"})==>(::String)', 'SIG_PARAM_NAME_MISMATCH', '"b"'],
     ['(a::Text)==>(a::Int)==>(::String)', 'SIG_DUPLICATE_PARAM', '(a::Int)'],
     ['(a::Int {default: "ten"})==>(::String)', 'SIG_INVALID_DEFAULT', '"ten"'],

@@ -20,7 +20,7 @@ describe('createToolSpecification', () => {
 
   it('requires a non-empty name and description and a valid signature, reporting all three', () => {
     const r = createToolSpecification(' ', '', '(::Txt)==>(::String)');
-    expect(r._tag === 'Left' && r.left.map((d) => d.code)).toEqual(['SPEC_EMPTY_NAME', 'SPEC_MISSING_DESCRIPTION', 'SIG_MISSING_PARAM_NAME', 'SIG_UNKNOWN_TYPE']);
+    expect(r._tag === 'Left' && r.left.map((d) => d.code)).toEqual(['SPEC_EMPTY_NAME', 'SPEC_MISSING_DESCRIPTION', 'SIG_UNKNOWN_TYPE']);
   });
 
   it('is immutable', () => {
