@@ -24,7 +24,7 @@ export const SigCodes = {
   PARAM_NAME_MISMATCH: 'SIG_PARAM_NAME_MISMATCH',
   /** Two parameters of one signature with the same name. */
   DUPLICATE_PARAM: 'SIG_DUPLICATE_PARAM',
-  /** One identifier defined differently by two signatures of a file. */
+  /** A bare `(name)` reference to an identifier that the signatures of a file define differently. */
   CONFLICTING_PARAM: 'SIG_CONFLICTING_PARAM',
   /** A default that does not validate against its own parameter. */
   INVALID_DEFAULT: 'SIG_INVALID_DEFAULT',

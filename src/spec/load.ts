@@ -6,9 +6,9 @@
  *   the same label); an agent is `[name:Agent {description, instruction, model?} | tool, ...]`,
  *   its tools inline or references to tools of the file, of other files loaded with it, or of
  *   `knownTools` (the built-in tools).
- * - Identifiers are shared across the signatures of a file: the same parameter identifier must mean
- *   the same thing everywhere (`SIG_CONFLICTING_PARAM`, pointing at both places), and a bare
- *   `(city)` refers to the `city` another signature of the file defines. A specification's
+ * - A parameter's name is scoped to its tool: two tools may declare `query` differently. A bare
+ *   `(city)` refers to the `city` another signature of the file defines, which must then have one
+ *   meaning (`SIG_CONFLICTING_PARAM`, pointing at every definition). A specification's
  *   `typeSignature` text has such references replaced by their definitions, so it stands alone.
  * - Other patterns are not specifications and are left alone (a near-miss label such as `Tools` is
  *   reported as a warning).
@@ -89,6 +89,23 @@ interface Collected {
 // one document
 // -------------------------------------------------------------------------------------------------
 
+interface Definition {
+  readonly field: Field | undefined;
+  readonly node: NodePattern;
+  readonly role: 'parameter' | 'return';
+}
+
+/** Whether two definitions of one identifier mean the same (type, and optionality for parameters). */
+const sameDefinition = (a: Definition, b: Definition): boolean => {
+  if (a.field === undefined || b.field === undefined) return false;
+  const typed = typeEquals(a.field.type, b.field.type);
+  return a.role === 'return' || b.role === 'return' ? typed : typed && a.field.optional === b.field.optional;
+};
+
+/** A bare `(name)` node: a reference to a definition elsewhere in the file. */
+const isReference = (n: NodePattern): boolean =>
+  n.subject?.identifier !== undefined && n.subject.labels.length === 0 && n.subject.record === undefined;
+
 const fileOpt = (file: string | undefined) => (file !== undefined ? { file } : {});
 
 const specLabel = (p: SubjectPattern): 'tool' | 'agent' | undefined => {
@@ -146,42 +163,54 @@ const collect = (text: string, options: LoadOptions): Collected => {
   }
   const allToolPatterns = [...toolPatterns, ...[...inlineTools.values()].flat()];
 
-  // pass 1: the definitions of identifiers across every signature of the file
+  // pass 1: the definitions of identifiers across every signature of the file. A parameter's name
+  // is scoped to its tool (two tools may each have a `query`, declared differently); a bare
+  // `(city)` node refers to the `city` of another signature, which must then mean one thing.
   const ctxBase = { source: text, ...fileOpt(file) };
-  const defs = new Map<string, { readonly field: Field | undefined; readonly node: NodePattern; readonly role: 'parameter' | 'return' }>();
+  const definitions = new Map<string, Array<Definition>>();
   const pathOf = (p: SubjectPattern): PathPattern | undefined => {
     const only = p.elements.length === 1 ? p.elements[0] : undefined;
     return only !== undefined && (only.kind === 'Node' || only.kind === 'Path') ? only : undefined;
   };
+  const referenceNodes: NodePattern[] = [];
   for (const tp of allToolPatterns) {
     const path = pathOf(tp);
     if (path === undefined) continue;
     const nodes = path.kind === 'Node' ? [path] : path.nodes;
     nodes.forEach((n, i) => {
-      if (!definesIdentifier(n)) return;
-      const role = i === nodes.length - 1 ? 'return' : 'parameter';
-      const name = n.subject?.identifier?.value as string;
-      const f = compileDefinition(n, role, ctxBase);
-      const prev = defs.get(name);
-      if (prev === undefined) {
-        defs.set(name, { field: f, node: n, role });
+      if (!definesIdentifier(n)) {
+        if (isReference(n)) referenceNodes.push(n);
         return;
       }
-      if (prev.field === undefined || f === undefined) return;
-      const same = prev.role === 'return' || role === 'return' ? typeEquals(prev.field.type, f.type) : prev.field.optional === f.optional && typeEquals(prev.field.type, f.type);
-      if (!same) {
-        diagnostics.push(
-          error(SigCodes.CONFLICTING_PARAM, `\`${name}\` is defined differently here than in another signature of this file`, {
-            span: n.span,
-            ...fileOpt(file),
-            hint: 'an identifier means one thing in a file: give the parameters different names, or use `paramName` (not an identity) for one of them',
-            related: [{ message: `\`${name}\` first defined here`, span: prev.node.span, ...fileOpt(file) }],
-          }),
-        );
-      }
+      const role = i === nodes.length - 1 ? 'return' : 'parameter';
+      const name = n.subject?.identifier?.value as string;
+      const list = definitions.get(name) ?? [];
+      list.push({ field: compileDefinition(n, role, ctxBase), node: n, role });
+      definitions.set(name, list);
     });
   }
-  const ctx: CompileContext = { ...ctxBase, resolve: (name) => defs.get(name)?.field, isDefined: (name) => defs.has(name) };
+  const defs = new Map<string, Definition>();
+  const ambiguous = new Map<string, ReadonlyArray<Definition>>();
+  for (const [name, list] of definitions) {
+    const first = list[0] as Definition;
+    if (list.some((d) => d.field === undefined)) continue; // reported by its own signature
+    if (list.every((d) => sameDefinition(first, d))) defs.set(name, first);
+    else ambiguous.set(name, list);
+  }
+  for (const n of referenceNodes) {
+    const name = n.subject?.identifier?.value as string;
+    const list = ambiguous.get(name);
+    if (list === undefined) continue;
+    diagnostics.push(
+      error(SigCodes.CONFLICTING_PARAM, `\`(${name})\` refers to the \`${name}\` of another signature, but the signatures of this file define \`${name}\` differently`, {
+        span: n.span,
+        ...fileOpt(file),
+        hint: `write its type here, e.g. \`(${name}::String)\`: a parameter's name belongs to its tool`,
+        related: list.map((d) => ({ message: `\`${name}\` defined here`, span: d.node.span, ...fileOpt(file) })),
+      }),
+    );
+  }
+  const ctx: CompileContext = { ...ctxBase, resolve: (name) => defs.get(name)?.field, isDefined: (name) => definitions.has(name) };
 
   const tools: ToolEntry[] = [];
   const toolOf = (p: SubjectPattern): ToolEntry | undefined => {

@@ -73,13 +73,22 @@ describe('parseSpecifications', () => {
     expect(createToolSpecification('b', 'y', s.tools[1]?.typeSignature ?? '')._tag).toBe('Right');
   });
 
-  it('reports a conflicting redefinition at the second place, pointing at the first', () => {
-    const text = '[a:Tool {description: "x"} | (city::String)==>(::String)]\n[b:Tool {description: "y"} | (city::Int)==>(::String)]';
+  it('scopes parameter names to their tool: two tools may declare `query` differently', () => {
+    const text = '[a:Tool {description: "x"} | (query::String)==>(::String)]\n[b:Tool {description: "y"} | (query::Int {optional: true})==>(::String)]';
+    const s = ok(text);
+    expect(s.tools.map((t) => t.schema)).toEqual([
+      { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+      { type: 'object', properties: { query: { type: 'integer' } } },
+    ]);
+  });
+
+  it('reports a reference to an identifier the signatures of a file define differently, pointing at each definition', () => {
+    const text = '[a:Tool {description: "x"} | (city::String)==>(::String)]\n[b:Tool {description: "y"} | (city::Int)==>(::String)]\n[c:Tool {description: "z"} | (city)==>(::String)]';
     const d = fail(text).find((x) => x.code === 'SIG_CONFLICTING_PARAM');
-    expect(under(text, d)).toBe('(city::Int)');
-    expect(d?.related?.map((r) => under(text, r))).toEqual(['(city::String)']);
+    expect(under(text, d)).toBe('(city)');
+    expect(d?.related?.map((r) => under(text, r))).toEqual(['(city::String)', '(city::Int)']);
     // the same definition twice is fine
-    ok('[a:Tool {description: "x"} | (city::String)==>(::String)]\n[b:Tool {description: "y"} | (city::String)==>(::Integer)]');
+    ok('[a:Tool {description: "x"} | (city::String)==>(::String)]\n[b:Tool {description: "y"} | (city::String)==>(::Integer)]\n[c:Tool {description: "z"} | (city)==>(::String)]');
   });
 
   it('reports every problem of a file at once, in source order', () => {
