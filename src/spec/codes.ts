@@ -69,6 +69,8 @@ export const SigCodes = {
 } as const;
 
 export const SpecCodes = {
+  /** A property of a tool or agent that gramkit does not read (warning: kept as metadata; `x-` properties are the user's own). */
+  UNKNOWN_PROPERTY: 'SPEC_UNKNOWN_PROPERTY',
   /** A tool or agent with an empty name. */
   EMPTY_NAME: 'SPEC_EMPTY_NAME',
   /** A tool with no (or an empty) description. */

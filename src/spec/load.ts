@@ -56,6 +56,17 @@ export interface Specifications {
 export const TOOL_LABELS: ReadonlySet<string> = new Set(['Tool', 'ToolSpecification']);
 export const AGENT_LABEL = 'Agent';
 
+/**
+ * The properties of a tool that gramkit reads: its description, the implementations declared in
+ * data (`http`, `command`), and the fields of MCP, OpenAI and Anthropic tool definitions that
+ * `gramkit import` keeps. Any other property is kept as metadata with a warning
+ * (`SPEC_UNKNOWN_PROPERTY`), except a property of the user's own, whose name starts with `x-`.
+ */
+export const TOOL_PROPERTIES: ReadonlyArray<string> = ['description', 'http', 'command', 'title', 'annotations', 'icons', '_meta', 'strict', 'cache_control'];
+
+/** The properties of an agent that gramkit reads (others: as for tools). */
+export const AGENT_PROPERTIES: ReadonlyArray<string> = ['description', 'instruction', 'model'];
+
 interface ToolEntry {
   readonly name: string;
   readonly nameSpan: Span;
@@ -244,6 +255,24 @@ const textProp = (props: Map<string, Property>, key: string, what: string, file:
   return stringText(p.value);
 };
 
+/** A property of the user's own: `x-owner`, `x-team`. */
+const isExtensionKey = (k: string): boolean => k.startsWith('x-') && k.length > 2;
+
+/** Properties gramkit does not read on a tool or agent: warnings with a suggestion (they stay as metadata). */
+const unknownProperties = (props: Map<string, Property>, known: ReadonlyArray<string>, what: string, file: string | undefined, diagnostics: Diagnostic[]): void => {
+  for (const [k, p] of props) {
+    if (known.includes(k) || isExtensionKey(k)) continue;
+    const near = didYouMean(k, known);
+    diagnostics.push(
+      warning(SpecCodes.UNKNOWN_PROPERTY, `${what} has a property \`${k}\` that gramkit does not read (it is kept as metadata)`, {
+        span: p.key.span,
+        ...fileOpt(file),
+        hint: `${near !== undefined ? `${near} ` : `known properties: ${known.join(', ')}; `}metadata of your own takes an \`x-\` prefix: \`x-${k}\``,
+      }),
+    );
+  }
+};
+
 const metadataOf = (props: Map<string, Property>, skip: ReadonlyArray<string>, file: string | undefined, diagnostics: Diagnostic[]): JsonObject => {
   const out: Record<string, JsonValue> = {};
   for (const [k, p] of props) {
@@ -287,6 +316,7 @@ const compileTool = (
   if (props.get('description') === undefined || description?.trim() === '') {
     diagnostics.push(error(SpecCodes.MISSING_DESCRIPTION, `${what} needs a non-empty description`, { span: p.subject?.span ?? p.span, ...fileOpt(file), hint: 'add `{description: "what it does and when to use it"}`: it is what a model reads' }));
   }
+  unknownProperties(props, TOOL_PROPERTIES, what, file, diagnostics);
   const metadata = metadataOf(props, ['description'], file, diagnostics);
   let path: PathPattern | undefined;
   if (p.elements.length === 0) {
@@ -359,6 +389,7 @@ const collectAgent = (
   if (props.get('model') !== undefined && model?.trim() === '') {
     diagnostics.push(error(SpecCodes.INVALID_PROPERTY, `the model of ${what} is empty`, { span: props.get('model')?.value.span as Span, ...fileOpt(file), hint: 'write it as "provider/model", e.g. "openai/gpt-4o-mini"' }));
   }
+  unknownProperties(props, AGENT_PROPERTIES, what, file, diagnostics);
   const metadata = metadataOf(props, ['description', 'instruction', 'model'], file, diagnostics);
   const elements: AgentElement[] = [];
   for (const e of p.elements) {

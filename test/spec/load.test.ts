@@ -64,6 +64,19 @@ describe('parseSpecifications', () => {
     expect(agentMeta).toEqual({ maxSteps: 5 });
   });
 
+  it('warns about the properties of tools and agents that gramkit does not read, with a suggestion; x- properties are the user\'s own', () => {
+    const text = '[t:Tool {description: "x", desciption: "y", x-owner: "me"} | (q::String)==>(::String)]\n[a:Agent {description: "d", instruction: "i", modle: "m", temperature: 0.2, `x-team`: "a"} | t]';
+    const s = ok(text);
+    expect(s.warnings.map((d) => [d.code, d.severity, under(text, d), d.hint])).toEqual([
+      ['SPEC_UNKNOWN_PROPERTY', 'warning', 'desciption', 'did you mean `description`? metadata of your own takes an `x-` prefix: `x-desciption`'],
+      ['SPEC_UNKNOWN_PROPERTY', 'warning', 'modle', 'did you mean `model`? metadata of your own takes an `x-` prefix: `x-modle`'],
+      ['SPEC_UNKNOWN_PROPERTY', 'warning', 'temperature', 'known properties: description, instruction, model; metadata of your own takes an `x-` prefix: `x-temperature`'],
+    ]);
+    // nothing is lost: every property is metadata
+    expect(s.tools[0]?.metadata).toEqual({ desciption: 'y', 'x-owner': 'me' });
+    expect(s.agents[0]?.metadata).toEqual({ modle: 'm', temperature: 0.2, 'x-team': 'a' });
+  });
+
   it('shares parameter identifiers across the signatures of a file, references included', () => {
     const text = '[a:Tool {description: "x"} | (city::String {description: "City"})==>(::String)]\n[b:Tool {description: "y"} | (city)==>(n::Int)==>(::String)]';
     const s = ok(text);

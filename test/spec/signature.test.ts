@@ -208,7 +208,6 @@ describe('errors: a stable code and a span', () => {
     ['(a::Text)==>(::`IO Text`)', 'SIG_IO_TYPE', '::`IO Text`', 'String'],
     ['(a::Text)==>(::IO)', 'SIG_IO_TYPE', '::IO'],
     ['(a::Text)==>(::Any {type: "IO Text"})', 'SIG_IO_TYPE', 'IO Text'],
-    ['(a::Text {desciption: "x"})==>(::String)', 'SIG_UNKNOWN_PROPERTY', 'desciption', 'description'],
     ['(a::Text {optional: "yes"})==>(::String)', 'SIG_INVALID_PROPERTY', '"yes"'],
     ['(a::Object {type: "{b: Int, b: Text}"})==>(::String)', 'SIG_DUPLICATE_FIELD', 'b'],
     ['(a::Object {fields: [{name: "b", type: "Int"}, {name: "b", type: "Int"}]})==>(::String)', 'SIG_DUPLICATE_FIELD', '{name: "b", type: "Int"}'],
@@ -230,6 +229,13 @@ describe('errors: a stable code and a span', () => {
       if (hint !== undefined) expect(d?.hint ?? '').toContain(hint);
     });
   }
+
+  it('warns about an unknown property, with a suggestion, and leaves it out of the schema; x- properties are the user\'s own', () => {
+    const sig = '(a::Text {desciption: "x", x-owner: "me"})==>(::String)';
+    const r = checkTypeSignature(sig);
+    expect(r.diagnostics.map((d) => [d.code, d.severity, under(sig, d), d.hint])).toEqual([['SIG_UNKNOWN_PROPERTY', 'warning', 'desciption', 'did you mean `description`?']]);
+    expect(schemaOf(sig)['properties']).toEqual({ a: { type: 'string' } });
+  });
 
   it('reports gram syntax errors with the parser codes and a span', () => {
     const ds = errorsOf('(a::Text ==>(::String)');
