@@ -191,6 +191,15 @@ const showTextDifference = (a: string, b: string): string => {
   return `spec ${JSON.stringify(cut(a))}, tool ${JSON.stringify(cut(b))}`;
 };
 
+/**
+ * A specification's arguments object is closed by default, and most tools' schemas (written by
+ * hand, or by a library that leaves objects open) do not say: a tool schema silent about
+ * `additionalProperties` agrees with a closed specification. Calls are validated against the
+ * specification's schema, so the tool never sees an undeclared argument.
+ */
+const closedLike = (spec: JsonSchema, tool: JsonSchema): JsonSchema =>
+  typeof spec === 'object' && typeof tool === 'object' && spec['additionalProperties'] === false && tool['additionalProperties'] === undefined ? { ...tool, additionalProperties: false } : tool;
+
 const mismatchesOf = (spec: ToolSpecification, tool: Tool): Mismatch[] => {
   const out: Mismatch[] = [];
   if (tool.name !== spec.name) {
@@ -205,7 +214,7 @@ const mismatchesOf = (spec: ToolSpecification, tool: Tool): Mismatch[] => {
   if (sd !== td) {
     out.push({ code: 'DESCRIPTION_MISMATCH', message: `the descriptions differ: ${showTextDifference(sd, td)}`, differences: [descriptionDifference(spec.description, tool.description)] });
   }
-  const schemaDiffs = diffJson(spec.schema, tool.schema, schemaDiffOptions, MAX_DIFFS);
+  const schemaDiffs = diffJson(spec.schema, closedLike(spec.schema, tool.schema), schemaDiffOptions, MAX_DIFFS);
   if (schemaDiffs.length > 0) {
     out.push({
       code: 'SCHEMA_MISMATCH',

@@ -31,6 +31,7 @@ import {
   primitiveType,
   returnType,
   tupleType,
+  stringType,
   typeSignature,
   unionType,
 } from './types.js';
@@ -48,6 +49,13 @@ export interface SchemaImportOptions {
   /** Where the schema sits in the input, prefixed to every message (e.g. `parameters`). */
   readonly at?: string;
   readonly file?: string;
+  /**
+   * Repair schemas whose intent is clear but whose letter accepts nothing: an `enum` on an array
+   * whose members are items (the enum is the items'), an `enum` of strings on a number or an
+   * integer (numerals become numbers; other strings make the type a string). Each repair is an
+   * `IMPORT_REPAIRED` warning with the JSON Pointer of the place.
+   */
+  readonly repair?: boolean;
 }
 
 /** A result with every diagnostic (warnings too); `value` is absent when there are errors. */
@@ -66,6 +74,8 @@ export const ImportCodes = {
   ROOT_NOT_OBJECT: 'IMPORT_ROOT_NOT_OBJECT',
   KEYWORD_IGNORED: 'IMPORT_KEYWORD_IGNORED',
   KEYWORD_DROPPED: 'IMPORT_KEYWORD_DROPPED',
+  /** `--repair` changed a schema that accepted nothing into the one its author meant (warning). */
+  REPAIRED: 'IMPORT_REPAIRED',
   DEFAULT_DROPPED: 'IMPORT_DEFAULT_DROPPED',
   VALUE_DROPPED: 'IMPORT_VALUE_DROPPED',
   ONEOF_AS_ANYOF: 'IMPORT_ONEOF_AS_ANYOF',
@@ -176,6 +186,7 @@ interface Ctx {
   readonly root: JsonObject;
   readonly draft07: boolean;
   readonly bfcl: boolean;
+  readonly repair: boolean;
   readonly at: string;
   readonly file?: string;
   readonly stack: string[];
@@ -196,6 +207,7 @@ const newCtx = (schema: unknown, options: SchemaImportOptions): Ctx => {
     root,
     draft07: /draft-0[3-7]/.test(dialectUri),
     bfcl: options.dialect === 'bfcl',
+    repair: options.repair === true,
     at: options.at ?? '',
     ...(options.file !== undefined ? { file: options.file } : {}),
     stack: [],
@@ -785,6 +797,45 @@ const withoutValues = (t: Type, keep: ReadonlyArray<KeywordName>): Type => {
   return { ...t, meta: m as Keywords } as Type;
 };
 
+const DOC_KEYWORDS = ['title', 'description', 'deprecated'] as const;
+
+/** The documentation keywords of a type (what survives a change of type). */
+const docsOf = (t: Type): Keywords => {
+  const out: Record<string, unknown> = {};
+  for (const k of DOC_KEYWORDS) if (t.meta[k] !== undefined) out[k] = t.meta[k];
+  return out as Keywords;
+};
+
+/**
+ * `--repair`: an `enum` none of whose members fits the type, where the intent is clear. Returns
+ * the type unchanged when no repair applies (the enum is then reported as accepting nothing).
+ */
+const repairEnum = (t: Type, list: ReadonlyArray<JsonValue>, ptr: string, ctx: Ctx): Type => {
+  const base = withoutValues(t, []);
+  if (list.length === 0 || list.some((v) => checkValue(base, v).length === 0)) return t;
+  const shown = list.length > 4 ? `${list.slice(0, 4).map((v) => JSON.stringify(v)).join(', ')}, …` : list.map((v) => JSON.stringify(v)).join(', ');
+  if (t.kind === 'Array') {
+    // the members are items: the enum is the items'
+    const items = t.items.kind === 'Any' && Object.keys(t.items.meta).length === 0 && list.every((v) => typeof v === 'string') ? stringType() : t.items;
+    const itemBase = withoutValues(items, []);
+    if (!list.every((v) => checkValue(itemBase, v).length === 0)) return t;
+    const { enum: _e, ...meta } = t.meta;
+    warn(ctx, ImportCodes.REPAIRED, `${ptr}/enum`, `an \`enum\` of ${shown} on an array means its items: moved to ${ptr}/items/enum`);
+    return { ...t, meta: meta as Keywords, items: { ...items, meta: { ...items.meta, enum: [...list] } } as Type };
+  }
+  if ((t.kind === 'Integer' || t.kind === 'Number') && list.every((v) => typeof v === 'string')) {
+    const numbers = list.map((v) => (/^\s*-?\d+(\.\d+)?\s*$/.test(v as string) ? Number(v) : undefined));
+    if (numbers.every((n): n is number => n !== undefined && checkValue(base, n).length === 0)) {
+      warn(ctx, ImportCodes.REPAIRED, `${ptr}/enum`, `an \`enum\` of the strings ${shown} on ${t.kind === 'Integer' ? 'an integer' : 'a number'} means those numbers: written as numbers`);
+      return { ...t, meta: { ...t.meta, enum: numbers } } as Type;
+    }
+    const def = t.meta.default;
+    warn(ctx, ImportCodes.REPAIRED, `${ptr}/type`, `an \`enum\` of the strings ${shown} on ${t.kind === 'Integer' ? 'an integer' : 'a number'} means a string among them: the type is now string`);
+    return stringType({ ...docsOf(t), enum: [...list], ...(typeof def === 'string' && list.includes(def) ? { default: def } : {}) } as Keywords);
+  }
+  return t;
+};
+
 /** Drops (with a warning) enum members, defaults and examples that no value of the type can be; recursively. */
 const sanitize = (t: Type, ptr: string, ctx: Ctx): Type => {
   let out: Type = t;
@@ -808,6 +859,7 @@ const sanitize = (t: Type, ptr: string, ctx: Ctx): Type => {
     default:
       break;
   }
+  if (ctx.repair && Array.isArray(out.meta.enum)) out = repairEnum(out, out.meta.enum, ptr, ctx);
   const m: Record<string, unknown> = { ...out.meta };
   let changed = false;
   if (Array.isArray(m['enum'])) {

@@ -684,7 +684,8 @@ const argumentsNode = (n: NodePattern, env: Env): { readonly meta: Keywords; rea
   const start = env.out.length;
   const props = propsOf(subject?.record?.properties ?? []);
   checkUnknownKeys(props, 'arguments', env, `the \`${ARGUMENTS_LABEL}\` node`);
-  let additional: false | Type | undefined;
+  // closed unless `additionalProperties` says otherwise (`true`: open; a type: a map beyond the parameters)
+  let additional: false | Type | undefined = false;
   const addP = props.get('additionalProperties');
   if (addP !== undefined) {
     const v = addP.value;
@@ -755,7 +756,8 @@ export const compileSignature = (path: PathPattern, ctx: CompileContext): Checke
     if (p.defines) definitions.push({ name: p.field.name, role: 'parameter', field: p.field, node: n });
   });
 
-  let args: { readonly meta: Keywords; readonly additional?: false | Type } | undefined = { meta: {} };
+  // the arguments object is closed by default: an undeclared argument is an error
+  let args: { readonly meta: Keywords; readonly additional?: false | Type } | undefined = { meta: {}, additional: false };
   if (argsNode !== undefined) args = argumentsNode(argsNode, env);
 
   let ret: ReturnType | undefined;

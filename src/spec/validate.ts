@@ -18,6 +18,7 @@ import AjvDraft07, { type AnySchema, type ErrorObject, type ValidateFunction } f
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { JsonSchema, JsonValue } from '../core/json-schema.js';
+import { didYouMean } from '../core/suggest.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -165,7 +166,7 @@ const build = (schema: JsonSchema): Either<SchemaCompileError, CompiledSchema> =
     schema,
     // ajv's own function: no wrapper on the hot path (it returns a boolean for synchronous schemas)
     check: fn as (value: unknown) => boolean,
-    issues: (value: unknown) => (fn(value) ? [] : mapErrors(fn.errors ?? [], value)),
+    issues: (value: unknown) => (fn(value) ? [] : mapErrors(fn.errors ?? [], value, schema)),
     hasDefaults: defaults !== undefined,
     applyDefaults: defaults === undefined ? (v: unknown) => v : (v: unknown) => defaults(v),
   });
@@ -307,7 +308,24 @@ const listValues = (vs: ReadonlyArray<unknown>): string => {
   return vs.length > 12 ? `${shown}, … (${vs.length} in all)` : shown;
 };
 
-const mapError = (e: ErrorObject, root: unknown): ValidationIssue | undefined => {
+/** The properties the object at a schema path declares (the parent of its `additionalProperties`). */
+const declaredAt = (schema: JsonSchema | undefined, schemaPath: string): ReadonlyArray<string> => {
+  let node: unknown = schema;
+  for (const part of schemaPath.replace(/^#\/?/, '').split('/').slice(0, -1)) {
+    if (part === '') continue;
+    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+  }
+  const props = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)['properties'] : undefined;
+  return typeof props === 'object' && props !== null ? Object.keys(props) : [];
+};
+
+/** `is not allowed here (unknown property; did you mean `query`?)`. */
+const unknownProperty = (name: string, declared: ReadonlyArray<string>): string => {
+  const hint = didYouMean(name, declared);
+  return `is not allowed here (unknown property${hint !== undefined ? `; ${hint}` : declared.length > 0 ? `; the arguments are ${declared.join(', ')}` : ''})`;
+};
+
+const mapError = (e: ErrorObject, root: unknown, schema?: JsonSchema): ValidationIssue | undefined => {
   const p = e.params as Record<string, unknown>;
   const here = displayPath(e.instancePath);
   const got = () => describeValue(valueAt(root, e.instancePath));
@@ -333,7 +351,7 @@ const mapError = (e: ErrorObject, root: unknown): ValidationIssue | undefined =>
     case 'additionalProperties': {
       const name = String(p['additionalProperty']);
       const path = here === '' ? name : `${here}.${name}`;
-      return { path, code: 'ARG_UNKNOWN', message: `${subject(path)} is not allowed here (unknown property)` };
+      return { path, code: 'ARG_UNKNOWN', message: `${subject(path)} ${unknownProperty(name, declaredAt(schema, e.schemaPath))}` };
     }
     case 'unevaluatedProperties': {
       const name = String(p['unevaluatedProperty']);
@@ -394,13 +412,13 @@ const mapError = (e: ErrorObject, root: unknown): ValidationIssue | undefined =>
  * Maps ajv errors to issues, most useful first: when a value failed `anyOf`/`oneOf`, the errors of
  * each branch are noise, so only the summary is kept for that path.
  */
-const mapErrors = (errors: ReadonlyArray<ErrorObject>, root: unknown): ReadonlyArray<ValidationIssue> => {
+const mapErrors = (errors: ReadonlyArray<ErrorObject>, root: unknown, schema?: JsonSchema): ReadonlyArray<ValidationIssue> => {
   const unionPaths = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.schemaPath.replace(/\/(anyOf|oneOf)$/, ''));
   const out: ValidationIssue[] = [];
   const seen = new Set<string>();
   for (const e of errors) {
     if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && unionPaths.some((u) => e.schemaPath.startsWith(`${u}/anyOf/`) || e.schemaPath.startsWith(`${u}/oneOf/`))) continue;
-    const issue = mapError(e, root);
+    const issue = mapError(e, root, schema);
     if (issue === undefined) continue;
     const key = `${issue.path}\u0000${issue.message}`;
     if (seen.has(key)) continue;

@@ -10,7 +10,7 @@ describe('gramkit schema', () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(Object.keys(out)).toEqual(['sayHello', 'get_weather', 'create_event', 'search_docs']);
-    expect(out['sayHello']).toEqual({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+    expect(out['sayHello']).toEqual({ type: 'object', additionalProperties: false, properties: { name: { type: 'string' } }, required: ['name'] });
   });
 
   it('prints one tool with --tool, its result schema with --output', async () => {
@@ -35,10 +35,10 @@ describe('gramkit schema', () => {
 
   it('reads stdin and JSON specification files', async () => {
     const r = await run(['schema', '-'], '[t:Tool {description: "x"} | (n::Int)==>(::Int)]');
-    expect(JSON.parse(r.stdout)).toEqual({ t: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } });
+    expect(JSON.parse(r.stdout)).toEqual({ t: { type: 'object', additionalProperties: false, properties: { n: { type: 'integer' } }, required: ['n'] } });
     const json = await run(['schema', 'test/fixtures/spec/golden/json/tools.json', '--tool', 'sayHello']);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+    expect(JSON.parse(json.stdout)).toEqual({ type: 'object', additionalProperties: false, properties: { name: { type: 'string' } }, required: ['name'] });
   });
 
   it('exits 1 with rendered diagnostics for a bad file, an unknown tool or a missing file', async () => {

@@ -38,7 +38,7 @@ describe('parseSpecifications', () => {
   it('reads the tool and the agent of the design', () => {
     const s = ok(HELLO);
     expect(s.tools.map((t) => [t.name, t.description, t.typeSignature])).toEqual([['sayHello', 'Returns a friendly greeting for the given name', '(::Text {paramName: "name"})==>(::String)']]);
-    expect(s.tools[0]?.schema).toEqual({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+    expect(s.tools[0]?.schema).toEqual({ type: 'object', additionalProperties: false, properties: { name: { type: 'string' } }, required: ['name'] });
     const a = s.agents[0];
     expect([a?.name, a?.description, a?.instruction, a?.model]).toEqual(['hello_world_agent', 'A friendly agent that greets people', 'When the user greets you, call sayHello with their name.', 'openai/gpt-4o-mini']);
     expect(a?.tools.map((t) => t.name)).toEqual(['sayHello']);
@@ -80,7 +80,7 @@ describe('parseSpecifications', () => {
   it('shares parameter identifiers across the signatures of a file, references included', () => {
     const text = '[a:Tool {description: "x"} | (city::String {description: "City"})==>(::String)]\n[b:Tool {description: "y"} | (city)==>(n::Int)==>(::String)]';
     const s = ok(text);
-    expect(s.tools[1]?.schema).toEqual({ type: 'object', properties: { city: { type: 'string', description: 'City' }, n: { type: 'integer' } }, required: ['city', 'n'] });
+    expect(s.tools[1]?.schema).toEqual({ type: 'object', additionalProperties: false, properties: { city: { type: 'string', description: 'City' }, n: { type: 'integer' } }, required: ['city', 'n'] });
     // the signature text stands alone: the reference is replaced by its definition
     expect(s.tools[1]?.typeSignature).toBe('(city::String {description: "City"})==>(n::Int)==>(::String)');
     expect(createToolSpecification('b', 'y', s.tools[1]?.typeSignature ?? '')._tag).toBe('Right');
@@ -90,8 +90,8 @@ describe('parseSpecifications', () => {
     const text = '[a:Tool {description: "x"} | (query::String)==>(::String)]\n[b:Tool {description: "y"} | (query::Int {optional: true})==>(::String)]';
     const s = ok(text);
     expect(s.tools.map((t) => t.schema)).toEqual([
-      { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
-      { type: 'object', properties: { query: { type: 'integer' } } },
+      { type: 'object', additionalProperties: false, properties: { query: { type: 'string' } }, required: ['query'] },
+      { type: 'object', additionalProperties: false, properties: { query: { type: 'integer' } } },
     ]);
   });
 

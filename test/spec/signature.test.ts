@@ -26,12 +26,12 @@ const under = (sig: string, d: Diagnostic | undefined): string | undefined => (d
 
 describe('the seed and contract forms', () => {
   it('compiles the seed signature', () => {
-    expect(schemaOf('(::Text {paramName:"name"})==>(::String)')).toEqual({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+    expect(schemaOf('(::Text {paramName:"name"})==>(::String)')).toEqual({ type: 'object', additionalProperties: false, properties: { name: { type: 'string' } }, required: ['name'] });
   });
 
   it("compiles the design's simplest signature: an anonymous parameter is named by its position", () => {
-    expect(schemaOf('(::Text)==>(::String)')).toEqual({ type: 'object', properties: { arg1: { type: 'string' } }, required: ['arg1'] });
-    expect(schemaOf('(::Text)==>(::Int {optional: true})==>(::String)')).toEqual({ type: 'object', properties: { arg1: { type: 'string' }, arg2: { type: 'integer' } }, required: ['arg1'] });
+    expect(schemaOf('(::Text)==>(::String)')).toEqual({ type: 'object', additionalProperties: false, properties: { arg1: { type: 'string' } }, required: ['arg1'] });
+    expect(schemaOf('(::Text)==>(::Int {optional: true})==>(::String)')).toEqual({ type: 'object', additionalProperties: false, properties: { arg1: { type: 'string' }, arg2: { type: 'integer' } }, required: ['arg1'] });
     // the position counts every parameter, named or not; the Arguments node is not a parameter
     expect(schemaOf('(::Arguments {description: "x"})==>(a::Text)==>(::Int)==>(::String)')['properties']).toEqual({ a: { type: 'string' }, arg2: { type: 'integer' } });
   });
@@ -66,12 +66,14 @@ describe('the seed and contract forms', () => {
       type: 'object',
       properties: { name: { type: 'string' }, age: { type: 'integer' } },
       required: ['name', 'age'],
+      additionalProperties: false,
     });
     expect(schemaOf('(::Text {paramName:"name"})==>(::Int {paramName:"age", optional:true})==>(::String)')['required']).toEqual(['name']);
     expect(schemaOf('(::Object {paramName:"params", fields:[{name:"name", type:"Text"}, {name:"age", type:"Int"}]})==>(::String)')).toEqual({
       type: 'object',
       properties: { params: { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer' } }, required: ['name', 'age'] } },
       required: ['params'],
+      additionalProperties: false,
     });
   });
 
@@ -94,7 +96,7 @@ describe('the seed and contract forms', () => {
   });
 
   it('keeps a parameter required with a default when optional: false says so', () => {
-    expect(schemaOf('(a::Int {default: 3, optional: false})==>(::String)')).toEqual({ type: 'object', properties: { a: { type: 'integer', default: 3 } }, required: ['a'] });
+    expect(schemaOf('(a::Int {default: 3, optional: false})==>(::String)')).toEqual({ type: 'object', additionalProperties: false, properties: { a: { type: 'integer', default: 3 } }, required: ['a'] });
   });
 
   it('maps constraints and documentation to their keywords, and ranges to bounds', () => {
@@ -111,8 +113,14 @@ describe('the seed and contract forms', () => {
     });
   });
 
+  it('closes the arguments object by default; additionalProperties: true opens it', () => {
+    expect(schemaOf('(a::Int)==>(::String)')['additionalProperties']).toBe(false);
+    expect(schemaOf('(::Arguments {additionalProperties: true})==>(a::Int)==>(::String)')).toEqual({ type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] });
+    expect(schemaOf('(::Arguments {additionalProperties: "Int"})==>(a::Int)==>(::String)')['additionalProperties']).toEqual({ type: 'integer' });
+  });
+
   it('means no parameters by () or a lone node', () => {
-    const empty = { type: 'object', properties: {} };
+    const empty = { type: 'object', properties: {}, additionalProperties: false };
     expect(schemaOf('()==>(::String)')).toEqual(empty);
     expect(schemaOf('(::String)')).toEqual(empty);
     expect(outputOf('(::String)')).toEqual({ type: 'string' });
@@ -156,7 +164,7 @@ describe('the seed and contract forms', () => {
     const sig = '(z::Int)==>(a::Text {description: "x", default: "y"})==>(m::Bool)==>(::String)';
     const a = JSON.stringify(schemaOf(sig));
     expect(JSON.stringify(schemaOf(sig))).toBe(a);
-    expect(a).toBe('{"type":"object","properties":{"z":{"type":"integer"},"a":{"type":"string","description":"x","default":"y"},"m":{"type":"boolean"}},"required":["z","m"]}');
+    expect(a).toBe('{"type":"object","properties":{"z":{"type":"integer"},"a":{"type":"string","description":"x","default":"y"},"m":{"type":"boolean"}},"required":["z","m"],"additionalProperties":false}');
   });
 });
 

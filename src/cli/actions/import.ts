@@ -18,6 +18,7 @@ export interface ImportCommandOptions {
   readonly from?: string;
   readonly name?: string;
   readonly verbose?: boolean;
+  readonly repair?: boolean;
 }
 
 const render = (d: Diagnostic): string => `${formatDiagnostic(d)}\n`;
@@ -46,6 +47,7 @@ export const action = async (ctx: CommandContext, file: string, options: ImportC
     ...(from !== undefined ? { from: from as ImportFormat } : {}),
     ...(fallback !== undefined ? { name: fallback } : {}),
     file: loaded.source.name,
+    ...(options.repair === true ? { repair: true } : {}),
   });
   ctx.io.stdout(report.gram);
   const shown = (d: Diagnostic): boolean => d.severity !== 'info' || options.verbose === true;
