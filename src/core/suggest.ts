@@ -1,5 +1,6 @@
 /**
- * "Did you mean ...?" hints for misspelled names (types, properties, tools).
+ * "Did you mean ...?" for misspelled names (types, properties, tools, agents, options): one edit
+ * distance (adjacent transpositions count as one edit, case-insensitive, cut short past a bound) and the two ways of using it.
  */
 
 // -------------------------------------------------------------------------------------------------
@@ -46,4 +47,21 @@ export const didYouMean = (name: string, candidates: Iterable<string>): string |
     }
   }
   return best === undefined ? undefined : `did you mean \`${best}\`?`;
+};
+
+/**
+ * Up to three candidates close to `name`, closest first: the same letters ignoring case, `_` and
+ * `-` (`get_weather` for `getWeather`), or at most one edit away (two for names longer than four
+ * characters).
+ */
+export const closeNames = (name: string, candidates: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const norm = (s: string) => s.toLowerCase().replace(/[_-]/g, '');
+  const n = norm(name);
+  const max = name.length <= 4 ? 1 : 2;
+  return candidates
+    .map((c) => ({ c, d: norm(c) === n ? 0 : editDistance(name, c, max) }))
+    .filter((x) => x.d <= max)
+    .sort((x, y) => x.d - y.d || (x.c < y.c ? -1 : 1))
+    .slice(0, 3)
+    .map((x) => x.c);
 };

@@ -6,6 +6,7 @@
  * for booleans, e-mails, URLs, paths and dates by their shape, quoted text for other strings —
  * then the default, and for a required string with nothing better, the remaining words.
  */
+import { isRecord } from '../core/json.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
 import { identifierWords, STOP_WORDS, stem, wordsOf } from './offline-words.js';
 
@@ -123,7 +124,7 @@ const typeOf = (s: Schema): string | undefined => {
   return undefined;
 };
 
-const asSchema = (v: JsonValue | undefined): Schema | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Schema) : undefined);
+const asSchema = (v: JsonValue | undefined): Schema | undefined => (isRecord(v) ? (v as Schema) : undefined);
 
 /** A value for one parameter, or undefined when the message says nothing about it. */
 const valueFor = (name: string, s: Schema, pool: Pool, required: boolean): JsonValue | undefined => {

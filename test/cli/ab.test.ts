@@ -52,8 +52,8 @@ describe('gramkit ab', () => {
     const r = await cli(['ab', AGENT, '-l', FAST, '-l', 'examples/hello-library.ts', '-i', INPUTS]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('error[CONFIGURATION_ERROR]: the experiment cannot start: variant "hello-library"');
-    expect(r.stderr).toContain('error[TOOL_NOT_FOUND]: no tool "capital_of" in the library');
+    expect(r.stderr).toContain('error[AGENT_CONFIGURATION_ERROR]: the experiment cannot start: variant "hello-library"');
+    expect(r.stderr).toContain('error[TOOL_NOT_IN_LIBRARY]: no tool "capital_of" in the library');
   });
 
   it('reports bad input lines with their numbers (exit 1)', async () => {

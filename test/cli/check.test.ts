@@ -65,11 +65,11 @@ describe('gramkit check runs the checks of schema and run', () => {
   writeFileSync(join(d, 'http.gram'), '[t:Tool {description: "d", http: {method: "GET", urlTemplate: "https://example.com/${qq}"}} | (q::String)==>(::String)]\n');
 
   it.each([
-    ['types.gram', 'SIG_UNKNOWN_TYPE'],
-    ['default.gram', 'SIG_INVALID_DEFAULT'],
+    ['types.gram', 'SPEC_UNKNOWN_TYPE'],
+    ['default.gram', 'SPEC_INVALID_DEFAULT'],
     ['agent.gram', 'SPEC_UNKNOWN_TOOL'],
-    ['model.gram', 'SPEC_INVALID_MODEL'],
-    ['header.gram', 'SPEC_INVALID_HEADER'],
+    ['model.gram', 'AGENT_CONFIGURATION_ERROR'],
+    ['header.gram', 'CLI_INVALID_HEADER'],
   ])('%s fails with %s', async (file, code) => {
     const r = await cli(['check', '--json', file], { cwd: d });
     expect(r.code).toBe(1);

@@ -97,7 +97,7 @@ describe('parseSpecifications', () => {
 
   it('reports a reference to an identifier the signatures of a file define differently, pointing at each definition', () => {
     const text = '[a:Tool {description: "x"} | (city::String)==>(::String)]\n[b:Tool {description: "y"} | (city::Int)==>(::String)]\n[c:Tool {description: "z"} | (city)==>(::String)]';
-    const d = fail(text).find((x) => x.code === 'SIG_CONFLICTING_PARAM');
+    const d = fail(text).find((x) => x.code === 'SPEC_CONFLICTING_PARAM');
     expect(under(text, d)).toBe('(city)');
     expect(d?.related?.map((r) => under(text, r))).toEqual(['(city::String)', '(city::Int)']);
     // the same definition twice is fine
@@ -117,7 +117,7 @@ describe('parseSpecifications', () => {
     ].join('\n');
     const ds = fail(text);
     expect(ds.map((d) => d.code)).toEqual([
-      'SIG_UNKNOWN_TYPE',
+      'SPEC_UNKNOWN_TYPE',
       'SPEC_MISSING_DESCRIPTION',
       'SPEC_MISSING_SIGNATURE',
       'SPEC_MULTIPLE_SIGNATURES',

@@ -13,11 +13,13 @@
  * Exit 1 when any file has an error (with `--strict`, a warning too).
  */
 import { error, type Diagnostic } from '../../core/diagnostic.js';
-import { bindErrorDiagnostic, bindTool } from '../../library/bind.js';
+import { bindTool, formatBindError } from '../../library/bind.js';
 import { hasTool, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
 import { parseModelId } from '../../providers/registry.js';
 import type { Specifications } from '../../spec/load.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
+import { HttpCodes } from '../../tools/http/codes.js';
+import { CliCodes } from '../codes.js';
 import { EXIT_FAILURE, EXIT_OK, type CommandContext } from '../context.js';
 import { builtinToolsOf, headerLibraryOf } from './agent-setup.js';
 import { declaredLibrary, declaresImplementation } from './declared-library.js';
@@ -35,19 +37,6 @@ export interface CheckCommandOptions {
   readonly library?: ReadonlyArray<string>;
   readonly workspace?: string;
 }
-
-/** The check's own codes (the others come from the stages it runs). */
-export const CheckCodes = {
-  /** A file that cannot be read. */
-  UNREADABLE: 'GRAM_UNREADABLE',
-  /** The header's `library` is not a module path. */
-  INVALID_HEADER: 'SPEC_INVALID_HEADER',
-  /** An agent's `model` that no provider accepts. */
-  INVALID_MODEL: 'SPEC_INVALID_MODEL',
-} as const;
-
-/** The HTTP tools' code for a placeholder that names neither a parameter nor a secret. */
-const HTTP_UNKNOWN_PLACEHOLDER = 'HTTP_UNKNOWN_PLACEHOLDER';
 
 // -------------------------------------------------------------------------------------------------
 // the checks past the specifications
@@ -67,17 +56,17 @@ const toolsOf = (specs: Specifications): ReadonlyArray<ToolSpecification> => {
  * set here is a warning.
  */
 const secretsAreEnvironment = (d: Diagnostic): Diagnostic =>
-  d.code === HTTP_UNKNOWN_PLACEHOLDER ? { ...d, severity: 'warning', hint: `${d.hint !== undefined ? `${d.hint}; ` : ''}a secret is an environment variable: set it before \`gramkit run\`` } : d;
+  d.code === HttpCodes.UNKNOWN_PLACEHOLDER ? { ...d, severity: 'warning', hint: `${d.hint !== undefined ? `${d.hint}; ` : ''}a secret is an environment variable: set it before \`gramkit run\`` } : d;
 
 /** What `run` checks before it starts: the header, the models, the declared implementations. */
 const runChecks = (ctx: CommandContext, source: SpecSource, specs: Specifications, builtins: ReadonlySet<string>, workspace: string): Diagnostic[] => {
   const out: Diagnostic[] = [];
   const header = headerLibraryOf(ctx, source);
-  if (header.problem !== undefined) out.push(error(CheckCodes.INVALID_HEADER, header.problem, { file: source.name }));
+  if (header.problem !== undefined) out.push(error(CliCodes.INVALID_HEADER, header.problem, { file: source.name }));
   for (const a of specs.agents) {
     if (a.model === undefined) continue;
     const m = parseModelId(a.model);
-    if (m._tag === 'Left') out.push(error(CheckCodes.INVALID_MODEL, `agent \`${a.name}\`: ${m.left.message}`, { file: source.name, hint: '`gramkit run --model` can override it' }));
+    if (m._tag === 'Left') out.push(error(m.left.code, `agent \`${a.name}\`: ${m.left.message}`, { file: source.name, hint: '`gramkit run --model` can override it' }));
   }
   const declared = declaredLibrary(toolsOf(specs).filter((t) => !builtins.has(t.name)), ctx.io, workspace);
   if (declared?._tag === 'Left') out.push(...declared.left.map(secretsAreEnvironment));
@@ -101,7 +90,10 @@ const bindChecks = async (ctx: CommandContext, specs: Specifications, refs: Read
   for (const t of tools) {
     if (!provided(t.name) && declaresImplementation(t)) continue; // checked with the declarations
     const b = bindTool(t, library);
-    if (b._tag === 'Left') out.push(bindErrorDiagnostic(b.left));
+    if (b._tag === 'Left') {
+      // each error with its differences (JSON pointers) as the hint
+      for (const e of b.left) out.push({ ...e, hint: formatBindError(e).split('\n').slice(1).map((l) => l.trim()).join('; ') });
+    }
   }
   return out;
 };
@@ -118,8 +110,8 @@ interface FileReport {
 
 const checkOne = async (ctx: CommandContext, arg: string, options: CheckCommandOptions, workspace: string): Promise<FileReport> => {
   const read = await readSpecSource(ctx.io, arg);
-  if (!read.ok) return { diagnostics: [error(CheckCodes.UNREADABLE, read.message)], text: '', name: arg };
-  const source = read.source;
+  if (!read.ok) return { diagnostics: [error(read.error.code, read.error.message)], text: '', name: arg };
+  const source = read.value;
   const loaded = await specsOfSource(source, { strict: options.strict === true });
   if (loaded._tag === 'Left') return { diagnostics: loaded.left.diagnostics, text: source.text, name: source.name };
   const specs = loaded.right.specs;
@@ -138,7 +130,7 @@ export const action = async (ctx: CommandContext, files: ReadonlyArray<string>, 
   }
   const workspace = await resolveWorkspace(ctx.io, options.workspace);
   if (!workspace.ok) {
-    ctx.io.stderr(`gramkit: ${workspace.message}\n`);
+    ctx.io.stderr(`gramkit: ${workspace.error.message}\n`);
     return EXIT_FAILURE;
   }
   let errors = 0;
@@ -146,7 +138,7 @@ export const action = async (ctx: CommandContext, files: ReadonlyArray<string>, 
   let failedFiles = 0;
   const json: Record<string, unknown>[] = [];
   for (const arg of args) {
-    const r = await checkOne(ctx, arg, options, workspace.path);
+    const r = await checkOne(ctx, arg, options, workspace.value);
     const e = r.diagnostics.filter((d) => d.severity === 'error').length;
     const w = r.diagnostics.filter((d) => d.severity === 'warning').length;
     errors += e;

@@ -128,7 +128,7 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
     library = declared.right;
   }
   const bound = bindTool(spec, library);
-  if (bound._tag === 'Left') return failed(formatBindError(bound.left));
+  if (bound._tag === 'Left') return failed(bound.left.map(formatBindError).join('\n'));
 
   // the call
   let argsText = opts.args ?? '{}';
