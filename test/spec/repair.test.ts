@@ -25,14 +25,14 @@ const INTEGER_ENUM = fn({
 describe('import --repair', () => {
   it('without it, an enum that fits nothing is an error', () => {
     const r = importTools(ARRAY_ENUM, { from: 'bfcl' });
-    expect(r.tools[0]?.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code)).toEqual(['IMPORT_UNSATISFIABLE']);
+    expect(r.tools[0]?.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code)).toEqual(['SPEC_IMPORT_UNSATISFIABLE']);
   });
 
   it('reads an enum of strings on an array as the enum of its items, reported with its pointer', () => {
     const r = importTools(ARRAY_ENUM, { from: 'bfcl', repair: true });
     const t = r.tools[0];
     expect(t?.diagnostics.map((d) => [d.code, d.severity, d.message])).toEqual([
-      ['IMPORT_REPAIRED', 'warning', 'tool "find_books": `parameters/properties/genres/enum`: an `enum` of "fiction", "history", "science" on an array means its items: moved to /properties/genres/items/enum'],
+      ['SPEC_IMPORT_REPAIRED', 'warning', 'tool "find_books": `parameters/properties/genres/enum`: an `enum` of "fiction", "history", "science" on an array means its items: moved to /properties/genres/items/enum'],
     ]);
     const spec = t?.spec;
     expect(spec?.schema['properties']).toEqual({ genres: { type: 'array', description: 'Genres to include', items: { type: 'string', enum: ['fiction', 'history', 'science'] } } });
@@ -45,8 +45,8 @@ describe('import --repair', () => {
     const r = importTools(INTEGER_ENUM, { from: 'bfcl', repair: true });
     const t = r.tools[0];
     expect(t?.diagnostics.map((d) => [d.code, d.message.replace(/^.*?`(parameters[^`]*)`.*$/, '$1')])).toEqual([
-      ['IMPORT_REPAIRED', 'parameters/properties/year/enum'],
-      ['IMPORT_REPAIRED', 'parameters/properties/size/type'],
+      ['SPEC_IMPORT_REPAIRED', 'parameters/properties/year/enum'],
+      ['SPEC_IMPORT_REPAIRED', 'parameters/properties/size/type'],
     ]);
     expect(t?.spec?.schema['properties']).toEqual({ year: { type: 'integer', enum: [1999, 2000] }, size: { type: 'string', description: 'Print size', enum: ['small', 'large'] } });
   });
@@ -56,7 +56,7 @@ describe('import --repair', () => {
     const a = importTools(text, { from: 'bfcl' });
     const b = importTools(text, { from: 'bfcl', repair: true });
     expect(b.gram).toBe(a.gram);
-    expect(b.tools.flatMap((t) => t.diagnostics).some((d) => d.code === 'IMPORT_REPAIRED')).toBe(false);
+    expect(b.tools.flatMap((t) => t.diagnostics).some((d) => d.code === 'SPEC_IMPORT_REPAIRED')).toBe(false);
   });
 
   it('is the --repair option of gramkit import', async () => {
@@ -64,7 +64,7 @@ describe('import --repair', () => {
     expect(plain.code).toBe(1);
     const r = await cli(['import', '--from', 'bfcl', '--repair', '-'], { stdin: ARRAY_ENUM });
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain('warning[IMPORT_REPAIRED]');
+    expect(r.stderr).toContain('warning[SPEC_IMPORT_REPAIRED]');
     expect(r.stdout).toContain('(genres::Array {elementType: {type: "String", enum: ["fiction", "history", "science"]}');
   });
 });
