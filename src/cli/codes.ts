@@ -11,6 +11,7 @@ import { type CodeOf, defineCodes } from '../core/codes.js';
 
 export const CliCodes = defineCodes('cli', 'CLI', {
   UNREADABLE: { summary: 'a file (or standard input) that cannot be read', retryable: 'sometimes', hint: 'check the path and its permissions' },
+  INVALID_HEADER: { summary: "a file header's `library` that is not a module path (`gramkit check`, `gramkit run`)", hint: 'write {library: "./tools.ts"} (relative to the file) or {library: "builtin"}' },
   INVALID_JSON: { summary: 'an argument or input that should be JSON and is not', hint: 'give JSON (quote it for the shell)' },
   INVALID_WORKSPACE: { summary: 'a workspace (`--workspace`) that does not exist or is not a directory', hint: 'give an existing directory' },
   LIBRARY_NOT_FOUND: { summary: 'a `--library` that is neither a file nor a known library name', hint: 'give the path of a .ts/.js module, or one of the named libraries' },

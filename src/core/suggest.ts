@@ -1,27 +1,34 @@
 /**
  * "Did you mean ...?" for misspelled names (types, properties, tools, agents, options): one edit
- * distance (Levenshtein, case-insensitive, cut short past a bound) and the two ways of using it.
+ * distance (adjacent transpositions count as one edit, case-insensitive, cut short past a bound) and the two ways of using it.
  */
 
 // -------------------------------------------------------------------------------------------------
 // utilities
 // -------------------------------------------------------------------------------------------------
 
-/** Levenshtein distance, case-insensitive; `max + 1` as soon as it is known to exceed `max`. */
+/**
+ * Edit distance with adjacent transpositions (optimal string alignment: `modle` is one edit from
+ * `model`), case-insensitive, capped early when it exceeds `max`.
+ */
 export const editDistance = (a: string, b: string, max = Number.POSITIVE_INFINITY): number => {
   const x = a.toLowerCase();
   const y = b.toLowerCase();
   if (Math.abs(x.length - y.length) > max) return max + 1;
+  let before: number[] = [];
   let prev = Array.from({ length: y.length + 1 }, (_, i) => i);
   for (let i = 1; i <= x.length; i++) {
     const cur = [i];
     let rowMin = i;
     for (let j = 1; j <= y.length; j++) {
-      const v = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + (x[i - 1] === y[j - 1] ? 0 : 1));
+      let v = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + (x[i - 1] === y[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) v = Math.min(v, (before[j - 2] as number) + 1);
       cur.push(v);
       rowMin = Math.min(rowMin, v);
     }
+    // a row above `max` everywhere bounds every later row (a transposition is never cheaper than the substitution before it)
     if (rowMin > max) return max + 1;
+    before = prev;
     prev = cur;
   }
   return prev[y.length] as number;

@@ -11,7 +11,14 @@
 // model
 // -------------------------------------------------------------------------------------------------
 
-export type Doc = string | ReadonlyArray<Doc> | Group | Indent | Line;
+export type Doc = string | ReadonlyArray<Doc> | Group | Indent | Line | IfBreak;
+
+/** `broken` when the enclosing group breaks, else `flat` (a space before an arrow that ends a line). */
+export interface IfBreak {
+  readonly t: 'ifbreak';
+  readonly broken: Doc;
+  readonly flat: Doc;
+}
 
 export interface Group {
   readonly t: 'group';
@@ -50,11 +57,13 @@ const hasHard = (d: Doc): boolean => {
     } else if (Array.isArray(x)) {
       for (const y of x as ReadonlyArray<Doc>) stack.push(y);
     } else {
-      const o = x as Group | Indent | Line;
+      const o = x as Group | Indent | Line | IfBreak;
       if (o.t === 'line') {
         if (o.hard) return true;
       } else if (o.t === 'group') {
         if (o.broken) return true;
+      } else if (o.t === 'ifbreak') {
+        stack.push(o.flat);
       } else stack.push(o.contents);
     }
   }
@@ -64,6 +73,8 @@ const hasHard = (d: Doc): boolean => {
 export const group = (contents: Doc, forceBreak = false): Group => ({ t: 'group', contents, broken: forceBreak || hasHard(contents) });
 
 export const indent = (contents: Doc): Indent => ({ t: 'indent', contents });
+
+export const ifBreak = (broken: Doc, flat: Doc = ''): IfBreak => ({ t: 'ifbreak', broken, flat });
 
 /** `items` separated by `sep`. */
 export const join = (sep: Doc, items: ReadonlyArray<Doc>): Doc[] => {
@@ -104,8 +115,10 @@ const fits = (next: Command, rest: ReadonlyArray<Command>, width: number): boole
       const a = d as ReadonlyArray<Doc>;
       for (let i = a.length - 1; i >= 0; i--) cmds.push([ind, mode, a[i] as Doc]);
     } else {
-      const o = d as Group | Indent | Line;
-      if (o.t === 'line') {
+      const o = d as Group | Indent | Line | IfBreak;
+      if (o.t === 'ifbreak') {
+        cmds.push([ind, mode, mode === BREAK ? o.broken : o.flat]);
+      } else if (o.t === 'line') {
         if (mode === BREAK || o.hard) return true;
         if (!o.soft) remaining -= 1;
       } else if (o.t === 'group') {
@@ -146,8 +159,10 @@ export const render = (doc: Doc, width = 80, indentWidth = 2): string => {
       const a = d as ReadonlyArray<Doc>;
       for (let i = a.length - 1; i >= 0; i--) cmds.push([ind, mode, a[i] as Doc]);
     } else {
-      const o = d as Group | Indent | Line;
-      if (o.t === 'group') {
+      const o = d as Group | Indent | Line | IfBreak;
+      if (o.t === 'ifbreak') {
+        cmds.push([ind, mode, mode === BREAK ? o.broken : o.flat]);
+      } else if (o.t === 'group') {
         const flat: Command = [ind, FLAT, o.contents];
         cmds.push(!o.broken && (mode === FLAT || fits(flat, cmds, width - column)) ? flat : [ind, BREAK, o.contents]);
       } else if (o.t === 'indent') {

@@ -16,7 +16,7 @@ import type {
   AnnotatedPattern, Arrow, Comment, GramDocument, Identifier, Key, Label, NodePattern, PathPattern, Property,
   RecordNode, Subject, SubjectPattern, SubjectPatternElement, TopLevelPattern, Value,
 } from './ast.js';
-import { type Doc, group, hardline, indent, line, render, softline } from './doc.js';
+import { type Doc, group, hardline, ifBreak, indent, line, render, softline } from './doc.js';
 import type { Span } from '../core/span.js';
 import { isFenceable, isSymbol, nameText, quote } from './strings.js';
 
@@ -93,6 +93,19 @@ const inside = (comments: ReadonlyArray<Comment>, s: Span | undefined): [Comment
   for (const c of comments) (s !== undefined && c.span.start >= s.start && c.span.start < s.end ? inner : outer).push(c);
   return [inner, outer];
 };
+
+/** An element that names something: `a` in `[p | a]`, or a bare `(a)`. */
+const isName = (e: SubjectPatternElement): boolean =>
+  e.kind === 'Reference' || (e.kind === 'Node' && e.subject !== undefined && e.subject.labels.length === 0 && e.subject.record === undefined);
+
+/** A property with a scalar value, or a scalar value (not an array or a map). */
+const isScalarEntry = (x: { readonly span: Span }): boolean => {
+  const o = x as { readonly kind?: string; readonly value?: { readonly kind: string } };
+  if (o.kind === 'Property') return o.value !== undefined && SCALAR_KINDS.has(o.value.kind);
+  return o.kind !== undefined && SCALAR_KINDS.has(o.kind);
+};
+
+const SCALAR_KINDS: ReadonlySet<string> = new Set(['String', 'TaggedString', 'Range', 'Boolean', 'Symbol', 'Integer', 'Decimal', 'Hexadecimal', 'Octal', 'Measurement']);
 
 const hasAny = (d: Distribution): boolean =>
   d.dangling.length > 0 || d.leading.some((x) => x.length > 0) || d.trailing.some((x) => x.length > 0);
@@ -172,8 +185,14 @@ class Printer {
     print: (item: T, inner: ReadonlyArray<Comment>) => Printed,
     comments: ReadonlyArray<Comment>,
     firstBreak: Doc = softline,
+    grouped = true,
   ): Doc {
     if (items.length === 0 && comments.length === 0) return [open, close];
+    // one scalar entry stays on the line of its brackets: breaking would not make it shorter
+    if (items.length === 1 && comments.length === 0 && isScalarEntry(items[0] as T)) {
+      const p = print(items[0] as T, NONE);
+      if (p.hoisted.length === 0) return [open, p.doc, close];
+    }
     const d = distribute(items, comments);
     let force = hasAny(d);
     const body: Doc[] = [];
@@ -190,7 +209,8 @@ class Printer {
       for (const c of d.trailing[i] as Comment[]) body.push(' ', commentDoc(c));
     });
     d.dangling.forEach((c, i) => body.push(items.length === 0 && i === 0 ? firstBreak : line, commentDoc(c)));
-    return group([open, indent(body), softline, close], force);
+    // ungrouped: the caller's group decides, and a forced break is a hard line
+    return grouped ? group([open, indent(body), softline, close], force) : [open, indent(body), softline, close, force ? group('', true) : ''];
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -240,7 +260,13 @@ class Printer {
     return { doc: [left, '[', s.doc, ']', right], hoisted: s.hoisted };
   }
 
-  path = (p: PathPattern, comments: ReadonlyArray<Comment>): Printed => {
+  /**
+   * A path: on one line when it fits (`(a)==>(b)`), else one node per line with the arrow ending
+   * the line before the next node (`(a) ==>`, then `(b)`). Inside a subject pattern (a type
+   * signature) every node sits at the element's indentation; a top-level path indents the nodes
+   * after the first, so it reads as one statement.
+   */
+  path = (p: PathPattern, comments: ReadonlyArray<Comment>, nested = false): Printed => {
     if (p.kind === 'Node') return this.node(p, comments);
     const seq: Array<NodePattern | Arrow> = [];
     p.nodes.forEach((n, i) => {
@@ -257,16 +283,15 @@ class Printer {
     let broken = true;
     seq.forEach((x, i) => {
       const pr = x.kind === 'Node' ? this.node(x, d.inner[i] as Comment[]) : this.arrow(x, d.inner[i] as Comment[]);
-      if (x.kind === 'Arrow') {
-        target = rest;
-        target.push(softline);
-        broken = true;
-      }
       const leading = [...(d.leading[i] as Comment[]), ...pr.hoisted];
       // comments before the first node would sit before the whole path once printed: move them out
       if (i === 0) {
         outward.push(...leading);
         leading.length = 0;
+      }
+      if (x.kind === 'Arrow') {
+        target = rest;
+        if (leading.length === 0) target.push(ifBreak(' '));
       }
       for (const c of leading) {
         if (!broken) target.push(hardline);
@@ -276,16 +301,17 @@ class Printer {
       }
       target.push(pr.doc);
       broken = false;
-      for (const c of d.trailing[i] as Comment[]) {
-        target.push(' ', commentDoc(c));
-        const next = seq[i + 1];
-        if (next !== undefined && next.kind === 'Node') {
-          target.push(hardline);
-          broken = true;
-        }
+      for (const c of d.trailing[i] as Comment[]) target.push(' ', commentDoc(c));
+      if (x.kind === 'Arrow') {
+        target.push((d.trailing[i] as Comment[]).length > 0 ? hardline : softline);
+        broken = true;
+      } else if ((d.trailing[i] as Comment[]).length > 0 && i < seq.length - 1) {
+        // a comment after a node ends its line: the arrow goes on the next one
+        target.push(hardline);
+        broken = true;
       }
     });
-    return { doc: group([first, indent(rest)], force), hoisted: [...outward, ...d.dangling] };
+    return { doc: group(nested ? [first, rest] : [first, indent(rest)], force), hoisted: [...outward, ...d.dangling] };
   };
 
   subjectPattern = (p: SubjectPattern, comments: ReadonlyArray<Comment>): Printed => {
@@ -299,16 +325,20 @@ class Printer {
     if (p.elements.length === 0) {
       return { doc: within.length === 0 ? ['[', s.doc, ']'] : this.list(['[', s.doc], ']', [], this.element, within), hoisted };
     }
-    // the subject and the elements break independently: `[team:Team {…} | a, b]` keeps a short
-    // element list on the line of a long, broken subject
     const head: Doc = p.subject === undefined ? '[ |' : ['[', s.doc, ' |'];
-    return { doc: [head, this.list('', ']', p.elements, this.element, within, line)], hoisted };
+    const names = p.elements.every(isName);
+    const elements = this.list('', ']', p.elements, this.element, within, line, names);
+    // a list of names breaks apart from the subject: `[team:Team {…} | a, b]` keeps a short list on
+    // the line of a long, broken subject. Other elements (a tool's signature) go on their own lines
+    // whenever the pattern does not fit on one: `[name:Tool {…} |`, the signature, `]`.
+    if (names) return { doc: [head, elements], hoisted };
+    return { doc: group([head, elements]), hoisted };
   };
 
   element = (e: SubjectPatternElement, comments: ReadonlyArray<Comment>): Printed => {
     if (e.kind === 'Reference') return { doc: identifierText(e.identifier), hoisted: comments };
     if (e.kind === 'SubjectPattern') return this.subjectPattern(e, comments);
-    return this.path(e, comments);
+    return this.path(e, comments, true);
   };
 
   private annotated(p: AnnotatedPattern, comments: ReadonlyArray<Comment>): Printed {

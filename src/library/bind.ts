@@ -11,6 +11,7 @@ import { ToolCodes } from './codes.js';
 import { acceptsAnything } from '../spec/schema-keywords.js';
 import { type Either, left, right } from '../core/either.js';
 import type { Diagnostic } from '../core/diagnostic.js';
+import type { JsonSchema } from '../core/json-schema.js';
 import { err, ok, type Result } from '../core/result.js';
 import type { ToolSpecification } from '../spec/tool-spec.js';
 import { type CompiledSchema, compileSchema } from '../spec/validate.js';
@@ -196,6 +197,15 @@ const showTextDifference = (a: string, b: string): string => {
   return `spec ${JSON.stringify(cut(a))}, tool ${JSON.stringify(cut(b))}`;
 };
 
+/**
+ * A specification's arguments object is closed by default, and most tools' schemas (written by
+ * hand, or by a library that leaves objects open) do not say: a tool schema silent about
+ * `additionalProperties` agrees with a closed specification. Calls are validated against the
+ * specification's schema, so the tool never sees an undeclared argument.
+ */
+const closedLike = (spec: JsonSchema, tool: JsonSchema): JsonSchema =>
+  typeof spec === 'object' && typeof tool === 'object' && spec['additionalProperties'] === false && tool['additionalProperties'] === undefined ? { ...tool, additionalProperties: false } : tool;
+
 const mismatchesOf = (spec: ToolSpecification, tool: Tool): Mismatch[] => {
   const out: Mismatch[] = [];
   if (tool.name !== spec.name) {
@@ -210,7 +220,7 @@ const mismatchesOf = (spec: ToolSpecification, tool: Tool): Mismatch[] => {
   if (sd !== td) {
     out.push({ code: ToolCodes.DESCRIPTION_MISMATCH, message: `the descriptions differ: ${showTextDifference(sd, td)}`, differences: [descriptionDifference(spec.description, tool.description)] });
   }
-  const schemaDiffs = diffJson(spec.schema, tool.schema, schemaDiffOptions, MAX_DIFFS);
+  const schemaDiffs = diffJson(spec.schema, closedLike(spec.schema, tool.schema), schemaDiffOptions, MAX_DIFFS);
   if (schemaDiffs.length > 0) {
     out.push({
       code: ToolCodes.SCHEMA_MISMATCH,

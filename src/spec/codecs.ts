@@ -188,7 +188,9 @@ export const decodeToolSpecification = (u: unknown, options: DecodeOptions = {})
       const stored = j[key];
       if (stored === undefined) continue;
       const compiled = value[key] as JsonSchema;
-      const at = firstDifference(stored, compiled);
+      // a schema stored before arguments objects were closed by default says nothing of them
+      const silent = key === 'schema' && isJsonObject(stored) && stored['additionalProperties'] === undefined && isJsonObject(compiled) && compiled['additionalProperties'] === false;
+      const at = firstDifference(silent ? { ...stored, additionalProperties: false } : stored, compiled);
       if (at !== undefined) {
         out.push(
           error(SpecCodes.SCHEMA_MISMATCH, `${prefix(options.at, key)}: the stored ${key} is not the one \`typeSignature\` compiles to (first difference at ${at})`, {

@@ -7,7 +7,7 @@
 import { checkedDiagnostics, checkedValue } from '../core/either.js';
 import type { NodePattern, PathPattern, Property, SubjectPattern, SubjectPatternElement, TopLevelPattern } from '../gram/ast.js';
 import { type Diagnostic, error, warning } from '../core/diagnostic.js';
-import { parseGram } from '../gram/parse.js';
+import { analyzeGram } from '../gram/parse.js';
 import type { Span } from '../core/span.js';
 import { SpecCodes } from './codes.js';
 import { gramToJson, stringText } from './gram-values.js';
@@ -15,10 +15,10 @@ import { setOwn } from '../core/json.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
 import { type CompileContext, compileDefinition, compileSignature, definesIdentifier } from './compile-signature.js';
 import { ioTypeHints } from './signature.js';
-import { editDistance } from '../core/suggest.js';
+import { didYouMean, editDistance } from '../core/suggest.js';
 import { type ToolSpecification, makeToolSpecification } from './tool-spec.js';
 import { type Field, typeEquals } from './types.js';
-import { AGENT_LABEL, type LoadOptions, TOOL_LABELS } from './specifications.js';
+import { AGENT_LABEL, AGENT_PROPERTIES, type LoadOptions, TOOL_LABELS, TOOL_PROPERTIES } from './specifications.js';
 
 
 // -------------------------------------------------------------------------------------------------
@@ -61,6 +61,41 @@ export interface Collected {
 
 export const fileOpt = (file: string | undefined) => (file !== undefined ? { file } : {});
 
+interface Definition {
+  readonly field: Field | undefined;
+  readonly node: NodePattern;
+  readonly role: 'parameter' | 'return';
+}
+
+/** Whether two definitions of one identifier mean the same (type, and optionality for parameters). */
+const sameDefinition = (a: Definition, b: Definition): boolean => {
+  if (a.field === undefined || b.field === undefined) return false;
+  const typed = typeEquals(a.field.type, b.field.type);
+  return a.role === 'return' || b.role === 'return' ? typed : typed && a.field.optional === b.field.optional;
+};
+
+/** A bare `(name)` node: a reference to a definition elsewhere in the file. */
+const isReference = (n: NodePattern): boolean =>
+  n.subject?.identifier !== undefined && n.subject.labels.length === 0 && n.subject.record === undefined;
+
+/** A property of the user's own: `x-owner`, `x-team`. */
+const isExtensionKey = (k: string): boolean => k.startsWith('x-') && k.length > 2;
+
+/** Properties gramkit does not read on a tool or agent: warnings with a suggestion (they stay as metadata). */
+const unknownProperties = (props: Map<string, Property>, known: ReadonlyArray<string>, what: string, file: string | undefined, diagnostics: Diagnostic[]): void => {
+  for (const [k, p] of props) {
+    if (known.includes(k) || isExtensionKey(k)) continue;
+    const near = didYouMean(k, known);
+    diagnostics.push(
+      warning(SpecCodes.UNKNOWN_PROPERTY, `${what} has a property \`${k}\` that gramkit does not read (it is kept as metadata)`, {
+        span: p.key.span,
+        ...fileOpt(file),
+        hint: `${near !== undefined ? `${near} ` : `known properties: ${known.join(', ')}; `}metadata of your own takes an \`x-\` prefix: \`x-${k}\``,
+      }),
+    );
+  }
+};
+
 const specLabel = (p: SubjectPattern): 'tool' | 'agent' | undefined => {
   const labels = p.subject?.labels ?? [];
   if (labels.some((l) => TOOL_LABELS.has(l.name))) return 'tool';
@@ -74,12 +109,13 @@ const NEAR_LABELS = ['Tool', 'ToolSpecification', 'Agent'];
 export const collect = (text: string, options: LoadOptions): Collected => {
   const file = options.filename;
   const diagnostics: Diagnostic[] = [];
-  const parsed = parseGram(text, { ...(options.strict !== undefined ? { strict: options.strict } : {}), ...fileOpt(file) });
+  const parsed = analyzeGram(text, { ...(options.strict !== undefined ? { strict: options.strict } : {}), ...fileOpt(file) });
   if (parsed._tag === 'Left') {
+    // every syntax error, and the warnings found before them
     diagnostics.push(...parsed.left, ...ioTypeHints(text, file));
     return { tools: [], agents: [], diagnostics };
   }
-  const doc = parsed.right;
+  const doc = parsed.right.value;
   diagnostics.push(...(doc.warnings ?? []));
 
   // the spec patterns, annotations unwrapped (and reported)
@@ -115,42 +151,54 @@ export const collect = (text: string, options: LoadOptions): Collected => {
   }
   const allToolPatterns = [...toolPatterns, ...[...inlineTools.values()].flat()];
 
-  // pass 1: the definitions of identifiers across every signature of the file
+  // pass 1: the definitions of identifiers across every signature of the file. A parameter's name
+  // is scoped to its tool (two tools may each have a `query`, declared differently); a bare
+  // `(city)` node refers to the `city` of another signature, which must then mean one thing.
   const ctxBase = { source: text, ...fileOpt(file) };
-  const defs = new Map<string, { readonly field: Field | undefined; readonly node: NodePattern; readonly role: 'parameter' | 'return' }>();
+  const definitions = new Map<string, Array<Definition>>();
   const pathOf = (p: SubjectPattern): PathPattern | undefined => {
     const only = p.elements.length === 1 ? p.elements[0] : undefined;
     return only !== undefined && (only.kind === 'Node' || only.kind === 'Path') ? only : undefined;
   };
+  const referenceNodes: NodePattern[] = [];
   for (const tp of allToolPatterns) {
     const path = pathOf(tp);
     if (path === undefined) continue;
     const nodes = path.kind === 'Node' ? [path] : path.nodes;
     nodes.forEach((n, i) => {
-      if (!definesIdentifier(n)) return;
-      const role = i === nodes.length - 1 ? 'return' : 'parameter';
-      const name = n.subject?.identifier?.value as string;
-      const f = compileDefinition(n, role, ctxBase);
-      const prev = defs.get(name);
-      if (prev === undefined) {
-        defs.set(name, { field: f, node: n, role });
+      if (!definesIdentifier(n)) {
+        if (isReference(n)) referenceNodes.push(n);
         return;
       }
-      if (prev.field === undefined || f === undefined) return;
-      const same = prev.role === 'return' || role === 'return' ? typeEquals(prev.field.type, f.type) : prev.field.optional === f.optional && typeEquals(prev.field.type, f.type);
-      if (!same) {
-        diagnostics.push(
-          error(SpecCodes.CONFLICTING_PARAM, `\`${name}\` is defined differently here than in another signature of this file`, {
-            span: n.span,
-            ...fileOpt(file),
-            hint: 'an identifier means one thing in a file: give the parameters different names, or use `paramName` (not an identity) for one of them',
-            related: [{ message: `\`${name}\` first defined here`, span: prev.node.span, ...fileOpt(file) }],
-          }),
-        );
-      }
+      const role = i === nodes.length - 1 ? 'return' : 'parameter';
+      const name = n.subject?.identifier?.value as string;
+      const list = definitions.get(name) ?? [];
+      list.push({ field: compileDefinition(n, role, ctxBase), node: n, role });
+      definitions.set(name, list);
     });
   }
-  const ctx: CompileContext = { ...ctxBase, resolve: (name) => defs.get(name)?.field, isDefined: (name) => defs.has(name) };
+  const defs = new Map<string, Definition>();
+  const ambiguous = new Map<string, ReadonlyArray<Definition>>();
+  for (const [name, list] of definitions) {
+    const first = list[0] as Definition;
+    if (list.some((d) => d.field === undefined)) continue; // reported by its own signature
+    if (list.every((d) => sameDefinition(first, d))) defs.set(name, first);
+    else ambiguous.set(name, list);
+  }
+  for (const n of referenceNodes) {
+    const name = n.subject?.identifier?.value as string;
+    const list = ambiguous.get(name);
+    if (list === undefined) continue;
+    diagnostics.push(
+      error(SpecCodes.CONFLICTING_PARAM, `\`(${name})\` refers to the \`${name}\` of another signature, but the signatures of this file define \`${name}\` differently`, {
+        span: n.span,
+        ...fileOpt(file),
+        hint: `write its type here, e.g. \`(${name}::String)\`: a parameter's name belongs to its tool`,
+        related: list.map((d) => ({ message: `\`${name}\` defined here`, span: d.node.span, ...fileOpt(file) })),
+      }),
+    );
+  }
+  const ctx: CompileContext = { ...ctxBase, resolve: (name) => defs.get(name)?.field, isDefined: (name) => definitions.has(name) };
 
   const tools: ToolEntry[] = [];
   const toolOf = (p: SubjectPattern): ToolEntry | undefined => {
@@ -227,6 +275,7 @@ const compileTool = (
   if (props.get('description') === undefined || description?.trim() === '') {
     diagnostics.push(error(SpecCodes.MISSING_DESCRIPTION, `${what} needs a non-empty description`, { span: p.subject?.span ?? p.span, ...fileOpt(file), hint: 'add `{description: "what it does and when to use it"}`: it is what a model reads' }));
   }
+  unknownProperties(props, TOOL_PROPERTIES, what, file, diagnostics);
   const metadata = metadataOf(props, ['description'], file, diagnostics);
   let path: PathPattern | undefined;
   if (p.elements.length === 0) {
@@ -300,6 +349,7 @@ const collectAgent = (
   if (props.get('model') !== undefined && model?.trim() === '') {
     diagnostics.push(error(SpecCodes.INVALID_PROPERTY, `the model of ${what} is empty`, { span: props.get('model')?.value.span as Span, ...fileOpt(file), hint: 'write it as "provider/model", e.g. "openai/gpt-4o-mini"' }));
   }
+  unknownProperties(props, AGENT_PROPERTIES, what, file, diagnostics);
   const metadata = metadataOf(props, ['description', 'instruction', 'model'], file, diagnostics);
   const elements: AgentElement[] = [];
   for (const e of p.elements) {

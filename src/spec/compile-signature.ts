@@ -96,12 +96,21 @@ const nodeType = (n: NodePattern, env: Env, role: 'parameter' | 'return', what: 
   return { ...t, props };
 };
 
-/** The name a parameter node declares (its identifier, else a string `paramName`), if any. */
-const declaredName = (n: NodePattern): string | undefined => {
+/**
+ * The name of an anonymous parameter, `(::String)`: `arg` and its position among the parameters,
+ * from 1 (`(::Text)==>(::String)` takes `{"arg1": "..."}`).
+ */
+export const anonymousParamName = (index: number): string => `arg${index + 1}`;
+
+const isAnonymous = (n: NodePattern): boolean => n.subject?.identifier === undefined && !(n.subject?.record?.properties ?? []).some((p) => p.key.name === 'paramName');
+
+/** The name a parameter node declares (its identifier, else a string `paramName`, else its position), if any. */
+const declaredName = (n: NodePattern, index: number): string | undefined => {
   const id = n.subject?.identifier?.value;
   if (id !== undefined) return id;
   const pn = n.subject?.record?.properties.find((p) => p.key.name === 'paramName');
-  return pn !== undefined && pn.value.kind === 'String' && pn.value.value !== '' ? pn.value.value : undefined;
+  if (pn === undefined) return anonymousParamName(index);
+  return pn.value.kind === 'String' && pn.value.value !== '' ? pn.value.value : undefined;
 };
 
 /** A parameter node → field (name from the identifier or `paramName`). */
@@ -120,7 +129,7 @@ const parameter = (n: NodePattern, env: Env, index: number, resolve: CompileCont
   const pn = props.find((p) => p.key.name === 'paramName');
   const pnValue = pn === undefined ? undefined : stringOf(pn, env);
   if (pn !== undefined && pnValue === undefined) return undefined;
-  const name = id ?? pnValue;
+  const name = id ?? pnValue ?? (pn === undefined ? anonymousParamName(index) : undefined);
   const what = name === undefined ? `parameter ${index + 1}` : `parameter \`${name}\``;
   if (id !== undefined && pnValue !== undefined && id !== pnValue) {
     report(env, SpecCodes.PARAM_NAME_MISMATCH, `parameter is named \`${id}\` by its identifier but "${pnValue}" by \`paramName\``, pn?.value.span, 'keep one of the two names', [{ message: 'identifier', span: subject?.identifier?.span as Span }]);
@@ -144,7 +153,8 @@ const argumentsNode = (n: NodePattern, env: Env): { readonly meta: Keywords; rea
   const start = env.out.length;
   const props = propsOf(subject?.record?.properties ?? []);
   checkUnknownKeys(props, 'arguments', env, `the \`${ARGUMENTS_LABEL}\` node`);
-  let additional: false | Type | undefined;
+  // closed unless `additionalProperties` says otherwise (`true`: open; a type: a map beyond the parameters)
+  let additional: false | Type | undefined = false;
   const addP = props.get('additionalProperties');
   if (addP !== undefined) {
     const v = addP.value;
@@ -200,10 +210,11 @@ export const compileSignature = (path: PathPattern, ctx: CompileContext): Checke
       return;
     }
     const ref = referenceName(n);
-    const name = declaredName(n);
+    const name = declaredName(n, i);
     const prev = name === undefined ? undefined : seen.get(name);
     if (name !== undefined && prev !== undefined) {
-      report(env, SpecCodes.DUPLICATE_PARAM, `parameter \`${name}\` is declared twice`, n.span, 'parameter names are unique within a signature', [{ message: 'first declared here', span: prev }]);
+      const anonymous = isAnonymous(n) ? ` (parameter ${i + 1} has no name, so it is named \`${name}\`)` : '';
+      report(env, SpecCodes.DUPLICATE_PARAM, `parameter \`${name}\` is declared twice${anonymous}`, n.span, 'parameter names are unique within a signature: name the parameters', [{ message: 'first declared here', span: prev }]);
     } else if (name !== undefined) {
       seen.set(name, n.span);
     }
@@ -214,7 +225,8 @@ export const compileSignature = (path: PathPattern, ctx: CompileContext): Checke
     if (p.defines) definitions.push({ name: p.field.name, role: 'parameter', field: p.field, node: n });
   });
 
-  let args: { readonly meta: Keywords; readonly additional?: false | Type } | undefined = { meta: {} };
+  // the arguments object is closed by default: an undeclared argument is an error
+  let args: { readonly meta: Keywords; readonly additional?: false | Type } | undefined = { meta: {}, additional: false };
   if (argsNode !== undefined) args = argumentsNode(argsNode, env);
 
   let ret: ReturnType | undefined;

@@ -111,15 +111,27 @@ export const booleanOf = (p: Property, env: Env): boolean | undefined => {
 export const jsonOf = (p: Property, env: Env, what: string): JsonValue | undefined =>
   gramToJson(p.value, { mode: 'strict', what, ...fileOf(env) }, env.out);
 
+/** Whether a key is the user's own (`x-owner`): kept out of the schema, never reported. */
+export const isExtensionKey = (k: string): boolean => k.startsWith('x-') && k.length > 2;
+
+/**
+ * Unknown keys: `paramName` or `optional` on the last node is a forgotten return type (an error);
+ * any other key is a warning with a suggestion (it is left out of the schema), and `x-` keys are
+ * the user's own.
+ */
 export const checkUnknownKeys = (props: Props, where: Where, env: Env, context: string): void => {
   const allowed = allowedKeys(where);
   for (const [k, p] of props) {
-    if (allowed.includes(k)) continue;
+    if (allowed.includes(k) || isExtensionKey(k)) continue;
+    if (where === 'return' && (k === 'paramName' || k === 'optional')) {
+      report(env, SpecCodes.MISSING_RETURN, `unknown property \`${k}\` on ${context}`, p.key.span, 'the last node of a signature is its return type: did you forget `==>(::String)` at the end?');
+      continue;
+    }
     let hint = didYouMean(k, allowed);
     if (hint === undefined && (k === 'required' || k === 'nullable')) hint = k === 'required' ? 'parameters are required unless `optional: true`, `Maybe T` or a `default` says otherwise' : 'write the type as `T | Null`';
-    if (hint === undefined && where === 'return' && (k === 'paramName' || k === 'optional')) hint = 'the last node of a signature is its return type: did you forget `==>(::String)` at the end?';
     if (hint === undefined && where === 'arguments') hint = `the \`${ARGUMENTS_LABEL}\` node takes the keywords of the arguments object: ${allowedKeys('arguments').join(', ')}`;
-    report(env, where === 'return' && (k === 'paramName' || k === 'optional') ? SpecCodes.MISSING_RETURN : SpecCodes.UNKNOWN_PROPERTY, `unknown property \`${k}\` on ${context}`, p.key.span, hint ?? `known properties: ${allowed.filter((a) => !KEYWORD_INFO.has(a)).join(', ')} and the JSON Schema keywords (description, enum, minimum, ...)`);
+    hint ??= `known properties: ${allowed.filter((a) => !KEYWORD_INFO.has(a)).join(', ')} and the JSON Schema keywords (description, enum, minimum, ...); a property of your own starts with \`x-\``;
+    env.out.push(warning(SpecCodes.UNKNOWN_PROPERTY, `unknown property \`${k}\` on ${context}: it is not part of the schema`, { span: p.key.span, ...fileOf(env), hint }));
   }
 };
 

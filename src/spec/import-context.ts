@@ -20,6 +20,11 @@ export interface SchemaImportOptions {
   /** Where the schema sits in the input, prefixed to every message (e.g. `parameters`). */
   readonly at?: string;
   readonly file?: string;
+  /**
+   * Repair schemas whose intent is clear but whose letter accepts nothing (`import-repair.ts`);
+   * each repair is an `SPEC_IMPORT_REPAIRED` warning with the JSON Pointer of the place.
+   */
+  readonly repair?: boolean;
 }
 
 /** The importer's state for one schema. */
@@ -27,6 +32,7 @@ export interface ImportContext {
   readonly root: JsonObject;
   readonly draft07: boolean;
   readonly bfcl: boolean;
+  readonly repair: boolean;
   readonly at: string;
   readonly file?: string;
   readonly stack: string[];
@@ -47,6 +53,7 @@ export const importContext = (schema: unknown, options: SchemaImportOptions): Im
     root,
     draft07: /draft-0[3-7]/.test(dialectUri),
     bfcl: options.dialect === 'bfcl',
+    repair: options.repair === true,
     at: options.at ?? '',
     ...(options.file !== undefined ? { file: options.file } : {}),
     stack: [],

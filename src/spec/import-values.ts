@@ -7,6 +7,7 @@ import { ImportCodes } from './codes.js';
 import { escapePointer } from '../core/json-pointer.js';
 import type { JsonValue } from '../core/json-schema.js';
 import { err, type ImportContext, warn } from './import-context.js';
+import { repairEnum } from './import-repair.js';
 import type { KeywordName, Keywords, Type } from './types.js';
 import { checkValue, explainProblems } from './value-check.js';
 
@@ -43,6 +44,7 @@ export const sanitize = (t: Type, ptr: string, ctx: ImportContext): Type => {
     default:
       break;
   }
+  if (ctx.repair && Array.isArray(out.meta.enum)) out = repairEnum(out, out.meta.enum, ptr, ctx);
   const m: Record<string, unknown> = { ...out.meta };
   let changed = false;
   if (Array.isArray(m['enum'])) {

@@ -41,6 +41,8 @@ export interface ImportOptions {
   /** The name of a bare JSON Schema without `title` (e.g. from the file name). */
   readonly name?: string;
   readonly file?: string;
+  /** Repair schemas whose intent is clear but whose letter accepts nothing (each repair a warning). */
+  readonly repair?: boolean;
 }
 
 /** The outcome for one definition. */
@@ -308,7 +310,7 @@ export const importDefinitions = (values: ReadonlyArray<{ readonly value: unknow
     if (e.description === undefined || e.description.trim() === '') {
       diagnostics.push(error(IMPORT_MISSING_DESCRIPTION, 'no description: a gram tool specification needs one (it is what a model reads to choose the tool)', { ...fileOpt, hint: 'add a `description` to the definition' }));
     }
-    const r = checkSignatureFromJsonSchemas(e.input, e.output, { dialect: e.dialect, at: e.inputAt, outputAt: e.outputAt, ...fileOpt });
+    const r = checkSignatureFromJsonSchemas(e.input, e.output, { dialect: e.dialect, at: e.inputAt, outputAt: e.outputAt, ...fileOpt, ...(options.repair === true ? { repair: true } : {}) });
     diagnostics.push(...checkedDiagnostics(r));
     const signature = checkedValue(r);
     pending.push({

@@ -6,9 +6,9 @@
  *   the same label); an agent is `[name:Agent {description, instruction, model?} | tool, ...]`,
  *   its tools inline or references to tools of the file, of other files loaded with it, or of
  *   `knownTools` (the built-in tools).
- * - Identifiers are shared across the signatures of a file: the same parameter identifier must mean
- *   the same thing everywhere (`SIG_CONFLICTING_PARAM`, pointing at both places), and a bare
- *   `(city)` refers to the `city` another signature of the file defines. A specification's
+ * - A parameter's name is scoped to its tool: two tools may declare `query` differently. A bare
+ *   `(city)` refers to the `city` another signature of the file defines, which must then have one
+ *   meaning (`SPEC_CONFLICTING_PARAM`, pointing at every definition). A specification's
  *   `typeSignature` text has such references replaced by their definitions, so it stands alone.
  * - Other patterns are not specifications and are left alone (a near-miss label such as `Tools` is
  *   reported as a warning).

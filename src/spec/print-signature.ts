@@ -118,8 +118,9 @@ export const printParameter = (f: Field, options: SignaturePrintOptions = {}): s
 export const printSignature = (s: TypeSignature, options: SignaturePrintOptions = {}): string => {
   const nodes: string[] = [];
   const argsEntries: Entry[] = [];
-  if (s.args.additional === false) argsEntries.push(['additionalProperties', 'false']);
-  else if (s.args.additional !== undefined) argsEntries.push(['additionalProperties', typeValue(s.args.additional)]);
+  // the arguments object is closed unless said otherwise
+  if (s.args.additional === undefined) argsEntries.push(['additionalProperties', 'true']);
+  else if (s.args.additional !== false) argsEntries.push(['additionalProperties', typeValue(s.args.additional)]);
   argsEntries.push(...keywordEntries(s.args));
   if (argsEntries.length > 0) nodes.push(`(::${ARGUMENTS_LABEL} ${record(argsEntries)})`);
   for (const f of s.args.fields) nodes.push(printParameter(f, options));

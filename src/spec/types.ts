@@ -138,7 +138,8 @@ export interface ReturnType {
 
 /**
  * A parsed type signature: the arguments object (its fields are the parameters, in order; its meta
- * and `additional` come from an optional leading `(::Arguments {...})` node) and the return type.
+ * and `additional` come from an optional leading `(::Arguments {...})` node; the compiler closes it
+ * unless that node says `additionalProperties: true`) and the return type.
  */
 export interface TypeSignature {
   readonly kind: 'TypeSignature';

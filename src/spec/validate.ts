@@ -23,6 +23,7 @@ import { linearRegex } from '../core/linear-regex.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { JsonSchema, JsonValue } from '../core/json-schema.js';
+import { didYouMean } from '../core/suggest.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -188,7 +189,7 @@ const build = (schema: JsonSchema): Either<SchemaCompileError, CompiledSchema> =
     check: comparesValues(schema) ? guarded(validate) : validate,
     issues: (value: unknown) => {
       try {
-        return fn(value) ? [] : mapErrors(fn.errors ?? [], value);
+        return fn(value) ? [] : mapErrors(fn.errors ?? [], value, schema);
       } catch (e) {
         return [{ path: '', code: ArgCodes.INVALID, message: uncomparable(e) }];
       }
@@ -341,7 +342,24 @@ const listValues = (vs: ReadonlyArray<unknown>): string => {
   return vs.length > 12 ? `${shown}, … (${vs.length} in all)` : shown;
 };
 
-const mapError = (e: ErrorObject, root: unknown): ValidationIssue | undefined => {
+/** The properties the object at a schema path declares (the parent of its `additionalProperties`). */
+const declaredAt = (schema: JsonSchema | undefined, schemaPath: string): ReadonlyArray<string> => {
+  let node: unknown = schema;
+  for (const part of schemaPath.replace(/^#\/?/, '').split('/').slice(0, -1)) {
+    if (part === '') continue;
+    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+  }
+  const props = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)['properties'] : undefined;
+  return typeof props === 'object' && props !== null ? Object.keys(props) : [];
+};
+
+/** `is not allowed here (unknown property; did you mean `query`?)`. */
+const unknownProperty = (name: string, declared: ReadonlyArray<string>): string => {
+  const hint = didYouMean(name, declared);
+  return `is not allowed here (unknown property${hint !== undefined ? `; ${hint}` : declared.length > 0 ? `; the arguments are ${declared.join(', ')}` : ''})`;
+};
+
+const mapError = (e: ErrorObject, root: unknown, schema?: JsonSchema): ValidationIssue | undefined => {
   const p = e.params as Record<string, unknown>;
   const here = displayPath(e.instancePath);
   const got = () => describeValue(valueAtPath(root, e.instancePath));
@@ -367,7 +385,7 @@ const mapError = (e: ErrorObject, root: unknown): ValidationIssue | undefined =>
     case 'additionalProperties': {
       const name = String(p['additionalProperty']);
       const path = here === '' ? name : `${here}.${name}`;
-      return { path, code: ArgCodes.UNKNOWN, message: `${subject(path)} is not allowed here (unknown property)` };
+      return { path, code: ArgCodes.UNKNOWN, message: `${subject(path)} ${unknownProperty(name, declaredAt(schema, e.schemaPath))}` };
     }
     case 'unevaluatedProperties': {
       const name = String(p['unevaluatedProperty']);
@@ -428,13 +446,13 @@ const mapError = (e: ErrorObject, root: unknown): ValidationIssue | undefined =>
  * Maps ajv errors to issues, most useful first: when a value failed `anyOf`/`oneOf`, the errors of
  * each branch are noise, so only the summary is kept for that path.
  */
-const mapErrors = (errors: ReadonlyArray<ErrorObject>, root: unknown): ReadonlyArray<ValidationIssue> => {
+const mapErrors = (errors: ReadonlyArray<ErrorObject>, root: unknown, schema?: JsonSchema): ReadonlyArray<ValidationIssue> => {
   const unionPaths = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.schemaPath.replace(/\/(anyOf|oneOf)$/, ''));
   const out: ValidationIssue[] = [];
   const seen = new Set<string>();
   for (const e of errors) {
     if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && unionPaths.some((u) => e.schemaPath.startsWith(`${u}/anyOf/`) || e.schemaPath.startsWith(`${u}/oneOf/`))) continue;
-    const issue = mapError(e, root);
+    const issue = mapError(e, root, schema);
     if (issue === undefined) continue;
     const key = `${issue.path}\u0000${issue.message}`;
     if (seen.has(key)) continue;

@@ -54,3 +54,41 @@ describe('gramkit check', () => {
     expect(r).toEqual({ code: 0, stdout: 'checked 1 file: ok; 0 errors, 0 warnings\n', stderr: '' });
   });
 });
+
+describe('gramkit check runs the checks of schema and run', () => {
+  const d = mkdtempSync(join(tmpdir(), 'gramkit-check-spec-'));
+  writeFileSync(join(d, 'types.gram'), '[t:Tool {description: "d"} | (q::Strin)==>(::String)]\n');
+  writeFileSync(join(d, 'default.gram'), '[t:Tool {description: "d"} | (n::Integer {default: "ten"})==>(::String)]\n');
+  writeFileSync(join(d, 'agent.gram'), '[t:Tool {description: "d"} | (q::String)==>(::String)]\n[a:Agent {description: "d", instruction: "i"} | t, serch]\n');
+  writeFileSync(join(d, 'model.gram'), '[t:Tool {description: "d"} | (q::String)==>(::String)]\n[a:Agent {description: "d", instruction: "i", model: "gtp-4o"} | t]\n');
+  writeFileSync(join(d, 'header.gram'), '{library: 3}\n[t:Tool {description: "d"} | (q::String)==>(::String)]\n');
+  writeFileSync(join(d, 'http.gram'), '[t:Tool {description: "d", http: {method: "GET", urlTemplate: "https://example.com/${qq}"}} | (q::String)==>(::String)]\n');
+
+  it.each([
+    ['types.gram', 'SPEC_UNKNOWN_TYPE'],
+    ['default.gram', 'SPEC_INVALID_DEFAULT'],
+    ['agent.gram', 'SPEC_UNKNOWN_TOOL'],
+    ['model.gram', 'AGENT_CONFIGURATION_ERROR'],
+    ['header.gram', 'CLI_INVALID_HEADER'],
+  ])('%s fails with %s', async (file, code) => {
+    const r = await cli(['check', '--json', file], { cwd: d });
+    expect(r.code).toBe(1);
+    const ds = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+    expect(ds.map((x) => x.code)).toContain(code);
+  });
+  it('checks the implementations a file declares', async () => {
+    const r = await cli(['check', 'http.gram'], { cwd: d, env: {} });
+    expect(r.stdout).toContain('1 warning');
+    expect(r.stderr).toContain('placeholder ${qq} names neither a parameter nor a known secret');
+    const strict = await cli(['check', '--strict', 'http.gram'], { cwd: d, env: {} });
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toBe('checked 1 file (strict): 1 with warnings; 0 errors, 1 warning\n');
+  });
+  it('binds to --library as run does', async () => {
+    const ok = await cli(['check', 'examples/helloAgent.gram', '--library', 'examples/hello-library.ts']);
+    expect(ok).toMatchObject({ code: 0, stdout: 'checked 1 file: ok; 0 errors, 0 warnings\n' });
+    const missing = await cli(['check', 'examples/hello.gram', '--library', 'examples/hello-library.ts']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('error[TOOL_MISMATCH]');
+  });
+});

@@ -38,7 +38,7 @@ describe('gramkit fmt', () => {
   });
   it('honours --width', async () => {
     const r = await cli(['fmt', '--width', '20', 'messy.gram'], { cwd: dir });
-    expect(r.stdout).toBe('(a:Person {\n  name: "x"\n})\n  -[:KNOWS]->(b) // note\n\n[g | a, b]\n');
+    expect(r.stdout).toBe('(a:Person {name: "x"}) -[:KNOWS]->\n  (b) // note\n\n[g | a, b]\n');
   });
   it('rejects conflicting options with exit 2', async () => {
     expect((await cli(['fmt', '--write', '--check', 'messy.gram'], { cwd: dir })).code).toBe(2);

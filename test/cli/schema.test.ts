@@ -13,7 +13,7 @@ describe('gramkit schema', () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(Object.keys(out)).toEqual(['sayHello', 'get_weather', 'create_event', 'search_docs']);
-    expect(out['sayHello']).toEqual({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+    expect(out['sayHello']).toEqual({ type: 'object', additionalProperties: false, properties: { name: { type: 'string' } }, required: ['name'] });
   });
 
   it('prints one tool with --tool, its result schema with --output', async () => {
@@ -38,14 +38,14 @@ describe('gramkit schema', () => {
 
   it('reads stdin and JSON specification files', async () => {
     const r = await run(['schema', '-'], '[t:Tool {description: "x"} | (n::Int)==>(::Int)]');
-    expect(JSON.parse(r.stdout)).toEqual({ t: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } });
+    expect(JSON.parse(r.stdout)).toEqual({ t: { type: 'object', additionalProperties: false, properties: { n: { type: 'integer' } }, required: ['n'] } });
     const dir = mkdtempSync(join(tmpdir(), 'gramkit-schema-'));
     const file = join(dir, 'tools.json');
     writeFileSync(file, JSON.stringify({ tools: [JSON.parse(readFileSync(join(ROOT, 'test/fixtures/spec/golden/json/tools/sayHello.json'), 'utf8'))] }));
     const json = await run(['schema', file, '--tool', 'sayHello']);
     rmSync(dir, { recursive: true, force: true });
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+    expect(JSON.parse(json.stdout)).toEqual({ type: 'object', additionalProperties: false, properties: { name: { type: 'string' } }, required: ['name'] });
   });
 
   it('exits 1 with rendered diagnostics for a bad file, an unknown tool or a missing file', async () => {

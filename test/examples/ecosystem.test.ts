@@ -40,7 +40,7 @@ describe('ecosystem examples', { timeout: 60_000 }, () => {
       'capitals 1.0.0: capital_of',
       'ok "Tokyo"',
       'NOT_FOUND: no country named "Atlantis" in the atlas',
-      `${INVALID_ARGUMENTS}: invalid arguments for "capital_of": argument "country" is required`,
+      `${INVALID_ARGUMENTS}: invalid arguments for "capital_of": argument "country" is required; argument "city" is not allowed here (unknown property; the arguments are country)`,
     ]);
   });
 

@@ -22,7 +22,7 @@ describe('invoke: arguments', () => {
     expect(e?.code).toBe('TOOL_INVALID_ARGUMENTS');
     expect(e?.retryable).toBe(false);
     expect(e?.message).toMatch(/^invalid arguments for "greet": /);
-    for (const m of ['argument "name" must be a string, got 42', 'argument "times" must be at least 1, got 0', 'argument "extra" is not allowed here (unknown property)']) {
+    for (const m of ['argument "name" must be a string, got 42', 'argument "times" must be at least 1, got 0', 'argument "extra" is not allowed here (unknown property; the arguments are name, times)']) {
       expect(e?.message).toContain(m);
     }
     const issues = (failure(r)?.details as { issues: Array<{ path: string }> }).issues.map((i) => i.path).sort();

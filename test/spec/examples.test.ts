@@ -12,7 +12,7 @@ describe('examples', () => {
   it('examples/specifications.ts prints what the docs show', () => {
     const lines: string[] = [];
     main((l) => lines.push(l));
-    expect(lines[0]).toBe('{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}');
+    expect(lines[0]).toBe('{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}');
     expect(lines[1]).toBe('{"city":"Paris","days":1}');
     expect(lines[2]).toBe('argument "days" must be an integer, got "ten"');
     expect(lines[3]).toContain('error[SPEC_UNKNOWN_TYPE]: unknown type `Strng`');

@@ -38,7 +38,7 @@ describe('parseSpecifications', () => {
   it('reads the tool and the agent of the design', () => {
     const s = ok(HELLO);
     expect(s.tools.map((t) => [t.name, t.description, t.typeSignature])).toEqual([['sayHello', 'Returns a friendly greeting for the given name', '(::Text {paramName: "name"})==>(::String)']]);
-    expect(s.tools[0]?.schema).toEqual({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+    expect(s.tools[0]?.schema).toEqual({ type: 'object', additionalProperties: false, properties: { name: { type: 'string' } }, required: ['name'] });
     const a = s.agents[0];
     expect([a?.name, a?.description, a?.instruction, a?.model]).toEqual(['hello_world_agent', 'A friendly agent that greets people', 'When the user greets you, call sayHello with their name.', 'openai/gpt-4o-mini']);
     expect(a?.tools.map((t) => t.name)).toEqual(['sayHello']);
@@ -64,22 +64,44 @@ describe('parseSpecifications', () => {
     expect(agentMeta).toEqual({ maxSteps: 5 });
   });
 
+  it('warns about the properties of tools and agents that gramkit does not read, with a suggestion; x- properties are the user\'s own', () => {
+    const text = '[t:Tool {description: "x", desciption: "y", x-owner: "me"} | (q::String)==>(::String)]\n[a:Agent {description: "d", instruction: "i", modle: "m", temperature: 0.2, `x-team`: "a"} | t]';
+    const s = ok(text);
+    expect(s.warnings.map((d) => [d.code, d.severity, under(text, d), d.hint])).toEqual([
+      ['SPEC_UNKNOWN_PROPERTY', 'warning', 'desciption', 'did you mean `description`? metadata of your own takes an `x-` prefix: `x-desciption`'],
+      ['SPEC_UNKNOWN_PROPERTY', 'warning', 'modle', 'did you mean `model`? metadata of your own takes an `x-` prefix: `x-modle`'],
+      ['SPEC_UNKNOWN_PROPERTY', 'warning', 'temperature', 'known properties: description, instruction, model; metadata of your own takes an `x-` prefix: `x-temperature`'],
+    ]);
+    // nothing is lost: every property is metadata
+    expect(s.tools[0]?.metadata).toEqual({ desciption: 'y', 'x-owner': 'me' });
+    expect(s.agents[0]?.metadata).toEqual({ modle: 'm', temperature: 0.2, 'x-team': 'a' });
+  });
+
   it('shares parameter identifiers across the signatures of a file, references included', () => {
     const text = '[a:Tool {description: "x"} | (city::String {description: "City"})==>(::String)]\n[b:Tool {description: "y"} | (city)==>(n::Int)==>(::String)]';
     const s = ok(text);
-    expect(s.tools[1]?.schema).toEqual({ type: 'object', properties: { city: { type: 'string', description: 'City' }, n: { type: 'integer' } }, required: ['city', 'n'] });
+    expect(s.tools[1]?.schema).toEqual({ type: 'object', additionalProperties: false, properties: { city: { type: 'string', description: 'City' }, n: { type: 'integer' } }, required: ['city', 'n'] });
     // the signature text stands alone: the reference is replaced by its definition
     expect(s.tools[1]?.typeSignature).toBe('(city::String {description: "City"})==>(n::Int)==>(::String)');
     expect(createToolSpecification('b', 'y', s.tools[1]?.typeSignature ?? '')._tag).toBe('Right');
   });
 
-  it('reports a conflicting redefinition at the second place, pointing at the first', () => {
-    const text = '[a:Tool {description: "x"} | (city::String)==>(::String)]\n[b:Tool {description: "y"} | (city::Int)==>(::String)]';
+  it('scopes parameter names to their tool: two tools may declare `query` differently', () => {
+    const text = '[a:Tool {description: "x"} | (query::String)==>(::String)]\n[b:Tool {description: "y"} | (query::Int {optional: true})==>(::String)]';
+    const s = ok(text);
+    expect(s.tools.map((t) => t.schema)).toEqual([
+      { type: 'object', additionalProperties: false, properties: { query: { type: 'string' } }, required: ['query'] },
+      { type: 'object', additionalProperties: false, properties: { query: { type: 'integer' } } },
+    ]);
+  });
+
+  it('reports a reference to an identifier the signatures of a file define differently, pointing at each definition', () => {
+    const text = '[a:Tool {description: "x"} | (city::String)==>(::String)]\n[b:Tool {description: "y"} | (city::Int)==>(::String)]\n[c:Tool {description: "z"} | (city)==>(::String)]';
     const d = fail(text).find((x) => x.code === 'SPEC_CONFLICTING_PARAM');
-    expect(under(text, d)).toBe('(city::Int)');
-    expect(d?.related?.map((r) => under(text, r))).toEqual(['(city::String)']);
+    expect(under(text, d)).toBe('(city)');
+    expect(d?.related?.map((r) => under(text, r))).toEqual(['(city::String)', '(city::Int)']);
     // the same definition twice is fine
-    ok('[a:Tool {description: "x"} | (city::String)==>(::String)]\n[b:Tool {description: "y"} | (city::String)==>(::Integer)]');
+    ok('[a:Tool {description: "x"} | (city::String)==>(::String)]\n[b:Tool {description: "y"} | (city::String)==>(::Integer)]\n[c:Tool {description: "z"} | (city)==>(::String)]');
   });
 
   it('reports every problem of a file at once, in source order', () => {

@@ -26,7 +26,14 @@ const under = (sig: string, d: Diagnostic | undefined): string | undefined => (d
 
 describe('the seed and contract forms', () => {
   it('compiles the seed signature', () => {
-    expect(schemaOf('(::Text {paramName:"name"})==>(::String)')).toEqual({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+    expect(schemaOf('(::Text {paramName:"name"})==>(::String)')).toEqual({ type: 'object', additionalProperties: false, properties: { name: { type: 'string' } }, required: ['name'] });
+  });
+
+  it("compiles the design's simplest signature: an anonymous parameter is named by its position", () => {
+    expect(schemaOf('(::Text)==>(::String)')).toEqual({ type: 'object', additionalProperties: false, properties: { arg1: { type: 'string' } }, required: ['arg1'] });
+    expect(schemaOf('(::Text)==>(::Int {optional: true})==>(::String)')).toEqual({ type: 'object', additionalProperties: false, properties: { arg1: { type: 'string' }, arg2: { type: 'integer' } }, required: ['arg1'] });
+    // the position counts every parameter, named or not; the Arguments node is not a parameter
+    expect(schemaOf('(::Arguments {description: "x"})==>(a::Text)==>(::Int)==>(::String)')['properties']).toEqual({ a: { type: 'string' }, arg2: { type: 'integer' } });
   });
 
   it('accepts both written forms, with the same schema', () => {
@@ -59,12 +66,14 @@ describe('the seed and contract forms', () => {
       type: 'object',
       properties: { name: { type: 'string' }, age: { type: 'integer' } },
       required: ['name', 'age'],
+      additionalProperties: false,
     });
     expect(schemaOf('(::Text {paramName:"name"})==>(::Int {paramName:"age", optional:true})==>(::String)')['required']).toEqual(['name']);
     expect(schemaOf('(::Object {paramName:"params", fields:[{name:"name", type:"Text"}, {name:"age", type:"Int"}]})==>(::String)')).toEqual({
       type: 'object',
       properties: { params: { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer' } }, required: ['name', 'age'] } },
       required: ['params'],
+      additionalProperties: false,
     });
   });
 
@@ -87,7 +96,7 @@ describe('the seed and contract forms', () => {
   });
 
   it('keeps a parameter required with a default when optional: false says so', () => {
-    expect(schemaOf('(a::Int {default: 3, optional: false})==>(::String)')).toEqual({ type: 'object', properties: { a: { type: 'integer', default: 3 } }, required: ['a'] });
+    expect(schemaOf('(a::Int {default: 3, optional: false})==>(::String)')).toEqual({ type: 'object', additionalProperties: false, properties: { a: { type: 'integer', default: 3 } }, required: ['a'] });
   });
 
   it('maps constraints and documentation to their keywords, and ranges to bounds', () => {
@@ -104,8 +113,14 @@ describe('the seed and contract forms', () => {
     });
   });
 
+  it('closes the arguments object by default; additionalProperties: true opens it', () => {
+    expect(schemaOf('(a::Int)==>(::String)')['additionalProperties']).toBe(false);
+    expect(schemaOf('(::Arguments {additionalProperties: true})==>(a::Int)==>(::String)')).toEqual({ type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] });
+    expect(schemaOf('(::Arguments {additionalProperties: "Int"})==>(a::Int)==>(::String)')['additionalProperties']).toEqual({ type: 'integer' });
+  });
+
   it('means no parameters by () or a lone node', () => {
-    const empty = { type: 'object', properties: {} };
+    const empty = { type: 'object', properties: {}, additionalProperties: false };
     expect(schemaOf('()==>(::String)')).toEqual(empty);
     expect(schemaOf('(::String)')).toEqual(empty);
     expect(outputOf('(::String)')).toEqual({ type: 'string' });
@@ -149,7 +164,7 @@ describe('the seed and contract forms', () => {
     const sig = '(z::Int)==>(a::Text {description: "x", default: "y"})==>(m::Bool)==>(::String)';
     const a = JSON.stringify(schemaOf(sig));
     expect(JSON.stringify(schemaOf(sig))).toBe(a);
-    expect(a).toBe('{"type":"object","properties":{"z":{"type":"integer"},"a":{"type":"string","description":"x","default":"y"},"m":{"type":"boolean"}},"required":["z","m"]}');
+    expect(a).toBe('{"type":"object","properties":{"z":{"type":"integer"},"a":{"type":"string","description":"x","default":"y"},"m":{"type":"boolean"}},"required":["z","m"],"additionalProperties":false}');
   });
 });
 
@@ -162,7 +177,8 @@ describe('errors: a stable code and a span', () => {
     ['(a::Object {type: "{b: Maybe Intt}"})==>(::String)', 'SPEC_UNKNOWN_TYPE', 'Intt'],
     ['(a)==>(::String)', 'SPEC_MISSING_TYPE', '(a)'],
     ['(a::Text:Int)==>(::String)', 'SPEC_MULTIPLE_TYPES', ':Int'],
-    ['(::Text)==>(::String)', 'SPEC_MISSING_PARAM_NAME', '(::Text)'],
+    ['(::Text {paramName: ""})==>(::String)', 'SPEC_MISSING_PARAM_NAME', '(::Text {paramName: ""})'],
+    ['(::Text)==>(arg1::Int)==>(::String)', 'SPEC_DUPLICATE_PARAM', '(arg1::Int)'],
     ['(a::Text {paramName: "b"})==>(::String)', 'SPEC_PARAM_NAME_MISMATCH', '"b"'],
     ['(a::Text)==>(a::Int)==>(::String)', 'SPEC_DUPLICATE_PARAM', '(a::Int)'],
     ['(a::Int {default: "ten"})==>(::String)', 'SPEC_INVALID_DEFAULT', '"ten"'],
@@ -200,7 +216,6 @@ describe('errors: a stable code and a span', () => {
     ['(a::Text)==>(::`IO Text`)', 'SPEC_IO_TYPE', '::`IO Text`', 'String'],
     ['(a::Text)==>(::IO)', 'SPEC_IO_TYPE', '::IO'],
     ['(a::Text)==>(::Any {type: "IO Text"})', 'SPEC_IO_TYPE', 'IO Text'],
-    ['(a::Text {desciption: "x"})==>(::String)', 'SPEC_UNKNOWN_PROPERTY', 'desciption', 'description'],
     ['(a::Text {optional: "yes"})==>(::String)', 'SPEC_INVALID_PARAM_PROPERTY', '"yes"'],
     ['(a::Object {type: "{b: Int, b: Text}"})==>(::String)', 'SPEC_DUPLICATE_FIELD', 'b'],
     ['(a::Object {fields: [{name: "b", type: "Int"}, {name: "b", type: "Int"}]})==>(::String)', 'SPEC_DUPLICATE_FIELD', '{name: "b", type: "Int"}'],
@@ -222,6 +237,13 @@ describe('errors: a stable code and a span', () => {
       if (hint !== undefined) expect(d?.hint ?? '').toContain(hint);
     });
   }
+
+  it('warns about an unknown property, with a suggestion, and leaves it out of the schema; x- properties are the user\'s own', () => {
+    const sig = '(a::Text {desciption: "x", x-owner: "me"})==>(::String)';
+    const r = checkTypeSignature(sig);
+    expect(r._tag === 'Right' && r.right.warnings.map((d) => [d.code, d.severity, under(sig, d), d.hint])).toEqual([['SPEC_UNKNOWN_PROPERTY', 'warning', 'desciption', 'did you mean `description`?']]);
+    expect(schemaOf(sig)['properties']).toEqual({ a: { type: 'string' } });
+  });
 
   it('reports gram syntax errors with the parser codes and a span', () => {
     const ds = errorsOf('(a::Text ==>(::String)');

@@ -13,14 +13,14 @@ describe('createToolSpecification', () => {
     expect(toolSpecName(hello)).toBe('sayHello');
     expect(toolSpecDescription(hello)).toBe('Returns a friendly greeting message for the given name');
     expect(toolSpecTypeSignature(hello)).toBe(SIG);
-    expect(toolSpecSchema(hello)).toEqual({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+    expect(toolSpecSchema(hello)).toEqual({ type: 'object', additionalProperties: false, properties: { name: { type: 'string' } }, required: ['name'] });
     expect(toolSpecOutputSchema(hello)).toEqual({ type: 'string' });
     expect(toolSpecSignature(hello)._tag).toBe('Right');
   });
 
   it('requires a non-empty name and description and a valid signature, reporting all three', () => {
     const r = createToolSpecification(' ', '', '(::Txt)==>(::String)');
-    expect(r._tag === 'Left' && r.left.map((d) => d.code)).toEqual(['SPEC_EMPTY_NAME', 'SPEC_MISSING_DESCRIPTION', 'SPEC_MISSING_PARAM_NAME', 'SPEC_UNKNOWN_TYPE']);
+    expect(r._tag === 'Left' && r.left.map((d) => d.code)).toEqual(['SPEC_EMPTY_NAME', 'SPEC_MISSING_DESCRIPTION', 'SPEC_UNKNOWN_TYPE']);
   });
 
   it('is immutable', () => {
@@ -93,7 +93,7 @@ describe('JSON form', () => {
       name: 'sayHello',
       description: 'Returns a friendly greeting message for the given name',
       typeSignature: SIG,
-      schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      schema: { type: 'object', additionalProperties: false, properties: { name: { type: 'string' } }, required: ['name'] },
       outputSchema: { type: 'string' },
     });
     const back = decodeToolSpecification(JSON.parse(JSON.stringify(json)));
@@ -102,7 +102,7 @@ describe('JSON form', () => {
 
   it('regenerates the schema from the signature; a stored schema that disagrees is reported', () => {
     const withoutSchema = decodeToolSpecification({ name: 'a', description: 'b', typeSignature: '(x::Int)==>(::Int)' });
-    expect(withoutSchema._tag === 'Right' && withoutSchema.right.schema).toEqual({ type: 'object', properties: { x: { type: 'integer' } }, required: ['x'] });
+    expect(withoutSchema._tag === 'Right' && withoutSchema.right.schema).toEqual({ type: 'object', additionalProperties: false, properties: { x: { type: 'integer' } }, required: ['x'] });
     const stale = decodeToolSpecification({ name: 'a', description: 'b', typeSignature: '(x::Int)==>(::Int)', schema: { type: 'object', properties: { x: { type: 'string' } }, required: ['x'] } }, { at: 'tools[0]' });
     expect(stale._tag === 'Left' && stale.left.map((d) => [d.code, d.message])).toEqual([
       ['SPEC_SCHEMA_MISMATCH', 'tools[0].schema: the stored schema is not the one `typeSignature` compiles to (first difference at /properties/x/type)'],

@@ -1,29 +1,126 @@
 /**
- * `gramkit check <files...>`: parses every file (directories: every `.gram` file under them;
- * `builtin`: the built-in specifications) and reports all errors and warnings, then a summary.
- * Exit 1 when any file has an error.
+ * `gramkit check <files...>`: runs on every file (directories: every `.gram` file under them;
+ * `builtin`: the built-in specifications) the checks that `schema`, `run` and `invoke` run, and
+ * reports every error and warning, then a summary:
+ *
+ * - the gram syntax, and the specifications: types, properties, defaults, agents' tools (the
+ *   pipeline of `src/spec/load.ts`, shared with every command through `specsOfSource`);
+ * - the implementations a file declares itself (`http: {...}`, `command: {...}`);
+ * - the header's `library` and each agent's `model` (their form: nothing is loaded or called);
+ * - with `--library`, the binding: every tool of the file the library implements matches its
+ *   specification, and every tool of the file has an implementation.
+ *
+ * Exit 1 when any file has an error (with `--strict`, a warning too).
  */
-import { checkedDiagnostics } from '../../core/either.js';
-import { hasErrors } from '../../core/diagnostic.js';
-import { analyzeGram } from '../../gram/parse.js';
+import { error, type Diagnostic } from '../../core/diagnostic.js';
+import { bindTool, formatBindError } from '../../library/bind.js';
+import { hasTool, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
+import { parseModelId } from '../../providers/registry.js';
+import type { Specifications } from '../../spec/load.js';
+import type { ToolSpecification } from '../../spec/tool-spec.js';
+import { HttpCodes } from '../../tools/http/codes.js';
+import { CliCodes } from '../codes.js';
 import { EXIT_FAILURE, EXIT_OK, type CommandContext } from '../context.js';
-import { expandArguments, type Loaded, loadSource } from './gram-input.js';
+import { builtinToolsOf, headerLibraryOf } from './agent-setup.js';
+import { declaredLibrary, declaresImplementation } from './declared-library.js';
+import { expandArguments } from './gram-input.js';
 import { countText, diagnosticsJson, renderDiagnostics } from './gram-report.js';
+import { loadLibraryArgument, readSpecSource, resolveWorkspace, type SpecSource, specsOfSource } from './spec-source.js';
 
-/**
- * A file, `-`, or `builtin` (the built-in specifications). The built-ins load the specification
- * layer, so they are imported only when asked for: `check` on a file stays fast to start.
- */
-const readSource = async (ctx: CommandContext, arg: string): Promise<Loaded> => {
-  if (arg !== 'builtin') return loadSource(ctx.io, arg);
-  const { readSpecSource } = await import('./spec-source.js');
-  return readSpecSource(ctx.io, arg);
-};
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
 
 export interface CheckCommandOptions {
   readonly strict?: boolean;
   readonly json?: boolean;
+  readonly library?: ReadonlyArray<string>;
+  readonly workspace?: string;
 }
+
+// -------------------------------------------------------------------------------------------------
+// the checks past the specifications
+// -------------------------------------------------------------------------------------------------
+
+/** The tools of a file and of its agents (built-in tools an agent names included), once each. */
+const toolsOf = (specs: Specifications): ReadonlyArray<ToolSpecification> => {
+  const byName = new Map<string, ToolSpecification>();
+  for (const t of specs.tools) byName.set(t.name, t);
+  for (const a of specs.agents) for (const t of a.tools) if (!byName.has(t.name)) byName.set(t.name, t);
+  return [...byName.values()];
+};
+
+/**
+ * A secret is read from the environment when `run` starts, and the environment of a check is not
+ * the one of a run (CI has no keys): a placeholder that names neither a parameter nor a variable
+ * set here is a warning.
+ */
+const secretsAreEnvironment = (d: Diagnostic): Diagnostic =>
+  d.code === HttpCodes.UNKNOWN_PLACEHOLDER ? { ...d, severity: 'warning', hint: `${d.hint !== undefined ? `${d.hint}; ` : ''}a secret is an environment variable: set it before \`gramkit run\`` } : d;
+
+/** What `run` checks before it starts: the header, the models, the declared implementations. */
+const runChecks = (ctx: CommandContext, source: SpecSource, specs: Specifications, builtins: ReadonlySet<string>, workspace: string): Diagnostic[] => {
+  const out: Diagnostic[] = [];
+  const header = headerLibraryOf(ctx, source);
+  if (header.problem !== undefined) out.push(error(CliCodes.INVALID_HEADER, header.problem, { file: source.name }));
+  for (const a of specs.agents) {
+    if (a.model === undefined) continue;
+    const m = parseModelId(a.model);
+    if (m._tag === 'Left') out.push(error(m.left.code, `agent \`${a.name}\`: ${m.left.message}`, { file: source.name, hint: '`gramkit run --model` can override it' }));
+  }
+  const declared = declaredLibrary(toolsOf(specs).filter((t) => !builtins.has(t.name)), ctx.io, workspace);
+  if (declared?._tag === 'Left') out.push(...declared.left.map(secretsAreEnvironment));
+  return out;
+};
+
+/** With `--library`: the libraries, then every tool of the file bound as `run` binds it. */
+const bindChecks = async (ctx: CommandContext, specs: Specifications, refs: ReadonlyArray<string>, builtins: ReadonlySet<string>, workspace: string): Promise<Diagnostic[]> => {
+  const out: Diagnostic[] = [];
+  const libraries: ToolLibrary[] = [];
+  for (const ref of refs) {
+    const lib = await loadLibraryArgument(ctx, ref, workspace);
+    if (lib._tag === 'Left') out.push(...lib.left);
+    else libraries.push(lib.right);
+  }
+  if (out.length > 0) return out;
+  const tools = toolsOf(specs).filter((t) => !builtins.has(t.name));
+  const provided = (name: string): boolean => libraries.some((l) => hasTool(name, l));
+  const declared = declaredLibrary(tools.filter((t) => !provided(t.name)), ctx.io, workspace);
+  const library = unionLibraries(...(declared?._tag === 'Right' ? [declared.right] : []), ...libraries);
+  for (const t of tools) {
+    if (!provided(t.name) && declaresImplementation(t)) continue; // checked with the declarations
+    const b = bindTool(t, library);
+    if (b._tag === 'Left') {
+      // each error with its differences (JSON pointers) as the hint
+      for (const e of b.left) out.push({ ...e, hint: formatBindError(e).split('\n').slice(1).map((l) => l.trim()).join('; ') });
+    }
+  }
+  return out;
+};
+
+// -------------------------------------------------------------------------------------------------
+// the command
+// -------------------------------------------------------------------------------------------------
+
+interface FileReport {
+  readonly diagnostics: ReadonlyArray<Diagnostic>;
+  readonly text: string;
+  readonly name: string;
+}
+
+const checkOne = async (ctx: CommandContext, arg: string, options: CheckCommandOptions, workspace: string): Promise<FileReport> => {
+  const read = await readSpecSource(ctx.io, arg);
+  if (!read.ok) return { diagnostics: [error(read.error.code, read.error.message)], text: '', name: arg };
+  const source = read.value;
+  const loaded = await specsOfSource(source, { strict: options.strict === true });
+  if (loaded._tag === 'Left') return { diagnostics: loaded.left.diagnostics, text: source.text, name: source.name };
+  const specs = loaded.right.specs;
+  const builtins = await builtinToolsOf(toolsOf(specs));
+  const diagnostics = [...specs.warnings.filter((d) => d.severity !== 'info'), ...runChecks(ctx, source, specs, builtins, workspace)];
+  const refs = options.library ?? [];
+  if (refs.length > 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...(await bindChecks(ctx, specs, refs, builtins, workspace)));
+  return { diagnostics, text: source.text, name: source.name };
+};
 
 export const action = async (ctx: CommandContext, files: ReadonlyArray<string>, options: CheckCommandOptions): Promise<number> => {
   const args = await expandArguments(ctx.io, files);
@@ -31,34 +128,31 @@ export const action = async (ctx: CommandContext, files: ReadonlyArray<string>, 
     ctx.io.stderr('gramkit: no .gram files found\n');
     return EXIT_FAILURE;
   }
+  const workspace = await resolveWorkspace(ctx.io, options.workspace);
+  if (!workspace.ok) {
+    ctx.io.stderr(`gramkit: ${workspace.error.message}\n`);
+    return EXIT_FAILURE;
+  }
   let errors = 0;
   let warnings = 0;
   let failedFiles = 0;
   const json: Record<string, unknown>[] = [];
   for (const arg of args) {
-    const loaded = await readSource(ctx, arg);
-    if (!loaded.ok) {
-      errors++;
-      failedFiles++;
-      if (options.json === true) json.push({ file: arg, code: loaded.error.code, severity: 'error', message: loaded.error.message });
-      else ctx.io.stderr(`error: ${loaded.error.message}\n\n`);
-      continue;
-    }
-    const { name, text } = loaded.value;
-    const found = checkedDiagnostics(analyzeGram(text, { strict: options.strict === true, filename: name }));
-    const e = found.filter((d) => d.severity === 'error').length;
+    const r = await checkOne(ctx, arg, options, workspace.value);
+    const e = r.diagnostics.filter((d) => d.severity === 'error').length;
+    const w = r.diagnostics.filter((d) => d.severity === 'warning').length;
     errors += e;
-    warnings += found.filter((d) => d.severity === 'warning').length;
-    if (hasErrors(found)) failedFiles++;
-    if (options.json === true) json.push(...diagnosticsJson(found, text, name));
-    else ctx.io.stderr(renderDiagnostics(found, text, name));
+    warnings += w;
+    if (e > 0 || (options.strict === true && w > 0)) failedFiles++;
+    if (options.json === true) json.push(...diagnosticsJson(r.diagnostics, r.text, r.name));
+    else ctx.io.stderr(renderDiagnostics(r.diagnostics, r.text, r.name));
   }
   if (options.json === true) {
     ctx.io.stdout(`${JSON.stringify(json, null, 2)}\n`);
   } else {
     const files = `${args.length} file${args.length === 1 ? '' : 's'}`;
-    const verdict = failedFiles === 0 ? 'ok' : `${failedFiles} with errors`;
+    const verdict = failedFiles === 0 ? 'ok' : `${failedFiles} with ${errors > 0 ? 'errors' : 'warnings'}`;
     ctx.io.stdout(`checked ${files}${options.strict === true ? ' (strict)' : ''}: ${verdict}; ${countText(errors, warnings)}\n`);
   }
-  return errors > 0 ? EXIT_FAILURE : EXIT_OK;
+  return failedFiles > 0 ? EXIT_FAILURE : EXIT_OK;
 };

@@ -25,6 +25,7 @@ export interface ImportCommandOptions {
   readonly from?: string;
   readonly name?: string;
   readonly verbose?: boolean;
+  readonly repair?: boolean;
 }
 
 const render = (d: Diagnostic): string => `${formatDiagnostic(d)}\n`;
@@ -107,6 +108,7 @@ export const action = async (ctx: CommandContext, file: string, options: ImportC
           ...(from !== undefined && !SEED_FORMATS.includes(from) ? { from: from as ImportFormat } : {}),
           ...(fallback !== undefined ? { name: fallback } : {}),
           file: loaded.value.name,
+          ...(options.repair === true ? { repair: true } : {}),
         });
   const report: ImportReport = {
     tools: [...(seeded?.tools ?? []), ...(others?.tools ?? [])],

@@ -79,12 +79,24 @@ export const loadSpecSource = async (ctx: CommandContext, arg: string, knownTool
   if (isMcpAddress(arg)) return loadMcpSpecs(ctx, arg);
   const read = await readSpecSource(io, arg);
   if (!read.ok) return left({ message: read.error.message, diagnostics: [] });
-  const source = read.value;
+  return specsOfSource(read.value, { knownTools });
+};
+
+/**
+ * The specifications of a source already read: the one pipeline every command runs (`check`,
+ * `schema`, `run`, ...). Agents may name built-in tools, whose specifications are parsed only when
+ * a file names a tool it does not define.
+ */
+export const specsOfSource = async (
+  source: SpecSource,
+  options: { readonly strict?: boolean; readonly knownTools?: ReadonlyArray<ToolSpecification> } = {},
+): Promise<Either<SpecLoadFailure, LoadedSpecs>> => {
+  const { knownTools = [], ...loadOptions } = options;
   const sources = [{ text: source.text, filename: source.name, format: source.format }];
-  let r = loadSpecifications(sources);
+  let r = loadSpecifications(sources, loadOptions);
   if (!source.builtin && r._tag === 'Left' && r.left.some((d) => d.code === SpecCodes.UNKNOWN_TOOL)) {
     const { builtinSpecifications } = await import('../../tools/builtin/specifications.js');
-    r = loadSpecifications(sources, { knownTools: [...builtinSpecifications(), ...knownTools] });
+    r = loadSpecifications(sources, { ...loadOptions, knownTools: [...builtinSpecifications(), ...knownTools] });
   }
   return r._tag === 'Left' ? left({ source, diagnostics: r.left }) : right({ source, specs: r.right });
 };

@@ -315,7 +315,9 @@ const gem = (input: JsonSchema, path: ReadonlyArray<string>, ctx: Ctx): JsonObje
   if (ap === false) {
     if (!ctx.flags.closedNoted) {
       ctx.flags.closedNoted = true;
-      noteWarning(notes, DialectCodes.DROPPED, path, 'additionalProperties: false dropped (Gemini has no closed objects); unknown properties are rejected by local validation');
+      // a note, not a warning: gramkit's arguments objects are closed by default, and the local
+      // validation of every call still rejects an undeclared argument
+      noteInfo(notes, DialectCodes.DROPPED, path, 'additionalProperties: false dropped (Gemini has no closed objects); unknown properties are rejected by local validation');
     }
   } else if (isObj(ap) && !isAnySchema(ap)) {
     phrases.push(`other keys allowed, each ${describeSchema(ap)}`);
