@@ -14,10 +14,10 @@ import { formatAgentError } from '../../agent/agent-error.js';
 import { type ExperimentInput, type ExperimentVariant, runExperiment } from '../../agent/experiment.js';
 import { formatExperimentReport } from '../../agent/experiment-report.js';
 import { approveAll, denyAll } from '../../policy/approvers.js';
-import { defaultRuleEngine } from '../../policy/default-rules.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { agentLibrary, agentModel, loadAgent, positiveInteger } from './agent-setup.js';
 import { loadSource } from './gram-input.js';
+import { commandPolicies } from './policies.js';
 import { resolveWorkspace } from './spec-source.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -180,7 +180,7 @@ export const action = async (ctx: CommandContext, file: string, options: AbComma
     variants,
     inputs: parsed.inputs,
     model: model.right,
-    policies: { rules: defaultRuleEngine },
+    policies: commandPolicies(io.env),
     approve: options.yes === true ? approveAll : denyAll,
     ...(runs.value !== undefined ? { runs: runs.value } : {}),
     ...(concurrency.value !== undefined ? { concurrency: concurrency.value } : {}),
