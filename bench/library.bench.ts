@@ -30,7 +30,7 @@ const addAsync = async (args: { a: number; b: number }): Promise<number> => args
 const bound = (impl: (args: { a: number; b: number }) => unknown, options = {}) => {
   const lib = toolLibrary([createTool(spec.name, spec.description, schema, impl, { outputSchema })]);
   const r = bindTool(spec, lib, options);
-  if (r._tag === 'Left') throw new Error(r.left.message);
+  if (r._tag === 'Left') throw new Error(r.left.map((e) => e.message).join('; '));
   return r.right;
 };
 
@@ -46,14 +46,14 @@ const dispatch = async (): Promise<void> => {
     readonly fn: (args: { a: number; b: number }) => unknown;
   }
   const byHandFor = async (t: Entry, args: unknown): Promise<ToolResult> => {
-    if (!checkArgs(args)) return invalid('INVALID_ARGUMENTS');
+    if (!checkArgs(args)) return invalid('TOOL_INVALID_ARGUMENTS');
     let value: unknown;
     try {
       value = await t.fn(args as { a: number; b: number });
     } catch {
-      return invalid('EXECUTION_ERROR');
+      return invalid('TOOL_EXECUTION_ERROR');
     }
-    if (!checkOut(value)) return invalid('INVALID_OUTPUT');
+    if (!checkOut(value)) return invalid('TOOL_INVALID_OUTPUT');
     return { ok: true, value };
   };
   const syncEntry: Entry = { fn: add };
@@ -64,9 +64,9 @@ const dispatch = async (): Promise<void> => {
   // the same with fp-ts TaskEither at every step
   const byTaskEither = (args: unknown): Promise<ToolResult> =>
     pipe(
-      TE.fromEither(checkArgs(args) ? E.right(args as { a: number; b: number }) : E.left('INVALID_ARGUMENTS')),
-      TE.chain((a) => TE.tryCatch(async () => add(a), () => 'EXECUTION_ERROR')),
-      TE.chainEitherK((v) => (checkOut(v) ? E.right(v) : E.left('INVALID_OUTPUT'))),
+      TE.fromEither(checkArgs(args) ? E.right(args as { a: number; b: number }) : E.left('TOOL_INVALID_ARGUMENTS')),
+      TE.chain((a) => TE.tryCatch(async () => add(a), () => 'TOOL_EXECUTION_ERROR')),
+      TE.chainEitherK((v) => (checkOut(v) ? E.right(v) : E.left('TOOL_INVALID_OUTPUT'))),
       TE.match(
         (code): ToolResult => invalid(code),
         (value): ToolResult => ({ ok: true, value }),

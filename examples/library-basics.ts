@@ -34,7 +34,7 @@ export const libraryBasics = async (): Promise<ReadonlyArray<string>> => {
   const metrics = createToolMetrics();
   const events: InvocationEvent[] = [];
   const bound = bindTool(spec, library, { observer: onEvent((e) => events.push(e)) });
-  if (bound._tag === 'Left') return [formatBindError(bound.left)];
+  if (bound._tag === 'Left') return bound.left.map(formatBindError);
 
   // 5. invocation never throws: every failure is a result with a stable code
   const show = (r: ToolResult) => (r.ok ? `ok: ${JSON.stringify(r.value)}` : `${r.error.code}: ${r.error.message}`);
@@ -50,7 +50,7 @@ export const libraryBasics = async (): Promise<ReadonlyArray<string>> => {
   // 7. a tool that disagrees with its specification does not bind, and the error shows why
   const rude = createTool('sayHello', 'Returns a greeting', { type: 'object', properties: { name: { type: 'integer' } } }, () => 'hey');
   const mismatch = bindTool(spec, registerTool('sayHello', rude, library));
-  if (mismatch._tag === 'Left') out.push(formatBindError(mismatch.left));
+  if (mismatch._tag === 'Left') out.push(...mismatch.left.map(formatBindError));
   return out;
 };
 

@@ -16,11 +16,19 @@ export type { Diagnostic, Severity, RelatedInformation } from './core/diagnostic
 export { hasErrors } from './core/diagnostic.js';
 export { formatDiagnostic, formatDiagnostics } from './core/format-diagnostic.js';
 export type { JsonValue, JsonObject, JsonSchema } from './core/json-schema.js';
+export type { Either, Diagnosed, Checked, Warned } from './core/either.js';
+export { checkedValue, checkedDiagnostics } from './core/either.js';
+export type { Result, Ok, Err, CodedError } from './core/result.js';
+export { ok, err, isOk, isErr, fromEither, toEither } from './core/result.js';
+export type { CodeInfo, Retry } from './core/codes.js';
+export { codeInfo } from './core/codes.js';
 export type { HttpDispatcher } from './net/dispatcher.js';
 
 // gram: parsing, lowering to patterns, canonical JSON, formatting
 export type * from './gram/ast.js';
-export type { ParseOptions, ParseResult } from './gram/parse.js';
+export type { GramCode } from './gram/codes.js';
+export { GramCodes } from './gram/codes.js';
+export type { ParseOptions } from './gram/parse.js';
 export { parseGram, analyzeGram } from './gram/parse.js';
 export type { GramJson, GramProperties, GramPattern, PatternSubject, LoweredDocument } from './gram/lower.js';
 export { toPatterns } from './gram/lower.js';
@@ -31,9 +39,12 @@ export { formatGram } from './gram/print.js';
 
 // spec: type signatures and JSON Schema
 export type { TypeSignature, Type } from './spec/types.js';
-export type { SignatureOptions, CompiledSignature } from './spec/signature.js';
-export { parseTypeSignature, typeSignatureToJSONSchema, checkTypeSignature, compileSignature } from './spec/signature.js';
-export { SigCodes, SpecCodes } from './spec/codes.js';
+export type { SignatureOptions } from './spec/signature.js';
+export { parseTypeSignature, typeSignatureToJSONSchema, checkTypeSignature } from './spec/signature.js';
+export type { CompiledSignature } from './spec/compile-signature.js';
+export { compileSignature } from './spec/compile-signature.js';
+export type { SpecCode, ArgCode } from './spec/codes.js';
+export { SpecCodes, ArgCodes } from './spec/codes.js';
 
 // spec: validation
 export type { ValidationIssue, ValidationIssueCode, CompiledSchema } from './spec/validate.js';
@@ -58,7 +69,8 @@ export {
 export type { GramPrintOptions } from './spec/serialize.js';
 export { printToolSpecification, printAgentSpecification, printSpecifications } from './spec/serialize.js';
 export type { LoadOptions, Specifications, SpecificationSource, KnownTools } from './spec/load.js';
-export { parseSpecifications, loadSpecifications, loadSpecificationFiles } from './spec/load.js';
+export { parseSpecifications, loadSpecifications } from './spec/load.js';
+export { loadSpecificationFiles } from './spec/load-files.js';
 export type { ImportFormat, ImportOptions, ImportedTool, ImportReport } from './spec/import.js';
 export { importTools } from './spec/import.js';
 export type { TypeScriptOptions } from './spec/to-typescript.js';
@@ -71,7 +83,9 @@ export { createTool, toolName, toolDescription, toolSchema, toolOutputSchema, is
 export type { DefineToolOptions, DefineToolFromGramOptions } from './library/define-tool.js';
 export { defineTool } from './library/define-tool.js';
 export type { ToolResult, ToolError, ToolErrorCode } from './library/result.js';
-export { ToolErrorCodes, ToolFailure, ok, fail, isOk, isFailed } from './library/result.js';
+export { ToolFailure, fail } from './library/result.js';
+export type { ToolCode } from './library/codes.js';
+export { ToolCodes } from './library/codes.js';
 
 // library: the immutable tool library, late binding, invocation
 export type { ToolLibrary } from './library/tool-library.js';
@@ -95,7 +109,9 @@ export type * from './agent/messages.js';
 export { systemMessage, userMessage, assistantMessage, toolMessage } from './agent/messages.js';
 export type * from './agent/model.js';
 export type { AgentError, AgentErrorCode } from './agent/agent-error.js';
-export { AgentErrorCodes, formatAgentError } from './agent/agent-error.js';
+export { formatAgentError } from './agent/agent-error.js';
+export type { AgentCode } from './agent/codes.js';
+export { AgentCodes } from './agent/codes.js';
 export { continueConversation } from './agent/conversation.js';
 export type { AgentEvent, AgentEventType, AgentEventListener } from './agent/events.js';
 export type { AgentTrace, TraceSpan, TraceSpanKind, TraceAttribute } from './agent/trace.js';

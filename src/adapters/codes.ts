@@ -1,14 +1,17 @@
 /**
- * Stable codes of the adapters to other libraries' schemas and tools (the AI SDK, Zod, Standard
- * Schema). Tools and tests match on these, never on messages.
+ * The codes of the adapters to other libraries' schemas and tools (`ADAPTER_`: the AI SDK, Zod,
+ * Standard Schema). Tools and tests match on these, never on messages.
  */
-export const AdapterCodes = {
-  /** A Standard Schema that does not expose JSON Schema (`~standard.jsonSchema`, Standard JSON Schema v1). */
-  NO_JSON_SCHEMA: 'ADAPTER_NO_JSON_SCHEMA',
-  /** The schema library could not express the schema as JSON Schema (a transform, a date, a custom check...). */
-  UNREPRESENTABLE: 'ADAPTER_UNREPRESENTABLE',
-  /** The JSON Schema could not become a specification (the importer's diagnostics say why). */
-  NOT_IMPORTED: 'ADAPTER_NOT_IMPORTED',
-} as const;
+import { type CodeOf, defineCodes } from '../core/codes.js';
 
-export type AdapterCode = (typeof AdapterCodes)[keyof typeof AdapterCodes];
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+export const AdapterCodes = defineCodes('adapters', 'ADAPTER', {
+  NO_JSON_SCHEMA: { summary: 'a Standard Schema that does not expose JSON Schema (`~standard.jsonSchema`, Standard JSON Schema v1)', hint: 'use a schema library that implements Standard JSON Schema, or give the JSON Schema yourself' },
+  UNREPRESENTABLE: { summary: 'the schema library could not express the schema as JSON Schema (a transform, a date, a custom check...)', hint: 'describe the arguments with plain JSON types; keep the other checks in the implementation' },
+  NOT_IMPORTED: { summary: "the JSON Schema could not become a specification (the importer's diagnostics follow)", hint: 'the diagnostics that follow say why' },
+});
+
+export type AdapterCode = CodeOf<typeof AdapterCodes>;

@@ -4,7 +4,7 @@
  * back), so the specification is the one `gramkit import` would write, and its gram can be saved
  * to adopt gram one tool at a time.
  */
-import type { Either } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../core/either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { isJsonObject } from '../core/json.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
@@ -30,7 +30,7 @@ export interface SchemaToolOptions {
 /** The specification of a tool whose arguments (and result) the JSON Schemas describe. */
 export const specFromJsonSchemas = (input: unknown, output: unknown, options: SchemaToolOptions, what: string): Either<ReadonlyArray<Diagnostic>, ToolSpecification> => {
   if (!isJsonObject(input)) {
-    return { _tag: 'Left', left: [error(AdapterCodes.NOT_IMPORTED, `tool "${options.name}": ${what} gave no JSON Schema object for the arguments`)] };
+    return left([error(AdapterCodes.NOT_IMPORTED, `tool "${options.name}": ${what} gave no JSON Schema object for the arguments`)]);
   }
   const description = options.description ?? (typeof input['description'] === 'string' ? input['description'] : undefined);
   const definition: Record<string, JsonValue> = { name: options.name, schema: input };
@@ -38,20 +38,15 @@ export const specFromJsonSchemas = (input: unknown, output: unknown, options: Sc
   if (output !== undefined) definition['outputSchema'] = output as JsonValue;
   const report = importDefinitions([{ value: definition as JsonObject, at: '' }], { from: 'jsonschema' });
   const [tool] = report.tools;
-  if (tool?.spec !== undefined) return { _tag: 'Right', right: tool.spec };
+  if (tool?.spec !== undefined) return right(tool.spec);
   const problems = [...report.diagnostics, ...(tool?.diagnostics ?? [])].filter((d) => d.severity === 'error');
-  return {
-    _tag: 'Left',
-    left: [error(AdapterCodes.NOT_IMPORTED, `tool "${options.name}": the JSON Schema of ${what} cannot be a gram specification`, { hint: problems.map((d) => d.message).join('; ') }), ...problems],
-  };
+  return left([error(AdapterCodes.NOT_IMPORTED, `tool "${options.name}": the JSON Schema of ${what} cannot be a gram specification`, { hint: problems.map((d) => d.message).join('; ') }), ...problems]);
 };
 
 /** A diagnostic for a schema the library could not express as JSON Schema. */
-export const unrepresentable = (name: string, what: string, e: unknown): Either<ReadonlyArray<Diagnostic>, never> => ({
-  _tag: 'Left',
-  left: [
+export const unrepresentable = (name: string, what: string, e: unknown): Either<ReadonlyArray<Diagnostic>, never> =>
+  left([
     error(AdapterCodes.UNREPRESENTABLE, `tool "${name}": ${what} cannot be expressed as JSON Schema: ${e instanceof Error ? e.message : String(e)}`, {
       hint: 'tool arguments travel as JSON: use JSON types (a date as a string with format "date-time", no transforms)',
     }),
-  ],
-});
+  ]);

@@ -3,7 +3,7 @@
  * `schema["~standard"].jsonSchema`, which zod 4.2+ implements among others). No schema library is
  * imported: the schema converts itself.
  */
-import type { Either } from 'fp-ts/lib/Either.js';
+import { type Either, left } from '../core/either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import type { ToolSpecification } from '../spec/tool-spec.js';
 import { AdapterCodes } from './codes.js';
@@ -36,14 +36,12 @@ export interface FromStandardSchemaOptions extends SchemaToolOptions {
 
 const TARGET = { target: 'draft-2020-12' } as const;
 
-const noJsonSchema = (name: string, s: StandardJsonSchemaLike): Either<ReadonlyArray<Diagnostic>, never> => ({
-  _tag: 'Left',
-  left: [
+const noJsonSchema = (name: string, s: StandardJsonSchemaLike): Either<ReadonlyArray<Diagnostic>, never> =>
+  left([
     error(AdapterCodes.NO_JSON_SCHEMA, `tool "${name}": the ${String(s['~standard']?.vendor ?? 'given')} schema does not expose JSON Schema (no ~standard.jsonSchema)`, {
       hint: 'use a version of the schema library that implements Standard JSON Schema (zod 4.2 or later does), or give its JSON Schema to importTools',
     }),
-  ],
-});
+  ]);
 
 /** The specification of a tool whose arguments `schema` describes (an object schema). */
 export const fromStandardSchema = (schema: StandardJsonSchemaLike, options: FromStandardSchemaOptions): Either<ReadonlyArray<Diagnostic>, ToolSpecification> => {

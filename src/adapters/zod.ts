@@ -6,7 +6,7 @@
  *     const spec = fromZod(z.object({ city: z.string(), days: z.number().int().default(1) }), { name: 'get_weather', description: 'Weather for a city' });
  *     // Right(ToolSpecification): (city::String) ==> (days::Integer {…, default: 1}) ==> (::Any)
  */
-import type { Either } from 'fp-ts/lib/Either.js';
+import type { Either } from '../core/either.js';
 import { toJSONSchema } from 'zod';
 import type { $ZodType } from 'zod/v4/core';
 import type { Diagnostic } from '../core/diagnostic.js';

@@ -3,7 +3,7 @@
  * (`bindAll`, every failure at once), and the tool definitions the model is sent. Pure: nothing
  * runs, nothing is compiled (validators compile on the first call).
  */
-import type { Either } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../core/either.js';
 import { bindAll, type BindOptions, type BoundTools, formatBindError } from '../library/bind.js';
 import { isToolLibrary, type ToolLibrary } from '../library/tool-library.js';
 import type { AgentSpecification } from '../spec/agent-spec.js';
@@ -25,8 +25,6 @@ export interface BoundAgent {
 // constructors
 // -------------------------------------------------------------------------------------------------
 
-const left = <E>(e: E): Either<E, never> => ({ _tag: 'Left', left: e });
-const right = <A>(a: A): Either<never, A> => ({ _tag: 'Right', right: a });
 
 const isAgent = (v: unknown): v is AgentSpecification =>
   typeof v === 'object' && v !== null && typeof (v as AgentSpecification).name === 'string' && typeof (v as AgentSpecification).instruction === 'string' && Array.isArray((v as AgentSpecification).tools);

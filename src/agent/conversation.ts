@@ -10,6 +10,8 @@
  *   which is how an interrupted run is resumed;
  * - it does not end with the assistant's answer (there would be nothing to answer).
  */
+import { AgentCodes } from './codes.js';
+import { isRecord } from '../core/json.js';
 import type { AssistantMessage, Message, ToolCall } from './messages.js';
 import { agentError, type AgentError } from './agent-error.js';
 
@@ -39,7 +41,6 @@ const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 // checking
 // -------------------------------------------------------------------------------------------------
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const shapeProblem = (m: unknown): string | undefined => {
   if (!isRecord(m)) return 'a message must be an object {role, content}';
@@ -125,7 +126,7 @@ export const checkConversation = (messages: unknown): { readonly ok: true; reado
     const shown = problems.slice(0, 5).map((p) => (p.index >= 0 ? `message ${p.index}: ${p.message}` : p.message));
     return {
       ok: false,
-      error: agentError('INVALID_CONVERSATION', `the conversation cannot be continued: ${shown.join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}`, {
+      error: agentError(AgentCodes.INVALID_CONVERSATION, `the conversation cannot be continued: ${shown.join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}`, {
         details: { problems },
       }),
     };

@@ -9,6 +9,8 @@
  * variants for the same input and repetition. Failed runs are data in the report, not errors;
  * `runExperiment` fails only when the experiment cannot start (`CONFIGURATION_ERROR`).
  */
+import { AgentCodes } from './codes.js';
+import { codedError, err, ok, type Result } from '../core/result.js';
 import { createToolMetrics, type MetricsSnapshot, type ToolMetrics } from '../library/metrics.js';
 import type { ToolLibrary } from '../library/tool-library.js';
 import type { AgentSpecification } from '../spec/agent-spec.js';
@@ -97,7 +99,7 @@ export interface VariantSummary {
   readonly toolErrors: number;
   /** Tool errors by code (`NOT_FOUND`: 2, ...). */
   readonly toolErrorsByCode: Readonly<Record<string, number>>;
-  /** Runs that ended without an answer, by code (`MAX_STEPS`, `LLM_API_ERROR`, ...). */
+  /** Runs that ended without an answer, by code (`AGENT_MAX_STEPS`, `AGENT_LLM_API_ERROR`, ...). */
   readonly runErrorsByCode: Readonly<Record<string, number>>;
   /** Wall time of whole runs, in milliseconds. */
   readonly latencyMs: LatencyStats;
@@ -132,7 +134,7 @@ export interface ExperimentReport {
   readonly results: ReadonlyArray<ExperimentRun>;
 }
 
-export type ExperimentResult = { readonly ok: true; readonly value: ExperimentReport } | { readonly ok: false; readonly error: AgentError };
+export type ExperimentResult = Result<ExperimentReport, AgentError>;
 
 // -------------------------------------------------------------------------------------------------
 // checking
@@ -163,7 +165,7 @@ interface Prepared {
 }
 
 /** Every variant bound, or one `CONFIGURATION_ERROR` naming every problem of every variant. */
-const prepare = (options: ExperimentOptions): { ok: true; variants: Prepared[]; inputs: ExperimentInput[] } | { ok: false; error: AgentError } => {
+const prepare = (options: ExperimentOptions): Result<{ readonly variants: Prepared[]; readonly inputs: ExperimentInput[] }, AgentError> => {
   const problems: string[] = [];
   const variants = variantList(options.variants);
   if (variants.length === 0) problems.push('give at least one variant (two to compare)');
@@ -184,7 +186,7 @@ const prepare = (options: ExperimentOptions): { ok: true; variants: Prepared[]; 
     const bad = checkRunOptions({ ...options, model: options.model });
     if (bad !== undefined) problems.push(bad.message);
   } else {
-    const bad = checkRunOptions({ ...options, model: { id: 'per-run', generate: async () => ({ ok: false, error: { code: 'CONFIGURATION_ERROR', message: '', retryable: false } }) } });
+    const bad = checkRunOptions({ ...options, model: { id: 'per-run', generate: async () => err(codedError(AgentCodes.CONFIGURATION_ERROR, '')) } });
     if (bad !== undefined) problems.push(bad.message);
   }
   const prepared: Prepared[] = [];
@@ -198,9 +200,9 @@ const prepare = (options: ExperimentOptions): { ok: true; variants: Prepared[]; 
     } else prepared.push({ variant: v, bound: bound.right, metrics });
   }
   if (problems.length > 0) {
-    return { ok: false, error: configurationError(`the experiment cannot start: ${problems.join('; ')}`, bindErrors.length > 0 ? { details: { variants: bindErrors } } : {}) };
+    return err(configurationError(`the experiment cannot start: ${problems.join('; ')}`, bindErrors.length > 0 ? { details: { variants: bindErrors } } : {}));
   }
-  return { ok: true, variants: prepared, inputs };
+  return ok({ variants: prepared, inputs });
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -230,8 +232,8 @@ const pool = async <J, R>(jobs: ReadonlyArray<J>, limit: number, run: (job: J) =
 /** Runs the experiment. Never rejects; fails only when it cannot start. */
 export const runExperiment = async (options: ExperimentOptions): Promise<ExperimentResult> => {
   const prepared = prepare(options);
-  if (!prepared.ok) return { ok: false, error: prepared.error };
-  const { variants, inputs } = prepared;
+  if (!prepared.ok) return prepared;
+  const { variants, inputs } = prepared.value;
   // compile every tool's validators now: the one-time cost would otherwise land on the first runs' latency
   for (const v of variants) for (const t of v.bound.tools.tools) t.validators();
   const runs = options.runs ?? 1;
@@ -252,7 +254,7 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     try {
       model = modelFor(key);
     } catch (e) {
-      model = { id: 'per-run', generate: async () => ({ ok: false, error: { code: 'CONFIGURATION_ERROR', message: `the model function threw: ${e instanceof Error ? e.message : String(e)}`, retryable: false } }) };
+      model = { id: 'per-run', generate: async () => err(codedError(AgentCodes.CONFIGURATION_ERROR, `the model function threw: ${e instanceof Error ? e.message : String(e)}`)) };
     }
     if (modelId === '') modelId = model.id;
     const r = await runBoundAgent(v.bound, spec.message, { ...runOptions, model, observer: v.metrics });

@@ -6,6 +6,8 @@
  * A conversation whose last assistant turn has calls without results (an interrupted run) is
  * resumed by executing those calls first.
  */
+import { err, ok } from '../core/result.js';
+import { AgentCodes } from './codes.js';
 import { callId } from '../core/call-id.js';
 import { agentError, fromModelError, type AgentError } from './agent-error.js';
 import type { BoundAgent } from './bind-agent.js';
@@ -126,12 +128,12 @@ export const runLoop = async (bound: BoundAgent, conversation: CheckedConversati
   };
   const failed = (error: AgentError): AgentResult => {
     // the deadline aborts what runs: a cancellation caused by it is the run's timeout
-    const e = error.code === 'CANCELLED' && rs.deadlineHit() ? agentError('TIMEOUT', `the run took longer than its limit of ${options.maxDurationMs} ms (maxDurationMs)`, { retryable: true }) : error;
+    const e = error.code === AgentCodes.CANCELLED && rs.deadlineHit() ? agentError(AgentCodes.TIMEOUT, `the run took longer than its limit of ${options.maxDurationMs} ms (maxDurationMs)`, { retryable: true }) : error;
     finish(e);
     const failure: AgentFailure = { ...e, partial: progress() };
-    return { ok: false, error: failure };
+    return err(failure);
   };
-  const stopped = (s: Stop): AgentResult => failed(agentError(s.code, s.message, { retryable: s.code === 'TIMEOUT' }));
+  const stopped = (s: Stop): AgentResult => failed(agentError(s.code, s.message, { retryable: s.code === AgentCodes.TIMEOUT }));
   const addCalls = (executed: ReadonlyArray<{ readonly use: ToolUse; readonly message: Message }>): void => {
     for (const x of executed) {
       messages.push(x.message);
@@ -160,21 +162,18 @@ export const runLoop = async (bound: BoundAgent, conversation: CheckedConversati
       messages.push(outcome.message);
       if (outcome.kind === 'answer') {
         finish(undefined);
-        return {
-          ok: true,
-          value: {
+        return ok({
             runId,
             content: outcome.message.content,
             finishReason: outcome.response.finishReason,
             model: model.id,
             ...progress(),
-          },
-        };
+        });
       }
       addCalls(outcome.executed);
     }
   } catch (e) {
     // every part above is built not to throw; if one does, the run still ends with data, not a rejection
-    return failed(agentError('INTERNAL_ERROR', `the run failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`));
+    return failed(agentError(AgentCodes.INTERNAL_ERROR, `the run failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`));
   }
 };

@@ -2,6 +2,8 @@
  * The model interface: the one thing a provider implements. Small on purpose (the AI SDK's
  * LanguageModel and its mock show the shape): one request in, one assistant turn out.
  */
+import type { CodedError, Result } from '../core/result.js';
+import type { ModelErrorCode } from './codes.js';
 import type { JsonObject } from '../core/json-schema.js';
 import type { AssistantMessage, Message } from './messages.js';
 
@@ -50,28 +52,15 @@ export interface ModelResponse {
   readonly model?: string;
 }
 
-export type ModelErrorCode =
-  | 'LLM_API_ERROR'
-  | 'CONFIGURATION_ERROR'
-  | 'CANCELLED'
-  | 'TIMEOUT'
-  | 'RATE_LIMITED'
-  | 'INVALID_RESPONSE'
-  /** A replayed model got a request its recording does not have (details: where they differ). */
-  | 'REPLAY_MISMATCH';
+export type { ModelErrorCode } from './codes.js';
 
-export interface ModelError {
-  readonly code: ModelErrorCode;
-  readonly message: string;
+/** A coded error (core/result.ts) of a model call, with the HTTP status when the provider's API gave one. */
+export interface ModelError extends CodedError<ModelErrorCode> {
   /** HTTP status, when the failure came from the provider's API. */
   readonly status?: number;
-  readonly retryable: boolean;
-  readonly details?: unknown;
 }
 
-export type ModelResult =
-  | { readonly ok: true; readonly value: ModelResponse }
-  | { readonly ok: false; readonly error: ModelError };
+export type ModelResult = Result<ModelResponse, ModelError>;
 
 /** A provider's model. `generate` never throws or rejects: failures are `{ok: false}` results. */
 export interface Model {

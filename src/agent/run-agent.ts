@@ -8,8 +8,9 @@
  * `{ok: false, error: {code, message, partial?}}` — the shape of `invoke` and `Model.generate`,
  * never a rejection. `runAgentTask` gives the same as an fp-ts `TaskEither` for composition.
  */
-import type { Either } from 'fp-ts/lib/Either.js';
-import type { TaskEither } from 'fp-ts/lib/TaskEither.js';
+import { AgentCodes } from './codes.js';
+import type { TaskEither } from '../core/either.js';
+import { err, ok, type Result, toTaskEither } from '../core/result.js';
 import type { ToolLibrary } from '../library/tool-library.js';
 import type { AgentSpecification } from '../spec/agent-spec.js';
 import { agentError, configurationError, type AgentError } from './agent-error.js';
@@ -45,10 +46,10 @@ export const checkRunOptions = (options: RunAgentOptions): AgentError | undefine
 };
 
 /** The conversation a run starts from: a message, or a saved conversation to continue. */
-export const startingConversation = (input: AgentInput): { readonly ok: true; readonly value: CheckedConversation } | { readonly ok: false; readonly error: AgentError } => {
+export const startingConversation = (input: AgentInput): Result<CheckedConversation, AgentError> => {
   if (typeof input === 'string') {
-    if (input.trim() === '') return { ok: false, error: agentError('INVALID_CONVERSATION', 'the message is empty: say something to the agent') };
-    return { ok: true, value: { messages: [{ role: 'user', content: input }], pending: [], answered: new Set() } };
+    if (input.trim() === '') return err(agentError(AgentCodes.INVALID_CONVERSATION, 'the message is empty: say something to the agent'));
+    return ok({ messages: [{ role: 'user', content: input }], pending: [], answered: new Set() });
   }
   return checkConversation(input);
 };
@@ -57,7 +58,7 @@ export const startingConversation = (input: AgentInput): { readonly ok: true; re
 // running
 // -------------------------------------------------------------------------------------------------
 
-const failure = (error: AgentFailure): AgentResult => ({ ok: false, error });
+const failure = (error: AgentFailure): AgentResult => err(error);
 
 /** Runs an agent already bound to its library (`bindAgent`): for many runs over one binding. Never rejects. */
 export const runBoundAgent = async (bound: BoundAgent, input: AgentInput, options: RunAgentOptions): Promise<AgentResult> => {
@@ -67,11 +68,11 @@ export const runBoundAgent = async (bound: BoundAgent, input: AgentInput, option
     const conversation = startingConversation(input);
     if (!conversation.ok) return failure(conversation.error);
     if (options.signal?.aborted === true) {
-      return failure({ ...agentError('CANCELLED', 'the run was cancelled before it started') });
+      return failure({ ...agentError(AgentCodes.CANCELLED, 'the run was cancelled before it started') });
     }
     return await runLoop(bound, conversation.value, options);
   } catch (e) {
-    return failure(agentError('INTERNAL_ERROR', `the run failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`));
+    return failure(agentError(AgentCodes.INTERNAL_ERROR, `the run failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`));
   }
 };
 
@@ -88,7 +89,5 @@ export const runAgent = async (agent: AgentSpecification, library: ToolLibrary, 
 };
 
 /** `runAgent` as a `TaskEither<AgentFailure, AgentRun>`, for composing with fp-ts at the edge. */
-export const runAgentTask =
-  (agent: AgentSpecification, library: ToolLibrary, input: AgentInput, options: RunAgentOptions): TaskEither<AgentFailure, AgentRun> =>
-  () =>
-    runAgent(agent, library, input, options).then((r): Either<AgentFailure, AgentRun> => (r.ok ? { _tag: 'Right', right: r.value } : { _tag: 'Left', left: r.error }));
+export const runAgentTask = (agent: AgentSpecification, library: ToolLibrary, input: AgentInput, options: RunAgentOptions): TaskEither<AgentFailure, AgentRun> =>
+  toTaskEither(() => runAgent(agent, library, input, options));

@@ -4,6 +4,7 @@
  * run never rejects. Everything in it is plain JSON data (a run can be saved, and its `messages`
  * continued later).
  */
+import type { Result } from '../core/result.js';
 import type { InvocationObserver } from '../library/events.js';
 import type { Approver } from '../policy/approvals.js';
 import type { Policies } from '../policy/evaluate.js';
@@ -88,7 +89,7 @@ export interface AgentFailure extends AgentError {
   readonly partial?: AgentProgress;
 }
 
-export type AgentResult = { readonly ok: true; readonly value: AgentRun } | { readonly ok: false; readonly error: AgentFailure };
+export type AgentResult = Result<AgentRun, AgentFailure>;
 
 /** What a run starts from: the user's message, or a conversation to continue (a saved run's `messages` plus a new user message). */
 export type AgentInput = string | ReadonlyArray<Message>;

@@ -3,6 +3,7 @@
  * results in the order the model asked, each paired with its call id. A model failure is the
  * step's outcome (the loop ends the run with it); tool failures are results.
  */
+import { AgentCodes } from './codes.js';
 import type { AssistantMessage, Message, ToolCall } from './messages.js';
 import type { Model, ModelError, ModelRequest, ModelResponse } from './model.js';
 import { endOtelSpan, type OtelSpan, startChatSpan } from './telemetry.js';
@@ -79,11 +80,11 @@ export const runStep = async (messages: ReadonlyArray<Message>, step: number, us
     result = await env.model.generate(request);
   } catch (e) {
     // a model that breaks its contract (generate must not reject) is still only an error
-    result = { ok: false as const, error: { code: 'LLM_API_ERROR' as const, message: `the model ${env.model.id} threw: ${e instanceof Error ? e.message : String(e)}`, retryable: false } };
+    result = { ok: false as const, error: { code: AgentCodes.LLM_API_ERROR, message: `the model ${env.model.id} threw: ${e instanceof Error ? e.message : String(e)}`, retryable: false } };
   }
   const durationMs = performance.now() - t0;
   if (typeof result !== 'object' || result === null || (result.ok === true && typeof result.value?.message !== 'object')) {
-    result = { ok: false as const, error: { code: 'INVALID_RESPONSE' as const, message: `the model ${env.model.id} returned no result`, retryable: false } };
+    result = { ok: false as const, error: { code: AgentCodes.INVALID_RESPONSE, message: `the model ${env.model.id} returned no result`, retryable: false } };
   }
   if (!result.ok) {
     modelSpan.end('error', result.error.code);

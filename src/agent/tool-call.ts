@@ -2,27 +2,29 @@
  * One tool call of the model, from the call to the message that answers it. Every failure is a
  * result the model reads, never an exception:
  *
- * 1. a tool the agent does not have: `TOOL_NOT_FOUND`, listing the ones it has;
- * 2. arguments that are not JSON: `INVALID_ARGUMENTS`;
- * 3. the policies (permissions, safety level, rules, then approval): a denial is `DENIED` with the
- *    reason; a call that needs approval goes to the `approve` hook (it may allow, refuse, or change
- *    the arguments, which are then checked by the static policies again); without a hook it is
- *    `DENIED`, saying approval was needed. Calls whose arguments do not validate are not put to a
- *    person: they fail validation without running;
+ * 1. a tool the agent does not have: `TOOL_NOT_BOUND`, listing the ones it has;
+ * 2. arguments that are not JSON: `TOOL_INVALID_ARGUMENTS`;
+ * 3. the gate (policy/gate.ts: permissions, safety level, rules, then approval): a denial is
+ *    `POLICY_DENIED` with the reason; a call that needs approval goes to the `approve` hook (it may
+ *    allow, refuse, or change the arguments, which are then validated and checked by the static
+ *    policies again); without a hook it is `POLICY_DENIED`, saying approval was needed. Calls whose
+ *    arguments do not validate are not put to a person: they fail validation without running;
  * 4. `invoke`: validation, timeout, cancellation, exceptions, output checks.
  */
+import { PolicyCodes } from '../policy/codes.js';
+import { ToolCodes } from '../library/codes.js';
 import type { Context } from '@opentelemetry/api';
 import type { BoundTool, BoundTools } from '../library/bind.js';
 import type { InvocationObserver } from '../library/events.js';
 import { invoke, parseArguments } from '../library/invoke.js';
 import { fail, type ToolResult } from '../library/result.js';
-import type { ApprovalRequest, ApprovalResponse, Approver } from '../policy/approvals.js';
-import { deniedResult } from '../policy/decision.js';
-import { evaluatePolicies, evaluateStaticPolicies, type Policies } from '../policy/evaluate.js';
+import type { Approver } from '../policy/approvals.js';
+import type { Policies } from '../policy/evaluate.js';
+import { type GateApproval, type GateOutcome, passGate } from '../policy/gate.js';
 import type { AgentEvent } from './events.js';
 import type { ToolCall, ToolMessage } from './messages.js';
 import { withOtelContext } from './telemetry.js';
-import type { TraceRecorder } from './trace.js';
+import type { SpanHandle, TraceRecorder } from './trace.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -43,13 +45,8 @@ export interface ToolUse {
   readonly approval?: ToolApproval;
 }
 
-export interface ToolApproval {
-  readonly reason: string;
-  readonly approved: boolean;
-  readonly message?: string;
-  /** The arguments the model asked for, when a person changed them (`args` holds the new ones). */
-  readonly requestedArgs?: unknown;
-}
+/** What happened when a person was (or should have been) asked (the gate's `GateApproval`). */
+export type ToolApproval = GateApproval;
 
 /** What executing a call needs from its run. */
 export interface ToolCallEnvironment {
@@ -77,8 +74,6 @@ const MAX_DETAILS_CHARS = 2000;
 // -------------------------------------------------------------------------------------------------
 // the result as the model reads it
 // -------------------------------------------------------------------------------------------------
-
-const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const errorBody = (r: Extract<ToolResult, { ok: false }>): Record<string, unknown> => {
   const e = r.error;
@@ -115,15 +110,9 @@ export const toolResultContent = (result: ToolResult, modifiedArgs?: unknown): s
 
 const notFound = (name: string, tools: BoundTools): ToolResult => {
   const available = [...tools.byName.keys()];
-  return fail('TOOL_NOT_FOUND', `there is no tool "${name}"; the available tools are: ${available.length > 0 ? available.join(', ') : 'none'}`, {
+  return fail(ToolCodes.NOT_BOUND, `there is no tool "${name}"; the available tools are: ${available.length > 0 ? available.join(', ') : 'none'}`, {
     details: { available },
   });
-};
-
-/** Whether the arguments pass the tool's schema (true when the validators cannot tell: invoke reports it). */
-const argumentsValid = (bound: BoundTool, args: unknown): boolean => {
-  const v = bound.validators();
-  return v._tag === 'Left' ? true : v.right.args.check(args);
 };
 
 /** Runs one call and builds the message that answers it. Never rejects. */
@@ -148,7 +137,7 @@ export const executeToolCall = async (call: ToolCall, step: number, stepSpan: nu
         modified = gate.args;
         args = gate.args;
       }
-      if (gate.denied !== undefined) result = gate.denied;
+      if (gate.refused !== undefined) result = gate.refused;
       else {
         result = await withOtelContext(env.otel, () =>
           invoke(bound, args, {
@@ -163,7 +152,7 @@ export const executeToolCall = async (call: ToolCall, step: number, stepSpan: nu
     }
   } catch (e) {
     // invoke never rejects; this guards the policies and approver plumbing
-    result = fail('EXECUTION_ERROR', `the call could not be made: ${e instanceof Error ? e.message : String(e)}`);
+    result = fail(ToolCodes.EXECUTION_ERROR, `the call could not be made: ${e instanceof Error ? e.message : String(e)}`);
   }
   const durationMs = performance.now() - t0;
   span.end(result.ok ? 'ok' : 'error', result.ok ? undefined : String(result.error.code));
@@ -183,63 +172,30 @@ export const executeToolCall = async (call: ToolCall, step: number, stepSpan: nu
   return { use, message };
 };
 
-interface Gate {
-  /** The arguments to run with (the same object unless a person changed them). */
-  readonly args: unknown;
-  readonly denied?: ToolResult;
-  readonly approval?: ToolApproval;
-}
-
-/** Permissions, rules, then approval; a refusal is the `DENIED` result the model reads. */
-const checkPolicies = async (bound: BoundTool, call: ToolCall, args: unknown, step: number, parentSpan: number, env: ToolCallEnvironment): Promise<Gate> => {
-  const annotations = bound.tool.annotations;
-  const stepId = `${step}:${call.id}`;
-  const policyCall = {
-    tool: call.name,
-    args,
-    ...(annotations !== undefined ? { annotations } : {}),
-    stepId,
-    ...(env.context !== undefined ? { context: env.context } : {}),
-    ...(env.signal !== undefined ? { signal: env.signal } : {}),
-  };
-  const decision = await evaluatePolicies(env.policies, policyCall);
-  if (decision.kind === 'allow') return { args };
-  if (decision.kind === 'deny') return { args, denied: deniedResult(decision) };
-  // ask: a call that will fail validation runs nothing, so no one is asked about it
-  if (!argumentsValid(bound, args)) return { args };
-  if (env.approve === undefined) {
-    const reason = `${decision.reason}; this run has no approver, so the call was not made`;
-    return { args, denied: fail('DENIED', reason, { details: { source: 'approval', approvalNeeded: true } }), approval: { reason: decision.reason, approved: false, message: 'no approver' } };
-  }
-  const request: ApprovalRequest = { stepId, tool: call.name, args: isRecord(args) ? args : {}, reason: decision.reason };
-  const span = env.trace.start('approval', call.name, parentSpan, { reason: decision.reason });
-  env.emit({ type: 'approval-asked', step, callId: call.id, request });
-  let response: ApprovalResponse;
-  try {
-    response = await env.approve(request, env.signal !== undefined ? { signal: env.signal } : {});
-    if (typeof response !== 'object' || response === null || typeof response.approved !== 'boolean') {
-      response = { approved: false, message: 'the approver gave no answer ({approved: boolean})' };
-    }
-  } catch (e) {
-    response = { approved: false, message: `the approver failed: ${e instanceof Error ? e.message : String(e)}` };
-  }
-  span.end(response.approved ? 'ok' : 'error', response.approved ? undefined : 'DENIED', { approved: response.approved, modified: response.modifiedArgs !== undefined });
-  env.emit({ type: 'approval-answered', step, callId: call.id, request, response });
-  const base = { reason: decision.reason, approved: response.approved, ...(response.message !== undefined ? { message: response.message } : {}) };
-  if (!response.approved) {
-    return {
+/** The gate (policy/gate.ts) for one call of the model, with the run's events and trace spans. */
+const checkPolicies = (bound: BoundTool, call: ToolCall, args: unknown, step: number, parentSpan: number, env: ToolCallEnvironment): Promise<GateOutcome> => {
+  let span: SpanHandle | undefined;
+  return passGate(
+    {
+      tool: call.name,
       args,
-      denied: fail('DENIED', `${call.name} was not approved${response.message !== undefined ? `: ${response.message}` : ''}`, { details: { source: 'approval' } }),
-      approval: base,
-    };
-  }
-  if (response.modifiedArgs === undefined) return { args, approval: base };
-  const changed: unknown = response.modifiedArgs;
-  const approval = { ...base, requestedArgs: args };
-  // a person may change the arguments, not the limits of the run
-  const again = evaluateStaticPolicies(env.policies, { ...policyCall, args: changed });
-  if (again.kind === 'deny') {
-    return { args: changed, denied: fail('DENIED', `the changed arguments are refused: ${again.reason}`, { details: { source: again.source, ...(again.rules !== undefined ? { rules: again.rules } : {}) } }), approval };
-  }
-  return { args: changed, approval };
+      ...(bound.tool.annotations !== undefined ? { annotations: bound.tool.annotations } : {}),
+      schema: bound.spec.schema,
+      stepId: `${step}:${call.id}`,
+      ...(env.context !== undefined ? { context: env.context } : {}),
+      ...(env.signal !== undefined ? { signal: env.signal } : {}),
+    },
+    {
+      policies: env.policies,
+      ...(env.approve !== undefined ? { approver: env.approve } : {}),
+      onAsk: (request) => {
+        span = env.trace.start('approval', call.name, parentSpan, { reason: request.reason });
+        env.emit({ type: 'approval-asked', step, callId: call.id, request });
+      },
+      onAnswer: (request, response) => {
+        span?.end(response.approved ? 'ok' : 'error', response.approved ? undefined : PolicyCodes.DENIED, { approved: response.approved, modified: response.modifiedArgs !== undefined });
+        env.emit({ type: 'approval-answered', step, callId: call.id, request, response });
+      },
+    },
+  );
 };

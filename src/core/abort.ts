@@ -1,4 +1,6 @@
 /**
+ * Abort signals: listening to one without warnings, and waiting abortably.
+ *
  * Listening to a caller's abort signal without warnings: one signal is often shared by many
  * concurrent calls (the library gives every call without timeout the same never-aborting signal),
  * and Node warns ("possible EventTarget memory leak") past 10 listeners. Every listener added here
@@ -22,3 +24,17 @@ export const onAbort = (signal: AbortSignal | undefined, f: () => void): (() => 
   signal.addEventListener('abort', f, { once: true });
   return () => signal.removeEventListener('abort', f);
 };
+
+/** Waits `ms`, or less when `signal` aborts; resolves to whether it waited the whole time. */
+export const sleep = (ms: number, signal?: AbortSignal): Promise<boolean> =>
+  new Promise((resolve) => {
+    if (signal?.aborted === true) return resolve(false);
+    const stop = onAbort(signal, () => {
+      clearTimeout(timer);
+      resolve(false);
+    });
+    const timer = setTimeout(() => {
+      stop();
+      resolve(true);
+    }, Math.max(0, ms));
+  });

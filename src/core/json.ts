@@ -1,11 +1,19 @@
 /**
- * Small utilities over JSON values shared by the spec layer.
+ * Small utilities over JSON values, shared by every layer: what a record is, whether a value is
+ * JSON data, own-property writes that also work for `__proto__`, deep freezing, and numbers
+ * written without exponent.
  */
-import type { JsonValue } from './json-schema.js';
+import type { JsonObject, JsonValue } from './json-schema.js';
 
 // -------------------------------------------------------------------------------------------------
 // utilities
 // -------------------------------------------------------------------------------------------------
+
+/** Whether a value is an object that is neither `null` nor an array (a JSON object, a record). */
+export const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `isRecord`, typed as a JSON object (for values already known to be JSON). */
+export const isJsonObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Sets an own property, also for the key `__proto__` (which plain assignment would not create). */
 export const setOwn = (o: Record<string, unknown>, key: string, value: unknown): void => {
@@ -26,9 +34,6 @@ export const isJsonValue = (v: unknown, depth = 0): v is JsonValue => {
   }
   return false;
 };
-
-export const isJsonObject = (v: unknown): v is { readonly [k: string]: JsonValue } =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Freezes a value and everything inside it (specifications are immutable). */
 export const deepFreeze = <A>(a: A): A => {

@@ -1,12 +1,13 @@
 /**
- * "Did you mean ...?" hints for misspelled names (types, properties, tools).
+ * "Did you mean ...?" for misspelled names (types, properties, tools, agents, options): one edit
+ * distance (Levenshtein, case-insensitive, cut short past a bound) and the two ways of using it.
  */
 
 // -------------------------------------------------------------------------------------------------
 // utilities
 // -------------------------------------------------------------------------------------------------
 
-/** Levenshtein distance, case-insensitive (capped early when it exceeds `max`). */
+/** Levenshtein distance, case-insensitive; `max + 1` as soon as it is known to exceed `max`. */
 export const editDistance = (a: string, b: string, max = Number.POSITIVE_INFINITY): number => {
   const x = a.toLowerCase();
   const y = b.toLowerCase();
@@ -39,4 +40,21 @@ export const didYouMean = (name: string, candidates: Iterable<string>): string |
     }
   }
   return best === undefined ? undefined : `did you mean \`${best}\`?`;
+};
+
+/**
+ * Up to three candidates close to `name`, closest first: the same letters ignoring case, `_` and
+ * `-` (`get_weather` for `getWeather`), or at most one edit away (two for names longer than four
+ * characters).
+ */
+export const closeNames = (name: string, candidates: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const norm = (s: string) => s.toLowerCase().replace(/[_-]/g, '');
+  const n = norm(name);
+  const max = name.length <= 4 ? 1 : 2;
+  return candidates
+    .map((c) => ({ c, d: norm(c) === n ? 0 : editDistance(name, c, max) }))
+    .filter((x) => x.d <= max)
+    .sort((x, y) => x.d - y.d || (x.c < y.c ? -1 : 1))
+    .slice(0, 3)
+    .map((x) => x.c);
 };

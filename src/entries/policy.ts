@@ -1,11 +1,18 @@
 /**
- * `gramkit/policy`: what runs before a tool call. Approvals, a rule engine (dangerous shell
- * commands, sensitive paths) and permissions with safety levels.
+ * `gramkit/policy`: what runs before a tool call. The gate (`passGate`: permissions, safety level,
+ * rules, then a person's approval), approvals, a rule engine (dangerous shell commands, sensitive
+ * paths) and permissions with safety levels.
  */
+export type { PolicyCode } from '../policy/codes.js';
+export { PolicyCodes } from '../policy/codes.js';
 export type { PolicyDecision, PolicySource, PolicyCall } from '../policy/decision.js';
 export { policyAllow, policyDeny, policyAsk, deniedResult } from '../policy/decision.js';
-export type { Policies, GuardOptions } from '../policy/evaluate.js';
-export { evaluatePolicies, evaluateStaticPolicies, withPolicies } from '../policy/evaluate.js';
+export type { Policies } from '../policy/evaluate.js';
+export { evaluatePolicies, evaluateStaticPolicies } from '../policy/evaluate.js';
+export type { GateCall, GateOptions, GateOutcome, GateApproval } from '../policy/gate.js';
+export { passGate } from '../policy/gate.js';
+export type { GuardOptions } from '../policy/guard.js';
+export { withPolicies, invokeGated } from '../policy/guard.js';
 export type { PermissionPolicy } from '../policy/permissions.js';
 export { checkPermissions, permissionGranted, parsePermissionList, parseSafetyLevel, SAFETY_LEVELS } from '../policy/permissions.js';
 export type { ApprovalRequest, ApprovalResponse, Approver, ApprovalPolicy } from '../policy/approvals.js';

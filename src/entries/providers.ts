@@ -9,7 +9,8 @@ export {
   sanitizeToolName, toolNameMap, gramkitToolName, providerToolName, checkExportedTool,
 } from '../spec/dialects/index.js';
 export type { ProviderOptions } from '../providers/provider-options.js';
-export type { RetryPolicy as ModelRetryPolicy, RetryInfo as ModelRetryInfo } from '../providers/retry.js';
+export type { RetryInfo } from '../net/retry.js';
+export { MODEL_RETRY } from '../net/retry.js';
 export type { OpenAIOptions } from '../providers/openai.js';
 export { openAIModel, OPENAI_BASE_URL } from '../providers/openai.js';
 export type { AnthropicOptions } from '../providers/anthropic.js';

@@ -3,6 +3,14 @@
  * host allowlist, secrets redacted) and command tools (a program run with no shell, one argument
  * per placeholder), and building a library from the declarations of a specification file.
  */
+export type { NetCode } from '../net/codes.js';
+export { NetCodes } from '../net/codes.js';
+export type { HttpCode } from '../tools/http/codes.js';
+export { HttpCodes } from '../tools/http/codes.js';
+export type { CommandCode } from '../tools/command/codes.js';
+export { CommandCodes } from '../tools/command/codes.js';
+export type { ImplCode } from '../tools/codes.js';
+export { ImplCodes } from '../tools/codes.js';
 export type { RunProcessOptions, ProcessResult, SpawnError } from '../tools/process.js';
 export { runProcess } from '../tools/process.js';
 export type { HostAllowlist, HostPattern, HostDecision } from '../net/host-allowlist.js';

@@ -4,6 +4,7 @@
  * mode also accepts arrays of maps (`fields: [{name: "a", type: "Text"}]`), maps in maps, arrays in
  * arrays and `[]`, which the type-signature language needs. Strict mode reports each use.
  */
+import { GramCodes } from './codes.js';
 import type { GramDocument, PathPattern, Property, RecordNode, SubjectPattern, TopLevelPattern, Value } from './ast.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 
@@ -12,13 +13,13 @@ import { type Diagnostic, error } from '../core/diagnostic.js';
 // -------------------------------------------------------------------------------------------------
 
 const nestedValue = (v: Value, container: 'array' | 'map'): Diagnostic =>
-  error('GRAM_NESTED_VALUE', `${v.kind === 'Array' ? 'an array' : 'a map'} inside ${container === 'array' ? 'an array' : 'a map'} is a gramkit extension, not standard gram`, {
+  error(GramCodes.NESTED_VALUE, `${v.kind === 'Array' ? 'an array' : 'a map'} inside ${container === 'array' ? 'an array' : 'a map'} is a gramkit extension, not standard gram`, {
     span: v.span,
     hint: 'standard gram allows only scalar values inside arrays and maps; drop --strict to accept nested values',
   });
 
 const emptyArray = (v: Value): Diagnostic =>
-  error('GRAM_EMPTY_ARRAY', 'an empty array `[]` is a gramkit extension, not standard gram', {
+  error(GramCodes.EMPTY_ARRAY, 'an empty array `[]` is a gramkit extension, not standard gram', {
     span: v.span,
     hint: 'standard gram has no empty array; drop --strict to accept it, or leave the property out',
   });

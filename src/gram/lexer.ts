@@ -15,6 +15,7 @@
  * It works in chunks: `nextChunk(n)` returns at least `n` tokens (unless the input ends), cut only
  * between two top-level patterns, so a very large file is parsed with bounded token memory.
  */
+import { GramCodes } from './codes.js';
 import type { IToken, TokenType } from 'chevrotain';
 import type { Comment } from './ast.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
@@ -134,7 +135,7 @@ export class GramLexer {
   }
 
   private report(d: Diagnostic): void {
-    if (this.diagnostics.length < this.maxDiagnostics || d.code === 'GRAM_NESTING_TOO_DEEP' || d.code === 'GRAM_PATTERN_TOO_LARGE') {
+    if (this.diagnostics.length < this.maxDiagnostics || d.code === GramCodes.NESTING_TOO_DEEP || d.code === GramCodes.PATTERN_TOO_LARGE) {
       this.diagnostics.push(d);
     } else {
       this.dropped++;
@@ -167,7 +168,7 @@ export class GramLexer {
       if (out.length - patternStart > this.maxPatternTokens) {
         this.stopped = true;
         this.report(
-          error('GRAM_PATTERN_TOO_LARGE', `this pattern spans more than ${this.maxPatternTokens} tokens`, {
+          error(GramCodes.PATTERN_TOO_LARGE, `this pattern spans more than ${this.maxPatternTokens} tokens`, {
             span: span(t.startOffset, t.endOffset + 1),
             hint: 'split it into several top-level patterns (a subject pattern can refer to patterns defined elsewhere by identifier)',
           }),
@@ -270,7 +271,7 @@ export class GramLexer {
       if (this.open.length > this.maxDepth) {
         this.stopped = true;
         this.report(
-          error('GRAM_NESTING_TOO_DEEP', `brackets are nested more than ${this.maxDepth} levels deep`, {
+          error(GramCodes.NESTING_TOO_DEEP, `brackets are nested more than ${this.maxDepth} levels deep`, {
             span: span(t.startOffset, t.endOffset + 1),
             hint: 'flatten the structure: define inner patterns separately and refer to them by identifier',
           }),
@@ -391,7 +392,7 @@ export class GramLexer {
       }
       const text = src.slice(p, r);
       this.report(
-        error('GRAM_INVALID_NUMBER', `\`${text}\` is not a valid number`, { span: span(p, r), hint: numberHint(text) }),
+        error(GramCodes.INVALID_NUMBER, `\`${text}\` is not a valid number`, { span: span(p, r), hint: numberHint(text) }),
       );
       return this.make(type, p, r);
     }
@@ -418,7 +419,7 @@ export class GramLexer {
         }
         const w = i + 1 < len && n !== 10 ? 2 : 1;
         this.report(
-          error('GRAM_INVALID_ESCAPE', `\`${src.slice(i, i + w)}\` is not an escape sequence gram knows`, {
+          error(GramCodes.INVALID_ESCAPE, `\`${src.slice(i, i + w)}\` is not an escape sequence gram knows`, {
             span: span(i, i + w),
             hint: `gram strings know \\\\ \\/ \\b \\f \\n \\r \\t and \\${String.fromCharCode(quote)}; write a backslash as \\\\`,
           }),
@@ -438,7 +439,7 @@ export class GramLexer {
     while (end > p + 1 && this.src.charCodeAt(end - 1) === 13) end--;
     const q = String.fromCharCode(quote);
     this.report(
-      error('GRAM_UNTERMINATED_STRING', `this string has no closing ${q === '`' ? 'backtick' : `\`${q}\``} before the end of the line`, {
+      error(GramCodes.UNTERMINATED_STRING, `this string has no closing ${q === '`' ? 'backtick' : `\`${q}\``} before the end of the line`, {
         span: span(p, end),
         hint: `close it with ${q === '`' ? 'a backtick' : q} on the same line; text over several lines goes in a fenced string (\`\`\` on its own line)`,
       }),
@@ -476,7 +477,7 @@ export class GramLexer {
     if (src.charCodeAt(i) !== 10) {
       const end = Math.max(p + 3, i);
       this.report(
-        error('GRAM_FENCE_LINE_BREAK', 'expected a line break after the opening ``` of a fenced string', {
+        error(GramCodes.FENCE_LINE_BREAK, 'expected a line break after the opening ``` of a fenced string', {
           span: span(p, end),
           hint: tagged ? 'a fenced string starts with ``` and an optional tag alone on their line' : 'start the text on the next line',
         }),
@@ -487,7 +488,7 @@ export class GramLexer {
     const close = src.indexOf('```', body);
     if (close < 0) {
       this.report(
-        error('GRAM_UNTERMINATED_FENCE', 'this fenced string is never closed', {
+        error(GramCodes.UNTERMINATED_FENCE, 'this fenced string is never closed', {
           span: span(p, p + 3),
           hint: 'end it with ``` (the closing fence may follow the last line directly or sit on its own line)',
         }),

@@ -8,8 +8,9 @@
  *
  * Never throws: an internal failure becomes a `GRAM_INTERNAL_ERROR` diagnostic.
  */
+import { GramCodes } from './codes.js';
 import type { IRecognitionException } from 'chevrotain';
-import type { Either } from 'fp-ts/lib/Either.js';
+import { type Checked, type Either, isRight, left, right } from '../core/either.js';
 import type { GramDocument, RecordNode, TopLevelPattern } from './ast.js';
 import { type Diagnostic, error, info, sortDiagnostics, withFile } from '../core/diagnostic.js';
 import { extensionUses } from './extensions.js';
@@ -39,13 +40,6 @@ export interface ParseOptions {
   readonly chunkTokens?: number;
 }
 
-/** Everything one parse found: the document when there was no error, every diagnostic in source order. */
-export interface ParseResult {
-  readonly document?: GramDocument;
-  /** Errors and warnings, sorted by position. */
-  readonly diagnostics: ReadonlyArray<Diagnostic>;
-}
-
 // -------------------------------------------------------------------------------------------------
 // constants
 // -------------------------------------------------------------------------------------------------
@@ -53,8 +47,6 @@ export interface ParseResult {
 const DEFAULT_CHUNK_TOKENS = 4096;
 const DEFAULT_MAX_ERRORS = 100;
 
-const right = <A>(a: A): Either<never, A> => ({ _tag: 'Right', right: a });
-const left = <E>(e: E): Either<E, never> => ({ _tag: 'Left', left: e });
 
 // -------------------------------------------------------------------------------------------------
 // the pipeline
@@ -70,25 +62,29 @@ export const parseGram = (
   options: ParseOptions = {},
 ): Either<ReadonlyArray<Diagnostic>, GramDocument> => {
   const r = analyzeGram(text, options);
-  return r.document !== undefined ? right(r.document) : left(r.diagnostics.filter((d) => d.severity !== 'warning'));
+  return isRight(r) ? right(r.right.value) : left(r.left.filter((d) => d.severity !== 'warning'));
 };
 
-/** Like `parseGram`, with errors and warnings in one list (for `check` and editors). */
-export const analyzeGram = (text: string, options: ParseOptions = {}): ParseResult => {
+/**
+ * Like `parseGram`, with the warnings (for `check` and editors): `Right({value, warnings})`, the
+ * document and its warnings (the same as `document.warnings`); `Left` with every diagnostic found,
+ * errors and warnings, in source order.
+ */
+export const analyzeGram = (text: string, options: ParseOptions = {}): Checked<GramDocument> => {
   try {
     return run(text, options);
   } catch (e) {
-    return {
-      diagnostics: withFile(options.filename, [
-        error('GRAM_INTERNAL_ERROR', `the gram parser failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`, {
+    return left(
+      withFile(options.filename, [
+        error(GramCodes.INTERNAL_ERROR, `the gram parser failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`, {
           hint: 'this is a bug in gramkit; please report it with the input that caused it',
         }),
       ]),
-    };
+    );
   }
 };
 
-const run = (text: string, options: ParseOptions): ParseResult => {
+const run = (text: string, options: ParseOptions): Checked<GramDocument> => {
   const maxErrors = options.maxErrors ?? DEFAULT_MAX_ERRORS;
   const chunkTokens = options.chunkTokens ?? DEFAULT_CHUNK_TOKENS;
   const lexer = new GramLexer(text, { maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH, maxDiagnostics: maxErrors });
@@ -136,9 +132,9 @@ const run = (text: string, options: ParseOptions): ParseResult => {
     const extra = Math.max(0, sorted.length - maxErrors) + lexer.dropped;
     sorted.length = Math.min(sorted.length, maxErrors);
     if (extra > 0 || stoppedEarly) {
-      sorted.push(info('GRAM_TOO_MANY_ERRORS', `stopped after ${maxErrors} errors; fix these first (there may be more)`));
+      sorted.push(info(GramCodes.TOO_MANY_ERRORS, `stopped after ${maxErrors} errors; fix these first (there may be more)`));
     }
-    return { diagnostics: withFile(options.filename, sorted) };
+    return left(withFile(options.filename, sorted));
   }
 
   const warnings = fast.warnings;
@@ -156,10 +152,10 @@ const run = (text: string, options: ParseOptions): ParseResult => {
     const strict = extensionUses(document);
     if (strict.length > 0) {
       all = [...strict, ...warnings];
-      return { diagnostics: withFile(options.filename, sortDiagnostics(all)) };
+      return left(withFile(options.filename, sortDiagnostics(all)));
     }
   }
-  return { document, diagnostics: document.warnings ?? [] };
+  return right({ value: document, warnings: document.warnings ?? [] });
 };
 
 /**
@@ -187,7 +183,7 @@ const recover = (tokens: GramToken[], allowHeader: boolean, ctx: ErrorContext, o
       if (offset < suppressUntil || suppressUntil === Number.POSITIVE_INFINITY) continue;
       const d = e.name === 'NotAllInputParsedException' ? topLevel(e.token, slice[k - 1], sliceCtx) : syntaxDiagnostic(e, sliceCtx);
       // a stray closer after another error is that error's consequence (recovery left a bracket behind)
-      if (d.code === 'GRAM_UNMATCHED_CLOSER' && reported) continue;
+      if (d.code === GramCodes.UNMATCHED_CLOSER && reported) continue;
       out.push(d);
       reported = true;
       suppressUntil = Math.max(suppressUntil, consequencesEnd(d, slice, k, ctx));
@@ -213,7 +209,7 @@ const consequencesEnd = (d: Diagnostic, slice: ReadonlyArray<GramToken>, k: numb
   }
   if (k < 0) return Number.POSITIVE_INFINITY;
   const t = slice[k] as GramToken;
-  const group = d.code === 'GRAM_EXPECTED_NODE' ? undefined : enclosingGroupEnd(slice, k);
+  const group = d.code === GramCodes.EXPECTED_NODE ? undefined : enclosingGroupEnd(slice, k);
   if (group !== undefined) return group;
   const eol = ctx.lines().source.indexOf('\n', t.startOffset);
   const closer = T.isOpener(t.tokenType) ? (matchingCloserEnd(slice, t.startOffset) ?? -1) : -1;
@@ -244,18 +240,18 @@ const dedupe = (ds: ReadonlyArray<Diagnostic>): ReadonlyArray<Diagnostic> => {
     if (at === undefined) return false;
     return lexical.some((l) => {
       const s = l.span as { start: number; end: number };
-      if (l.code === 'GRAM_UNTERMINATED_FENCE') return at >= s.start;
-      if (l.code === 'GRAM_UNTERMINATED_STRING') return at >= s.start && at <= s.end;
+      if (l.code === GramCodes.UNTERMINATED_FENCE) return at >= s.start;
+      if (l.code === GramCodes.UNTERMINATED_STRING) return at >= s.start && at <= s.end;
       return at === s.start;
     });
   };
   return ds.filter((d) => LEXICAL.has(d.code) || !explained(d));
 };
 
-const LEXICAL = new Set([
-  'GRAM_INVALID_NUMBER',
-  'GRAM_UNTERMINATED_STRING',
-  'GRAM_INVALID_ESCAPE',
-  'GRAM_UNTERMINATED_FENCE',
-  'GRAM_FENCE_LINE_BREAK',
+const LEXICAL: ReadonlySet<string> = new Set<string>([
+  GramCodes.INVALID_NUMBER,
+  GramCodes.UNTERMINATED_STRING,
+  GramCodes.INVALID_ESCAPE,
+  GramCodes.UNTERMINATED_FENCE,
+  GramCodes.FENCE_LINE_BREAK,
 ]);

@@ -10,6 +10,7 @@
  * Actions read sub-results only outside the recording phase, and tolerate `undefined` results and
  * inserted tokens produced by error recovery (such a parse is reported, never returned).
  */
+import { GramCodes } from './codes.js';
 import { EmbeddedActionsParser, type IOrAlt, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
 import type {
   AnnotatedPattern, Arrow, ArrowDirection, ArrowFamily, ArrayValue, Identifier, IdentifiedAnnotation, Key, Label,
@@ -333,7 +334,7 @@ export class GramParser extends EmbeddedActionsParser {
     const family = familyOf(l);
     if (family !== familyOf(r) && !Number.isNaN(right.startOffset)) {
       this.issues.push(
-        error('GRAM_MIXED_ARROW', `the two halves of an arrow must be of one kind: \`${left.image}\` cannot end with \`${right.image}\``, {
+        error(GramCodes.MIXED_ARROW, `the two halves of an arrow must be of one kind: \`${left.image}\` cannot end with \`${right.image}\``, {
           span: between(left, right),
           hint: 'write `-`…`->`, `=`…`=>` or `~`…`~>` (and `<-`, `<=`, `<~` on the left)',
         }),
@@ -434,7 +435,7 @@ export class GramParser extends EmbeddedActionsParser {
         const separator = sep.tokenTypeIdx === ID.DoubleColon ? '::' : ':';
         if (isMap === true && separator === '::') {
           this.issues.push(
-            error('GRAM_MAP_SEPARATOR', 'map entries are written `key: value`; `::` is only allowed in records', {
+            error(GramCodes.MAP_SEPARATOR, 'map entries are written `key: value`; `::` is only allowed in records', {
               span: tokenSpan(sep),
               hint: 'replace `::` with `:`',
             }),
@@ -505,7 +506,7 @@ export class GramParser extends EmbeddedActionsParser {
         if (name === 'true' || name === 'false') {
           if (tag !== undefined) {
             this.issues.push(
-              error('GRAM_UNEXPECTED_TOKEN', `\`${name}\` is a boolean and cannot tag a string`, {
+              error(GramCodes.UNEXPECTED_TOKEN, `\`${name}\` is a boolean and cannot tag a string`, {
                 span: tokenSpan(tag),
                 hint: 'choose another tag name, or separate the values with `,`',
               }),
@@ -634,7 +635,7 @@ export class GramParser extends EmbeddedActionsParser {
   private rangeBound(v: NumericValue): void {
     if (v.kind !== 'Measurement') return;
     this.warnings.push(
-      warning('GRAM_RANGE_UNIT', `the unit of \`${v.raw}\` is dropped: range bounds are plain numbers`, {
+      warning(GramCodes.RANGE_UNIT, `the unit of \`${v.raw}\` is dropped: range bounds are plain numbers`, {
         span: v.span,
         hint: `write the bound as a number (${Number.isNaN(v.value) ? 'without the unit' : String(v.value)}) and put the unit in a separate property`,
       }),
@@ -643,7 +644,7 @@ export class GramParser extends EmbeddedActionsParser {
 
   private unsafe(raw: string, sp: Span): void {
     this.warnings.push(
-      warning('GRAM_UNSAFE_NUMBER', `\`${raw}\` is too large to be represented exactly as a JSON number`, {
+      warning(GramCodes.UNSAFE_NUMBER, `\`${raw}\` is too large to be represented exactly as a JSON number`, {
         span: sp,
         hint: 'write it as a string if every digit matters',
       }),
@@ -684,7 +685,7 @@ export class GramParser extends EmbeddedActionsParser {
     if (first === undefined || again === undefined) return;
     this.warnings.push(
       warning(
-        what === 'key' ? 'GRAM_DUPLICATE_KEY' : 'GRAM_DUPLICATE_ANNOTATION',
+        what === 'key' ? GramCodes.DUPLICATE_KEY : GramCodes.DUPLICATE_ANNOTATION,
         what === 'key' ? `the key \`${name}\` is given twice; the last value wins` : `the annotation \`@${name}\` is given twice; the last value wins`,
         { span: again, related: [{ message: 'first given here', span: first }], hint: 'remove one of them' },
       ),

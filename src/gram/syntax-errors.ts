@@ -5,6 +5,7 @@
  * The parser's message provider records only facts (rule, expected token); this module adds the
  * context: the token found, the bracket that is still open, the token before.
  */
+import { type GramCode, GramCodes } from './codes.js';
 import type { IRecognitionException, IToken, TokenType } from 'chevrotain';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import type { GramToken } from './lexer.js';
@@ -107,7 +108,7 @@ const INVALID_HINTS: ReadonlyArray<readonly [RegExp, string]> = [
 
 const invalidCharacter = (t: IToken, ctx: ErrorContext, where: string): Diagnostic => {
   const hint = INVALID_HINTS.find(([re]) => re.test(t.image))?.[1];
-  return error('GRAM_INVALID_CHARACTER', `unexpected character \`${t.image}\`${where}`, {
+  return error(GramCodes.INVALID_CHARACTER, `unexpected character \`${t.image}\`${where}`, {
     span: spanOfToken(t, ctx),
     ...(hint !== undefined ? { hint } : {}),
   });
@@ -121,19 +122,19 @@ const misplacedAnnotation = (t: IToken, ctx: ErrorContext, where: string): Diagn
   const name = ctx.tokens[i + 1];
   const after = ctx.tokens[i + 2];
   if (name !== undefined && is(name, T.SymbolToken) && !(after !== undefined && is(after, T.LParen))) {
-    return error('GRAM_INVALID_IDENTIFIER', `\`@${name.image}\` cannot be an identifier: names cannot start with \`@\``, {
+    return error(GramCodes.INVALID_IDENTIFIER, `\`@${name.image}\` cannot be an identifier: names cannot start with \`@\``, {
       span: span(t.startOffset, name.endOffset + 1),
       hint: `write it in backticks: \`@${name.image}\``,
     });
   }
-  return error('GRAM_MISPLACED_ANNOTATION', `annotations are not allowed ${where}`, { span: spanOfToken(t, ctx), hint: MISPLACED_ANNOTATION_HINT });
+  return error(GramCodes.MISPLACED_ANNOTATION, `annotations are not allowed ${where}`, { span: spanOfToken(t, ctx), hint: MISPLACED_ANNOTATION_HINT });
 };
 
 const isBadIdentifier = (t: IToken): boolean =>
   is(t, T.Decimal) || is(t, T.Measurement) || is(t, T.Hexadecimal) || is(t, T.Octal) || is(t, T.SingleString) || is(t, T.DoubleString);
 
 const badIdentifier = (t: IToken, ctx: ErrorContext): Diagnostic =>
-  error('GRAM_INVALID_IDENTIFIER', `${describeFound(t)} cannot be an identifier`, {
+  error(GramCodes.INVALID_IDENTIFIER, `${describeFound(t)} cannot be an identifier`, {
     span: spanOfToken(t, ctx),
     hint: `identifiers are names, integers or backtick-quoted names; write \`${t.image.replace(/^["']|["']$/g, '').replace(/`/g, '\\`')}\` in backticks`,
   });
@@ -159,7 +160,7 @@ const unclosed = (
   });
 };
 
-const unexpected = (message: string, t: IToken, ctx: ErrorContext, hint?: string, code = 'GRAM_UNEXPECTED_TOKEN'): Diagnostic =>
+const unexpected = (message: string, t: IToken, ctx: ErrorContext, hint?: string, code: GramCode = GramCodes.UNEXPECTED_TOKEN): Diagnostic =>
   error(code, message, { span: spanOfToken(t, ctx), ...(hint !== undefined ? { hint } : {}) });
 
 const parseFacts = (message: string): SyntaxErrorFacts | undefined => {
@@ -201,18 +202,18 @@ export const syntaxDiagnostic = (e: IRecognitionException, ctx: ErrorContext): D
             is(t, T.LBracket)
               ? "a relationship's subject goes between the halves of its arrow, like `-[r:KNOWS]->`"
               : 'an arrow joins two nodes, like `(a)-->(b)`',
-            'GRAM_EXPECTED_NODE');
+            GramCodes.EXPECTED_NODE);
         }
         if (is(t, T.At)) return misplacedAnnotation(t, ctx, 'inside a node');
         if (isBadIdentifier(t) && prev !== undefined && is(prev, T.LParen)) return badIdentifier(t, ctx);
-        return unclosed('GRAM_UNCLOSED_NODE', ')', 'node', T.LParen, t, ctx, '',
+        return unclosed(GramCodes.UNCLOSED_NODE, ')', 'node', T.LParen, t, ctx, '',
           is(t, T.IdentifierCat) || is(t, T.LabelSepCat) || is(t, T.LBrace)
             ? 'a node holds at most one identifier, then labels (`:Label`), then one record (`{…}`), in that order'
             : undefined);
       case 'subjectPattern':
         if (is(t, T.At)) return misplacedAnnotation(t, ctx, 'inside a subject pattern');
         if (isBadIdentifier(t) && prev !== undefined && is(prev, T.LBracket)) return badIdentifier(t, ctx);
-        return unclosed('GRAM_UNCLOSED_SUBJECT_PATTERN', ']', 'subject pattern', T.LBracket, t, ctx, '',
+        return unclosed(GramCodes.UNCLOSED_SUBJECT_PATTERN, ']', 'subject pattern', T.LBracket, t, ctx, '',
           is(t, T.LParen) || is(t, T.LBracket) || is(t, T.IdentifierCat)
             ? prev !== undefined && (is(prev, T.RParen) || is(prev, T.RBracket) || is(prev, T.IdentifierCat)) && hasPipeBefore(ctx.tokens, i)
               ? 'separate the elements with `,`'
@@ -224,49 +225,49 @@ export const syntaxDiagnostic = (e: IRecognitionException, ctx: ErrorContext): D
         if (expected === T.RBracket.name) {
           if (is(t, T.At)) return misplacedAnnotation(t, ctx, 'inside a relationship');
           if (isBadIdentifier(t) && prev !== undefined && is(prev, T.LBracket)) return badIdentifier(t, ctx);
-          return unclosed('GRAM_UNCLOSED_RELATIONSHIP', ']', 'relationship', T.LBracket, t, ctx);
+          return unclosed(GramCodes.UNCLOSED_RELATIONSHIP, ']', 'relationship', T.LBracket, t, ctx);
         }
         return unexpected(
           `expected the end of the arrow that starts with \`${arrowStart(ctx.tokens, i)}\`, found ${describeFound(t)}`,
-          t, ctx, 'an arrow has two halves of one kind, like `-->`, `-[r]->`, `<--`, `==>` or `~~`', 'GRAM_INCOMPLETE_ARROW');
+          t, ctx, 'an arrow has two halves of one kind, like `-->`, `-[r]->`, `<--`, `==>` or `~~`', GramCodes.INCOMPLETE_ARROW);
       case 'record': {
         const what = parent === 'value' ? 'map' : 'record';
         if (expected === T.RBrace.name) {
           if (is(t, T.IdentifierCat) && prev !== undefined && !is(prev, T.Comma)) {
             const beforePrev = ctx.tokens[i - 2];
             const words = is(prev, T.SymbolToken) && beforePrev !== undefined && is(beforePrev, T.LabelSepCat) && !is(tokensAfter(ctx.tokens, i), T.LabelSepCat);
-            return unclosed('GRAM_UNCLOSED_RECORD', '}', what, T.LBrace, t, ctx, '`,`',
+            return unclosed(GramCodes.UNCLOSED_RECORD, '}', what, T.LBrace, t, ctx, '`,`',
               words ? `write text with spaces as a string, like "${prev.image} ${t.image}"` : 'separate entries with `,`');
           }
-          return unclosed('GRAM_UNCLOSED_RECORD', '}', what, T.LBrace, t, ctx, '`,`');
+          return unclosed(GramCodes.UNCLOSED_RECORD, '}', what, T.LBrace, t, ctx, '`,`');
         }
         if (expected === T.KeyCat.name) {
           return unexpected(`expected a key in the ${what}, found ${describeFound(t)}`, t, ctx,
-            is(t, T.RBrace) ? 'remove the comma after the last entry' : 'keys are names, `backtick names` or "quoted names"', 'GRAM_EXPECTED_KEY');
+            is(t, T.RBrace) ? 'remove the comma after the last entry' : 'keys are names, `backtick names` or "quoted names"', GramCodes.EXPECTED_KEY);
         }
         if (expected === T.LabelSepCat.name) {
           const key = prev !== undefined ? ` after the key \`${clip(prev.image)}\`` : '';
           return unexpected(`expected \`:\`${key}, found ${describeFound(t)}`, t, ctx,
-            `${what === 'record' ? 'records' : 'maps'} pair keys and values as \`key: value\``, 'GRAM_EXPECTED_COLON');
+            `${what === 'record' ? 'records' : 'maps'} pair keys and values as \`key: value\``, GramCodes.EXPECTED_COLON);
         }
         break;
       }
       case 'value':
-        if (expected === T.RBracket.name) return unclosed('GRAM_UNCLOSED_ARRAY', ']', 'array', T.LBracket, t, ctx, '`,`');
+        if (expected === T.RBracket.name) return unclosed(GramCodes.UNCLOSED_ARRAY, ']', 'array', T.LBracket, t, ctx, '`,`');
         if (expected === T.NumberCat.name) {
           return unexpected(`expected a number to complete the range, found ${describeFound(t)}`, t, ctx,
-            'ranges are written `1..10`, `1...` or `...10`', 'GRAM_INCOMPLETE_RANGE');
+            'ranges are written `1..10`, `1...` or `...10`', GramCodes.INCOMPLETE_RANGE);
         }
         break;
       case 'annotated':
-        if (expected === T.RParen.name) return unclosed('GRAM_UNCLOSED_ANNOTATION', ')', 'annotation', T.LParen, t, ctx);
+        if (expected === T.RParen.name) return unclosed(GramCodes.UNCLOSED_ANNOTATION, ')', 'annotation', T.LParen, t, ctx);
         if (expected === T.LParen.name) {
           return unexpected(`expected \`(\` and a value after \`@${prev?.image ?? ''}\`, found ${describeFound(t)}`, t, ctx,
-            'annotations are written `@key(value)`', 'GRAM_EXPECTED_ANNOTATION_VALUE');
+            'annotations are written `@key(value)`', GramCodes.EXPECTED_ANNOTATION_VALUE);
         }
         if (expected === T.SymbolToken.name) {
           return unexpected(`expected an annotation name after \`@\`, found ${describeFound(t)}`, t, ctx,
-            'annotations are written `@key(value)`', 'GRAM_EXPECTED_ANNOTATION_VALUE');
+            'annotations are written `@key(value)`', GramCodes.EXPECTED_ANNOTATION_VALUE);
         }
         if (expected === T.LabelNameCat.name) return expectedLabel(t, ctx);
         break;
@@ -284,7 +285,7 @@ export const syntaxDiagnostic = (e: IRecognitionException, ctx: ErrorContext): D
       case 'value':
         return unexpected(
           `expected a value${prev !== undefined && is(prev, T.LabelSepCat) ? ` after \`${prev.image}\`` : ''}, found ${describeFound(t)}`,
-          t, ctx, 'values are strings, numbers, booleans, names, ranges, arrays `[…]` and maps `{…}`', 'GRAM_EXPECTED_VALUE');
+          t, ctx, 'values are strings, numbers, booleans, names, ranges, arrays `[…]` and maps `{…}`', GramCodes.EXPECTED_VALUE);
       case 'subjectPattern':
         if (is(t, T.At)) return misplacedAnnotation(t, ctx, 'on the elements of a subject pattern');
         if (isBadIdentifier(t)) return badIdentifier(t, ctx);
@@ -295,15 +296,15 @@ export const syntaxDiagnostic = (e: IRecognitionException, ctx: ErrorContext): D
               ? 'remove the comma after the last element'
               : 'write `[p]` for a pattern without elements'
             : 'elements are nodes `(…)`, paths, subject patterns `[…]` or identifiers of patterns defined elsewhere',
-          'GRAM_EXPECTED_ELEMENT');
+          GramCodes.EXPECTED_ELEMENT);
       case 'annotated':
         if (prev !== undefined && is(prev, T.AtAt)) {
           return unexpected(`expected an identifier or labels after \`@@\`, found ${describeFound(t)}`, t, ctx,
-            'write `@@id`, `@@:Label` or `@@id:Label`', 'GRAM_EXPECTED_IDENTIFIER');
+            'write `@@id`, `@@:Label` or `@@id:Label`', GramCodes.EXPECTED_IDENTIFIER);
         }
-        if (is(t, T.AtAt)) return unexpected('`@@` must come before the other annotations', t, ctx, 'move `@@…` to the front', 'GRAM_MISPLACED_ANNOTATION');
+        if (is(t, T.AtAt)) return unexpected('`@@` must come before the other annotations', t, ctx, 'move `@@…` to the front', GramCodes.MISPLACED_ANNOTATION);
         return unexpected(`expected the pattern these annotations apply to, found ${describeFound(t)}`, t, ctx,
-          'annotations are followed by a node `(…)`, a path or a subject pattern `[…]`', 'GRAM_EXPECTED_PATTERN');
+          'annotations are followed by a node `(…)`, a path or a subject pattern `[…]`', GramCodes.EXPECTED_PATTERN);
       default:
         return unexpected(`unexpected ${describeFound(t)}`, t, ctx);
     }
@@ -316,14 +317,14 @@ export const topLevel = (t: IToken, prev: IToken | undefined, ctx: ErrorContext)
   if (is(t, T.Invalid)) return invalidCharacter(t, ctx, '');
   if (is(t, T.Comma)) {
     return unexpected('top-level patterns are not separated by commas', t, ctx,
-      'write each pattern on its own line, or list them as elements of a subject pattern: `[ | (a), (b)]`', 'GRAM_TOP_LEVEL_SEQUENCE');
+      'write each pattern on its own line, or list them as elements of a subject pattern: `[ | (a), (b)]`', GramCodes.TOP_LEVEL_SEQUENCE);
   }
   if (is(t, T.LBrace)) {
     return unexpected('a record on its own is only allowed at the start of a document, as its header', t, ctx,
-      'attach the record to a pattern, like `({k: 1})`, or move it to the top', 'GRAM_MISPLACED_RECORD');
+      'attach the record to a pattern, like `({k: 1})`, or move it to the top', GramCodes.MISPLACED_RECORD);
   }
   if (is(t, T.RParen) || is(t, T.RBracket) || is(t, T.RBrace)) {
-    return unexpected(`\`${t.image}\` has nothing to close`, t, ctx, 'remove it, or add the opening bracket it belongs to', 'GRAM_UNMATCHED_CLOSER');
+    return unexpected(`\`${t.image}\` has nothing to close`, t, ctx, 'remove it, or add the opening bracket it belongs to', GramCodes.UNMATCHED_CLOSER);
   }
   if (is(t, T.ArrowLeftCat) || is(t, T.ArrowRightCat)) {
     const afterSubjectPattern = prev !== undefined && is(prev, T.RBracket);
@@ -331,16 +332,16 @@ export const topLevel = (t: IToken, prev: IToken | undefined, ctx: ErrorContext)
       afterSubjectPattern
         ? 'only nodes `(…)` are joined by arrows; put the relationship inside a subject pattern or use nodes'
         : 'a relationship joins two nodes with an arrow of two halves, like `(a)-->(b)` or `(a)-[:KNOWS]->(b)`',
-      'GRAM_UNEXPECTED_TOKEN');
+      GramCodes.UNEXPECTED_TOKEN);
   }
   return unexpected(`expected a pattern such as \`(a)\`, \`(a)-->(b)\` or \`[a | b]\`, found ${describeFound(t)}`, t, ctx,
     is(t, T.SymbolToken) || is(t, T.Integer) ? `identifiers go inside a node: \`(${t.image})\`` : undefined,
-    'GRAM_EXPECTED_PATTERN');
+    GramCodes.EXPECTED_PATTERN);
 };
 
 const expectedLabel = (t: IToken, ctx: ErrorContext): Diagnostic =>
   unexpected(`expected a label name after \`:\`, found ${describeFound(t)}`, t, ctx,
-    'labels are names or `backtick names`, like `:Person` or `` :`Two Words` ``', 'GRAM_EXPECTED_LABEL');
+    'labels are names or `backtick names`, like `:Person` or `` :`Two Words` ``', GramCodes.EXPECTED_LABEL);
 
 const hasPipeBefore = (tokens: ReadonlyArray<GramToken>, i: number): boolean => {
   let depth = 0;

@@ -7,14 +7,17 @@
  * A bound tool carries the specification, the tool and the compiled validators (compiled on the
  * first call, not at bind time). `invoke` runs it.
  */
-import type { Either } from 'fp-ts/lib/Either.js';
-import { type Diagnostic, error as diagnostic } from '../core/diagnostic.js';
-import type { JsonSchema } from '../core/json-schema.js';
+import { ToolCodes } from './codes.js';
+import { acceptsAnything } from '../spec/schema-keywords.js';
+import { type Either, left, right } from '../core/either.js';
+import type { Diagnostic } from '../core/diagnostic.js';
+import { err, ok, type Result } from '../core/result.js';
 import type { ToolSpecification } from '../spec/tool-spec.js';
-import { type CompiledSchema, compileSchema, type SchemaCompileError } from '../spec/validate.js';
+import { type CompiledSchema, compileSchema } from '../spec/validate.js';
 import type { InvocationObserver } from './events.js';
-import { diffJson, formatDifferences, type JsonDifference, schemaDiffOptions } from './json-diff.js';
+import { diffJson, formatDifferences, type JsonDifference, schemaDiffOptions } from '../core/json-diff.js';
 import { NEVER } from './never-signal.js';
+import { closeNames } from '../core/suggest.js';
 import { type InvocationContext, type Tool, validateTool } from './tool.js';
 import { lookupTool, type ToolLibrary, toolNames } from './tool-library.js';
 
@@ -24,14 +27,18 @@ import { lookupTool, type ToolLibrary, toolNames } from './tool-library.js';
 
 /**
  * Why a specification could not be bound:
- * - `TOOL_NOT_FOUND`: the library has no tool of that name (`suggestions` holds close names);
+ * - `TOOL_NOT_IN_LIBRARY`: the library has no tool of that name (`suggestions` holds close names);
  * - `TOOL_MISMATCH`: the tool disagrees with the specification (`mismatches` says where and how);
- * - `INVALID_TOOL`: the library entry is not a usable tool (`problems`);
- * - `DUPLICATE_SPECIFICATION`: `bindAll` got two specifications of one name.
+ * - `TOOL_INVALID`: the library entry is not a usable tool (`problems`);
+ * - `TOOL_DUPLICATE_SPECIFICATION`: `bindAll` got two specifications of one name.
  */
-export type BindErrorCode = 'TOOL_NOT_FOUND' | 'TOOL_MISMATCH' | 'INVALID_TOOL' | 'DUPLICATE_SPECIFICATION';
+export type BindErrorCode = typeof ToolCodes.NOT_IN_LIBRARY | typeof ToolCodes.MISMATCH | typeof ToolCodes.INVALID | typeof ToolCodes.DUPLICATE_SPECIFICATION;
 
-export type MismatchCode = 'NAME_MISMATCH' | 'DESCRIPTION_MISMATCH' | 'SCHEMA_MISMATCH' | 'OUTPUT_SCHEMA_MISMATCH';
+export type MismatchCode =
+  | typeof ToolCodes.NAME_MISMATCH
+  | typeof ToolCodes.DESCRIPTION_MISMATCH
+  | typeof ToolCodes.SCHEMA_MISMATCH
+  | typeof ToolCodes.OUTPUT_SCHEMA_MISMATCH;
 
 export interface Mismatch {
   readonly code: MismatchCode;
@@ -41,16 +48,18 @@ export interface Mismatch {
   readonly differences: ReadonlyArray<JsonDifference>;
 }
 
-export interface BindError {
+/**
+ * A diagnostic (binding is compile-time work: `Left` holds a list of them) with what a program
+ * needs to act on it. Its `hint` lists the differences, one per line.
+ */
+export interface BindError extends Diagnostic {
   readonly code: BindErrorCode;
   /** The specification's name. */
   readonly toolName: string;
-  /** One line a person or a model can act on. */
-  readonly message: string;
   readonly mismatches: ReadonlyArray<Mismatch>;
   /** For `INVALID_TOOL`: what is wrong with the entry. */
   readonly problems: ReadonlyArray<Diagnostic>;
-  /** For `TOOL_NOT_FOUND`: names in the library close to the one asked for. */
+  /** For `TOOL_NOT_IN_LIBRARY`: names in the library close to the one asked for. */
   readonly suggestions: ReadonlyArray<string>;
 }
 
@@ -62,6 +71,12 @@ export interface BindOptions {
   readonly timeoutMs?: number;
   /** Passed to implementations as `ctx.context` when the caller gives none. */
   readonly context?: unknown;
+}
+
+/** Why the validators of a bound tool cannot be compiled (reported by `invoke` on the first call). */
+export interface ValidatorsError {
+  readonly code: typeof ToolCodes.INVALID_SCHEMA;
+  readonly message: string;
 }
 
 export interface CompiledValidators {
@@ -76,7 +91,7 @@ export interface BoundTool {
   readonly tool: Tool;
   readonly options: BindOptions;
   /** The argument and output validators, compiled on first use (and cached). */
-  readonly validators: () => Either<SchemaCompileError, CompiledValidators>;
+  readonly validators: () => Either<ValidatorsError, CompiledValidators>;
 }
 
 /** A whole agent's tools, bound. */
@@ -90,16 +105,6 @@ export interface BoundTools {
 // bound tools
 // -------------------------------------------------------------------------------------------------
 
-/** Keywords that only annotate: a schema made of these alone accepts every value. */
-const ANNOTATIONS = new Set(['$schema', '$id', '$comment', 'title', 'description', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly']);
-
-/** Whether a schema accepts every value (`true`, `{}`, or annotations only). */
-export const acceptsAnything = (schema: JsonSchema | undefined): boolean =>
-  schema === undefined || schema === true || (typeof schema === 'object' && schema !== null && !Array.isArray(schema) && Object.keys(schema).every((k) => ANNOTATIONS.has(k)));
-
-const right = <A>(a: A): Either<never, A> => ({ _tag: 'Right', right: a });
-const left = <E>(e: E): Either<E, never> => ({ _tag: 'Left', left: e });
-
 const never = (): boolean => false;
 
 /** Marks the instances of `BoundToolImpl` (a property load: cheaper than `instanceof` on the hot path). */
@@ -110,7 +115,7 @@ export class BoundToolImpl implements BoundTool {
   readonly [BOUND] = true;
   readonly name: string;
   /** Cached on first use by `validators()`. */
-  compiled: Either<SchemaCompileError, CompiledValidators> | undefined = undefined;
+  compiled: Either<ValidatorsError, CompiledValidators> | undefined = undefined;
   /** Whether calls need more than the plain path (an observer, a timeout or limits). */
   readonly plain: boolean;
   // the hot path's view of `compiled`, set by `validators()` when it succeeds
@@ -141,19 +146,19 @@ export class BoundToolImpl implements BoundTool {
       (limits === undefined || (limits.timeoutMs === undefined && limits.maxCallsPerMinute === undefined && limits.maxResultBytes === undefined));
   }
 
-  validators(): Either<SchemaCompileError, CompiledValidators> {
+  validators(): Either<ValidatorsError, CompiledValidators> {
     if (this.compiled !== undefined) return this.compiled;
     const args = compileSchema(this.spec.schema);
-    let result: Either<SchemaCompileError, CompiledValidators>;
+    let result: Either<ValidatorsError, CompiledValidators>;
     if (args._tag === 'Left') {
-      result = left({ code: 'INVALID_SCHEMA', message: `the argument schema of "${this.name}" is not valid: ${args.left.message}` });
+      result = left({ code: ToolCodes.INVALID_SCHEMA, message: `the argument schema of "${this.name}" is not valid: ${args.left.message}` });
     } else if (acceptsAnything(this.spec.outputSchema)) {
       result = right({ args: args.right, output: undefined });
     } else {
       const output = compileSchema(this.spec.outputSchema);
       result =
         output._tag === 'Left'
-          ? left({ code: 'INVALID_SCHEMA', message: `the output schema of "${this.name}" is not valid: ${output.left.message}` })
+          ? left({ code: ToolCodes.INVALID_SCHEMA, message: `the output schema of "${this.name}" is not valid: ${output.left.message}` })
           : right({ args: args.right, output: output.right });
     }
     this.compiled = result;
@@ -195,7 +200,7 @@ const mismatchesOf = (spec: ToolSpecification, tool: Tool): Mismatch[] => {
   const out: Mismatch[] = [];
   if (tool.name !== spec.name) {
     out.push({
-      code: 'NAME_MISMATCH',
+      code: ToolCodes.NAME_MISMATCH,
       message: `the library entry "${spec.name}" holds a tool named "${tool.name}"`,
       differences: [{ pointer: '', kind: 'changed', expected: spec.name, actual: tool.name }],
     });
@@ -203,12 +208,12 @@ const mismatchesOf = (spec: ToolSpecification, tool: Tool): Mismatch[] => {
   const sd = normalizeDescription(spec.description);
   const td = normalizeDescription(tool.description);
   if (sd !== td) {
-    out.push({ code: 'DESCRIPTION_MISMATCH', message: `the descriptions differ: ${showTextDifference(sd, td)}`, differences: [descriptionDifference(spec.description, tool.description)] });
+    out.push({ code: ToolCodes.DESCRIPTION_MISMATCH, message: `the descriptions differ: ${showTextDifference(sd, td)}`, differences: [descriptionDifference(spec.description, tool.description)] });
   }
   const schemaDiffs = diffJson(spec.schema, tool.schema, schemaDiffOptions, MAX_DIFFS);
   if (schemaDiffs.length > 0) {
     out.push({
-      code: 'SCHEMA_MISMATCH',
+      code: ToolCodes.SCHEMA_MISMATCH,
       message: `the argument schemas differ in ${schemaDiffs.length >= MAX_DIFFS ? `${MAX_DIFFS} or more places` : plural(schemaDiffs.length, 'place')}`,
       differences: schemaDiffs,
     });
@@ -217,7 +222,7 @@ const mismatchesOf = (spec: ToolSpecification, tool: Tool): Mismatch[] => {
     const outDiffs = diffJson(spec.outputSchema, tool.outputSchema, schemaDiffOptions, MAX_DIFFS);
     if (outDiffs.length > 0) {
       out.push({
-        code: 'OUTPUT_SCHEMA_MISMATCH',
+        code: ToolCodes.OUTPUT_SCHEMA_MISMATCH,
         message: `the output schemas differ in ${outDiffs.length >= MAX_DIFFS ? `${MAX_DIFFS} or more places` : plural(outDiffs.length, 'place')}`,
         differences: outDiffs,
       });
@@ -227,10 +232,10 @@ const mismatchesOf = (spec: ToolSpecification, tool: Tool): Mismatch[] => {
 };
 
 const MISMATCH_WORDS: Record<MismatchCode, string> = {
-  NAME_MISMATCH: 'name',
-  DESCRIPTION_MISMATCH: 'description',
-  SCHEMA_MISMATCH: 'argument schema',
-  OUTPUT_SCHEMA_MISMATCH: 'output schema',
+  [ToolCodes.NAME_MISMATCH]: 'name',
+  [ToolCodes.DESCRIPTION_MISMATCH]: 'description',
+  [ToolCodes.SCHEMA_MISMATCH]: 'argument schema',
+  [ToolCodes.OUTPUT_SCHEMA_MISMATCH]: 'output schema',
 };
 
 const bindError = (
@@ -238,21 +243,30 @@ const bindError = (
   toolName: string,
   message: string,
   extra: { readonly mismatches?: ReadonlyArray<Mismatch>; readonly problems?: ReadonlyArray<Diagnostic>; readonly suggestions?: ReadonlyArray<string> } = {},
-): BindError => ({ code, toolName, message, mismatches: extra.mismatches ?? [], problems: extra.problems ?? [], suggestions: extra.suggestions ?? [] });
+): BindError => {
+  const e = { code, toolName, message, mismatches: extra.mismatches ?? [], problems: extra.problems ?? [], suggestions: extra.suggestions ?? [] };
+  const details = detailLines(e).map((l) => l.trim());
+  return { ...e, severity: 'error', ...(details.length > 0 ? { hint: details.join('; ') } : {}) };
+};
 
 /**
  * Binds a specification to the tool of the same name in `library`. `Right` when the tool exists
  * and agrees with the specification on name, description (whitespace-normalized) and argument
- * schema (structurally), and on the output schema when the tool declares one; `Left` says what
- * differs and shows it.
+ * schema (structurally), and on the output schema when the tool declares one; `Left` (one bind
+ * error) says what differs and shows it.
  */
-export const bindTool = (spec: ToolSpecification, library: ToolLibrary, options: BindOptions = {}): Either<BindError, BoundTool> => {
+export const bindTool = (spec: ToolSpecification, library: ToolLibrary, options: BindOptions = {}): Either<ReadonlyArray<BindError>, BoundTool> => {
+  const r = bindOne(spec, library, options);
+  return r.ok ? right(r.value) : left([r.error]);
+};
+
+const bindOne = (spec: ToolSpecification, library: ToolLibrary, options: BindOptions): Result<BoundTool, BindError> => {
   const tool = lookupTool(spec.name, library);
   if (tool === undefined) {
     const suggestions = closeNames(spec.name, toolNames(library));
-    return left(
+    return err(
       bindError(
-        'TOOL_NOT_FOUND',
+        ToolCodes.NOT_IN_LIBRARY,
         spec.name,
         `no tool "${spec.name}" in the library${suggestions.length > 0 ? ` (did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?)` : ''}`,
         { suggestions },
@@ -261,15 +275,15 @@ export const bindTool = (spec: ToolSpecification, library: ToolLibrary, options:
   }
   const problems = validateTool(tool);
   if (problems.length > 0) {
-    return left(bindError('INVALID_TOOL', spec.name, `the library entry "${spec.name}" is not a usable tool: ${problems.map((p) => p.message).join('; ')}`, { problems }));
+    return err(bindError(ToolCodes.INVALID, spec.name, `the library entry "${spec.name}" is not a usable tool: ${problems.map((p) => p.message).join('; ')}`, { problems }));
   }
   const mismatches = mismatchesOf(spec, tool);
   if (mismatches.length > 0) {
     const words = mismatches.map((m) => MISMATCH_WORDS[m.code]);
     const what = words.length === 1 ? `its ${words[0]} differs` : `its ${words.slice(0, -1).join(', ')} and ${words[words.length - 1]} differ`;
-    return left(bindError('TOOL_MISMATCH', spec.name, `the tool "${spec.name}" does not match its specification: ${what}`, { mismatches }));
+    return err(bindError(ToolCodes.MISMATCH, spec.name, `the tool "${spec.name}" does not match its specification: ${what}`, { mismatches }));
   }
-  return right(new BoundToolImpl(spec, tool, options));
+  return ok(new BoundToolImpl(spec, tool, options));
 };
 
 /**
@@ -283,15 +297,15 @@ export const bindAll = (specs: ReadonlyArray<ToolSpecification>, library: ToolLi
   const seen = new Set<string>();
   for (const spec of specs) {
     if (seen.has(spec.name)) {
-      errors.push(bindError('DUPLICATE_SPECIFICATION', spec.name, `two tool specifications are named "${spec.name}"; tool names must be unique within an agent`));
+      errors.push(bindError(ToolCodes.DUPLICATE_SPECIFICATION, spec.name, `two tool specifications are named "${spec.name}"; tool names must be unique within an agent`));
       continue;
     }
     seen.add(spec.name);
-    const r = bindTool(spec, library, options);
-    if (r._tag === 'Left') errors.push(r.left);
+    const r = bindOne(spec, library, options);
+    if (!r.ok) errors.push(r.error);
     else {
-      tools.push(r.right);
-      byName.set(spec.name, r.right);
+      tools.push(r.value);
+      byName.set(spec.name, r.value);
     }
   }
   return errors.length > 0 ? left(errors) : right({ tools, byName });
@@ -315,25 +329,22 @@ export const isBoundToolImpl = (v: unknown): v is BoundToolImpl => typeof v === 
  * for schemas), e.g.
  *
  *     error[TOOL_MISMATCH]: the tool "getWeather" does not match its specification: its argument schema differs
- *       SCHEMA_MISMATCH: the argument schemas differ in 1 place
+ *       TOOL_SCHEMA_MISMATCH: the argument schemas differ in 1 place
  *         /properties/city/type: spec "string", tool "integer"
  */
-export const formatBindError = (e: BindError): string => {
-  const lines = [`error[${e.code}]: ${e.message}`];
+export const formatBindError = (e: BindError): string => [`error[${e.code}]: ${e.message}`, ...detailLines(e)].join('\n');
+
+/** The lines under a bind error's message: each mismatch with its differences, each problem. */
+const detailLines = (e: Pick<BindError, 'mismatches' | 'problems'>): string[] => {
+  const lines: string[] = [];
   for (const m of e.mismatches) {
     lines.push(`  ${m.code}: ${m.message}`);
-    if (m.code === 'SCHEMA_MISMATCH' || m.code === 'OUTPUT_SCHEMA_MISMATCH') {
+    if (m.code === ToolCodes.SCHEMA_MISMATCH || m.code === ToolCodes.OUTPUT_SCHEMA_MISMATCH) {
       for (const l of formatDifferences(m.differences).split('\n')) lines.push(`    ${l}`);
     }
   }
   for (const p of e.problems) lines.push(`  ${p.code}: ${p.message}`);
-  return lines.join('\n');
-};
-
-/** A bind error as a diagnostic (code, message, and the differences as a hint). */
-export const bindErrorDiagnostic = (e: BindError): Diagnostic => {
-  const details = formatBindError(e).split('\n').slice(1).map((l) => l.trim());
-  return diagnostic(e.code, e.message, details.length > 0 ? { hint: details.join('; ') } : {});
+  return lines;
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -341,34 +352,3 @@ export const bindErrorDiagnostic = (e: BindError): Diagnostic => {
 // -------------------------------------------------------------------------------------------------
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-/** Edit distance, bounded: returns `max + 1` as soon as the distance exceeds `max`. */
-const distance = (a: string, b: string, max: number): number => {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const v = Math.min((prev[j] as number) + 1, (cur[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
-      cur.push(v);
-      if (v < best) best = v;
-    }
-    if (best > max) return max + 1;
-    prev = cur;
-  }
-  return prev[b.length] as number;
-};
-
-/** Up to three names close to `name` (same letters ignoring case and `_`/`-`, or at most two edits away). */
-const closeNames = (name: string, names: ReadonlyArray<string>): ReadonlyArray<string> => {
-  const norm = (s: string) => s.toLowerCase().replace(/[_-]/g, '');
-  const n = norm(name);
-  const max = name.length <= 4 ? 1 : 2;
-  return names
-    .map((c) => ({ c, d: norm(c) === n ? 0 : distance(name, c, max) }))
-    .filter((x) => x.d <= max)
-    .sort((x, y) => x.d - y.d || (x.c < y.c ? -1 : 1))
-    .slice(0, 3)
-    .map((x) => x.c);
-};

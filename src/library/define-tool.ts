@@ -5,7 +5,8 @@
  * gram text (`[sayHello:Tool {description: ".."} | (name::String)==>(::String)]`), which is
  * compiled on the spot; bad text gives its diagnostics, never an exception.
  */
-import type { Either } from 'fp-ts/lib/Either.js';
+import { ToolCodes } from './codes.js';
+import { type Either, leftOne, right } from '../core/either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { parseSpecifications } from '../spec/load.js';
 import type { ToolSpecification } from '../spec/tool-spec.js';
@@ -57,30 +58,29 @@ export function defineTool<A, R>(
   if (options.name !== undefined) {
     const found = tools.find((t) => t.name === options.name);
     if (found === undefined) {
-      return left(
-        error('DEFINE_TOOL_NOT_FOUND', `the gram text defines no tool "${options.name}"`, {
+      return leftOne(
+        error(ToolCodes.DEFINE_NOT_FOUND, `the gram text defines no tool "${options.name}"`, {
           ...where,
           hint: tools.length > 0 ? `it defines ${tools.map((t) => `"${t.name}"`).join(', ')}` : 'a tool is written [name:Tool {description: "..."} | (param::Type)==>(::Result)]',
         }),
       );
     }
-    return { _tag: 'Right', right: fromSpec(found, impl, options) };
+    return right(fromSpec(found, impl, options));
   }
   if (tools.length !== 1) {
-    return left(
+    return leftOne(
       tools.length === 0
-        ? error('DEFINE_TOOL_NO_TOOL', 'the gram text defines no tool', { ...where, hint: 'a tool is written [name:Tool {description: "..."} | (param::Type)==>(::Result)]' })
-        : error('DEFINE_TOOL_AMBIGUOUS', `the gram text defines ${tools.length} tools (${tools.map((t) => t.name).join(', ')}); say which one with the name option`, where),
+        ? error(ToolCodes.DEFINE_NO_TOOL, 'the gram text defines no tool', { ...where, hint: 'a tool is written [name:Tool {description: "..."} | (param::Type)==>(::Result)]' })
+        : error(ToolCodes.DEFINE_AMBIGUOUS, `the gram text defines ${tools.length} tools (${tools.map((t) => t.name).join(', ')}); say which one with the name option`, where),
     );
   }
-  return { _tag: 'Right', right: fromSpec(tools[0] as ToolSpecification, impl, options) };
+  return right(fromSpec(tools[0] as ToolSpecification, impl, options));
 }
 
 // -------------------------------------------------------------------------------------------------
 // utilities
 // -------------------------------------------------------------------------------------------------
 
-const left = (d: Diagnostic): Either<ReadonlyArray<Diagnostic>, never> => ({ _tag: 'Left', left: [d] });
 
 const fromSpec = <A, R>(spec: ToolSpecification, impl: ToolImplementation<A, R>, options: DefineToolOptions): Tool =>
   createTool<A, R>(spec.name, spec.description, spec.schema, impl, {

@@ -3,27 +3,33 @@
  * never rejects, whatever the arguments and whatever the implementation does (throws, rejects,
  * hangs, returns garbage, throws non-errors, settles after its timeout):
  *
- * 1. the arguments are validated against the specification's schema (`INVALID_ARGUMENTS`, with paths);
+ * 1. the arguments are validated against the specification's schema (`TOOL_INVALID_ARGUMENTS`, with paths);
  * 2. defaults are applied to a copy;
- * 3. the implementation runs with an `AbortSignal`: a timeout aborts it and gives `TIMEOUT` on
- *    time even when the implementation ignores the signal; the caller's abort gives `CANCELLED`;
- * 4. whatever it throws or rejects becomes `EXECUTION_ERROR` with the message (never a stack), or
- *    the code of a thrown `ToolFailure`;
- * 5. the result must be JSON data and validate against the output schema (`INVALID_OUTPUT`), and
- *    fit the tool's `maxResultBytes` (`RESULT_TOO_LARGE`); `maxCallsPerMinute` gives `RATE_LIMITED`;
+ * 3. the implementation runs with an `AbortSignal`: a timeout aborts it and gives `TOOL_TIMEOUT`
+ *    on time even when the implementation ignores the signal; the caller's abort gives
+ *    `TOOL_CANCELLED`;
+ * 4. whatever it throws or rejects becomes `TOOL_EXECUTION_ERROR` with the message (never a
+ *    stack), or the code of a thrown `ToolFailure`; a returned `fail(...)` (a result with a coded
+ *    error) is the call's failure with its code, a returned `ok(value)` is `value`;
+ * 5. the result must be JSON data and validate against the output schema (`TOOL_INVALID_OUTPUT`),
+ *    and fit the tool's `maxResultBytes` (`TOOL_RESULT_TOO_LARGE`); `maxCallsPerMinute` gives
+ *    `TOOL_RATE_LIMITED`;
  * 6. `{ok: true, value}` or `{ok: false, error: {code, message, details?, retryable}}`.
  *
  * The hot path (no observer, no tracing, no timeout, no signal, no limits) allocates no timer, no
- * AbortController and no call id: implementations get a shared signal that never aborts.
+ * AbortController and no call id: implementations get a shared signal that never aborts. It
+ * gives the same results as the full path (a property test checks it).
  */
-import { type Either, left as eLeft, right as eRight } from 'fp-ts/lib/Either.js';
-import type { TaskEither } from 'fp-ts/lib/TaskEither.js';
+import { ToolCodes } from './codes.js';
+import type { TaskEither } from '../core/either.js';
+import { isCodedResult, ok, toTaskEither } from '../core/result.js';
 import { formatIssues, type ValidationIssue } from '../spec/validate.js';
 import { type BoundTool, type BoundToolImpl, type BoundTools, type CompiledValidators, isBoundToolImpl } from './bind.js';
 import { callId } from '../core/call-id.js';
 import { NEVER } from './never-signal.js';
 import { combineObservers, type InvocationObserver, notify } from './events.js';
 import { findNonJson, jsonByteLength } from '../core/json-value.js';
+import { messageOf } from '../core/message.js';
 import { admitCall } from './rate-limit.js';
 import { fail, isToolFailure, type ToolError, type ToolResult } from './result.js';
 import type { InvocationContext } from './tool.js';
@@ -34,9 +40,9 @@ import { endToolSpan, startToolSpan, type ToolSpan, tracingEnabled, withSpanCont
 // -------------------------------------------------------------------------------------------------
 
 export interface InvokeOptions {
-  /** Aborting it cancels the call (`CANCELLED`); the implementation's signal is aborted too. */
+  /** Aborting it cancels the call (`TOOL_CANCELLED`); the implementation's signal is aborted too. */
   readonly signal?: AbortSignal;
-  /** Milliseconds before the call gives `TIMEOUT` (overrides the binding's and the tool's default). */
+  /** Milliseconds before the call gives `TOOL_TIMEOUT` (overrides the binding's and the tool's default). */
   readonly timeoutMs?: number;
   /** Passed to the implementation as `ctx.context` (overrides the binding's). */
   readonly context?: unknown;
@@ -78,7 +84,7 @@ export const invoke = (bound: BoundTool, args: unknown, options?: InvokeOptions)
 
 /**
  * Runs a bound tool on arguments given as JSON text (a model's tool call). Text that is not JSON
- * gives `INVALID_ARGUMENTS` (and the usual events); empty text means no arguments (`{}`).
+ * gives `TOOL_INVALID_ARGUMENTS` (and the usual events); empty text means no arguments (`{}`).
  */
 export const invokeJson = (bound: BoundTool, argumentsText: string, options?: InvokeOptions): Promise<ToolResult> => {
   try {
@@ -91,32 +97,29 @@ export const invokeJson = (bound: BoundTool, argumentsText: string, options?: In
   }
 };
 
-/** Runs the tool of that name among `tools`; `TOOL_NOT_FOUND` (listing the available names) when there is none. */
+/** Runs the tool of that name among `tools`; `TOOL_NOT_BOUND` (listing the available names) when there is none. */
 export const invokeByName = (tools: BoundTools, name: string, args: unknown, options?: InvokeOptions): Promise<ToolResult> => {
   const bound = tools.byName.get(name);
   if (bound !== undefined) return invoke(bound, args, options);
   const available = [...tools.byName.keys()];
   return Promise.resolve(
-    fail('TOOL_NOT_FOUND', `there is no tool "${name}"; the available tools are: ${available.length > 0 ? available.join(', ') : 'none'}`, {
+    fail(ToolCodes.NOT_BOUND, `there is no tool "${name}"; the available tools are: ${available.length > 0 ? available.join(', ') : 'none'}`, {
       details: { available },
     }),
   );
 };
 
 /** `invoke` as an fp-ts `TaskEither`, for composing calls at the API edge. */
-export const invokeTask =
-  (bound: BoundTool, args: unknown, options?: InvokeOptions): TaskEither<ToolError, unknown> =>
-  () =>
-    invoke(bound, args, options).then((r): Either<ToolError, unknown> => (r.ok ? eRight(r.value) : eLeft(r.error)));
+export const invokeTask = (bound: BoundTool, args: unknown, options?: InvokeOptions): TaskEither<ToolError, unknown> => toTaskEither(() => invoke(bound, args, options));
 
-/** Parses a tool call's JSON arguments; `INVALID_ARGUMENTS` when the text is not JSON. */
+/** Parses a tool call's JSON arguments; `TOOL_INVALID_ARGUMENTS` when the text is not JSON. */
 export const parseArguments = (text: string): ToolResult<unknown> => {
-  if (typeof text !== 'string') return fail('INVALID_ARGUMENTS', `the arguments must be JSON text, got ${typeof text}`);
-  if (text.trim() === '') return { ok: true, value: {} };
+  if (typeof text !== 'string') return fail(ToolCodes.INVALID_ARGUMENTS, `the arguments must be JSON text, got ${typeof text}`);
+  if (text.trim() === '') return ok({});
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return ok(JSON.parse(text) as unknown);
   } catch (e) {
-    return fail('INVALID_ARGUMENTS', `the arguments are not valid JSON (${e instanceof Error ? e.message : 'parse error'}); send a JSON object`, {
+    return fail(ToolCodes.INVALID_ARGUMENTS, `the arguments are not valid JSON (${e instanceof Error ? e.message : 'parse error'}); send a JSON object`, {
       details: { text: text.length > 200 ? `${text.slice(0, 200)}…` : text },
     });
   }
@@ -130,7 +133,7 @@ const plainCall = async (b: BoundToolImpl, args: unknown, context: unknown): Pro
   try {
     if (!b.ready) {
       const compiled = b.validators();
-      if (compiled._tag === 'Left') return fail('INVALID_SCHEMA', compiled.left.message);
+      if (compiled._tag === 'Left') return fail(ToolCodes.INVALID_SCHEMA, compiled.left.message);
     }
     if (!b.argsCheck(args)) return invalidArguments(b, args);
     let r: unknown;
@@ -141,8 +144,8 @@ const plainCall = async (b: BoundToolImpl, args: unknown, context: unknown): Pro
       return executionFailure(e);
     }
     // the common results (a finite number, a string) need no JSON walk
-    if ((typeof r === 'string' || (typeof r === 'number' && Number.isFinite(r))) && (b.outputCheck === undefined || b.outputCheck(r))) return { ok: true, value: r };
-    return checkOutput(b, r);
+    if ((typeof r === 'string' || (typeof r === 'number' && Number.isFinite(r))) && (b.outputCheck === undefined || b.outputCheck(r))) return ok(r);
+    return settle(b, r);
   } catch (e) {
     return internalFailure(e);
   }
@@ -196,14 +199,14 @@ const fullCall = async (b: BoundToolImpl, args: unknown, o: InvokeOptions, early
           const ctx: InvocationContext = { signal: NEVER, toolName: b.name, context: prepared.context };
           let r = span !== undefined ? withSpanContext(span, () => b.tool.invoke(prepared.a, ctx)) : b.tool.invoke(prepared.a, ctx);
           if (isThenable(r)) r = await r;
-          outcome = { ok: true, value: r };
+          outcome = ok(r);
         } catch (e) {
           outcome = executionFailure(e);
         }
       } else {
         outcome = await guarded(b, prepared, span);
       }
-      result = outcome.ok ? checkOutput(b, outcome.value) : outcome;
+      result = outcome.ok ? settle(b, outcome.value) : outcome;
     }
   } catch (e) {
     result = internalFailure(e);
@@ -231,7 +234,7 @@ const prepare = (b: BoundToolImpl, args: unknown, o: InvokeOptions): ToolResult 
   if (signal !== undefined && signal.aborted) return cancelled(b.name, signal.reason);
   if (!b.ready) {
     const compiled = b.validators();
-    if (compiled._tag === 'Left') return fail('INVALID_SCHEMA', compiled.left.message);
+    if (compiled._tag === 'Left') return fail(ToolCodes.INVALID_SCHEMA, compiled.left.message);
   }
   if (!b.argsCheck(args)) return invalidArguments(b, args);
   const a = b.hasDefaults ? withDefaults(b, args) : args;
@@ -239,14 +242,14 @@ const prepare = (b: BoundToolImpl, args: unknown, o: InvokeOptions): ToolResult 
   const limits = b.tool.limits;
   const timeout = o.timeoutMs ?? b.options.timeoutMs ?? limits?.timeoutMs;
   if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0)) {
-    return fail('INVALID_OPTIONS', `timeoutMs must be a positive number of milliseconds, got ${String(timeout)}`);
+    return fail(ToolCodes.INVALID_OPTIONS, `timeoutMs must be a positive number of milliseconds, got ${String(timeout)}`);
   }
   const perMinute = limits?.maxCallsPerMinute;
   if (perMinute !== undefined) {
     const wait = admitCall(b.tool, perMinute, Date.now());
     if (wait > 0) {
       const retryAfterMs = Math.ceil(wait);
-      return fail('RATE_LIMITED', `"${b.name}" allows ${perMinute} call${perMinute === 1 ? '' : 's'} per minute; try again in ${Math.ceil(retryAfterMs / 1000)} s`, {
+      return fail(ToolCodes.RATE_LIMITED, `"${b.name}" allows ${perMinute} call${perMinute === 1 ? '' : 's'} per minute; try again in ${Math.ceil(retryAfterMs / 1000)} s`, {
         retryable: true,
         details: { maxCallsPerMinute: perMinute, retryAfterMs },
       });
@@ -262,7 +265,7 @@ const prepare = (b: BoundToolImpl, args: unknown, o: InvokeOptions): ToolResult 
 
 /**
  * Runs the implementation against a timeout and/or the caller's signal, and settles on the first
- * of: its result, the timeout (`TIMEOUT`), the caller's abort (`CANCELLED`). The implementation's
+ * of: its result, the timeout (`TOOL_TIMEOUT`), the caller's abort (`TOOL_CANCELLED`). The implementation's
  * signal is its own (listeners it adds die with the call, even when the caller passes one signal
  * to many calls), made only if it reads `ctx.signal` (creating an AbortSignal costs
  * microseconds). No closure is made per call.
@@ -274,7 +277,7 @@ const guarded = (b: BoundToolImpl, p: Prepared, span: ToolSpan | undefined): Pro
     try {
       r = span !== undefined ? withSpanContext(span, () => b.tool.invoke(p.a, call.ctx)) : b.tool.invoke(p.a, call.ctx);
       if (!isThenable(r)) {
-        call.finish({ ok: true, value: r });
+        call.finish(ok(r));
         return;
       }
     } catch (e) {
@@ -283,7 +286,7 @@ const guarded = (b: BoundToolImpl, p: Prepared, span: ToolSpan | undefined): Pro
     }
     // a rejection after the timeout is still handled here (and ignored): no unhandled rejection
     Promise.resolve(r).then(
-      (value) => call.finish({ ok: true, value }),
+      (value) => call.finish(ok(value)),
       (e: unknown) => call.finish(executionFailure(e)),
     );
   });
@@ -332,7 +335,7 @@ class GuardedCall {
 function timeUp(call: GuardedCall): void {
   const message = `"${call.toolName}" did not finish within ${String(call.p.timeoutMs)} ms`;
   call.abort(new DOMException(message, 'TimeoutError'));
-  call.finish(fail('TIMEOUT', message, { retryable: true, details: { timeoutMs: call.p.timeoutMs } }) as Outcome);
+  call.finish(fail(ToolCodes.TIMEOUT, message, { retryable: true, details: { timeoutMs: call.p.timeoutMs } }) as Outcome);
 }
 
 /** What the implementation gets: its signal is made on first read. */
@@ -371,7 +374,7 @@ const withDefaults = (b: BoundToolImpl, args: unknown): unknown => validatorsOf(
 
 const invalidArguments = (b: BoundToolImpl, args: unknown): ToolResult => {
   const issues = validatorsOf(b).args.issues(args);
-  return fail('INVALID_ARGUMENTS', `invalid arguments for "${b.name}": ${formatIssues(issues)}`, { details: { issues } });
+  return fail(ToolCodes.INVALID_ARGUMENTS, `invalid arguments for "${b.name}": ${formatIssues(issues)}`, { details: { issues } });
 };
 
 /** Validation messages speak of arguments; for a result they speak of the result. */
@@ -379,6 +382,24 @@ const asResultIssue = (i: ValidationIssue): ValidationIssue => ({
   ...i,
   message: i.message.replace(/^the arguments\b/, 'the result').replace(/^argument "/, 'result field "'),
 });
+
+/**
+ * What the implementation returned, as the call's result: a returned result (`ok(v)`, `fail(...)`)
+ * is read as one, anything else is the value; the value is then checked.
+ */
+const settle = (b: BoundToolImpl, r: unknown): ToolResult => {
+  if (r === null || typeof r !== 'object' || !isCodedResult(r)) return checkOutput(b, r);
+  return r.ok ? checkOutput(b, r.value) : returnedFailure(r.error);
+};
+
+/** A failure the implementation returned (`fail(...)`): its code, message, details and retryable, made safe. */
+const returnedFailure = (e: { readonly code: string; readonly message: string; readonly details?: unknown; readonly retryable?: unknown }): ToolResult => {
+  const details = safeDetails(e.details);
+  return fail(e.code !== '' ? e.code : ToolCodes.EXECUTION_ERROR, clip(e.message !== '' ? e.message : 'the tool failed without a message'), {
+    ...(details !== undefined ? { details } : {}),
+    retryable: e.retryable === true,
+  });
+};
 
 const checkOutput = (b: BoundToolImpl, r: unknown): ToolResult => {
   // a tool that returns nothing returns null
@@ -388,46 +409,29 @@ const checkOutput = (b: BoundToolImpl, r: unknown): ToolResult => {
     const bad = findNonJson(value);
     if (bad !== undefined) {
       const where = bad.path === '' ? 'it is' : `${bad.path} is`;
-      return fail('INVALID_OUTPUT', `"${b.name}" returned a result that is not JSON data: ${where} ${bad.found}`, { details: { path: bad.path } });
+      return fail(ToolCodes.INVALID_OUTPUT, `"${b.name}" returned a result that is not JSON data: ${where} ${bad.found}`, { details: { path: bad.path } });
     }
   }
   const maxBytes = b.tool.limits?.maxResultBytes;
   if (maxBytes !== undefined) {
     const size = jsonByteLength(value);
     if (size > maxBytes) {
-      return fail('RESULT_TOO_LARGE', `"${b.name}" returned ${size} bytes of JSON; the limit is ${maxBytes}`, { details: { bytes: size, maxResultBytes: maxBytes } });
+      return fail(ToolCodes.RESULT_TOO_LARGE, `"${b.name}" returned ${size} bytes of JSON; the limit is ${maxBytes}`, { details: { bytes: size, maxResultBytes: maxBytes } });
     }
   }
   const output = validatorsOf(b).output;
   if (output !== undefined && !output.check(value)) {
     const issues = output.issues(value).map(asResultIssue);
-    return fail('INVALID_OUTPUT', `"${b.name}" returned an invalid result: ${formatIssues(issues)}`, { details: { issues } });
+    return fail(ToolCodes.INVALID_OUTPUT, `"${b.name}" returned an invalid result: ${formatIssues(issues)}`, { details: { issues } });
   }
-  return { ok: true, value };
+  return ok(value);
 };
 
 const clip = (s: string): string => (s.length > MAX_MESSAGE ? `${s.slice(0, MAX_MESSAGE)}…` : s);
 
-/** A thrown value's message, whatever was thrown; never a stack trace. */
-export const messageOf = (e: unknown): string => {
-  try {
-    if (e instanceof Error) return e.message !== '' ? e.message : `${e.name} (without a message)`;
-    if (typeof e === 'string') return e !== '' ? e : 'an empty string was thrown';
-    if (typeof e === 'object' && e !== null) {
-      const m = (e as { message?: unknown }).message;
-      if (typeof m === 'string' && m !== '') return m;
-      const json = JSON.stringify(e);
-      return json !== undefined ? `a non-error value was thrown: ${json}` : 'a non-error value was thrown';
-    }
-    return `a non-error value was thrown: ${String(e)}`;
-  } catch {
-    return 'a value was thrown that cannot be shown';
-  }
-};
-
 const executionFailure = (e: unknown): Outcome => {
   if (isToolFailure(e)) {
-    const code = typeof e.code === 'string' && e.code !== '' ? e.code : 'EXECUTION_ERROR';
+    const code = typeof e.code === 'string' && e.code !== '' ? e.code : ToolCodes.EXECUTION_ERROR;
     const details = safeDetails(e.details);
     return fail(code, clip(messageOf(e)), { ...(details !== undefined ? { details } : {}), retryable: e.retryable === true }) as Outcome;
   }
@@ -437,7 +441,7 @@ const executionFailure = (e: unknown): Outcome => {
   } catch {
     name = undefined;
   }
-  return fail('EXECUTION_ERROR', clip(messageOf(e)), name !== undefined ? { details: { errorName: name } } : {}) as Outcome;
+  return fail(ToolCodes.EXECUTION_ERROR, clip(messageOf(e)), name !== undefined ? { details: { errorName: name } } : {}) as Outcome;
 };
 
 const safeDetails = (details: unknown): unknown => {
@@ -448,10 +452,10 @@ const safeDetails = (details: unknown): unknown => {
 
 const cancelled = (name: string, reason: unknown): ToolResult => {
   const why = reason === undefined ? '' : ` (${messageOf(reason)})`;
-  return fail('CANCELLED', `the call of "${name}" was cancelled by the caller${why}`);
+  return fail(ToolCodes.CANCELLED, `the call of "${name}" was cancelled by the caller${why}`);
 };
 
 const notBound = (v: unknown): ToolResult =>
-  fail('INVALID_OPTIONS', `invoke needs a tool bound with bindTool or bindAll, got ${v === null ? 'null' : typeof v}`);
+  fail(ToolCodes.INVALID_OPTIONS, `invoke needs a tool bound with bindTool or bindAll, got ${v === null ? 'null' : typeof v}`);
 
-const internalFailure = (e: unknown): ToolResult => fail('EXECUTION_ERROR', `gramkit failed while invoking the tool: ${clip(messageOf(e))}`);
+const internalFailure = (e: unknown): ToolResult => fail(ToolCodes.EXECUTION_ERROR, `gramkit failed while invoking the tool: ${clip(messageOf(e))}`);

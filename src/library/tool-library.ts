@@ -9,6 +9,7 @@
  * The type is opaque: what a library holds is read through the functions of this module, and no
  * type of its implementation appears in the public declarations.
  */
+import { ToolCodes } from './codes.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { HashTrie } from './hash-trie.js';
 import { isTool, type Tool, validateTool } from './tool.js';
@@ -54,7 +55,7 @@ class Library implements ToolLibrary {
   toJSON(): Diagnostic {
     const names = toolNames(this);
     const shown = names.length > 20 ? `${names.slice(0, 20).join(', ')}, … (${names.length} in all)` : names.join(', ');
-    return error('TOOL_LIBRARY_NOT_SERIALIZABLE', `a ToolLibrary holds functions and is not serializable (tools: ${shown || 'none'})`, {
+    return error(ToolCodes.LIBRARY_NOT_SERIALIZABLE, `a ToolLibrary holds functions and is not serializable (tools: ${shown || 'none'})`, {
       hint: 'serialize the tool specifications; bind them to a library at run time',
     });
   }
@@ -197,7 +198,7 @@ export const adoptLibrary = (v: ToolLibrary): { readonly library: ToolLibrary; r
   for (const entry of isIterable(given) ? given : []) {
     const [name, tool] = Array.isArray(entry) ? (entry as [unknown, unknown]) : [entry, undefined];
     if (typeof name === 'string' && isTool(tool)) entries.push([name, tool]);
-    else problems.push(error('TOOL_LIBRARY_INVALID_ENTRY', `library entry ${JSON.stringify(String(name))} is not a tool`));
+    else problems.push(error(ToolCodes.LIBRARY_INVALID_ENTRY, `library entry ${JSON.stringify(String(name))} is not a tool`));
   }
   return { library: make(HashTrie.from(entries)), problems };
 };
@@ -223,7 +224,7 @@ export const checkLibrary = (library: ToolLibrary): ReadonlyArray<Diagnostic> =>
   for (const [name, tool] of libraryEntries(library)) {
     if (tool.name !== name) {
       out.push(
-        error('TOOL_LIBRARY_NAME_MISMATCH', `library entry "${name}" holds the tool "${tool.name}"`, {
+        error(ToolCodes.LIBRARY_NAME_MISMATCH, `library entry "${name}" holds the tool "${tool.name}"`, {
           hint: `register it as registerTool("${tool.name}", tool, library)`,
         }),
       );

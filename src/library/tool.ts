@@ -3,6 +3,8 @@
  * implement. Not serializable: specifications are data, tools hold closures, and `bindTool`
  * joins the two at run time.
  */
+import { ToolCodes } from './codes.js';
+import { isRecord } from '../core/json.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import type { JsonSchema } from '../core/json-schema.js';
 
@@ -126,11 +128,11 @@ export const toolOutputSchema = (tool: Tool): JsonSchema | undefined => tool.out
 // -------------------------------------------------------------------------------------------------
 
 const notSerializable = (name: string): Diagnostic =>
-  error('TOOL_NOT_SERIALIZABLE', `tool "${name}" is not serializable: it holds a function`, {
+  error(ToolCodes.NOT_SERIALIZABLE, `tool "${name}" is not serializable: it holds a function`, {
     hint: 'serialize its ToolSpecification (name, description, typeSignature) and bind it to a library at run time',
   });
 
-const isSchema = (v: unknown): boolean => typeof v === 'boolean' || (typeof v === 'object' && v !== null && !Array.isArray(v));
+const isSchema = (v: unknown): boolean => typeof v === 'boolean' || isRecord(v);
 
 /**
  * Whether a value has the shape of a tool (a name, a description, a schema and a function).
@@ -151,26 +153,26 @@ const LIMIT_KEYS = ['timeoutMs', 'maxResultBytes', 'maxCallsPerMinute'] as const
  */
 export const validateTool = (v: unknown): ReadonlyArray<Diagnostic> => {
   if (typeof v !== 'object' || v === null) {
-    return [error('TOOL_INVALID', `expected a tool (an object with name, description, schema and invoke), got ${v === null ? 'null' : typeof v}`)];
+    return [error(ToolCodes.INVALID, `expected a tool (an object with name, description, schema and invoke), got ${v === null ? 'null' : typeof v}`)];
   }
   const t = v as Record<string, unknown>;
   const label = typeof t['name'] === 'string' && t['name'] !== '' ? `tool "${t['name']}"` : 'the tool';
   const out: Diagnostic[] = [];
-  if (typeof t['name'] !== 'string' || t['name'].trim() === '') out.push(error('TOOL_INVALID_NAME', `${label} needs a non-empty name`));
+  if (typeof t['name'] !== 'string' || t['name'].trim() === '') out.push(error(ToolCodes.INVALID_NAME, `${label} needs a non-empty name`));
   if (typeof t['description'] !== 'string' || t['description'].trim() === '') {
-    out.push(error('TOOL_INVALID_DESCRIPTION', `${label} needs a non-empty description (the model reads it to choose the tool)`));
+    out.push(error(ToolCodes.INVALID_DESCRIPTION, `${label} needs a non-empty description (the model reads it to choose the tool)`));
   }
-  if (!isSchema(t['schema'])) out.push(error('TOOL_INVALID_SCHEMA', `${label}: schema must be a JSON Schema object, got ${describe(t['schema'])}`));
+  if (!isSchema(t['schema'])) out.push(error(ToolCodes.INVALID_SCHEMA, `${label}: schema must be a JSON Schema object, got ${describe(t['schema'])}`));
   if (t['outputSchema'] !== undefined && !isSchema(t['outputSchema'])) {
-    out.push(error('TOOL_INVALID_SCHEMA', `${label}: outputSchema must be a JSON Schema object, got ${describe(t['outputSchema'])}`));
+    out.push(error(ToolCodes.INVALID_SCHEMA, `${label}: outputSchema must be a JSON Schema object, got ${describe(t['outputSchema'])}`));
   }
   if (typeof t['invoke'] !== 'function') {
-    out.push(error('TOOL_INVALID_IMPLEMENTATION', `${label}: invoke must be a function (args, ctx) => result, got ${describe(t['invoke'])}`));
+    out.push(error(ToolCodes.INVALID_IMPLEMENTATION, `${label}: invoke must be a function (args, ctx) => result, got ${describe(t['invoke'])}`));
   }
   const limits = t['limits'];
   if (limits !== undefined) {
     if (typeof limits !== 'object' || limits === null) {
-      out.push(error('TOOL_INVALID_LIMIT', `${label}: limits must be an object, got ${describe(limits)}`));
+      out.push(error(ToolCodes.INVALID_LIMIT, `${label}: limits must be an object, got ${describe(limits)}`));
     } else {
       for (const k of LIMIT_KEYS) {
         const n = (limits as Record<string, unknown>)[k];
@@ -178,7 +180,7 @@ export const validateTool = (v: unknown): ReadonlyArray<Diagnostic> => {
         const okNumber = typeof n === 'number' && n > 0 && !Number.isNaN(n) && (k !== 'maxCallsPerMinute' || Number.isInteger(n));
         if (!okNumber) {
           out.push(
-            error('TOOL_INVALID_LIMIT', `${label}: limits.${k} must be a positive ${k === 'maxCallsPerMinute' ? 'integer' : 'number'}, got ${describe(n)}`),
+            error(ToolCodes.INVALID_LIMIT, `${label}: limits.${k} must be a positive ${k === 'maxCallsPerMinute' ? 'integer' : 'number'}, got ${describe(n)}`),
           );
         }
       }

@@ -4,7 +4,7 @@
  * compared (answers from the results, speed and failures from the metrics). The agent's
  * experiment runner builds on it.
  */
-import type { Either } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../core/either.js';
 import type { ToolSpecification } from '../spec/tool-spec.js';
 import { type BindError, type BindOptions, bindAll, type BoundTools } from './bind.js';
 import { combineObservers } from './events.js';
@@ -53,7 +53,7 @@ export const bindVariants = (
     if (bound._tag === 'Left') errors.push(...bound.left.map((e) => ({ ...e, variant: name, message: `[${name}] ${e.message}` })));
     else variants.push({ name, library, tools: bound.right, metrics });
   }
-  return errors.length > 0 ? { _tag: 'Left', left: errors } : { _tag: 'Right', right: variants };
+  return errors.length > 0 ? left(errors) : right(variants);
 };
 
 // -------------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@
  *   (quotes, backslashes) but no shell runs it: one command, no pipes, no redirections; leading
  *   `NAME=value` words set environment variables of the program.
  */
-import type { Either } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../core/either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { parseShell } from '../policy/shell-words.js';
 import { McpCodes } from './codes.js';
@@ -37,10 +37,8 @@ const STDIO = 'mcp+stdio:';
 /** Whether a command-line argument names an MCP server rather than a file. */
 export const isMcpAddress = (text: string): boolean => text.startsWith(HTTP) || text.startsWith(STDIO);
 
-const invalid = (text: string, message: string, hint: string): Either<Diagnostic, never> => ({
-  _tag: 'Left',
-  left: error(McpCodes.INVALID_ADDRESS, `${JSON.stringify(text)} is not an MCP address: ${message}`, { hint }),
-});
+const invalid = (text: string, message: string, hint: string): Either<Diagnostic, never> =>
+  left(error(McpCodes.INVALID_ADDRESS, `${JSON.stringify(text)} is not an MCP address: ${message}`, { hint }));
 
 const HINT = 'write mcp:<http(s) URL> (Streamable HTTP) or mcp+stdio:<command line> (a program speaking MCP on stdio)';
 
@@ -60,7 +58,7 @@ export const parseMcpAddress = (text: string): Either<Diagnostic, McpAddress> =>
       const eq = a.indexOf('=');
       env[a.slice(0, eq)] = a.slice(eq + 1);
     }
-    return { _tag: 'Right', right: { kind: 'stdio', command, args, env, text } };
+    return right({ kind: 'stdio', command, args, env, text });
   }
   if (text.startsWith(HTTP)) {
     const rest = text.slice(HTTP.length).trim();
@@ -71,7 +69,7 @@ export const parseMcpAddress = (text: string): Either<Diagnostic, McpAddress> =>
       return invalid(text, `${JSON.stringify(rest)} is not a URL`, HINT);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return invalid(text, `the URL must be http or https, not ${url.protocol.replace(/:$/, '')}`, HINT);
-    return { _tag: 'Right', right: { kind: 'http', url: url.href, text } };
+    return right({ kind: 'http', url: url.href, text });
   }
   return invalid(text, 'it does not start with mcp: or mcp+stdio:', HINT);
 };

@@ -12,6 +12,7 @@
  * | permissions with `net:…` / without        | `openWorldHint: true` / `false`                       |
  * | nothing stated                            | no hints (MCP's defaults: may write, may destroy)     |
  */
+import { isRecord } from '../core/json.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
 import type { SafetyLevel, ToolAnnotations } from '../library/tool.js';
 
@@ -66,7 +67,6 @@ export const annotationsMeta = (a: ToolAnnotations | undefined): JsonObject | un
 // MCP → gramkit
 // -------------------------------------------------------------------------------------------------
 
-const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const SAFETY: ReadonlyArray<SafetyLevel> = ['low', 'medium', 'high'];
 

@@ -13,7 +13,7 @@
  * sent one, else `MCP_TOOL_ERROR` with the server's text. So a call through a gramkit server gives
  * the result of the same call made locally (a property test checks it).
  */
-import { isJsonValue } from '../core/json.js';
+import { isJsonValue, isRecord } from '../core/json.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
 import { ToolFailure, type ToolError, type ToolResult } from '../library/result.js';
 import { McpCodes } from './codes.js';
@@ -71,7 +71,6 @@ export const toMcpCallResult = (result: ToolResult, structured: boolean): McpCal
 // received: tools/call result → value or ToolFailure
 // -------------------------------------------------------------------------------------------------
 
-const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const textOf = (content: ReadonlyArray<unknown>): string =>
   content

@@ -9,7 +9,8 @@
  * is the SDK's v2 `Client` (`@modelcontextprotocol/client`, an optional peer dependency, loaded
  * only here); it speaks the 2025 handshake, which servers of both SDK lines answer.
  */
-import type { Either } from 'fp-ts/lib/Either.js';
+import { messageOf } from '../core/message.js';
+import { type Either, left, right } from '../core/either.js';
 import { type Diagnostic, error, info } from '../core/diagnostic.js';
 import type { JsonObject } from '../core/json-schema.js';
 import { type ToolLibrary, toolLibrary } from '../library/tool-library.js';
@@ -71,9 +72,7 @@ const STDERR_KEPT = 4000;
 // connecting
 // -------------------------------------------------------------------------------------------------
 
-const left = (ds: ReadonlyArray<Diagnostic>): Either<ReadonlyArray<Diagnostic>, never> => ({ _tag: 'Left', left: ds });
 
-const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 const loadSdk = async (stdio: boolean): Promise<{ readonly client: ClientSdk; readonly stdio?: StdioSdk } | Diagnostic> => {
   try {
@@ -86,7 +85,7 @@ const loadSdk = async (stdio: boolean): Promise<{ readonly client: ClientSdk; re
 
 /** Connects to the server at `address`, lists its tools and imports them. Never rejects. */
 export const connectMcp = async (address: string | McpAddress, options: ConnectMcpOptions = {}): Promise<Either<ReadonlyArray<Diagnostic>, McpConnection>> => {
-  const parsed = typeof address === 'string' ? parseMcpAddress(address) : ({ _tag: 'Right', right: address } as const);
+  const parsed = typeof address === 'string' ? parseMcpAddress(address) : right(address);
   if (parsed._tag === 'Left') return left([parsed.left]);
   const where = parsed.right;
   const sdk = await loadSdk(where.kind === 'stdio');
@@ -176,9 +175,8 @@ export const connectMcp = async (address: string | McpAddress, options: ConnectM
   const instructions = client.getInstructions();
   const specifications = [...specByName.values()];
   if (definitions.length === 0) diagnostics.push(info(McpCodes.LIST_FAILED, `${where.text} serves no tools`));
-  return {
-    _tag: 'Right',
-    right: Object.freeze({
+  return right(
+    Object.freeze({
       address: where,
       server: { name: version?.name ?? 'unknown', version: version?.version ?? 'unknown', ...(instructions !== undefined ? { instructions } : {}) },
       definitions: Object.freeze(definitions),
@@ -188,5 +186,5 @@ export const connectMcp = async (address: string | McpAddress, options: ConnectM
       diagnostics: Object.freeze(diagnostics),
       close,
     }),
-  };
+  );
 };

@@ -1,28 +1,26 @@
 /**
- * Stable codes of the MCP layer: diagnostics of connecting and importing, and the codes of tool
- * failures that come from a remote MCP server. Tools and tests match on these, never on messages.
+ * The MCP layer's codes (`MCP_`): connecting to a server and importing its tools, serving tools,
+ * and the failures of calls that go to a remote MCP server. Tools and tests match on these, never
+ * on messages. A remote gramkit server's own error keeps its code (a call through it fails as the
+ * same call made locally).
  */
-export const McpCodes = {
-  /** The MCP SDK package the operation needs is not installed (an optional peer dependency). */
-  SDK_MISSING: 'MCP_SDK_MISSING',
-  /** An `mcp:` or `mcp+stdio:` address that cannot be read (no URL, not http(s), no command). */
-  INVALID_ADDRESS: 'MCP_INVALID_ADDRESS',
-  /** The server could not be reached or the MCP handshake failed. */
-  CONNECT_FAILED: 'MCP_CONNECT_FAILED',
-  /** `tools/list` failed (a protocol error, or a connection lost while listing). */
-  LIST_FAILED: 'MCP_LIST_FAILED',
-  /** A tool of the server's list could not become a specification (its schema, its name...). */
-  TOOL_NOT_IMPORTED: 'MCP_TOOL_NOT_IMPORTED',
-  /** A remote tool answered `isError: true` without a gramkit error code: the server's text is the message. */
-  TOOL_ERROR: 'MCP_TOOL_ERROR',
-  /** The connection failed during a call (closed, reset, a protocol error): retryable. */
-  TRANSPORT_ERROR: 'MCP_TRANSPORT_ERROR',
-  /** The server refused the call as a protocol error (an unknown tool, invalid parameters). */
-  PROTOCOL_ERROR: 'MCP_PROTOCOL_ERROR',
-  /** A tool of the served list could not be exported to MCP (left out of `tools/list`). */
-  TOOL_NOT_SERVED: 'MCP_TOOL_NOT_SERVED',
-  /** `tools/call` named a tool the server does not serve (a JSON-RPC error, the server keeps serving). */
-  UNKNOWN_TOOL: 'MCP_UNKNOWN_TOOL',
-} as const;
+import { type CodeOf, defineCodes } from '../core/codes.js';
 
-export type McpCode = (typeof McpCodes)[keyof typeof McpCodes];
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+export const McpCodes = defineCodes('mcp', 'MCP', {
+  SDK_MISSING: { summary: 'the MCP SDK package the operation needs is not installed (an optional peer dependency)', hint: 'install it: npm install @modelcontextprotocol/client (or /server)' },
+  INVALID_ADDRESS: { summary: 'an `mcp:` or `mcp+stdio:` address that cannot be read (no URL, not http(s), no command)', hint: 'write mcp:<http(s) URL> or mcp+stdio:<command line>' },
+  CONNECT_FAILED: { summary: 'the server could not be reached, or the MCP handshake failed', retryable: 'sometimes', hint: 'check the address, and that the server runs' },
+  LIST_FAILED: { summary: '`tools/list` failed (a protocol error, a connection lost while listing), or the server serves no tools', retryable: 'sometimes', hint: 'read the message; try again if the connection was lost' },
+  TOOL_NOT_IMPORTED: { summary: "a tool of the server's list that cannot become a specification (its schema, its name...)", hint: 'the message says why; the other tools are imported' },
+  TOOL_ERROR: { summary: "a remote tool answered `isError: true` without a gramkit error code (the server's text is the message)", hint: "read the server's message" },
+  TRANSPORT_ERROR: { summary: 'the connection failed during a call (closed, reset, a protocol error)', retryable: true, hint: 'try again; check the server if it persists' },
+  PROTOCOL_ERROR: { summary: 'the server refused the call as a protocol error (an unknown tool, invalid parameters)', hint: "call a tool the server lists, with arguments its schema accepts" },
+  TOOL_NOT_SERVED: { summary: 'a tool of the served list that cannot be exported to MCP (left out of `tools/list`)', hint: 'the message says why; fix its specification' },
+  UNKNOWN_TOOL: { summary: '`tools/call` named a tool the server does not serve (a JSON-RPC error; the server keeps serving)', hint: 'call one of the tools of tools/list' },
+});
+
+export type McpCode = CodeOf<typeof McpCodes>;

@@ -6,6 +6,7 @@
  * carries the invocation's signal, so a timeout or a cancellation cancels the request on the
  * server too (`notifications/cancelled`).
  */
+import { messageOf } from '../core/message.js';
 import type { JsonObject, JsonSchema } from '../core/json-schema.js';
 import { ToolFailure } from '../library/result.js';
 import { createTool, type InvocationContext, type Tool } from '../library/tool.js';
@@ -30,7 +31,6 @@ export type IsProtocolError = (e: unknown) => boolean;
 
 const isObjectSchema = (s: unknown): s is JsonObject => typeof s === 'object' && s !== null && !Array.isArray(s);
 
-const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /**
  * The remote tool for one definition of the server's `tools/list`. With the definition's imported

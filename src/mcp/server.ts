@@ -17,7 +17,7 @@ import { type Diagnostic, error } from '../core/diagnostic.js';
 import type { BoundTool } from '../library/bind.js';
 import { toMcpCallResult } from './call-result.js';
 import { McpCodes } from './codes.js';
-import { type GateOptions, gatedCall } from './gate.js';
+import { gatedCall, type McpGateOptions } from './gate.js';
 import { servedTools } from './tool-definitions.js';
 import type { McpToolSource } from './tool-source.js';
 
@@ -25,7 +25,7 @@ import type { McpToolSource } from './tool-source.js';
 // model
 // -------------------------------------------------------------------------------------------------
 
-export interface McpServeOptions extends GateOptions {
+export interface McpServeOptions extends McpGateOptions {
   /** The server's name in the MCP handshake (default `gramkit`). */
   readonly name?: string;
   /** The server's version in the handshake (default `0.0.0`). */

@@ -18,7 +18,8 @@
  * `127.0.0.1`), and `allowPrivateAddresses` allows them all. `*` never allows a private address,
  * and a host name that resolves to one is refused at connect time (see `safe-fetch.ts`).
  */
-import { left, right, type Either } from 'fp-ts/lib/Either.js';
+import { NetCodes } from './codes.js';
+import { left, right, type Either } from '../core/either.js';
 import { BlockList, isIP } from 'node:net';
 import { error, type Diagnostic } from '../core/diagnostic.js';
 
@@ -39,7 +40,7 @@ export interface HostAllowlist {
 
 export type HostDecision =
   | { readonly allowed: true }
-  | { readonly allowed: false; readonly code: 'HOST_NOT_ALLOWED' | 'PRIVATE_ADDRESS'; readonly message: string };
+  | { readonly allowed: false; readonly code: typeof NetCodes.HOST_NOT_ALLOWED | typeof NetCodes.PRIVATE_ADDRESS; readonly message: string };
 
 // -------------------------------------------------------------------------------------------------
 // constructors
@@ -53,7 +54,7 @@ export const parseAllowedHosts = (entries: ReadonlyArray<string>): Either<Readon
     const p = parseHostPattern(entry);
     if (p === undefined)
       problems.push(
-        error('HOST_PATTERN_INVALID', `allowedHosts[${i}] "${entry}" is not a host pattern`, {
+        error(NetCodes.HOST_PATTERN_INVALID, `allowedHosts[${i}] "${entry}" is not a host pattern`, {
           hint: 'write a host name ("api.example.com"), a wildcard ("*.example.com"), an IP ("127.0.0.1", "[::1]"), optionally with ":port", or "*"',
         }),
       );
@@ -108,14 +109,14 @@ export const checkHost = (url: URL, allowlist: HostAllowlist, allowPrivateAddres
       ? { allowed: true }
       : {
           allowed: false,
-          code: 'PRIVATE_ADDRESS',
+          code: NetCodes.PRIVATE_ADDRESS,
           message: `${host} is a private, loopback or reserved address; list it in allowedHosts to allow it explicitly`,
         };
   }
   if (listed || allowlist.patterns.some((p) => matches(p, host, port, true))) return { allowed: true };
   return {
     allowed: false,
-    code: 'HOST_NOT_ALLOWED',
+    code: NetCodes.HOST_NOT_ALLOWED,
     message: `host "${formatHost(host, url.port)}" is not in allowedHosts (${allowlist.entries.length === 0 ? 'the list is empty' : allowlist.entries.join(', ')})`,
   };
 };

@@ -13,8 +13,10 @@
  * address checked is the address used. A `dispatcher` you pass instead (a proxy, a mock) is
  * trusted with connecting; only the URL checks (scheme, allowlist, IP literals) apply to it.
  */
+import { NetCodes } from './codes.js';
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
-import { left, right, type Either } from 'fp-ts/lib/Either.js';
+import { left, right, type Either } from '../core/either.js';
+import { type CodedError, type Err, err, ok, type Result } from '../core/result.js';
 import { Agent, request, type Dispatcher } from 'undici';
 import { type HttpDispatcher, undiciDispatcher } from './dispatcher.js';
 import { onAbort } from '../core/abort.js';
@@ -66,23 +68,20 @@ export interface FetchResponse {
 }
 
 export type FetchErrorCode =
-  | 'INVALID_URL'
-  | 'UNSUPPORTED_SCHEME'
-  | 'HOST_NOT_ALLOWED'
-  | 'PRIVATE_ADDRESS'
-  | 'TOO_MANY_REDIRECTS'
-  | 'INSECURE_REDIRECT'
-  | 'INVALID_REQUEST'
-  | 'RESULT_TOO_LARGE'
-  | 'TIMEOUT'
-  | 'CANCELLED'
-  | 'NETWORK_ERROR';
+  | typeof NetCodes.INVALID_URL
+  | typeof NetCodes.UNSUPPORTED_SCHEME
+  | typeof NetCodes.HOST_NOT_ALLOWED
+  | typeof NetCodes.PRIVATE_ADDRESS
+  | typeof NetCodes.TOO_MANY_REDIRECTS
+  | typeof NetCodes.INSECURE_REDIRECT
+  | typeof NetCodes.INVALID_REQUEST
+  | typeof NetCodes.RESPONSE_TOO_LARGE
+  | typeof NetCodes.TIMEOUT
+  | typeof NetCodes.CANCELLED
+  | typeof NetCodes.NETWORK_ERROR;
 
-export interface FetchError {
-  readonly code: FetchErrorCode;
-  readonly message: string;
-  /** Whether the same request may succeed later (timeouts, connection failures). */
-  readonly retryable: boolean;
+/** A coded error (core/result.ts); `retryable` says whether the same request may succeed later. */
+export interface FetchError extends CodedError<FetchErrorCode> {
   /** The URL concerned and, for redirects and size errors, what was seen. */
   readonly details?: { readonly url?: string; readonly status?: number; readonly maxBytes?: number; readonly [key: string]: unknown };
 }
@@ -91,7 +90,7 @@ export interface FetchError {
 // dispatcher
 // -------------------------------------------------------------------------------------------------
 
-const PRIVATE_ADDRESS_ERROR = 'GRAMKIT_PRIVATE_ADDRESS';
+const PRIVATE_ADDRESS_ERROR = NetCodes.PRIVATE_ADDRESS;
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
@@ -154,14 +153,14 @@ const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'con
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const allowlists = new Map<string, Either<string, HostAllowlist>>();
 
-export const safeFetch = async (url: string, options: SafeFetchOptions): Promise<Either<FetchError, FetchResponse>> => {
+export const safeFetch = async (url: string, options: SafeFetchOptions): Promise<Result<FetchResponse, FetchError>> => {
   const allowlist = resolveAllowlist(options.allowedHosts);
-  if (allowlist._tag === 'Left') return failure('INVALID_REQUEST', allowlist.left, false);
+  if (allowlist._tag === 'Left') return failure(NetCodes.INVALID_REQUEST, allowlist.left, false);
   const method = (options.method ?? 'GET').toUpperCase();
-  if (!TOKEN.test(method)) return failure('INVALID_REQUEST', `"${options.method}" is not an HTTP method`, false);
+  if (!TOKEN.test(method)) return failure(NetCodes.INVALID_REQUEST, `"${options.method}" is not an HTTP method`, false);
   const headerProblem = checkHeaders(options.headers ?? {});
-  if (headerProblem !== undefined) return failure('INVALID_REQUEST', headerProblem, false);
-  if (options.signal?.aborted) return failure('CANCELLED', 'the request was cancelled before it was sent', false, { url: safeUrl(url) });
+  if (headerProblem !== undefined) return failure(NetCodes.INVALID_REQUEST, headerProblem, false);
+  if (options.signal?.aborted) return failure(NetCodes.CANCELLED, 'the request was cancelled before it was sent', false, { url: safeUrl(url) });
 
   const allowPrivate = options.allowPrivateAddresses ?? false;
   const dispatcher: Dispatcher = options.dispatcher !== undefined ? undiciDispatcher(options.dispatcher) : defaultDispatcher(allowPrivate);
@@ -179,10 +178,10 @@ export const safeFetch = async (url: string, options: SafeFetchOptions): Promise
       : undefined;
   const stopListening = onAbort(options.signal, () => controller.abort());
 
-  const interrupted = (current: string): Either<FetchError, never> =>
+  const interrupted = (current: string): Err<FetchError> =>
     timedOut
-      ? failure('TIMEOUT', `no complete response from ${origin(current)} within ${options.timeoutMs} ms`, true, { url: current })
-      : failure('CANCELLED', `the request to ${origin(current)} was cancelled`, false, { url: current });
+      ? failure(NetCodes.TIMEOUT, `no complete response from ${origin(current)} within ${options.timeoutMs} ms`, true, { url: current })
+      : failure(NetCodes.CANCELLED, `the request to ${origin(current)} was cancelled`, false, { url: current });
 
   let current = url;
   let currentMethod = method;
@@ -195,13 +194,13 @@ export const safeFetch = async (url: string, options: SafeFetchOptions): Promise
       try {
         parsed = new URL(current);
       } catch {
-        return failure('INVALID_URL', `"${safeUrl(current)}" is not a valid absolute URL`, false, { url: current });
+        return failure(NetCodes.INVALID_URL, `"${safeUrl(current)}" is not a valid absolute URL`, false, { url: current });
       }
       current = parsed.href;
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-        return failure('UNSUPPORTED_SCHEME', `only http and https URLs can be fetched, not ${parsed.protocol.slice(0, -1)}:`, false, { url: current });
+        return failure(NetCodes.UNSUPPORTED_SCHEME, `only http and https URLs can be fetched, not ${parsed.protocol.slice(0, -1)}:`, false, { url: current });
       if (parsed.username !== '' || parsed.password !== '')
-        return failure('INVALID_URL', `URLs with credentials (user:password@host) are refused: send them in a header`, false, { url: current });
+        return failure(NetCodes.INVALID_URL, `URLs with credentials (user:password@host) are refused: send them in a header`, false, { url: current });
       const decision = checkHost(parsed, allowlist.right, allowPrivate);
       if (!decision.allowed) return failure(decision.code, decision.message, false, { url: current });
 
@@ -226,7 +225,7 @@ export const safeFetch = async (url: string, options: SafeFetchOptions): Promise
       if (REDIRECTS.has(res.statusCode) && location !== undefined && maxRedirects > 0) {
         await discard(res.body);
         if (redirects.length >= maxRedirects)
-          return failure('TOO_MANY_REDIRECTS', `more than ${maxRedirects} redirects, starting at ${origin(url)}`, false, {
+          return failure(NetCodes.TOO_MANY_REDIRECTS, `more than ${maxRedirects} redirects, starting at ${origin(url)}`, false, {
             url: current,
             redirects: [...redirects],
           });
@@ -234,10 +233,10 @@ export const safeFetch = async (url: string, options: SafeFetchOptions): Promise
         try {
           next = new URL(Array.isArray(location) ? (location[0] ?? '') : location, parsed);
         } catch {
-          return failure('INVALID_URL', `${origin(current)} redirected to an invalid URL`, false, { url: current, status: res.statusCode });
+          return failure(NetCodes.INVALID_URL, `${origin(current)} redirected to an invalid URL`, false, { url: current, status: res.statusCode });
         }
         if (parsed.protocol === 'https:' && next.protocol === 'http:' && !options.allowInsecureRedirects)
-          return failure('INSECURE_REDIRECT', `${origin(current)} redirected from https to http (${origin(next.href)}), which would send the request unencrypted`, false, {
+          return failure(NetCodes.INSECURE_REDIRECT, `${origin(current)} redirected from https to http (${origin(next.href)}), which would send the request unencrypted`, false, {
             url: current,
             status: res.statusCode,
           });
@@ -277,7 +276,7 @@ export const safeFetch = async (url: string, options: SafeFetchOptions): Promise
       }
       const bytes = Buffer.concat(chunks, size);
       const bodyBytes = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      return right({
+      return ok({
         status: res.statusCode,
         statusText: res.statusText ?? '',
         headers: responseHeaders,
@@ -297,12 +296,12 @@ export const safeFetch = async (url: string, options: SafeFetchOptions): Promise
 // utilities
 // -------------------------------------------------------------------------------------------------
 
-const failure = (code: FetchErrorCode, message: string, retryable: boolean, details?: FetchError['details']): Either<FetchError, never> =>
-  left({ code, message, retryable, ...(details !== undefined ? { details } : {}) });
+const failure = (code: FetchErrorCode, message: string, retryable: boolean, details?: FetchError['details']): Err<FetchError> =>
+  err({ code, message, retryable, ...(details !== undefined ? { details } : {}) });
 
-const tooLarge = (url: string, maxBytes: number, status: number, declared?: number): Either<FetchError, never> =>
+const tooLarge = (url: string, maxBytes: number, status: number, declared?: number): Err<FetchError> =>
   failure(
-    'RESULT_TOO_LARGE',
+    NetCodes.RESPONSE_TOO_LARGE,
     declared !== undefined
       ? `the response of ${origin(url)} is ${declared} bytes, more than the limit of ${maxBytes}`
       : `the response of ${origin(url)} is larger than the limit of ${maxBytes} bytes`,
@@ -367,26 +366,26 @@ const decodeText = (bytes: Uint8Array, contentType: string | undefined): string 
 const clampTimeout = (ms: number): number => (Number.isFinite(ms) && ms > 0 ? Math.min(ms, 2 ** 31 - 1) : 0);
 
 /** Maps undici and system errors to codes; messages name the origin only (paths and queries may carry secrets). */
-const requestFailure = (e: unknown, url: string): Either<FetchError, never> => {
+const requestFailure = (e: unknown, url: string): Err<FetchError> => {
   const code = errorCode(e);
   const where = origin(url);
   switch (code) {
     case PRIVATE_ADDRESS_ERROR:
-      return failure('PRIVATE_ADDRESS', `${errorMessage(e)}; private addresses are refused unless allowPrivateAddresses is set`, false, { url });
+      return failure(NetCodes.PRIVATE_ADDRESS, `${errorMessage(e)}; private addresses are refused unless allowPrivateAddresses is set`, false, { url });
     case 'UND_ERR_CONNECT_TIMEOUT':
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
-      return failure('TIMEOUT', `${where} did not answer in time`, true, { url });
+      return failure(NetCodes.TIMEOUT, `${where} did not answer in time`, true, { url });
     case 'UND_ERR_INVALID_ARG':
     case 'ERR_INVALID_ARG_TYPE':
     case 'ERR_INVALID_ARG_VALUE':
-      return failure('INVALID_REQUEST', `the request to ${where} is malformed: ${errorMessage(e)}`, false, { url });
+      return failure(NetCodes.INVALID_REQUEST, `the request to ${where} is malformed: ${errorMessage(e)}`, false, { url });
     case 'ENOTFOUND':
-      return failure('NETWORK_ERROR', `the host of ${where} was not found (DNS)`, false, { url, cause: code });
+      return failure(NetCodes.NETWORK_ERROR, `the host of ${where} was not found (DNS)`, false, { url, cause: code });
     case 'ECONNREFUSED':
-      return failure('NETWORK_ERROR', `${where} refused the connection`, true, { url, cause: code });
+      return failure(NetCodes.NETWORK_ERROR, `${where} refused the connection`, true, { url, cause: code });
     default:
-      return failure('NETWORK_ERROR', `the request to ${where} failed: ${errorMessage(e)}`, true, { url, ...(code !== undefined ? { cause: code } : {}) });
+      return failure(NetCodes.NETWORK_ERROR, `the request to ${where} failed: ${errorMessage(e)}`, true, { url, ...(code !== undefined ? { cause: code } : {}) });
   }
 };
 

@@ -3,6 +3,8 @@
  * (the CLI's `--yes` and `--deny`, and tests); `terminalApprover` asks a person on a text stream
  * pair (a terminal, or streams in tests), one request at a time.
  */
+import { isRecord } from '../core/json.js';
+import { err, ok, type Result } from '../core/result.js';
 import { createInterface, type Interface } from 'node:readline';
 import type { ApprovalRequest, ApprovalResponse, Approver } from './approvals.js';
 
@@ -152,15 +154,15 @@ const lineReader = (input: NodeJS.ReadableStream): LineReader => {
   };
 };
 
-const parseObject = (text: string): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } => {
+const parseObject = (text: string): Result<Record<string, unknown>, string> => {
   let v: unknown;
   try {
     v = JSON.parse(text);
   } catch (e) {
-    return { ok: false, error: `not JSON: ${e instanceof Error ? e.message : String(e)}` };
+    return err(`not JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return { ok: false, error: 'the arguments must be a JSON object ({...})' };
-  return { ok: true, value: v as Record<string, unknown> };
+  if (!isRecord(v)) return err('the arguments must be a JSON object ({...})');
+  return ok(v as Record<string, unknown>);
 };
 
 const indent = (text: string, pad: string): string =>

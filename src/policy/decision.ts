@@ -1,9 +1,11 @@
 /**
  * What evaluating the policies says about a call: run it, refuse it (with the reason, as a
- * `DENIED` result for the model), or ask a person first.
+ * `POLICY_DENIED` result for the model), or ask a person first.
  */
+import { PolicyCodes } from './codes.js';
 import type { ToolAnnotations } from '../library/tool.js';
-import { fail, ToolErrorCodes, type ToolResult } from '../library/result.js';
+import { fail, type ToolError } from '../library/result.js';
+import type { Err } from '../core/result.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -16,7 +18,7 @@ export type PolicyDecision =
   | { readonly kind: 'allow' }
   | {
       readonly kind: 'deny';
-      readonly code: 'DENIED';
+      readonly code: typeof PolicyCodes.DENIED;
       readonly reason: string;
       readonly source: PolicySource;
       /** The rules that blocked the call, when `source` is `rules`. */
@@ -45,7 +47,7 @@ export const policyAllow: PolicyDecision = { kind: 'allow' };
 
 export const policyDeny = (reason: string, source: PolicySource, rules?: ReadonlyArray<string>): PolicyDecision => ({
   kind: 'deny',
-  code: 'DENIED',
+  code: PolicyCodes.DENIED,
   reason,
   source,
   ...(rules !== undefined && rules.length > 0 ? { rules } : {}),
@@ -57,6 +59,6 @@ export const policyAsk = (reason: string): PolicyDecision => ({ kind: 'ask', rea
 // utilities
 // -------------------------------------------------------------------------------------------------
 
-/** The `DENIED` result a model receives for a denied call (details: which policy, which rules). */
-export const deniedResult = (decision: Extract<PolicyDecision, { kind: 'deny' }>): ToolResult<never> =>
-  fail(ToolErrorCodes.DENIED, decision.reason, { details: { source: decision.source, ...(decision.rules !== undefined ? { rules: decision.rules } : {}) } });
+/** The `POLICY_DENIED` result a model receives for a denied call (details: which policy, which rules). */
+export const deniedResult = (decision: Extract<PolicyDecision, { kind: 'deny' }>): Err<ToolError> =>
+  fail(PolicyCodes.DENIED, decision.reason, { details: { source: decision.source, ...(decision.rules !== undefined ? { rules: decision.rules } : {}) } });

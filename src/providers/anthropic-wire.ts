@@ -3,6 +3,8 @@
  * results of a turn in one user message before any text, tool inputs as objects), response
  * bodies and stream events to assistant turns. Pure functions; the transport is in `anthropic.ts`.
  */
+import { AgentCodes } from '../agent/codes.js';
+import { isRecord } from '../core/json.js';
 import type { Message, ToolCall } from '../agent/messages.js';
 import type { FinishReason, ModelError, ModelRequest, ModelResult, Usage } from '../agent/model.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
@@ -111,7 +113,7 @@ export const anthropicRequestBody = (req: ModelRequest, o: AnthropicWireOptions,
 // -------------------------------------------------------------------------------------------------
 
 type Obj = Record<string, unknown>;
-const asObj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
+const asObj = (v: unknown): Obj | undefined => (isRecord(v) ? (v as Obj) : undefined);
 const asStr = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const asNum = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
@@ -156,7 +158,7 @@ export const anthropicResponse = (json: unknown, p: PreparedTools, raw: string):
   if (o === undefined) return failure(invalidResponse('the message is not a JSON object', raw));
   if (o['type'] === 'error') {
     const e = readErrorBody(raw);
-    return failure(modelError('LLM_API_ERROR', `Anthropic API error: ${e.message}`, { details: e }));
+    return failure(modelError(AgentCodes.LLM_API_ERROR, `Anthropic API error: ${e.message}`, { details: e }));
   }
   const content = o['content'];
   if (!Array.isArray(content)) return failure(invalidResponse('the message has no content array', raw));
@@ -287,7 +289,7 @@ export const anthropicStream = (p: PreparedTools, onText: (delta: string) => voi
       case 'error': {
         const e = readErrorBody(data);
         const retryable = e.type === 'overloaded_error' || e.type === 'api_error' || e.type === 'rate_limit_error';
-        error = modelError(e.type === 'rate_limit_error' ? 'RATE_LIMITED' : 'LLM_API_ERROR', `Anthropic API error in the stream${e.type !== undefined ? ` (${e.type})` : ''}: ${e.message}`, { retryable, details: e });
+        error = modelError(e.type === 'rate_limit_error' ? AgentCodes.RATE_LIMITED : AgentCodes.LLM_API_ERROR, `Anthropic API error in the stream${e.type !== undefined ? ` (${e.type})` : ''}: ${e.message}`, { retryable, details: e });
         break;
       }
       default:

@@ -3,11 +3,12 @@
  * streaming (`text_delta`, `input_json_delta`) when the request has `onTextDelta`; headers
  * `x-api-key` and `anthropic-version`.
  */
-import type { Either } from 'fp-ts/lib/Either.js';
+import { AgentCodes } from '../agent/codes.js';
+import { type Either, left, right } from '../core/either.js';
 import type { Model, ModelError, ModelRequest, ModelResult } from '../agent/model.js';
 import { anthropicRequestBody, anthropicResponse, anthropicStream, type AnthropicWireOptions } from './anthropic-wire.js';
 import { postWithRetries, type SuccessResponse, type TransportOptions } from './http.js';
-import { configurationError, failure, modelError } from './model-error.js';
+import { configurationError, failure, missingKeyError, modelError } from './model-error.js';
 import { prepareTools } from './prepared-tools.js';
 import { checkBaseUrl, checkModelName, isModelError, transportFrom, type ProviderOptions } from './provider-options.js';
 import { readModelResponse } from './read-response.js';
@@ -39,15 +40,13 @@ interface Config {
 // constructors
 // -------------------------------------------------------------------------------------------------
 
-const left = <E>(e: E): Either<E, never> => ({ _tag: 'Left', left: e });
-const right = <A>(a: A): Either<never, A> => ({ _tag: 'Right', right: a });
 
 /** An Anthropic model (`claude-sonnet-4-5`, ...). The key is required. */
 export const anthropicModel = (model: string, options: AnthropicOptions = {}): Either<ModelError, Model> => {
   const badName = checkModelName('anthropic', model);
   if (badName !== undefined) return left(badName);
   const key = options.apiKey;
-  if (key === undefined || key.trim().length === 0) return left(configurationError('no Anthropic API key: set ANTHROPIC_API_KEY (or pass apiKey)'));
+  if (key === undefined || key.trim().length === 0) return left(missingKeyError('no Anthropic API key: set ANTHROPIC_API_KEY (or pass apiKey)', 'ANTHROPIC_API_KEY'));
   const base = checkBaseUrl(options.baseUrl ?? ANTHROPIC_BASE_URL);
   if (isModelError(base)) return left(base);
   if (options.maxTokens !== undefined && !(Number.isInteger(options.maxTokens) && options.maxTokens > 0)) {
@@ -90,6 +89,6 @@ const generate = async (request: ModelRequest, c: Config): Promise<ModelResult> 
       }),
     );
   } catch (e) {
-    return failure(modelError('LLM_API_ERROR', `Anthropic request failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`));
+    return failure(modelError(AgentCodes.LLM_API_ERROR, `Anthropic request failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`));
   }
 };

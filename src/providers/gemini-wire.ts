@@ -5,6 +5,7 @@
  * assistant turns. Pure functions (but for the thought-signature memo); the transport is in
  * `gemini.ts`.
  */
+import { AgentCodes } from '../agent/codes.js';
 import type { Message, ToolCall, ToolMessage } from '../agent/messages.js';
 import type { FinishReason, ModelError, ModelRequest, ModelResult, Usage } from '../agent/model.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
@@ -172,7 +173,7 @@ const streamedError = (data: string): ModelError => {
   const e = readErrorBody(data);
   const status = Number(e.code);
   const known = Number.isInteger(status) && status > 0;
-  return modelError(status === 429 ? 'RATE_LIMITED' : 'LLM_API_ERROR', `Gemini API error${known ? ` ${status}` : ''}${e.type !== undefined ? ` (${e.type})` : ''}: ${e.message}`, {
+  return modelError(status === 429 ? AgentCodes.RATE_LIMITED : AgentCodes.LLM_API_ERROR, `Gemini API error${known ? ` ${status}` : ''}${e.type !== undefined ? ` (${e.type})` : ''}: ${e.message}`, {
     ...(known ? { status } : {}),
     retryable: !known || status === 429 || status >= 500,
     details: { provider: 'Gemini', ...e },
@@ -291,7 +292,7 @@ export const geminiStream = (req: ModelRequest, p: PreparedTools, onText: (delta
     if (stream && finish === undefined && blocked === undefined) {
       // a cut connection, not a finished turn: nothing of it may run
       return failure(
-        modelError('LLM_API_ERROR', 'the Gemini stream ended before its last chunk (no finishReason): the connection was probably cut; the partial answer is dropped and no tool is called', { retryable: true }),
+        modelError(AgentCodes.LLM_API_ERROR, 'the Gemini stream ended before its last chunk (no finishReason): the connection was probably cut; the partial answer is dropped and no tool is called', { retryable: true }),
       );
     }
     const list = calls.map((c, index): ToolCall => {

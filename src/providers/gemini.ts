@@ -4,11 +4,12 @@
  * instruction, streaming with `:streamGenerateContent?alt=sse` when the request has
  * `onTextDelta`; the key in the `x-goog-api-key` header.
  */
-import type { Either } from 'fp-ts/lib/Either.js';
+import { AgentCodes } from '../agent/codes.js';
+import { type Either, left, right } from '../core/either.js';
 import type { Model, ModelError, ModelRequest, ModelResult } from '../agent/model.js';
 import { geminiRequestBody, geminiResponse, geminiRetryDelayMs, geminiStream } from './gemini-wire.js';
 import { postWithRetries, type SuccessResponse, type TransportOptions } from './http.js';
-import { configurationError, failure, modelError } from './model-error.js';
+import { configurationError, failure, missingKeyError, modelError } from './model-error.js';
 import { prepareTools } from './prepared-tools.js';
 import { checkBaseUrl, checkModelName, isModelError, transportFrom, type ProviderOptions } from './provider-options.js';
 import { readModelResponse } from './read-response.js';
@@ -35,8 +36,6 @@ interface Config {
 // constructors
 // -------------------------------------------------------------------------------------------------
 
-const left = <E>(e: E): Either<E, never> => ({ _tag: 'Left', left: e });
-const right = <A>(a: A): Either<never, A> => ({ _tag: 'Right', right: a });
 
 /**
  * A Gemini model (`gemini-2.5-flash`, `models/gemini-2.5-pro`, ...). The key is required;
@@ -48,7 +47,7 @@ export const geminiModel = (model: string, options: GeminiOptions = {}): Either<
   if (badName !== undefined) return left(badName);
   if (/[/?#]/.test(name)) return left(configurationError(`Gemini model name ${JSON.stringify(model)} contains "/", "?" or "#": write gemini/<model>, e.g. gemini/gemini-2.5-flash`));
   const key = options.apiKey;
-  if (key === undefined || key.trim().length === 0) return left(configurationError('no Gemini API key: set GEMINI_API_KEY (or pass apiKey)'));
+  if (key === undefined || key.trim().length === 0) return left(missingKeyError('no Gemini API key: set GEMINI_API_KEY (or pass apiKey)', 'GEMINI_API_KEY'));
   const base = checkBaseUrl(options.baseUrl ?? GEMINI_BASE_URL);
   if (isModelError(base)) return left(base);
   const transport = transportFrom('Gemini', options);
@@ -99,6 +98,6 @@ const generate = async (request: ModelRequest, c: Config): Promise<ModelResult> 
     );
     return withKeyHint(result);
   } catch (e) {
-    return failure(modelError('LLM_API_ERROR', `Gemini request failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`));
+    return failure(modelError(AgentCodes.LLM_API_ERROR, `Gemini request failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`));
   }
 };

@@ -1,13 +1,14 @@
 /**
  * The HTTP transport of the providers: one POST over undici with timeouts (connect, headers, an
  * idle body, and a deadline for the whole attempt), the caller's AbortSignal, and retries
- * (`retry.ts`). Never throws: every outcome is a `ModelResult`.
+ * (net/retry.ts, `MODEL_RETRY` by default). Never throws: every outcome is a `ModelResult`.
  */
+import { AgentCodes } from '../agent/codes.js';
 import { Agent, request, type Dispatcher } from 'undici';
 import { type HttpDispatcher, undiciDispatcher } from '../net/dispatcher.js';
 import type { ModelError, ModelResult } from '../agent/model.js';
 import { cancelledError, failure, httpError, modelError, snippet, timeoutError } from './model-error.js';
-import { backoffMs, DEFAULT_RETRY, isRetryableStatus, retryAfterMs, sleep, type RetryInfo, type RetryPolicy } from './retry.js';
+import { backoffDelay, MODEL_RETRY, mayRetry, retriesStatus, retryAfterMs, sleep, type RetryInfo, type RetryPolicy } from '../net/retry.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -60,7 +61,7 @@ export const defaultTransport = (provider: string): TransportOptions => ({
   provider,
   timeoutMs: DEFAULT_TIMEOUT_MS,
   connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
-  retry: DEFAULT_RETRY,
+  retry: MODEL_RETRY,
   maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
 });
 
@@ -141,7 +142,7 @@ interface Thrown {
 const mapThrown = (e: unknown, o: TransportOptions, url: string, timedOut: boolean, callerAborted: boolean): Thrown => {
   if (callerAborted) return { error: cancelledError(`the ${o.provider} request`), connection: false };
   if (timedOut) return { error: timeoutError(`${o.provider} did not answer completely within ${o.timeoutMs} ms`), connection: false };
-  if (e instanceof TooLarge) return { error: modelError('INVALID_RESPONSE', `${o.provider}: ${e.message}`), connection: false };
+  if (e instanceof TooLarge) return { error: modelError(AgentCodes.INVALID_RESPONSE, `${o.provider}: ${e.message}`), connection: false };
   const code = errorCode(e);
   switch (code) {
     case 'UND_ERR_CONNECT_TIMEOUT':
@@ -152,20 +153,20 @@ const mapThrown = (e: unknown, o: TransportOptions, url: string, timedOut: boole
       return { error: timeoutError(`${o.provider}'s answer stalled for more than ${o.bodyTimeoutMs ?? o.timeoutMs} ms`), connection: false };
     case 'UND_ERR_INVALID_ARG':
     case 'ERR_INVALID_URL':
-      return { error: modelError('CONFIGURATION_ERROR', `invalid request to ${url}: ${errorMessage(e)}`), connection: false };
+      return { error: modelError(AgentCodes.CONFIGURATION_ERROR, `invalid request to ${url}: ${errorMessage(e)}`), connection: false };
     case 'ENOTFOUND':
-      return { error: modelError('LLM_API_ERROR', `cannot reach ${url}: host not found (check the base URL)`, { details: { code } }), connection: false };
+      return { error: modelError(AgentCodes.LLM_API_ERROR, `cannot reach ${url}: host not found (check the base URL)`, { details: { code } }), connection: false };
   }
   if (code !== undefined && CONNECTION_CODES.has(code)) {
     return {
-      error: modelError('LLM_API_ERROR', `cannot reach ${url}: ${code}${errorMessage(e) !== '' && !errorMessage(e).includes(code) ? ` (${errorMessage(e)})` : ''}`, {
+      error: modelError(AgentCodes.LLM_API_ERROR, `cannot reach ${url}: ${code}${errorMessage(e) !== '' && !errorMessage(e).includes(code) ? ` (${errorMessage(e)})` : ''}`, {
         retryable: true,
         details: { code },
       }),
       connection: true,
     };
   }
-  return { error: modelError('LLM_API_ERROR', `${o.provider} request failed: ${errorMessage(e)}`, { details: code !== undefined ? { code } : undefined }), connection: false };
+  return { error: modelError(AgentCodes.LLM_API_ERROR, `${o.provider} request failed: ${errorMessage(e)}`, { details: code !== undefined ? { code } : undefined }), connection: false };
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -223,8 +224,8 @@ export const postWithRetries = async (
         const text = await readErrorText(res.body);
         const requestId = header(headers, 'x-request-id') ?? header(headers, 'request-id');
         const err = httpError(o.provider, res.statusCode, text, { attempts: attempt + 1, ...(requestId !== undefined ? { requestId } : {}) });
-        const serverDelayMs = retryAfterMs(headers) ?? (isRetryableStatus(res.statusCode) ? o.retryDelayFromBody?.(text) : undefined);
-        if (isRetryableStatus(res.statusCode) && attempt < o.retry.maxRetries) {
+        const serverDelayMs = retryAfterMs(headers) ?? (retriesStatus(o.retry, res.statusCode) ? o.retryDelayFromBody?.(text) : undefined);
+        if (retriesStatus(o.retry, res.statusCode) && mayRetry(o.retry, attempt + 1, 'POST')) {
           outcome = { kind: 'retry', error: err, status: res.statusCode, ...(serverDelayMs !== undefined ? { serverDelayMs } : {}) };
         } else {
           const spent = attempt > 0 ? ` (after ${attempt + 1} attempts)` : '';
@@ -233,7 +234,7 @@ export const postWithRetries = async (
       }
     } catch (e) {
       const t = mapThrown(e, o, req.url, timedOut, isAborted(req.signal));
-      if (t.connection && !answered && attempt < o.retry.maxRetries) outcome = { kind: 'retry', error: t.error };
+      if (t.connection && !answered && mayRetry(o.retry, attempt + 1, 'POST')) outcome = { kind: 'retry', error: t.error };
       else outcome = { kind: 'done', result: failure(t.error) };
     } finally {
       clearTimeout(timer);
@@ -250,7 +251,7 @@ export const postWithRetries = async (
         details: { ...(outcome.error.details as object), retryAfterMs: outcome.serverDelayMs },
       });
     }
-    const delayMs = outcome.serverDelayMs ?? backoffMs(retry, o.retry);
+    const delayMs = outcome.serverDelayMs ?? backoffDelay(o.retry, retry);
     o.onRetry?.({
       retry,
       delayMs,

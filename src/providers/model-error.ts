@@ -2,6 +2,8 @@
  * `ModelError` values: constructors for each code, and the reading of a provider's HTTP error
  * (status, `Retry-After`, the provider's own message from its error body).
  */
+import { codedError, err, ok } from '../core/result.js';
+import { AgentCodes } from '../agent/codes.js';
 import type { ModelError, ModelErrorCode, ModelResponse, ModelResult } from '../agent/model.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -26,27 +28,31 @@ export interface ProviderErrorBody {
 export const modelError = (
   code: ModelErrorCode,
   message: string,
-  options: { readonly status?: number; readonly retryable?: boolean; readonly details?: unknown } = {},
+  options: { readonly status?: number; readonly retryable?: boolean; readonly details?: unknown; readonly hint?: string } = {},
 ): ModelError => ({
-  code,
-  message,
+  ...codedError(code, message, options),
   ...(options.status !== undefined ? { status: options.status } : {}),
-  retryable: options.retryable ?? false,
-  ...(options.details !== undefined ? { details: options.details } : {}),
 });
 
-export const failure = (error: ModelError): ModelResult => ({ ok: false, error });
-export const success = (value: ModelResponse): ModelResult => ({ ok: true, value });
+export const failure = (error: ModelError): ModelResult => err(error);
+export const success = (value: ModelResponse): ModelResult => ok(value);
 
-export const cancelledError = (what = 'the request'): ModelError => modelError('CANCELLED', `${what} was cancelled`);
+export const cancelledError = (what = 'the request'): ModelError => modelError(AgentCodes.CANCELLED, `${what} was cancelled`);
 
-export const timeoutError = (what: string): ModelError => modelError('TIMEOUT', what, { retryable: true });
+export const timeoutError = (what: string): ModelError => modelError(AgentCodes.TIMEOUT, what, { retryable: true });
 
-export const configurationError = (message: string, details?: unknown): ModelError =>
-  modelError('CONFIGURATION_ERROR', message, details !== undefined ? { details } : {});
+export const configurationError = (message: string, details?: unknown, hint?: string): ModelError =>
+  modelError(AgentCodes.CONFIGURATION_ERROR, message, { ...(details !== undefined ? { details } : {}), ...(hint !== undefined ? { hint } : {}) });
+
+/**
+ * A missing API key, said where it is detected: `details.option` is `apiKey` (callers that know
+ * where keys come from, like the CLI, match on it), and the hint says how to give one.
+ */
+export const missingKeyError = (message: string, variable: string): ModelError =>
+  configurationError(message, { option: 'apiKey', variable }, `set ${variable} in the environment (or pass apiKey), or use the offline demo model (--model offline)`);
 
 export const invalidResponse = (message: string, body?: string): ModelError =>
-  modelError('INVALID_RESPONSE', message, body !== undefined ? { details: { body: snippet(body) } } : {});
+  modelError(AgentCodes.INVALID_RESPONSE, message, body !== undefined ? { details: { body: snippet(body) } } : {});
 
 // -------------------------------------------------------------------------------------------------
 // utilities
@@ -106,7 +112,7 @@ export const httpError = (provider: string, status: number, bodyText: string, ex
         ? ' (check the model name and the base URL)'
         : '';
   const retryable = status === 429 || status >= 500;
-  return modelError(status === 429 ? 'RATE_LIMITED' : 'LLM_API_ERROR', `${label}: ${body.message}${hint}`, {
+  return modelError(status === 429 ? AgentCodes.RATE_LIMITED : AgentCodes.LLM_API_ERROR, `${label}: ${body.message}${hint}`, {
     status,
     retryable,
     details: { provider, ...body, ...extra },

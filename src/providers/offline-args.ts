@@ -12,6 +12,7 @@
  * to km`, else the first in order), and the numbers of an arithmetic expression (`2 + 3 * 4`) belong
  * to the expression, not to numeric parameters.
  */
+import { isRecord } from '../core/json.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
 import { identifierWords, STOP_WORDS, stem, wordsOf } from './offline-words.js';
 
@@ -154,7 +155,7 @@ const typeOf = (s: Schema): string | undefined => {
   return undefined;
 };
 
-const asSchema = (v: JsonValue | undefined): Schema | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Schema) : undefined);
+const asSchema = (v: JsonValue | undefined): Schema | undefined => (isRecord(v) ? (v as Schema) : undefined);
 
 /** `v` with a `take` of the pool: marked used and no longer offered as quoted text. */
 const takeString = (pool: Pool, v: string): string => {

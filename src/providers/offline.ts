@@ -11,6 +11,8 @@
  */
 import type { Message, ToolMessage } from '../agent/messages.js';
 import type { Model, ModelRequest, ModelResult, ToolDefinition } from '../agent/model.js';
+import { codeInfo } from '../core/codes.js';
+import { ToolCodes } from '../library/codes.js';
 import { fillArguments } from './offline-args.js';
 import { bestTool, contentStems, wordsOf } from './offline-words.js';
 import { callSafely, cancelledError, configurationError, failure, success } from './model-error.js';
@@ -42,13 +44,15 @@ export const renderResult = (v: unknown, depth = 0): string => {
 };
 
 const ERROR_HINTS: Readonly<Record<string, string>> = {
-  INVALID_ARGUMENTS:
+  [ToolCodes.INVALID_ARGUMENTS]:
     'As a demo model I fill arguments from the words of your message; try writing the values out, for example `name: value`.',
-  TOOL_NOT_FOUND: 'The tool is not available in this library.',
-  TIMEOUT: 'It took too long; trying again may help.',
-  DENIED: 'The call was not allowed.',
-  RATE_LIMITED: 'The tool is being called too often; wait a moment.',
+  [ToolCodes.NOT_BOUND]: 'The tool is not available in this library.',
+  [ToolCodes.TIMEOUT]: 'It took too long; trying again may help.',
+  [ToolCodes.RATE_LIMITED]: 'The tool is being called too often; wait a moment.',
 };
+
+/** What the demo model adds after a failure: its own words for some codes; any policy's refusal is one. */
+const hintFor = (code: string): string | undefined => ERROR_HINTS[code] ?? (codeInfo(code)?.layer === 'policy' ? 'The call was not allowed.' : undefined);
 
 /** The error of a failed tool call, from `{code, message}` JSON or `CODE: message` text. */
 const readToolError = (content: string): { code?: string; message: string } => {
@@ -69,7 +73,7 @@ const readToolError = (content: string): { code?: string; message: string } => {
 const renderToolMessage = (m: ToolMessage): string => {
   if (m.isError === true) {
     const e = readToolError(m.content);
-    const hint = e.code !== undefined ? ERROR_HINTS[e.code] : undefined;
+    const hint = e.code !== undefined ? hintFor(e.code) : undefined;
     const message = cut(e.message.trim(), 300);
     const stop = /[.!?…]$/.test(message) ? '' : '.';
     return `The tool ${m.toolName} failed${e.code !== undefined ? ` (${e.code})` : ''}: ${message}${stop}${hint !== undefined ? ` ${hint}` : ''}`;

@@ -5,6 +5,7 @@
  * turns. Stateless: the whole conversation is sent each time, no `previous_response_id`. Pure
  * functions; the transport is in `openai-responses.ts`.
  */
+import { AgentCodes } from '../agent/codes.js';
 import type { Message, ToolCall } from '../agent/messages.js';
 import type { FinishReason, ModelError, ModelRequest, ModelResult, Usage } from '../agent/model.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
@@ -104,7 +105,7 @@ const responseError = (e: Obj | undefined, where: string): ModelError => {
   const code = asStr(e?.['code']) ?? asStr(e?.['type']);
   const message = asStr(e?.['message']) ?? 'no message';
   const limited = code === 'rate_limit_exceeded' || code === 'rate_limit_error';
-  return modelError(limited ? 'RATE_LIMITED' : 'LLM_API_ERROR', `OpenAI API error ${where}${code !== undefined ? ` (${code})` : ''}: ${message}`, {
+  return modelError(limited ? AgentCodes.RATE_LIMITED : AgentCodes.LLM_API_ERROR, `OpenAI API error ${where}${code !== undefined ? ` (${code})` : ''}: ${message}`, {
     retryable: limited || code === undefined || code === 'server_error' || code === 'internal_error',
     details: { provider: 'OpenAI', message, ...(code !== undefined ? { code } : {}) },
   });
@@ -180,10 +181,10 @@ export const responsesResponse = (json: unknown, req: ModelRequest, p: PreparedT
   if (o === undefined) return failure(invalidResponse('the response is not a JSON object', raw));
   if (o['object'] !== 'response' && asObj(o['error']) !== undefined) {
     const e = readErrorBody(raw);
-    return failure(modelError('LLM_API_ERROR', `OpenAI API error: ${e.message}`, { details: e }));
+    return failure(modelError(AgentCodes.LLM_API_ERROR, `OpenAI API error: ${e.message}`, { details: e }));
   }
   if (o['status'] === 'failed') return failure(responseError(asObj(o['error']), 'in the response'));
-  if (o['status'] === 'cancelled') return failure(modelError('LLM_API_ERROR', 'the OpenAI response was cancelled before it finished', { retryable: true }));
+  if (o['status'] === 'cancelled') return failure(modelError(AgentCodes.LLM_API_ERROR, 'the OpenAI response was cancelled before it finished', { retryable: true }));
   const output = o['output'];
   if (!Array.isArray(output)) return failure(invalidResponse('the response has no output array', raw));
   const out = readOutput(output);
@@ -301,7 +302,7 @@ export const responsesStream = (req: ModelRequest, p: PreparedTools, onText: (de
     if (final === undefined) {
       // a cut connection, not a finished turn: nothing of it may run
       return failure(
-        modelError('LLM_API_ERROR', 'the OpenAI Responses stream ended before response.completed: the connection was probably cut; the partial answer is dropped and no tool is called', { retryable: true }),
+        modelError(AgentCodes.LLM_API_ERROR, 'the OpenAI Responses stream ended before response.completed: the connection was probably cut; the partial answer is dropped and no tool is called', { retryable: true }),
       );
     }
     const list = [...calls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c);

@@ -4,10 +4,11 @@
  * `strict: true` through the `openai-strict` dialect, arguments normalized back), streaming events
  * when the request has `onTextDelta`. Stateless: each call sends the whole conversation.
  */
-import type { Either } from 'fp-ts/lib/Either.js';
+import { AgentCodes } from '../agent/codes.js';
+import { type Either, left, right } from '../core/either.js';
 import type { Model, ModelError, ModelRequest, ModelResult } from '../agent/model.js';
 import { postWithRetries, type SuccessResponse, type TransportOptions } from './http.js';
-import { configurationError, failure, modelError } from './model-error.js';
+import { failure, missingKeyError, modelError } from './model-error.js';
 import { OPENAI_BASE_URL } from './openai.js';
 import { responsesRequestBody, responsesResponse, responsesStream, type ResponsesWireOptions } from './openai-responses-wire.js';
 import { prepareTools } from './prepared-tools.js';
@@ -40,8 +41,6 @@ interface Config {
 // constructors
 // -------------------------------------------------------------------------------------------------
 
-const left = <E>(e: E): Either<E, never> => ({ _tag: 'Left', left: e });
-const right = <A>(a: A): Either<never, A> => ({ _tag: 'Right', right: a });
 
 /**
  * An OpenAI Responses model. A key is required for api.openai.com; a compatible server at
@@ -55,7 +54,7 @@ export const openAIResponsesModel = (model: string, options: OpenAIResponsesOpti
   const official = options.baseUrl === undefined || new URL(base).hostname === 'api.openai.com';
   const key = options.apiKey;
   if (official && (key === undefined || key.trim().length === 0)) {
-    return left(configurationError('no OpenAI API key: set OPENAI_API_KEY (or pass apiKey); for a local compatible server, give its base URL'));
+    return left(missingKeyError('no OpenAI API key: set OPENAI_API_KEY (or pass apiKey); for a local compatible server, give its base URL', 'OPENAI_API_KEY'));
   }
   const transport = transportFrom('OpenAI', options);
   if (isModelError(transport)) return left(transport);
@@ -98,6 +97,6 @@ const generate = async (request: ModelRequest, c: Config): Promise<ModelResult> 
       }),
     );
   } catch (e) {
-    return failure(modelError('LLM_API_ERROR', `OpenAI request failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`));
+    return failure(modelError(AgentCodes.LLM_API_ERROR, `OpenAI request failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`));
   }
 };

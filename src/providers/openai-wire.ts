@@ -3,6 +3,8 @@
  * gramkit requests to request bodies, response bodies and stream chunks to assistant turns.
  * Pure functions; the transport is in `openai.ts`.
  */
+import { AgentCodes } from '../agent/codes.js';
+import { isRecord } from '../core/json.js';
 import type { AssistantMessage, Message, ToolCall } from '../agent/messages.js';
 import type { FinishReason, ModelError, ModelRequest, ModelResult, Usage } from '../agent/model.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
@@ -146,7 +148,7 @@ const stripStrict = (f: JsonValue): JsonValue => {
 // -------------------------------------------------------------------------------------------------
 
 type Obj = Record<string, unknown>;
-const asObj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
+const asObj = (v: unknown): Obj | undefined => (isRecord(v) ? (v as Obj) : undefined);
 const asStr = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const asNum = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
@@ -200,7 +202,7 @@ export const openAIResponse = (json: unknown, req: ModelRequest, p: PreparedTool
   if (o === undefined) return failure(invalidResponse('the chat completion is not a JSON object', raw));
   if (o['error'] !== undefined) {
     const e = readErrorBody(raw);
-    return failure(modelError('LLM_API_ERROR', `OpenAI API error: ${e.message}`, { details: e }));
+    return failure(modelError(AgentCodes.LLM_API_ERROR, `OpenAI API error: ${e.message}`, { details: e }));
   }
   const choices = o['choices'];
   const choice = Array.isArray(choices) ? asObj(choices[0]) : undefined;
@@ -284,7 +286,7 @@ export const openAIStream = (req: ModelRequest, p: PreparedTools, onText: (delta
     if (o === undefined) return;
     if (o['error'] !== undefined) {
       const e = readErrorBody(data);
-      error = modelError('LLM_API_ERROR', `OpenAI API error in the stream: ${e.message}`, { retryable: true, details: e });
+      error = modelError(AgentCodes.LLM_API_ERROR, `OpenAI API error in the stream: ${e.message}`, { retryable: true, details: e });
       return;
     }
     chunks++;

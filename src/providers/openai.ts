@@ -4,10 +4,11 @@
  * `functions`/`function_call` API for older servers; streaming with SSE when the request has
  * `onTextDelta`; `strict` mode with the `openai-strict` dialect (arguments normalized back).
  */
-import type { Either } from 'fp-ts/lib/Either.js';
+import { AgentCodes } from '../agent/codes.js';
+import { type Either, left, right } from '../core/either.js';
 import type { Model, ModelError, ModelRequest, ModelResult } from '../agent/model.js';
 import { postWithRetries, type SuccessResponse, type TransportOptions } from './http.js';
-import { configurationError, failure, modelError } from './model-error.js';
+import { configurationError, failure, missingKeyError, modelError } from './model-error.js';
 import { openAIRequestBody, openAIResponse, openAIStream, type OpenAIWireOptions } from './openai-wire.js';
 import { prepareTools } from './prepared-tools.js';
 import { checkBaseUrl, checkModelName, isModelError, transportFrom, type ProviderOptions } from './provider-options.js';
@@ -37,8 +38,6 @@ export interface OpenAIOptions extends ProviderOptions {
 // constructors
 // -------------------------------------------------------------------------------------------------
 
-const left = <E>(e: E): Either<E, never> => ({ _tag: 'Left', left: e });
-const right = <A>(a: A): Either<never, A> => ({ _tag: 'Right', right: a });
 
 /**
  * An OpenAI (or compatible) chat model. A key is required for api.openai.com; a server at
@@ -52,7 +51,7 @@ export const openAIModel = (model: string, options: OpenAIOptions = {}): Either<
   const official = options.baseUrl === undefined || new URL(base).hostname === 'api.openai.com';
   const key = options.apiKey;
   if (official && (key === undefined || key.trim().length === 0)) {
-    return left(configurationError('no OpenAI API key: set OPENAI_API_KEY (or pass apiKey); for a local compatible server, give its base URL'));
+    return left(missingKeyError('no OpenAI API key: set OPENAI_API_KEY (or pass apiKey); for a local compatible server, give its base URL', 'OPENAI_API_KEY'));
   }
   if (options.legacyFunctions === true && options.strict === true) {
     return left(configurationError('strict mode needs the tools API: legacyFunctions and strict cannot be combined'));
@@ -111,6 +110,6 @@ const generate = async (request: ModelRequest, c: Config): Promise<ModelResult> 
       }),
     );
   } catch (e) {
-    return failure(modelError('LLM_API_ERROR', `OpenAI request failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`));
+    return failure(modelError(AgentCodes.LLM_API_ERROR, `OpenAI request failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`));
   }
 };

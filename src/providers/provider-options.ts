@@ -6,7 +6,7 @@ import type { HttpDispatcher } from '../net/dispatcher.js';
 import type { ModelError } from '../agent/model.js';
 import { configurationError } from './model-error.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, type TransportOptions } from './http.js';
-import { DEFAULT_RETRY, type RetryInfo, type RetryPolicy } from './retry.js';
+import { MODEL_RETRY, type RetryInfo, type RetryPolicy } from '../net/retry.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -27,10 +27,10 @@ export interface ProviderOptions {
   readonly headersTimeoutMs?: number;
   /** Longest silence while a body arrives (default: `timeoutMs`). */
   readonly bodyTimeoutMs?: number;
-  /** Retries of 429, 5xx and dropped connections (default 2). */
+  /** Retries of 429, 5xx and dropped connections after the first attempt (default 2: `retry.maxAttempts` is this + 1). */
   readonly maxRetries?: number;
-  /** Backoff details (base and maximum delay, the longest `Retry-After` honoured). */
-  readonly retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
+  /** Backoff details (base and maximum delay, the longest `Retry-After` honoured, the statuses retried). */
+  readonly retry?: Partial<Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs' | 'maxRetryAfterMs' | 'retryOn'>>;
   /** Told before each retry. */
   readonly onRetry?: (info: RetryInfo) => void;
   /** An undici dispatcher to send through (a proxy agent, a MockAgent); a shared keep-alive Agent by default. */
@@ -73,7 +73,7 @@ export const transportFrom = (provider: string, o: ProviderOptions): TransportOp
     connectTimeoutMs: o.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     ...(o.headersTimeoutMs !== undefined ? { headersTimeoutMs: o.headersTimeoutMs } : {}),
     ...(o.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: o.bodyTimeoutMs } : {}),
-    retry: { ...DEFAULT_RETRY, ...o.retry, maxRetries: o.maxRetries ?? DEFAULT_RETRY.maxRetries },
+    retry: { ...MODEL_RETRY, ...o.retry, maxAttempts: (o.maxRetries ?? MODEL_RETRY.maxAttempts - 1) + 1 },
     ...(o.onRetry !== undefined ? { onRetry: o.onRetry } : {}),
     maxResponseBytes: o.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
   };

@@ -7,13 +7,14 @@
  * {"format": "gramkit-replay", "version": 1, "model": "openai/gpt-4o-mini",
  *  "exchanges": [{"request": {"messages": [...], "tools": [...]}, "response": {"ok": true, "value": {...}}}]}
  * ```
- * Decoded with io-ts; a malformed file is a `CONFIGURATION_ERROR` that says where.
+ * Decoded with io-ts; a malformed file is an `AGENT_CONFIGURATION_ERROR` that says where.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Either } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../core/either.js';
 import * as t from 'io-ts';
 import type { ModelError, ModelRequest, ModelResult } from '../agent/model.js';
+import { AgentCodes, type ModelErrorCode } from '../agent/codes.js';
 import { configurationError } from './model-error.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -61,15 +62,16 @@ const ResponseC = t.intersection([
   t.type({ message: AssistantC, finishReason: FinishC, usage: t.type({ inputTokens: t.number, outputTokens: t.number }) }),
   t.partial({ id: t.string, model: t.string }),
 ]);
-const ErrorCodeC = t.keyof({
-  LLM_API_ERROR: null,
-  CONFIGURATION_ERROR: null,
-  CANCELLED: null,
-  TIMEOUT: null,
-  RATE_LIMITED: null,
-  INVALID_RESPONSE: null,
-  REPLAY_MISMATCH: null,
-});
+const MODEL_ERROR_CODES: ReadonlyArray<ModelErrorCode> = [
+  AgentCodes.LLM_API_ERROR,
+  AgentCodes.CONFIGURATION_ERROR,
+  AgentCodes.CANCELLED,
+  AgentCodes.TIMEOUT,
+  AgentCodes.RATE_LIMITED,
+  AgentCodes.INVALID_RESPONSE,
+  AgentCodes.REPLAY_MISMATCH,
+];
+const ErrorCodeC = t.keyof(Object.fromEntries(MODEL_ERROR_CODES.map((c) => [c, null])) as Record<ModelErrorCode, null>);
 const ErrorC = t.intersection([t.type({ code: ErrorCodeC, message: t.string, retryable: t.boolean }), t.partial({ status: t.number, details: t.unknown })]);
 const ResultC = t.union([t.type({ ok: t.literal(true), value: ResponseC }), t.type({ ok: t.literal(false), error: ErrorC })]);
 const ExchangeC = t.intersection([t.type({ request: RequestC, response: ResultC }), t.partial({ textDeltas: t.array(t.string) })]);
@@ -82,8 +84,6 @@ const RecordingC = t.intersection([
 // constructors
 // -------------------------------------------------------------------------------------------------
 
-const left = <E>(e: E): Either<E, never> => ({ _tag: 'Left', left: e });
-const right = <A>(a: A): Either<never, A> => ({ _tag: 'Right', right: a });
 
 const STRUCTURAL = new Set(['InterfaceType', 'PartialType', 'ArrayType', 'DictionaryType', 'ExactType', 'StrictType']);
 

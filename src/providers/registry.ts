@@ -5,7 +5,7 @@
  * nothing here reads the environment. Never falls back to another model: `openai/...` without a
  * key is a `CONFIGURATION_ERROR`, not the offline model.
  */
-import type { Either } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../core/either.js';
 import type { Model, ModelError } from '../agent/model.js';
 import { anthropicModel, type AnthropicOptions } from './anthropic.js';
 import { geminiModel, type GeminiOptions } from './gemini.js';
@@ -41,8 +41,6 @@ const isHttpProvider = (p: string): p is 'openai' | 'openai-responses' | 'anthro
 // constructors
 // -------------------------------------------------------------------------------------------------
 
-const left = <E>(e: E): Either<E, never> => ({ _tag: 'Left', left: e });
-const right = <A>(a: A): Either<never, A> => ({ _tag: 'Right', right: a });
 
 const guess = (id: string): string => {
   const lower = id.toLowerCase();

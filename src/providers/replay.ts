@@ -9,11 +9,12 @@
  * place where it differs from the next unused exchange. `match: 'sequence'` returns the answers in
  * recorded order without comparing requests.
  */
+import { AgentCodes } from '../agent/codes.js';
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Model, ModelRequest, ModelResult } from '../agent/model.js';
-import { canonicalJson } from '../spec/dialects/schema-walk.js';
+import { stableStringify } from '../core/stable-json.js';
 import { callSafely, cancelledError, configurationError, failure, modelError } from './model-error.js';
 import { firstDifference, recordedRequest, serializeRecording, type RecordedExchange, type Recording } from './recording.js';
 import { textDeltas } from './text-deltas.js';
@@ -68,17 +69,17 @@ export const replayModel = (recording: Recording, options: ReplayOptions = {}): 
       if (request.signal?.aborted === true) return failure(cancelledError('the replayed model call'));
       const n = ++served;
       if (exchanges.length === 0) {
-        return failure(modelError('REPLAY_MISMATCH', `request ${n} has no recorded answer: the recording is empty`, { details: { request: n } }));
+        return failure(modelError(AgentCodes.REPLAY_MISMATCH, `request ${n} has no recorded answer: the recording is empty`, { details: { request: n } }));
       }
       const next = used.indexOf(false);
       if (options.match === 'sequence') {
-        if (next === -1) return failure(modelError('REPLAY_MISMATCH', `request ${n} has no recorded answer: all ${plural(exchanges.length, 'exchange')} of the recording were used`, { details: { request: n } }));
+        if (next === -1) return failure(modelError(AgentCodes.REPLAY_MISMATCH, `request ${n} has no recorded answer: all ${plural(exchanges.length, 'exchange')} of the recording were used`, { details: { request: n } }));
         used[next] = true;
         return replay(exchanges[next] as RecordedExchange, request);
       }
-      keys ??= exchanges.map((e) => canonicalJson(e.request));
+      keys ??= exchanges.map((e) => stableStringify(e.request));
       const mine = recordedRequest(request);
-      const key = canonicalJson(mine);
+      const key = stableStringify(mine);
       const hit = keys.findIndex((k, i) => !used[i] && k === key);
       if (hit !== -1) {
         used[hit] = true;
@@ -87,7 +88,7 @@ export const replayModel = (recording: Recording, options: ReplayOptions = {}): 
       const again = keys.indexOf(key);
       if (again !== -1) {
         return failure(
-          modelError('REPLAY_MISMATCH', `request ${n} is not in the recording any more: it is recorded exchange ${again + 1}, which was already replayed`, {
+          modelError(AgentCodes.REPLAY_MISMATCH, `request ${n} is not in the recording any more: it is recorded exchange ${again + 1}, which was already replayed`, {
             details: { request: n, exchange: again + 1 },
           }),
         );
@@ -98,7 +99,7 @@ export const replayModel = (recording: Recording, options: ReplayOptions = {}): 
       const d = firstDifference(JSON.parse(JSON.stringify(expected.request)), JSON.parse(JSON.stringify(mine)));
       const why = d === undefined ? `it matches no recorded exchange` : `it differs from recorded exchange ${target + 1} at ${d.path}: recorded ${brief(d.recorded)}, got ${brief(d.got)}`;
       return failure(
-        modelError('REPLAY_MISMATCH', `request ${n} is not in the recording; ${why}`, {
+        modelError(AgentCodes.REPLAY_MISMATCH, `request ${n} is not in the recording; ${why}`, {
           details: { request: n, exchange: target + 1, ...(d !== undefined ? { path: d.path, recorded: d.recorded, got: d.got } : {}) },
         }),
       );
@@ -152,7 +153,7 @@ export const recordModel = (inner: Model, file: string, options: RecordOptions =
               },
             },
       );
-      const cancelled = !result.ok && result.error.code === 'CANCELLED';
+      const cancelled = !result.ok && result.error.code === AgentCodes.CANCELLED;
       if (!cancelled) exchanges.push({ request: recordedRequest(request), response: result, ...(onTextDelta !== undefined ? { textDeltas: deltas } : {}) });
       const problem = await save();
       if (cancelled) return result;

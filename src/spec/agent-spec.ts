@@ -3,10 +3,9 @@
  * specifications it may call. Serializable (gram and JSON forms); bound to implementations late,
  * by tool name, so the same agent runs against alternate tool libraries.
  */
-import type { Either } from 'fp-ts/lib/Either.js';
+import { type Checked, type Either, left, right, unwarned } from '../core/either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { SpecCodes } from './codes.js';
-import type { Checked } from './from-json-schema.js';
 import { deepFreeze, isJsonValue } from '../core/json.js';
 import type { JsonObject } from '../core/json-schema.js';
 import type { ToolSpecification } from './tool-spec.js';
@@ -65,7 +64,7 @@ export const checkAgentSpecification = (
   if (options.metadata !== undefined && !isJsonValue(options.metadata)) {
     out.push(error(SpecCodes.INVALID_METADATA, `the metadata of agent ${JSON.stringify(name)} is not JSON`));
   }
-  if (out.length > 0) return { diagnostics: out };
+  if (out.length > 0) return left(out);
   const agent: AgentSpecification = {
     name,
     description,
@@ -74,7 +73,7 @@ export const checkAgentSpecification = (
     tools: [...tools],
     ...(options.metadata !== undefined && Object.keys(options.metadata).length > 0 ? { metadata: structuredClone(options.metadata) } : {}),
   };
-  return { value: deepFreeze(agent), diagnostics: [] };
+  return right({ value: deepFreeze(agent), warnings: [] });
 };
 
 /** Creates an agent specification (non-empty name, description and instruction; unique tool names). */
@@ -85,8 +84,7 @@ export const createAgentSpecification = (
   tools: ReadonlyArray<ToolSpecification>,
   options: AgentSpecificationOptions = {},
 ): Either<ReadonlyArray<Diagnostic>, AgentSpecification> => {
-  const r = checkAgentSpecification(name, description, instruction, tools, options);
-  return r.value === undefined ? { _tag: 'Left', left: r.diagnostics } : { _tag: 'Right', right: r.value };
+  return unwarned(checkAgentSpecification(name, description, instruction, tools, options));
 };
 
 // -------------------------------------------------------------------------------------------------

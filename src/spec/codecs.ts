@@ -9,7 +9,8 @@
  * stored `schema` or `outputSchema` that disagrees is an error (`SPEC_SCHEMA_MISMATCH`) pointing at
  * the first difference. Encoding writes keys in a fixed order, so encode ∘ decode is the identity.
  */
-import type { Either } from 'fp-ts/lib/Either.js';
+import { jsonEqual } from '../core/json-equal.js';
+import { checkedDiagnostics, type Either, isLeft, left, right, checkedValue } from '../core/either.js';
 import * as t from 'io-ts';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { type AgentSpecification, checkAgentSpecification } from './agent-spec.js';
@@ -18,7 +19,6 @@ import { isJsonObject, isJsonValue } from '../core/json.js';
 import type { JsonObject, JsonSchema, JsonValue } from '../core/json-schema.js';
 import { didYouMean } from '../core/suggest.js';
 import { type ToolSpecification, checkToolSpecification } from './tool-spec.js';
-import { jsonEquals } from './types.js';
 import { describeValue } from './validate.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -100,7 +100,7 @@ export const encodeAgentSpecification = (a: AgentSpecification, byName: Readonly
 export const encodeSpecifications = (specs: DecodedSpecifications): JsonObject => {
   const byName = new Map(specs.tools.map((tl) => [tl.name, tl]));
   const names = new Set<string>();
-  for (const a of specs.agents) for (const tl of a.tools) if (byName.get(tl.name) !== undefined && jsonEquals(encodeToolSpecification(byName.get(tl.name) as ToolSpecification), encodeToolSpecification(tl))) names.add(tl.name);
+  for (const a of specs.agents) for (const tl of a.tools) if (byName.get(tl.name) !== undefined && jsonEqual(encodeToolSpecification(byName.get(tl.name) as ToolSpecification), encodeToolSpecification(tl))) names.add(tl.name);
   return {
     tools: specs.tools.map(encodeToolSpecification),
     agents: specs.agents.map((a) => encodeAgentSpecification(a, new Set(a.tools.filter((tl) => names.has(tl.name)).map((tl) => tl.name)))),
@@ -152,7 +152,7 @@ const unknownKeys = (u: JsonObject, known: ReadonlyArray<string>, what: string, 
 
 /** The first JSON pointer at which two values differ (undefined when equal). */
 export const firstDifference = (a: unknown, b: unknown, ptr = ''): string | undefined => {
-  if (jsonEquals(a, b)) return undefined;
+  if (jsonEqual(a, b)) return undefined;
   if (isJsonObject(a) && isJsonObject(b)) {
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
       const d = firstDifference(a[k], b[k], `${ptr}/${k}`);
@@ -173,20 +173,21 @@ const column = (d: Diagnostic): string => (d.span === undefined ? '' : `, at off
 /** Decodes the JSON form of a tool specification; the schemas are compiled again from the signature. */
 export const decodeToolSpecification = (u: unknown, options: DecodeOptions = {}): Either<ReadonlyArray<Diagnostic>, ToolSpecification> => {
   const r = ToolSpecificationJson.decode(u);
-  if (r._tag === 'Left') return { _tag: 'Left', left: ioErrors(r.left, options) };
+  if (r._tag === 'Left') return left(ioErrors(r.left, options));
   const j = r.right;
   const out: Diagnostic[] = unknownKeys(u as JsonObject, TOOL_KEYS, 'a tool specification', options);
   const spec = checkToolSpecification(j.name, j.description, j.typeSignature, j.metadata !== undefined ? { metadata: j.metadata } : {});
-  for (const d of spec.diagnostics) {
+  for (const d of checkedDiagnostics(spec)) {
     if (d.severity !== 'error') continue;
     // spans point into the signature string, not into the file: say where in words instead
     out.push({ code: d.code, severity: d.severity, message: `${prefix(options.at, 'typeSignature')}${column(d)}: ${d.message}`, ...fileOpt(options), ...(d.hint !== undefined ? { hint: d.hint } : {}) });
   }
-  if (spec.value !== undefined) {
+  const value = checkedValue(spec);
+  if (value !== undefined) {
     for (const key of ['schema', 'outputSchema'] as const) {
       const stored = j[key];
       if (stored === undefined) continue;
-      const compiled = spec.value[key] as JsonSchema;
+      const compiled = value[key] as JsonSchema;
       const at = firstDifference(stored, compiled);
       if (at !== undefined) {
         out.push(
@@ -198,8 +199,8 @@ export const decodeToolSpecification = (u: unknown, options: DecodeOptions = {})
       }
     }
   }
-  if (out.length > 0 || spec.value === undefined) return { _tag: 'Left', left: out };
-  return { _tag: 'Right', right: spec.value };
+  if (out.length > 0 || value === undefined) return left(out);
+  return right(value);
 };
 
 const lookupKnown = (known: DecodeOptions['knownTools'], name: string): ToolSpecification | undefined => {
@@ -214,7 +215,7 @@ const knownNames = (known: DecodeOptions['knownTools']): string[] =>
 /** Decodes the JSON form of an agent; tools given by name are looked up in `knownTools`. */
 export const decodeAgentSpecification = (u: unknown, options: DecodeOptions = {}): Either<ReadonlyArray<Diagnostic>, AgentSpecification> => {
   const r = AgentSpecificationJson.decode(u);
-  if (r._tag === 'Left') return { _tag: 'Left', left: ioErrors(r.left, options) };
+  if (r._tag === 'Left') return left(ioErrors(r.left, options));
   const j = r.right;
   const out: Diagnostic[] = unknownKeys(u as JsonObject, AGENT_KEYS, 'an agent specification', options);
   const tools: ToolSpecification[] = [];
@@ -231,13 +232,13 @@ export const decodeAgentSpecification = (u: unknown, options: DecodeOptions = {}
     if (d._tag === 'Left') out.push(...d.left);
     else tools.push(d.right);
   });
-  if (out.length > 0) return { _tag: 'Left', left: out };
+  if (out.length > 0) return left(out);
   const a = checkAgentSpecification(j.name, j.description, j.instruction, tools, {
     ...(j.model !== undefined ? { model: j.model } : {}),
     ...(j.metadata !== undefined ? { metadata: j.metadata } : {}),
   });
-  if (a.value === undefined) return { _tag: 'Left', left: a.diagnostics.map((d) => ({ ...d, message: `${prefix(options.at, '') || 'agent'}: ${d.message}`, ...fileOpt(options) })) };
-  return { _tag: 'Right', right: a.value };
+  if (isLeft(a)) return left(a.left.map((d) => ({ ...d, message: `${prefix(options.at, '') || 'agent'}: ${d.message}`, ...fileOpt(options) })));
+  return right(a.right.value);
 };
 
 /**
@@ -248,10 +249,10 @@ export const decodeSpecifications = (u: unknown, options: DecodeOptions = {}): E
   if (Array.isArray(u)) return decodeSpecifications({ tools: u }, options);
   if (isJsonObject(u) && typeof u['typeSignature'] === 'string') {
     const d = decodeToolSpecification(u, options);
-    return d._tag === 'Left' ? d : { _tag: 'Right', right: { tools: [d.right], agents: [] } };
+    return d._tag === 'Left' ? d : right({ tools: [d.right], agents: [] });
   }
   const r = SpecificationsJson.decode(u);
-  if (r._tag === 'Left') return { _tag: 'Left', left: ioErrors(r.left, options) };
+  if (r._tag === 'Left') return left(ioErrors(r.left, options));
   const out: Diagnostic[] = isJsonObject(u) ? unknownKeys(u, FILE_KEYS, 'a specification file', options) : [];
   const tools: ToolSpecification[] = [];
   const rawTools = (u as { tools?: unknown[] }).tools ?? [];
@@ -272,6 +273,6 @@ export const decodeSpecifications = (u: unknown, options: DecodeOptions = {}): E
     else if (agents.some((x) => x.name === d.right.name)) out.push(error(SpecCodes.DUPLICATE_NAME, `${prefix(options.at, `agents[${i}]`)}: an agent named "${d.right.name}" is already defined`, fileOpt(options)));
     else agents.push(d.right);
   });
-  if (out.length > 0) return { _tag: 'Left', left: out };
-  return { _tag: 'Right', right: { tools, agents } };
+  if (out.length > 0) return left(out);
+  return right({ tools, agents });
 };

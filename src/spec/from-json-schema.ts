@@ -1,20 +1,28 @@
 /**
  * JSON Schema → type ADT: the importer. Reads JSON Schema draft 2020-12 and draft-07 as tools use
- * them (and BFCL's dialect: `dict`, `float`, `tuple`, `any`, `optional`), so that an imported schema
- * compiles back to one that accepts and rejects the same values.
+ * them (and BFCL's dialect, bfcl.ts), so that an imported schema compiles back to one that accepts
+ * and rejects the same values.
  *
  * Nothing is dropped silently. What changes no validation outcome but has no place in the type
  * language (`$comment`, `x-*` extensions, a keyword that does not apply to its type, a default that
  * does not validate) is dropped with a warning; what would change validation and cannot be written
- * (`not`, `if`, `patternProperties`, recursive `$ref`, ...) is an error naming the keyword.
- * Diagnostics have no span (the input is JSON); their message starts with the JSON pointer.
+ * (`not`, `if`, `patternProperties`, recursive `$ref`, ...) is an error naming the keyword
+ * (schema-keywords.ts says which is which). Diagnostics have no span (the input is JSON); their
+ * message starts with the JSON pointer (import-context.ts).
  */
-import type { Either } from 'fp-ts/lib/Either.js';
-import { type Diagnostic, error, info, warning } from '../core/diagnostic.js';
-import { intersect } from './intersect.js';
+import { type Checked, checked, type Either, unwarned } from '../core/either.js';
+import { type Diagnostic, error } from '../core/diagnostic.js';
+import { jsonEqual } from '../core/json-equal.js';
+import { escapePointer, refSegments, valueAt } from '../core/json-pointer.js';
 import { isJsonObject } from '../core/json.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
+import { checkObjectOptional, checkPropertyOptional, hasOptionalList, isBfclType, BFCL_TYPES } from './bfcl.js';
+import { ImportCodes } from './codes.js';
+import { err, type ImportContext, importContext, note, type SchemaImportOptions, warn, where } from './import-context.js';
+import { sanitize } from './import-values.js';
+import { intersect } from './intersect.js';
 import { KEYWORD_INFO, checkKeywordValue } from './keywords.js';
+import { IMPORT_DROPPED, IMPORT_STRUCTURE, IMPORT_UNSUPPORTED } from './schema-keywords.js';
 import {
   type Field,
   type KeywordName,
@@ -26,7 +34,6 @@ import {
   anyType,
   arrayType,
   field,
-  jsonEquals,
   objectType,
   primitiveType,
   returnType,
@@ -34,73 +41,12 @@ import {
   typeSignature,
   unionType,
 } from './types.js';
-import { checkValue, explainProblems } from './value-check.js';
+
+export type { SchemaDialect, SchemaImportOptions } from './import-context.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------------------
-
-/** `jsonschema` reads 2020-12 (draft-07 when `$schema` says so); `bfcl` adds BFCL's type names and `optional`. */
-export type SchemaDialect = 'jsonschema' | 'bfcl';
-
-export interface SchemaImportOptions {
-  readonly dialect?: SchemaDialect;
-  /** Where the schema sits in the input, prefixed to every message (e.g. `parameters`). */
-  readonly at?: string;
-  readonly file?: string;
-}
-
-/** A result with every diagnostic (warnings too); `value` is absent when there are errors. */
-export interface Checked<A> {
-  readonly value?: A;
-  readonly diagnostics: ReadonlyArray<Diagnostic>;
-}
-
-/** Stable codes of the importer. */
-export const ImportCodes = {
-  INVALID_SCHEMA: 'IMPORT_INVALID_SCHEMA',
-  UNSUPPORTED: 'IMPORT_UNSUPPORTED_KEYWORD',
-  RECURSIVE_REF: 'IMPORT_RECURSIVE_REF',
-  UNRESOLVED_REF: 'IMPORT_UNRESOLVED_REF',
-  UNSATISFIABLE: 'IMPORT_UNSATISFIABLE',
-  ROOT_NOT_OBJECT: 'IMPORT_ROOT_NOT_OBJECT',
-  KEYWORD_IGNORED: 'IMPORT_KEYWORD_IGNORED',
-  KEYWORD_DROPPED: 'IMPORT_KEYWORD_DROPPED',
-  DEFAULT_DROPPED: 'IMPORT_DEFAULT_DROPPED',
-  VALUE_DROPPED: 'IMPORT_VALUE_DROPPED',
-  ONEOF_AS_ANYOF: 'IMPORT_ONEOF_AS_ANYOF',
-  TYPE_INFERRED: 'IMPORT_TYPE_INFERRED',
-  BFCL_TUPLE: 'IMPORT_BFCL_TUPLE',
-  BFCL_OPTIONAL: 'IMPORT_BFCL_OPTIONAL',
-  NOTE: 'IMPORT_NOTE',
-  /** The input is not JSON (or JSON lines), or is empty. */
-  INVALID_INPUT: 'IMPORT_INVALID_INPUT',
-  /** A value that is not a tool definition of the format. */
-  UNKNOWN_SHAPE: 'IMPORT_UNKNOWN_SHAPE',
-  MISSING_NAME: 'IMPORT_MISSING_NAME',
-  MISSING_DESCRIPTION: 'IMPORT_MISSING_DESCRIPTION',
-  /** A tool name imported twice (info when identical, error when different). */
-  DUPLICATE: 'IMPORT_DUPLICATE',
-  /** Internal safety net: the printed gram does not read back to the imported signature. */
-  ROUND_TRIP: 'IMPORT_ROUND_TRIP',
-} as const;
-
-/** BFCL's type names (its converter's table), with the JSON Schema type each stands for. */
-export const BFCL_TYPES: Readonly<Record<string, string | undefined>> = {
-  dict: 'object',
-  float: 'number',
-  tuple: 'array',
-  any: undefined,
-  list: 'array',
-  bool: 'boolean',
-  int: 'integer',
-  str: 'string',
-  double: 'number',
-  long: 'integer',
-  short: 'integer',
-  byte: 'integer',
-  char: 'string',
-};
 
 const JSON_KINDS: Readonly<Record<string, TypeKind>> = {
   string: 'String',
@@ -112,114 +58,30 @@ const JSON_KINDS: Readonly<Record<string, TypeKind>> = {
   array: 'Array',
 };
 
-/** Keywords that change validation and have no form in the type language. */
-const UNSUPPORTED: ReadonlySet<string> = new Set([
-  'not',
-  'if',
-  'then',
-  'else',
-  'patternProperties',
-  'propertyNames',
-  'dependentRequired',
-  'dependentSchemas',
-  'dependencies',
-  'contains',
-  'minContains',
-  'maxContains',
-  'unevaluatedItems',
-  '$dynamicRef',
-  '$recursiveRef',
-]);
-
-/** Keywords that document but do not validate, and have no form in the type language. */
-const DROPPED_ANNOTATIONS: ReadonlySet<string> = new Set([
-  '$comment',
-  '$anchor',
-  '$dynamicAnchor',
-  '$recursiveAnchor',
-  '$vocabulary',
-  '$id',
-  'id',
-  'discriminator',
-  'xml',
-  'externalDocs',
-  'nullable',
-  'propertyOrdering',
-]);
-
-/** Keywords the importer reads itself (structure and dialect). */
-const STRUCTURAL: ReadonlySet<string> = new Set([
-  'type',
-  'properties',
-  'required',
-  'additionalProperties',
-  'unevaluatedProperties',
-  'items',
-  'prefixItems',
-  'additionalItems',
-  'anyOf',
-  'oneOf',
-  'allOf',
-  '$ref',
-  '$defs',
-  'definitions',
-  '$schema',
-  'example',
-]);
-
 const OBJECT_KEYS = ['properties', 'required', 'additionalProperties', 'unevaluatedProperties', 'minProperties', 'maxProperties'];
 const ARRAY_KEYS = ['items', 'prefixItems', 'additionalItems', 'minItems', 'maxItems', 'uniqueItems'];
 const STRING_KEYS = ['minLength', 'maxLength', 'pattern'];
 const NUMBER_KEYS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
 
-interface Ctx {
-  readonly root: JsonObject;
-  readonly draft07: boolean;
-  readonly bfcl: boolean;
-  readonly at: string;
-  readonly file?: string;
-  readonly stack: string[];
-  readonly diagnostics: Diagnostic[];
-  depth: number;
-  /** Inside an `allOf` whose other parts give the type: inferring a type from keywords is then exact. */
-  quietInference: number;
-}
 
 // -------------------------------------------------------------------------------------------------
 // entry points
 // -------------------------------------------------------------------------------------------------
 
-const newCtx = (schema: unknown, options: SchemaImportOptions): Ctx => {
-  const root = isJsonObject(schema) ? schema : {};
-  const dialectUri = typeof root['$schema'] === 'string' ? root['$schema'] : '';
-  return {
-    root,
-    draft07: /draft-0[3-7]/.test(dialectUri),
-    bfcl: options.dialect === 'bfcl',
-    at: options.at ?? '',
-    ...(options.file !== undefined ? { file: options.file } : {}),
-    stack: [],
-    diagnostics: [],
-    depth: 0,
-    quietInference: 0,
-  };
-};
 
-const done = <A>(ctx: Ctx, value: A | undefined): Checked<A> =>
-  value === undefined || ctx.diagnostics.some((d) => d.severity === 'error') ? { diagnostics: ctx.diagnostics } : { value, diagnostics: ctx.diagnostics };
+const done = <A>(ctx: Ctx, value: A | undefined): Checked<A> => checked(value, ctx.diagnostics);
+
+type Ctx = ImportContext;
 
 /** Imports a schema as a type, with every diagnostic. */
 export const checkFromJsonSchema = (schema: unknown, options: SchemaImportOptions = {}): Checked<Type> => {
-  const ctx = newCtx(schema, options);
+  const ctx = importContext(schema, options);
   const t = convert(schema, '', ctx);
   return done(ctx, t === undefined ? undefined : sanitize(t, '', ctx));
 };
 
 /** Imports a schema as a type; `Left` with the errors when it cannot be written. */
-export const fromJsonSchema = (schema: unknown, options: SchemaImportOptions = {}): Either<ReadonlyArray<Diagnostic>, Type> => {
-  const r = checkFromJsonSchema(schema, options);
-  return r.value === undefined ? { _tag: 'Left', left: r.diagnostics.filter((d) => d.severity === 'error') } : { _tag: 'Right', right: r.value };
-};
+export const fromJsonSchema = (schema: unknown, options: SchemaImportOptions = {}): Either<ReadonlyArray<Diagnostic>, Type> => unwarned(checkFromJsonSchema(schema, options));
 
 /**
  * Imports a tool's schemas as a signature: `input` (the arguments; its root must be an object, and
@@ -235,7 +97,7 @@ export const checkSignatureFromJsonSchemas = (
   if (input === undefined || input === null) {
     args = objectType([]);
   } else {
-    const ctx = newCtx(input, options);
+    const ctx = importContext(input, options);
     let t = convert(input, '', ctx, true);
     if (t !== undefined) t = sanitize(t, '', ctx);
     diagnostics.push(...ctx.diagnostics);
@@ -254,41 +116,17 @@ export const checkSignatureFromJsonSchemas = (
   }
   let result: Type | undefined = anyType();
   if (output !== undefined && output !== null) {
-    const ctx = newCtx(output, { ...options, at: options.outputAt ?? 'outputSchema' });
+    const ctx = importContext(output, { ...options, at: options.outputAt ?? 'outputSchema' });
     const t = convert(output, '', ctx);
     result = t === undefined ? undefined : sanitize(t, '', ctx);
     diagnostics.push(...ctx.diagnostics);
   }
-  if (args === undefined || result === undefined || diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
-  return { value: typeSignature(args.fields, returnType(result), args.meta, args.additional), diagnostics };
+  return checked(args === undefined || result === undefined ? undefined : typeSignature(args.fields, returnType(result), args.meta, args.additional), diagnostics);
 };
 
 const describeKind = (t: Type): string => (t.kind === 'Union' ? 'a union' : t.kind === 'Any' ? 'any value' : `of type ${t.kind}`);
 
-// -------------------------------------------------------------------------------------------------
-// diagnostics
-// -------------------------------------------------------------------------------------------------
 
-const where = (ctx: Ctx, ptr: string): string => {
-  const p = `${ctx.at}${ptr}`;
-  return p === '' ? 'the schema' : `\`${p}\``;
-};
-
-const opts = (ctx: Ctx, hint?: string) => ({
-  ...(ctx.file !== undefined ? { file: ctx.file } : {}),
-  ...(hint !== undefined ? { hint } : {}),
-});
-
-const err = (ctx: Ctx, code: string, ptr: string, message: string, hint?: string): undefined => {
-  ctx.diagnostics.push(error(code, `${where(ctx, ptr)}: ${message}`, opts(ctx, hint)));
-  return undefined;
-};
-const warn = (ctx: Ctx, code: string, ptr: string, message: string, hint?: string): void =>
-  void ctx.diagnostics.push(warning(code, `${where(ctx, ptr)}: ${message}`, opts(ctx, hint)));
-const note = (ctx: Ctx, code: string, ptr: string, message: string): void =>
-  void ctx.diagnostics.push(info(code, `${where(ctx, ptr)}: ${message}`, opts(ctx)));
-
-const esc = (k: string): string => k.replace(/~/g, '~0').replace(/\//g, '~1');
 
 // -------------------------------------------------------------------------------------------------
 // conversion
@@ -298,9 +136,9 @@ const MAX_DEPTH = 64;
 
 const convert = (s: unknown, ptr: string, ctx: Ctx, root = false): Type | undefined => {
   if (s === true) return anyType();
-  if (s === false) return err(ctx, ImportCodes.UNSUPPORTED, ptr, 'the schema `false` (no value allowed) cannot be written as a type');
+  if (s === false) return err(ctx, ImportCodes.UNSUPPORTED_KEYWORD, ptr, 'the schema `false` (no value allowed) cannot be written as a type');
   if (!isJsonObject(s)) return err(ctx, ImportCodes.INVALID_SCHEMA, ptr, `a schema must be an object or a boolean, got ${JSON.stringify(s)}`);
-  if (ctx.depth > MAX_DEPTH) return err(ctx, ImportCodes.UNSUPPORTED, ptr, `schema nested deeper than ${MAX_DEPTH} levels`);
+  if (ctx.depth > MAX_DEPTH) return err(ctx, ImportCodes.UNSUPPORTED_KEYWORD, ptr, `schema nested deeper than ${MAX_DEPTH} levels`);
   ctx.depth++;
   try {
     if (typeof s['$ref'] === 'string') return convertRef(s, ptr, ctx);
@@ -319,15 +157,8 @@ const without = (s: JsonObject, keys: ReadonlyArray<string>): JsonObject => {
 };
 
 const resolvePointer = (root: JsonObject, ref: string): unknown => {
-  if (ref === '#') return root;
-  if (!ref.startsWith('#/')) return undefined;
-  let cur: unknown = root;
-  for (const raw of ref.slice(2).split('/')) {
-    const seg = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!isJsonObject(cur) && !Array.isArray(cur)) return undefined;
-    cur = (cur as Record<string, unknown>)[seg];
-  }
-  return cur;
+  const keys = refSegments(ref);
+  return keys === undefined ? undefined : valueAt(root, keys);
 };
 
 const convertRef = (s: JsonObject, ptr: string, ctx: Ctx): Type | undefined => {
@@ -370,7 +201,7 @@ const mergeInto = (t: Type, extra: JsonObject, ptr: string, ctx: Ctx): Type | un
   const r = intersect(t, e, 'right');
   if (r.tag === 'ok') return r.type;
   if (r.tag === 'empty') return err(ctx, ImportCodes.UNSATISFIABLE, ptr, 'the keywords next to `$ref` exclude every value of the referenced schema');
-  return err(ctx, ImportCodes.UNSUPPORTED, ptr, `\`$ref\` with sibling keywords cannot be combined: ${r.reason}`);
+  return err(ctx, ImportCodes.UNSUPPORTED_KEYWORD, ptr, `\`$ref\` with sibling keywords cannot be combined: ${r.reason}`);
 };
 
 const convertAllOf = (s: JsonObject, ptr: string, ctx: Ctx, root: boolean): Type | undefined => {
@@ -397,7 +228,7 @@ const convertAllOf = (s: JsonObject, ptr: string, ctx: Ctx, root: boolean): Type
   for (const t of types.slice(1)) {
     const r = intersect(acc, t, 'right');
     if (r.tag === 'empty') return err(ctx, ImportCodes.UNSATISFIABLE, ptr, '`allOf` has no value in common between its schemas');
-    if (r.tag === 'fail') return err(ctx, ImportCodes.UNSUPPORTED, `${ptr}/allOf`, `\`allOf\` cannot be merged into one type: ${r.reason}`);
+    if (r.tag === 'fail') return err(ctx, ImportCodes.UNSUPPORTED_KEYWORD, `${ptr}/allOf`, `\`allOf\` cannot be merged into one type: ${r.reason}`);
     acc = r.type;
   }
   return acc;
@@ -427,7 +258,7 @@ export const disjoint = (a: Type, b: Type): boolean => {
   if (ka !== 'any' && kb !== 'any' && ![...ka].some((k) => kb.has(k))) return true;
   const va = a.meta.const !== undefined ? [a.meta.const] : a.meta.enum;
   const vb = b.meta.const !== undefined ? [b.meta.const] : b.meta.enum;
-  if (va !== undefined && vb !== undefined && !va.some((x) => vb.some((y) => jsonEquals(x, y)))) return true;
+  if (va !== undefined && vb !== undefined && !va.some((x) => vb.some((y) => jsonEqual(x, y)))) return true;
   if (a.kind === 'Object' && b.kind === 'Object') {
     for (const fa of a.fields) {
       const fb = b.fields.find((f) => f.name === fa.name);
@@ -439,7 +270,7 @@ export const disjoint = (a: Type, b: Type): boolean => {
 
 const convertUnion = (s: JsonObject, ptr: string, ctx: Ctx): Type | undefined => {
   if (s['anyOf'] !== undefined && s['oneOf'] !== undefined) {
-    return err(ctx, ImportCodes.UNSUPPORTED, ptr, '`anyOf` and `oneOf` together cannot be written as one union');
+    return err(ctx, ImportCodes.UNSUPPORTED_KEYWORD, ptr, '`anyOf` and `oneOf` together cannot be written as one union');
   }
   const key = s['anyOf'] !== undefined ? 'anyOf' : 'oneOf';
   const list = s[key];
@@ -469,7 +300,7 @@ const convertUnion = (s: JsonObject, ptr: string, ctx: Ctx): Type | undefined =>
   const specific: Record<string, JsonValue> = {};
   for (const [k, v] of Object.entries(base)) {
     const info = KEYWORD_INFO.get(k);
-    const isSpecific = (info !== undefined && info.kinds !== undefined) || (STRUCTURAL.has(k) && k !== 'example' && k !== '$defs' && k !== 'definitions' && k !== '$schema');
+    const isSpecific = (info !== undefined && info.kinds !== undefined) || (IMPORT_STRUCTURE.has(k) && k !== 'example' && k !== '$defs' && k !== 'definitions' && k !== '$schema');
     if (isSpecific) specific[k] = v;
     else general[k] = v;
   }
@@ -481,7 +312,7 @@ const convertUnion = (s: JsonObject, ptr: string, ctx: Ctx): Type | undefined =>
     out = [];
     for (const m of members) {
       const r = intersect(m, b, 'left');
-      if (r.tag === 'fail') return err(ctx, ImportCodes.UNSUPPORTED, ptr, `the keywords next to \`${key}\` cannot be distributed over its branches: ${r.reason}`);
+      if (r.tag === 'fail') return err(ctx, ImportCodes.UNSUPPORTED_KEYWORD, ptr, `the keywords next to \`${key}\` cannot be distributed over its branches: ${r.reason}`);
       if (r.tag === 'ok') out.push(r.type);
     }
     if (out.length === 0) return err(ctx, ImportCodes.UNSATISFIABLE, ptr, `no branch of \`${key}\` agrees with the keywords next to it`);
@@ -492,13 +323,13 @@ const convertUnion = (s: JsonObject, ptr: string, ctx: Ctx): Type | undefined =>
   const constOnly = (t: Type): boolean => t.kind === 'Any' && Object.keys(t.meta).length === 1 && t.meta.const !== undefined;
   if (out.length > 1 && out.every(constOnly) && meta.enum === undefined && meta.const === undefined) {
     const values: JsonValue[] = [];
-    for (const m of out) if (!values.some((v) => jsonEquals(v, m.meta.const))) values.push(m.meta.const as JsonValue);
+    for (const m of out) if (!values.some((v) => jsonEqual(v, m.meta.const))) values.push(m.meta.const as JsonValue);
     return anyType({ ...meta, enum: values });
   }
   if (out.length === 1) {
     const only = out[0] as Type;
     const r = intersect(only, anyType(meta), 'right');
-    if (r.tag !== 'ok') return err(ctx, ImportCodes.UNSUPPORTED, ptr, `\`${key}\` with one branch cannot be merged with its keywords`);
+    if (r.tag !== 'ok') return err(ctx, ImportCodes.UNSUPPORTED_KEYWORD, ptr, `\`${key}\` with one branch cannot be merged with its keywords`);
     return r.type;
   }
   return unionType(out, meta);
@@ -550,19 +381,18 @@ const convertMeta = (s: JsonObject, ptr: string, ctx: Ctx, kinds: ReadonlySet<Ty
 /** Reports the keys of a schema the importer does not read: errors for validation it cannot write, warnings for the rest. */
 const reportUnread = (s: JsonObject, ptr: string, ctx: Ctx): void => {
   for (const k of Object.keys(s)) {
-    if (STRUCTURAL.has(k) || KEYWORD_INFO.has(k)) continue;
+    if (IMPORT_STRUCTURE.has(k) || KEYWORD_INFO.has(k)) continue;
     if (ctx.bfcl && k === 'optional') continue;
-    if (UNSUPPORTED.has(k)) {
-      err(ctx, ImportCodes.UNSUPPORTED, `${ptr}/${esc(k)}`, `\`${k}\` has no equivalent in gram types`, 'simplify the schema, or keep this check in the tool implementation');
-    } else if (DROPPED_ANNOTATIONS.has(k) || k.startsWith('x-')) {
-      warn(ctx, ImportCodes.KEYWORD_DROPPED, `${ptr}/${esc(k)}`, `\`${k}\` dropped: it does not affect validation and has no place in a gram type${k === 'nullable' ? ' (`nullable` is OpenAPI; in JSON Schema write `type: ["T", "null"]`)' : ''}`);
+    if (IMPORT_UNSUPPORTED.has(k)) {
+      err(ctx, ImportCodes.UNSUPPORTED_KEYWORD, `${ptr}/${escapePointer(k)}`, `\`${k}\` has no equivalent in gram types`, 'simplify the schema, or keep this check in the tool implementation');
+    } else if (IMPORT_DROPPED.has(k) || k.startsWith('x-')) {
+      warn(ctx, ImportCodes.KEYWORD_DROPPED, `${ptr}/${escapePointer(k)}`, `\`${k}\` dropped: it does not affect validation and has no place in a gram type${k === 'nullable' ? ' (`nullable` is OpenAPI; in JSON Schema write `type: ["T", "null"]`)' : ''}`);
     } else {
-      warn(ctx, ImportCodes.KEYWORD_DROPPED, `${ptr}/${esc(k)}`, `unknown keyword \`${k}\` dropped (JSON Schema validators ignore it)`);
+      warn(ctx, ImportCodes.KEYWORD_DROPPED, `${ptr}/${escapePointer(k)}`, `unknown keyword \`${k}\` dropped (JSON Schema validators ignore it)`);
     }
   }
 };
 
-const isTruthyOptional = (v: unknown): boolean => v === true || v === 'True' || v === 'true';
 
 const convertPlain = (s: JsonObject, ptr: string, ctx: Ctx, root: boolean): Type | undefined => {
   // 1. kinds
@@ -576,7 +406,7 @@ const convertPlain = (s: JsonObject, ptr: string, ctx: Ctx, root: boolean): Type
     for (const n of names) {
       if (typeof n !== 'string') return err(ctx, ImportCodes.INVALID_SCHEMA, `${ptr}/type`, '`type` must be a string or an array of strings');
       let name: string | undefined = n;
-      if (ctx.bfcl && Object.prototype.hasOwnProperty.call(BFCL_TYPES, n)) {
+      if (ctx.bfcl && isBfclType(n)) {
         name = BFCL_TYPES[n];
         if (n === 'tuple') bfclTuple = true;
         if (name === undefined) {
@@ -586,7 +416,7 @@ const convertPlain = (s: JsonObject, ptr: string, ctx: Ctx, root: boolean): Type
       }
       const k = JSON_KINDS[name];
       if (k === undefined) {
-        const hint = Object.prototype.hasOwnProperty.call(BFCL_TYPES, n) ? 'this is BFCL\'s dialect: import with `--from bfcl`' : 'JSON Schema types are string, integer, number, boolean, null, object and array';
+        const hint = isBfclType(n) ? 'this is BFCL\'s dialect: import with `--from bfcl`' : 'JSON Schema types are string, integer, number, boolean, null, object and array';
         return err(ctx, ImportCodes.INVALID_SCHEMA, `${ptr}/type`, `unknown type ${JSON.stringify(n)}`, hint);
       }
       if (!ks.includes(k)) ks.push(k);
@@ -596,7 +426,7 @@ const convertPlain = (s: JsonObject, ptr: string, ctx: Ctx, root: boolean): Type
   } else {
     const has = (keys: ReadonlyArray<string>) => keys.some((k) => s[k] !== undefined);
     const inferred: TypeKind[] = [];
-    if (has(OBJECT_KEYS) || (ctx.bfcl && Array.isArray(s['optional']))) inferred.push('Object');
+    if (has(OBJECT_KEYS) || (ctx.bfcl && hasOptionalList(s))) inferred.push('Object');
     if (has(ARRAY_KEYS)) inferred.push('Array');
     if (has(STRING_KEYS)) inferred.push('String');
     if (has(NUMBER_KEYS)) inferred.push('Number');
@@ -620,10 +450,10 @@ const convertPlain = (s: JsonObject, ptr: string, ctx: Ctx, root: boolean): Type
     for (const k of Object.keys(s)) {
       const infoK = KEYWORD_INFO.get(k);
       if (infoK?.kinds !== undefined && ![...kindSet].some((x) => infoK.kinds?.has(x) || (x === 'Array' && infoK.kinds?.has('Tuple')))) {
-        warn(ctx, ImportCodes.KEYWORD_IGNORED, `${ptr}/${esc(k)}`, `\`${k}\` does not apply to type ${kinds.map((x) => x.toLowerCase()).join('/')} (validators ignore it), so it was not imported`);
+        warn(ctx, ImportCodes.KEYWORD_IGNORED, `${ptr}/${escapePointer(k)}`, `\`${k}\` does not apply to type ${kinds.map((x) => x.toLowerCase()).join('/')} (validators ignore it), so it was not imported`);
       }
       if ((OBJECT_KEYS.includes(k) && !KEYWORD_INFO.has(k) && !kindSet.has('Object')) || (ARRAY_KEYS.includes(k) && !KEYWORD_INFO.has(k) && !kindSet.has('Array'))) {
-        warn(ctx, ImportCodes.KEYWORD_IGNORED, `${ptr}/${esc(k)}`, `\`${k}\` does not apply to type ${kinds.map((x) => x.toLowerCase()).join('/')} (validators ignore it), so it was not imported`);
+        warn(ctx, ImportCodes.KEYWORD_IGNORED, `${ptr}/${escapePointer(k)}`, `\`${k}\` does not apply to type ${kinds.map((x) => x.toLowerCase()).join('/')} (validators ignore it), so it was not imported`);
       }
     }
   }
@@ -686,35 +516,20 @@ const buildObject = (s: JsonObject, ptr: string, ctx: Ctx, meta: Keywords): Type
   const fields: Field[] = [];
   let failed = false;
   for (const [name, sub] of Object.entries(props ?? {})) {
-    const t = convert(sub, `${ptr}/properties/${esc(name)}`, ctx);
+    const t = convert(sub, `${ptr}/properties/${escapePointer(name)}`, ctx);
     if (t === undefined) {
       failed = true;
       continue;
     }
     const optional = !requiredSet.has(name);
-    if (ctx.bfcl && isJsonObject(sub) && sub['optional'] !== undefined) {
-      const says = isTruthyOptional(sub['optional']);
-      if (says === !optional) {
-        warn(ctx, ImportCodes.BFCL_OPTIONAL, `${ptr}/properties/${esc(name)}/optional`, `BFCL \`optional: ${JSON.stringify(sub['optional'])}\` contradicts \`required\`; \`required\` decides (it is what validators read)`);
-      }
-    }
+    if (ctx.bfcl) checkPropertyOptional(ctx, sub, ptr, name, optional);
     fields.push(field(name, t, optional));
   }
   for (const r of required) {
     if (fields.some((f) => f.name === r)) continue;
     fields.push(field(r, anyType(), false));
   }
-  if (ctx.bfcl && s['optional'] !== undefined) {
-    const list = s['optional'];
-    if (Array.isArray(list)) {
-      const conflict = list.filter((n) => typeof n === 'string' && requiredSet.has(n));
-      if (conflict.length > 0) {
-        warn(ctx, ImportCodes.BFCL_OPTIONAL, `${ptr}/optional`, `BFCL \`optional\` lists ${conflict.map((c) => `"${String(c)}"`).join(', ')}, also in \`required\`; \`required\` decides`);
-      }
-    } else if (typeof s['optional'] !== 'boolean' && typeof s['optional'] !== 'string') {
-      warn(ctx, ImportCodes.KEYWORD_DROPPED, `${ptr}/optional`, 'BFCL `optional` must be a list of property names or a boolean; dropped');
-    }
-  }
+  if (ctx.bfcl) checkObjectOptional(ctx, s, ptr, requiredSet);
   let additional: false | Type | undefined;
   const ap = s['additionalProperties'];
   if (ap === false) additional = false;
@@ -727,7 +542,7 @@ const buildObject = (s: JsonObject, ptr: string, ctx: Ctx, meta: Keywords): Type
   const up = s['unevaluatedProperties'];
   if (up !== undefined) {
     if (up === false && (additional === undefined || additional === false)) additional = false;
-    else if (up !== true) err(ctx, ImportCodes.UNSUPPORTED, `${ptr}/unevaluatedProperties`, '`unevaluatedProperties` other than `false` on a plain object has no equivalent in gram types');
+    else if (up !== true) err(ctx, ImportCodes.UNSUPPORTED_KEYWORD, `${ptr}/unevaluatedProperties`, '`unevaluatedProperties` other than `false` on a plain object has no equivalent in gram types');
   }
   if (failed) return undefined;
   return objectType(fields, meta, additional);
@@ -745,7 +560,7 @@ const buildArray = (s: JsonObject, ptr: string, ctx: Ctx, meta: Keywords): Type 
     if (!closed || !full || (meta.maxItems !== undefined && meta.maxItems !== n)) {
       return err(
         ctx,
-        ImportCodes.UNSUPPORTED,
+        ImportCodes.UNSUPPORTED_KEYWORD,
         `${ptr}/${prefixKey}`,
         `a tuple whose items may be missing or extra (minItems ${meta.minItems ?? 'absent'}, maxItems ${meta.maxItems ?? 'absent'}, ${n} prefix items) has no equivalent: gram tuples \`(T1, T2)\` have exactly their items`,
       );
@@ -767,90 +582,10 @@ const buildArray = (s: JsonObject, ptr: string, ctx: Ctx, meta: Keywords): Type 
     warn(ctx, ImportCodes.KEYWORD_IGNORED, `${ptr}/additionalItems`, '`additionalItems` without an `items` array has no effect and was not imported');
   }
   if (items === false) {
-    return err(ctx, ImportCodes.UNSUPPORTED, `${ptr}/items`, '`items: false` (only the empty array) has no equivalent; write `maxItems: 0`');
+    return err(ctx, ImportCodes.UNSUPPORTED_KEYWORD, `${ptr}/items`, '`items: false` (only the empty array) has no equivalent; write `maxItems: 0`');
   }
   let element: Type | undefined = anyType();
   if (items !== undefined && items !== true) element = convert(items, `${ptr}/items`, ctx);
   if (element === undefined) return undefined;
   return arrayType(element, meta);
-};
-
-// -------------------------------------------------------------------------------------------------
-// values (enum, const, default, examples) checked against the types they belong to
-// -------------------------------------------------------------------------------------------------
-
-const withoutValues = (t: Type, keep: ReadonlyArray<KeywordName>): Type => {
-  const m: Record<string, unknown> = { ...t.meta };
-  for (const k of ['enum', 'const', 'default', 'examples'] as const) if (!keep.includes(k)) delete m[k];
-  return { ...t, meta: m as Keywords } as Type;
-};
-
-/** Drops (with a warning) enum members, defaults and examples that no value of the type can be; recursively. */
-const sanitize = (t: Type, ptr: string, ctx: Ctx): Type => {
-  let out: Type = t;
-  switch (t.kind) {
-    case 'Array':
-      out = { ...t, items: sanitize(t.items, `${ptr}/items`, ctx) };
-      break;
-    case 'Tuple':
-      out = { ...t, items: t.items.map((i, n) => sanitize(i, `${ptr}/prefixItems/${n}`, ctx)) };
-      break;
-    case 'Union':
-      out = { ...t, members: t.members.map((m, n) => sanitize(m, `${ptr}/anyOf/${n}`, ctx)) };
-      break;
-    case 'Object':
-      out = {
-        ...t,
-        fields: t.fields.map((f) => ({ ...f, type: sanitize(f.type, `${ptr}/properties/${esc(f.name)}`, ctx) })),
-        ...(t.additional !== undefined && t.additional !== false ? { additional: sanitize(t.additional, `${ptr}/additionalProperties`, ctx) } : {}),
-      };
-      break;
-    default:
-      break;
-  }
-  const m: Record<string, unknown> = { ...out.meta };
-  let changed = false;
-  if (Array.isArray(m['enum'])) {
-    const base = withoutValues(out, ['const']);
-    const list = m['enum'] as JsonValue[];
-    const keep = list.filter((v) => checkValue(base, v).length === 0);
-    if (keep.length !== list.length) {
-      const dropped = list.filter((v) => !keep.includes(v));
-      warn(ctx, ImportCodes.VALUE_DROPPED, `${ptr}/enum`, `enum value${dropped.length === 1 ? '' : 's'} ${dropped.map((d) => JSON.stringify(d)).join(', ')} can never validate against the type and ${dropped.length === 1 ? 'was' : 'were'} dropped`);
-      m['enum'] = keep;
-      changed = true;
-      if (keep.length === 0) err(ctx, ImportCodes.UNSATISFIABLE, `${ptr}/enum`, 'no value of `enum` fits the type, so the schema accepts nothing');
-    }
-  }
-  if (m['const'] !== undefined) {
-    const problems = checkValue(withoutValues(out, []), m['const']);
-    if (problems.length > 0) err(ctx, ImportCodes.UNSATISFIABLE, `${ptr}/const`, `\`const\` does not fit the type (${explainProblems(problems)}), so the schema accepts nothing`);
-  }
-  const full = changed ? ({ ...out, meta: m } as Type) : out;
-  if (m['default'] !== undefined) {
-    const problems = checkValue(withoutValues(full, ['enum', 'const']), m['default']);
-    if (problems.length > 0) {
-      warn(
-        ctx,
-        ImportCodes.DEFAULT_DROPPED,
-        `${ptr}/default`,
-        `default ${JSON.stringify(m['default'])} does not validate against its own schema (${explainProblems(problems)}) and was dropped`,
-        'gram defaults must be valid values (gramkit fills them in before calling the tool)',
-      );
-      delete m['default'];
-      changed = true;
-    }
-  }
-  if (Array.isArray(m['examples'])) {
-    const base = withoutValues(full, ['enum', 'const']);
-    const list = m['examples'] as JsonValue[];
-    const keep = list.filter((v) => checkValue(base, v).length === 0);
-    if (keep.length !== list.length) {
-      warn(ctx, ImportCodes.VALUE_DROPPED, `${ptr}/examples`, `${list.length - keep.length} example(s) that do not validate against the schema were dropped`);
-      if (keep.length === 0) delete m['examples'];
-      else m['examples'] = keep;
-      changed = true;
-    }
-  }
-  return changed ? ({ ...out, meta: m } as Type) : out;
 };

@@ -12,6 +12,7 @@
  *
  * Writing (JSON → gram): the shortest gram that reads back to the same JSON.
  */
+import { SpecCodes } from './codes.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import type { MapValue, StringValue, Value } from '../gram/ast.js';
 import { isFenceable, isSymbol, quote } from '../gram/strings.js';
@@ -105,7 +106,7 @@ const mapToJson = (v: MapValue, ctx: ValueContext, out: Diagnostic[]): JsonValue
 };
 
 const reject = (v: Value, ctx: ValueContext, out: Diagnostic[], what: string, hint: string): undefined => {
-  out.push(error('SIG_INVALID_VALUE', `${ctx.what} cannot be ${what}: it has no JSON form here`, { span: v.span, hint, ...(ctx.file !== undefined ? { file: ctx.file } : {}) }));
+  out.push(error(SpecCodes.INVALID_VALUE, `${ctx.what} cannot be ${what}: it has no JSON form here`, { span: v.span, hint, ...(ctx.file !== undefined ? { file: ctx.file } : {}) }));
   return undefined;
 };
 

@@ -13,15 +13,19 @@
  * Every imported signature is printed to gram and parsed back before it is accepted, so the text
  * written is known to compile to the imported type.
  */
+import { checkedDiagnostics, checkedValue } from '../core/either.js';
+import { jsonEqual } from '../core/json-equal.js';
 import { type Diagnostic, error, info } from '../core/diagnostic.js';
-import { BFCL_TYPES, ImportCodes, type SchemaDialect, checkSignatureFromJsonSchemas } from './from-json-schema.js';
+import { BFCL_TYPES } from './bfcl.js';
+import { type SchemaDialect, checkSignatureFromJsonSchemas } from './from-json-schema.js';
+import { ImportCodes } from './codes.js';
 import { isJsonObject, setOwn } from '../core/json.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
 import { type NameStyle, printSignature } from './print-signature.js';
 import { printSpecifications } from './serialize.js';
 import { checkTypeSignature } from './signature.js';
 import { type ToolSpecification, makeToolSpecification } from './tool-spec.js';
-import { type Field, type TypeSignature, fieldEquals, jsonEquals, signatureEquals } from './types.js';
+import { type Field, type TypeSignature, fieldEquals, signatureEquals } from './types.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -305,12 +309,13 @@ export const importDefinitions = (values: ReadonlyArray<{ readonly value: unknow
       diagnostics.push(error(IMPORT_MISSING_DESCRIPTION, 'no description: a gram tool specification needs one (it is what a model reads to choose the tool)', { ...fileOpt, hint: 'add a `description` to the definition' }));
     }
     const r = checkSignatureFromJsonSchemas(e.input, e.output, { dialect: e.dialect, at: e.inputAt, outputAt: e.outputAt, ...fileOpt });
-    diagnostics.push(...r.diagnostics);
+    diagnostics.push(...checkedDiagnostics(r));
+    const signature = checkedValue(r);
     pending.push({
       name,
       format,
       ...(e.description !== undefined ? { description: e.description } : {}),
-      ...(r.value !== undefined ? { signature: r.value } : {}),
+      ...(signature !== undefined ? { signature } : {}),
       metadata: e.metadata,
       diagnostics,
     });
@@ -333,16 +338,16 @@ export const importDefinitions = (values: ReadonlyArray<{ readonly value: unknow
       const sig = p.signature;
       const inline = printSignature(sig, { names: style });
       const text = inline.length > 100 || sig.args.fields.length > 2 ? printSignature(sig, { names: style, layout: { indent: '  ' } }) : inline;
-      const back = checkTypeSignature(text);
-      if (back.value === undefined || !signatureEquals(back.value, sig)) {
+      const back = checkedValue(checkTypeSignature(text));
+      if (back === undefined || !signatureEquals(back, sig)) {
         diagnostics.push(error(IMPORT_ROUND_TRIP, 'internal: the printed signature does not read back to the imported one; please report this', { ...fileOpt, hint: text }));
       } else {
-        const candidate = makeToolSpecification(p.name, p.description, text, back.value, p.metadata);
+        const candidate = makeToolSpecification(p.name, p.description, text, back, p.metadata);
         const prev = byName.get(p.name);
         if (prev === undefined) {
           byName.set(p.name, candidate);
           spec = candidate;
-        } else if (prev.typeSignature === candidate.typeSignature && prev.description === candidate.description && jsonEquals(prev.metadata ?? {}, candidate.metadata ?? {})) {
+        } else if (prev.typeSignature === candidate.typeSignature && prev.description === candidate.description && jsonEqual(prev.metadata ?? {}, candidate.metadata ?? {})) {
           diagnostics.push(info(IMPORT_DUPLICATE, 'the same definition was imported before; written once', fileOpt));
         } else {
           diagnostics.push(error(IMPORT_DUPLICATE, `a different tool named "${p.name}" was imported before; tool names are unique`, { ...fileOpt, hint: 'rename one of them' }));

@@ -4,9 +4,10 @@
  * (disjoint kinds), `fail` with a reason when the intersection exists but the type language cannot
  * write it (two different patterns, a closed object meeting fields it does not list, ...).
  */
+import { jsonEqual } from '../core/json-equal.js';
 import type { JsonValue } from '../core/json-schema.js';
 import { KEYWORD_INFO, keywordApplies } from './keywords.js';
-import { type Field, type KeywordName, type Keywords, type Type, field, jsonEquals, objectType, tupleType, unionType } from './types.js';
+import { type Field, type KeywordName, type Keywords, type Type, field, objectType, tupleType, unionType } from './types.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -36,7 +37,7 @@ export const mergeMeta = (a: Keywords, b: Keywords, prefer: AnnotationPreference
   const out: Record<string, JsonValue> = { ...(a as Record<string, JsonValue>) };
   for (const [k, bv] of Object.entries(b) as Array<[KeywordName, JsonValue]>) {
     const av = out[k];
-    if (av === undefined || jsonEquals(av, bv)) {
+    if (av === undefined || jsonEqual(av, bv)) {
       out[k] = bv;
       continue;
     }
@@ -49,7 +50,7 @@ export const mergeMeta = (a: Keywords, b: Keywords, prefer: AnnotationPreference
     else if (UPPER.has(k)) out[k] = Math.min(av as number, bv as number);
     else if (k === 'uniqueItems') out[k] = (av as boolean) || (bv as boolean);
     else if (k === 'enum') {
-      const both = (av as JsonValue[]).filter((x) => (bv as JsonValue[]).some((y) => jsonEquals(x, y)));
+      const both = (av as JsonValue[]).filter((x) => (bv as JsonValue[]).some((y) => jsonEqual(x, y)));
       if (both.length === 0) return 'the two `enum` lists have no value in common';
       out[k] = both;
     } else if (k === 'multipleOf') {
@@ -64,7 +65,7 @@ export const mergeMeta = (a: Keywords, b: Keywords, prefer: AnnotationPreference
   }
   if (out['const'] !== undefined && Array.isArray(out['enum'])) {
     const c = out['const'];
-    if (!(out['enum'] as JsonValue[]).some((e) => jsonEquals(e, c))) return '`const` is not one of the `enum` values';
+    if (!(out['enum'] as JsonValue[]).some((e) => jsonEqual(e, c))) return '`const` is not one of the `enum` values';
   }
   return out as Keywords;
 };

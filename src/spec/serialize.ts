@@ -17,12 +17,12 @@
  * metadata after the description. Reading the output with `parseSpecifications` gives back equal
  * specifications, and printing those gives the same text.
  */
+import { jsonEqual } from '../core/json-equal.js';
 import { nameText } from '../gram/strings.js';
 import type { AgentSpecification } from './agent-spec.js';
 import { jsonToGram, keyText, textToGram } from './gram-values.js';
 import type { JsonObject } from '../core/json-schema.js';
 import type { ToolSpecification } from './tool-spec.js';
-import { jsonEquals } from './types.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -75,7 +75,7 @@ export const printSpecifications = (specs: { readonly tools: ReadonlyArray<ToolS
       a.tools
         .filter((t) => {
           const d = byName.get(t.name);
-          return d !== undefined && d.typeSignature === t.typeSignature && d.description === t.description && jsonEquals(d.metadata ?? {}, t.metadata ?? {});
+          return d !== undefined && d.typeSignature === t.typeSignature && d.description === t.description && jsonEqual(d.metadata ?? {}, t.metadata ?? {});
         })
         .map((t) => t.name),
     );

@@ -6,10 +6,9 @@
  * signature and builds the schemas, but compiles no validator (that happens lazily, on the first
  * call of the tool; see `validate.ts`).
  */
-import type { Either } from 'fp-ts/lib/Either.js';
-import { type Diagnostic, error } from '../core/diagnostic.js';
+import { type Checked, checked, checkedDiagnostics, type Either, right, unwarned, checkedValue } from '../core/either.js';
+import { type Diagnostic, error, hasErrors } from '../core/diagnostic.js';
 import { SpecCodes } from './codes.js';
-import type { Checked } from './from-json-schema.js';
 import { deepFreeze, isJsonValue } from '../core/json.js';
 import type { JsonObject, JsonSchema } from '../core/json-schema.js';
 import { type SignatureOptions, checkTypeSignature } from './signature.js';
@@ -90,12 +89,12 @@ export const checkToolSpecification = (
 ): Checked<ToolSpecification> => {
   const diagnostics: Diagnostic[] = checkNameAndDescription(name, description);
   const sig = checkTypeSignature(typeSignature, options);
-  diagnostics.push(...sig.diagnostics);
+  diagnostics.push(...checkedDiagnostics(sig));
   if (options.metadata !== undefined && !isJsonValue(options.metadata)) {
     diagnostics.push(error(SpecCodes.INVALID_METADATA, `the metadata of tool ${JSON.stringify(name)} is not JSON`));
   }
-  if (sig.value === undefined || diagnostics.some((d) => d.severity === 'error')) return { diagnostics };
-  return { value: makeToolSpecification(name, description, typeSignature, sig.value, options.metadata), diagnostics };
+  const signature = checkedValue(sig);
+  return checked(signature === undefined || hasErrors(diagnostics) ? undefined : makeToolSpecification(name, description, typeSignature, signature, options.metadata), diagnostics);
 };
 
 /**
@@ -108,10 +107,8 @@ export const createToolSpecification = (
   description: string,
   typeSignature: string,
   options: ToolSpecificationOptions = {},
-): Either<ReadonlyArray<Diagnostic>, ToolSpecification> => {
-  const r = checkToolSpecification(name, description, typeSignature, options);
-  return r.value === undefined ? { _tag: 'Left', left: r.diagnostics.filter((d) => d.severity === 'error') } : { _tag: 'Right', right: r.value };
-};
+): Either<ReadonlyArray<Diagnostic>, ToolSpecification> =>
+  unwarned(checkToolSpecification(name, description, typeSignature, options));
 
 // -------------------------------------------------------------------------------------------------
 // accessors
@@ -126,9 +123,8 @@ export const toolSpecMetadata = (s: ToolSpecification): JsonObject | undefined =
 
 /** The parsed signature (parsed from the text when the specification was built by hand). */
 export const toolSpecSignature = (s: ToolSpecification): Either<ReadonlyArray<Diagnostic>, TypeSignature> => {
-  if (s.signature !== undefined) return { _tag: 'Right', right: s.signature };
-  const r = checkTypeSignature(s.typeSignature);
-  return r.value === undefined ? { _tag: 'Left', left: r.diagnostics.filter((d) => d.severity === 'error') } : { _tag: 'Right', right: r.value };
+  if (s.signature !== undefined) return right(s.signature);
+  return unwarned(checkTypeSignature(s.typeSignature));
 };
 
 /** A copy with other metadata (absent when `metadata` is undefined or empty). */

@@ -11,7 +11,8 @@
  * `Map T` an object whose values are all `T`. `Maybe` is allowed only where absence means
  * something: at the top of a parameter's or field's type (`{age: Maybe Int}`).
  */
-import type { Either } from 'fp-ts/lib/Either.js';
+import { SpecCodes } from './codes.js';
+import { type Checked, checked, type Either, isRight, left, right } from '../core/either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { type Span, span } from '../core/span.js';
 import {
@@ -158,10 +159,10 @@ const lex = (text: string, st: State): Token[] => {
         value += d;
         i++;
       }
-      if (!closed) report(st, 'SIG_TYPE_EXPR', 'unclosed string in type expression', s, i);
+      if (!closed) report(st, SpecCodes.TYPE_EXPR, 'unclosed string in type expression', s, i);
       out.push({ kind: 'string', text: value, start: s, end: i });
     } else {
-      report(st, 'SIG_TYPE_EXPR', `unexpected character ${JSON.stringify(c)} in type expression`, i, i + 1);
+      report(st, SpecCodes.TYPE_EXPR, `unexpected character ${JSON.stringify(c)} in type expression`, i, i + 1);
       i++;
     }
   }
@@ -176,9 +177,8 @@ const lex = (text: string, st: State): Token[] => {
 /** Parses a type expression; diagnostics point into the enclosing source through `options.offset`. */
 export const parseTypeExpression = (text: string, options: TypeExpressionOptions = {}): Either<ReadonlyArray<Diagnostic>, TypeExpression> => {
   const r = checkTypeExpression(text, options);
-  return r.diagnostics.length > 0 || r.value === undefined
-    ? { _tag: 'Left', left: r.diagnostics.length > 0 ? r.diagnostics : [error('SIG_TYPE_EXPR', 'empty type expression')] }
-    : { _tag: 'Right', right: r.value };
+  if (isRight(r)) return right(r.right.value);
+  return left(r.left.length > 0 ? r.left : [error(SpecCodes.TYPE_EXPR, 'empty type expression')]);
 };
 
 /** The state of one parse (module-level functions take it, so a parse allocates no closures). */
@@ -214,7 +214,7 @@ const next = (st: State): Token => st.tokens[st.pos++] as Token;
 const expect = (st: State, kind: TokenKind, what: string): Token | undefined => {
   const t = peek(st);
   if (t.kind === kind) return next(st);
-  report(st, 'SIG_TYPE_EXPR', `expected ${what}, found ${t.kind === 'eof' ? 'the end of the expression' : JSON.stringify(t.text)}`, t.start, Math.max(t.end, t.start + 1));
+  report(st, SpecCodes.TYPE_EXPR, `expected ${what}, found ${t.kind === 'eof' ? 'the end of the expression' : JSON.stringify(t.text)}`, t.start, Math.max(t.end, t.start + 1));
   return undefined;
 };
 
@@ -230,7 +230,7 @@ const parseUnion = (st: State): Parsed | undefined => {
     members.push(m);
   }
   for (const m of members) {
-    if (m.maybe) report(st, 'SIG_MAYBE_POSITION', '`Maybe` cannot be a member of a union', m.start, m.end, 'write `Maybe (A | B)` for a field that may be absent, or `A | Null` for a value that may be null');
+    if (m.maybe) report(st, SpecCodes.MAYBE_POSITION, '`Maybe` cannot be a member of a union', m.start, m.end, 'write `Maybe (A | B)` for a field that may be absent, or `A | Null` for a value that may be null');
   }
   const end = (members[members.length - 1] as Parsed).end;
   return { type: unionType(members.map((m) => m.type), undefined, spanOf(st, first.start, end)), maybe: false, start: first.start, end };
@@ -243,10 +243,10 @@ const parseApp = (st: State): Parsed | undefined => {
     const arg = parseAtom(st);
     if (arg === undefined) return undefined;
     if (t.text === 'IO') {
-      report(st, 'SIG_IO_TYPE', `\`IO ${st.text.slice(arg.start, arg.end)}\` is an effect type, not a JSON type`, t.start, arg.end, IO_HINT);
+      report(st, SpecCodes.IO_TYPE, `\`IO ${st.text.slice(arg.start, arg.end)}\` is an effect type, not a JSON type`, t.start, arg.end, IO_HINT);
       return { ...arg, start: t.start };
     }
-    if (arg.maybe) report(st, 'SIG_MAYBE_POSITION', '`Maybe` cannot be nested', arg.start, arg.end);
+    if (arg.maybe) report(st, SpecCodes.MAYBE_POSITION, '`Maybe` cannot be nested', arg.start, arg.end);
     if (t.text === 'Maybe') return { type: arg.type, maybe: true, start: t.start, end: arg.end };
     return { type: objectType([], undefined, arg.type, spanOf(st, t.start, arg.end)), maybe: false, start: t.start, end: arg.end };
   }
@@ -254,13 +254,13 @@ const parseApp = (st: State): Parsed | undefined => {
 };
 
 const noMaybe = (st: State, p: Parsed, where: string): Parsed => {
-  if (p.maybe) report(st, 'SIG_MAYBE_POSITION', `\`Maybe\` is not allowed ${where}`, p.start, p.end, '`Maybe T` marks a parameter or record field that may be absent; for a value that may be null write `T | Null`');
+  if (p.maybe) report(st, SpecCodes.MAYBE_POSITION, `\`Maybe\` is not allowed ${where}`, p.start, p.end, '`Maybe T` marks a parameter or record field that may be absent; for a value that may be null write `T | Null`');
   return p;
 };
 
 const unknownName = (st: State, name: string, s: number, e: number): void => {
   const hint = NAME_HINTS[name] !== undefined ? `write \`${NAME_HINTS[name]}\`` : didYouMean(name, Object.keys(TYPE_NAMES));
-  report(st, 'SIG_UNKNOWN_TYPE', `unknown type \`${name}\``, s, e, hint ?? `known types: ${Object.keys(TYPE_NAMES).join(', ')}, and the forms [T], {a: T}, (T1, T2), Maybe T, Map T, A | B`);
+  report(st, SpecCodes.UNKNOWN_TYPE, `unknown type \`${name}\``, s, e, hint ?? `known types: ${Object.keys(TYPE_NAMES).join(', ')}, and the forms [T], {a: T}, (T1, T2), Maybe T, Map T, A | B`);
 };
 
 const parseName = (st: State, t: Token): Parsed => {
@@ -268,7 +268,7 @@ const parseName = (st: State, t: Token): Parsed => {
   const kind = TYPE_NAMES[t.text];
   const sp = spanOf(st, t.start, t.end);
   if (kind === undefined) {
-    if (t.text === 'Maybe' || t.text === 'Map' || t.text === 'IO') report(st, 'SIG_TYPE_EXPR', `\`${t.text}\` needs a type after it`, t.start, t.end);
+    if (t.text === 'Maybe' || t.text === 'Map' || t.text === 'IO') report(st, SpecCodes.TYPE_EXPR, `\`${t.text}\` needs a type after it`, t.start, t.end);
     else unknownName(st, t.text, t.start, t.end);
     return { type: anyType(undefined, sp), maybe: false, start: t.start, end: t.end };
   }
@@ -290,7 +290,7 @@ const parseTuple = (st: State, t: Token): Parsed | undefined => {
   next(st);
   if (peek(st).kind === ')') {
     const close = next(st);
-    report(st, 'SIG_TYPE_EXPR', 'an empty tuple `()` has no JSON form', t.start, close.end, 'write `[Any]` with `maxItems: 0` if you really mean an empty array');
+    report(st, SpecCodes.TYPE_EXPR, 'an empty tuple `()` has no JSON form', t.start, close.end, 'write `[Any]` with `maxItems: 0` if you really mean an empty array');
     return undefined;
   }
   const items: Parsed[] = [];
@@ -322,7 +322,7 @@ const parseRecord = (st: State, t: Token): Parsed | undefined => {
     if (expect(st, ':', '`:` after the field name') === undefined) return undefined;
     const ft = parseUnion(st);
     if (ft === undefined) return undefined;
-    if (seen.has(k.text)) report(st, 'SIG_DUPLICATE_FIELD', `field "${k.text}" is defined twice in this record`, k.start, k.end);
+    if (seen.has(k.text)) report(st, SpecCodes.DUPLICATE_FIELD, `field "${k.text}" is defined twice in this record`, k.start, k.end);
     seen.add(k.text);
     fields.push(field(k.text, ft.type, ft.maybe, spanOf(st, k.start, ft.end)));
     if (peek(st).kind === ',') {
@@ -350,11 +350,11 @@ const parseAtom = (st: State): Parsed | undefined => {
     case '{':
       return parseRecord(st, t);
     case 'eof':
-      report(st, 'SIG_TYPE_EXPR', st.text.trim() === '' ? 'empty type expression' : 'expected a type, found the end of the expression', t.start, t.start);
+      report(st, SpecCodes.TYPE_EXPR, st.text.trim() === '' ? 'empty type expression' : 'expected a type, found the end of the expression', t.start, t.start);
       return undefined;
     default:
       next(st);
-      report(st, 'SIG_TYPE_EXPR', `expected a type, found ${JSON.stringify(t.text)}`, t.start, t.end);
+      report(st, SpecCodes.TYPE_EXPR, `expected a type, found ${JSON.stringify(t.text)}`, t.start, t.end);
       return undefined;
   }
 };
@@ -363,18 +363,17 @@ const parseAtom = (st: State): Parsed | undefined => {
 export const checkTypeExpression = (
   text: string,
   options: TypeExpressionOptions = {},
-): { readonly value?: TypeExpression; readonly diagnostics: ReadonlyArray<Diagnostic> } => {
+): Checked<TypeExpression> => {
   const diagnostics: Diagnostic[] = [];
   const st: State = { text, tokens: [], pos: 0, at: options.offset ?? IDENTITY, file: options.file, diagnostics };
   (st as { tokens: ReadonlyArray<Token> }).tokens = lex(text, st);
   const result = parseUnion(st);
   if (result !== undefined && peek(st).kind !== 'eof') {
     const t = peek(st);
-    report(st, 'SIG_TYPE_EXPR', `unexpected ${JSON.stringify(t.text)} after the type`, t.start, t.end);
+    report(st, SpecCodes.TYPE_EXPR, `unexpected ${JSON.stringify(t.text)} after the type`, t.start, t.end);
   }
   if (result !== undefined && result.maybe && options.allowMaybe === false) noMaybe(st, result, 'here');
-  if (diagnostics.length > 0 || result === undefined) return { diagnostics };
-  return { value: { type: result.type, optional: result.maybe }, diagnostics };
+  return checked(diagnostics.length > 0 || result === undefined ? undefined : { type: result.type, optional: result.maybe }, diagnostics);
 };
 
 // -------------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@
  * source it came from, a type built by the importer has none.
  */
 import type { Span } from '../core/span.js';
+import { jsonEqual } from '../core/json-equal.js';
 import type { JsonValue } from '../core/json-schema.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -284,25 +285,7 @@ export const stripSignatureSpans = (s: TypeSignature): TypeSignature =>
 // utilities
 // -------------------------------------------------------------------------------------------------
 
-/** Deep equality of JSON values; object key order does not matter. */
-export const jsonEquals = (a: unknown, b: unknown): boolean => {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') {
-    return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
-  }
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => jsonEquals(x, bb[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  return ak.length === bk.length && ak.every((k) => Object.prototype.hasOwnProperty.call(bo, k) && jsonEquals(ao[k], bo[k]));
-};
-
-const metaEquals = (a: Keywords, b: Keywords): boolean => jsonEquals(a, b);
+const metaEquals = (a: Keywords, b: Keywords): boolean => jsonEqual(a, b);
 
 /** Structural equality, ignoring spans (and the order of keys inside JSON values). */
 export const typeEquals = (a: Type, b: Type): boolean => {

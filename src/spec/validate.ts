@@ -13,7 +13,11 @@
  * - `validateToolArgs(schema, args)`: the seed's function — validation, then defaults on a copy —
  *   at ajv's speed on the valid path (a benchmark compares them).
  */
-import type { Either } from 'fp-ts/lib/Either.js';
+import { type ArgCode, ArgCodes, SpecCodes } from './codes.js';
+import { pointerSegments, valueAt } from '../core/json-pointer.js';
+import { isRecord } from '../core/json.js';
+import { stableStringify } from '../core/stable-json.js';
+import { type Either, left, right } from '../core/either.js';
 import AjvDraft07, { type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -23,19 +27,8 @@ import type { JsonSchema, JsonValue } from '../core/json-schema.js';
 // model
 // -------------------------------------------------------------------------------------------------
 
-export type ValidationIssueCode =
-  | 'ARG_REQUIRED'
-  | 'ARG_TYPE'
-  | 'ARG_ENUM'
-  | 'ARG_CONST'
-  | 'ARG_UNKNOWN'
-  | 'ARG_FORMAT'
-  | 'ARG_PATTERN'
-  | 'ARG_RANGE'
-  | 'ARG_LENGTH'
-  | 'ARG_ITEMS'
-  | 'ARG_NO_MATCH'
-  | 'ARG_INVALID';
+/** What is wrong with the value at a path (`SPEC_ARG_REQUIRED`, `SPEC_ARG_TYPE`, ...). */
+export type ValidationIssueCode = ArgCode;
 
 export interface ValidationIssue {
   /** Where, as a path a person reads: `` (the whole value), `age`, `user.tags[2]`. */
@@ -58,7 +51,7 @@ export interface CompiledSchema {
 }
 
 export interface SchemaCompileError {
-  readonly code: 'INVALID_SCHEMA';
+  readonly code: typeof SpecCodes.INVALID_SCHEMA;
   readonly message: string;
 }
 
@@ -108,21 +101,6 @@ const instanceFor = (schema: JsonSchema): AjvLike => {
 const byIdentity = new WeakMap<object, Either<SchemaCompileError, CompiledSchema>>();
 const byContent = new Map<string, Either<SchemaCompileError, CompiledSchema>>();
 
-/** Deterministic JSON with sorted keys: the content key of a schema. */
-export const stableStringify = (value: unknown): string => {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
-  const keys = Object.keys(value).sort();
-  const parts: string[] = [];
-  for (const k of keys) {
-    const v = (value as Record<string, unknown>)[k];
-    if (v !== undefined) parts.push(`${JSON.stringify(k)}:${stableStringify(v)}`);
-  }
-  return `{${parts.join(',')}}`;
-};
-
-const right = <A>(a: A): Either<never, A> => ({ _tag: 'Right', right: a });
-const left = <E>(e: E): Either<E, never> => ({ _tag: 'Left', left: e });
 
 /**
  * The compiled form of a schema, compiled on first use and cached. A schema ajv cannot compile
@@ -154,11 +132,11 @@ const build = (schema: JsonSchema): Either<SchemaCompileError, CompiledSchema> =
   try {
     fn = instanceFor(schema).compile(schema as AnySchema);
   } catch (e) {
-    return left({ code: 'INVALID_SCHEMA', message: `invalid JSON Schema: ${(e as Error).message}` });
+    return left({ code: SpecCodes.INVALID_SCHEMA, message: `invalid JSON Schema: ${(e as Error).message}` });
   }
   // an `$async` schema validates through a promise, which `check` would take for "valid"
   if ((fn as { $async?: unknown }).$async === true) {
-    return left({ code: 'INVALID_SCHEMA', message: 'invalid JSON Schema: "$async" schemas are not supported; remove "$async": true' });
+    return left({ code: SpecCodes.INVALID_SCHEMA, message: 'invalid JSON Schema: "$async" schemas are not supported; remove "$async": true' });
   }
   const defaults = defaultsPlan(schema);
   return right({
@@ -177,7 +155,7 @@ export const validateValue = (
   value: unknown,
 ): Either<ReadonlyArray<ValidationIssue>, unknown> => {
   const compiled = compileSchema(schema);
-  if (compiled._tag === 'Left') return left([{ path: '', code: 'ARG_INVALID', message: compiled.left.message }]);
+  if (compiled._tag === 'Left') return left([{ path: '', code: ArgCodes.INVALID, message: compiled.left.message }]);
   const c = compiled.right;
   return c.check(value) ? right(value) : left(c.issues(value));
 };
@@ -188,8 +166,6 @@ export const validateValue = (
 
 type Filler = (value: unknown) => unknown;
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const cloneJson = (v: unknown): unknown => (typeof v === 'object' && v !== null ? structuredClone(v) : v);
 
@@ -202,7 +178,7 @@ const defaultsPlan = (schema: JsonSchema, depth = 0): Filler | undefined => {
   if (typeof schema !== 'object' || schema === null || depth > 32) return undefined;
   const props = schema['properties'];
   const propFillers: Array<[string, JsonValue | undefined, Filler | undefined]> = [];
-  if (isPlainObject(props)) {
+  if (isRecord(props)) {
     for (const [k, sub] of Object.entries(props)) {
       if (typeof sub !== 'object' || sub === null) continue;
       const d = (sub as Record<string, JsonValue>)['default'];
@@ -218,7 +194,7 @@ const defaultsPlan = (schema: JsonSchema, depth = 0): Filler | undefined => {
   if (propFillers.length === 0 && itemFiller === undefined && !hasPrefix) return undefined;
 
   return (value: unknown): unknown => {
-    if (isPlainObject(value) && propFillers.length > 0) {
+    if (isRecord(value) && propFillers.length > 0) {
       let out: Record<string, unknown> | undefined;
       for (const [k, d, inner] of propFillers) {
         const current = Object.prototype.hasOwnProperty.call(value, k) ? value[k] : undefined;
@@ -258,8 +234,7 @@ const defaultsPlan = (schema: JsonSchema, depth = 0): Filler | undefined => {
 export const displayPath = (instancePath: string): string => {
   if (instancePath === '') return '';
   let out = '';
-  for (const raw of instancePath.slice(1).split('/')) {
-    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const seg of pointerSegments(instancePath) ?? []) {
     if (/^\d+$/.test(seg)) out += `[${seg}]`;
     else if (/^[A-Za-z_$][\w$-]*$/.test(seg)) out += out === '' ? seg : `.${seg}`;
     else out += `[${JSON.stringify(seg)}]`;
@@ -267,16 +242,7 @@ export const displayPath = (instancePath: string): string => {
   return out;
 };
 
-const valueAt = (root: unknown, instancePath: string): unknown => {
-  if (instancePath === '') return root;
-  let cur: unknown = root;
-  for (const raw of instancePath.slice(1).split('/')) {
-    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[seg];
-  }
-  return cur;
-};
+const valueAtPath = (root: unknown, instancePath: string): unknown => valueAt(root, pointerSegments(instancePath) ?? []);
 
 const MAX_SHOWN = 60;
 
@@ -310,40 +276,40 @@ const listValues = (vs: ReadonlyArray<unknown>): string => {
 const mapError = (e: ErrorObject, root: unknown): ValidationIssue | undefined => {
   const p = e.params as Record<string, unknown>;
   const here = displayPath(e.instancePath);
-  const got = () => describeValue(valueAt(root, e.instancePath));
+  const got = () => describeValue(valueAtPath(root, e.instancePath));
   switch (e.keyword) {
     case 'required': {
       const name = String(p['missingProperty']);
       const path = here === '' ? name : `${here}.${name}`;
-      return { path, code: 'ARG_REQUIRED', message: `${subject(path)} is required` };
+      return { path, code: ArgCodes.REQUIRED, message: `${subject(path)} is required` };
     }
     case 'type': {
       const t = String(p['type']);
       const want = t.split(',').map((x) => TYPE_WORDS[x] ?? x).join(' or ');
-      return { path: here, code: 'ARG_TYPE', message: `${subject(here)} must be ${want}, got ${got()}` };
+      return { path: here, code: ArgCodes.TYPE, message: `${subject(here)} must be ${want}, got ${got()}` };
     }
     case 'enum':
       return {
         path: here,
-        code: 'ARG_ENUM',
+        code: ArgCodes.ENUM,
         message: `${subject(here)} must be one of ${listValues((p['allowedValues'] as unknown[]) ?? [])}, got ${got()}`,
       };
     case 'const':
-      return { path: here, code: 'ARG_CONST', message: `${subject(here)} must be ${JSON.stringify(p['allowedValue'])}, got ${got()}` };
+      return { path: here, code: ArgCodes.CONST, message: `${subject(here)} must be ${JSON.stringify(p['allowedValue'])}, got ${got()}` };
     case 'additionalProperties': {
       const name = String(p['additionalProperty']);
       const path = here === '' ? name : `${here}.${name}`;
-      return { path, code: 'ARG_UNKNOWN', message: `${subject(path)} is not allowed here (unknown property)` };
+      return { path, code: ArgCodes.UNKNOWN, message: `${subject(path)} is not allowed here (unknown property)` };
     }
     case 'unevaluatedProperties': {
       const name = String(p['unevaluatedProperty']);
       const path = here === '' ? name : `${here}.${name}`;
-      return { path, code: 'ARG_UNKNOWN', message: `${subject(path)} is not allowed here (unknown property)` };
+      return { path, code: ArgCodes.UNKNOWN, message: `${subject(path)} is not allowed here (unknown property)` };
     }
     case 'format':
-      return { path: here, code: 'ARG_FORMAT', message: `${subject(here)} must be a valid ${String(p['format'])}, got ${got()}` };
+      return { path: here, code: ArgCodes.FORMAT, message: `${subject(here)} must be a valid ${String(p['format'])}, got ${got()}` };
     case 'pattern':
-      return { path: here, code: 'ARG_PATTERN', message: `${subject(here)} must match the pattern ${String(p['pattern'])}, got ${got()}` };
+      return { path: here, code: ArgCodes.PATTERN, message: `${subject(here)} must match the pattern ${String(p['pattern'])}, got ${got()}` };
     case 'minimum':
     case 'maximum':
     case 'exclusiveMinimum':
@@ -354,39 +320,39 @@ const mapError = (e: ErrorObject, root: unknown): ValidationIssue | undefined =>
         exclusiveMinimum: 'greater than',
         exclusiveMaximum: 'less than',
       };
-      return { path: here, code: 'ARG_RANGE', message: `${subject(here)} must be ${words[e.keyword]} ${String(p['limit'])}, got ${got()}` };
+      return { path: here, code: ArgCodes.RANGE, message: `${subject(here)} must be ${words[e.keyword]} ${String(p['limit'])}, got ${got()}` };
     }
     case 'multipleOf':
-      return { path: here, code: 'ARG_RANGE', message: `${subject(here)} must be a multiple of ${String(p['multipleOf'])}, got ${got()}` };
+      return { path: here, code: ArgCodes.RANGE, message: `${subject(here)} must be a multiple of ${String(p['multipleOf'])}, got ${got()}` };
     case 'minLength':
     case 'maxLength': {
       const w = e.keyword === 'minLength' ? 'at least' : 'at most';
-      return { path: here, code: 'ARG_LENGTH', message: `${subject(here)} must have ${w} ${String(p['limit'])} characters, got ${got()}` };
+      return { path: here, code: ArgCodes.LENGTH, message: `${subject(here)} must have ${w} ${String(p['limit'])} characters, got ${got()}` };
     }
     case 'minItems':
     case 'maxItems': {
       const w = e.keyword === 'minItems' ? 'at least' : 'at most';
-      return { path: here, code: 'ARG_ITEMS', message: `${subject(here)} must have ${w} ${String(p['limit'])} items, got ${got()}` };
+      return { path: here, code: ArgCodes.ITEMS, message: `${subject(here)} must have ${w} ${String(p['limit'])} items, got ${got()}` };
     }
     case 'minProperties':
     case 'maxProperties': {
       const w = e.keyword === 'minProperties' ? 'at least' : 'at most';
-      return { path: here, code: 'ARG_ITEMS', message: `${subject(here)} must have ${w} ${String(p['limit'])} properties` };
+      return { path: here, code: ArgCodes.ITEMS, message: `${subject(here)} must have ${w} ${String(p['limit'])} properties` };
     }
     case 'uniqueItems':
       return {
         path: here,
-        code: 'ARG_ITEMS',
+        code: ArgCodes.ITEMS,
         message: `${subject(here)} must not repeat items (items ${String(p['j'])} and ${String(p['i'])} are equal)`,
       };
     case 'anyOf':
     case 'oneOf':
-      return { path: here, code: 'ARG_NO_MATCH', message: `${subject(here)} matches none of the allowed forms, got ${got()}` };
+      return { path: here, code: ArgCodes.NO_MATCH, message: `${subject(here)} matches none of the allowed forms, got ${got()}` };
     case 'if':
     case 'not':
     case 'false schema':
     default:
-      return { path: here, code: 'ARG_INVALID', message: `${subject(here)} ${e.message ?? 'is invalid'}` };
+      return { path: here, code: ArgCodes.INVALID, message: `${subject(here)} ${e.message ?? 'is invalid'}` };
   }
 };
 
@@ -433,11 +399,11 @@ export const validateToolArgs = (schema: JsonSchema, args: unknown): Either<Read
     c = lastCompiled;
   } else {
     const compiled = compileSchema(schema);
-    if (compiled._tag === 'Left') return left([{ path: '', code: 'ARG_INVALID', message: compiled.left.message }]);
+    if (compiled._tag === 'Left') return left([{ path: '', code: ArgCodes.INVALID, message: compiled.left.message }]);
     c = compiled.right;
     lastSchema = schema;
     lastCompiled = c;
   }
   if (!c.check(args)) return left(c.issues(args));
-  return { _tag: 'Right', right: c.hasDefaults ? c.applyDefaults(args) : args };
+  return right(c.hasDefaults ? c.applyDefaults(args) : args);
 };

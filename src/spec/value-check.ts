@@ -4,10 +4,13 @@
  * so that checking a specification never compiles an ajv validator (compiling is lazy, on first
  * call of a tool). A property test keeps it in agreement with ajv.
  */
+import { escapePointer } from '../core/json-pointer.js';
+import { isRecord } from '../core/json.js';
+import { jsonEqual } from '../core/json-equal.js';
 import * as formatsModule from 'ajv-formats/dist/formats.js';
 import type { Format } from 'ajv';
 import { describeValue, displayPath } from './validate.js';
-import { type Keywords, type Type, jsonEquals } from './types.js';
+import { type Keywords, type Type } from './types.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -46,7 +49,6 @@ export const explainProblems = (problems: ReadonlyArray<ValueProblem>): string =
 
 const MAX_PROBLEMS = 8;
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Unicode code points, as ajv counts string lengths. */
 const codePoints = (s: string): number => {
@@ -115,7 +117,6 @@ const typeWord = (t: Type): string => {
   }
 };
 
-const esc = (k: string): string => k.replace(/~/g, '~0').replace(/\//g, '~1');
 
 const check = (t: Type, v: unknown, ptr: string, out: ValueProblem[]): void => {
   if (out.length >= MAX_PROBLEMS) return;
@@ -147,22 +148,22 @@ const check = (t: Type, v: unknown, ptr: string, out: ValueProblem[]): void => {
       t.items.forEach((it, i) => check(it, v[i], `${ptr}/${i}`, out));
       break;
     case 'Object': {
-      if (!isPlainObject(v)) return void out.push({ pointer: ptr, message: `must be an object, got ${describeValue(v)}` });
+      if (!isRecord(v)) return void out.push({ pointer: ptr, message: `must be an object, got ${describeValue(v)}` });
       const known = new Set<string>();
       for (const f of t.fields) {
         known.add(f.name);
         const has = Object.prototype.hasOwnProperty.call(v, f.name);
         if (!has) {
-          if (!f.optional) out.push({ pointer: `${ptr}/${esc(f.name)}`, message: 'is required' });
+          if (!f.optional) out.push({ pointer: `${ptr}/${escapePointer(f.name)}`, message: 'is required' });
           continue;
         }
-        check(f.type, v[f.name], `${ptr}/${esc(f.name)}`, out);
+        check(f.type, v[f.name], `${ptr}/${escapePointer(f.name)}`, out);
       }
       if (t.additional !== undefined) {
         for (const k of Object.keys(v)) {
           if (known.has(k)) continue;
-          if (t.additional === false) out.push({ pointer: `${ptr}/${esc(k)}`, message: 'is not allowed (unknown property)' });
-          else check(t.additional, v[k], `${ptr}/${esc(k)}`, out);
+          if (t.additional === false) out.push({ pointer: `${ptr}/${escapePointer(k)}`, message: 'is not allowed (unknown property)' });
+          else check(t.additional, v[k], `${ptr}/${escapePointer(k)}`, out);
         }
       }
       break;
@@ -177,10 +178,10 @@ const check = (t: Type, v: unknown, ptr: string, out: ValueProblem[]): void => {
 };
 
 const checkMeta = (m: Keywords, v: unknown, ptr: string, out: ValueProblem[]): void => {
-  if (m.enum !== undefined && !m.enum.some((e) => jsonEquals(e, v))) {
+  if (m.enum !== undefined && !m.enum.some((e) => jsonEqual(e, v))) {
     out.push({ pointer: ptr, message: `must be one of ${m.enum.map((e) => JSON.stringify(e)).join(', ')}, got ${describeValue(v)}` });
   }
-  if (m.const !== undefined && !jsonEquals(m.const, v)) out.push({ pointer: ptr, message: `must be ${JSON.stringify(m.const)}, got ${describeValue(v)}` });
+  if (m.const !== undefined && !jsonEqual(m.const, v)) out.push({ pointer: ptr, message: `must be ${JSON.stringify(m.const)}, got ${describeValue(v)}` });
   if (typeof v === 'number') {
     if (m.minimum !== undefined && v < m.minimum) out.push({ pointer: ptr, message: `must be at least ${m.minimum}, got ${v}` });
     if (m.maximum !== undefined && v > m.maximum) out.push({ pointer: ptr, message: `must be at most ${m.maximum}, got ${v}` });
@@ -209,12 +210,12 @@ const checkMeta = (m: Keywords, v: unknown, ptr: string, out: ValueProblem[]): v
     if (m.uniqueItems === true) {
       for (let i = 1; i < v.length; i++) {
         for (let j = 0; j < i; j++) {
-          if (jsonEquals(v[i], v[j])) return void out.push({ pointer: ptr, message: `must not repeat items (items ${j} and ${i} are equal)` });
+          if (jsonEqual(v[i], v[j])) return void out.push({ pointer: ptr, message: `must not repeat items (items ${j} and ${i} are equal)` });
         }
       }
     }
   }
-  if (isPlainObject(v)) {
+  if (isRecord(v)) {
     const n = Object.keys(v).length;
     if (m.minProperties !== undefined && n < m.minProperties) out.push({ pointer: ptr, message: `must have at least ${m.minProperties} properties` });
     if (m.maxProperties !== undefined && n > m.maxProperties) out.push({ pointer: ptr, message: `must have at most ${m.maxProperties} properties` });

@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import type { JsonValue } from '../core/json-schema.js';
 import type { Field, Keywords, Type } from '../spec/types.js';
 import { isValueOf } from '../spec/value-check.js';
-import { stableStringify } from '../spec/validate.js';
+import { stableStringify } from '../core/stable-json.js';
 
 // -------------------------------------------------------------------------------------------------
 // model

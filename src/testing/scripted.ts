@@ -7,7 +7,7 @@
 import type { ToolCall } from '../agent/messages.js';
 import type { FinishReason, Model, ModelErrorCode, ModelRequest, ModelResult, Usage } from '../agent/model.js';
 import { callSafely, cancelledError, configurationError, failure, modelError, success } from '../providers/model-error.js';
-import { sleep } from '../providers/retry.js';
+import { sleep } from '../core/abort.js';
 import { textDeltas } from '../providers/text-deltas.js';
 
 // -------------------------------------------------------------------------------------------------

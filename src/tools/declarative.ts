@@ -15,12 +15,14 @@
  * every problem of every tool at once; specifications without `http` or `command` are left for
  * other libraries to implement.
  */
-import { left, right, type Either } from 'fp-ts/lib/Either.js';
+import { ImplCodes } from './codes.js';
+import { left, right, type Either } from '../core/either.js';
 import type { HttpDispatcher } from '../net/dispatcher.js';
 import { error, type Diagnostic } from '../core/diagnostic.js';
 import type { Tool } from '../library/tool.js';
 import { toolLibrary, type ToolLibrary } from '../library/tool-library.js';
-import { loadSpecificationFiles, type KnownTools, type Specifications } from '../spec/load.js';
+import { type KnownTools, type Specifications } from '../spec/load.js';
+import { loadSpecificationFiles } from '../spec/load-files.js';
 import type { ToolSpecification } from '../spec/tool-spec.js';
 import type { CommandToolConfigInput } from './command/command-config.js';
 import { commandTool } from './command/command-tool.js';
@@ -73,7 +75,7 @@ export const declaredTool = (spec: ToolSpecification, options: DeclarativeToolOp
   const kind = declaredKind(spec);
   if (kind === undefined) return undefined;
   if (kind === 'both')
-    return left([error('IMPL_CONFLICT', `tool "${spec.name}" declares both http and command implementations`, { hint: 'keep one of them' })]);
+    return left([error(ImplCodes.CONFLICT, `tool "${spec.name}" declares both http and command implementations`, { hint: 'keep one of them' })]);
   const meta = spec.metadata!;
   if (kind === 'http')
     return httpTool(spec, meta['http'] as unknown as HttpToolConfigInput, {

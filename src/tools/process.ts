@@ -19,6 +19,7 @@
  * - `runProcess` never rejects: spawn failures (no such program, bad cwd, invalid argument) are a
  *   result with `error`.
  */
+import { ImplCodes } from './codes.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { onAbort } from '../core/abort.js';
@@ -102,10 +103,10 @@ export const runProcess = (argv: ReadonlyArray<string>, options: RunProcessOptio
     });
 
   const program = argv[0];
-  if (program === undefined || program === '') return notStarted({ code: 'INVALID_ARGV', message: 'argv is empty: the first element must name the program' });
+  if (program === undefined || program === '') return notStarted({ code: ImplCodes.INVALID_ARGV, message: 'argv is empty: the first element must name the program' });
   const nul = argv.findIndex((a) => a.includes('\0'));
-  if (nul >= 0) return notStarted({ code: 'INVALID_ARGV', message: `argument ${nul} contains a NUL character, which no program can receive` });
-  if (options.signal?.aborted) return notStarted({ code: 'CANCELLED', message: 'cancelled before the process started' }, true);
+  if (nul >= 0) return notStarted({ code: ImplCodes.INVALID_ARGV, message: `argument ${nul} contains a NUL character, which no program can receive` });
+  if (options.signal?.aborted) return notStarted({ code: ImplCodes.CANCELLED, message: 'cancelled before the process started' }, true);
 
   let child: ChildProcess;
   try {
@@ -259,7 +260,7 @@ export const runProcess = (argv: ReadonlyArray<string>, options: RunProcessOptio
 // -------------------------------------------------------------------------------------------------
 
 const spawnError = (e: unknown, program: string, cwd: string): SpawnError => {
-  const code = typeof (e as { code?: unknown })?.code === 'string' ? (e as { code: string }).code : 'SPAWN_FAILED';
+  const code = typeof (e as { code?: unknown })?.code === 'string' ? (e as { code: string }).code : ImplCodes.SPAWN_FAILED;
   if (code === 'ENOENT') {
     // node reports a missing working directory as the program being missing: tell them apart
     if (!isDirectory(cwd)) return { code: 'ENOENT', message: `working directory "${cwd}" does not exist` };

@@ -4,8 +4,9 @@
  * template parts keep their offsets so later stages can tell where a placeholder lands (path,
  * query, header, JSON string, ...).
  */
-import { left, right, type Either } from 'fp-ts/lib/Either.js';
+import { left, right, type Either } from '../core/either.js';
 import { error, type Diagnostic } from '../core/diagnostic.js';
+import { HttpCodes } from './http/codes.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -27,7 +28,7 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * Splits `source` into text and placeholders. `where` names the field in messages
  * (`urlTemplate`, `headers.Authorization`).
  */
-export const parseTemplate = (source: string, where: string, codePrefix = 'HTTP'): Either<ReadonlyArray<Diagnostic>, Template> => {
+export const parseTemplate = (source: string, where: string): Either<ReadonlyArray<Diagnostic>, Template> => {
   const parts: TemplatePart[] = [];
   const problems: Diagnostic[] = [];
   let text = '';
@@ -48,7 +49,7 @@ export const parseTemplate = (source: string, where: string, codePrefix = 'HTTP'
       const close = source.indexOf('}', i + 2);
       if (close < 0) {
         problems.push(
-          error(`${codePrefix}_TEMPLATE_SYNTAX`, `${where}: "\${" at offset ${i} is never closed by "}"`, {
+          error(HttpCodes.TEMPLATE_SYNTAX, `${where}: "\${" at offset ${i} is never closed by "}"`, {
             hint: 'write ${name}; write $${ for a literal "${"',
           }),
         );
@@ -57,7 +58,7 @@ export const parseTemplate = (source: string, where: string, codePrefix = 'HTTP'
       const name = source.slice(i + 2, close).trim();
       if (!NAME.test(name))
         problems.push(
-          error(`${codePrefix}_TEMPLATE_SYNTAX`, `${where}: "\${${source.slice(i + 2, close)}}" is not a placeholder name`, {
+          error(HttpCodes.TEMPLATE_SYNTAX, `${where}: "\${${source.slice(i + 2, close)}}" is not a placeholder name`, {
             hint: 'placeholder names are identifiers: letters, digits and "_", not starting with a digit',
           }),
         );

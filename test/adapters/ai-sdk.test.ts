@@ -6,7 +6,7 @@
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { ToolErrorCodes, ToolFailure } from '../../src/index.js';
+import { ToolCodes, ToolFailure } from '../../src/index.js';
 import { toAISDKTools } from '../../src/entries/ai-sdk.js';
 import { fixtureTools } from '../mcp/support.js';
 
@@ -64,10 +64,10 @@ describe('toAISDKTools with generateText', () => {
     const errors = r.steps[0]?.content.filter((p) => p.type === 'tool-error') as Array<{ error: unknown }>;
     expect(errors).toHaveLength(2);
     expect(errors[0]?.error).toBeInstanceOf(ToolFailure);
-    expect((errors[0]?.error as ToolFailure).code).toBe(ToolErrorCodes.INVALID_ARGUMENTS);
+    expect((errors[0]?.error as ToolFailure).code).toBe(ToolCodes.INVALID_ARGUMENTS);
     const sent = toolResultsSent(prompts);
     expect(sent[0]?.output.type).toBe('error-text');
-    expect(String(sent[0]?.output.value)).toContain(`${ToolErrorCodes.INVALID_ARGUMENTS}: invalid arguments for "get_weather": argument "days" must be at most 7, got 30`);
+    expect(String(sent[0]?.output.value)).toContain(`${ToolCodes.INVALID_ARGUMENTS}: invalid arguments for "get_weather": argument "days" must be at most 7, got 30`);
     expect(sent[1]?.output.value).toBe('NOT_FOUND: no word "gram" in the dictionary');
     expect(r.text).toBe('done');
   });

@@ -51,7 +51,7 @@ describe('fromZod', () => {
     if (spec._tag === 'Left') throw new Error('no spec');
     const tool = defineTool<{ city: string; days: number }>(spec.right, ({ city, days }) => `${city}: ${days} days`);
     const bound = bindTool(spec.right, toolLibrary([tool]));
-    if (bound._tag === 'Left') throw new Error(bound.left.message);
+    if (bound._tag === 'Left') throw new Error(bound.left.map((e) => e.message).join('; '));
     expect(await invoke(bound.right, { city: 'Oslo' })).toEqual({ ok: true, value: 'Oslo: 1 days' });
   });
 

@@ -7,7 +7,8 @@ import fast from '../../examples/ab/fast-library.js';
 import slow from '../../examples/ab/slow-library.js';
 import old from '../../examples/capitals-1950-library.js';
 import { parseInputs } from '../../src/cli/actions/ab.js';
-import { golden, stable } from './support.js';
+import { stable } from './support.js';
+import { expectGolden } from '../support/golden.js';
 
 const text = readFileSync(new URL('../../examples/capitalsAgent.gram', import.meta.url), 'utf8');
 const specs = parseSpecifications(text, { filename: 'capitalsAgent.gram' });
@@ -33,7 +34,13 @@ describe('runExperiment', () => {
     expect(report.differences[0]?.answers).toEqual({ fast: 'Brasília', slow: 'Brasília', old: 'Rio de Janeiro' });
     // the slow library's simulated latency shows in its tool metrics
     expect(s?.tools['capital_of']?.latencyMs?.p50).toBeGreaterThan(f?.tools['capital_of']?.latencyMs?.p50 ?? Infinity);
-    golden('capitals-experiment.json', `${JSON.stringify(stable(report), null, 2)}\n`);
+    // pinned in two small goldens: the summaries and differences, and one line per run
+    const { results, ...summary } = stable(report) as typeof report;
+    expectGolden('agent/golden/capitals-experiment/summary.json', summary);
+    expectGolden(
+      'agent/golden/capitals-experiment/runs.txt',
+      `${results.map((x) => [x.variant, x.inputId, x.repetition, x.success ? 'ok' : 'failed', JSON.stringify(x.content ?? x.error?.code ?? null), x.toolCalls.map((c) => `${c.name}→${c.ok ? 'ok' : c.code}`).join(' ')].join(' | ')).join('\n')}\n`,
+    );
     const table = formatExperimentReport(report);
     expect(table).toMatch(/^A\/B experiment: agent capitals_agent, model offline, 7 inputs × 2 runs on 3 libraries/);
     expect(table).toMatch(/\nold +14  8\/14 \(57.1%\) +14 +2  NOT_FOUND×2 /);
@@ -43,7 +50,7 @@ describe('runExperiment', () => {
 
   it('counts runs that end without an answer by code, and keeps going', async () => {
     const broken = toolLibrary([createTool('capital_of', agent.tools[0]?.description ?? '', agent.tools[0]?.schema ?? {}, () => 'Paris')]);
-    const model = scriptedModel((request) => (request.messages.length > 3 ? { error: { code: 'LLM_API_ERROR', message: 'down' } } : request.messages.at(-1)?.role === 'tool' ? { text: 'Paris it is' } : { toolCalls: [{ name: 'capital_of', arguments: { country: 'France' } }] }));
+    const model = scriptedModel((request) => (request.messages.length > 3 ? { error: { code: 'AGENT_LLM_API_ERROR', message: 'down' } } : request.messages.at(-1)?.role === 'tool' ? { text: 'Paris it is' } : { toolCalls: [{ name: 'capital_of', arguments: { country: 'France' } }] }));
     const r = await runExperiment({ agent, variants: [{ name: 'only', library: broken }], inputs: [{ message: 'France', expected: 'paris' }, { message: 'Spain', expected: 'Madrid' }], model });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.summaries[0]).toMatchObject({ runs: 2, completed: 2, succeeded: 1, runErrorsByCode: {} });
@@ -56,7 +63,7 @@ describe('runExperiment', () => {
     const r = await runExperiment({ agent, variants: { fast, wrong, empty: toolLibrary([]) }, inputs: ['France'], model });
     expect(r.ok).toBe(false);
     if (!r.ok) {
-      expect(r.error.code).toBe('CONFIGURATION_ERROR');
+      expect(r.error.code).toBe('AGENT_CONFIGURATION_ERROR');
       expect(r.error.message).toContain('variant "wrong"');
       expect(r.error.message).toContain('variant "empty"');
       expect((r.error.details as { variants: Array<{ variant: string }> }).variants.map((v) => v.variant)).toEqual(['wrong', 'empty']);

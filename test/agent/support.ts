@@ -2,8 +2,6 @@
  * Small agents and libraries for the agent tests: specifications from gram text, tools that
  * record their calls, and a deferred for proving that calls overlap.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { expect } from 'vitest';
 import { type AgentSpecification, createTool, parseSpecifications, type Tool, type ToolLibrary, toolLibrary, ToolFailure, type ToolSpecification } from '../../src/index.js';
 
 export const TOOLS_GRAM = `
@@ -87,18 +85,6 @@ export const deferred = <T>(): Deferred<T> => {
   let resolve!: (v: T) => void;
   const promise = new Promise<T>((r) => (resolve = r));
   return { promise, resolve };
-};
-
-/**
- * Golden files under test/fixtures/agent/golden: the test compares with the file; run with
- * UPDATE_GOLDEN=1 to (re)write it after a deliberate change, and review the diff.
- */
-
-export const golden = (name: string, actual: string): void => {
-  const url = new URL(`../fixtures/agent/golden/${name}`, import.meta.url);
-  if (process.env['UPDATE_GOLDEN'] === '1') writeFileSync(url, actual);
-  expect(existsSync(url), `golden file ${name} is missing: run the test with UPDATE_GOLDEN=1 and review it`).toBe(true);
-  expect(actual).toBe(readFileSync(url, 'utf8'));
 };
 
 /** A copy of a run or report with what changes from run to run (ids, clocks, durations) replaced. */

@@ -35,12 +35,12 @@ describe('OpenTelemetry spans of a run', () => {
   it('marks a failed run with its error code', async () => {
     const provider = new MemoryProvider();
     trace.setGlobalTracerProvider(provider);
-    const model = scriptedModel([{ error: { code: 'LLM_API_ERROR', message: 'down' } }]);
+    const model = scriptedModel([{ error: { code: 'AGENT_LLM_API_ERROR', message: 'down' } }]);
     const r = await runAgent(agentNamed('helper'), recordingLibrary().library, 'add', { model });
     expect(r.ok).toBe(false);
     expect(provider.spans.map((s) => [s.name, s.attributes['error.type'], s.status?.code])).toEqual([
-      ['invoke_agent helper', 'LLM_API_ERROR', 2],
-      ['chat scripted', 'LLM_API_ERROR', 2],
+      ['invoke_agent helper', 'AGENT_LLM_API_ERROR', 2],
+      ['chat scripted', 'AGENT_LLM_API_ERROR', 2],
     ]);
   });
 

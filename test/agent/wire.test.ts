@@ -80,13 +80,13 @@ describe.each(['openai', 'anthropic'])('the loop over the %s wire format', (prov
 });
 
 describe('model failures over the wire', () => {
-  it('a 401 ends the run with LLM_API_ERROR and the status', async () => {
+  it('a 401 ends the run with AGENT_LLM_API_ERROR and the status', async () => {
     const bad = openAIModel('gpt-test', { apiKey: 'wrong-key', baseUrl: server.openaiBaseUrl, maxRetries: 0 });
     if (bad._tag === 'Left') throw new Error(bad.left.message);
     const r = await runAgent(helper, recordingLibrary().library, 'hello', { model: bad.right });
     expect(r.ok).toBe(false);
     if (!r.ok) {
-      expect(r.error.code).toBe('LLM_API_ERROR');
+      expect(r.error.code).toBe('AGENT_LLM_API_ERROR');
       expect(r.error.status).toBe(401);
       expect(r.error.partial?.steps).toBe(1);
     }

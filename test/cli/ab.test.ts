@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { AgentCodes } from '../../src/index.js';
+import { PolicyCodes } from '../../src/entries/policy.js';
 import { cli } from '../support/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'gramkit-ab-'));
@@ -52,8 +54,8 @@ describe('gramkit ab', () => {
     const r = await cli(['ab', AGENT, '-l', FAST, '-l', 'examples/hello-library.ts', '-i', INPUTS]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('error[CONFIGURATION_ERROR]: the experiment cannot start: variant "hello-library"');
-    expect(r.stderr).toContain('error[TOOL_NOT_FOUND]: no tool "capital_of" in the library');
+    expect(r.stderr).toContain('error[AGENT_CONFIGURATION_ERROR]: the experiment cannot start: variant "hello-library"');
+    expect(r.stderr).toContain('error[TOOL_NOT_IN_LIBRARY]: no tool "capital_of" in the library');
   });
 
   it('reports bad input lines with their numbers (exit 1)', async () => {
@@ -129,7 +131,7 @@ describe('gramkit ab offline: scripted tool calls, replay by sequence, what the 
     writeFileSync(inputs, '"What is the capital of Brazil"\n');
     const exact = JSON.parse((await cli(['ab', AGENT, '-l', FAST, '-l', OLD, '-i', inputs, '-m', `replay:${recording}`, '--json'])).stdout) as { results: ReadonlyArray<{ completed: boolean; error?: { code: string } }> };
     expect(exact.results.map((x) => x.completed)).toEqual([true, false]);
-    expect(exact.results[1]?.error?.code).toBe('REPLAY_MISMATCH');
+    expect(exact.results[1]?.error?.code).toBe(AgentCodes.REPLAY_MISMATCH);
     const sequence = JSON.parse((await cli(['ab', AGENT, '-l', FAST, '-l', OLD, '-i', inputs, '-m', `replay:${recording}`, '--replay-match', 'sequence', '--runs', '2', '--json'])).stdout) as {
       results: ReadonlyArray<{ completed: boolean; toolCalls: ReadonlyArray<unknown> }>;
     };
@@ -146,6 +148,6 @@ describe('gramkit ab offline: scripted tool calls, replay by sequence, what the 
     const r = await cli(['ab', join(ws, 'agent.gram'), '-l', 'builtin', '-i', join(ws, 'inputs.jsonl'), '-w', ws, '--yes', '--json'], { env: { ALLOWED_TOOL_PERMS: 'fs:read' } });
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as { summaries: ReadonlyArray<{ toolErrorsByCode: Record<string, number> }> };
-    expect(report.summaries[0]?.toolErrorsByCode).toEqual({ DENIED: 1 });
+    expect(report.summaries[0]?.toolErrorsByCode).toEqual({ [PolicyCodes.DENIED]: 1 });
   });
 });

@@ -18,8 +18,8 @@ describe('gramkit import', () => {
     const r = await run(['import', 'test/fixtures/spec/import/unsupported.json', '--from', 'mcp']);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('[annotated:Tool');
-    expect(r.stderr).toContain('error[IMPORT_RECURSIVE_REF]: tool "tree":');
-    expect(r.stderr).toContain('warning[IMPORT_KEYWORD_DROPPED]: tool "annotated":');
+    expect(r.stderr).toContain('error[SPEC_IMPORT_RECURSIVE_REF]: tool "tree":');
+    expect(r.stderr).toContain('warning[SPEC_IMPORT_KEYWORD_DROPPED]: tool "annotated":');
     expect(r.stderr).toContain('imported 1 tool of 6 definitions (5 not imported, 1 with warnings)');
   });
 
@@ -28,7 +28,7 @@ describe('gramkit import', () => {
     const r = await run(['import', '-', '--from', 'jsonschema', '--name', 'add', '--verbose'], schema);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('[add:Tool {description: "Adds two numbers"}');
-    expect(r.stderr).toContain('info[IMPORT_TYPE_INFERRED]');
+    expect(r.stderr).toContain('info[SPEC_IMPORT_TYPE_INFERRED]');
   });
 
   it('imports BFCL entries', async () => {
@@ -43,6 +43,6 @@ describe('gramkit import', () => {
     expect((await run(['import', '-', '--from', 'yaml'], '{}')).code).toBe(2);
     const r = await run(['import', '-'], 'not json');
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('IMPORT_INVALID_INPUT');
+    expect(r.stderr).toContain('SPEC_IMPORT_INVALID_INPUT');
   });
 });

@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import type { CliIO } from '../../src/cli/io.js';
+import { PolicyCodes } from '../../src/entries/policy.js';
 import { cli } from '../support/cli.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'gramkit-invoke-policies-'));
@@ -49,7 +50,7 @@ describe('gramkit invoke applies the policies of gramkit run', () => {
     const r = await cli(['invoke', 'builtin', '--tool', 'delete_file', '--workspace', ws, '--args', '{"path": "notes.txt"}']);
     expect(r.code).toBe(1);
     const out = result(r.stdout);
-    expect(out.error?.code).toBe('DENIED');
+    expect(out.error?.code).toBe(PolicyCodes.DENIED);
     expect(out.error?.message).toContain('--yes');
     expect(existsSync(join(ws, 'notes.txt'))).toBe(true);
   });
@@ -57,7 +58,7 @@ describe('gramkit invoke applies the policies of gramkit run', () => {
   it('--yes approves the call, --deny refuses it, and the two together are a usage error', async () => {
     const ws = workspace();
     const denied = await cli(['invoke', 'builtin', '-t', 'delete_file', '-w', ws, '-a', '{"path": "notes.txt"}', '--deny']);
-    expect(result(denied.stdout).error?.code).toBe('DENIED');
+    expect(result(denied.stdout).error?.code).toBe(PolicyCodes.DENIED);
     expect(existsSync(join(ws, 'notes.txt'))).toBe(true);
     const approved = await cli(['invoke', 'builtin', '-t', 'delete_file', '-w', ws, '-a', '{"path": "notes.txt"}', '--yes']);
     expect(approved.code, approved.stdout).toBe(0);
@@ -71,7 +72,7 @@ describe('gramkit invoke applies the policies of gramkit run', () => {
     const ws = workspace();
     const no = await onTerminal(['invoke', 'builtin', '-t', 'delete_file', '-w', ws, '-a', '{"path": "notes.txt"}'], 'n\n');
     expect(no.stderr).toContain('delete_file');
-    expect(result(no.stdout).error?.code).toBe('DENIED');
+    expect(result(no.stdout).error?.code).toBe(PolicyCodes.DENIED);
     expect(existsSync(join(ws, 'notes.txt'))).toBe(true);
     const yes = await onTerminal(['invoke', 'builtin', '-t', 'delete_file', '-w', ws, '-a', '{"path": "notes.txt"}'], 'y\n');
     expect(yes.code, yes.stdout).toBe(0);
@@ -82,7 +83,7 @@ describe('gramkit invoke applies the policies of gramkit run', () => {
     const ws = workspace();
     const r = await cli(['invoke', 'builtin', '-t', 'read_file', '-w', ws, '-a', '{"path": ".ssh/id_rsa"}', '--yes']);
     expect(r.code).toBe(1);
-    expect(result(r.stdout).error?.code).toBe('DENIED');
+    expect(result(r.stdout).error?.code).toBe(PolicyCodes.DENIED);
     expect(r.stdout).not.toContain('PRIVATE KEY');
   });
 
@@ -94,7 +95,7 @@ describe('gramkit invoke applies the policies of gramkit run', () => {
     const write = await cli(['invoke', 'builtin', '-t', 'write_file', '-w', ws, '-a', '{"path": "new.txt", "content": "x"}', '--yes'], { env });
     expect(write.code).toBe(1);
     const out = result(write.stdout);
-    expect(out.error?.code).toBe('DENIED');
+    expect(out.error?.code).toBe(PolicyCodes.DENIED);
     expect(out.error?.message).toContain('fs:write');
     expect(existsSync(join(ws, 'new.txt'))).toBe(false);
   });
@@ -132,7 +133,7 @@ describe('ALLOWED_TOOL_PERMS in every command that calls tools', () => {
     const out = JSON.parse(r.stdout) as { value?: { toolsUsed: ReadonlyArray<{ name: string; result: { ok: boolean; error?: { code: string } } }> } };
     const calls = out.value?.toolsUsed ?? [];
     expect(calls.length, r.stdout).toBeGreaterThan(0);
-    for (const c of calls) expect(c.result.error?.code).toBe('DENIED');
+    for (const c of calls) expect(c.result.error?.code).toBe(PolicyCodes.DENIED);
     expect(existsSync(join(ws, 'new.txt'))).toBe(false);
   });
 });

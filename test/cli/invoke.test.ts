@@ -36,16 +36,16 @@ describe('gramkit invoke', () => {
     expect(json(notFound.stdout)).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: 'there is nobody to greet', retryable: false } });
     const invalid = await run(`${dir}/tools.gram`, '-t', 'greet', '-l', `${dir}/library.ts`, '-a', '{"name": 3}');
     expect(invalid.code).toBe(1);
-    expect(json(invalid.stdout)).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS', message: 'invalid arguments for "greet": argument "name" must be a string, got 3' } });
+    expect(json(invalid.stdout)).toMatchObject({ ok: false, error: { code: 'TOOL_INVALID_ARGUMENTS', message: 'invalid arguments for "greet": argument "name" must be a string, got 3' } });
     const notJson = await run(`${dir}/tools.gram`, '-t', 'greet', '-l', `${dir}/library.ts`, '-a', '{name}');
     expect(notJson.code).toBe(1);
-    expect(json(notJson.stdout)).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENTS' } });
+    expect(json(notJson.stdout)).toMatchObject({ ok: false, error: { code: 'TOOL_INVALID_ARGUMENTS' } });
   });
 
-  it('gives TIMEOUT when the implementation does not answer in time', async () => {
+  it('gives TOOL_TIMEOUT when the implementation does not answer in time', async () => {
     const r = await run(`${dir}/tools.gram`, '-t', 'greet', '-l', `${dir}/hangs.ts`, '-a', '{"name":"Ada"}', '--timeout', '50');
     expect(r.code).toBe(1);
-    expect(json(r.stdout)).toEqual({ ok: false, error: { code: 'TIMEOUT', message: '"greet" did not finish within 50 ms', details: { timeoutMs: 50 }, retryable: true } });
+    expect(json(r.stdout)).toEqual({ ok: false, error: { code: 'TOOL_TIMEOUT', message: '"greet" did not finish within 50 ms', details: { timeoutMs: 50 }, retryable: true } });
   });
 
   it('reads the arguments from stdin with --args -, and takes the only tool of a file without --tool', async () => {
@@ -69,8 +69,8 @@ describe('gramkit invoke', () => {
     expect(r.stderr).toBe(
       [
         'error[TOOL_MISMATCH]: the tool "greet" does not match its specification: its description and argument schema differ',
-        '  DESCRIPTION_MISMATCH: the descriptions differ: spec "… a friendly greeting for the given name", tool "… a friendly greeting"',
-        '  SCHEMA_MISMATCH: the argument schemas differ in 2 places',
+        '  TOOL_DESCRIPTION_MISMATCH: the descriptions differ: spec "… a friendly greeting for the given name", tool "… a friendly greeting"',
+        '  TOOL_SCHEMA_MISMATCH: the argument schemas differ in 2 places',
         '    /properties/name/description: only in the spec: "Who to greet"',
         '    /properties/name/type: spec "string", tool "integer"',
         '',
@@ -96,13 +96,13 @@ describe('gramkit invoke', () => {
       expect(r.code).toBe(1);
       return r.stderr.split('\n')[0];
     };
-    expect(await codes(`${dir}/absent.ts`)).toMatch(/^error\[LIBRARY_NOT_FOUND\]: no library module at test\/fixtures\/library\/cli\/absent\.ts/);
-    expect(await codes(`${dir}/tools.gram`)).toBe(`error[LIBRARY_UNSUPPORTED_FILE]: a library is a .ts or .js module, not a .gram file: ${dir}/tools.gram`);
-    expect(await codes(`${dir}/nothing.ts`)).toBe(`error[LIBRARY_EMPTY]: ${dir}/nothing.ts exports no ToolLibrary and no tool`);
-    expect(await codes(`${dir}/duplicate.mjs`)).toBe(`error[LIBRARY_DUPLICATE_TOOL]: ${dir}/duplicate.mjs exports two different tools named "add" (one and two)`);
+    expect(await codes(`${dir}/absent.ts`)).toMatch(/^error\[CLI_LIBRARY_NOT_FOUND\]: no library module at test\/fixtures\/library\/cli\/absent\.ts/);
+    expect(await codes(`${dir}/tools.gram`)).toBe(`error[CLI_LIBRARY_UNSUPPORTED_FILE]: a library is a .ts or .js module, not a .gram file: ${dir}/tools.gram`);
+    expect(await codes(`${dir}/nothing.ts`)).toBe(`error[CLI_LIBRARY_EMPTY]: ${dir}/nothing.ts exports no ToolLibrary and no tool`);
+    expect(await codes(`${dir}/duplicate.mjs`)).toBe(`error[CLI_LIBRARY_DUPLICATE_TOOL]: ${dir}/duplicate.mjs exports two different tools named "add" (one and two)`);
     const brokenTs = join(scratch, 'broken.ts');
     writeFileSync(brokenTs, 'export const x = ;\n');
-    expect(await codes(brokenTs)).toMatch(/^error\[LIBRARY_LOAD_FAILED\]: cannot load .*broken\.ts/);
+    expect(await codes(brokenTs)).toMatch(/^error\[CLI_LIBRARY_LOAD_FAILED\]: cannot load .*broken\.ts/);
   });
 
   it('exits 2 on usage errors', async () => {

@@ -7,10 +7,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSpecifications, printSpecifications, ToolErrorCodes } from '../../src/index.js';
+import { parseSpecifications, printSpecifications, ToolCodes } from '../../src/index.js';
 import { createMcpHttpHandler, McpCodes, staticToolSource } from '../../src/entries/mcp.js';
 import { cli } from '../support/cli.js';
 import { CLI, CLIENT_KINDS, FIXTURE, fixtureTools, listen, type Listening, ROOT, stdioClient } from '../mcp/support.js';
+import { PolicyCodes } from '../../src/entries/policy.js';
+import { BuiltinCodes } from '../../src/entries/builtins.js';
 
 const errorCode = (r: Record<string, unknown>): unknown => ((r['_meta'] as Record<string, Record<string, unknown>>)['gramkit/error'] as Record<string, unknown>)['code'];
 const text = (r: Record<string, unknown>): string => ((r['content'] as Array<{ text: string }>)[0] as { text: string }).text;
@@ -24,9 +26,9 @@ describe.each(CLIENT_KINDS)('gramkit mcp over stdio, %s client', (kind) => {
       for (const t of tools) expect(t['inputSchema']).toEqual(printed[t['name'] as string]?.['inputSchema']);
       expect((await client.callTool('get_weather', { city: 'Oslo', days: 2 }))['structuredContent']).toEqual({ city: 'Oslo', days: 2, conditions: 'sunny' });
       const invalid = await client.callTool('get_weather', { city: 'Oslo', days: 0 });
-      expect([invalid['isError'], errorCode(invalid)]).toEqual([true, ToolErrorCodes.INVALID_ARGUMENTS]);
+      expect([invalid['isError'], errorCode(invalid)]).toEqual([true, ToolCodes.INVALID_ARGUMENTS]);
       const refused = await client.callTool('erase', { path: 'a.txt' });
-      expect(errorCode(refused)).toBe(ToolErrorCodes.DENIED);
+      expect(errorCode(refused)).toBe(PolicyCodes.DENIED);
       expect(text(refused)).toContain('start it with --yes to approve such calls');
       await expect(client.callTool('nope', {})).rejects.toThrow(/unknown tool "nope"/);
       expect(text(await client.callTool('shout', { text: 'ok' }))).toBe('"OK"');
@@ -41,7 +43,7 @@ describe('gramkit mcp: policies and options', () => {
     const restricted = await stdioClient('v2', process.execPath, [CLI, 'mcp', FIXTURE, '--no-watch', '--yes'], { env: { ALLOWED_TOOL_PERMS: 'net:read' } });
     try {
       const denied = await restricted.callTool('erase', { path: 'a.txt' });
-      expect(errorCode(denied)).toBe(ToolErrorCodes.DENIED);
+      expect(errorCode(denied)).toBe(PolicyCodes.DENIED);
       expect(text(denied)).toContain('needs the permission fs:write');
       expect((await restricted.callTool('get_weather', { city: 'Rome' }))['isError']).toBeFalsy();
     } finally {
@@ -63,7 +65,7 @@ describe('gramkit mcp: policies and options', () => {
       const read = await client.callTool('read_file', { path: 'note.txt' });
       expect(read['isError']).toBeFalsy();
       const outside = await client.callTool('read_file', { path: '../../etc/hostname' });
-      expect([outside['isError'], errorCode(outside)]).toEqual([true, ToolErrorCodes.INVALID_PATH]);
+      expect([outside['isError'], errorCode(outside)]).toEqual([true, BuiltinCodes.INVALID_PATH]);
     } finally {
       await client.close();
       rmSync(ws, { recursive: true, force: true });
@@ -180,7 +182,7 @@ describe('MCP servers where a specification file or a library goes', () => {
       expect((await client.listTools()).tools.map((t) => t['name'])).toEqual(['get_weather', 'shout', 'lookup', 'erase', 'wait_for_cancel']);
       expect(text(await client.callTool('shout', { text: 'proxied' }))).toBe('"PROXIED"');
       const refused = await client.callTool('erase', { path: 'a.txt' });
-      expect(errorCode(refused)).toBe(ToolErrorCodes.DENIED);
+      expect(errorCode(refused)).toBe(PolicyCodes.DENIED);
     } finally {
       await client.close();
     }

@@ -7,20 +7,39 @@ import { runCli } from '../../src/cli/run.js';
 import type { CliIO } from '../../src/cli/io.js';
 import { cli } from '../support/cli.js';
 import { type FakeServer, lastUserText, startFakeServer, toolResults } from '../support/fake-llm-server.js';
-import { golden, stable } from '../agent/support.js';
+import { stable } from '../agent/support.js';
+import { expectGolden } from '../support/golden.js';
 
 const HELLO = 'examples/helloAgent.gram';
 const root = resolve(new URL('../..', import.meta.url).pathname);
 const tmp = mkdtempSync(join(tmpdir(), 'gramkit-run-'));
 
-/** Runs the CLI as on a terminal: `lines` are typed one by one. */
+/** What the CLI prints when it waits for a line: the chat prompt, or an approval question. */
+const PROMPTS = ['> ', 'Approve? [y]es, [n]o, [e]dit arguments: '];
+
+/**
+ * Runs the CLI as on a terminal: `lines` are typed one by one, each once the CLI asks for it (its
+ * prompt, or an approval question, was printed), and the input ends at the next prompt (or when
+ * the CLI is done). No sleeps: each line waits for the output that says it is read.
+ */
 const onTerminal = async (argv: ReadonlyArray<string>, lines: ReadonlyArray<string>, cwd = root): Promise<{ code: number; stdout: string; stderr: string }> => {
   let stdout = '';
   let stderr = '';
+  let prompts = 0;
+  const waiting: Array<{ readonly count: number; readonly resolve: () => void }> = [];
+  const prompted = (count: number): Promise<void> =>
+    prompts >= count ? Promise.resolve() : new Promise((resolve) => waiting.push({ count, resolve }));
   const stdin = new PassThrough();
   const io: CliIO = {
     stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
+    stderr: (t) => {
+      stderr += t;
+      if (PROMPTS.some((p) => t.endsWith(p))) {
+        prompts++;
+        for (const w of waiting.splice(0)) if (prompts >= w.count) w.resolve();
+        else waiting.push(w);
+      }
+    },
     readStdin: async () => '',
     stdin,
     isTTY: true,
@@ -28,13 +47,12 @@ const onTerminal = async (argv: ReadonlyArray<string>, lines: ReadonlyArray<stri
     cwd,
   };
   const running = runCli(argv, io);
-  // type a line once the previous one was consumed (the prompt or the approval question was printed)
   (async () => {
-    for (const line of lines) {
-      await new Promise((r) => setTimeout(r, 30));
+    for (const [i, line] of lines.entries()) {
+      await Promise.race([prompted(i + 1), running]);
       stdin.write(`${line}\n`);
     }
-    await new Promise((r) => setTimeout(r, 30));
+    await Promise.race([prompted(lines.length + 1), running]);
     stdin.end();
   })();
   const code = await running;
@@ -69,7 +87,7 @@ describe('gramkit run: the hello agent', () => {
     const result = JSON.parse(r.stdout);
     expect(result.ok).toBe(true);
     expect(result.value.toolsUsed[0]).toMatchObject({ name: 'sayHello', args: { personName: 'Alice' }, result: { ok: true, value: 'Hello, Alice! Nice to meet you.' } });
-    golden('hello-run.json', `${JSON.stringify(stable(result), null, 2)}\n`);
+    expectGolden('agent/golden/hello-run.json', stable(result));
   });
 
   it('--debug shows each step and the trace on stderr', async () => {
@@ -97,7 +115,7 @@ describe('gramkit run: the hello agent', () => {
     const r = await cli(['run', HELLO, "Hello, I'm Alice", '--model', 'openai/gpt-4o-mini']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('error[CONFIGURATION_ERROR]: no OpenAI API key');
+    expect(r.stderr).toContain('error[AGENT_CONFIGURATION_ERROR]: no OpenAI API key');
     expect(r.stderr).toContain('hint: set OPENAI_API_KEY in the environment, or run the offline demo model with --model offline');
     const a = await cli(['run', HELLO, 'hi', '--model', 'anthropic/claude-x']);
     expect(a.code).toBe(1);
@@ -124,7 +142,7 @@ describe('gramkit run: the hello agent', () => {
   it('reports an API failure with its code and status (exit 1)', async () => {
     const r = await cli(['run', HELLO, 'hi', '--model', 'openai/gpt-test', '--base-url', server.openaiBaseUrl], { env: { OPENAI_API_KEY: 'wrong' } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error\[LLM_API_ERROR\]: .*401/);
+    expect(r.stderr).toMatch(/^error\[AGENT_LLM_API_ERROR\]: .*401/);
   });
 
   it('records the model exchanges and replays them', async () => {
@@ -136,13 +154,13 @@ describe('gramkit run: the hello agent', () => {
     expect(replay).toMatchObject({ code: 0, stdout: 'Hello, Erin! Nice to meet you.\n' });
     const other = await cli(['run', HELLO, "Hello, I'm Frank", '--model', `replay:${file}`]);
     expect(other.code).toBe(1);
-    expect(other.stderr).toContain('REPLAY_MISMATCH');
+    expect(other.stderr).toContain('AGENT_REPLAY_MISMATCH');
   });
 
-  it('stops at --max-steps with MAX_STEPS (exit 1)', async () => {
+  it('stops at --max-steps with AGENT_MAX_STEPS (exit 1)', async () => {
     const r = await cli(['run', HELLO, "Hello, I'm Alice", '--max-steps', '1']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('error[MAX_STEPS]');
+    expect(r.stderr).toContain('error[AGENT_MAX_STEPS]');
   });
 });
 
@@ -152,11 +170,11 @@ describe('gramkit run: libraries', () => {
     expect(ok.code).toBe(0);
     const wrong = await cli(['run', HELLO, "Hello, I'm Alice", '--library', 'examples/ab/fast-library.ts']);
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toContain('error[CONFIGURATION_ERROR]: agent "hello_world_agent" cannot run');
-    expect(wrong.stderr).toContain('error[TOOL_NOT_FOUND]: no tool "sayHello" in the library');
+    expect(wrong.stderr).toContain('error[AGENT_CONFIGURATION_ERROR]: agent "hello_world_agent" cannot run');
+    expect(wrong.stderr).toContain('error[TOOL_NOT_IN_LIBRARY]: no tool "sayHello" in the library');
     const missing = await cli(['run', HELLO, 'hi', '--library', 'no/such/module.ts']);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('LIBRARY_NOT_FOUND');
+    expect(missing.stderr).toContain('CLI_LIBRARY_NOT_FOUND');
   });
 
   it('asks for a library when neither --library nor the header names one', async () => {
@@ -210,11 +228,11 @@ describe('gramkit run: built-in tools and approvals', () => {
     const ask = 'write the file notes.txt with content "buy bread"';
     const refused = await cli(['run', agentFile, ask, '-w', workspace]);
     expect(refused.code).toBe(0);
-    expect(refused.stdout).toContain('DENIED');
+    expect(refused.stdout).toContain('POLICY_DENIED');
     expect(refused.stderr).toContain('note: 1 call (write_file) needed approval and was refused: run with --yes');
     expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('remember the milk\n');
     const denied = await cli(['run', agentFile, ask, '-w', workspace, '--deny']);
-    expect(denied.stdout).toContain('DENIED');
+    expect(denied.stdout).toContain('POLICY_DENIED');
     expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('remember the milk\n');
     const approved = await cli(['run', agentFile, ask, '-w', workspace, '--yes']);
     expect(approved.code).toBe(0);

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
 
@@ -36,7 +39,11 @@ describe('gramkit schema', () => {
   it('reads stdin and JSON specification files', async () => {
     const r = await run(['schema', '-'], '[t:Tool {description: "x"} | (n::Int)==>(::Int)]');
     expect(JSON.parse(r.stdout)).toEqual({ t: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } });
-    const json = await run(['schema', 'test/fixtures/spec/golden/json/tools.json', '--tool', 'sayHello']);
+    const dir = mkdtempSync(join(tmpdir(), 'gramkit-schema-'));
+    const file = join(dir, 'tools.json');
+    writeFileSync(file, JSON.stringify({ tools: [JSON.parse(readFileSync(join(ROOT, 'test/fixtures/spec/golden/json/tools/sayHello.json'), 'utf8'))] }));
+    const json = await run(['schema', file, '--tool', 'sayHello']);
+    rmSync(dir, { recursive: true, force: true });
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
   });
@@ -45,7 +52,7 @@ describe('gramkit schema', () => {
     const bad = await run(['schema', '-'], '[t:Tool {description: "x"} | (n::Integr)==>(::Int)]');
     expect(bad.code).toBe(1);
     expect(bad.stdout).toBe('');
-    expect(bad.stderr).toContain('error[SIG_UNKNOWN_TYPE]: unknown type `Integr`');
+    expect(bad.stderr).toContain('error[SPEC_UNKNOWN_TYPE]: unknown type `Integr`');
     expect(bad.stderr).toContain('--> <stdin>:1:34');
     const unknown = await run(['schema', 'examples/tools.gram', '--tool', 'get_wether']);
     expect(unknown.code).toBe(1);

@@ -16,9 +16,9 @@ describe('gramkit validate', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(
       [
-        'argument "city" is required [ARG_REQUIRED]',
-        'argument "units" must be one of "metric", "imperial", got "kelvin" [ARG_ENUM]',
-        'argument "days" must be an integer, got "ten" [ARG_TYPE]',
+        'argument "city" is required [SPEC_ARG_REQUIRED]',
+        'argument "units" must be one of "metric", "imperial", got "kelvin" [SPEC_ARG_ENUM]',
+        'argument "days" must be an integer, got "ten" [SPEC_ARG_TYPE]',
         '',
       ].join('\n'),
     );
@@ -44,8 +44,8 @@ describe('gramkit validate', () => {
       [4, 'create_event', false],
       [5, 'book_flight', false],
     ]);
-    expect(lines[1]?.['issues']).toEqual([{ path: 'units', code: 'ARG_ENUM', message: 'argument "units" must be one of "metric", "imperial", got "kelvin"' }]);
-    expect((lines[3]?.['issues'] as Array<{ code: string }>).map((i) => i.code).sort()).toEqual(['ARG_FORMAT', 'ARG_UNKNOWN']);
+    expect(lines[1]?.['issues']).toEqual([{ path: 'units', code: 'SPEC_ARG_ENUM', message: 'argument "units" must be one of "metric", "imperial", got "kelvin"' }]);
+    expect((lines[3]?.['issues'] as Array<{ code: string }>).map((i) => i.code).sort()).toEqual(['SPEC_ARG_FORMAT', 'SPEC_ARG_UNKNOWN']);
     expect(lines[4]?.['error']).toBe('no tool named "book_flight" in the specification');
     expect(r.stderr).toBe('2 of 5 calls valid\n');
   });

@@ -9,9 +9,13 @@ import { aiSdkTools } from '../../examples/ecosystem/ai-sdk-tools.js';
 import { mcpOverHttp } from '../../examples/ecosystem/mcp-http.js';
 import { mcpSession } from '../../examples/ecosystem/mcp-session.js';
 import { zodTool } from '../../examples/ecosystem/zod-tool.js';
-import { ToolErrorCodes } from '../../src/index.js';
+import { ToolCodes } from '../../src/index.js';
+import { PolicyCodes } from '../../src/entries/policy.js';
+import { BuiltinCodes } from '../../src/entries/builtins.js';
 
-const { INVALID_ARGUMENTS, INVALID_PATH, DENIED } = ToolErrorCodes;
+const { INVALID_ARGUMENTS } = ToolCodes;
+const { INVALID_PATH } = BuiltinCodes;
+const { DENIED } = PolicyCodes;
 
 const doc = readFileSync(new URL('../../docs/ecosystem.md', import.meta.url), 'utf8');
 const sources = ['mcp-session.ts', 'mcp-http.ts', 'ai-sdk-tools.ts', 'zod-tool.ts'].map((f) => readFileSync(new URL(`../../examples/ecosystem/${f}`, import.meta.url), 'utf8'));

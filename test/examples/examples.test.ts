@@ -102,7 +102,7 @@ describe('agent examples', () => {
       '8 messages: Hello, Bob! Nice to meet you.',
       'run-started, model-request, model-response, tool-call-started, tool-call-finished, model-request, model-response, run-finished',
       'Hello, Dr. Alice! Nice to meet you.',
-      'MAX_STEPS: 3 tool calls kept',
+      'AGENT_MAX_STEPS: 3 tool calls kept',
     ]);
   });
 

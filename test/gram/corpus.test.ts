@@ -4,7 +4,7 @@
  * builds the same tree (named nodes and fields; comments dropped on both sides).
  */
 import { describe, expect, it } from 'vitest';
-import { analyzeGram } from '../../src/index.js';
+import { analyzeGram, checkedDiagnostics, checkedValue } from '../../src/index.js';
 import { loadCorpus } from './support/corpus.js';
 import { hasFields, normalizeSexp, stripFields, toSexp } from './support/sexp.js';
 
@@ -23,12 +23,12 @@ describe('tree-sitter-gram corpus', () => {
     it(c.error ? 'is rejected in strict mode' : 'is accepted in strict mode with the reference tree', () => {
       const r = analyzeGram(c.input, { strict: true });
       if (c.error) {
-        expect(r.document).toBeUndefined();
-        expect(r.diagnostics.some((d) => d.severity === 'error')).toBe(true);
+        expect(checkedValue(r)).toBeUndefined();
+        expect(checkedDiagnostics(r).some((d) => d.severity === 'error')).toBe(true);
         return;
       }
-      expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-      const doc = r.document;
+      expect(checkedDiagnostics(r).filter((d) => d.severity === 'error')).toEqual([]);
+      const doc = checkedValue(r);
       expect(doc).toBeDefined();
       if (doc === undefined) return;
       const expected = normalizeSexp(c.expected);
@@ -39,7 +39,7 @@ describe('tree-sitter-gram corpus', () => {
     it('gets the same verdict in default mode, except for nested values', () => {
       const r = analyzeGram(c.input);
       const acceptedByDefault = !c.error || NESTED_VALUE_CASES.includes(c.name);
-      expect(r.document !== undefined).toBe(acceptedByDefault);
+      expect(checkedValue(r) !== undefined).toBe(acceptedByDefault);
     });
   });
 
@@ -47,14 +47,14 @@ describe('tree-sitter-gram corpus', () => {
     for (const name of NESTED_VALUE_CASES) {
       const c = corpus.find((x) => x.name === name);
       expect(c).toBeDefined();
-      const codes = analyzeGram(c?.input ?? '', { strict: true }).diagnostics.map((d) => d.code);
+      const codes = checkedDiagnostics(analyzeGram(c?.input ?? '', { strict: true })).map((d) => d.code);
       expect(new Set(codes)).toEqual(new Set(['GRAM_NESTED_VALUE']));
     }
   });
 
   it('reports every rejected case with a located diagnostic, never an internal error', () => {
     for (const c of corpus.filter((x) => x.error)) {
-      const ds = analyzeGram(c.input, { strict: true }).diagnostics;
+      const ds = checkedDiagnostics(analyzeGram(c.input, { strict: true }));
       for (const d of ds.filter((x) => x.severity === 'error')) {
         expect(d.code).not.toBe('GRAM_INTERNAL_ERROR');
         expect(d.span).toBeDefined();

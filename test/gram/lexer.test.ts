@@ -2,7 +2,7 @@
  * The context-sensitive corners of gram's lexing (corpus NOTES §1), through the public parser.
  */
 import { describe, expect, it } from 'vitest';
-import { analyzeGram, parseGram, type GramDocument, type Value } from '../../src/index.js';
+import { analyzeGram, checkedDiagnostics, parseGram, type GramDocument, type Value } from '../../src/index.js';
 
 const ok = (text: string, strict = true): GramDocument => {
   const r = parseGram(text, { strict });
@@ -10,7 +10,7 @@ const ok = (text: string, strict = true): GramDocument => {
   return r.right;
 };
 
-const codes = (text: string, strict = true): string[] => analyzeGram(text, { strict }).diagnostics.filter((d) => d.severity === 'error').map((d) => d.code);
+const codes = (text: string, strict = true): string[] => checkedDiagnostics(analyzeGram(text, { strict })).filter((d) => d.severity === 'error').map((d) => d.code);
 
 const rejects = (text: string, code?: string): void => {
   const cs = codes(text);
@@ -115,7 +115,7 @@ describe('numbers', () => {
     rejects('({k: 1.})', 'GRAM_INVALID_CHARACTER');
   });
   it('explains the malformed number', () => {
-    const hint = (text: string): string | undefined => analyzeGram(`({k: ${text}})`).diagnostics[0]?.hint;
+    const hint = (text: string): string | undefined => checkedDiagnostics(analyzeGram(`({k: ${text}})`))[0]?.hint;
     expect(hint('0b1010')).toMatch(/binary/);
     expect(hint('5e3')).toMatch(/exponent/);
     expect(hint('2.5s')).toMatch(/integer value/);

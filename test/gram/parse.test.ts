@@ -2,7 +2,7 @@
  * `parseGram` and `analyzeGram`: the AST, spans, strict mode, diagnostics and their wording.
  */
 import { describe, expect, it } from 'vitest';
-import { analyzeGram, formatDiagnostic, parseGram, type Diagnostic, type GramDocument } from '../../src/index.js';
+import { analyzeGram, checkedDiagnostics, checkedValue, formatDiagnostic, parseGram, type Diagnostic, type GramDocument } from '../../src/index.js';
 
 const ok = (text: string, options: { strict?: boolean } = {}): GramDocument => {
   const r = parseGram(text, options);
@@ -189,7 +189,7 @@ describe('warnings', () => {
   });
   it('returns warnings with errors from analyzeGram', () => {
     const r = analyzeGram('({a: 1, a: 2})');
-    expect(r.document).toBeDefined();
-    expect(r.diagnostics.map((d) => d.code)).toEqual(['GRAM_DUPLICATE_KEY']);
+    expect(checkedValue(r)).toBeDefined();
+    expect(checkedDiagnostics(r).map((d) => d.code)).toEqual(['GRAM_DUPLICATE_KEY']);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatGram, parseGram, type GramDocument } from '../../src/index.js';
 import { documentArb, stripLayout } from './support/arbitrary.js';
 import { loadCorpus, loadExamples } from './support/corpus.js';
-import { expectGolden } from './support/golden.js';
+import { expectGolden } from '../support/golden.js';
 
 const parseOk = (text: string): GramDocument => {
   const r = parseGram(text);
@@ -52,7 +52,7 @@ describe('formatGram on real inputs', () => {
   });
 
   it.each(exampleInputs.map((x) => [x.name, x.text] as const))('formats %s as its golden', (name, text) => {
-    expectGolden(`fixtures-${name.replace(/\.gram$/, '')}.fmt.gram`, formatGram(parseOk(text)));
+    expectGolden(`gram/golden/fixtures-${name.replace(/\.gram$/, '')}.fmt.gram`, formatGram(parseOk(text)));
   });
 });
 

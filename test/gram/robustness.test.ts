@@ -4,15 +4,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeGram, formatGram, parseGram, toCanonicalJson, toPatterns, type Diagnostic, type ParseResult } from '../../src/index.js';
+import { analyzeGram, checkedDiagnostics, checkedValue, formatGram, parseGram, toCanonicalJson, toPatterns, type Diagnostic, type Checked, type GramDocument } from '../../src/index.js';
 import { stripLayout } from './support/arbitrary.js';
 import { loadCorpus } from './support/corpus.js';
 
 const corpus = loadCorpus();
 
-const wellFormed = (text: string, r: ParseResult): void => {
-  expect(r.document !== undefined || r.diagnostics.some((d) => d.severity === 'error')).toBe(true);
-  for (const d of r.diagnostics as Diagnostic[]) {
+const wellFormed = (text: string, r: Checked<GramDocument>): void => {
+  expect(checkedValue(r) !== undefined || checkedDiagnostics(r).some((d) => d.severity === 'error')).toBe(true);
+  for (const d of checkedDiagnostics(r) as Diagnostic[]) {
     expect(d.code).not.toBe('GRAM_INTERNAL_ERROR');
     expect(d.code).toMatch(/^GRAM_[A-Z_]+$/);
     if (d.span !== undefined) {
@@ -60,9 +60,9 @@ describe('fuzzing', () => {
           }
           const r = analyzeGram(text);
           wellFormed(text, r);
-          if (r.document !== undefined) {
-            expect(parseGram(formatGram(r.document))._tag).toBe('Right');
-            expect(() => toCanonicalJson(toPatterns(r.document!))).not.toThrow();
+          if (checkedValue(r) !== undefined) {
+            expect(parseGram(formatGram(checkedValue(r)!))._tag).toBe('Right');
+            expect(() => toCanonicalJson(toPatterns(checkedValue(r)!))).not.toThrow();
           }
         },
       ),
@@ -81,9 +81,9 @@ describe('deep and long input', () => {
     ['closed maps', `({k: ${'{a: '.repeat(10_000)}1${'}'.repeat(10_000)}})`],
   ])('10,000 nested %s give GRAM_NESTING_TOO_DEEP', (_, text) => {
     const r = analyzeGram(text);
-    expect(r.document).toBeUndefined();
-    expect(r.diagnostics.map((d) => d.code)).toEqual(['GRAM_NESTING_TOO_DEEP']);
-    expect(r.diagnostics[0]?.message).toBe('brackets are nested more than 256 levels deep');
+    expect(checkedValue(r)).toBeUndefined();
+    expect(checkedDiagnostics(r).map((d) => d.code)).toEqual(['GRAM_NESTING_TOO_DEEP']);
+    expect(checkedDiagnostics(r)[0]?.message).toBe('brackets are nested more than 256 levels deep');
   });
 
   it('parses, lowers, prints and serializes nesting up to the limit', () => {
@@ -100,8 +100,8 @@ describe('deep and long input', () => {
       expect(parseGram(printed)._tag).toBe('Right');
       expect(JSON.parse(toCanonicalJson(toPatterns(r.right)))).toBeInstanceOf(Array);
     }
-    expect(analyzeGram('['.repeat(300), { maxDepth: 400 }).diagnostics[0]?.code).toBe('GRAM_UNCLOSED_SUBJECT_PATTERN');
-    expect(analyzeGram('['.repeat(600), { maxDepth: 100_000 }).diagnostics[0]?.code).toBe('GRAM_NESTING_TOO_DEEP');
+    expect(checkedDiagnostics(analyzeGram('['.repeat(300), { maxDepth: 400 }))[0]?.code).toBe('GRAM_UNCLOSED_SUBJECT_PATTERN');
+    expect(checkedDiagnostics(analyzeGram('['.repeat(600), { maxDepth: 100_000 }))[0]?.code).toBe('GRAM_NESTING_TOO_DEEP');
   });
 
   it('handles a path of 100,000 hops and a subject pattern of 100,000 elements without recursion', () => {
@@ -134,14 +134,14 @@ describe('chunked parsing', () => {
         const whole = analyzeGram(text);
         const chunked = analyzeGram(text, { chunkTokens });
         expect(stripLayout(chunked)).toEqual(stripLayout(whole));
-        expect(chunked.document?.blankLines).toEqual(whole.document?.blankLines);
+        expect(checkedValue(chunked)?.blankLines).toEqual(checkedValue(whole)?.blankLines);
       }),
       { numRuns: 200 },
     );
   });
   it('reports the same errors whatever the chunk size', () => {
     const text = '(a)\n(b {k 1})\n(c)\n(d), (e)\n(x)\n{m: 1}\n[s | t]\n(f)-->\n(g)\n@k(1)';
-    const whole = analyzeGram(text).diagnostics;
-    for (const chunkTokens of [1, 2, 3, 5, 8, 13]) expect(analyzeGram(text, { chunkTokens }).diagnostics).toEqual(whole);
+    const whole = checkedDiagnostics(analyzeGram(text));
+    for (const chunkTokens of [1, 2, 3, 5, 8, 13]) expect(checkedDiagnostics(analyzeGram(text, { chunkTokens }))).toEqual(whole);
   });
 });

@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bindAll, bindTool, createTool, emptyToolLibrary, formatBindError, invoke, type JsonObject, lookupTool, registerTool, type ToolSpecification, toolLibrary } from '../../src/index.js';
-import { bindErrorDiagnostic } from '../../src/library/bind.js';
-import { golden } from './golden.js';
+import { expectGolden } from '../support/golden.js';
 import { bfclSpecs, greet, greetSpec, spec, toolFor } from './support.js';
 
 const sayHello = spec(
@@ -44,7 +43,7 @@ describe('bindTool', () => {
     const result = await invoke(r.right, { a: 1 });
     expect(result.ok).toBe(false);
     if (!result.ok) {
-      expect(result.error.code).toBe('INVALID_SCHEMA');
+      expect(result.error.code).toBe('TOOL_INVALID_SCHEMA');
       expect(result.error.message).toMatch(/^the argument schema of "broken" is not valid: invalid JSON Schema/);
     }
   });
@@ -52,14 +51,14 @@ describe('bindTool', () => {
   it('reports a missing tool, with close names', () => {
     const lib = toolLibrary([toolFor({ ...sayHello, name: 'say_hello' }, () => 'x'), toolFor({ ...sayHello, name: 'sayGoodbye' }, () => 'x')]);
     const r = bindTool(sayHello, lib);
-    expect(r._tag === 'Left' && r.left).toMatchObject({
-      code: 'TOOL_NOT_FOUND',
+    expect(r._tag === 'Left' && r.left).toMatchObject([{
+      code: 'TOOL_NOT_IN_LIBRARY',
       toolName: 'sayHello',
       message: 'no tool "sayHello" in the library (did you mean "say_hello"?)',
       suggestions: ['say_hello'],
-    });
+    }]);
     const none = bindTool(sayHello, emptyToolLibrary);
-    expect(none._tag === 'Left' && none.left.message).toBe('no tool "sayHello" in the library');
+    expect(none._tag === 'Left' && none.left[0]?.message).toBe('no tool "sayHello" in the library');
   });
 
   it('says which of name, description, schema and output schema differ, and shows how', () => {
@@ -69,10 +68,12 @@ describe('bindTool', () => {
     const r = bindTool(sayHello, registerTool('sayHello', other, emptyToolLibrary));
     expect(r._tag).toBe('Left');
     if (r._tag !== 'Left') return;
-    expect(r.left.code).toBe('TOOL_MISMATCH');
-    expect(r.left.mismatches.map((m) => m.code)).toEqual(['NAME_MISMATCH', 'DESCRIPTION_MISMATCH', 'SCHEMA_MISMATCH', 'OUTPUT_SCHEMA_MISMATCH']);
-    expect(r.left.message).toBe('the tool "sayHello" does not match its specification: its name, description, argument schema and output schema differ');
-    expect(r.left.mismatches[2]?.differences.map((d) => [d.pointer, d.kind])).toEqual([
+    expect(r.left).toHaveLength(1);
+    const e = r.left[0]!;
+    expect(e.code).toBe('TOOL_MISMATCH');
+    expect(e.mismatches.map((m) => m.code)).toEqual(['TOOL_NAME_MISMATCH', 'TOOL_DESCRIPTION_MISMATCH', 'TOOL_SCHEMA_MISMATCH', 'TOOL_OUTPUT_SCHEMA_MISMATCH']);
+    expect(e.message).toBe('the tool "sayHello" does not match its specification: its name, description, argument schema and output schema differ');
+    expect(e.mismatches[2]?.differences.map((d) => [d.pointer, d.kind])).toEqual([
       ['/properties/name/type', 'changed'],
       ['/properties/loud', 'extra'],
       ['/required', 'missing'],
@@ -82,8 +83,8 @@ describe('bindTool', () => {
   it('reports a library entry that is not a usable tool', () => {
     const bad = { name: 'sayHello', description: 'Returns a friendly greeting message for the given name', schema: sayHello.schema, invoke: 'not a function' };
     const r = bindTool(sayHello, registerTool('sayHello', bad as never, emptyToolLibrary));
-    expect(r._tag === 'Left' && r.left.code).toBe('INVALID_TOOL');
-    expect(r._tag === 'Left' && r.left.problems.map((p) => p.code)).toEqual(['TOOL_INVALID_IMPLEMENTATION']);
+    expect(r._tag === 'Left' && r.left[0]?.code).toBe('TOOL_INVALID');
+    expect(r._tag === 'Left' && r.left[0]?.problems.map((p) => p.code)).toEqual(['TOOL_INVALID_IMPLEMENTATION']);
   });
 
   it('renders bind errors for people (golden)', () => {
@@ -101,9 +102,10 @@ describe('bindTool', () => {
     const r = bindAll(specs, lib);
     expect(r._tag).toBe('Left');
     if (r._tag !== 'Left') return;
-    golden('bind-errors.txt', `${r.left.map(formatBindError).join('\n\n')}\n`);
-    golden('bind-errors.json', `${JSON.stringify(r.left, null, 2)}\n`);
-    expect(bindErrorDiagnostic(r.left[0] as never)).toMatchObject({ code: 'TOOL_MISMATCH', severity: 'error' });
+    expectGolden('library/golden/bind-errors.txt', `${r.left.map(formatBindError).join('\n\n')}\n`);
+    expectGolden('library/golden/bind-errors.json', r.left);
+    // a bind error is a diagnostic: the differences are its hint
+    expect(r.left[0]).toMatchObject({ code: 'TOOL_MISMATCH', severity: 'error', hint: expect.stringContaining('TOOL_SCHEMA_MISMATCH') });
   });
 });
 
@@ -119,10 +121,10 @@ describe('bindAll', () => {
 
     const bad = bindAll([a, spec('x', { type: 'object' }), { ...b, description: 'other' }, a, spec('y', { type: 'object' })], lib);
     expect(bad._tag === 'Left' && bad.left.map((e) => `${e.code} ${e.toolName}`)).toEqual([
-      'TOOL_NOT_FOUND x',
+      'TOOL_NOT_IN_LIBRARY x',
       'TOOL_MISMATCH b',
-      'DUPLICATE_SPECIFICATION a',
-      'TOOL_NOT_FOUND y',
+      'TOOL_DUPLICATE_SPECIFICATION a',
+      'TOOL_NOT_IN_LIBRARY y',
     ]);
   });
 
@@ -152,7 +154,7 @@ describe('bindAll', () => {
     for (const [k, e] of m.left.entries()) {
       const s = changed[k] as ToolSpecification;
       const first = Object.keys(s.schema['properties'] as object)[0] as string;
-      expect(e.mismatches.map((x) => x.code)).toEqual(['SCHEMA_MISMATCH']);
+      expect(e.mismatches.map((x) => x.code)).toEqual(['TOOL_SCHEMA_MISMATCH']);
       expect(e.mismatches[0]?.differences[0]?.pointer).toBe(`/properties/${first.replace(/~/g, '~0').replace(/\//g, '~1')}/type`);
     }
   });
@@ -223,8 +225,8 @@ describe('bind law', () => {
           const r = bindTool(s, lib);
           expect(r._tag === 'Right').toBe(agree);
           if (r._tag === 'Left') {
-            expect(r.left.code).toBe('TOOL_MISMATCH');
-            expect(r.left.mismatches.length).toBeGreaterThan(0);
+            expect(r.left[0]?.code).toBe('TOOL_MISMATCH');
+            expect(r.left[0]?.mismatches.length).toBeGreaterThan(0);
           }
         },
       ),

@@ -30,10 +30,10 @@ describe('examples', () => {
     expect(lines.slice(0, 6)).toEqual([
       'empty library still empty: true',
       'ok: "Hello, Ada! Nice to meet you."',
-      'INVALID_ARGUMENTS: invalid arguments for "sayHello": argument "name" must be a string, got 42',
-      'INVALID_ARGUMENTS: invalid arguments for "sayHello": argument "name" is required',
+      'TOOL_INVALID_ARGUMENTS: invalid arguments for "sayHello": argument "name" must be a string, got 42',
+      'TOOL_INVALID_ARGUMENTS: invalid arguments for "sayHello": argument "name" is required',
       'events: invoked, result, invoked, failed, invoked, failed',
-      'sayHello: 3 calls, errors {"INVALID_ARGUMENTS":2}',
+      'sayHello: 3 calls, errors {"TOOL_INVALID_ARGUMENTS":2}',
     ]);
     expect(lines[6]).toMatch(/^error\[TOOL_MISMATCH\]: the tool "sayHello" does not match its specification/);
     expect(lines[6]).toContain('/properties/name/type: spec "string", tool "integer"');

@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bindAll, type BoundTool, createTool, type InvocationContext, invoke, invokeByName, invokeJson, invokeTask, type JsonSchema, ToolFailure, type ToolResult, toolLibrary } from '../../src/index.js';
+import { bindAll, type BoundTool, createTool, fail, type InvocationContext, invoke, invokeByName, invokeJson, invokeTask, type JsonSchema, ok, ToolFailure, type ToolResult, toolLibrary } from '../../src/index.js';
 import { parseArguments } from '../../src/library/invoke.js';
-import { golden } from './golden.js';
+import { expectGolden } from '../support/golden.js';
 import { bfclSimpleCalls, boundFor, greet, greetSpec, spec } from './support.js';
 
 afterEach(() => {
@@ -19,7 +19,7 @@ describe('invoke: arguments', () => {
     const b = boundFor(greetSpec, greet);
     const r = await invoke(b, { name: 42, times: 0, extra: true });
     const e = failure(r);
-    expect(e?.code).toBe('INVALID_ARGUMENTS');
+    expect(e?.code).toBe('TOOL_INVALID_ARGUMENTS');
     expect(e?.retryable).toBe(false);
     expect(e?.message).toMatch(/^invalid arguments for "greet": /);
     for (const m of ['argument "name" must be a string, got 42', 'argument "times" must be at least 1, got 0', 'argument "extra" is not allowed here (unknown property)']) {
@@ -47,14 +47,14 @@ describe('invoke: arguments', () => {
     expect(await invokeJson(b, '{"x":[1,2]}')).toEqual({ ok: true, value: { x: [1, 2] } });
     expect(await invokeJson(b, '  ')).toEqual({ ok: true, value: {} });
     const bad = failure(await invokeJson(b, '{"x":'));
-    expect(bad?.code).toBe('INVALID_ARGUMENTS');
+    expect(bad?.code).toBe('TOOL_INVALID_ARGUMENTS');
     expect(bad?.message).toMatch(/^the arguments are not valid JSON \(.+\); send a JSON object$/);
     expect(parseArguments('[1]')).toEqual({ ok: true, value: [1] });
   });
 });
 
 describe('invoke: failures of the implementation', () => {
-  it('turns whatever is thrown or rejected into EXECUTION_ERROR with a message, never a stack', async () => {
+  it('turns whatever is thrown or rejected into TOOL_EXECUTION_ERROR with a message, never a stack', async () => {
     const thrown: unknown[] = [
       new TypeError('boom'),
       new Error(''),
@@ -81,14 +81,14 @@ describe('invoke: failures of the implementation', () => {
           return Promise.reject(x);
         });
         const e = failure(await invoke(b, {}));
-        expect(e?.code).toBe('EXECUTION_ERROR');
+        expect(e?.code).toBe('TOOL_EXECUTION_ERROR');
         expect(typeof e?.message).toBe('string');
         expect(e?.message).not.toMatch(/\n\s+at /);
         expect(() => JSON.stringify(e)).not.toThrow();
       }
     }
     const e = failure(await invoke(boundFor(anyArgs, () => JSON.parse('{')), {}));
-    expect(e).toMatchObject({ code: 'EXECUTION_ERROR', details: { errorName: 'SyntaxError' }, retryable: false });
+    expect(e).toMatchObject({ code: 'TOOL_EXECUTION_ERROR', details: { errorName: 'SyntaxError' }, retryable: false });
   });
 
   it('keeps the code, details and retryability of a ToolFailure (also one from another copy of gramkit)', async () => {
@@ -108,11 +108,11 @@ describe('invoke: failures of the implementation', () => {
     cyclic['me'] = cyclic;
     const cases: Array<[unknown, string | undefined]> = [
       [undefined, undefined],
-      [{ when: new Date(0) }, 'INVALID_OUTPUT'],
-      [cyclic, 'INVALID_OUTPUT'],
-      [() => 1, 'INVALID_OUTPUT'],
-      [Number.NaN, 'INVALID_OUTPUT'],
-      [1n, 'INVALID_OUTPUT'],
+      [{ when: new Date(0) }, 'TOOL_INVALID_OUTPUT'],
+      [cyclic, 'TOOL_INVALID_OUTPUT'],
+      [() => 1, 'TOOL_INVALID_OUTPUT'],
+      [Number.NaN, 'TOOL_INVALID_OUTPUT'],
+      [1n, 'TOOL_INVALID_OUTPUT'],
       [{ fine: [1, 'two', null] }, undefined],
     ];
     for (const [value, code] of cases) {
@@ -122,9 +122,9 @@ describe('invoke: failures of the implementation', () => {
     expect(await invoke(boundFor(anyArgs, () => undefined), {})).toEqual({ ok: true, value: null });
     const typed = boundFor(spec('typed', { type: 'object' }, { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }), () => ({ n: 'one' }));
     expect(failure(await invoke(typed, {}))).toEqual({
-      code: 'INVALID_OUTPUT',
+      code: 'TOOL_INVALID_OUTPUT',
       message: '"typed" returned an invalid result: result field "n" must be an integer, got "one"',
-      details: { issues: [{ path: 'n', code: 'ARG_TYPE', message: 'result field "n" must be an integer, got "one"' }] },
+      details: { issues: [{ path: 'n', code: 'SPEC_ARG_TYPE', message: 'result field "n" must be an integer, got "one"' }] },
       retryable: false,
     });
   });
@@ -138,7 +138,7 @@ describe('invoke: failures of the implementation', () => {
       },
       'rejects with a string': () => Promise.reject('nope'),
       'throws a ToolFailure': () => {
-        throw new ToolFailure('PERMISSION_DENIED', 'cannot write /etc/passwd', { details: { path: '/etc/passwd' } });
+        throw new ToolFailure('BUILTIN_PERMISSION_DENIED', 'cannot write /etc/passwd', { details: { path: '/etc/passwd' } });
       },
       'returns a function': () => () => 1,
       'returns a Map': () => new Map([[1, 2]]),
@@ -151,12 +151,12 @@ describe('invoke: failures of the implementation', () => {
       const b = boundFor(spec('tool', { type: 'object' }, { anyOf: [{ type: 'string' }, { type: 'object' }] }), f);
       out[name] = await invoke(b, {}, { timeoutMs: 5 });
     }
-    golden('invoke-results.json', `${JSON.stringify(out, null, 2)}\n`);
+    expectGolden('library/golden/invoke-results.json', out);
   });
 });
 
 describe('invoke: timeouts and cancellation', () => {
-  it('gives TIMEOUT on time even when the implementation ignores its signal, and aborts that signal', async () => {
+  it('gives TOOL_TIMEOUT on time even when the implementation ignores its signal, and aborts that signal', async () => {
     vi.useFakeTimers();
     let signal: AbortSignal | undefined;
     const b = boundFor(anyArgs, (_a: unknown, ctx: InvocationContext) => {
@@ -169,7 +169,7 @@ describe('invoke: timeouts and cancellation', () => {
     expect(settled).toBeUndefined();
     expect(signal?.aborted).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    expect(settled).toEqual({ ok: false, error: { code: 'TIMEOUT', message: '"any" did not finish within 100 ms', details: { timeoutMs: 100 }, retryable: true } });
+    expect(settled).toEqual({ ok: false, error: { code: 'TOOL_TIMEOUT', message: '"any" did not finish within 100 ms', details: { timeoutMs: 100 }, retryable: true } });
     expect(signal?.aborted).toBe(true);
     expect((signal?.reason as Error).name).toBe('TimeoutError');
   });
@@ -192,7 +192,7 @@ describe('invoke: timeouts and cancellation', () => {
     });
   });
 
-  it('gives CANCELLED when the caller aborts, passing the abort on to the implementation', async () => {
+  it('gives TOOL_CANCELLED when the caller aborts, passing the abort on to the implementation', async () => {
     const controller = new AbortController();
     let signal: AbortSignal | undefined;
     const b = boundFor(anyArgs, (_a: unknown, ctx: InvocationContext) => {
@@ -201,7 +201,7 @@ describe('invoke: timeouts and cancellation', () => {
     });
     const pending = invoke(b, {}, { signal: controller.signal, timeoutMs: 60_000 });
     controller.abort(new Error('user pressed stop'));
-    expect(await pending).toEqual({ ok: false, error: { code: 'CANCELLED', message: 'the call of "any" was cancelled by the caller (user pressed stop)', retryable: false } });
+    expect(await pending).toEqual({ ok: false, error: { code: 'TOOL_CANCELLED', message: 'the call of "any" was cancelled by the caller (user pressed stop)', retryable: false } });
     expect(signal?.aborted).toBe(true);
     expect((signal?.reason as Error).message).toBe('user pressed stop');
   });
@@ -209,7 +209,7 @@ describe('invoke: timeouts and cancellation', () => {
   it('does not start a call whose signal is already aborted', async () => {
     const impl = vi.fn(() => 1);
     const r = await invoke(boundFor(anyArgs, impl), {}, { signal: AbortSignal.abort() });
-    expect(failure(r)?.code).toBe('CANCELLED');
+    expect(failure(r)?.code).toBe('TOOL_CANCELLED');
     expect(impl).not.toHaveBeenCalled();
   });
 
@@ -223,8 +223,8 @@ describe('invoke: timeouts and cancellation', () => {
         await new Promise((r) => setTimeout(r, 20));
         throw new Error(`after abort: ${String(ctx.signal.aborted)}`);
       });
-      expect(failure(await invoke(late, {}, { timeoutMs: 1 }))?.code).toBe('TIMEOUT');
-      expect(failure(await invoke(lateThrowSync, {}, { timeoutMs: 1 }))?.code).toBe('TIMEOUT');
+      expect(failure(await invoke(late, {}, { timeoutMs: 1 }))?.code).toBe('TOOL_TIMEOUT');
+      expect(failure(await invoke(lateThrowSync, {}, { timeoutMs: 1 }))?.code).toBe('TOOL_TIMEOUT');
       await new Promise((r) => setTimeout(r, 60));
       expect(unhandled).toEqual([]);
     } finally {
@@ -288,17 +288,17 @@ describe('invoke: timeouts and cancellation', () => {
       { signal: controller.signal },
     );
     controller.abort('stop');
-    expect(failure(await pending)?.code).toBe('CANCELLED');
+    expect(failure(await pending)?.code).toBe('TOOL_CANCELLED');
     expect([inner?.aborted, inner?.reason]).toEqual([true, 'stop']);
   });
 
-  it('rejects unusable options as INVALID_OPTIONS', async () => {
+  it('rejects unusable options as TOOL_INVALID_OPTIONS', async () => {
     const b = boundFor(anyArgs, () => 1);
     for (const timeoutMs of [0, -5, Number.NaN]) {
-      expect(failure(await invoke(b, {}, { timeoutMs }))?.code).toBe('INVALID_OPTIONS');
+      expect(failure(await invoke(b, {}, { timeoutMs }))?.code).toBe('TOOL_INVALID_OPTIONS');
     }
     expect(await invoke(b, {}, { timeoutMs: Number.POSITIVE_INFINITY })).toEqual({ ok: true, value: 1 });
-    expect(failure(await invoke(undefined as unknown as BoundTool, {}))?.code).toBe('INVALID_OPTIONS');
+    expect(failure(await invoke(undefined as unknown as BoundTool, {}))?.code).toBe('TOOL_INVALID_OPTIONS');
     expect(failure(await invoke({ name: 'fake' } as unknown as BoundTool, {}))?.message).toBe('invoke needs a tool bound with bindTool or bindAll, got object');
   });
 });
@@ -308,14 +308,14 @@ describe('invoke: limits', () => {
     const b = boundFor(anyArgs, (a: { n?: number }) => 'é'.repeat(a.n ?? 0), { limits: { maxResultBytes: 12 } });
     expect(await invoke(b, { n: 5 })).toEqual({ ok: true, value: 'ééééé' }); // "ééééé" is 12 bytes of JSON
     expect(failure(await invoke(b, { n: 6 }))).toEqual({
-      code: 'RESULT_TOO_LARGE',
+      code: 'TOOL_RESULT_TOO_LARGE',
       message: '"any" returned 14 bytes of JSON; the limit is 12',
       details: { bytes: 14, maxResultBytes: 12 },
       retryable: false,
     });
   });
 
-  it('allows maxCallsPerMinute calls in any 60 s window, then RATE_LIMITED (retryable) until a slot frees', async () => {
+  it('allows maxCallsPerMinute calls in any 60 s window, then TOOL_RATE_LIMITED (retryable) until a slot frees', async () => {
     vi.useFakeTimers();
     vi.setSystemTime(0);
     const b = boundFor(anyArgs, () => 'ok', { limits: { maxCallsPerMinute: 2 } });
@@ -324,7 +324,7 @@ describe('invoke: limits', () => {
     expect((await invoke(b, {})).ok).toBe(true);
     vi.setSystemTime(30_000);
     expect(failure(await invoke(b, {}))).toEqual({
-      code: 'RATE_LIMITED',
+      code: 'TOOL_RATE_LIMITED',
       message: '"any" allows 2 calls per minute; try again in 30 s',
       details: { maxCallsPerMinute: 2, retryAfterMs: 30_000 },
       retryable: true,
@@ -332,7 +332,7 @@ describe('invoke: limits', () => {
     // invalid arguments do not use the budget; a refused call does not either
     vi.setSystemTime(60_001);
     expect((await invoke(b, {})).ok).toBe(true);
-    expect(failure(await invoke(b, {}))?.code).toBe('RATE_LIMITED');
+    expect(failure(await invoke(b, {}))?.code).toBe('TOOL_RATE_LIMITED');
     vi.setSystemTime(70_001);
     expect((await invoke(b, {})).ok).toBe(true);
   });
@@ -343,7 +343,7 @@ describe('invoke: limits', () => {
     const lib = toolLibrary([tool]);
     const [one, two] = [bindAll([s], lib), bindAll([s], lib)].map((r) => (r._tag === 'Right' ? (r.right.tools[0] as BoundTool) : undefined));
     expect((await invoke(one as BoundTool, {})).ok).toBe(true);
-    expect(failure(await invoke(two as BoundTool, {}))?.code).toBe('RATE_LIMITED');
+    expect(failure(await invoke(two as BoundTool, {}))?.code).toBe('TOOL_RATE_LIMITED');
   });
 });
 
@@ -355,13 +355,13 @@ describe('invoke: context, lookup by name, TaskEither', () => {
     expect(await invoke(b, {}, { context: 'with timeout', timeoutMs: 1000 })).toEqual({ ok: true, value: { context: 'with timeout', tool: 'any' } });
   });
 
-  it('invokes by name among bound tools, TOOL_NOT_FOUND otherwise', async () => {
+  it('invokes by name among bound tools, TOOL_NOT_BOUND otherwise', async () => {
     const s = spec('echo', { type: 'object' });
     const r = bindAll([s], toolLibrary([createTool('echo', s.description, s.schema, (a: unknown) => a)]));
     if (r._tag === 'Left') throw new Error('bind');
     expect(await invokeByName(r.right, 'echo', { x: 1 })).toEqual({ ok: true, value: { x: 1 } });
     expect(failure(await invokeByName(r.right, 'nope', {}))).toEqual({
-      code: 'TOOL_NOT_FOUND',
+      code: 'TOOL_NOT_BOUND',
       message: 'there is no tool "nope"; the available tools are: echo',
       details: { available: ['echo'] },
       retryable: false,
@@ -372,7 +372,7 @@ describe('invoke: context, lookup by name, TaskEither', () => {
     const b = boundFor(greetSpec, greet);
     expect(await invokeTask(b, { name: 'Ada' })()).toEqual({ _tag: 'Right', right: 'Hello, Ada!' });
     const left = await invokeTask(b, {})();
-    expect(left._tag === 'Left' && left.left.code).toBe('INVALID_ARGUMENTS');
+    expect(left._tag === 'Left' && left.left.code).toBe('TOOL_INVALID_ARGUMENTS');
   });
 
   it('accepts the accepted calls of the BFCL simple category, and catches the data set’s own mistakes', async () => {
@@ -470,6 +470,41 @@ describe('invoke law', () => {
         }
       }),
       { numRuns: 250 },
+    );
+  });
+});
+
+/** What an implementation may settle with by itself: values, results it builds with `ok` and `fail`, throws. */
+const settlingArb: fc.Arbitrary<() => unknown> = fc.oneof(
+  fc.jsonValue({ maxDepth: 2 }).map((v) => () => v),
+  fc.jsonValue({ maxDepth: 2 }).map((v) => () => Promise.resolve(ok(v))),
+  fc.jsonValue({ maxDepth: 2 }).map((v) => () => ok(v)),
+  fc.tuple(fc.constantFrom('WEATHER_UNKNOWN_CITY', 'TOOL_EXECUTION_ERROR', ''), fc.string({ maxLength: 8 }), fc.boolean()).map(([code, message, retryable]) => () => fail(code, message, { retryable, details: { code } })),
+  fc.string({ maxLength: 8 }).map((m) => () => {
+    throw new ToolFailure('UPSTREAM_BUSY', m, { retryable: true });
+  }),
+  fc.constant(() => undefined),
+  fc.constant(() => () => 1),
+);
+
+describe('invoke: one meaning for both paths', () => {
+  it('gives an implementation\'s fail(...) back as the failure, never as {ok: true, value: {ok: false}}', async () => {
+    const r = await invoke(boundFor(anyArgs, () => fail('WEATHER_UNKNOWN_CITY', 'no city "X"', { details: { city: 'X' } })), {});
+    expect(r).toEqual({ ok: false, error: { code: 'WEATHER_UNKNOWN_CITY', message: 'no city "X"', details: { city: 'X' }, retryable: false } });
+    expect(await invoke(boundFor(anyArgs, () => ok(3)), {})).toEqual({ ok: true, value: 3 });
+  });
+
+  it('gives the same result on the plain path (no options) and the full path (an observer, a timeout)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue({ maxDepth: 2 }), settlingArb, fc.constantFrom<JsonSchema>({}, { type: 'string' }), async (args, impl, outputSchema) => {
+        const b = boundFor(spec('t', { type: 'object', properties: { a: { type: 'string' } } }, outputSchema), impl);
+        const plain = await invoke(b, args);
+        const observed = await invoke(b, args, { observer: { result: () => undefined, failed: () => undefined } });
+        const timed = await invoke(b, args, { timeoutMs: 60_000 });
+        expect(observed).toEqual(plain);
+        expect(timed).toEqual(plain);
+      }),
+      { numRuns: 200 },
     );
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createToolMetrics, type FailedEvent, invoke, type ResultEvent, ToolFailure } from '../../src/index.js';
-import { golden } from './golden.js';
+import { expectGolden } from '../support/golden.js';
 import { boundFor, spec } from './support.js';
 
 afterEach(() => vi.useRealTimers());
@@ -45,7 +45,7 @@ describe('metrics', () => {
       callCount: 6,
       okCount: 2,
       errorCount: 4,
-      errorsByCode: { EXECUTION_ERROR: 2, FILE_NOT_FOUND: 1, INVALID_ARGUMENTS: 1 },
+      errorsByCode: { TOOL_EXECUTION_ERROR: 2, FILE_NOT_FOUND: 1, TOOL_INVALID_ARGUMENTS: 1 },
       lastCalledAt: '2025-01-27T12:00:00.000Z',
     });
     expect(snap.tools['b']?.lastCalledAt).toBe('2025-01-27T12:00:05.000Z');
@@ -89,6 +89,6 @@ describe('metrics', () => {
     [3, 1, 2, 40, 5].forEach((d, i) => m.result(result('get_weather', d, t0 + i * 1000)));
     m.failed(failed('get_weather', 'TIMEOUT', 10_000, t0 + 10_000));
     m.failed(failed('read_file', 'FILE_NOT_FOUND', 0.2, t0 + 500));
-    golden('metrics.json', `${JSON.stringify(m, null, 2)}\n`);
+    expectGolden('library/golden/metrics.json', m);
   });
 });

@@ -24,7 +24,7 @@ export const toolFor = (s: ToolSpecification, impl: ToolImplementation, options:
 export const boundFor = (s: ToolSpecification, impl: ToolImplementation, options: { limits?: ToolLimits } & Parameters<typeof bindTool>[2] = {}): BoundTool => {
   const { limits, ...bindOptions } = options;
   const r = bindTool(s, toolLibrary([toolFor(s, impl, limits !== undefined ? { limits } : {})]), bindOptions);
-  if (r._tag === 'Left') throw new Error(`bind failed: ${r.left.message}`);
+  if (r._tag === 'Left') throw new Error(`bind failed: ${r.left.map((e) => e.message).join('; ')}`);
   return r.right;
 };
 

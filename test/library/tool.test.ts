@@ -72,14 +72,14 @@ describe('defineTool from gram text', () => {
     const bad = defineTool('[broken:Tool {description: "x"} | (a::NoSuchType)==>(::String)]', () => 'x');
     expect(bad._tag === 'Left' && bad.left.length).toBeGreaterThan(0);
     const none = defineTool('(a)-->(b)', () => 'x');
-    expect(none._tag === 'Left' && none.left.map((d) => d.code)).toEqual(['DEFINE_TOOL_NO_TOOL']);
+    expect(none._tag === 'Left' && none.left.map((d) => d.code)).toEqual(['TOOL_DEFINE_NO_TOOL']);
     const two = `${gram}\n[other:Tool {description: "Other"} | (::String {paramName: "q"})==>(::String)]`;
     const ambiguous = defineTool(two, () => 'x');
-    expect(ambiguous._tag === 'Left' && ambiguous.left.map((d) => d.code)).toEqual(['DEFINE_TOOL_AMBIGUOUS']);
+    expect(ambiguous._tag === 'Left' && ambiguous.left.map((d) => d.code)).toEqual(['TOOL_DEFINE_AMBIGUOUS']);
     const picked = defineTool(two, () => 'x', { name: 'other' });
     expect(picked._tag === 'Right' && picked.right.name).toBe('other');
     const missing = defineTool(two, () => 'x', { name: 'third', filename: 'tools.gram' });
-    expect(missing._tag === 'Left' && missing.left[0]).toMatchObject({ code: 'DEFINE_TOOL_NOT_FOUND', file: 'tools.gram', hint: 'it defines "sayHello", "other"' });
+    expect(missing._tag === 'Left' && missing.left[0]).toMatchObject({ code: 'TOOL_DEFINE_NOT_FOUND', file: 'tools.gram', hint: 'it defines "sayHello", "other"' });
   });
 });
 

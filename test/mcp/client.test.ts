@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  bindAll, bindTool, createTool, lookupTool, createToolSpecification, invoke, printSpecifications, ToolErrorCodes, type ToolSpecification, toolLibrary,
+  bindAll, bindTool, createTool, lookupTool, createToolSpecification, invoke, printSpecifications, ToolCodes, type ToolSpecification, toolLibrary,
 } from '../../src/index.js';
 import { printSignature } from '../../src/entries/types.js';
 import { isValidToolName } from '../../src/entries/providers.js';
@@ -93,14 +93,14 @@ describe('a server’s tools as specifications', () => {
   it('a timeout cancels the remote call; a closed connection is a retryable transport error', async () => {
     const spec = connection.specifications.find((s) => s.name === 'wait_for_cancel')!;
     const bound = bindTool(spec, connection.library);
-    if (bound._tag === 'Left') throw new Error(bound.left.message);
+    if (bound._tag === 'Left') throw new Error(bound.left.map((e) => e.message).join('; '));
     const r = await invoke(bound.right, { label: 'x' }, { timeoutMs: 50 });
-    expect(r.ok || r.error.code).toBe(ToolErrorCodes.TIMEOUT);
+    expect(r.ok || r.error.code).toBe(ToolCodes.TIMEOUT);
     const c = await connectMcp(`mcp:${server.url.href}`);
     if (c._tag === 'Left') throw new Error('no connection');
     const shout = bindTool(c.right.specifications.find((s) => s.name === 'shout')!, c.right.library);
     await c.right.close();
-    if (shout._tag === 'Left') throw new Error(shout.left.message);
+    if (shout._tag === 'Left') throw new Error(shout.left.map((e) => e.message).join('; '));
     const closed = await invoke(shout.right, { text: 'x' });
     expect(closed.ok || [closed.error.code, closed.error.retryable]).toEqual([McpCodes.TRANSPORT_ERROR, true]);
   });
@@ -122,7 +122,7 @@ describe('stdio', () => {
     const c = await connectMcp(`mcp+stdio:node ${CLI} mcp test/fixtures/mcp/tools.gram --no-watch`);
     if (c._tag === 'Left') throw new Error(c.left.map((d) => `${d.message} ${d.hint}`).join('\n'));
     const shout = bindTool(c.right.specifications.find((s) => s.name === 'shout')!, c.right.library);
-    if (shout._tag === 'Left') throw new Error(shout.left.message);
+    if (shout._tag === 'Left') throw new Error(shout.left.map((e) => e.message).join('; '));
     expect(await invoke(shout.right, { text: 'over stdio' })).toEqual({ ok: true, value: 'OVER STDIO' });
     await c.right.close();
     const again = await invoke(shout.right, { text: 'x' });
@@ -153,7 +153,7 @@ describe('laws', { timeout: 120_000 }, () => {
     fc.assert(
       fc.property(specArb, (spec) => {
         const bound = bindTool(spec, toolLibrary([echoOf(spec)]));
-        if (bound._tag === 'Left') throw new Error(bound.left.message);
+        if (bound._tag === 'Left') throw new Error(bound.left.map((e) => e.message).join('; '));
         const served = servedTools([bound.right]);
         const [definition] = served.definitions;
         const imported = importMcpTools([definition!]);
@@ -171,7 +171,7 @@ describe('laws', { timeout: 120_000 }, () => {
   it('invoke through MCP equals invoke locally, for generated arguments', async () => {
     const weather = fixtureTools().byName.get('get_weather')!;
     const remote = bindTool(weather.spec, connection.library);
-    if (remote._tag === 'Left') throw new Error(remote.left.message);
+    if (remote._tag === 'Left') throw new Error(remote.left.map((e) => e.message).join('; '));
     const args = weather.spec.signature!.args;
     await fc.assert(
       fc.asyncProperty(fc.oneof(valueArbitrary(args), fc.jsonValue({ maxDepth: 2 })), async (a) => {

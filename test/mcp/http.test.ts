@@ -5,11 +5,12 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolErrorCodes } from '../../src/index.js';
+import { ToolCodes } from '../../src/index.js';
 import { createMcpHttpHandler, type McpHttpHandler, mutableToolSource, staticToolSource } from '../../src/entries/mcp.js';
 import { approveAll, defaultRuleEngine } from '../../src/entries/policy.js';
 import { cli } from '../support/cli.js';
 import { CLIENT_KINDS, fixtureTools, FIXTURE, httpClient, listen, type Listening } from './support.js';
+import { PolicyCodes } from '../../src/entries/policy.js';
 
 let handler: McpHttpHandler;
 let server: Listening;
@@ -70,7 +71,7 @@ describe.each(CLIENT_KINDS)('Streamable HTTP, %s client', (kind) => {
       const invalid = await client.callTool('get_weather', { city: 'Paris', days: 30 });
       expect(invalid['isError']).toBe(true);
       expect(text(invalid)).toContain('argument "days" must be at most 7, got 30');
-      expect(errorMeta(invalid)['code']).toBe(ToolErrorCodes.INVALID_ARGUMENTS);
+      expect(errorMeta(invalid)['code']).toBe(ToolCodes.INVALID_ARGUMENTS);
       const missing = await client.callTool('lookup', { word: 'gram' });
       expect(missing['isError']).toBe(true);
       expect(text(missing)).toBe('NOT_FOUND: no word "gram" in the dictionary');
@@ -95,7 +96,7 @@ describe.each(CLIENT_KINDS)('Streamable HTTP, %s client', (kind) => {
     try {
       const r = await client.callTool('erase', { path: 'notes.txt' });
       expect(r['isError']).toBe(true);
-      expect(errorMeta(r)['code']).toBe(ToolErrorCodes.DENIED);
+      expect(errorMeta(r)['code']).toBe(PolicyCodes.DENIED);
       expect(text(r)).toMatch(/erase/);
     } finally {
       await client.close();
@@ -111,7 +112,7 @@ describe('policies over HTTP', () => {
       const client = await httpClient('v2', s.url);
       const denied = await client.callTool('erase', { path: 'notes.txt' });
       expect(denied['isError']).toBe(true);
-      expect(errorMeta(denied)['code']).toBe(ToolErrorCodes.DENIED);
+      expect(errorMeta(denied)['code']).toBe(PolicyCodes.DENIED);
       expect(text(denied)).toContain('needs the permission fs:write');
       expect((await client.callTool('get_weather', { city: 'Oslo' }))['isError']).toBeFalsy();
       await client.close();

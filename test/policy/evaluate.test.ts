@@ -26,7 +26,7 @@ describe('evaluatePolicies', () => {
     expect(await evaluatePolicies(all, { tool: 'shell', args: { command: 'rm -rf /' }, annotations })).toMatchObject({ kind: 'deny', source: 'permissions' });
     expect(await evaluatePolicies({ ...all, permissions: {} }, { tool: 'shell', args: { command: 'rm -rf /' }, annotations })).toMatchObject({
       kind: 'deny',
-      code: 'DENIED',
+      code: 'POLICY_DENIED',
       source: 'rules',
       rules: ['no-recursive-delete-of-root'],
     });
@@ -38,12 +38,12 @@ describe('evaluatePolicies', () => {
   it('no policies allow everything', async () => {
     expect(await evaluatePolicies({}, { tool: 'x', args: { anything: 1 } })).toEqual({ kind: 'allow' });
   });
-  it('a denial becomes a DENIED result with the reason', async () => {
+  it('a denial becomes a POLICY_DENIED result with the reason', async () => {
     const d = await evaluatePolicies({ rules: defaultRuleEngine }, { tool: 'shell', args: { command: 'mkfs.ext4 /dev/sda' } });
     expect(d.kind).toBe('deny');
     if (d.kind !== 'deny') return;
     const r = deniedResult(d);
-    expect(r).toMatchObject({ ok: false, error: { code: 'DENIED', retryable: false, details: { source: 'rules', rules: ['no-filesystem-format'] } } });
+    expect(r).toMatchObject({ ok: false, error: { code: 'POLICY_DENIED', retryable: false, details: { source: 'rules', rules: ['no-filesystem-format'] } } });
     if (!r.ok) expect(r.error.message).toContain('mkfs.ext4 /dev/sda');
   });
   it('law: the decision is deny exactly when a permission, the level or a rule refuses', async () => {
@@ -63,7 +63,7 @@ describe('evaluatePolicies', () => {
 });
 
 describe('withPolicies', () => {
-  it('runs allowed calls, refuses denied ones with DENIED through invoke', async () => {
+  it('runs allowed calls, refuses denied ones with POLICY_DENIED through invoke', async () => {
     const { tool, ran } = recordingTool({ permissions: ['proc:exec'], safetyLevel: 'high', approval: 'auto' });
     const guarded = withPolicies(tool, { policies: { rules: defaultRuleEngine } });
     const bound = bindTool(spec(guarded), toolLibrary([guarded]));
@@ -73,7 +73,7 @@ describe('withPolicies', () => {
     const denied = await invoke(bound.right, { command: 'sudo rm -rf --no-preserve-root /' });
     expect(denied.ok).toBe(false);
     if (!denied.ok) {
-      expect(denied.error.code).toBe('DENIED');
+      expect(denied.error.code).toBe('POLICY_DENIED');
       expect(denied.error.message).toContain('no-recursive-delete-of-root');
     }
     expect(ran).toEqual([{ command: 'ls -la' }]);
@@ -86,21 +86,21 @@ describe('withPolicies', () => {
     expect(seen).toEqual([{ stepId: 'step-7', tool: 'shell', args: { command: 'ls' }, reason: 'shell always asks for approval' }]);
     expect(ran).toEqual([{ command: 'ls' }]);
     const no = withPolicies(tool, { policies: {}, approver: denyAll });
-    await expect(no.invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ code: 'DENIED' });
+    await expect(no.invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ code: 'POLICY_DENIED' });
     expect(ran).toHaveLength(1);
   });
   it('without an approver, a call that needs approval is denied', async () => {
     const { tool } = recordingTool({ approval: 'confirm' });
-    await expect(withPolicies(tool, { policies: {} }).invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ code: 'DENIED', details: { source: 'approval' } });
+    await expect(withPolicies(tool, { policies: {} }).invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ code: 'POLICY_DENIED', details: { source: 'approval' } });
   });
   it('modified arguments are validated and checked by the rules again', async () => {
     const { tool, ran } = recordingTool({ approval: 'confirm' });
     const edit = (modifiedArgs: Record<string, unknown>) => withPolicies(tool, { policies: { rules: defaultRuleEngine }, approver: approverFrom(() => ({ approved: true, modifiedArgs })) });
     await edit({ command: 'ls -l' }).invoke({ command: 'ls' }, ctx);
     expect(ran).toEqual([{ command: 'ls -l' }]);
-    await expect(edit({ command: '' }).invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ code: 'INVALID_ARGUMENTS' });
-    await expect(edit({ command: 'ls', extra: 1 }).invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ code: 'INVALID_ARGUMENTS' });
-    await expect(edit({ command: 'rm -rf /' }).invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ code: 'DENIED' });
+    await expect(edit({ command: '' }).invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ code: 'TOOL_INVALID_ARGUMENTS' });
+    await expect(edit({ command: 'ls', extra: 1 }).invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ code: 'TOOL_INVALID_ARGUMENTS' });
+    await expect(edit({ command: 'rm -rf /' }).invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ code: 'POLICY_DENIED' });
     expect(ran).toHaveLength(1);
   });
   it('reports every decision', async () => {

@@ -107,7 +107,7 @@ const replayHarness: Harness = {
 const toScripted = (t: FakeTurn): ScriptedTurn => {
   if ('text' in t && !('toolCalls' in t)) return { text: t.text };
   if ('toolCalls' in t) return { toolCalls: t.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments })), ...(t.text !== undefined ? { text: t.text } : {}) };
-  if ('status' in t && !('raw' in t)) return { error: { code: t.status === 429 ? 'RATE_LIMITED' : 'LLM_API_ERROR', message: t.message ?? `error ${t.status}`, status: t.status, retryable: t.status >= 500 } };
+  if ('status' in t && !('raw' in t)) return { error: { code: t.status === 429 ? 'AGENT_RATE_LIMITED' : 'AGENT_LLM_API_ERROR', message: t.message ?? `error ${t.status}`, status: t.status, retryable: t.status >= 500 } };
   if ('delayMs' in t) return { delayMs: t.delayMs, then: toScripted(t.then) };
   throw new Error(`no scripted form for ${JSON.stringify(t)}`);
 };
@@ -242,7 +242,7 @@ describe.each(harnesses)('conformance: $name', (h) => {
     await h.run([{ toolCalls: calls }, { text: 'Sunny in Paris; Atlantis is not a city I know.' }], async (model, ctx) => {
       const first = ask('Weather in Paris and Atlantis?');
       const r1 = await model.generate(first);
-      const second = withResults(first, r1, [{ content: '{"sky":"sunny"}' }, { content: 'EXECUTION_ERROR: unknown city', isError: true }]);
+      const second = withResults(first, r1, [{ content: '{"sky":"sunny"}' }, { content: 'TOOL_EXECUTION_ERROR: unknown city', isError: true }]);
       const r2 = await model.generate(second);
       expectWellFormed(r2, second);
       expect(ok(r2).message.content).toBe('Sunny in Paris; Atlantis is not a city I know.');
@@ -255,7 +255,7 @@ describe.each(harnesses)('conformance: $name', (h) => {
         expect(last.role).toBe('user');
         expect(last.content).toEqual([
           { type: 'tool_result', tool_use_id: ids[0], content: '{"sky":"sunny"}' },
-          { type: 'tool_result', tool_use_id: ids[1], content: 'EXECUTION_ERROR: unknown city', is_error: true },
+          { type: 'tool_result', tool_use_id: ids[1], content: 'TOOL_EXECUTION_ERROR: unknown city', is_error: true },
         ]);
         expect(body.messages[body.messages.length - 2].content.map((b: { type: string }) => b.type)).toEqual(['tool_use', 'tool_use']);
         expect(body.system).toBe('You are helpful.');
@@ -287,7 +287,7 @@ describe.each(harnesses)('conformance: $name', (h) => {
         expect(tail[0].tool_calls.map((c: { id: string }) => c.id)).toEqual(ids);
         expect(tail.slice(1)).toEqual([
           { role: 'tool', tool_call_id: ids[0], content: '{"sky":"sunny"}' },
-          { role: 'tool', tool_call_id: ids[1], content: 'EXECUTION_ERROR: unknown city' },
+          { role: 'tool', tool_call_id: ids[1], content: 'TOOL_EXECUTION_ERROR: unknown city' },
         ]);
       }
     });
@@ -305,7 +305,7 @@ describe.each(harnesses)('conformance: $name', (h) => {
         messages: good.messages.map((m) => (m.role === 'tool' ? { ...m, toolCallId: 'call_nonexistent' } : m)),
       };
       const e = failed(await model.generate(broken));
-      expect(e.code).toBe('LLM_API_ERROR');
+      expect(e.code).toBe('AGENT_LLM_API_ERROR');
       expect(e.status).toBe(400);
       expect(e.retryable).toBe(false);
       expect(e.message).toMatch(h.name === 'anthropic' ? /tool_use|tool_result/ : /tool_call|function/);
@@ -341,7 +341,7 @@ describe.each(harnesses)('conformance: $name', (h) => {
   it('returns a provider error as a result, with its status and message, without retrying a 4xx', async () => {
     await h.run([{ status: 400, message: "Invalid 'messages[0].content': too long." }, { text: 'not reached' }], async (model, ctx) => {
       const e = failed(await model.generate(ask('x')));
-      expect(e.code).toBe('LLM_API_ERROR');
+      expect(e.code).toBe('AGENT_LLM_API_ERROR');
       expect(e.status).toBe(400);
       expect(e.message).toContain("Invalid 'messages[0].content': too long.");
       if (h.kind === 'http') expect(ctx.wire()).toHaveLength(1);
@@ -365,14 +365,14 @@ describe.each(harnesses)('conformance: $name', (h) => {
     );
   });
 
-  it('gives up with RATE_LIMITED once retries are spent', async () => {
+  it('gives up with AGENT_RATE_LIMITED once retries are spent', async () => {
     if (h.kind === 'scripted') return;
     const limited = { rateLimited: { retryAfterMs: 5 } } as const;
     await h.run(
       [limited, limited, limited, { text: 'not reached' }],
       async (model, ctx) => {
         const e = failed(await model.generate(ask('x')));
-        expect(e.code).toBe('RATE_LIMITED');
+        expect(e.code).toBe('AGENT_RATE_LIMITED');
         expect(e.status).toBe(429);
         expect(e.message).toContain('after 3 attempts');
         if (h.kind === 'http') expect(ctx.wire()).toHaveLength(3);
@@ -381,11 +381,11 @@ describe.each(harnesses)('conformance: $name', (h) => {
     );
   });
 
-  it('reports an answer it cannot read as INVALID_RESPONSE', async () => {
+  it('reports an answer it cannot read as AGENT_INVALID_RESPONSE', async () => {
     if (h.kind === 'scripted') return;
     await h.run([{ raw: '<html>502 Bad Gateway</html>' }], async (model) => {
       const e = failed(await model.generate(ask('x')));
-      expect(e.code).toBe('INVALID_RESPONSE');
+      expect(e.code).toBe('AGENT_INVALID_RESPONSE');
     });
   });
 
@@ -393,12 +393,12 @@ describe.each(harnesses)('conformance: $name', (h) => {
     await h.run([{ delayMs: 10_000, then: { text: 'too late' } }], async (model) => {
       const pre = new AbortController();
       pre.abort();
-      expect(failed(await model.generate(ask('x', { signal: pre.signal }))).code).toBe('CANCELLED');
+      expect(failed(await model.generate(ask('x', { signal: pre.signal }))).code).toBe('AGENT_CANCELLED');
       if (h.kind === 'replay') return; // a replay answers at once: nothing to interrupt
       const during = new AbortController();
       setTimeout(() => during.abort(), 50);
       const e = failed(await model.generate(ask('x', { signal: during.signal })));
-      expect(e.code).toBe('CANCELLED');
+      expect(e.code).toBe('AGENT_CANCELLED');
       expect(e.retryable).toBe(false);
     });
   });
@@ -409,7 +409,7 @@ describe.each(harnesses)('conformance: $name', (h) => {
       [{ delayMs: 10_000, then: { text: 'too late' } }],
       async (model) => {
         const e = failed(await model.generate(ask('x')));
-        expect(e.code).toBe('TIMEOUT');
+        expect(e.code).toBe('AGENT_TIMEOUT');
         expect(e.retryable).toBe(true);
       },
       { timeoutMs: 150, maxRetries: 0 },
@@ -422,7 +422,7 @@ describe.each(harnesses)('conformance: $name', (h) => {
       [{ stallMs: 10_000, then: { text: 'stalled answer' } }],
       async (model) => {
         const e = failed(await model.generate(ask('x', { onTextDelta: () => undefined })));
-        expect(e.code).toBe('TIMEOUT');
+        expect(e.code).toBe('AGENT_TIMEOUT');
       },
       { bodyTimeoutMs: 150, maxRetries: 0 },
     );
@@ -466,6 +466,6 @@ describe('conformance: offline', () => {
   it('is cancelled by an aborted signal', async () => {
     const c = new AbortController();
     c.abort();
-    expect(failed(await model.generate(ask('x', { signal: c.signal }))).code).toBe('CANCELLED');
+    expect(failed(await model.generate(ask('x', { signal: c.signal }))).code).toBe('AGENT_CANCELLED');
   });
 });

@@ -21,7 +21,7 @@ describe('provider examples', () => {
   it('record-replay: the replay gives the recorded answer, and names the difference of a new request', async () => {
     expect(await recordReplay()).toEqual([
       'replayed the same answer: true',
-      'REPLAY_MISMATCH: request 2 is not in the recording; it differs from recorded exchange 1 at messages[0].content: recorded "Hello, I\'m Alice", got "Hello, I\'m Bob"',
+      'AGENT_REPLAY_MISMATCH: request 2 is not in the recording; it differs from recorded exchange 1 at messages[0].content: recorded "Hello, I\'m Alice", got "Hello, I\'m Bob"',
     ]);
   });
   it('any-model: offline, a compatible server, Anthropic, and a missing key', async () => {
@@ -33,7 +33,7 @@ describe('provider examples', () => {
     } finally {
       await server.close();
     }
-    expect(await anyModel('anthropic/claude-sonnet-4-5', {})).toEqual(['CONFIGURATION_ERROR: no Anthropic API key: set ANTHROPIC_API_KEY (or pass apiKey)']);
+    expect(await anyModel('anthropic/claude-sonnet-4-5', {})).toEqual(['AGENT_CONFIGURATION_ERROR: no Anthropic API key: set ANTHROPIC_API_KEY (or pass apiKey)']);
   });
   it('any-model: the OpenAI Responses API with the OpenAI key', async () => {
     const server = await startFakeServer({ script: [{ toolCalls: [{ name: 'sayHello', arguments: { personName: 'Alice' } }] }], apiKey: 'k' });

@@ -64,7 +64,7 @@ describe('offline demo model: choosing a tool and its arguments', () => {
     expect(await call('Tell me a joke', { toolChoice: { tool: 'searchWeb' } })).toEqual({ name: 'searchWeb', args: { query: 'Tell me a joke', limit: 5 } });
     expect((await call('Tell me a joke', { toolChoice: 'required' })).name).toBe('sayHello');
     const r = await model.generate({ messages: [{ role: 'user', content: 'x' }], tools, toolChoice: { tool: 'nope' } });
-    expect(!r.ok && r.error.code).toBe('CONFIGURATION_ERROR');
+    expect(!r.ok && r.error.code).toBe('AGENT_CONFIGURATION_ERROR');
   });
 });
 
@@ -84,16 +84,16 @@ describe('offline demo model: answering with results', () => {
     expect(await after([{ toolCallId: '1', toolName: 'x', content: 'not json at all' }])).toBe('not json at all');
     expect(await after([{ toolCallId: '1', toolName: 'x', content: 'null' }])).toBe('done (no result)');
     expect(await after([{ toolCallId: '1', toolName: 'x', content: '{"arguments":{"n":2},"argumentsChangedBy":"approver","result":"ok"}' }])).toBe('ok (the approver changed the arguments)');
-    expect(await after([{ toolCallId: '1', toolName: 'f', content: '{"error":{"code":"DENIED","message":"not allowed here","retryable":false}}', isError: true }])).toBe(
-      'The tool f failed (DENIED): not allowed here. The call was not allowed.',
+    expect(await after([{ toolCallId: '1', toolName: 'f', content: '{"error":{"code":"POLICY_DENIED","message":"not allowed here","retryable":false}}', isError: true }])).toBe(
+      'The tool f failed (POLICY_DENIED): not allowed here. The call was not allowed.',
     );
   });
   it('explains errors, with a hint for invalid arguments', async () => {
-    const text = await after([{ toolCallId: '1', toolName: 'sayHello', content: 'INVALID_ARGUMENTS: argument "personName" is required', isError: true }]);
+    const text = await after([{ toolCallId: '1', toolName: 'sayHello', content: 'TOOL_INVALID_ARGUMENTS: argument "personName" is required', isError: true }]);
     expect(text).toBe(
-      'The tool sayHello failed (INVALID_ARGUMENTS): argument "personName" is required. As a demo model I fill arguments from the words of your message; try writing the values out, for example `name: value`.',
+      'The tool sayHello failed (TOOL_INVALID_ARGUMENTS): argument "personName" is required. As a demo model I fill arguments from the words of your message; try writing the values out, for example `name: value`.',
     );
-    expect(await after([{ toolCallId: '1', toolName: 'f', content: '{"code":"TIMEOUT","message":"took 30 s"}', isError: true }])).toContain('(TIMEOUT): took 30 s.');
+    expect(await after([{ toolCallId: '1', toolName: 'f', content: '{"code":"TOOL_TIMEOUT","message":"took 30 s"}', isError: true }])).toContain('(TOOL_TIMEOUT): took 30 s.');
   });
   it('answers several results one per line', async () => {
     expect(

@@ -47,12 +47,12 @@ describe('record and replay', () => {
     expect(serializeRecording(parsed.right)).toBe(text);
     expect(text.split('\n')[1]).toBe('  "format": "gramkit-replay",');
   });
-  it('a request the recording does not have is a REPLAY_MISMATCH that says where it differs', async () => {
+  it('a request the recording does not have is a AGENT_REPLAY_MISMATCH that says where it differs', async () => {
     await recorded('mismatch.json');
     const recording = loadRecording('mismatch.json', dir);
     if (recording._tag === 'Left') throw new Error();
     const r = await replayModel(recording.right).generate({ ...first, messages: [{ role: 'user', content: "Hello, I'm Bob" }] });
-    expect(!r.ok && r.error.code).toBe('REPLAY_MISMATCH');
+    expect(!r.ok && r.error.code).toBe('AGENT_REPLAY_MISMATCH');
     expect(!r.ok && r.error.message).toBe('request 1 is not in the recording; it differs from recorded exchange 1 at messages[0].content: recorded "Hello, I\'m Alice", got "Hello, I\'m Bob"');
   });
   it('replays in any order (concurrent conversations), and says when the recording is used up', async () => {
@@ -76,12 +76,12 @@ describe('record and replay', () => {
     expect(s.ok && s.value.message.content).toBe('A');
   });
   it('replays recorded errors too', async () => {
-    const m = recordModel(scriptedModel([{ error: { code: 'LLM_API_ERROR', message: 'boom', status: 500, retryable: true } }]), 'errors.json', { cwd: dir });
+    const m = recordModel(scriptedModel([{ error: { code: 'AGENT_LLM_API_ERROR', message: 'boom', status: 500, retryable: true } }]), 'errors.json', { cwd: dir });
     await m.generate(first);
     const rec = loadRecording('errors.json', dir);
     if (rec._tag === 'Left') throw new Error();
     const r = await replayModel(rec.right).generate(first);
-    expect(!r.ok && r.error).toEqual({ code: 'LLM_API_ERROR', message: 'boom', status: 500, retryable: true });
+    expect(!r.ok && r.error).toEqual({ code: 'AGENT_LLM_API_ERROR', message: 'boom', status: 500, retryable: true });
   });
   it('fails a call loudly when the recording cannot be written', async () => {
     const ro = join(dir, 'read-only');

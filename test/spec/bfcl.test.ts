@@ -220,7 +220,7 @@ describe('BFCL corpus', { timeout: 300_000 }, () => {
     expect(functions).toBe(1677);
     expect(imported).toBe(1677);
     // what the import changed, with a diagnostic each (nothing else)
-    expect(Object.fromEntries(notes)).toEqual({ 'warning:IMPORT_DEFAULT_DROPPED': 23, 'info:IMPORT_BFCL_TUPLE': 8 });
+    expect(Object.fromEntries(notes)).toEqual({ 'warning:SPEC_IMPORT_DEFAULT_DROPPED': 23, 'info:SPEC_IMPORT_BFCL_TUPLE': 8 });
     expect(droppedDefaults).toBe(23);
     expect(samples).toBeGreaterThan(50_000);
     expect(calls).toBe(3666);
@@ -236,7 +236,7 @@ describe('BFCL corpus', { timeout: 300_000 }, () => {
     for (const file of FILES) {
       const r = importTools(readFileSync(new URL(`${file}.json`, dir), 'utf8'), { from: 'bfcl' });
       const written = r.tools.filter((t) => t.spec !== undefined).length;
-      const clashes = r.tools.filter((t) => t.diagnostics.some((d) => d.code === 'IMPORT_DUPLICATE' && d.severity === 'error')).length;
+      const clashes = r.tools.filter((t) => t.diagnostics.some((d) => d.code === 'SPEC_IMPORT_DUPLICATE' && d.severity === 'error')).length;
       const back = parseSpecifications(r.gram);
       expect(back._tag).toBe('Right');
       if (back._tag === 'Right') expect(back.right.tools.length).toBe(written);

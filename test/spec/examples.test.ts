@@ -15,8 +15,8 @@ describe('examples', () => {
     expect(lines[0]).toBe('{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}');
     expect(lines[1]).toBe('{"city":"Paris","days":1}');
     expect(lines[2]).toBe('argument "days" must be an integer, got "ten"');
-    expect(lines[3]).toContain('error[SIG_UNKNOWN_TYPE]: unknown type `Strng`');
-    expect(lines[3]).toContain('error[SIG_CONSTRAINT_TYPE]');
+    expect(lines[3]).toContain('error[SPEC_UNKNOWN_TYPE]: unknown type `Strng`');
+    expect(lines[3]).toContain('error[SPEC_CONSTRAINT_TYPE]');
     expect(lines[4]).toBe('4 tools; agent assistant uses sayHello, get_weather, create_event, search_docs');
   });
 

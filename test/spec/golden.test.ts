@@ -3,9 +3,9 @@
  * change of the emitter shows up in review.
  */
 import { readFileSync } from 'node:fs';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeSpecifications, formatDiagnostics, parseSpecifications } from '../../src/index.js';
-import { golden } from './support/golden.js';
+import { expectGolden } from '../support/golden.js';
 
 const text = readFileSync(new URL('../../examples/tools.gram', import.meta.url), 'utf8');
 
@@ -17,10 +17,13 @@ describe('golden output of examples/tools.gram', () => {
   it('argument and result schemas', () => {
     const out: Record<string, unknown> = {};
     for (const t of specs.tools) out[t.name] = { schema: t.schema, outputSchema: t.outputSchema };
-    golden('schemas/tools.json', `${JSON.stringify(out, null, 2)}\n`);
+    expectGolden('spec/golden/schemas/tools.json', out);
   });
 
-  it('the JSON form of the whole file', () => {
-    golden('json/tools.json', `${JSON.stringify(encodeSpecifications(specs), null, 2)}\n`);
+  it('the JSON form of the whole file, one golden per tool and agent', () => {
+    const json = encodeSpecifications(specs) as { tools: ReadonlyArray<{ name: string }>; agents: ReadonlyArray<{ name: string }> };
+    expect(Object.keys(json)).toEqual(['tools', 'agents']);
+    for (const t of json.tools) expectGolden(`spec/golden/json/tools/${t.name}.json`, t);
+    for (const a of json.agents) expectGolden(`spec/golden/json/agents/${a.name}.json`, a);
   });
 });

@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type JsonObject, type JsonValue, compileSchema, importTools, parseSpecifications } from '../../src/index.js';
+import { type JsonObject, type JsonValue, checkedDiagnostics, checkedValue, compileSchema, importTools, parseSpecifications } from '../../src/index.js';
 import { checkFromJsonSchema, detectFormat, fromJsonSchema, importSucceeded, toJsonSchema } from '../../src/entries/types.js';
 import { valueArbitrary } from '../../src/testing/arbitrary.js';
-import { golden } from './support/golden.js';
+import { expectGolden } from '../support/golden.js';
 import { mutations } from './support/mutate.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/spec/import/${name}`, import.meta.url), 'utf8');
@@ -56,7 +56,7 @@ describe('import', { timeout: 60_000 }, () => {
     it(`imports ${name}: golden gram, and the same values accepted and rejected`, () => {
       const r = importTools(fixture(name), { file: name, name: 'fallback_name' });
       expect(importSucceeded(r), JSON.stringify(r.tools.map((t) => t.diagnostics))).toBe(true);
-      golden(`import/${name.replace(/\.json$/, '.gram')}`, r.gram);
+      expectGolden(`spec/golden/import/${name.replace(/\.json$/, '.gram')}`, r.gram);
       const back = parseSpecifications(r.gram);
       expect(back._tag).toBe('Right');
       agrees(name);
@@ -93,12 +93,12 @@ describe('import', { timeout: 60_000 }, () => {
   it('reports what cannot be imported, per tool with its reason, and keeps the rest', () => {
     const r = importTools(fixture('unsupported.json'));
     expect(codes('unsupported.json')).toEqual({
-      negation: ['error:IMPORT_UNSUPPORTED_KEYWORD'],
-      conditional: ['error:IMPORT_UNSUPPORTED_KEYWORD', 'error:IMPORT_UNSUPPORTED_KEYWORD'],
-      patterns: ['error:IMPORT_UNSUPPORTED_KEYWORD'],
-      tree: ['error:IMPORT_RECURSIVE_REF'],
-      annotated: ['warning:IMPORT_KEYWORD_DROPPED', 'warning:IMPORT_KEYWORD_DROPPED', 'warning:IMPORT_KEYWORD_DROPPED'],
-      remote: ['error:IMPORT_UNRESOLVED_REF'],
+      negation: ['error:SPEC_IMPORT_UNSUPPORTED_KEYWORD'],
+      conditional: ['error:SPEC_IMPORT_UNSUPPORTED_KEYWORD', 'error:SPEC_IMPORT_UNSUPPORTED_KEYWORD'],
+      patterns: ['error:SPEC_IMPORT_UNSUPPORTED_KEYWORD'],
+      tree: ['error:SPEC_IMPORT_RECURSIVE_REF'],
+      annotated: ['warning:SPEC_IMPORT_KEYWORD_DROPPED', 'warning:SPEC_IMPORT_KEYWORD_DROPPED', 'warning:SPEC_IMPORT_KEYWORD_DROPPED'],
+      remote: ['error:SPEC_IMPORT_UNRESOLVED_REF'],
     });
     const messages = r.tools.flatMap((t) => t.diagnostics.map((d) => d.message));
     expect(messages).toContain('tool "negation": `inputSchema/properties/x/not`: `not` has no equivalent in gram types');
@@ -110,9 +110,9 @@ describe('import', { timeout: 60_000 }, () => {
 
   it('reports definitions without a name or a description, and input that is not JSON', () => {
     const r = importTools(JSON.stringify({ type: 'object', properties: { a: { type: 'string' } } }));
-    expect(r.tools[0]?.diagnostics.map((d) => d.code)).toEqual(['IMPORT_MISSING_NAME', 'IMPORT_MISSING_DESCRIPTION']);
-    expect(importTools('{"a": ').diagnostics.map((d) => d.code)).toEqual(['IMPORT_INVALID_INPUT']);
-    expect(importTools('').diagnostics.map((d) => d.code)).toEqual(['IMPORT_INVALID_INPUT']);
+    expect(r.tools[0]?.diagnostics.map((d) => d.code)).toEqual(['SPEC_IMPORT_MISSING_NAME', 'SPEC_IMPORT_MISSING_DESCRIPTION']);
+    expect(importTools('{"a": ').diagnostics.map((d) => d.code)).toEqual(['SPEC_IMPORT_INVALID_INPUT']);
+    expect(importTools('').diagnostics.map((d) => d.code)).toEqual(['SPEC_IMPORT_INVALID_INPUT']);
   });
 
   it('reads JSON lines', () => {
@@ -130,7 +130,7 @@ describe('import', { timeout: 60_000 }, () => {
   it('writes a repeated identical definition once, and reports a different one', () => {
     const a = { name: 'a', description: 'A', parameters: { type: 'object', properties: { x: { type: 'integer' } } } };
     const r = importTools(JSON.stringify([a, a, { ...a, description: 'other' }]));
-    expect(r.tools.map((t) => t.diagnostics.map((d) => `${d.severity}:${d.code}`))).toEqual([[], ['info:IMPORT_DUPLICATE'], ['error:IMPORT_DUPLICATE']]);
+    expect(r.tools.map((t) => t.diagnostics.map((d) => `${d.severity}:${d.code}`))).toEqual([[], ['info:SPEC_IMPORT_DUPLICATE'], ['error:SPEC_IMPORT_DUPLICATE']]);
   });
 
   it('uses paramName throughout a document where one name would mean two things', () => {
@@ -162,8 +162,8 @@ describe('JSON Schema to types', () => {
 
   it('reads draft-04 boolean exclusive bounds', () => {
     const r = checkFromJsonSchema({ type: 'number', minimum: 3, exclusiveMinimum: true });
-    expect(r.value && toJsonSchema(r.value)).toEqual({ type: 'number', exclusiveMinimum: 3 });
-    expect(r.diagnostics.map((d) => d.code)).toEqual(['IMPORT_NOTE']);
+    expect(checkedValue(r) && toJsonSchema(checkedValue(r)!)).toEqual({ type: 'number', exclusiveMinimum: 3 });
+    expect(checkedDiagnostics(r).map((d) => d.code)).toEqual(['SPEC_IMPORT_NOTE']);
   });
 
   it('merges allOf, and $ref with sibling keywords (2020-12)', () => {
@@ -173,28 +173,28 @@ describe('JSON Schema to types', () => {
 
   it('ignores keywords next to $ref in draft-07, as its validators do, with a warning', () => {
     const r = checkFromJsonSchema({ $schema: 'http://json-schema.org/draft-07/schema#', definitions: { n: { type: 'integer' } }, type: 'object', properties: { a: { $ref: '#/definitions/n', minimum: 1 } } });
-    expect(r.value && toJsonSchema(r.value)).toEqual({ type: 'object', properties: { a: { type: 'integer' } } });
-    expect(r.diagnostics.map((d) => d.code)).toEqual(['IMPORT_KEYWORD_IGNORED']);
+    expect(checkedValue(r) && toJsonSchema(checkedValue(r)!)).toEqual({ type: 'object', properties: { a: { type: 'integer' } } });
+    expect(checkedDiagnostics(r).map((d) => d.code)).toEqual(['SPEC_IMPORT_KEYWORD_IGNORED']);
   });
 
   it('reads oneOf as a union, warning when branches overlap', () => {
-    expect(checkFromJsonSchema({ oneOf: [{ type: 'string' }, { type: 'integer' }] }).diagnostics).toEqual([]);
-    expect(checkFromJsonSchema({ oneOf: [{ type: 'object', properties: { k: { const: 'a' } }, required: ['k'] }, { type: 'object', properties: { k: { const: 'b' } }, required: ['k'] }] }).diagnostics).toEqual([]);
-    expect(checkFromJsonSchema({ oneOf: [{ type: 'number' }, { type: 'integer' }] }).diagnostics.map((d) => d.code)).toEqual(['IMPORT_ONEOF_AS_ANYOF']);
+    expect(checkedDiagnostics(checkFromJsonSchema({ oneOf: [{ type: 'string' }, { type: 'integer' }] }))).toEqual([]);
+    expect(checkedDiagnostics(checkFromJsonSchema({ oneOf: [{ type: 'object', properties: { k: { const: 'a' } }, required: ['k'] }, { type: 'object', properties: { k: { const: 'b' } }, required: ['k'] }] }))).toEqual([]);
+    expect(checkedDiagnostics(checkFromJsonSchema({ oneOf: [{ type: 'number' }, { type: 'integer' }] })).map((d) => d.code)).toEqual(['SPEC_IMPORT_ONEOF_AS_ANYOF']);
   });
 
   it('drops what does not validate, saying so: enum values of the wrong type, invalid defaults, misplaced keywords', () => {
     const r = checkFromJsonSchema({ type: 'string', enum: ['a', 1], default: 2, maximum: 3 });
-    expect(r.value && toJsonSchema(r.value)).toEqual({ type: 'string', enum: ['a'] });
-    expect(r.diagnostics.map((d) => d.code).sort()).toEqual(['IMPORT_DEFAULT_DROPPED', 'IMPORT_KEYWORD_IGNORED', 'IMPORT_VALUE_DROPPED']);
+    expect(checkedValue(r) && toJsonSchema(checkedValue(r)!)).toEqual({ type: 'string', enum: ['a'] });
+    expect(checkedDiagnostics(r).map((d) => d.code).sort()).toEqual(['SPEC_IMPORT_DEFAULT_DROPPED', 'SPEC_IMPORT_KEYWORD_IGNORED', 'SPEC_IMPORT_VALUE_DROPPED']);
   });
 
   it('rejects what cannot be written, and schemas that are not JSON Schema', () => {
-    expect(checkFromJsonSchema({ type: 'dict' }).diagnostics.map((d) => [d.code, d.hint])).toEqual([['IMPORT_INVALID_SCHEMA', "this is BFCL's dialect: import with `--from bfcl`"]]);
-    expect(checkFromJsonSchema({ type: 'array', prefixItems: [{ type: 'string' }] }).diagnostics.map((d) => d.code)).toEqual(['IMPORT_UNSUPPORTED_KEYWORD']);
-    expect(checkFromJsonSchema({ type: 'string', minLength: -1 }).diagnostics.map((d) => d.code)).toEqual(['IMPORT_INVALID_SCHEMA']);
-    expect(checkFromJsonSchema({ type: 'string', const: 3 }).diagnostics.map((d) => d.code)).toEqual(['IMPORT_UNSATISFIABLE']);
-    expect(checkFromJsonSchema(false).diagnostics.map((d) => d.code)).toEqual(['IMPORT_UNSUPPORTED_KEYWORD']);
+    expect(checkedDiagnostics(checkFromJsonSchema({ type: 'dict' })).map((d) => [d.code, d.hint])).toEqual([['SPEC_IMPORT_INVALID_SCHEMA', "this is BFCL's dialect: import with `--from bfcl`"]]);
+    expect(checkedDiagnostics(checkFromJsonSchema({ type: 'array', prefixItems: [{ type: 'string' }] })).map((d) => d.code)).toEqual(['SPEC_IMPORT_UNSUPPORTED_KEYWORD']);
+    expect(checkedDiagnostics(checkFromJsonSchema({ type: 'string', minLength: -1 })).map((d) => d.code)).toEqual(['SPEC_IMPORT_INVALID_SCHEMA']);
+    expect(checkedDiagnostics(checkFromJsonSchema({ type: 'string', const: 3 })).map((d) => d.code)).toEqual(['SPEC_IMPORT_UNSATISFIABLE']);
+    expect(checkedDiagnostics(checkFromJsonSchema(false)).map((d) => d.code)).toEqual(['SPEC_IMPORT_UNSUPPORTED_KEYWORD']);
   });
 
   it('reads a 2020-12 exact tuple, and rejects open ones', () => {

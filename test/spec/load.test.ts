@@ -75,7 +75,7 @@ describe('parseSpecifications', () => {
 
   it('reports a conflicting redefinition at the second place, pointing at the first', () => {
     const text = '[a:Tool {description: "x"} | (city::String)==>(::String)]\n[b:Tool {description: "y"} | (city::Int)==>(::String)]';
-    const d = fail(text).find((x) => x.code === 'SIG_CONFLICTING_PARAM');
+    const d = fail(text).find((x) => x.code === 'SPEC_CONFLICTING_PARAM');
     expect(under(text, d)).toBe('(city::Int)');
     expect(d?.related?.map((r) => under(text, r))).toEqual(['(city::String)']);
     // the same definition twice is fine
@@ -95,7 +95,7 @@ describe('parseSpecifications', () => {
     ].join('\n');
     const ds = fail(text);
     expect(ds.map((d) => d.code)).toEqual([
-      'SIG_UNKNOWN_TYPE',
+      'SPEC_UNKNOWN_TYPE',
       'SPEC_MISSING_DESCRIPTION',
       'SPEC_MISSING_SIGNATURE',
       'SPEC_MULTIPLE_SIGNATURES',

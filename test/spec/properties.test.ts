@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type JsonObject, type ToolSpecification, checkTypeSignature, compileSchema, createToolSpecification, decodeToolSpecification, encodeToolSpecification, parseSpecifications, printSpecifications } from '../../src/index.js';
+import { type JsonObject, type ToolSpecification, checkedDiagnostics, checkedValue, checkTypeSignature, compileSchema, createToolSpecification, decodeToolSpecification, encodeToolSpecification, parseSpecifications, printSpecifications } from '../../src/index.js';
 import { checkValue, fromJsonSchema, printSignature, signatureSchemas, stripSignatureSpans, toJsonSchema, typeEquals, signatureEquals, returnType } from '../../src/entries/types.js';
 import { valueArbitrary } from '../../src/testing/arbitrary.js';
 import { metadataArb, nameArb, signatureArb, textArb, typeArb } from './support/arbitraries.js';
@@ -76,10 +76,11 @@ describe('interpreters agree', { timeout: 120_000 }, () => {
       fc.property(signatureArb, fc.constantFrom<'identifier' | 'paramName'>('identifier', 'paramName'), fc.boolean(), (s, names, multiline) => {
         const text = printSignature(s, { names, ...(multiline ? { layout: { indent: '  ' } } : {}) });
         const back = checkTypeSignature(text);
-        expect(back.value, `${text}\n${JSON.stringify(back.diagnostics)}`).toBeDefined();
-        if (back.value !== undefined) expect(signatureEquals(stripSignatureSpans(back.value), s), text).toBe(true);
+        expect(checkedValue(back), `${text}\n${JSON.stringify(checkedDiagnostics(back))}`).toBeDefined();
+        const read = checkedValue(back);
+        if (read !== undefined) expect(signatureEquals(stripSignatureSpans(read), s), text).toBe(true);
         // and printing again gives the same text
-        if (back.value !== undefined) expect(printSignature(back.value, { names, ...(multiline ? { layout: { indent: '  ' } } : {}) })).toBe(text);
+        if (read !== undefined) expect(printSignature(read, { names, ...(multiline ? { layout: { indent: '  ' } } : {}) })).toBe(text);
       }),
       RUNS,
     );
@@ -89,8 +90,8 @@ describe('interpreters agree', { timeout: 120_000 }, () => {
     fc.assert(
       fc.property(signatureArb, (s) => {
         const text = printSignature(s);
-        const a = checkTypeSignature(text).value;
-        const b = checkTypeSignature(text).value;
+        const a = checkedValue(checkTypeSignature(text));
+        const b = checkedValue(checkTypeSignature(text));
         expect(a).toBeDefined();
         if (a !== undefined && b !== undefined) expect(JSON.stringify(signatureSchemas(a))).toBe(JSON.stringify(signatureSchemas(b)));
       }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Diagnostic, checkTypeSignature, parseTypeSignature, typeSignatureToJSONSchema, formatDiagnostics } from '../../src/index.js';
+import { type Diagnostic, checkedDiagnostics, checkedValue, checkTypeSignature, parseTypeSignature, typeSignatureToJSONSchema, formatDiagnostics } from '../../src/index.js';
 import { signatureSchemas } from '../../src/entries/types.js';
 
 const schemaOf = (sig: string) => {
@@ -156,60 +156,60 @@ describe('the seed and contract forms', () => {
 describe('errors: a stable code and a span', () => {
   const cases: ReadonlyArray<readonly [string, string, string, string?]> = [
     // [signature, code, text under the span, hint contains]
-    ['(a::Strin)==>(::String)', 'SIG_UNKNOWN_TYPE', 'Strin', 'String'],
-    ['(a::Int)==>(::Str)', 'SIG_UNKNOWN_TYPE', 'Str', 'String'],
-    ['(a::Array {elementType: "[Txt]"})==>(::String)', 'SIG_UNKNOWN_TYPE', 'Txt'],
-    ['(a::Object {type: "{b: Maybe Intt}"})==>(::String)', 'SIG_UNKNOWN_TYPE', 'Intt'],
-    ['(a)==>(::String)', 'SIG_MISSING_TYPE', '(a)'],
-    ['(a::Text:Int)==>(::String)', 'SIG_MULTIPLE_TYPES', ':Int'],
-    ['(::Text)==>(::String)', 'SIG_MISSING_PARAM_NAME', '(::Text)'],
-    ['(a::Text {paramName: "b"})==>(::String)', 'SIG_PARAM_NAME_MISMATCH', '"b"'],
-    ['(a::Text)==>(a::Int)==>(::String)', 'SIG_DUPLICATE_PARAM', '(a::Int)'],
-    ['(a::Int {default: "ten"})==>(::String)', 'SIG_INVALID_DEFAULT', '"ten"'],
-    ['(a::Int {default: 12, range: 1..10})==>(::String)', 'SIG_INVALID_DEFAULT', '12'],
-    ['(a::String {default: "x", enum: ["c", "f"]})==>(::String)', 'SIG_INVALID_DEFAULT', '"x"'],
-    ['(a::Int {minLength: 3})==>(::String)', 'SIG_CONSTRAINT_TYPE', 'minLength'],
-    ['(a::Text {minimum: 3})==>(::String)', 'SIG_CONSTRAINT_TYPE', 'minimum', 'minLength'],
-    ['(a::Bool {range: 1..2})==>(::String)', 'SIG_CONSTRAINT_TYPE', 'range'],
-    ['(a::Int {format: "email"})==>(::String)', 'SIG_CONSTRAINT_TYPE', '"email"'],
-    ['(a::Text {minLength: -1})==>(::String)', 'SIG_INVALID_CONSTRAINT', '-1'],
-    ['(a::Text {pattern: "[a-"})==>(::String)', 'SIG_INVALID_CONSTRAINT', '"[a-"'],
-    ['(a::Int {minimum: 5, maximum: 1})==>(::String)', 'SIG_INVALID_CONSTRAINT', '5'],
-    ['(a::Int {enum: [1, "two"]})==>(::String)', 'SIG_INVALID_CONSTRAINT', '"two"'],
-    ['(a::Int {range: 1..5, minimum: 2})==>(::String)', 'SIG_INVALID_CONSTRAINT', 'range'],
-    ['(a::Object {fields: "name"})==>(::String)', 'SIG_MALFORMED_FIELDS', '"name"'],
-    ['(a::Object {fields: [{type: "Text"}]})==>(::String)', 'SIG_MALFORMED_FIELDS', '{type: "Text"}'],
-    ['(a::Object {fields: [{name: "b"}]})==>(::String)', 'SIG_MALFORMED_FIELDS', '{name: "b"}'],
-    ['(a::Object {fields: [42]})==>(::String)', 'SIG_MALFORMED_FIELDS', '42'],
-    ['(a::Array {elementType: 42})==>(::String)', 'SIG_MALFORMED_ELEMENT_TYPE', '42'],
-    ['(a::Array {elementTypes: ["Int"]})==>(::String)', 'SIG_MALFORMED_ELEMENT_TYPE', '["Int"]'],
-    ['(a::Any {anyOf: 3})==>(::String)', 'SIG_MALFORMED_TYPE', '3'],
-    ['(a::Array {elementType: "[Int"})==>(::String)', 'SIG_TYPE_EXPR', ''],
-    ['(a::Object {type: "{b: }"})==>(::String)', 'SIG_TYPE_EXPR', '}'],
-    ['(a::Int {type: "[Int]"})==>(::String)', 'SIG_TYPE_CONFLICT', '"[Int]"'],
-    ['(a::Text {elementType: "Int"})==>(::String)', 'SIG_TYPE_CONFLICT', 'elementType'],
-    ['(a::Array {type: "[Maybe Int]"})==>(::String)', 'SIG_MAYBE_POSITION', 'Maybe Int'],
-    ['(a::Int)==>(::Any {type: "Maybe Int"})', 'SIG_MAYBE_POSITION', 'Maybe Int'],
-    ['(a::Int)==>()', 'SIG_MISSING_RETURN', '()'],
-    ['(::Text {paramName:"name"})', 'SIG_MISSING_RETURN', 'paramName'],
-    ['(a::Int)==>(b)', 'SIG_MISSING_RETURN', '(b)'],
-    ['(a::Text)<==(::String)', 'SIG_ARROW_DIRECTION', '<==', '==>'],
-    ['(a::Text)<-->(::String)', 'SIG_ARROW_DIRECTION', '<-->', '-->'],
-    ['(a::Text)==(::String)', 'SIG_ARROW_DIRECTION', '=='],
-    ['(a::Text)-[:R]->(::String)', 'SIG_ARROW_SUBJECT', '-[:R]->'],
-    ['(a::Text)==>(::`IO Text`)', 'SIG_IO_TYPE', '::`IO Text`', 'String'],
-    ['(a::Text)==>(::IO)', 'SIG_IO_TYPE', '::IO'],
-    ['(a::Text)==>(::Any {type: "IO Text"})', 'SIG_IO_TYPE', 'IO Text'],
-    ['(a::Text {desciption: "x"})==>(::String)', 'SIG_UNKNOWN_PROPERTY', 'desciption', 'description'],
-    ['(a::Text {optional: "yes"})==>(::String)', 'SIG_INVALID_PROPERTY', '"yes"'],
-    ['(a::Object {type: "{b: Int, b: Text}"})==>(::String)', 'SIG_DUPLICATE_FIELD', 'b'],
-    ['(a::Object {fields: [{name: "b", type: "Int"}, {name: "b", type: "Int"}]})==>(::String)', 'SIG_DUPLICATE_FIELD', '{name: "b", type: "Int"}'],
-    ['(a::Text {default: date`2024-01-01`})==>(::String)', 'SIG_INVALID_VALUE', 'date`2024-01-01`'],
-    ['(a::Int {examples: [1, "x"]})==>(::String)', 'SIG_INVALID_EXAMPLE', '"x"'],
-    ['(a::Int)==>(::Arguments)==>(::String)', 'SIG_ARGUMENTS_POSITION', '(::Arguments)'],
-    ['[a | b]', 'SIG_NOT_A_PATH', '[a | b]'],
-    ['(a::Int)==>(::String) (b::Int)==>(::String)', 'SIG_NOT_A_PATH', '(b::Int)==>(::String)'],
-    ['   ', 'SIG_EMPTY', '   '],
+    ['(a::Strin)==>(::String)', 'SPEC_UNKNOWN_TYPE', 'Strin', 'String'],
+    ['(a::Int)==>(::Str)', 'SPEC_UNKNOWN_TYPE', 'Str', 'String'],
+    ['(a::Array {elementType: "[Txt]"})==>(::String)', 'SPEC_UNKNOWN_TYPE', 'Txt'],
+    ['(a::Object {type: "{b: Maybe Intt}"})==>(::String)', 'SPEC_UNKNOWN_TYPE', 'Intt'],
+    ['(a)==>(::String)', 'SPEC_MISSING_TYPE', '(a)'],
+    ['(a::Text:Int)==>(::String)', 'SPEC_MULTIPLE_TYPES', ':Int'],
+    ['(::Text)==>(::String)', 'SPEC_MISSING_PARAM_NAME', '(::Text)'],
+    ['(a::Text {paramName: "b"})==>(::String)', 'SPEC_PARAM_NAME_MISMATCH', '"b"'],
+    ['(a::Text)==>(a::Int)==>(::String)', 'SPEC_DUPLICATE_PARAM', '(a::Int)'],
+    ['(a::Int {default: "ten"})==>(::String)', 'SPEC_INVALID_DEFAULT', '"ten"'],
+    ['(a::Int {default: 12, range: 1..10})==>(::String)', 'SPEC_INVALID_DEFAULT', '12'],
+    ['(a::String {default: "x", enum: ["c", "f"]})==>(::String)', 'SPEC_INVALID_DEFAULT', '"x"'],
+    ['(a::Int {minLength: 3})==>(::String)', 'SPEC_CONSTRAINT_TYPE', 'minLength'],
+    ['(a::Text {minimum: 3})==>(::String)', 'SPEC_CONSTRAINT_TYPE', 'minimum', 'minLength'],
+    ['(a::Bool {range: 1..2})==>(::String)', 'SPEC_CONSTRAINT_TYPE', 'range'],
+    ['(a::Int {format: "email"})==>(::String)', 'SPEC_CONSTRAINT_TYPE', '"email"'],
+    ['(a::Text {minLength: -1})==>(::String)', 'SPEC_INVALID_CONSTRAINT', '-1'],
+    ['(a::Text {pattern: "[a-"})==>(::String)', 'SPEC_INVALID_CONSTRAINT', '"[a-"'],
+    ['(a::Int {minimum: 5, maximum: 1})==>(::String)', 'SPEC_INVALID_CONSTRAINT', '5'],
+    ['(a::Int {enum: [1, "two"]})==>(::String)', 'SPEC_INVALID_CONSTRAINT', '"two"'],
+    ['(a::Int {range: 1..5, minimum: 2})==>(::String)', 'SPEC_INVALID_CONSTRAINT', 'range'],
+    ['(a::Object {fields: "name"})==>(::String)', 'SPEC_MALFORMED_FIELDS', '"name"'],
+    ['(a::Object {fields: [{type: "Text"}]})==>(::String)', 'SPEC_MALFORMED_FIELDS', '{type: "Text"}'],
+    ['(a::Object {fields: [{name: "b"}]})==>(::String)', 'SPEC_MALFORMED_FIELDS', '{name: "b"}'],
+    ['(a::Object {fields: [42]})==>(::String)', 'SPEC_MALFORMED_FIELDS', '42'],
+    ['(a::Array {elementType: 42})==>(::String)', 'SPEC_MALFORMED_ELEMENT_TYPE', '42'],
+    ['(a::Array {elementTypes: ["Int"]})==>(::String)', 'SPEC_MALFORMED_ELEMENT_TYPE', '["Int"]'],
+    ['(a::Any {anyOf: 3})==>(::String)', 'SPEC_MALFORMED_TYPE', '3'],
+    ['(a::Array {elementType: "[Int"})==>(::String)', 'SPEC_TYPE_EXPR', ''],
+    ['(a::Object {type: "{b: }"})==>(::String)', 'SPEC_TYPE_EXPR', '}'],
+    ['(a::Int {type: "[Int]"})==>(::String)', 'SPEC_TYPE_CONFLICT', '"[Int]"'],
+    ['(a::Text {elementType: "Int"})==>(::String)', 'SPEC_TYPE_CONFLICT', 'elementType'],
+    ['(a::Array {type: "[Maybe Int]"})==>(::String)', 'SPEC_MAYBE_POSITION', 'Maybe Int'],
+    ['(a::Int)==>(::Any {type: "Maybe Int"})', 'SPEC_MAYBE_POSITION', 'Maybe Int'],
+    ['(a::Int)==>()', 'SPEC_MISSING_RETURN', '()'],
+    ['(::Text {paramName:"name"})', 'SPEC_MISSING_RETURN', 'paramName'],
+    ['(a::Int)==>(b)', 'SPEC_MISSING_RETURN', '(b)'],
+    ['(a::Text)<==(::String)', 'SPEC_ARROW_DIRECTION', '<==', '==>'],
+    ['(a::Text)<-->(::String)', 'SPEC_ARROW_DIRECTION', '<-->', '-->'],
+    ['(a::Text)==(::String)', 'SPEC_ARROW_DIRECTION', '=='],
+    ['(a::Text)-[:R]->(::String)', 'SPEC_ARROW_SUBJECT', '-[:R]->'],
+    ['(a::Text)==>(::`IO Text`)', 'SPEC_IO_TYPE', '::`IO Text`', 'String'],
+    ['(a::Text)==>(::IO)', 'SPEC_IO_TYPE', '::IO'],
+    ['(a::Text)==>(::Any {type: "IO Text"})', 'SPEC_IO_TYPE', 'IO Text'],
+    ['(a::Text {desciption: "x"})==>(::String)', 'SPEC_UNKNOWN_PROPERTY', 'desciption', 'description'],
+    ['(a::Text {optional: "yes"})==>(::String)', 'SPEC_INVALID_PARAM_PROPERTY', '"yes"'],
+    ['(a::Object {type: "{b: Int, b: Text}"})==>(::String)', 'SPEC_DUPLICATE_FIELD', 'b'],
+    ['(a::Object {fields: [{name: "b", type: "Int"}, {name: "b", type: "Int"}]})==>(::String)', 'SPEC_DUPLICATE_FIELD', '{name: "b", type: "Int"}'],
+    ['(a::Text {default: date`2024-01-01`})==>(::String)', 'SPEC_INVALID_VALUE', 'date`2024-01-01`'],
+    ['(a::Int {examples: [1, "x"]})==>(::String)', 'SPEC_INVALID_EXAMPLE', '"x"'],
+    ['(a::Int)==>(::Arguments)==>(::String)', 'SPEC_ARGUMENTS_POSITION', '(::Arguments)'],
+    ['[a | b]', 'SPEC_NOT_A_PATH', '[a | b]'],
+    ['(a::Int)==>(::String) (b::Int)==>(::String)', 'SPEC_NOT_A_PATH', '(b::Int)==>(::String)'],
+    ['   ', 'SPEC_EMPTY', '   '],
   ];
   for (const [sig, code, text, hint] of cases) {
     it(`${code}: ${sig.trim() === '' ? '(blank)' : sig}`, () => {
@@ -229,34 +229,34 @@ describe('errors: a stable code and a span', () => {
     expect(ds[0]?.span).toBeDefined();
   });
 
-  it('reports an IO label that gram cannot parse as SIG_IO_TYPE too', () => {
+  it('reports an IO label that gram cannot parse as SPEC_IO_TYPE too', () => {
     const sig = '(a::Text)==>(::IO Text)';
     const ds = errorsOf(sig);
-    const d = ds.find((x) => x.code === 'SIG_IO_TYPE');
+    const d = ds.find((x) => x.code === 'SPEC_IO_TYPE');
     expect(under(sig, d)).toBe('IO Text');
   });
 
   it('reports every error at once, not the first only', () => {
     const ds = errorsOf('(a::Strin)==>(b::Int {minLength: 1})==>(a::Bool)==>(::Txt)');
-    expect(ds.map((d) => d.code).sort()).toEqual(['SIG_CONSTRAINT_TYPE', 'SIG_DUPLICATE_PARAM', 'SIG_UNKNOWN_TYPE', 'SIG_UNKNOWN_TYPE']);
+    expect(ds.map((d) => d.code).sort()).toEqual(['SPEC_CONSTRAINT_TYPE', 'SPEC_DUPLICATE_PARAM', 'SPEC_UNKNOWN_TYPE', 'SPEC_UNKNOWN_TYPE']);
   });
 
   it('warns (and still compiles) for formats gramkit does not check', () => {
     const r = checkTypeSignature('(a::Text {format: "colour"})==>(::String)');
-    expect(r.value).toBeDefined();
-    expect(r.diagnostics.map((d) => [d.code, d.severity])).toEqual([['SIG_UNKNOWN_FORMAT', 'warning']]);
+    expect(checkedValue(r)).toBeDefined();
+    expect(checkedDiagnostics(r).map((d) => [d.code, d.severity])).toEqual([['SPEC_UNKNOWN_FORMAT', 'warning']]);
   });
 
   it('points into the string of a type expression, escapes included', () => {
     const sig = '(a::Object {type: "{\\"q\\\\\\"x\\": Foo}"})==>(::String)';
-    const d = errorsOf(sig).find((x) => x.code === 'SIG_UNKNOWN_TYPE');
+    const d = errorsOf(sig).find((x) => x.code === 'SPEC_UNKNOWN_TYPE');
     expect(under(sig, d)).toBe('Foo');
   });
 
   it('renders with the line and a caret', () => {
     const sig = '(city::Text)\n  ==>(days::Integr)\n  ==>(::String)';
     const text = formatDiagnostics(errorsOf(sig), sig, { filename: 'weather.gram' });
-    expect(text).toContain('error[SIG_UNKNOWN_TYPE]: unknown type `Integr`');
+    expect(text).toContain('error[SPEC_UNKNOWN_TYPE]: unknown type `Integr`');
     expect(text).toContain('--> weather.gram:2:13');
     expect(text).toContain('^^^^^^');
   });

@@ -20,7 +20,7 @@ describe('createToolSpecification', () => {
 
   it('requires a non-empty name and description and a valid signature, reporting all three', () => {
     const r = createToolSpecification(' ', '', '(::Txt)==>(::String)');
-    expect(r._tag === 'Left' && r.left.map((d) => d.code)).toEqual(['SPEC_EMPTY_NAME', 'SPEC_MISSING_DESCRIPTION', 'SIG_MISSING_PARAM_NAME', 'SIG_UNKNOWN_TYPE']);
+    expect(r._tag === 'Left' && r.left.map((d) => d.code)).toEqual(['SPEC_EMPTY_NAME', 'SPEC_MISSING_DESCRIPTION', 'SPEC_MISSING_PARAM_NAME', 'SPEC_UNKNOWN_TYPE']);
   });
 
   it('is immutable', () => {
@@ -77,12 +77,12 @@ describe('validateToolArgs', () => {
       'argument "opts.deep" must be a boolean (true or false), got "yes"',
     ]);
     const missing = validateToolArgs(schema, {});
-    expect(missing._tag === 'Left' && missing.left).toEqual([{ path: 'city', code: 'ARG_REQUIRED', message: 'argument "city" is required' }]);
+    expect(missing._tag === 'Left' && missing.left).toEqual([{ path: 'city', code: 'SPEC_ARG_REQUIRED', message: 'argument "city" is required' }]);
   });
 
   it('reports a schema that cannot be compiled instead of throwing', () => {
     const r = validateToolArgs({ type: 'nonsense' }, {});
-    expect(r._tag === 'Left' && r.left[0]?.code).toBe('ARG_INVALID');
+    expect(r._tag === 'Left' && r.left[0]?.code).toBe('SPEC_ARG_INVALID');
   });
 });
 
@@ -115,7 +115,7 @@ describe('JSON form', () => {
     const extra = decodeToolSpecification({ name: 'a', description: 'b', typeSignature: '(x::Int)==>(::Int)', descripton: 'x' });
     expect(extra._tag === 'Left' && extra.left.map((d) => [d.code, d.hint])).toEqual([['SPEC_INVALID_JSON', 'did you mean `description`?']]);
     const sig = decodeToolSpecification({ name: 'a', description: 'b', typeSignature: '(x::Strng)==>(::Int)' });
-    expect(sig._tag === 'Left' && sig.left.map((d) => [d.code, d.message, d.span])).toEqual([['SIG_UNKNOWN_TYPE', 'typeSignature, at offset 5 of the signature: unknown type `Strng`', undefined]]);
+    expect(sig._tag === 'Left' && sig.left.map((d) => [d.code, d.message, d.span])).toEqual([['SPEC_UNKNOWN_TYPE', 'typeSignature, at offset 5 of the signature: unknown type `Strng`', undefined]]);
   });
 
   it('decodes agents with tools inline or by name, and whole files', () => {

@@ -51,16 +51,16 @@ describe('type expressions', () => {
       const r = parseTypeExpression(t);
       return r._tag === 'Left' ? r.left.map((d) => [d.code, d.span?.start]) : [];
     };
-    expect(codes('[Txt]')).toEqual([['SIG_UNKNOWN_TYPE', 1]]);
-    expect(codes('IO Text')).toEqual([['SIG_IO_TYPE', 0]]);
-    expect(codes('[Maybe Int]')).toEqual([['SIG_MAYBE_POSITION', 1]]);
-    expect(codes('Maybe Int | Text')).toEqual([['SIG_MAYBE_POSITION', 0]]);
-    expect(codes('{a: Int, a: Text}')).toEqual([['SIG_DUPLICATE_FIELD', 9]]);
-    expect(codes('[Int')).toEqual([['SIG_TYPE_EXPR', 4]]);
-    expect(codes('Int Text')).toEqual([['SIG_TYPE_EXPR', 4]]);
-    expect(codes('')).toEqual([['SIG_TYPE_EXPR', 0]]);
-    expect(codes('()')).toEqual([['SIG_TYPE_EXPR', 0]]);
-    expect(codes('List Int')).toEqual([['SIG_UNKNOWN_TYPE', 0], ['SIG_TYPE_EXPR', 5]]);
+    expect(codes('[Txt]')).toEqual([['SPEC_UNKNOWN_TYPE', 1]]);
+    expect(codes('IO Text')).toEqual([['SPEC_IO_TYPE', 0]]);
+    expect(codes('[Maybe Int]')).toEqual([['SPEC_MAYBE_POSITION', 1]]);
+    expect(codes('Maybe Int | Text')).toEqual([['SPEC_MAYBE_POSITION', 0]]);
+    expect(codes('{a: Int, a: Text}')).toEqual([['SPEC_DUPLICATE_FIELD', 9]]);
+    expect(codes('[Int')).toEqual([['SPEC_TYPE_EXPR', 4]]);
+    expect(codes('Int Text')).toEqual([['SPEC_TYPE_EXPR', 4]]);
+    expect(codes('')).toEqual([['SPEC_TYPE_EXPR', 0]]);
+    expect(codes('()')).toEqual([['SPEC_TYPE_EXPR', 0]]);
+    expect(codes('List Int')).toEqual([['SPEC_UNKNOWN_TYPE', 0], ['SPEC_TYPE_EXPR', 5]]);
   });
 
   it('prints what it reads (print ∘ parse is the identity on expressible types)', () => {

@@ -24,11 +24,11 @@ describe('validate', () => {
     expect(r._tag).toBe('Left');
     if (r._tag !== 'Left') return;
     const byPath = Object.fromEntries(r.left.map((i) => [i.path, i]));
-    expect(byPath['name']?.code).toBe('ARG_REQUIRED');
+    expect(byPath['name']?.code).toBe('SPEC_ARG_REQUIRED');
     expect(byPath['age']?.message).toBe('argument "age" must be an integer, got "ten"');
     expect(byPath['unit']?.message).toBe('argument "unit" must be one of "c", "f", got "k"');
-    expect(byPath['extra']?.code).toBe('ARG_UNKNOWN');
-    expect(byPath['when']?.code).toBe('ARG_FORMAT');
+    expect(byPath['extra']?.code).toBe('SPEC_ARG_UNKNOWN');
+    expect(byPath['when']?.code).toBe('SPEC_ARG_FORMAT');
   });
   it('applies defaults to a copy, never to the caller value', () => {
     const c = compileSchema(schema);

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { bindTool, invoke, onEvent, toolLibrary, type BoundTool, type InvocationEvent, type InvokeOptions, type JsonObject, type Tool, type ToolResult, type ToolSpecification } from '../../src/index.js';
 import { commandTool, decodeCommandToolConfig, parseCommandOutput, type CommandToolConfigInput } from '../../src/entries/tools.js';
 import { eventually, isAlive } from './proc-support.js';
+import { expectGolden } from '../support/golden.js';
 
 const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'gramkit-cmd-')));
 mkdirSync(join(workspace, 'sub'));
@@ -90,7 +91,7 @@ describe('commandTool: one placeholder, one argument, no shell', () => {
 
   it('values that would start an option are refused, unless after "--" or allowed', async () => {
     const e = failure(await call(argsTool, argsSpec, { a: '--output=/etc/passwd' }));
-    expect(e.code).toBe('INVALID_ARGUMENTS');
+    expect(e.code).toBe('TOOL_INVALID_ARGUMENTS');
     expect(e.message).toContain('"a"');
     const s = spec('dd', { a: text });
     const afterDashes = make(s, { argv: ['printf', '%s\\0', 'first', '--', '{a}'], output: 'text' });
@@ -128,7 +129,7 @@ describe('commandTool: input, output, exit codes', () => {
     const plain = make(s, { argv: ['echo', 'hello world'] });
     expect(value(await call(plain, s, {}))).toEqual({ output: 'hello world\n' });
     const strict = make(s, { argv: ['echo', 'hello world'], output: 'json' });
-    expect(failure(await call(strict, s, {})).code).toBe('OUTPUT_NOT_JSON');
+    expect(failure(await call(strict, s, {})).code).toBe('COMMAND_OUTPUT_NOT_JSON');
     const raw = make(s, { argv: ['sh', '-c', 'echo out; echo err >&2; exit 3'], output: 'raw', successExitCodes: [0, 3] });
     expect(value(await call(raw, s, {}))).toEqual({ stdout: 'out\n', stderr: 'err\n', exitCode: 3 });
   });
@@ -185,7 +186,7 @@ describe('commandTool: environment and working directory', () => {
     expect(value(await call(t, s, { file: '../x', dir: 'sub' }))).toEqual({ output: '../x' }); // sub/../x is inside
     for (const file of ['../x', '../../etc/passwd', '/etc/passwd', 'escape/anything', 'escape', 'sub/../../x', 'missing/../../x']) {
       const e = failure(await call(t, s, { file }));
-      expect(e.code, file).toBe('INVALID_PATH');
+      expect(e.code, file).toBe('COMMAND_INVALID_PATH');
       expect(e.message).toContain('"file"');
     }
   });
@@ -194,8 +195,8 @@ describe('commandTool: environment and working directory', () => {
     const s = spec('pwd', { dir: text });
     const t = make(s, { argv: ['pwd'], cwd: '{dir}' });
     expect(value(await call(t, s, { dir: 'sub' }))).toEqual({ output: `${join(workspace, 'sub')}\n` });
-    for (const dir of ['..', '../..', 'sub/../..', '/etc', 'escape', 'escape/..']) expect(failure(await call(t, s, { dir })).code, dir).toBe('INVALID_PATH');
-    expect(failure(await call(t, s, { dir: 'missing' })).code).toBe('FILE_NOT_FOUND');
+    for (const dir of ['..', '../..', 'sub/../..', '/etc', 'escape', 'escape/..']) expect(failure(await call(t, s, { dir })).code, dir).toBe('COMMAND_INVALID_PATH');
+    expect(failure(await call(t, s, { dir: 'missing' })).code).toBe('COMMAND_FILE_NOT_FOUND');
   });
 });
 
@@ -213,7 +214,7 @@ describe('commandTool: timeouts, cancellation, output size', () => {
     const pidFile = join(workspace, 'pids-timeout');
     const t = make(s, { argv: stubborn(pidFile), timeoutMs: 400, killGraceMs: 200 });
     const e = failure(await call(t, s, {}));
-    expect(e).toMatchObject({ code: 'TIMEOUT', retryable: true });
+    expect(e).toMatchObject({ code: 'COMMAND_TIMEOUT', retryable: true });
     expect(pids(pidFile)).toHaveLength(2);
     expect(await eventually(() => pids(pidFile).every((p) => !isAlive(p)))).toBe(true);
   });
@@ -224,7 +225,7 @@ describe('commandTool: timeouts, cancellation, output size', () => {
     const t = make(s, { argv: stubborn(pidFile), timeoutMs: 60_000, killGraceMs: 200 });
     const events: InvocationEvent[] = [];
     const e = failure(await call(t, s, {}, { timeoutMs: 400, observer: onEvent((ev) => events.push(ev)) }));
-    expect(e.code).toBe('TIMEOUT');
+    expect(e.code).toBe('TOOL_TIMEOUT');
     expect(await eventually(() => existsSync(pidFile) && pids(pidFile).length === 2 && pids(pidFile).every((p) => !isAlive(p)), 5000)).toBe(true);
     expect(events.map((ev) => ev.type)).toEqual(['invoked', 'failed']);
   });
@@ -233,7 +234,7 @@ describe('commandTool: timeouts, cancellation, output size', () => {
     const s = spec('yes', {});
     const t = make(s, { argv: ['cat', '/dev/zero'], maxOutputBytes: 64 * 1024 });
     const e = failure(await call(t, s, {}));
-    expect(e.code).toBe('RESULT_TOO_LARGE');
+    expect(e.code).toBe('COMMAND_OUTPUT_TOO_LARGE');
     expect(e.details).toMatchObject({ maxOutputBytes: 65536 });
   });
 });
@@ -241,9 +242,9 @@ describe('commandTool: timeouts, cancellation, output size', () => {
 describe('command tool configuration', () => {
   it('decodes with defaults (golden)', () => {
     const input = JSON.parse(readFileSync(new URL('../fixtures/tools/command-config-grep.json', import.meta.url), 'utf8'));
-    const golden = JSON.parse(readFileSync(new URL('../fixtures/tools/golden/command-config-grep.decoded.json', import.meta.url), 'utf8'));
     const d = decodeCommandToolConfig(input);
-    expect(d._tag === 'Right' && d.right).toEqual(golden);
+    expect(d._tag).toBe('Right');
+    if (d._tag === 'Right') expectGolden('tools/golden/command-config-grep.decoded.json', d.right);
   });
 
   it('reports every problem at once', () => {

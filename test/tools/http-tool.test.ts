@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindTool, invoke, onEvent, toolLibrary, type BoundTool, type InvocationEvent, type JsonObject, type Tool, type ToolResult, type ToolSpecification } from '../../src/index.js';
 import { decodeHttpToolConfig, httpTool, type HttpToolConfigInput, type HttpToolOptions } from '../../src/entries/tools.js';
 import { json, startServer, stream, type TestServer } from './server-support.js';
+import { expectGolden } from '../support/golden.js';
 
 // -------------------------------------------------------------------------------------------------
 // a local API
@@ -210,13 +211,13 @@ describe('httpTool: statuses, errorMode, retries, limits', () => {
     expect(value((await call(noMatch, ss, {})).result)).toBe('');
     // but transport failures are never hidden
     const refused = make(ss, { urlTemplate: `${api.origin}/redirect?to=http%3A%2F%2Fevil.example%2F`, errorMode: 'empty' });
-    expect(failure((await call(refused, ss, {})).result).code).toBe('HOST_NOT_ALLOWED');
+    expect(failure((await call(refused, ss, {})).result).code).toBe('NET_HOST_NOT_ALLOWED');
   });
 
   it('unreadable JSON and extraction misses fail with their own codes', async () => {
     const s = spec('e', {}, [], {});
-    expect(failure((await call(make(s, { urlTemplate: `${api.origin}/not-json` }), s, {})).result).code).toBe('INVALID_RESPONSE');
-    expect(failure((await call(make(s, { urlTemplate: `${api.origin}/weather?q=x`, extractExpr: '$.nope.none' }), s, {})).result).code).toBe('EXTRACT_NO_MATCH');
+    expect(failure((await call(make(s, { urlTemplate: `${api.origin}/not-json` }), s, {})).result).code).toBe('HTTP_INVALID_RESPONSE');
+    expect(failure((await call(make(s, { urlTemplate: `${api.origin}/weather?q=x`, extractExpr: '$.nope.none' }), s, {})).result).code).toBe('HTTP_EXTRACT_NO_MATCH');
   });
 
   it('retries a GET after 503 with Retry-After, then succeeds', async () => {
@@ -253,22 +254,22 @@ describe('httpTool: statuses, errorMode, retries, limits', () => {
     const s = spec('slow', {}, [], {});
     const tool = make(s, { urlTemplate: `${api.origin}/slow`, timeoutMs: 150, retry: { maxAttempts: 2, baseDelayMs: 0 } });
     const e = failure((await call(tool, s, {})).result);
-    expect(e).toMatchObject({ code: 'TIMEOUT', retryable: true });
+    expect(e).toMatchObject({ code: 'NET_TIMEOUT', retryable: true });
     expect(e.message).toContain('after 2 attempts');
   });
 
   it('refuses redirects to hosts not allowed', async () => {
     const s = spec('r', { to: text }, ['to'], {});
     const tool = make(s, { urlTemplate: `${api.origin}/redirect?to=\${to}` });
-    expect(failure((await call(tool, s, { to: 'http://evil.example/x' })).result).code).toBe('HOST_NOT_ALLOWED');
-    expect(failure((await call(tool, s, { to: 'http://169.254.169.254/latest' })).result).code).toBe('PRIVATE_ADDRESS');
+    expect(failure((await call(tool, s, { to: 'http://evil.example/x' })).result).code).toBe('NET_HOST_NOT_ALLOWED');
+    expect(failure((await call(tool, s, { to: 'http://169.254.169.254/latest' })).result).code).toBe('NET_PRIVATE_ADDRESS');
     expect(value((await call(tool, s, { to: '/echo' })).result)).toMatchObject({ url: '/echo' });
   });
 
   it('refuses oversized responses', async () => {
     const s = spec('big', {}, [], {});
     const tool = make(s, { urlTemplate: `${api.origin}/big`, responseEncoding: 'text', maxResponseBytes: 1024 * 1024 });
-    expect(failure((await call(tool, s, {})).result).code).toBe('RESULT_TOO_LARGE');
+    expect(failure((await call(tool, s, {})).result).code).toBe('NET_RESPONSE_TOO_LARGE');
   });
 });
 
@@ -283,7 +284,7 @@ describe('httpTool: arguments cannot change the request shape', () => {
     expect(await urlOf('%2e%2e')).toBe('/users/%252e%252e/profile');
     for (const id of ['..', '.', '']) {
       const e = failure((await call(userTool(), userSpec, { id })).result);
-      expect(e.code).toBe('INVALID_ARGUMENTS');
+      expect(e.code).toBe('TOOL_INVALID_ARGUMENTS');
       expect(e.message).toContain('"id"');
     }
   });
@@ -330,7 +331,7 @@ describe('httpTool: arguments cannot change the request shape', () => {
     const tool = make(s, { urlTemplate: `${api.origin}/echo`, headers: { 'Accept-Language': '${lang}' } });
     const before = api.requests.length;
     const e = failure((await call(tool, s, { lang: 'en\r\nX-Injected: 1' })).result);
-    expect(e.code).toBe('INVALID_ARGUMENTS');
+    expect(e.code).toBe('TOOL_INVALID_ARGUMENTS');
     expect(api.requests.length).toBe(before);
     const echoed = value((await call(tool, s, { lang: 'fr-CH, fr;q=0.9' })).result) as { headers: Record<string, string> };
     expect(echoed.headers['accept-language']).toBe('fr-CH, fr;q=0.9');
@@ -357,9 +358,9 @@ describe('httpTool: arguments cannot change the request shape', () => {
     const s = spec('h', { sub: text }, ['sub'], {});
     const tool = make(s, { urlTemplate: `http://\${sub}.example.test/x`, allowedHosts: ['*.example.test'] });
     const e = failure((await call(tool, s, { sub: 'evil.com/' })).result);
-    expect(e.code).toBe('INVALID_ARGUMENTS');
+    expect(e.code).toBe('TOOL_INVALID_ARGUMENTS');
     const e2 = failure((await call(tool, s, { sub: 'a@127.0.0.1' })).result);
-    expect(e2.code).toBe('INVALID_ARGUMENTS');
+    expect(e2.code).toBe('TOOL_INVALID_ARGUMENTS');
   });
 });
 
@@ -397,11 +398,11 @@ describe('httpTool: secrets never leave the tool', () => {
     // the server redirects to a URL holding the key (the template puts it in the redirect target)
     const redirecting = make(s, { urlTemplate: `${api.origin}/redirect?to=http%3A%2F%2Fevil.example%2Fcollect%3Fk%3D\${API_KEY}` }, { secrets: provider });
     const r1 = await call(redirecting, s, {});
-    expect(failure(r1.result).code).toBe('HOST_NOT_ALLOWED');
+    expect(failure(r1.result).code).toBe('NET_HOST_NOT_ALLOWED');
     expect(JSON.stringify(failure(r1.result).details)).toContain('evil.example/collect?k=[REDACTED]');
     const slow = make(s, { urlTemplate: `${api.origin}/slow?key=\${API_KEY}`, timeoutMs: 100, retry: { maxAttempts: 1 } }, { secrets: provider });
     const r2 = await call(slow, s, {});
-    expect(failure(r2.result).code).toBe('TIMEOUT');
+    expect(failure(r2.result).code).toBe('NET_TIMEOUT');
     for (const { result, events } of [r1, r2]) {
       const all = everything(result, events);
       for (const f of forms) expect(all).not.toContain(f);
@@ -439,7 +440,7 @@ describe('httpTool: secrets never leave the tool', () => {
     const tool = make(s, { urlTemplate: `${api.origin}/reflect?key=\${API_KEY}` }, { secrets: (n) => (available && n === 'API_KEY' ? SECRET : undefined) });
     available = false;
     const before = api.requests.length;
-    expect(failure((await call(tool, s, {})).result).code).toBe('SECRET_MISSING');
+    expect(failure((await call(tool, s, {})).result).code).toBe('HTTP_SECRET_MISSING');
     expect(api.requests.length).toBe(before);
   });
 });
@@ -449,8 +450,7 @@ describe('HTTP tool configuration', () => {
     const seedExample = JSON.parse(readFileSync(new URL('../fixtures/tools/http-config-seed.json', import.meta.url), 'utf8'));
     const decoded = decodeHttpToolConfig(seedExample);
     expect(decoded._tag).toBe('Right');
-    const golden = JSON.parse(readFileSync(new URL('../fixtures/tools/golden/http-config-seed.decoded.json', import.meta.url), 'utf8'));
-    expect(decoded._tag === 'Right' && decoded.right).toEqual(golden);
+    if (decoded._tag === 'Right') expectGolden('tools/golden/http-config-seed.decoded.json', decoded.right);
   });
 
   it('reports every problem at once, with codes', () => {
@@ -505,7 +505,7 @@ describe('HTTP tool configuration', () => {
     expect(codes({ urlTemplate: 'https://api.example.com/${unclosed' })).toEqual(['HTTP_TEMPLATE_SYNTAX']);
     expect(codes({ urlTemplate: 'https://api.example.com/x', extractExpr: '$.items[' })).toEqual(['HTTP_EXTRACT_INVALID']);
     expect(codes({ urlTemplate: 'https://api.example.com/x', extractExpr: '/(unclosed/' })).toEqual(['HTTP_EXTRACT_INVALID']);
-    expect(codes({ urlTemplate: 'https://api.example.com/x', allowedHosts: ['bad host'] })).toEqual(['HOST_PATTERN_INVALID']);
+    expect(codes({ urlTemplate: 'https://api.example.com/x', allowedHosts: ['bad host'] })).toEqual(['NET_HOST_PATTERN_INVALID']);
     expect(codes('https://api.example.com')).toEqual(['HTTP_CONFIG_TYPE']);
   });
 

@@ -197,7 +197,7 @@ export const action = async (ctx: CommandContext, file: string, options: AbComma
 
   const workspace = await resolveWorkspace(io, options.workspace);
   if (!workspace.ok) {
-    io.stderr(`gramkit: ${workspace.message}\n`);
+    io.stderr(`gramkit: ${workspace.error.message}\n`);
     return EXIT_FAILURE;
   }
   const loaded = await loadAgent(ctx, file, options.agent);
@@ -206,20 +206,20 @@ export const action = async (ctx: CommandContext, file: string, options: AbComma
 
   const inputsFile = await loadSource(io, options.inputs);
   if (!inputsFile.ok) {
-    io.stderr(`gramkit: ${inputsFile.message}\n`);
+    io.stderr(`gramkit: ${inputsFile.error.message}\n`);
     return EXIT_FAILURE;
   }
-  const parsed = parseInputs(inputsFile.source.text);
+  const parsed = parseInputs(inputsFile.value.text);
   if (parsed.problems.length > 0 || parsed.inputs.length === 0) {
     const problems = parsed.problems.length > 0 ? parsed.problems : ['no inputs (one JSON line per message)'];
-    io.stderr(`gramkit: ${inputsFile.source.name}: ${problems.join('\n  ')}\n`);
+    io.stderr(`gramkit: ${inputsFile.value.name}: ${problems.join('\n  ')}\n`);
     return EXIT_FAILURE;
   }
 
   const names = variantNames(refs);
   const variants: ExperimentVariant[] = [];
   for (const [i, ref] of refs.entries()) {
-    const library = await agentLibrary(ctx, loaded.right, [ref], workspace.path);
+    const library = await agentLibrary(ctx, loaded.right, [ref], workspace.value);
     if (library._tag === 'Left') return library.left.code;
     variants.push({ name: names[i] as string, library: library.right });
   }

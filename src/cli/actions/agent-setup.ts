@@ -8,13 +8,14 @@
  *   (relative to the file). When the agent uses built-in tools, the built-in library of the
  *   workspace is added under the user's (the user's library wins on a shared name).
  * - The model: `--model`, else the agent's `model` property, else `offline`. A real model without
- *   its key is a `CONFIGURATION_ERROR` with a hint, never a silent fallback to the offline model.
+ *   its key is an `AGENT_CONFIGURATION_ERROR` with a hint, never a silent fallback to the offline model.
  *   Keys come from `OPENAI_API_KEY`, `ANTHROPIC_API_KEY` and `GEMINI_API_KEY` in the CLI's
  *   environment only.
  */
+import { isRecord } from '../../core/json.js';
 import { declaredLibrary, declaresImplementation } from './declared-library.js';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import type { Either } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../../core/either.js';
 import { isBuiltinToolName } from '../../tools/builtin/specifications.js';
 import type { Diagnostic } from '../../core/diagnostic.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
@@ -52,8 +53,6 @@ const fail = (ctx: CommandContext, message: string, code = 1): Reported => {
   return { code };
 };
 
-const left = <E>(e: E): Either<E, never> => ({ _tag: 'Left', left: e });
-const right = <A>(a: A): Either<never, A> => ({ _tag: 'Right', right: a });
 
 // -------------------------------------------------------------------------------------------------
 // the agent
@@ -216,10 +215,11 @@ export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choic
   });
   if (made._tag === 'Left') {
     const from = choice.model !== undefined ? '--model' : agent.model !== undefined ? `the model property of agent "${agent.name}"` : 'the default';
-    const hint =
-      keyVariable !== undefined && /key/i.test(made.left.message)
-        ? `set ${keyVariable} in the environment, or run the offline demo model with --model offline`
-        : `the model comes from ${from}; accepted forms: ${MODEL_ID_FORMS.join(', ')}`;
+    // the provider says where it found the problem: a missing key is `details.option: "apiKey"`
+    const missingKey = keyVariable !== undefined && isRecord(made.left.details) && made.left.details['option'] === 'apiKey';
+    const hint = missingKey
+      ? `set ${keyVariable} in the environment, or run the offline demo model with --model offline`
+      : `the model comes from ${from}; accepted forms: ${MODEL_ID_FORMS.join(', ')}`;
     return left(fail(ctx, `error[${made.left.code}]: ${made.left.message}\n  hint: ${hint}`));
   }
   return right(choice.record !== undefined ? recordModel(made.right, choice.record, { cwd: ctx.io.cwd }) : made.right);

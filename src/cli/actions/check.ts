@@ -3,6 +3,7 @@
  * `builtin`: the built-in specifications) and reports all errors and warnings, then a summary.
  * Exit 1 when any file has an error.
  */
+import { checkedDiagnostics } from '../../core/either.js';
 import { hasErrors } from '../../core/diagnostic.js';
 import { analyzeGram } from '../../gram/parse.js';
 import { EXIT_FAILURE, EXIT_OK, type CommandContext } from '../context.js';
@@ -39,18 +40,18 @@ export const action = async (ctx: CommandContext, files: ReadonlyArray<string>, 
     if (!loaded.ok) {
       errors++;
       failedFiles++;
-      if (options.json === true) json.push({ file: arg, code: 'GRAM_UNREADABLE', severity: 'error', message: loaded.message });
-      else ctx.io.stderr(`error: ${loaded.message}\n\n`);
+      if (options.json === true) json.push({ file: arg, code: loaded.error.code, severity: 'error', message: loaded.error.message });
+      else ctx.io.stderr(`error: ${loaded.error.message}\n\n`);
       continue;
     }
-    const { name, text } = loaded.source;
-    const r = analyzeGram(text, { strict: options.strict === true, filename: name });
-    const e = r.diagnostics.filter((d) => d.severity === 'error').length;
+    const { name, text } = loaded.value;
+    const found = checkedDiagnostics(analyzeGram(text, { strict: options.strict === true, filename: name }));
+    const e = found.filter((d) => d.severity === 'error').length;
     errors += e;
-    warnings += r.diagnostics.filter((d) => d.severity === 'warning').length;
-    if (hasErrors(r.diagnostics)) failedFiles++;
-    if (options.json === true) json.push(...diagnosticsJson(r.diagnostics, text, name));
-    else ctx.io.stderr(renderDiagnostics(r.diagnostics, text, name));
+    warnings += found.filter((d) => d.severity === 'warning').length;
+    if (hasErrors(found)) failedFiles++;
+    if (options.json === true) json.push(...diagnosticsJson(found, text, name));
+    else ctx.io.stderr(renderDiagnostics(found, text, name));
   }
   if (options.json === true) {
     ctx.io.stdout(`${JSON.stringify(json, null, 2)}\n`);

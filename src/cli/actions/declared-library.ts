@@ -4,7 +4,7 @@
  * `${NAME}` placeholders come from environment variables, command tools are confined to the
  * workspace and pass through the variables their `env` allowlist names.
  */
-import type { Either } from 'fp-ts/lib/Either.js';
+import type { Either } from '../../core/either.js';
 import type { Diagnostic } from '../../core/diagnostic.js';
 import { declarativeLibrary, declaredKind } from '../../tools/declarative.js';
 import type { ToolLibrary } from '../../library/tool-library.js';

@@ -3,6 +3,7 @@
  * rewrites the files that change, or with `--check` lists the files that are not formatted and
  * exits 1. A file with syntax errors is reported and left alone.
  */
+import { isLeft } from '../../core/either.js';
 import { rename, writeFile, unlink } from 'node:fs/promises';
 import { analyzeGram } from '../../gram/parse.js';
 import { formatGram } from '../../gram/print.js';
@@ -48,18 +49,18 @@ export const action = async (ctx: CommandContext, files: ReadonlyArray<string>, 
   for (const arg of args) {
     const loaded = await loadSource(ctx.io, arg);
     if (!loaded.ok) {
-      ctx.io.stderr(`gramkit: ${loaded.message}\n`);
+      ctx.io.stderr(`gramkit: ${loaded.error.message}\n`);
       code = EXIT_FAILURE;
       continue;
     }
-    const { name, path, text } = loaded.source;
+    const { name, path, text } = loaded.value;
     const r = analyzeGram(text, { filename: name });
-    if (r.document === undefined) {
-      ctx.io.stderr(renderDiagnostics(r.diagnostics, text, name));
+    if (isLeft(r)) {
+      ctx.io.stderr(renderDiagnostics(r.left, text, name));
       code = EXIT_FAILURE;
       continue;
     }
-    const formatted = formatGram(r.document, { width });
+    const formatted = formatGram(r.right.value, { width });
     if (options.check === true) {
       if (formatted !== text) {
         unformatted.push(name);

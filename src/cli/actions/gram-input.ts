@@ -1,7 +1,10 @@
 /**
  * Reading gram sources for the CLI: a file (relative to the working directory), standard input
- * (`-`), or every `.gram` file under a directory. Failures are messages, not exceptions.
+ * (`-`), or every `.gram` file under a directory. Failures are results (`CLI_UNREADABLE`), not
+ * exceptions.
  */
+import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
+import { type CliCode, CliCodes } from '../codes.js';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { CliIO } from '../io.js';
@@ -18,7 +21,7 @@ export interface Source {
   readonly text: string;
 }
 
-export type Loaded = { readonly ok: true; readonly source: Source } | { readonly ok: false; readonly message: string };
+export type Loaded = Result<Source, CodedError<CliCode>>;
 
 // -------------------------------------------------------------------------------------------------
 // utilities
@@ -34,12 +37,12 @@ const reason = (e: unknown): string => {
 
 /** Reads one argument: `-` is standard input. */
 export const loadSource = async (io: CliIO, arg: string): Promise<Loaded> => {
-  if (arg === '-') return { ok: true, source: { name: '<stdin>', text: await io.readStdin() } };
+  if (arg === '-') return ok({ name: '<stdin>', text: await io.readStdin() });
   const path = isAbsolute(arg) ? arg : resolve(io.cwd, arg);
   try {
-    return { ok: true, source: { name: arg, path, text: await readFile(path, 'utf8') } };
+    return ok({ name: arg, path, text: await readFile(path, 'utf8') });
   } catch (e) {
-    return { ok: false, message: `cannot read ${arg}: ${reason(e)}` };
+    return failWith(CliCodes.UNREADABLE, `cannot read ${arg}: ${reason(e)}`);
   }
 };
 

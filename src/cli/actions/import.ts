@@ -10,6 +10,8 @@ import { basename, extname } from 'node:path';
 import type { Diagnostic } from '../../core/diagnostic.js';
 import { formatDiagnostic, formatDiagnostics } from '../../core/format-diagnostic.js';
 import { type ImportFormat, importSucceeded, importTools } from '../../spec/import.js';
+import { codedError, err, ok } from '../../core/result.js';
+import { CliCodes } from '../codes.js';
 import { loadSource, type Loaded } from './gram-input.js';
 import type { CommandContext } from '../context.js';
 import { isMcpAddress, openMcp } from './mcp-source.js';
@@ -26,26 +28,26 @@ const render = (d: Diagnostic): string => `${formatDiagnostic(d)}\n`;
 const loadInput = async (ctx: CommandContext, file: string): Promise<Loaded> => {
   if (!isMcpAddress(file)) return loadSource(ctx.io, file);
   const c = await openMcp(ctx, file);
-  if (c._tag === 'Left') return { ok: false, message: formatDiagnostics(c.left).trimEnd().replace(/^error\[[A-Z_]+\]: /, '') };
+  if (c._tag === 'Left') return err(codedError(CliCodes.UNREADABLE, formatDiagnostics(c.left).trimEnd().replace(/^error\[[A-Z_]+\]: /, '')));
   // gramkit servers' own _meta keys (a result's output schema) are read as the client reads them
   const { importableDefinition } = await import('../../mcp/import-tools.js');
-  return { ok: true, source: { name: file, text: JSON.stringify({ tools: c.right.definitions.map(importableDefinition) }) } };
+  return ok({ name: file, text: JSON.stringify({ tools: c.right.definitions.map(importableDefinition) }) });
 };
 
 export const action = async (ctx: CommandContext, file: string, options: ImportCommandOptions): Promise<void> => {
   const mcp = isMcpAddress(file);
   const loaded = await loadInput(ctx, file);
   if (!loaded.ok) {
-    ctx.io.stderr(`gramkit: ${loaded.message}\n`);
+    ctx.io.stderr(`gramkit: ${loaded.error.message}\n`);
     ctx.exit(1);
     return;
   }
   const fallback = options.name ?? (file === '-' || mcp ? undefined : basename(file, extname(file)));
   const from = options.from ?? (mcp ? 'mcp' : undefined);
-  const report = importTools(loaded.source.text, {
+  const report = importTools(loaded.value.text, {
     ...(from !== undefined ? { from: from as ImportFormat } : {}),
     ...(fallback !== undefined ? { name: fallback } : {}),
-    file: loaded.source.name,
+    file: loaded.value.name,
   });
   ctx.io.stdout(report.gram);
   const shown = (d: Diagnostic): boolean => d.severity !== 'info' || options.verbose === true;

@@ -18,7 +18,7 @@ import { extname, isAbsolute, resolve } from 'node:path';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import type { Diagnostic } from '../../core/diagnostic.js';
 import { bindTool, formatBindError } from '../../library/bind.js';
-import { invokeJson } from '../../library/invoke.js';
+import { invokeJson, parseArguments } from '../../library/invoke.js';
 import { loadSpecifications } from '../../spec/load.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
@@ -26,9 +26,8 @@ import { loadLibrary, type NamedLibrary } from './load-library.js';
 import { namedLibraries as builtinLibraries } from './spec-source.js';
 import { isMcpAddress, mcpLibrary } from './mcp-source.js';
 import { declaredLibrary } from './declared-library.js';
-import { lookupTool, registerTool, type ToolLibrary } from '../../library/tool-library.js';
-import type { Tool } from '../../library/tool.js';
-import { withPolicies } from '../../policy/evaluate.js';
+import type { ToolLibrary } from '../../library/tool-library.js';
+import { invokeGated } from '../../policy/guard.js';
 import { headerLibraryOf } from './agent-setup.js';
 import { commandApprover, commandPolicies } from './policies.js';
 
@@ -147,19 +146,20 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
     if (declared._tag === 'Left') return failed(render(declared.left));
     library = declared.right;
   }
-  const checked = bindTool(spec, library);
-  if (checked._tag === 'Left') return failed(formatBindError(checked.left));
+  const bound = bindTool(spec, library);
+  if (bound._tag === 'Left') return failed(bound.left.map(formatBindError).join('\n'));
 
-  // the call, through the policies of every command (after the arguments are validated, so the
-  // rules see them with their defaults)
+  // the call, through the policy gate of every command (arguments that are not JSON never reach
+  // it: invokeJson refuses them)
   let argsText = opts.args ?? '{}';
   if (argsText === '-') argsText = await io.readStdin();
   const approval = commandApprover(io, opts, 'gramkit invoke');
-  const tool = lookupTool(spec.name, library) as Tool; // bound above, so present
-  const bound = bindTool(spec, registerTool(spec.name, withPolicies(tool, { policies: commandPolicies(io.env), approver: approval.approver }), library));
-  if (bound._tag === 'Left') return failed(formatBindError(bound.left));
+  const options = timeoutMs !== undefined ? { timeoutMs } : {};
   try {
-    const result = await invokeJson(bound.right, argsText, timeoutMs !== undefined ? { timeoutMs } : {});
+    const parsed = parseArguments(argsText);
+    const result = parsed.ok
+      ? await invokeGated(bound.right, parsed.value, { policies: commandPolicies(io.env), approver: approval.approver }, options)
+      : await invokeJson(bound.right, argsText, options);
     io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     ctx.exit(result.ok ? EXIT_OK : EXIT_FAILURE);
   } finally {

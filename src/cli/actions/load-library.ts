@@ -15,10 +15,12 @@
  * Named libraries (`builtin`, ...) are resolved before files: a caller passes them in `named`,
  * each a function that loads its library (and, for `gramkit invoke`, its specifications).
  */
+import { ToolCodes } from '../../library/codes.js';
+import { CliCodes } from '../codes.js';
 import { stat } from 'node:fs/promises';
 import { extname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Either } from 'fp-ts/lib/Either.js';
+import { type Either, left, right, leftOne } from '../../core/either.js';
 import { type Diagnostic, error } from '../../core/diagnostic.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { isTool, type Tool } from '../../library/tool.js';
@@ -42,13 +44,13 @@ export interface LoadLibraryOptions {
 }
 
 export const LibraryCodes = {
-  NOT_FOUND: 'LIBRARY_NOT_FOUND',
-  UNSUPPORTED_FILE: 'LIBRARY_UNSUPPORTED_FILE',
-  LOAD_FAILED: 'LIBRARY_LOAD_FAILED',
-  EMPTY: 'LIBRARY_EMPTY',
-  DUPLICATE_TOOL: 'LIBRARY_DUPLICATE_TOOL',
-  INVALID_ENTRY: 'TOOL_LIBRARY_INVALID_ENTRY',
-  NEEDS_TSX: 'LIBRARY_NEEDS_TSX',
+  NOT_FOUND: CliCodes.LIBRARY_NOT_FOUND,
+  UNSUPPORTED_FILE: CliCodes.LIBRARY_UNSUPPORTED_FILE,
+  LOAD_FAILED: CliCodes.LIBRARY_LOAD_FAILED,
+  EMPTY: CliCodes.LIBRARY_EMPTY,
+  DUPLICATE_TOOL: CliCodes.LIBRARY_DUPLICATE_TOOL,
+  INVALID_ENTRY: ToolCodes.LIBRARY_INVALID_ENTRY,
+  NEEDS_TSX: CliCodes.LIBRARY_NEEDS_TSX,
 } as const;
 
 const TS_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.tsx']);
@@ -68,15 +70,15 @@ export const loadLibrary = async (ref: string, options: LoadLibraryOptions): Pro
     try {
       return right(await named.library());
     } catch (e) {
-      return left(error(LibraryCodes.LOAD_FAILED, `cannot load the library "${ref}": ${messageOf(e)}`));
+      return leftOne(error(CliCodes.LIBRARY_LOAD_FAILED, `cannot load the library "${ref}": ${messageOf(e)}`));
     }
   }
   const file = isAbsolute(ref) ? ref : resolve(options.cwd, ref);
   const ext = extname(file).toLowerCase();
   if (!TS_EXTENSIONS.has(ext) && !JS_EXTENSIONS.has(ext)) {
     const known = Object.keys(options.named ?? {});
-    return left(
-      error(LibraryCodes.UNSUPPORTED_FILE, `a library is a .ts or .js module, not ${ext === '' ? 'a file without extension' : `a ${ext} file`}: ${ref}`, {
+    return leftOne(
+      error(CliCodes.LIBRARY_UNSUPPORTED_FILE, `a library is a .ts or .js module, not ${ext === '' ? 'a file without extension' : `a ${ext} file`}: ${ref}`, {
         file: ref,
         ...(known.length > 0 ? { hint: `or one of the named libraries: ${known.join(', ')}` } : {}),
       }),
@@ -85,24 +87,24 @@ export const loadLibrary = async (ref: string, options: LoadLibraryOptions): Pro
   let modified: number;
   try {
     const s = await stat(file);
-    if (!s.isFile()) return left(error(LibraryCodes.NOT_FOUND, `${ref} is not a file`, { file: ref }));
+    if (!s.isFile()) return leftOne(error(CliCodes.LIBRARY_NOT_FOUND, `${ref} is not a file`, { file: ref }));
     modified = s.mtimeMs;
   } catch {
-    return left(error(LibraryCodes.NOT_FOUND, `no library module at ${ref} (looked at ${file})`, { file: ref }));
+    return leftOne(error(CliCodes.LIBRARY_NOT_FOUND, `no library module at ${ref} (looked at ${file})`, { file: ref }));
   }
   let namespace: Record<string, unknown>;
   try {
     namespace = (await importModule(file, modified, TS_EXTENSIONS.has(ext))) as Record<string, unknown>;
   } catch (e) {
     if (e instanceof TsxMissing) {
-      return left(
-        error(LibraryCodes.NEEDS_TSX, `${ref} is a TypeScript module, and loading one needs tsx, which is not installed`, {
+      return leftOne(
+        error(CliCodes.LIBRARY_NEEDS_TSX, `${ref} is a TypeScript module, and loading one needs tsx, which is not installed`, {
           file: ref,
           hint: 'install it next to gramkit (npm install --save-dev tsx), or give the compiled .js module',
         }),
       );
     }
-    return left(error(LibraryCodes.LOAD_FAILED, `cannot load ${ref}: ${messageOf(e)}`, { file: ref }));
+    return leftOne(error(CliCodes.LIBRARY_LOAD_FAILED, `cannot load ${ref}: ${messageOf(e)}`, { file: ref }));
   }
   return libraryFromModule(namespace, ref);
 };
@@ -177,17 +179,17 @@ export const libraryFromModule = (namespace: Readonly<Record<string, unknown>>, 
     if (seen === undefined) byName.set(f.tool.name, f);
     else if (seen.tool !== f.tool) {
       problems.push(
-        error(LibraryCodes.DUPLICATE_TOOL, `${file} exports two different tools named "${f.tool.name}" (${seen.from} and ${f.from})`, {
+        error(CliCodes.LIBRARY_DUPLICATE_TOOL, `${file} exports two different tools named "${f.tool.name}" (${seen.from} and ${f.from})`, {
           file,
           hint: 'export each tool once, or give them different names',
         }),
       );
     }
   }
-  if (problems.some((p) => p.severity === 'error')) return { _tag: 'Left', left: problems };
+  if (problems.some((p) => p.severity === 'error')) return left(problems);
   if (byName.size === 0) {
-    return left(
-      error(LibraryCodes.EMPTY, `${file} exports no ToolLibrary and no tool`, {
+    return leftOne(
+      error(CliCodes.LIBRARY_EMPTY, `${file} exports no ToolLibrary and no tool`, {
         file,
         hint: 'export default toolLibrary([...tools]), or export each tool made with createTool/defineTool',
       }),
@@ -203,8 +205,6 @@ export const libraryFromModule = (namespace: Readonly<Record<string, unknown>>, 
 // utilities
 // -------------------------------------------------------------------------------------------------
 
-const right = <A>(a: A): Either<never, A> => ({ _tag: 'Right', right: a });
-const left = (d: Diagnostic): Either<ReadonlyArray<Diagnostic>, never> => ({ _tag: 'Left', left: [d] });
 
 /** What went wrong, without a stack (a transform error's message holds the file, line and column). */
 const messageOf = (e: unknown): string => {

@@ -5,7 +5,7 @@
  * and calls one over the same connection. The MCP client is loaded only when an argument names a
  * server.
  */
-import type { Either } from 'fp-ts/lib/Either.js';
+import type { Either } from '../../core/either.js';
 import type { Diagnostic } from '../../core/diagnostic.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import type { McpConnection } from '../../mcp/client.js';

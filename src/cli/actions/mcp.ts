@@ -15,7 +15,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { type Readable, Writable } from 'node:stream';
-import type { Either } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../../core/either.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import { bindAll, type BoundTools, formatBindError } from '../../library/bind.js';
 import type { Approver } from '../../policy/approvals.js';
@@ -65,27 +65,27 @@ const load = async (ctx: CommandContext, file: string, options: McpCommandOption
   const loaded = await loadSpecSource(captured, file);
   if (loaded._tag === 'Left') {
     const f = loaded.left;
-    return { _tag: 'Left', left: f.message !== undefined ? `gramkit: ${f.message}\n` : renderDiagnostics(f.diagnostics, f.source?.text ?? '', f.source?.name ?? file) };
+    return left(f.message !== undefined ? `gramkit: ${f.message}\n` : renderDiagnostics(f.diagnostics, f.source?.text ?? '', f.source?.name ?? file));
   }
   const { source, specs } = loaded.right;
   const warnings = specs.warnings.filter((d) => d.severity === 'warning');
   if (warnings.length > 0) err(renderDiagnostics(warnings, source.text, source.name));
-  if (specs.tools.length === 0) return { _tag: 'Left', left: `gramkit: ${source.name} defines no tool to serve\n` };
+  if (specs.tools.length === 0) return left(`gramkit: ${source.name} defines no tool to serve\n`);
   const header = headerLibraryOf(ctx, source);
-  if (header.problem !== undefined) return { _tag: 'Left', left: `gramkit: ${source.name}: ${header.problem}\n` };
+  if (header.problem !== undefined) return left(`gramkit: ${source.name}: ${header.problem}\n`);
   // `builtin` serves the built-in library, an MCP server its own remote tools (a proxy with
   // gramkit's policies), under the user's libraries, which win on a shared name
   const refs = [...(source.builtin ? [BUILTIN] : []), ...(isMcpAddress(file) ? [file] : []), ...(options.library ?? [])];
   const library = await toolsLibrary(captured, specs.tools, source.name, header.library, refs, workspace);
-  if (library._tag === 'Left') return { _tag: 'Left', left: problems };
+  if (library._tag === 'Left') return left(problems);
   const bound = bindAll(specs.tools, library.right);
-  if (bound._tag === 'Left') return { _tag: 'Left', left: `${bound.left.map(formatBindError).join('\n\n')}\n` };
+  if (bound._tag === 'Left') return left(`${bound.left.map(formatBindError).join('\n\n')}\n`);
   // validators are compiled on a tool's first call: compile them now, so that no call pays for it
   // (the first compilation loads ajv's code, a few hundred milliseconds a client would see)
   for (const b of bound.right.tools) b.validators();
   const modules = [...(options.library ?? []), ...(header.library !== undefined ? [header.library] : [])].filter((r) => r !== BUILTIN && !isMcpAddress(r));
   const files = [...(source.path !== undefined ? [source.path] : []), ...modules.map((m) => (isAbsolute(m) ? m : resolve(ctx.io.cwd, m)))];
-  return { _tag: 'Right', right: { bound: bound.right, files } };
+  return right({ bound: bound.right, files });
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -105,10 +105,10 @@ export const action = async (ctx: CommandContext, file: string, options: McpComm
   }
   const workspace = await resolveWorkspace(io, options.workspace);
   if (!workspace.ok) {
-    io.stderr(`gramkit: ${workspace.message}\n`);
+    io.stderr(`gramkit: ${workspace.error.message}\n`);
     return EXIT_FAILURE;
   }
-  const first = await load(ctx, file, options, workspace.path);
+  const first = await load(ctx, file, options, workspace.value);
   if (first._tag === 'Left') {
     io.stderr(first.left);
     return EXIT_FAILURE;
@@ -121,7 +121,7 @@ export const action = async (ctx: CommandContext, file: string, options: McpComm
   let pending: ReturnType<typeof setTimeout> | undefined;
   const reload = (): void => {
     reloading = reloading.then(async () => {
-      const next = await load(ctx, file, options, workspace.path);
+      const next = await load(ctx, file, options, workspace.value);
       if (next._tag === 'Left') io.stderr(`gramkit mcp: ${file} changed but cannot be served; still serving the previous tools\n${next.left}`);
       else source.set(next.right.bound);
     });

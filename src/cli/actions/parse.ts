@@ -2,6 +2,7 @@
  * `gramkit parse <file|->`: a gram file as canonical JSON (the header first, as an anonymous
  * pattern) or as formatted gram. Diagnostics go to standard error.
  */
+import { checkedDiagnostics, isLeft } from '../../core/either.js';
 import { toCanonicalJson } from '../../gram/canonical-json.js';
 import { toPatterns } from '../../gram/lower.js';
 import { analyzeGram } from '../../gram/parse.js';
@@ -19,14 +20,15 @@ export interface ParseCommandOptions {
 export const action = async (ctx: CommandContext, file: string, options: ParseCommandOptions): Promise<number> => {
   const loaded = await loadSource(ctx.io, file);
   if (!loaded.ok) {
-    ctx.io.stderr(`gramkit: ${loaded.message}\n`);
+    ctx.io.stderr(`gramkit: ${loaded.error.message}\n`);
     return EXIT_FAILURE;
   }
-  const { name, text } = loaded.source;
+  const { name, text } = loaded.value;
   const r = analyzeGram(text, { strict: options.strict === true, filename: name });
-  ctx.io.stderr(renderDiagnostics(r.diagnostics, text, name));
-  if (r.document === undefined) return EXIT_FAILURE;
-  if (options.format === 'gram') ctx.io.stdout(formatGram(r.document));
-  else ctx.io.stdout(`${toCanonicalJson(toPatterns(r.document), { indent: options.pretty === true ? 2 : 0 })}\n`);
+  ctx.io.stderr(renderDiagnostics(checkedDiagnostics(r), text, name));
+  if (isLeft(r)) return EXIT_FAILURE;
+  const document = r.right.value;
+  if (options.format === 'gram') ctx.io.stdout(formatGram(document));
+  else ctx.io.stdout(`${toCanonicalJson(toPatterns(document), { indent: options.pretty === true ? 2 : 0 })}\n`);
   return EXIT_OK;
 };

@@ -119,12 +119,12 @@ export const action = async (ctx: CommandContext, file: string, message: string 
 
   const workspace = await resolveWorkspace(io, options.workspace);
   if (!workspace.ok) {
-    io.stderr(`gramkit: ${workspace.message}\n`);
+    io.stderr(`gramkit: ${workspace.error.message}\n`);
     return EXIT_FAILURE;
   }
   const loaded = await loadAgent(ctx, file, options.agent);
   if (loaded._tag === 'Left') return loaded.left.code;
-  const library = await agentLibrary(ctx, loaded.right, options.library ?? [], workspace.path);
+  const library = await agentLibrary(ctx, loaded.right, options.library ?? [], workspace.value);
   if (library._tag === 'Left') return library.left.code;
   const bound = bindAgent(loaded.right.agent, library.right);
   if (bound._tag === 'Left') return printResult(ctx, { ok: false, error: bound.left }, options);

@@ -88,7 +88,7 @@ export const action = async (ctx: CommandContext, file: string, options: SchemaO
     const dialects = await import('../../spec/dialects/index.js');
     const parsed = dialects.parseDialect(format);
     if (parsed._tag === 'Left') {
-      ctx.io.stderr(`gramkit: ${parsed.left.message}${parsed.left.hint !== undefined ? ` (${parsed.left.hint})` : ''}\n`);
+      for (const d of parsed.left) ctx.io.stderr(`gramkit: ${d.message}${d.hint !== undefined ? ` (${d.hint})` : ''}\n`);
       ctx.exit(2);
       return;
     }

@@ -11,9 +11,11 @@
  *
  * `builtin` is a name, not a file: to use a file named so, write `./builtin`.
  */
+import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
+import { type CliCode, CliCodes } from '../codes.js';
 import { stat } from 'node:fs/promises';
 import { extname, isAbsolute, resolve } from 'node:path';
-import type { Either } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../../core/either.js';
 import { BUILTINS_GRAM } from '../../tools/builtin/builtins-gram.js';
 import type { Diagnostic } from '../../core/diagnostic.js';
 import type { ToolLibrary } from '../../library/tool-library.js';
@@ -57,11 +59,11 @@ export interface SpecLoadFailure {
 // -------------------------------------------------------------------------------------------------
 
 /** The text of a specification argument: `builtin`, `-` (stdin) or a file. */
-export const readSpecSource = async (io: CliIO, arg: string): Promise<{ readonly ok: true; readonly source: SpecSource } | { readonly ok: false; readonly message: string }> => {
-  if (arg === BUILTIN) return { ok: true, source: { name: BUILTIN, text: BUILTINS_GRAM, builtin: true, format: 'gram' } };
+export const readSpecSource = async (io: CliIO, arg: string): Promise<Result<SpecSource, CodedError<CliCode>>> => {
+  if (arg === BUILTIN) return ok({ name: BUILTIN, text: BUILTINS_GRAM, builtin: true, format: 'gram' });
   const loaded: Loaded = await loadSource(io, arg);
   if (!loaded.ok) return loaded;
-  return { ok: true, source: { ...loaded.source, builtin: false, format: extname(loaded.source.name).toLowerCase() === '.json' ? 'json' : 'gram' } };
+  return ok({ ...loaded.value, builtin: false, format: extname(loaded.value.name).toLowerCase() === '.json' ? 'json' : 'gram' });
 };
 
 /**
@@ -74,24 +76,24 @@ export const loadSpecSource = async (ctx: CommandContext, arg: string): Promise<
   const io = ctx.io;
   if (isMcpAddress(arg)) return loadMcpSpecs(ctx, arg);
   const read = await readSpecSource(io, arg);
-  if (!read.ok) return { _tag: 'Left', left: { message: read.message, diagnostics: [] } };
-  const source = read.source;
+  if (!read.ok) return left({ message: read.error.message, diagnostics: [] });
+  const source = read.value;
   const sources = [{ text: source.text, filename: source.name, format: source.format }];
   let r = loadSpecifications(sources);
   if (!source.builtin && r._tag === 'Left' && r.left.some((d) => d.code === SpecCodes.UNKNOWN_TOOL)) {
     const { builtinSpecifications } = await import('../../tools/builtin/specifications.js');
     r = loadSpecifications(sources, { knownTools: builtinSpecifications() });
   }
-  return r._tag === 'Left' ? { _tag: 'Left', left: { source, diagnostics: r.left } } : { _tag: 'Right', right: { source, specs: r.right } };
+  return r._tag === 'Left' ? left({ source, diagnostics: r.left }) : right({ source, specs: r.right });
 };
 
 /** The tools of an MCP server as a specification source (its gram is what `gramkit import` would write). */
 const loadMcpSpecs = async (ctx: CommandContext, arg: string): Promise<Either<SpecLoadFailure, LoadedSpecs>> => {
   const c = await openMcp(ctx, arg);
-  if (c._tag === 'Left') return { _tag: 'Left', left: { diagnostics: c.left } };
+  if (c._tag === 'Left') return left({ diagnostics: c.left });
   const connection = c.right;
   const source: SpecSource = { name: arg, text: connection.imported.gram, builtin: false, format: 'gram' };
-  return { _tag: 'Right', right: { source, specs: { tools: connection.specifications, agents: [], warnings: connection.diagnostics.map((d) => ({ ...d, severity: d.severity === 'error' ? 'warning' : d.severity })) } } };
+  return right({ source, specs: { tools: connection.specifications, agents: [], warnings: connection.diagnostics.map((d) => ({ ...d, severity: d.severity === 'error' ? 'warning' : d.severity })) } });
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -99,15 +101,15 @@ const loadMcpSpecs = async (ctx: CommandContext, arg: string): Promise<Either<Sp
 // -------------------------------------------------------------------------------------------------
 
 /** The workspace directory (`--workspace`, default the working directory), checked to be a directory. */
-export const resolveWorkspace = async (io: CliIO, dir: string | undefined): Promise<{ readonly ok: true; readonly path: string } | { readonly ok: false; readonly message: string }> => {
+export const resolveWorkspace = async (io: CliIO, dir: string | undefined): Promise<Result<string, CodedError<CliCode>>> => {
   const path = dir === undefined ? io.cwd : isAbsolute(dir) ? dir : resolve(io.cwd, dir);
   try {
     const s = await stat(path);
-    if (!s.isDirectory()) return { ok: false, message: `the workspace ${dir ?? path} is not a directory` };
+    if (!s.isDirectory()) return failWith(CliCodes.INVALID_WORKSPACE, `the workspace ${dir ?? path} is not a directory`);
   } catch {
-    return { ok: false, message: `the workspace ${dir ?? path} does not exist` };
+    return failWith(CliCodes.INVALID_WORKSPACE, `the workspace ${dir ?? path} does not exist`);
   }
-  return { ok: true, path };
+  return ok(path);
 };
 
 /** The named libraries a command accepts: `builtin`, confined to `workspace` (which must be a directory). */

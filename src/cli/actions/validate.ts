@@ -4,6 +4,8 @@
  * calls, one `{"tool": .., "args": ..}` per line (also `name` / `arguments` as JSON text, the way
  * models send them), printing one JSON result per line.
  */
+import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
+import { type CliCode, CliCodes } from '../codes.js';
 import type { JsonValue } from '../../core/json-schema.js';
 import type { Specifications } from '../../spec/load.js';
 import { isJsonObject } from '../../core/json.js';
@@ -19,11 +21,11 @@ export interface ValidateOptions {
   readonly json?: boolean;
 }
 
-const parseJson = (text: string): { ok: true; value: unknown } | { ok: false; message: string } => {
+const parseJson = (text: string): Result<unknown, CodedError<CliCode>> => {
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return ok(JSON.parse(text) as unknown);
   } catch (e) {
-    return { ok: false, message: (e as Error).message };
+    return failWith(CliCodes.INVALID_JSON, (e as Error).message);
   }
 };
 
@@ -50,8 +52,8 @@ const one = async (ctx: CommandContext, specs: Specifications, file: string, too
   const text = argsText === '-' ? await ctx.io.readStdin() : argsText;
   const parsed = parseJson(text);
   if (!parsed.ok) {
-    if (json) printJson(ctx, { tool: tool.name, valid: false, error: `the arguments are not JSON: ${parsed.message}` });
-    else ctx.io.stdout(`the arguments are not JSON: ${parsed.message}\n`);
+    if (json) printJson(ctx, { tool: tool.name, valid: false, error: `the arguments are not JSON: ${parsed.error.message}` });
+    else ctx.io.stdout(`the arguments are not JSON: ${parsed.error.message}\n`);
     ctx.exit(1);
     return;
   }
@@ -77,14 +79,14 @@ interface CallResult {
 const many = async (ctx: CommandContext, specs: Specifications, callsFile: string, defaultTool: string | undefined): Promise<void> => {
   const loaded = await loadSource(ctx.io, callsFile);
   if (!loaded.ok) {
-    ctx.io.stderr(`gramkit: ${loaded.message}\n`);
+    ctx.io.stderr(`gramkit: ${loaded.error.message}\n`);
     ctx.exit(1);
     return;
   }
   const byName = new Map(specs.tools.map((t) => [t.name, t]));
   let invalid = 0;
   let total = 0;
-  const lines = loaded.source.text.split(/\r?\n/);
+  const lines = loaded.value.text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const raw = (lines[i] as string).trim();
     if (raw === '') continue;
@@ -99,7 +101,7 @@ const many = async (ctx: CommandContext, specs: Specifications, callsFile: strin
 
 const check = (raw: string, line: number, byName: ReadonlyMap<string, Specifications['tools'][number]>, defaultTool: string | undefined): CallResult => {
   const parsed = parseJson(raw);
-  if (!parsed.ok) return { line, valid: false, error: `not JSON: ${parsed.message}` };
+  if (!parsed.ok) return { line, valid: false, error: `not JSON: ${parsed.error.message}` };
   const call = parsed.value;
   if (!isJsonObject(call)) return { line, valid: false, error: 'a call must be an object {"tool": .., "args": ..}' };
   const name = typeof call['tool'] === 'string' ? call['tool'] : typeof call['name'] === 'string' ? call['name'] : defaultTool;
@@ -110,7 +112,7 @@ const check = (raw: string, line: number, byName: ReadonlyMap<string, Specificat
   if (call['args'] !== undefined) args = call['args'];
   else if (typeof call['arguments'] === 'string') {
     const a = parseJson(call['arguments']);
-    if (!a.ok) return { line, tool: name, valid: false, error: `"arguments" is not JSON: ${a.message}` };
+    if (!a.ok) return { line, tool: name, valid: false, error: `"arguments" is not JSON: ${a.error.message}` };
     args = a.value;
   } else if (call['arguments'] !== undefined) args = call['arguments'] as JsonValue;
   else return { line, tool: name, valid: false, error: 'the call has no "args" (or "arguments")' };

@@ -7,7 +7,8 @@
  * lowering on the way back. Arguments are always validated locally against the canonical schema,
  * so a constraint a provider cannot express is moved into the description, not lost.
  */
-import type { Either } from 'fp-ts/lib/Either.js';
+import { type DialectCode, DialectCodes } from '../codes.js';
+import { type Diagnosed, leftOne, right } from '../../core/either.js';
 import { error, info, warning, type Diagnostic } from '../../core/diagnostic.js';
 import type { JsonObject, JsonSchema } from '../../core/json-schema.js';
 import { showPath } from './schema-walk.js';
@@ -52,34 +53,7 @@ export interface ExportedTools {
   readonly diagnostics: ReadonlyArray<Diagnostic>;
 }
 
-/**
- * Diagnostic codes of the exporters and checkers. Severity says how much was changed:
- * `info` — rewritten without changing what is accepted; `warning` — the provider will not enforce
- * something (gramkit still validates it locally) or a tool could not use a mode; `error` — the tool
- * cannot be exported.
- */
-export const DialectCodes = {
-  /** A lossless rewrite (optional → nullable and required, const → enum, `$ref` inlined...). */
-  LOWERED: 'DIALECT_LOWERED',
-  /** A constraint the provider does not take, moved into the description and checked locally. */
-  MOVED_TO_DESCRIPTION: 'DIALECT_MOVED_TO_DESCRIPTION',
-  /** A keyword removed: an annotation (info) or a constraint enforced only locally (warning). */
-  DROPPED: 'DIALECT_DROPPED',
-  /** The schema cannot be strict; the tool is sent with `strict: false`. */
-  NOT_STRICT: 'DIALECT_NOT_STRICT',
-  /** The tool's name breaks the provider's rules and was changed (the reverse map undoes it). */
-  NAME_CHANGED: 'DIALECT_NAME_CHANGED',
-  /** A documented provider limit (properties, nesting, enum size) is exceeded. */
-  LIMIT_EXCEEDED: 'DIALECT_LIMIT_EXCEEDED',
-  /** The schema is not a tool argument schema (root is not an object schema). */
-  INVALID_SCHEMA: 'DIALECT_INVALID_SCHEMA',
-  /** An exported definition breaks a rule of its provider (reported by `checkExportedTool`). */
-  RULE_VIOLATION: 'DIALECT_RULE_VIOLATION',
-  /** A dialect name gramkit does not know. */
-  UNKNOWN_DIALECT: 'DIALECT_UNKNOWN',
-} as const;
-
-export type DialectCode = (typeof DialectCodes)[keyof typeof DialectCodes];
+export { DialectCodes, type DialectCode } from '../codes.js';
 
 // -------------------------------------------------------------------------------------------------
 // constructors
@@ -88,15 +62,8 @@ export type DialectCode = (typeof DialectCodes)[keyof typeof DialectCodes];
 export const isDialect = (s: string): s is Dialect => (DIALECTS as ReadonlyArray<string>).includes(s);
 
 /** A dialect from user input (a CLI flag), with the list of known ones when it is unknown. */
-export const parseDialect = (s: string): Either<Diagnostic, Dialect> =>
-  isDialect(s)
-    ? { _tag: 'Right', right: s }
-    : {
-        _tag: 'Left',
-        left: error(DialectCodes.UNKNOWN_DIALECT, `unknown schema dialect "${s}"`, {
-          hint: `use one of: ${DIALECTS.join(', ')}`,
-        }),
-      };
+export const parseDialect = (s: string): Diagnosed<Dialect> =>
+  isDialect(s) ? right(s) : leftOne(error(DialectCodes.UNKNOWN, `unknown schema dialect "${s}"`, { hint: `use one of: ${DIALECTS.join(', ')}` }));
 
 // -------------------------------------------------------------------------------------------------
 // utilities (diagnostics about one tool, at a place in its schema)

@@ -107,7 +107,7 @@ export const exportTool = (tool: ExportableTool, dialect: Dialect, providerName:
     default: {
       // a dialect name that bypassed the type (from JavaScript or JSON)
       const unknown: string = dialect;
-      noteError(notes, DialectCodes.UNKNOWN_DIALECT, [], `unknown schema dialect "${unknown}"`, 'use parseDialect on names that come from users');
+      noteError(notes, DialectCodes.UNKNOWN, [], `unknown schema dialect "${unknown}"`, 'use parseDialect on names that come from users');
       return { tool: {}, name, gramkitName: tool.name, diagnostics: notes.out };
     }
   }

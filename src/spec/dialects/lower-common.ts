@@ -2,8 +2,9 @@
  * Pieces shared by the lowerings: merging `allOf` of plain objects, de-duplicated unions, and
  * descriptions that carry the constraints a provider does not enforce.
  */
+import { stableStringify } from '../../core/stable-json.js';
 import type { JsonObject, JsonSchema, JsonValue } from '../../core/json-schema.js';
-import { canonicalJson, isObj, typesOf } from './schema-walk.js';
+import { isObj, typesOf } from './schema-walk.js';
 
 // -------------------------------------------------------------------------------------------------
 // utilities
@@ -20,7 +21,7 @@ export const mapValues = (o: JsonObject, f: (v: JsonValue, k: string) => JsonVal
 /** One schema when all branches are equal, else `{anyOf: [distinct branches]}`. */
 export const uniqueAnyOf = (branches: ReadonlyArray<JsonSchema>): JsonSchema => {
   const seen = new Map<string, JsonSchema>();
-  for (const b of branches) seen.set(canonicalJson(b), b);
+  for (const b of branches) seen.set(stableStringify(b), b);
   const list = [...seen.values()];
   return list.length === 1 ? (list[0] as JsonSchema) : { anyOf: list as JsonValue[] };
 };
@@ -39,7 +40,7 @@ export const mergeAllOf = (s: JsonObject): JsonObject | undefined => {
     if (t !== undefined && !(t.length === 1 && t[0] === 'object')) return undefined;
     if (isObj(b['properties'])) {
       for (const [k, v] of Object.entries(b['properties'])) {
-        if (k in props && canonicalJson(props[k]) !== canonicalJson(v)) return undefined;
+        if (k in props && stableStringify(props[k]) !== stableStringify(v)) return undefined;
         props[k] = v;
       }
     }

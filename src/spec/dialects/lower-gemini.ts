@@ -6,10 +6,12 @@
  * and what cannot be said in the subset is moved into the description (gramkit still validates
  * it). An object with no properties at the root means "no parameters": `parameters` is omitted.
  */
+import { GEMINI_DROPPED } from '../schema-keywords.js';
+import { stableStringify } from '../../core/stable-json.js';
 import type { JsonObject, JsonSchema, JsonValue } from '../../core/json-schema.js';
 import { DialectCodes, noteInfo, noteWarning, type Notes } from './dialect.js';
 import { joinDescription, mergeAllOf, uniqueAnyOf } from './lower-common.js';
-import { brief, canonicalJson, describeSchema, isAnySchema, isObj, resolveRef, seg, typesOf } from './schema-walk.js';
+import { brief, describeSchema, isAnySchema, isObj, resolveRef, seg, typesOf } from './schema-walk.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -62,8 +64,6 @@ interface Ctx {
 // lowering
 // -------------------------------------------------------------------------------------------------
 
-const ANNOTATION_DROPS = new Set(['$schema', '$id', '$comment', '$anchor', '$defs', 'definitions', 'readOnly', 'writeOnly', 'contentMediaType', 'contentEncoding', 'deprecated']);
-
 const gem = (input: JsonSchema, path: ReadonlyArray<string>, ctx: Ctx): JsonObject => {
   const notes = ctx.notes;
   if (input === true) return {};
@@ -111,6 +111,8 @@ const gem = (input: JsonSchema, path: ReadonlyArray<string>, ctx: Ctx): JsonObje
 
   const out: Record<string, JsonValue> = {};
   const phrases: string[] = [];
+  /** Annotations written into the description (Gemini has no keyword for them). */
+  const annotations: string[] = [];
   const dropped: string[] = [];
   const unknown: string[] = [];
   let nullable = s['nullable'] === true;
@@ -214,6 +216,9 @@ const gem = (input: JsonSchema, path: ReadonlyArray<string>, ctx: Ctx): JsonObje
       case 'multipleOf':
         phrases.push(`a multiple of ${String(v)}`);
         break;
+      case 'deprecated':
+        if (v === true) annotations.push('deprecated');
+        break;
       case 'uniqueItems':
         if (v === true) phrases.push('items must be unique');
         break;
@@ -239,7 +244,7 @@ const gem = (input: JsonSchema, path: ReadonlyArray<string>, ctx: Ctx): JsonObje
         phrases.push(`${k}: ${brief(v, 60)}`);
         break;
       default:
-        if (ANNOTATION_DROPS.has(k) || k.startsWith('x-')) dropped.push(k);
+        if (GEMINI_DROPPED.has(k) || k.startsWith('x-')) dropped.push(k);
         else unknown.push(k);
     }
   }
@@ -331,7 +336,7 @@ const gem = (input: JsonSchema, path: ReadonlyArray<string>, ctx: Ctx): JsonObje
       const anyRest = !closed && (rest === undefined || rest === true);
       out['items'] = (anyRest ? {} : uniqueAnyOf(branches)) as JsonValue;
       if (rest === false && typeof max !== 'number') out['maxItems'] = prefix.length;
-      if (new Set(positions.map(canonicalJson)).size > 1 || anyRest) {
+      if (new Set(positions.map(stableStringify)).size > 1 || anyRest) {
         phrases.push(`items in this order: ${prefix.map((p, i) => `${i + 1}) ${describeSchema(p as JsonSchema)}`).join(', ')}`);
       }
     } else if (isObj(rest) || rest === true) {
@@ -347,8 +352,9 @@ const gem = (input: JsonSchema, path: ReadonlyArray<string>, ctx: Ctx): JsonObje
   }
 
   if (nullable) out['nullable'] = true;
-  const description = joinDescription(s['description'], phrases);
+  const description = joinDescription(s['description'], [...annotations, ...phrases]);
   if (description !== undefined) out['description'] = description;
+  if (annotations.length > 0) noteInfo(notes, DialectCodes.LOWERED, path, `written into the description (Gemini schemas do not take these keywords): ${annotations.join('; ')}`);
   if (phrases.length > 0) {
     noteWarning(
       notes,

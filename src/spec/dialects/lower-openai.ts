@@ -12,6 +12,8 @@
  *   value of any type, maps with free keys, a root union) is returned as a blocker: the exporter
  *   then sends the tool with `strict: false` and says why.
  */
+import { OPENAI_STRICT_DROPPED } from '../schema-keywords.js';
+import { stableStringify } from '../../core/stable-json.js';
 import type { JsonObject, JsonSchema, JsonValue } from '../../core/json-schema.js';
 import { DialectCodes, noteInfo, noteWarning, type Notes } from './dialect.js';
 import { isSchema, joinDescription, mapValues, mergeAllOf, uniqueAnyOf } from './lower-common.js';
@@ -21,7 +23,6 @@ import {
   SINGLE_SUBSCHEMA,
   acceptsNull,
   brief,
-  canonicalJson,
   describeSchema,
   isAnySchema,
   isObj,
@@ -128,7 +129,6 @@ const block = (ctx: StrictCtx, path: ReadonlyArray<string>, why: string): void =
   ctx.blockers.push(`${showPath(path)}: ${why}`);
 };
 
-const DROPPED_ANNOTATIONS = ['$schema', '$id', '$comment', '$anchor', 'readOnly', 'writeOnly', 'contentMediaType', 'contentEncoding'];
 
 /** `type` inferred from enum/const values: `[1, 2.5]` → number, `["a", null]` → string, null. */
 const typesOfValues = (values: ReadonlyArray<unknown>): string[] => {
@@ -285,7 +285,7 @@ const strictNode = (input: JsonSchema, path: ReadonlyArray<string>, ctx: StrictC
           const branches = v.map((b, i) => strictNode(b as JsonSchema, [...path, seg.keyword(k, i)], ctx));
           out['anyOf'] = [...(Array.isArray(out['anyOf']) ? out['anyOf'] : []), ...branches];
           if (k === 'oneOf') {
-            const kinds = v.map((b) => (isObj(b) ? canonicalJson(typesOf(b) ?? null) : 'x'));
+            const kinds = v.map((b) => (isObj(b) ? stableStringify(typesOf(b) ?? null) : 'x'));
             const disjoint = v.every((b) => isObj(b) && typesOf(b)?.length === 1) && new Set(kinds).size === kinds.length;
             if (disjoint) noteInfo(notes, DialectCodes.LOWERED, path, 'oneOf written as anyOf (its branches have distinct types)');
             else noteWarning(notes, DialectCodes.LOWERED, path, 'oneOf written as anyOf: a value matching several branches is accepted by OpenAI and rejected by local validation');
@@ -308,7 +308,7 @@ const strictNode = (input: JsonSchema, path: ReadonlyArray<string>, ctx: StrictC
         phrases.push(`${k}: ${brief(v, 60)}`);
         break;
       default:
-        if (DROPPED_ANNOTATIONS.includes(k) || k.startsWith('x-')) dropped.push(k);
+        if (OPENAI_STRICT_DROPPED.has(k) || k.startsWith('x-')) dropped.push(k);
         else unknown.push(k);
     }
   }
@@ -414,7 +414,7 @@ const strictArray = (s: JsonObject, out: Record<string, JsonValue>, path: Readon
     }
     out['items'] = uniqueAnyOf(branches) as JsonValue;
     if (rest === false && typeof max !== 'number') out['maxItems'] = prefix.length;
-    const same = new Set(positions.map(canonicalJson)).size === 1;
+    const same = new Set(positions.map(stableStringify)).size === 1;
     if (!same) phrases.push(`items in this order: ${prefix.map((p, i) => `${i + 1}) ${describeSchema(p as JsonSchema)}`).join(', ')}`);
     else noteInfo(ctx.notes, DialectCodes.LOWERED, path, 'tuple of one item type written as an array of that type');
   } else if (rest !== undefined && rest !== true && !(isObj(rest) && isAnySchema(rest)) && rest !== false) {

@@ -3,6 +3,9 @@
  * a schema allows, whether it accepts `null`, local `$ref` resolution, and a path notation that
  * reads like the arguments (`user.tags[]`).
  */
+import { acceptsAnything } from '../schema-keywords.js';
+import { isJsonObject } from '../../core/json.js';
+import { refSegments, valueAt } from '../../core/json-pointer.js';
 import type { JsonObject, JsonSchema, JsonValue } from '../../core/json-schema.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -30,24 +33,6 @@ export const ARRAY_SUBSCHEMAS = ['prefixItems', 'anyOf', 'oneOf', 'allOf'] as co
 /** Keywords whose value maps names to subschemas. */
 export const MAP_SUBSCHEMAS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'] as const;
 
-/** Keywords that document a schema without constraining values. */
-export const ANNOTATIONS = new Set([
-  'title',
-  'description',
-  'default',
-  'examples',
-  'deprecated',
-  'readOnly',
-  'writeOnly',
-  '$comment',
-  '$schema',
-  '$id',
-  '$anchor',
-  '$defs',
-  'definitions',
-  'contentMediaType',
-  'contentEncoding',
-]);
 
 export const JSON_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
 
@@ -55,7 +40,8 @@ export const JSON_TYPES = ['string', 'number', 'integer', 'boolean', 'object', '
 // constructors
 // -------------------------------------------------------------------------------------------------
 
-export const isObj = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A schema object (not a boolean schema). */
+export const isObj = isJsonObject;
 
 /** Path segment of a property (`name`), of array items (`[]`), of a tuple position (`[2]`), ... */
 export const seg = {
@@ -86,11 +72,7 @@ export const typesOf = (s: JsonObject): ReadonlyArray<string> | undefined => {
 };
 
 /** True for `true`, `{}` and schemas with annotations only: any JSON value. */
-export const isAnySchema = (s: JsonSchema): boolean => {
-  if (s === true) return true;
-  if (s === false) return false;
-  return Object.keys(s).every((k) => ANNOTATIONS.has(k));
-};
+export const isAnySchema = (s: JsonSchema): boolean => acceptsAnything(s);
 
 /** The JSON type name of a value (`integer` for whole numbers). */
 export const jsonTypeOf = (v: unknown): string => {
@@ -102,17 +84,10 @@ export const jsonTypeOf = (v: unknown): string => {
 
 /** Resolves a local reference (`#`, `#/$defs/x`, `#/definitions/x`, any JSON pointer into the root). */
 export const resolveRef = (root: JsonSchema, ref: string): JsonSchema | undefined => {
-  if (!ref.startsWith('#')) return undefined;
-  if (ref === '#' || ref === '#/') return root;
-  if (!ref.startsWith('#/')) return undefined;
-  let cur: unknown = root;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(cur)) cur = cur[Number(key)];
-    else if (isObj(cur)) cur = cur[key];
-    else return undefined;
-  }
-  return typeof cur === 'boolean' || isObj(cur) ? (cur as JsonSchema) : undefined;
+  const keys = refSegments(ref);
+  if (keys === undefined) return undefined;
+  const target = valueAt(root, keys);
+  return typeof target === 'boolean' || isObj(target) ? (target as JsonSchema) : undefined;
 };
 
 /**
@@ -157,17 +132,6 @@ export const omit = (s: JsonObject, keys: ReadonlyArray<string>): JsonObject => 
 export const brief = (v: unknown, max = 80): string => {
   const s = JSON.stringify(v) ?? String(v);
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
-};
-
-/** Deterministic JSON with sorted keys (for de-duplicating subschemas). */
-export const canonicalJson = (value: unknown): string => {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys
-    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
-    .join(',')}}`;
 };
 
 /** A short description of what a schema accepts, for descriptions and messages: `string`, `array of integer`. */

@@ -3,7 +3,8 @@
  * it (permissions, safety level, approval) and its limits. `builtinTools` joins each one to its
  * specification from builtins.gram, so the schema a tool carries is always the specification's.
  */
-import { ToolErrorCodes, ToolFailure } from '../../library/result.js';
+import { ToolCodes } from '../../library/codes.js';
+import { ToolFailure } from '../../library/result.js';
 import type { InvocationContext, ToolAnnotations, ToolImplementation, ToolLimits } from '../../library/tool.js';
 import type { ResolvedBuiltinOptions } from './options.js';
 
@@ -37,7 +38,7 @@ export const stringArg = (args: Readonly<Record<string, unknown>>, name: string,
 /** A required string argument (`INVALID_ARGUMENTS` when missing: a direct caller skipped validation). */
 export const requireString = (args: Readonly<Record<string, unknown>>, name: string): string => {
   const v = args[name];
-  if (typeof v !== 'string') throw new ToolFailure(ToolErrorCodes.INVALID_ARGUMENTS, `argument "${name}" is required and must be a string`);
+  if (typeof v !== 'string') throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "${name}" is required and must be a string`);
   return v;
 };
 

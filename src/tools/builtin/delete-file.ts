@@ -5,12 +5,13 @@
  * directory. If it fails midway, the error's details list what was already deleted.
  * Approval: always asks.
  */
+import { BuiltinCodes } from './codes.js';
 import { lstat, readdir, rmdir, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { InvocationContext } from '../../library/tool.js';
 import { ToolFailure } from '../../library/result.js';
 import { argsRecord, boolArg, checkAborted, requireString, type BuiltinFactory } from './builtin.js';
-import { BuiltinErrorCodes, errnoOf, systemFailure } from './errors.js';
+import { errnoOf, systemFailure } from './errors.js';
 import { childPath, openSubdirectory, withDirectory, type DirHandle } from './workspace-fs.js';
 import { resolveWorkspacePath } from './workspace.js';
 
@@ -52,7 +53,7 @@ export const deleteFile: BuiltinFactory = (options) => ({
         if (!recursive) {
           await rmdir(childPath(dir, name)).catch((e: unknown) => {
             if (errnoOf(e) === 'ENOTEMPTY' || errnoOf(e) === 'EEXIST') {
-              throw new ToolFailure(BuiltinErrorCodes.DIRECTORY_NOT_EMPTY, `directory ${JSON.stringify(input)} is not empty; pass recursive: true to delete it with its contents`);
+              throw new ToolFailure(BuiltinCodes.DIRECTORY_NOT_EMPTY, `directory ${JSON.stringify(input)} is not empty; pass recursive: true to delete it with its contents`);
             }
             throw systemFailure(e, input);
           });
@@ -113,7 +114,7 @@ const removeTree = async (root: string, parent: DirHandle, name: string, rel: st
     await rmdir(childPath(parent, name));
   } catch (e) {
     if (errnoOf(e) === 'ENOTEMPTY' || errnoOf(e) === 'EEXIST') {
-      throw new ToolFailure(BuiltinErrorCodes.DIRECTORY_NOT_EMPTY, `directory ${JSON.stringify(rel)} gained new entries while it was being deleted; try again`, { retryable: true });
+      throw new ToolFailure(BuiltinCodes.DIRECTORY_NOT_EMPTY, `directory ${JSON.stringify(rel)} gained new entries while it was being deleted; try again`, { retryable: true });
     }
     throw systemFailure(e, rel);
   }

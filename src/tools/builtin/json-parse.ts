@@ -4,11 +4,12 @@
  * evaluator for filters), and returns the value and its pretty-printed text. Invalid JSON fails
  * with `INVALID_JSON` and the line and column of the first error.
  */
+import { ToolCodes } from '../../library/codes.js';
+import { BuiltinCodes } from './codes.js';
 import { JSONPath } from 'jsonpath-plus';
 import type { InvocationContext } from '../../library/tool.js';
-import { ToolErrorCodes, ToolFailure } from '../../library/result.js';
+import { ToolFailure } from '../../library/result.js';
 import { argsRecord, stringArg, type BuiltinFactory } from './builtin.js';
-import { BuiltinErrorCodes } from './errors.js';
 import { locateJsonError } from './json-locate.js';
 import { readFile } from './read-file.js';
 
@@ -38,12 +39,12 @@ export const jsonParse: BuiltinFactory = (options) => {
       const path = stringArg(a, 'path');
       const query = stringArg(a, 'query');
       if ((text === undefined) === (path === undefined)) {
-        throw new ToolFailure(ToolErrorCodes.INVALID_ARGUMENTS, 'give exactly one of "text" (JSON text) and "path" (a JSON file in the workspace)');
+        throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, 'give exactly one of "text" (JSON text) and "path" (a JSON file in the workspace)');
       }
       let source: string;
       if (text !== undefined) {
         if (text.length > options.limits.jsonMaxBytes) {
-          throw new ToolFailure(BuiltinErrorCodes.RESULT_TOO_LARGE, `the text is longer than the ${options.limits.jsonMaxBytes}-byte limit of json_parse`);
+          throw new ToolFailure(BuiltinCodes.TOO_LARGE, `the text is longer than the ${options.limits.jsonMaxBytes}-byte limit of json_parse`);
         }
         source = text;
       } else source = ((await reader.implementation({ path, encoding: 'utf-8' }, ctx)) as { content: string }).content;
@@ -67,8 +68,8 @@ export const parseJson = (source: string, file?: string): unknown => {
   } catch (e) {
     const where = locateJsonError(text);
     const name = file !== undefined ? JSON.stringify(file) : 'the text';
-    if (where === undefined) throw new ToolFailure(BuiltinErrorCodes.INVALID_JSON, `${name} is not valid JSON: ${(e as Error).message}`);
-    throw new ToolFailure(BuiltinErrorCodes.INVALID_JSON, `${name} is not valid JSON: line ${where.line}, column ${where.column}: ${where.problem}`, {
+    if (where === undefined) throw new ToolFailure(BuiltinCodes.INVALID_JSON, `${name} is not valid JSON: ${(e as Error).message}`);
+    throw new ToolFailure(BuiltinCodes.INVALID_JSON, `${name} is not valid JSON: line ${where.line}, column ${where.column}: ${where.problem}`, {
       details: { line: where.line, column: where.column, offset: where.offset },
     });
   }
@@ -79,6 +80,6 @@ const select = (value: unknown, query: string): unknown[] => {
     const out = JSONPath({ path: query, json: value as object, wrap: true, eval: 'safe' }) as unknown;
     return Array.isArray(out) ? out : [];
   } catch (e) {
-    throw new ToolFailure(ToolErrorCodes.INVALID_ARGUMENTS, `the JSONPath query ${JSON.stringify(query)} is invalid: ${(e as Error).message}`);
+    throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `the JSONPath query ${JSON.stringify(query)} is invalid: ${(e as Error).message}`);
   }
 };

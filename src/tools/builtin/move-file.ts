@@ -5,12 +5,14 @@
  * directories it is a check just before the rename. With `overwrite`, an existing file is replaced
  * atomically; a directory is never replaced. Approval: asks only when it would overwrite.
  */
+import { ToolCodes } from '../../library/codes.js';
+import { BuiltinCodes } from './codes.js';
 import { link, lstat, rename, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { InvocationContext } from '../../library/tool.js';
 import { ToolFailure } from '../../library/result.js';
 import { argsRecord, boolArg, requireString, type BuiltinFactory } from './builtin.js';
-import { BuiltinErrorCodes, errnoOf, systemFailure } from './errors.js';
+import { errnoOf, systemFailure } from './errors.js';
 import { childPath, withDirectory } from './workspace-fs.js';
 import { resolveWorkspacePath } from './workspace.js';
 
@@ -51,7 +53,7 @@ export const moveFile: BuiltinFactory = (options) => ({
     const to = await resolveWorkspacePath(options.workspace, toInput, { followLast: false });
     if (from.real === to.real) return { from: from.relative, to: to.relative };
     if (to.real.startsWith(`${from.real}/`)) {
-      throw new ToolFailure(BuiltinErrorCodes.INVALID_PATH, `cannot move ${JSON.stringify(fromInput)} into itself (${JSON.stringify(toInput)})`);
+      throw new ToolFailure(BuiltinCodes.INVALID_PATH, `cannot move ${JSON.stringify(fromInput)} into itself (${JSON.stringify(toInput)})`);
     }
     const fromName = path.posix.basename(from.real);
     const toName = path.posix.basename(to.real);
@@ -65,8 +67,8 @@ export const moveFile: BuiltinFactory = (options) => ({
         const existing = await lstat(dstPath).catch(() => undefined);
         if (existing !== undefined) {
           if (!overwrite) throw exists(toInput);
-          if (existing.isDirectory()) throw new ToolFailure(BuiltinErrorCodes.NOT_A_FILE, `${JSON.stringify(toInput)} is a directory; move_file never replaces a directory`);
-          if (st.isDirectory()) throw new ToolFailure(BuiltinErrorCodes.NOT_A_DIRECTORY, `cannot replace the file ${JSON.stringify(toInput)} by the directory ${JSON.stringify(fromInput)}`);
+          if (existing.isDirectory()) throw new ToolFailure(BuiltinCodes.NOT_A_FILE, `${JSON.stringify(toInput)} is a directory; move_file never replaces a directory`);
+          if (st.isDirectory()) throw new ToolFailure(BuiltinCodes.NOT_A_DIRECTORY, `cannot replace the file ${JSON.stringify(toInput)} by the directory ${JSON.stringify(fromInput)}`);
           await renameOrFail(srcPath, dstPath, fromInput, toInput);
           return;
         }
@@ -98,15 +100,15 @@ export const moveFile: BuiltinFactory = (options) => ({
 // -------------------------------------------------------------------------------------------------
 
 const exists = (toInput: string): ToolFailure =>
-  new ToolFailure(BuiltinErrorCodes.FILE_EXISTS, `${JSON.stringify(toInput)} already exists; pass overwrite: true to replace it`);
+  new ToolFailure(BuiltinCodes.FILE_EXISTS, `${JSON.stringify(toInput)} already exists; pass overwrite: true to replace it`);
 
 const renameOrFail = async (srcPath: string, dstPath: string, fromInput: string, toInput: string): Promise<void> => {
   try {
     await rename(srcPath, dstPath);
   } catch (e) {
     const code = errnoOf(e);
-    if (code === 'EXDEV') throw new ToolFailure(BuiltinErrorCodes.EXECUTION_ERROR, `cannot move ${JSON.stringify(fromInput)} to ${JSON.stringify(toInput)}: they are on different file systems`);
-    if (code === 'EINVAL') throw new ToolFailure(BuiltinErrorCodes.INVALID_PATH, `cannot move ${JSON.stringify(fromInput)} into itself`);
+    if (code === 'EXDEV') throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `cannot move ${JSON.stringify(fromInput)} to ${JSON.stringify(toInput)}: they are on different file systems`);
+    if (code === 'EINVAL') throw new ToolFailure(BuiltinCodes.INVALID_PATH, `cannot move ${JSON.stringify(fromInput)} into itself`);
     if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'EISDIR') throw exists(toInput);
     throw systemFailure(e, code === 'ENOENT' ? fromInput : toInput);
   }

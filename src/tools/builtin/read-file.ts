@@ -3,12 +3,12 @@
  * (1 MiB by default). Text that is not valid UTF-8 is refused (`INVALID_ENCODING`), never altered:
  * the model can ask for base64 instead. A byte-order mark is kept as U+FEFF.
  */
+import { BuiltinCodes } from './codes.js';
 import { constants } from 'node:fs';
 import * as path from 'node:path';
 import type { InvocationContext } from '../../library/tool.js';
 import { ToolFailure } from '../../library/result.js';
 import { argsRecord, requireString, stringArg, type BuiltinFactory } from './builtin.js';
-import { BuiltinErrorCodes } from './errors.js';
 import { openFileIn, withDirectory } from './workspace-fs.js';
 import { resolveWorkspacePath } from './workspace.js';
 
@@ -44,8 +44,8 @@ export const readFile: BuiltinFactory = (options) => ({
       const fh = await openFileIn(target.root, dir, path.posix.basename(target.real), constants.O_RDONLY | constants.O_NONBLOCK, input);
       try {
         const st = await fh.stat();
-        if (st.isDirectory()) throw new ToolFailure(BuiltinErrorCodes.NOT_A_FILE, `${JSON.stringify(input)} is a directory; use list_directory to see its entries`);
-        if (!st.isFile()) throw new ToolFailure(BuiltinErrorCodes.NOT_A_FILE, `${JSON.stringify(input)} is not a regular file`);
+        if (st.isDirectory()) throw new ToolFailure(BuiltinCodes.NOT_A_FILE, `${JSON.stringify(input)} is a directory; use list_directory to see its entries`);
+        if (!st.isFile()) throw new ToolFailure(BuiltinCodes.NOT_A_FILE, `${JSON.stringify(input)} is not a regular file`);
         if (st.size > limit) throw tooLarge(input, st.size, limit);
         // read to the end (the file may change meanwhile), never more than limit + 1 bytes
         let buf = Buffer.allocUnsafe(Math.min(st.size, limit) + 1);
@@ -77,7 +77,7 @@ export const readFile: BuiltinFactory = (options) => ({
 
 const tooLarge = (input: string, size: number, limit: number): ToolFailure =>
   new ToolFailure(
-    BuiltinErrorCodes.RESULT_TOO_LARGE,
+    BuiltinCodes.TOO_LARGE,
     `${JSON.stringify(input)} is ${size} bytes, more than the ${limit}-byte limit of read_file; use text_search to find the lines you need`,
     { details: { size, limit } },
   );
@@ -91,7 +91,7 @@ export const decodeUtf8 = (bytes: Uint8Array, input: string): string => {
   } catch {
     const at = firstInvalidUtf8(bytes);
     throw new ToolFailure(
-      BuiltinErrorCodes.INVALID_ENCODING,
+      BuiltinCodes.INVALID_ENCODING,
       `${JSON.stringify(input)} is not UTF-8 text (invalid byte at offset ${at}); read it with encoding "base64"`,
       { details: { offset: at } },
     );

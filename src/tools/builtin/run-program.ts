@@ -5,13 +5,14 @@
  * clean environment. Failing to run is an error (`SANDBOX_UNAVAILABLE`, `EXECUTION_ERROR`,
  * `TIMEOUT`); a program that runs and exits non-zero is a result with its exit code.
  */
+import { ToolCodes } from '../../library/codes.js';
+import { BuiltinCodes } from './codes.js';
 import { mkdtemp, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { constants as osConstants, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runProcess, type ProcessResult } from '../process.js';
-import { ToolErrorCodes, ToolFailure } from '../../library/result.js';
+import { ToolFailure } from '../../library/result.js';
 import type { InvocationContext } from '../../library/tool.js';
-import { BuiltinErrorCodes } from './errors.js';
 import type { ResolvedBuiltinOptions } from './options.js';
 import {
   SANDBOX_CODE_DIR,
@@ -78,19 +79,19 @@ export const runProgram = async (options: ResolvedBuiltinOptions, run: ProgramRu
   let bwrap: string | undefined;
   const badPath = options.sandbox.readOnlyPaths.find((p) => !path.isAbsolute(p));
   if (badPath !== undefined) {
-    throw new ToolFailure(BuiltinErrorCodes.NOT_CONFIGURED, `the sandbox's readOnlyPaths must be absolute paths, got ${JSON.stringify(badPath)}`);
+    throw new ToolFailure(BuiltinCodes.NOT_CONFIGURED, `the sandbox's readOnlyPaths must be absolute paths, got ${JSON.stringify(badPath)}`);
   }
   if (sandboxed) {
     bwrap = await findBwrap(options.sandbox.bwrapPath);
     if (bwrap === undefined) {
       throw new ToolFailure(
-        BuiltinErrorCodes.SANDBOX_UNAVAILABLE,
+        BuiltinCodes.SANDBOX_UNAVAILABLE,
         `${run.what} cannot run: the sandbox (bubblewrap) is not installed on this machine. Ask the operator to install it (apt-get install bubblewrap) or to allow unsandboxed execution`,
       );
     }
     const status = await probeSandbox(bwrap, options.sandbox.network, run.workspaceReal);
     if (!status.ok) {
-      throw new ToolFailure(BuiltinErrorCodes.SANDBOX_UNAVAILABLE, `${run.what} cannot run: the sandbox (bubblewrap) does not work on this machine: ${status.reason}`);
+      throw new ToolFailure(BuiltinCodes.SANDBOX_UNAVAILABLE, `${run.what} cannot run: the sandbox (bubblewrap) does not work on this machine: ${status.error.message}`);
     }
   }
 
@@ -113,7 +114,7 @@ export const runProgram = async (options: ResolvedBuiltinOptions, run: ProgramRu
       const extra = isSystemPath(programReal) ? [] : [installPrefix(programReal)];
       for (const p of options.sandbox.readOnlyPaths) {
         if (!(await stat(p).then((st) => st.isDirectory() || st.isFile(), () => false))) {
-          throw new ToolFailure(BuiltinErrorCodes.NOT_CONFIGURED, `the sandbox's read-only path ${JSON.stringify(p)} does not exist on this machine`);
+          throw new ToolFailure(BuiltinCodes.NOT_CONFIGURED, `the sandbox's read-only path ${JSON.stringify(p)} does not exist on this machine`);
         }
       }
       const rel = run.cwdReal === run.workspaceReal ? '' : run.cwdReal.slice(run.workspaceReal.length + 1);
@@ -158,11 +159,11 @@ export const runProgram = async (options: ResolvedBuiltinOptions, run: ProgramRu
 const toResult = (r: ProcessResult, run: ProgramRun, sandboxed: boolean): ProgramResult => {
   const duration = Math.round(r.durationMs);
   if (r.error !== undefined) {
-    throw new ToolFailure(BuiltinErrorCodes.EXECUTION_ERROR, `${run.what} could not be started: ${r.error.message}`);
+    throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `${run.what} could not be started: ${r.error.message}`);
   }
-  if (r.cancelled) throw new ToolFailure(ToolErrorCodes.CANCELLED, `${run.what} was cancelled`, { details: { stdout: r.stdout, stderr: r.stderr, duration } });
+  if (r.cancelled) throw new ToolFailure(ToolCodes.CANCELLED, `${run.what} was cancelled`, { details: { stdout: r.stdout, stderr: r.stderr, duration } });
   if (r.timedOut) {
-    throw new ToolFailure(BuiltinErrorCodes.TIMEOUT, `${run.what} ran longer than ${run.timeoutSeconds} s and was stopped (with every process it started)`, {
+    throw new ToolFailure(BuiltinCodes.TIMEOUT, `${run.what} ran longer than ${run.timeoutSeconds} s and was stopped (with every process it started)`, {
       details: { stdout: r.stdout, stderr: r.stderr, duration },
     });
   }

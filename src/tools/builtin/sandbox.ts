@@ -19,6 +19,8 @@
  * `bwrapArguments` is pure (tested as such); `probeHostLayout` and `probeSandbox` look at the host
  * once and cache what they found.
  */
+import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
+import { BuiltinCodes } from './codes.js';
 import { constants as fsConstants } from 'node:fs';
 import { access, lstat, readdir, readlink } from 'node:fs/promises';
 import { runProcess } from '../process.js';
@@ -178,7 +180,8 @@ export const probeHostLayout = (): Promise<HostLayout> =>
 export const findBwrap = async (configured: string | undefined): Promise<string | undefined> =>
   configured !== undefined ? ((await isExecutable(configured)) ? configured : undefined) : firstExecutable(BWRAP_CANDIDATES);
 
-export type SandboxStatus = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+/** Whether the sandbox works here: `{ok: true}`, or `BUILTIN_SANDBOX_UNAVAILABLE` saying why not. */
+export type SandboxStatus = Result<true, CodedError<typeof BuiltinCodes.SANDBOX_UNAVAILABLE>>;
 
 const probes = new Map<string, Promise<SandboxStatus>>();
 
@@ -204,9 +207,9 @@ export const probeSandbox = (bwrap: string, network: boolean, workspace: string)
         command: ['/bin/sh', '-c', 'exit 0'],
       });
       const r = await runProcess([bwrap, ...args], { cwd: '/', env: {}, timeoutMs: 15_000, maxOutputBytes: 16 * 1024 });
-      if (r.exitCode === 0) return { ok: true };
+      if (r.exitCode === 0) return ok(true as const);
       const why = r.error?.message ?? (r.stderr.trim() || `exit status ${r.exitCode ?? r.signal ?? 'unknown'}`);
-      return { ok: false, reason: why.slice(0, 500) };
+      return failWith(BuiltinCodes.SANDBOX_UNAVAILABLE, why.slice(0, 500));
     })();
     probes.set(key, p);
   }

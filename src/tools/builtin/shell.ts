@@ -4,12 +4,15 @@
  * the rule engine first (dangerous commands and sensitive files are refused with `DENIED` and the
  * rule that refused them), in addition to any policy the caller evaluates.
  */
+import { ToolCodes } from '../../library/codes.js';
+import { PolicyCodes } from '../../policy/codes.js';
+import { BuiltinCodes } from './codes.js';
 import { lstat } from 'node:fs/promises';
 import type { InvocationContext } from '../../library/tool.js';
-import { ToolErrorCodes, ToolFailure } from '../../library/result.js';
+import { ToolFailure } from '../../library/result.js';
 import { checkRules, describeViolations } from '../../policy/rules.js';
 import { argsRecord, numberArg, requireString, stringArg, type BuiltinFactory } from './builtin.js';
-import { BuiltinErrorCodes, systemFailure } from './errors.js';
+import { systemFailure } from './errors.js';
 import { execPermissions, timeoutOf } from './run-code.js';
 import { runProgram, type ProgramResult } from './run-program.js';
 import { firstExecutable } from './sandbox.js';
@@ -35,20 +38,20 @@ export const shell: BuiltinFactory = (options) => ({
   implementation: async (args: unknown, ctx: InvocationContext): Promise<ShellResult> => {
     const a = argsRecord(args);
     const command = requireString(a, 'command');
-    if (command.trim() === '') throw new ToolFailure(ToolErrorCodes.INVALID_ARGUMENTS, 'argument "command" is empty');
+    if (command.trim() === '') throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, 'argument "command" is empty');
     if (command.length > MAX_COMMAND_CHARS || command.includes('\0')) {
-      throw new ToolFailure(ToolErrorCodes.INVALID_ARGUMENTS, `the command is longer than ${MAX_COMMAND_CHARS} characters or contains NUL; write a script with write_file and run it`);
+      throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `the command is longer than ${MAX_COMMAND_CHARS} characters or contains NUL; write a script with write_file and run it`);
     }
     const violations = checkRules(options.rules, 'shell', a);
-    if (violations.length > 0) throw new ToolFailure(ToolErrorCodes.DENIED, describeViolations('shell', violations), { details: { rules: violations.map((v) => v.rule) } });
+    if (violations.length > 0) throw new ToolFailure(PolicyCodes.DENIED, describeViolations('shell', violations), { details: { rules: violations.map((v) => v.rule) } });
     const cwdInput = stringArg(a, 'cwd', '.') as string;
     const cwd = await resolveWorkspacePath(options.workspace, cwdInput, { allowRoot: true });
     const st = await lstat(cwd.real).catch((e: unknown) => {
       throw systemFailure(e, cwdInput);
     });
-    if (!st.isDirectory()) throw new ToolFailure(BuiltinErrorCodes.NOT_A_DIRECTORY, `cwd ${JSON.stringify(cwdInput)} is not a directory`);
+    if (!st.isDirectory()) throw new ToolFailure(BuiltinCodes.NOT_A_DIRECTORY, `cwd ${JSON.stringify(cwdInput)} is not a directory`);
     const bash = options.interpreters.bash ?? (await firstExecutable(['/bin/bash', '/usr/bin/bash', '/bin/sh']));
-    if (bash === undefined) throw new ToolFailure(BuiltinErrorCodes.EXECUTION_ERROR, 'no shell is installed on this machine');
+    if (bash === undefined) throw new ToolFailure(ToolCodes.EXECUTION_ERROR, 'no shell is installed on this machine');
     return runProgram(
       options,
       {

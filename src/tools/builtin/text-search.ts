@@ -5,12 +5,14 @@
  * catastrophic pattern fails with `TIMEOUT` instead of hanging; the bytes read and the matches
  * returned are capped (`truncated` says so).
  */
+import { ToolCodes } from '../../library/codes.js';
+import { BuiltinCodes } from './codes.js';
 import { constants } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import type { InvocationContext } from '../../library/tool.js';
-import { ToolErrorCodes, ToolFailure } from '../../library/result.js';
+import { ToolFailure } from '../../library/result.js';
 import { argsRecord, boolArg, checkAborted, numberArg, requireString, stringArg, type BuiltinFactory } from './builtin.js';
-import { BuiltinErrorCodes, systemFailure } from './errors.js';
+import { systemFailure } from './errors.js';
 import { readFile } from './read-file.js';
 import { runRegex, type RegexMatch } from './regex-worker.js';
 import { childPath, openFileIn, openSubdirectory, withDirectory, type DirHandle } from './workspace-fs.js';
@@ -51,13 +53,13 @@ export const textSearch: BuiltinFactory = (options) => {
       try {
         new RegExp(pattern, flags);
       } catch (e) {
-        throw new ToolFailure(BuiltinErrorCodes.INVALID_PATTERN, `the pattern is not a valid regular expression: ${(e as Error).message}`);
+        throw new ToolFailure(BuiltinCodes.INVALID_PATTERN, `the pattern is not a valid regular expression: ${(e as Error).message}`);
       }
       let files: Array<{ path: string; text: string }>;
       let bytesTruncated = false;
       if (text !== undefined) {
-        if (a['path'] !== undefined) throw new ToolFailure(ToolErrorCodes.INVALID_ARGUMENTS, 'give "text" or "path", not both');
-        if (text.length > options.limits.searchMaxBytes) throw new ToolFailure(BuiltinErrorCodes.RESULT_TOO_LARGE, `the text is longer than the ${options.limits.searchMaxBytes}-byte limit of text_search`);
+        if (a['path'] !== undefined) throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, 'give "text" or "path", not both');
+        if (text.length > options.limits.searchMaxBytes) throw new ToolFailure(BuiltinCodes.TOO_LARGE, `the text is longer than the ${options.limits.searchMaxBytes}-byte limit of text_search`);
         files = [{ path: '', text }];
       } else {
         const input = stringArg(a, 'path', '.') as string;
@@ -77,13 +79,13 @@ export const textSearch: BuiltinFactory = (options) => {
       const outcome = await runRegex({ pattern, flags, files, maxMatches, maxLineChars: MAX_LINE_CHARS }, options.limits.searchTimeoutMs, ctx.signal);
       if (outcome.kind === 'timeout') {
         throw new ToolFailure(
-          BuiltinErrorCodes.TIMEOUT,
+          BuiltinCodes.TIMEOUT,
           `the pattern ran longer than ${options.limits.searchTimeoutMs} ms and was stopped; it probably backtracks catastrophically (nested quantifiers such as (a+)+ or (a|a)*): simplify it`,
         );
       }
       if (outcome.kind === 'error') {
         if (ctx.signal.aborted) checkAborted(ctx);
-        throw new ToolFailure(BuiltinErrorCodes.EXECUTION_ERROR, `the search failed: ${outcome.message}`);
+        throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `the search failed: ${outcome.message}`);
       }
       const matches = text !== undefined ? outcome.matches.map(({ path: _path, ...m }) => m) : outcome.matches;
       return { matches, truncated: outcome.truncated || bytesTruncated, filesSearched: text !== undefined ? 0 : files.length };

@@ -4,12 +4,14 @@
  * JSON, XML, JavaScript, forms) come back as text decoded with their charset; anything else as
  * base64 with `encoding: "base64"`, so no byte is lost or mangled.
  */
+import { ToolCodes } from '../../library/codes.js';
+import { NetCodes } from '../../net/codes.js';
+import { BuiltinCodes } from './codes.js';
 import type { InvocationContext } from '../../library/tool.js';
-import { ToolErrorCodes, ToolFailure } from '../../library/result.js';
+import { ToolFailure } from '../../library/result.js';
 import { parseAllowedHosts } from '../../net/host-allowlist.js';
 import { safeFetch } from '../../net/safe-fetch.js';
 import { argsRecord, numberArg, requireString, stringArg, type BuiltinFactory } from './builtin.js';
-import { BuiltinErrorCodes } from './errors.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -42,14 +44,14 @@ export const webFetch: BuiltinFactory = (options) => {
     limits: { timeoutMs: (maxTimeout + 5) * 1000 },
     implementation: async (args: unknown, ctx: InvocationContext): Promise<WebFetchResult> => {
       if (allowlist._tag === 'Left') {
-        throw new ToolFailure(BuiltinErrorCodes.NOT_CONFIGURED, `web_fetch's host allowlist is invalid: ${allowlist.left.map((d) => d.message).join('; ')}`);
+        throw new ToolFailure(BuiltinCodes.NOT_CONFIGURED, `web_fetch's host allowlist is invalid: ${allowlist.left.map((d) => d.message).join('; ')}`);
       }
       const a = argsRecord(args);
       const url = requireString(a, 'url');
       const method = (stringArg(a, 'method', 'GET') as string).toUpperCase();
-      if (method !== 'GET' && method !== 'POST') throw new ToolFailure(ToolErrorCodes.INVALID_ARGUMENTS, `argument "method" must be GET or POST, got ${JSON.stringify(method)}`);
+      if (method !== 'GET' && method !== 'POST') throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "method" must be GET or POST, got ${JSON.stringify(method)}`);
       const body = stringArg(a, 'body');
-      if (body !== undefined && method === 'GET') throw new ToolFailure(ToolErrorCodes.INVALID_ARGUMENTS, 'a GET request has no body: use method "POST" to send one');
+      if (body !== undefined && method === 'GET') throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, 'a GET request has no body: use method "POST" to send one');
       const headers = headersArg(a['headers']);
       const seconds = numberArg(a, 'timeout');
       const timeoutMs = Math.round(Math.min(seconds !== undefined && seconds > 0 ? seconds : maxTimeout, maxTimeout) * 1000);
@@ -63,12 +65,12 @@ export const webFetch: BuiltinFactory = (options) => {
         maxRedirects: options.limits.fetchMaxRedirects,
         signal: ctx.signal,
       });
-      if (r._tag === 'Left') {
-        const e = r.left;
-        const hint = e.code === 'HOST_NOT_ALLOWED' || e.code === 'PRIVATE_ADDRESS' ? ' (the hosts this run may reach are set by its operator)' : '';
+      if (!r.ok) {
+        const e = r.error;
+        const hint = e.code === NetCodes.HOST_NOT_ALLOWED || e.code === NetCodes.PRIVATE_ADDRESS ? ' (the hosts this run may reach are set by its operator)' : '';
         throw new ToolFailure(e.code, `${e.message}${hint}`, { retryable: e.retryable, ...(e.details !== undefined ? { details: e.details } : {}) });
       }
-      const res = r.right;
+      const res = r.value;
       const text = bodyText(res.headers['content-type'], res.body, res.text);
       return {
         status: res.status,
@@ -87,13 +89,13 @@ export const webFetch: BuiltinFactory = (options) => {
 
 const headersArg = (v: unknown): Record<string, string> => {
   if (v === undefined || v === null) return {};
-  if (typeof v !== 'object' || Array.isArray(v)) throw new ToolFailure(ToolErrorCodes.INVALID_ARGUMENTS, 'argument "headers" must be an object of header names to values');
+  if (typeof v !== 'object' || Array.isArray(v)) throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, 'argument "headers" must be an object of header names to values');
   const out: Record<string, string> = {};
   for (const [k, x] of Object.entries(v)) {
-    if (typeof x !== 'string') throw new ToolFailure(ToolErrorCodes.INVALID_ARGUMENTS, `header ${JSON.stringify(k)} must be a string`);
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k)) throw new ToolFailure(ToolErrorCodes.INVALID_ARGUMENTS, `${JSON.stringify(k)} is not a valid header name`);
-    if (/[\r\n\0]/.test(x)) throw new ToolFailure(ToolErrorCodes.INVALID_ARGUMENTS, `header ${JSON.stringify(k)} contains a line break or NUL`);
-    if (FORBIDDEN_HEADERS.has(k.toLowerCase())) throw new ToolFailure(ToolErrorCodes.INVALID_ARGUMENTS, `header ${JSON.stringify(k)} cannot be set by a call`);
+    if (typeof x !== 'string') throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `header ${JSON.stringify(k)} must be a string`);
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k)) throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `${JSON.stringify(k)} is not a valid header name`);
+    if (/[\r\n\0]/.test(x)) throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `header ${JSON.stringify(k)} contains a line break or NUL`);
+    if (FORBIDDEN_HEADERS.has(k.toLowerCase())) throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `header ${JSON.stringify(k)} cannot be set by a call`);
     out[k] = x;
   }
   return out;

@@ -4,9 +4,9 @@
  * `safeFetch` with a host allowlist, and an in-memory backend over a fixed set of documents (for
  * offline runs, examples and tests).
  */
+import { ToolCodes } from '../../library/codes.js';
 import { ToolFailure } from '../../library/result.js';
 import { safeFetch } from '../../net/safe-fetch.js';
-import { BuiltinErrorCodes } from './errors.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -67,21 +67,21 @@ export const searxngBackend = (options: SearxngOptions): WebSearchBackend => {
         signal: request.signal,
         headers: { accept: 'application/json' },
       });
-      if (r._tag === 'Left') throw new ToolFailure(r.left.code, `the search backend failed: ${r.left.message}`, { retryable: r.left.retryable });
-      if (r.right.status < 200 || r.right.status > 299) {
-        throw new ToolFailure(BuiltinErrorCodes.EXECUTION_ERROR, `the search backend answered HTTP ${r.right.status}`, { retryable: r.right.status >= 500 || r.right.status === 429 });
+      if (!r.ok) throw new ToolFailure(r.error.code, `the search backend failed: ${r.error.message}`, { retryable: r.error.retryable });
+      if (r.value.status < 200 || r.value.status > 299) {
+        throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `the search backend answered HTTP ${r.value.status}`, { retryable: r.value.status >= 500 || r.value.status === 429 });
       }
       let body: unknown;
       try {
-        body = JSON.parse(r.right.text);
+        body = JSON.parse(r.value.text);
       } catch {
-        throw new ToolFailure(BuiltinErrorCodes.EXECUTION_ERROR, 'the search backend did not answer JSON');
+        throw new ToolFailure(ToolCodes.EXECUTION_ERROR, 'the search backend did not answer JSON');
       }
       const results = (body as { results?: unknown } | null)?.results;
-      if (!Array.isArray(results)) throw new ToolFailure(BuiltinErrorCodes.EXECUTION_ERROR, 'the search backend answered JSON without a "results" array');
+      if (!Array.isArray(results)) throw new ToolFailure(ToolCodes.EXECUTION_ERROR, 'the search backend answered JSON without a "results" array');
       return results.slice(0, request.numResults).map((x: unknown, i: number) => {
         const o = (typeof x === 'object' && x !== null ? x : {}) as Record<string, unknown>;
-        if (typeof o['url'] !== 'string') throw new ToolFailure(BuiltinErrorCodes.EXECUTION_ERROR, `the search backend's result ${i} has no "url"`);
+        if (typeof o['url'] !== 'string') throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `the search backend's result ${i} has no "url"`);
         return { title: typeof o['title'] === 'string' ? o['title'] : '', url: o['url'], snippet: typeof o['content'] === 'string' ? o['content'] : '' };
       });
     },

@@ -12,10 +12,11 @@
  * Without `/proc` (not Linux), the same functions work on real paths, and only the check of
  * `resolveWorkspacePath` applies (documented in docs/builtins.md).
  */
+import { BuiltinCodes } from './codes.js';
 import { constants, existsSync } from 'node:fs';
 import { open, readlink, type FileHandle } from 'node:fs/promises';
 import { ToolFailure } from '../../library/result.js';
-import { BuiltinErrorCodes, systemFailure } from './errors.js';
+import { systemFailure } from './errors.js';
 import { isWithin } from './workspace.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -129,11 +130,11 @@ const verifyDescriptor = async (root: string, fh: FileHandle, display: string): 
   if (actual.endsWith(' (deleted)')) {
     const st = await fh.stat().catch(() => undefined);
     if (st === undefined || st.nlink === 0) {
-      throw new ToolFailure(BuiltinErrorCodes.FILE_NOT_FOUND, `${JSON.stringify(display)} was deleted while it was being used`, { retryable: true });
+      throw new ToolFailure(BuiltinCodes.FILE_NOT_FOUND, `${JSON.stringify(display)} was deleted while it was being used`, { retryable: true });
     }
   }
   if (!isWithin(root, actual)) {
-    throw new ToolFailure(BuiltinErrorCodes.INVALID_PATH, `path ${JSON.stringify(display)} leads outside the workspace (it changed while being opened)`);
+    throw new ToolFailure(BuiltinCodes.INVALID_PATH, `path ${JSON.stringify(display)} leads outside the workspace (it changed while being opened)`);
   }
   return actual;
 };

@@ -14,18 +14,20 @@
  * `workspace-fs.ts` then verify what they actually opened, which closes the race of a component
  * being replaced by a symlink in between.
  */
+import { ToolCodes } from '../../library/codes.js';
+import { BuiltinCodes } from './codes.js';
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
-import type { Either } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../../core/either.js';
 import { ToolFailure } from '../../library/result.js';
-import { BuiltinErrorCodes, errnoOf } from './errors.js';
+import { errnoOf } from './errors.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------------------
 
 export interface PathRefusal {
-  readonly code: 'INVALID_PATH';
+  readonly code: typeof BuiltinCodes.INVALID_PATH;
   readonly message: string;
 }
 
@@ -50,7 +52,7 @@ const MAX_LINKS = 40;
 // pure stage
 // -------------------------------------------------------------------------------------------------
 
-const refuse = (message: string): Either<PathRefusal, never> => ({ _tag: 'Left', left: { code: 'INVALID_PATH', message } });
+const refuse = (message: string): Either<PathRefusal, never> => (left({ code: BuiltinCodes.INVALID_PATH, message }));
 
 /**
  * The relative form of `input` inside `root` (an absolute, normalized path), or why it is refused.
@@ -71,7 +73,7 @@ export const normalizeWorkspacePath = (root: string, input: string): Either<Path
   const n = path.posix.normalize(rel === '' ? '.' : rel);
   if (n === '..' || n.startsWith('../')) return refuse(`path ${show} is outside the workspace (it climbs above the root with ".."); give a path relative to the workspace root`);
   const trimmed = n === '.' || n === './' ? '' : n.replace(/\/+$/, '');
-  return { _tag: 'Right', right: trimmed };
+  return right(trimmed);
 };
 
 /** Whether `p` is `root` or inside it (both absolute and normalized). */
@@ -87,10 +89,10 @@ export const workspaceRoot = async (root: string): Promise<string> => {
   try {
     real = await realpath(root);
   } catch (e) {
-    throw new ToolFailure(BuiltinErrorCodes.INVALID_PATH, `the workspace root is not usable (${errnoOf(e) ?? 'error'}); ask the operator to check it`);
+    throw new ToolFailure(BuiltinCodes.INVALID_PATH, `the workspace root is not usable (${errnoOf(e) ?? 'error'}); ask the operator to check it`);
   }
   const st = await lstat(real).catch(() => undefined);
-  if (st === undefined || !st.isDirectory()) throw new ToolFailure(BuiltinErrorCodes.INVALID_PATH, 'the workspace root is not a directory');
+  if (st === undefined || !st.isDirectory()) throw new ToolFailure(BuiltinCodes.INVALID_PATH, 'the workspace root is not a directory');
   return real;
 };
 
@@ -122,14 +124,14 @@ export const resolveWorkspacePath = async (root: string, input: string, options:
 
 const resolveRelative = async (rootReal: string, input: string, relative: string, options: ResolvePathOptions): Promise<WorkspacePath> => {
   if (relative === '' && options.allowRoot !== true) {
-    throw new ToolFailure(BuiltinErrorCodes.INVALID_PATH, 'this operation does not apply to the workspace root itself; name a file or directory inside it');
+    throw new ToolFailure(BuiltinCodes.INVALID_PATH, 'this operation does not apply to the workspace root itself; name a file or directory inside it');
   }
   const { real, exists } = options.followLast === false && relative !== '' ? await lastUnfollowed(rootReal, relative, input) : await followLinks(rootReal, relative, input);
   if (!isWithin(rootReal, real)) {
-    throw new ToolFailure(BuiltinErrorCodes.INVALID_PATH, `path ${JSON.stringify(input)} leads outside the workspace through a symbolic link`);
+    throw new ToolFailure(BuiltinCodes.INVALID_PATH, `path ${JSON.stringify(input)} leads outside the workspace through a symbolic link`);
   }
   if (real === rootReal && options.allowRoot !== true) {
-    throw new ToolFailure(BuiltinErrorCodes.INVALID_PATH, `path ${JSON.stringify(input)} is the workspace root itself (through a symbolic link)`);
+    throw new ToolFailure(BuiltinCodes.INVALID_PATH, `path ${JSON.stringify(input)} is the workspace root itself (through a symbolic link)`);
   }
   return { input, relative, real, root: rootReal, exists };
 };
@@ -176,16 +178,16 @@ const followLinks = async (rootReal: string, relative: string, input: string): P
         cur = next;
         continue;
       }
-      if (code === 'ENAMETOOLONG') throw new ToolFailure(BuiltinErrorCodes.INVALID_PATH, `path ${JSON.stringify(input)} is too long`);
-      if (code === 'EACCES') throw new ToolFailure(BuiltinErrorCodes.PERMISSION_DENIED, `permission denied for ${JSON.stringify(input)}`);
-      throw new ToolFailure(BuiltinErrorCodes.EXECUTION_ERROR, `cannot resolve ${JSON.stringify(input)}: ${code ?? String(e)}`);
+      if (code === 'ENAMETOOLONG') throw new ToolFailure(BuiltinCodes.INVALID_PATH, `path ${JSON.stringify(input)} is too long`);
+      if (code === 'EACCES') throw new ToolFailure(BuiltinCodes.PERMISSION_DENIED, `permission denied for ${JSON.stringify(input)}`);
+      throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `cannot resolve ${JSON.stringify(input)}: ${code ?? String(e)}`);
     }
     if (!st.isSymbolicLink()) {
       cur = next;
       continue;
     }
     links += 1;
-    if (links > MAX_LINKS) throw new ToolFailure(BuiltinErrorCodes.INVALID_PATH, `path ${JSON.stringify(input)} goes through too many symbolic links`);
+    if (links > MAX_LINKS) throw new ToolFailure(BuiltinCodes.INVALID_PATH, `path ${JSON.stringify(input)} goes through too many symbolic links`);
     let target: string;
     try {
       target = await readlink(next);
@@ -196,9 +198,9 @@ const followLinks = async (rootReal: string, relative: string, input: string): P
         queue.unshift(seg);
         continue;
       }
-      throw new ToolFailure(BuiltinErrorCodes.EXECUTION_ERROR, `cannot read the symbolic link in ${JSON.stringify(input)}: ${errnoOf(e) ?? String(e)}`);
+      throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `cannot read the symbolic link in ${JSON.stringify(input)}: ${errnoOf(e) ?? String(e)}`);
     }
-    if (target.includes('\0') || target === '') throw new ToolFailure(BuiltinErrorCodes.INVALID_PATH, `path ${JSON.stringify(input)} goes through a malformed symbolic link`);
+    if (target.includes('\0') || target === '') throw new ToolFailure(BuiltinCodes.INVALID_PATH, `path ${JSON.stringify(input)} goes through a malformed symbolic link`);
     queue.unshift(...target.split('/'));
     if (target.startsWith('/')) cur = '/';
   }

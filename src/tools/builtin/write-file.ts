@@ -7,14 +7,16 @@
  * The replaced file's permission bits are kept. Writing through a symbolic link writes its target
  * (when the target is inside the workspace). Approval: asks only when the file already exists.
  */
+import { ToolCodes } from '../../library/codes.js';
+import { BuiltinCodes } from './codes.js';
 import { constants } from 'node:fs';
 import { lstat, mkdir, rename, unlink } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import type { InvocationContext } from '../../library/tool.js';
-import { ToolErrorCodes, ToolFailure } from '../../library/result.js';
+import { ToolFailure } from '../../library/result.js';
 import { argsRecord, boolArg, requireString, stringArg, type BuiltinFactory } from './builtin.js';
-import { BuiltinErrorCodes, errnoOf, systemFailure } from './errors.js';
+import { errnoOf, systemFailure } from './errors.js';
 import { childPath, openDirectory, openFileIn, openSubdirectory, type DirHandle } from './workspace-fs.js';
 import { resolveWorkspacePath, type WorkspacePath } from './workspace.js';
 
@@ -49,7 +51,7 @@ export const writeFile: BuiltinFactory = (options) => ({
     const createDirs = boolArg(a, 'createDirs', false);
     const bytes = encodeContent(content, encoding);
     if (bytes.length > options.limits.writeMaxBytes) {
-      throw new ToolFailure(BuiltinErrorCodes.RESULT_TOO_LARGE, `content is ${bytes.length} bytes, more than the ${options.limits.writeMaxBytes}-byte limit of write_file`, {
+      throw new ToolFailure(BuiltinCodes.TOO_LARGE, `content is ${bytes.length} bytes, more than the ${options.limits.writeMaxBytes}-byte limit of write_file`, {
         details: { size: bytes.length, limit: options.limits.writeMaxBytes },
       });
     }
@@ -86,12 +88,12 @@ export const encodeContent = (content: string, encoding: 'utf-8' | 'base64'): Bu
   if (encoding === 'base64') {
     const compact = content.replace(/[\r\n\t ]+/g, '');
     if (!BASE64.test(compact)) {
-      throw new ToolFailure(BuiltinErrorCodes.INVALID_ENCODING, 'content is not valid base64 (characters A-Z a-z 0-9 + / with = padding, length a multiple of 4)');
+      throw new ToolFailure(BuiltinCodes.INVALID_ENCODING, 'content is not valid base64 (characters A-Z a-z 0-9 + / with = padding, length a multiple of 4)');
     }
     return Buffer.from(compact, 'base64');
   }
   if (LONE_SURROGATE.test(content)) {
-    throw new ToolFailure(ToolErrorCodes.INVALID_ARGUMENTS, 'content contains an unpaired UTF-16 surrogate, which UTF-8 cannot encode; send the bytes as base64');
+    throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, 'content contains an unpaired UTF-16 surrogate, which UTF-8 cannot encode; send the bytes as base64');
   }
   return Buffer.from(content, 'utf8');
 };
@@ -103,8 +105,8 @@ const parentDirectory = async (target: WorkspacePath, input: string, createDirs:
     try {
       return await openDirectory(target.root, parentReal, path.posix.dirname(input));
     } catch (e) {
-      if (e instanceof ToolFailure && e.code === BuiltinErrorCodes.FILE_NOT_FOUND) {
-        throw new ToolFailure(BuiltinErrorCodes.FILE_NOT_FOUND, `the directory of ${JSON.stringify(input)} does not exist; pass createDirs: true to create it`);
+      if (e instanceof ToolFailure && e.code === BuiltinCodes.FILE_NOT_FOUND) {
+        throw new ToolFailure(BuiltinCodes.FILE_NOT_FOUND, `the directory of ${JSON.stringify(input)} does not exist; pass createDirs: true to create it`);
       }
       throw e;
     }
@@ -137,9 +139,9 @@ const parentDirectory = async (target: WorkspacePath, input: string, createDirs:
 /** Writes `bytes` to a temporary file in `dir` and renames it over `name`, keeping the old mode. */
 const replaceContent = async (root: string, dir: DirHandle, name: string, bytes: Uint8Array, input: string): Promise<void> => {
   const existing = await lstat(childPath(dir, name)).catch(() => undefined);
-  if (existing?.isDirectory() === true) throw new ToolFailure(BuiltinErrorCodes.NOT_A_FILE, `${JSON.stringify(input)} is a directory`);
+  if (existing?.isDirectory() === true) throw new ToolFailure(BuiltinCodes.NOT_A_FILE, `${JSON.stringify(input)} is a directory`);
   if (existing !== undefined && !existing.isFile() && !existing.isSymbolicLink()) {
-    throw new ToolFailure(BuiltinErrorCodes.NOT_A_FILE, `${JSON.stringify(input)} is not a regular file`);
+    throw new ToolFailure(BuiltinCodes.NOT_A_FILE, `${JSON.stringify(input)} is not a regular file`);
   }
   const tmp = `.${name.slice(0, 100)}.${randomUUID()}.tmp`;
   const fh = await openFileIn(root, dir, tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, input, existing?.isFile() === true ? existing.mode & 0o7777 : 0o666);

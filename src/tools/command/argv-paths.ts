@@ -4,6 +4,8 @@
  * then `..`), and the real candidate must be the real root or below it. `..`, absolute paths and
  * symlinks that point outside are all caught by the same check, on the path that is then used.
  */
+import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
+import { CommandCodes } from './codes.js';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
@@ -11,9 +13,8 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 // model
 // -------------------------------------------------------------------------------------------------
 
-export type Confined =
-  | { readonly ok: true; readonly path: string }
-  | { readonly ok: false; readonly code: 'INVALID_PATH' | 'FILE_NOT_FOUND'; readonly message: string };
+/** The real path, or why it is refused. */
+export type Confined = Result<string, CodedError<typeof CommandCodes.INVALID_PATH | typeof CommandCodes.FILE_NOT_FOUND>>;
 
 // -------------------------------------------------------------------------------------------------
 // utilities
@@ -30,13 +31,13 @@ export const isInside = (root: string, child: string): boolean => {
  * real `root`. Messages name the path as given, never the real path outside.
  */
 export const confineDirectory = async (root: string, candidate: string): Promise<Confined> => {
-  if (candidate.includes('\0')) return { ok: false, code: 'INVALID_PATH', message: `"${candidate}" contains a NUL character` };
-  if (isAbsolute(candidate)) return { ok: false, code: 'INVALID_PATH', message: `"${candidate}" is absolute: give a path relative to the workspace` };
+  if (candidate.includes('\0')) return failWith(CommandCodes.INVALID_PATH, `"${candidate}" contains a NUL character`);
+  if (isAbsolute(candidate)) return failWith(CommandCodes.INVALID_PATH, `"${candidate}" is absolute: give a path relative to the workspace`);
   let realRoot: string;
   try {
     realRoot = await realpath(root);
   } catch {
-    return { ok: false, code: 'FILE_NOT_FOUND', message: `the workspace "${root}" does not exist` };
+    return failWith(CommandCodes.FILE_NOT_FOUND, `the workspace "${root}" does not exist`);
   }
   // resolved as the system does (not lexically): "link/.." is the parent of the link's target
   const joined = `${realRoot}${sep}${candidate}`;
@@ -45,13 +46,13 @@ export const confineDirectory = async (root: string, candidate: string): Promise
     real = await realpath(joined);
   } catch {
     return isInside(realRoot, resolve(realRoot, candidate))
-      ? { ok: false, code: 'FILE_NOT_FOUND', message: `directory "${candidate}" does not exist in the workspace` }
-      : { ok: false, code: 'INVALID_PATH', message: `"${candidate}" is outside the workspace` };
+      ? failWith(CommandCodes.FILE_NOT_FOUND, `directory "${candidate}" does not exist in the workspace`)
+      : failWith(CommandCodes.INVALID_PATH, `"${candidate}" is outside the workspace`);
   }
-  if (!isInside(realRoot, real)) return { ok: false, code: 'INVALID_PATH', message: `"${candidate}" is outside the workspace` };
+  if (!isInside(realRoot, real)) return failWith(CommandCodes.INVALID_PATH, `"${candidate}" is outside the workspace`);
   const s = await stat(real).catch(() => undefined);
-  if (s === undefined || !s.isDirectory()) return { ok: false, code: 'INVALID_PATH', message: `"${candidate}" is not a directory` };
-  return { ok: true, path: real };
+  if (s === undefined || !s.isDirectory()) return failWith(CommandCodes.INVALID_PATH, `"${candidate}" is not a directory`);
+  return ok(real);
 };
 
 /**
@@ -62,12 +63,12 @@ export const confineDirectory = async (root: string, candidate: string): Promise
  * only decides whether it may.
  */
 export const confinePath = async (root: string, base: string, candidate: string): Promise<Confined> => {
-  if (candidate.includes('\0')) return { ok: false, code: 'INVALID_PATH', message: `"${candidate}" contains a NUL character` };
+  if (candidate.includes('\0')) return failWith(CommandCodes.INVALID_PATH, `"${candidate}" contains a NUL character`);
   let realRoot: string;
   try {
     realRoot = await realpath(root);
   } catch {
-    return { ok: false, code: 'FILE_NOT_FOUND', message: `the workspace "${root}" does not exist` };
+    return failWith(CommandCodes.FILE_NOT_FOUND, `the workspace "${root}" does not exist`);
   }
   const full = isAbsolute(candidate) ? candidate : `${base}${sep}${candidate}`;
   // resolve the longest existing prefix as the system would, then the missing rest lexically
@@ -81,9 +82,9 @@ export const confinePath = async (root: string, base: string, candidate: string)
       continue;
     }
     const rest = parts.slice(n);
-    if (rest.includes('..')) return { ok: false, code: 'INVALID_PATH', message: `"${candidate}" goes through a directory that does not exist and back with ".."` };
+    if (rest.includes('..')) return failWith(CommandCodes.INVALID_PATH, `"${candidate}" goes through a directory that does not exist and back with ".."`);
     const resolved = rest.length === 0 ? real : resolve(real, ...rest);
-    return isInside(realRoot, resolved) ? { ok: true, path: resolved } : { ok: false, code: 'INVALID_PATH', message: `"${candidate}" is outside the workspace` };
+    return isInside(realRoot, resolved) ? ok(resolved) : failWith(CommandCodes.INVALID_PATH, `"${candidate}" is outside the workspace`);
   }
-  return { ok: false, code: 'INVALID_PATH', message: `"${candidate}" cannot be resolved` };
+  return failWith(CommandCodes.INVALID_PATH, `"${candidate}" cannot be resolved`);
 };

@@ -11,7 +11,8 @@
  *   literal `--` or the tool sets `allowLeadingDash` (otherwise `{file}` = `--output=/etc/x` would
  *   be read as an option).
  */
-import { left, right, type Either } from 'fp-ts/lib/Either.js';
+import { CommandCodes } from './codes.js';
+import { left, right, type Either } from '../../core/either.js';
 import { error, type Diagnostic } from '../../core/diagnostic.js';
 import { scalarText } from '../http/url-template.js';
 
@@ -61,7 +62,7 @@ export const parseArgTemplate = (source: string, where: string): Either<Readonly
       const name = close < 0 ? '' : source.slice(i + 1, close);
       if (close < 0 || !NAME.test(name))
         return left([
-          error('COMMAND_TEMPLATE_SYNTAX', `${where}: "${close < 0 ? source.slice(i) : source.slice(i, close + 1)}" is not a placeholder`, {
+          error(CommandCodes.TEMPLATE_SYNTAX, `${where}: "${close < 0 ? source.slice(i) : source.slice(i, close + 1)}" is not a placeholder`, {
             hint: 'a placeholder is {name} with an identifier inside; write {{ and }} for literal braces (e.g. "{{print $1}}")',
           }),
         ]);
@@ -70,7 +71,7 @@ export const parseArgTemplate = (source: string, where: string): Either<Readonly
       parts.push({ kind: 'placeholder', name });
       i = close;
     } else if (ch === '}') {
-      return left([error('COMMAND_TEMPLATE_SYNTAX', `${where}: a lone "}" at offset ${i}`, { hint: 'write }} for a literal brace' })]);
+      return left([error(CommandCodes.TEMPLATE_SYNTAX, `${where}: a lone "}" at offset ${i}`, { hint: 'write }} for a literal brace' })]);
     } else text += ch;
   }
   if (text !== '' || parts.length === 0) parts.push({ kind: 'text', text });
@@ -80,10 +81,10 @@ export const parseArgTemplate = (source: string, where: string): Either<Readonly
 export const parseArgvTemplate = (argv: ReadonlyArray<string | ReadonlyArray<string>>, where = 'argv'): Either<ReadonlyArray<Diagnostic>, ArgvTemplate> => {
   const problems: Diagnostic[] = [];
   const [first, ...rest] = argv;
-  if (first === undefined) return left([error('COMMAND_ARGV_EMPTY', `${where} is empty: its first element names the program`)]);
+  if (first === undefined) return left([error(CommandCodes.ARGV_EMPTY, `${where} is empty: its first element names the program`)]);
   if (typeof first !== 'string' || first === '' || /[{}]/.test(first.replace(/\{\{|\}\}/g, '')))
     problems.push(
-      error('COMMAND_PROGRAM_PLACEHOLDER', `${where}[0] must be the program, written literally`, {
+      error(CommandCodes.PROGRAM_PLACEHOLDER, `${where}[0] must be the program, written literally`, {
         hint: 'a placeholder (or a group) cannot choose the program: that would let the model run anything',
       }),
     );
@@ -97,7 +98,7 @@ export const parseArgvTemplate = (argv: ReadonlyArray<string | ReadonlyArray<str
       return;
     }
     if (el.length === 0) {
-      problems.push(error('COMMAND_GROUP_EMPTY', `${at} is an empty group`));
+      problems.push(error(CommandCodes.GROUP_EMPTY, `${at} is an empty group`));
       return;
     }
     const args: ArgTemplate[] = [];

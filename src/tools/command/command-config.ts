@@ -8,7 +8,8 @@
  *   "timeoutMs": 30000, "maxOutputBytes": 1048576, "output": "auto", "pathParameters": ["file"] }
  * ```
  */
-import { left, right, type Either } from 'fp-ts/lib/Either.js';
+import { CommandCodes } from './codes.js';
+import { left, right, type Either } from '../../core/either.js';
 import * as t from 'io-ts';
 import { error, type Diagnostic } from '../../core/diagnostic.js';
 import { parseArgTemplate, parseArgvTemplate, type ArgTemplate, type ArgvTemplate } from './argv-template.js';
@@ -99,15 +100,15 @@ export const decodeCommandToolConfig = (json: unknown, where = 'command'): Eithe
 
 export const compileCommandConfig = (json: unknown, where = 'command'): Either<ReadonlyArray<Diagnostic>, CompiledCommandConfig> => {
   if (typeof json !== 'object' || json === null || Array.isArray(json))
-    return left([error('COMMAND_CONFIG_TYPE', `${where}: expected an object with at least "argv", got ${json === null ? 'null' : Array.isArray(json) ? 'an array' : typeof json}`)]);
-  const problems: Diagnostic[] = [...unknownKeys(json, KEYS, where, 'COMMAND_CONFIG_UNKNOWN_KEY')];
+    return left([error(CommandCodes.CONFIG_TYPE, `${where}: expected an object with at least "argv", got ${json === null ? 'null' : Array.isArray(json) ? 'an array' : typeof json}`)]);
+  const problems: Diagnostic[] = [...unknownKeys(json, KEYS, where, CommandCodes.CONFIG_UNKNOWN_KEY)];
   const decoded = CommandConfigCodec.decode(json);
-  if (decoded._tag === 'Left') return left([...problems, ...decodeErrors(decoded.left, where, 'COMMAND_CONFIG_TYPE')]);
+  if (decoded._tag === 'Left') return left([...problems, ...decodeErrors(decoded.left, where, CommandCodes.CONFIG_TYPE)]);
   const raw = decoded.right;
 
   const num = (field: string, v: number | undefined, fallback: number, min: number): number => {
     if (v === undefined) return fallback;
-    if (!Number.isInteger(v) || v < min) problems.push(error('COMMAND_CONFIG_VALUE', `${where}.${field} must be an integer >= ${min}, got ${v}`));
+    if (!Number.isInteger(v) || v < min) problems.push(error(CommandCodes.CONFIG_VALUE, `${where}.${field} must be an integer >= ${min}, got ${v}`));
     return v;
   };
 
@@ -118,21 +119,21 @@ export const compileCommandConfig = (json: unknown, where = 'command'): Either<R
   const cwd = parseArgTemplate(cwdSource, `${where}.cwd`);
   if (cwd._tag === 'Left') problems.push(...cwd.left);
   else if (cwdSource.startsWith('/') || /^[A-Za-z]:[\\/]/.test(cwdSource))
-    problems.push(error('COMMAND_CWD_OUTSIDE', `${where}.cwd "${cwdSource}" is absolute: it must be relative to the workspace`));
+    problems.push(error(CommandCodes.CWD_OUTSIDE, `${where}.cwd "${cwdSource}" is absolute: it must be relative to the workspace`));
   else if (cwdSource.split(/[\\/]/).includes('..'))
-    problems.push(error('COMMAND_CWD_OUTSIDE', `${where}.cwd "${cwdSource}" climbs out with "..": it must stay inside the workspace`));
+    problems.push(error(CommandCodes.CWD_OUTSIDE, `${where}.cwd "${cwdSource}" climbs out with "..": it must stay inside the workspace`));
 
   for (const name of [...(raw.env ?? []), ...Object.keys(raw.setEnv ?? {})])
-    if (!ENV_NAME.test(name)) problems.push(error('COMMAND_ENV_NAME', `${where}: "${name}" is not an environment variable name`));
-  for (const [k, v] of Object.entries(raw.setEnv ?? {})) if (v.includes('\0')) problems.push(error('COMMAND_ENV_VALUE', `${where}.setEnv.${k} contains a NUL character`));
+    if (!ENV_NAME.test(name)) problems.push(error(CommandCodes.ENV_NAME, `${where}: "${name}" is not an environment variable name`));
+  for (const [k, v] of Object.entries(raw.setEnv ?? {})) if (v.includes('\0')) problems.push(error(CommandCodes.ENV_VALUE, `${where}.setEnv.${k} contains a NUL character`));
 
   const timeoutMs = num('timeoutMs', raw.timeoutMs, COMMAND_DEFAULTS.timeoutMs, 1);
   const killGraceMs = num('killGraceMs', raw.killGraceMs, COMMAND_DEFAULTS.killGraceMs, 0);
   const maxOutputBytes = num('maxOutputBytes', raw.maxOutputBytes, COMMAND_DEFAULTS.maxOutputBytes, 1);
   for (const [i, code] of (raw.successExitCodes ?? []).entries())
-    if (!Number.isInteger(code) || code < 0 || code > 255) problems.push(error('COMMAND_CONFIG_VALUE', `${where}.successExitCodes[${i}] must be an exit code (0-255), got ${code}`));
+    if (!Number.isInteger(code) || code < 0 || code > 255) problems.push(error(CommandCodes.CONFIG_VALUE, `${where}.successExitCodes[${i}] must be an exit code (0-255), got ${code}`));
   if (raw.stdin !== undefined && !ENV_NAME.test(raw.stdin))
-    problems.push(error('COMMAND_CONFIG_VALUE', `${where}.stdin must name a parameter, got "${raw.stdin}"`, { hint: 'write the parameter name without braces' }));
+    problems.push(error(CommandCodes.CONFIG_VALUE, `${where}.stdin must name a parameter, got "${raw.stdin}"`, { hint: 'write the parameter name without braces' }));
 
   if (problems.length > 0 || argv._tag === 'Left' || cwd._tag === 'Left') return left(problems);
   const config: CommandToolConfig = {

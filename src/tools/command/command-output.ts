@@ -6,6 +6,7 @@
  * value such as `42`); else the last line that looks like JSON (starts with `{` or `[`) and parses;
  * else `{output: <the output as printed>}`. Log lines before a final JSON line are ignored.
  */
+import { err, ok, type Result } from '../../core/result.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -35,10 +36,10 @@ export const parseCommandOutput = (stdout: string): ParsedOutput => {
   return { json: false, value: { output: stdout } };
 };
 
-const tryJson = (s: string): { ok: true; value: unknown } | { ok: false } => {
+const tryJson = (s: string): Result<unknown, unknown> => {
   try {
-    return { ok: true, value: JSON.parse(s) };
-  } catch {
-    return { ok: false };
+    return ok(JSON.parse(s) as unknown);
+  } catch (e) {
+    return err(e);
   }
 };

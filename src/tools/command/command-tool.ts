@@ -11,7 +11,9 @@
  * `RESULT_TOO_LARGE`, `COMMAND_FAILED` (an exit code not in `successExitCodes`, with the end of
  * stderr), `OUTPUT_NOT_JSON` (with `output: "json"`).
  */
-import { left, right, type Either } from 'fp-ts/lib/Either.js';
+import { ToolCodes } from '../../library/codes.js';
+import { CommandCodes } from './codes.js';
+import { left, right, type Either } from '../../core/either.js';
 import { error, type Diagnostic } from '../../core/diagnostic.js';
 import { ToolFailure } from '../../library/result.js';
 import { createTool, type InvocationContext, type Tool } from '../../library/tool.js';
@@ -55,17 +57,17 @@ export const commandTool = (spec: ToolSpecification, config: CommandToolConfigIn
   for (const name of new Set(names))
     if (!params.includes(name))
       problems.push(
-        error('COMMAND_UNKNOWN_PLACEHOLDER', `tool "${spec.name}": placeholder {${name}} names no parameter`, {
+        error(CommandCodes.UNKNOWN_PLACEHOLDER, `tool "${spec.name}": placeholder {${name}} names no parameter`, {
           hint: params.length > 0 ? `the parameters are: ${params.join(', ')}` : 'the tool has no parameters',
         }),
       );
   const raw = (typeof config === 'object' && config !== null ? config : {}) as { stdin?: unknown; pathParameters?: unknown };
   for (const name of Array.isArray(raw.pathParameters) ? raw.pathParameters : [])
-    if (typeof name === 'string' && !params.includes(name)) problems.push(error('COMMAND_UNKNOWN_PLACEHOLDER', `tool "${spec.name}": pathParameters names "${name}", which is not a parameter`));
+    if (typeof name === 'string' && !params.includes(name)) problems.push(error(CommandCodes.UNKNOWN_PLACEHOLDER, `tool "${spec.name}": pathParameters names "${name}", which is not a parameter`));
   if (typeof raw.stdin === 'string' && !params.includes(raw.stdin))
-    problems.push(error('COMMAND_UNKNOWN_PLACEHOLDER', `tool "${spec.name}": stdin names "${raw.stdin}", which is not a parameter`));
+    problems.push(error(CommandCodes.UNKNOWN_PLACEHOLDER, `tool "${spec.name}": stdin names "${raw.stdin}", which is not a parameter`));
   if (typeof options?.workspace !== 'string' || options.workspace === '')
-    problems.push(error('COMMAND_WORKSPACE_REQUIRED', `tool "${spec.name}": a command tool needs the workspace its working directory is confined to`));
+    problems.push(error(CommandCodes.WORKSPACE_REQUIRED, `tool "${spec.name}": a command tool needs the workspace its working directory is confined to`));
   if (problems.length > 0 || compiled._tag === 'Left') return left(problems);
   const c = compiled.right;
 
@@ -88,19 +90,19 @@ const run = async (c: CompiledCommandConfig, options: CommandToolOptions, args: 
   const { config } = c;
   const lookup = (name: string): unknown => args[name];
   const argv = renderArgv(c.argv, lookup, config.allowLeadingDash);
-  if (argv._tag === 'Left') throw new ToolFailure('INVALID_ARGUMENTS', `argument "${argv.left.name}" ${argv.left.message}`, { details: { argument: argv.left.name } });
+  if (argv._tag === 'Left') throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "${argv.left.name}" ${argv.left.message}`, { details: { argument: argv.left.name } });
 
   const cwdText = renderCwd(c, lookup);
   const cwd = await confineDirectory(options.workspace, cwdText === '' ? '.' : cwdText);
-  if (!cwd.ok) throw new ToolFailure(cwd.code, `working directory: ${cwd.message}`);
+  if (!cwd.ok) throw new ToolFailure(cwd.error.code, `working directory: ${cwd.error.message}`);
 
   for (const name of config.pathParameters) {
     const values = Array.isArray(args[name]) ? (args[name] as unknown[]) : [args[name]];
     for (const v of values) {
       const text = argText(v);
       if (text === undefined) continue;
-      const inside = await confinePath(options.workspace, cwd.path, text);
-      if (!inside.ok) throw new ToolFailure(inside.code, `argument "${name}": ${inside.message}`, { details: { argument: name } });
+      const inside = await confinePath(options.workspace, cwd.value, text);
+      if (!inside.ok) throw new ToolFailure(inside.error.code, `argument "${name}": ${inside.error.message}`, { details: { argument: name } });
     }
   }
 
@@ -118,7 +120,7 @@ const run = async (c: CompiledCommandConfig, options: CommandToolOptions, args: 
   }
 
   const r = await runProcess(argv.right, {
-    cwd: cwd.path,
+    cwd: cwd.value,
     env,
     ...(stdin !== undefined ? { stdin } : {}),
     timeoutMs: config.timeoutMs,
@@ -128,24 +130,24 @@ const run = async (c: CompiledCommandConfig, options: CommandToolOptions, args: 
   });
   const program = c.argv.program;
   if (r.error !== undefined) {
-    if (r.error.code === 'ENOENT') throw new ToolFailure('COMMAND_NOT_FOUND', r.error.message);
-    if (r.error.code === 'CANCELLED') throw new ToolFailure('CANCELLED', 'the call was cancelled before the program started');
-    throw new ToolFailure('EXECUTION_ERROR', r.error.message, { details: { cause: r.error.code } });
+    if (r.error.code === 'ENOENT') throw new ToolFailure(CommandCodes.NOT_FOUND, r.error.message);
+    if (r.error.code === ToolCodes.CANCELLED) throw new ToolFailure(ToolCodes.CANCELLED, 'the call was cancelled before the program started');
+    throw new ToolFailure(ToolCodes.EXECUTION_ERROR, r.error.message, { details: { cause: r.error.code } });
   }
-  if (r.cancelled) throw new ToolFailure('CANCELLED', `"${program}" was cancelled; its process group was killed`);
+  if (r.cancelled) throw new ToolFailure(ToolCodes.CANCELLED, `"${program}" was cancelled; its process group was killed`);
   if (r.timedOut)
-    throw new ToolFailure('TIMEOUT', `"${program}" did not finish within ${config.timeoutMs} ms; its process group was killed`, {
+    throw new ToolFailure(CommandCodes.TIMEOUT, `"${program}" did not finish within ${config.timeoutMs} ms; its process group was killed`, {
       retryable: true,
       details: { timeoutMs: config.timeoutMs, stderr: tail(r.stderr) },
     });
   if (r.truncated)
-    throw new ToolFailure('RESULT_TOO_LARGE', `"${program}" printed more than ${config.maxOutputBytes} bytes; it was stopped`, {
+    throw new ToolFailure(CommandCodes.OUTPUT_TOO_LARGE, `"${program}" printed more than ${config.maxOutputBytes} bytes; it was stopped`, {
       details: { maxOutputBytes: config.maxOutputBytes },
     });
   if (r.exitCode === null || !config.successExitCodes.includes(r.exitCode)) {
     const how = r.exitCode === null ? `was killed by ${r.signal ?? 'a signal'}` : `exited with code ${r.exitCode}`;
     const said = tail(r.stderr).trim() || tail(r.stdout).trim();
-    throw new ToolFailure('COMMAND_FAILED', `"${program}" ${how}${said !== '' ? `: ${said}` : ''}`, {
+    throw new ToolFailure(CommandCodes.FAILED, `"${program}" ${how}${said !== '' ? `: ${said}` : ''}`, {
       details: { exitCode: r.exitCode, signal: r.signal, stderr: tail(r.stderr), stdout: tail(r.stdout) },
     });
   }
@@ -157,7 +159,7 @@ const run = async (c: CompiledCommandConfig, options: CommandToolOptions, args: 
       return { output: r.stdout };
     case 'json': {
       const parsed = parseCommandOutput(r.stdout);
-      if (!parsed.json) throw new ToolFailure('OUTPUT_NOT_JSON', `"${program}" printed no JSON (neither its whole output nor a last JSON line)`, { details: { stdout: tail(r.stdout) } });
+      if (!parsed.json) throw new ToolFailure(CommandCodes.OUTPUT_NOT_JSON, `"${program}" printed no JSON (neither its whole output nor a last JSON line)`, { details: { stdout: tail(r.stdout) } });
       return parsed.value;
     }
     case 'auto':
@@ -180,7 +182,7 @@ const renderCwd = (c: CompiledCommandConfig, lookup: (name: string) => unknown):
       continue;
     }
     const v = argText(lookup(p.name));
-    if (v === undefined || v === '') throw new ToolFailure('INVALID_ARGUMENTS', `argument "${p.name}" is needed: it names the working directory`, { details: { argument: p.name } });
+    if (v === undefined || v === '') throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "${p.name}" is needed: it names the working directory`, { details: { argument: p.name } });
     text += v;
   }
   return text;

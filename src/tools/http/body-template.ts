@@ -9,7 +9,8 @@
  *   `name=${p}` is dropped when the value is absent and repeated for an array.
  * - `text`: values inserted as they are (the body is opaque bytes; its length is computed).
  */
-import { left, right, type Either } from 'fp-ts/lib/Either.js';
+import { HttpCodes } from './codes.js';
+import { left, right, type Either } from '../../core/either.js';
 import { error, type Diagnostic } from '../../core/diagnostic.js';
 import { parseTemplate, type TemplatePart } from '../template.js';
 import { scalarText, type RenderProblem } from './url-template.js';
@@ -80,7 +81,7 @@ export const parseBodyTemplate = (source: string, encoding: BodyEncoding, where 
         JSON.parse(sample);
       } catch (e) {
         return left([
-          error('HTTP_BODY_TEMPLATE_INVALID', `${where} is not valid JSON once values are in place: ${(e as Error).message}`, {
+          error(HttpCodes.BODY_TEMPLATE_INVALID, `${where} is not valid JSON once values are in place: ${(e as Error).message}`, {
             hint: 'write string placeholders inside quotes ("${name}") and other values bare (${count})',
           }),
         ]);

@@ -14,7 +14,8 @@
  * - anything else is an error (`HTTP_EXTRACT_INVALID`), so that a typo never silently becomes a
  *   regular expression.
  */
-import { left, right, type Either } from 'fp-ts/lib/Either.js';
+import { HttpCodes } from './codes.js';
+import { left, right, type Either } from '../../core/either.js';
 import { JSONPath } from 'jsonpath-plus';
 import { error, type Diagnostic } from '../../core/diagnostic.js';
 
@@ -36,7 +37,7 @@ export const parseExtractExpr = (expr: string, where = 'extractExpr'): Either<Re
   if (expr.startsWith('$')) {
     const problem = jsonPathProblem(expr);
     if (problem !== undefined)
-      return left([error('HTTP_EXTRACT_INVALID', `${where}: "${expr}" is not a JSONPath: ${problem}`, { hint: 'e.g. "$.current.condition.text" or "$.items[*].name"' })]);
+      return left([error(HttpCodes.EXTRACT_INVALID, `${where}: "${expr}" is not a JSONPath: ${problem}`, { hint: 'e.g. "$.current.condition.text" or "$.items[*].name"' })]);
     const segments = JSONPath.toPathArray(expr) as ReadonlyArray<string>;
     const definite = segments.slice(1).every((s) => !(s === '*' || s === '..' || s.startsWith('?(') || s.startsWith('(') || /[,:]/.test(s) || s.startsWith('@') || s.startsWith('~')));
     return right({ kind: 'jsonpath', expr, definite });
@@ -49,11 +50,11 @@ export const parseExtractExpr = (expr: string, where = 'extractExpr'): Either<Re
       if (flags.includes('y')) throw new Error('the sticky flag "y" is not supported');
       return right({ kind: 'regex', expr, regex: new RegExp(pattern, flags) });
     } catch (e) {
-      return left([error('HTTP_EXTRACT_INVALID', `${where}: "${expr}" is not a valid regular expression: ${(e as Error).message}`)]);
+      return left([error(HttpCodes.EXTRACT_INVALID, `${where}: "${expr}" is not a valid regular expression: ${(e as Error).message}`)]);
     }
   }
   return left([
-    error('HTTP_EXTRACT_INVALID', `${where}: "${expr}" is neither a JSONPath nor a regular expression`, {
+    error(HttpCodes.EXTRACT_INVALID, `${where}: "${expr}" is neither a JSONPath nor a regular expression`, {
       hint: 'a JSONPath starts with "$" ("$.data.name"); a regular expression is written between slashes ("/id=(\\d+)/")',
     }),
   ]);

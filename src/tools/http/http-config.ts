@@ -11,7 +11,8 @@
  *   "extractExpr": "$.current.condition.text", "errorMode": "fail" }
  * ```
  */
-import { left, right, type Either } from 'fp-ts/lib/Either.js';
+import { HttpCodes } from './codes.js';
+import { left, right, type Either } from '../../core/either.js';
 import * as t from 'io-ts';
 import { error, type Diagnostic } from '../../core/diagnostic.js';
 import { inferBodyEncoding, parseBodyTemplate, type BodyEncoding, type BodyTemplate } from './body-template.js';
@@ -153,25 +154,25 @@ export const decodeHttpToolConfig = (json: unknown, where = 'http'): Either<Read
 /** Decodes, checks and parses the templates of a configuration. */
 export const compileHttpConfig = (json: unknown, where = 'http'): Either<ReadonlyArray<Diagnostic>, CompiledHttpConfig> => {
   if (typeof json !== 'object' || json === null || Array.isArray(json))
-    return left([error('HTTP_CONFIG_TYPE', `${where}: expected an object with at least "urlTemplate", got ${json === null ? 'null' : Array.isArray(json) ? 'an array' : typeof json}`)]);
+    return left([error(HttpCodes.CONFIG_TYPE, `${where}: expected an object with at least "urlTemplate", got ${json === null ? 'null' : Array.isArray(json) ? 'an array' : typeof json}`)]);
   const decoded = HttpConfigCodec.decode(json);
   const problems: Diagnostic[] = [
-    ...unknownKeys(json, CONFIG_KEYS, where, 'HTTP_CONFIG_UNKNOWN_KEY'),
-    ...unknownKeys((json as { retry?: unknown }).retry, RETRY_KEYS, `${where}.retry`, 'HTTP_CONFIG_UNKNOWN_KEY'),
+    ...unknownKeys(json, CONFIG_KEYS, where, HttpCodes.CONFIG_UNKNOWN_KEY),
+    ...unknownKeys((json as { retry?: unknown }).retry, RETRY_KEYS, `${where}.retry`, HttpCodes.CONFIG_UNKNOWN_KEY),
   ];
-  if (decoded._tag === 'Left') return left([...problems, ...decodeErrors(decoded.left, where, 'HTTP_CONFIG_TYPE')]);
+  if (decoded._tag === 'Left') return left([...problems, ...decodeErrors(decoded.left, where, HttpCodes.CONFIG_TYPE)]);
   const raw = decoded.right;
 
   const value = (field: string, v: number | undefined, fallback: number, min: number, integer = true): number => {
     if (v === undefined) return fallback;
     if (!Number.isFinite(v) || v < min || (integer && !Number.isInteger(v)))
-      problems.push(error('HTTP_CONFIG_VALUE', `${where}.${field} must be ${integer ? 'an integer' : 'a number'} >= ${min}, got ${v}`));
+      problems.push(error(HttpCodes.CONFIG_VALUE, `${where}.${field} must be ${integer ? 'an integer' : 'a number'} >= ${min}, got ${v}`));
     return v;
   };
 
   const method = (raw.method ?? 'GET').toUpperCase();
   if (!(HTTP_METHODS as ReadonlyArray<string>).includes(method))
-    problems.push(error('HTTP_CONFIG_METHOD', `${where}.method "${raw.method}" is not one of ${HTTP_METHODS.join(', ')}`));
+    problems.push(error(HttpCodes.CONFIG_METHOD, `${where}.method "${raw.method}" is not one of ${HTTP_METHODS.join(', ')}`));
 
   const url = parseUrlTemplate(raw.urlTemplate, `${where}.urlTemplate`);
   if (url._tag === 'Left') problems.push(...url.left);
@@ -179,10 +180,10 @@ export const compileHttpConfig = (json: unknown, where = 'http'): Either<Readonl
   const headers: { name: string; template: Template }[] = [];
   for (const [name, v] of Object.entries(raw.headers ?? {})) {
     if (!TOKEN.test(name)) {
-      problems.push(error('HTTP_HEADER_NAME', `${where}.headers: "${name}" is not a valid header name (placeholders are allowed in values only)`));
+      problems.push(error(HttpCodes.HEADER_NAME, `${where}.headers: "${name}" is not a valid header name (placeholders are allowed in values only)`));
       continue;
     }
-    if (/[\r\n\0]/.test(v)) problems.push(error('HTTP_HEADER_VALUE', `${where}.headers.${name} contains a line break or NUL character`));
+    if (/[\r\n\0]/.test(v)) problems.push(error(HttpCodes.HEADER_VALUE, `${where}.headers.${name} contains a line break or NUL character`));
     const tpl = parseTemplate(v, `${where}.headers.${name}`);
     if (tpl._tag === 'Left') problems.push(...tpl.left);
     else headers.push({ name, template: tpl.right });
@@ -192,14 +193,14 @@ export const compileHttpConfig = (json: unknown, where = 'http'): Either<Readonl
   let body: BodyTemplate | undefined;
   if (raw.bodyTemplate !== undefined && raw.bodyTemplate !== '') {
     if (method === 'GET' || method === 'HEAD')
-      problems.push(error('HTTP_BODY_NOT_ALLOWED', `${where}.bodyTemplate: a ${method} request has no body`, { hint: 'use POST, PUT or PATCH, or put the values in urlTemplate' }));
+      problems.push(error(HttpCodes.BODY_NOT_ALLOWED, `${where}.bodyTemplate: a ${method} request has no body`, { hint: 'use POST, PUT or PATCH, or put the values in urlTemplate' }));
     const parsed = parseBodyTemplate(raw.bodyTemplate, inferBodyEncoding(raw.bodyTemplate, contentType, raw.bodyEncoding), `${where}.bodyTemplate`);
     if (parsed._tag === 'Left') problems.push(...parsed.left);
     else body = parsed.right;
   }
 
   for (const [i, c] of (raw.successCodes ?? []).entries())
-    if (!Number.isInteger(c) || c < 100 || c > 599) problems.push(error('HTTP_CONFIG_VALUE', `${where}.successCodes[${i}] must be an HTTP status (100-599), got ${c}`));
+    if (!Number.isInteger(c) || c < 100 || c > 599) problems.push(error(HttpCodes.CONFIG_VALUE, `${where}.successCodes[${i}] must be an HTTP status (100-599), got ${c}`));
 
   const responseEncoding = raw.responseEncoding ?? 'json';
   let extractor: Extractor | undefined;
@@ -210,7 +211,7 @@ export const compileHttpConfig = (json: unknown, where = 'http'): Either<Readonl
       extractor = ex.right;
       if (ex.right.kind === 'jsonpath' && responseEncoding !== 'json')
         problems.push(
-          error('HTTP_EXTRACT_NEEDS_JSON', `${where}.extractExpr is a JSONPath but responseEncoding is "${responseEncoding}"`, {
+          error(HttpCodes.EXTRACT_NEEDS_JSON, `${where}.extractExpr is a JSONPath but responseEncoding is "${responseEncoding}"`, {
             hint: 'set responseEncoding to "json", or extract with a regular expression (/.../)',
           }),
         );
@@ -227,7 +228,7 @@ export const compileHttpConfig = (json: unknown, where = 'http'): Either<Readonl
     maxRetryAfterMs: value('retry.maxRetryAfterMs', r.maxRetryAfterMs, DEFAULT_RETRY.maxRetryAfterMs, 0),
   };
   for (const m of retry.methods)
-    if (!(HTTP_METHODS as ReadonlyArray<string>).includes(m)) problems.push(error('HTTP_CONFIG_METHOD', `${where}.retry.methods: "${m}" is not one of ${HTTP_METHODS.join(', ')}`));
+    if (!(HTTP_METHODS as ReadonlyArray<string>).includes(m)) problems.push(error(HttpCodes.CONFIG_METHOD, `${where}.retry.methods: "${m}" is not one of ${HTTP_METHODS.join(', ')}`));
 
   const timeoutMs = value('timeoutMs', raw.timeoutMs, HTTP_DEFAULTS.timeoutMs, 1);
   const maxResponseBytes = value('maxResponseBytes', raw.maxResponseBytes, HTTP_DEFAULTS.maxResponseBytes, 1);
@@ -242,7 +243,7 @@ export const compileHttpConfig = (json: unknown, where = 'http'): Either<Readonl
     if (raw.allowedHosts === undefined) {
       if (literal === undefined)
         problems.push(
-          error('HTTP_ALLOWED_HOSTS_REQUIRED', `${where}.urlTemplate has a placeholder in its host, so allowedHosts must say which hosts it may reach`, {
+          error(HttpCodes.ALLOWED_HOSTS_REQUIRED, `${where}.urlTemplate has a placeholder in its host, so allowedHosts must say which hosts it may reach`, {
             hint: 'e.g. "allowedHosts": ["*.api.example.com"]',
           }),
         );
@@ -255,7 +256,7 @@ export const compileHttpConfig = (json: unknown, where = 'http'): Either<Readonl
       if (literal !== undefined && raw.allowedHosts !== undefined) {
         const decision = checkHost(new URL(`${url.right.scheme}${literal}/`), allowlist, allowPrivateAddresses);
         if (!decision.allowed)
-          problems.push(error('HTTP_HOST_NOT_ALLOWED', `${where}.urlTemplate: ${decision.message}`, { hint: 'add the host of urlTemplate to allowedHosts' }));
+          problems.push(error(HttpCodes.HOST_NOT_ALLOWED, `${where}.urlTemplate: ${decision.message}`, { hint: 'add the host of urlTemplate to allowedHosts' }));
       }
     }
   }

@@ -22,7 +22,9 @@
  * call. Every string the tool returns or reports is redacted (see `redact.ts`), and headers that
  * carry a secret are dropped when a redirect leaves the origin.
  */
-import { left, right, type Either } from 'fp-ts/lib/Either.js';
+import { ToolCodes } from '../../library/codes.js';
+import { HttpCodes } from './codes.js';
+import { left, right, type Either } from '../../core/either.js';
 import type { HttpDispatcher } from '../../net/dispatcher.js';
 import { error, type Diagnostic } from '../../core/diagnostic.js';
 import { isToolFailure, ToolFailure } from '../../library/result.js';
@@ -34,7 +36,7 @@ import { extract } from './extract.js';
 import { compileHttpConfig, type CompiledHttpConfig, type HttpToolConfigInput } from './http-config.js';
 import { parameterNames } from '../parameters.js';
 import { redactor, type Redactor, type SecretProvider } from '../../core/redact.js';
-import { backoffDelay, parseRetryAfter, sleep } from '../../net/retry.js';
+import { backoffDelay, mayRetry, retriesStatus, retryAfterMs, sleep } from '../../net/retry.js';
 import { safeFetch, type FetchError, type FetchResponse } from '../../net/safe-fetch.js';
 import { placeholderNames, solePlaceholder } from '../template.js';
 import { renderUrl, scalarText, type RenderProblem } from './url-template.js';
@@ -77,14 +79,14 @@ export const httpTool = (spec: ToolSpecification, config: HttpToolConfigInput, o
     const isSecret = secrets(name) !== undefined;
     if (isParam && isSecret)
       problems.push(
-        error('HTTP_AMBIGUOUS_PLACEHOLDER', `tool "${spec.name}": placeholder \${${name}} names both a parameter and a secret`, {
+        error(HttpCodes.AMBIGUOUS_PLACEHOLDER, `tool "${spec.name}": placeholder \${${name}} names both a parameter and a secret`, {
           hint: 'rename the parameter or the secret: a model must never be able to choose a secret value',
         }),
       );
     else if (isSecret) secretNames.push(name);
     else if (!isParam)
       problems.push(
-        error('HTTP_UNKNOWN_PLACEHOLDER', `tool "${spec.name}": placeholder \${${name}} names neither a parameter nor a known secret`, {
+        error(HttpCodes.UNKNOWN_PLACEHOLDER, `tool "${spec.name}": placeholder \${${name}} names neither a parameter nor a known secret`, {
           hint: params.length > 0 ? `the parameters are: ${params.join(', ')}` : 'the tool has no parameters; pass the secret provider that knows it',
         }),
       );
@@ -127,7 +129,7 @@ const runner = (
     const values = new Map<string, string>();
     for (const name of secretNames) {
       const v = secrets(name);
-      if (v === undefined) throw new ToolFailure('SECRET_MISSING', `the secret "${name}" that tool "${spec.name}" needs is not available`);
+      if (v === undefined) throw new ToolFailure(HttpCodes.SECRET_MISSING, `the secret "${name}" that tool "${spec.name}" needs is not available`);
       values.set(name, v);
     }
     const key = JSON.stringify([...values.values()]);
@@ -157,8 +159,8 @@ const call = async (
   const lookup = (name: string): unknown => (params.includes(name) ? args[name] : secretValues.get(name));
   const placeFailure = (where: string, p: RenderProblem): ToolFailure =>
     params.includes(p.name)
-      ? new ToolFailure('INVALID_ARGUMENTS', `argument "${p.name}" ${p.message} (${where})`, { details: { argument: p.name } })
-      : new ToolFailure('SECRET_INVALID', `the secret "${p.name}" cannot be used in the ${where}: it ${p.message}`);
+      ? new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "${p.name}" ${p.message} (${where})`, { details: { argument: p.name } })
+      : new ToolFailure(HttpCodes.SECRET_INVALID, `the secret "${p.name}" cannot be used in the ${where}: it ${p.message}`);
 
   const url = renderUrl(c.url, lookup);
   if (url._tag === 'Left') throw placeFailure('URL', url.left);
@@ -200,18 +202,18 @@ const call = async (
       sensitiveHeaders,
       ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : {}),
     });
-    const mayRetry = attempt < policy.maxAttempts && policy.methods.includes(config.method) && !ctx.signal.aborted;
-    if (res._tag === 'Left') {
-      if (mayRetry && res.left.retryable) {
+    const canRetry = mayRetry(policy, attempt, config.method) && !ctx.signal.aborted;
+    if (!res.ok) {
+      if (canRetry && res.error.retryable) {
         await pause(backoffDelay(policy, attempt, random), ctx.signal);
         continue;
       }
-      throw fetchFailure(res.left, attempt);
+      throw fetchFailure(res.error, attempt);
     }
-    const r = res.right;
+    const r = res.value;
     const success = config.successCodes !== undefined ? config.successCodes.includes(r.status) : r.status >= 200 && r.status <= 299;
-    if (!success && policy.retryOn.includes(r.status) && mayRetry) {
-      const after = parseRetryAfter(r.headers['retry-after']);
+    if (!success && retriesStatus(policy, r.status) && canRetry) {
+      const after = retryAfterMs(r.headers);
       if (after === undefined || after <= policy.maxRetryAfterMs) {
         await pause(after ?? backoffDelay(policy, attempt, random), ctx.signal);
         continue;
@@ -228,10 +230,10 @@ const respond = (spec: ToolSpecification, c: CompiledHttpConfig, r: FetchRespons
   if (!success) {
     if (empty) return emptyValue(spec.outputSchema);
     const excerpt = r.text.length > 300 ? `${r.text.slice(0, 300)}…` : r.text;
-    const retryAfter = parseRetryAfter(r.headers['retry-after']);
-    throw new ToolFailure('HTTP_ERROR', `${config.method} ${new URL(r.url).host} answered ${r.status}${r.statusText ? ` ${r.statusText}` : ''}${excerpt.trim() !== '' ? `: ${excerpt}` : ''}`, {
+    const retryAfter = retryAfterMs(r.headers);
+    throw new ToolFailure(HttpCodes.ERROR, `${config.method} ${new URL(r.url).host} answered ${r.status}${r.statusText ? ` ${r.statusText}` : ''}${excerpt.trim() !== '' ? `: ${excerpt}` : ''}`, {
       details: { status: r.status, body: excerpt, attempts, ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) },
-      retryable: config.retry.retryOn.includes(r.status),
+      retryable: retriesStatus(config.retry, r.status),
     });
   }
   let json: unknown;
@@ -243,7 +245,7 @@ const respond = (spec: ToolSpecification, c: CompiledHttpConfig, r: FetchRespons
         json = JSON.parse(r.text);
       } catch (e) {
         if (empty) return emptyValue(spec.outputSchema);
-        throw new ToolFailure('INVALID_RESPONSE', `the response of ${new URL(r.url).host} is not JSON (${(e as Error).message}); set responseEncoding to "text" to read it as text`, {
+        throw new ToolFailure(HttpCodes.INVALID_RESPONSE, `the response of ${new URL(r.url).host} is not JSON (${(e as Error).message}); set responseEncoding to "text" to read it as text`, {
           details: { status: r.status, contentType: r.headers['content-type'] },
         });
       }
@@ -253,7 +255,7 @@ const respond = (spec: ToolSpecification, c: CompiledHttpConfig, r: FetchRespons
   const got = extract(c.extractor, { json, text: r.text }, isJson);
   if (got.found) return got.value;
   if (empty) return emptyValue(spec.outputSchema);
-  throw new ToolFailure('EXTRACT_NO_MATCH', `extractExpr: ${got.reason}`, { details: { extractExpr: c.extractor.expr, status: r.status } });
+  throw new ToolFailure(HttpCodes.EXTRACT_NO_MATCH, `extractExpr: ${got.reason}`, { details: { extractExpr: c.extractor.expr, status: r.status } });
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -269,7 +271,7 @@ const rawPlaceholderNames = (config: unknown): string[] => {
 };
 
 const pause = async (ms: number, signal: AbortSignal): Promise<void> => {
-  if (!(await sleep(ms, signal))) throw new ToolFailure('CANCELLED', 'the call was cancelled while waiting to retry');
+  if (!(await sleep(ms, signal))) throw new ToolFailure(ToolCodes.CANCELLED, 'the call was cancelled while waiting to retry');
 };
 
 const fetchFailure = (e: FetchError, attempts: number): ToolFailure =>
@@ -283,7 +285,7 @@ const redactFailure = (e: unknown, red: Redactor): ToolFailure => {
     const details = e.details === undefined ? undefined : red.value(e.details);
     return new ToolFailure(e.code, red.text(e.message), { ...(details !== undefined ? { details } : {}), retryable: e.retryable });
   }
-  return new ToolFailure('EXECUTION_ERROR', red.text(e instanceof Error ? e.message : String(e)));
+  return new ToolFailure(ToolCodes.EXECUTION_ERROR, red.text(e instanceof Error ? e.message : String(e)));
 };
 
 

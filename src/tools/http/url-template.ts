@@ -11,7 +11,8 @@
  * - host: only DNS labels (letters, digits, `-`, `.`), port: only digits.
  * Credentials in the URL (`user:pass@`) are refused: send them in a header.
  */
-import { left, right, type Either } from 'fp-ts/lib/Either.js';
+import { HttpCodes } from './codes.js';
+import { left, right, type Either } from '../../core/either.js';
 import { error, type Diagnostic } from '../../core/diagnostic.js';
 import { parseTemplate, type TemplatePart } from '../template.js';
 
@@ -54,7 +55,7 @@ export const parseUrlTemplate = (source: string, where = 'urlTemplate'): Either<
   const scheme = /^https?:\/\//i.exec(source)?.[0];
   if (scheme === undefined)
     return left([
-      error('HTTP_URL_SCHEME', `${where} must start with http:// or https://, got "${source.slice(0, 40)}"`, {
+      error(HttpCodes.URL_SCHEME, `${where} must start with http:// or https://, got "${source.slice(0, 40)}"`, {
         hint: 'the scheme is literal: a placeholder cannot choose it',
       }),
     ]);
@@ -105,7 +106,7 @@ export const parseUrlTemplate = (source: string, where = 'urlTemplate'): Either<
         else if (ch === ':' && !inBrackets) afterPortColon = true;
         else if (ch === '@') {
           problems.push(
-            error('HTTP_URL_CREDENTIALS', `${where} has credentials before "@", which are refused`, {
+            error(HttpCodes.URL_CREDENTIALS, `${where} has credentials before "@", which are refused`, {
               hint: 'send credentials in a header, e.g. "Authorization": "Bearer ${TOKEN}"',
             }),
           );
@@ -139,7 +140,7 @@ export const parseUrlTemplate = (source: string, where = 'urlTemplate'): Either<
     }
   }
 
-  if (authority.length === 0) problems.push(error('HTTP_URL_HOST', `${where} has no host after "${scheme}"`));
+  if (authority.length === 0) problems.push(error(HttpCodes.URL_HOST, `${where} has no host after "${scheme}"`));
   const names = [authority, path, ...(query ?? []), fragment ?? []].flatMap((ps) => ps.flatMap((p) => (p.kind === 'placeholder' ? [p.name] : [])));
   const literalAuthority = authority.every((p) => p.kind === 'text') ? authority.map((p) => (p as { text: string }).text).join('') : undefined;
 
@@ -150,7 +151,7 @@ export const parseUrlTemplate = (source: string, where = 'urlTemplate'): Either<
     try {
       new URL(text);
     } catch {
-      problems.push(error('HTTP_URL_INVALID', `${where} does not make a valid URL: "${source}"`));
+      problems.push(error(HttpCodes.URL_INVALID, `${where} does not make a valid URL: "${source}"`));
     }
   }
   if (problems.length > 0) return left(problems);

@@ -98,7 +98,7 @@ describe('exporters', () => {
     expect(parseDialect('gemini')).toEqual({ _tag: 'Right', right: 'gemini' });
     const bad = parseDialect('claude');
     expect(bad._tag).toBe('Left');
-    if (bad._tag === 'Left') expect(bad.left.hint).toContain('openai-strict');
+    if (bad._tag === 'Left') expect(bad.left[0]?.hint).toContain('openai-strict');
   });
 });
 

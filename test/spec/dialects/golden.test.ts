@@ -1,16 +1,17 @@
 /**
  * Golden files: each representative schema of test/fixtures/dialects/schemas exported to every
  * dialect, with the names map and the diagnostics, pinned in test/fixtures/dialects/golden.
+ * One golden per case and dialect (test/fixtures/dialects/golden/<case>/<dialect>.json).
  * Regenerate with `UPDATE_GOLDEN=1 npx vitest run test/spec/dialects` and review the diff.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkExportedTool, DIALECTS, exportTools, type ExportableTool } from '../../../src/entries/providers.js';
+import { expectGolden } from '../../support/golden.js';
 
 const root = join(import.meta.dirname, '../../fixtures/dialects');
 const cases = readdirSync(join(root, 'schemas')).filter((f) => f.endsWith('.json')).sort();
-const update = process.env['UPDATE_GOLDEN'] === '1';
 
 const exportAll = (tools: ReadonlyArray<ExportableTool>) =>
   Object.fromEntries(
@@ -26,10 +27,7 @@ describe('dialect golden files', () => {
     it(file, () => {
       const input = JSON.parse(readFileSync(join(root, 'schemas', file), 'utf8')) as { tools: ExportableTool[] };
       const actual = exportAll(input.tools);
-      const goldenPath = join(root, 'golden', file);
-      if (update) writeFileSync(goldenPath, `${JSON.stringify(actual, null, 2)}\n`);
-      const golden = JSON.parse(readFileSync(goldenPath, 'utf8')) as unknown;
-      expect(actual).toEqual(golden);
+      for (const [dialect, exported] of Object.entries(actual)) expectGolden(`dialects/golden/${file.replace(/\.json$/, '')}/${dialect}.json`, exported);
     });
     it(`${file}: every exported definition obeys its provider's rules`, () => {
       const input = JSON.parse(readFileSync(join(root, 'schemas', file), 'utf8')) as { tools: ExportableTool[] };

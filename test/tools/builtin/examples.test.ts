@@ -18,11 +18,11 @@ describe('examples', () => {
     expect(lines).toEqual([
       'ok {"path":"notes/todo.md","size":22}',
       'ok {"content":"- [ ] TODO write docs\\n","size":22,"modified":"…"}',
-      'INVALID_PATH: path "../../etc/passwd" is outside the workspace (it climbs above the root with ".."); give a path relative to the workspace root',
+      'BUILTIN_INVALID_PATH: path "../../etc/passwd" is outside the workspace (it climbs above the root with ".."); give a path relative to the workspace root',
       'ok {"matches":[{"path":"notes/todo.md","line":1,"column":7,"match":"TODO write","lineText":"- [ ] TODO write docs"}],"truncated":false,"filesSearched":1}',
       'ok {"value":["read_file","shell"],"pretty":"[\\n  \\"read_file\\",\\n  \\"shell\\"\\n]"}',
-      sandboxWorks ? 'run_code stdout: "45\\n"' : 'run_code: SANDBOX_UNAVAILABLE',
-      'DENIED: shell call blocked by safety rule: no-recursive-delete-of-root (`rm -rf /` would delete "/" recursively; delete specific paths inside the workspace instead)',
+      sandboxWorks ? 'run_code stdout: "45\\n"' : 'run_code: BUILTIN_SANDBOX_UNAVAILABLE',
+      'POLICY_DENIED: shell call blocked by safety rule: no-recursive-delete-of-root (`rm -rf /` would delete "/" recursively; delete specific paths inside the workspace instead)',
     ]);
   });
 
@@ -35,7 +35,7 @@ describe('examples', () => {
       'read_file {"path":"config/.env"} → deny: read_file call blocked by safety rule: no-env-files (argument "path" ("config/.env") matches the forbidden path ".env")',
       'shell {"command":"ls -la"} → deny: shell needs the permissions proc:exec, net:read, which this run does not allow (allowed: fs:read, fs:write)',
       'overwrite report.txt: {"path":"report.txt","size":5}',
-      'delete report.txt: DENIED: delete_file was not approved: keep it',
+      'delete report.txt: POLICY_DENIED: delete_file was not approved: keep it',
     ]);
   });
 

@@ -46,11 +46,11 @@ describe('list_directory', () => {
     expect(value(await c('list_directory', { recursive: true }))).toMatchObject({ truncated: true, entries: [{ name: 'a' }, { name: 'a/x.ts' }] });
   });
   it('errors: missing directory, a file', async () => {
-    expect(code(await call('list_directory', { path: 'nope' }))).toBe('FILE_NOT_FOUND');
-    expect(code(await call('list_directory', { path: 'b.txt' }))).toBe('NOT_A_DIRECTORY');
+    expect(code(await call('list_directory', { path: 'nope' }))).toBe('BUILTIN_FILE_NOT_FOUND');
+    expect(code(await call('list_directory', { path: 'b.txt' }))).toBe('BUILTIN_NOT_A_DIRECTORY');
   });
   it('rejects unknown arguments (the schema is closed)', async () => {
-    expect(code(await call('list_directory', { path: '.', depth: 3 }))).toBe('INVALID_ARGUMENTS');
+    expect(code(await call('list_directory', { path: '.', depth: 3 }))).toBe('TOOL_INVALID_ARGUMENTS');
   });
 });
 
@@ -73,14 +73,14 @@ describe('read_file', () => {
   });
   it('refuses bytes that are not UTF-8 instead of altering them, and reads them as base64', async () => {
     const r = await call('read_file', { path: 'bin.dat' });
-    expect(code(r)).toBe('INVALID_ENCODING');
+    expect(code(r)).toBe('BUILTIN_INVALID_ENCODING');
     if (!r.ok) expect(r.error.message).toContain('offset 1');
     expect(value(await call('read_file', { path: 'bin.dat', encoding: 'base64' }))).toMatchObject({ content: 'AP8Bww==', size: 4 });
   });
   it('refuses files over the limit with their size', async () => {
     s.file('big.txt', 'x'.repeat(101));
     const r = await call('read_file', { path: 'big.txt' });
-    expect(code(r)).toBe('RESULT_TOO_LARGE');
+    expect(code(r)).toBe('BUILTIN_TOO_LARGE');
     if (!r.ok) expect(r.error.details).toEqual({ size: 101, limit: 100 });
     s.file('edge.txt', 'x'.repeat(100));
     expect(value(await call('read_file', { path: 'edge.txt' }))).toMatchObject({ size: 100 });
@@ -90,15 +90,15 @@ describe('read_file', () => {
     s.file('mib.txt', 'y'.repeat(1024 * 1024));
     expect(value(await c('read_file', { path: 'mib.txt' }))).toMatchObject({ size: 1024 * 1024 });
     s.file('mib1.txt', 'y'.repeat(1024 * 1024 + 1));
-    expect(code(await c('read_file', { path: 'mib1.txt' }))).toBe('RESULT_TOO_LARGE');
+    expect(code(await c('read_file', { path: 'mib1.txt' }))).toBe('BUILTIN_TOO_LARGE');
   });
   it('errors: missing, a directory, a FIFO (without blocking), root, no permission', async () => {
-    expect(code(await call('read_file', { path: 'nope.txt' }))).toBe('FILE_NOT_FOUND');
-    expect(code(await call('read_file', { path: 'd' }))).toBe('NOT_A_FILE');
+    expect(code(await call('read_file', { path: 'nope.txt' }))).toBe('BUILTIN_FILE_NOT_FOUND');
+    expect(code(await call('read_file', { path: 'd' }))).toBe('BUILTIN_NOT_A_FILE');
     execFileSync('mkfifo', [path.join(s.ws, 'fifo')]);
-    expect(code(await call('read_file', { path: 'fifo' }))).toBe('NOT_A_FILE');
-    expect(code(await call('read_file', { path: '.' }))).toBe('INVALID_PATH');
-    expect(code(await call('read_file', { path: 'hello.txt/x' }))).toBe('NOT_A_DIRECTORY');
+    expect(code(await call('read_file', { path: 'fifo' }))).toBe('BUILTIN_NOT_A_FILE');
+    expect(code(await call('read_file', { path: '.' }))).toBe('BUILTIN_INVALID_PATH');
+    expect(code(await call('read_file', { path: 'hello.txt/x' }))).toBe('BUILTIN_NOT_A_DIRECTORY');
   });
 });
 
@@ -107,7 +107,7 @@ describe('write_file', () => {
   const call = caller({ workspace: s.ws, limits: { writeMaxBytes: 1000 } });
 
   it('creates a file, and directories only when asked', async () => {
-    expect(code(await call('write_file', { path: 'n/e/w.txt', content: 'x' }))).toBe('FILE_NOT_FOUND');
+    expect(code(await call('write_file', { path: 'n/e/w.txt', content: 'x' }))).toBe('BUILTIN_FILE_NOT_FOUND');
     expect(value(await call('write_file', { path: 'n/e/w.txt', content: 'héllo', createDirs: true }))).toEqual({ path: 'n/e/w.txt', size: 6 });
     expect(readFileSync(path.join(s.ws, 'n/e/w.txt'), 'utf8')).toBe('héllo');
   });
@@ -122,19 +122,19 @@ describe('write_file', () => {
   it('base64 content is written as bytes; malformed base64 is refused', async () => {
     expect(value(await call('write_file', { path: 'b.bin', content: 'AP8B\nww==', encoding: 'base64' }))).toEqual({ path: 'b.bin', size: 4 });
     expect([...readFileSync(path.join(s.ws, 'b.bin'))]).toEqual([0, 255, 1, 0xc3]);
-    expect(code(await call('write_file', { path: 'c.bin', content: 'not base64!', encoding: 'base64' }))).toBe('INVALID_ENCODING');
+    expect(code(await call('write_file', { path: 'c.bin', content: 'not base64!', encoding: 'base64' }))).toBe('BUILTIN_INVALID_ENCODING');
     expect(existsSync(path.join(s.ws, 'c.bin'))).toBe(false);
   });
   it('refuses content UTF-8 cannot encode (a lone surrogate) instead of altering it', async () => {
-    expect(code(await call('write_file', { path: 'x.txt', content: 'a\uD800b' }))).toBe('INVALID_ARGUMENTS');
+    expect(code(await call('write_file', { path: 'x.txt', content: 'a\uD800b' }))).toBe('TOOL_INVALID_ARGUMENTS');
   });
   it('refuses content over the limit, directories and the root', async () => {
-    expect(code(await call('write_file', { path: 'big', content: 'x'.repeat(1001) }))).toBe('RESULT_TOO_LARGE');
+    expect(code(await call('write_file', { path: 'big', content: 'x'.repeat(1001) }))).toBe('BUILTIN_TOO_LARGE');
     s.dir('adir');
-    expect(code(await call('write_file', { path: 'adir', content: 'x' }))).toBe('NOT_A_FILE');
-    expect(code(await call('write_file', { path: '.', content: 'x' }))).toBe('INVALID_PATH');
+    expect(code(await call('write_file', { path: 'adir', content: 'x' }))).toBe('BUILTIN_NOT_A_FILE');
+    expect(code(await call('write_file', { path: '.', content: 'x' }))).toBe('BUILTIN_INVALID_PATH');
     s.file('afile', '');
-    expect(code(await call('write_file', { path: 'afile/x', content: 'x', createDirs: true }))).toBe('NOT_A_DIRECTORY');
+    expect(code(await call('write_file', { path: 'afile/x', content: 'x', createDirs: true }))).toBe('BUILTIN_NOT_A_DIRECTORY');
   });
   it('asks for approval only when it would overwrite', async () => {
     s.file('exists.txt', 'e');
@@ -154,16 +154,16 @@ describe('delete_file', () => {
     s.file('t/a.txt');
     s.file('t/sub/b.txt');
     s.dir('t/empty');
-    expect(code(await call('delete_file', { path: 't' }))).toBe('DIRECTORY_NOT_EMPTY');
+    expect(code(await call('delete_file', { path: 't' }))).toBe('BUILTIN_DIRECTORY_NOT_EMPTY');
     expect(value(await call('delete_file', { path: 't', recursive: true }))).toEqual({ deleted: ['t/a.txt', 't/empty', 't/sub/b.txt', 't/sub', 't'] });
     expect(existsSync(path.join(s.ws, 't'))).toBe(false);
     s.dir('e');
     expect(value(await call('delete_file', { path: 'e' }))).toEqual({ deleted: ['e'] });
   });
   it('errors: missing, the root', async () => {
-    expect(code(await call('delete_file', { path: 'nope' }))).toBe('FILE_NOT_FOUND');
-    expect(code(await call('delete_file', { path: '.', recursive: true }))).toBe('INVALID_PATH');
-    expect(code(await call('delete_file', { path: '', recursive: true }))).toBe('INVALID_PATH');
+    expect(code(await call('delete_file', { path: 'nope' }))).toBe('BUILTIN_FILE_NOT_FOUND');
+    expect(code(await call('delete_file', { path: '.', recursive: true }))).toBe('BUILTIN_INVALID_PATH');
+    expect(code(await call('delete_file', { path: '', recursive: true }))).toBe('BUILTIN_INVALID_PATH');
     expect(existsSync(s.ws)).toBe(true);
   });
   it('reports what was deleted before a failure', async () => {
@@ -177,7 +177,7 @@ describe('delete_file', () => {
       return;
     }
     chmodSync(path.join(s.ws, 'p/locked'), 0o700);
-    expect(code(r)).toBe('PERMISSION_DENIED');
+    expect(code(r)).toBe('BUILTIN_PERMISSION_DENIED');
     if (!r.ok) expect(r.error.details).toEqual({ deleted: ['p/a.txt'] });
   });
   it('always asks for approval', async () => {
@@ -199,26 +199,26 @@ describe('move_file', () => {
   it('does not overwrite unless asked, never replaces a directory', async () => {
     s.file('src.txt', 'new');
     s.file('dst.txt', 'old');
-    expect(code(await call('move_file', { from: 'src.txt', to: 'dst.txt' }))).toBe('FILE_EXISTS');
+    expect(code(await call('move_file', { from: 'src.txt', to: 'dst.txt' }))).toBe('BUILTIN_FILE_EXISTS');
     expect(readFileSync(path.join(s.ws, 'dst.txt'), 'utf8')).toBe('old');
     expect(value(await call('move_file', { from: 'src.txt', to: 'dst.txt', overwrite: true }))).toEqual({ from: 'src.txt', to: 'dst.txt' });
     expect(readFileSync(path.join(s.ws, 'dst.txt'), 'utf8')).toBe('new');
     expect(existsSync(path.join(s.ws, 'src.txt'))).toBe(false);
     s.file('f.txt');
     s.dir('dd');
-    expect(code(await call('move_file', { from: 'f.txt', to: 'dd', overwrite: true }))).toBe('NOT_A_FILE');
+    expect(code(await call('move_file', { from: 'f.txt', to: 'dd', overwrite: true }))).toBe('BUILTIN_NOT_A_FILE');
     s.dir('dir-a');
     s.file('file-b');
-    expect(code(await call('move_file', { from: 'dir-a', to: 'file-b', overwrite: true }))).toBe('NOT_A_DIRECTORY');
+    expect(code(await call('move_file', { from: 'dir-a', to: 'file-b', overwrite: true }))).toBe('BUILTIN_NOT_A_DIRECTORY');
     s.dir('dir-c');
-    expect(code(await call('move_file', { from: 'dir-a', to: 'dir-c' }))).toBe('FILE_EXISTS');
+    expect(code(await call('move_file', { from: 'dir-a', to: 'dir-c' }))).toBe('BUILTIN_FILE_EXISTS');
   });
   it('errors: missing source, missing destination directory, into itself', async () => {
-    expect(code(await call('move_file', { from: 'ghost', to: 'x' }))).toBe('FILE_NOT_FOUND');
+    expect(code(await call('move_file', { from: 'ghost', to: 'x' }))).toBe('BUILTIN_FILE_NOT_FOUND');
     s.file('m.txt');
-    expect(code(await call('move_file', { from: 'm.txt', to: 'no/such/dir/m.txt' }))).toBe('FILE_NOT_FOUND');
+    expect(code(await call('move_file', { from: 'm.txt', to: 'no/such/dir/m.txt' }))).toBe('BUILTIN_FILE_NOT_FOUND');
     s.dir('outer/inner');
-    expect(code(await call('move_file', { from: 'outer', to: 'outer/inner/x' }))).toBe('INVALID_PATH');
+    expect(code(await call('move_file', { from: 'outer', to: 'outer/inner/x' }))).toBe('BUILTIN_INVALID_PATH');
   });
   it('asks for approval only when overwriting an existing file', async () => {
     s.file('taken.txt');
@@ -231,20 +231,20 @@ describe('move_file', () => {
 describe('system errors', () => {
   it('map to the codes of seed 001 and say what to do', () => {
     const e = (code: string) => Object.assign(new Error(code), { code });
-    expect(systemFailure(e('EACCES'), 'a.txt')).toMatchObject({ code: 'PERMISSION_DENIED', message: 'permission denied for "a.txt"' });
-    expect(systemFailure(e('EPERM'), 'a.txt').code).toBe('PERMISSION_DENIED');
-    expect(systemFailure(e('EROFS'), 'a.txt').code).toBe('PERMISSION_DENIED');
-    expect(systemFailure(e('ENOENT'), 'a.txt').code).toBe('FILE_NOT_FOUND');
-    expect(systemFailure(e('ENOSPC'), 'a.txt')).toMatchObject({ code: 'EXECUTION_ERROR', retryable: false });
-    expect(systemFailure(e('EMFILE'), 'a.txt')).toMatchObject({ code: 'EXECUTION_ERROR', retryable: true });
-    expect(systemFailure(e('ELOOP'), 'a.txt')).toMatchObject({ code: 'INVALID_PATH', retryable: true });
+    expect(systemFailure(e('EACCES'), 'a.txt')).toMatchObject({ code: 'BUILTIN_PERMISSION_DENIED', message: 'permission denied for "a.txt"' });
+    expect(systemFailure(e('EPERM'), 'a.txt').code).toBe('BUILTIN_PERMISSION_DENIED');
+    expect(systemFailure(e('EROFS'), 'a.txt').code).toBe('BUILTIN_PERMISSION_DENIED');
+    expect(systemFailure(e('ENOENT'), 'a.txt').code).toBe('BUILTIN_FILE_NOT_FOUND');
+    expect(systemFailure(e('ENOSPC'), 'a.txt')).toMatchObject({ code: 'TOOL_EXECUTION_ERROR', retryable: false });
+    expect(systemFailure(e('EMFILE'), 'a.txt')).toMatchObject({ code: 'TOOL_EXECUTION_ERROR', retryable: true });
+    expect(systemFailure(e('ELOOP'), 'a.txt')).toMatchObject({ code: 'BUILTIN_INVALID_PATH', retryable: true });
   });
-  it('a file root cannot read is PERMISSION_DENIED (when not running as root)', async () => {
+  it('a file root cannot read is BUILTIN_PERMISSION_DENIED (when not running as root)', async () => {
     const s = workspace();
     const p = s.file('private.txt', 'p');
     chmodSync(p, 0o000);
     const r = await caller({ workspace: s.ws })('read_file', { path: 'private.txt' });
     if (process.getuid?.() === 0) expect(value(r)).toMatchObject({ content: 'p' });
-    else expect(code(r)).toBe('PERMISSION_DENIED');
+    else expect(code(r)).toBe('BUILTIN_PERMISSION_DENIED');
   });
 });

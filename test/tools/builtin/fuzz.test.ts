@@ -2,12 +2,15 @@ import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { builtinSpecification, BuiltinErrorCodes } from '../../../src/entries/builtins.js';
+import { builtinSpecification, BuiltinCodes } from '../../../src/entries/builtins.js';
+import { NetCodes } from '../../../src/entries/tools.js';
+import { PolicyCodes } from '../../../src/entries/policy.js';
+import { ToolCodes } from '../../../src/index.js';
 import { SECRET, caller, workspace } from './support.js';
 
-/** Codes a built-in tool may answer with; anything else (INVALID_OUTPUT above all) is a bug. */
-const KNOWN = new Set<string>(Object.values(BuiltinErrorCodes));
-KNOWN.delete('INVALID_OUTPUT');
+/** Codes a built-in tool may answer with; anything else (TOOL_INVALID_OUTPUT above all) is a bug. */
+const KNOWN = new Set<string>([...Object.values(BuiltinCodes), ...Object.values(ToolCodes), ...Object.values(NetCodes), ...Object.values(PolicyCodes)]);
+KNOWN.delete(ToolCodes.INVALID_OUTPUT);
 
 const TOOLS = ['list_directory', 'read_file', 'write_file', 'delete_file', 'move_file', 'json_parse', 'text_search'] as const;
 

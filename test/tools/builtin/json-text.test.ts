@@ -23,14 +23,14 @@ describe('json_parse', () => {
   });
   it('reports invalid JSON with line and column', async () => {
     const r = await call('json_parse', { text: '{\n  "a": 1,\n  "b": }' });
-    expect(code(r)).toBe('INVALID_JSON');
+    expect(code(r)).toBe('BUILTIN_INVALID_JSON');
     if (!r.ok) {
       expect(r.error.details).toEqual({ line: 3, column: 8, offset: 19 });
       expect(r.error.message).toContain('line 3, column 8');
     }
     for (const bad of ['', '[1,2', '{"a":1,}', "{'a':1}", '01', '"tab\there"', '[1] x', '{"a" 1}', 'nul', '"\\x"']) {
       const b = await call('json_parse', { text: bad });
-      expect(code(b)).toBe('INVALID_JSON');
+      expect(code(b)).toBe('BUILTIN_INVALID_JSON');
       if (!b.ok) expect(b.error.message).toMatch(/line \d+, column \d+/);
     }
   });
@@ -57,9 +57,9 @@ describe('json_parse', () => {
     expect(locateJsonError('['.repeat(100000))?.problem).toContain('end of the text');
   });
   it('needs exactly one of text and path', async () => {
-    expect(code(await call('json_parse', {}))).toBe('INVALID_ARGUMENTS');
-    expect(code(await call('json_parse', { text: '1', path: 'data.json' }))).toBe('INVALID_ARGUMENTS');
-    expect(code(await call('json_parse', { text: '{"a":[{"x":1}]}', query: '$.a[?(@.x > )]' }))).toBe('INVALID_ARGUMENTS');
+    expect(code(await call('json_parse', {}))).toBe('TOOL_INVALID_ARGUMENTS');
+    expect(code(await call('json_parse', { text: '1', path: 'data.json' }))).toBe('TOOL_INVALID_ARGUMENTS');
+    expect(code(await call('json_parse', { text: '{"a":[{"x":1}]}', query: '$.a[?(@.x > )]' }))).toBe('TOOL_INVALID_ARGUMENTS');
   });
 });
 
@@ -108,15 +108,15 @@ describe('text_search', () => {
   it('a catastrophic pattern times out instead of hanging, and the next search works', async () => {
     const t0 = Date.now();
     const r = await call('text_search', { pattern: '(a+)+$', text: `${'a'.repeat(64)}!` });
-    expect(code(r)).toBe('TIMEOUT');
+    expect(code(r)).toBe('BUILTIN_TIMEOUT');
     if (!r.ok) expect(r.error.message).toContain('nested quantifiers');
     expect(Date.now() - t0).toBeLessThan(5000);
-    expect(code(await call('text_search', { pattern: '(x|x)*y', text: 'x'.repeat(40) }))).toBe('TIMEOUT');
+    expect(code(await call('text_search', { pattern: '(x|x)*y', text: 'x'.repeat(40) }))).toBe('BUILTIN_TIMEOUT');
     expect(value<{ matches: unknown[] }>(await call('text_search', { pattern: 'a', text: 'a' })).matches).toHaveLength(1);
   });
   it('reports invalid patterns', async () => {
     const r = await call('text_search', { pattern: '(unclosed' });
-    expect(code(r)).toBe('INVALID_PATTERN');
+    expect(code(r)).toBe('BUILTIN_INVALID_PATTERN');
   });
   it('stops reading at the byte limit and says so', async () => {
     const c = caller({ workspace: s.ws, limits: { searchMaxBytes: 50 } });

@@ -106,7 +106,7 @@ const common = (label: string, options: (ws: string) => BuiltinOptions) =>
         code: `trap '' TERM; (trap '' TERM; sleep ${marker}) & (trap '' TERM; sleep ${marker}) & echo started; wait`,
         timeout: 1,
       });
-      expect(code(r)).toBe('TIMEOUT');
+      expect(code(r)).toBe('BUILTIN_TIMEOUT');
       if (!r.ok) expect((r.error.details as { stdout: string }).stdout).toBe('started\n');
       expect(Date.now() - t0).toBeLessThan(8000);
       expect(await waitUntilGone(`sleep ${marker}`)).toEqual([]);
@@ -148,16 +148,16 @@ const common = (label: string, options: (ws: string) => BuiltinOptions) =>
       const r = value<RunResult>(await call('shell', { command: 'ls; cat f.txt | tr a-z A-Z', cwd: 'sub' }));
       expect(r.stdout).toBe('f.txt\nCONTENT');
       expect(value<RunResult>(await call('shell', { command: 'exit 7' })).exitCode).toBe(7);
-      expect(code(await call('shell', { command: 'sleep 5', timeout: 0.5 }))).toBe('TIMEOUT');
-      expect(code(await call('shell', { command: 'ls', cwd: 'sub/f.txt' }))).toBe('NOT_A_DIRECTORY');
+      expect(code(await call('shell', { command: 'sleep 5', timeout: 0.5 }))).toBe('BUILTIN_TIMEOUT');
+      expect(code(await call('shell', { command: 'ls', cwd: 'sub/f.txt' }))).toBe('BUILTIN_NOT_A_DIRECTORY');
     });
 
     it('shell refuses dangerous commands before running anything', async () => {
       const r = await call('shell', { command: 'touch marker.txt; rm -rf / --no-preserve-root' });
-      expect(code(r)).toBe('DENIED');
+      expect(code(r)).toBe('POLICY_DENIED');
       if (!r.ok) expect(r.error.message).toContain('no-recursive-delete-of-root');
       expect(existsSync(path.join(s.ws, 'marker.txt'))).toBe(false);
-      expect(code(await call('run_code', { language: 'bash', code: 'cat ~/.ssh/id_rsa' }))).toBe('DENIED');
+      expect(code(await call('run_code', { language: 'bash', code: 'cat ~/.ssh/id_rsa' }))).toBe('POLICY_DENIED');
     });
   });
 
@@ -217,7 +217,7 @@ if (sandboxWorks) {
     it('kills processes that escaped into their own session on timeout (PID namespace)', async () => {
       const marker = `${4000 + Math.floor(Math.random() * 1000)}.${Date.now() % 100000}`;
       const r = await call('run_code', { language: 'bash', code: `setsid sleep ${marker} & nohup sleep ${marker} & sleep 30`, timeout: 1 });
-      expect(code(r)).toBe('TIMEOUT');
+      expect(code(r)).toBe('BUILTIN_TIMEOUT');
       expect(await waitUntilGone(`sleep ${marker}`)).toEqual([]);
     });
 
@@ -240,8 +240,8 @@ if (sandboxWorks) {
       const s = workspace();
       const call = caller(sandboxed(s.ws));
       const r = await call('run_code', { language: 'python', code: 'print(1)' });
-      expect(code(r)).toBe('SANDBOX_UNAVAILABLE');
-      expect(code(await call('shell', { command: 'ls' }))).toBe('SANDBOX_UNAVAILABLE');
+      expect(code(r)).toBe('BUILTIN_SANDBOX_UNAVAILABLE');
+      expect(code(await call('shell', { command: 'ls' }))).toBe('BUILTIN_SANDBOX_UNAVAILABLE');
     });
   });
 }
@@ -251,20 +251,20 @@ common('unsandboxed (sandbox.mode "none", an explicit opt-in)', unsandboxed);
 describe('sandbox availability', () => {
   const s = workspace();
 
-  it('a missing bubblewrap is SANDBOX_UNAVAILABLE, saying how to fix it; nothing runs', async () => {
+  it('a missing bubblewrap is BUILTIN_SANDBOX_UNAVAILABLE, saying how to fix it; nothing runs', async () => {
     const call = caller({ workspace: s.ws, sandbox: { bwrapPath: path.join(s.outside, 'no-bwrap') } });
     const r = await call('run_code', { language: 'bash', code: 'touch ran.txt' });
-    expect(code(r)).toBe('SANDBOX_UNAVAILABLE');
+    expect(code(r)).toBe('BUILTIN_SANDBOX_UNAVAILABLE');
     if (!r.ok) expect(r.error.message).toContain('apt-get install bubblewrap');
     expect(existsSync(path.join(s.ws, 'ran.txt'))).toBe(false);
   });
 
-  it('a bubblewrap that cannot create namespaces is SANDBOX_UNAVAILABLE with its reason', async () => {
+  it('a bubblewrap that cannot create namespaces is BUILTIN_SANDBOX_UNAVAILABLE with its reason', async () => {
     const fake = path.join(s.outside, 'bwrap-broken');
     writeFileSync(fake, '#!/bin/sh\necho "bwrap: No permissions to creating new namespace" >&2\nexit 1\n');
     chmodSync(fake, 0o755);
     const r = await caller({ workspace: s.ws, sandbox: { bwrapPath: fake } })('shell', { command: 'touch ran.txt' });
-    expect(code(r)).toBe('SANDBOX_UNAVAILABLE');
+    expect(code(r)).toBe('BUILTIN_SANDBOX_UNAVAILABLE');
     if (!r.ok) expect(r.error.message).toContain('No permissions to creating new namespace');
     expect(existsSync(path.join(s.ws, 'ran.txt'))).toBe(false);
   });

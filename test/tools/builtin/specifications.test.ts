@@ -1,16 +1,11 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BUILTINS_GRAM, BUILTIN_TOOL_NAMES, builtinLibrary, builtinSpecification, builtinSpecifications, builtinTools, isBuiltinToolName } from '../../../src/entries/builtins.js';
 import { bindAll } from '../../../src/index.js';
 import { parseSpecifications } from '../../../src/spec/load.js';
 import { GRAM_PATH, renderGramModule, MODULE_PATH } from './sync-gram.js';
 
-const golden = (name: string, actual: unknown): void => {
-  const file = new URL(`../../fixtures/builtin/golden/${name}`, import.meta.url);
-  const text = `${JSON.stringify(actual, null, 2)}\n`;
-  if (process.env['GRAMKIT_UPDATE_GOLDEN'] === '1' || !existsSync(file)) writeFileSync(file, text);
-  expect(text).toBe(readFileSync(file, 'utf8'));
-};
+import { expectGolden } from '../../support/golden.js';
 
 describe('builtins.gram', () => {
   it('the bundled module is in sync with the .gram file (run `npx tsx test/tools/builtin/sync-gram.ts` after editing it)', () => {
@@ -22,11 +17,10 @@ describe('builtins.gram', () => {
     expect(r._tag).toBe('Right');
     if (r._tag === 'Right') expect(r.right.tools.map((t) => t.name)).toEqual([...BUILTIN_TOOL_NAMES]);
   });
-  it('the specifications, as emitted JSON Schema (golden file)', () => {
-    golden(
-      'specifications.json',
-      builtinSpecifications().map((s) => ({ name: s.name, description: s.description, typeSignature: s.typeSignature, schema: s.schema, outputSchema: s.outputSchema })),
-    );
+  it('the specifications, as emitted JSON Schema (a golden file per tool)', () => {
+    for (const s of builtinSpecifications()) {
+      expectGolden(`builtin/golden/specifications/${s.name}.json`, { name: s.name, description: s.description, typeSignature: s.typeSignature, schema: s.schema, outputSchema: s.outputSchema });
+    }
   });
   it('every tool: a description a model can use, closed arguments, every parameter described', () => {
     for (const s of builtinSpecifications()) {
@@ -53,8 +47,8 @@ describe('builtinTools and builtinLibrary', () => {
     expect(r._tag).toBe('Right');
   });
   it('annotations: permissions, safety levels, approvals (golden file)', () => {
-    golden(
-      'annotations.json',
+    expectGolden(
+      'builtin/golden/annotations.json',
       Object.fromEntries(
         builtinTools({ workspace: '.' }).map((t) => [
           t.name,

@@ -5,7 +5,7 @@ import { ToolFailure } from '../../../src/index.js';
 import { caller, code, value, workspace } from './support.js';
 
 /** How the allowlist refuses a host: not listed, or a private address not listed itself. */
-const REFUSED = ['HOST_NOT_ALLOWED', 'PRIVATE_ADDRESS'];
+const REFUSED = ['NET_HOST_NOT_ALLOWED', 'NET_PRIVATE_ADDRESS'];
 
 let server: Server;
 let port = 0;
@@ -94,38 +94,38 @@ describe('web_fetch', () => {
     expect(REFUSED).toContain(code(r));
     if (!r.ok) expect(r.error.message).toContain('set by its operator');
     expect(REFUSED).toContain(code(await caller({ workspace: s.ws })('web_fetch', { url: `${base}/text` })));
-    expect(code(await caller({ workspace: s.ws })('web_fetch', { url: 'https://example.com/' }))).toBe('HOST_NOT_ALLOWED');
+    expect(code(await caller({ workspace: s.ws })('web_fetch', { url: 'https://example.com/' }))).toBe('NET_HOST_NOT_ALLOWED');
   });
   it('refuses other schemes and malformed URLs', async () => {
-    expect(code(await call()('web_fetch', { url: 'file:///etc/passwd' }))).toBe('UNSUPPORTED_SCHEME');
-    expect(code(await call()('web_fetch', { url: 'not a url' }))).toBe('INVALID_URL');
+    expect(code(await call()('web_fetch', { url: 'file:///etc/passwd' }))).toBe('NET_UNSUPPORTED_SCHEME');
+    expect(code(await call()('web_fetch', { url: 'not a url' }))).toBe('NET_INVALID_URL');
   });
   it('caps the response size (5 MiB by default)', async () => {
     const r = await call()('web_fetch', { url: `${base}/big` });
-    expect(code(r)).toBe('RESULT_TOO_LARGE');
+    expect(code(r)).toBe('NET_RESPONSE_TOO_LARGE');
   });
   it('times out (the call may ask for less than the maximum)', async () => {
     const t0 = Date.now();
-    expect(code(await call()('web_fetch', { url: `${base}/slow`, timeout: 0.5 }))).toBe('TIMEOUT');
+    expect(code(await call()('web_fetch', { url: `${base}/slow`, timeout: 0.5 }))).toBe('NET_TIMEOUT');
     expect(Date.now() - t0).toBeLessThan(5000);
   });
   it('refuses headers that would change where or how the request goes, and header injection', async () => {
-    expect(code(await call()('web_fetch', { url: `${base}/text`, headers: { Host: 'evil.example.com' } }))).toBe('INVALID_ARGUMENTS');
-    expect(code(await call()('web_fetch', { url: `${base}/text`, headers: { 'X-A': 'v\r\nX-Injected: 1' } }))).toBe('INVALID_ARGUMENTS');
-    expect(code(await call()('web_fetch', { url: `${base}/text`, headers: { 'Bad Name': 'v' } }))).toBe('INVALID_ARGUMENTS');
-    expect(code(await call()('web_fetch', { url: `${base}/text`, body: 'x' }))).toBe('INVALID_ARGUMENTS');
-    expect(code(await call()('web_fetch', { url: `${base}/text`, method: 'DELETE' }))).toBe('INVALID_ARGUMENTS');
+    expect(code(await call()('web_fetch', { url: `${base}/text`, headers: { Host: 'evil.example.com' } }))).toBe('TOOL_INVALID_ARGUMENTS');
+    expect(code(await call()('web_fetch', { url: `${base}/text`, headers: { 'X-A': 'v\r\nX-Injected: 1' } }))).toBe('TOOL_INVALID_ARGUMENTS');
+    expect(code(await call()('web_fetch', { url: `${base}/text`, headers: { 'Bad Name': 'v' } }))).toBe('TOOL_INVALID_ARGUMENTS');
+    expect(code(await call()('web_fetch', { url: `${base}/text`, body: 'x' }))).toBe('TOOL_INVALID_ARGUMENTS');
+    expect(code(await call()('web_fetch', { url: `${base}/text`, method: 'DELETE' }))).toBe('TOOL_INVALID_ARGUMENTS');
   });
-  it('an invalid allowlist is NOT_CONFIGURED', async () => {
-    expect(code(await caller({ workspace: s.ws, allowedHosts: ['http://with-scheme.example.com/'] })('web_fetch', { url: `${base}/text` }))).toBe('NOT_CONFIGURED');
+  it('an invalid allowlist is BUILTIN_NOT_CONFIGURED', async () => {
+    expect(code(await caller({ workspace: s.ws, allowedHosts: ['http://with-scheme.example.com/'] })('web_fetch', { url: `${base}/text` }))).toBe('BUILTIN_NOT_CONFIGURED');
   });
 });
 
 describe('web_search', () => {
   const s = workspace();
 
-  it('without a backend: NOT_CONFIGURED', async () => {
-    expect(code(await caller({ workspace: s.ws })('web_search', { query: 'x' }))).toBe('NOT_CONFIGURED');
+  it('without a backend: BUILTIN_NOT_CONFIGURED', async () => {
+    expect(code(await caller({ workspace: s.ws })('web_search', { query: 'x' }))).toBe('BUILTIN_NOT_CONFIGURED');
   });
   it('searches a SearXNG-compatible server (here a local one)', async () => {
     const call = caller({ workspace: s.ws, webSearch: searxngBackend({ baseUrl: base }) });
@@ -133,13 +133,13 @@ describe('web_search', () => {
     expect(r.results).toHaveLength(5);
     expect(r.results[0]).toEqual({ title: 'gram notation result 0', url: 'https://example.com/0', snippet: 'about gram notation #0' });
     expect(value<{ results: unknown[] }>(await call('web_search', { query: 'gram', numResults: 2 })).results).toHaveLength(2);
-    expect(code(await call('web_search', { query: 'gram', numResults: 50 }))).toBe('INVALID_ARGUMENTS');
+    expect(code(await call('web_search', { query: 'gram', numResults: 50 }))).toBe('TOOL_INVALID_ARGUMENTS');
   });
   it('backend failures are reported with codes', async () => {
     const call = caller({ workspace: s.ws, webSearch: searxngBackend({ baseUrl: base }) });
-    expect(code(await call('web_search', { query: 'broken' }))).toBe('EXECUTION_ERROR');
+    expect(code(await call('web_search', { query: 'broken' }))).toBe('TOOL_EXECUTION_ERROR');
     const down = await call('web_search', { query: 'down' });
-    expect(code(down)).toBe('EXECUTION_ERROR');
+    expect(code(down)).toBe('TOOL_EXECUTION_ERROR');
     if (!down.ok) expect(down.error.retryable).toBe(true);
     const elsewhere = caller({ workspace: s.ws, webSearch: searxngBackend({ baseUrl: base, allowedHosts: ['search.example.com'] }) });
     expect(REFUSED).toContain(code(await elsewhere('web_search', { query: 'x' })));
@@ -157,7 +157,7 @@ describe('web_search', () => {
   });
   it('a backend that returns malformed results or throws a coded failure', async () => {
     const bad: WebSearchBackend = { name: 'bad', search: async () => [{ title: 1, url: 'u', snippet: 's' }] as never };
-    expect(code(await caller({ workspace: s.ws, webSearch: bad })('web_search', { query: 'x' }))).toBe('EXECUTION_ERROR');
+    expect(code(await caller({ workspace: s.ws, webSearch: bad })('web_search', { query: 'x' }))).toBe('TOOL_EXECUTION_ERROR');
     const limited: WebSearchBackend = {
       name: 'limited',
       search: async () => {

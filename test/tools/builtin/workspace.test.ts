@@ -28,8 +28,8 @@ describe('the path-traversal corpus', () => {
   it.each(corpus.refused.flatMap((p) => pathCalls.map(([tool, args]) => ({ tool, p, args: args(p) }))))('$tool refuses $p', async ({ tool, args }) => {
     s.file('here.txt', 'here');
     const r = await call(tool, args);
-    // shell checks its safety rules first: a sensitive cwd is DENIED before it is resolved
-    expect(tool === 'shell' ? ['INVALID_PATH', 'DENIED'] : ['INVALID_PATH']).toContain(code(r));
+    // shell checks its safety rules first: a sensitive cwd is POLICY_DENIED before it is resolved
+    expect(tool === 'shell' ? ['BUILTIN_INVALID_PATH', 'POLICY_DENIED'] : ['BUILTIN_INVALID_PATH']).toContain(code(r));
     expect(JSON.stringify(r)).not.toContain(SECRET);
   });
 
@@ -39,7 +39,7 @@ describe('the path-traversal corpus', () => {
       if (tool === 'write_file' || tool === 'delete_file' || tool === 'move_file' || tool === 'shell') continue;
       const r = await call(tool, args(p));
       expect(JSON.stringify(r)).not.toContain(SECRET);
-      if (!r.ok) expect(r.error.code).not.toBe('INVALID_PATH');
+      if (!r.ok) expect(r.error.code).not.toBe('BUILTIN_INVALID_PATH');
     }
     const wp = await resolveWorkspacePath(s.ws, p);
     expect(wp.real.startsWith(`${s.ws}/`)).toBe(true);
@@ -86,15 +86,15 @@ describe('symbolic links', () => {
     ['shell', { command: 'cat secret.txt', cwd: 'link-out' }],
   ])('%s %j is refused', async (tool, args) => {
     const r = await call(tool, args);
-    expect(code(r)).toBe('INVALID_PATH');
+    expect(code(r)).toBe('BUILTIN_INVALID_PATH');
     expect(JSON.stringify(r)).not.toContain(SECRET);
     expect(readdirSync(s.outside)).toEqual(['secret.txt']);
     expect(readFileSync(path.join(s.outside, 'secret.txt'), 'utf8')).toBe(SECRET);
   });
 
   it('a loop of links is refused', async () => {
-    expect(code(await call('read_file', { path: 'loop1' }))).toBe('INVALID_PATH');
-    expect(code(await call('write_file', { path: 'loop1/x', content: '' }))).toBe('INVALID_PATH');
+    expect(code(await call('read_file', { path: 'loop1' }))).toBe('BUILTIN_INVALID_PATH');
+    expect(code(await call('write_file', { path: 'loop1/x', content: '' }))).toBe('BUILTIN_INVALID_PATH');
   });
 
   it('links that stay inside work, absolute or relative', async () => {
@@ -137,7 +137,7 @@ describe('symbolic links', () => {
 
   it('a missing workspace root is an error, not a crash', async () => {
     const c = caller({ workspace: path.join(s.outside, 'nope'), sandbox: { mode: 'none' } });
-    expect(code(await c('list_directory', {}))).toBe('INVALID_PATH');
+    expect(code(await c('list_directory', {}))).toBe('BUILTIN_INVALID_PATH');
   });
 });
 
@@ -149,7 +149,7 @@ describe('races', () => {
     // the attacker acts between the check and the use
     rmSync(dir, { recursive: true });
     symlinkSync(s.outside, dir);
-    await expect(openDirectory(wp.root, wp.real, 'swap')).rejects.toMatchObject({ code: 'INVALID_PATH' });
+    await expect(openDirectory(wp.root, wp.real, 'swap')).rejects.toMatchObject({ code: 'BUILTIN_INVALID_PATH' });
   });
 
   it('reading while another task flips a directory and a link never returns the secret', async () => {
@@ -183,7 +183,7 @@ describe('races', () => {
     await flipper;
     expect(readdirSync(s.outside)).toEqual(['secret.txt']);
     expect(flips).toBeGreaterThan(0);
-    expect([...outcomes].filter((o) => !['ok', 'INVALID_PATH', 'FILE_NOT_FOUND', 'NOT_A_DIRECTORY'].includes(o))).toEqual([]);
+    expect([...outcomes].filter((o) => !['ok', 'BUILTIN_INVALID_PATH', 'FILE_NOT_FOUND', 'BUILTIN_NOT_A_DIRECTORY'].includes(o))).toEqual([]);
   });
 });
 
@@ -240,7 +240,7 @@ describe('laws of normalizeWorkspacePath', () => {
           const wp = await resolveWorkspacePath(s.ws, segs.join('/'), { allowRoot: true });
           expect(wp.real === s.ws || wp.real.startsWith(`${s.ws}/`)).toBe(true);
         } catch (e) {
-          expect((e as { code?: string }).code).toBe('INVALID_PATH');
+          expect((e as { code?: string }).code).toBe('BUILTIN_INVALID_PATH');
         }
       }),
       { numRuns: 500 },

@@ -1,0 +1,24 @@
+/**
+ * The CLI's codes (`CLI_`): reading its inputs (files, standard input, JSON arguments) and loading
+ * tool libraries from modules. Everything else the CLI reports keeps the code of the layer that
+ * found it.
+ */
+import { type CodeOf, defineCodes } from '../core/codes.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+export const CliCodes = defineCodes('cli', 'CLI', {
+  UNREADABLE: { summary: 'a file (or standard input) that cannot be read', retryable: 'sometimes', hint: 'check the path and its permissions' },
+  INVALID_JSON: { summary: 'an argument or input that should be JSON and is not', hint: 'give JSON (quote it for the shell)' },
+  INVALID_WORKSPACE: { summary: 'a workspace (`--workspace`) that does not exist or is not a directory', hint: 'give an existing directory' },
+  LIBRARY_NOT_FOUND: { summary: 'a `--library` that is neither a file nor a known library name', hint: 'give the path of a .ts/.js module, or one of the named libraries' },
+  LIBRARY_UNSUPPORTED_FILE: { summary: 'a `--library` file that is not a module (.ts, .mts, .cts, .tsx, .js, .mjs, .cjs)', hint: 'give a TypeScript or JavaScript module' },
+  LIBRARY_LOAD_FAILED: { summary: 'a library module that throws (or fails to compile) when loaded', hint: 'run the module on its own to see the error' },
+  LIBRARY_EMPTY: { summary: 'a library module that exports no tool', hint: 'export default toolLibrary([...tools]), or export each tool made with createTool/defineTool' },
+  LIBRARY_DUPLICATE_TOOL: { summary: 'a library module that exports two tools of one name', hint: 'export each tool once, or give them different names' },
+  LIBRARY_NEEDS_TSX: { summary: 'a library written in TypeScript where tsx (an optional peer dependency) is not installed', hint: 'npm install --save-dev tsx, or give the compiled .js module' },
+});
+
+export type CliCode = CodeOf<typeof CliCodes>;

@@ -1,0 +1,328 @@
+/**
+ * One gram document → its tool and agent patterns, compiled: each tool's signature (identifiers
+ * shared across the signatures of the file), each agent's properties and elements. References
+ * between specifications are resolved later, by the linker (link.ts), across every document loaded
+ * together.
+ */
+import { checkedDiagnostics, checkedValue } from '../core/either.js';
+import type { NodePattern, PathPattern, Property, SubjectPattern, SubjectPatternElement, TopLevelPattern } from '../gram/ast.js';
+import { type Diagnostic, error, warning } from '../core/diagnostic.js';
+import { parseGram } from '../gram/parse.js';
+import type { Span } from '../core/span.js';
+import { SpecCodes } from './codes.js';
+import { gramToJson, stringText } from './gram-values.js';
+import { setOwn } from '../core/json.js';
+import type { JsonObject, JsonValue } from '../core/json-schema.js';
+import { type CompileContext, compileDefinition, compileSignature, definesIdentifier } from './compile-signature.js';
+import { ioTypeHints } from './signature.js';
+import { editDistance } from '../core/suggest.js';
+import { type ToolSpecification, makeToolSpecification } from './tool-spec.js';
+import { type Field, typeEquals } from './types.js';
+import { AGENT_LABEL, type LoadOptions, TOOL_LABELS } from './specifications.js';
+
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+export interface ToolEntry {
+  readonly name: string;
+  readonly nameSpan: Span;
+  readonly file?: string;
+  readonly spec?: ToolSpecification;
+}
+
+export type AgentElement =
+  | { readonly kind: 'ref'; readonly name: string; readonly span: Span }
+  | { readonly kind: 'tool'; readonly entry: ToolEntry };
+
+export interface PendingAgent {
+  readonly name: string;
+  readonly nameSpan: Span;
+  readonly file?: string;
+  readonly description?: string;
+  readonly instruction?: string;
+  readonly model?: string;
+  readonly metadata: JsonObject;
+  readonly elements: ReadonlyArray<AgentElement>;
+  readonly valid: boolean;
+}
+
+/** What one document holds, before linking. */
+export interface Collected {
+  readonly tools: ToolEntry[];
+  readonly agents: PendingAgent[];
+  readonly diagnostics: Diagnostic[];
+}
+
+// -------------------------------------------------------------------------------------------------
+// one document
+// -------------------------------------------------------------------------------------------------
+
+export const fileOpt = (file: string | undefined) => (file !== undefined ? { file } : {});
+
+const specLabel = (p: SubjectPattern): 'tool' | 'agent' | undefined => {
+  const labels = p.subject?.labels ?? [];
+  if (labels.some((l) => TOOL_LABELS.has(l.name))) return 'tool';
+  if (labels.some((l) => l.name === AGENT_LABEL)) return 'agent';
+  return undefined;
+};
+
+const NEAR_LABELS = ['Tool', 'ToolSpecification', 'Agent'];
+
+/** Collects the tools and agents of one parsed document (agents' references are resolved later). */
+export const collect = (text: string, options: LoadOptions): Collected => {
+  const file = options.filename;
+  const diagnostics: Diagnostic[] = [];
+  const parsed = parseGram(text, { ...(options.strict !== undefined ? { strict: options.strict } : {}), ...fileOpt(file) });
+  if (parsed._tag === 'Left') {
+    diagnostics.push(...parsed.left, ...ioTypeHints(text, file));
+    return { tools: [], agents: [], diagnostics };
+  }
+  const doc = parsed.right;
+  diagnostics.push(...(doc.warnings ?? []));
+
+  // the spec patterns, annotations unwrapped (and reported)
+  const toolPatterns: SubjectPattern[] = [];
+  const agentPatterns: SubjectPattern[] = [];
+  const visitTop = (p: TopLevelPattern): void => {
+    if (p.kind === 'Annotated') {
+      if (p.target.kind === 'SubjectPattern' && specLabel(p.target) !== undefined) {
+        diagnostics.push(warning(SpecCodes.ANNOTATION_IGNORED, 'annotations on a specification are not read', { span: p.span, ...fileOpt(file), hint: 'put the information in the record (it becomes metadata)' }));
+      }
+      visitTop(p.target);
+      return;
+    }
+    if (p.kind !== 'SubjectPattern') return;
+    const kind = specLabel(p);
+    if (kind === 'tool') toolPatterns.push(p);
+    else if (kind === 'agent') agentPatterns.push(p);
+    else {
+      for (const l of p.subject?.labels ?? []) {
+        const near = NEAR_LABELS.find((n) => n !== l.name && editDistance(l.name, n, 2) <= 2 && l.name.length >= 4);
+        if (near !== undefined) {
+          diagnostics.push(warning(SpecCodes.UNKNOWN_LABEL, `\`${l.name}\` is not a specification label, so this pattern is not read as a specification`, { span: l.span, ...fileOpt(file), hint: `did you mean \`${near}\`?` }));
+        }
+      }
+    }
+  };
+  for (const p of doc.patterns) visitTop(p);
+  // inline tools inside agents take part in the file's identifiers too
+  const inlineTools = new Map<SubjectPattern, SubjectPattern[]>();
+  for (const a of agentPatterns) {
+    const inl = a.elements.filter((e): e is SubjectPattern => e.kind === 'SubjectPattern' && specLabel(e) === 'tool');
+    inlineTools.set(a, inl);
+  }
+  const allToolPatterns = [...toolPatterns, ...[...inlineTools.values()].flat()];
+
+  // pass 1: the definitions of identifiers across every signature of the file
+  const ctxBase = { source: text, ...fileOpt(file) };
+  const defs = new Map<string, { readonly field: Field | undefined; readonly node: NodePattern; readonly role: 'parameter' | 'return' }>();
+  const pathOf = (p: SubjectPattern): PathPattern | undefined => {
+    const only = p.elements.length === 1 ? p.elements[0] : undefined;
+    return only !== undefined && (only.kind === 'Node' || only.kind === 'Path') ? only : undefined;
+  };
+  for (const tp of allToolPatterns) {
+    const path = pathOf(tp);
+    if (path === undefined) continue;
+    const nodes = path.kind === 'Node' ? [path] : path.nodes;
+    nodes.forEach((n, i) => {
+      if (!definesIdentifier(n)) return;
+      const role = i === nodes.length - 1 ? 'return' : 'parameter';
+      const name = n.subject?.identifier?.value as string;
+      const f = compileDefinition(n, role, ctxBase);
+      const prev = defs.get(name);
+      if (prev === undefined) {
+        defs.set(name, { field: f, node: n, role });
+        return;
+      }
+      if (prev.field === undefined || f === undefined) return;
+      const same = prev.role === 'return' || role === 'return' ? typeEquals(prev.field.type, f.type) : prev.field.optional === f.optional && typeEquals(prev.field.type, f.type);
+      if (!same) {
+        diagnostics.push(
+          error(SpecCodes.CONFLICTING_PARAM, `\`${name}\` is defined differently here than in another signature of this file`, {
+            span: n.span,
+            ...fileOpt(file),
+            hint: 'an identifier means one thing in a file: give the parameters different names, or use `paramName` (not an identity) for one of them',
+            related: [{ message: `\`${name}\` first defined here`, span: prev.node.span, ...fileOpt(file) }],
+          }),
+        );
+      }
+    });
+  }
+  const ctx: CompileContext = { ...ctxBase, resolve: (name) => defs.get(name)?.field, isDefined: (name) => defs.has(name) };
+
+  const tools: ToolEntry[] = [];
+  const toolOf = (p: SubjectPattern): ToolEntry | undefined => {
+    const e = compileTool(p, text, ctx, defs, diagnostics);
+    if (e !== undefined) tools.push(e);
+    return e;
+  };
+  for (const tp of toolPatterns) toolOf(tp);
+  const agents: PendingAgent[] = [];
+  for (const ap of agentPatterns) {
+    const a = collectAgent(ap, ctx, diagnostics, (p) => toolOf(p));
+    if (a !== undefined) agents.push(a);
+  }
+  return { tools, agents, diagnostics };
+};
+
+/** The record of a pattern as a key → property map; a key given twice keeps its last value (the parser warns). */
+const recordProps = (p: SubjectPattern): Map<string, Property> => {
+  const m = new Map<string, Property>();
+  for (const prop of p.subject?.record?.properties ?? []) m.set(prop.key.name, prop);
+  return m;
+};
+
+const textProp = (props: Map<string, Property>, key: string, what: string, file: string | undefined, diagnostics: Diagnostic[]): string | undefined => {
+  const p = props.get(key);
+  if (p === undefined) return undefined;
+  if (p.value.kind !== 'String') {
+    diagnostics.push(error(SpecCodes.INVALID_PROPERTY, `the ${key} of ${what} must be a string`, { span: p.value.span, ...fileOpt(file) }));
+    return undefined;
+  }
+  return stringText(p.value);
+};
+
+const metadataOf = (props: Map<string, Property>, skip: ReadonlyArray<string>, file: string | undefined, diagnostics: Diagnostic[]): JsonObject => {
+  const out: Record<string, JsonValue> = {};
+  for (const [k, p] of props) {
+    if (skip.includes(k)) continue;
+    const v = gramToJson(p.value, { mode: 'lenient', what: `\`${k}\``, ...fileOpt(file) }, diagnostics);
+    if (v !== undefined) setOwn(out, k, v);
+  }
+  return out;
+};
+
+const nameOf = (p: SubjectPattern, what: string, file: string | undefined, diagnostics: Diagnostic[]): { name: string; span: Span } | undefined => {
+  const id = p.subject?.identifier;
+  if (id === undefined || id.value === '') {
+    diagnostics.push(error(SpecCodes.MISSING_NAME, `${what} has no name`, { span: p.subject?.span ?? p.span, ...fileOpt(file), hint: `the name is the pattern identifier: \`[myName:${what === 'an agent' ? 'Agent' : 'Tool'} {...} | ...]\`` }));
+    return undefined;
+  }
+  return { name: id.value, span: id.span };
+};
+
+const extraLabels = (p: SubjectPattern, allowed: (name: string) => boolean, file: string | undefined, diagnostics: Diagnostic[]): void => {
+  for (const l of p.subject?.labels ?? []) {
+    if (!allowed(l.name)) diagnostics.push(error(SpecCodes.INVALID_PROPERTY, `unexpected label \`${l.name}\` on a specification`, { span: l.span, ...fileOpt(file), hint: 'a tool takes the label `Tool` (or `ToolSpecification`), an agent `Agent`; put other information in the record' }));
+  }
+};
+
+const compileTool = (
+  p: SubjectPattern,
+  text: string,
+  ctx: CompileContext,
+  defs: ReadonlyMap<string, { readonly node: NodePattern }>,
+  diagnostics: Diagnostic[],
+): ToolEntry | undefined => {
+  const file = ctx.file;
+  const n = nameOf(p, 'a tool', file, diagnostics);
+  const what = n === undefined ? 'this tool' : `tool \`${n.name}\``;
+  const start = diagnostics.length;
+  let labelSeen = false;
+  extraLabels(p, (l) => (TOOL_LABELS.has(l) && !labelSeen ? (labelSeen = true) : false), file, diagnostics);
+  const props = recordProps(p);
+  const description = textProp(props, 'description', what, file, diagnostics);
+  if (props.get('description') === undefined || description?.trim() === '') {
+    diagnostics.push(error(SpecCodes.MISSING_DESCRIPTION, `${what} needs a non-empty description`, { span: p.subject?.span ?? p.span, ...fileOpt(file), hint: 'add `{description: "what it does and when to use it"}`: it is what a model reads' }));
+  }
+  const metadata = metadataOf(props, ['description'], file, diagnostics);
+  let path: PathPattern | undefined;
+  if (p.elements.length === 0) {
+    diagnostics.push(error(SpecCodes.MISSING_SIGNATURE, `${what} has no type signature`, { span: p.span, ...fileOpt(file), hint: 'add it after `|`: `[name:Tool {description: ".."} | (arg::String)==>(::String)]`' }));
+  } else {
+    const first = p.elements[0] as SubjectPatternElement;
+    if (p.elements.length > 1) {
+      const second = p.elements[1] as SubjectPatternElement;
+      diagnostics.push(error(SpecCodes.MULTIPLE_SIGNATURES, `${what} has ${p.elements.length} elements; a tool has exactly one type signature`, { span: second.span, ...fileOpt(file), hint: 'join the parameters into one path: `(a::String)==>(b::Integer)==>(::String)`' }));
+    }
+    if (first.kind === 'Node' || first.kind === 'Path') path = first;
+    else diagnostics.push(error(SpecCodes.NOT_A_PATH, `the type signature of ${what} must be a path of nodes`, { span: first.span, ...fileOpt(file), hint: 'write `(arg::String)==>(::String)`' }));
+  }
+  let spec: ToolSpecification | undefined;
+  if (path !== undefined) {
+    const r = compileSignature(path, ctx);
+    diagnostics.push(...checkedDiagnostics(r));
+    const compiled = checkedValue(r);
+    if (compiled !== undefined && n !== undefined && description !== undefined && !hasError(diagnostics, start)) {
+      spec = makeToolSpecification(n.name, description, signatureText(text, path, compiled.references, defs), compiled.signature, metadata);
+    }
+  }
+  if (n === undefined) return undefined;
+  return { name: n.name, nameSpan: n.span, ...fileOpt(file), ...(spec !== undefined ? { spec } : {}) };
+};
+
+const hasError = (ds: ReadonlyArray<Diagnostic>, from: number): boolean => ds.slice(from).some((d) => d.severity === 'error');
+
+/** The source text of a signature, with reference nodes replaced by the text of their definitions. */
+const signatureText = (
+  text: string,
+  path: PathPattern,
+  references: ReadonlyArray<{ readonly name: string; readonly node: NodePattern }>,
+  defs: ReadonlyMap<string, { readonly node: NodePattern }>,
+): string => {
+  const refs = [...references].sort((a, b) => a.node.span.start - b.node.span.start);
+  let out = '';
+  let from = path.span.start;
+  for (const r of refs) {
+    const d = defs.get(r.name);
+    if (d === undefined) continue;
+    out += text.slice(from, r.node.span.start) + text.slice(d.node.span.start, d.node.span.end);
+    from = r.node.span.end;
+  }
+  return out + text.slice(from, path.span.end);
+};
+
+const collectAgent = (
+  p: SubjectPattern,
+  ctx: CompileContext,
+  diagnostics: Diagnostic[],
+  inlineTool: (p: SubjectPattern) => ToolEntry | undefined,
+): PendingAgent | undefined => {
+  const file = ctx.file;
+  const n = nameOf(p, 'an agent', file, diagnostics);
+  const what = n === undefined ? 'this agent' : `agent \`${n.name}\``;
+  const start = diagnostics.length;
+  let labelSeen = false;
+  extraLabels(p, (l) => (l === AGENT_LABEL && !labelSeen ? (labelSeen = true) : false), file, diagnostics);
+  const props = recordProps(p);
+  const description = textProp(props, 'description', what, file, diagnostics);
+  const instruction = textProp(props, 'instruction', what, file, diagnostics);
+  const model = textProp(props, 'model', what, file, diagnostics);
+  const at = p.subject?.span ?? p.span;
+  if (props.get('description') === undefined || description?.trim() === '') {
+    diagnostics.push(error(SpecCodes.MISSING_DESCRIPTION, `${what} needs a non-empty description`, { span: at, ...fileOpt(file) }));
+  }
+  if (props.get('instruction') === undefined || instruction?.trim() === '') {
+    diagnostics.push(error(SpecCodes.MISSING_INSTRUCTION, `${what} needs a non-empty instruction`, { span: at, ...fileOpt(file), hint: 'the instruction is the agent\'s system prompt; a fenced string (```) suits long ones' }));
+  }
+  if (props.get('model') !== undefined && model?.trim() === '') {
+    diagnostics.push(error(SpecCodes.INVALID_PROPERTY, `the model of ${what} is empty`, { span: props.get('model')?.value.span as Span, ...fileOpt(file), hint: 'write it as "provider/model", e.g. "openai/gpt-4o-mini"' }));
+  }
+  const metadata = metadataOf(props, ['description', 'instruction', 'model'], file, diagnostics);
+  const elements: AgentElement[] = [];
+  for (const e of p.elements) {
+    if (e.kind === 'Reference') elements.push({ kind: 'ref', name: e.identifier.value, span: e.span });
+    else if (e.kind === 'Node' && e.subject?.identifier !== undefined && e.subject.labels.length === 0 && e.subject.record === undefined) {
+      elements.push({ kind: 'ref', name: e.subject.identifier.value, span: e.span });
+    } else if (e.kind === 'SubjectPattern' && specLabel(e) === 'tool') {
+      const entry = inlineTool(e);
+      if (entry !== undefined) elements.push({ kind: 'tool', entry });
+    } else {
+      diagnostics.push(error(SpecCodes.INVALID_AGENT_ELEMENT, `the elements of ${what} must be tools: inline tool patterns or the names of tools`, { span: e.span, ...fileOpt(file), hint: 'write `[agent:Agent {...} | toolName, [other:Tool {...} | ...]]`' }));
+    }
+  }
+  if (n === undefined) return undefined;
+  return {
+    name: n.name,
+    nameSpan: n.span,
+    ...fileOpt(file),
+    ...(description !== undefined ? { description } : {}),
+    ...(instruction !== undefined ? { instruction } : {}),
+    ...(model !== undefined ? { model } : {}),
+    metadata,
+    elements,
+    valid: !hasError(diagnostics, start),
+  };
+};

@@ -1,0 +1,19 @@
+/**
+ * The codes of what the kinds of tools share (`IMPL_`): the process runner and implementations
+ * declared in a specification's data. Each kind has its own registry: tools/http/codes.ts,
+ * tools/command/codes.ts, tools/builtin/codes.ts.
+ */
+import { type CodeOf, defineCodes } from '../core/codes.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+export const ImplCodes = defineCodes('tools', 'IMPL', {
+  CONFLICT: { summary: 'a tool that declares both `http` and `command` implementations', hint: 'keep one of them' },
+  INVALID_ARGV: { summary: 'the process runner got an empty argv, or an argument with a NUL character', hint: 'name the program first; no program can receive NUL characters' },
+  SPAWN_FAILED: { summary: 'a program could not be started for a reason the system did not name', retryable: 'sometimes', hint: 'read the message' },
+  CANCELLED: { summary: 'the process runner was cancelled before the program started', hint: 'nothing to do: the caller asked for it' },
+});
+
+export type ImplCode = CodeOf<typeof ImplCodes>;
