@@ -38,7 +38,7 @@ describe('gramkit run with the Gemini and OpenAI Responses providers', () => {
     const r = await cli(['run', HELLO, "Hello, I'm Alice", '--model', 'gemini/gemini-2.5-flash'], { env: { OPENAI_API_KEY: 'not-this-one' } });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('error[CONFIGURATION_ERROR]: no Gemini API key');
+    expect(r.stderr).toContain('error[AGENT_CONFIGURATION_ERROR]: no Gemini API key');
     expect(r.stderr).toContain('hint: set GEMINI_API_KEY in the environment, or run the offline demo model with --model offline');
     const unknown = await cli(['run', HELLO, 'hi', '--model', 'gemini-2.5-flash']);
     expect(unknown.stderr).toContain('did you mean gemini/gemini-2.5-flash?');

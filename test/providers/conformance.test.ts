@@ -266,7 +266,7 @@ describe.each(harnesses)('conformance: $name', (h) => {
         expect(contents[contents.length - 2].parts.map((p: { functionCall: { id: string } }) => p.functionCall.id)).toEqual(ids);
         expect(contents[contents.length - 1].parts).toEqual([
           { functionResponse: { id: ids[0], name: 'weather.get', response: { output: { sky: 'sunny' } } } },
-          { functionResponse: { id: ids[1], name: 'weather.get', response: { error: 'EXECUTION_ERROR: unknown city' } } },
+          { functionResponse: { id: ids[1], name: 'weather.get', response: { error: 'TOOL_EXECUTION_ERROR: unknown city' } } },
         ]);
         expect(body.systemInstruction).toEqual({ parts: [{ text: 'You are helpful.' }] });
       } else if (h.name === 'openai-responses') {
@@ -274,7 +274,7 @@ describe.each(harnesses)('conformance: $name', (h) => {
           { type: 'function_call', call_id: ids[0], name: 'weather_get', arguments: '{"city":"Paris"}' },
           { type: 'function_call', call_id: ids[1], name: 'weather_get', arguments: '{"city":"Atlantis"}' },
           { type: 'function_call_output', call_id: ids[0], output: '{"sky":"sunny"}' },
-          { type: 'function_call_output', call_id: ids[1], output: 'EXECUTION_ERROR: unknown city' },
+          { type: 'function_call_output', call_id: ids[1], output: 'TOOL_EXECUTION_ERROR: unknown city' },
         ]);
         expect(body.instructions).toBe('You are helpful.');
       } else if (h.name === 'openai-legacy') {

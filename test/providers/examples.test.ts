@@ -42,6 +42,6 @@ describe('provider examples', () => {
     } finally {
       await server.close();
     }
-    expect(await anyModel('openai-responses/gpt-4.1-mini', {})).toEqual(['CONFIGURATION_ERROR: no OpenAI API key: set OPENAI_API_KEY (or pass apiKey); for a local compatible server, give its base URL']);
+    expect(await anyModel('openai-responses/gpt-4.1-mini', {})).toEqual(['AGENT_CONFIGURATION_ERROR: no OpenAI API key: set OPENAI_API_KEY (or pass apiKey); for a local compatible server, give its base URL']);
   });
 });

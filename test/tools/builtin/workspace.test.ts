@@ -183,7 +183,7 @@ describe('races', () => {
     await flipper;
     expect(readdirSync(s.outside)).toEqual(['secret.txt']);
     expect(flips).toBeGreaterThan(0);
-    expect([...outcomes].filter((o) => !['ok', 'BUILTIN_INVALID_PATH', 'FILE_NOT_FOUND', 'BUILTIN_NOT_A_DIRECTORY'].includes(o))).toEqual([]);
+    expect([...outcomes].filter((o) => !['ok', 'BUILTIN_INVALID_PATH', 'BUILTIN_FILE_NOT_FOUND', 'BUILTIN_NOT_A_DIRECTORY'].includes(o))).toEqual([]);
   });
 });
 
