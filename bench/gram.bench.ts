@@ -1,28 +1,64 @@
 /**
- * The gram front end's speed (issue 2): a document of 70,000 lines like
- * `(n1:Person {name: "x", age: 42})-[:KNOWS {since: 2020}]->(n2)` (about 5 MB) and the same data
- * as canonical JSON. Prints MB/s to AST and to canonical patterns, the ratio of parse time to
- * `JSON.parse` on the equivalent JSON (target ≤ 3×), growth for 10× the input (target ≤ 11×),
- * and `gramkit check` start-up against `node -e 0` (target ≤ 3×) on a CLI bundle built into a
- * temporary directory.
+ * The gram front end's speed (issues 2 and 12). The input is a document of lines like
+ * `(n1:Person {name: "x1", age: 1})-[:KNOWS {since: 2001}]->(n2)`: 100,000 lines (7.7 MB) for
+ * the main figures, and 1,000 and 10,000 for growth. The baseline is `JSON.parse` of the same
+ * records as COMPACT JSON: one array, serialized by `JSON.stringify` without indentation, holding
+ * for each line a node and a relationship (two records per line),
+ * `{"id":"n1","labels":["Person"],"properties":{"name":"x1","age":1}}` and
+ * `{"start":"n1","type":"KNOWS","properties":{"since":2001},"end":"n2"}` (15.6 MB at 100,000
+ * lines), not the verbose canonical form `toCanonicalJson` writes (about twice as large), which
+ * would flatter the ratio.
+ *
+ * Prints MB/s to AST and to canonical patterns; at each size, the time per line and the ratio of
+ * `parseGram` (gram to AST, through the fast path) to that `JSON.parse`, in wall-clock and in CPU
+ * time (target ≤ 3×); the growth of the time per line from 10,000 to 100,000 lines (target ≤ 1.1×:
+ * linear) and from 1,000 (a small document's AST dies young, so its garbage costs little: compare
+ * with JSON.parse's own growth); the Chevrotain parser alone on the same text (what the fast path
+ * saves, and what a document outside the fast path's common shape costs); and `gramkit check`
+ * start-up against `node -e 0` (target ≤ 3×) on a CLI bundle built into a temporary directory.
+ *
+ * Ratios are medians over interleaved rounds of the ratio within each round (`interleaved` and
+ * `medianRatio` in harness.ts): a shared machine spoils some rounds, and a best round would
+ * flatter. Each timed run starts after a full garbage collection: it pays for the collections its
+ * own allocations cause (most of the time at 100,000 lines), not for the garbage of the run before. Small sizes are timed as batches (100 parses of 1,000 lines, 10 of 10,000), so every
+ * sample covers 100,000 lines.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseGram, toCanonicalJson, toPatterns, type GramDocument } from '../src/index.js';
-import { bestOf, ratio, report } from './harness.js';
+import { analyzeGramWithChevrotain } from '../src/gram/parse.js';
+import { parseGram, toPatterns, type GramDocument } from '../src/index.js';
+import { interleaved, median, medianRatio, medians, ratio, report, type Timing } from './harness.js';
 
 // -------------------------------------------------------------------------------------------------
 // inputs
 // -------------------------------------------------------------------------------------------------
 
-const lines = (n: number): string => {
+/** The records of line `i`: a node with a label and two properties, a relationship to the next node. */
+const recordsOf = (i: number) =>
+  [
+    { id: `n${i}`, labels: ['Person'], properties: { name: `x${i}`, age: i % 90 } },
+    { start: `n${i}`, type: 'KNOWS', properties: { since: 2000 + (i % 25) }, end: `n${i + 1}` },
+  ] as const;
+
+/** The records as gram, one path per line. */
+const gramOf = (n: number): string => {
   const out: string[] = [];
   for (let i = 0; i < n; i++) {
-    out.push(`(n${i}:Person {name: "x${i}", age: ${i % 90}})-[:KNOWS {since: ${2000 + (i % 25)}}]->(n${i + 1})`);
+    const [a, r] = recordsOf(i);
+    out.push(
+      `(${a.id}:${a.labels[0]} {name: "${a.properties.name}", age: ${a.properties.age}})-[:${r.type} {since: ${r.properties.since}}]->(${r.end})`,
+    );
   }
   return `${out.join('\n')}\n`;
+};
+
+/** The same records as compact JSON: one array, no indentation. */
+const compactJsonOf = (n: number): string => {
+  const out: unknown[] = [];
+  for (let i = 0; i < n; i++) out.push(...recordsOf(i));
+  return JSON.stringify(out);
 };
 
 const parsed = (text: string): GramDocument => {
@@ -32,18 +68,7 @@ const parsed = (text: string): GramDocument => {
 };
 
 const mb = (s: string): number => s.length / 1e6;
-
-/** The least CPU time (user + system, ms) of `n` runs of `fn`. */
-const bestCpu = (n: number, fn: () => unknown): number => {
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < n; i++) {
-    const start = process.cpuUsage();
-    fn();
-    const d = process.cpuUsage(start);
-    best = Math.min(best, (d.user + d.system) / 1000);
-  }
-  return best;
-};
+const rate = (s: string, ms: number): string => `${(mb(s) / (ms / 1000)).toFixed(1)} MB/s`;
 
 // -------------------------------------------------------------------------------------------------
 // start-up
@@ -88,33 +113,69 @@ const run = (args: ReadonlyArray<string>): void => {
 // the benchmark
 // -------------------------------------------------------------------------------------------------
 
+/** `times` runs of `fn` (one sample of a batch). */
+const batch = (times: number, fn: () => unknown) => (): void => {
+  for (let i = 0; i < times; i++) fn();
+};
+
+const chevrotain = (text: string): void => {
+  if (analyzeGramWithChevrotain(text)._tag !== 'Right') throw new Error('benchmark input does not parse');
+};
+
 export default async (): Promise<void> => {
-  const big = lines(70_000);
-  const small = lines(7_000);
-  const doc = parsed(big);
-  const json = toCanonicalJson(toPatterns(doc));
+  const sizes = [1_000, 10_000, 100_000] as const;
+  const gram = sizes.map(gramOf);
+  const json = sizes.map(compactJsonOf);
+  const big = gram[2] as string;
+  const bigJson = json[2] as string;
+  // the same document with one subject pattern at its end: the fast path gives up there
+  const outside = `${big}[all | n0, n1]\n`;
 
-  // warm up both paths before timing
+  // warm up every path before timing
   for (let i = 0; i < 3; i++) {
-    parsed(small);
-    JSON.parse(json);
+    for (let k = 0; k < sizes.length; k++) {
+      parsed(gram[k] as string);
+      JSON.parse(json[k] as string);
+    }
   }
+  chevrotain(big);
 
-  const tJson = await bestOf(7, () => JSON.parse(json));
-  const tAst = await bestOf(7, () => parsed(big));
-  const tPatterns = await bestOf(5, () => toPatterns(parsed(big)));
-  const tSmall = await bestOf(9, () => parsed(small));
-  // CPU time of this process: steadier than wall-clock time on a machine shared with other work
-  const cJson = bestCpu(7, () => JSON.parse(json));
-  const cAst = bestCpu(7, () => parsed(big));
+  const rounds = 7;
+  const t = await interleaved(rounds, {
+    json1k: batch(100, () => JSON.parse(json[0] as string)),
+    gram1k: batch(100, () => parsed(gram[0] as string)),
+    json10k: batch(10, () => JSON.parse(json[1] as string)),
+    gram10k: batch(10, () => parsed(gram[1] as string)),
+    json100k: () => JSON.parse(bigJson),
+    gram100k: () => parsed(big),
+  });
+  const m = (ts: ReadonlyArray<Timing>): Timing => ({ wall: median(ts.map((x) => x.wall)), cpu: median(ts.map((x) => x.cpu)) });
+  const c = await interleaved(3, { fast: () => parsed(big), chevrotain: () => chevrotain(big), outside: () => parsed(outside) });
+  const tPatterns = (await medians(3, { patterns: () => toPatterns(parsed(big)) })).patterns;
 
-  report(`gram: ${mb(big).toFixed(2)} MB of gram (70,000 lines), ${mb(json).toFixed(2)} MB of equivalent canonical JSON`, [
-    ['JSON.parse of the JSON', `${tJson.toFixed(0)} ms (${(mb(json) / (tJson / 1000)).toFixed(1)} MB/s of JSON)`],
-    ['gram to AST', `${tAst.toFixed(0)} ms (${(mb(big) / (tAst / 1000)).toFixed(1)} MB/s of gram)`],
-    ['gram to canonical patterns', `${tPatterns.toFixed(0)} ms (${(mb(big) / (tPatterns / 1000)).toFixed(1)} MB/s of gram)`],
-    ['to AST vs JSON.parse (wall clock)', ratio(tAst / tJson, { max: 3 })],
-    ['to AST vs JSON.parse (CPU time)', ratio(cAst / cJson, { max: 3 })],
-    ['10× the input (7,000 → 70,000 lines)', ratio(tAst / tSmall, { max: 11 })],
+  const both = (x: Timing, target?: { readonly max: number }): string => `${ratio(x.wall, target)}; CPU time ${ratio(x.cpu, target)}`;
+  // every sample covers 100,000 lines: ms per sample / 100 = µs per line
+  const perLine = (ts: ReadonlyArray<Timing>): string => `${(m(ts).wall / 100).toFixed(2)} µs/line (${(m(ts).cpu / 100).toFixed(2)} CPU)`;
+  const size = (label: string, g: ReadonlyArray<Timing>, j: ReadonlyArray<Timing>): ReadonlyArray<readonly [string, string]> => [
+    [`${label}: gram to AST`, perLine(g)],
+    ['  JSON.parse of the compact JSON', perLine(j)],
+    ['  gram vs JSON.parse', both(medianRatio(g, j), { max: 3 })],
+  ];
+  report(`gram: ${mb(big).toFixed(2)} MB of gram (100,000 lines, 200,000 records) vs ${mb(bigJson).toFixed(2)} MB of compact JSON of the same records (medians of ${rounds} interleaved rounds)`, [
+    ['baseline', 'JSON.parse of one JSON.stringify-ed array of {id,labels,properties} and {start,type,properties,end}'],
+    ['gram to AST, 100,000 lines', `${m(t.gram100k).wall.toFixed(0)} ms (${rate(big, m(t.gram100k).wall)} of gram)`],
+    ['gram to canonical patterns, 100,000 lines', `${tPatterns.wall.toFixed(0)} ms (${rate(big, tPatterns.wall)} of gram)`],
+    ...size('1,000 lines (batches of 100)', t.gram1k, t.json1k),
+    ...size('10,000 lines (batches of 10)', t.gram10k, t.json10k),
+    ...size('100,000 lines', t.gram100k, t.json100k),
+    ['time per line, 100,000 lines vs 10,000', both(medianRatio(t.gram100k, t.gram10k), { max: 1.1 })],
+    ['  the same for JSON.parse', both(medianRatio(t.json100k, t.json10k))],
+    ['time per line, 100,000 lines vs 1,000', both(medianRatio(t.gram100k, t.gram1k))],
+    ['  the same for JSON.parse', both(medianRatio(t.json100k, t.json1k))],
+  ]);
+  report('gram: the fast path against the Chevrotain parser alone (100,000 lines, medians of 3 rounds)', [
+    ['Chevrotain parser alone vs parseGram', both(medianRatio(c.chevrotain, c.fast))],
+    ['one subject pattern on the last line (the fast path gives up there) vs the Chevrotain parser alone', both(medianRatio(c.outside, c.chevrotain))],
   ]);
 
   const built = await buildCli();
@@ -122,12 +183,11 @@ export default async (): Promise<void> => {
   try {
     const hello = join('examples', 'hello.gram');
     run([built.cli, 'check', hello]);
-    const tNode = await bestOf(7, () => run(['-e', '0']));
-    const tCheck = await bestOf(7, () => run([built.cli, 'check', hello]));
-    report('gram: CLI start-up (bundled CLI, examples/hello.gram)', [
-      ['node -e 0', `${tNode.toFixed(0)} ms`],
-      ['gramkit check examples/hello.gram', `${tCheck.toFixed(0)} ms`],
-      ['check vs node -e 0', ratio(tCheck / tNode, { max: 3 })],
+    const s = await medians(7, { node: () => run(['-e', '0']), check: () => run([built.cli, 'check', hello]) });
+    report('gram: CLI start-up (bundled CLI, examples/hello.gram, medians of 7)', [
+      ['node -e 0', `${s.node.wall.toFixed(0)} ms`],
+      ['gramkit check examples/hello.gram', `${s.check.wall.toFixed(0)} ms`],
+      ['check vs node -e 0', ratio(s.check.wall / s.node.wall, { max: 3 })],
     ]);
   } finally {
     built.cleanup();

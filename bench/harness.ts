@@ -3,6 +3,8 @@
  * process and run, never as absolute thresholds in tests: machines differ, ratios travel.
  */
 import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 export interface Measurement {
   readonly name: string;
@@ -98,6 +100,81 @@ export const bestOf = async (n: number, fn: () => unknown): Promise<number> => {
   for (let i = 0; i < n; i++) best = Math.min(best, await timeOnce(fn));
   return best;
 };
+
+/** The median of `xs` (the mean of the middle two for an even count). */
+export const median = (xs: ReadonlyArray<number>): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+
+/** One round's wall-clock and CPU time (user + system of this process), in milliseconds. */
+export interface Timing {
+  readonly wall: number;
+  readonly cpu: number;
+}
+
+/** Times one synchronous call of `fn`: wall clock and this process's CPU time. */
+export const timeSync = (fn: () => unknown): Timing => {
+  const c0 = process.cpuUsage();
+  const t0 = now();
+  fn();
+  const wall = Number(now() - t0) / 1e6;
+  const c = process.cpuUsage(c0);
+  return { wall, cpu: (c.user + c.system) / 1000 };
+};
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+let gcFn: (() => void) | undefined;
+
+/** A full garbage collection (V8's `gc()`, exposed for a fresh context of the benchmark only). */
+export const collectGarbage = (): void => {
+  if (gcFn === undefined) {
+    setFlagsFromString('--expose-gc');
+    gcFn = runInNewContext('gc') as () => void;
+  }
+  gcFn();
+};
+
+/**
+ * `rounds` interleaved rounds of timings: each round runs each of `fns` twice, untimed then timed,
+ * with a full garbage collection and a short pause before each timed run. Interleaving exposes
+ * every contender to the same drift of a shared machine; the collection makes each timed run start
+ * from the same clean heap, so that it pays for the collections its own allocations cause and not
+ * for the garbage of the run before (a large AST left behind would otherwise be charged to whoever
+ * runs next); the pause lets concurrent sweeping finish. Round `i`
+ * of one contender and round `i` of another ran side by side: compare them as a ratio per round
+ * (`medianRatio`), which ignores the rounds a neighbour or a major GC spoiled.
+ */
+export const interleaved = async <K extends string>(rounds: number, fns: Readonly<Record<K, () => unknown>>): Promise<Record<K, Timing[]>> => {
+  const keys = Object.keys(fns) as K[];
+  const out = {} as Record<K, Timing[]>;
+  for (const k of keys) out[k] = [];
+  for (let r = 0; r < rounds; r++) {
+    for (const k of keys) {
+      fns[k]();
+      collectGarbage();
+      await pause(50);
+      out[k].push(timeSync(fns[k]));
+    }
+  }
+  return out;
+};
+
+/** Medians of `rounds` interleaved rounds (see `interleaved`). */
+export const medians = async <K extends string>(rounds: number, fns: Readonly<Record<K, () => unknown>>): Promise<Record<K, Timing>> => {
+  const seen = await interleaved(rounds, fns);
+  const out = {} as Record<K, Timing>;
+  for (const k of Object.keys(fns) as K[]) out[k] = { wall: median(seen[k].map((t) => t.wall)), cpu: median(seen[k].map((t) => t.cpu)) };
+  return out;
+};
+
+/** The median over rounds of `a[i] / b[i]` (times of two contenders of `interleaved`), in wall-clock and CPU time. */
+export const medianRatio = (a: ReadonlyArray<Timing>, b: ReadonlyArray<Timing>): Timing => ({
+  wall: median(a.map((t, i) => t.wall / (b[i] as Timing).wall)),
+  cpu: median(a.map((t, i) => t.cpu / (b[i] as Timing).cpu)),
+});
 
 /** Elapsed time of one call, in milliseconds, and how much of it the garbage collector paused the program. */
 export interface GcTiming {

@@ -103,6 +103,10 @@ export const runLoop = async (bound: BoundAgent, conversation: CheckedConversati
     ...(options.context !== undefined ? { context: options.context } : {}),
     ...(options.toolTimeoutMs !== undefined ? { timeoutMs: options.toolTimeoutMs } : {}),
     ...(options.observer !== undefined ? { observer: options.observer } : {}),
+    schedule: {
+      ...(options.maxToolCallsPerTurn !== undefined ? { maxCallsPerTurn: options.maxToolCallsPerTurn } : {}),
+      ...(options.toolConcurrency !== undefined ? { concurrency: options.toolConcurrency } : {}),
+    },
     emit: events.emit,
     trace,
   };

@@ -39,6 +39,8 @@ export const checkRunOptions = (options: RunAgentOptions): AgentError | undefine
     positive('maxSteps', options.maxSteps, true) ??
     positive('maxDurationMs', options.maxDurationMs, false) ??
     positive('toolTimeoutMs', options.toolTimeoutMs, false) ??
+    positive('maxToolCallsPerTurn', options.maxToolCallsPerTurn, true) ??
+    positive('toolConcurrency', options.toolConcurrency, true) ??
     positive('maxTokens', options.maxTokens, true) ??
     (options.onEvent !== undefined && typeof options.onEvent !== 'function' ? configurationError('onEvent must be a function') : undefined) ??
     (options.approve !== undefined && typeof options.approve !== 'function' ? configurationError('approve must be a function (request) => Promise<{approved}>') : undefined)

@@ -46,6 +46,10 @@ export interface RunAgentOptions {
   readonly policies?: Policies;
   /** Timeout of each tool call, in milliseconds (default: the tool's own `limits.timeoutMs`). */
   readonly toolTimeoutMs?: number;
+  /** Most tool calls run from one model turn (default 16); the calls beyond answer `TOO_MANY_CALLS` without running. */
+  readonly maxToolCallsPerTurn?: number;
+  /** Most tool calls of a turn running at once (default 4); calls that write or run programs always run one at a time. */
+  readonly toolConcurrency?: number;
   /** Receives the invocation events of every tool call (metrics, logs). */
   readonly observer?: InvocationObserver;
   readonly toolChoice?: ToolChoice;

@@ -7,7 +7,9 @@ import { AgentCodes } from './codes.js';
 import type { AssistantMessage, Message, ToolCall } from './messages.js';
 import type { Model, ModelError, ModelRequest, ModelResponse } from './model.js';
 import { endOtelSpan, type OtelSpan, startChatSpan } from './telemetry.js';
-import { type ExecutedCall, executeToolCall, type ToolCallEnvironment } from './tool-call.js';
+import { fail } from '../library/result.js';
+import { DEFAULT_MAX_CALLS_PER_TURN, DEFAULT_TOOL_CONCURRENCY, runScheduled, runsAlone, TOO_MANY_CALLS, type ScheduleOptions } from './schedule.js';
+import { type ExecutedCall, executeToolCall, type ToolCallEnvironment, toolResultContent } from './tool-call.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -21,6 +23,8 @@ export interface StepEnvironment extends ToolCallEnvironment {
   readonly stream: boolean;
   readonly runSpan: number;
   readonly otelRun?: OtelSpan;
+  /** Calls per turn and at once (see schedule.ts). */
+  readonly schedule?: ScheduleOptions;
 }
 
 export type StepOutcome =
@@ -56,10 +60,39 @@ export const uniqueCallIds = (message: AssistantMessage, used: Set<string>, step
   return changed ? { ...message, toolCalls: fixed } : message;
 };
 
-/** Runs calls concurrently; results in the order of `calls`. */
-export const executeCalls = (calls: ReadonlyArray<ToolCall>, step: number, stepSpan: number, env: ToolCallEnvironment): Promise<ReadonlyArray<ExecutedCall>> => {
-  if (calls.length === 1) return executeToolCall(calls[0] as ToolCall, step, stepSpan, env).then((r) => [r]);
-  return Promise.all(calls.map((c) => executeToolCall(c, step, stepSpan, env)));
+/**
+ * Runs the calls of a turn as schedule.ts says (reading calls concurrently, calls that change state
+ * one at a time in the order asked, each judged by the policies when it starts); results in the
+ * order of `calls`. Calls beyond the turn's limit are not run: they answer `TOO_MANY_CALLS`.
+ */
+export const executeCalls = async (
+  calls: ReadonlyArray<ToolCall>,
+  step: number,
+  stepSpan: number,
+  env: ToolCallEnvironment,
+  schedule: ScheduleOptions = {},
+): Promise<ReadonlyArray<ExecutedCall>> => {
+  const max = schedule.maxCallsPerTurn ?? DEFAULT_MAX_CALLS_PER_TURN;
+  const run = calls.slice(0, max);
+  const alone = (c: ToolCall): boolean => runsAlone(env.tools.byName.get(c.name)?.tool.annotations);
+  const executed =
+    run.length === 1
+      ? [await executeToolCall(run[0] as ToolCall, step, stepSpan, env)]
+      : await runScheduled(run, alone, (c) => executeToolCall(c, step, stepSpan, env), schedule.concurrency ?? DEFAULT_TOOL_CONCURRENCY);
+  return [...executed, ...calls.slice(max).map((c) => notRun(c, step, max, calls.length, env))];
+};
+
+/** The answer to a call beyond the turn's limit: not run, and the model is told why. */
+const notRun = (call: ToolCall, step: number, max: number, asked: number, env: ToolCallEnvironment): ExecutedCall => {
+  const result = fail(TOO_MANY_CALLS, `not run: a turn may make at most ${max} tool calls and this one made ${asked}; make the remaining calls in the next turn`, {
+    details: { maxCallsPerTurn: max },
+  });
+  env.emit({ type: 'tool-call-started', step, call, args: call.arguments });
+  env.emit({ type: 'tool-call-finished', step, call, result, durationMs: 0 });
+  return {
+    use: { id: call.id, name: call.name, args: call.arguments, result, step, durationMs: 0 },
+    message: { role: 'tool', toolCallId: call.id, toolName: call.name, content: toolResultContent(result), isError: true },
+  };
 };
 
 /** Step `step` (from 1) over `messages`; `usedIds` holds every call id of the conversation (updated). */
@@ -114,7 +147,7 @@ export const runStep = async (messages: ReadonlyArray<Message>, step: number, us
     stepSpan.end('ok');
     return { kind: 'answer', message, response };
   }
-  const executed = await executeCalls(calls, step, stepSpan.id, env);
+  const executed = await executeCalls(calls, step, stepSpan.id, env, env.schedule);
   stepSpan.end('ok', undefined, { toolCalls: calls.length, toolErrors: executed.filter((x) => !x.use.result.ok).length });
   return { kind: 'tools', message, response, executed };
 };

@@ -28,6 +28,8 @@ export {
   checkRules, describeViolations,
 } from '../policy/rules.js';
 export { defaultRules, defaultRuleEngine, isCriticalPath, sensitivePath } from '../policy/default-rules.js';
+export { noRmRf, noSystemAccountFiles, isAccountFile } from '../policy/seed-rules.js';
+export { checkPaths } from '../policy/path-rules.js';
 export type { CommandView } from '../policy/command-view.js';
 export { commandViews } from '../policy/command-view.js';
 export type { SimpleCommand, ParsedShell, Redirect } from '../policy/shell-words.js';

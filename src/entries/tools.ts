@@ -25,9 +25,9 @@ export type { HttpToolConfig, HttpToolConfigInput, HttpMethod } from '../tools/h
 export { decodeHttpToolConfig, HTTP_METHODS } from '../tools/http/http-config.js';
 export type { HttpToolOptions } from '../tools/http/http-tool.js';
 export { httpTool } from '../tools/http/http-tool.js';
-export type { CommandToolConfig, CommandToolConfigInput } from '../tools/command/command-config.js';
+export type { CommandToolConfig, CommandToolConfigInput, CommandSandboxMode } from '../tools/command/command-config.js';
 export { decodeCommandToolConfig } from '../tools/command/command-config.js';
-export type { CommandToolOptions } from '../tools/command/command-tool.js';
+export type { CommandToolOptions, CommandSandboxOptions } from '../tools/command/command-tool.js';
 export { commandTool } from '../tools/command/command-tool.js';
 export type { OutputMode, ParsedOutput } from '../tools/command/command-output.js';
 export { parseCommandOutput } from '../tools/command/command-output.js';

@@ -12,14 +12,18 @@
  * reports it in context), an unterminated string or a malformed number is reported here and still
  * produces a token so parsing goes on.
  *
- * It works in chunks: `nextChunk(n)` returns at least `n` tokens (unless the input ends), cut only
- * between two top-level patterns, so a very large file is parsed with bounded token memory.
+ * The core, `advance()`, scans one token into fields of the scanner (no object per token): the
+ * fast parser (`fast-parser.ts`) reads them in place. `nextChunk(n)` makes Chevrotain tokens of
+ * them for `parser.ts`: at least `n` tokens (unless the input ends), cut only between two
+ * top-level patterns, so a very large file is parsed with bounded token memory. Names and number
+ * spellings are interned (`intern.ts`).
  */
 import { GramCodes } from './codes.js';
 import type { IToken, TokenType } from 'chevrotain';
 import type { Comment } from './ast.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { span } from '../core/span.js';
+import { Interner } from './intern.js';
 import { decodeEscapes, escapedChar, isSymbolPart, isSymbolStart } from './strings.js';
 import * as T from './tokens.js';
 
@@ -66,12 +70,29 @@ export interface LexerOptions {
 // -------------------------------------------------------------------------------------------------
 
 const I = {
-  LParen: T.idx(T.LParen), RParen: T.idx(T.RParen), LBracket: T.idx(T.LBracket), RBracket: T.idx(T.RBracket),
-  LBrace: T.idx(T.LBrace), RBrace: T.idx(T.RBrace), At: T.idx(T.At), Symbol: T.idx(T.SymbolToken),
-  Dash: T.idx(T.Dash), Eq: T.idx(T.Eq), Tilde: T.idx(T.Tilde), LtDash: T.idx(T.LtDash), LtEq: T.idx(T.LtEq), LtTilde: T.idx(T.LtTilde),
+  LParen: T.idx(T.LParen), LBracket: T.idx(T.LBracket), RBrace: T.idx(T.RBrace), At: T.idx(T.At), Symbol: T.idx(T.SymbolToken),
 };
 
-const punct = (t: TokenType, image: string) => ({ t, i: T.idx(t), image });
+/** What the scanner's bookkeeping needs to know of a token type, by type index. */
+const OPENER = 1;
+const CLOSER = 2;
+const ARROW_START = 4;
+const ROLE = (() => {
+  const table = new Uint8Array(Math.max(...T.allTokens.map(T.idx)) + 1);
+  for (const t of [T.LParen, T.LBracket, T.LBrace]) table[T.idx(t)] = OPENER;
+  for (const t of [T.RParen, T.RBracket, T.RBrace]) table[T.idx(t)] = CLOSER;
+  for (const t of [T.Dash, T.Eq, T.Tilde, T.LtDash, T.LtEq, T.LtTilde]) table[T.idx(t)] = ARROW_START;
+  return table;
+})();
+const role = (i: number): number => (i < 0 ? 0 : (ROLE[i] as number));
+
+interface Punct {
+  readonly t: TokenType;
+  readonly i: number;
+  readonly image: string;
+}
+
+const punct = (t: TokenType, image: string): Punct => ({ t, i: T.idx(t), image });
 const P = {
   LParen: punct(T.LParen, '('), RParen: punct(T.RParen, ')'), LBracket: punct(T.LBracket, '['), RBracket: punct(T.RBracket, ']'),
   LBrace: punct(T.LBrace, '{'), RBrace: punct(T.RBrace, '}'), Comma: punct(T.Comma, ','), Pipe: punct(T.Pipe, '|'),
@@ -110,13 +131,27 @@ export class GramLexer {
   /** Lexical errors found beyond `maxDiagnostics` (counted, not recorded). */
   dropped = 0;
 
+  // The current token, set by `advance()`. `end` is exclusive. `image` is set for punctuation,
+  // symbols and numbers (interned); strings, fences and invalid characters leave it undefined
+  // (`nextChunk` slices it). `payload` is the decoded content of strings.
+  type: TokenType = T.Invalid;
+  idx = -1;
+  start = 0;
+  end = 0;
+  image: string | undefined = undefined;
+  payload: string | undefined = undefined;
+  /** Whether the current token starts a new top-level pattern (a chunk may be cut before it). */
+  startsPattern = false;
+
   private pos = 0;
   private readonly len: number;
   private readonly maxDepth: number;
   private readonly maxDiagnostics: number;
   private readonly maxPatternTokens: number;
   /** Open brackets: 1 = annotation parenthesis `@k(`, 2 = relationship bracket `-[`, 0 = any other. */
-  private readonly open: number[] = [];
+  private readonly open = new Uint8Array(MAX_DEPTH_LIMIT + 2);
+  /** How many brackets are open (scanning stops one past `maxDepth`). */
+  private depth = 0;
   /** The previous two token type indexes (to recognise `@ key (`). */
   private prev1 = -1;
   private prev2 = -1;
@@ -125,10 +160,14 @@ export class GramLexer {
   private blankRecorded = false;
   /** A closer just brought the depth back to 0 (outside an annotation): a chunk may end here. */
   private atBoundary = false;
+  /** Tokens of the current top-level pattern so far. */
+  private patternTokens = 0;
   private pending: GramToken | undefined;
+  private readonly names: Interner;
 
   constructor(private readonly src: string, options: LexerOptions = {}) {
     this.len = src.length;
+    this.names = new Interner(src);
     this.maxDiagnostics = options.maxDiagnostics ?? 100;
     this.maxPatternTokens = options.maxPatternTokens ?? MAX_PATTERN_TOKENS;
     this.maxDepth = Math.max(1, Math.min(MAX_DEPTH_LIMIT, Math.floor(options.maxDepth ?? DEFAULT_MAX_DEPTH)));
@@ -152,34 +191,47 @@ export class GramLexer {
       out.push(this.pending);
       this.pending = undefined;
     }
-    let patternStart = 0;
     while (!this.stopped) {
-      const boundary = this.atBoundary;
-      const t = this.next();
-      if (t === undefined) break;
-      if (boundary && !this.isArrowStart(t.tokenTypeIdx)) {
-        if (out.length >= minTokens) {
-          this.pending = t;
-          break;
-        }
-        patternStart = out.length;
+      if (this.advance() < 0) break;
+      const t = new GramToken(this.type, this.idx, this.start, this.end - 1, this.image ?? this.src.slice(this.start, this.end), this.payload);
+      if (this.startsPattern && out.length >= minTokens) {
+        this.pending = t;
+        break;
       }
       out.push(t);
-      if (out.length - patternStart > this.maxPatternTokens) {
-        this.stopped = true;
-        this.report(
-          error(GramCodes.PATTERN_TOO_LARGE, `this pattern spans more than ${this.maxPatternTokens} tokens`, {
-            span: span(t.startOffset, t.endOffset + 1),
-            hint: 'split it into several top-level patterns (a subject pattern can refer to patterns defined elsewhere by identifier)',
-          }),
-        );
-      }
     }
     return out;
   }
 
-  private isArrowStart(i: number): boolean {
-    return i === I.Dash || i === I.Eq || i === I.Tilde || i === I.LtDash || i === I.LtEq || i === I.LtTilde;
+  /**
+   * Scans the next token into `type`, `idx`, `start`, `end`, `image`, `payload` and returns its
+   * type index; -1 at the end of the input or once scanning has stopped (`stopped`).
+   */
+  advance(): number {
+    if (this.stopped) return -1;
+    const boundary = this.atBoundary;
+    const p = this.skipTrivia();
+    if (p >= this.len) {
+      this.idx = -1;
+      return -1;
+    }
+    this.lineHasContent = true;
+    this.blankRecorded = false;
+    this.scan(p);
+    const i = this.idx;
+    this.track(i);
+    this.startsPattern = boundary && (role(i) & ARROW_START) === 0;
+    this.patternTokens = this.startsPattern ? 1 : this.patternTokens + 1;
+    if (this.patternTokens > this.maxPatternTokens) {
+      this.stopped = true;
+      this.report(
+        error(GramCodes.PATTERN_TOO_LARGE, `this pattern spans more than ${this.maxPatternTokens} tokens`, {
+          span: span(this.start, this.end),
+          hint: 'split it into several top-level patterns (a subject pattern can refer to patterns defined elsewhere by identifier)',
+        }),
+      );
+    }
+    return i;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -193,6 +245,7 @@ export class GramLexer {
     let p = this.pos;
     while (p < len) {
       const c = src.charCodeAt(p);
+      if (c > 32 && c < 128 && c !== 47) break;
       if (c === 10 || (c === 13 && src.charCodeAt(p + 1) !== 10)) {
         if (!this.lineHasContent && !this.blankRecorded && p > 0) {
           this.blankLines.push(p);
@@ -236,56 +289,51 @@ export class GramLexer {
   // tokens
   // ---------------------------------------------------------------------------------------------
 
-  private token(type: TokenType, i: number, start: number, end: number, image: string, payload: string | undefined): GramToken {
+  /** Sets the current token; `end` is exclusive. */
+  private set(type: TokenType, i: number, start: number, end: number, image: string | undefined, payload: string | undefined): void {
     this.pos = end;
-    return new GramToken(type, i, start, end - 1, image, payload);
+    this.type = type;
+    this.idx = i;
+    this.start = start;
+    this.end = end;
+    this.image = image;
+    this.payload = payload;
   }
 
-  private tok(p: { t: TokenType; i: number; image: string }, start: number): GramToken {
-    return this.token(p.t, p.i, start, start + p.image.length, p.image, undefined);
+  private tok(p: Punct, start: number): void {
+    this.set(p.t, p.i, start, start + p.image.length, p.image, undefined);
   }
 
-  private make(t: TokenType, start: number, end: number, payload?: string): GramToken {
-    return this.token(t, t.tokenTypeIdx as number, start, end, this.src.slice(start, end), payload);
-  }
-
-  /** The next token, or undefined at the end of the input. */
-  private next(): GramToken | undefined {
-    const p = this.skipTrivia();
-    if (p >= this.len) return undefined;
-    this.lineHasContent = true;
-    this.blankRecorded = false;
-    const t = this.scan(p);
-    this.track(t);
-    return t;
+  /** A token whose image `nextChunk` slices when it needs one. */
+  private make(t: TokenType, start: number, end: number, payload?: string): void {
+    this.set(t, t.tokenTypeIdx as number, start, end, undefined, payload);
   }
 
   /** Nesting depth, chunk boundaries, annotation parentheses. */
-  private track(t: GramToken): void {
-    const i = t.tokenTypeIdx;
+  private track(i: number): void {
     this.atBoundary = false;
-    if (i === I.LParen || i === I.LBracket || i === I.LBrace) {
-      this.open.push(
-        i === I.LParen && this.prev1 === I.Symbol && this.prev2 === I.At ? 1 : i === I.LBracket && this.isArrowStart(this.prev1) ? 2 : 0,
-      );
-      if (this.open.length > this.maxDepth) {
+    const r = role(i);
+    if ((r & OPENER) !== 0) {
+      this.open[this.depth++] =
+        i === I.LParen && this.prev1 === I.Symbol && this.prev2 === I.At ? 1 : i === I.LBracket && (role(this.prev1) & ARROW_START) !== 0 ? 2 : 0;
+      if (this.depth > this.maxDepth) {
         this.stopped = true;
         this.report(
           error(GramCodes.NESTING_TOO_DEEP, `brackets are nested more than ${this.maxDepth} levels deep`, {
-            span: span(t.startOffset, t.endOffset + 1),
+            span: span(this.start, this.end),
             hint: 'flatten the structure: define inner patterns separately and refer to them by identifier',
           }),
         );
       }
-    } else if (i === I.RParen || i === I.RBracket || i === I.RBrace) {
-      const kind = this.open.pop();
-      if (this.open.length === 0 && kind === 0 && i !== I.RBrace) this.atBoundary = true;
+    } else if ((r & CLOSER) !== 0 && this.depth > 0) {
+      const kind = this.open[--this.depth];
+      if (this.depth === 0 && kind === 0 && i !== I.RBrace) this.atBoundary = true;
     }
     this.prev2 = this.prev1;
     this.prev1 = i;
   }
 
-  private scan(p: number): GramToken {
+  private scan(p: number): void {
     const src = this.src;
     const c = src.charCodeAt(p);
     const c1 = src.charCodeAt(p + 1);
@@ -322,16 +370,21 @@ export class GramLexer {
       default:
         if (isDigit(c)) return this.number(p);
         if (isSymbolStart(c)) {
+          let h = c;
           let e = p + 1;
-          while (e < this.len && isSymbolPart(src.charCodeAt(e))) e++;
-          return this.make(T.SymbolToken, p, e);
+          for (; e < this.len; e++) {
+            const x = src.charCodeAt(e);
+            if (!isSymbolPart(x)) break;
+            h = (Math.imul(h, 31) + x) | 0;
+          }
+          return this.set(T.SymbolToken, I.Symbol, p, e, this.names.text(p, e, h), undefined);
         }
         return this.invalid(p);
     }
   }
 
   /** One character (a whole surrogate pair) that starts no token. */
-  private invalid(p: number): GramToken {
+  private invalid(p: number): void {
     const c = this.src.charCodeAt(p);
     const w = c >= 0xd800 && c <= 0xdbff && p + 1 < this.len ? 2 : 1;
     return this.make(T.Invalid, p, p + w);
@@ -342,7 +395,7 @@ export class GramLexer {
    * measurement, by longest match as tree-sitter-gram does. Trailing word characters make the
    * whole run a malformed number (`08`, `2.5s`, `5e3`, `0b101`, `1_000`).
    */
-  private number(p: number): GramToken {
+  private number(p: number): void {
     const src = this.src;
     const neg = src.charCodeAt(p) === 45;
     const d = neg ? p + 1 : p;
@@ -394,13 +447,13 @@ export class GramLexer {
       this.report(
         error(GramCodes.INVALID_NUMBER, `\`${text}\` is not a valid number`, { span: span(p, r), hint: numberHint(text) }),
       );
-      return this.make(type, p, r);
+      return this.set(type, type.tokenTypeIdx as number, p, r, this.names.range(p, r), undefined);
     }
-    return this.make(type, p, e);
+    return this.set(type, type.tokenTypeIdx as number, p, e, this.names.range(p, e), undefined);
   }
 
   /** A one-line string opened at `p` by `quote`. */
-  private string(p: number, quote: number, type: TokenType): GramToken {
+  private string(p: number, quote: number, type: TokenType): void {
     const src = this.src;
     const len = this.len;
     let i = p + 1;
@@ -434,7 +487,7 @@ export class GramLexer {
     return this.make(type, p, i + 1, content);
   }
 
-  private unterminated(p: number, i: number, quote: number, type: TokenType, escapes: boolean): GramToken {
+  private unterminated(p: number, i: number, quote: number, type: TokenType, escapes: boolean): void {
     let end = i;
     while (end > p + 1 && this.src.charCodeAt(end - 1) === 13) end--;
     const q = String.fromCharCode(quote);
@@ -452,7 +505,7 @@ export class GramLexer {
    * A fenced string opened at `p` by "```": an optional tag (a symbol), optional spaces, a line
    * break, then the raw body up to the next "```".
    */
-  private fenced(p: number): GramToken {
+  private fenced(p: number): void {
     const src = this.src;
     const len = this.len;
     let i = p + 3;

@@ -1,10 +1,15 @@
 /**
  * `parseGram`: gram text to a `GramDocument`, or every problem found.
  *
- * The pipeline: the scanner cuts the input into chunks of tokens between top-level patterns; the
- * fast parser (no error recovery) builds the AST of each chunk. On the first syntax error the
- * chunk is parsed again by the recovering parser to report several errors, and the rest of the
- * input is only checked. Strict mode then reports uses of the nested-values extension.
+ * The pipeline: first the fast path (`fast-parser.ts`), a small hand-written parser for the common
+ * shape of large documents that reads the scanner's tokens in place and gives up at the first
+ * token outside that shape or the first problem of any kind. When it gives up, the text is parsed
+ * again by the Chevrotain parsers, the reference, which find and word every error: the scanner
+ * cuts the input into chunks of tokens between top-level patterns; the non-recovering parser
+ * builds the AST of each chunk. On the first syntax error the chunk is parsed again by the
+ * recovering parser to report several errors, and the rest of the input is only checked. Both
+ * paths build the AST with the same constructors (`build.ts`). Strict mode then reports uses of
+ * the nested-values extension.
  *
  * Never throws: an internal failure becomes a `GRAM_INTERNAL_ERROR` diagnostic.
  */
@@ -14,6 +19,7 @@ import { type Checked, type Either, isRight, left, right } from '../core/either.
 import type { GramDocument, RecordNode, TopLevelPattern } from './ast.js';
 import { type Diagnostic, error, info, sortDiagnostics, withFile } from '../core/diagnostic.js';
 import { extensionUses } from './extensions.js';
+import { fastParse } from './fast-parser.js';
 import { DEFAULT_MAX_DEPTH, GramLexer, type GramToken } from './lexer.js';
 import { gramParser } from './parser.js';
 import { type LineIndex, lineIndex, span } from '../core/span.js';
@@ -36,7 +42,10 @@ export interface ParseOptions {
   readonly maxDepth?: number;
   /** Syntax errors reported before giving up (default 100). */
   readonly maxErrors?: number;
-  /** Tokens per chunk (tests use small chunks to exercise chunking). */
+  /**
+   * Tokens per chunk of the Chevrotain parser (tests use small chunks to exercise chunking).
+   * Giving it skips the fast path: the text is parsed by the Chevrotain parser, in chunks.
+   */
   readonly chunkTokens?: number;
 }
 
@@ -70,8 +79,18 @@ export const parseGram = (
  * document and its warnings (the same as `document.warnings`); `Left` with every diagnostic found,
  * errors and warnings, in source order.
  */
-export const analyzeGram = (text: string, options: ParseOptions = {}): Checked<GramDocument> => {
+export const analyzeGram = (text: string, options: ParseOptions = {}): Checked<GramDocument> => guarded(text, options, true);
+
+/**
+ * `analyzeGram` without the fast path: the Chevrotain parser reads every text. The reference the
+ * fast path is tested against (not part of the package's API).
+ */
+export const analyzeGramWithChevrotain = (text: string, options: ParseOptions = {}): Checked<GramDocument> => guarded(text, options, false);
+
+const guarded = (text: string, options: ParseOptions, fastPath: boolean): Checked<GramDocument> => {
   try {
+    const fast = fastPath && options.chunkTokens === undefined ? fastParse(text, options.maxDepth ?? DEFAULT_MAX_DEPTH) : undefined;
+    if (fast !== undefined) return finish(text, options, fast.header, fast.patterns, fast.lexer, fast.warnings);
     return run(text, options);
   } catch (e) {
     return left(
@@ -125,7 +144,7 @@ const run = (text: string, options: ParseOptions): Checked<GramDocument> => {
     }
   }
 
-  let all: ReadonlyArray<Diagnostic> = [...lexer.diagnostics, ...errors];
+  const all: ReadonlyArray<Diagnostic> = [...lexer.diagnostics, ...errors];
   const ok = !failed && !lexer.stopped && all.every((d) => d.severity !== 'error');
   if (!ok) {
     const sorted = [...dedupe(sortDiagnostics(all))];
@@ -137,7 +156,18 @@ const run = (text: string, options: ParseOptions): Checked<GramDocument> => {
     return left(withFile(options.filename, sorted));
   }
 
-  const warnings = fast.warnings;
+  return finish(text, options, header, patterns, lexer, fast.warnings);
+};
+
+/** The document of a parse without errors (then strict mode's checks). */
+const finish = (
+  text: string,
+  options: ParseOptions,
+  header: RecordNode | undefined,
+  patterns: TopLevelPattern[],
+  lexer: GramLexer,
+  warnings: ReadonlyArray<Diagnostic>,
+): Checked<GramDocument> => {
   const document: GramDocument = {
     kind: 'Document',
     header,
@@ -151,8 +181,7 @@ const run = (text: string, options: ParseOptions): Checked<GramDocument> => {
   if (options.strict === true) {
     const strict = extensionUses(document);
     if (strict.length > 0) {
-      all = [...strict, ...warnings];
-      return left(withFile(options.filename, sortDiagnostics(all)));
+      return left(withFile(options.filename, sortDiagnostics([...strict, ...warnings])));
     }
   }
   return right({ value: document, warnings: document.warnings ?? [] });

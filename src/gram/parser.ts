@@ -8,16 +8,19 @@
  * collected in `issues`; data-loss warnings (duplicate keys, unsafe integers) in `warnings`.
  *
  * Actions read sub-results only outside the recording phase, and tolerate `undefined` results and
- * inserted tokens produced by error recovery (such a parse is reported, never returned).
+ * inserted tokens produced by error recovery (such a parse is reported, never returned). Nodes are
+ * made by the constructors of `build.ts`, which the fast path (`fast-parser.ts`) shares: input
+ * without errors gets the same AST from both. This parser is the reference and the error path.
  */
 import { GramCodes } from './codes.js';
 import { EmbeddedActionsParser, type IOrAlt, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
 import type {
-  AnnotatedPattern, Arrow, ArrowDirection, ArrowFamily, ArrayValue, Identifier, IdentifiedAnnotation, Key, Label,
-  MapValue, NodePattern, NumericValue, PathPattern, PatternReference, Property, PropertyAnnotation, RangeValue,
-  RecordNode, Subject, SubjectPattern, SubjectPatternElement, TopLevelPattern, Value,
+  AnnotatedPattern, Arrow, ArrayValue, Identifier, IdentifiedAnnotation, Key, Label, MapValue, NodePattern, NumericValue,
+  PathPattern, PatternReference, Property, PropertyAnnotation, RangeValue, RecordNode, Subject, SubjectPattern,
+  SubjectPatternElement, TopLevelPattern, Value,
 } from './ast.js';
-import { type Diagnostic, error, warning } from '../core/diagnostic.js';
+import * as B from './build.js';
+import { type Diagnostic, error } from '../core/diagnostic.js';
 import type { GramToken } from './lexer.js';
 import type { Span } from '../core/span.js';
 import * as T from './tokens.js';
@@ -37,15 +40,7 @@ export type SyntaxErrorFacts =
 // constants
 // -------------------------------------------------------------------------------------------------
 
-const ID = {
-  Symbol: T.idx(T.SymbolToken), Integer: T.idx(T.Integer), Decimal: T.idx(T.Decimal), Hexadecimal: T.idx(T.Hexadecimal),
-  Octal: T.idx(T.Octal), Measurement: T.idx(T.Measurement), Backtick: T.idx(T.BacktickString),
-  Single: T.idx(T.SingleString), Double: T.idx(T.DoubleString), Fenced: T.idx(T.FencedString),
-  DoubleColon: T.idx(T.DoubleColon), Ellipsis: T.idx(T.Ellipsis),
-  Dash: T.idx(T.Dash), DashGt: T.idx(T.DashGt), LtDash: T.idx(T.LtDash),
-  Eq: T.idx(T.Eq), EqGt: T.idx(T.EqGt), LtEq: T.idx(T.LtEq),
-  Tilde: T.idx(T.Tilde), TildeGt: T.idx(T.TildeGt), LtTilde: T.idx(T.LtTilde),
-};
+const ID = { DoubleColon: T.idx(T.DoubleColon), Ellipsis: T.idx(T.Ellipsis) };
 
 const firstNames = (paths: ReadonlyArray<ReadonlyArray<TokenType>>): string[] => {
   const names = new Set<string>();
@@ -64,40 +59,20 @@ const messageProvider: IParserErrorMessageProvider = {
     JSON.stringify({ kind: 'earlyExit', rule: ruleName, expected: firstNames(expectedIterationPaths) } satisfies SyntaxErrorFacts),
 };
 
-const NO_LABELS: ReadonlyArray<Label> = Object.freeze([]);
-
 // -------------------------------------------------------------------------------------------------
 // constructors (tokens to AST leaves)
 // -------------------------------------------------------------------------------------------------
 
-/**
- * A span. Offsets are made small integers (`| 0`; recovery's NaN becomes -1): storing a boxed
- * number (Chevrotain's tokens hold their offsets as doubles) would make V8 box the offsets of
- * every span in the process, a third more memory for a large document.
- */
-const span = (start: number, end: number): Span => ({ start: start === start ? start | 0 : -1, end: end === end ? end | 0 : -1 });
+const span = B.span;
 const endOf = (t: IToken): number => (t.endOffset ?? -2) + 1;
 const tokenSpan = (t: IToken): Span => span(t.startOffset, endOf(t));
 const between = (a: IToken, b: IToken): Span => span(a.startOffset, endOf(b));
 const payload = (t: IToken): string => (t as GramToken).payload ?? '';
 
-const identifierOf = (t: IToken): Identifier => {
-  const i = t.tokenTypeIdx;
-  return {
-    kind: 'Identifier',
-    style: i === ID.Symbol ? 'symbol' : i === ID.Backtick ? 'backtick' : 'integer',
-    value: i === ID.Backtick ? payload(t) : t.image,
-    span: tokenSpan(t),
-  };
-};
-
-/** Small arrays at their exact size: a pushed-to empty array reserves room for 17 elements. */
-const fit = <T>(a: T[]): T[] => (a.length < 64 ? a.slice() : a);
-
-const MEASUREMENT = /^(-?(?:0|[1-9][0-9]*))([a-zA-Z]+)$/;
-
-const familyOf = (i: number): ArrowFamily =>
-  i === ID.Dash || i === ID.DashGt || i === ID.LtDash ? '-' : i === ID.Eq || i === ID.EqGt || i === ID.LtEq ? '=' : '~';
+const identifierOf = (t: IToken): Identifier => B.identifier(t.tokenTypeIdx, t.image, payload(t), t.startOffset, endOf(t));
+const labelOf = (sep: IToken, name: IToken): Label =>
+  B.label(sep.tokenTypeIdx, name.tokenTypeIdx, name.image, payload(name), sep.startOffset, endOf(name));
+const keyOf = (t: IToken): Key => B.key(t.tokenTypeIdx, t.image, payload(t), t.startOffset, endOf(t));
 
 // -------------------------------------------------------------------------------------------------
 // the parser
@@ -190,15 +165,7 @@ export class GramParser extends EmbeddedActionsParser {
     ]);
     const target = this.OR2(this.targetAlts);
     if (this.RECORDING_PHASE) return undefined as never;
-    const first = identified?.span ?? annotations[0]?.span;
-    if (annotations.length > 1) this.duplicates(annotations, (a) => a?.key, (a) => a?.span, 'annotation');
-    return {
-      kind: 'Annotated',
-      identified,
-      annotations: fit(annotations),
-      target,
-      span: span(first?.start ?? -1, target?.span.end ?? -1),
-    };
+    return B.annotated(identified, B.fit(annotations), target, this.warnings);
   });
 
   /** `@@id`, `@@:Label`, `@@id:Label` (inlined in `annotated`). */
@@ -215,7 +182,7 @@ export class GramParser extends EmbeddedActionsParser {
           this.MANY2(() => {
             const sep = this.CONSUME1(T.LabelSepCat);
             last = this.CONSUME1(T.LabelNameCat);
-            labels.push(this.labelOf(sep, last));
+            labels.push(labelOf(sep, last));
           });
         },
       },
@@ -224,17 +191,12 @@ export class GramParser extends EmbeddedActionsParser {
           this.AT_LEAST_ONE2(() => {
             const sep = this.CONSUME2(T.LabelSepCat);
             last = this.CONSUME2(T.LabelNameCat);
-            labels.push(this.labelOf(sep, last));
+            labels.push(labelOf(sep, last));
           });
         },
       },
     ]);
-    return {
-      kind: 'IdentifiedAnnotation',
-      identifier: id === undefined ? undefined : identifierOf(id),
-      labels: fit(labels),
-      span: between(at, last),
-    };
+    return B.identifiedAnnotation(id === undefined ? undefined : identifierOf(id), B.fit(labels), at.startOffset, endOf(last));
   }
 
   /** `@key(value)`, inlined in `annotated` at occurrence `i`. */
@@ -244,7 +206,7 @@ export class GramParser extends EmbeddedActionsParser {
     this.consume(i, T.LParen);
     const value = this.subrule(i, this.value);
     const close = this.consume(i, T.RParen);
-    return { kind: 'PropertyAnnotation', key: key.image, value, span: between(at, close) };
+    return B.propertyAnnotation(key.image, value, at.startOffset, endOf(close));
   }
 
   private readonly targetAlts: IOrAlt<SubjectPattern | PathPattern>[] = [
@@ -271,7 +233,7 @@ export class GramParser extends EmbeddedActionsParser {
       });
     });
     const close = this.CONSUME(T.RBracket);
-    return { kind: 'SubjectPattern', subject, elements: fit(elements), span: between(open, close) };
+    return B.subjectPattern(subject, B.fit(elements), open.startOffset, endOf(close));
   });
 
   private readonly elementAlts: IOrAlt<SubjectPatternElement>[] = [
@@ -280,7 +242,7 @@ export class GramParser extends EmbeddedActionsParser {
     {
       ALT: (): PatternReference => {
         const t = this.CONSUME(T.IdentifierCat);
-        return { kind: 'Reference', identifier: identifierOf(t), span: tokenSpan(t) };
+        return B.reference(identifierOf(t));
       },
     },
   ];
@@ -306,15 +268,14 @@ export class GramParser extends EmbeddedActionsParser {
       }
     });
     if (nodes === undefined || arrows === undefined) return first;
-    const last = nodes[nodes.length - 1];
-    return { kind: 'Path', nodes: fit(nodes), arrows: fit(arrows), span: span(first?.span.start ?? -1, last?.span.end ?? -1) };
+    return B.path(B.fit(nodes), B.fit(arrows));
   });
 
   readonly node = this.RULE('node', (): NodePattern => {
     const open = this.CONSUME(T.LParen);
     const subject = this.OPTION(this.optionalSubject);
     const close = this.CONSUME(T.RParen);
-    return { kind: 'Node', subject, span: between(open, close) };
+    return B.node(subject, open.startOffset, endOf(close));
   });
 
   readonly arrow = this.RULE('arrow', (): Arrow => {
@@ -331,8 +292,7 @@ export class GramParser extends EmbeddedActionsParser {
     if (this.RECORDING_PHASE) return undefined as never;
     const l = left.tokenTypeIdx;
     const r = right.tokenTypeIdx;
-    const family = familyOf(l);
-    if (family !== familyOf(r) && !Number.isNaN(right.startOffset)) {
+    if (B.familyOf(l) !== B.familyOf(r) && !Number.isNaN(right.startOffset)) {
       this.issues.push(
         error(GramCodes.MIXED_ARROW, `the two halves of an arrow must be of one kind: \`${left.image}\` cannot end with \`${right.image}\``, {
           span: between(left, right),
@@ -340,10 +300,7 @@ export class GramParser extends EmbeddedActionsParser {
         }),
       );
     }
-    const toLeft = l === ID.LtDash || l === ID.LtEq || l === ID.LtTilde;
-    const toRight = r === ID.DashGt || r === ID.EqGt || r === ID.TildeGt;
-    const direction: ArrowDirection = toLeft ? (toRight ? 'bidirectional' : 'left') : toRight ? 'right' : 'undirected';
-    return { kind: 'Arrow', family, direction, bracketed, subject, span: between(left, right) };
+    return B.arrow(l, r, bracketed, subject, left.startOffset, endOf(right));
   });
 
   // ---------------------------------------------------------------------------------------------
@@ -365,13 +322,7 @@ export class GramParser extends EmbeddedActionsParser {
         const identifier = identifierOf(id);
         const labels = this.takeLabels(base);
         const end = record?.span.end ?? (labels.length === 0 ? endOf(id) : (labels[labels.length - 1]?.span.end ?? -1));
-        return {
-          kind: 'Subject',
-          identifier,
-          labels,
-          record,
-          span: labels.length === 0 && record === undefined ? identifier.span : span(id.startOffset, end),
-        };
+        return B.subject(identifier, labels, record, labels.length === 0 && record === undefined ? identifier.span : span(id.startOffset, end));
       },
     },
     {
@@ -383,14 +334,14 @@ export class GramParser extends EmbeddedActionsParser {
         const labels = this.takeLabels(base);
         const start = labels[0]?.span.start ?? -1;
         const end = record?.span.end ?? labels[labels.length - 1]?.span.end ?? -1;
-        return { kind: 'Subject', identifier: undefined, labels, record, span: span(start, end) };
+        return B.subject(undefined, labels, record, span(start, end));
       },
     },
     {
       ALT: () => {
         const record = this.SUBRULE3(this.record);
         if (this.RECORDING_PHASE) return undefined as never;
-        return { kind: 'Subject', identifier: undefined, labels: NO_LABELS, record, span: record?.span ?? span(-1, -1) };
+        return B.subject(undefined, B.NO_LABELS, record, record?.span ?? span(-1, -1));
       },
     },
   ];
@@ -402,17 +353,17 @@ export class GramParser extends EmbeddedActionsParser {
   private readonly label1 = (): void => {
     const sep = this.CONSUME1(T.LabelSepCat);
     const name = this.CONSUME1(T.LabelNameCat);
-    if (!this.RECORDING_PHASE) this.labels.push(this.labelOf(sep, name));
+    if (!this.RECORDING_PHASE) this.labels.push(labelOf(sep, name));
   };
 
   private readonly label2 = (): void => {
     const sep = this.CONSUME2(T.LabelSepCat);
     const name = this.CONSUME2(T.LabelNameCat);
-    if (!this.RECORDING_PHASE) this.labels.push(this.labelOf(sep, name));
+    if (!this.RECORDING_PHASE) this.labels.push(labelOf(sep, name));
   };
 
   private takeLabels(base: number): ReadonlyArray<Label> {
-    if (this.labels.length === base) return NO_LABELS;
+    if (this.labels.length === base) return B.NO_LABELS;
     const labels = this.labels.slice(base);
     this.labels.length = base;
     return labels;
@@ -441,13 +392,12 @@ export class GramParser extends EmbeddedActionsParser {
             }),
           );
         }
-        properties.push({ kind: 'Property', key: this.keyOf(k), separator, value, span: span(k.startOffset, value?.span.end ?? -1) });
+        properties.push(B.property(keyOf(k), separator, value, value?.span.end ?? -1));
       },
     });
     const close = this.CONSUME(T.RBrace);
     if (this.RECORDING_PHASE) return undefined as never;
-    if (properties.length > 1) this.duplicates(properties, (p) => p.key?.name, (p) => p.key?.span, 'key');
-    return { kind: 'Record', properties: fit(properties), span: between(open, close) };
+    return B.record(B.fit(properties), open.startOffset, endOf(close), this.warnings);
   });
 
   // ---------------------------------------------------------------------------------------------
@@ -481,10 +431,10 @@ export class GramParser extends EmbeddedActionsParser {
         const lower = this.numeric(t);
         if (tail === undefined) return lower;
         this.rangeBound(lower);
-        if (tail.tokenTypeIdx === ID.Ellipsis) return { kind: 'Range', form: 'from', lower, upper: undefined, span: between(t, tail) };
+        if (tail.tokenTypeIdx === ID.Ellipsis) return B.range('from', lower, undefined, t.startOffset, endOf(tail));
         const upper = this.numeric(tail);
         this.rangeBound(upper);
-        return { kind: 'Range', form: 'closed', lower, upper, span: between(t, tail) };
+        return B.range('closed', lower, upper, t.startOffset, endOf(tail));
       },
     },
     {
@@ -494,7 +444,7 @@ export class GramParser extends EmbeddedActionsParser {
         if (this.RECORDING_PHASE) return undefined as never;
         const upper = this.numeric(t);
         this.rangeBound(upper);
-        return { kind: 'Range', form: 'to', lower: undefined, upper, span: between(e, t) };
+        return B.range('to', undefined, upper, e.startOffset, endOf(t));
       },
     },
     {
@@ -512,29 +462,22 @@ export class GramParser extends EmbeddedActionsParser {
               }),
             );
           }
-          return { kind: 'Boolean', value: name === 'true', span: tokenSpan(s) };
+          return B.boolean(name === 'true', s.startOffset, endOf(s));
         }
-        if (tag !== undefined) return { kind: 'TaggedString', style: 'inline', tag: name, content: payload(tag), span: between(s, tag) };
-        return { kind: 'Symbol', name, span: tokenSpan(s) };
+        if (tag !== undefined) return B.taggedString('inline', name, payload(tag), s.startOffset, endOf(tag));
+        return B.symbol(name, s.startOffset, endOf(s));
       },
     },
     {
       ALT: (): Value => {
         const t = this.CONSUME(T.StringCat);
-        const i = t.tokenTypeIdx;
-        return {
-          kind: 'String',
-          style: i === ID.Double ? 'double' : i === ID.Single ? 'single' : i === ID.Backtick ? 'backtick' : 'fenced',
-          value: payload(t),
-          span: tokenSpan(t),
-        };
+        return B.string(t.tokenTypeIdx, payload(t), t.startOffset, endOf(t));
       },
     },
     {
       ALT: (): Value => {
         const t = this.CONSUME(T.TaggedFencedString);
-        const m = /^```[ \t]*([^\s`]+)/.exec(t.image);
-        return { kind: 'TaggedString', style: 'fenced', tag: m?.[1] ?? '', content: payload(t), span: tokenSpan(t) };
+        return B.taggedString('fenced', B.fenceTag(t.image), payload(t), t.startOffset, endOf(t));
       },
     },
     {
@@ -549,14 +492,14 @@ export class GramParser extends EmbeddedActionsParser {
           },
         });
         const close = this.CONSUME(T.RBracket);
-        return { kind: 'Array', items: fit(items), span: between(open, close) };
+        return B.array(B.fit(items), open.startOffset, endOf(close));
       },
     },
     {
       ALT: (): MapValue => {
         const r = this.SUBRULE(this.record, this.mapArgs);
         if (this.RECORDING_PHASE) return undefined as never;
-        return { kind: 'Map', entries: r?.properties ?? [], span: r?.span ?? span(-1, -1) };
+        return B.map(r?.properties ?? [], r?.span ?? span(-1, -1));
       },
     },
   ];
@@ -577,119 +520,12 @@ export class GramParser extends EmbeddedActionsParser {
     this.labels = [];
   }
 
-  private labelOf(sep: IToken, name: IToken): Label {
-    const backtick = name.tokenTypeIdx === ID.Backtick;
-    return {
-      kind: 'Label',
-      separator: sep.tokenTypeIdx === ID.DoubleColon ? '::' : ':',
-      style: backtick ? 'backtick' : 'symbol',
-      name: backtick ? payload(name) : name.image,
-      span: between(sep, name),
-    };
-  }
-
-  private keyOf(t: IToken): Key {
-    const i = t.tokenTypeIdx;
-    return {
-      kind: 'Key',
-      style: i === ID.Symbol ? 'symbol' : i === ID.Backtick ? 'backtick' : 'double',
-      name: i === ID.Symbol ? t.image : payload(t),
-      span: tokenSpan(t),
-    };
-  }
-
   private numeric(t: IToken): NumericValue {
-    const raw = t.image;
-    const sp = tokenSpan(t);
-    switch (t.tokenTypeIdx) {
-      case ID.Integer: {
-        const value = Number(raw);
-        if (!Number.isSafeInteger(value)) this.unsafe(raw, sp);
-        return { kind: 'Integer', raw, value, span: sp };
-      }
-      case ID.Decimal: {
-        const value = Number(raw);
-        if (!Number.isFinite(value)) this.unsafe(raw, sp);
-        return { kind: 'Decimal', raw, value, span: sp };
-      }
-      case ID.Hexadecimal: {
-        const value = Number.parseInt(raw.slice(2), 16);
-        if (!Number.isSafeInteger(value)) this.unsafe(raw, sp);
-        return { kind: 'Hexadecimal', raw, value, span: sp };
-      }
-      case ID.Octal: {
-        const value = Number.parseInt(raw.slice(1), 8);
-        if (!Number.isSafeInteger(value)) this.unsafe(raw, sp);
-        return { kind: 'Octal', raw, value, span: sp };
-      }
-      default: {
-        const m = MEASUREMENT.exec(raw);
-        const value = Number(m?.[1] ?? Number.NaN);
-        if (m !== null && !Number.isSafeInteger(value)) this.unsafe(raw, sp);
-        return { kind: 'Measurement', raw, value, unit: m?.[2] ?? '', span: sp };
-      }
-    }
+    return B.numeric(t.tokenTypeIdx, t.image, t.startOffset, endOf(t), this.warnings);
   }
 
-  /** Range bounds lower to plain numbers: a measurement's unit would be lost. */
   private rangeBound(v: NumericValue): void {
-    if (v.kind !== 'Measurement') return;
-    this.warnings.push(
-      warning(GramCodes.RANGE_UNIT, `the unit of \`${v.raw}\` is dropped: range bounds are plain numbers`, {
-        span: v.span,
-        hint: `write the bound as a number (${Number.isNaN(v.value) ? 'without the unit' : String(v.value)}) and put the unit in a separate property`,
-      }),
-    );
-  }
-
-  private unsafe(raw: string, sp: Span): void {
-    this.warnings.push(
-      warning(GramCodes.UNSAFE_NUMBER, `\`${raw}\` is too large to be represented exactly as a JSON number`, {
-        span: sp,
-        hint: 'write it as a string if every digit matters',
-      }),
-    );
-  }
-
-  /** Warns about names given twice in one record, map or annotation list (the last one wins). */
-  private duplicates<T>(
-    items: ReadonlyArray<T>,
-    nameOf: (t: T) => string | undefined,
-    spanOf: (t: T) => Span | undefined,
-    what: 'key' | 'annotation',
-  ): void {
-    const n = items.length;
-    if (n <= 8) {
-      for (let i = 1; i < n; i++) {
-        const name = nameOf(items[i] as T);
-        for (let j = 0; j < i; j++) {
-          if (name !== undefined && nameOf(items[j] as T) === name) {
-            this.duplicate(name, spanOf(items[j] as T), spanOf(items[i] as T), what);
-            break;
-          }
-        }
-      }
-      return;
-    }
-    const seen = new Map<string, T>();
-    for (const it of items) {
-      const name = nameOf(it);
-      if (name === undefined) continue;
-      const before = seen.get(name);
-      if (before !== undefined) this.duplicate(name, spanOf(before), spanOf(it), what);
-      else seen.set(name, it);
-    }
-  }
-
-  private duplicate(name: string, first: Span | undefined, again: Span | undefined, what: 'key' | 'annotation'): void {
-    if (first === undefined || again === undefined) return;
-    this.warnings.push(
-      warning(
-        what === 'key' ? GramCodes.DUPLICATE_KEY : GramCodes.DUPLICATE_ANNOTATION,
-        what === 'key' ? `the key \`${name}\` is given twice; the last value wins` : `the annotation \`@${name}\` is given twice; the last value wins`,
-        { span: again, related: [{ message: 'first given here', span: first }], hint: 'remove one of them' },
-      ),
-    );
+    B.rangeBound(v, this.warnings);
   }
 }
 

@@ -19,6 +19,7 @@ export const ToolCodes = defineCodes('library', 'TOOL', {
   EXECUTION_ERROR: { summary: 'the implementation threw or rejected (the message is what it threw)', retryable: 'sometimes', hint: 'read the message; fix the implementation if it is a bug' },
   NOT_BOUND: { summary: 'no bound tool has that name (details: the available ones)', hint: 'call one of the tools listed in the message' },
   RATE_LIMITED: { summary: "the tool's calls-per-minute limit is reached (details: retryAfterMs)", retryable: true, hint: 'wait retryAfterMs, then call again' },
+  TOO_MANY_CALLS: { summary: 'not run: the model asked for more calls in one turn than the run allows (`maxToolCallsPerTurn`, default 16; details: the limit)', hint: 'make the remaining calls in the next turn' },
   RESULT_TOO_LARGE: { summary: "the result's JSON is larger than the tool's `maxResultBytes`", hint: 'ask for less (a narrower query, a page), or raise the limit' },
   INVALID_SCHEMA: { summary: "the tool's argument or output schema is not a usable JSON Schema (at bind time, or when compiled on the first call)", hint: 'fix the schema of the specification or the tool' },
   INVALID_OPTIONS: { summary: "the caller's invocation options are unusable (a timeout that is not a positive number, a value that is not a bound tool)", hint: 'fix the options as the message says' },

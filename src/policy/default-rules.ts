@@ -8,6 +8,7 @@
  */
 import type { CommandView } from './command-view.js';
 import { normalizeForMatch, ruleEngine, type Rule, type RuleEngine, type RuleInput } from './rules.js';
+import { seedRules } from './seed-rules.js';
 
 // -------------------------------------------------------------------------------------------------
 // path classes
@@ -323,6 +324,7 @@ export const defaultRules: ReadonlyArray<Rule> = [
   noRemoteScriptExecution,
   noSensitiveFiles,
   noAccountChanges,
+  ...seedRules,
 ];
 
 /** The engine with the default rules, knowing the built-in tools' commands and paths. */

@@ -139,15 +139,43 @@ const build = (schema: JsonSchema): Either<SchemaCompileError, CompiledSchema> =
     return left({ code: SpecCodes.INVALID_SCHEMA, message: 'invalid JSON Schema: "$async" schemas are not supported; remove "$async": true' });
   }
   const defaults = defaultsPlan(schema);
+  const validate = fn as (value: unknown) => boolean;
   return right({
     schema,
-    // ajv's own function: no wrapper on the hot path (it returns a boolean for synchronous schemas)
-    check: fn as (value: unknown) => boolean,
-    issues: (value: unknown) => (fn(value) ? [] : mapErrors(fn.errors ?? [], value)),
+    // ajv's own function: no wrapper on the hot path (it returns a boolean for synchronous schemas),
+    // except where ajv compares whole values (enum, const, uniqueItems): its deep equality calls a
+    // value's own `valueOf`/`toString`, so `{"valueOf": ""}` would throw instead of failing
+    check: comparesValues(schema) ? guarded(validate) : validate,
+    issues: (value: unknown) => {
+      try {
+        return fn(value) ? [] : mapErrors(fn.errors ?? [], value);
+      } catch (e) {
+        return [{ path: '', code: ArgCodes.INVALID, message: uncomparable(e) }];
+      }
+    },
     hasDefaults: defaults !== undefined,
     applyDefaults: defaults === undefined ? (v: unknown) => v : (v: unknown) => defaults(v),
   });
 };
+
+const COMPARING_KEYWORDS = /"(?:enum|const|uniqueItems)"\s*:/;
+
+/** Whether ajv may compare whole values under this schema (its deep equality is not safe on every JSON value). */
+const comparesValues = (schema: JsonSchema): boolean => typeof schema === 'object' && COMPARING_KEYWORDS.test(JSON.stringify(schema));
+
+const guarded =
+  (validate: (value: unknown) => boolean) =>
+  (value: unknown): boolean => {
+    try {
+      return validate(value);
+    } catch {
+      return false;
+    }
+  };
+
+const uncomparable = (e: unknown): string =>
+  `the value cannot be compared with the schema's enum, const or uniqueItems (${e instanceof Error ? e.message : String(e)}): ` +
+  'an object whose "valueOf" or "toString" key is not a function is not supported there';
 
 /** Validates a value; `Right(value)` when it validates, `Left(issues)` otherwise. */
 export const validateValue = (

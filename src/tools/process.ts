@@ -5,6 +5,9 @@
  *
  * - `argv[0]` is the program (an absolute path, or a name looked up in `env.PATH`), every other
  *   element is exactly one argument: nothing is split, expanded or interpreted by a shell.
+ * - Only absolute directories of `PATH` count: an empty entry (`/usr/bin::/bin`, a trailing `:`)
+ *   or a relative one would mean the working directory, i.e. programs planted in the workspace.
+ *   They are dropped from the lookup and from the child's `PATH`.
  * - The child gets exactly `env` (nothing is inherited from this process) and runs in `cwd`.
  * - It is spawned detached, i.e. as the leader of a new session and process group, so that the
  *   group can be signalled as a whole: children and grandchildren that ignore SIGTERM still die by
@@ -21,7 +24,7 @@
  */
 import { ImplCodes } from './codes.js';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { accessSync, constants as fsConstants, statSync } from 'node:fs';
 import { onAbort } from '../core/abort.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -48,6 +51,11 @@ export interface RunProcessOptions {
    * to close (they stay open when a process that escaped the group holds them). Default 1000.
    */
   readonly closeGraceMs?: number;
+  /**
+   * Data the child reads on file descriptors 3, 4, …: each is a pipe that receives its bytes and is
+   * then closed (bubblewrap reads its seccomp filter this way).
+   */
+  readonly inputFds?: ReadonlyArray<Uint8Array>;
 }
 
 /** Why a process could not be started. `code` is the system's (`ENOENT`, `EACCES`, ...) or `INVALID_ARGV`. */
@@ -108,15 +116,26 @@ export const runProcess = (argv: ReadonlyArray<string>, options: RunProcessOptio
   if (nul >= 0) return notStarted({ code: ImplCodes.INVALID_ARGV, message: `argument ${nul} contains a NUL character, which no program can receive` });
   if (options.signal?.aborted) return notStarted({ code: ImplCodes.CANCELLED, message: 'cancelled before the process started' }, true);
 
+  const env = safePathEnv(options.env);
+  let file = program;
+  if (!program.includes('/')) {
+    const found = findProgram(program, env['PATH']);
+    if (found === undefined) {
+      return notStarted({ code: 'ENOENT', message: `program "${program}" not found (give an absolute path, or a name found on the PATH of the environment passed)` });
+    }
+    file = found;
+  }
+
   let child: ChildProcess;
   try {
-    child = spawn(program, argv.slice(1), {
+    child = spawn(file, argv.slice(1), {
+      argv0: program,
       cwd: options.cwd,
-      env: { ...options.env },
+      env,
       detached: true,
       shell: false,
       windowsHide: true,
-      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(options.inputFds ?? []).map(() => 'pipe' as const)],
     });
   } catch (e) {
     return notStarted(spawnError(e, program, options.cwd));
@@ -235,6 +254,12 @@ export const runProcess = (argv: ReadonlyArray<string>, options: RunProcessOptio
 
     if (pid === undefined) return; // the 'error' event settles
 
+    (options.inputFds ?? []).forEach((data, i) => {
+      const w = child.stdio[3 + i] as NodeJS.WritableStream & { on: (e: string, f: () => void) => void } | null | undefined;
+      if (w === null || w === undefined) return;
+      w.on('error', () => undefined);
+      w.end(data);
+    });
     if (options.stdin !== undefined && child.stdin) {
       child.stdin.on('error', () => undefined); // EPIPE when the child does not read its input
       child.stdin.end(options.stdin);
@@ -258,6 +283,33 @@ export const runProcess = (argv: ReadonlyArray<string>, options: RunProcessOptio
 // -------------------------------------------------------------------------------------------------
 // utilities
 // -------------------------------------------------------------------------------------------------
+
+/** Where programs are looked up when the environment has no `PATH`. */
+export const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+/** The absolute directories of a `PATH` value, in order (empty and relative entries dropped). */
+export const pathDirectories = (path: string | undefined): ReadonlyArray<string> => (path ?? DEFAULT_PATH).split(':').filter((d) => d.startsWith('/'));
+
+/** `env` with its `PATH` reduced to absolute directories (unchanged when it has none). */
+export const safePathEnv = (env: Readonly<Record<string, string>>): Record<string, string> => {
+  const out = { ...env };
+  if (out['PATH'] !== undefined) out['PATH'] = pathDirectories(out['PATH']).join(':');
+  return out;
+};
+
+/** The first executable file named `name` in the absolute directories of `path` (default `DEFAULT_PATH`). */
+export const findProgram = (name: string, path: string | undefined): string | undefined => {
+  for (const dir of pathDirectories(path)) {
+    const candidate = `${dir.replace(/\/+$/, '')}/${name}`;
+    try {
+      accessSync(candidate, fsConstants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+};
 
 const spawnError = (e: unknown, program: string, cwd: string): SpawnError => {
   const code = typeof (e as { code?: unknown })?.code === 'string' ? (e as { code: string }).code : ImplCodes.SPAWN_FAILED;

@@ -28,7 +28,7 @@ describe('evaluatePolicies', () => {
       kind: 'deny',
       code: 'POLICY_DENIED',
       source: 'rules',
-      rules: ['no-recursive-delete-of-root'],
+      rules: ['no-recursive-delete-of-root', 'no-rm-rf'],
     });
     expect(await evaluatePolicies({ rules: defaultRuleEngine }, { tool: 'shell', args: { command: 'ls' }, annotations })).toMatchObject({ kind: 'ask' });
     expect(await evaluatePolicies({ rules: defaultRuleEngine }, { tool: 'shell', args: { command: 'ls' }, annotations: { ...annotations, approval: 'auto' } })).toEqual({

@@ -97,13 +97,16 @@ describe('rules and paths of the built-in tools', () => {
     expect(checkRules(defaultRuleEngine, 'read_file', { path: 'src/index.ts' })).toEqual([]);
   });
   it('reads bash run_code as commands, python not', () => {
-    expect(checkRules(defaultRuleEngine, 'run_code', { language: 'bash', code: 'rm -rf /' }).map((v) => v.rule)).toEqual(['no-recursive-delete-of-root']);
+    expect(checkRules(defaultRuleEngine, 'run_code', { language: 'bash', code: 'rm -rf /' }).map((v) => v.rule)).toEqual(['no-recursive-delete-of-root', 'no-rm-rf']);
     expect(checkRules(defaultRuleEngine, 'run_code', { language: 'python', code: 'print("rm -rf /")' })).toEqual([]);
   });
-  it('reading /etc/passwd is allowed, writing it is not', () => {
-    expect(checkRules(defaultRuleEngine, 'read_file', { path: '/etc/passwd' })).toEqual([]);
-    expect(blockedBy('cat /etc/passwd')).toEqual([]);
-    expect(blockedBy('echo x >> /etc/passwd')).toEqual(['no-account-changes']);
+  it('reading /etc/passwd is refused too (seed 003), unless that rule is removed; writing it is refused twice', () => {
+    expect(checkRules(defaultRuleEngine, 'read_file', { path: '/etc/passwd' }).map((v) => v.rule)).toEqual(['no-system-account-files']);
+    expect(blockedBy('cat /etc/passwd')).toEqual(['no-system-account-files']);
+    expect(blockedBy('echo x >> /etc/passwd')).toEqual(['no-account-changes', 'no-system-account-files']);
+    const allowing = removeRule(defaultRuleEngine, 'no-system-account-files');
+    expect(checkRules(allowing, 'shell', { command: 'cat /etc/passwd' })).toEqual([]);
+    expect(checkRules(removeRule(defaultRuleEngine, 'no-rm-rf'), 'shell', { command: 'rm -rf build' })).toEqual([]);
   });
 });
 

@@ -57,3 +57,19 @@ describe('validate', () => {
     expect(displayPath('/a b')).toBe('["a b"]');
   });
 });
+
+describe('values ajv cannot compare', () => {
+  // ajv's deep equality (enum, const, uniqueItems) calls a value's own valueOf/toString: a model's
+  // `{"valueOf": ""}` made validation throw instead of failing
+  it('fail with an issue that says why, and never throw', () => {
+    const c = compileSchema({ enum: [{ a: 1 }] });
+    if (c._tag === 'Left') throw new Error(c.left.message);
+    expect(c.right.check({ valueOf: '' })).toBe(false);
+    expect(c.right.issues({ valueOf: '' })[0]?.message).toMatch(/"valueOf" or "toString"/);
+    expect(validateValue({ const: { b: 2 } }, { toString: 3 })._tag).toBe('Left');
+    const u = compileSchema({ type: 'array', uniqueItems: true });
+    if (u._tag === 'Left') throw new Error(u.left.message);
+    expect(u.right.check([{ toString: 1 }, { toString: 1 }])).toBe(false);
+    expect(u.right.check([{ a: 1 }, { a: 2 }])).toBe(true);
+  });
+});

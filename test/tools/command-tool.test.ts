@@ -168,7 +168,10 @@ describe('commandTool: environment and working directory', () => {
     const t = make(s, { argv: ['env'], env: ['PATH', 'LANG', 'NOT_SET_ANYWHERE'], setEnv: { MODE: 'test' }, output: 'text' });
     const out = (value(await call(t, s, {})) as { output: string }).output;
     const vars = Object.fromEntries(out.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
-    expect(vars).toEqual({ PATH: hostEnv.PATH, LANG: 'C.UTF-8', MODE: 'test' });
+    // in the sandbox, bubblewrap also sets PWD (the working directory, which is the host's path)
+    const { PWD, ...rest } = vars;
+    if (PWD !== undefined) expect(PWD).toBe(workspace);
+    expect(rest).toEqual({ PATH: hostEnv.PATH, LANG: 'C.UTF-8', MODE: 'test' });
   });
 
   it('runs in the workspace, or a directory inside it', async () => {
@@ -212,7 +215,8 @@ describe('commandTool: timeouts, cancellation, output size', () => {
   it('a timeout kills children that ignore signals; none is left', async () => {
     const s = spec('stubborn', {});
     const pidFile = join(workspace, 'pids-timeout');
-    const t = make(s, { argv: stubborn(pidFile), timeoutMs: 400, killGraceMs: 200 });
+    // on the host: the pids written are the host's (in the sandbox its PID namespace dies whole)
+    const t = make(s, { argv: stubborn(pidFile), timeoutMs: 400, killGraceMs: 200, sandbox: 'none' });
     const e = failure(await call(t, s, {}));
     expect(e).toMatchObject({ code: 'COMMAND_TIMEOUT', retryable: true });
     expect(pids(pidFile)).toHaveLength(2);
@@ -222,7 +226,7 @@ describe('commandTool: timeouts, cancellation, output size', () => {
   it('the library timeout (a shorter one given by the caller) kills them too', async () => {
     const s = spec('stubborn', {});
     const pidFile = join(workspace, 'pids-caller');
-    const t = make(s, { argv: stubborn(pidFile), timeoutMs: 60_000, killGraceMs: 200 });
+    const t = make(s, { argv: stubborn(pidFile), timeoutMs: 60_000, killGraceMs: 200, sandbox: 'none' });
     const events: InvocationEvent[] = [];
     const e = failure(await call(t, s, {}, { timeoutMs: 400, observer: onEvent((ev) => events.push(ev)) }));
     expect(e.code).toBe('TOOL_TIMEOUT');

@@ -49,9 +49,17 @@ export const jsonParse: BuiltinFactory = (options) => {
         source = text;
       } else source = ((await reader.implementation({ path, encoding: 'utf-8' }, ctx)) as { content: string }).content;
       const value = parseJson(source, path);
-      if (query === undefined) return { value, pretty: JSON.stringify(value, null, 2) };
-      const selected = select(value, query);
-      return { value: selected, pretty: JSON.stringify(selected, null, 2) };
+      const result = query === undefined ? value : select(value, query);
+      // pretty-printing indents every level: deep nesting (or a query like $..*) grows quadratically
+      const size = prettySizeWithin(result, options.limits.jsonMaxOutputBytes);
+      if (size === undefined) {
+        throw new ToolFailure(
+          BuiltinCodes.TOO_LARGE,
+          `the result would be more than the ${options.limits.jsonMaxOutputBytes}-byte output limit of json_parse once pretty-printed; select a part of it with a narrower query`,
+          { details: { limit: options.limits.jsonMaxOutputBytes } },
+        );
+      }
+      return { value: result, pretty: JSON.stringify(result, null, 2) };
     },
   };
 };
@@ -73,6 +81,31 @@ export const parseJson = (source: string, file?: string): unknown => {
       details: { line: where.line, column: where.column, offset: where.offset },
     });
   }
+};
+
+/**
+ * The length of `JSON.stringify(value, null, 2)` (of a JSON value), or undefined as
+ * soon as it passes `limit`: the walk stops there, so its cost is bounded by the limit too.
+ */
+export const prettySizeWithin = (value: unknown, limit: number): number | undefined => {
+  let total = 0;
+  const stack: Array<{ v: unknown; depth: number }> = [{ v: value, depth: 0 }];
+  while (stack.length > 0) {
+    const { v, depth } = stack.pop() as { v: unknown; depth: number };
+    if (v === null || typeof v !== 'object') total += v === undefined ? 4 : (JSON.stringify(v) ?? 'null').length;
+    else {
+      const entries: Array<[string | undefined, unknown]> = Array.isArray(v) ? v.map((x) => [undefined, x]) : Object.entries(v);
+      // brackets, and per entry a newline, its indentation, a comma and its key
+      total += 2 + (entries.length > 0 ? 2 * depth : 0);
+      for (const [k, x] of entries) {
+        total += 2 + 2 * (depth + 1) + (k !== undefined ? JSON.stringify(k).length + 2 : 0);
+        stack.push({ v: x, depth: depth + 1 });
+        if (total > limit) return undefined;
+      }
+    }
+    if (total > limit) return undefined;
+  }
+  return total;
 };
 
 const select = (value: unknown, query: string): unknown[] => {

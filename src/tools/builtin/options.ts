@@ -71,6 +71,8 @@ export interface BuiltinLimits {
   readonly searchMaxMatches?: number;
   /** Largest JSON text `json_parse` reads, in bytes (default 10 MiB). */
   readonly jsonMaxBytes?: number;
+  /** Largest `json_parse` result once pretty-printed, in characters (default 4 MiB; beyond, `BUILTIN_TOO_LARGE`). */
+  readonly jsonMaxOutputBytes?: number;
 }
 
 export interface BuiltinOptions {
@@ -121,6 +123,7 @@ export const DEFAULT_LIMITS: ResolvedBuiltinOptions['limits'] = {
   searchMaxBytes: 20 * 1024 * 1024,
   searchMaxMatches: 1000,
   jsonMaxBytes: 10 * 1024 * 1024,
+  jsonMaxOutputBytes: 4 * 1024 * 1024,
 };
 
 // -------------------------------------------------------------------------------------------------

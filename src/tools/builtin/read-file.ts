@@ -11,6 +11,7 @@ import { ToolFailure } from '../../library/result.js';
 import { argsRecord, requireString, stringArg, type BuiltinFactory } from './builtin.js';
 import { openFileIn, withDirectory } from './workspace-fs.js';
 import { resolveWorkspacePath } from './workspace.js';
+import { assertPathAllowed } from './path-rules.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -39,6 +40,8 @@ export const readFile: BuiltinFactory = (options) => ({
     const encoding = (stringArg(a, 'encoding', 'utf-8') as string) === 'base64' ? 'base64' : 'utf-8';
     const limit = options.limits.readMaxBytes;
     const target = await resolveWorkspacePath(options.workspace, input);
+    // the rules judge the file really read, not only the text of the argument
+    assertPathAllowed(options, 'read_file', 'path', input, target.root, target.real, 'read');
     const { bytes, size, modified } = await withDirectory(target.root, path.posix.dirname(target.real), input, async (dir) => {
       // O_NONBLOCK: opening a FIFO must not wait for a writer
       const fh = await openFileIn(target.root, dir, path.posix.basename(target.real), constants.O_RDONLY | constants.O_NONBLOCK, input);

@@ -17,12 +17,13 @@ import type { ResolvedBuiltinOptions } from './options.js';
 import {
   SANDBOX_CODE_DIR,
   baseEnvironment,
-  bwrapArguments,
   findBwrap,
+  installPrefix,
   isSystemPath,
   limitPrefix,
   probeHostLayout,
   probeSandbox,
+  sandboxSpawn,
 } from './sandbox.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -108,6 +109,7 @@ export const runProgram = async (options: ResolvedBuiltinOptions, run: ProgramRu
     const args = run.args.map((a) => (a === CODE_FILE ? (codeInside as string) : a));
     const layout = await probeHostLayout();
     let argv: ReadonlyArray<string>;
+    let inputFds: ReadonlyArray<Uint8Array> = [];
     let cwd: string;
     if (sandboxed) {
       const programReal = await realpath(run.program).catch(() => run.program);
@@ -118,9 +120,7 @@ export const runProgram = async (options: ResolvedBuiltinOptions, run: ProgramRu
         }
       }
       const rel = run.cwdReal === run.workspaceReal ? '' : run.cwdReal.slice(run.workspaceReal.length + 1);
-      argv = [
-        bwrap as string,
-        ...bwrapArguments({
+      const spawned = sandboxSpawn(bwrap as string, {
           layout,
           workspace: run.workspaceReal,
           cwd: rel,
@@ -130,8 +130,10 @@ export const runProgram = async (options: ResolvedBuiltinOptions, run: ProgramRu
           env: { ...baseEnvironment('/tmp'), ...run.env },
           limits,
           command: [programReal, ...args],
-        }),
-      ];
+        });
+      if (!spawned.ok) throw new ToolFailure(BuiltinCodes.SANDBOX_UNAVAILABLE, `${run.what} cannot run: ${spawned.error.message}`);
+      argv = spawned.value.argv;
+      inputFds = spawned.value.inputFds;
       cwd = '/';
     } else {
       argv = [...limitPrefix(layout.prlimit, limits), run.program, ...args];
@@ -145,6 +147,7 @@ export const runProgram = async (options: ResolvedBuiltinOptions, run: ProgramRu
       maxOutputBytes: options.limits.outputMaxBytes,
       signal: ctx.signal,
       killGraceMs: 1000,
+      inputFds,
     });
     return toResult(r, run, sandboxed);
   } finally {
@@ -184,10 +187,4 @@ const toResult = (r: ProcessResult, run: ProgramRun, sandboxed: boolean): Progra
     ...(signal !== undefined ? { signal } : {}),
     sandboxed,
   };
-};
-
-/** The installation a program belongs to (`/opt/py/bin/python3` → `/opt/py`), shown read-only in the sandbox. */
-const installPrefix = (programReal: string): string => {
-  const dir = path.posix.dirname(programReal);
-  return path.posix.basename(dir) === 'bin' ? path.posix.dirname(dir) : dir;
 };

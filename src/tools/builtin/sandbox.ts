@@ -10,6 +10,9 @@
  * - new user, PID, IPC, UTS, cgroup and network namespaces (`--unshare-all`): no network at all
  *   unless the run allows it (then `--share-net`), no view of the host's processes; it runs as
  *   uid 1000 with every capability dropped;
+ * - a seccomp filter (seccomp.ts) that refuses the setuid and setgid bits: bubblewrap maps the
+ *   sandbox's user to the host user that started it, so when that is root a setuid file made in
+ *   the workspace would be a root shell for any local user;
  * - `--die-with-parent` (nothing survives the tool) and `--new-session` (no terminal injection);
  * - a clean environment: PATH, HOME=/tmp, LANG and the variables the call passes, nothing of the
  *   host's (no leaked secrets);
@@ -23,7 +26,9 @@ import { type CodedError, failWith, ok, type Result } from '../../core/result.js
 import { BuiltinCodes } from './codes.js';
 import { constants as fsConstants } from 'node:fs';
 import { access, lstat, readdir, readlink } from 'node:fs/promises';
+import * as path from 'node:path';
 import { runProcess } from '../process.js';
+import { setuidFilter } from './seccomp.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -61,9 +66,20 @@ export interface SandboxPlan {
   readonly files: ReadonlyArray<{ readonly host: string; readonly sandbox: string }>;
   /** The whole environment of the program. */
   readonly env: Readonly<Record<string, string>>;
-  readonly limits: ResourceLimits;
+  /** Resource limits (none: only the caller's timeout and output cap). */
+  readonly limits?: ResourceLimits;
   /** The program and its arguments, as seen inside. */
   readonly command: ReadonlyArray<string>;
+  /** Where the workspace is mounted inside (default `/workspace`; command tools use its host path). */
+  readonly workspaceMount?: string;
+  /** The file descriptor bwrap reads the seccomp filter from (see `sandboxSpawn`). */
+  readonly seccompFd?: number;
+}
+
+/** What to start: bwrap's argv, and the data of its extra file descriptors (the seccomp filter). */
+export interface SandboxSpawn {
+  readonly argv: ReadonlyArray<string>;
+  readonly inputFds: ReadonlyArray<Uint8Array>;
 }
 
 /** Where the workspace is inside the sandbox. */
@@ -136,6 +152,7 @@ export const limitPrefix = (prlimit: string | undefined, limits: ResourceLimits)
 /** The arguments of `bwrap` (without the program name) that run `plan.command` in the sandbox. */
 export const bwrapArguments = (plan: SandboxPlan): ReadonlyArray<string> => {
   const a: string[] = ['--die-with-parent', '--new-session', '--unshare-all'];
+  if (plan.seccompFd !== undefined) a.push('--seccomp', String(plan.seccompFd));
   if (plan.network) a.push('--share-net');
   a.push('--cap-drop', 'ALL', '--uid', String(SANDBOX_UID), '--gid', String(SANDBOX_UID), '--hostname', 'sandbox', '--clearenv');
   for (const d of plan.layout.dirs) a.push('--ro-bind', d, d);
@@ -144,14 +161,31 @@ export const bwrapArguments = (plan: SandboxPlan): ReadonlyArray<string> => {
   a.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--dir', '/run');
   // after /tmp: a directory under /tmp stays visible
   for (const p of plan.readOnlyPaths) a.push('--ro-bind', p, p);
-  a.push('--bind', plan.workspace, SANDBOX_WORKSPACE);
+  const mount = plan.workspaceMount ?? SANDBOX_WORKSPACE;
+  a.push('--bind', plan.workspace, mount);
   for (const f of plan.files) a.push('--ro-bind', f.host, f.sandbox);
   // the sandbox's own root (where /etc and /run live) becomes read-only: only /workspace and /tmp are writable
   a.push('--remount-ro', '/');
-  a.push('--chdir', plan.cwd === '' ? SANDBOX_WORKSPACE : `${SANDBOX_WORKSPACE}/${plan.cwd}`);
+  a.push('--chdir', plan.cwd === '' ? mount : `${mount}/${plan.cwd}`);
   for (const [k, v] of Object.entries(plan.env)) a.push('--setenv', k, v);
-  a.push('--', ...limitPrefix(plan.layout.prlimit, plan.limits), ...plan.command);
+  a.push('--', ...(plan.limits !== undefined ? limitPrefix(plan.layout.prlimit, plan.limits) : []), ...plan.command);
   return a;
+};
+
+/**
+ * bwrap's full argv for `plan`, with the setuid filter on file descriptor 3. Fails (a reason) on
+ * an architecture the filter does not know when the host user is root: there, a setuid file made
+ * inside would belong to root.
+ */
+export const sandboxSpawn = (bwrap: string, plan: Omit<SandboxPlan, 'seccompFd'>): Result<SandboxSpawn, CodedError<typeof BuiltinCodes.SANDBOX_UNAVAILABLE>> => {
+  const filter = setuidFilter(process.arch);
+  if (filter === undefined) {
+    if (process.getuid?.() === 0) {
+      return failWith(BuiltinCodes.SANDBOX_UNAVAILABLE, `the sandbox has no setuid filter for the ${process.arch} architecture, and refuses to run programs as root without it`);
+    }
+    return ok({ argv: [bwrap, ...bwrapArguments(plan)], inputFds: [] });
+  }
+  return ok({ argv: [bwrap, ...bwrapArguments({ ...plan, seccompFd: 3 })], inputFds: [filter] });
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -195,7 +229,7 @@ export const probeSandbox = (bwrap: string, network: boolean, workspace: string)
   if (p === undefined) {
     p = (async (): Promise<SandboxStatus> => {
       const layout = await probeHostLayout();
-      const args = bwrapArguments({
+      const spawned = sandboxSpawn(bwrap, {
         layout,
         workspace,
         cwd: '',
@@ -206,7 +240,8 @@ export const probeSandbox = (bwrap: string, network: boolean, workspace: string)
         limits: { cpuSeconds: 10, memoryBytes: 1024 ** 3, fileSizeBytes: 1024 ** 2, maxProcesses: 64 },
         command: ['/bin/sh', '-c', 'exit 0'],
       });
-      const r = await runProcess([bwrap, ...args], { cwd: '/', env: {}, timeoutMs: 15_000, maxOutputBytes: 16 * 1024 });
+      if (!spawned.ok) return spawned;
+      const r = await runProcess(spawned.value.argv, { cwd: '/', env: {}, timeoutMs: 15_000, maxOutputBytes: 16 * 1024, inputFds: spawned.value.inputFds });
       if (r.exitCode === 0) return ok(true as const);
       const why = r.error?.message ?? (r.stderr.trim() || `exit status ${r.exitCode ?? r.signal ?? 'unknown'}`);
       return failWith(BuiltinCodes.SANDBOX_UNAVAILABLE, why.slice(0, 500));
@@ -229,6 +264,12 @@ export const isExecutable = async (p: string): Promise<boolean> =>
 export const firstExecutable = async (candidates: ReadonlyArray<string>): Promise<string | undefined> => {
   for (const c of candidates) if (await isExecutable(c)) return c;
   return undefined;
+};
+
+/** The installation a program belongs to (`/opt/py/bin/python3` → `/opt/py`), shown read-only in the sandbox. */
+export const installPrefix = (programReal: string): string => {
+  const dir = path.posix.dirname(programReal);
+  return path.posix.basename(dir) === 'bin' ? path.posix.dirname(dir) : dir;
 };
 
 /** Whether `p` is under a directory the sandbox shows anyway (/usr, /bin, /lib…). */

@@ -17,6 +17,7 @@ import { readFile } from './read-file.js';
 import { runRegex, type RegexMatch } from './regex-worker.js';
 import { childPath, openFileIn, openSubdirectory, withDirectory, type DirHandle } from './workspace-fs.js';
 import { resolveWorkspacePath } from './workspace.js';
+import { assertPathAllowed, pathAllowed, relativeToRoot } from './path-rules.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -67,8 +68,17 @@ export const textSearch: BuiltinFactory = (options) => {
         const st = await lstat(target.real).catch((e: unknown) => {
           throw systemFailure(e, input);
         });
+        assertPathAllowed(options, 'text_search', 'path', input, target.root, target.real, 'read');
         if (st.isDirectory()) {
-          const collected = await collectFiles(target.root, target.real, input, target.relative, includeHidden, options.limits.searchMaxBytes, ctx);
+          // every file of the walk meets the rules: files they refuse are skipped, as unreadable ones are
+          // (judged by real paths: the walk's names are shown under the path as given)
+          const realBase = relativeToRoot(target.root, target.real);
+          const real = (rel: string): string => {
+            const below = target.relative === '' ? rel : rel.slice(target.relative.length + 1);
+            return realBase === '.' ? below : `${realBase}/${below}`;
+          };
+          const allowed = (rel: string): boolean => pathAllowed(options, 'text_search', 'path', real(rel), 'read');
+          const collected = await collectFiles(target.root, target.real, input, target.relative, includeHidden, options.limits.searchMaxBytes, ctx, allowed);
           files = collected.files;
           bytesTruncated = collected.truncated;
         } else {
@@ -106,6 +116,7 @@ const collectFiles = async (
   includeHidden: boolean,
   maxBytes: number,
   ctx: InvocationContext,
+  allowed: (relative: string) => boolean,
 ): Promise<{ files: Array<{ path: string; text: string }>; truncated: boolean }> => {
   const files: Array<{ path: string; text: string }> = [];
   let total = 0;
@@ -119,6 +130,7 @@ const collectFiles = async (
       checkAborted(ctx);
       if (!includeHidden && name.startsWith('.')) continue;
       const rel = prefix === '' ? name : `${prefix}/${name}`;
+      if (!allowed(rel)) continue;
       const st = await lstat(childPath(dir, name)).catch(() => undefined);
       if (st === undefined || st.isSymbolicLink()) continue;
       if (st.isDirectory()) {

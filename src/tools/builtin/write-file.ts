@@ -19,6 +19,7 @@ import { argsRecord, boolArg, requireString, stringArg, type BuiltinFactory } fr
 import { errnoOf, systemFailure } from './errors.js';
 import { childPath, openDirectory, openFileIn, openSubdirectory, type DirHandle } from './workspace-fs.js';
 import { resolveWorkspacePath, type WorkspacePath } from './workspace.js';
+import { assertPathAllowed } from './path-rules.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -56,6 +57,8 @@ export const writeFile: BuiltinFactory = (options) => ({
       });
     }
     const target = await resolveWorkspacePath(options.workspace, input);
+    // the rules judge the file really written (a link's target), not only the argument's text
+    assertPathAllowed(options, 'write_file', 'path', input, target.root, target.real, 'write');
     const dir = await parentDirectory(target, input, createDirs);
     try {
       await replaceContent(target.root, dir, path.posix.basename(target.real), bytes, input);

@@ -6,8 +6,8 @@
  */
 import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
 import { CommandCodes } from './codes.js';
-import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { lstat, readlink, realpath, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -57,10 +57,15 @@ export const confineDirectory = async (root: string, candidate: string): Promise
 
 /**
  * Whether path `candidate` (relative to directory `base`, itself inside the workspace, or
- * absolute) stays inside the real `root`. The path need not exist (an output file): its deepest
- * existing ancestor is resolved through symbolic links and the rest appended, so a link anywhere
- * on the way that points outside is caught. The path given is what the program receives; this
- * only decides whether it may.
+ * absolute) stays inside the real `root`. The path need not exist (an output file). It is resolved
+ * the way the kernel will resolve it, one component at a time: every symbolic link on the way is
+ * followed, a *dangling* one too (its target is where a program writing "the new file" would
+ * create it), and `..` after a link is the parent of the link's target. Past the first missing
+ * component the rest is appended as it is, and a `..` there is refused. The path given is what the
+ * program receives; this only decides whether it may.
+ *
+ * This is a check before use: a link planted between it and the program's open is caught only when
+ * the program runs in the sandbox, where nothing outside the workspace is writable.
  */
 export const confinePath = async (root: string, base: string, candidate: string): Promise<Confined> => {
   if (candidate.includes('\0')) return failWith(CommandCodes.INVALID_PATH, `"${candidate}" contains a NUL character`);
@@ -71,20 +76,51 @@ export const confinePath = async (root: string, base: string, candidate: string)
     return failWith(CommandCodes.FILE_NOT_FOUND, `the workspace "${root}" does not exist`);
   }
   const full = isAbsolute(candidate) ? candidate : `${base}${sep}${candidate}`;
-  // resolve the longest existing prefix as the system would, then the missing rest lexically
-  const parts = full.split(sep);
-  for (let n = parts.length; n > 0; n--) {
-    const head = parts.slice(0, n).join(sep) || sep;
-    let real: string;
-    try {
-      real = await realpath(head);
-    } catch {
+  const resolved = await resolveLinks(full);
+  if (!resolved.ok) return failWith(CommandCodes.INVALID_PATH, `"${candidate}" ${resolved.why}`);
+  return isInside(realRoot, resolved.path) ? ok(resolved.path) : failWith(CommandCodes.INVALID_PATH, `"${candidate}" is outside the workspace`);
+};
+
+/** Most symbolic links followed in one path (the kernel's limit). */
+const MAX_LINKS = 40;
+
+/** Where the kernel would take absolute path `full`, following every link, dangling ones included. */
+const resolveLinks = async (full: string): Promise<{ readonly ok: true; readonly path: string } | { readonly ok: false; readonly why: string }> => {
+  const pending = full.split(sep).filter((x) => x !== '');
+  let cur: string = sep;
+  let missing = false;
+  let links = 0;
+  while (pending.length > 0) {
+    const seg = pending.shift() as string;
+    if (seg === '.') continue;
+    if (seg === '..') {
+      if (missing) return { ok: false, why: 'goes through a directory that does not exist and back with ".."' };
+      cur = dirname(cur);
       continue;
     }
-    const rest = parts.slice(n);
-    if (rest.includes('..')) return failWith(CommandCodes.INVALID_PATH, `"${candidate}" goes through a directory that does not exist and back with ".."`);
-    const resolved = rest.length === 0 ? real : resolve(real, ...rest);
-    return isInside(realRoot, resolved) ? ok(resolved) : failWith(CommandCodes.INVALID_PATH, `"${candidate}" is outside the workspace`);
+    const next = cur === sep ? `${sep}${seg}` : `${cur}${sep}${seg}`;
+    if (missing) {
+      cur = next;
+      continue;
+    }
+    let st;
+    try {
+      st = await lstat(next);
+    } catch {
+      // ENOENT (or a file used as a directory): the rest is a name the program may create
+      missing = true;
+      cur = next;
+      continue;
+    }
+    if (st.isSymbolicLink()) {
+      if (++links > MAX_LINKS) return { ok: false, why: 'goes through too many symbolic links' };
+      const target = await readlink(next).catch(() => undefined);
+      if (target === undefined || target === '') return { ok: false, why: 'goes through a symbolic link that cannot be read' };
+      if (isAbsolute(target)) cur = sep;
+      pending.unshift(...target.split(sep).filter((x) => x !== ''));
+      continue;
+    }
+    cur = next;
   }
-  return failWith(CommandCodes.INVALID_PATH, `"${candidate}" cannot be resolved`);
+  return { ok: true, path: cur };
 };

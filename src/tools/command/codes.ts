@@ -29,6 +29,7 @@ export const CommandCodes = defineCodes('tools/command', 'COMMAND', {
   FAILED: { summary: 'the program exited with a status not in `successExitCodes` (details: exit code, stderr)', retryable: 'sometimes', hint: 'read its output in the message' },
   TIMEOUT: { summary: "the program ran longer than the tool's `timeoutMs`; its process group was killed", retryable: true, hint: 'try again, or raise timeoutMs' },
   OUTPUT_TOO_LARGE: { summary: 'the program printed more than `maxOutputBytes`; it was stopped', hint: 'ask for less output, or raise maxOutputBytes' },
+  SANDBOX_UNAVAILABLE: { summary: 'a command tool declared `sandbox: "bwrap"` cannot run: bubblewrap is missing or cannot create its namespaces here (or, run as root, has no setuid filter for this architecture)', hint: 'install bubblewrap (apt-get install bubblewrap), or declare `sandbox: "auto"` or `"none"` to run on the host' },
   OUTPUT_NOT_JSON: { summary: 'the program printed no JSON where `output: "json"` expects it', hint: 'make the program print JSON, or read its output as text' },
 });
 

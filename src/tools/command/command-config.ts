@@ -48,7 +48,18 @@ export interface CommandToolConfig {
    * working directory, real paths checked, `INVALID_PATH` otherwise). Default none.
    */
   readonly pathParameters: ReadonlyArray<string>;
+  /**
+   * Where the program runs: `auto` (the default: in the bubblewrap sandbox of `run_code` when it
+   * works on this machine, else on the host), `bwrap` (in the sandbox or not at all:
+   * `SANDBOX_UNAVAILABLE`), `none` (on the host, the way out for programs the sandbox cannot hold).
+   * Unset, the tool's options decide (`CommandToolOptions.sandbox.mode`).
+   */
+  readonly sandbox?: CommandSandboxMode;
+  /** Let the sandboxed program use the network (default false: no network at all). */
+  readonly network: boolean;
 }
+
+export type CommandSandboxMode = 'auto' | 'bwrap' | 'none';
 
 export type CommandToolConfigInput = Partial<CommandToolConfig> & { readonly argv: ReadonlyArray<string | ReadonlyArray<string>> };
 
@@ -82,10 +93,12 @@ const CommandConfigCodec = t.intersection([
     successExitCodes: t.array(t.number),
     allowLeadingDash: t.boolean,
     pathParameters: t.array(t.string),
+    sandbox: t.keyof({ auto: null, bwrap: null, none: null }),
+    network: t.boolean,
   }),
 ]);
 
-const KEYS = ['argv', 'stdin', 'cwd', 'env', 'setEnv', 'timeoutMs', 'killGraceMs', 'maxOutputBytes', 'output', 'successExitCodes', 'allowLeadingDash', 'pathParameters'];
+const KEYS = ['argv', 'stdin', 'cwd', 'env', 'setEnv', 'timeoutMs', 'killGraceMs', 'maxOutputBytes', 'output', 'successExitCodes', 'allowLeadingDash', 'pathParameters', 'sandbox', 'network'];
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 // -------------------------------------------------------------------------------------------------
@@ -149,6 +162,8 @@ export const compileCommandConfig = (json: unknown, where = 'command'): Either<R
     successExitCodes: [...(raw.successExitCodes ?? [0])],
     allowLeadingDash: raw.allowLeadingDash ?? false,
     pathParameters: [...(raw.pathParameters ?? [])],
+    ...(raw.sandbox !== undefined ? { sandbox: raw.sandbox } : {}),
+    network: raw.network ?? false,
   };
   return right({ config, argv: argv.right, cwd: cwd.right });
 };

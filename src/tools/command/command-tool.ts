@@ -19,11 +19,14 @@ import { ToolFailure } from '../../library/result.js';
 import { createTool, type InvocationContext, type Tool } from '../../library/tool.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { argText, renderArgv } from './argv-template.js';
-import { compileCommandConfig, type CompiledCommandConfig, type CommandToolConfigInput } from './command-config.js';
+import { compileCommandConfig, type CommandSandboxMode, type CompiledCommandConfig, type CommandToolConfigInput } from './command-config.js';
 import { parseCommandOutput } from './command-output.js';
 import { parameterNames } from '../parameters.js';
-import { runProcess } from '../process.js';
-import { confineDirectory, confinePath } from './argv-paths.js';
+import { findProgram, runProcess, safePathEnv, type ProcessResult, type RunProcessOptions } from '../process.js';
+import { findBwrap, installPrefix, isSystemPath, probeHostLayout, probeSandbox, sandboxSpawn } from '../builtin/sandbox.js';
+import { confineDirectory, confinePath, isInside } from './argv-paths.js';
+import { realpath } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -34,6 +37,17 @@ export interface CommandToolOptions {
   readonly workspace: string;
   /** Where the variables listed in `env` are read from (the CLI passes its environment). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Where programs run, for declarations that do not say (`sandbox` of the configuration). */
+  readonly sandbox?: CommandSandboxOptions;
+}
+
+export interface CommandSandboxOptions {
+  /** `auto` (default), `bwrap` or `none`: see `CommandToolConfig.sandbox`. */
+  readonly mode?: CommandSandboxMode;
+  /** The bubblewrap program (default: the first of /usr/bin/bwrap, /usr/local/bin/bwrap, /bin/bwrap). */
+  readonly bwrapPath?: string;
+  /** More host directories shown read-only inside (absolute paths), e.g. a toolchain's. */
+  readonly readOnlyPaths?: ReadonlyArray<string>;
 }
 
 /** Bytes of stderr (or stdout) kept in a `COMMAND_FAILED` message. */
@@ -119,9 +133,7 @@ const run = async (c: CompiledCommandConfig, options: CommandToolOptions, args: 
     stdin = v === undefined || v === null ? undefined : typeof v === 'string' ? v : JSON.stringify(v);
   }
 
-  const r = await runProcess(argv.right, {
-    cwd: cwd.value,
-    env,
+  const r = await start(c, options, argv.right, cwd.value, env, {
     ...(stdin !== undefined ? { stdin } : {}),
     timeoutMs: config.timeoutMs,
     maxOutputBytes: config.maxOutputBytes,
@@ -165,6 +177,51 @@ const run = async (c: CompiledCommandConfig, options: CommandToolOptions, args: 
     case 'auto':
       return parseCommandOutput(r.stdout).value;
   }
+};
+
+/**
+ * Starts the program: in the bubblewrap sandbox when the mode allows and it works here (the
+ * workspace bound read-write at its own path, so working directory and path arguments mean the
+ * same inside; nothing else of the host writable; no network unless the declaration asks), else on
+ * the host.
+ */
+const start = async (
+  c: CompiledCommandConfig,
+  options: CommandToolOptions,
+  argv: ReadonlyArray<string>,
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+  run: Omit<RunProcessOptions, 'cwd' | 'env'>,
+): Promise<ProcessResult> => {
+  const { config } = c;
+  const mode = config.sandbox ?? options.sandbox?.mode ?? 'auto';
+  if (mode === 'none') return runProcess(argv, { ...run, cwd, env });
+  const root = await realpath(options.workspace);
+  const bwrap = await findBwrap(options.sandbox?.bwrapPath);
+  const status = bwrap === undefined ? undefined : await probeSandbox(bwrap, config.network, root);
+  if (status === undefined || !status.ok || bwrap === undefined) {
+    if (mode === 'auto') return runProcess(argv, { ...run, cwd, env });
+    const why = status === undefined ? 'bubblewrap is not installed' : status.ok ? 'not found' : status.error.message;
+    throw new ToolFailure(CommandCodes.SANDBOX_UNAVAILABLE, `"${c.argv.program}" cannot run: the sandbox (bubblewrap) does not work on this machine: ${why}`);
+  }
+  const name = argv[0] as string;
+  const program = name.includes('/') ? resolvePath(cwd, name) : findProgram(name, env['PATH']);
+  if (program === undefined) throw new ToolFailure(CommandCodes.NOT_FOUND, `program "${name}" not found (give an absolute path, or a name found on the PATH of the environment passed)`);
+  const programReal = await realpath(program).catch(() => program);
+  const extra = isSystemPath(programReal) || isInside(root, programReal) ? [] : [installPrefix(programReal)];
+  const spawned = sandboxSpawn(bwrap, {
+    layout: await probeHostLayout(),
+    workspace: root,
+    workspaceMount: root,
+    cwd: cwd === root ? '' : cwd.slice(root.length + 1),
+    network: config.network,
+    readOnlyPaths: [...new Set([...(options.sandbox?.readOnlyPaths ?? []), ...extra])],
+    files: [],
+    env: safePathEnv(env),
+    command: [program, ...argv.slice(1)],
+  });
+  if (!spawned.ok) throw new ToolFailure(CommandCodes.SANDBOX_UNAVAILABLE, `"${c.argv.program}" cannot run: ${spawned.error.message}`);
+  return runProcess(spawned.value.argv, { ...run, cwd: '/', env: {}, inputFds: spawned.value.inputFds });
 };
 
 // -------------------------------------------------------------------------------------------------

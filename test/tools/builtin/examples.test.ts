@@ -22,7 +22,7 @@ describe('examples', () => {
       'ok {"matches":[{"path":"notes/todo.md","line":1,"column":7,"match":"TODO write","lineText":"- [ ] TODO write docs"}],"truncated":false,"filesSearched":1}',
       'ok {"value":["read_file","shell"],"pretty":"[\\n  \\"read_file\\",\\n  \\"shell\\"\\n]"}',
       sandboxWorks ? 'run_code stdout: "45\\n"' : 'run_code: BUILTIN_SANDBOX_UNAVAILABLE',
-      'POLICY_DENIED: shell call blocked by safety rule: no-recursive-delete-of-root (`rm -rf /` would delete "/" recursively; delete specific paths inside the workspace instead)',
+      'POLICY_DENIED: shell call blocked by safety rules: no-recursive-delete-of-root (`rm -rf /` would delete "/" recursively; delete specific paths inside the workspace instead); no-rm-rf (`rm -rf /` deletes recursively without asking (rm -rf); delete specific files, or use rm -r)',
     ]);
   });
 
@@ -47,7 +47,7 @@ describe('examples', () => {
       'read_file {"path":"secrets/api-key.txt"} → no-env-files',
       'web_fetch {"url":"https://wiki.internal.example.com/"} → no-internal-urls',
       'write_file {"path":"big.txt","content":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx → small-writes',
-      'shell {"command":"sudo rm -rf /"} → no-recursive-delete-of-root',
+      'shell {"command":"sudo rm -rf /"} → no-recursive-delete-of-root, no-rm-rf',
     ]);
   });
 
