@@ -3,51 +3,72 @@ import { defineConfig } from 'tsup';
 // Two builds:
 // - the library (ESM + CJS + .d.ts). Both formats bundle Chevrotain: it is ESM-only (Node 20.18
 //   cannot require() it), and unbundled it loads as hundreds of modules (~0.4 s of start-up here,
-//   against ~0.02 s bundled). The other dependencies stay external.
+//   against ~0.02 s bundled). So do ajv and the OpenTelemetry API (see below); the other
+//   dependencies stay external.
 // - the CLI, one ESM file with every dependency bundled, so start-up reads one file instead of
 //   resolving hundreds of modules (importing Chevrotain unbundled alone costs ~0.3 s).
 //
-// The optional peers (the MCP SDK, `ai`, `zod`) stay external in the library: only the entries
+// The optional peers (the MCP SDK, `ai`, `zod`, fast-check, tsx) stay external in the library: only the entries
 // that need them import them (`gramkit/mcp`, `gramkit/ai-sdk`, `gramkit/zod`), never the root.
 // The CLI bundles the MCP SDK (a dev dependency here) into chunks loaded only by `gramkit mcp` and
 // by `mcp:` arguments.
-const OPTIONAL_PEERS = [/^@modelcontextprotocol\//, /^ai(\/|$)/, /^zod(\/|$)/];
+const OPTIONAL_PEERS = [/^@modelcontextprotocol\//, /^ai(\/|$)/, /^zod(\/|$)/, /^fast-check(\/|$)/, /^tsx(\/|$)/];
+
+const ENTRIES = {
+  index: 'src/index.ts',
+  gram: 'src/entries/gram.ts',
+  types: 'src/entries/types.ts',
+  providers: 'src/entries/providers.ts',
+  tools: 'src/entries/tools.ts',
+  builtins: 'src/entries/builtins.ts',
+  policy: 'src/entries/policy.ts',
+  testing: 'src/entries/testing.ts',
+  catalog: 'src/entries/catalog.ts',
+  server: 'src/entries/server.ts',
+  mcp: 'src/entries/mcp.ts',
+  'ai-sdk': 'src/entries/ai-sdk.ts',
+  zod: 'src/entries/zod.ts',
+  'standard-schema': 'src/entries/standard-schema.ts',
+};
+
+// Bundled into the library besides Chevrotain: ajv (with ajv-formats and its own dependencies,
+// ~90 modules) and the OpenTelemetry API (~50), which the root entry loads; each module a program
+// loads costs a resolution, a file read and, from ESM, a parse for its CommonJS exports. The
+// OpenTelemetry API keeps its state in a global, so a user's SDK still sees gramkit's spans. The
+// ESM build bundles fp-ts and io-ts too (CommonJS only: ESM would parse them for their exports);
+// their values are plain data and structural codecs, so a user's own copy works with them.
+const BUNDLED = ['chevrotain', /^ajv(-formats)?(\/|$)/, 'fast-deep-equal', 'json-schema-traverse', 'fast-uri', '@opentelemetry/api'];
+
+const library = (format: 'esm' | 'cjs') => ({
+  entry: ENTRIES,
+  format: [format],
+  external: OPTIONAL_PEERS,
+  noExternal: format === 'esm' ? [...BUNDLED, /^fp-ts(\/|$)/, /^io-ts(\/|$)/] : BUNDLED,
+  dts: true,
+  // shared chunks between the entries: one copy of each module's state (the validator cache,
+  // ToolFailure's class) whichever entries a program imports
+  splitting: true,
+  // source maps for work in this repository; the package ships without them (package.json
+  // "files"). The ESM code is minified but for names, so stack traces still name functions; the
+  // CommonJS code is not (tsup's CommonJS pass over minified code writes invalid syntax)
+  sourcemap: true,
+  ...(format === 'esm' ? { minifyWhitespace: true, minifySyntax: true } : {}),
+  clean: format === 'esm',
+  target: 'node20',
+  platform: 'node' as const,
+});
 
 export default defineConfig([
-  {
-    entry: {
-      index: 'src/index.ts',
-      gram: 'src/entries/gram.ts',
-      types: 'src/entries/types.ts',
-      providers: 'src/entries/providers.ts',
-      tools: 'src/entries/tools.ts',
-      builtins: 'src/entries/builtins.ts',
-      policy: 'src/entries/policy.ts',
-      testing: 'src/entries/testing.ts',
-      catalog: 'src/entries/catalog.ts',
-      server: 'src/entries/server.ts',
-      mcp: 'src/entries/mcp.ts',
-      'ai-sdk': 'src/entries/ai-sdk.ts',
-      zod: 'src/entries/zod.ts',
-      'standard-schema': 'src/entries/standard-schema.ts',
-    },
-    format: ['esm', 'cjs'],
-    external: OPTIONAL_PEERS,
-    dts: true,
-    // shared chunks between the entries, in both formats: one copy of each module's state (the
-    // validator cache, ToolFailure's class) whichever entries a program imports
-    splitting: true,
-    sourcemap: true,
-    clean: true,
-    target: 'node20',
-    platform: 'node',
-    noExternal: ['chevrotain'],
-  },
+  library('esm'),
+  library('cjs'),
   {
     entry: { cli: 'src/cli/main.ts' },
     format: ['esm'],
     dts: false,
     sourcemap: true,
+    // minified: the bundle carries its dependencies (the MCP SDK among them), and the package
+    // ships it without source maps, so its size is what a user downloads
+    minify: true,
     clean: false,
     target: 'node20',
     platform: 'node',

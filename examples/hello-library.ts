@@ -1,6 +1,6 @@
 /**
- * The implementation of the hello agent's `sayHello` (examples/helloAgent.gram), as seed 004
- * writes it: a name, a description and a JSON Schema that must match the specification, and a
+ * The implementation of the hello agent's `sayHello` (examples/helloAgent.gram), written with
+ * `createTool`: a name, a description and a JSON Schema that must match the specification, and a
  * function. `gramkit run` binds it by name and checks that they agree.
  */
 import { createTool, toolLibrary } from 'gramkit';

@@ -1,5 +1,5 @@
 /**
- * Tools, libraries, binding and invocation, from the seed's `sayHello` to metrics and events.
+ * Tools, libraries, binding and invocation, from `sayHello` to metrics and events.
  *
  *   npx tsx examples/library-basics.ts
  */
@@ -18,7 +18,7 @@ export const libraryBasics = async (): Promise<ReadonlyArray<string>> => {
   const [spec] = parsed.right.tools;
   if (spec === undefined) return ['no tool'];
 
-  // 2. the tool: what it does (seed 004's createTool: name, description, schema, function)
+  // 2. the tool: what it does (createTool: name, description, schema, function)
   const sayHello = createTool(
     'sayHello',
     'Returns a friendly greeting message for the given name',

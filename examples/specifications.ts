@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createToolSpecification, formatDiagnostics, formatIssues, parseSpecifications, toolSpecSchema, typeSignatureToJSONSchema, validateToolArgs } from 'gramkit';
 
 export const main = (log: (line: string) => void = console.log): void => {
-  // 1. a specification from the seed's signature form
+  // 1. a specification from the original signature form
   const spec = createToolSpecification('sayHello', 'Returns a friendly greeting', '(::Text {paramName:"name"})==>(::String)');
   if (spec._tag === 'Left') throw new Error('unexpected');
   log(JSON.stringify(toolSpecSchema(spec.right)));

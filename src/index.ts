@@ -131,4 +131,5 @@ export type {
 } from './agent/experiment.js';
 export { runExperiment } from './agent/experiment.js';
 export type { LatencyStats } from './agent/experiment-stats.js';
-export { formatExperimentReport } from './agent/experiment-report.js';
+export { formatExperimentReport, EXPERIMENT_COLUMNS } from './agent/experiment-report.js';
+export type { ExperimentColumn } from './agent/experiment-report.js';

@@ -1,8 +1,33 @@
 /**
- * An experiment's report as text for people (`gramkit ab`): one row per variant, then the answers
- * that differ between variants. The JSON form is the report itself.
+ * An experiment's report as text for people (`gramkit ab`): one row per variant, a legend that says
+ * what each column means, then the answers that differ between variants. The JSON form is the
+ * report itself; `EXPERIMENT_COLUMNS` describes its summaries' fields for readers of the JSON.
  */
 import type { ExperimentReport, VariantSummary } from './experiment.js';
+
+// -------------------------------------------------------------------------------------------------
+// model
+// -------------------------------------------------------------------------------------------------
+
+/** One column of the table: its heading, the summary field (JSON) it shows, and what it means. */
+export interface ExperimentColumn {
+  readonly column: string;
+  readonly field: string;
+  readonly meaning: string;
+}
+
+/** The columns of the table, in order, with the fields of `VariantSummary` they show. */
+export const EXPERIMENT_COLUMNS: ReadonlyArray<ExperimentColumn> = [
+  { column: 'library', field: 'name', meaning: 'the library the agent ran against (the first is the baseline)' },
+  { column: 'runs', field: 'runs', meaning: 'runs on this library: inputs × --runs' },
+  { column: 'success', field: 'succeeded', meaning: "runs that ended with an answer, and whose answer contains the input's expected text when it has one (successRate: the share)" },
+  { column: 'tool calls', field: 'toolCalls', meaning: "calls the model made to the library's tools, in all runs" },
+  { column: 'tool errors', field: 'toolErrors', meaning: 'tool calls whose result was an error (invalid arguments, failures, denials); the model sees them and may recover' },
+  { column: 'errors by code', field: 'toolErrorsByCode', meaning: 'tool errors by code; "run CODE" counts runs that ended without an answer (runErrorsByCode)' },
+  { column: 'p50 ms', field: 'latencyMs.p50', meaning: 'median wall time of a whole run, model and tools, in milliseconds' },
+  { column: 'p95 ms', field: 'latencyMs.p95', meaning: '95th percentile of the same' },
+  { column: 'answers differ', field: 'differingAnswers', meaning: "runs whose answer differs from the baseline library's for the same input and run (spacing aside)" },
+];
 
 // -------------------------------------------------------------------------------------------------
 // utilities
@@ -47,7 +72,7 @@ export const formatExperimentReport = (report: ExperimentReport, options: { read
     fixed(s.latencyMs.p95),
     i === 0 ? 'baseline' : String(s.differingAnswers),
   ]);
-  const out = [head, '', table(['library', 'runs', 'success', 'tool calls', 'tool errors', 'errors by code', 'p50 ms', 'p95 ms', 'answers differ'], rows, new Set([1, 3, 4, 6, 7, 8]))];
+  const out = [head, '', table(EXPERIMENT_COLUMNS.map((c) => c.column), rows, new Set([1, 3, 4, 6, 7, 8]))];
   // per tool latency, when a variant's tools were called
   const toolRows: string[][] = [];
   for (const s of report.summaries) {
@@ -67,5 +92,6 @@ export const formatExperimentReport = (report: ExperimentReport, options: { read
     }
     if (report.differences.length > max) out.push(`  … and ${report.differences.length - max} more (see the JSON report)`);
   }
+  out.push('', 'columns:', ...EXPERIMENT_COLUMNS.map((c) => `  ${c.column}: ${c.meaning}`));
   return `${out.join('\n')}\n`;
 };

@@ -19,6 +19,7 @@ export const CliCodes = defineCodes('cli', 'CLI', {
   LIBRARY_LOAD_FAILED: { summary: 'a library module that throws (or fails to compile) when loaded', hint: 'run the module on its own to see the error' },
   LIBRARY_EMPTY: { summary: 'a library module that exports no tool', hint: 'export default toolLibrary([...tools]), or export each tool made with createTool/defineTool' },
   LIBRARY_DUPLICATE_TOOL: { summary: 'a library module that exports two tools of one name', hint: 'export each tool once, or give them different names' },
+  LIBRARY_NEEDS_TSX: { summary: 'a library written in TypeScript where tsx (an optional peer dependency) is not installed', hint: 'npm install --save-dev tsx, or give the compiled .js module' },
 });
 
 export type CliCode = CodeOf<typeof CliCodes>;

@@ -1,5 +1,5 @@
 /**
- * Late binding (seed 004's `bindTool`): a specification joined, at run time, to the tool of the
+ * Late binding (`bindTool`): a specification joined, at run time, to the tool of the
  * same name in a library, after checking that they agree on the name, the description and the
  * argument schema (and the output schema, when the tool declares one). Schemas are compared
  * structurally: key order is ignored, `required` and `type` arrays are sets.

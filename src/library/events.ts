@@ -1,5 +1,5 @@
 /**
- * Invocation events (seed 002's `tool.invoked`, `tool.result`, `tool.failed`) and the observer
+ * Invocation events (`tool.invoked`, `tool.result`, `tool.failed`) and the observer
  * that receives them, so a user can log, trace, count or forward every call.
  *
  * Events are plain data (JSON-serializable when the arguments are). An observer is called

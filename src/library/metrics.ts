@@ -1,5 +1,5 @@
 /**
- * Usage metrics per tool (seed 000's `callCount`, `lastCalledAt`, plus errors by code and latency
+ * Usage metrics per tool (`callCount`, `lastCalledAt`, plus errors by code and latency
  * percentiles), collected by an invocation observer.
  *
  * Recording a call is O(1) and allocation-free after a tool's first call: counters, and a

@@ -1,5 +1,5 @@
 /**
- * Calls-per-minute limits (seed 000's `maxCallsPerMinute`): a sliding 60-second window per tool.
+ * Calls-per-minute limits (`maxCallsPerMinute`): a sliding 60-second window per tool.
  * The window belongs to the tool object, not to one binding, so every binding of a tool (two
  * agents, two runs) shares the tool's budget, as the resource behind it does.
  */

@@ -1,5 +1,5 @@
 /**
- * ToolLibrary: an immutable map from names to tools (seed 004). Every update returns a new
+ * ToolLibrary: an immutable map from names to tools. Every update returns a new
  * library and leaves the old one as it was; updates share structure (a hash trie, `HashTrie`),
  * so registering one tool costs O(log n), not a copy of the library.
  *

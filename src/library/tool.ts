@@ -41,11 +41,11 @@ export interface ToolLimits {
   readonly maxCallsPerMinute?: number;
 }
 
-/** Safety level of what a tool does (seed 002): `low` reads, `medium` writes, `high` runs or deletes. */
+/** Safety level of what a tool does: `low` reads, `medium` writes, `high` runs or deletes. */
 export type SafetyLevel = 'low' | 'medium' | 'high';
 
 /**
- * Whether a call needs a person's approval before it runs (seed 001): `auto` never asks, `confirm`
+ * Whether a call needs a person's approval before it runs: `auto` never asks, `confirm`
  * always asks, a predicate decides from the arguments (write_file asks only when it would overwrite).
  */
 export type ApprovalRequirement =
@@ -91,7 +91,7 @@ export interface ToolOptions {
 
 /**
  * A tool: the implementation of a specification, with the name, description and argument schema
- * it claims (seed 004). `bindTool` checks the claims against a `ToolSpecification`. The tool is
+ * it claims. `bindTool` checks the claims against a `ToolSpecification`. The tool is
  * frozen; it is not serializable (`JSON.stringify` gives a `TOOL_NOT_SERIALIZABLE` diagnostic).
  */
 export const createTool = <A = any, R = unknown>(
@@ -115,7 +115,7 @@ export const createTool = <A = any, R = unknown>(
 };
 
 // -------------------------------------------------------------------------------------------------
-// accessors (seed 004)
+// accessors
 // -------------------------------------------------------------------------------------------------
 
 export const toolName = (tool: Tool): string => tool.name;

@@ -1,5 +1,5 @@
 /**
- * Approvals (seed 001): whether a call needs a person's yes before it runs. Each tool says so in
+ * Approvals: whether a call needs a person's yes before it runs. Each tool says so in
  * its annotations (`auto`, `confirm`, or a predicate on the arguments: write_file asks only when it
  * would overwrite); an `ApprovalPolicy` can override that per tool. `checkApproval` turns the
  * requirement into `allow` or `ask`; an `Approver` answers the `ApprovalRequest`, possibly with

@@ -1,5 +1,5 @@
 /**
- * The default safety rules (seed 003: "block dangerous shell commands and sensitive files"). They
+ * The default safety rules: they block dangerous shell commands and sensitive files. They
  * read shell commands as parsed views (quotes, wrappers like `sudo`, `bash -c` scripts,
  * substitutions and brace lists understood), so `git commit -m "rm -rf /"` is not a deletion while
  * `sudo /bin/rm -r -f "/"` is. They are a first line of defence for the `shell` tool; the sandbox

@@ -1,8 +1,8 @@
 /**
- * Permissions and safety levels (seed 002): a run allows a set of permissions (`fs:read`,
+ * Permissions and safety levels: a run allows a set of permissions (`fs:read`,
  * `fs:write`, `net:read`, `proc:exec`, ...) and a maximum safety level (`low` < `medium` < `high`);
  * a tool that needs a permission outside the set, or is more dangerous than the level, is denied
- * with the reason. Without a policy everything is allowed (seed 002's default-permissive sandbox).
+ * with the reason. Without a policy everything is allowed (a permissive default).
  */
 import type { SafetyLevel, ToolAnnotations } from '../library/tool.js';
 import { policyAllow, policyDeny, type PolicyDecision } from './decision.js';
@@ -34,7 +34,7 @@ export const SAFETY_LEVELS: ReadonlyArray<SafetyLevel> = ['low', 'medium', 'high
 // -------------------------------------------------------------------------------------------------
 
 /**
- * A permission list from text such as seed 002's `ALLOWED_TOOL_PERMS` (`fs:read,net:read`): commas
+ * A permission list from text such as the `ALLOWED_TOOL_PERMS` environment variable (`fs:read,net:read`): commas
  * or spaces separate, blanks are dropped.
  */
 export const parsePermissionList = (text: string): ReadonlyArray<string> =>

@@ -1,5 +1,5 @@
 /**
- * The rule engine (seed 003): rules that block a tool call before it runs. A rule sees the call's
+ * The rule engine: rules that block a tool call before it runs. A rule sees the call's
  * tool and arguments, the shell commands in it (parsed: `shell`'s `command`, `run_code`'s bash
  * `code`, or any argument the engine is told holds a command) and the paths in it (`path`, `from`,
  * `to`, `cwd` of the built-in tools, or any argument the engine is told holds a path).
@@ -145,7 +145,7 @@ export interface ForbiddenPatternsOptions {
   readonly arguments?: ReadonlyArray<string>;
 }
 
-/** A rule that blocks calls mentioning any of `patterns` (seed 003's `SafetyRule(name, forbidden_patterns)`). */
+/** A rule that blocks calls mentioning any of `patterns` (a `SafetyRule(name, forbidden_patterns)`). */
 export const forbiddenPatternsRule = (options: ForbiddenPatternsOptions): Rule => {
   const tests = options.patterns.map((p) => ({ shown: typeof p === 'string' ? JSON.stringify(p) : String(p), re: typeof p === 'string' ? wordPattern(p) : userPattern(options.name, p) }));
   return {

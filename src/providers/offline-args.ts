@@ -1,10 +1,16 @@
 /**
  * Arguments for the offline demo model: each parameter of the chosen tool is filled from the
- * user's message by what the schema says it is — `name: value` written out, a person's name for
+ * user's message. First every `name: value` written out (it always wins, and its value is not
+ * offered to another parameter); then, by what the schema says each parameter is, a person's name for
  * name-like strings ("I'm Alice", "my name is Bob"), a place after "in"/"at" for location-like
  * ones, numbers in order for numeric ones, enum values that appear in the message, yes/no words
  * for booleans, e-mails, URLs, paths and dates by their shape, quoted text for other strings —
  * then the default, and for a required string with nothing better, the remaining words.
+ *
+ * Each mention in the message fills one parameter at most: an enum value mentioned once fills one
+ * of two parameters that accept it (the one whose name the message puts before it, as in `from mi
+ * to km`, else the first in order), and the numbers of an arithmetic expression (`2 + 3 * 4`) belong
+ * to the expression, not to numeric parameters.
  */
 import { isRecord } from '../core/json.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
@@ -19,7 +25,11 @@ interface Pool {
   readonly text: string;
   readonly quoted: string[];
   readonly numbers: number[];
+  /** Arithmetic expressions of the message (`2 + 3 * 4`), offered to expression-like strings. */
+  readonly expressions: string[];
   readonly used: Set<string>;
+  /** Word positions (in `wordsOf(text)`) already taken as enum values. */
+  readonly takenWords: Set<number>;
   /** Stems of words that chose the tool (not argument material). */
   readonly toolStems: ReadonlySet<string>;
 }
@@ -33,6 +43,18 @@ const NUMBER_WORDS: Readonly<Record<string, number>> = {
 const NAME_LIKE = new Set(['name', 'person', 'user', 'username', 'who', 'author', 'owner', 'recipient', 'friend', 'first', 'last', 'nickname', 'customer', 'contact']);
 const PLACE_LIKE = new Set(['city', 'location', 'place', 'country', 'town', 'where', 'destination', 'region', 'address', 'origin']);
 const PATH_LIKE = new Set(['path', 'file', 'filename', 'dir', 'directory', 'folder']);
+const EXPRESSION_LIKE = new Set(['expression', 'expr', 'formula', 'equation', 'calculation', 'math', 'sum']);
+/** Words a message puts before the value of a parameter named so (`from mi`, `to km`). */
+const CUES: Readonly<Record<string, ReadonlyArray<string>>> = {
+  from: ['from'],
+  source: ['from'],
+  origin: ['from'],
+  input: ['from'],
+  to: ['to', 'into', 'in'],
+  target: ['to', 'into', 'in'],
+  destination: ['to', 'into'],
+  output: ['to', 'into', 'in'],
+};
 const YES = new Set(['yes', 'true', 'on', 'enable', 'enabled', 'please', 'sure', 'y']);
 const NO = new Set(['no', 'false', 'off', 'disable', 'disabled', 'not', 'dont', 'don', 'never', 'without', 'n']);
 
@@ -81,13 +103,22 @@ const quotedStrings = (text: string): string[] => {
   return out.filter((s) => s.length > 0);
 };
 
+/** Arithmetic: numbers joined by operators, with parentheses (`2 + 3 * 4`, `(1.5+2)/3`, `2^10`). */
+const EXPRESSION = /[(\s]*-?\d+(?:\.\d+)?[)\s]*(?:[-+*/×÷^%][(\s]*-?\d+(?:\.\d+)?[)\s]*)+/gu;
+
+const expressionsIn = (text: string): string[] =>
+  [...text.matchAll(EXPRESSION)].map((m) => m[0].trim()).filter((e) => /\d\s*[)]*\s*[-+*/×÷^%]/u.test(e) && !/^\d{4}-\d{2}-\d{2}/.test(e) && !/^-?\d+(?:\.\d+)?-\d/.test(e.replace(/\s+/g, '')));
+
+/** The numbers of the message, except those inside an arithmetic expression. */
 const numbersIn = (text: string): number[] => {
   const out: number[] = [];
+  let rest = text;
+  for (const e of expressionsIn(text)) rest = rest.replace(e, ' ');
   const re = /(?<![\p{L}\d.])-?\d+(?:\.\d+)?(?![\p{L}\d])|\b[a-z]+\b/giu;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+  for (let m = re.exec(rest); m !== null; m = re.exec(rest)) {
     const w = m[0].toLowerCase();
     if (/^-?\d/.test(w)) out.push(Number(w));
-    else if (w in NUMBER_WORDS) out.push(NUMBER_WORDS[w] as number);
+    else if (Object.prototype.hasOwnProperty.call(NUMBER_WORDS, w)) out.push(NUMBER_WORDS[w] as number);
   }
   return out;
 };
@@ -126,32 +157,104 @@ const typeOf = (s: Schema): string | undefined => {
 
 const asSchema = (v: JsonValue | undefined): Schema | undefined => (isRecord(v) ? (v as Schema) : undefined);
 
-/** A value for one parameter, or undefined when the message says nothing about it. */
+/** `v` with a `take` of the pool: marked used and no longer offered as quoted text. */
+const takeString = (pool: Pool, v: string): string => {
+  pool.used.add(v.toLowerCase());
+  const q = pool.quoted.findIndex((x) => x.toLowerCase() === v.toLowerCase());
+  if (q !== -1) pool.quoted.splice(q, 1);
+  return v;
+};
+
+/** Removes one occurrence of `n` from the numbers on offer. */
+const takeNumber = (pool: Pool, n: number): number => {
+  const i = pool.numbers.indexOf(n);
+  if (i !== -1) pool.numbers.splice(i, 1);
+  return n;
+};
+
+/** The enum value a word of the message is, if any (case-insensitive, as written in the enum). */
+const enumValueOf = (values: ReadonlyArray<JsonValue>, word: string): JsonValue | undefined => values.find((v) => v !== null && String(v).toLowerCase() === word);
+
+/**
+ * An enum value from the message, each mention taken once: the value right after a word the
+ * parameter's name cues (`from mi` for `from_unit`), else the first mention not yet taken.
+ */
+const enumFromMessage = (name: string, values: ReadonlyArray<JsonValue>, pool: Pool): JsonValue | undefined => {
+  const words = wordsOf(pool.text);
+  const cues = new Set(identifierWords(name).flatMap((w) => [w, ...(CUES[w] ?? [])]));
+  const at = (i: number): JsonValue | undefined => (pool.takenWords.has(i) ? undefined : enumValueOf(values, words[i] ?? ''));
+  for (let i = 1; i < words.length; i++) {
+    const v = cues.has(words[i - 1] as string) ? at(i) : undefined;
+    if (v !== undefined) {
+      pool.takenWords.add(i);
+      return v;
+    }
+  }
+  for (let i = 0; i < words.length; i++) {
+    const v = at(i);
+    if (v !== undefined) {
+      pool.takenWords.add(i);
+      return v;
+    }
+  }
+  return undefined;
+};
+
+/** Marks the first untaken mention of an enum value given explicitly (`unit: km`), so no other parameter takes it. */
+const takeEnumMention = (pool: Pool, value: JsonValue, after: string): void => {
+  const words = wordsOf(pool.text);
+  const v = String(value).toLowerCase();
+  // the mention that follows the parameter's name, else the first
+  const named = words.findIndex((w, i) => w === v && !pool.takenWords.has(i) && words[i - 1] === after);
+  const i = named !== -1 ? named : words.findIndex((w, j) => w === v && !pool.takenWords.has(j));
+  if (i !== -1) pool.takenWords.add(i);
+};
+
+/** The value written out for a parameter (`name: value`), as its type reads it, taken from the pool; or undefined. */
+const explicitFor = (name: string, s: Schema, pool: Pool): JsonValue | undefined => {
+  if ('const' in s) return undefined;
+  const explicit = explicitValue(pool.text, name);
+  if (explicit === undefined) return undefined;
+  const e = s['enum'];
+  if (Array.isArray(e)) {
+    const v = enumValueOf(e, explicit.toLowerCase());
+    if (v !== undefined) takeEnumMention(pool, v, identifierWords(name).at(-1) ?? name.toLowerCase());
+    return v;
+  }
+  switch (typeOf(s)) {
+    case 'integer':
+    case 'number': {
+      const n = Number(explicit);
+      return explicit.trim() !== '' && Number.isFinite(n) && (typeOf(s) === 'number' || Number.isInteger(n)) ? takeNumber(pool, n) : undefined;
+    }
+    case 'boolean': {
+      const w = explicit.toLowerCase();
+      return YES.has(w) ? true : NO.has(w) ? false : undefined;
+    }
+    case 'string': {
+      const nameWords = new Set(identifierWords(name));
+      if ([...nameWords].some((w) => NAME_LIKE.has(w)) && /^(?:is|a|an|the)$/i.test(explicit)) return undefined;
+      return takeString(pool, explicit);
+    }
+    default:
+      return undefined;
+  }
+};
+
+/** A value for one parameter from what the message offers, or undefined when it says nothing about it. */
 const valueFor = (name: string, s: Schema, pool: Pool, required: boolean): JsonValue | undefined => {
   const type = typeOf(s);
   const nameWords = new Set(identifierWords(name));
   const has = (set: ReadonlySet<string>): boolean => [...nameWords].some((w) => set.has(w));
-  const take = (v: string): string => {
-    pool.used.add(v.toLowerCase());
-    return v;
-  };
+  const take = (v: string): string => takeString(pool, v);
 
   if ('const' in s) return s['const'] as JsonValue;
   const e = s['enum'];
-  if (Array.isArray(e)) {
-    const msgWords = new Set(wordsOf(pool.text));
-    const hit = e.find((v) => v !== null && msgWords.has(String(v).toLowerCase()));
-    if (hit !== undefined) return hit;
-    const explicit = explicitValue(pool.text, name);
-    const byText = e.find((v) => explicit !== undefined && String(v).toLowerCase() === explicit.toLowerCase());
-    return byText;
-  }
+  if (Array.isArray(e)) return enumFromMessage(name, e, pool);
 
-  const explicit = explicitValue(pool.text, name);
   switch (type) {
     case 'integer':
     case 'number': {
-      if (explicit !== undefined && Number.isFinite(Number(explicit))) return Number(explicit);
       const i = pool.numbers.findIndex((n) => type === 'number' || Number.isInteger(n));
       if (i === -1) return undefined;
       const [n] = pool.numbers.splice(i, 1);
@@ -164,7 +267,6 @@ const valueFor = (name: string, s: Schema, pool: Pool, required: boolean): JsonV
       return undefined;
     }
     case 'string': {
-      if (explicit !== undefined && !(has(NAME_LIKE) && /^(?:is|a|an|the)$/i.test(explicit))) return take(explicit);
       const format = typeof s['format'] === 'string' ? s['format'] : '';
       const pick = (re: RegExp): string | undefined => {
         const m = re.exec(pool.text);
@@ -175,6 +277,7 @@ const valueFor = (name: string, s: Schema, pool: Pool, required: boolean): JsonV
       if (format === 'uri' || format === 'url' || nameWords.has('url') || nameWords.has('link')) return pick(URL_RE);
       if (format.startsWith('date') || nameWords.has('date')) return pick(DATE);
       if (has(PATH_LIKE)) return pick(PATH);
+      if (has(EXPRESSION_LIKE) && pool.expressions.length > 0) return take(pool.expressions.shift() as string);
       if (has(NAME_LIKE)) {
         const p = personName(pool.text);
         if (p !== undefined) return take(p);
@@ -186,7 +289,10 @@ const valueFor = (name: string, s: Schema, pool: Pool, required: boolean): JsonV
       const q = pool.quoted.shift();
       if (q !== undefined) return take(q);
       if (!required) return undefined;
-      return take(remainingWords(pool));
+      const rest = take(remainingWords(pool));
+      // the numbers of free text are its own
+      for (const n of numbersIn(rest)) takeNumber(pool, n);
+      return rest;
     }
     case 'array': {
       const items = asSchema(s['items']);
@@ -233,19 +339,25 @@ const remainingWords = (pool: Pool): string => {
 const fillObject = (schema: Schema, pool: Pool): Record<string, JsonValue> => {
   const props = asSchema(schema['properties']) ?? {};
   const required = new Set(Array.isArray(schema['required']) ? schema['required'].filter((x): x is string => typeof x === 'string') : []);
-  const out: Record<string, JsonValue> = {};
-  // required parameters first take what they need; optional ones take what is left
+  const out = new Map<string, JsonValue>();
+  // values written out (`name: value`) first, for every parameter; then required parameters take
+  // what they need from the rest, and optional ones what is left
+  for (const name of Object.keys(props)) {
+    const sub = asSchema(props[name]);
+    const v = sub !== undefined ? explicitFor(name, sub, pool) : undefined;
+    if (v !== undefined) out.set(name, v);
+  }
   const order = [...Object.keys(props).filter((k) => required.has(k)), ...Object.keys(props).filter((k) => !required.has(k))];
   for (const name of order) {
     const sub = asSchema(props[name]);
-    if (sub === undefined) continue;
+    if (sub === undefined || out.has(name)) continue;
     const v = valueFor(name, sub, pool, required.has(name));
-    if (v !== undefined) out[name] = v;
-    else if (sub['default'] !== undefined) out[name] = sub['default'] as JsonValue;
+    if (v !== undefined) out.set(name, v);
+    else if (sub['default'] !== undefined) out.set(name, sub['default'] as JsonValue);
   }
   // keep the schema's parameter order in the arguments
   const ordered: Record<string, JsonValue> = {};
-  for (const k of Object.keys(props)) if (k in out) ordered[k] = out[k] as JsonValue;
+  for (const k of Object.keys(props)) if (out.has(k)) ordered[k] = out.get(k) as JsonValue;
   return ordered;
 };
 
@@ -254,4 +366,12 @@ const fillObject = (schema: Schema, pool: Pool): Record<string, JsonValue> => {
  * they are not used as free text.
  */
 export const fillArguments = (schema: JsonObject, message: string, toolStems: ReadonlySet<string> = new Set()): Record<string, JsonValue> =>
-  fillObject(schema, { text: message, quoted: quotedStrings(message), numbers: numbersIn(message), used: new Set(), toolStems });
+  fillObject(schema, {
+    text: message,
+    quoted: quotedStrings(message),
+    numbers: numbersIn(message),
+    expressions: expressionsIn(message),
+    used: new Set(),
+    takenWords: new Set(),
+    toolStems,
+  });

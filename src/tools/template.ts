@@ -1,5 +1,5 @@
 /**
- * `${name}` templates (seed 000): literal text with placeholders. `$${` writes a literal `${`.
+ * `${name}` templates: literal text with placeholders. `$${` writes a literal `${`.
  * Names are identifiers (`[A-Za-z_][A-Za-z0-9_]*`). Parsing reports every problem at once; the
  * template parts keep their offsets so later stages can tell where a placeholder lands (path,
  * query, header, JSON string, ...).

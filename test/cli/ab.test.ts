@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { AgentCodes } from '../../src/index.js';
+import { PolicyCodes } from '../../src/entries/policy.js';
 import { cli } from '../support/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'gramkit-ab-'));
@@ -70,5 +72,82 @@ describe('gramkit ab', () => {
     expect((await cli(['ab', AGENT, '-i', INPUTS])).code).toBe(2);
     expect((await cli(['ab', AGENT, '-l', FAST, '-i', INPUTS, '--runs', '0'])).code).toBe(2);
     expect((await cli(['ab', AGENT, '-l', FAST, '-i', INPUTS, '--yes', '--deny'])).code).toBe(2);
+  });
+});
+
+describe('gramkit ab offline: scripted tool calls, replay by sequence, what the columns mean', () => {
+  const SCRIPTED = 'examples/capitals-scripted.jsonl';
+
+  it('makes the tool calls an input carries on every library, and the model answers from each library’s results', async () => {
+    const r = await cli(['ab', AGENT, '-l', FAST, '-l', OLD, '-i', SCRIPTED, '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as {
+      results: ReadonlyArray<{ variant: string; inputId: string; content?: string; toolCalls: ReadonlyArray<{ name: string }> }>;
+      summaries: ReadonlyArray<{ name: string; toolCalls: number; differingAnswers: number }>;
+    };
+    const run = (variant: string, id: string) => report.results.find((x) => x.variant === variant && x.inputId === id);
+    // the message alone would not name France: the script does
+    expect(run('fast-library', 'eiffel')?.content).toContain('Paris');
+    // two calls in one step, then two steps of one call each
+    expect(run('fast-library', 'two')?.toolCalls).toHaveLength(2);
+    expect(run('fast-library', 'two')?.content).toContain('Brasília');
+    expect(run('capitals-1950-library', 'two')?.content).toContain('Rio de Janeiro');
+    expect(run('fast-library', 'steps')?.toolCalls).toHaveLength(2);
+    expect(run('fast-library', 'steps')?.content).toContain('Berlin');
+    // an input without a script is the model's own
+    expect(run('fast-library', 'atlantis')?.toolCalls.length).toBeGreaterThan(0);
+    const scripted = ['eiffel', 'two', 'steps'].map((id) => run('capitals-1950-library', id)?.toolCalls.length);
+    expect(scripted).toEqual([1, 2, 2]);
+    expect(run('capitals-1950-library', 'steps')?.content).toContain('Bonn');
+    expect(report.summaries[1]?.differingAnswers).toBe(2);
+  });
+
+  it('says what each column means: a legend under the table, and "columns" in the JSON', async () => {
+    const text = await cli(['ab', AGENT, '-l', FAST, '-i', SCRIPTED]);
+    expect(text.stdout).toMatch(/\ncolumns:\n {2}library: .+\n {2}runs: .+\n {2}success: .+/);
+    for (const column of ['tool calls', 'tool errors', 'errors by code', 'p50 ms', 'p95 ms', 'answers differ']) expect(text.stdout).toContain(`\n  ${column}: `);
+    const json = JSON.parse((await cli(['ab', AGENT, '-l', FAST, '-i', SCRIPTED, '--json'])).stdout) as { columns: ReadonlyArray<{ column: string; field: string; meaning: string }>; summaries: ReadonlyArray<Record<string, unknown>> };
+    expect(json.columns.map((c) => c.column)).toEqual(['library', 'runs', 'success', 'tool calls', 'tool errors', 'errors by code', 'p50 ms', 'p95 ms', 'answers differ']);
+    // each column names a field of the summaries
+    for (const c of json.columns) expect(json.summaries[0], c.field).toHaveProperty(c.field.split('.'));
+  });
+
+  it('reports bad toolCalls with their line', async () => {
+    const inputs = join(tmp, 'bad-calls.jsonl');
+    writeFileSync(inputs, '{"message": "x", "toolCalls": [{"arguments": {}}]}\n{"message": "y", "toolCalls": {"name": "capital_of"}}\n{"message": "z", "toolCalls": [{"name": "capital_of", "arguments": [1]}]}\n');
+    const r = await cli(['ab', AGENT, '-l', FAST, '-i', inputs]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('line 1: "toolCalls" call 1: "name" must be the name of a tool');
+    expect(r.stderr).toContain('line 2: "toolCalls" must be a list of calls');
+    expect(r.stderr).toContain('line 3: "toolCalls" call 1: "arguments" must be an object');
+  });
+
+  it('replays a recording in every run with --replay-match sequence, where exact matching fails on a library that answers otherwise', async () => {
+    const recording = join(tmp, 'brazil.json');
+    const recorded = await cli(['run', AGENT, 'What is the capital of Brazil', '--record', recording]);
+    expect(recorded.code, recorded.stderr).toBe(0);
+    const inputs = join(tmp, 'brazil.jsonl');
+    writeFileSync(inputs, '"What is the capital of Brazil"\n');
+    const exact = JSON.parse((await cli(['ab', AGENT, '-l', FAST, '-l', OLD, '-i', inputs, '-m', `replay:${recording}`, '--json'])).stdout) as { results: ReadonlyArray<{ completed: boolean; error?: { code: string } }> };
+    expect(exact.results.map((x) => x.completed)).toEqual([true, false]);
+    expect(exact.results[1]?.error?.code).toBe(AgentCodes.REPLAY_MISMATCH);
+    const sequence = JSON.parse((await cli(['ab', AGENT, '-l', FAST, '-l', OLD, '-i', inputs, '-m', `replay:${recording}`, '--replay-match', 'sequence', '--runs', '2', '--json'])).stdout) as {
+      results: ReadonlyArray<{ completed: boolean; toolCalls: ReadonlyArray<unknown> }>;
+    };
+    expect(sequence.results.map((x) => x.completed)).toEqual([true, true, true, true]);
+    expect(sequence.results.map((x) => x.toolCalls.length)).toEqual([1, 1, 1, 1]);
+    expect((await cli(['ab', AGENT, '-l', FAST, '-i', inputs, '--replay-match', 'sequence'])).code).toBe(2);
+    expect((await cli(['ab', AGENT, '-l', FAST, '-i', inputs, '-m', `replay:${recording}`, '--replay-match', 'fuzzy'])).code).toBe(2);
+  });
+
+  it('honours ALLOWED_TOOL_PERMS: a tool needing a permission outside the list is DENIED in every run', async () => {
+    const ws = mkdtempSync(join(tmp, 'ws-'));
+    writeFileSync(join(ws, 'agent.gram'), '[writer:Agent {description: "Writes files", instruction: "Write what the user asks."} | write_file]\n');
+    writeFileSync(join(ws, 'inputs.jsonl'), '{"message": "write", "toolCalls": [{"name": "write_file", "arguments": {"path": "out.txt", "content": "x"}}]}\n');
+    const r = await cli(['ab', join(ws, 'agent.gram'), '-l', 'builtin', '-i', join(ws, 'inputs.jsonl'), '-w', ws, '--yes', '--json'], { env: { ALLOWED_TOOL_PERMS: 'fs:read' } });
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { summaries: ReadonlyArray<{ toolErrorsByCode: Record<string, number> }> };
+    expect(report.summaries[0]?.toolErrorsByCode).toEqual({ [PolicyCodes.DENIED]: 1 });
   });
 });

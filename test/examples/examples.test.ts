@@ -49,7 +49,8 @@ const gramkitCommands = (body: string): string[][] => {
     const t = line.trim();
     if (t === '' || t.startsWith('#')) continue;
     for (const c of parseShell(t).commands) {
-      const words = c.words[0] === 'npx' ? c.words.slice(1) : c.words;
+      // `npx gramkit …` (a project that installed the package), `node dist/cli.js …` (a clone)
+      const words = c.words[0] === 'npx' ? c.words.slice(1) : c.words[0] === 'node' && c.words[1] === 'dist/cli.js' ? ['gramkit', ...c.words.slice(2)] : c.words;
       if (words[0] !== 'gramkit' || c.assignments.length > 0) continue;
       // a synopsis (placeholders) is not a command
       if (words.some((w) => /^<.*>$|^\[.*\]?$|\.\.\./.test(w) || w.includes('<'))) continue;
@@ -91,6 +92,8 @@ for (const doc of docs) {
   const blocks = blocksOf(readFileSync(join(root, doc), 'utf8'));
   blocks.forEach((b, i) => {
     if (!['sh', 'bash', 'shell', 'console'].includes(b.lang)) return;
+    // the package user's commands run in a new project of their own (first-project.test.ts)
+    if (/^npm install gramkit\b/m.test(b.body) || (doc === 'README.md' && b.body.includes('greeter.gram'))) return;
     const commands = gramkitCommands(b.body);
     const next = blocks[i + 1];
     const shown = commands.length === 1 && next !== undefined && next.lang === 'text' ? next.body : undefined;

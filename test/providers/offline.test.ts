@@ -105,6 +105,81 @@ describe('offline demo model: answering with results', () => {
   });
 });
 
+describe('offline demo model: each mention fills one parameter, and what is written out wins', () => {
+  const units = ['km', 'mi', 'm', 'ft'];
+  const convert = tool('convert', 'Converts a distance from one unit to another', {
+    value: { type: 'number' },
+    from_unit: { type: 'string', enum: units },
+    to_unit: { type: 'string', enum: units },
+  });
+  const calculate = tool('calculate', 'Evaluates an arithmetic expression', { expression: { type: 'string' }, precision: { type: 'integer', default: 2 } }, ['expression']);
+  const pair = tool('compare', 'Compares two units', { first: { type: 'string', enum: units }, second: { type: 'string', enum: units } });
+  const on = async (t: ToolDefinition, text: string) => {
+    const m = ok(await model.generate({ messages: [{ role: 'user', content: text }], tools: [t] })).message;
+    return JSON.parse(m.toolCalls?.[0]?.arguments ?? 'null') as unknown;
+  };
+
+  it.each([
+    ['convert 26.2 from mi to km', { value: 26.2, from_unit: 'mi', to_unit: 'km' }],
+    ['convert 10 km to mi', { value: 10, from_unit: 'km', to_unit: 'mi' }],
+    ['convert 3 to ft from m', { value: 3, from_unit: 'm', to_unit: 'ft' }],
+    // written out: wins over the words around it
+    ['convert 26.2 from mi to km, to_unit: ft', { value: 26.2, from_unit: 'mi', to_unit: 'ft' }],
+    ['convert value: 5 from_unit: km to_unit: mi, not 7', { value: 5, from_unit: 'km', to_unit: 'mi' }],
+  ])('%s', async (text, args) => {
+    expect(await on(convert, text)).toEqual(args);
+  });
+
+  it('an enum value mentioned once fills one parameter; mentioned in order, the parameters in order', async () => {
+    expect(await on(pair, 'compare km and mi')).toEqual({ first: 'km', second: 'mi' });
+    expect(await on(pair, 'compare km')).toEqual({ first: 'km' });
+  });
+
+  it('the numbers of an arithmetic expression are the expression’s, not a numeric parameter’s', async () => {
+    expect(await on(calculate, 'calculate 2 + 3 * 4')).toEqual({ expression: '2 + 3 * 4', precision: 2 });
+    expect(await on(calculate, 'calculate (1.5+2)/7 with precision: 4')).toEqual({ expression: '(1.5+2)/7', precision: 4 });
+    expect(await on(tool('add', 'Adds two numbers', { a: { type: 'number' }, b: { type: 'number' } }), 'add 2 and 3')).toEqual({ a: 2, b: 3 });
+  });
+
+  const filler = fc.array(fc.constantFrom('please', 'now', 'then', 'the', 'convert', 'quickly', 'with', 'ok'), { maxLength: 4 }).map((ws) => ws.join(' '));
+
+  it('law: a value written out as `name: value` always fills that parameter', async () => {
+    const names = ['alpha', 'beta', 'gamma', 'delta'];
+    const kinds = fc.constantFrom('string', 'integer', 'number', 'enum');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.tuple(fc.constantFrom(...names), kinds), { minLength: 1, maxLength: 4, selector: ([n]) => n }),
+        fc.nat(3),
+        fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.stringMatching(/^[a-z][a-z0-9]{0,8}$/)),
+        filler,
+        filler,
+        async (params, pick, raw, before, after) => {
+          const [name, kind] = params[pick % params.length] as [string, string];
+          const value = kind === 'enum' ? units[Math.abs(Number(raw.toString().length)) % units.length] : kind === 'string' ? String(raw) : typeof raw === 'number' ? raw : raw.length;
+          const schema = (k: string) => (k === 'enum' ? { type: 'string', enum: units } : { type: k });
+          const t = tool('convert', 'Converts things', Object.fromEntries(params.map(([n, k]) => [n, schema(k)])));
+          const args = (await on(t, `${before} ${name}: ${String(value)} ${after}`.trim())) as Record<string, unknown>;
+          expect(args[name]).toEqual(value);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('law: enum values each mentioned once fill distinct parameters', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.shuffledSubarray(units, { minLength: 1 }), filler, async (mentioned, between) => {
+        const t = tool('pick', 'Picks units', { u1: { type: 'string', enum: units }, u2: { type: 'string', enum: units }, u3: { type: 'string', enum: units } });
+        const args = (await on(t, `pick ${mentioned.join(` ${between} `)}`)) as Record<string, unknown>;
+        const filled = Object.values(args);
+        expect(new Set(filled).size).toBe(filled.length);
+        expect(filled).toEqual(mentioned.slice(0, 3));
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
 describe('offline demo model: laws', () => {
   it('is deterministic, never fails on any text, and only calls tools it was given with arguments as a JSON object', async () => {
     await fc.assert(

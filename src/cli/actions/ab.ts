@@ -2,8 +2,14 @@
  * `gramkit ab <agent.gram> --library a.ts --library b.ts --inputs inputs.jsonl [--runs N]
  * [--out report.json]`: the same agent, specifications, inputs and model against each library
  * (`runExperiment`). Prints a row per library (success rate, tool calls, errors by code, latency
- * p50/p95, answers that differ from the first library) and the differing answers; `--out` writes
- * the whole report as JSON, `--json` prints it instead of the table.
+ * p50/p95, answers that differ from the first library), a legend of the columns, and the differing
+ * answers; `--out` writes the whole report as JSON, `--json` prints it instead of the table (both
+ * with `columns`, what each column means).
+ *
+ * Offline A/B: an input may carry the tool calls to make (`"toolCalls"`), so each library gets the
+ * same calls and the model (offline by default) answers from each library's results; and a
+ * `replay:` recording with `--replay-match sequence` is replayed from its start in every run, its
+ * answers in order whatever each library returned.
  *
  * Exit 0 when the experiment ran (failed runs are results in the report), 1 when it could not
  * start (a library that does not load or bind, unreadable inputs), 2 for usage errors.
@@ -11,13 +17,15 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import { formatAgentError } from '../../agent/agent-error.js';
-import { type ExperimentInput, type ExperimentVariant, runExperiment } from '../../agent/experiment.js';
-import { formatExperimentReport } from '../../agent/experiment-report.js';
+import { type ExperimentInput, type ExperimentRunKey, type ExperimentVariant, runExperiment } from '../../agent/experiment.js';
+import { EXPERIMENT_COLUMNS, formatExperimentReport } from '../../agent/experiment-report.js';
+import type { Model } from '../../agent/model.js';
 import { approveAll, denyAll } from '../../policy/approvers.js';
-import { defaultRuleEngine } from '../../policy/default-rules.js';
+import { type ScriptedCall, type ScriptedSteps, withScriptedCalls } from '../../providers/scripted-calls.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
-import { agentLibrary, agentModel, loadAgent, positiveInteger } from './agent-setup.js';
+import { agentLibrary, agentModel, loadAgent, type ModelChoice, positiveInteger } from './agent-setup.js';
 import { loadSource } from './gram-input.js';
+import { commandPolicies } from './policies.js';
 import { resolveWorkspace } from './spec-source.js';
 import { type AgentCatalog, catalogLibrary, openAgentCatalog } from './catalog-library.js';
 
@@ -42,18 +50,55 @@ export interface AbCommandOptions {
   readonly timeout?: string;
   /** Catalogs (directories or Redis URLs) to compare, each a variant after the libraries. */
   readonly catalog?: ReadonlyArray<string>;
+  /** How a `replay:` model matches requests: `exact` (default) or `sequence` (each run from the start). */
+  readonly replayMatch?: string;
 }
 
 // -------------------------------------------------------------------------------------------------
 // inputs
 // -------------------------------------------------------------------------------------------------
 
+/** The inputs of a file, the tool calls scripted for each (by position), and what is wrong with the file. */
+export interface ParsedInputs {
+  readonly inputs: ReadonlyArray<ExperimentInput>;
+  readonly scripts: ReadonlyArray<ScriptedSteps | undefined>;
+  readonly problems: ReadonlyArray<string>;
+}
+
+/**
+ * `toolCalls` of an input: a list of calls `{"name": "...", "arguments": {...}}` made in one step,
+ * or a list of such lists, one per step. The problem, if the value is neither.
+ */
+const parseToolCalls = (v: unknown): { readonly steps?: ScriptedSteps; readonly problem?: string } => {
+  const shape = 'must be a list of calls {"name": "...", "arguments": {...}}, or a list of such lists (one per step)';
+  if (!Array.isArray(v) || v.length === 0) return { problem: `"toolCalls" ${shape}` };
+  const nested = v.every((x) => Array.isArray(x));
+  const steps = (nested ? v : [v]) as ReadonlyArray<ReadonlyArray<unknown>>;
+  const out: ScriptedCall[][] = [];
+  for (const [i, step] of steps.entries()) {
+    const calls: ScriptedCall[] = [];
+    for (const [j, c] of step.entries()) {
+      const where = nested ? `step ${i + 1}, call ${j + 1}` : `call ${j + 1}`;
+      if (typeof c !== 'object' || c === null || Array.isArray(c)) return { problem: `"toolCalls" ${where}: ${shape}` };
+      const { name, arguments: args } = c as Record<string, unknown>;
+      if (typeof name !== 'string' || name.trim() === '') return { problem: `"toolCalls" ${where}: "name" must be the name of a tool` };
+      if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) return { problem: `"toolCalls" ${where}: "arguments" must be an object` };
+      calls.push({ name, arguments: (args ?? {}) as Record<string, unknown> });
+    }
+    if (calls.length === 0) return { problem: `"toolCalls" step ${i + 1} has no call` };
+    out.push(calls);
+  }
+  return { steps: out };
+};
+
 /**
  * The inputs of a JSON-lines file: each line a JSON string (the message) or an object with
- * `message` (or `input`), and optionally `id` and `expected`. Blank lines are skipped.
+ * `message` (or `input`), and optionally `id`, `expected` and `toolCalls` (the calls to make
+ * before the model answers). Blank lines are skipped.
  */
-export const parseInputs = (text: string): { readonly inputs: ReadonlyArray<ExperimentInput>; readonly problems: ReadonlyArray<string> } => {
+export const parseInputs = (text: string): ParsedInputs => {
   const inputs: ExperimentInput[] = [];
+  const scripts: Array<ScriptedSteps | undefined> = [];
   const problems: string[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = raw.trim();
@@ -67,7 +112,10 @@ export const parseInputs = (text: string): { readonly inputs: ReadonlyArray<Expe
     }
     if (typeof v === 'string') {
       if (v.trim() === '') problems.push(`line ${i + 1}: the message is empty`);
-      else inputs.push({ message: v, id: String(inputs.length + 1) });
+      else {
+        inputs.push({ message: v, id: String(inputs.length + 1) });
+        scripts.push(undefined);
+      }
       return;
     }
     if (typeof v !== 'object' || v === null || Array.isArray(v)) {
@@ -84,13 +132,16 @@ export const parseInputs = (text: string): { readonly inputs: ReadonlyArray<Expe
     const expected = o['expected'];
     if (id !== undefined && typeof id !== 'string' && typeof id !== 'number') problems.push(`line ${i + 1}: "id" must be a string or a number`);
     if (expected !== undefined && typeof expected !== 'string') problems.push(`line ${i + 1}: "expected" must be a string`);
+    const script = o['toolCalls'] !== undefined ? parseToolCalls(o['toolCalls']) : {};
+    if (script.problem !== undefined) problems.push(`line ${i + 1}: ${script.problem}`);
+    scripts.push(script.steps);
     inputs.push({
       message,
       id: id !== undefined && (typeof id === 'string' || typeof id === 'number') ? String(id) : String(inputs.length + 1),
       ...(typeof expected === 'string' ? { expected } : {}),
     });
   });
-  return { inputs, problems };
+  return { inputs, scripts, problems };
 };
 
 /**
@@ -144,6 +195,9 @@ export const action = async (ctx: CommandContext, file: string, options: AbComma
   const maxSteps = positiveInteger('--max-steps', options.maxSteps);
   const timeout = positiveInteger('--timeout', options.timeout);
   for (const p of [runs, concurrency, maxSteps, timeout]) if (p.problem !== undefined) return usage(p.problem);
+  const replayMatch = options.replayMatch;
+  if (replayMatch !== undefined && replayMatch !== 'exact' && replayMatch !== 'sequence') return usage(`--replay-match is exact or sequence, got ${JSON.stringify(replayMatch)}`);
+  if (replayMatch !== undefined && !(options.model ?? '').startsWith('replay:')) return usage('--replay-match is for a replay:<file> model (--model replay:<file>)');
 
   const workspace = await resolveWorkspace(io, options.workspace);
   if (!workspace.ok) {
@@ -214,18 +268,29 @@ const experiment = async (
     if (library._tag === 'Left') return library.left.code;
     variants.push({ name: names[refs.length + i] as string, library: library.right });
   }
-  const model = agentModel(ctx, agent, {
+  const replayMatch = options.replayMatch;
+  const choice: ModelChoice = {
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-  });
+    ...(replayMatch === 'exact' || replayMatch === 'sequence' ? { replayMatch } : {}),
+  };
+  const model = agentModel(ctx, agent, choice);
   if (model._tag === 'Left') return model.left.code;
+  // a replay by sequence starts over in each run; scripted calls come before the model's answer
+  const fresh = replayMatch === 'sequence';
+  const modelOf = (key: ExperimentRunKey): Model => {
+    const base = fresh ? ((m) => (m._tag === 'Right' ? m.right : model.right))(agentModel(ctx, agent, choice)) : model.right;
+    const steps = parsed.scripts[key.input];
+    return steps !== undefined ? withScriptedCalls(steps, base) : base;
+  };
+  const perRun = fresh || parsed.scripts.some((s) => s !== undefined);
 
   const result = await runExperiment({
     agent,
     variants,
     inputs: parsed.inputs,
-    model: model.right,
-    policies: { rules: defaultRuleEngine },
+    model: perRun ? modelOf : model.right,
+    policies: commandPolicies(io.env),
     approve: options.yes === true ? approveAll : denyAll,
     ...(runs.value !== undefined ? { runs: runs.value } : {}),
     ...(concurrency.value !== undefined ? { concurrency: concurrency.value } : {}),
@@ -237,7 +302,7 @@ const experiment = async (
     io.stderr(`${formatAgentError(result.error)}\n${(report ?? []).map((r) => (r.report !== undefined ? `${r.variant}:\n${r.report}\n` : '')).join('')}`);
     return EXIT_FAILURE;
   }
-  const json = `${JSON.stringify(result.value, null, 2)}\n`;
+  const json = `${JSON.stringify({ ...result.value, columns: EXPERIMENT_COLUMNS }, null, 2)}\n`;
   if (options.out !== undefined) {
     const path = isAbsolute(options.out) ? options.out : resolve(io.cwd, options.out);
     try {

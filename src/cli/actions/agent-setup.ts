@@ -187,6 +187,8 @@ export interface ModelChoice {
   readonly model?: string;
   readonly baseUrl?: string;
   readonly record?: string;
+  /** How a `replay:` model matches requests (default `exact`). */
+  readonly replayMatch?: 'exact' | 'sequence';
 }
 
 const KEY_VARIABLES: Readonly<Record<string, string>> = {
@@ -211,6 +213,7 @@ export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choic
     cwd: ctx.io.cwd,
     ...(apiKey !== undefined && apiKey !== '' ? { apiKey } : {}),
     ...(choice.baseUrl !== undefined ? { baseUrl: choice.baseUrl } : {}),
+    ...(choice.replayMatch !== undefined ? { replayMatch: choice.replayMatch } : {}),
   });
   if (made._tag === 'Left') {
     const from = choice.model !== undefined ? '--model' : agent.model !== undefined ? `the model property of agent "${agent.name}"` : 'the default';

@@ -1,7 +1,13 @@
 /**
  * `gramkit invoke <file.gram> --tool NAME --library <module> --args '<json>' [--timeout ms]`:
  * binds one tool of a specification file to its implementation in a library module, calls it,
- * and prints the result as JSON (the live tester of seed 000).
+ * and prints the result as JSON: a live tester of one tool.
+ *
+ * The library is `--library`, else the file header's `{library: "..."}` (relative to the file), else
+ * the implementation the file declares for the tool. The call goes through the policies of
+ * `gramkit run` (policies.ts): the safety rules, `ALLOWED_TOOL_PERMS`, and approval, asked on a
+ * terminal, given by `--yes` or refused by `--deny` (without a terminal or either flag, a call that
+ * needs approval is refused: `DENIED`, saying how to approve).
  *
  * stdout: the `ToolResult` JSON, whenever the tool was called (exit 0 for `ok: true`, 1 otherwise).
  * stderr: why it could not be called (specification errors with carets, library problems, bind
@@ -12,7 +18,7 @@ import { extname, isAbsolute, resolve } from 'node:path';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import type { Diagnostic } from '../../core/diagnostic.js';
 import { bindTool, formatBindError } from '../../library/bind.js';
-import { invokeJson } from '../../library/invoke.js';
+import { invokeJson, parseArguments } from '../../library/invoke.js';
 import { loadSpecifications } from '../../spec/load.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
@@ -21,6 +27,9 @@ import { namedLibraries as builtinLibraries } from './spec-source.js';
 import { isMcpAddress, mcpLibrary } from './mcp-source.js';
 import { declaredLibrary } from './declared-library.js';
 import type { ToolLibrary } from '../../library/tool-library.js';
+import { invokeGated } from '../../policy/guard.js';
+import { headerLibraryOf } from './agent-setup.js';
+import { commandApprover, commandPolicies } from './policies.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -33,6 +42,10 @@ export interface InvokeCommandOptions {
   readonly timeout?: string;
   /** The directory the `builtin` library and command tools are confined to (default: the working directory). */
   readonly workspace?: string;
+  /** Approve a call that needs approval. */
+  readonly yes?: boolean;
+  /** Refuse a call that needs approval. */
+  readonly deny?: boolean;
 }
 
 /**
@@ -65,6 +78,7 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
     ctx.exit(EXIT_FAILURE);
   };
 
+  if (opts.yes === true && opts.deny === true) return usage('--yes and --deny cannot be used together');
   let timeoutMs: number | undefined;
   if (opts.timeout !== undefined) {
     timeoutMs = Number(opts.timeout);
@@ -74,6 +88,7 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
   // the specifications: a named library's own, or a specification file
   const namedSource = Object.prototype.hasOwnProperty.call(named, source) ? named[source] : undefined;
   let specs: ReadonlyArray<ToolSpecification>;
+  let headerLibrary: string | undefined;
   if (namedSource?.specifications !== undefined) {
     try {
       specs = await namedSource.specifications();
@@ -93,6 +108,10 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
     const loaded = loadSpecifications([{ text, filename, format: extname(source).toLowerCase() === '.json' ? 'json' : 'gram' }]);
     if (loaded._tag === 'Left') return failed(formatDiagnostics(loaded.left, text, { filename }));
     specs = loaded.right.tools;
+    const format = extname(source).toLowerCase() === '.json' ? 'json' : 'gram';
+    const header = headerLibraryOf(ctx, { name: filename, text, format, builtin: false, ...(source !== '-' ? { path } : {}) });
+    if (header.problem !== undefined) return failed(`error: ${filename}: ${header.problem}`);
+    headerLibrary = header.library;
   }
 
   // the tool
@@ -113,7 +132,7 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
 
   // the library, and the binding: --library, else the implementation the file declares for the
   // tool (`http: {...}`, `command: {...}`)
-  const libraryRef = opts.library ?? (namedSource !== undefined ? source : undefined);
+  const libraryRef = opts.library ?? (namedSource !== undefined ? source : headerLibrary);
   let library: ToolLibrary;
   if (libraryRef !== undefined) {
     const loaded = await loadLibrary(libraryRef, { cwd: io.cwd, named });
@@ -130,12 +149,22 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
   const bound = bindTool(spec, library);
   if (bound._tag === 'Left') return failed(bound.left.map(formatBindError).join('\n'));
 
-  // the call
+  // the call, through the policy gate of every command (arguments that are not JSON never reach
+  // it: invokeJson refuses them)
   let argsText = opts.args ?? '{}';
   if (argsText === '-') argsText = await io.readStdin();
-  const result = await invokeJson(bound.right, argsText, timeoutMs !== undefined ? { timeoutMs } : {});
-  io.stdout(`${JSON.stringify(result, null, 2)}\n`);
-  ctx.exit(result.ok ? EXIT_OK : EXIT_FAILURE);
+  const approval = commandApprover(io, opts, 'gramkit invoke');
+  const options = timeoutMs !== undefined ? { timeoutMs } : {};
+  try {
+    const parsed = parseArguments(argsText);
+    const result = parsed.ok
+      ? await invokeGated(bound.right, parsed.value, { policies: commandPolicies(io.env), approver: approval.approver }, options)
+      : await invokeJson(bound.right, argsText, options);
+    io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    ctx.exit(result.ok ? EXIT_OK : EXIT_FAILURE);
+  } finally {
+    approval.close();
+  }
 };
 
 const render = (ds: ReadonlyArray<Diagnostic>): string => formatDiagnostics(ds);

@@ -50,6 +50,7 @@ export const LibraryCodes = {
   EMPTY: CliCodes.LIBRARY_EMPTY,
   DUPLICATE_TOOL: CliCodes.LIBRARY_DUPLICATE_TOOL,
   INVALID_ENTRY: ToolCodes.LIBRARY_INVALID_ENTRY,
+  NEEDS_TSX: CliCodes.LIBRARY_NEEDS_TSX,
 } as const;
 
 const TS_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.tsx']);
@@ -95,6 +96,14 @@ export const loadLibrary = async (ref: string, options: LoadLibraryOptions): Pro
   try {
     namespace = (await importModule(file, modified, TS_EXTENSIONS.has(ext))) as Record<string, unknown>;
   } catch (e) {
+    if (e instanceof TsxMissing) {
+      return leftOne(
+        error(CliCodes.LIBRARY_NEEDS_TSX, `${ref} is a TypeScript module, and loading one needs tsx, which is not installed`, {
+          file: ref,
+          hint: 'install it next to gramkit (npm install --save-dev tsx), or give the compiled .js module',
+        }),
+      );
+    }
     return leftOne(error(CliCodes.LIBRARY_LOAD_FAILED, `cannot load ${ref}: ${messageOf(e)}`, { file: ref }));
   }
   return libraryFromModule(namespace, ref);
@@ -103,13 +112,22 @@ export const loadLibrary = async (ref: string, options: LoadLibraryOptions): Pro
 /** Modules already imported in this process, by path and modification time (`tsImport` does not cache). */
 const imported = new Map<string, Promise<unknown>>();
 
+/** tsx is an optional peer dependency: a TypeScript library without it is `LIBRARY_NEEDS_TSX`. */
+class TsxMissing extends Error {}
+
+const loadTsx = (): Promise<typeof import('tsx/esm/api')> =>
+  import('tsx/esm/api').catch((e: unknown) => {
+    const code = (e as { code?: unknown }).code;
+    throw code === 'ERR_MODULE_NOT_FOUND' && /\btsx\b/.test(messageOf(e)) ? new TsxMissing(messageOf(e)) : e;
+  });
+
 /** Imports a module file: TypeScript through tsx's `tsImport` (tsx is loaded only then), JavaScript natively. */
 const importModule = (file: string, modified: number, typescript: boolean): Promise<unknown> => {
   const key = `${file}\u0000${modified}`;
   let loading = imported.get(key);
   if (loading === undefined) {
     const url = pathToFileURL(file).href;
-    loading = typescript ? import('tsx/esm/api').then(({ tsImport }) => tsImport(url, import.meta.url)) : import(url);
+    loading = typescript ? loadTsx().then(({ tsImport }) => tsImport(url, import.meta.url)) : import(url);
     // a failed import is not kept: fixing the file and trying again must work
     loading.catch(() => imported.delete(key));
     imported.set(key, loading);

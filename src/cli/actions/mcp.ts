@@ -20,15 +20,13 @@ import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import { bindAll, type BoundTools, formatBindError } from '../../library/bind.js';
 import type { Approver } from '../../policy/approvals.js';
 import { approveAll, approverFrom } from '../../policy/approvers.js';
-import { defaultRuleEngine } from '../../policy/default-rules.js';
-import type { Policies } from '../../policy/evaluate.js';
-import { parsePermissionList } from '../../policy/permissions.js';
 import { mutableToolSource } from '../../mcp/tool-source.js';
 import { serveMcpStdio } from '../../mcp/stdio-server.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { VERSION } from '../version.js';
 import { headerLibraryOf, positiveInteger, toolsLibrary } from './agent-setup.js';
 import { renderDiagnostics } from './gram-report.js';
+import { commandPolicies } from './policies.js';
 import { isMcpAddress } from './mcp-source.js';
 import { BUILTIN, loadSpecSource, resolveWorkspace } from './spec-source.js';
 
@@ -49,14 +47,8 @@ export interface McpCommandOptions {
 type Loaded = Either<string, { readonly bound: BoundTools; readonly files: ReadonlyArray<string> }>;
 
 // -------------------------------------------------------------------------------------------------
-// policies
+// policies (the rules and permissions are every command's: policies.ts)
 // -------------------------------------------------------------------------------------------------
-
-/** The policies of `gramkit run`, with the permissions of `ALLOWED_TOOL_PERMS` when it is set. */
-export const servePolicies = (env: Readonly<Record<string, string | undefined>>): Policies => {
-  const allowed = env['ALLOWED_TOOL_PERMS'];
-  return { rules: defaultRuleEngine, ...(allowed !== undefined && allowed.trim() !== '' ? { permissions: { allowed: parsePermissionList(allowed) } } : {}) };
-};
 
 /** Who approves calls that need it: everyone with `--yes`, else no one (the refusal says how to change that). */
 const serveApprover = (yes: boolean): Approver =>
@@ -162,7 +154,7 @@ export const action = async (ctx: CommandContext, file: string, options: McpComm
     stdout,
     name: 'gramkit',
     version: VERSION,
-    policies: servePolicies(io.env),
+    policies: commandPolicies(io.env),
     approver: serveApprover(options.yes === true),
     ...(timeout.value !== undefined ? { timeoutMs: timeout.value } : {}),
     onDiagnostic: (d) => io.stderr(`${formatDiagnostics([d])}\n`),

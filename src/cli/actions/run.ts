@@ -18,10 +18,10 @@ import type { AgentProgress, AgentResult, RunAgentOptions } from '../../agent/ru
 import { formatTrace } from '../../agent/trace.js';
 import type { ApprovalResponse, Approver } from '../../policy/approvals.js';
 import { approveAll, denyAll, terminalApprover } from '../../policy/approvers.js';
-import { defaultRuleEngine } from '../../policy/default-rules.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { agentLibrary, agentModel, loadAgent, positiveInteger } from './agent-setup.js';
 import { chatInput } from './chat-input.js';
+import { commandPolicies } from './policies.js';
 import { resolveWorkspace } from './spec-source.js';
 import { type AgentCatalog, catalogLibrary, openAgentCatalog } from './catalog-library.js';
 
@@ -170,7 +170,7 @@ const runWith = async (ctx: CommandContext, file: string, message: string | unde
   } : undefined;
   const base = (approve: Approver | undefined): RunAgentOptions => ({
     model: model.right,
-    policies: { rules: defaultRuleEngine },
+    policies: commandPolicies(io.env),
     ...(approve !== undefined ? { approve } : {}),
     ...(maxSteps.value !== undefined ? { maxSteps: maxSteps.value } : {}),
     ...(timeout.value !== undefined ? { maxDurationMs: timeout.value } : {}),

@@ -6,15 +6,14 @@
  * Only here is the process read: `ALLOWED_TOOL_PERMS`, the working directory (the bootstrap file,
  * the default data directory and workspace), the environment variables named by `--secret`.
  */
+import { commandPolicies } from './policies.js';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Catalog } from '../../catalog/catalog.js';
 import { nucleusToolJson } from '../../catalog/nucleus.js';
 import { emptyToolLibrary, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
 import { approveAll } from '../../policy/approvers.js';
-import { defaultRuleEngine } from '../../policy/default-rules.js';
 import type { Policies } from '../../policy/evaluate.js';
-import { parsePermissionList } from '../../policy/permissions.js';
 import { DEFAULT_HOST, DEFAULT_PORT, isLoopbackHost, startServer } from '../../server/serve.js';
 import { adminPage } from '../../server/admin-page.js';
 import { catalogMcpMount } from '../../server/mcp-source.js';
@@ -95,11 +94,7 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
     if (lib._tag === 'Left') return failed(formatDiagnostics(lib.left));
     libraries.push(lib.right);
   }
-  const allowed = io.env['ALLOWED_TOOL_PERMS'];
-  const policies: Policies = {
-    rules: defaultRuleEngine,
-    ...(allowed !== undefined && allowed.trim() !== '' ? { permissions: { allowed: parsePermissionList(allowed) } } : {}),
-  };
+  const policies: Policies = commandPolicies(io.env);
   const opened = await openCliCatalog(where.location as string, io, {
     workspace: workspace.value,
     functions: libraries.length === 0 ? emptyToolLibrary : unionLibraries(...libraries),

@@ -13,12 +13,13 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .argument('<agent>', 'a .gram (or .json) file with the agent')
     .option('-l, --library <module>', 'a library to compare: a .ts or .js module, builtin, or an MCP server (mcp:<url>, mcp+stdio:<command>) (repeat for each variant)', collect)
     .option('--catalog <dir|redis://…>', 'a tool catalog to compare, its tools bound at run time (repeatable; each is a variant after the libraries)', collect)
-    .requiredOption('-i, --inputs <file>', 'JSON lines: a message per line, as "text" or {"message": "...", "id": "...", "expected": "..."}')
+    .requiredOption('-i, --inputs <file>', 'JSON lines: a message per line, as "text" or {"message": "...", "id": "...", "expected": "...", "toolCalls": [{"name": "...", "arguments": {...}}]}')
     .option('-n, --runs <n>', 'runs of each input on each library (default 1)')
     .option('-o, --out <file>', 'write the whole report as JSON to this file')
     .option('--json', 'print the JSON report instead of the table')
     .option('--agent <name>', 'the agent to run, when the file defines several')
     .option('-m, --model <id>', 'openai/<model>, openai-responses/<model>, anthropic/<model>, gemini/<model>, offline or replay:<file> (default: the agent\'s model, else offline)')
+    .option('--replay-match <how>', 'with a replay:<file> model: exact (default: each request must match a recorded one) or sequence (each run replays the recording from its start)')
     .option('--base-url <url>', 'the API root of an OpenAI-, Anthropic- or Gemini-compatible server')
     .option('-c, --concurrency <n>', 'runs at the same time (default 4)')
     .option('-y, --yes', 'approve every call that needs approval')
@@ -29,6 +30,10 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .addHelpText(
       'after',
       `
+The table is followed by a legend of its columns; the JSON report (--json, --out) describes them
+in "columns". An input's "toolCalls" are made before the model answers, on every library alike:
+with the offline model, an A/B of libraries needs no key.
+
 Example:
   gramkit ab examples/capitalsAgent.gram --library examples/ab/fast-library.ts \\
     --library examples/ab/slow-library.ts --inputs examples/capitals-inputs.jsonl --runs 3`,

@@ -14,6 +14,8 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .option('-a, --args <json>', 'the arguments, as a JSON object ("-" reads them from stdin)', '{}')
     .option('--timeout <ms>', 'give up after this many milliseconds (the result is then a TIMEOUT error)')
     .option('-w, --workspace <dir>', 'with the builtin library: the directory its tools are confined to (default: the current directory)')
+    .option('-y, --yes', 'approve the call if it needs approval (on a terminal you are asked)')
+    .option('--deny', 'refuse the call if it needs approval')
     .addHelpText(
       'after',
       `
@@ -22,11 +24,16 @@ The result goes to stdout as JSON: {"ok": true, "value": ...} (exit 0) or
 (specification errors, a library that does not load, a tool that does not match its
 specification) go to stderr (exit 1).
 
+The library is --library, else the file header's {library: "..."}, else the implementation the
+file declares for the tool. The call goes through the policies of gramkit run: the safety rules,
+the permissions of ALLOWED_TOOL_PERMS (e.g. ALLOWED_TOOL_PERMS=fs:read), and approval for the
+calls that need it (asked on a terminal; --yes or --deny otherwise, else refused as DENIED).
+
 Example:
   gramkit invoke examples/ab/capitals.gram --tool capital_of \\
     --library examples/ab/fast-library.ts --args '{"country": "France"}'`,
     )
-    .action(async (file: string, opts: { tool?: string; library?: string; args?: string; timeout?: string; workspace?: string }) => {
+    .action(async (file: string, opts: { tool?: string; library?: string; args?: string; timeout?: string; workspace?: string; yes?: boolean; deny?: boolean }) => {
       const { action } = await import('../actions/invoke.js');
       await action(file, opts, ctx);
     });

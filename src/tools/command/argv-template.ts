@@ -1,5 +1,5 @@
 /**
- * Argument templates of command tools (seed 002): `["grep", "-n", "--", "{pattern}", "{file}"]`.
+ * Argument templates of command tools: `["grep", "-n", "--", "{pattern}", "{file}"]`.
  *
  * - `{name}` is replaced by the argument `name`; `{{` and `}}` write literal braces.
  * - Each element of the template is exactly one argument of the program, whatever the values hold

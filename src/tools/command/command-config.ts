@@ -1,5 +1,5 @@
 /**
- * The configuration of a command tool (seed 002's `exec` block, made safe), its JSON form decoded
+ * The configuration of a command tool (an `exec` block, made safe), its JSON form decoded
  * with io-ts, and the checks that need only the configuration itself.
  *
  * ```json
@@ -37,7 +37,7 @@ export interface CommandToolConfig {
   readonly killGraceMs: number;
   /** Cap on stdout and stderr together (default 1 MiB); above it the call fails with `RESULT_TOO_LARGE`. */
   readonly maxOutputBytes: number;
-  /** `auto` (seed 002: JSON, or the last JSON line, else `{output}`), `json` (must be JSON), `text` (`{output}`), `raw` (`{stdout, stderr, exitCode}`). */
+  /** `auto` (JSON, or the last JSON line, else `{output}`), `json` (must be JSON), `text` (`{output}`), `raw` (`{stdout, stderr, exitCode}`). */
   readonly output: OutputMode;
   /** Exit codes that count as success (default `[0]`). */
   readonly successExitCodes: ReadonlyArray<number>;

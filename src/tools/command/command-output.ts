@@ -1,5 +1,5 @@
 /**
- * Reading a command's output as seed 002 says: "attempts to parse tool output as JSON; if multiple
+ * Reading a command's output: "attempts to parse tool output as JSON; if multiple
  * lines are printed, it extracts the last JSON-looking line. Otherwise, it returns {output}".
  *
  * Precisely: the whole output (trimmed) when it is JSON (a pretty-printed document, or a single

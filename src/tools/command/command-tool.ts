@@ -1,9 +1,9 @@
 /**
- * Command tools (seed 002): a tool specification plus a command configuration make a `Tool` that
+ * Command tools: a tool specification plus a command configuration make a `Tool` that
  * runs a program with an argv rendered from the arguments (`argv-template.ts`: one placeholder,
  * one argument, never a shell), in a working directory confined to the workspace (real paths),
  * with only the environment variables it lists, under a timeout that kills the whole process
- * group, and an output cap (`process.ts`). The output is read as seed 002 says
+ * group, and an output cap (`process.ts`). The output is read as command-output.ts says
  * (`command-output.ts`).
  *
  * Failures: `INVALID_ARGUMENTS` (a value that cannot be an argument), `INVALID_PATH` and

@@ -1,5 +1,5 @@
 /**
- * The configuration of a declarative HTTP tool (seed 000's implementation block), its JSON form
+ * The configuration of a declarative HTTP tool (its `http` implementation block), its JSON form
  * decoded with io-ts, and every check that needs only the configuration itself. Checks that need
  * the tool's specification (placeholders naming parameters) or the secrets are in `http-tool.ts`.
  *

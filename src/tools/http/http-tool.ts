@@ -1,5 +1,5 @@
 /**
- * Declarative HTTP tools (seed 000): a tool specification plus an HTTP configuration make a `Tool`
+ * Declarative HTTP tools: a tool specification plus an HTTP configuration make a `Tool`
  * whose calls render a request from the arguments and secrets, send it through `safeFetch`
  * (allowlist on every redirect, size cap, timeout), retry what can be retried, and turn the
  * response into the tool's result.

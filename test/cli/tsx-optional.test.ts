@@ -1,0 +1,48 @@
+/**
+ * tsx is an optional peer dependency: the built CLI, installed without it, runs `.js` libraries,
+ * and a TypeScript library is `LIBRARY_NEEDS_TSX` with the way to install it (never a stack trace).
+ */
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LibraryCodes } from '../../src/cli/actions/load-library.js';
+
+const root = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
+const home = mkdtempSync(join(tmpdir(), 'gramkit-no-tsx-'));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+/** The built CLI alone, in a folder with no node_modules above it. */
+const install = (): string => {
+  const dist = join(home, 'dist');
+  mkdirSync(dist);
+  for (const f of readdirSync(join(root, 'dist')).filter((f) => f.endsWith('.js'))) copyFileSync(join(root, 'dist', f), join(dist, f));
+  writeFileSync(join(home, 'package.json'), '{"type": "module"}\n');
+  return join(dist, 'cli.js');
+};
+
+const gramkit = (cli: string, args: ReadonlyArray<string>): Promise<{ code: number; stdout: string; stderr: string }> =>
+  new Promise((resolve) => {
+    execFile(process.execPath, [cli, ...args], { cwd: home, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }),
+    );
+  });
+
+describe('without tsx', { timeout: 90_000 }, () => {
+  it('runs a .js library, and says how to install tsx for a .ts one', async () => {
+    const cli = install();
+    writeFileSync(join(home, 'tools.gram'), '[double:Tool {description: "Doubles a number"} | (n::Integer)==>(::Integer)]\n');
+    const tool = `{ name: 'double', description: 'Doubles a number', schema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }, invoke: ({ n }) => n * 2 }`;
+    writeFileSync(join(home, 'lib.mjs'), `export default [${tool}];\n`);
+    writeFileSync(join(home, 'lib.ts'), `export default [${tool}];\n`);
+    const js = await gramkit(cli, ['invoke', 'tools.gram', '--library', 'lib.mjs', '--args', '{"n": 21}']);
+    expect(js.stderr).toBe('');
+    expect(JSON.parse(js.stdout)).toEqual({ ok: true, value: 42 });
+    const ts = await gramkit(cli, ['invoke', 'tools.gram', '--library', 'lib.ts', '--args', '{"n": 21}']);
+    expect(ts.code).toBe(1);
+    expect(ts.stderr).toContain(LibraryCodes.NEEDS_TSX);
+    expect(ts.stderr).toContain('npm install --save-dev tsx');
+    expect(ts.stderr).not.toMatch(/\n\s+at /);
+  });
+});
