@@ -206,7 +206,7 @@ export const storeSuite = (label: string, factory: StoreFactory): void => {
         const w = await catalog.putTool(b, 'lookup', '2', { gram });
         expect(w.ok).toBe(true);
         const t = await catalog.getTool({ bundleID: b, slug: 'lookup', version: '2' });
-        expect(t.ok && t.value['argSchema']).toEqual({ type: 'object', properties: { text: { type: 'string', minLength: 1 } }, required: ['text'] });
+        expect(t.ok && t.value['argSchema']).toEqual({ type: 'object', properties: { text: { type: 'string', minLength: 1 } }, required: ['text'], additionalProperties: false });
         const text = await catalog.toolGram({ bundleID: b, slug: 'lookup', version: '2' });
         expect(text.ok && text.value).toContain('builtin: "json_parse"');
         // the gram of a record writes the same record again
