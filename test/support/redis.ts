@@ -25,7 +25,7 @@ export const REDIS_SERVER = findRedis();
 
 /** Why the Redis tests cannot run here, or undefined when they can. */
 export const redisUnavailable: string | undefined =
-  REDIS_SERVER === undefined ? 'redis-server is not installed (apt-get install redis-server; .ci/run installs it): the Redis store tests are skipped' : undefined;
+  REDIS_SERVER === undefined ? 'redis-server is not installed (apt-get install redis-server; .ci/run installs it): the Redis store tests need it' : undefined;
 
 export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
