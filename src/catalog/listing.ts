@@ -27,31 +27,51 @@ export const isLive = (state: CatalogState, t: ToolRecord): boolean => {
   return t.isEnabled && b !== undefined && b.isEnabled && b.softDeletedAt === null;
 };
 
-/** A page of bundles in id (creation) order. */
-export const bundlePage = (state: CatalogState, query: BundleQuery): CatalogResult<Listed<BundleRecord>> => {
-  const ids = query.bundleIDs?.map((b) => b.toLowerCase());
-  const fingerprint = queryFingerprint({ l: 'bundles', ids: ids ?? null, d: query.includeDisabled === true });
+/**
+ * One page of records in id (creation) order, after the page token's id: the records `keep`
+ * accepts, one more read to know whether a next page exists, and never a token on the last page.
+ */
+const idPage = <A>(
+  pageToken: string | undefined,
+  fingerprint: string,
+  requested: number | undefined,
+  idsAfter: (after: string | undefined) => Iterable<string>,
+  keep: (id: string) => A | undefined,
+  idOf: (a: A) => string,
+): CatalogResult<Listed<A>> => {
   let after: string | undefined;
-  if (query.pageToken !== undefined) {
-    const p = decodePageToken(query.pageToken, fingerprint, 'id');
+  if (pageToken !== undefined) {
+    const p = decodePageToken(pageToken, fingerprint, 'id');
     if (isLeft(p)) return { ok: false, error: p.left };
     after = p.right.kind === 'id' ? p.right.after : undefined;
   }
-  const size = pageSize(query.pageSize);
-  const wanted = ids !== undefined ? new Set(ids) : undefined;
-  const out: BundleRecord[] = [];
-  for (const id of state.bundleIdsAfter(after)) {
-    if (wanted !== undefined && !wanted.has(id)) continue;
-    const b = state.bundles.get(id);
-    if (b === undefined || (query.includeDisabled !== true && (!b.isEnabled || b.softDeletedAt !== null))) continue;
-    out.push(b);
+  const size = pageSize(requested);
+  const out: A[] = [];
+  for (const id of idsAfter(after)) {
+    const a = keep(id);
+    if (a === undefined) continue;
+    out.push(a);
     if (out.length > size) break;
   }
   const shown = out.slice(0, size);
   return {
     ok: true,
-    value: { items: shown, ...(out.length > size ? { nextPageToken: encodePageToken({ kind: 'id', after: (shown[shown.length - 1] as BundleRecord).bundleID }, fingerprint) } : {}) },
+    value: { items: shown, ...(out.length > size ? { nextPageToken: encodePageToken({ kind: 'id', after: idOf(shown[shown.length - 1] as A) }, fingerprint) } : {}) },
   };
+};
+
+/** A page of bundles in id (creation) order. */
+export const bundlePage = (state: CatalogState, query: BundleQuery): CatalogResult<Listed<BundleRecord>> => {
+  const ids = query.bundleIDs?.map((b) => b.toLowerCase());
+  const fingerprint = queryFingerprint({ l: 'bundles', ids: ids ?? null, d: query.includeDisabled === true });
+  const wanted = ids !== undefined ? new Set(ids) : undefined;
+  const keep = (id: string): BundleRecord | undefined => {
+    if (wanted !== undefined && !wanted.has(id)) return undefined;
+    const b = state.bundles.get(id);
+    if (b === undefined || (query.includeDisabled !== true && (!b.isEnabled || b.softDeletedAt !== null))) return undefined;
+    return b;
+  };
+  return idPage(query.pageToken, fingerprint, query.pageSize, (after) => state.bundleIdsAfter(after), keep, (b) => b.bundleID);
 };
 
 /** A page of tools in id (creation) order. */
@@ -59,30 +79,17 @@ export const toolPage = (state: CatalogState, query: ToolQuery): CatalogResult<L
   const ids = query.bundleIDs?.map((b) => b.toLowerCase());
   const tags = query.tags !== undefined ? [...new Set(query.tags)].sort() : undefined;
   const fingerprint = queryFingerprint({ l: 'tools', ids: ids ?? null, tags: tags ?? null, d: query.includeDisabled === true, c: query.createdBy ?? null });
-  let after: string | undefined;
-  if (query.pageToken !== undefined) {
-    const p = decodePageToken(query.pageToken, fingerprint, 'id');
-    if (isLeft(p)) return { ok: false, error: p.left };
-    after = p.right.kind === 'id' ? p.right.after : undefined;
-  }
-  const size = pageSize(query.pageSize);
   const wanted = ids !== undefined ? new Set(ids) : undefined;
-  const out: ToolRecord[] = [];
-  for (const id of state.toolIdsAfter(after)) {
+  const keep = (id: string): ToolRecord | undefined => {
     const t = state.tools.get(id);
-    if (t === undefined) continue;
-    if (wanted !== undefined && !wanted.has(t.bundleID)) continue;
-    if (tags !== undefined && !tags.every((g) => t.tags.includes(g))) continue;
-    if (query.createdBy !== undefined && t.createdBy !== query.createdBy) continue;
-    if (query.includeDisabled !== true && !isLive(state, t)) continue;
-    out.push(t);
-    if (out.length > size) break;
-  }
-  const shown = out.slice(0, size);
-  return {
-    ok: true,
-    value: { items: shown, ...(out.length > size ? { nextPageToken: encodePageToken({ kind: 'id', after: (shown[shown.length - 1] as ToolRecord).toolID }, fingerprint) } : {}) },
+    if (t === undefined) return undefined;
+    if (wanted !== undefined && !wanted.has(t.bundleID)) return undefined;
+    if (tags !== undefined && !tags.every((g) => t.tags.includes(g))) return undefined;
+    if (query.createdBy !== undefined && t.createdBy !== query.createdBy) return undefined;
+    if (query.includeDisabled !== true && !isLive(state, t)) return undefined;
+    return t;
   };
+  return idPage(query.pageToken, fingerprint, query.pageSize, (after) => state.toolIdsAfter(after), keep, (t) => t.toolID);
 };
 
 const TIERS: Readonly<Record<SearchTier, string>> = { 1: 'prefix', 2: 'word', 3: 'fuzzy' };
