@@ -1,5 +1,5 @@
 /**
- * The flat-file store (seed 000's offline storage): one JSON file per record, in a directory that
+ * The flat-file store (the catalog offline, nothing but a directory): one JSON file per record, in a directory that
  * several processes may serve at once.
  *
  * ```

@@ -1,5 +1,5 @@
 /**
- * Seed 002's map form of a schema: `{"url": "string", "selectors?": "string[]"}` is an object
+ * The map form of a schema, as the registry's Tool JSON writes `input_schema` and `output_schema`: `{"url": "string", "selectors?": "string[]"}` is an object
  * with a required string `url` and an optional array of strings `selectors`.
  *
  * Type names: `string`, `int`/`integer`, `float`/`number`/`double`, `bool`/`boolean`, `object`,
@@ -37,7 +37,7 @@ const CANONICAL: Readonly<Record<string, string>> = { string: 'string', integer:
 
 const JSON_TYPES = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array', 'null']);
 
-/** Whether a schema value is seed 002's map form rather than JSON Schema. */
+/** Whether a schema value is in the map form rather than JSON Schema. */
 export const isMapForm = (v: unknown): v is Readonly<Record<string, string>> => {
   if (!isJsonObject(v)) return false;
   const entries = Object.entries(v);
