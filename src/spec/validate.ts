@@ -10,7 +10,7 @@
  * - Errors are mapped to `{path, code, message}` that a model can act on:
  *   `argument "age" must be an integer, got "ten"`.
  * - Defaults are applied to a copy, never to the caller's value (ajv's `useDefaults` would mutate).
- * - `validateToolArgs(schema, args)`: the seed's function — validation, then defaults on a copy —
+ * - `validateToolArgs(schema, args)`: the public function — validation, then defaults on a copy —
  *   at ajv's speed on the valid path (a benchmark compares them).
  */
 import { type ArgCode, ArgCodes, SpecCodes } from './codes.js';
