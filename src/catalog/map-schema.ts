@@ -1,6 +1,7 @@
 /**
- * The map form of a schema, as the registry's Tool JSON writes `input_schema` and `output_schema`: `{"url": "string", "selectors?": "string[]"}` is an object
- * with a required string `url` and an optional array of strings `selectors`.
+ * The map form of a schema, as the registry's Tool JSON may write `input_schema` and
+ * `output_schema`: `{"url": "string", "selectors?": "string[]"}` is an object with a required
+ * string `url` and an optional array of strings `selectors`.
  *
  * Type names: `string`, `int`/`integer`, `float`/`number`/`double`, `bool`/`boolean`, `object`,
  * `array`, `any`, and `T[]` for arrays of `T`. A key ending in `?` is optional.
