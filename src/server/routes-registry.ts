@@ -21,7 +21,7 @@ export const registryRoutes = (options: { readonly usable?: (builtin: string) =>
     summary: 'Every registered tool as Tool JSON',
     tag: 'registry',
     scope: Scopes.READ,
-    query: { created_by: { kind: 'string', description: 'system or agent (the Monitor\'s filter of agent-created tools)' } },
+    query: { created_by: { kind: 'string', description: 'system or agent (the admin page\'s filter of agent-created tools)' } },
     responses: { 200: { description: '{tools: [...]}', schema: { type: 'object', properties: { tools: { type: 'array', items: refTo('RegistryTool') } } } }, 400: problemRef },
     handler: async (c) => {
       const by = c.query['created_by'];

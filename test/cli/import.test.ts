@@ -47,7 +47,7 @@ describe('gramkit import', () => {
   });
 });
 
-describe("gramkit import: the design documents' tool files", () => {
+describe("gramkit import: the catalog's tool.json and the registry's Tool JSON", () => {
   it("reads a catalog tool.json: its http impl block becomes the gram tool's http implementation", async () => {
     const r = await run(['import', 'examples/service/weather.tool.json']);
     expect(r.code, r.stderr).toBe(0);
