@@ -1,6 +1,7 @@
 /**
- * One gram document → its tool and agent patterns, compiled: each tool's signature (identifiers
- * shared across the signatures of the file), each agent's properties and elements. References
+ * One gram document → its tool and agent patterns, compiled: each tool's signature (parameter
+ * names scoped to their tool; a bare `(city)` node refers to the `city` another signature of the
+ * file defines), each agent's properties and elements. References
  * between specifications are resolved later, by the linker (link.ts), across every document loaded
  * together.
  */
