@@ -3,10 +3,10 @@
  * fields) from what a client sends, and its gram form.
  *
  * Two ways to give the specification and implementation:
- * - schemas and an implementation block: `argSchema` (JSON Schema, or the map form `{"url": "string"}`),
- *   `outputSchema`, `type` and `impl`; the argument schema is imported into a gram type signature
- *   with the spec layer's importer (every dropped keyword is a warning, anything that would change
- *   validation is an error);
+ * - schemas and an implementation block: `argSchema` (JSON Schema, or the map form
+ *   `{"url": "string"}`), `outputSchema`, `type` and `impl`; the argument schema is imported into
+ *   a gram type signature with the spec layer's importer (every dropped keyword is a warning,
+ *   anything that would change validation is an error);
  * - gram: `[slug:Tool {description, version, http|command|builtin|function: …} | signature]`.
  *
  * Either way the stored `signature` is the source of truth and `argSchema`/`outputSchema` are what

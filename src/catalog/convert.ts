@@ -1,9 +1,9 @@
 /**
  * The catalog's two JSON forms of a tool as gram, without a catalog (`gramkit import`): the
  * `tool.json` record of a tool bundle and the registry's Tool JSON (`input_schema` in the map form
- * `{"url": "string"}`, `exec` blocks as command tools) go through the catalog's own codecs (`decodeToolJson`,
- * `decodeRegistryTool`) to a tool's content, then to its gram form (`contentToGram`): what
- * `gramkit catalog add` would store, and what `GET …/gram` would print.
+ * `{"url": "string"}`, `exec` blocks as command tools) go through the catalog's own codecs
+ * (`decodeToolJson`, `decodeRegistryTool`) to a tool's content, then to its gram form
+ * (`contentToGram`): what `gramkit catalog add` would store, and what `GET …/gram` would print.
  *
  * Pure: the environment (built-in tools, loaded functions) is given (`contentEnvironment`).
  */
@@ -34,8 +34,9 @@ const FOREIGN_MARKS = ['inputSchema', 'parameters', 'function', 'properties', '$
 
 /**
  * The catalog form of a value, when it is one: a registry Tool JSON has a string `id` (a
- * `tool.json` has no `id`: its ids are `bundleID` and `toolID`); a `tool.json` has one of `argSchema`, `impl`, `schemaVersion`, `toolID`, `bundleID`,
- * `displayName`, or a `slug`. A value with a key of another import format is neither.
+ * `tool.json` has no `id`: its ids are `bundleID` and `toolID`); a `tool.json` has one of
+ * `argSchema`, `impl`, `schemaVersion`, `toolID`, `bundleID`, `displayName`, or a `slug`. A value
+ * with a key of another import format is neither.
  */
 export const catalogToolFormat = (u: unknown): CatalogToolFormat | undefined => {
   if (!isJsonObject(u) || FOREIGN_MARKS.some((k) => u[k] !== undefined)) return undefined;
@@ -54,8 +55,8 @@ export interface CatalogToolGram {
 }
 
 /**
- * A `tool.json` or a registry Tool JSON as gram. `defaults` names a `tool.json` that leaves out its slug (the file's
- * name) or version (`"1"`).
+ * A `tool.json` or a registry Tool JSON as gram. `defaults` names a `tool.json` that leaves out
+ * its slug (the file's name) or version (`"1"`).
  */
 export const catalogToolToGram = (
   u: unknown,

@@ -1,5 +1,6 @@
 /**
- * The registry's Tool JSON (`input_schema` in the map form or as JSON Schema, `exec` blocks), both ways, as pure functions returning `Either` with diagnostics.
+ * The registry's Tool JSON (`input_schema` in the map form or as JSON Schema, `exec` blocks), both
+ * ways, as pure functions returning `Either` with diagnostics.
  *
  * ```json
  * {"id": "tool_http_get", "name": "HTTP GET", "description": "Fetch URL",

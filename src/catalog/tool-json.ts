@@ -1,9 +1,10 @@
 /**
- * The `tool.json` record of a tool bundle, both ways, as pure functions returning `Either` with diagnostics:
+ * The `tool.json` record of a tool bundle, both ways, as pure functions returning `Either` with
+ * diagnostics:
  *
  * - `decodeToolJson`: a tool as a client writes it (a PUT body, a `tool.json` file, an export):
- *   the record's fields (`slug`, `version`, `displayName`, `description`, `type`, `isEnabled`, …),
- *   the registry's `tags`, `permissions`, `safetyLevel`, `createdBy`, and either
+ *   the record's fields (`slug`, `version`, `displayName`, `description`, `type`, `isEnabled`,
+ *   …), the registry's `tags`, `permissions`, `safetyLevel`, `createdBy`, and either
  *   `argSchema`/`outputSchema`/`impl` or `{"gram": "[slug:Tool {…} | signature]"}`. The
  *   `"type": "go"` with `{"goFunc": "pkg.Name"}` reads as a `function` tool named `pkg.Name`.
  *   Identity and timestamps (`bundleID`, `toolID`, `createdAt`, `modifiedAt`) are kept for imports;

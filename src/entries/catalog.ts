@@ -2,8 +2,8 @@
  * `gramkit/catalog`: the persistent tool catalog. Bundles and tools (keyed by `<bundle, slug,
  * version>`) and the registry view of them (Tool JSON, keyed by registry id) over a store (flat
  * files with cross-process locks, or Redis), with search, usage, events, and invocation through the
- * library's pipeline; and the record codecs (the `tool.json` record, the registry's Tool JSON, gram)
- * as pure functions returning `Either`.
+ * library's pipeline; and the record codecs (the `tool.json` record, the registry's Tool JSON,
+ * gram) as pure functions returning `Either`.
  */
 export type {
   Catalog, CatalogOptions, BundleQuery, ToolQuery, SearchQuery, Page, BundleView, ToolView, BundleList, ToolList, ToolRef, InvokeOptions as CatalogInvokeOptions,

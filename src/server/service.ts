@@ -1,8 +1,8 @@
 /**
  * The tool service as a web-standard handler: `createService({catalog, …}).fetch(request)` answers
- * the catalog routes (under `/tools`), the registry routes (under `/api/v1`), `/healthz`, `/openapi.json`
- * and the events stream, with problem+json errors. `startServer` (serve.ts) puts it on a socket;
- * tests call `fetch` directly.
+ * the catalog routes (under `/tools`), the registry routes (under `/api/v1`), `/healthz`,
+ * `/openapi.json` and the events stream, with problem+json errors. `startServer` (serve.ts) puts it
+ * on a socket; tests call `fetch` directly.
  *
  * Every request goes through the same checks, in order: the `Host` header (a local server refuses
  * other host names: DNS rebinding), the bearer token (when the server has one), the scope (when the

@@ -8,8 +8,8 @@
  *
  * The catalog's own JSON forms of a tool are read too: the `tool.json` record of a tool bundle and
  * the registry's Tool JSON (alone, in an array, or as a bootstrap `{"tools": [...]}`), through the
- * catalog's codecs (`catalogToolToGram`): the gram is what `gramkit catalog add` stores, implementation included
- * (`http: {…}`, `command: {…}` from an `exec` block, `builtin: "…"`).
+ * catalog's codecs (`catalogToolToGram`): the gram is what `gramkit catalog add` stores,
+ * implementation included (`http: {…}`, `command: {…}` from an `exec` block, `builtin: "…"`).
  */
 import { basename, extname } from 'node:path';
 import type { Diagnostic } from '../../core/diagnostic.js';
