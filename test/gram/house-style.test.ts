@@ -24,8 +24,8 @@ const format = (text: string): string => {
 };
 
 describe('house style', () => {
-  it('every example file passes gramkit fmt --check', async () => {
-    const files = gramFiles(join(root, 'examples')).map((f) => relative(root, f));
+  it('every example file, and the built-in tools\' specifications, pass gramkit fmt --check', async () => {
+    const files = [...gramFiles(join(root, 'examples')), join(root, 'src', 'tools', 'builtin', 'builtins.gram')].map((f) => relative(root, f));
     expect(files.length).toBeGreaterThanOrEqual(8);
     const r = await cli(['fmt', '--check', ...files], { cwd: root });
     expect(r.stdout, r.stderr).toBe('');
