@@ -68,6 +68,19 @@ describe('the AST', () => {
     expect(slice(text, p.arrows[0])).toBe('-[:KNOWS]->');
   });
 
+  it('keeps offsets on the nodes themselves, and only offsets in the spans of diagnostics', () => {
+    const text = '(a {k: 1, k: 2})';
+    const doc = ok(text);
+    const record = doc.patterns[0]?.kind === 'Node' ? doc.patterns[0].subject?.record : undefined;
+    expect(record).toMatchObject({ kind: 'Record', start: 3, end: 15 });
+    expect(record).not.toHaveProperty('span');
+    // the duplicate-key warning points at both keys, copied out of the tree: a diagnostic never holds a node
+    const [w] = doc.warnings ?? [];
+    expect(w?.code).toBe('GRAM_DUPLICATE_KEY');
+    expect(w?.span).toEqual({ start: 10, end: 11 });
+    expect(w?.related?.[0]?.span).toEqual({ start: 4, end: 5 });
+  });
+
   it('accepts an empty document and a document of comments only', () => {
     expect(ok('').patterns).toEqual([]);
     expect(ok('// just a comment\n\n// and another').comments).toHaveLength(2);
