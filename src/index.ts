@@ -61,11 +61,11 @@ export {
   createAgentSpecification, checkAgentSpecification, agentSpecName, agentSpecDescription, agentSpecInstruction, agentSpecModel,
   agentSpecTools, agentTool,
 } from './spec/agent-spec.js';
-export type { DecodeOptions, DecodedSpecifications } from './spec/codecs.js';
+export type { DecodeOptions, DecodedSpecifications } from './spec/json-form.js';
 export {
   encodeToolSpecification, decodeToolSpecification, encodeAgentSpecification, decodeAgentSpecification, encodeSpecifications,
   decodeSpecifications,
-} from './spec/codecs.js';
+} from './spec/json-form.js';
 export type { GramPrintOptions } from './spec/serialize.js';
 export { printToolSpecification, printAgentSpecification, printSpecifications } from './spec/serialize.js';
 export type { LoadOptions, Specifications, SpecificationSource, KnownTools } from './spec/load.js';

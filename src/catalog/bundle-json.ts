@@ -1,6 +1,6 @@
 /**
- * Bundles as JSON: the PUT body of seed 000 (`{slug, displayName, isEnabled, description}`) and the
- * stored record, as pure functions returning `Either` with diagnostics.
+ * Bundles as JSON: the body of a bundle's PUT (`{slug, displayName, isEnabled, description}`) and
+ * the stored record, as pure functions returning `Either` with diagnostics.
  */
 import { type Either, left, right } from 'fp-ts/lib/Either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';

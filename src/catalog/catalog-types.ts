@@ -83,7 +83,7 @@ export interface ToolList {
   readonly nextPageToken?: string;
 }
 
-/** A tool named by seed 000's key or by seed 002's id (a registry id or a toolID). */
+/** A tool named by its catalog key `<bundleID, slug, version>` or by an id (a registry id or a toolID). */
 export type ToolRef = { readonly bundleID: string; readonly slug: string; readonly version: string } | { readonly id: string };
 
 export interface InvokeOptions {
@@ -132,14 +132,14 @@ export interface Catalog {
   readonly specifications: () => Promise<ReadonlyArray<{ readonly record: ToolRecord; readonly spec: ToolSpecification }>>;
   /** The tool a record's implementation makes, bound to its specification (for `gramkit run --catalog`). */
   readonly boundTool: (ref: ToolRef) => Promise<CatalogResult<BoundTool>>;
-  // seed 002
+  // the registry (Tool JSON under /api/v1)
   readonly registerTool: (body: unknown, options?: { readonly discovered?: boolean }) => Promise<CatalogResult<WriteOutcome<JsonObject>>>;
   readonly registryTools: (query?: { readonly createdBy?: 'system' | 'agent' }) => Promise<CatalogResult<ReadonlyArray<JsonObject>>>;
   readonly registryTool: (id: string) => Promise<CatalogResult<JsonObject>>;
   readonly deleteRegistryTool: (id: string) => Promise<CatalogResult<JsonObject>>;
   /** Registers the built-in nucleus and the loaded libraries' functions that are not registered yet. */
   readonly discover: (options?: { readonly usable?: (builtin: string) => boolean }) => Promise<CatalogResult<DiscoveryReport>>;
-  /** Registers each seed 002 tool of a bootstrap document that is not registered yet (`{tools: […]}` or an array). */
+  /** Registers each Tool JSON of a bootstrap document that is not registered yet (`{tools: […]}` or an array). */
   readonly bootstrap: (doc: unknown) => Promise<CatalogResult<DiscoveryReport>>;
   readonly usage: (query: { readonly agentId?: string; readonly limit?: number }) => Promise<CatalogResult<ReadonlyArray<UsageEntry>>>;
   // events and maintenance
@@ -155,5 +155,5 @@ export interface Catalog {
   readonly close: () => Promise<void>;
 }
 
-/** The bundle of the tools registered through seed 002's API (the same id in every process). */
+/** The bundle of the tools registered through the registry API, `/api/v1/tools` (the same id in every process). */
 export const REGISTRY_BUNDLE_ID = fixedId('bundle:registry');

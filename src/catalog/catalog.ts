@@ -1,11 +1,12 @@
 /**
- * The tool catalog: bundles and tools (seed 000) and the registry view (seed 002), over a store
+ * The tool catalog: bundles and tools (keyed by `<bundle, slug, version>`) and the registry view
+ * of the same tools (Tool JSON, keyed by registry id), over a store
  * (flat files or Redis), with search, usage and events. `openCatalog` loads the store; every
  * operation then syncs from the store's journal first (so it sees what other processes wrote) and
  * returns `{ok: true, value}` or `{ok: false, error: {code: CATALOG_…, message}}`, never rejecting.
  *
- * The parts: synced-state.ts (the records in memory, in step with the store), rules.ts (seed
- * 000's rules as pure decisions, run inside the store's transaction), listing.ts (lists, search
+ * The parts: synced-state.ts (the records in memory, in step with the store), rules.ts (the
+ * catalog's rules as pure decisions, run inside the store's transaction), listing.ts (lists, search
  * pages), implementation.ts and gate.ts (invocation through the library's pipeline, policies in
  * one place), usage-recorder.ts (usage off the response path).
  */
@@ -409,7 +410,7 @@ class CatalogImpl {
   };
 
   // -----------------------------------------------------------------------------------------------
-  // seed 002
+  // the registry
   // -----------------------------------------------------------------------------------------------
 
   /** The registry bundle, created in the same transaction when missing. */
@@ -417,7 +418,7 @@ class CatalogImpl {
     const b = this.state.bundles.get(REGISTRY_BUNDLE_ID);
     if (b !== undefined) return { _tag: 'Right', right: { bundles: [], tools: [], value: b } };
     const slug = this.state.bundleBySlug('registry') === undefined ? 'registry' : 'registry-tools';
-    const d = decidePutBundle(this.state, REGISTRY_BUNDLE_ID, { slug, displayName: 'Registry', description: "Tools registered through seed 002's registry API (/api/v1/tools)", isEnabled: true }, this.store.nowIso());
+    const d = decidePutBundle(this.state, REGISTRY_BUNDLE_ID, { slug, displayName: 'Registry', description: 'Tools registered through the registry API (/api/v1/tools)', isEnabled: true }, this.store.nowIso());
     return d._tag === 'Left' ? d : { _tag: 'Right', right: { ...d.right, value: d.right.value.bundle } };
   }
 
@@ -459,7 +460,7 @@ class CatalogImpl {
     return r.ok ? success(this.registryView(r.value, NO_USAGE)) : r;
   };
 
-  /** Registers the seed 002 tools whose id is not registered yet. */
+  /** Registers the Tool JSON documents whose id is not registered yet. */
   private async registerMissing(docs: ReadonlyArray<unknown>): Promise<CatalogResult<DiscoveryReport>> {
     const discovered: string[] = [];
     const existing: string[] = [];
@@ -490,7 +491,7 @@ class CatalogImpl {
 
   bootstrap = async (doc: unknown): Promise<CatalogResult<DiscoveryReport>> => {
     const list = Array.isArray(doc) ? doc : typeof doc === 'object' && doc !== null && Array.isArray((doc as { tools?: unknown }).tools) ? (doc as { tools: unknown[] }).tools : undefined;
-    if (list === undefined) return failure(CatalogCodes.INVALID_BOOTSTRAP, 'a bootstrap file holds an array of seed 002 tools, or {"tools": [...]}');
+    if (list === undefined) return failure(CatalogCodes.INVALID_BOOTSTRAP, 'a bootstrap file holds an array of Tool JSON documents, or {"tools": [...]}');
     return this.registerMissing(list);
   };
 

@@ -3,10 +3,10 @@
  * fields) from what a client sends, and its gram form.
  *
  * Two ways to give the specification and implementation:
- * - schemas and an implementation block: `argSchema` (JSON Schema, or seed 002's map form),
- *   `outputSchema`, `type` and `impl`; the argument schema is imported into a gram type signature
- *   with the spec layer's importer (every dropped keyword is a warning, anything that would change
- *   validation is an error);
+ * - schemas and an implementation block: `argSchema` (JSON Schema, or the map form
+ *   `{"url": "string"}`), `outputSchema`, `type` and `impl`; the argument schema is imported into
+ *   a gram type signature with the spec layer's importer (every dropped keyword is a warning,
+ *   anything that would change validation is an error);
  * - gram: `[slug:Tool {description, version, http|command|builtin|function: …} | signature]`.
  *
  * Either way the stored `signature` is the source of truth and `argSchema`/`outputSchema` are what
@@ -156,7 +156,7 @@ const implementationSchemas = (type: ToolType, impl: JsonObject, env: ContentEnv
   return {};
 };
 
-/** A schema given in seed 002's map form, as JSON Schema. */
+/** A schema given in the map form (`{"url": "string"}`), as JSON Schema. */
 const schemaOf = (v: unknown, at: string): Either<ReadonlyArray<Diagnostic>, unknown> => (isMapForm(v) ? mapToSchema(v, at) : right(v));
 
 interface Signed {

@@ -1,9 +1,9 @@
 /**
- * The design documents' tool files as gram, without a catalog (`gramkit import`): seed 000's
- * `tool.json` and seed 002's Tool JSON (the map form `"input_schema": {"url": "string"}`, `exec`
- * blocks as command tools) go through the catalog's own codecs (`decodeToolJson`,
- * `decodeRegistryTool`) to a tool's content, then to its gram form (`contentToGram`): what
- * `gramkit catalog add` would store, and what `GET …/gram` would print.
+ * The catalog's two JSON forms of a tool as gram, without a catalog (`gramkit import`): the
+ * `tool.json` record of a tool bundle and the registry's Tool JSON (`input_schema` in the map form
+ * `{"url": "string"}`, `exec` blocks as command tools) go through the catalog's own codecs
+ * (`decodeToolJson`, `decodeRegistryTool`) to a tool's content, then to its gram form
+ * (`contentToGram`): what `gramkit catalog add` would store, and what `GET …/gram` would print.
  *
  * Pure: the environment (built-in tools, loaded functions) is given (`contentEnvironment`).
  */
@@ -25,26 +25,27 @@ export const contentEnvironment = (builtins: ReadonlyMap<string, Tool>, function
   functionTool: (name) => listTools(functions).find((t) => t.name === name),
 });
 
-/** Which design document a JSON value is: seed 000's `tool.json` or seed 002's Tool JSON. */
-export type SeedToolFormat = 'tool-json' | 'registry';
+/** Which of the catalog's JSON forms of a tool a value is: a `tool.json` record or the registry's Tool JSON. */
+export type CatalogToolFormat = 'tool-json' | 'registry';
 
 const TOOL_JSON_MARKS = ['argSchema', 'impl', 'schemaVersion', 'toolID', 'bundleID', 'displayName', 'goFunc', 'gram'];
-/** Keys of the other import formats (MCP, OpenAI, BFCL, Anthropic, JSON Schema) a seed document never has. */
+/** Keys of the other import formats (MCP, OpenAI, BFCL, Anthropic, JSON Schema) a catalog tool document never has. */
 const FOREIGN_MARKS = ['inputSchema', 'parameters', 'function', 'properties', '$schema'];
 
 /**
- * The seed format of a value, when it is one: a seed 002 tool has a string `id` (a `tool.json`
- * has no `id`: its ids are `bundleID` and `toolID`); a seed 000 tool has one of `argSchema`, `impl`, `schemaVersion`, `toolID`, `bundleID`,
- * `displayName`, or a `slug`. A value with a key of another import format is neither.
+ * The catalog form of a value, when it is one: a registry Tool JSON has a string `id` (a
+ * `tool.json` has no `id`: its ids are `bundleID` and `toolID`); a `tool.json` has one of
+ * `argSchema`, `impl`, `schemaVersion`, `toolID`, `bundleID`, `displayName`, or a `slug`. A value
+ * with a key of another import format is neither.
  */
-export const seedToolFormat = (u: unknown): SeedToolFormat | undefined => {
+export const catalogToolFormat = (u: unknown): CatalogToolFormat | undefined => {
   if (!isJsonObject(u) || FOREIGN_MARKS.some((k) => u[k] !== undefined)) return undefined;
   if (typeof u['id'] === 'string') return 'registry';
   if (typeof u['slug'] === 'string' || TOOL_JSON_MARKS.some((k) => u[k] !== undefined)) return 'tool-json';
   return undefined;
 };
 
-export interface SeedToolGram {
+export interface CatalogToolGram {
   /** The tool's slug (its name in the gram text). */
   readonly slug: string;
   /** `[slug:Tool {description, version, …, http: {…}} | signature]` */
@@ -54,17 +55,17 @@ export interface SeedToolGram {
 }
 
 /**
- * A seed document as gram. `defaults` names a `tool.json` that leaves out its slug (the file's
- * name) or version (`"1"`).
+ * A `tool.json` or a registry Tool JSON as gram. `defaults` names a `tool.json` that leaves out
+ * its slug (the file's name) or version (`"1"`).
  */
-export const seedToolToGram = (
+export const catalogToolToGram = (
   u: unknown,
   env: ContentEnvironment,
   defaults: { readonly slug?: string; readonly version?: string } = {},
-): Either<ReadonlyArray<Diagnostic>, SeedToolGram> => {
-  const format = seedToolFormat(u);
+): Either<ReadonlyArray<Diagnostic>, CatalogToolGram> => {
+  const format = catalogToolFormat(u);
   if (format === undefined) {
-    return left([error(CatalogCodes.INVALID_RECORD, 'not a seed 000 tool.json (slug, argSchema, impl, …) nor a seed 002 Tool JSON (id, input_schema, exec, …)')]);
+    return left([error(CatalogCodes.INVALID_RECORD, 'neither a tool.json (slug, argSchema, impl, …) nor a registry Tool JSON (id, input_schema, exec, …)')]);
   }
   if (format === 'registry') {
     const w = decodeRegistryTool(u, env);

@@ -1,6 +1,6 @@
 /**
- * The catalog's events: seed 002's `invoked`, `result`, `failed`, `discovered` and `created`
- * (its NATS subjects `agi.tool.*` without the prefix), and `changed`, sent for every record that is
+ * The catalog's events: `invoked`, `result` and `failed` for each invocation, `discovered` and
+ * `created` for each tool registered, and `changed`, sent for every record that is
  * created, changed, enabled, disabled or deleted (here or, seen when syncing, by another process),
  * which an MCP server turns into `notifications/tools/list_changed`.
  *
@@ -19,7 +19,7 @@ interface Base {
 interface CallBase extends Base {
   readonly callId: string;
   readonly toolID: string;
-  /** The tool's registry id, else its toolID (seed 002's `tool`). */
+  /** The tool's registry id, else its toolID (the `tool` of a usage entry). */
   readonly tool: string;
   readonly agentId?: string;
   readonly projectId?: string;
@@ -42,14 +42,14 @@ export interface FailedCatalogEvent extends CallBase {
   readonly durationMs: number;
 }
 
-/** A tool registered through discovery or the bootstrap (seed 002's `agi.tool.discovered`). */
+/** A tool registered through discovery or the bootstrap. */
 export interface DiscoveredCatalogEvent extends Base {
   readonly type: 'discovered';
   readonly toolID: string;
   readonly tool: string;
 }
 
-/** A tool created by a write (seed 002's `agi.tool.created`). */
+/** A tool created by a write. */
 export interface CreatedCatalogEvent extends Base {
   readonly type: 'created';
   readonly toolID: string;

@@ -1,6 +1,6 @@
 /**
- * The flat-file store (seed 000's offline storage): one JSON file per record, in a directory that
- * several processes may serve at once.
+ * The flat-file store (the catalog offline, nothing but a directory): one JSON file per record, in
+ * a directory that several processes may serve at once.
  *
  * ```
  * DIR/lock                 the lock file (open-file-description locks, see file-lock.ts)

@@ -1,5 +1,5 @@
 /**
- * Bundle and tool ids (seed 000: UUIDv7) and seed 002's registry ids (`tool_http_get`).
+ * Bundle and tool ids (UUIDv7) and the registry's ids (`tool_http_get`).
  *
  * New ids come from `core/call-id.ts` (time-ordered, monotonic within a process), so listing by id
  * lists by creation. Built-in records get fixed ids derived from their names, the same in every
@@ -29,7 +29,7 @@ export const parseId = (s: unknown, what = 'id'): Either<ReadonlyArray<Diagnosti
     : left([error(CatalogCodes.INVALID_ID, `${what} ${JSON.stringify(s.length > 80 ? `${s.slice(0, 80)}…` : s)} is not a UUIDv7`, { hint: 'e.g. 018faf50-b7b6-7a01-9a05-a22a6e0af101 (version 7, variant 10)' })]);
 };
 
-/** Whether `s` can be a seed 002 registry id (and is not a UUID, which names tools by toolID). */
+/** Whether `s` can be a registry id (and is not a UUID, which names tools by toolID). */
 export const isRegistryId = (s: string): boolean => REGISTRY_ID.test(s) && !UUID_V7.test(s.toLowerCase());
 
 export const parseRegistryId = (s: unknown): Either<ReadonlyArray<Diagnostic>, string> =>

@@ -5,10 +5,10 @@
  * defaults applied, timeout, result validated).
  *
  * - `http`: an HTTP tool (src/tools/http); its hosts must all be in the server's `--allow-host`
- *   list when the server has one (seed 000's `config.allowedHosts`), besides its own list;
+ *   list when the server has one, besides its own list;
  * - `command`: a command tool (src/tools/command), confined to the workspace;
  * - `builtin`: the built-in tool of that name, under the record's name (its own schema also
- *   checked, since the record's may be looser, as seed 002's nucleus tools are);
+ *   checked, since the record's may be looser, as the default nucleus's are);
  * - `function`: the tool of that name in the libraries the server loaded (`--library`); the
  *   record's schemas must be the function's.
  *
@@ -54,7 +54,7 @@ export interface Implementations {
   readonly dispatcher?: HttpDispatcher;
   /** The environment command tools pass listed variables from. */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** The hosts HTTP tools may reach (seed 000's `config.allowedHosts`); absent: each tool's own list only. */
+  /** The hosts HTTP tools may reach (the server's `--allow-host`); absent: each tool's own list only. */
   readonly allowHosts?: ReadonlyArray<string>;
 }
 

@@ -1,6 +1,7 @@
 /**
- * Seed 002's map form of a schema: `{"url": "string", "selectors?": "string[]"}` is an object
- * with a required string `url` and an optional array of strings `selectors`.
+ * The map form of a schema, as the registry's Tool JSON may write `input_schema` and
+ * `output_schema`: `{"url": "string", "selectors?": "string[]"}` is an object with a required
+ * string `url` and an optional array of strings `selectors`.
  *
  * Type names: `string`, `int`/`integer`, `float`/`number`/`double`, `bool`/`boolean`, `object`,
  * `array`, `any`, and `T[]` for arrays of `T`. A key ending in `?` is optional.
@@ -37,7 +38,7 @@ const CANONICAL: Readonly<Record<string, string>> = { string: 'string', integer:
 
 const JSON_TYPES = new Set(['string', 'integer', 'number', 'boolean', 'object', 'array', 'null']);
 
-/** Whether a schema value is seed 002's map form rather than JSON Schema. */
+/** Whether a schema value is in the map form rather than JSON Schema. */
 export const isMapForm = (v: unknown): v is Readonly<Record<string, string>> => {
   if (!isJsonObject(v)) return false;
   const entries = Object.entries(v);

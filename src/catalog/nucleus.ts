@@ -1,10 +1,10 @@
 /**
- * Seed 002's default nucleus: the tools registered at start when no bootstrap file is found
- * (`tool_http_get`, `tool_file_read`, `tool_ls`, …). Each is a gramkit built-in under its seed 002
+ * The default nucleus: the registry tools registered at start when no bootstrap file is found
+ * (`tool_http_get`, `tool_file_read`, `tool_ls`, …). Each is a gramkit built-in under a registry
  * id; its schemas are the built-in's.
  */
 
-/** Seed 002 ids that name a gramkit built-in. */
+/** Registry ids that name a gramkit built-in. */
 export const NUCLEUS: Readonly<Record<string, { readonly builtin: string; readonly name: string; readonly description: string }>> = {
   tool_http_get: { builtin: 'web_fetch', name: 'HTTP GET', description: 'Fetches a URL (hosts in the server\'s allowlist) and returns the status, headers and body' },
   tool_file_read: { builtin: 'read_file', name: 'Read file', description: 'Reads a file of the workspace and returns its content' },
@@ -15,7 +15,7 @@ export const NUCLEUS: Readonly<Record<string, { readonly builtin: string; readon
   tool_exec: { builtin: 'shell', name: 'Exec', description: 'Runs a shell command in the sandbox (no network, only the workspace writable)' },
 };
 
-/** The nucleus as seed 002 Tool JSON (what `--bootstrap` files hold), for tools whose built-in is usable. */
+/** The nucleus as Tool JSON (what `--bootstrap` files hold), for tools whose built-in is usable. */
 export const nucleusToolJson = (usable: (builtin: string) => boolean = () => true): ReadonlyArray<Readonly<Record<string, unknown>>> =>
   Object.entries(NUCLEUS)
     .filter(([, n]) => usable(n.builtin))

@@ -1,8 +1,10 @@
 /**
- * The catalog's records, as stored (one JSON document each) and as the seed 000 routes show them.
+ * The catalog's records, as stored (one JSON document each) and as the catalog routes
+ * (`/tools/…`) show them.
  *
  * A tool record is a `ToolSpecification` (slug, description, type signature) plus an
- * implementation declaration (`type`, `impl`) and seed 000/002's catalog fields. `signature` (gram)
+ * implementation declaration (`type`, `impl`) and the catalog's fields (ids, slug, version,
+ * switches, the registry's permissions and safety level, timestamps). `signature` (gram)
  * is the source of truth of the schemas: `argSchema` and `outputSchema` are what it compiles to,
  * stored for readers of the files. Records are frozen values.
  */
@@ -12,7 +14,7 @@ import type { SafetyLevel } from '../library/tool.js';
 /** The `schemaVersion` written in every record. */
 export const SCHEMA_VERSION = '1';
 
-/** How a tool is implemented: seed 000's `http`, seed 002's `exec` (`command`), a built-in, or a function of a loaded library (seed 000's `go`). */
+/** How a tool is implemented: an HTTP request (`http`), a program (`command`, the registry's `exec` blocks), a built-in, or a function of a loaded library (`function`; a `tool.json`'s `go` reads as this). */
 export type ToolType = 'http' | 'command' | 'builtin' | 'function';
 export const TOOL_TYPES: ReadonlyArray<ToolType> = ['http', 'command', 'builtin', 'function'];
 
@@ -57,7 +59,7 @@ export interface ToolRecord extends ToolContent {
   readonly isEnabled: boolean;
   readonly isBuiltIn: boolean;
   readonly createdBy: CreatedBy;
-  /** Seed 002's `id` (`tool_http_get`), for tools registered through `/api/v1/tools`. */
+  /** The registry id (`tool_http_get`), for tools registered through `/api/v1/tools`. */
   readonly registryId?: string;
   readonly createdAt: string;
   readonly modifiedAt: string;
@@ -71,7 +73,7 @@ export interface UsageCount {
 
 export const NO_USAGE: UsageCount = Object.freeze({ callCount: 0, lastCalledAt: null });
 
-/** One invocation in a usage history (seed 002: `{ts, type, tool, ...}`). */
+/** One invocation in a usage history (`{ts, type, tool, ...}`). */
 export interface UsageEntry {
   readonly ts: string;
   readonly type: 'invoke';

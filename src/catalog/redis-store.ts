@@ -1,5 +1,5 @@
 /**
- * The Redis store: any number of servers share one catalog. Keys follow seed 002's layout:
+ * The Redis store: any number of servers share one catalog. Keys:
  *
  * ```
  * tools:registry                     set of tool ids (toolIDs)
@@ -8,7 +8,7 @@
  * catalog:rev                        the journal position: one more per record written
  * catalog:journal                    a stream, entry <rev>-1 = {k: kind, i: id}, trimmed to ~100,000
  * tools:usage:count, tools:usage:last  hashes by toolID: call counts, last call times
- * tools:<agent_id>:usage_history     seed 002's usage history of an agent (newest first, capped)
+ * tools:<agent_id>:usage_history     the usage history of an agent (newest first, capped)
  * tools:global:usage_history         the same for every call
  * tools:events                       pub/sub channel of the events, for the other servers
  * ```

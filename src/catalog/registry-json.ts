@@ -1,5 +1,6 @@
 /**
- * Seed 002's Tool JSON, both ways, as pure functions returning `Either` with diagnostics.
+ * The registry's Tool JSON (`input_schema` in the map form or as JSON Schema, `exec` blocks), both
+ * ways, as pure functions returning `Either` with diagnostics.
  *
  * ```json
  * {"id": "tool_http_get", "name": "HTTP GET", "description": "Fetch URL",
@@ -33,7 +34,7 @@ import type { CreatedBy, ToolRecord, UsageCount } from './records.js';
 import { slugOfRegistryId } from './slug.js';
 import { decodeToolJson, type ToolWrite } from './tool-json.js';
 
-/** The version of every tool registered through seed 002's API. */
+/** The version of every tool registered through the registry API. */
 export const REGISTRY_VERSION = '1';
 
 const FIELDS = ['id', 'name', 'description', 'input_schema', 'output_schema', 'permissions', 'safety_level', 'created_by', 'created_at', 'exec', 'tags', 'type', 'impl', 'gram'];
@@ -41,7 +42,7 @@ const READ_ONLY = ['tool_id', 'bundle_id', 'slug', 'version', 'enabled', 'availa
 const SAFETY: ReadonlyArray<SafetyLevel> = ['low', 'medium', 'high'];
 const CREATED_BY: ReadonlyArray<CreatedBy> = ['system', 'agent'];
 
-/** The catalog's type and impl of a seed 002 `exec` block. */
+/** The catalog's type and impl of an `exec` block (`{type: "cmd", cmd, args}`). */
 const execImpl = (exec: unknown, inputSchema: unknown, problems: Diagnostic[]): { readonly type: string; readonly impl: JsonValue } | undefined => {
   const f = fieldsOf(exec, 'exec', problems);
   if (f === undefined) return undefined;
@@ -65,10 +66,10 @@ const execImpl = (exec: unknown, inputSchema: unknown, problems: Diagnostic[]): 
   return { type: 'command', impl: { argv: [cmd, ...args], env: ['PATH'], ...(hasStdin ? { stdin: 'stdin' } : {}) } };
 };
 
-/** A seed 002 Tool JSON document as a catalog write. */
+/** A Tool JSON document as a catalog write. */
 export const decodeRegistryTool = (u: unknown, env: ContentEnvironment): Either<ReadonlyArray<Diagnostic>, ToolWrite & { readonly registryId: string }> => {
   const problems: Diagnostic[] = [];
-  const f = fieldsOf(u, 'a seed 002 tool', problems);
+  const f = fieldsOf(u, 'a registry tool', problems);
   if (f === undefined) return left(problems);
   f.onlyKnown(FIELDS, READ_ONLY);
   const id = f.string('id');
@@ -90,7 +91,7 @@ export const decodeRegistryTool = (u: unknown, env: ContentEnvironment): Either<
       if (f.object[k] !== undefined) problems.push(error(CatalogCodes.INVALID_RECORD, `${k}: a tool given as gram takes its schemas and implementation from it; leave ${k} out`));
     }
   } else if (impl !== undefined) {
-    // type and impl (the catalog's form) win over exec, which a GET shows as their seed 002 view
+    // type and impl (the catalog's form) win over exec, which a GET shows as their registry view
   } else if (f.object['exec'] !== undefined) {
     const e = execImpl(f.object['exec'], f.object['input_schema'], problems);
     if (e !== undefined) ({ type, impl } = e);
@@ -120,7 +121,7 @@ export const decodeRegistryTool = (u: unknown, env: ContentEnvironment): Either<
   return w._tag === 'Left' ? w : right({ ...w.right, registryId: id });
 };
 
-/** The seed 002 id of a tool: its registry id, else its toolID. */
+/** The id the registry API names a tool by: its registry id, else its toolID. */
 export const registryIdOf = (r: ToolRecord): string => r.registryId ?? r.toolID;
 
 /** What the registry API shows of a tool's state besides its record. */
@@ -130,7 +131,7 @@ export interface RegistryView {
   readonly usage: UsageCount;
 }
 
-/** A tool as seed 002's Tool JSON (schemas in the map form when it says the same), with the catalog's ids beside. */
+/** A tool as the registry's Tool JSON (schemas in the map form when it says the same), with the catalog's ids beside. */
 export const encodeRegistryTool = (r: ToolRecord, view: RegistryView): JsonObject => {
   const argv = r.type === 'command' && Array.isArray(r.impl['argv']) ? (r.impl['argv'] as ReadonlyArray<JsonValue>) : undefined;
   const flat = argv !== undefined && argv.every((a) => typeof a === 'string') ? (argv as ReadonlyArray<string>) : undefined;

@@ -1,12 +1,12 @@
 /**
- * Seed 000's rules as pure decisions: given the current state and a write, either the records to
+ * The catalog's rules as pure decisions: given the current state and a write, either the records to
  * store or the refusal. The catalog runs them inside the store's transaction, after syncing, so
  * they always judge the latest state (also across processes).
  *
  * Decisions worth knowing:
  * - `<slug, version>` is taken by any tool of the bundle, enabled or not (a hard delete frees it);
  *   the conflict names the existing tool. Registry ids are unique across the catalog.
- * - A PUT of a tool never replaces one (seed 000: conflict, the existing tool unchanged).
+ * - A PUT of a tool never replaces one (a conflict, the existing tool unchanged).
  * - Bundle slugs are unique among live bundles (the CLI names bundles by slug).
  * - A PUT of a soft-deleted bundle restores it.
  * - Nothing inside a disabled or soft-deleted bundle may be written (PUT, PATCH); deleting a tool

@@ -1,5 +1,5 @@
 /**
- * The catalog's full-text index: seed 000's ranking, in tiers, newest first within a tier.
+ * The catalog's full-text index: results ranked in tiers, newest first within a tier.
  *
  * 1. **prefix**: the slug or the display name begins with the query (`wea` → `weather-report`);
  * 2. **whole word**: every word of the query is a whole word of the slug, display name,

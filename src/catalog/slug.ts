@@ -1,5 +1,5 @@
 /**
- * Slugs and versions, exactly as seed 000 states them: Unicode letters, digits and the ASCII dash
+ * Slugs and versions, by the catalog's rules: Unicode letters, digits and the ASCII dash
  * (`-`); versions may also hold dots; no underscore, whitespace, slash, control character or
  * symbol; case-sensitive; at most 64 runes (code points). Versions are opaque labels: compared as
  * strings, never ordered.
@@ -65,7 +65,7 @@ export const isSlug = (s: string): boolean => parseSlug(s)._tag === 'Right';
 export const isVersion = (s: string): boolean => parseVersion(s)._tag === 'Right';
 
 /**
- * The slug a seed 002 registry id maps to: `_` and `.` become `-` (`tool_http_get` →
+ * The slug a registry id maps to: `_` and `.` become `-` (`tool_http_get` →
  * `tool-http-get`). Two ids that map to one slug collide, and the second is refused by name.
  */
 export const slugOfRegistryId = (id: string): string => id.replace(/[_.]/g, '-');

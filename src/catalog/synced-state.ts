@@ -75,7 +75,7 @@ export class SyncedState {
     try {
       const loaded = await this.backend.load();
       this.state.clear();
-      this.seedBuiltins();
+      this.addBuiltinRecords();
       this.applyReads(loaded.records, false, false);
       this.cursor = loaded.cursor;
       this.unsubscribeRemote = await this.backend.onPublished((e) => {
@@ -166,7 +166,8 @@ export class SyncedState {
   // records
   // -----------------------------------------------------------------------------------------------
 
-  private seedBuiltins(): void {
+  /** The built-in bundle and its tools as the code defines them (stored records then set only their `isEnabled`). */
+  private addBuiltinRecords(): void {
     this.state.setBundle(BUILTIN_BUNDLE_ID, builtinBundle());
     for (const spec of builtinSpecifications()) {
       const t = this.builtins.get(spec.name);
@@ -185,7 +186,7 @@ export class SyncedState {
       const tools = new Map(this.state.tools);
       const bundles = new Map(this.state.bundles);
       this.state.clear();
-      this.seedBuiltins();
+      this.addBuiltinRecords();
       this.applyReads(loaded.records, false, true);
       for (const [id, old] of bundles) this.emitChange('bundle', id, old, this.state.bundles.get(id), true);
       for (const [id, old] of tools) this.emitChange('tool', id, old, this.state.tools.get(id), true);

@@ -1,9 +1,11 @@
 /**
- * Seed 000's `tool.json`, both ways, as pure functions returning `Either` with diagnostics:
+ * The `tool.json` record of a tool bundle, both ways, as pure functions returning `Either` with
+ * diagnostics:
  *
  * - `decodeToolJson`: a tool as a client writes it (a PUT body, a `tool.json` file, an export):
- *   the seed's fields, seed 002's `tags`, `permissions`, `safetyLevel`, `createdBy`, and either
- *   `argSchema`/`outputSchema`/`impl` or `{"gram": "[slug:Tool {…} | signature]"}`. Seed 000's
+ *   the record's fields (`slug`, `version`, `displayName`, `description`, `type`, `isEnabled`,
+ *   …), the registry's `tags`, `permissions`, `safetyLevel`, `createdBy`, and either
+ *   `argSchema`/`outputSchema`/`impl` or `{"gram": "[slug:Tool {…} | signature]"}`. The
  *   `"type": "go"` with `{"goFunc": "pkg.Name"}` reads as a `function` tool named `pkg.Name`.
  *   Identity and timestamps (`bundleID`, `toolID`, `createdAt`, `modifiedAt`) are kept for imports;
  *   the routes ignore them.
@@ -55,7 +57,7 @@ export const READ_ONLY_TOOL_FIELDS = ['schemaVersion', 'isBuiltIn', 'callCount',
 // writes
 // -------------------------------------------------------------------------------------------------
 
-/** Seed 000's `go` type, read as a function tool. */
+/** The `go` type (a function of the host program), read as a function tool. */
 const goAsFunction = (type: string | undefined, impl: unknown): { readonly type: string | undefined; readonly impl: unknown } => {
   if (type !== 'go') return { type, impl };
   const name = isJsonObject(impl) ? impl['goFunc'] ?? impl['function'] : impl;

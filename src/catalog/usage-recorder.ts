@@ -1,8 +1,8 @@
 /**
- * Usage of tools, recorded off the response path (seed 000: "updated asynchronously"): a call adds
- * to counters and a history list in memory, written to the store a moment later in one batch.
- * Reads add what is still pending, so a process sees its own calls at once. When the store is
- * down, counts are kept for the next flush and the history is bounded.
+ * Usage of tools, recorded off the response path (a call never waits for its usage to be written):
+ * a call adds to counters and a history list in memory, written to the store a moment later in one
+ * batch. Reads add what is still pending, so a process sees its own calls at once. When the store
+ * is down, counts are kept for the next flush and the history is bounded.
  */
 import type { ToolResult } from '../library/result.js';
 import type { CatalogBackend } from './backend.js';

@@ -1,8 +1,9 @@
 /**
- * `gramkit/catalog`: the persistent tool catalog. Bundles and tools (seed 000) and the registry
- * view (seed 002) over a store (flat files with cross-process locks, or Redis), with search, usage,
- * events, and invocation through the library's pipeline; and the record codecs (seed 000
- * `tool.json`, seed 002 Tool JSON, gram) as pure functions returning `Either`.
+ * `gramkit/catalog`: the persistent tool catalog. Bundles and tools (keyed by `<bundle, slug,
+ * version>`) and the registry view of them (Tool JSON, keyed by registry id) over a store (flat
+ * files with cross-process locks, or Redis), with search, usage, events, and invocation through the
+ * library's pipeline; and the record codecs (the `tool.json` record, the registry's Tool JSON,
+ * gram) as pure functions returning `Either`.
  */
 export type {
   Catalog, CatalogOptions, BundleQuery, ToolQuery, SearchQuery, Page, BundleView, ToolView, BundleList, ToolList, ToolRef, InvokeOptions as CatalogInvokeOptions,
@@ -38,5 +39,5 @@ export { BUILTIN_BUNDLE_ID } from '../catalog/builtin-records.js';
 export type { SearchEntry, SearchTier, SearchCursor, SearchHit, SearchPage, SearchOptions } from '../catalog/search-index.js';
 export { SearchIndex } from '../catalog/search-index.js';
 
-export type { SeedToolFormat, SeedToolGram } from '../catalog/convert.js';
-export { contentEnvironment, seedToolFormat, seedToolToGram } from '../catalog/convert.js';
+export type { CatalogToolFormat, CatalogToolGram } from '../catalog/convert.js';
+export { contentEnvironment, catalogToolFormat, catalogToolToGram } from '../catalog/convert.js';

@@ -27,8 +27,7 @@ export {
   ruleEngine, emptyRuleEngine, customRule, forbiddenPatternsRule, forbiddenPathsRule, MAX_COMMAND_LENGTH, addRule, removeRule, combineRuleEngines,
   checkRules, describeViolations,
 } from '../policy/rules.js';
-export { defaultRules, defaultRuleEngine, isCriticalPath, sensitivePath } from '../policy/default-rules.js';
-export { noRmRf, noSystemAccountFiles, isAccountFile } from '../policy/seed-rules.js';
+export { defaultRules, defaultRuleEngine, isCriticalPath, sensitivePath, noRmRf, noSystemAccountFiles, isAccountFile } from '../policy/default-rules.js';
 export { checkPaths } from '../policy/path-rules.js';
 export type { CommandView } from '../policy/command-view.js';
 export { commandViews } from '../policy/command-view.js';

@@ -1,8 +1,8 @@
 /**
  * `gramkit/server`: the tool service. `createService({catalog})` is a web-standard handler
- * (`fetch(request) → Response`) for seed 000's and seed 002's REST APIs, `/healthz`,
- * `/openapi.json` and the events stream, with problem+json errors; `startServer` listens on a
- * socket. Extra handlers (MCP, an admin page) mount with `mounts`.
+ * (`fetch(request) → Response`) for the catalog's REST API (`/tools`) and the registry's
+ * (`/api/v1`), `/healthz`, `/openapi.json` and the events stream, with problem+json errors;
+ * `startServer` listens on a socket. Extra handlers (MCP, an admin page) mount with `mounts`.
  */
 export type { Service, ServiceOptions, Mount, FetchHandler } from '../server/service.js';
 export { createService } from '../server/service.js';

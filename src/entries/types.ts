@@ -33,7 +33,7 @@ export { jsonToGram } from '../spec/gram-values.js';
 export type { TypeView } from '../spec/to-typescript.js';
 export { typeToTypeScript, signatureDeclarations } from '../spec/to-typescript.js';
 export { importDefinitions, importSucceeded, detectFormat, IMPORT_FORMATS } from '../spec/import.js';
-export { ToolSpecificationJson, AgentSpecificationJson, SpecificationsJson } from '../spec/codecs.js';
+export { ToolSpecificationJson, AgentSpecificationJson, SpecificationsJson } from '../spec/json-codecs.js';
 export type { JsonDifference, DiffOptions } from '../core/json-diff.js';
 export { diffJson, formatDifferences, schemaDiffOptions } from '../core/json-diff.js';
 export type { JsonEqualityOptions } from '../core/json-equal.js';

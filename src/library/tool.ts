@@ -78,7 +78,7 @@ export interface Tool {
   readonly toJSON?: () => Diagnostic;
 }
 
-/** What `createTool` takes besides the four seed arguments. */
+/** What `createTool` takes besides its four arguments (name, description, schema, invoke). */
 export interface ToolOptions {
   readonly outputSchema?: JsonSchema;
   readonly limits?: ToolLimits;

@@ -5,11 +5,22 @@
  * `sudo /bin/rm -r -f "/"` is. They are a first line of defence for the `shell` tool; the sandbox
  * is the second. What they cannot see (a command assembled in variables, code in other languages)
  * is listed in docs/policies.md.
+ *
+ * Most rules are targeted (a recursive deletion of `/` or a system directory, a write to the
+ * account files). Two are broad, blocking a whole class of command whatever its target:
+ *
+ * - `no-rm-rf`: any `rm` that is both recursive and forced, whatever it deletes (`rm -rf build`
+ *   included: ask for `rm -r`, which stops at write-protected files, or delete with `delete_file`);
+ * - `no-system-account-files`: reading or writing the system's account and password files
+ *   (`/etc/passwd`, `/etc/group`, `/etc/shadow`, `/etc/gshadow`, `/etc/sudoers`, their `-` backups,
+ *   `/etc/master.passwd`, `/etc/security/opasswd`), in path arguments and in command words.
+ *
+ * Every rule is in `defaultRuleEngine`. To allow what one blocks, remove it by name:
+ * `removeRule(defaultRuleEngine, 'no-rm-rf')`.
  */
 import { commandViews, resolveIn, type CommandView } from './command-view.js';
 import { getopt, hasOption, optionSpec, type ParsedOptions } from './getopt.js';
 import { normalizeForMatch, ruleEngine, type Rule, type RuleEngine, type RuleInput } from './rules.js';
-import { seedRules } from './seed-rules.js';
 
 // -------------------------------------------------------------------------------------------------
 // path classes
@@ -63,7 +74,14 @@ export const sensitivePath = (path: string): string | undefined => {
   return SENSITIVE.find((s) => s.re.test(p))?.what;
 };
 
+/** The files that define the system's accounts and who may use sudo (what `no-account-changes` protects from writes). */
 const ACCOUNT_FILES = /^\/etc\/(passwd|group|g?shadow|sudoers)-?$/;
+
+/** The account files and every other file of passwords (what `no-system-account-files` protects from reads and writes). */
+const ACCOUNT_AND_PASSWORD_FILES = /^\/etc\/(passwd|group|shadow|gshadow|sudoers|master\.passwd|security\/opasswd)-?$/;
+
+/** Whether `word` names a system account or password file (after `..` and `//` are collapsed). */
+export const isAccountFile = (word: string): boolean => ACCOUNT_AND_PASSWORD_FILES.test(normalizeForMatch(word));
 
 // -------------------------------------------------------------------------------------------------
 // command helpers
@@ -375,6 +393,38 @@ export const noAccountChanges: Rule = {
   },
 };
 
+export const noRmRf: Rule = {
+  name: 'no-rm-rf',
+  description: 'blocks rm -rf (recursive and forced deletion), whatever it deletes',
+  check: (input) => {
+    for (const v of views(input)) {
+      if (v.name !== 'rm') continue;
+      const { options } = split(v.args);
+      const short = options.filter((o) => /^-[A-Za-z]+$/.test(o)).join('');
+      const long = options.filter((o) => o.startsWith('--') && o.length > 2).map((o) => o.slice(2).split('=')[0] as string);
+      const recursive = /[rR]/.test(short) || long.some((o) => 'recursive'.startsWith(o));
+      const force = short.includes('f') || long.some((o) => 'force'.startsWith(o));
+      if (recursive && force) return `\`${shown(v)}\` deletes recursively without asking (rm -rf); delete specific files, or use rm -r`;
+    }
+    return undefined;
+  },
+};
+
+export const noSystemAccountFiles: Rule = {
+  name: 'no-system-account-files',
+  description: 'blocks reading or writing /etc/passwd, /etc/group, /etc/shadow, /etc/sudoers and the like',
+  check: (input) => {
+    for (const p of input.paths) if (isAccountFile(p.path)) return `argument "${p.argument}" names the system's account file ${JSON.stringify(p.path)}`;
+    for (const v of views(input)) {
+      for (const w of [...v.args, ...v.redirects.map((r) => r.target)]) {
+        const candidates = w.includes('=') ? [w, w.slice(w.indexOf('=') + 1)] : [w];
+        for (const c of candidates) if (isAccountFile(c)) return `\`${shown(v)}\` names the system's account file ${JSON.stringify(c)}`;
+      }
+    }
+    return undefined;
+  },
+};
+
 /** Every default rule, in the order they are checked. */
 export const defaultRules: ReadonlyArray<Rule> = [
   noRecursiveDeleteOfRoot,
@@ -386,7 +436,8 @@ export const defaultRules: ReadonlyArray<Rule> = [
   noRemoteScriptExecution,
   noSensitiveFiles,
   noAccountChanges,
-  ...seedRules,
+  noRmRf,
+  noSystemAccountFiles,
 ];
 
 /** The engine with the default rules, knowing the built-in tools' commands and paths. */

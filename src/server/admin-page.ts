@@ -1,5 +1,5 @@
 /**
- * The admin page at `/ui`: seed 000's Tools admin screen and seed 002's Monitor in one page
+ * The admin page at `/ui`: the catalog's administration and the registry's monitor in one page
  * (bundles and tools with enable/disable toggles, search on the search route, a tool's detail with
  * its gram, a tester whose form is generated from `argSchema`, a filter for agent-created tools,
  * recent usage). Three static files (src/server/ui/), served as they are: no build step, no

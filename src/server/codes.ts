@@ -20,7 +20,7 @@ export const ServiceCodes = defineCodes('server', 'SERVICE', {
 
 export type ServiceCode = CodeOf<typeof ServiceCodes>;
 
-/** The scopes of seed 002's `X-Caller-Scopes`, and the one writes need. */
+/** The scopes a caller names in `X-Caller-Scopes` (enforced with `--require-scopes`), and the one each kind of route needs. */
 export const Scopes = {
   READ: 'read_registry',
   INVOKE: 'invoke_tool',

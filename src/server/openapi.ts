@@ -69,7 +69,7 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: { rea
     info: {
       title: 'gramkit tool service',
       version: options.version,
-      description: 'The tool catalog (seed 000, under /tools) and the tool registry (seed 002, under /api/v1). Errors are RFC 9457 problem details with a stable code; see docs/service.md.',
+      description: 'The tool catalog (bundles and tools by slug and version, under /tools) and the tool registry (Tool JSON by id, under /api/v1). Errors are RFC 9457 problem details with a stable code; see docs/service.md.',
     },
     paths,
     components: {

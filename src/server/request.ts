@@ -1,6 +1,7 @@
 /**
  * Reading a request: the body (capped while it streams, JSON only), the query parameters (typed
- * from the route's declarations: no coercion beyond what each declares), and seed 002's headers.
+ * from the route's declarations: no coercion beyond what each declares), and the caller's headers
+ * (`X-Caller-Scopes`, `X-Agent-ID`, `X-Project-ID`).
  * Every problem is a problem+json answer, never an exception.
  */
 import { ServiceCodes } from './codes.js';
@@ -97,6 +98,6 @@ export const readIdHeader = (request: Request, name: string): Parsed<string | un
   return HEADER_VALUE.test(v) ? { ok: true, value: v } : fail(ServiceCodes.INVALID_REQUEST, `${name} must be at most 128 printable characters`);
 };
 
-/** Seed 002's `X-Caller-Scopes`: comma- or space-separated. */
+/** The caller's `X-Caller-Scopes`: comma- or space-separated. */
 export const readScopes = (request: Request): ReadonlySet<string> =>
   new Set((request.headers.get('x-caller-scopes') ?? '').split(/[\s,]+/).map((s) => s.trim()).filter((s) => s !== ''));

@@ -64,7 +64,7 @@ export interface RouteSpec {
   readonly public?: boolean;
   readonly params?: Readonly<Record<string, PathParameter>>;
   readonly query?: Readonly<Record<string, QueryParameter>>;
-  /** Seed 002's `X-Agent-ID`, `X-Project-ID` are read by invocations. */
+  /** Invocations read `X-Agent-ID` and `X-Project-ID` (who calls, for the usage history and events). */
   readonly agentHeaders?: boolean;
   readonly body?: { readonly schema: JsonSchema; readonly required: boolean; readonly description: string };
   readonly responses: Readonly<Record<number, RouteResponse>>;

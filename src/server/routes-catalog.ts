@@ -1,5 +1,5 @@
 /**
- * Seed 000's routes, as written, relative to `/tools`: bundles, tools by `<bundle, slug,
+ * The catalog routes, relative to `/tools`: bundles, tools by `<bundle, slug,
  * version>`, invocation, the global list and search. Lists answer `{bundles|tools, nextPageToken}`.
  * Two additions the admin page needs: `GET /tools/bundles/{bundleID}` and a tool's gram
  * (`GET …/version/{v}/gram`).

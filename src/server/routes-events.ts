@@ -1,6 +1,6 @@
 /**
  * `GET /api/v1/events`: the catalog's events as server-sent events (`event: <type>`, `id`, `data:
- * <json>`): seed 002's `invoked`, `result`, `failed`, `discovered`, `created`, and `changed` for
+ * <json>`): `invoked`, `result`, `failed`, `discovered`, `created`, and `changed` for
  * every record change. `?types=` keeps some types only. A comment line every 15 s keeps proxies
  * from closing the stream; it ends when the client goes away.
  */

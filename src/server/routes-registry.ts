@@ -1,5 +1,5 @@
 /**
- * Seed 002's routes: the registry (`GET|POST /api/v1/tools`, seed 002's Tool JSON, the map form of
+ * The registry routes: `GET|POST /api/v1/tools` (Tool JSON, the map form of
  * schemas included), discovery, invocation by id (the body is the parameters), deletion of
  * agent-created tools, and usage history. `{id}` is a registry id (`tool_http_get`) or a toolID;
  * `usage` and `discover` are routes, not ids.
@@ -18,10 +18,10 @@ export const registryRoutes = (options: { readonly usable?: (builtin: string) =>
     method: 'get',
     path: '/api/v1/tools',
     operationId: 'registryList',
-    summary: 'Every registered tool as seed 002 Tool JSON',
+    summary: 'Every registered tool as Tool JSON',
     tag: 'registry',
     scope: Scopes.READ,
-    query: { created_by: { kind: 'string', description: 'system or agent (the Monitor\'s filter of agent-created tools)' } },
+    query: { created_by: { kind: 'string', description: 'system or agent (the admin page\'s filter of agent-created tools)' } },
     responses: { 200: { description: '{tools: [...]}', schema: { type: 'object', properties: { tools: { type: 'array', items: refTo('RegistryTool') } } } }, 400: problemRef },
     handler: async (c) => {
       const by = c.query['created_by'];
@@ -33,10 +33,10 @@ export const registryRoutes = (options: { readonly usable?: (builtin: string) =>
     method: 'post',
     path: '/api/v1/tools',
     operationId: 'registryRegister',
-    summary: 'Register a tool (seed 002 Tool JSON; created_by defaults to system)',
+    summary: 'Register a tool (Tool JSON; created_by defaults to system)',
     tag: 'registry',
     scope: Scopes.WRITE,
-    body: { schema: RegistryToolWriteSchema, required: true, description: 'seed 002 Tool JSON' },
+    body: { schema: RegistryToolWriteSchema, required: true, description: 'Tool JSON' },
     responses: { 201: { description: 'the registered tool', schema: refTo('RegistryTool') }, 400: problemRef, 409: problemRef, 503: problemRef },
     handler: async (c) => reply(await c.catalog.registerTool(c.body), 201, (w) => ({ ...w.value, ...(w.warnings.length > 0 ? { warnings: warningsView(w.warnings) } : {}) })),
   },

@@ -18,7 +18,7 @@ const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}
 
 export const BundleWriteSchema: JsonObject = {
   type: 'object',
-  description: 'A bundle: seed 000 PUT body. displayName defaults to the slug, description to "", isEnabled to true.',
+  description: 'A bundle, as a PUT sends it. displayName defaults to the slug, description to "", isEnabled to true.',
   properties: {
     slug: { type: 'string', description: 'Unicode letters, digits and "-"; at most 64 runes; unique among live bundles' },
     displayName: { type: 'string' },
@@ -39,7 +39,7 @@ export const EnabledPatchSchema: JsonObject = {
 export const ToolWriteSchema: JsonObject = {
   type: 'object',
   description:
-    'A tool: seed 000 tool.json fields. Either argSchema (JSON Schema or seed 002 map form), outputSchema, type and impl; or gram ("[slug:Tool {description, version, http|command|builtin|function: …} | signature]").',
+    'A tool, as a tool.json record: its fields. Either argSchema (JSON Schema, or the map form {"url": "string"}), outputSchema, type and impl; or gram ("[slug:Tool {description, version, http|command|builtin|function: …} | signature]").',
   properties: {
     slug: { type: 'string', description: 'must equal the path\'s when present' },
     version: { type: 'string', description: 'must equal the path\'s when present' },
@@ -61,19 +61,19 @@ export const ToolWriteSchema: JsonObject = {
 
 export const InvokeSchema: JsonObject = {
   type: 'object',
-  description: 'seed 000: the arguments under "args" (default {})',
+  description: 'the arguments under "args" (default {})',
   properties: { args: { type: 'object', description: 'validated against the tool\'s argSchema' } },
   additionalProperties: false,
 };
 
 export const ParametersSchema: JsonObject = {
   type: 'object',
-  description: 'seed 002: the body is the parameters (an empty body means {})',
+  description: 'the body is the arguments (an empty body means {})',
 };
 
 export const RegistryToolWriteSchema: JsonObject = {
   type: 'object',
-  description: 'seed 002 Tool JSON; created_by defaults to system',
+  description: 'Tool JSON; created_by defaults to system',
   properties: {
     id: { type: 'string', description: '1 to 64 letters, digits, "_", "-" or "."' },
     name: { type: 'string' },
@@ -180,7 +180,7 @@ export const COMPONENTS: Readonly<Record<string, JsonObject>> = {
   },
   RegistryTool: {
     type: 'object',
-    description: 'seed 002 Tool JSON, with the catalog\'s ids beside',
+    description: 'Tool JSON, with the catalog\'s ids beside',
     properties: {
       id: { type: 'string' },
       name: { type: 'string' },

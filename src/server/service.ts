@@ -1,8 +1,8 @@
 /**
  * The tool service as a web-standard handler: `createService({catalog, …}).fetch(request)` answers
- * seed 000's routes (under `/tools`), seed 002's (under `/api/v1`), `/healthz`, `/openapi.json`
- * and the events stream, with problem+json errors. `startServer` (serve.ts) puts it on a socket;
- * tests call `fetch` directly.
+ * the catalog routes (under `/tools`), the registry routes (under `/api/v1`), `/healthz`,
+ * `/openapi.json` and the events stream, with problem+json errors. `startServer` (serve.ts) puts it
+ * on a socket; tests call `fetch` directly.
  *
  * Every request goes through the same checks, in order: the `Host` header (a local server refuses
  * other host names: DNS rebinding), the bearer token (when the server has one), the scope (when the
@@ -48,7 +48,7 @@ export interface ServiceOptions {
   readonly catalog: Catalog;
   /** Requests must carry `Authorization: Bearer <token>` (all but `/healthz`). */
   readonly token?: string;
-  /** Enforce seed 002's `X-Caller-Scopes`: `read_registry`, `invoke_tool`, `write_registry`. */
+  /** Enforce the callers' `X-Caller-Scopes`: `read_registry`, `invoke_tool`, `write_registry`. */
   readonly requireScopes?: boolean;
   /** `loopback`: only `Host: localhost|127.0.0.1|[::1]` (a server on 127.0.0.1); `any`: no check. Default `loopback`. */
   readonly hostHeaders?: 'loopback' | 'any';

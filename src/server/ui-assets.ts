@@ -59,7 +59,7 @@ export const UI_ASSETS: Readonly<Record<string, string>> = {
     "",
   ].join('\n'),
   "app.js": [
-    "// gramkit's admin page: seed 000's Tools admin screen and seed 002's Monitor in one page, over the",
+    "// gramkit's admin page: the catalog's administration and the registry's monitor in one page, over the",
     "// service's own REST routes (no other API). Plain JavaScript, no build step, no dependency.",
     "'use strict';",
     "",
@@ -326,7 +326,7 @@ export const UI_ASSETS: Readonly<Record<string, string>> = {
     "};",
     "",
     "// ------------------------------------------------------------------------------------------------",
-    "// usage (the Monitor)",
+    "// usage (the recent calls)",
     "// ------------------------------------------------------------------------------------------------",
     "",
     "const loadUsage = async () => {",

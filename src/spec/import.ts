@@ -21,11 +21,11 @@ import { type SchemaDialect, checkSignatureFromJsonSchemas } from './from-json-s
 import { ImportCodes } from './codes.js';
 import { isJsonObject, setOwn } from '../core/json.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
-import { type NameStyle, printSignature } from './print-signature.js';
+import { printSignature } from './print-signature.js';
 import { printSpecifications } from './serialize.js';
 import { checkTypeSignature } from './signature.js';
 import { type ToolSpecification, makeToolSpecification } from './tool-spec.js';
-import { type Field, type TypeSignature, fieldEquals, signatureEquals } from './types.js';
+import { type TypeSignature, signatureEquals } from './types.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -261,20 +261,6 @@ const extract = (d: JsonObject, format: ImportFormat, fallbackName: string | und
 
 const withPrefix = (d: Diagnostic, name: string): Diagnostic => ({ ...d, message: `tool "${name}": ${d.message}` });
 
-/** Parameter names that mean different things in different tools of the document (written with `paramName`). */
-const conflictingNames = (sigs: ReadonlyArray<TypeSignature>): ReadonlySet<string> => {
-  const first = new Map<string, Field>();
-  const out = new Set<string>();
-  for (const s of sigs) {
-    for (const f of s.args.fields) {
-      const prev = first.get(f.name);
-      if (prev === undefined) first.set(f.name, f);
-      else if (!fieldEquals(prev, f)) out.add(f.name);
-    }
-  }
-  return out;
-};
-
 /** Imports tool definitions (already parsed JSON). */
 export const importDefinitions = (values: ReadonlyArray<{ readonly value: unknown; readonly at: string }>, options: ImportOptions = {}): ImportReport => {
   const fileOpt = options.file !== undefined ? { file: options.file } : {};
@@ -323,14 +309,8 @@ export const importDefinitions = (values: ReadonlyArray<{ readonly value: unknow
     });
   });
 
-  // 2. names shared by parameters that differ are written with paramName (they are not identities)
-  const ok = pending.filter((p) => p.signature !== undefined && !p.diagnostics.some((d) => d.severity === 'error'));
-  const conflicts = conflictingNames(ok.map((p) => p.signature as TypeSignature));
-  // one style per document: identifiers when no name means two things, else `paramName` throughout
-  const documentStyle: NameStyle = conflicts.size === 0 ? 'identifier' : 'paramName';
-  const style = (_n: string): NameStyle => documentStyle;
-
-  // 3. print, read back, and build specifications
+  // 2. print, read back, and build specifications: parameter names are scoped to their tool, so each
+  // is written as an identifier (`paramName` only for a name that is not a gram identifier)
   const tools: ImportedTool[] = [];
   const byName = new Map<string, ToolSpecification>();
   for (const p of pending) {
@@ -338,8 +318,8 @@ export const importDefinitions = (values: ReadonlyArray<{ readonly value: unknow
     let spec: ToolSpecification | undefined;
     if (p.signature !== undefined && !diagnostics.some((d) => d.severity === 'error') && p.description !== undefined) {
       const sig = p.signature;
-      const inline = printSignature(sig, { names: style });
-      const text = inline.length > 100 || sig.args.fields.length > 2 ? printSignature(sig, { names: style, layout: { indent: '  ' } }) : inline;
+      const inline = printSignature(sig);
+      const text = inline.length > 100 || sig.args.fields.length > 2 ? printSignature(sig, { layout: { indent: '  ' } }) : inline;
       const back = checkedValue(checkTypeSignature(text));
       if (back === undefined || !signatureEquals(back, sig)) {
         diagnostics.push(error(IMPORT_ROUND_TRIP, 'internal: the printed signature does not read back to the imported one; please report this', { ...fileOpt, hint: text }));

@@ -21,7 +21,7 @@ import { finish, knownMap, link } from './link.js';
 import type { KnownTools, LoadOptions, Specifications } from './specifications.js';
 import { type AgentSpecification } from './agent-spec.js';
 import { SpecCodes } from './codes.js';
-import { decodeSpecifications } from './codecs.js';
+import { decodeSpecifications } from './json-form.js';
 
 
 // -------------------------------------------------------------------------------------------------

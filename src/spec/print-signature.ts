@@ -4,7 +4,7 @@
  *
  * A type is written as a label when its kind says everything (`(age::Integer)`), as a type
  * expression in `type` when nothing below its top level carries keywords
- * (`(tags::Array {type: "[String]"})`), and else in the structured form of the seed, with
+ * (`(tags::Array {type: "[String]"})`), and else in the structured form, with
  * `fields`, `elementType`, `elementTypes`, `anyOf` and `additionalProperties` holding type maps
  * (`{name: "city", type: "String", description: "..."}`). The type's own keywords always go into the
  * node's record.
@@ -24,8 +24,8 @@ export type NameStyle = 'identifier' | 'paramName';
 export interface SignaturePrintOptions {
   /**
    * How parameter names are written: `(name::T)` or `(::T {paramName: "name"})`. By default the
-   * identifier form when the name is a gram symbol. A function decides per name (the importer uses
-   * `paramName` for names that would mean different things in different tools of one file).
+   * identifier form when the name is a gram symbol (`paramName` otherwise: `"first name"`,
+   * `"x-id"`). A function decides per name.
    */
   readonly names?: NameStyle | ((name: string) => NameStyle);
   /** `inline` (default): one line. Or one node per line, continuation lines starting with `indent`. */

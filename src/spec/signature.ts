@@ -1,5 +1,5 @@
 /**
- * The seed's functional API over the signature compiler (compile-signature.ts): signature text (a
+ * The functional API over the signature compiler (compile-signature.ts): signature text (a
  * gram path) to its structured form (`parseTypeSignature`) and to the JSON Schema of its arguments
  * (`typeSignatureToJSONSchema`), and `checkTypeSignature` with the warnings too. See
  * `docs/type-signatures.md` for the whole language; every error has a code of codes.ts and a span.

@@ -10,8 +10,8 @@
  * - Errors are mapped to `{path, code, message}` that a model can act on:
  *   `argument "age" must be an integer, got "ten"`.
  * - Defaults are applied to a copy, never to the caller's value (ajv's `useDefaults` would mutate).
- * - `validateToolArgs(schema, args)`: the seed's function — validation, then defaults on a copy —
- *   at ajv's speed on the valid path (a benchmark compares them).
+ * - `validateToolArgs(schema, args)`: validation, then defaults on a copy, in one call, at ajv's
+ *   speed on the valid path (a benchmark compares them).
  */
 import { type ArgCode, ArgCodes, SpecCodes } from './codes.js';
 import { pointerSegments, valueAt } from '../core/json-pointer.js';

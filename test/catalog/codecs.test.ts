@@ -1,7 +1,7 @@
 /**
- * The record codecs as laws (fast-check): slugs and versions exactly as seed 000 states them; the
- * map form of schemas both ways; a tool record through its stored JSON, through seed 000's
- * tool.json, through gram and through seed 002's Tool JSON, unchanged.
+ * The record codecs as laws (fast-check): slugs and versions by the catalog's rules; the map form of
+ * schemas both ways; a tool record through its stored JSON, through a `tool.json`, through gram and
+ * through the registry's Tool JSON, unchanged.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -22,8 +22,8 @@ import {
   parseSlug,
   parseVersion,
   schemaToMap,
-  seedToolFormat,
-  seedToolToGram,
+  catalogToolFormat,
+  catalogToolToGram,
   type ToolContent,
   type ToolRecord,
 } from 'gramkit/catalog';
@@ -72,7 +72,7 @@ describe('slugs and versions', () => {
 const typeName: fc.Arbitrary<string> = fc.oneof(fc.constantFrom('string', 'int', 'float', 'bool', 'object', 'array', 'any'), fc.constantFrom('string[]', 'int[]', 'string[][]'));
 const fieldName = fc.stringMatching(/^[a-z][a-z0-9]{0,8}$/).filter((k) => k !== 'type' && k !== 'required' && k !== 'properties' && k !== 'items');
 
-describe("seed 002's map form", () => {
+describe('the map form of schemas', () => {
   it('reads {"url": "string", "n?": "int"} as an object schema and writes it back the same', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.tuple(fieldName, fc.boolean()).map(([k, opt]) => (opt ? `${k}?` : k)), typeName, { maxKeys: 6 }), (raw) => {
@@ -188,7 +188,7 @@ describe('a tool record round-trips', () => {
     );
   });
 
-  it("through seed 000's tool.json (a GET's record written back)", () => {
+  it("through a tool.json (a GET's record written back)", () => {
     fc.assert(
       fc.property(content, (c) => {
         const w = decodeToolJson(JSON.parse(JSON.stringify(encodeTool(record(c)))), env);
@@ -214,7 +214,7 @@ describe('a tool record round-trips', () => {
     );
   });
 
-  it("through seed 002's Tool JSON", () => {
+  it("through the registry's Tool JSON", () => {
     fc.assert(
       fc.property(content, (c) => {
         const r = record({ ...c, slug: 'tool-x', version: '1' }, { registryId: 'tool_x' });
@@ -228,35 +228,35 @@ describe('a tool record round-trips', () => {
   });
 });
 
-describe('seed documents as gram (gramkit import)', () => {
-  it("a seed 000 tool.json and a seed 002 Tool JSON import to the gram of the content they hold", () => {
+describe('tool.json and Tool JSON as gram (gramkit import)', () => {
+  it('a tool.json and a registry Tool JSON import to the gram of the content they hold', () => {
     fc.assert(
       fc.property(content, (c) => {
         const r = record(c);
         const toolJson = JSON.parse(JSON.stringify(encodeTool(r)));
-        expect(seedToolFormat(toolJson)).toBe('tool-json');
-        const fromToolJson = seedToolToGram(toolJson, env);
+        expect(catalogToolFormat(toolJson)).toBe('tool-json');
+        const fromToolJson = catalogToolToGram(toolJson, env);
         expect(fromToolJson._tag === 'Right' && fromToolJson.right.gram).toBe(contentToGram(c));
         const registry = record({ ...c, slug: 'tool-x', version: '1' }, { registryId: 'tool_x' });
-        const toolJson002 = JSON.parse(JSON.stringify(encodeRegistryTool(registry, { enabled: true, available: true, usage: { callCount: 0, lastCalledAt: null } })));
-        expect(seedToolFormat(toolJson002)).toBe('registry');
-        const fromRegistry = seedToolToGram(toolJson002, env);
+        const registryJson = JSON.parse(JSON.stringify(encodeRegistryTool(registry, { enabled: true, available: true, usage: { callCount: 0, lastCalledAt: null } })));
+        expect(catalogToolFormat(registryJson)).toBe('registry');
+        const fromRegistry = catalogToolToGram(registryJson, env);
         expect(fromRegistry._tag === 'Right' && fromRegistry.right.gram).toBe(contentToGram(registry));
       }),
       { numRuns: 100 },
     );
   });
 
-  it('other import formats are not taken for seed documents', () => {
-    expect(seedToolFormat({ name: 'x', description: 'd', inputSchema: { type: 'object' } })).toBeUndefined();
-    expect(seedToolFormat({ type: 'function', function: { name: 'x', parameters: {} } })).toBeUndefined();
-    expect(seedToolFormat({ name: 'x', description: 'd', input_schema: { type: 'object' } })).toBeUndefined();
-    expect(seedToolFormat({ type: 'object', properties: {} })).toBeUndefined();
+  it('other import formats are not taken for the catalog\'s documents', () => {
+    expect(catalogToolFormat({ name: 'x', description: 'd', inputSchema: { type: 'object' } })).toBeUndefined();
+    expect(catalogToolFormat({ type: 'function', function: { name: 'x', parameters: {} } })).toBeUndefined();
+    expect(catalogToolFormat({ name: 'x', description: 'd', input_schema: { type: 'object' } })).toBeUndefined();
+    expect(catalogToolFormat({ type: 'object', properties: {} })).toBeUndefined();
   });
 });
 
-describe('seed 000 and 002 documents', () => {
-  it("reads seed 000's example tool.json (type go, goFunc) and refuses unknown fields by name", () => {
+describe('example documents', () => {
+  it('reads a tool.json of type go (goFunc) as a function tool, and refuses unknown fields by name', () => {
     const doc = {
       schemaVersion: 'xyz',
       bundleID: '018faf50-b7b6-7a01-9a05-a22a6e0af101',
@@ -280,7 +280,7 @@ describe('seed 000 and 002 documents', () => {
     expect(typo._tag === 'Left' && typo.left[0]?.hint).toContain('description');
   });
 
-  it("reads seed 002's example and its exec block; image is not supported here", () => {
+  it('reads a registry Tool JSON in the map form, and its exec block; image is not supported here', () => {
     const r = decodeRegistryTool(
       { id: 'tool_http_get', name: 'HTTP GET', description: 'Fetch URL', input_schema: { url: 'string' }, output_schema: { status: 'int', body: 'string' }, permissions: ['net:read'], safety_level: 'low', created_by: 'system', created_at: '2025-09-23T12:00:00Z' },
       env,

@@ -2,7 +2,7 @@
  * Invoking catalog tools through the library's pipeline, for each kind of implementation: HTTP
  * tools against a local server (hosts checked against the server's list and the tool's own),
  * command tools, built-ins under another name, functions of a loaded library; and the policies
- * before a call (seed 002's ALLOWED_TOOL_PERMS, approvals).
+ * before a call (ALLOWED_TOOL_PERMS, approvals).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,7 +61,7 @@ describe('invoking catalog tools', () => {
     await closed.close();
   });
 
-  it('a command tool runs without a shell in the workspace; seed 002 exec with {param} and stdin', async () => {
+  it('a command tool runs without a shell in the workspace; a Tool JSON exec block with {param} and stdin', async () => {
     const c = await open();
     expect((await c.registerTool({ id: 'tool_echo', description: 'Echo words', input_schema: { words: 'string' }, exec: { type: 'cmd', cmd: 'echo', args: ['{words}'] } })).ok).toBe(true);
     const r = await c.invokeTool({ id: 'tool_echo' }, { words: 'a; rm -rf / $(x)' });
@@ -88,7 +88,7 @@ describe('invoking catalog tools', () => {
     await c.close();
   });
 
-  it('a built-in under a seed 002 name checks its own schema too', async () => {
+  it('a built-in under a registry id checks its own schema too', async () => {
     const c = await open();
     expect((await c.registerTool({ id: 'tool_file_read', description: 'Read', input_schema: { path: 'string', encoding: 'string' } })).ok).toBe(true);
     const r = await c.invokeTool({ id: 'tool_file_read' }, { path: 'x.txt', encoding: 'latin1' });

@@ -1,6 +1,6 @@
 /**
  * The catalog on Redis, with a real `redis-server` started by the test (127.0.0.1, a free port, a
- * temporary directory) and stopped after: the shared suite, seed 002's key layout, and two
+ * temporary directory) and stopped after: the shared suite, the registry's key layout, and two
  * servers sharing one catalog over HTTP. redis-server is required (as bubblewrap is; .ci/run installs
  * both): without it these tests fail, saying how to install it, rather than pass unseen.
  */
@@ -38,7 +38,7 @@ import { echoTool, storeSuite } from './store-suite.js';
   });
 
   describe('the Redis store', () => {
-    it('keeps seed 002\'s layout: tools:registry, tool:<id>, usage histories', async () => {
+    it('keeps the registry\'s key layout: tools:registry, tool:<id>, usage histories', async () => {
       await flush();
       const opened = await openCatalog({ store: await openRedisStore(redis.url), workspace: mkdtempSync(join(tmpdir(), 'gramkit-ws-')), usageFlushMs: 5 });
       if (!opened.ok) throw new Error(opened.error.message);

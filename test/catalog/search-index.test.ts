@@ -1,5 +1,5 @@
 /**
- * The search index: seed 000's tiers (prefix > whole word > fuzzy > recency), accents and case,
+ * The search index: its tiers (prefix > whole word > fuzzy > recency), accents and case,
  * and its pages as a law: paging in any page size gives exactly the one-page order, with no
  * repeats, no skips, and no empty page that carries a cursor.
  */

@@ -1,6 +1,6 @@
 /**
  * The catalog's behaviour on a store, as one suite that runs against every back-end (flat files,
- * Redis): seed 000's rules, seed 002's registry, listings and their page tokens, search, usage,
+ * Redis): the catalog's rules, the registry, listings and their page tokens, search, usage,
  * events, and two catalogs sharing one store (two processes or two servers).
  */
 import fc from 'fast-check';
@@ -186,7 +186,7 @@ export const storeSuite = (label: string, factory: StoreFactory): void => {
         expect((await catalog.deleteTool({ bundleID: b, slug: 'echo', version: '1' })).ok).toBe(true);
       });
 
-      it('slugs and versions follow seed 000: Unicode letters and digits, dashes, dots in versions only, 64 runes, case-sensitive', async () => {
+      it('slugs and versions follow the catalog\'s rules: Unicode letters and digits, dashes, dots in versions only, 64 runes, case-sensitive', async () => {
         const { catalog } = await open();
         const b = await bundle(catalog);
         expect((await catalog.putTool(b, 'Météo-東京', 'v1.2-rc', weatherTool())).ok).toBe(true);
@@ -249,7 +249,7 @@ export const storeSuite = (label: string, factory: StoreFactory): void => {
     });
 
     // ---------------------------------------------------------------------------------------------
-    describe('seed 002 registry', () => {
+    describe('the registry', () => {
       it('registers Tool JSON with the map form; created_by defaults to system; only agent tools may be deleted', async () => {
         const { catalog } = await open();
         const system = await catalog.registerTool({ id: 'tool_http_get', name: 'HTTP GET', description: 'Fetch URL', input_schema: { url: 'string' }, output_schema: { status: 'int', body: 'string' } });

@@ -24,7 +24,7 @@ const fresh = (name: string): string => {
 };
 
 describe('gramkit catalog', () => {
-  it('adds .gram files, tool.json and seed 002 Tool JSON; lists; searches; toggles; removes', async () => {
+  it('adds .gram files, tool.json and registry Tool JSON; lists; searches; toggles; removes', async () => {
     const data = fresh('basic');
     const gram = join(root, 'tools.gram');
     writeFileSync(

@@ -47,8 +47,8 @@ describe('gramkit import', () => {
   });
 });
 
-describe("gramkit import: the design documents' tool files", () => {
-  it("reads seed 000's tool.json: its http impl block becomes the gram tool's http implementation", async () => {
+describe("gramkit import: the catalog's tool.json and the registry's Tool JSON", () => {
+  it("reads a catalog tool.json: its http impl block becomes the gram tool's http implementation", async () => {
     const r = await run(['import', 'examples/service/weather.tool.json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('imported 1 tool of 1 definition\n');
@@ -60,7 +60,7 @@ describe("gramkit import: the design documents' tool files", () => {
     expect(tool?.schema).toMatchObject({ properties: { city: { type: 'string' } }, required: ['city'] });
   });
 
-  it("reads seed 002's Tool JSON (a bootstrap's {tools}): the map form as a schema, exec blocks as command tools", async () => {
+  it("reads the registry's Tool JSON (a bootstrap's {tools}): the map form as a schema, exec blocks as command tools", async () => {
     const r = await run(['import', 'examples/service/registry-tools.json']);
     expect(r.code, r.stderr).toBe(0);
     const specs = parseSpecifications(r.stdout);
@@ -90,7 +90,7 @@ describe("gramkit import: the design documents' tool files", () => {
     }
   });
 
-  it('names what is wrong in a seed document, and --from tool-json reads a file that does not say', async () => {
+  it('names what is wrong in a tool.json or Tool JSON, and --from tool-json reads a file that does not say', async () => {
     const bad = await run(['import', '-', '--name', 'x'], JSON.stringify({ slug: 'bad slug', argSchema: { type: 'object' }, type: 'http', impl: { urlTemplate: 'ftp://x' } }));
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/CATALOG_INVALID_SLUG|CATALOG_INVALID_IMPL/);

@@ -6,7 +6,7 @@ import { greet, greetSpec } from './support.js';
 const schema = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as const;
 
 describe('createTool', () => {
-  it('makes a frozen tool with the seed accessors', () => {
+  it('makes a frozen tool with its accessors', () => {
     const impl = (a: { name: string }) => `Hello, ${a.name}! Nice to meet you.`;
     const t = createTool('sayHello', 'Returns a friendly greeting message for the given name', schema, impl, {
       outputSchema: { type: 'string' },

@@ -28,7 +28,7 @@ describe('permissions and safety levels', () => {
     expect(checkPermissions({ maxSafetyLevel: 'low' }, 'plain', undefined).kind).toBe('allow');
     expect(checkPermissions({ maxSafetyLevel: 'low', unannotatedSafetyLevel: 'high' }, 'plain', undefined).kind).toBe('deny');
   });
-  it('parses seed 002 ALLOWED_TOOL_PERMS lists and safety levels', () => {
+  it('parses ALLOWED_TOOL_PERMS lists (comma-separated permissions) and safety levels', () => {
     expect(parsePermissionList(' fs:read, net:read ,,proc:exec ')).toEqual(['fs:read', 'net:read', 'proc:exec']);
     expect(parseSafetyLevel('Medium')).toBe('medium');
     expect(parseSafetyLevel('extreme')).toBeUndefined();

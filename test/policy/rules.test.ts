@@ -100,7 +100,7 @@ describe('rules and paths of the built-in tools', () => {
     expect(checkRules(defaultRuleEngine, 'run_code', { language: 'bash', code: 'rm -rf /' }).map((v) => v.rule)).toEqual(['no-recursive-delete-of-root', 'no-rm-rf']);
     expect(checkRules(defaultRuleEngine, 'run_code', { language: 'python', code: 'print("rm -rf /")' })).toEqual([]);
   });
-  it('reading /etc/passwd is refused too (seed 003), unless that rule is removed; writing it is refused twice', () => {
+  it('reading /etc/passwd is refused too (no-system-account-files), unless that rule is removed; writing it is refused twice', () => {
     expect(checkRules(defaultRuleEngine, 'read_file', { path: '/etc/passwd' }).map((v) => v.rule)).toEqual(['no-system-account-files']);
     expect(blockedBy('cat /etc/passwd')).toEqual(['no-system-account-files']);
     expect(blockedBy('echo x >> /etc/passwd')).toEqual(['no-account-changes', 'no-system-account-files']);
@@ -111,7 +111,7 @@ describe('rules and paths of the built-in tools', () => {
 });
 
 describe('user rules', () => {
-  it('forbidden patterns match whole words in commands (seed 003 no_network_access)', () => {
+  it('forbidden patterns match whole words in commands (a no-network-access rule)', () => {
     const engine = addRule(defaultRuleEngine, forbiddenPatternsRule({ name: 'no-network-access', patterns: ['curl', 'wget', 'nc'] }));
     const check = (command: string) => checkRules(engine, 'shell', { command }).map((v) => v.rule);
     expect(check('curl -s https://example.com')).toEqual(['no-network-access']);

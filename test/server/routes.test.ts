@@ -1,5 +1,5 @@
 /**
- * The service's routes, as a client uses them: seed 000's catalog under /tools, seed 002's
+ * The service's routes, as a client uses them: the catalog under /tools, the
  * registry under /api/v1, health, and what the admin page needs (bundles and tools with their
  * toggles, search, a tool with its gram, invocation, the agent-created filter, recent usage).
  */
@@ -20,7 +20,7 @@ const weather = {
   tags: ['weather'],
 };
 
-describe("seed 000's routes", () => {
+describe('the catalog routes', () => {
   it('bundles: PUT 201 then 200, PATCH, GET, list, DELETE (soft)', async () => {
     h = await harness();
     const id = newId();
@@ -99,7 +99,7 @@ describe("seed 000's routes", () => {
   });
 });
 
-describe("seed 002's routes", () => {
+describe('the registry routes', () => {
   it('registers, lists (with the agent-created filter), gets, invokes, and deletes agent tools only', async () => {
     h = await harness();
     const reg = await h.call('POST', '/api/v1/tools', {

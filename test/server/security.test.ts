@@ -1,5 +1,5 @@
 /**
- * Who may call: the Host header of a local server (DNS rebinding), the bearer token, seed 002's
+ * Who may call: the Host header of a local server (DNS rebinding), the bearer token, the callers'
  * scopes when the server requires them.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -133,17 +133,22 @@ describe('import', { timeout: 60_000 }, () => {
     expect(r.tools.map((t) => t.diagnostics.map((d) => `${d.severity}:${d.code}`))).toEqual([[], ['info:SPEC_IMPORT_DUPLICATE'], ['error:SPEC_IMPORT_DUPLICATE']]);
   });
 
-  it('uses paramName throughout a document where one name would mean two things', () => {
+  it('names parameters by identifier, per tool: one name may mean different things in two tools', () => {
     const r = importTools(
       JSON.stringify([
-        { name: 'a', description: 'A', parameters: { type: 'object', properties: { path: { type: 'string', description: 'a file' } } } },
-        { name: 'b', description: 'B', parameters: { type: 'object', properties: { path: { type: 'string', description: 'a directory' } } } },
+        { name: 'a', description: 'A', parameters: { type: 'object', properties: { path: { type: 'string', description: 'a file' } }, required: ['path'] } },
+        { name: 'b', description: 'B', parameters: { type: 'object', properties: { path: { type: 'integer', description: 'a depth' } } } },
       ]),
     );
-    expect(r.gram).toContain('paramName: "path"');
-    expect(parseSpecifications(r.gram)._tag).toBe('Right');
-    const same = importTools(JSON.stringify([{ name: 'c', description: 'C', parameters: { type: 'object', properties: { path: { type: 'string' } } } }]));
-    expect(same.gram).toContain('(path::String {optional: true})');
+    expect(r.gram).toContain('(path::String {description: "a file"})');
+    expect(r.gram).toContain('(path::Integer {description: "a depth", optional: true})');
+    expect(r.gram).not.toContain('paramName');
+    const back = parseSpecifications(r.gram);
+    if (back._tag === 'Left') throw new Error(JSON.stringify(back.left));
+    expect(back.right.tools.map((t) => t.schema.properties)).toEqual([{ path: { type: 'string', description: 'a file' } }, { path: { type: 'integer', description: 'a depth' } }]);
+    // a name that is not a gram identifier is written with paramName
+    const spaced = importTools(JSON.stringify([{ name: 'c', description: 'C', parameters: { type: 'object', properties: { 'first name': { type: 'string' } } } }]));
+    expect(spaced.gram).toContain('paramName: "first name"');
   });
 });
 

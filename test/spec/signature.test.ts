@@ -24,8 +24,8 @@ const errorsOf = (sig: string): ReadonlyArray<Diagnostic> => {
 /** The source text under a diagnostic's span. */
 const under = (sig: string, d: Diagnostic | undefined): string | undefined => (d?.span === undefined ? undefined : sig.slice(d.span.start, d.span.end));
 
-describe('the seed and contract forms', () => {
-  it('compiles the seed signature', () => {
+describe('the paramName and identifier forms', () => {
+  it('compiles a parameter named by paramName', () => {
     expect(schemaOf('(::Text {paramName:"name"})==>(::String)')).toEqual({ type: 'object', additionalProperties: false, properties: { name: { type: 'string' } }, required: ['name'] });
   });
 
@@ -61,7 +61,7 @@ describe('the seed and contract forms', () => {
     });
   });
 
-  it('compiles the seed examples: multiple, optional and record parameters', () => {
+  it('compiles multiple, optional and record parameters', () => {
     expect(schemaOf('(::Text {paramName:"name"})==>(::Int {paramName:"age"})==>(::String)')).toEqual({
       type: 'object',
       properties: { name: { type: 'string' }, age: { type: 'integer' } },

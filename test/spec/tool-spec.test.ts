@@ -9,7 +9,7 @@ const hello = (() => {
 })();
 
 describe('createToolSpecification', () => {
-  it('builds the specification of the seed, with its accessors', () => {
+  it('builds a specification, with its accessors', () => {
     expect(toolSpecName(hello)).toBe('sayHello');
     expect(toolSpecDescription(hello)).toBe('Returns a friendly greeting message for the given name');
     expect(toolSpecTypeSignature(hello)).toBe(SIG);
@@ -87,7 +87,7 @@ describe('validateToolArgs', () => {
 });
 
 describe('JSON form', () => {
-  it('encodes the seed JSON form, and decodes it back', () => {
+  it('encodes the JSON form, and decodes it back', () => {
     const json = encodeToolSpecification(hello);
     expect(json).toEqual({
       name: 'sayHello',

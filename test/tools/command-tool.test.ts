@@ -120,7 +120,7 @@ describe('commandTool: input, output, exit codes', () => {
     expect(value(await call(t, s, { text: 'one two three' }))).toBe(3);
   });
 
-  it('reads output as seed 002 says: whole JSON, else the last JSON line, else {output}', async () => {
+  it('reads output as JSON: whole JSON, else the last JSON line, else {output}', async () => {
     const s = spec('out', {});
     const lastLine = make(s, { argv: ['sh', '-c', 'echo starting; echo "[1,2]"; echo \'{{"done": true, "n": 2}}\'; echo'] });
     expect(value(await call(lastLine, s, {}))).toEqual({ done: true, n: 2 });

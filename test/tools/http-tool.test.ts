@@ -123,7 +123,7 @@ const secrets = (name: string): string | undefined => (name === 'WEATHER_API_KEY
 // -------------------------------------------------------------------------------------------------
 
 describe('httpTool: requests and results', () => {
-  it('renders the request from arguments and secrets and extracts with JSONPath (seed 000 example)', async () => {
+  it('renders the request from arguments and secrets and extracts with JSONPath (the weather example)', async () => {
     const tool = make(weatherSpec, weatherConfig(), { secrets });
     const before = api.requests.length;
     expect(value((await call(tool, weatherSpec, { city: 'Paris' })).result)).toBe('Sunny in Paris');
@@ -446,11 +446,11 @@ describe('httpTool: secrets never leave the tool', () => {
 });
 
 describe('HTTP tool configuration', () => {
-  it('decodes the seed example with every default filled in (golden)', () => {
-    const seedExample = JSON.parse(readFileSync(new URL('../fixtures/tools/http-config-seed.json', import.meta.url), 'utf8'));
-    const decoded = decodeHttpToolConfig(seedExample);
+  it('decodes a complete configuration (the weather example) with every default filled in (golden)', () => {
+    const weather = JSON.parse(readFileSync(new URL('../fixtures/tools/http-config-weather.json', import.meta.url), 'utf8'));
+    const decoded = decodeHttpToolConfig(weather);
     expect(decoded._tag).toBe('Right');
-    if (decoded._tag === 'Right') expectGolden('tools/golden/http-config-seed.decoded.json', decoded.right);
+    if (decoded._tag === 'Right') expectGolden('tools/golden/http-config-weather.decoded.json', decoded.right);
   });
 
   it('reports every problem at once, with codes', () => {

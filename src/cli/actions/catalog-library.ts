@@ -22,7 +22,7 @@ export interface AgentCatalog {
 
 /**
  * The name an agent may call a catalog tool by: its slug, and the same with `_` for `-`
- * (`word-count` is also `word_count`, as seed 002 ids map to slugs).
+ * (`word-count` is also `word_count`, as registry ids map to slugs).
  */
 const aliases = (slug: string): ReadonlyArray<string> => (slug.includes('-') ? [slug, slug.replace(/-/g, '_')] : [slug]);
 

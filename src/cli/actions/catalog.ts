@@ -182,8 +182,8 @@ const readText = async (r: Run, file: string): Promise<string | undefined> => {
 
 /**
  * Each tool of a gram document as its own gram text (the catalog's write form). A tool name that
- * is not a slug (`word_count`: models' tool names often hold underscores) becomes one as seed 002
- * ids do (`word-count`); agents still find it by either name.
+ * is not a slug (`word_count`: models' tool names often hold underscores) becomes one as registry
+ * ids do (`_` and `.` become `-`: `word-count`); agents still find it by either name.
  */
 const gramTools = (text: string, file: string): { readonly tools: ReadonlyArray<{ readonly name: string; readonly slug: string; readonly version?: string; readonly gram: string }>; readonly problem?: string } => {
   const parsed = parseSpecifications(text, { filename: file });
@@ -246,7 +246,7 @@ const add = async (r: Run, files: ReadonlyArray<string>): Promise<number> => {
         continue;
       }
       if (typeof item['id'] === 'string' && item['slug'] === undefined) {
-        // seed 002 Tool JSON
+        // a registry Tool JSON
         const w = await r.catalog.registerTool(item);
         if (!w.ok) code = refused(r, label, w);
         else {

@@ -6,10 +6,10 @@
  * The input may also be an MCP server (`mcp:<url>`, `mcp+stdio:<command line>`): its `tools/list`
  * is imported as an MCP document would be.
  *
- * The design documents' tool files are read too: seed 000's `tool.json` and seed 002's Tool JSON
- * (alone, in an array, or as a bootstrap `{"tools": [...]}`), through the catalog's codecs
- * (`seedToolToGram`): the gram is what `gramkit catalog add` stores, implementation included
- * (`http: {…}`, `command: {…}` from an `exec` block, `builtin: "…"`).
+ * The catalog's own JSON forms of a tool are read too: the `tool.json` record of a tool bundle and
+ * the registry's Tool JSON (alone, in an array, or as a bootstrap `{"tools": [...]}`), through the
+ * catalog's codecs (`catalogToolToGram`): the gram is what `gramkit catalog add` stores,
+ * implementation included (`http: {…}`, `command: {…}` from an `exec` block, `builtin: "…"`).
  */
 import { basename, extname } from 'node:path';
 import type { Diagnostic } from '../../core/diagnostic.js';
@@ -40,14 +40,14 @@ const loadInput = async (ctx: CommandContext, file: string): Promise<Loaded> => 
   return ok({ name: file, text: JSON.stringify({ tools: c.right.definitions.map(importableDefinition) }) });
 };
 
-const SEED_FORMATS = ['tool-json', 'registry'];
+const CATALOG_FORMATS = ['tool-json', 'registry'];
 
-/** The definitions of an input, with seed documents apart (a bootstrap's `{"tools": [...]}` opened). */
-const splitSeedDocuments = async (values: ReadonlyArray<{ readonly value: unknown; readonly at: string }>, from: string | undefined) => {
-  const { seedToolFormat } = await import('../../catalog/convert.js');
-  const seed: Array<{ readonly value: unknown; readonly at: string }> = [];
+/** The definitions of an input, with the catalog's tool documents apart (a bootstrap's `{"tools": [...]}` opened). */
+const splitCatalogDocuments = async (values: ReadonlyArray<{ readonly value: unknown; readonly at: string }>, from: string | undefined) => {
+  const { catalogToolFormat } = await import('../../catalog/convert.js');
+  const catalog: Array<{ readonly value: unknown; readonly at: string }> = [];
   const other: Array<{ readonly value: unknown; readonly at: string }> = [];
-  const isSeed = (v: unknown): boolean => (from !== undefined ? SEED_FORMATS.includes(from) : seedToolFormat(v) !== undefined);
+  const isCatalogTool = (v: unknown): boolean => (from !== undefined ? CATALOG_FORMATS.includes(from) : catalogToolFormat(v) !== undefined);
   for (const v of values) {
     const o = v.value;
     const items = Array.isArray(o)
@@ -55,26 +55,26 @@ const splitSeedDocuments = async (values: ReadonlyArray<{ readonly value: unknow
       : typeof o === 'object' && o !== null && Array.isArray((o as { tools?: unknown }).tools) && (o as { id?: unknown }).id === undefined
         ? ((o as { tools: unknown[] }).tools.map((value, i) => ({ value, at: `${v.at}tools[${i}]` })))
         : [v];
-    const seeds = items.filter((x) => isSeed(x.value));
-    if (seeds.length === 0) other.push(v);
+    const tools = items.filter((x) => isCatalogTool(x.value));
+    if (tools.length === 0) other.push(v);
     else {
-      seed.push(...seeds);
-      other.push(...items.filter((x) => !isSeed(x.value)));
+      catalog.push(...tools);
+      other.push(...items.filter((x) => !isCatalogTool(x.value)));
     }
   }
-  return { seed, other };
+  return { catalog, other };
 };
 
-/** Seed 000 and seed 002 tool documents as gram, through the catalog's codecs. */
-const importSeedDocuments = async (ctx: CommandContext, values: ReadonlyArray<{ readonly value: unknown; readonly at: string }>, file: string, fallback: string | undefined): Promise<ImportReport> => {
-  const { contentEnvironment, seedToolToGram } = await import('../../catalog/convert.js');
+/** `tool.json` records and registry Tool JSON as gram, through the catalog's codecs. */
+const importCatalogDocuments = async (ctx: CommandContext, values: ReadonlyArray<{ readonly value: unknown; readonly at: string }>, file: string, fallback: string | undefined): Promise<ImportReport> => {
+  const { contentEnvironment, catalogToolToGram } = await import('../../catalog/convert.js');
   const { builtinTools } = await import('../../tools/builtin/builtin-tools.js');
   const env = contentEnvironment(new Map(builtinTools({ workspace: ctx.io.cwd, allowedHosts: [] }).map((t) => [t.name, t])));
   const { parseSpecifications } = await import('../../spec/load.js');
   const grams: string[] = [];
   const tools: Array<ImportReport['tools'][number]> = [];
   for (const v of values) {
-    const r = seedToolToGram(v.value, env, values.length === 1 && fallback !== undefined ? { slug: fallback } : {});
+    const r = catalogToolToGram(v.value, env, values.length === 1 && fallback !== undefined ? { slug: fallback } : {});
     const where = (d: Diagnostic): Diagnostic => ({ ...d, message: `${file}${v.at === '' ? '' : ` ${v.at}`}: ${d.message}` });
     if (r._tag === 'Left') {
       tools.push({ name: v.at === '' ? '#1' : v.at, format: 'jsonschema', diagnostics: r.left.map(where) });
@@ -99,21 +99,22 @@ export const action = async (ctx: CommandContext, file: string, options: ImportC
   const fallback = options.name ?? (file === '-' || mcp ? undefined : basename(file, extname(file)));
   const from = options.from ?? (mcp ? 'mcp' : undefined);
   const input = parseImportInput(loaded.value.text, loaded.value.name);
-  const { seed, other } = input.diagnostics.length > 0 || (from !== undefined && !SEED_FORMATS.includes(from)) ? { seed: [], other: input.values } : await splitSeedDocuments(input.values, from);
-  const seeded = seed.length > 0 ? await importSeedDocuments(ctx, seed, loaded.value.name, fallback) : undefined;
+  const { catalog, other } =
+    input.diagnostics.length > 0 || (from !== undefined && !CATALOG_FORMATS.includes(from)) ? { catalog: [], other: input.values } : await splitCatalogDocuments(input.values, from);
+  const fromCatalog = catalog.length > 0 ? await importCatalogDocuments(ctx, catalog, loaded.value.name, fallback) : undefined;
   const others =
-    seeded !== undefined && other.length === 0
+    fromCatalog !== undefined && other.length === 0
       ? undefined
       : importDefinitions(other, {
-          ...(from !== undefined && !SEED_FORMATS.includes(from) ? { from: from as ImportFormat } : {}),
+          ...(from !== undefined && !CATALOG_FORMATS.includes(from) ? { from: from as ImportFormat } : {}),
           ...(fallback !== undefined ? { name: fallback } : {}),
           file: loaded.value.name,
           ...(options.repair === true ? { repair: true } : {}),
         });
   const report: ImportReport = {
-    tools: [...(seeded?.tools ?? []), ...(others?.tools ?? [])],
+    tools: [...(fromCatalog?.tools ?? []), ...(others?.tools ?? [])],
     diagnostics: [...input.diagnostics, ...(others?.diagnostics ?? [])],
-    gram: [seeded?.gram ?? '', others?.gram ?? ''].filter((g) => g !== '').join('\n'),
+    gram: [fromCatalog?.gram ?? '', others?.gram ?? ''].filter((g) => g !== '').join('\n'),
   };
   ctx.io.stdout(report.gram);
   const shown = (d: Diagnostic): boolean => d.severity !== 'info' || options.verbose === true;

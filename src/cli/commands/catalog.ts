@@ -17,7 +17,7 @@ export const register = (program: Command, ctx: CommandContext): void => {
     ctx.exit(await action(ctx, name, args));
   };
   const commands: Command[] = [
-    storeOptions(catalog.command('add').description('add the tools of .gram files, tool.json files (seed 000) or seed 002 Tool JSON'))
+    storeOptions(catalog.command('add').description('add the tools of .gram files, tool.json records or registry Tool JSON'))
       .argument('<files...>', '.gram or .json files')
       .option('-b, --bundle <bundle>', 'the bundle (slug or id; created when missing; default "default", or the tool.json\'s bundleID)')
       .option('--version <version>', 'the version of tools whose gram gives none (default 1)')

@@ -1,5 +1,5 @@
 /**
- * `gramkit serve`: the tool service (seed 000's catalog routes, seed 002's registry routes).
+ * `gramkit serve`: the tool service (the catalog routes, the registry routes, MCP, the admin page).
  */
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
@@ -9,7 +9,7 @@ const collect = (value: string, previous: string[] | undefined): string[] => [..
 export const register = (program: Command, ctx: CommandContext): void => {
   program
     .command('serve')
-    .description('serve the tool catalog over HTTP: seed 000\'s routes under /tools, seed 002\'s under /api/v1, MCP at /mcp, the admin page at /ui, /healthz, /openapi.json')
+    .description('serve the tool catalog over HTTP: the catalog routes under /tools, the registry routes under /api/v1, MCP at /mcp, the admin page at /ui, /healthz, /openapi.json')
     .option('--host <host>', 'the address to listen on (default 127.0.0.1; any other needs --token)')
     .option('-p, --port <port>', 'the port (default 8081; 0 picks a free one)')
     .option('-d, --data <dir>', 'the catalog directory (flat files; default .gramkit/catalog)')
@@ -18,7 +18,7 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .option('--allow-host <host[:port]>', 'a host HTTP tools and web_fetch may reach (repeatable; *.example.com and * work)', collect)
     .option('--secret <NAME>', 'an environment variable HTTP tools may use as ${NAME} (repeatable)', collect)
     .option('-w, --workspace <dir>', 'the directory built-in and command tools are confined to (default: the current directory)')
-    .option('--bootstrap <file>', 'seed 002 tools to register at start (default: tools_bootstrap.json or config/tools_bootstrap.json, else the default nucleus)')
+    .option('--bootstrap <file>', 'registry Tool JSON to register at start (default: tools_bootstrap.json or config/tools_bootstrap.json, else the default nucleus)')
     .option('--token <token>', 'require Authorization: Bearer <token> (required with a --host other than 127.0.0.1)')
     .option('--require-scopes', 'enforce X-Caller-Scopes: read_registry, invoke_tool, write_registry')
     .option('-y, --yes', 'approve calls that need approval (without it such calls are refused)')
@@ -27,7 +27,7 @@ export const register = (program: Command, ctx: CommandContext): void => {
       'after',
       `
 ALLOWED_TOOL_PERMS (comma-separated, e.g. fs:read,net:read) limits the permissions of the tools
-that may be invoked (seed 002). The server stops on SIGINT or SIGTERM.
+that may be invoked. The server stops on SIGINT or SIGTERM.
 
 Examples:
   gramkit serve

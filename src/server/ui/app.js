@@ -1,4 +1,4 @@
-// gramkit's admin page: seed 000's Tools admin screen and seed 002's Monitor in one page, over the
+// gramkit's admin page: the catalog's administration and the registry's monitor in one page, over the
 // service's own REST routes (no other API). Plain JavaScript, no build step, no dependency.
 'use strict';
 
@@ -265,7 +265,7 @@ const renderTester = (tool) => {
 };
 
 // ------------------------------------------------------------------------------------------------
-// usage (the Monitor)
+// usage (the recent calls)
 // ------------------------------------------------------------------------------------------------
 
 const loadUsage = async () => {

@@ -1,10 +1,10 @@
 /**
  * The codes of the built-in tools (`BUILTIN_`), and the mapping from system errors (`errno` codes)
- * to them. Seed 001's common conditions are here with a layer prefix (`BUILTIN_INVALID_PATH`,
- * `BUILTIN_FILE_NOT_FOUND`, `BUILTIN_PERMISSION_DENIED`); the others name a precise condition a
- * model can act on. Generic failures keep the library's codes (`TOOL_INVALID_ARGUMENTS`,
- * `TOOL_EXECUTION_ERROR`), refused calls the policy layer's (`POLICY_DENIED`), fetches the net
- * layer's (`NET_HOST_NOT_ALLOWED`).
+ * to them. The conditions every file tool shares are here with a layer prefix
+ * (`BUILTIN_INVALID_PATH`, `BUILTIN_FILE_NOT_FOUND`, `BUILTIN_PERMISSION_DENIED`); the others name
+ * a precise condition a model can act on. Generic failures keep the library's codes
+ * (`TOOL_INVALID_ARGUMENTS`, `TOOL_EXECUTION_ERROR`), refused calls the policy layer's
+ * (`POLICY_DENIED`), fetches the net layer's (`NET_HOST_NOT_ALLOWED`).
  */
 import { type CodeOf, defineCodes } from '../../core/codes.js';
 

@@ -1,8 +1,8 @@
 /**
- * `json_parse` (seed 002's `tool_json_parse`): parses JSON given as text or read from a workspace
- * file, optionally selects parts of it with a JSONPath query (jsonpath-plus, with its safe
- * evaluator for filters), and returns the value and its pretty-printed text. Invalid JSON fails
- * with `INVALID_JSON` and the line and column of the first error.
+ * `json_parse` (the default nucleus's `tool_json_parse`): parses JSON given as text or read from a
+ * workspace file, optionally selects parts of it with a JSONPath query (jsonpath-plus, with its
+ * safe evaluator for filters), and returns the value and its pretty-printed text. Invalid JSON
+ * fails with `INVALID_JSON` and the line and column of the first error.
  */
 import { ToolCodes } from '../../library/codes.js';
 import { BuiltinCodes } from './codes.js';

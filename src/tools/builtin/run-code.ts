@@ -1,5 +1,5 @@
 /**
- * `run_code` (seed 001): runs Python or bash code with arguments and environment variables, in the
+ * `run_code`: runs Python or bash code with arguments and environment variables, in the
  * sandbox (no network, no file outside the workspace, resource limits; see sandbox.ts), with a
  * timeout (60 s by default). The code is passed as a read-only file, so it can be of any size and
  * its standard input stays free. A non-zero exit is a result, not an error: the model reads

@@ -1,5 +1,5 @@
 /**
- * `shell` (seed 003): runs a command line with bash, in the workspace (or a directory of it), in
+ * `shell`: runs a command line with bash, in the workspace (or a directory of it), in
  * the same sandbox as `run_code`, with a 30-second timeout by default. The command is checked by
  * the rule engine first (dangerous commands and sensitive files are refused with `DENIED` and the
  * rule that refused them), in addition to any policy the caller evaluates.

@@ -1,9 +1,9 @@
 /**
- * `text_search` (seed 002's `tool_text_search`): finds the lines matching a regular expression in
- * a text, a workspace file, or every file under a workspace directory (hidden entries and binary
- * files skipped, symbolic links not followed). Matching runs in a worker with a deadline, so a
- * catastrophic pattern fails with `TIMEOUT` instead of hanging; the bytes read and the matches
- * returned are capped (`truncated` says so).
+ * `text_search` (the default nucleus's `tool_text_search`): finds the lines matching a regular
+ * expression in a text, a workspace file, or every file under a workspace directory (hidden entries
+ * and binary files skipped, symbolic links not followed). Matching runs in a worker with a
+ * deadline, so a catastrophic pattern fails with `TIMEOUT` instead of hanging; the bytes read and
+ * the matches returned are capped (`truncated` says so).
  */
 import { ToolCodes } from '../../library/codes.js';
 import { BuiltinCodes } from './codes.js';

@@ -229,7 +229,7 @@ describe('move_file', () => {
 });
 
 describe('system errors', () => {
-  it('map to the codes of seed 001 and say what to do', () => {
+  it('map to the file tools\' shared codes and say what to do', () => {
     const e = (code: string) => Object.assign(new Error(code), { code });
     expect(systemFailure(e('EACCES'), 'a.txt')).toMatchObject({ code: 'BUILTIN_PERMISSION_DENIED', message: 'permission denied for "a.txt"' });
     expect(systemFailure(e('EPERM'), 'a.txt').code).toBe('BUILTIN_PERMISSION_DENIED');

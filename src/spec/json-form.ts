@@ -1,5 +1,6 @@
 /**
- * The JSON form of specifications, decoded with io-ts.
+ * The JSON form of specifications: encoding, and decoding (the shape checked by the io-ts codecs of
+ * `json-codecs.ts`, then the meaning checked here).
  *
  *   tool:  {name, description, typeSignature, schema, outputSchema, metadata?}
  *   agent: {name, description, instruction, model?, tools: [tool | "toolName"], metadata?}
@@ -8,52 +9,22 @@
  * `typeSignature` is the source of truth: on decode the schemas are compiled again from it, and a
  * stored `schema` or `outputSchema` that disagrees is an error (`SPEC_SCHEMA_MISMATCH`) pointing at
  * the first difference. Encoding writes keys in a fixed order, so encode ∘ decode is the identity.
+ *
+ * The root entry exports this module, so no exported type here names an io-ts type (io-ts is used
+ * at run time only): the public declarations of the root stay free of io-ts.
  */
 import { jsonEqual } from '../core/json-equal.js';
 import { checkedDiagnostics, type Either, isLeft, left, right, checkedValue } from '../core/either.js';
-import * as t from 'io-ts';
+import type * as t from 'io-ts';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { type AgentSpecification, checkAgentSpecification } from './agent-spec.js';
 import { SpecCodes } from './codes.js';
-import { isJsonObject, isJsonValue } from '../core/json.js';
+import { isJsonObject } from '../core/json.js';
+import { AgentSpecificationJson, SpecificationsJson, ToolSpecificationJson } from './json-codecs.js';
 import type { JsonObject, JsonSchema, JsonValue } from '../core/json-schema.js';
 import { didYouMean } from '../core/suggest.js';
 import { type ToolSpecification, checkToolSpecification } from './tool-spec.js';
 import { describeValue } from './validate.js';
-
-// -------------------------------------------------------------------------------------------------
-// model
-// -------------------------------------------------------------------------------------------------
-
-const JsonObjectC = new t.Type<JsonObject, JsonObject, unknown>(
-  'JsonObject',
-  (u): u is JsonObject => isJsonObject(u) && isJsonValue(u),
-  (u, c) => (isJsonObject(u) && isJsonValue(u) ? t.success(u) : t.failure(u, c)),
-  t.identity,
-);
-
-const JsonSchemaC = t.union([JsonObjectC, t.boolean], 'JsonSchema');
-
-export const ToolSpecificationJson = t.intersection(
-  [
-    t.type({ name: t.string, description: t.string, typeSignature: t.string }),
-    t.partial({ schema: JsonObjectC, outputSchema: JsonSchemaC, metadata: JsonObjectC }),
-  ],
-  'ToolSpecification',
-);
-export type ToolSpecificationJson = t.TypeOf<typeof ToolSpecificationJson>;
-
-export const AgentSpecificationJson = t.intersection(
-  [
-    t.type({ name: t.string, description: t.string, instruction: t.string, tools: t.array(t.union([t.string, ToolSpecificationJson])) }),
-    t.partial({ model: t.string, metadata: JsonObjectC }),
-  ],
-  'AgentSpecification',
-);
-export type AgentSpecificationJson = t.TypeOf<typeof AgentSpecificationJson>;
-
-export const SpecificationsJson = t.partial({ tools: t.array(ToolSpecificationJson), agents: t.array(AgentSpecificationJson) }, 'Specifications');
-export type SpecificationsJson = t.TypeOf<typeof SpecificationsJson>;
 
 const TOOL_KEYS = ['name', 'description', 'typeSignature', 'schema', 'outputSchema', 'metadata'];
 const AGENT_KEYS = ['name', 'description', 'instruction', 'model', 'tools', 'metadata'];
