@@ -1,65 +1,42 @@
 /**
  * The gram front end's speed (issues 2 and 12). The input is a document of lines like
- * `(n1:Person {name: "x1", age: 1})-[:KNOWS {since: 2001}]->(n2)`: 100,000 lines (7.7 MB) for
- * the main figures, and 1,000 and 10,000 for growth. The baseline is `JSON.parse` of the same
- * records as COMPACT JSON: one array, serialized by `JSON.stringify` without indentation, holding
- * for each line a node and a relationship (two records per line),
- * `{"id":"n1","labels":["Person"],"properties":{"name":"x1","age":1}}` and
- * `{"start":"n1","type":"KNOWS","properties":{"since":2001},"end":"n2"}` (15.6 MB at 100,000
- * lines), not the verbose canonical form `toCanonicalJson` writes (about twice as large), which
- * would flatter the ratio.
+ * `(n1:Person {name: "x1", age: 1})-[:KNOWS {since: 2001}]->(n2)` (bench/gram-inputs.ts): 100,000
+ * lines (7.5 MB) for the main figures, and 1,000 and 10,000 for growth. The baseline is `JSON.parse`
+ * of the same records as COMPACT JSON (15.2 MB at 100,000 lines), not the verbose canonical form,
+ * which would flatter the ratio.
  *
- * Prints MB/s to AST and to canonical patterns; at each size, the time per line and the ratio of
- * `parseGram` (gram to AST, through the fast path) to that `JSON.parse`, in wall-clock and in CPU
- * time (target ≤ 3×); the growth of the time per line from 10,000 to 100,000 lines (target ≤ 1.1×:
- * linear) and from 1,000 (a small document's AST dies young, so its garbage costs little: compare
- * with JSON.parse's own growth); the Chevrotain parser alone on the same text (what the fast path
- * saves, and what a document outside the fast path's common shape costs); and `gramkit check`
- * start-up against `node -e 0` (target ≤ 3×) on a CLI bundle built into a temporary directory.
+ * Each size runs in a process of its own (bench/gram-worker.ts, as JMH forks a JVM per
+ * benchmark), where `parseGram` (gram to AST, through the fast path) and `JSON.parse` alternate
+ * over interleaved rounds; ratios are medians of the ratio within each round (`medianRatio`), in
+ * wall-clock and in CPU time (target <= 3x), and each timed run starts after a full garbage
+ * collection, so it pays for the collections its own allocations cause. Small sizes are timed as
+ * batches (100 parses of 1,000 lines, 10 of 10,000), so every sample covers 100,000 lines.
+ * Growth: the time per line from 10,000 to 100,000 lines (target <= 1.1x: linear), and from 1,000.
  *
- * Ratios are medians over interleaved rounds of the ratio within each round (`interleaved` and
- * `medianRatio` in harness.ts): a shared machine spoils some rounds, and a best round would
- * flatter. Each timed run starts after a full garbage collection: it pays for the collections its
- * own allocations cause (most of the time at 100,000 lines), not for the garbage of the run before. Small sizes are timed as batches (100 parses of 1,000 lines, 10 of 10,000), so every
- * sample covers 100,000 lines.
+ * One more figure shows what a process's history does: 100,000 lines after 300 documents of 1,000
+ * lines in the same process. V8 then no longer allocates the AST's nodes in the old generation
+ * directly (it decided, on the small documents, that they die young), so a large AST is copied by
+ * every young-generation collection it survives. That is why the AST's size (bytes a line, printed
+ * against JSON.parse's) is what decides the speed on large documents.
+ *
+ * Also printed: MB/s to AST and to canonical patterns, the Chevrotain parser alone on the same text
+ * (what the fast path saves, and what a document outside the fast path's common shape costs), and
+ * `gramkit check` start-up against `node -e 0` (target <= 3x) on a CLI bundle built into a
+ * temporary directory.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { analyzeGramWithChevrotain } from '../src/gram/parse.js';
 import { parseGram, toPatterns, type GramDocument } from '../src/index.js';
-import { interleaved, median, medianRatio, medians, ratio, report, type Timing } from './harness.js';
+import { compactJsonOf, gramOf } from './gram-inputs.js';
+import { collectGarbage, interleaved, median, medianRatio, medians, ratio, report, type Timing } from './harness.js';
 
 // -------------------------------------------------------------------------------------------------
 // inputs
 // -------------------------------------------------------------------------------------------------
-
-/** The records of line `i`: a node with a label and two properties, a relationship to the next node. */
-const recordsOf = (i: number) =>
-  [
-    { id: `n${i}`, labels: ['Person'], properties: { name: `x${i}`, age: i % 90 } },
-    { start: `n${i}`, type: 'KNOWS', properties: { since: 2000 + (i % 25) }, end: `n${i + 1}` },
-  ] as const;
-
-/** The records as gram, one path per line. */
-const gramOf = (n: number): string => {
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const [a, r] = recordsOf(i);
-    out.push(
-      `(${a.id}:${a.labels[0]} {name: "${a.properties.name}", age: ${a.properties.age}})-[:${r.type} {since: ${r.properties.since}}]->(${r.end})`,
-    );
-  }
-  return `${out.join('\n')}\n`;
-};
-
-/** The same records as compact JSON: one array, no indentation. */
-const compactJsonOf = (n: number): string => {
-  const out: unknown[] = [];
-  for (let i = 0; i < n; i++) out.push(...recordsOf(i));
-  return JSON.stringify(out);
-};
 
 const parsed = (text: string): GramDocument => {
   const r = parseGram(text);
@@ -69,6 +46,36 @@ const parsed = (text: string): GramDocument => {
 
 const mb = (s: string): number => s.length / 1e6;
 const rate = (s: string, ms: number): string => `${(mb(s) / (ms / 1000)).toFixed(1)} MB/s`;
+
+// -------------------------------------------------------------------------------------------------
+// one size in a process of its own
+// -------------------------------------------------------------------------------------------------
+
+interface Sample {
+  readonly gram: ReadonlyArray<Timing>;
+  readonly json: ReadonlyArray<Timing>;
+}
+
+const worker = fileURLToPath(new URL('./gram-worker.ts', import.meta.url));
+
+const fork = (config: { readonly lines: number; readonly batch: number; readonly rounds: number; readonly afterSmall: number }): Promise<Sample> =>
+  new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--import', 'tsx', worker, JSON.stringify(config)], { maxBuffer: 1 << 20 }, (e, stdout) =>
+      e !== null ? reject(e) : resolve(JSON.parse(stdout) as Sample),
+    );
+  });
+
+/** Bytes of live heap a line: the result of `parse` kept while the heap is measured. */
+const bytesPerLine = (lines: number, parse: () => unknown): number => {
+  parse();
+  collectGarbage();
+  const before = process.memoryUsage().heapUsed;
+  const kept = parse();
+  collectGarbage();
+  const after = process.memoryUsage().heapUsed;
+  if (kept === undefined) throw new Error('nothing parsed');
+  return (after - before) / lines;
+};
 
 // -------------------------------------------------------------------------------------------------
 // start-up
@@ -113,65 +120,53 @@ const run = (args: ReadonlyArray<string>): void => {
 // the benchmark
 // -------------------------------------------------------------------------------------------------
 
-/** `times` runs of `fn` (one sample of a batch). */
-const batch = (times: number, fn: () => unknown) => (): void => {
-  for (let i = 0; i < times; i++) fn();
-};
-
 const chevrotain = (text: string): void => {
   if (analyzeGramWithChevrotain(text)._tag !== 'Right') throw new Error('benchmark input does not parse');
 };
 
 export default async (): Promise<void> => {
-  const sizes = [1_000, 10_000, 100_000] as const;
-  const gram = sizes.map(gramOf);
-  const json = sizes.map(compactJsonOf);
-  const big = gram[2] as string;
-  const bigJson = json[2] as string;
+  const rounds = 7;
+  // one process at a time: two would compete for the machine's cores
+  const s1k = await fork({ lines: 1_000, batch: 100, rounds, afterSmall: 0 });
+  const s10k = await fork({ lines: 10_000, batch: 10, rounds, afterSmall: 0 });
+  const s100k = await fork({ lines: 100_000, batch: 1, rounds, afterSmall: 0 });
+  const after = await fork({ lines: 100_000, batch: 1, rounds, afterSmall: 300 });
+
+  const big = gramOf(100_000);
+  const bigJson = compactJsonOf(100_000);
   // the same document with one subject pattern at its end: the fast path gives up there
   const outside = `${big}[all | n0, n1]\n`;
-
-  // warm up every path before timing
-  for (let i = 0; i < 3; i++) {
-    for (let k = 0; k < sizes.length; k++) {
-      parsed(gram[k] as string);
-      JSON.parse(json[k] as string);
-    }
-  }
+  for (let i = 0; i < 3; i++) parsed(big);
   chevrotain(big);
-
-  const rounds = 7;
-  const t = await interleaved(rounds, {
-    json1k: batch(100, () => JSON.parse(json[0] as string)),
-    gram1k: batch(100, () => parsed(gram[0] as string)),
-    json10k: batch(10, () => JSON.parse(json[1] as string)),
-    gram10k: batch(10, () => parsed(gram[1] as string)),
-    json100k: () => JSON.parse(bigJson),
-    gram100k: () => parsed(big),
-  });
-  const m = (ts: ReadonlyArray<Timing>): Timing => ({ wall: median(ts.map((x) => x.wall)), cpu: median(ts.map((x) => x.cpu)) });
   const c = await interleaved(3, { fast: () => parsed(big), chevrotain: () => chevrotain(big), outside: () => parsed(outside) });
   const tPatterns = (await medians(3, { patterns: () => toPatterns(parsed(big)) })).patterns;
+  const astBytes = bytesPerLine(100_000, () => parsed(big));
+  const jsonBytes = bytesPerLine(100_000, () => JSON.parse(bigJson) as unknown);
 
+  const m = (ts: ReadonlyArray<Timing>): Timing => ({ wall: median(ts.map((x) => x.wall)), cpu: median(ts.map((x) => x.cpu)) });
   const both = (x: Timing, target?: { readonly max: number }): string => `${ratio(x.wall, target)}; CPU time ${ratio(x.cpu, target)}`;
   // every sample covers 100,000 lines: ms per sample / 100 = µs per line
   const perLine = (ts: ReadonlyArray<Timing>): string => `${(m(ts).wall / 100).toFixed(2)} µs/line (${(m(ts).cpu / 100).toFixed(2)} CPU)`;
-  const size = (label: string, g: ReadonlyArray<Timing>, j: ReadonlyArray<Timing>): ReadonlyArray<readonly [string, string]> => [
-    [`${label}: gram to AST`, perLine(g)],
-    ['  JSON.parse of the compact JSON', perLine(j)],
-    ['  gram vs JSON.parse', both(medianRatio(g, j), { max: 3 })],
+  /** Growth of the time per line between two processes: the ratio of their medians. */
+  const growth = (a: ReadonlyArray<Timing>, b: ReadonlyArray<Timing>): Timing => ({ wall: m(a).wall / m(b).wall, cpu: m(a).cpu / m(b).cpu });
+  const size = (label: string, x: Sample): ReadonlyArray<readonly [string, string]> => [
+    [`${label}: gram to AST`, perLine(x.gram)],
+    ['  JSON.parse of the compact JSON', perLine(x.json)],
+    ['  gram vs JSON.parse', both(medianRatio(x.gram, x.json), { max: 3 })],
   ];
-  report(`gram: ${mb(big).toFixed(2)} MB of gram (100,000 lines, 200,000 records) vs ${mb(bigJson).toFixed(2)} MB of compact JSON of the same records (medians of ${rounds} interleaved rounds)`, [
+  report(`gram: ${mb(big).toFixed(2)} MB of gram (100,000 lines, 200,000 records) vs ${mb(bigJson).toFixed(2)} MB of compact JSON of the same records (each size in a process of its own, medians of ${rounds} interleaved rounds)`, [
     ['baseline', 'JSON.parse of one JSON.stringify-ed array of {id,labels,properties} and {start,type,properties,end}'],
-    ['gram to AST, 100,000 lines', `${m(t.gram100k).wall.toFixed(0)} ms (${rate(big, m(t.gram100k).wall)} of gram)`],
+    ['gram to AST, 100,000 lines', `${m(s100k.gram).wall.toFixed(0)} ms (${rate(big, m(s100k.gram).wall)} of gram)`],
     ['gram to canonical patterns, 100,000 lines', `${tPatterns.wall.toFixed(0)} ms (${rate(big, tPatterns.wall)} of gram)`],
-    ...size('1,000 lines (batches of 100)', t.gram1k, t.json1k),
-    ...size('10,000 lines (batches of 10)', t.gram10k, t.json10k),
-    ...size('100,000 lines', t.gram100k, t.json100k),
-    ['time per line, 100,000 lines vs 10,000', both(medianRatio(t.gram100k, t.gram10k), { max: 1.1 })],
-    ['  the same for JSON.parse', both(medianRatio(t.json100k, t.json10k))],
-    ['time per line, 100,000 lines vs 1,000', both(medianRatio(t.gram100k, t.gram1k))],
-    ['  the same for JSON.parse', both(medianRatio(t.json100k, t.json1k))],
+    ['live heap a line: the AST vs JSON.parse\'s result', `${astBytes.toFixed(0)} vs ${jsonBytes.toFixed(0)} bytes (${(astBytes / jsonBytes).toFixed(1)}×)`],
+    ...size('1,000 lines (batches of 100)', s1k),
+    ...size('10,000 lines (batches of 10)', s10k),
+    ...size('100,000 lines', s100k),
+    ['time per line, 100,000 lines vs 10,000', both(growth(s100k.gram, s10k.gram), { max: 1.1 })],
+    ['  the same for JSON.parse', both(growth(s100k.json, s10k.json))],
+    ['time per line, 100,000 lines vs 1,000', both(growth(s100k.gram, s1k.gram))],
+    ['  the same for JSON.parse', both(growth(s100k.json, s1k.json))],
+    ...size('100,000 lines after 300 documents of 1,000 lines in the same process', after),
   ]);
   report('gram: the fast path against the Chevrotain parser alone (100,000 lines, medians of 3 rounds)', [
     ['Chevrotain parser alone vs parseGram', both(medianRatio(c.chevrotain, c.fast))],

@@ -93,7 +93,7 @@ const http = async (): Promise<void> => {
   const tool = httpTool(spec, { urlTemplate: `${origin}/current?q=\${city}&key=\${KEY}`, extractExpr: '$.current.condition.text' }, { secrets: (n) => (n === 'KEY' ? secret : undefined) });
   if (tool._tag === 'Left') throw new Error(JSON.stringify(tool.left));
   const ctx = { signal: new AbortController().signal, toolName: 'weather' };
-  const dispatcher = safeDispatcher();
+  const dispatcher = await safeDispatcher();
   const [viaTool, raw] = await alternate(
     ['httpTool call', () => tool.right.invoke({ city: 'Paris' }, ctx)],
     [

@@ -3,7 +3,7 @@
  * Detection builds `Diagnostic` values; wording for people lives in `format-diagnostic.ts`.
  * Codes are stable: tools and tests match on them, never on messages.
  */
-import type { Span } from './span.js';
+import { type Span, spanOf } from './span.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -50,10 +50,13 @@ const make =
     code,
     severity,
     message,
-    ...(options.span !== undefined ? { span: options.span } : {}),
+    // a copy: the span given may be an AST node (every node is a Span), which must not be kept
+    ...(options.span !== undefined ? { span: spanOf(options.span) } : {}),
     ...(options.file !== undefined ? { file: options.file } : {}),
     ...(options.hint !== undefined ? { hint: options.hint } : {}),
-    ...(options.related !== undefined && options.related.length > 0 ? { related: options.related } : {}),
+    ...(options.related !== undefined && options.related.length > 0
+      ? { related: options.related.map((r) => ({ ...r, span: spanOf(r.span) })) }
+      : {}),
   });
 
 export const error = make('error');

@@ -1,6 +1,6 @@
 /**
- * Source positions. Every AST node and diagnostic carries a `Span` of UTF-16 offsets into the
- * source text; lines and columns are computed from a `LineIndex` only when someone asks for them
+ * Source positions. Every AST node is a `Span` (its `start` and `end` are UTF-16 offsets into
+ * the source text) and every diagnostic carries one; lines and columns are computed from a `LineIndex` only when someone asks for them
  * (rendering a diagnostic, an editor integration), so parsing never pays for them.
  */
 
@@ -26,6 +26,16 @@ export interface Position {
 
 /** `| 0` keeps offsets small integers, so V8 stores spans compactly (never boxed doubles). */
 export const span = (start: number, end: number): Span => ({ start: start | 0, end: end | 0 });
+
+/**
+ * The span of a located value (an AST node is its own span) as a span object of its own, for
+ * diagnostics: a diagnostic must not hold on to the node, or to the rest of its tree.
+ */
+export function spanOf(x: Span): Span;
+export function spanOf(x: Span | undefined): Span | undefined;
+export function spanOf(x: Span | undefined): Span | undefined {
+  return x === undefined ? undefined : { start: x.start, end: x.end };
+}
 
 /** The smallest span that covers both. */
 export const cover = (a: Span, b: Span): Span => ({

@@ -18,7 +18,7 @@ import type {
   Value,
 } from './ast.js';
 import { type Diagnostic, warning } from '../core/diagnostic.js';
-import type { Span } from '../core/span.js';
+import { type Span, spanOf } from '../core/span.js';
 import * as T from './tokens.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -43,7 +43,10 @@ const FENCE_TAG = /^```[ \t]*([^\s`]+)/;
 // spans and arrays
 // -------------------------------------------------------------------------------------------------
 
-export const span = (start: number, end: number): Span => ({ start: start === start ? start | 0 : -1, end: end === end ? end | 0 : -1 });
+/** An offset as a small integer; error recovery's NaN becomes -1. */
+export const offset = (o: number): number => (o === o ? o | 0 : -1);
+
+export const span = (start: number, end: number): Span => ({ start: offset(start), end: offset(end) });
 
 /** Small arrays at their exact size: a pushed-to empty array reserves room for 17 elements. */
 export const fit = <A>(a: A[]): A[] => (a.length < 64 ? a.slice() : a);
@@ -57,7 +60,8 @@ export const identifier = (i: number, image: string, payload: string | undefined
   kind: 'Identifier',
   style: i === ID.Symbol ? 'symbol' : i === ID.Backtick ? 'backtick' : 'integer',
   value: i === ID.Backtick ? (payload ?? '') : image,
-  span: span(start, end),
+  start: offset(start),
+  end: offset(end),
 });
 
 /** A label: its separator (`:` or `::`) at `start`, its name token (symbol or backtick name) ending at `end`. */
@@ -68,7 +72,8 @@ export const label = (sep: number, name: number, image: string, payload: string 
     separator: sep === ID.DoubleColon ? '::' : ':',
     style: backtick ? 'backtick' : 'symbol',
     name: backtick ? (payload ?? '') : image,
-    span: span(start, end),
+    start: offset(start),
+  end: offset(end),
   };
 };
 
@@ -77,7 +82,8 @@ export const key = (i: number, image: string, payload: string | undefined, start
   kind: 'Key',
   style: i === ID.Symbol ? 'symbol' : i === ID.Backtick ? 'backtick' : 'double',
   name: i === ID.Symbol ? image : (payload ?? ''),
-  span: span(start, end),
+  start: offset(start),
+  end: offset(end),
 });
 
 // -------------------------------------------------------------------------------------------------
@@ -86,33 +92,34 @@ export const key = (i: number, image: string, payload: string | undefined, start
 
 /** A number token; numbers that JSON cannot hold exactly are reported to `warnings`. */
 export const numeric = (i: number, raw: string, start: number, end: number, warnings: Diagnostic[]): NumericValue => {
-  const sp = span(start, end);
+  const s = offset(start);
+  const e = offset(end);
   switch (i) {
     case ID.Integer: {
       const value = Number(raw);
-      if (!Number.isSafeInteger(value)) unsafe(raw, sp, warnings);
-      return { kind: 'Integer', raw, value, span: sp };
+      if (!Number.isSafeInteger(value)) unsafe(raw, s, e, warnings);
+      return { kind: 'Integer', raw, value, start: s, end: e };
     }
     case ID.Decimal: {
       const value = Number(raw);
-      if (!Number.isFinite(value)) unsafe(raw, sp, warnings);
-      return { kind: 'Decimal', raw, value, span: sp };
+      if (!Number.isFinite(value)) unsafe(raw, s, e, warnings);
+      return { kind: 'Decimal', raw, value, start: s, end: e };
     }
     case ID.Hexadecimal: {
       const value = Number.parseInt(raw.slice(2), 16);
-      if (!Number.isSafeInteger(value)) unsafe(raw, sp, warnings);
-      return { kind: 'Hexadecimal', raw, value, span: sp };
+      if (!Number.isSafeInteger(value)) unsafe(raw, s, e, warnings);
+      return { kind: 'Hexadecimal', raw, value, start: s, end: e };
     }
     case ID.Octal: {
       const value = Number.parseInt(raw.slice(1), 8);
-      if (!Number.isSafeInteger(value)) unsafe(raw, sp, warnings);
-      return { kind: 'Octal', raw, value, span: sp };
+      if (!Number.isSafeInteger(value)) unsafe(raw, s, e, warnings);
+      return { kind: 'Octal', raw, value, start: s, end: e };
     }
     default: {
       const m = MEASUREMENT.exec(raw);
       const value = Number(m?.[1] ?? Number.NaN);
-      if (m !== null && !Number.isSafeInteger(value)) unsafe(raw, sp, warnings);
-      return { kind: 'Measurement', raw, value, unit: m?.[2] ?? '', span: sp };
+      if (m !== null && !Number.isSafeInteger(value)) unsafe(raw, s, e, warnings);
+      return { kind: 'Measurement', raw, value, unit: m?.[2] ?? '', start: s, end: e };
     }
   }
 };
@@ -122,16 +129,16 @@ export const rangeBound = (v: NumericValue, warnings: Diagnostic[]): void => {
   if (v.kind !== 'Measurement') return;
   warnings.push(
     warning(GramCodes.RANGE_UNIT, `the unit of \`${v.raw}\` is dropped: range bounds are plain numbers`, {
-      span: v.span,
+      span: spanOf(v),
       hint: `write the bound as a number (${Number.isNaN(v.value) ? 'without the unit' : String(v.value)}) and put the unit in a separate property`,
     }),
   );
 };
 
-const unsafe = (raw: string, sp: Span, warnings: Diagnostic[]): void => {
+const unsafe = (raw: string, start: number, end: number, warnings: Diagnostic[]): void => {
   warnings.push(
     warning(GramCodes.UNSAFE_NUMBER, `\`${raw}\` is too large to be represented exactly as a JSON number`, {
-      span: sp,
+      span: span(start, end),
       hint: 'write it as a string if every digit matters',
     }),
   );
@@ -143,18 +150,19 @@ export const range = (
   upper: NumericValue | undefined,
   start: number,
   end: number,
-): RangeValue => ({ kind: 'Range', form, lower, upper, span: span(start, end) });
+): RangeValue => ({ kind: 'Range', form, lower, upper, start: offset(start), end: offset(end) });
 
-export const boolean = (value: boolean, start: number, end: number): BooleanValue => ({ kind: 'Boolean', value, span: span(start, end) });
+export const boolean = (value: boolean, start: number, end: number): BooleanValue => ({ kind: 'Boolean', value, start: offset(start), end: offset(end) });
 
-export const symbol = (name: string, start: number, end: number): SymbolValue => ({ kind: 'Symbol', name, span: span(start, end) });
+export const symbol = (name: string, start: number, end: number): SymbolValue => ({ kind: 'Symbol', name, start: offset(start), end: offset(end) });
 
 /** A string token (single, double, backtick or fenced) with its decoded content. */
 export const string = (i: number, value: string, start: number, end: number): StringValue => ({
   kind: 'String',
   style: i === ID.Double ? 'double' : i === ID.Single ? 'single' : i === ID.Backtick ? 'backtick' : 'fenced',
   value,
-  span: span(start, end),
+  start: offset(start),
+  end: offset(end),
 });
 
 export const taggedString = (style: TaggedStringValue['style'], tag: string, content: string, start: number, end: number): TaggedStringValue => ({
@@ -162,15 +170,16 @@ export const taggedString = (style: TaggedStringValue['style'], tag: string, con
   style,
   tag,
   content,
-  span: span(start, end),
+  start: offset(start),
+  end: offset(end),
 });
 
 /** The tag of a tagged fenced string, from its source text. */
 export const fenceTag = (image: string): string => FENCE_TAG.exec(image)?.[1] ?? '';
 
-export const array = (items: ReadonlyArray<Value>, start: number, end: number): ArrayValue => ({ kind: 'Array', items, span: span(start, end) });
+export const array = (items: ReadonlyArray<Value>, start: number, end: number): ArrayValue => ({ kind: 'Array', items, start: offset(start), end: offset(end) });
 
-export const map = (entries: ReadonlyArray<Property>, sp: Span): MapValue => ({ kind: 'Map', entries, span: sp });
+export const map = (entries: ReadonlyArray<Property>, start: number, end: number): MapValue => ({ kind: 'Map', entries, start: offset(start), end: offset(end) });
 
 // -------------------------------------------------------------------------------------------------
 // records and subjects
@@ -181,28 +190,30 @@ export const property = (k: Key, separator: Property['separator'], value: Value,
   key: k,
   separator,
   value,
-  span: span(k.span.start, end),
+  start: k.start,
+  end: offset(end),
 });
 
 /** A record; its duplicate keys are reported to `warnings`. */
 export const record = (properties: ReadonlyArray<Property>, start: number, end: number, warnings: Diagnostic[]): RecordNode => {
-  if (properties.length > 1) duplicates(properties, (p) => p.key?.name, (p) => p.key?.span, 'key', warnings);
-  return { kind: 'Record', properties, span: span(start, end) };
+  if (properties.length > 1) duplicates(properties, (p) => p.key?.name, (p) => (p.key === undefined ? undefined : spanOf(p.key)), 'key', warnings);
+  return { kind: 'Record', properties, start: offset(start), end: offset(end) };
 };
 
-export const subject = (identifier: Identifier | undefined, labels: ReadonlyArray<Label>, record: RecordNode | undefined, sp: Span): Subject => ({
+export const subject = (identifier: Identifier | undefined, labels: ReadonlyArray<Label>, record: RecordNode | undefined, start: number, end: number): Subject => ({
   kind: 'Subject',
   identifier,
   labels,
   record,
-  span: sp,
+  start: offset(start),
+  end: offset(end),
 });
 
 // -------------------------------------------------------------------------------------------------
 // patterns
 // -------------------------------------------------------------------------------------------------
 
-export const node = (subject: Subject | undefined, start: number, end: number): NodePattern => ({ kind: 'Node', subject, span: span(start, end) });
+export const node = (subject: Subject | undefined, start: number, end: number): NodePattern => ({ kind: 'Node', subject, start: offset(start), end: offset(end) });
 
 export const familyOf = (i: number): ArrowFamily =>
   i === ID.Dash || i === ID.DashGt || i === ID.LtDash ? '-' : i === ID.Eq || i === ID.EqGt || i === ID.LtEq ? '=' : '~';
@@ -212,17 +223,18 @@ export const arrow = (left: number, right: number, bracketed: boolean, subject: 
   const toLeft = left === ID.LtDash || left === ID.LtEq || left === ID.LtTilde;
   const toRight = right === ID.DashGt || right === ID.EqGt || right === ID.TildeGt;
   const direction: ArrowDirection = toLeft ? (toRight ? 'bidirectional' : 'left') : toRight ? 'right' : 'undirected';
-  return { kind: 'Arrow', family: familyOf(left), direction, bracketed, subject, span: span(start, end) };
+  return { kind: 'Arrow', family: familyOf(left), direction, bracketed, subject, start: offset(start), end: offset(end) };
 };
 
 export const path = (nodes: ReadonlyArray<NodePattern>, arrows: ReadonlyArray<Arrow>): RelationshipPath => ({
   kind: 'Path',
   nodes,
   arrows,
-  span: span(nodes[0]?.span.start ?? -1, nodes[nodes.length - 1]?.span.end ?? -1),
+  start: nodes[0]?.start ?? -1,
+  end: nodes[nodes.length - 1]?.end ?? -1,
 });
 
-export const reference = (id: Identifier): PatternReference => ({ kind: 'Reference', identifier: id, span: id.span });
+export const reference = (id: Identifier): PatternReference => ({ kind: 'Reference', identifier: id, start: id.start, end: id.end });
 
 export const subjectPattern = (
   subject: Subject | undefined,
@@ -233,21 +245,24 @@ export const subjectPattern = (
   kind: 'SubjectPattern',
   subject,
   elements,
-  span: span(start, end),
+  start: offset(start),
+  end: offset(end),
 });
 
 export const propertyAnnotation = (k: string, value: Value, start: number, end: number): PropertyAnnotation => ({
   kind: 'PropertyAnnotation',
   key: k,
   value,
-  span: span(start, end),
+  start: offset(start),
+  end: offset(end),
 });
 
 export const identifiedAnnotation = (id: Identifier | undefined, labels: ReadonlyArray<Label>, start: number, end: number): IdentifiedAnnotation => ({
   kind: 'IdentifiedAnnotation',
   identifier: id,
   labels,
-  span: span(start, end),
+  start: offset(start),
+  end: offset(end),
 });
 
 /** Annotations and their target; duplicate annotations are reported to `warnings`. */
@@ -257,14 +272,15 @@ export const annotated = (
   target: SubjectPattern | PathPattern,
   warnings: Diagnostic[],
 ): AnnotatedPattern => {
-  const first = identified?.span ?? annotations[0]?.span;
-  if (annotations.length > 1) duplicates(annotations, (a) => a?.key, (a) => a?.span, 'annotation', warnings);
+  const first = identified ?? annotations[0];
+  if (annotations.length > 1) duplicates(annotations, (a) => a?.key, (a) => (a === undefined ? undefined : spanOf(a)), 'annotation', warnings);
   return {
     kind: 'Annotated',
     identified,
     annotations,
     target,
-    span: span(first?.start ?? -1, target?.span.end ?? -1),
+    start: first?.start ?? -1,
+    end: target?.end ?? -1,
   };
 };
 
@@ -276,7 +292,7 @@ export const annotated = (
 const duplicates = <A>(
   items: ReadonlyArray<A>,
   nameOf: (a: A) => string | undefined,
-  spanOf: (a: A) => Span | undefined,
+  locate: (a: A) => Span | undefined,
   what: 'key' | 'annotation',
   warnings: Diagnostic[],
 ): void => {
@@ -286,7 +302,7 @@ const duplicates = <A>(
       const name = nameOf(items[i] as A);
       for (let j = 0; j < i; j++) {
         if (name !== undefined && nameOf(items[j] as A) === name) {
-          duplicate(name, spanOf(items[j] as A), spanOf(items[i] as A), what, warnings);
+          duplicate(name, locate(items[j] as A), locate(items[i] as A), what, warnings);
           break;
         }
       }
@@ -298,7 +314,7 @@ const duplicates = <A>(
     const name = nameOf(it);
     if (name === undefined) continue;
     const before = seen.get(name);
-    if (before !== undefined) duplicate(name, spanOf(before), spanOf(it), what, warnings);
+    if (before !== undefined) duplicate(name, locate(before), locate(it), what, warnings);
     else seen.set(name, it);
   }
 };

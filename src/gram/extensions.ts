@@ -7,6 +7,7 @@
 import { GramCodes } from './codes.js';
 import type { GramDocument, PathPattern, Property, RecordNode, SubjectPattern, TopLevelPattern, Value } from './ast.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
+import { spanOf } from '../core/span.js';
 
 // -------------------------------------------------------------------------------------------------
 // utilities
@@ -14,13 +15,13 @@ import { type Diagnostic, error } from '../core/diagnostic.js';
 
 const nestedValue = (v: Value, container: 'array' | 'map'): Diagnostic =>
   error(GramCodes.NESTED_VALUE, `${v.kind === 'Array' ? 'an array' : 'a map'} inside ${container === 'array' ? 'an array' : 'a map'} is a gramkit extension, not standard gram`, {
-    span: v.span,
+    span: spanOf(v),
     hint: 'standard gram allows only scalar values inside arrays and maps; drop --strict to accept nested values',
   });
 
 const emptyArray = (v: Value): Diagnostic =>
   error(GramCodes.EMPTY_ARRAY, 'an empty array `[]` is a gramkit extension, not standard gram', {
-    span: v.span,
+    span: spanOf(v),
     hint: 'standard gram has no empty array; drop --strict to accept it, or leave the property out',
   });
 

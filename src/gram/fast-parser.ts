@@ -209,18 +209,17 @@ class FastParser {
       this.next();
       const labels = this.is(LABEL_SEP) ? this.labels() : B.NO_LABELS;
       const record = this.t === I.LBrace ? this.record() : undefined;
-      if (labels.length === 0 && record === undefined) return B.subject(identifier, labels, record, identifier.span);
-      const end = record !== undefined ? record.span.end : (labels[labels.length - 1] as Label).span.end;
-      return B.subject(identifier, labels, record, B.span(identifier.span.start, end));
+      const end = record !== undefined ? record.end : labels.length > 0 ? (labels[labels.length - 1] as Label).end : identifier.end;
+      return B.subject(identifier, labels, record, identifier.start, end);
     }
     if (this.is(LABEL_SEP)) {
       const labels = this.labels();
       const record = this.t === I.LBrace ? this.record() : undefined;
-      const end = record !== undefined ? record.span.end : (labels[labels.length - 1] as Label).span.end;
-      return B.subject(undefined, labels, record, B.span((labels[0] as Label).span.start, end));
+      const end = record !== undefined ? record.end : (labels[labels.length - 1] as Label).end;
+      return B.subject(undefined, labels, record, (labels[0] as Label).start, end);
     }
     const record = this.record();
-    return B.subject(undefined, B.NO_LABELS, record, record.span);
+    return B.subject(undefined, B.NO_LABELS, record, record.start, record.end);
   }
 
   /** One or more labels; the current token is a label separator. */
@@ -266,7 +265,7 @@ class FastParser {
     const separator = this.t === I.DoubleColon ? '::' : ':';
     this.next();
     const value = this.value();
-    return B.property(k, separator, value, value.span.end);
+    return B.property(k, separator, value, value.end);
   }
 
   /** A number, a string, a symbol, a boolean or an array of values. */

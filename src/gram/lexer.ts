@@ -277,8 +277,8 @@ export class GramLexer {
     let textEnd = e;
     while (textEnd > p + 2 && src.charCodeAt(textEnd - 1) === 13) textEnd--;
     const c: Comment = this.lineHasContent
-      ? { kind: 'Comment', text: src.slice(p + 2, textEnd), span: span(p, textEnd), endOfLine: true }
-      : { kind: 'Comment', text: src.slice(p + 2, textEnd), span: span(p, textEnd) };
+      ? { kind: 'Comment', text: src.slice(p + 2, textEnd), start: p, end: textEnd, endOfLine: true }
+      : { kind: 'Comment', text: src.slice(p + 2, textEnd), start: p, end: textEnd };
     this.comments.push(c);
     this.lineHasContent = true;
     this.blankRecorded = false;

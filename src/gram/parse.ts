@@ -22,7 +22,7 @@ import { extensionUses } from './extensions.js';
 import { fastParse } from './fast-parser.js';
 import { DEFAULT_MAX_DEPTH, GramLexer, type GramToken } from './lexer.js';
 import { gramParser } from './parser.js';
-import { type LineIndex, lineIndex, span } from '../core/span.js';
+import { type LineIndex, lineIndex } from '../core/span.js';
 import { enclosingGroupEnd, type ErrorContext, matchingCloserEnd, syntaxDiagnostic, topLevel } from './syntax-errors.js';
 import * as T from './tokens.js';
 
@@ -173,7 +173,8 @@ const finish = (
     header,
     patterns,
     comments: lexer.comments,
-    span: span(0, text.length),
+    start: 0,
+    end: text.length,
     filename: options.filename,
     blankLines: lexer.blankLines,
     warnings: warnings.length > 0 ? withFile(options.filename, sortDiagnostics(warnings)) : undefined,

@@ -321,8 +321,8 @@ export class GramParser extends EmbeddedActionsParser {
         if (this.RECORDING_PHASE) return undefined as never;
         const identifier = identifierOf(id);
         const labels = this.takeLabels(base);
-        const end = record?.span.end ?? (labels.length === 0 ? endOf(id) : (labels[labels.length - 1]?.span.end ?? -1));
-        return B.subject(identifier, labels, record, labels.length === 0 && record === undefined ? identifier.span : span(id.startOffset, end));
+        const end = record?.end ?? (labels.length === 0 ? endOf(id) : (labels[labels.length - 1]?.end ?? -1));
+        return B.subject(identifier, labels, record, identifier.start, end);
       },
     },
     {
@@ -332,16 +332,16 @@ export class GramParser extends EmbeddedActionsParser {
         const record = this.OPTION2(this.optionalRecord2);
         if (this.RECORDING_PHASE) return undefined as never;
         const labels = this.takeLabels(base);
-        const start = labels[0]?.span.start ?? -1;
-        const end = record?.span.end ?? labels[labels.length - 1]?.span.end ?? -1;
-        return B.subject(undefined, labels, record, span(start, end));
+        const start = labels[0]?.start ?? -1;
+        const end = record?.end ?? labels[labels.length - 1]?.end ?? -1;
+        return B.subject(undefined, labels, record, start, end);
       },
     },
     {
       ALT: () => {
         const record = this.SUBRULE3(this.record);
         if (this.RECORDING_PHASE) return undefined as never;
-        return B.subject(undefined, B.NO_LABELS, record, record?.span ?? span(-1, -1));
+        return B.subject(undefined, B.NO_LABELS, record, record?.start ?? -1, record?.end ?? -1);
       },
     },
   ];
@@ -392,7 +392,7 @@ export class GramParser extends EmbeddedActionsParser {
             }),
           );
         }
-        properties.push(B.property(keyOf(k), separator, value, value?.span.end ?? -1));
+        properties.push(B.property(keyOf(k), separator, value, value?.end ?? -1));
       },
     });
     const close = this.CONSUME(T.RBrace);
@@ -499,7 +499,7 @@ export class GramParser extends EmbeddedActionsParser {
       ALT: (): MapValue => {
         const r = this.SUBRULE(this.record, this.mapArgs);
         if (this.RECORDING_PHASE) return undefined as never;
-        return B.map(r?.properties ?? [], r?.span ?? span(-1, -1));
+        return B.map(r?.properties ?? [], r?.start ?? -1, r?.end ?? -1);
       },
     },
   ];

@@ -54,7 +54,7 @@ const NONE: ReadonlyArray<Comment> = Object.freeze([]);
 const commentDoc = (c: Comment): string => `//${c.text.trimEnd()}`;
 
 /** Splits `comments` (sorted) among `items`: before, inside or just after (same line) each one. */
-const distribute = (items: ReadonlyArray<{ readonly span: Span }>, comments: ReadonlyArray<Comment>): Distribution => {
+const distribute = (items: ReadonlyArray<Span>, comments: ReadonlyArray<Comment>): Distribution => {
   const n = items.length;
   const d: Distribution = {
     leading: items.map(() => []),
@@ -64,8 +64,8 @@ const distribute = (items: ReadonlyArray<{ readonly span: Span }>, comments: Rea
   };
   let j = 0;
   for (let i = 0; i < n; i++) {
-    const it = (items[i] as { span: Span }).span;
-    while (j < comments.length && (comments[j] as Comment).span.start < it.start) {
+    const it = items[i] as Span;
+    while (j < comments.length && (comments[j] as Comment).start < it.start) {
       const c = comments[j++] as Comment;
       // one end-of-line comment per entry: a second one would join the first on its line
       if (c.endOfLine === true && i > 0 && (d.leading[i] as Comment[]).length === 0 && (d.trailing[i - 1] as Comment[]).length === 0) {
@@ -74,7 +74,7 @@ const distribute = (items: ReadonlyArray<{ readonly span: Span }>, comments: Rea
         (d.leading[i] as Comment[]).push(c);
       }
     }
-    while (j < comments.length && (comments[j] as Comment).span.start < it.end) (d.inner[i] as Comment[]).push(comments[j++] as Comment);
+    while (j < comments.length && (comments[j] as Comment).start < it.end) (d.inner[i] as Comment[]).push(comments[j++] as Comment);
   }
   while (j < comments.length) {
     const c = comments[j++] as Comment;
@@ -90,7 +90,7 @@ const distribute = (items: ReadonlyArray<{ readonly span: Span }>, comments: Rea
 const inside = (comments: ReadonlyArray<Comment>, s: Span | undefined): [Comment[], Comment[]] => {
   const inner: Comment[] = [];
   const outer: Comment[] = [];
-  for (const c of comments) (s !== undefined && c.span.start >= s.start && c.span.start < s.end ? inner : outer).push(c);
+  for (const c of comments) (s !== undefined && c.start >= s.start && c.start < s.end ? inner : outer).push(c);
   return [inner, outer];
 };
 
@@ -99,7 +99,7 @@ const isName = (e: SubjectPatternElement): boolean =>
   e.kind === 'Reference' || (e.kind === 'Node' && e.subject !== undefined && e.subject.labels.length === 0 && e.subject.record === undefined);
 
 /** A property with a scalar value, or a scalar value (not an array or a map). */
-const isScalarEntry = (x: { readonly span: Span }): boolean => {
+const isScalarEntry = (x: Span): boolean => {
   const o = x as { readonly kind?: string; readonly value?: { readonly kind: string } };
   if (o.kind === 'Property') return o.value !== undefined && SCALAR_KINDS.has(o.value.kind);
   return o.kind !== undefined && SCALAR_KINDS.has(o.kind);
@@ -178,7 +178,7 @@ class Printer {
    * A bracketed list: `open` entries `close`, on one line when it fits and has no comments, else one
    * entry per line. `firstBreak` separates `open` from the first entry.
    */
-  private list<T extends { readonly span: Span }>(
+  private list<T extends Span>(
     open: Doc,
     close: string,
     items: ReadonlyArray<T>,
@@ -201,7 +201,7 @@ class Printer {
       const leading = [...(d.leading[i] as Comment[]), ...p.hoisted];
       if (p.hoisted.length > 0) force = true;
       const prev = items[i - 1];
-      if (prev !== undefined && this.blankBetween(prev.span.end, (leading[0]?.span ?? it.span).start)) body.push(softline);
+      if (prev !== undefined && this.blankBetween(prev.end, (leading[0] ?? it).start)) body.push(softline);
       body.push(i === 0 ? firstBreak : line);
       for (const c of leading) body.push(commentDoc(c), hardline);
       body.push(p.doc);
@@ -224,7 +224,7 @@ class Printer {
   };
 
   property = (p: Property, comments: ReadonlyArray<Comment>): Printed => {
-    const [inner, outer] = inside(comments, p.value.kind === 'Array' || p.value.kind === 'Map' ? p.value.span : undefined);
+    const [inner, outer] = inside(comments, p.value.kind === 'Array' || p.value.kind === 'Map' ? p.value : undefined);
     const v = this.value(p.value, inner);
     return { doc: [keyText(p.key), p.separator === '::' ? ' :: ' : ': ', v.doc], hoisted: [...outer, ...v.hoisted] };
   };
@@ -236,7 +236,7 @@ class Printer {
 
   private subject(s: Subject | undefined, comments: ReadonlyArray<Comment>): Printed {
     if (s === undefined) return { doc: '', hoisted: comments };
-    const [inner, outer] = inside(comments, s.record?.span);
+    const [inner, outer] = inside(comments, s.record);
     const head = `${s.identifier !== undefined ? identifierText(s.identifier) : ''}${s.labels.map(labelText).join('')}`;
     if (s.record === undefined) return { doc: head, hoisted: outer };
     const r = this.record(s.record, inner);
@@ -315,12 +315,12 @@ class Printer {
   };
 
   subjectPattern = (p: SubjectPattern, comments: ReadonlyArray<Comment>): Printed => {
-    const [inSubject, others] = inside(comments, p.subject?.span);
+    const [inSubject, others] = inside(comments, p.subject);
     const s = this.subject(p.subject, inSubject);
     // comments before the subject move before the pattern; the others stay between its entries
-    const subjectStart = p.subject?.span.start ?? p.span.start;
-    const before = others.filter((c) => c.span.start < subjectStart);
-    const within = others.filter((c) => c.span.start >= subjectStart);
+    const subjectStart = p.subject?.start ?? p.start;
+    const before = others.filter((c) => c.start < subjectStart);
+    const within = others.filter((c) => c.start >= subjectStart);
     const hoisted = [...before, ...s.hoisted];
     if (p.elements.length === 0) {
       return { doc: within.length === 0 ? ['[', s.doc, ']'] : this.list(['[', s.doc], ']', [], this.element, within), hoisted };
@@ -342,27 +342,29 @@ class Printer {
   };
 
   private annotated(p: AnnotatedPattern, comments: ReadonlyArray<Comment>): Printed {
-    type Item = { readonly span: Span; readonly print: (inner: ReadonlyArray<Comment>) => Printed };
+    type Item = Span & { readonly print: (inner: ReadonlyArray<Comment>) => Printed };
     const items: Item[] = [];
     const id = p.identified;
     if (id !== undefined) {
       items.push({
-        span: id.span,
+        start: id.start,
+        end: id.end,
         print: (inner) => ({ doc: `@@${id.identifier !== undefined ? identifierText(id.identifier) : ''}${id.labels.map(labelText).join('')}`, hoisted: inner }),
       });
     }
     for (const a of p.annotations) {
       items.push({
-        span: a.span,
+        start: a.start,
+        end: a.end,
         print: (inner) => {
-          const [inValue, outer] = inside(inner, a.value.kind === 'Array' || a.value.kind === 'Map' ? a.value.span : undefined);
+          const [inValue, outer] = inside(inner, a.value.kind === 'Array' || a.value.kind === 'Map' ? a.value : undefined);
           const v = this.value(a.value, inValue);
           return { doc: [`@${a.key}(`, v.doc, ')'], hoisted: [...outer, ...v.hoisted] };
         },
       });
     }
     const target = p.target;
-    items.push({ span: target.span, print: (inner) => (target.kind === 'SubjectPattern' ? this.subjectPattern(target, inner) : this.path(target, inner)) });
+    items.push({ start: target.start, end: target.end, print: (inner) => (target.kind === 'SubjectPattern' ? this.subjectPattern(target, inner) : this.path(target, inner)) });
     const d = distribute(items, comments);
     let force = d.trailing.some((x) => x.length > 0) || d.leading.slice(1).some((x) => x.length > 0);
     const outward: Comment[] = [];
@@ -400,12 +402,12 @@ class Printer {
   // ---------------------------------------------------------------------------------------------
 
   document(doc: GramDocument): Doc {
-    type Item = { readonly span: Span; readonly print: (inner: ReadonlyArray<Comment>) => Printed };
+    type Item = Span & { readonly print: (inner: ReadonlyArray<Comment>) => Printed };
     const items: Item[] = [];
     const header = doc.header;
-    if (header !== undefined) items.push({ span: header.span, print: (inner) => this.record(header, inner) });
-    for (const p of doc.patterns) items.push({ span: p.span, print: (inner) => this.topLevel(p, inner) });
-    const comments = [...doc.comments].sort((a, b) => a.span.start - b.span.start);
+    if (header !== undefined) items.push({ start: header.start, end: header.end, print: (inner) => this.record(header, inner) });
+    for (const p of doc.patterns) items.push({ start: p.start, end: p.end, print: (inner) => this.topLevel(p, inner) });
+    const comments = [...doc.comments].sort((a, b) => a.start - b.start);
     const d = distribute(items, comments);
     const out: Doc[] = [];
     let prevEnd: number | undefined;
@@ -419,14 +421,14 @@ class Printer {
     };
     items.forEach((it, i) => {
       const pr = it.print(d.inner[i] as Comment[]);
-      for (const c of [...(d.leading[i] as Comment[]), ...pr.hoisted].sort((a, b) => a.span.start - b.span.start)) {
-        entry(c.span.start, c.span.end, commentDoc(c));
+      for (const c of [...(d.leading[i] as Comment[]), ...pr.hoisted].sort((a, b) => a.start - b.start)) {
+        entry(c.start, c.end, commentDoc(c));
       }
       const trailing = d.trailing[i] as Comment[];
       const last = trailing[trailing.length - 1];
-      entry(it.span.start, last?.span.end ?? it.span.end, [pr.doc, ...trailing.map((c) => [' ', commentDoc(c)])]);
+      entry(it.start, last?.end ?? it.end, [pr.doc, ...trailing.map((c) => [' ', commentDoc(c)])]);
     });
-    for (const c of d.dangling) entry(c.span.start, c.span.end, commentDoc(c));
+    for (const c of d.dangling) entry(c.start, c.end, commentDoc(c));
     return out;
   }
 }

@@ -17,7 +17,8 @@ import { NetCodes } from './codes.js';
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { left, right, type Either } from '../core/either.js';
 import { type CodedError, type Err, err, ok, type Result } from '../core/result.js';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
+import { loadUndici } from './undici.js';
 import { type HttpDispatcher, undiciDispatcher } from './dispatcher.js';
 import { onAbort } from '../core/abort.js';
 import { redactThenCut } from '../core/redact.js';
@@ -131,19 +132,20 @@ const safeLookup =
     });
   };
 
-const dispatchers = new Map<boolean, Agent>();
+const dispatchers = new Map<boolean, Promise<Agent>>();
 
 /**
  * An undici Agent whose connections check the resolved addresses (private ones refused unless
  * `allowPrivateAddresses`). `safeFetch` uses one of these when no dispatcher is given; build your
  * own when you need other agent options.
  */
-export const safeDispatcher = (options: { readonly allowPrivateAddresses?: boolean; readonly agent?: Agent.Options } = {}): Agent => {
+export const safeDispatcher = async (options: { readonly allowPrivateAddresses?: boolean; readonly agent?: Agent.Options } = {}): Promise<Agent> => {
   const allowPrivate = options.allowPrivateAddresses ?? false;
+  const { Agent } = await loadUndici();
   return new Agent({ ...options.agent, connect: { ...(options.agent?.connect as object | undefined), lookup: safeLookup(allowPrivate) } });
 };
 
-const defaultDispatcher = (allowPrivate: boolean): Agent => {
+const defaultDispatcher = (allowPrivate: boolean): Promise<Agent> => {
   let d = dispatchers.get(allowPrivate);
   if (d === undefined) {
     d = safeDispatcher({ allowPrivateAddresses: allowPrivate });
@@ -184,7 +186,8 @@ const fetchChecked = async (url: string, options: SafeFetchOptions): Promise<Res
   if (options.signal?.aborted) return failure(NetCodes.CANCELLED, 'the request was cancelled before it was sent', false, { url: safeUrl(url, options.redact) });
 
   const allowPrivate = options.allowPrivateAddresses ?? false;
-  const dispatcher: Dispatcher = options.dispatcher !== undefined ? undiciDispatcher(options.dispatcher) : defaultDispatcher(allowPrivate);
+  const { request } = await loadUndici();
+  const dispatcher: Dispatcher = options.dispatcher !== undefined ? undiciDispatcher(options.dispatcher) : await defaultDispatcher(allowPrivate);
   const maxRedirects = Math.max(0, options.maxRedirects ?? 5);
 
   // one deadline for the whole exchange; the caller's signal cancels it too

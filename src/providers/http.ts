@@ -4,7 +4,8 @@
  * (net/retry.ts, `MODEL_RETRY` by default). Never throws: every outcome is a `ModelResult`.
  */
 import { AgentCodes } from '../agent/codes.js';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
+import { loadUndici } from '../net/undici.js';
 import { type HttpDispatcher, undiciDispatcher } from '../net/dispatcher.js';
 import type { ModelError, ModelResult } from '../agent/model.js';
 import { cancelledError, failure, httpError, modelError, snippet, timeoutError } from './model-error.js';
@@ -69,13 +70,13 @@ export const defaultTransport = (provider: string): TransportOptions => ({
 // the shared dispatcher
 // -------------------------------------------------------------------------------------------------
 
-const agents = new Map<number, Agent>();
+const agents = new Map<number, Promise<Agent>>();
 
 /** One keep-alive Agent per connect timeout, shared by every model of the process. */
-export const sharedDispatcher = (connectTimeoutMs: number): Dispatcher => {
+export const sharedDispatcher = (connectTimeoutMs: number): Promise<Dispatcher> => {
   let a = agents.get(connectTimeoutMs);
   if (a === undefined) {
-    a = new Agent({ connect: { timeout: connectTimeoutMs }, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 600_000 });
+    a = loadUndici().then(({ Agent }) => new Agent({ connect: { timeout: connectTimeoutMs }, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 600_000 }));
     agents.set(connectTimeoutMs, a);
   }
   return a;
@@ -193,7 +194,8 @@ export const postWithRetries = async (
   req: PostRequest,
   onSuccess: (res: SuccessResponse) => Promise<ModelResult>,
 ): Promise<ModelResult> => {
-  const dispatcher: Dispatcher = o.dispatcher !== undefined ? undiciDispatcher(o.dispatcher) : sharedDispatcher(o.connectTimeoutMs);
+  const { request } = await loadUndici();
+  const dispatcher: Dispatcher = o.dispatcher !== undefined ? undiciDispatcher(o.dispatcher) : await sharedDispatcher(o.connectTimeoutMs);
   for (let attempt = 0; ; attempt++) {
     if (isAborted(req.signal)) return failure(cancelledError(`the ${o.provider} request`));
     const ac = new AbortController();

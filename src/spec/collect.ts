@@ -19,6 +19,7 @@ import { didYouMean, editDistance } from '../core/suggest.js';
 import { type ToolSpecification, makeToolSpecification } from './tool-spec.js';
 import { type Field, typeEquals } from './types.js';
 import { AGENT_LABEL, AGENT_PROPERTIES, type LoadOptions, TOOL_LABELS, TOOL_PROPERTIES } from './specifications.js';
+import { spanOf } from '../core/span.js';
 
 
 // -------------------------------------------------------------------------------------------------
@@ -88,7 +89,7 @@ const unknownProperties = (props: Map<string, Property>, known: ReadonlyArray<st
     const near = didYouMean(k, known);
     diagnostics.push(
       warning(SpecCodes.UNKNOWN_PROPERTY, `${what} has a property \`${k}\` that gramkit does not read (it is kept as metadata)`, {
-        span: p.key.span,
+        span: spanOf(p.key),
         ...fileOpt(file),
         hint: `${near !== undefined ? `${near} ` : `known properties: ${known.join(', ')}; `}metadata of your own takes an \`x-\` prefix: \`x-${k}\``,
       }),
@@ -124,7 +125,7 @@ export const collect = (text: string, options: LoadOptions): Collected => {
   const visitTop = (p: TopLevelPattern): void => {
     if (p.kind === 'Annotated') {
       if (p.target.kind === 'SubjectPattern' && specLabel(p.target) !== undefined) {
-        diagnostics.push(warning(SpecCodes.ANNOTATION_IGNORED, 'annotations on a specification are not read', { span: p.span, ...fileOpt(file), hint: 'put the information in the record (it becomes metadata)' }));
+        diagnostics.push(warning(SpecCodes.ANNOTATION_IGNORED, 'annotations on a specification are not read', { span: spanOf(p), ...fileOpt(file), hint: 'put the information in the record (it becomes metadata)' }));
       }
       visitTop(p.target);
       return;
@@ -137,7 +138,7 @@ export const collect = (text: string, options: LoadOptions): Collected => {
       for (const l of p.subject?.labels ?? []) {
         const near = NEAR_LABELS.find((n) => n !== l.name && editDistance(l.name, n, 2) <= 2 && l.name.length >= 4);
         if (near !== undefined) {
-          diagnostics.push(warning(SpecCodes.UNKNOWN_LABEL, `\`${l.name}\` is not a specification label, so this pattern is not read as a specification`, { span: l.span, ...fileOpt(file), hint: `did you mean \`${near}\`?` }));
+          diagnostics.push(warning(SpecCodes.UNKNOWN_LABEL, `\`${l.name}\` is not a specification label, so this pattern is not read as a specification`, { span: spanOf(l), ...fileOpt(file), hint: `did you mean \`${near}\`?` }));
         }
       }
     }
@@ -191,10 +192,10 @@ export const collect = (text: string, options: LoadOptions): Collected => {
     if (list === undefined) continue;
     diagnostics.push(
       error(SpecCodes.CONFLICTING_PARAM, `\`(${name})\` refers to the \`${name}\` of another signature, but the signatures of this file define \`${name}\` differently`, {
-        span: n.span,
+        span: spanOf(n),
         ...fileOpt(file),
         hint: `write its type here, e.g. \`(${name}::String)\`: a parameter's name belongs to its tool`,
-        related: list.map((d) => ({ message: `\`${name}\` defined here`, span: d.node.span, ...fileOpt(file) })),
+        related: list.map((d) => ({ message: `\`${name}\` defined here`, span: spanOf(d.node), ...fileOpt(file) })),
       }),
     );
   }
@@ -226,7 +227,7 @@ const textProp = (props: Map<string, Property>, key: string, what: string, file:
   const p = props.get(key);
   if (p === undefined) return undefined;
   if (p.value.kind !== 'String') {
-    diagnostics.push(error(SpecCodes.INVALID_PROPERTY, `the ${key} of ${what} must be a string`, { span: p.value.span, ...fileOpt(file) }));
+    diagnostics.push(error(SpecCodes.INVALID_PROPERTY, `the ${key} of ${what} must be a string`, { span: spanOf(p.value), ...fileOpt(file) }));
     return undefined;
   }
   return stringText(p.value);
@@ -245,15 +246,15 @@ const metadataOf = (props: Map<string, Property>, skip: ReadonlyArray<string>, f
 const nameOf = (p: SubjectPattern, what: string, file: string | undefined, diagnostics: Diagnostic[]): { name: string; span: Span } | undefined => {
   const id = p.subject?.identifier;
   if (id === undefined || id.value === '') {
-    diagnostics.push(error(SpecCodes.MISSING_NAME, `${what} has no name`, { span: p.subject?.span ?? p.span, ...fileOpt(file), hint: `the name is the pattern identifier: \`[myName:${what === 'an agent' ? 'Agent' : 'Tool'} {...} | ...]\`` }));
+    diagnostics.push(error(SpecCodes.MISSING_NAME, `${what} has no name`, { span: spanOf(p.subject ?? p), ...fileOpt(file), hint: `the name is the pattern identifier: \`[myName:${what === 'an agent' ? 'Agent' : 'Tool'} {...} | ...]\`` }));
     return undefined;
   }
-  return { name: id.value, span: id.span };
+  return { name: id.value, span: spanOf(id) };
 };
 
 const extraLabels = (p: SubjectPattern, allowed: (name: string) => boolean, file: string | undefined, diagnostics: Diagnostic[]): void => {
   for (const l of p.subject?.labels ?? []) {
-    if (!allowed(l.name)) diagnostics.push(error(SpecCodes.INVALID_PROPERTY, `unexpected label \`${l.name}\` on a specification`, { span: l.span, ...fileOpt(file), hint: 'a tool takes the label `Tool` (or `ToolSpecification`), an agent `Agent`; put other information in the record' }));
+    if (!allowed(l.name)) diagnostics.push(error(SpecCodes.INVALID_PROPERTY, `unexpected label \`${l.name}\` on a specification`, { span: spanOf(l), ...fileOpt(file), hint: 'a tool takes the label `Tool` (or `ToolSpecification`), an agent `Agent`; put other information in the record' }));
   }
 };
 
@@ -273,21 +274,21 @@ const compileTool = (
   const props = recordProps(p);
   const description = textProp(props, 'description', what, file, diagnostics);
   if (props.get('description') === undefined || description?.trim() === '') {
-    diagnostics.push(error(SpecCodes.MISSING_DESCRIPTION, `${what} needs a non-empty description`, { span: p.subject?.span ?? p.span, ...fileOpt(file), hint: 'add `{description: "what it does and when to use it"}`: it is what a model reads' }));
+    diagnostics.push(error(SpecCodes.MISSING_DESCRIPTION, `${what} needs a non-empty description`, { span: spanOf(p.subject ?? p), ...fileOpt(file), hint: 'add `{description: "what it does and when to use it"}`: it is what a model reads' }));
   }
   unknownProperties(props, TOOL_PROPERTIES, what, file, diagnostics);
   const metadata = metadataOf(props, ['description'], file, diagnostics);
   let path: PathPattern | undefined;
   if (p.elements.length === 0) {
-    diagnostics.push(error(SpecCodes.MISSING_SIGNATURE, `${what} has no type signature`, { span: p.span, ...fileOpt(file), hint: 'add it after `|`: `[name:Tool {description: ".."} | (arg::String)==>(::String)]`' }));
+    diagnostics.push(error(SpecCodes.MISSING_SIGNATURE, `${what} has no type signature`, { span: spanOf(p), ...fileOpt(file), hint: 'add it after `|`: `[name:Tool {description: ".."} | (arg::String)==>(::String)]`' }));
   } else {
     const first = p.elements[0] as SubjectPatternElement;
     if (p.elements.length > 1) {
       const second = p.elements[1] as SubjectPatternElement;
-      diagnostics.push(error(SpecCodes.MULTIPLE_SIGNATURES, `${what} has ${p.elements.length} elements; a tool has exactly one type signature`, { span: second.span, ...fileOpt(file), hint: 'join the parameters into one path: `(a::String)==>(b::Integer)==>(::String)`' }));
+      diagnostics.push(error(SpecCodes.MULTIPLE_SIGNATURES, `${what} has ${p.elements.length} elements; a tool has exactly one type signature`, { span: spanOf(second), ...fileOpt(file), hint: 'join the parameters into one path: `(a::String)==>(b::Integer)==>(::String)`' }));
     }
     if (first.kind === 'Node' || first.kind === 'Path') path = first;
-    else diagnostics.push(error(SpecCodes.NOT_A_PATH, `the type signature of ${what} must be a path of nodes`, { span: first.span, ...fileOpt(file), hint: 'write `(arg::String)==>(::String)`' }));
+    else diagnostics.push(error(SpecCodes.NOT_A_PATH, `the type signature of ${what} must be a path of nodes`, { span: spanOf(first), ...fileOpt(file), hint: 'write `(arg::String)==>(::String)`' }));
   }
   let spec: ToolSpecification | undefined;
   if (path !== undefined) {
@@ -311,16 +312,16 @@ const signatureText = (
   references: ReadonlyArray<{ readonly name: string; readonly node: NodePattern }>,
   defs: ReadonlyMap<string, { readonly node: NodePattern }>,
 ): string => {
-  const refs = [...references].sort((a, b) => a.node.span.start - b.node.span.start);
+  const refs = [...references].sort((a, b) => a.node.start - b.node.start);
   let out = '';
-  let from = path.span.start;
+  let from = path.start;
   for (const r of refs) {
     const d = defs.get(r.name);
     if (d === undefined) continue;
-    out += text.slice(from, r.node.span.start) + text.slice(d.node.span.start, d.node.span.end);
-    from = r.node.span.end;
+    out += text.slice(from, r.node.start) + text.slice(d.node.start, d.node.end);
+    from = r.node.end;
   }
-  return out + text.slice(from, path.span.end);
+  return out + text.slice(from, path.end);
 };
 
 const collectAgent = (
@@ -339,7 +340,7 @@ const collectAgent = (
   const description = textProp(props, 'description', what, file, diagnostics);
   const instruction = textProp(props, 'instruction', what, file, diagnostics);
   const model = textProp(props, 'model', what, file, diagnostics);
-  const at = p.subject?.span ?? p.span;
+  const at = spanOf(p.subject ?? p);
   if (props.get('description') === undefined || description?.trim() === '') {
     diagnostics.push(error(SpecCodes.MISSING_DESCRIPTION, `${what} needs a non-empty description`, { span: at, ...fileOpt(file) }));
   }
@@ -347,20 +348,20 @@ const collectAgent = (
     diagnostics.push(error(SpecCodes.MISSING_INSTRUCTION, `${what} needs a non-empty instruction`, { span: at, ...fileOpt(file), hint: 'the instruction is the agent\'s system prompt; a fenced string (```) suits long ones' }));
   }
   if (props.get('model') !== undefined && model?.trim() === '') {
-    diagnostics.push(error(SpecCodes.INVALID_PROPERTY, `the model of ${what} is empty`, { span: props.get('model')?.value.span as Span, ...fileOpt(file), hint: 'write it as "provider/model", e.g. "openai/gpt-4o-mini"' }));
+    diagnostics.push(error(SpecCodes.INVALID_PROPERTY, `the model of ${what} is empty`, { span: spanOf(props.get('model')?.value), ...fileOpt(file), hint: 'write it as "provider/model", e.g. "openai/gpt-4o-mini"' }));
   }
   unknownProperties(props, AGENT_PROPERTIES, what, file, diagnostics);
   const metadata = metadataOf(props, ['description', 'instruction', 'model'], file, diagnostics);
   const elements: AgentElement[] = [];
   for (const e of p.elements) {
-    if (e.kind === 'Reference') elements.push({ kind: 'ref', name: e.identifier.value, span: e.span });
+    if (e.kind === 'Reference') elements.push({ kind: 'ref', name: e.identifier.value, span: spanOf(e) });
     else if (e.kind === 'Node' && e.subject?.identifier !== undefined && e.subject.labels.length === 0 && e.subject.record === undefined) {
-      elements.push({ kind: 'ref', name: e.subject.identifier.value, span: e.span });
+      elements.push({ kind: 'ref', name: e.subject.identifier.value, span: spanOf(e) });
     } else if (e.kind === 'SubjectPattern' && specLabel(e) === 'tool') {
       const entry = inlineTool(e);
       if (entry !== undefined) elements.push({ kind: 'tool', entry });
     } else {
-      diagnostics.push(error(SpecCodes.INVALID_AGENT_ELEMENT, `the elements of ${what} must be tools: inline tool patterns or the names of tools`, { span: e.span, ...fileOpt(file), hint: 'write `[agent:Agent {...} | toolName, [other:Tool {...} | ...]]`' }));
+      diagnostics.push(error(SpecCodes.INVALID_AGENT_ELEMENT, `the elements of ${what} must be tools: inline tool patterns or the names of tools`, { span: spanOf(e), ...fileOpt(file), hint: 'write `[agent:Agent {...} | toolName, [other:Tool {...} | ...]]`' }));
     }
   }
   if (n === undefined) return undefined;

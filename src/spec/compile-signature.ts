@@ -7,7 +7,7 @@
  */
 import { type Checked, left, right } from '../core/either.js';
 import type { Label, NodePattern, PathPattern } from '../gram/ast.js';
-import { type Span, span as mkSpan } from '../core/span.js';
+import { type Span, span as mkSpan, spanOf } from '../core/span.js';
 import { SpecCodes } from './codes.js';
 import { ARGUMENTS_LABEL } from './print-signature.js';
 import { TYPE_NAMES } from './type-expr.js';
@@ -67,30 +67,30 @@ const nodeType = (n: NodePattern, env: Env, role: 'parameter' | 'return', what: 
   const labels = subject?.labels ?? [];
   if (labels.length > 1) {
     const extra = labels[1] as Label;
-    report(env, SpecCodes.MULTIPLE_TYPES, `${what} has ${labels.length} labels; a node takes exactly one type`, mkSpan(extra.span.start, (labels[labels.length - 1] as Label).span.end), 'keep one type label, e.g. `::String`');
+    report(env, SpecCodes.MULTIPLE_TYPES, `${what} has ${labels.length} labels; a node takes exactly one type`, mkSpan(extra.start, (labels[labels.length - 1] as Label).end), 'keep one type label, e.g. `::String`');
     return undefined;
   }
   let base: Base | undefined;
   if (labels.length === 1) {
     const l = labels[0] as Label;
     if (l.name === ARGUMENTS_LABEL) {
-      report(env, SpecCodes.ARGUMENTS_POSITION, `\`${ARGUMENTS_LABEL}\` describes the arguments object and must be the first node`, l.span);
+      report(env, SpecCodes.ARGUMENTS_POSITION, `\`${ARGUMENTS_LABEL}\` describes the arguments object and must be the first node`, spanOf(l));
       return undefined;
     }
     base = labelType(l, env, role === 'parameter');
     if (base === undefined) return undefined;
   } else {
-    report(env, SpecCodes.MISSING_TYPE, `${what} has no type label`, subject?.span ?? n.span, `write the type after the name, e.g. \`(${subject?.identifier?.value ?? ''}::String)\`; known types: ${Object.keys(TYPE_NAMES).join(', ')}`);
+    report(env, SpecCodes.MISSING_TYPE, `${what} has no type label`, spanOf(subject ?? n), `write the type after the name, e.g. \`(${subject?.identifier?.value ?? ''}::String)\`; known types: ${Object.keys(TYPE_NAMES).join(', ')}`);
     return undefined;
   }
   if (role === 'return' && base.maybe) {
     report(env, SpecCodes.MAYBE_POSITION, 'a return type cannot be `Maybe`', base.span, 'for a result that may be null write `T | Null`');
     return undefined;
   }
-  const t = buildType(base, props, n.span, env, role, what, SpecCodes.MISSING_TYPE);
+  const t = buildType(base, props, spanOf(n), env, role, what, SpecCodes.MISSING_TYPE);
   if (t === undefined) return undefined;
   if (role === 'return' && t.maybe) {
-    report(env, SpecCodes.MAYBE_POSITION, 'a return type cannot be `Maybe`', props.get('type')?.value.span ?? n.span, 'for a result that may be null write `T | Null`');
+    report(env, SpecCodes.MAYBE_POSITION, 'a return type cannot be `Maybe`', spanOf(props.get('type')?.value ?? n), 'for a result that may be null write `T | Null`');
     return undefined;
   }
   return { ...t, props };
@@ -118,9 +118,9 @@ const parameter = (n: NodePattern, env: Env, index: number, resolve: CompileCont
   const ref = referenceName(n);
   if (ref !== undefined) {
     const def = resolve?.(ref);
-    if (def !== undefined) return { field: field(def.name, def.type, def.optional, n.span), defines: false };
+    if (def !== undefined) return { field: field(def.name, def.type, def.optional, spanOf(n)), defines: false };
     if (isDefined?.(ref) === true) return undefined;
-    report(env, SpecCodes.MISSING_TYPE, `parameter \`${ref}\` has no type${resolve !== undefined ? ', and no other signature in this file defines it' : ''}`, n.span, `write its type: \`(${ref}::String)\``);
+    report(env, SpecCodes.MISSING_TYPE, `parameter \`${ref}\` has no type${resolve !== undefined ? ', and no other signature in this file defines it' : ''}`, spanOf(n), `write its type: \`(${ref}::String)\``);
     return undefined;
   }
   const subject = n.subject;
@@ -132,22 +132,22 @@ const parameter = (n: NodePattern, env: Env, index: number, resolve: CompileCont
   const name = id ?? pnValue ?? (pn === undefined ? anonymousParamName(index) : undefined);
   const what = name === undefined ? `parameter ${index + 1}` : `parameter \`${name}\``;
   if (id !== undefined && pnValue !== undefined && id !== pnValue) {
-    report(env, SpecCodes.PARAM_NAME_MISMATCH, `parameter is named \`${id}\` by its identifier but "${pnValue}" by \`paramName\``, pn?.value.span, 'keep one of the two names', [{ message: 'identifier', span: subject?.identifier?.span as Span }]);
+    report(env, SpecCodes.PARAM_NAME_MISMATCH, `parameter is named \`${id}\` by its identifier but "${pnValue}" by \`paramName\``, spanOf(pn?.value), 'keep one of the two names', [{ message: 'identifier', span: spanOf(subject?.identifier) as Span }]);
   }
   if (name === undefined || name === '') {
-    report(env, SpecCodes.MISSING_PARAM_NAME, `${what} has no name`, n.span, 'name it with an identifier, `(city::String)`, or with `paramName`, `(::String {paramName: "city"})`');
+    report(env, SpecCodes.MISSING_PARAM_NAME, `${what} has no name`, spanOf(n), 'name it with an identifier, `(city::String)`, or with `paramName`, `(::String {paramName: "city"})`');
   }
   const t = nodeType(n, env, 'parameter', what);
   if (t === undefined || name === undefined || name === '') return undefined;
   const optional = optionality(t.props, t, env);
   if (optional === undefined) return undefined;
-  return { field: field(name, t.type, optional, n.span), defines: id !== undefined };
+  return { field: field(name, t.type, optional, spanOf(n)), defines: id !== undefined };
 };
 
 const argumentsNode = (n: NodePattern, env: Env): { readonly meta: Keywords; readonly additional?: false | Type } | undefined => {
   const subject = n.subject;
   if (subject?.identifier !== undefined) {
-    report(env, SpecCodes.INVALID_PARAM_PROPERTY, `the \`${ARGUMENTS_LABEL}\` node takes no name`, subject.identifier.span);
+    report(env, SpecCodes.INVALID_PARAM_PROPERTY, `the \`${ARGUMENTS_LABEL}\` node takes no name`, spanOf(subject.identifier));
     return undefined;
   }
   const start = env.out.length;
@@ -180,10 +180,10 @@ export const compileSignature = (path: PathPattern, ctx: CompileContext): Checke
     for (const a of path.arrows) {
       if (a.direction !== 'right') {
         const written = a.direction === 'left' ? 'a left arrow' : a.direction === 'undirected' ? 'an undirected arrow' : 'a bidirectional arrow';
-        report(env, SpecCodes.ARROW_DIRECTION, `${written} in a signature: parameters flow left to right, into the return type`, a.span, `write \`${a.family}${a.family}>\` instead`);
+        report(env, SpecCodes.ARROW_DIRECTION, `${written} in a signature: parameters flow left to right, into the return type`, spanOf(a), `write \`${a.family}${a.family}>\` instead`);
       }
       if (a.bracketed || a.subject !== undefined) {
-        report(env, SpecCodes.ARROW_SUBJECT, 'arrows in a signature carry no labels or properties', a.span, 'write a plain arrow, `==>`');
+        report(env, SpecCodes.ARROW_SUBJECT, 'arrows in a signature carry no labels or properties', spanOf(a), 'write a plain arrow, `==>`');
       }
     }
   }
@@ -202,11 +202,11 @@ export const compileSignature = (path: PathPattern, ctx: CompileContext): Checke
   const seen = new Map<string, Span>();
   params.forEach((n, i) => {
     if (isEmptyNode(n)) {
-      report(env, SpecCodes.MISSING_PARAM_NAME, `parameter ${i + 1} is an empty node \`()\``, n.span, '`()` means "no parameters" only as the single node before the return type');
+      report(env, SpecCodes.MISSING_PARAM_NAME, `parameter ${i + 1} is an empty node \`()\``, spanOf(n), '`()` means "no parameters" only as the single node before the return type');
       return;
     }
     if (isArgumentsNode(n)) {
-      report(env, SpecCodes.ARGUMENTS_POSITION, `\`${ARGUMENTS_LABEL}\` describes the arguments object and must be the first node`, n.span);
+      report(env, SpecCodes.ARGUMENTS_POSITION, `\`${ARGUMENTS_LABEL}\` describes the arguments object and must be the first node`, spanOf(n));
       return;
     }
     const ref = referenceName(n);
@@ -214,9 +214,9 @@ export const compileSignature = (path: PathPattern, ctx: CompileContext): Checke
     const prev = name === undefined ? undefined : seen.get(name);
     if (name !== undefined && prev !== undefined) {
       const anonymous = isAnonymous(n) ? ` (parameter ${i + 1} has no name, so it is named \`${name}\`)` : '';
-      report(env, SpecCodes.DUPLICATE_PARAM, `parameter \`${name}\` is declared twice${anonymous}`, n.span, 'parameter names are unique within a signature: name the parameters', [{ message: 'first declared here', span: prev }]);
+      report(env, SpecCodes.DUPLICATE_PARAM, `parameter \`${name}\` is declared twice${anonymous}`, spanOf(n), 'parameter names are unique within a signature: name the parameters', [{ message: 'first declared here', span: prev }]);
     } else if (name !== undefined) {
-      seen.set(name, n.span);
+      seen.set(name, spanOf(n));
     }
     const p = parameter(n, env, i, ctx.resolve, ctx.isDefined);
     if (p === undefined || prev !== undefined) return;
@@ -231,32 +231,32 @@ export const compileSignature = (path: PathPattern, ctx: CompileContext): Checke
 
   let ret: ReturnType | undefined;
   if (isEmptyNode(last)) {
-    report(env, SpecCodes.MISSING_RETURN, nodes.length === 1 ? 'an empty signature `()` has no return type' : 'the signature has no return type: its last node `()` is empty', last.span, 'end the signature with the type of the result, e.g. `==>(::String)`');
+    report(env, SpecCodes.MISSING_RETURN, nodes.length === 1 ? 'an empty signature `()` has no return type' : 'the signature has no return type: its last node `()` is empty', spanOf(last), 'end the signature with the type of the result, e.g. `==>(::String)`');
   } else if (isArgumentsNode(last)) {
-    report(env, SpecCodes.MISSING_RETURN, `the signature ends with the \`${ARGUMENTS_LABEL}\` node, not a return type`, last.span, 'end the signature with the type of the result, e.g. `==>(::String)`');
+    report(env, SpecCodes.MISSING_RETURN, `the signature ends with the \`${ARGUMENTS_LABEL}\` node, not a return type`, spanOf(last), 'end the signature with the type of the result, e.g. `==>(::String)`');
   } else {
     const ref = referenceName(last);
     if (ref !== undefined) {
       const def = ctx.resolve?.(ref);
       if (def !== undefined) {
-        ret = returnType(def.type, ref, last.span);
+        ret = returnType(def.type, ref, spanOf(last));
         references.push({ name: ref, node: last });
       } else if (ctx.isDefined?.(ref) === true) {
         // its definition failed to compile and was reported there
       } else {
-        report(env, SpecCodes.MISSING_RETURN, `the last node \`(${ref})\` has no type, so the signature has no return type`, last.span, `the last node of a signature is the type of the result: write \`(${ref}::String)\` or add \`==>(::String)\``);
+        report(env, SpecCodes.MISSING_RETURN, `the last node \`(${ref})\` has no type, so the signature has no return type`, spanOf(last), `the last node of a signature is the type of the result: write \`(${ref}::String)\` or add \`==>(::String)\``);
       }
     } else {
       const t = nodeType(last, env, 'return', 'the return type');
       const id = last.subject?.identifier?.value;
       if (t !== undefined) {
-        ret = returnType(t.type, id, last.span);
-        if (id !== undefined) definitions.push({ name: id, role: 'return', field: field(id, t.type, false, last.span), node: last });
+        ret = returnType(t.type, id, spanOf(last));
+        if (id !== undefined) definitions.push({ name: id, role: 'return', field: field(id, t.type, false, spanOf(last)), node: last });
       }
     }
   }
   if (ret === undefined || args === undefined || hasErrors(env.out)) return left(env.out);
-  const sig = typeSignature(fields, ret, args.meta, args.additional, path.span);
+  const sig = typeSignature(fields, ret, args.meta, args.additional, spanOf(path));
   return right({ value: { signature: sig, definitions, references }, warnings: env.out });
 };
 
@@ -276,5 +276,5 @@ export const compileDefinition = (n: NodePattern, role: 'parameter' | 'return', 
   }
   const id = n.subject?.identifier?.value;
   const t = nodeType(n, env, 'return', 'the return type');
-  return t === undefined || id === undefined || hasErrors(env.out) ? undefined : field(id, t.type, false, n.span);
+  return t === undefined || id === undefined || hasErrors(env.out) ? undefined : field(id, t.type, false, spanOf(n));
 };

@@ -7,7 +7,7 @@
 import { checkedDiagnostics, checkedValue } from '../core/either.js';
 import type { Label, Property, StringValue, Value } from '../gram/ast.js';
 import { type Diagnostic, error, warning } from '../core/diagnostic.js';
-import { type Span } from '../core/span.js';
+import { type Span, spanOf } from '../core/span.js';
 import { SpecCodes } from './codes.js';
 import { gramToJson, stringOffsets, stringText } from './gram-values.js';
 import type { JsonValue } from '../core/json-schema.js';
@@ -98,13 +98,13 @@ export const stringOf = (p: Property, env: Env, code: string = SpecCodes.INVALID
   const v = p.value;
   if (v.kind === 'String') return stringText(v);
   if (v.kind === 'Symbol') return v.name;
-  report(env, code, `\`${p.key.name}\` must be a string`, v.span);
+  report(env, code, `\`${p.key.name}\` must be a string`, spanOf(v));
   return undefined;
 };
 
 export const booleanOf = (p: Property, env: Env): boolean | undefined => {
   if (p.value.kind === 'Boolean') return p.value.value;
-  report(env, SpecCodes.INVALID_PARAM_PROPERTY, `\`${p.key.name}\` must be true or false`, p.value.span);
+  report(env, SpecCodes.INVALID_PARAM_PROPERTY, `\`${p.key.name}\` must be true or false`, spanOf(p.value));
   return undefined;
 };
 
@@ -124,14 +124,14 @@ export const checkUnknownKeys = (props: Props, where: Where, env: Env, context: 
   for (const [k, p] of props) {
     if (allowed.includes(k) || isExtensionKey(k)) continue;
     if (where === 'return' && (k === 'paramName' || k === 'optional')) {
-      report(env, SpecCodes.MISSING_RETURN, `unknown property \`${k}\` on ${context}`, p.key.span, 'the last node of a signature is its return type: did you forget `==>(::String)` at the end?');
+      report(env, SpecCodes.MISSING_RETURN, `unknown property \`${k}\` on ${context}`, spanOf(p.key), 'the last node of a signature is its return type: did you forget `==>(::String)` at the end?');
       continue;
     }
     let hint = didYouMean(k, allowed);
     if (hint === undefined && (k === 'required' || k === 'nullable')) hint = k === 'required' ? 'parameters are required unless `optional: true`, `Maybe T` or a `default` says otherwise' : 'write the type as `T | Null`';
     if (hint === undefined && where === 'arguments') hint = `the \`${ARGUMENTS_LABEL}\` node takes the keywords of the arguments object: ${allowedKeys('arguments').join(', ')}`;
     hint ??= `known properties: ${allowed.filter((a) => !KEYWORD_INFO.has(a)).join(', ')} and the JSON Schema keywords (description, enum, minimum, ...); a property of your own starts with \`x-\``;
-    env.out.push(warning(SpecCodes.UNKNOWN_PROPERTY, `unknown property \`${k}\` on ${context}: it is not part of the schema`, { span: p.key.span, ...fileOf(env), hint }));
+    env.out.push(warning(SpecCodes.UNKNOWN_PROPERTY, `unknown property \`${k}\` on ${context}: it is not part of the schema`, { span: spanOf(p.key), ...fileOf(env), hint }));
   }
 };
 
@@ -148,21 +148,21 @@ export interface Base {
 /** A label's text as a type expression (a symbol label is a type name; a backtick label may be any expression). */
 export const labelType = (label: Label, env: Env, allowMaybe: boolean): Base | undefined => {
   if (label.name === 'IO' || /^IO\s/.test(label.name)) {
-    report(env, SpecCodes.IO_TYPE, `\`${label.name}\` is an effect type, not a JSON type`, label.span, IO_HINT);
+    report(env, SpecCodes.IO_TYPE, `\`${label.name}\` is an effect type, not a JSON type`, spanOf(label), IO_HINT);
     return undefined;
   }
-  const offset = label.span.start + label.separator.length + (label.style === 'backtick' ? 1 : 0);
+  const offset = label.start + label.separator.length + (label.style === 'backtick' ? 1 : 0);
   const r = checkTypeExpression(label.name, { offset: (i) => offset + i, ...fileOf(env), allowMaybe });
   env.out.push(...checkedDiagnostics(r));
   const e = checkedValue(r);
-  return e === undefined ? undefined : { type: e.type, maybe: e.optional, span: label.span };
+  return e === undefined ? undefined : { type: e.type, maybe: e.optional, span: spanOf(label) };
 };
 
 export const exprType = (v: StringValue, env: Env, allowMaybe: boolean): Base | undefined => {
   const r = checkTypeExpression(v.value, { offset: stringOffsets(env.source, v), ...fileOf(env), allowMaybe });
   env.out.push(...checkedDiagnostics(r));
   const e = checkedValue(r);
-  return e === undefined ? undefined : { type: e.type, maybe: e.optional, span: v.span };
+  return e === undefined ? undefined : { type: e.type, maybe: e.optional, span: spanOf(v) };
 };
 
 const isBare = (t: Type, kind: 'Object' | 'Array' | 'Any'): boolean => {
@@ -184,41 +184,41 @@ const compatible = (label: Type, expr: Type): boolean => {
 export const typeFromValue = (v: Value, env: Env, code: string, what: string, allowMaybe = false): Base | undefined => {
   if (v.kind === 'String') return exprType(v, env, allowMaybe);
   if (v.kind === 'Symbol') {
-    const r = checkTypeExpression(v.name, { offset: (i) => v.span.start + i, ...fileOf(env), allowMaybe });
+    const r = checkTypeExpression(v.name, { offset: (i) => v.start + i, ...fileOf(env), allowMaybe });
     env.out.push(...checkedDiagnostics(r));
     const e = checkedValue(r);
-    return e === undefined ? undefined : { type: e.type, maybe: e.optional, span: v.span };
+    return e === undefined ? undefined : { type: e.type, maybe: e.optional, span: spanOf(v) };
   }
   if (v.kind === 'Map') {
     const props = propsOf(v.entries);
     checkUnknownKeys(props, 'type', env, what);
-    const t = buildType(undefined, props, v.span, env, 'type', what, code);
-    return t === undefined ? undefined : { type: t.type, maybe: t.maybe, span: v.span };
+    const t = buildType(undefined, props, spanOf(v), env, 'type', what, code);
+    return t === undefined ? undefined : { type: t.type, maybe: t.maybe, span: spanOf(v) };
   }
-  report(env, code, `${what} must be a type: a type expression in a string ("[String]") or a map ({type: "String", ...})`, v.span);
+  report(env, code, `${what} must be a type: a type expression in a string ("[String]") or a map ({type: "String", ...})`, spanOf(v));
   return undefined;
 };
 
 const fieldFromMap = (v: Value, env: Env, index: number): Field | undefined => {
   if (v.kind !== 'Map') {
-    report(env, SpecCodes.MALFORMED_FIELDS, `field ${index + 1} must be a map such as {name: "city", type: "String"}`, v.span);
+    report(env, SpecCodes.MALFORMED_FIELDS, `field ${index + 1} must be a map such as {name: "city", type: "String"}`, spanOf(v));
     return undefined;
   }
   const props = propsOf(v.entries);
   const nameProp = props.get('name');
   const name = nameProp === undefined ? undefined : stringOf(nameProp, env, SpecCodes.MALFORMED_FIELDS);
   if (nameProp === undefined) {
-    report(env, SpecCodes.MALFORMED_FIELDS, `field ${index + 1} has no \`name\``, v.span, 'write {name: "city", type: "String"}');
+    report(env, SpecCodes.MALFORMED_FIELDS, `field ${index + 1} has no \`name\``, spanOf(v), 'write {name: "city", type: "String"}');
   } else if (name === '') {
-    report(env, SpecCodes.MALFORMED_FIELDS, `field ${index + 1} has an empty name`, nameProp.value.span);
+    report(env, SpecCodes.MALFORMED_FIELDS, `field ${index + 1} has an empty name`, spanOf(nameProp.value));
   }
   const what = name === undefined ? `field ${index + 1}` : `field "${name}"`;
   checkUnknownKeys(props, 'field', env, what);
-  const t = buildType(undefined, props, v.span, env, 'field', what, SpecCodes.MALFORMED_FIELDS);
+  const t = buildType(undefined, props, spanOf(v), env, 'field', what, SpecCodes.MALFORMED_FIELDS);
   if (t === undefined || name === undefined || name === '') return undefined;
   const optional = optionality(props, t, env);
   if (optional === undefined) return undefined;
-  return field(name, t.type, optional, v.span);
+  return field(name, t.type, optional, spanOf(v));
 };
 
 export const optionality = (props: Props, t: { readonly type: Type; readonly maybe: boolean }, env: Env): boolean | undefined => {
@@ -227,7 +227,7 @@ export const optionality = (props: Props, t: { readonly type: Type; readonly may
   const o = booleanOf(p, env);
   if (o === undefined) return undefined;
   if (o === false && t.maybe) {
-    report(env, SpecCodes.INVALID_PARAM_PROPERTY, '`optional: false` contradicts `Maybe`', p.value.span, 'remove one of them');
+    report(env, SpecCodes.INVALID_PARAM_PROPERTY, '`optional: false` contradicts `Maybe`', spanOf(p.value), 'remove one of them');
     return undefined;
   }
   return o;
@@ -238,7 +238,7 @@ export const structureKey = (props: Props, key: string, kind: 'Object' | 'Array'
   const p = props.get(key);
   if (p === undefined) return undefined;
   if (base !== undefined && !isBare(base.type, kind)) {
-    report(env, SpecCodes.TYPE_CONFLICT, `\`${key}\` describes ${kind === 'Any' ? 'a union' : `an ${kind}`}, but the type is ${describe(base.type)}`, p.key.span, kind === 'Any' ? 'use the label `Any` with `anyOf`' : `use the label \`${kind}\` with \`${key}\``);
+    report(env, SpecCodes.TYPE_CONFLICT, `\`${key}\` describes ${kind === 'Any' ? 'a union' : `an ${kind}`}, but the type is ${describe(base.type)}`, spanOf(p.key), kind === 'Any' ? 'use the label `Any` with `anyOf`' : `use the label \`${kind}\` with \`${key}\``);
     return undefined;
   }
   return p;
@@ -266,12 +266,12 @@ export const buildType = (
   if (typeProp !== undefined) {
     const v = typeProp.value;
     if (v.kind !== 'String' && v.kind !== 'Symbol') {
-      report(env, SpecCodes.MALFORMED_TYPE, '`type` must be a type expression in a string, e.g. "[String]" or "{name: String}"', v.span);
+      report(env, SpecCodes.MALFORMED_TYPE, '`type` must be a type expression in a string, e.g. "[String]" or "{name: String}"', spanOf(v));
     } else {
       const t = typeFromValue(v, env, SpecCodes.MALFORMED_TYPE, '`type`', allowMaybe);
       if (t !== undefined) {
         if (base !== undefined && !compatible(base.type, t.type)) {
-          report(env, SpecCodes.TYPE_CONFLICT, `the label says ${describe(base.type)} but \`type\` says ${describe(t.type)}`, v.span, 'use `Object`, `Array` or `Any` as the label when `type` gives the details', [{ message: 'label', span: base.span }]);
+          report(env, SpecCodes.TYPE_CONFLICT, `the label says ${describe(base.type)} but \`type\` says ${describe(t.type)}`, spanOf(v), 'use `Object`, `Array` or `Any` as the label when `type` gives the details', [{ message: 'label', span: base.span }]);
         } else {
           base = { type: t.type, maybe: (base?.maybe ?? false) || t.maybe, span: t.span };
         }
@@ -289,13 +289,13 @@ export const buildType = (
   const shapes = [fieldsP, elemP, elemsP, anyOfP].filter((p) => p !== undefined);
   if (shapes.length > 1) {
     const second = shapes[1] as Property;
-    report(env, SpecCodes.TYPE_CONFLICT, `\`${(shapes[0] as Property).key.name}\` and \`${second.key.name}\` cannot describe one type`, second.key.span);
+    report(env, SpecCodes.TYPE_CONFLICT, `\`${(shapes[0] as Property).key.name}\` and \`${second.key.name}\` cannot describe one type`, spanOf(second.key));
     return undefined;
   }
   if (fieldsP !== undefined) {
     const v = fieldsP.value;
     if (v.kind !== 'Array') {
-      report(env, SpecCodes.MALFORMED_FIELDS, '`fields` must be a list of field maps, e.g. [{name: "city", type: "String"}]', v.span);
+      report(env, SpecCodes.MALFORMED_FIELDS, '`fields` must be a list of field maps, e.g. [{name: "city", type: "String"}]', spanOf(v));
     } else {
       const fields: Field[] = [];
       const seen = new Map<string, Span>();
@@ -308,38 +308,38 @@ export const buildType = (
         }
         const prev = seen.get(f.name);
         if (prev !== undefined) {
-          report(env, SpecCodes.DUPLICATE_FIELD, `field "${f.name}" is defined twice`, item.span, undefined, [{ message: 'first defined here', span: prev }]);
+          report(env, SpecCodes.DUPLICATE_FIELD, `field "${f.name}" is defined twice`, spanOf(item), undefined, [{ message: 'first defined here', span: prev }]);
           ok = false;
         }
-        seen.set(f.name, item.span);
+        seen.set(f.name, spanOf(item));
         fields.push(f);
       });
-      if (ok) built = objectType(fields, {}, undefined, fieldsP.value.span);
+      if (ok) built = objectType(fields, {}, undefined, spanOf(fieldsP.value));
     }
   } else if (elemP !== undefined) {
     const e = typeFromValue(elemP.value, env, SpecCodes.MALFORMED_ELEMENT_TYPE, '`elementType`');
-    if (e !== undefined) built = arrayType(e.type, {}, elemP.value.span);
+    if (e !== undefined) built = arrayType(e.type, {}, spanOf(elemP.value));
   } else if (elemsP !== undefined) {
     const v = elemsP.value;
     if (v.kind !== 'Array' || v.items.length < 2) {
-      report(env, SpecCodes.MALFORMED_ELEMENT_TYPE, '`elementTypes` must list the types of a tuple, at least two: ["Number", "Number"]', v.span);
+      report(env, SpecCodes.MALFORMED_ELEMENT_TYPE, '`elementTypes` must list the types of a tuple, at least two: ["Number", "Number"]', spanOf(v));
     } else {
       const items = v.items.map((i, n) => typeFromValue(i, env, SpecCodes.MALFORMED_ELEMENT_TYPE, `element type ${n + 1}`));
-      if (items.every((i) => i !== undefined)) built = tupleType(items.map((i) => (i as Base).type), {}, v.span);
+      if (items.every((i) => i !== undefined)) built = tupleType(items.map((i) => (i as Base).type), {}, spanOf(v));
     }
   } else if (anyOfP !== undefined) {
     const v = anyOfP.value;
     if (v.kind !== 'Array' || v.items.length < 2) {
-      report(env, SpecCodes.MALFORMED_TYPE, '`anyOf` must list at least two types: ["String", "Null"]', v.span);
+      report(env, SpecCodes.MALFORMED_TYPE, '`anyOf` must list at least two types: ["String", "Null"]', spanOf(v));
     } else {
       const members = v.items.map((i, n) => typeFromValue(i, env, SpecCodes.MALFORMED_TYPE, `union member ${n + 1}`));
-      if (members.every((m) => m !== undefined)) built = unionType(members.map((m) => (m as Base).type), {}, v.span);
+      if (members.every((m) => m !== undefined)) built = unionType(members.map((m) => (m as Base).type), {}, spanOf(v));
     }
   }
   if (addP !== undefined) {
     const current: Type | undefined = built ?? (base === undefined ? objectType([]) : undefined);
     if (current === undefined || current.kind !== 'Object' || current.additional !== undefined) {
-      report(env, SpecCodes.TYPE_CONFLICT, `\`additionalProperties\` applies to objects, but the type is ${current === undefined ? 'not an object' : describe(current)}`, addP.key.span);
+      report(env, SpecCodes.TYPE_CONFLICT, `\`additionalProperties\` applies to objects, but the type is ${current === undefined ? 'not an object' : describe(current)}`, spanOf(addP.key));
     } else {
       const v = addP.value;
       let additional: false | Type | undefined;
@@ -396,37 +396,37 @@ export const keywords = (t: Type, props: Props, env: Env, what: string): Keyword
     const info = KEYWORD_INFO.get(k);
     if (info === undefined) continue;
     if (!keywordApplies(k as KeywordName, t.kind)) {
-      report(env, SpecCodes.CONSTRAINT_TYPE, `\`${k}\` does not apply to ${describe(t)} (it applies to ${keywordKinds(k as KeywordName)})`, p.key.span, constraintHint(k as KeywordName, t));
+      report(env, SpecCodes.CONSTRAINT_TYPE, `\`${k}\` does not apply to ${describe(t)} (it applies to ${keywordKinds(k as KeywordName)})`, spanOf(p.key), constraintHint(k as KeywordName, t));
       continue;
     }
     const v = jsonOf(p, env, `\`${k}\` of ${what}`);
     if (v === undefined) continue;
     const problem = checkKeywordValue(k as KeywordName, v);
     if (problem !== undefined) {
-      report(env, SpecCodes.INVALID_CONSTRAINT, problem, p.value.span);
+      report(env, SpecCodes.INVALID_CONSTRAINT, problem, spanOf(p.value));
       continue;
     }
     if (k === 'format') {
       const f = v as string;
       const known = STRING_FORMATS.has(f) || NUMBER_FORMATS.has(f);
       if (!known) {
-        env.out.push(warning(SpecCodes.UNKNOWN_FORMAT, `format "${f}" is not one gramkit checks: values are not validated against it`, { span: p.value.span, ...fileOf(env), hint: didYouMean(f, [...STRING_FORMATS, ...NUMBER_FORMATS]) ?? `known formats: ${[...STRING_FORMATS].join(', ')}` }));
+        env.out.push(warning(SpecCodes.UNKNOWN_FORMAT, `format "${f}" is not one gramkit checks: values are not validated against it`, { span: spanOf(p.value), ...fileOf(env), hint: didYouMean(f, [...STRING_FORMATS, ...NUMBER_FORMATS]) ?? `known formats: ${[...STRING_FORMATS].join(', ')}` }));
       } else if (STRING_FORMATS.has(f) ? t.kind !== 'String' : t.kind === 'String') {
-        report(env, SpecCodes.CONSTRAINT_TYPE, `format "${f}" applies to ${STRING_FORMATS.has(f) ? 'strings' : 'numbers'}, not to ${describe(t)}`, p.value.span);
+        report(env, SpecCodes.CONSTRAINT_TYPE, `format "${f}" applies to ${STRING_FORMATS.has(f) ? 'strings' : 'numbers'}, not to ${describe(t)}`, spanOf(p.value));
         continue;
       }
     }
     out[k] = v;
-    spans.set(k, p.value.span);
+    spans.set(k, spanOf(p.value));
   }
   const rangeP = props.get('range');
   if (rangeP !== undefined) {
     const pair = RANGE_KEYWORDS[t.kind];
     const v = rangeP.value;
     if (pair === undefined) {
-      report(env, SpecCodes.CONSTRAINT_TYPE, `\`range\` does not apply to ${describe(t)} (it bounds numbers, string lengths, array lengths and property counts)`, rangeP.key.span);
+      report(env, SpecCodes.CONSTRAINT_TYPE, `\`range\` does not apply to ${describe(t)} (it bounds numbers, string lengths, array lengths and property counts)`, spanOf(rangeP.key));
     } else if (v.kind !== 'Range') {
-      report(env, SpecCodes.INVALID_CONSTRAINT, '`range` must be a gram range: `1..10`, `1...` or `...10`', v.span);
+      report(env, SpecCodes.INVALID_CONSTRAINT, '`range` must be a gram range: `1..10`, `1...` or `...10`', spanOf(v));
     } else {
       const bounds: Array<[KeywordName, Value | undefined]> = [
         [pair[0], v.lower],
@@ -435,21 +435,21 @@ export const keywords = (t: Type, props: Props, env: Env, what: string): Keyword
       for (const [k, b] of bounds) {
         if (b === undefined) continue;
         if (!NUMERIC_KINDS.has(b.kind)) {
-          report(env, SpecCodes.INVALID_CONSTRAINT, `a range bound must be a number, got ${b.kind === 'Measurement' ? `the measurement ${b.raw}` : b.kind}`, b.span);
+          report(env, SpecCodes.INVALID_CONSTRAINT, `a range bound must be a number, got ${b.kind === 'Measurement' ? `the measurement ${b.raw}` : b.kind}`, spanOf(b));
           continue;
         }
         const n = (b as { value: number }).value;
         const problem = checkKeywordValue(k, n);
         if (problem !== undefined) {
-          report(env, SpecCodes.INVALID_CONSTRAINT, `range bound: ${problem}`, b.span);
+          report(env, SpecCodes.INVALID_CONSTRAINT, `range bound: ${problem}`, spanOf(b));
           continue;
         }
         if (out[k] !== undefined) {
-          report(env, SpecCodes.INVALID_CONSTRAINT, `\`range\` and \`${k}\` both bound ${what}`, rangeP.key.span, 'keep one of them', [{ message: `\`${k}\` given here`, span: spans.get(k) as Span }]);
+          report(env, SpecCodes.INVALID_CONSTRAINT, `\`range\` and \`${k}\` both bound ${what}`, spanOf(rangeP.key), 'keep one of them', [{ message: `\`${k}\` given here`, span: spans.get(k) as Span }]);
           continue;
         }
         out[k] = n;
-        spans.set(k, b.span);
+        spans.set(k, spanOf(b));
       }
     }
   }
@@ -490,7 +490,7 @@ const withoutValues = (t: Type, keep: ReadonlyArray<string>): Type => {
 const itemSpan = (props: Props, key: string, i: number): Span | undefined => {
   const p = props.get(key);
   if (p === undefined) return undefined;
-  return p.value.kind === 'Array' ? (p.value.items[i]?.span ?? p.value.span) : p.value.span;
+  return p.value.kind === 'Array' ? spanOf(p.value.items[i] ?? p.value) : spanOf(p.value);
 };
 
 /** enum, const, default and examples must be values of the type. */
@@ -503,16 +503,16 @@ export const checkValues = (t: Type, props: Props, env: Env, what: string): void
       const problems = checkValue(base, v);
       if (problems.length > 0) report(env, SpecCodes.INVALID_CONSTRAINT, `enum value ${JSON.stringify(v)} is not a value of ${what}: ${explainProblems(problems)}`, itemSpan(props, 'enum', i));
     });
-    if (m.enum.length === 0) report(env, SpecCodes.INVALID_CONSTRAINT, '`enum` is empty: no value fits', props.get('enum')?.value.span);
+    if (m.enum.length === 0) report(env, SpecCodes.INVALID_CONSTRAINT, '`enum` is empty: no value fits', spanOf(props.get('enum')?.value));
   }
   if (m.const !== undefined) {
     const problems = checkValue(withoutValues(t, ['enum']), m.const);
-    if (problems.length > 0) report(env, SpecCodes.INVALID_CONSTRAINT, `const ${JSON.stringify(m.const)} is not a value of ${what}: ${explainProblems(problems)}`, props.get('const')?.value.span);
+    if (problems.length > 0) report(env, SpecCodes.INVALID_CONSTRAINT, `const ${JSON.stringify(m.const)} is not a value of ${what}: ${explainProblems(problems)}`, spanOf(props.get('const')?.value));
   }
   if (m.default !== undefined) {
     const problems = checkValue(withoutValues(t, ['enum', 'const']), m.default);
     if (problems.length > 0) {
-      report(env, SpecCodes.INVALID_DEFAULT, `the default ${JSON.stringify(m.default)} of ${what} is not valid: ${explainProblems(problems)}`, props.get('default')?.value.span, 'a default must be a value the parameter accepts');
+      report(env, SpecCodes.INVALID_DEFAULT, `the default ${JSON.stringify(m.default)} of ${what} is not valid: ${explainProblems(problems)}`, spanOf(props.get('default')?.value), 'a default must be a value the parameter accepts');
     }
   }
   if (m.examples !== undefined) {

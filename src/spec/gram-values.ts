@@ -18,6 +18,7 @@ import type { MapValue, StringValue, Value } from '../gram/ast.js';
 import { isFenceable, isSymbol, quote } from '../gram/strings.js';
 import { isJsonObject, plainNumber, setOwn } from '../core/json.js';
 import type { JsonValue } from '../core/json-schema.js';
+import { spanOf } from '../core/span.js';
 
 // -------------------------------------------------------------------------------------------------
 // reading
@@ -106,7 +107,7 @@ const mapToJson = (v: MapValue, ctx: ValueContext, out: Diagnostic[]): JsonValue
 };
 
 const reject = (v: Value, ctx: ValueContext, out: Diagnostic[], what: string, hint: string): undefined => {
-  out.push(error(SpecCodes.INVALID_VALUE, `${ctx.what} cannot be ${what}: it has no JSON form here`, { span: v.span, hint, ...(ctx.file !== undefined ? { file: ctx.file } : {}) }));
+  out.push(error(SpecCodes.INVALID_VALUE, `${ctx.what} cannot be ${what}: it has no JSON form here`, { span: spanOf(v), hint, ...(ctx.file !== undefined ? { file: ctx.file } : {}) }));
   return undefined;
 };
 
@@ -116,12 +117,12 @@ const reject = (v: Value, ctx: ValueContext, out: Diagnostic[], what: string, hi
  */
 export const stringOffsets = (source: string, v: StringValue): ((i: number) => number) => {
   if (v.style === 'fenced') {
-    const nl = source.indexOf('\n', v.span.start + 3);
-    const base = nl < 0 ? v.span.start + 3 : nl + 1;
-    return (i) => Math.min(base + i, v.span.end);
+    const nl = source.indexOf('\n', v.start + 3);
+    const base = nl < 0 ? v.start + 3 : nl + 1;
+    return (i) => Math.min(base + i, v.end);
   }
-  const start = v.span.start + 1;
-  const end = Math.max(start, v.span.end - 1);
+  const start = v.start + 1;
+  const end = Math.max(start, v.end - 1);
   const map: number[] = [];
   for (let p = start; p < end; p++) {
     map.push(p);

@@ -8,7 +8,7 @@ import { type Checked, type Either, isLeft, left, leftOne, right, unwarned } fro
 import type { PathPattern } from '../gram/ast.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { parseGram } from '../gram/parse.js';
-import { type Span, span as mkSpan } from '../core/span.js';
+import { type Span, span as mkSpan, spanOf } from '../core/span.js';
 import { SpecCodes } from './codes.js';
 import type { JsonObject } from '../core/json-schema.js';
 import { argumentsSchema } from './to-json-schema.js';
@@ -41,12 +41,12 @@ export const checkTypeSignature = (text: string, options: SignatureOptions = {})
   const warnings = doc.warnings ?? [];
   const patterns = doc.patterns;
   if (patterns.length !== 1 || doc.header !== undefined) {
-    const sp = patterns.length > 1 ? mkSpan((patterns[1] as PathPattern).span.start, doc.span.end) : doc.span;
+    const sp = patterns.length > 1 ? mkSpan((patterns[1] as PathPattern).start, doc.end) : spanOf(doc);
     return left([...warnings, error(SpecCodes.NOT_A_PATH, patterns.length === 0 ? 'the type signature has no nodes' : 'a type signature is one path of nodes', { span: sp, ...fileOpt, hint: 'join the nodes with arrows: `(a::String)==>(b::Integer)==>(::String)`' })]);
   }
-  const p = patterns[0] as PathPattern | { kind: string; span: Span };
+  const p = patterns[0] as PathPattern | (Span & { kind: string });
   if (p.kind !== 'Node' && p.kind !== 'Path') {
-    return left([...warnings, error(SpecCodes.NOT_A_PATH, 'a type signature is a path of nodes, not a subject pattern or annotation', { span: p.span, ...fileOpt, hint: 'write `(a::String)==>(::String)`' })]);
+    return left([...warnings, error(SpecCodes.NOT_A_PATH, 'a type signature is a path of nodes, not a subject pattern or annotation', { span: spanOf(p), ...fileOpt, hint: 'write `(a::String)==>(::String)`' })]);
   }
   const r = compileSignature(p as PathPattern, { source: text, ...fileOpt });
   return isLeft(r) ? left([...warnings, ...r.left]) : right({ value: r.right.value.signature, warnings: [...warnings, ...r.right.warnings] });

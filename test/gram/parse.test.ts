@@ -3,6 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyzeGram, checkedDiagnostics, checkedValue, formatDiagnostic, parseGram, type Diagnostic, type GramDocument } from '../../src/index.js';
+import { spanOf } from '../../src/core/span.js';
 
 const ok = (text: string, options: { strict?: boolean } = {}): GramDocument => {
   const r = parseGram(text, options);
@@ -58,13 +59,26 @@ describe('the AST', () => {
     const text = '(a:Person {name: "x", age: 42})-[:KNOWS]->(b)';
     const p = ok(text).patterns[0];
     if (p?.kind !== 'Path') throw new Error('path');
-    expect(slice(text, p.span)).toBe(text);
-    expect(slice(text, p.nodes[0]?.span)).toBe('(a:Person {name: "x", age: 42})');
-    expect(slice(text, p.nodes[0]?.subject?.span)).toBe('a:Person {name: "x", age: 42}');
-    expect(slice(text, p.nodes[0]?.subject?.labels[0]?.span)).toBe(':Person');
-    expect(slice(text, p.nodes[0]?.subject?.record?.properties[1]?.span)).toBe('age: 42');
-    expect(slice(text, p.nodes[0]?.subject?.record?.properties[1]?.value.span)).toBe('42');
-    expect(slice(text, p.arrows[0]?.span)).toBe('-[:KNOWS]->');
+    expect(slice(text, spanOf(p))).toBe(text);
+    expect(slice(text, p.nodes[0])).toBe('(a:Person {name: "x", age: 42})');
+    expect(slice(text, p.nodes[0]?.subject)).toBe('a:Person {name: "x", age: 42}');
+    expect(slice(text, p.nodes[0]?.subject?.labels[0])).toBe(':Person');
+    expect(slice(text, p.nodes[0]?.subject?.record?.properties[1])).toBe('age: 42');
+    expect(slice(text, p.nodes[0]?.subject?.record?.properties[1]?.value)).toBe('42');
+    expect(slice(text, p.arrows[0])).toBe('-[:KNOWS]->');
+  });
+
+  it('keeps offsets on the nodes themselves, and only offsets in the spans of diagnostics', () => {
+    const text = '(a {k: 1, k: 2})';
+    const doc = ok(text);
+    const record = doc.patterns[0]?.kind === 'Node' ? doc.patterns[0].subject?.record : undefined;
+    expect(record).toMatchObject({ kind: 'Record', start: 3, end: 15 });
+    expect(record).not.toHaveProperty('span');
+    // the duplicate-key warning points at both keys, copied out of the tree: a diagnostic never holds a node
+    const [w] = doc.warnings ?? [];
+    expect(w?.code).toBe('GRAM_DUPLICATE_KEY');
+    expect(w?.span).toEqual({ start: 10, end: 11 });
+    expect(w?.related?.[0]?.span).toEqual({ start: 4, end: 5 });
   });
 
   it('accepts an empty document and a document of comments only', () => {

@@ -63,11 +63,8 @@ const boundaries = (d: GramDocument): number[] => {
     if (Array.isArray(x)) x.forEach(walk);
     else if (x !== null && typeof x === 'object') {
       for (const [k, v] of Object.entries(x)) {
-        if (k === 'span' && v !== null && typeof v === 'object') {
-          const s = v as { start: number; end: number };
-          out.add(s.start);
-          out.add(s.end);
-        } else if (k !== 'comments') walk(v);
+        if ((k === 'start' || k === 'end') && typeof v === 'number') out.add(v);
+        else if (k !== 'comments') walk(v);
       }
     }
   };
@@ -139,7 +136,7 @@ describe('layout', () => {
     if (prop === undefined) throw new Error('property');
     const changed: GramDocument = {
       ...d,
-      patterns: [{ ...p, subject: { ...p.subject, record: { ...p.subject.record, properties: [{ ...prop, value: { kind: 'String', style: 'fenced', value: 'has ``` inside', span: prop.value.span } }] } } }],
+      patterns: [{ ...p, subject: { ...p.subject, record: { ...p.subject.record, properties: [{ ...prop, value: { kind: 'String', style: 'fenced', value: 'has ``` inside', start: prop.value.start, end: prop.value.end } }] } } }],
     };
     expect(formatGram(changed)).toBe('({s: "has ``` inside"})\n');
   });

@@ -1,12 +1,11 @@
 /**
  * fast-check arbitraries for gram ASTs that the formatter can print and the parser read back:
  * valid symbols where the syntax needs them, number spellings that lex as their kind, fenced
- * contents without a fence inside. Spans are placeholders (tests compare ASTs without spans).
+ * contents without a fence inside. Offsets are placeholders (tests compare ASTs without them).
  */
 import fc from 'fast-check';
 import { type AnnotatedPattern, type Arrow, type GramDocument, type Identifier, type IdentifiedAnnotation, type Key, type Label, type NodePattern, type NumericValue, type PathPattern, type Property, type PropertyAnnotation, type RangeValue, type RecordNode, type RelationshipPath, type Subject, type SubjectPattern, type SubjectPatternElement, type TopLevelPattern, type Value } from '../../../src/index.js';
 
-const sp = { start: 0, end: 0 };
 
 /** Symbols (not `true`/`false`, which are booleans in value position). */
 export const symbolArb = fc
@@ -31,69 +30,69 @@ const integerTextArb = fc.oneof(
 );
 
 const numericArb: fc.Arbitrary<NumericValue> = fc.oneof(
-  integerTextArb.map((raw): NumericValue => ({ kind: 'Integer', raw, value: Number(raw), span: sp })),
+  integerTextArb.map((raw): NumericValue => ({ kind: 'Integer', raw, value: Number(raw), start: 0, end: 0 })),
   fc
     .tuple(fc.boolean(), fc.integer({ min: 0, max: 99999 }), fc.stringMatching(/^[0-9]{1,4}$/))
     .map(([neg, i, f]): NumericValue => {
       const raw = `${neg ? '-' : ''}${i}.${f}`;
-      return { kind: 'Decimal', raw, value: Number(raw), span: sp };
+      return { kind: 'Decimal', raw, value: Number(raw), start: 0, end: 0 };
     }),
-  fc.stringMatching(/^[0-9a-fA-F]{1,6}$/).map((h): NumericValue => ({ kind: 'Hexadecimal', raw: `0x${h}`, value: Number.parseInt(h, 16), span: sp })),
-  fc.stringMatching(/^[0-7]{1,6}$/).map((o): NumericValue => ({ kind: 'Octal', raw: `0${o}`, value: Number.parseInt(o, 8), span: sp })),
+  fc.stringMatching(/^[0-9a-fA-F]{1,6}$/).map((h): NumericValue => ({ kind: 'Hexadecimal', raw: `0x${h}`, value: Number.parseInt(h, 16), start: 0, end: 0 })),
+  fc.stringMatching(/^[0-7]{1,6}$/).map((o): NumericValue => ({ kind: 'Octal', raw: `0${o}`, value: Number.parseInt(o, 8), start: 0, end: 0 })),
   fc
     .tuple(fc.integer({ min: -5000, max: 5000 }), fc.stringMatching(/^[a-zA-Z]{1,4}$/))
     .filter(([n, u]) => !(n === 0 && u.startsWith('x')))
-    .map(([n, unit]): NumericValue => ({ kind: 'Measurement', raw: `${n}${unit}`, value: n, unit, span: sp })),
+    .map(([n, unit]): NumericValue => ({ kind: 'Measurement', raw: `${n}${unit}`, value: n, unit, start: 0, end: 0 })),
 );
 
 const rangeArb: fc.Arbitrary<RangeValue> = fc.oneof(
-  fc.tuple(numericArb, numericArb).map(([lower, upper]): RangeValue => ({ kind: 'Range', form: 'closed', lower, upper, span: sp })),
-  numericArb.map((lower): RangeValue => ({ kind: 'Range', form: 'from', lower, upper: undefined, span: sp })),
-  numericArb.map((upper): RangeValue => ({ kind: 'Range', form: 'to', lower: undefined, upper, span: sp })),
+  fc.tuple(numericArb, numericArb).map(([lower, upper]): RangeValue => ({ kind: 'Range', form: 'closed', lower, upper, start: 0, end: 0 })),
+  numericArb.map((lower): RangeValue => ({ kind: 'Range', form: 'from', lower, upper: undefined, start: 0, end: 0 })),
+  numericArb.map((upper): RangeValue => ({ kind: 'Range', form: 'to', lower: undefined, upper, start: 0, end: 0 })),
 );
 
 const scalarArb: fc.Arbitrary<Value> = fc.oneof(
   fc.tuple(fc.constantFrom('single', 'double', 'backtick') as fc.Arbitrary<'single' | 'double' | 'backtick'>, textArb).map(
-    ([style, value]): Value => ({ kind: 'String', style, value, span: sp }),
+    ([style, value]): Value => ({ kind: 'String', style, value, start: 0, end: 0 }),
   ),
-  fencedArb.map((value): Value => ({ kind: 'String', style: 'fenced', value, span: sp })),
-  fc.tuple(symbolArb, textArb).map(([tag, content]): Value => ({ kind: 'TaggedString', style: 'inline', tag, content, span: sp })),
-  fc.tuple(symbolArb, fencedArb).map(([tag, content]): Value => ({ kind: 'TaggedString', style: 'fenced', tag, content, span: sp })),
+  fencedArb.map((value): Value => ({ kind: 'String', style: 'fenced', value, start: 0, end: 0 })),
+  fc.tuple(symbolArb, textArb).map(([tag, content]): Value => ({ kind: 'TaggedString', style: 'inline', tag, content, start: 0, end: 0 })),
+  fc.tuple(symbolArb, fencedArb).map(([tag, content]): Value => ({ kind: 'TaggedString', style: 'fenced', tag, content, start: 0, end: 0 })),
   numericArb,
   rangeArb,
-  fc.boolean().map((value): Value => ({ kind: 'Boolean', value, span: sp })),
-  symbolArb.map((name): Value => ({ kind: 'Symbol', name, span: sp })),
+  fc.boolean().map((value): Value => ({ kind: 'Boolean', value, start: 0, end: 0 })),
+  symbolArb.map((name): Value => ({ kind: 'Symbol', name, start: 0, end: 0 })),
 );
 
 export const keyArb: fc.Arbitrary<Key> = fc.oneof(
-  symbolArb.map((name): Key => ({ kind: 'Key', style: 'symbol', name, span: sp })),
-  textArb.map((name): Key => ({ kind: 'Key', style: 'backtick', name, span: sp })),
-  textArb.map((name): Key => ({ kind: 'Key', style: 'double', name, span: sp })),
+  symbolArb.map((name): Key => ({ kind: 'Key', style: 'symbol', name, start: 0, end: 0 })),
+  textArb.map((name): Key => ({ kind: 'Key', style: 'backtick', name, start: 0, end: 0 })),
+  textArb.map((name): Key => ({ kind: 'Key', style: 'double', name, start: 0, end: 0 })),
 );
 
 export const identifierArb: fc.Arbitrary<Identifier> = fc.oneof(
-  symbolArb.map((value): Identifier => ({ kind: 'Identifier', style: 'symbol', value, span: sp })),
-  textArb.map((value): Identifier => ({ kind: 'Identifier', style: 'backtick', value, span: sp })),
-  integerTextArb.map((value): Identifier => ({ kind: 'Identifier', style: 'integer', value, span: sp })),
+  symbolArb.map((value): Identifier => ({ kind: 'Identifier', style: 'symbol', value, start: 0, end: 0 })),
+  textArb.map((value): Identifier => ({ kind: 'Identifier', style: 'backtick', value, start: 0, end: 0 })),
+  integerTextArb.map((value): Identifier => ({ kind: 'Identifier', style: 'integer', value, start: 0, end: 0 })),
 );
 
 export const labelArb: fc.Arbitrary<Label> = fc.tuple(fc.constantFrom(':', '::') as fc.Arbitrary<':' | '::'>, fc.oneof(
   symbolArb.map((name) => ({ style: 'symbol' as const, name })),
   textArb.map((name) => ({ style: 'backtick' as const, name })),
-)).map(([separator, n]): Label => ({ kind: 'Label', separator, ...n, span: sp }));
+)).map(([separator, n]): Label => ({ kind: 'Label', separator, ...n, start: 0, end: 0 }));
 
 /** Values: scalars, and (gramkit's default mode) arrays and maps nested to a few levels. */
 export const valueArb: fc.Arbitrary<Value> = fc.letrec<{ value: Value }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     scalarArb,
-    fc.array(tie('value'), { maxLength: 4 }).map((items): Value => ({ kind: 'Array', items, span: sp })),
+    fc.array(tie('value'), { maxLength: 4 }).map((items): Value => ({ kind: 'Array', items, start: 0, end: 0 })),
     fc
       .array(fc.tuple(keyArb, tie('value')), { maxLength: 3 })
       .map((es): Value => ({
         kind: 'Map',
-        entries: es.map(([key, value]): Property => ({ kind: 'Property', key, separator: ':', value, span: sp })),
-        span: sp,
+        entries: es.map(([key, value]): Property => ({ kind: 'Property', key, separator: ':', value, start: 0, end: 0 })),
+        start: 0, end: 0,
       })),
   ),
 })).value;
@@ -102,8 +101,8 @@ export const recordArb: fc.Arbitrary<RecordNode> = fc
   .array(fc.tuple(keyArb, fc.constantFrom(':', '::') as fc.Arbitrary<':' | '::'>, valueArb), { maxLength: 4 })
   .map((ps): RecordNode => ({
     kind: 'Record',
-    properties: ps.map(([key, separator, value]): Property => ({ kind: 'Property', key, separator, value, span: sp })),
-    span: sp,
+    properties: ps.map(([key, separator, value]): Property => ({ kind: 'Property', key, separator, value, start: 0, end: 0 })),
+    start: 0, end: 0,
   }));
 
 export const subjectArb: fc.Arbitrary<Subject> = fc
@@ -113,11 +112,11 @@ export const subjectArb: fc.Arbitrary<Subject> = fc
     record: fc.option(recordArb, { nil: undefined }),
   })
   .filter((s) => s.identifier !== undefined || s.labels.length > 0 || s.record !== undefined)
-  .map((s): Subject => ({ kind: 'Subject', ...s, span: sp }));
+  .map((s): Subject => ({ kind: 'Subject', ...s, start: 0, end: 0 }));
 
 export const nodeArb: fc.Arbitrary<NodePattern> = fc
   .option(subjectArb, { nil: undefined })
-  .map((subject): NodePattern => ({ kind: 'Node', subject, span: sp }));
+  .map((subject): NodePattern => ({ kind: 'Node', subject, start: 0, end: 0 }));
 
 export const arrowArb: fc.Arbitrary<Arrow> = fc
   .record({
@@ -126,7 +125,7 @@ export const arrowArb: fc.Arbitrary<Arrow> = fc
     bracketed: fc.boolean(),
     subject: fc.option(subjectArb, { nil: undefined }),
   })
-  .map((a): Arrow => ({ kind: 'Arrow', ...a, bracketed: a.bracketed || a.subject !== undefined, span: sp }));
+  .map((a): Arrow => ({ kind: 'Arrow', ...a, bracketed: a.bracketed || a.subject !== undefined, start: 0, end: 0 }));
 
 export const pathArb: fc.Arbitrary<PathPattern> = fc.oneof(
   nodeArb,
@@ -136,17 +135,17 @@ export const pathArb: fc.Arbitrary<PathPattern> = fc.oneof(
       kind: 'Path',
       nodes: [first, ...hops.map(([, n]) => n)],
       arrows: hops.map(([a]) => a),
-      span: sp,
+      start: 0, end: 0,
     })),
 );
 
 export const subjectPatternArb: fc.Arbitrary<SubjectPattern> = fc.letrec<{ sp: SubjectPattern; element: SubjectPatternElement }>((tie) => ({
   sp: fc
     .record({ subject: fc.option(subjectArb, { nil: undefined }), elements: fc.array(tie('element'), { maxLength: 3 }) })
-    .map((p): SubjectPattern => ({ kind: 'SubjectPattern', ...p, span: sp })),
+    .map((p): SubjectPattern => ({ kind: 'SubjectPattern', ...p, start: 0, end: 0 })),
   element: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    identifierArb.map((identifier): SubjectPatternElement => ({ kind: 'Reference', identifier, span: sp })),
+    identifierArb.map((identifier): SubjectPatternElement => ({ kind: 'Reference', identifier, start: 0, end: 0 })),
     pathArb,
     tie('sp'),
   ),
@@ -155,11 +154,11 @@ export const subjectPatternArb: fc.Arbitrary<SubjectPattern> = fc.letrec<{ sp: S
 const identifiedArb: fc.Arbitrary<IdentifiedAnnotation> = fc
   .record({ identifier: fc.option(identifierArb, { nil: undefined }), labels: fc.array(labelArb, { maxLength: 2 }) })
   .filter((i) => i.identifier !== undefined || i.labels.length > 0)
-  .map((i): IdentifiedAnnotation => ({ kind: 'IdentifiedAnnotation', ...i, span: sp }));
+  .map((i): IdentifiedAnnotation => ({ kind: 'IdentifiedAnnotation', ...i, start: 0, end: 0 }));
 
 const propertyAnnotationArb: fc.Arbitrary<PropertyAnnotation> = fc
   .tuple(fc.oneof(symbolArb, fc.constant('true')), valueArb)
-  .map(([key, value]): PropertyAnnotation => ({ kind: 'PropertyAnnotation', key, value, span: sp }));
+  .map(([key, value]): PropertyAnnotation => ({ kind: 'PropertyAnnotation', key, value, start: 0, end: 0 }));
 
 export const annotatedArb: fc.Arbitrary<AnnotatedPattern> = fc
   .record({
@@ -168,18 +167,18 @@ export const annotatedArb: fc.Arbitrary<AnnotatedPattern> = fc
     target: fc.oneof(subjectPatternArb, pathArb),
   })
   .filter((a) => a.identified !== undefined || a.annotations.length > 0)
-  .map((a): AnnotatedPattern => ({ kind: 'Annotated', ...a, span: sp }));
+  .map((a): AnnotatedPattern => ({ kind: 'Annotated', ...a, start: 0, end: 0 }));
 
 export const topLevelArb: fc.Arbitrary<TopLevelPattern> = fc.oneof(pathArb, subjectPatternArb, annotatedArb);
 
 export const documentArb: fc.Arbitrary<GramDocument> = fc
   .record({ header: fc.option(recordArb, { nil: undefined }), patterns: fc.array(topLevelArb, { maxLength: 4 }) })
-  .map((d): GramDocument => ({ kind: 'Document', ...d, comments: [], span: sp }));
+  .map((d): GramDocument => ({ kind: 'Document', ...d, comments: [], start: 0, end: 0 }));
 
 /** The AST without positions and layout (spans, blank lines, warnings, comment placement). */
 export const stripLayout = (x: unknown): unknown =>
   JSON.parse(
     JSON.stringify(x, (k, v: unknown) =>
-      k === 'span' || k === 'blankLines' || k === 'warnings' || k === 'endOfLine' || k === 'filename' ? undefined : v,
+      k === 'start' || k === 'end' || k === 'blankLines' || k === 'warnings' || k === 'endOfLine' || k === 'filename' ? undefined : v,
     ),
   );
