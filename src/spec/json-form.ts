@@ -24,7 +24,7 @@ import { AgentSpecificationJson, SpecificationsJson, ToolSpecificationJson } fro
 import type { JsonObject, JsonSchema, JsonValue } from '../core/json-schema.js';
 import { didYouMean } from '../core/suggest.js';
 import { type ToolSpecification, checkToolSpecification } from './tool-spec.js';
-import { describeValue } from './validate.js';
+import { describeValue } from './describe-value.js';
 
 const TOOL_KEYS = ['name', 'description', 'typeSignature', 'schema', 'outputSchema', 'metadata'];
 const AGENT_KEYS = ['name', 'description', 'instruction', 'model', 'tools', 'metadata'];

@@ -24,6 +24,9 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { JsonSchema, JsonValue } from '../core/json-schema.js';
 import { didYouMean } from '../core/suggest.js';
+import { describeValue, displayPath } from './describe-value.js';
+
+export { describeValue, displayPath };
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -299,31 +302,7 @@ const defaultsPlan = (schema: JsonSchema, depth = 0): Filler | undefined => {
 // error mapping
 // -------------------------------------------------------------------------------------------------
 
-/** `/user/tags/2` → `user.tags[2]`. */
-export const displayPath = (instancePath: string): string => {
-  if (instancePath === '') return '';
-  let out = '';
-  for (const seg of pointerSegments(instancePath) ?? []) {
-    if (/^\d+$/.test(seg)) out += `[${seg}]`;
-    else if (/^[A-Za-z_$][\w$-]*$/.test(seg)) out += out === '' ? seg : `.${seg}`;
-    else out += `[${JSON.stringify(seg)}]`;
-  }
-  return out;
-};
-
 const valueAtPath = (root: unknown, instancePath: string): unknown => valueAt(root, pointerSegments(instancePath) ?? []);
-
-const MAX_SHOWN = 60;
-
-/** A short rendering of a value for a message: `"ten"`, `42`, `an object`, `an array of 3`. */
-export const describeValue = (v: unknown): string => {
-  if (v === undefined) return 'nothing';
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return v.length === 0 ? 'an empty array' : `an array of ${v.length}`;
-  if (typeof v === 'object') return 'an object';
-  const s = JSON.stringify(v) ?? String(v);
-  return s.length > MAX_SHOWN ? `${s.slice(0, MAX_SHOWN)}…` : s;
-};
 
 const TYPE_WORDS: Record<string, string> = {
   string: 'a string',

@@ -10,7 +10,7 @@ import { isRecord } from '../core/json.js';
 import { jsonEqual } from '../core/json-equal.js';
 import * as formatsModule from 'ajv-formats/dist/formats.js';
 import type { Format } from 'ajv';
-import { describeValue, displayPath } from './validate.js';
+import { describeValue, displayPath } from './describe-value.js';
 import { type Keywords, type Type } from './types.js';
 
 // -------------------------------------------------------------------------------------------------

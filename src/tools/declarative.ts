@@ -16,6 +16,7 @@
  * other libraries to implement.
  */
 import { ImplCodes } from './codes.js';
+import { declaredKind } from './declared-kind.js';
 import { left, right, type Either } from '../core/either.js';
 import type { HttpDispatcher } from '../net/dispatcher.js';
 import { error, type Diagnostic } from '../core/diagnostic.js';
@@ -47,7 +48,8 @@ export interface DeclarativeToolOptions {
   readonly random?: () => number;
 }
 
-export type ImplementationKind = 'http' | 'command';
+export type { ImplementationKind } from './declared-kind.js';
+export { declaredKind } from './declared-kind.js';
 
 /** What `loadDeclarativeLibrary` gives: the library, and every specification the files hold. */
 export interface DeclarativeLoad {
@@ -58,14 +60,6 @@ export interface DeclarativeLoad {
 // -------------------------------------------------------------------------------------------------
 // constructors
 // -------------------------------------------------------------------------------------------------
-
-/** Which declarative implementation a specification declares, if any. */
-export const declaredKind = (spec: ToolSpecification): ImplementationKind | 'both' | undefined => {
-  const m = spec.metadata;
-  const http = m !== undefined && m['http'] !== undefined;
-  const command = m !== undefined && m['command'] !== undefined;
-  return http && command ? 'both' : http ? 'http' : command ? 'command' : undefined;
-};
 
 /**
  * The tool a specification declares with `http` or `command` metadata; `undefined` when it declares

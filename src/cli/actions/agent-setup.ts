@@ -14,13 +14,9 @@
  */
 import { isRecord } from '../../core/json.js';
 import { declaredLibrary, declaresImplementation } from './declared-library.js';
-import { dirname, isAbsolute, resolve } from 'node:path';
 import { type Either, left, right } from '../../core/either.js';
-import { isBuiltinToolName } from '../../tools/builtin/specifications.js';
 import type { Diagnostic } from '../../core/diagnostic.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
-import { recordToJson } from '../../gram/lower.js';
-import { parseGram } from '../../gram/parse.js';
 import { emptyToolLibrary, hasTool, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
 import type { AgentSpecification } from '../../spec/agent-spec.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
@@ -30,6 +26,7 @@ import { createModel, MODEL_ID_FORMS, parseModelId } from '../../providers/regis
 import { recordModel } from '../../providers/replay.js';
 import type { CommandContext } from '../context.js';
 import { renderDiagnostics } from './gram-report.js';
+import { builtinToolsOf, headerLibraryOf } from './spec-facts.js';
 import { BUILTIN, loadLibraryArgument, loadSpecSource, type SpecSource } from './spec-source.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -58,18 +55,6 @@ const fail = (ctx: CommandContext, message: string, code = 1): Reported => {
 // the agent
 // -------------------------------------------------------------------------------------------------
 
-/** The header's `library` property, resolved against the file's folder (or the working directory for stdin). */
-export const headerLibraryOf = (ctx: CommandContext, source: SpecSource): { readonly library?: string; readonly problem?: string } => {
-  if (source.format !== 'gram' || source.builtin) return {};
-  const doc = parseGram(source.text);
-  if (doc._tag === 'Left' || doc.right.header === undefined) return {};
-  const value = recordToJson(doc.right.header)['library'];
-  if (value === undefined) return {};
-  if (typeof value !== 'string' || value.trim() === '') return { problem: `the header's library must be a module path as a string, e.g. {library: "./tools.ts"}` };
-  if (value === BUILTIN) return { library: BUILTIN };
-  const base = source.path !== undefined ? dirname(source.path) : ctx.io.cwd;
-  return { library: isAbsolute(value) ? value : resolve(base, value) };
-};
 
 /** The agent to run from a specification argument (`--agent` picks one when the file has several). */
 export const loadAgent = async (ctx: CommandContext, file: string, agentName: string | undefined, knownTools: ReadonlyArray<ToolSpecification> = []): Promise<Either<Reported, LoadedAgent>> => {
@@ -111,15 +96,6 @@ export const loadAgent = async (ctx: CommandContext, file: string, agentName: st
 // the library
 // -------------------------------------------------------------------------------------------------
 
-/**
- * The tools among `tools` that are built-in tools (the built-in specifications, referenced by
- * name), by name. The built-in specifications are parsed only when a tool has a built-in name.
- */
-export const builtinToolsOf = async (tools: ReadonlyArray<ToolSpecification>): Promise<ReadonlySet<string>> => {
-  if (!tools.some((t) => isBuiltinToolName(t.name))) return new Set();
-  const { builtinSpecification } = await import('../../tools/builtin/specifications.js');
-  return new Set(tools.filter((t) => builtinSpecification(t.name) === t).map((t) => t.name));
-};
 
 const showDiagnostics = (ctx: CommandContext, ds: ReadonlyArray<Diagnostic>): Reported => {
   ctx.io.stderr(`${formatDiagnostics(ds)}\n`);

@@ -13,16 +13,15 @@
  * Exit 1 when any file has an error (with `--strict`, a warning too).
  */
 import { error, type Diagnostic } from '../../core/diagnostic.js';
-import { bindTool, formatBindError } from '../../library/bind.js';
 import { hasTool, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
-import { parseModelId } from '../../providers/registry.js';
+import { parseModelId } from '../../providers/model-id.js';
 import type { Specifications } from '../../spec/load.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { HttpCodes } from '../../tools/http/codes.js';
 import { CliCodes } from '../codes.js';
 import { EXIT_FAILURE, EXIT_OK, type CommandContext } from '../context.js';
-import { builtinToolsOf, headerLibraryOf } from './agent-setup.js';
-import { declaredLibrary, declaresImplementation } from './declared-library.js';
+import { builtinToolsOf, headerLibraryOf } from './spec-facts.js';
+import { declaredKind } from '../../tools/declared-kind.js';
 import { expandArguments } from './gram-input.js';
 import { countText, diagnosticsJson, renderDiagnostics } from './gram-report.js';
 import { loadLibraryArgument, readSpecSource, resolveWorkspace, type SpecSource, specsOfSource } from './spec-source.js';
@@ -58,8 +57,19 @@ const toolsOf = (specs: Specifications): ReadonlyArray<ToolSpecification> => {
 const secretsAreEnvironment = (d: Diagnostic): Diagnostic =>
   d.code === HttpCodes.UNKNOWN_PLACEHOLDER ? { ...d, severity: 'warning', hint: `${d.hint !== undefined ? `${d.hint}; ` : ''}a secret is an environment variable: set it before \`gramkit run\`` } : d;
 
+/**
+ * The library of the tools that declare their implementation (`http`, `command`); undefined when
+ * none does. The HTTP and command tools are loaded only then: most files declare none.
+ */
+const declaredLibraryOf = async (tools: ReadonlyArray<ToolSpecification>, ctx: CommandContext, workspace: string) => {
+  const declared = tools.filter((t) => declaredKind(t) !== undefined);
+  if (declared.length === 0) return undefined;
+  const { declaredLibrary } = await import('./declared-library.js');
+  return declaredLibrary(declared, ctx.io, workspace);
+};
+
 /** What `run` checks before it starts: the header, the models, the declared implementations. */
-const runChecks = (ctx: CommandContext, source: SpecSource, specs: Specifications, builtins: ReadonlySet<string>, workspace: string): Diagnostic[] => {
+const runChecks = async (ctx: CommandContext, source: SpecSource, specs: Specifications, builtins: ReadonlySet<string>, workspace: string): Promise<Diagnostic[]> => {
   const out: Diagnostic[] = [];
   const header = headerLibraryOf(ctx, source);
   if (header.problem !== undefined) out.push(error(CliCodes.INVALID_HEADER, header.problem, { file: source.name }));
@@ -68,7 +78,7 @@ const runChecks = (ctx: CommandContext, source: SpecSource, specs: Specification
     const m = parseModelId(a.model);
     if (m._tag === 'Left') out.push(error(m.left.code, `agent \`${a.name}\`: ${m.left.message}`, { file: source.name, hint: '`gramkit run --model` can override it' }));
   }
-  const declared = declaredLibrary(toolsOf(specs).filter((t) => !builtins.has(t.name)), ctx.io, workspace);
+  const declared = await declaredLibraryOf(toolsOf(specs).filter((t) => !builtins.has(t.name)), ctx, workspace);
   if (declared?._tag === 'Left') out.push(...declared.left.map(secretsAreEnvironment));
   return out;
 };
@@ -85,10 +95,11 @@ const bindChecks = async (ctx: CommandContext, specs: Specifications, refs: Read
   if (out.length > 0) return out;
   const tools = toolsOf(specs).filter((t) => !builtins.has(t.name));
   const provided = (name: string): boolean => libraries.some((l) => hasTool(name, l));
-  const declared = declaredLibrary(tools.filter((t) => !provided(t.name)), ctx.io, workspace);
+  const declared = await declaredLibraryOf(tools.filter((t) => !provided(t.name)), ctx, workspace);
   const library = unionLibraries(...(declared?._tag === 'Right' ? [declared.right] : []), ...libraries);
+  const { bindTool, formatBindError } = await import('../../library/bind.js');
   for (const t of tools) {
-    if (!provided(t.name) && declaresImplementation(t)) continue; // checked with the declarations
+    if (!provided(t.name) && declaredKind(t) !== undefined) continue; // checked with the declarations
     const b = bindTool(t, library);
     if (b._tag === 'Left') {
       // each error with its differences (JSON pointers) as the hint
@@ -116,7 +127,7 @@ const checkOne = async (ctx: CommandContext, arg: string, options: CheckCommandO
   if (loaded._tag === 'Left') return { diagnostics: loaded.left.diagnostics, text: source.text, name: source.name };
   const specs = loaded.right.specs;
   const builtins = await builtinToolsOf(toolsOf(specs));
-  const diagnostics = [...specs.warnings.filter((d) => d.severity !== 'info'), ...runChecks(ctx, source, specs, builtins, workspace)];
+  const diagnostics = [...specs.warnings.filter((d) => d.severity !== 'info'), ...(await runChecks(ctx, source, specs, builtins, workspace))];
   const refs = options.library ?? [];
   if (refs.length > 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...(await bindChecks(ctx, specs, refs, builtins, workspace)));
   return { diagnostics, text: source.text, name: source.name };

@@ -6,7 +6,8 @@
  */
 import type { Either } from '../../core/either.js';
 import type { Diagnostic } from '../../core/diagnostic.js';
-import { declarativeLibrary, declaredKind } from '../../tools/declarative.js';
+import { declarativeLibrary } from '../../tools/declarative.js';
+import { declaredKind } from '../../tools/declared-kind.js';
 import type { ToolLibrary } from '../../library/tool-library.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
 import type { CliIO } from '../io.js';

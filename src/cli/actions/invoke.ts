@@ -28,7 +28,7 @@ import { isMcpAddress, mcpLibrary } from './mcp-source.js';
 import { declaredLibrary } from './declared-library.js';
 import type { ToolLibrary } from '../../library/tool-library.js';
 import { invokeGated } from '../../policy/guard.js';
-import { headerLibraryOf } from './agent-setup.js';
+import { headerLibraryOf } from './spec-facts.js';
 import { commandApprover, commandPolicies } from './policies.js';
 
 // -------------------------------------------------------------------------------------------------
