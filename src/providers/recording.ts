@@ -16,6 +16,8 @@ import * as t from 'io-ts';
 import type { ModelError, ModelRequest, ModelResult } from '../agent/model.js';
 import { AgentCodes, type ModelErrorCode } from '../agent/codes.js';
 import { configurationError } from './model-error.js';
+import { diffJson } from '../core/json-diff.js';
+import { displayPath } from '../spec/describe-value.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -153,25 +155,9 @@ export interface Difference {
 }
 
 /** The first place where two JSON values differ (`messages[2].content`), or undefined when equal. */
-export const firstDifference = (recorded: unknown, got: unknown, path = ''): Difference | undefined => {
-  if (Object.is(recorded, got)) return undefined;
-  if (Array.isArray(recorded) && Array.isArray(got)) {
-    for (let i = 0; i < Math.max(recorded.length, got.length); i++) {
-      const d = firstDifference(recorded[i], got[i], `${path}[${i}]`);
-      if (d !== undefined) return d;
-    }
-    return undefined;
-  }
-  if (typeof recorded === 'object' && recorded !== null && typeof got === 'object' && got !== null && !Array.isArray(recorded) && !Array.isArray(got)) {
-    const keys = [...new Set([...Object.keys(recorded), ...Object.keys(got)])];
-    for (const k of keys) {
-      const a = (recorded as Record<string, unknown>)[k];
-      const b = (got as Record<string, unknown>)[k];
-      if (a === undefined && b === undefined) continue;
-      const d = firstDifference(a, b, path === '' ? k : `${path}.${k}`);
-      if (d !== undefined) return d;
-    }
-    return undefined;
-  }
-  return { path: path === '' ? '(the whole request)' : path, recorded, got };
+export const firstDifference = (recorded: unknown, got: unknown): Difference | undefined => {
+  const d = diffJson(recorded, got, {}, 1)[0];
+  if (d === undefined) return undefined;
+  const path = displayPath(d.pointer);
+  return { path: path === '' ? '(the whole request)' : path, recorded: d.expected, got: d.actual };
 };

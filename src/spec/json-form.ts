@@ -13,6 +13,7 @@
  * The root entry exports this module, so no exported type here names an io-ts type (io-ts is used
  * at run time only): the public declarations of the root stay free of io-ts.
  */
+import { diffJson } from '../core/json-diff.js';
 import { jsonEqual } from '../core/json-equal.js';
 import { checkedDiagnostics, type Either, isLeft, left, right, checkedValue } from '../core/either.js';
 import type * as t from 'io-ts';
@@ -121,22 +122,10 @@ const unknownKeys = (u: JsonObject, known: ReadonlyArray<string>, what: string, 
       }),
     );
 
-/** The first JSON pointer at which two values differ (undefined when equal). */
-export const firstDifference = (a: unknown, b: unknown, ptr = ''): string | undefined => {
-  if (jsonEqual(a, b)) return undefined;
-  if (isJsonObject(a) && isJsonObject(b)) {
-    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-      const d = firstDifference(a[k], b[k], `${ptr}/${k}`);
-      if (d !== undefined) return d;
-    }
-  }
-  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
-    for (let i = 0; i < a.length; i++) {
-      const d = firstDifference(a[i], b[i], `${ptr}/${i}`);
-      if (d !== undefined) return d;
-    }
-  }
-  return ptr === '' ? '/' : ptr;
+/** The first JSON pointer at which two values differ (undefined when equal; `/` for the whole value). */
+const firstDifference = (a: unknown, b: unknown): string | undefined => {
+  const d = diffJson(a, b, {}, 1)[0];
+  return d === undefined ? undefined : d.pointer === '' ? '/' : d.pointer;
 };
 
 const column = (d: Diagnostic): string => (d.span === undefined ? '' : `, at offset ${d.span.start + 1} of the signature`);
