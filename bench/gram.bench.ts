@@ -31,6 +31,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzeGramWithChevrotain } from '../src/gram/parse.js';
 import { parseGram, toPatterns, type GramDocument } from '../src/index.js';
+import { CLI_NO_EXTERNAL } from '../tsup.config.js';
 import { compactJsonOf, gramOf } from './gram-inputs.js';
 import { collectGarbage, interleaved, median, medianRatio, medians, ratio, report, type Timing } from './harness.js';
 
@@ -98,7 +99,7 @@ const buildCli = async (): Promise<{ readonly cli: string; readonly cleanup: () 
       clean: false,
       silent: true,
       config: false,
-      noExternal: [/^(?!tsx(\/|$)).*/],
+      noExternal: [CLI_NO_EXTERNAL],
       banner: {
         js: "#!/usr/bin/env node\nimport { createRequire as __gramkitCreateRequire } from 'node:module';\nconst require = __gramkitCreateRequire(import.meta.url);",
       },
