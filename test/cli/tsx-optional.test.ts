@@ -3,7 +3,7 @@
  * and a TypeScript library is `LIBRARY_NEEDS_TSX` with the way to install it (never a stack trace).
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,12 +13,20 @@ const root = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
 const home = mkdtempSync(join(tmpdir(), 'gramkit-no-tsx-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-/** The built CLI alone, in a folder with no node_modules above it. */
+/**
+ * The built CLI as an install without tsx has it: in a folder with no node_modules above it, next to
+ * a node_modules holding every installed package but tsx (the CLI loads some dependencies from there).
+ */
 const install = (): string => {
   const dist = join(home, 'dist');
   mkdirSync(dist);
   for (const f of readdirSync(join(root, 'dist')).filter((f) => f.endsWith('.js'))) copyFileSync(join(root, 'dist', f), join(dist, f));
   writeFileSync(join(home, 'package.json'), '{"type": "module"}\n');
+  const modules = join(home, 'node_modules');
+  mkdirSync(modules);
+  for (const p of readdirSync(join(root, 'node_modules'))) {
+    if (p !== 'tsx' && !p.startsWith('.')) symlinkSync(join(root, 'node_modules', p), join(modules, p));
+  }
   return join(dist, 'cli.js');
 };
 
