@@ -25,8 +25,7 @@
  * temporary directory.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzeGramWithChevrotain } from '../src/gram/parse.js';
@@ -84,7 +83,9 @@ const bytesPerLine = (lines: number, parse: () => unknown): number => {
 
 /** Builds the CLI bundle as `tsup.config.ts` does, into a temporary directory of its own. */
 const buildCli = async (): Promise<{ readonly cli: string; readonly cleanup: () => void } | undefined> => {
-  const dir = mkdtempSync(join(tmpdir(), 'gramkit-bench-cli-'));
+  // inside the repository: the bundle loads some dependencies from node_modules, as an install does
+  mkdirSync(join('node_modules', '.cache'), { recursive: true });
+  const dir = mkdtempSync(join('node_modules', '.cache', 'gramkit-bench-cli-'));
   try {
     const { build } = await import('tsup');
     await build({
