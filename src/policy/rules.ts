@@ -267,19 +267,27 @@ export const MAX_COMMAND_LENGTH = 65_536;
 
 /** Every violation of the engine's rules by a call of `tool` with `args` (empty: allowed). */
 export const checkRules = (engine: RuleEngine, tool: string, args: unknown): ReadonlyArray<RuleViolation> => {
-  const applicable = engine.rules.filter((r) => r.tools === undefined || r.tools.includes(tool));
+  const applicable = rulesFor(engine, tool);
   if (applicable.length === 0) return [];
   const input = ruleInput(engine, tool, args);
   const long = input.commands.find((c) => c.text.length > MAX_COMMAND_LENGTH);
   if (long !== undefined)
     return [{ rule: 'command-too-long', reason: `argument "${long.argument}" holds ${long.text.length} characters of shell, more than the ${MAX_COMMAND_LENGTH} the rules read; split it or write a script file` }];
+  return runRules(applicable, input, 'call');
+};
+
+/** The engine's rules that apply to `tool`. */
+export const rulesFor = (engine: RuleEngine, tool: string): ReadonlyArray<Rule> => engine.rules.filter((r) => r.tools === undefined || r.tools.includes(tool));
+
+/** Every violation of `rules` by `input`; a rule that throws blocks the `what` (call, access), saying so. */
+export const runRules = (rules: ReadonlyArray<Rule>, input: RuleInput, what: 'call' | 'access'): ReadonlyArray<RuleViolation> => {
   const out: RuleViolation[] = [];
-  for (const r of applicable) {
+  for (const r of rules) {
     let reason: string | undefined;
     try {
       reason = r.check(input);
     } catch (e) {
-      reason = `the rule failed (${e instanceof Error ? e.message : String(e)}), so the call is blocked`;
+      reason = `the rule failed (${e instanceof Error ? e.message : String(e)}), so the ${what} is blocked`;
     }
     if (reason !== undefined) out.push({ rule: r.name, reason });
   }
