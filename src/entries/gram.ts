@@ -7,4 +7,5 @@ export { lineIndex, positionAt, lineText } from '../core/span.js';
 export { sortDiagnostics } from '../core/diagnostic.js';
 export { formatPosition } from '../core/format-diagnostic.js';
 export { lowerPattern, valueToJson, recordToJson, propertiesToJson, identityOf, headerPattern } from '../gram/lower.js';
+export { hasSubject, isBareIdentity, subjectSpan, keySpan } from '../gram/subject.js';
 export { isSymbol as isGramSymbol, quote as quoteGramString } from '../gram/strings.js';

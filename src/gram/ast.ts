@@ -33,13 +33,6 @@ export interface Label extends Span {
   readonly name: string;
 }
 
-/** A record or map key: `name`, `` `a key` ``, `"a key"`. */
-export interface Key extends Span {
-  readonly kind: 'Key';
-  readonly style: 'symbol' | 'backtick' | 'double';
-  readonly name: string;
-}
-
 // -------------------------------------------------------------------------------------------------
 // values
 // -------------------------------------------------------------------------------------------------
@@ -125,10 +118,16 @@ export interface ArrayValue extends Span {
   readonly items: ReadonlyArray<Value>;
 }
 
-/** One `key: value` entry of a map or record. `separator` is `::` only in records. */
+/**
+ * One `key: value` entry of a map or record. `key` is the decoded name, written as `keyStyle` says
+ * (`name`, `` `a key` ``, `"a key"`); the key spans `start` to `keyEnd` (see `keySpan`).
+ * `separator` is `::` only in records.
+ */
 export interface Property extends Span {
   readonly kind: 'Property';
-  readonly key: Key;
+  readonly key: string;
+  readonly keyStyle: 'symbol' | 'backtick' | 'double';
+  readonly keyEnd: number;
   readonly separator: ':' | '::';
   readonly value: Value;
 }
@@ -159,9 +158,15 @@ export interface RecordNode extends Span {
   readonly properties: ReadonlyArray<Property>;
 }
 
-/** Identity, labels and record; at least one is present (an absent subject is `undefined`). */
-export interface Subject extends Span {
-  readonly kind: 'Subject';
+/**
+ * What a node, an arrow's brackets or a subject pattern says of its subject: an identity, labels
+ * and a record, each optional (`()` has none; `labels` is then empty). The fields sit on the
+ * pattern itself, as in tree-sitter-gram's CST (`node_pattern(identifier?, labels?, record?)`),
+ * not in an object of their own; with keys held by their properties (`Property`), that makes a
+ * large document's AST a sixth smaller. `subjectSpan` (in `gramkit/gram`) gives their extent,
+ * `hasSubject` whether any is written.
+ */
+export interface Subject {
   readonly identifier?: Identifier;
   readonly labels: ReadonlyArray<Label>;
   readonly record?: RecordNode;
@@ -171,10 +176,9 @@ export interface Subject extends Span {
 // patterns
 // -------------------------------------------------------------------------------------------------
 
-/** `(subject?)` */
-export interface NodePattern extends Span {
+/** `(subject?)`: `(a:Person {name: "x"})`, `()`. */
+export interface NodePattern extends Span, Subject {
   readonly kind: 'Node';
-  readonly subject?: Subject;
 }
 
 export type ArrowFamily = '-' | '=' | '~';
@@ -182,14 +186,13 @@ export type ArrowDirection = 'right' | 'left' | 'undirected' | 'bidirectional';
 
 /**
  * The arrow between two nodes, e.g. `-[r:KNOWS]->`, `==>`, `<~~`. `bracketed` is true when the
- * source had `[...]` (possibly empty, `-[]->`); `subject` is the relationship's subject.
+ * source had `[...]` (possibly empty, `-[]->`); the subject fields are the relationship's.
  */
-export interface Arrow extends Span {
+export interface Arrow extends Span, Subject {
   readonly kind: 'Arrow';
   readonly family: ArrowFamily;
   readonly direction: ArrowDirection;
   readonly bracketed: boolean;
-  readonly subject?: Subject;
 }
 
 /**
@@ -217,9 +220,8 @@ export type SubjectPatternElement = SubjectPattern | PathPattern | PatternRefere
  * `[subject? | elements]`. A `|` is written exactly when `elements` is non-empty (an empty element
  * list after a pipe is a syntax error).
  */
-export interface SubjectPattern extends Span {
+export interface SubjectPattern extends Span, Subject {
   readonly kind: 'SubjectPattern';
-  readonly subject?: Subject;
   readonly elements: ReadonlyArray<SubjectPatternElement>;
 }
 
@@ -280,11 +282,9 @@ export type AstNode =
   | PatternReference
   | PropertyAnnotation
   | IdentifiedAnnotation
-  | Subject
   | RecordNode
   | Property
   | Value
   | Identifier
   | Label
-  | Key
   | Comment;

@@ -12,13 +12,14 @@
  */
 import { GramCodes } from './codes.js';
 import type {
-  AnnotatedPattern, Arrow, ArrowDirection, ArrowFamily, ArrayValue, BooleanValue, Identifier, IdentifiedAnnotation, Key,
+  AnnotatedPattern, Arrow, ArrowDirection, ArrowFamily, ArrayValue, BooleanValue, Identifier, IdentifiedAnnotation,
   Label, MapValue, NodePattern, NumericValue, PathPattern, PatternReference, Property, PropertyAnnotation, RangeValue,
-  RecordNode, RelationshipPath, StringValue, Subject, SubjectPattern, SubjectPatternElement, SymbolValue, TaggedStringValue,
+  RecordNode, RelationshipPath, StringValue, SubjectPattern, SubjectPatternElement, SymbolValue, TaggedStringValue,
   Value,
 } from './ast.js';
 import { type Diagnostic, warning } from '../core/diagnostic.js';
 import { type Span, spanOf } from '../core/span.js';
+import { keySpan } from './subject.js';
 import * as T from './tokens.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -76,15 +77,6 @@ export const label = (sep: number, name: number, image: string, payload: string 
   end: offset(end),
   };
 };
-
-/** A key token (symbol, backtick name or double-quoted name). */
-export const key = (i: number, image: string, payload: string | undefined, start: number, end: number): Key => ({
-  kind: 'Key',
-  style: i === ID.Symbol ? 'symbol' : i === ID.Backtick ? 'backtick' : 'double',
-  name: i === ID.Symbol ? image : (payload ?? ''),
-  start: offset(start),
-  end: offset(end),
-});
 
 // -------------------------------------------------------------------------------------------------
 // values
@@ -185,23 +177,43 @@ export const map = (entries: ReadonlyArray<Property>, start: number, end: number
 // records and subjects
 // -------------------------------------------------------------------------------------------------
 
-export const property = (k: Key, separator: Property['separator'], value: Value, end: number): Property => ({
+/** A property from its key token (symbol, backtick name or double-quoted name), separator and value. */
+export const property = (
+  i: number,
+  image: string,
+  payload: string | undefined,
+  keyStart: number,
+  keyEnd: number,
+  separator: Property['separator'],
+  value: Value,
+  end: number,
+): Property => ({
   kind: 'Property',
-  key: k,
+  key: i === ID.Symbol ? image : (payload ?? ''),
+  keyStyle: i === ID.Symbol ? 'symbol' : i === ID.Backtick ? 'backtick' : 'double',
+  keyEnd: offset(keyEnd),
   separator,
   value,
-  start: k.start,
+  start: offset(keyStart),
   end: offset(end),
 });
 
 /** A record; its duplicate keys are reported to `warnings`. */
 export const record = (properties: ReadonlyArray<Property>, start: number, end: number, warnings: Diagnostic[]): RecordNode => {
-  if (properties.length > 1) duplicates(properties, (p) => p.key?.name, (p) => (p.key === undefined ? undefined : spanOf(p.key)), 'key', warnings);
+  if (properties.length > 1) duplicates(properties, (p) => p?.key, (p) => (p === undefined ? undefined : keySpan(p)), 'key', warnings);
   return { kind: 'Record', properties, start: offset(start), end: offset(end) };
 };
 
-export const subject = (identifier: Identifier | undefined, labels: ReadonlyArray<Label>, record: RecordNode | undefined, start: number, end: number): Subject => ({
-  kind: 'Subject',
+// -------------------------------------------------------------------------------------------------
+// patterns
+// -------------------------------------------------------------------------------------------------
+
+/**
+ * A node. Every pattern with a subject holds its three fields, absent ones as `undefined` (and
+ * `NO_LABELS`), so that all nodes share one object shape.
+ */
+export const node = (identifier: Identifier | undefined, labels: ReadonlyArray<Label>, record: RecordNode | undefined, start: number, end: number): NodePattern => ({
+  kind: 'Node',
   identifier,
   labels,
   record,
@@ -209,21 +221,24 @@ export const subject = (identifier: Identifier | undefined, labels: ReadonlyArra
   end: offset(end),
 });
 
-// -------------------------------------------------------------------------------------------------
-// patterns
-// -------------------------------------------------------------------------------------------------
-
-export const node = (subject: Subject | undefined, start: number, end: number): NodePattern => ({ kind: 'Node', subject, start: offset(start), end: offset(end) });
-
 export const familyOf = (i: number): ArrowFamily =>
   i === ID.Dash || i === ID.DashGt || i === ID.LtDash ? '-' : i === ID.Eq || i === ID.EqGt || i === ID.LtEq ? '=' : '~';
 
 /** An arrow from the type indexes of its halves (of one family: the parsers check that first). */
-export const arrow = (left: number, right: number, bracketed: boolean, subject: Subject | undefined, start: number, end: number): Arrow => {
+export const arrow = (
+  left: number,
+  right: number,
+  bracketed: boolean,
+  identifier: Identifier | undefined,
+  labels: ReadonlyArray<Label>,
+  record: RecordNode | undefined,
+  start: number,
+  end: number,
+): Arrow => {
   const toLeft = left === ID.LtDash || left === ID.LtEq || left === ID.LtTilde;
   const toRight = right === ID.DashGt || right === ID.EqGt || right === ID.TildeGt;
   const direction: ArrowDirection = toLeft ? (toRight ? 'bidirectional' : 'left') : toRight ? 'right' : 'undirected';
-  return { kind: 'Arrow', family: familyOf(left), direction, bracketed, subject, start: offset(start), end: offset(end) };
+  return { kind: 'Arrow', family: familyOf(left), direction, bracketed, identifier, labels, record, start: offset(start), end: offset(end) };
 };
 
 export const path = (nodes: ReadonlyArray<NodePattern>, arrows: ReadonlyArray<Arrow>): RelationshipPath => ({
@@ -237,13 +252,17 @@ export const path = (nodes: ReadonlyArray<NodePattern>, arrows: ReadonlyArray<Ar
 export const reference = (id: Identifier): PatternReference => ({ kind: 'Reference', identifier: id, start: id.start, end: id.end });
 
 export const subjectPattern = (
-  subject: Subject | undefined,
+  identifier: Identifier | undefined,
+  labels: ReadonlyArray<Label>,
+  record: RecordNode | undefined,
   elements: ReadonlyArray<SubjectPatternElement>,
   start: number,
   end: number,
 ): SubjectPattern => ({
   kind: 'SubjectPattern',
-  subject,
+  identifier,
+  labels,
+  record,
   elements,
   start: offset(start),
   end: offset(end),

@@ -52,11 +52,11 @@ const checkRecord = (r: RecordNode | undefined, out: Diagnostic[]): void => {
 
 const checkPath = (p: PathPattern, out: Diagnostic[]): void => {
   if (p.kind === 'Node') {
-    checkRecord(p.subject?.record, out);
+    checkRecord(p.record, out);
     return;
   }
-  for (const n of p.nodes) checkRecord(n.subject?.record, out);
-  for (const a of p.arrows) checkRecord(a.subject?.record, out);
+  for (const n of p.nodes) checkRecord(n.record, out);
+  for (const a of p.arrows) checkRecord(a.record, out);
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -76,7 +76,7 @@ export const extensionUses = (document: GramDocument): ReadonlyArray<Diagnostic>
         stack.push(p.target);
         break;
       case 'SubjectPattern':
-        checkRecord(p.subject?.record, out);
+        checkRecord(p.record, out);
         for (let i = p.elements.length - 1; i >= 0; i--) {
           const e = p.elements[i];
           if (e === undefined || e.kind === 'Reference') continue;

@@ -20,7 +20,7 @@
  * valid documents of the common shape.
  */
 import type { TokenType } from 'chevrotain';
-import type { Arrow, Label, NodePattern, PathPattern, Property, RecordNode, Subject, TopLevelPattern, Value } from './ast.js';
+import type { Arrow, Identifier, Label, NodePattern, PathPattern, Property, RecordNode, TopLevelPattern, Value } from './ast.js';
 import * as B from './build.js';
 import type { Diagnostic } from '../core/diagnostic.js';
 import { GramLexer } from './lexer.js';
@@ -96,6 +96,10 @@ class FastParser {
   private readonly stack: unknown[] = [];
   /** Items on `stack` (its length is never lowered: setting an array's length is slow). */
   private top = 0;
+  /** The subject `subject()` read last (no object is made for a subject: its fields go on the pattern). */
+  private identifier: Identifier | undefined = undefined;
+  private labelList: ReadonlyArray<Label> = B.NO_LABELS;
+  private recordNode: RecordNode | undefined = undefined;
 
   constructor(private readonly lx: GramLexer) {}
 
@@ -137,11 +141,6 @@ class FastParser {
     return end;
   }
 
-  /** Whether the current token starts a subject: an identifier, a label separator or `{`. */
-  private atSubject(): boolean {
-    return this.is(IDENTIFIER | LABEL_SEP) || this.t === I.LBrace;
-  }
-
   // ---------------------------------------------------------------------------------------------
   // document and paths
   // ---------------------------------------------------------------------------------------------
@@ -173,9 +172,10 @@ class FastParser {
   private node(): NodePattern {
     const start = this.start;
     this.expect(I.LParen);
-    const subject = this.atSubject() ? this.subject() : undefined;
+    this.subject();
+    const { identifier, labelList, recordNode } = this;
     const end = this.expect(I.RParen);
-    return B.node(subject, start, end);
+    return B.node(identifier, labelList, recordNode, start, end);
   }
 
   private arrow(): Arrow {
@@ -183,10 +183,15 @@ class FastParser {
     const start = this.start;
     this.next();
     let bracketed = false;
-    let subject: Subject | undefined;
+    let identifier: Identifier | undefined;
+    let labels: ReadonlyArray<Label> = B.NO_LABELS;
+    let record: RecordNode | undefined;
     if (this.t === I.LBracket) {
       this.next();
-      if (this.atSubject()) subject = this.subject();
+      this.subject();
+      identifier = this.identifier;
+      labels = this.labelList;
+      record = this.recordNode;
       this.expect(I.RBracket);
       bracketed = true;
     }
@@ -195,31 +200,28 @@ class FastParser {
     if (B.familyOf(left) !== B.familyOf(right)) throw GIVE_UP;
     const end = this.end;
     this.next();
-    return B.arrow(left, right, bracketed, subject, start, end);
+    return B.arrow(left, right, bracketed, identifier, labels, record, start, end);
   }
 
   // ---------------------------------------------------------------------------------------------
   // subjects
   // ---------------------------------------------------------------------------------------------
 
-  /** A subject; the current token starts one (`atSubject`). */
-  private subject(): Subject {
+  /**
+   * A subject, if the current token starts one: its identity, labels and record are left in
+   * `identifier`, `labelList` and `recordNode` (absent ones as `undefined` and `NO_LABELS`).
+   */
+  private subject(): void {
+    let identifier: Identifier | undefined;
     if (this.is(IDENTIFIER)) {
-      const identifier = B.identifier(this.t, this.image, this.payload, this.start, this.end);
+      identifier = B.identifier(this.t, this.image, this.payload, this.start, this.end);
       this.next();
-      const labels = this.is(LABEL_SEP) ? this.labels() : B.NO_LABELS;
-      const record = this.t === I.LBrace ? this.record() : undefined;
-      const end = record !== undefined ? record.end : labels.length > 0 ? (labels[labels.length - 1] as Label).end : identifier.end;
-      return B.subject(identifier, labels, record, identifier.start, end);
     }
-    if (this.is(LABEL_SEP)) {
-      const labels = this.labels();
-      const record = this.t === I.LBrace ? this.record() : undefined;
-      const end = record !== undefined ? record.end : (labels[labels.length - 1] as Label).end;
-      return B.subject(undefined, labels, record, (labels[0] as Label).start, end);
-    }
-    const record = this.record();
-    return B.subject(undefined, B.NO_LABELS, record, record.start, record.end);
+    const labels = this.is(LABEL_SEP) ? this.labels() : B.NO_LABELS;
+    const record = this.t === I.LBrace ? this.record() : undefined;
+    this.identifier = identifier;
+    this.labelList = labels;
+    this.recordNode = record;
   }
 
   /** One or more labels; the current token is a label separator. */
@@ -259,13 +261,13 @@ class FastParser {
   }
 
   private property(): Property {
-    const k = B.key(this.t, this.image, this.payload, this.start, this.end);
+    const { t, image, payload, start, end } = this;
     this.next();
     if (!this.is(LABEL_SEP)) throw GIVE_UP;
     const separator = this.t === I.DoubleColon ? '::' : ':';
     this.next();
     const value = this.value();
-    return B.property(k, separator, value, value.end);
+    return B.property(t, image, payload, start, end, separator, value, value.end);
   }
 
   /** A number, a string, a symbol, a boolean or an array of values. */

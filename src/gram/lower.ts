@@ -115,7 +115,7 @@ export const valueToJson = (v: Value): GramJson => {
 /** Entries as a JSON object; a repeated key keeps its last value. */
 export const propertiesToJson = (entries: ReadonlyArray<Property>): GramProperties => {
   const o: Record<string, GramJson> = {};
-  for (const e of entries) put(o, e.key.name, valueToJson(e.value));
+  for (const e of entries) put(o, e.key, valueToJson(e.value));
   return o;
 };
 
@@ -146,12 +146,9 @@ export const labelSet = (labels: ReadonlyArray<Label>): ReadonlyArray<string> =>
 
 const EMPTY: ReadonlyArray<GramPattern> = Object.freeze([]);
 
-const subjectOf = (s: Subject | undefined): PatternSubject =>
-  s === undefined
-    ? { identity: '', labels: [], properties: {} }
-    : { identity: identityOf(s.identifier), labels: labelSet(s.labels), properties: recordToJson(s.record) };
+const subjectOf = (s: Subject): PatternSubject => ({ identity: identityOf(s.identifier), labels: labelSet(s.labels), properties: recordToJson(s.record) });
 
-const atom = (n: NodePattern): GramPattern => ({ subject: subjectOf(n.subject), elements: EMPTY });
+const atom = (n: NodePattern): GramPattern => ({ subject: subjectOf(n), elements: EMPTY });
 
 /** A path as patterns: a node is one atom; a path one relationship pattern per arrow. */
 const lowerPath = (p: PathPattern, out: GramPattern[]): void => {
@@ -165,7 +162,7 @@ const lowerPath = (p: PathPattern, out: GramPattern[]): void => {
     const next = p.nodes[i + 1];
     if (a === undefined || next === undefined) break;
     const right = atom(next);
-    out.push({ subject: subjectOf(a.subject), elements: a.direction === 'left' ? [right, left] : [left, right] });
+    out.push({ subject: subjectOf(a), elements: a.direction === 'left' ? [right, left] : [left, right] });
     left = right;
   }
 };
@@ -173,7 +170,7 @@ const lowerPath = (p: PathPattern, out: GramPattern[]): void => {
 const lowerSubjectPattern = (p: SubjectPattern): GramPattern => {
   const elements: GramPattern[] = [];
   for (const e of p.elements) lowerElement(e, elements);
-  return { subject: subjectOf(p.subject), elements };
+  return { subject: subjectOf(p), elements };
 };
 
 const lowerElement = (e: SubjectPatternElement, out: GramPattern[]): void => {

@@ -15,7 +15,7 @@
 import { GramCodes } from './codes.js';
 import { EmbeddedActionsParser, type IOrAlt, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
 import type {
-  AnnotatedPattern, Arrow, ArrayValue, Identifier, IdentifiedAnnotation, Key, Label, MapValue, NodePattern, NumericValue,
+  AnnotatedPattern, Arrow, ArrayValue, Identifier, IdentifiedAnnotation, Label, MapValue, NodePattern, NumericValue,
   PathPattern, PatternReference, Property, PropertyAnnotation, RangeValue, RecordNode, Subject, SubjectPattern,
   SubjectPatternElement, TopLevelPattern, Value,
 } from './ast.js';
@@ -72,7 +72,6 @@ const payload = (t: IToken): string => (t as GramToken).payload ?? '';
 const identifierOf = (t: IToken): Identifier => B.identifier(t.tokenTypeIdx, t.image, payload(t), t.startOffset, endOf(t));
 const labelOf = (sep: IToken, name: IToken): Label =>
   B.label(sep.tokenTypeIdx, name.tokenTypeIdx, name.image, payload(name), sep.startOffset, endOf(name));
-const keyOf = (t: IToken): Key => B.key(t.tokenTypeIdx, t.image, payload(t), t.startOffset, endOf(t));
 
 // -------------------------------------------------------------------------------------------------
 // the parser
@@ -220,7 +219,7 @@ export class GramParser extends EmbeddedActionsParser {
 
   readonly subjectPattern = this.RULE('subjectPattern', (): SubjectPattern => {
     const open = this.CONSUME(T.LBracket);
-    const subject = this.OPTION(this.optionalSubject);
+    const s = this.OPTION(this.optionalSubject);
     const elements: SubjectPatternElement[] = [];
     this.OPTION2(() => {
       this.CONSUME(T.Pipe);
@@ -233,7 +232,7 @@ export class GramParser extends EmbeddedActionsParser {
       });
     });
     const close = this.CONSUME(T.RBracket);
-    return B.subjectPattern(subject, B.fit(elements), open.startOffset, endOf(close));
+    return B.subjectPattern(s?.identifier, s?.labels ?? B.NO_LABELS, s?.record, B.fit(elements), open.startOffset, endOf(close));
   });
 
   private readonly elementAlts: IOrAlt<SubjectPatternElement>[] = [
@@ -273,18 +272,18 @@ export class GramParser extends EmbeddedActionsParser {
 
   readonly node = this.RULE('node', (): NodePattern => {
     const open = this.CONSUME(T.LParen);
-    const subject = this.OPTION(this.optionalSubject);
+    const s = this.OPTION(this.optionalSubject);
     const close = this.CONSUME(T.RParen);
-    return B.node(subject, open.startOffset, endOf(close));
+    return B.node(s?.identifier, s?.labels ?? B.NO_LABELS, s?.record, open.startOffset, endOf(close));
   });
 
   readonly arrow = this.RULE('arrow', (): Arrow => {
     const left = this.CONSUME(T.ArrowLeftCat);
     let bracketed = false;
-    let subject: Subject | undefined;
+    let s: Subject | undefined;
     this.OPTION(() => {
       this.CONSUME(T.LBracket);
-      subject = this.OPTION1(this.optionalSubject);
+      s = this.OPTION1(this.optionalSubject);
       this.CONSUME(T.RBracket);
       bracketed = true;
     });
@@ -300,7 +299,8 @@ export class GramParser extends EmbeddedActionsParser {
         }),
       );
     }
-    return B.arrow(l, r, bracketed, subject, left.startOffset, endOf(right));
+    const subject = s as Subject | undefined;
+    return B.arrow(l, r, bracketed, subject?.identifier, subject?.labels ?? B.NO_LABELS, subject?.record, left.startOffset, endOf(right));
   });
 
   // ---------------------------------------------------------------------------------------------
@@ -319,10 +319,7 @@ export class GramParser extends EmbeddedActionsParser {
         this.MANY(this.label1);
         const record = this.OPTION(this.optionalRecord1);
         if (this.RECORDING_PHASE) return undefined as never;
-        const identifier = identifierOf(id);
-        const labels = this.takeLabels(base);
-        const end = record?.end ?? (labels.length === 0 ? endOf(id) : (labels[labels.length - 1]?.end ?? -1));
-        return B.subject(identifier, labels, record, identifier.start, end);
+        return { identifier: identifierOf(id), labels: this.takeLabels(base), record };
       },
     },
     {
@@ -331,17 +328,14 @@ export class GramParser extends EmbeddedActionsParser {
         this.AT_LEAST_ONE(this.label2);
         const record = this.OPTION2(this.optionalRecord2);
         if (this.RECORDING_PHASE) return undefined as never;
-        const labels = this.takeLabels(base);
-        const start = labels[0]?.start ?? -1;
-        const end = record?.end ?? labels[labels.length - 1]?.end ?? -1;
-        return B.subject(undefined, labels, record, start, end);
+        return { identifier: undefined, labels: this.takeLabels(base), record };
       },
     },
     {
       ALT: () => {
         const record = this.SUBRULE3(this.record);
         if (this.RECORDING_PHASE) return undefined as never;
-        return B.subject(undefined, B.NO_LABELS, record, record?.start ?? -1, record?.end ?? -1);
+        return { identifier: undefined, labels: B.NO_LABELS, record };
       },
     },
   ];
@@ -392,7 +386,7 @@ export class GramParser extends EmbeddedActionsParser {
             }),
           );
         }
-        properties.push(B.property(keyOf(k), separator, value, value?.end ?? -1));
+        properties.push(B.property(k.tokenTypeIdx, k.image, payload(k), k.startOffset, endOf(k), separator, value, value?.end ?? -1));
       },
     });
     const close = this.CONSUME(T.RBrace);

@@ -13,12 +13,13 @@
  * key and its value) moves before the nearest entry that contains it. Formatting is idempotent.
  */
 import type {
-  AnnotatedPattern, Arrow, Comment, GramDocument, Identifier, Key, Label, NodePattern, PathPattern, Property,
+  AnnotatedPattern, Arrow, Comment, GramDocument, Identifier, Label, NodePattern, PathPattern, Property,
   RecordNode, Subject, SubjectPattern, SubjectPatternElement, TopLevelPattern, Value,
 } from './ast.js';
 import { type Doc, group, hardline, ifBreak, indent, line, render, softline } from './doc.js';
 import type { Span } from '../core/span.js';
 import { isFenceable, isSymbol, nameText, quote } from './strings.js';
+import { hasSubject, isBareIdentity, subjectSpan } from './subject.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -96,7 +97,7 @@ const inside = (comments: ReadonlyArray<Comment>, s: Span | undefined): [Comment
 
 /** An element that names something: `a` in `[p | a]`, or a bare `(a)`. */
 const isName = (e: SubjectPatternElement): boolean =>
-  e.kind === 'Reference' || (e.kind === 'Node' && e.subject !== undefined && e.subject.labels.length === 0 && e.subject.record === undefined);
+  e.kind === 'Reference' || (e.kind === 'Node' && isBareIdentity(e));
 
 /** A property with a scalar value, or a scalar value (not an array or a map). */
 const isScalarEntry = (x: Span): boolean => {
@@ -119,8 +120,8 @@ const identifierText = (i: Identifier): string =>
 
 const labelText = (l: Label): string => `${l.separator}${l.style === 'symbol' ? nameText(l.name) : quote(l.name, '`')}`;
 
-const keyText = (k: Key): string =>
-  k.style === 'double' ? quote(k.name, '"') : k.style === 'backtick' || !isSymbol(k.name) ? quote(k.name, '`') : k.name;
+const keyText = (p: Property): string =>
+  p.keyStyle === 'double' ? quote(p.key, '"') : p.keyStyle === 'backtick' || !isSymbol(p.key) ? quote(p.key, '`') : p.key;
 
 const numberText = (v: { readonly raw: string }): string => v.raw;
 
@@ -226,7 +227,7 @@ class Printer {
   property = (p: Property, comments: ReadonlyArray<Comment>): Printed => {
     const [inner, outer] = inside(comments, p.value.kind === 'Array' || p.value.kind === 'Map' ? p.value : undefined);
     const v = this.value(p.value, inner);
-    return { doc: [keyText(p.key), p.separator === '::' ? ' :: ' : ': ', v.doc], hoisted: [...outer, ...v.hoisted] };
+    return { doc: [keyText(p), p.separator === '::' ? ' :: ' : ': ', v.doc], hoisted: [...outer, ...v.hoisted] };
   };
 
   record = (r: RecordNode, comments: ReadonlyArray<Comment>): Printed => ({
@@ -234,8 +235,7 @@ class Printer {
     hoisted: NONE,
   });
 
-  private subject(s: Subject | undefined, comments: ReadonlyArray<Comment>): Printed {
-    if (s === undefined) return { doc: '', hoisted: comments };
+  private subject(s: Subject, comments: ReadonlyArray<Comment>): Printed {
     const [inner, outer] = inside(comments, s.record);
     const head = `${s.identifier !== undefined ? identifierText(s.identifier) : ''}${s.labels.map(labelText).join('')}`;
     if (s.record === undefined) return { doc: head, hoisted: outer };
@@ -248,15 +248,15 @@ class Printer {
   // ---------------------------------------------------------------------------------------------
 
   node = (n: NodePattern, comments: ReadonlyArray<Comment>): Printed => {
-    const s = this.subject(n.subject, comments);
+    const s = this.subject(n, comments);
     return { doc: ['(', s.doc, ')'], hoisted: s.hoisted };
   };
 
   private arrow(a: Arrow, comments: ReadonlyArray<Comment>): Printed {
     const left = `${a.direction === 'left' || a.direction === 'bidirectional' ? '<' : ''}${a.family}`;
     const right = `${a.family}${a.direction === 'right' || a.direction === 'bidirectional' ? '>' : ''}`;
-    if (!a.bracketed && a.subject === undefined) return { doc: `${left}${right}`, hoisted: comments };
-    const s = this.subject(a.subject, comments);
+    if (!a.bracketed && !hasSubject(a)) return { doc: `${left}${right}`, hoisted: comments };
+    const s = this.subject(a, comments);
     return { doc: [left, '[', s.doc, ']', right], hoisted: s.hoisted };
   }
 
@@ -315,17 +315,18 @@ class Printer {
   };
 
   subjectPattern = (p: SubjectPattern, comments: ReadonlyArray<Comment>): Printed => {
-    const [inSubject, others] = inside(comments, p.subject);
-    const s = this.subject(p.subject, inSubject);
+    const span = subjectSpan(p);
+    const [inSubject, others] = inside(comments, span);
+    const s = this.subject(p, inSubject);
     // comments before the subject move before the pattern; the others stay between its entries
-    const subjectStart = p.subject?.start ?? p.start;
+    const subjectStart = span?.start ?? p.start;
     const before = others.filter((c) => c.start < subjectStart);
     const within = others.filter((c) => c.start >= subjectStart);
     const hoisted = [...before, ...s.hoisted];
     if (p.elements.length === 0) {
       return { doc: within.length === 0 ? ['[', s.doc, ']'] : this.list(['[', s.doc], ']', [], this.element, within), hoisted };
     }
-    const head: Doc = p.subject === undefined ? '[ |' : ['[', s.doc, ' |'];
+    const head: Doc = span === undefined ? '[ |' : ['[', s.doc, ' |'];
     const names = p.elements.every(isName);
     const elements = this.list('', ']', p.elements, this.element, within, line, names);
     // a list of names breaks apart from the subject: `[team:Team {…} | a, b]` keeps a short list on

@@ -6,6 +6,7 @@
  */
 import { checkedDiagnostics, checkedValue } from '../core/either.js';
 import type { NodePattern, PathPattern, Property, SubjectPattern, SubjectPatternElement, TopLevelPattern } from '../gram/ast.js';
+import { keySpan, subjectSpan } from '../gram/subject.js';
 import { type Diagnostic, error, warning } from '../core/diagnostic.js';
 import { analyzeGram } from '../gram/parse.js';
 import type { Span } from '../core/span.js';
@@ -77,7 +78,7 @@ const sameDefinition = (a: Definition, b: Definition): boolean => {
 
 /** A bare `(name)` node: a reference to a definition elsewhere in the file. */
 const isReference = (n: NodePattern): boolean =>
-  n.subject?.identifier !== undefined && n.subject.labels.length === 0 && n.subject.record === undefined;
+  n.identifier !== undefined && n.labels.length === 0 && n.record === undefined;
 
 /** A property of the user's own: `x-owner`, `x-team`. */
 const isExtensionKey = (k: string): boolean => k.startsWith('x-') && k.length > 2;
@@ -89,7 +90,7 @@ const unknownProperties = (props: Map<string, Property>, known: ReadonlyArray<st
     const near = didYouMean(k, known);
     diagnostics.push(
       warning(SpecCodes.UNKNOWN_PROPERTY, `${what} has a property \`${k}\` that gramkit does not read (it is kept as metadata)`, {
-        span: spanOf(p.key),
+        span: keySpan(p),
         ...fileOpt(file),
         hint: `${near !== undefined ? `${near} ` : `known properties: ${known.join(', ')}; `}metadata of your own takes an \`x-\` prefix: \`x-${k}\``,
       }),
@@ -98,7 +99,7 @@ const unknownProperties = (props: Map<string, Property>, known: ReadonlyArray<st
 };
 
 const specLabel = (p: SubjectPattern): 'tool' | 'agent' | undefined => {
-  const labels = p.subject?.labels ?? [];
+  const labels = p.labels;
   if (labels.some((l) => TOOL_LABELS.has(l.name))) return 'tool';
   if (labels.some((l) => l.name === AGENT_LABEL)) return 'agent';
   return undefined;
@@ -135,7 +136,7 @@ export const collect = (text: string, options: LoadOptions): Collected => {
     if (kind === 'tool') toolPatterns.push(p);
     else if (kind === 'agent') agentPatterns.push(p);
     else {
-      for (const l of p.subject?.labels ?? []) {
+      for (const l of p.labels) {
         const near = NEAR_LABELS.find((n) => n !== l.name && editDistance(l.name, n, 2) <= 2 && l.name.length >= 4);
         if (near !== undefined) {
           diagnostics.push(warning(SpecCodes.UNKNOWN_LABEL, `\`${l.name}\` is not a specification label, so this pattern is not read as a specification`, { span: spanOf(l), ...fileOpt(file), hint: `did you mean \`${near}\`?` }));
@@ -172,7 +173,7 @@ export const collect = (text: string, options: LoadOptions): Collected => {
         return;
       }
       const role = i === nodes.length - 1 ? 'return' : 'parameter';
-      const name = n.subject?.identifier?.value as string;
+      const name = n.identifier?.value as string;
       const list = definitions.get(name) ?? [];
       list.push({ field: compileDefinition(n, role, ctxBase), node: n, role });
       definitions.set(name, list);
@@ -187,7 +188,7 @@ export const collect = (text: string, options: LoadOptions): Collected => {
     else ambiguous.set(name, list);
   }
   for (const n of referenceNodes) {
-    const name = n.subject?.identifier?.value as string;
+    const name = n.identifier?.value as string;
     const list = ambiguous.get(name);
     if (list === undefined) continue;
     diagnostics.push(
@@ -219,7 +220,7 @@ export const collect = (text: string, options: LoadOptions): Collected => {
 /** The record of a pattern as a key → property map; a key given twice keeps its last value (the parser warns). */
 const recordProps = (p: SubjectPattern): Map<string, Property> => {
   const m = new Map<string, Property>();
-  for (const prop of p.subject?.record?.properties ?? []) m.set(prop.key.name, prop);
+  for (const prop of p.record?.properties ?? []) m.set(prop.key, prop);
   return m;
 };
 
@@ -244,16 +245,16 @@ const metadataOf = (props: Map<string, Property>, skip: ReadonlyArray<string>, f
 };
 
 const nameOf = (p: SubjectPattern, what: string, file: string | undefined, diagnostics: Diagnostic[]): { name: string; span: Span } | undefined => {
-  const id = p.subject?.identifier;
+  const id = p.identifier;
   if (id === undefined || id.value === '') {
-    diagnostics.push(error(SpecCodes.MISSING_NAME, `${what} has no name`, { span: spanOf(p.subject ?? p), ...fileOpt(file), hint: `the name is the pattern identifier: \`[myName:${what === 'an agent' ? 'Agent' : 'Tool'} {...} | ...]\`` }));
+    diagnostics.push(error(SpecCodes.MISSING_NAME, `${what} has no name`, { span: spanOf(subjectSpan(p) ?? p), ...fileOpt(file), hint: `the name is the pattern identifier: \`[myName:${what === 'an agent' ? 'Agent' : 'Tool'} {...} | ...]\`` }));
     return undefined;
   }
   return { name: id.value, span: spanOf(id) };
 };
 
 const extraLabels = (p: SubjectPattern, allowed: (name: string) => boolean, file: string | undefined, diagnostics: Diagnostic[]): void => {
-  for (const l of p.subject?.labels ?? []) {
+  for (const l of p.labels) {
     if (!allowed(l.name)) diagnostics.push(error(SpecCodes.INVALID_PROPERTY, `unexpected label \`${l.name}\` on a specification`, { span: spanOf(l), ...fileOpt(file), hint: 'a tool takes the label `Tool` (or `ToolSpecification`), an agent `Agent`; put other information in the record' }));
   }
 };
@@ -274,7 +275,7 @@ const compileTool = (
   const props = recordProps(p);
   const description = textProp(props, 'description', what, file, diagnostics);
   if (props.get('description') === undefined || description?.trim() === '') {
-    diagnostics.push(error(SpecCodes.MISSING_DESCRIPTION, `${what} needs a non-empty description`, { span: spanOf(p.subject ?? p), ...fileOpt(file), hint: 'add `{description: "what it does and when to use it"}`: it is what a model reads' }));
+    diagnostics.push(error(SpecCodes.MISSING_DESCRIPTION, `${what} needs a non-empty description`, { span: spanOf(subjectSpan(p) ?? p), ...fileOpt(file), hint: 'add `{description: "what it does and when to use it"}`: it is what a model reads' }));
   }
   unknownProperties(props, TOOL_PROPERTIES, what, file, diagnostics);
   const metadata = metadataOf(props, ['description'], file, diagnostics);
@@ -340,7 +341,7 @@ const collectAgent = (
   const description = textProp(props, 'description', what, file, diagnostics);
   const instruction = textProp(props, 'instruction', what, file, diagnostics);
   const model = textProp(props, 'model', what, file, diagnostics);
-  const at = spanOf(p.subject ?? p);
+  const at = spanOf(subjectSpan(p) ?? p);
   if (props.get('description') === undefined || description?.trim() === '') {
     diagnostics.push(error(SpecCodes.MISSING_DESCRIPTION, `${what} needs a non-empty description`, { span: at, ...fileOpt(file) }));
   }
@@ -355,8 +356,8 @@ const collectAgent = (
   const elements: AgentElement[] = [];
   for (const e of p.elements) {
     if (e.kind === 'Reference') elements.push({ kind: 'ref', name: e.identifier.value, span: spanOf(e) });
-    else if (e.kind === 'Node' && e.subject?.identifier !== undefined && e.subject.labels.length === 0 && e.subject.record === undefined) {
-      elements.push({ kind: 'ref', name: e.subject.identifier.value, span: spanOf(e) });
+    else if (e.kind === 'Node' && e.identifier !== undefined && e.labels.length === 0 && e.record === undefined) {
+      elements.push({ kind: 'ref', name: e.identifier.value, span: spanOf(e) });
     } else if (e.kind === 'SubjectPattern' && specLabel(e) === 'tool') {
       const entry = inlineTool(e);
       if (entry !== undefined) elements.push({ kind: 'tool', entry });

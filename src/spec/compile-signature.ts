@@ -7,6 +7,7 @@
  */
 import { type Checked, left, right } from '../core/either.js';
 import type { Label, NodePattern, PathPattern } from '../gram/ast.js';
+import { hasSubject, subjectSpan } from '../gram/subject.js';
 import { type Span, span as mkSpan, spanOf } from '../core/span.js';
 import { SpecCodes } from './codes.js';
 import { ARGUMENTS_LABEL } from './print-signature.js';
@@ -51,20 +52,19 @@ export interface CompiledSignature {
 // nodes
 // -------------------------------------------------------------------------------------------------
 
-const isEmptyNode = (n: NodePattern): boolean => n.subject === undefined;
+const isEmptyNode = (n: NodePattern): boolean => !hasSubject(n);
 
-const isArgumentsNode = (n: NodePattern): boolean => n.subject?.labels.length === 1 && n.subject.labels[0]?.name === ARGUMENTS_LABEL;
+const isArgumentsNode = (n: NodePattern): boolean => n.labels.length === 1 && n.labels[0]?.name === ARGUMENTS_LABEL;
 
 /** A node with only an identifier: a reference to a definition elsewhere in the file. */
 const referenceName = (n: NodePattern): string | undefined =>
-  n.subject !== undefined && n.subject.identifier !== undefined && n.subject.labels.length === 0 && n.subject.record === undefined ? n.subject.identifier.value : undefined;
+  n.identifier !== undefined && n.labels.length === 0 && n.record === undefined ? n.identifier.value : undefined;
 
 /** The type of a parameter or return node from its label and record. */
 const nodeType = (n: NodePattern, env: Env, role: 'parameter' | 'return', what: string): { readonly type: Type; readonly maybe: boolean; readonly props: Props } | undefined => {
-  const subject = n.subject;
-  const props = propsOf(subject?.record?.properties ?? []);
+  const props = propsOf(n.record?.properties ?? []);
   checkUnknownKeys(props, role, env, what);
-  const labels = subject?.labels ?? [];
+  const labels = n.labels;
   if (labels.length > 1) {
     const extra = labels[1] as Label;
     report(env, SpecCodes.MULTIPLE_TYPES, `${what} has ${labels.length} labels; a node takes exactly one type`, mkSpan(extra.start, (labels[labels.length - 1] as Label).end), 'keep one type label, e.g. `::String`');
@@ -80,7 +80,7 @@ const nodeType = (n: NodePattern, env: Env, role: 'parameter' | 'return', what: 
     base = labelType(l, env, role === 'parameter');
     if (base === undefined) return undefined;
   } else {
-    report(env, SpecCodes.MISSING_TYPE, `${what} has no type label`, spanOf(subject ?? n), `write the type after the name, e.g. \`(${subject?.identifier?.value ?? ''}::String)\`; known types: ${Object.keys(TYPE_NAMES).join(', ')}`);
+    report(env, SpecCodes.MISSING_TYPE, `${what} has no type label`, spanOf(subjectSpan(n) ?? n), `write the type after the name, e.g. \`(${n.identifier?.value ?? ''}::String)\`; known types: ${Object.keys(TYPE_NAMES).join(', ')}`);
     return undefined;
   }
   if (role === 'return' && base.maybe) {
@@ -102,13 +102,13 @@ const nodeType = (n: NodePattern, env: Env, role: 'parameter' | 'return', what: 
  */
 export const anonymousParamName = (index: number): string => `arg${index + 1}`;
 
-const isAnonymous = (n: NodePattern): boolean => n.subject?.identifier === undefined && !(n.subject?.record?.properties ?? []).some((p) => p.key.name === 'paramName');
+const isAnonymous = (n: NodePattern): boolean => n.identifier === undefined && !(n.record?.properties ?? []).some((p) => p.key === 'paramName');
 
 /** The name a parameter node declares (its identifier, else a string `paramName`, else its position), if any. */
 const declaredName = (n: NodePattern, index: number): string | undefined => {
-  const id = n.subject?.identifier?.value;
+  const id = n.identifier?.value;
   if (id !== undefined) return id;
-  const pn = n.subject?.record?.properties.find((p) => p.key.name === 'paramName');
+  const pn = n.record?.properties.find((p) => p.key === 'paramName');
   if (pn === undefined) return anonymousParamName(index);
   return pn.value.kind === 'String' && pn.value.value !== '' ? pn.value.value : undefined;
 };
@@ -123,16 +123,15 @@ const parameter = (n: NodePattern, env: Env, index: number, resolve: CompileCont
     report(env, SpecCodes.MISSING_TYPE, `parameter \`${ref}\` has no type${resolve !== undefined ? ', and no other signature in this file defines it' : ''}`, spanOf(n), `write its type: \`(${ref}::String)\``);
     return undefined;
   }
-  const subject = n.subject;
-  const id = subject?.identifier?.value;
-  const props = subject?.record?.properties ?? [];
-  const pn = props.find((p) => p.key.name === 'paramName');
+  const id = n.identifier?.value;
+  const props = n.record?.properties ?? [];
+  const pn = props.find((p) => p.key === 'paramName');
   const pnValue = pn === undefined ? undefined : stringOf(pn, env);
   if (pn !== undefined && pnValue === undefined) return undefined;
   const name = id ?? pnValue ?? (pn === undefined ? anonymousParamName(index) : undefined);
   const what = name === undefined ? `parameter ${index + 1}` : `parameter \`${name}\``;
   if (id !== undefined && pnValue !== undefined && id !== pnValue) {
-    report(env, SpecCodes.PARAM_NAME_MISMATCH, `parameter is named \`${id}\` by its identifier but "${pnValue}" by \`paramName\``, spanOf(pn?.value), 'keep one of the two names', [{ message: 'identifier', span: spanOf(subject?.identifier) as Span }]);
+    report(env, SpecCodes.PARAM_NAME_MISMATCH, `parameter is named \`${id}\` by its identifier but "${pnValue}" by \`paramName\``, spanOf(pn?.value), 'keep one of the two names', [{ message: 'identifier', span: spanOf(n.identifier) as Span }]);
   }
   if (name === undefined || name === '') {
     report(env, SpecCodes.MISSING_PARAM_NAME, `${what} has no name`, spanOf(n), 'name it with an identifier, `(city::String)`, or with `paramName`, `(::String {paramName: "city"})`');
@@ -145,13 +144,12 @@ const parameter = (n: NodePattern, env: Env, index: number, resolve: CompileCont
 };
 
 const argumentsNode = (n: NodePattern, env: Env): { readonly meta: Keywords; readonly additional?: false | Type } | undefined => {
-  const subject = n.subject;
-  if (subject?.identifier !== undefined) {
-    report(env, SpecCodes.INVALID_PARAM_PROPERTY, `the \`${ARGUMENTS_LABEL}\` node takes no name`, spanOf(subject.identifier));
+  if (n.identifier !== undefined) {
+    report(env, SpecCodes.INVALID_PARAM_PROPERTY, `the \`${ARGUMENTS_LABEL}\` node takes no name`, spanOf(n.identifier));
     return undefined;
   }
   const start = env.out.length;
-  const props = propsOf(subject?.record?.properties ?? []);
+  const props = propsOf(n.record?.properties ?? []);
   checkUnknownKeys(props, 'arguments', env, `the \`${ARGUMENTS_LABEL}\` node`);
   // closed unless `additionalProperties` says otherwise (`true`: open; a type: a map beyond the parameters)
   let additional: false | Type | undefined = false;
@@ -182,7 +180,7 @@ export const compileSignature = (path: PathPattern, ctx: CompileContext): Checke
         const written = a.direction === 'left' ? 'a left arrow' : a.direction === 'undirected' ? 'an undirected arrow' : 'a bidirectional arrow';
         report(env, SpecCodes.ARROW_DIRECTION, `${written} in a signature: parameters flow left to right, into the return type`, spanOf(a), `write \`${a.family}${a.family}>\` instead`);
       }
-      if (a.bracketed || a.subject !== undefined) {
+      if (a.bracketed || hasSubject(a)) {
         report(env, SpecCodes.ARROW_SUBJECT, 'arrows in a signature carry no labels or properties', spanOf(a), 'write a plain arrow, `==>`');
       }
     }
@@ -248,7 +246,7 @@ export const compileSignature = (path: PathPattern, ctx: CompileContext): Checke
       }
     } else {
       const t = nodeType(last, env, 'return', 'the return type');
-      const id = last.subject?.identifier?.value;
+      const id = last.identifier?.value;
       if (t !== undefined) {
         ret = returnType(t.type, id, spanOf(last));
         if (id !== undefined) definitions.push({ name: id, role: 'return', field: field(id, t.type, false, spanOf(last)), node: last });
@@ -262,7 +260,7 @@ export const compileSignature = (path: PathPattern, ctx: CompileContext): Checke
 
 /** Whether a node defines an identifier (it has an identifier and a label or a record). */
 export const definesIdentifier = (n: NodePattern): boolean =>
-  n.subject?.identifier !== undefined && (n.subject.labels.length > 0 || n.subject.record !== undefined) && !isArgumentsNode(n);
+  n.identifier !== undefined && (n.labels.length > 0 || n.record !== undefined) && !isArgumentsNode(n);
 
 /**
  * What a named node defines, compiled on its own (its diagnostics are discarded: the signature it
@@ -274,7 +272,7 @@ export const compileDefinition = (n: NodePattern, role: 'parameter' | 'return', 
     const p = parameter(n, env, 0, undefined);
     return p === undefined || hasErrors(env.out) ? undefined : p.field;
   }
-  const id = n.subject?.identifier?.value;
+  const id = n.identifier?.value;
   const t = nodeType(n, env, 'return', 'the return type');
   return t === undefined || id === undefined || hasErrors(env.out) ? undefined : field(id, t.type, false, spanOf(n));
 };

@@ -6,6 +6,7 @@
  */
 import { checkedDiagnostics, checkedValue } from '../core/either.js';
 import type { Label, Property, StringValue, Value } from '../gram/ast.js';
+import { keySpan } from '../gram/subject.js';
 import { type Diagnostic, error, warning } from '../core/diagnostic.js';
 import { type Span, spanOf } from '../core/span.js';
 import { SpecCodes } from './codes.js';
@@ -90,7 +91,7 @@ export const hasErrors = (ds: ReadonlyArray<Diagnostic>, from = 0): boolean => {
 /** A record or map as a key → property map; a key given twice keeps its last value (the parser warns). */
 export const propsOf = (entries: ReadonlyArray<Property>): Props => {
   const m = new Map<string, Property>();
-  for (const p of entries) m.set(p.key.name, p);
+  for (const p of entries) m.set(p.key, p);
   return m;
 };
 
@@ -98,13 +99,13 @@ export const stringOf = (p: Property, env: Env, code: string = SpecCodes.INVALID
   const v = p.value;
   if (v.kind === 'String') return stringText(v);
   if (v.kind === 'Symbol') return v.name;
-  report(env, code, `\`${p.key.name}\` must be a string`, spanOf(v));
+  report(env, code, `\`${p.key}\` must be a string`, spanOf(v));
   return undefined;
 };
 
 export const booleanOf = (p: Property, env: Env): boolean | undefined => {
   if (p.value.kind === 'Boolean') return p.value.value;
-  report(env, SpecCodes.INVALID_PARAM_PROPERTY, `\`${p.key.name}\` must be true or false`, spanOf(p.value));
+  report(env, SpecCodes.INVALID_PARAM_PROPERTY, `\`${p.key}\` must be true or false`, spanOf(p.value));
   return undefined;
 };
 
@@ -124,14 +125,14 @@ export const checkUnknownKeys = (props: Props, where: Where, env: Env, context: 
   for (const [k, p] of props) {
     if (allowed.includes(k) || isExtensionKey(k)) continue;
     if (where === 'return' && (k === 'paramName' || k === 'optional')) {
-      report(env, SpecCodes.MISSING_RETURN, `unknown property \`${k}\` on ${context}`, spanOf(p.key), 'the last node of a signature is its return type: did you forget `==>(::String)` at the end?');
+      report(env, SpecCodes.MISSING_RETURN, `unknown property \`${k}\` on ${context}`, keySpan(p), 'the last node of a signature is its return type: did you forget `==>(::String)` at the end?');
       continue;
     }
     let hint = didYouMean(k, allowed);
     if (hint === undefined && (k === 'required' || k === 'nullable')) hint = k === 'required' ? 'parameters are required unless `optional: true`, `Maybe T` or a `default` says otherwise' : 'write the type as `T | Null`';
     if (hint === undefined && where === 'arguments') hint = `the \`${ARGUMENTS_LABEL}\` node takes the keywords of the arguments object: ${allowedKeys('arguments').join(', ')}`;
     hint ??= `known properties: ${allowed.filter((a) => !KEYWORD_INFO.has(a)).join(', ')} and the JSON Schema keywords (description, enum, minimum, ...); a property of your own starts with \`x-\``;
-    env.out.push(warning(SpecCodes.UNKNOWN_PROPERTY, `unknown property \`${k}\` on ${context}: it is not part of the schema`, { span: spanOf(p.key), ...fileOf(env), hint }));
+    env.out.push(warning(SpecCodes.UNKNOWN_PROPERTY, `unknown property \`${k}\` on ${context}: it is not part of the schema`, { span: keySpan(p), ...fileOf(env), hint }));
   }
 };
 
@@ -238,7 +239,7 @@ export const structureKey = (props: Props, key: string, kind: 'Object' | 'Array'
   const p = props.get(key);
   if (p === undefined) return undefined;
   if (base !== undefined && !isBare(base.type, kind)) {
-    report(env, SpecCodes.TYPE_CONFLICT, `\`${key}\` describes ${kind === 'Any' ? 'a union' : `an ${kind}`}, but the type is ${describe(base.type)}`, spanOf(p.key), kind === 'Any' ? 'use the label `Any` with `anyOf`' : `use the label \`${kind}\` with \`${key}\``);
+    report(env, SpecCodes.TYPE_CONFLICT, `\`${key}\` describes ${kind === 'Any' ? 'a union' : `an ${kind}`}, but the type is ${describe(base.type)}`, keySpan(p), kind === 'Any' ? 'use the label `Any` with `anyOf`' : `use the label \`${kind}\` with \`${key}\``);
     return undefined;
   }
   return p;
@@ -289,7 +290,7 @@ export const buildType = (
   const shapes = [fieldsP, elemP, elemsP, anyOfP].filter((p) => p !== undefined);
   if (shapes.length > 1) {
     const second = shapes[1] as Property;
-    report(env, SpecCodes.TYPE_CONFLICT, `\`${(shapes[0] as Property).key.name}\` and \`${second.key.name}\` cannot describe one type`, spanOf(second.key));
+    report(env, SpecCodes.TYPE_CONFLICT, `\`${(shapes[0] as Property).key}\` and \`${second.key}\` cannot describe one type`, keySpan(second));
     return undefined;
   }
   if (fieldsP !== undefined) {
@@ -339,7 +340,7 @@ export const buildType = (
   if (addP !== undefined) {
     const current: Type | undefined = built ?? (base === undefined ? objectType([]) : undefined);
     if (current === undefined || current.kind !== 'Object' || current.additional !== undefined) {
-      report(env, SpecCodes.TYPE_CONFLICT, `\`additionalProperties\` applies to objects, but the type is ${current === undefined ? 'not an object' : describe(current)}`, spanOf(addP.key));
+      report(env, SpecCodes.TYPE_CONFLICT, `\`additionalProperties\` applies to objects, but the type is ${current === undefined ? 'not an object' : describe(current)}`, keySpan(addP));
     } else {
       const v = addP.value;
       let additional: false | Type | undefined;
@@ -396,7 +397,7 @@ export const keywords = (t: Type, props: Props, env: Env, what: string): Keyword
     const info = KEYWORD_INFO.get(k);
     if (info === undefined) continue;
     if (!keywordApplies(k as KeywordName, t.kind)) {
-      report(env, SpecCodes.CONSTRAINT_TYPE, `\`${k}\` does not apply to ${describe(t)} (it applies to ${keywordKinds(k as KeywordName)})`, spanOf(p.key), constraintHint(k as KeywordName, t));
+      report(env, SpecCodes.CONSTRAINT_TYPE, `\`${k}\` does not apply to ${describe(t)} (it applies to ${keywordKinds(k as KeywordName)})`, keySpan(p), constraintHint(k as KeywordName, t));
       continue;
     }
     const v = jsonOf(p, env, `\`${k}\` of ${what}`);
@@ -424,7 +425,7 @@ export const keywords = (t: Type, props: Props, env: Env, what: string): Keyword
     const pair = RANGE_KEYWORDS[t.kind];
     const v = rangeP.value;
     if (pair === undefined) {
-      report(env, SpecCodes.CONSTRAINT_TYPE, `\`range\` does not apply to ${describe(t)} (it bounds numbers, string lengths, array lengths and property counts)`, spanOf(rangeP.key));
+      report(env, SpecCodes.CONSTRAINT_TYPE, `\`range\` does not apply to ${describe(t)} (it bounds numbers, string lengths, array lengths and property counts)`, keySpan(rangeP));
     } else if (v.kind !== 'Range') {
       report(env, SpecCodes.INVALID_CONSTRAINT, '`range` must be a gram range: `1..10`, `1...` or `...10`', spanOf(v));
     } else {
@@ -445,7 +446,7 @@ export const keywords = (t: Type, props: Props, env: Env, what: string): Keyword
           continue;
         }
         if (out[k] !== undefined) {
-          report(env, SpecCodes.INVALID_CONSTRAINT, `\`range\` and \`${k}\` both bound ${what}`, spanOf(rangeP.key), 'keep one of them', [{ message: `\`${k}\` given here`, span: spans.get(k) as Span }]);
+          report(env, SpecCodes.INVALID_CONSTRAINT, `\`range\` and \`${k}\` both bound ${what}`, keySpan(rangeP), 'keep one of them', [{ message: `\`${k}\` given here`, span: spans.get(k) as Span }]);
           continue;
         }
         out[k] = n;

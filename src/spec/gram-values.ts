@@ -101,7 +101,7 @@ const mapToJson = (v: MapValue, ctx: ValueContext, out: Diagnostic[]): JsonValue
   for (const e of v.entries) {
     const j = gramToJson(e.value, ctx, out);
     if (j === undefined) ok = false;
-    else setOwn(o, e.key.name, j);
+    else setOwn(o, e.key, j);
   }
   return ok ? o : undefined;
 };

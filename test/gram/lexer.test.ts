@@ -23,7 +23,7 @@ const value = (text: string, strict = true): Value => {
   const d = ok(`({k: ${text}})`, strict);
   const p = d.patterns[0];
   if (p?.kind !== 'Node') throw new Error('expected a node');
-  const v = p.subject?.record?.properties[0]?.value;
+  const v = p.record?.properties[0]?.value;
   if (v === undefined) throw new Error('no value');
   return v;
 };
@@ -65,7 +65,7 @@ describe('symbols', () => {
   it('may contain and end with `.`, `-` and `@`', () => {
     for (const s of ['a-', 'a--b', 'a..b', 'x@y.com', '_0n96pdf6E', 'hello-there', 'a...']) {
       const p = ok(`(${s})`).patterns[0];
-      expect(p?.kind === 'Node' ? p.subject?.identifier?.value : undefined, s).toBe(s);
+      expect(p?.kind === 'Node' ? p.identifier?.value : undefined, s).toBe(s);
     }
   });
   it('cannot start with a digit, `@`, `.` or `-`, nor hold non-ASCII letters', () => {
@@ -78,10 +78,10 @@ describe('symbols', () => {
     const d = ok('(true:false {true: false, false: true, x: TRUE})');
     const p = d.patterns[0];
     if (p?.kind !== 'Node') throw new Error('node');
-    expect(p.subject?.identifier?.value).toBe('true');
-    expect(p.subject?.labels[0]?.name).toBe('false');
-    const props = p.subject?.record?.properties ?? [];
-    expect(props.map((x) => x.key.name)).toEqual(['true', 'false', 'x']);
+    expect(p.identifier?.value).toBe('true');
+    expect(p.labels[0]?.name).toBe('false');
+    const props = p.record?.properties ?? [];
+    expect(props.map((x) => x.key)).toEqual(['true', 'false', 'x']);
     expect(props.map((x) => x.value)).toMatchObject([
       { kind: 'Boolean', value: false }, { kind: 'Boolean', value: true }, { kind: 'Symbol', name: 'TRUE' },
     ]);

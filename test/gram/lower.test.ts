@@ -29,8 +29,8 @@ const lower = (text: string): string[] => toPatterns(doc(text)).patterns.map(pic
 
 const valueOf = (text: string): Value => {
   const p = doc(`({k: ${text}})`).patterns[0];
-  if (p?.kind !== 'Node' || p.subject?.record?.properties[0] === undefined) throw new Error('no value');
-  return p.subject.record.properties[0].value;
+  if (p?.kind !== 'Node' || p.record?.properties[0] === undefined) throw new Error('no value');
+  return p.record.properties[0].value;
 };
 
 describe('toPatterns', () => {

@@ -2,7 +2,8 @@
  * `parseGram` and `analyzeGram`: the AST, spans, strict mode, diagnostics and their wording.
  */
 import { describe, expect, it } from 'vitest';
-import { analyzeGram, checkedDiagnostics, checkedValue, formatDiagnostic, parseGram, type Diagnostic, type GramDocument } from '../../src/index.js';
+import { analyzeGram, checkedDiagnostics, checkedValue, formatDiagnostic, parseGram, type Diagnostic, type GramDocument, type NodePattern, type Property } from '../../src/index.js';
+import { keySpan, subjectSpan } from '../../src/entries/gram.js';
 import { spanOf } from '../../src/core/span.js';
 
 const ok = (text: string, options: { strict?: boolean } = {}): GramDocument => {
@@ -23,12 +24,12 @@ describe('the AST', () => {
   it('builds nodes, paths, subject patterns, annotations and the header', () => {
     const text = '{v: 1}\n(a:Person {name: "x"})-[r:KNOWS]->(b)<--(c)\n[g:Group | a, (b), [x | y]]\n@@w:W @k(1) (z)';
     const d = ok(text);
-    expect(d.header?.properties.map((p) => p.key.name)).toEqual(['v']);
+    expect(d.header?.properties.map((p) => p.key)).toEqual(['v']);
     expect(d.patterns.map((p) => p.kind)).toEqual(['Path', 'SubjectPattern', 'Annotated']);
     const path = d.patterns[0];
     if (path?.kind !== 'Path') throw new Error('path');
-    expect(path.nodes.map((n) => n.subject?.identifier?.value)).toEqual(['a', 'b', 'c']);
-    expect(path.arrows.map((a) => [a.direction, a.subject?.identifier?.value])).toEqual([['right', 'r'], ['left', undefined]]);
+    expect(path.nodes.map((n) => n.identifier?.value)).toEqual(['a', 'b', 'c']);
+    expect(path.arrows.map((a) => [a.direction, a.identifier?.value])).toEqual([['right', 'r'], ['left', undefined]]);
     const sp = d.patterns[1];
     if (sp?.kind !== 'SubjectPattern') throw new Error('subject pattern');
     expect(sp.elements.map((e) => e.kind)).toEqual(['Reference', 'Node', 'SubjectPattern']);
@@ -43,16 +44,16 @@ describe('the AST', () => {
     const d = ok("(`a b`::L:`M N` {`k 1`: 'x', \"k2\" :: 0x1F, k3: `y`})=[]=>(1)");
     const p = d.patterns[0];
     if (p?.kind !== 'Path') throw new Error('path');
-    const s = p.nodes[0]?.subject;
+    const s = p.nodes[0];
     expect(s?.identifier).toMatchObject({ style: 'backtick', value: 'a b' });
     expect(s?.labels).toMatchObject([{ separator: '::', style: 'symbol', name: 'L' }, { separator: ':', style: 'backtick', name: 'M N' }]);
     expect(s?.record?.properties).toMatchObject([
-      { key: { style: 'backtick', name: 'k 1' }, separator: ':', value: { style: 'single', value: 'x' } },
-      { key: { style: 'double', name: 'k2' }, separator: '::', value: { kind: 'Hexadecimal', raw: '0x1F', value: 31 } },
-      { key: { style: 'symbol', name: 'k3' }, value: { kind: 'String', style: 'backtick', value: 'y' } },
+      { key: 'k 1', keyStyle: 'backtick', separator: ':', value: { style: 'single', value: 'x' } },
+      { key: 'k2', keyStyle: 'double', separator: '::', value: { kind: 'Hexadecimal', raw: '0x1F', value: 31 } },
+      { key: 'k3', keyStyle: 'symbol', value: { kind: 'String', style: 'backtick', value: 'y' } },
     ]);
-    expect(p.arrows[0]).toMatchObject({ family: '=', direction: 'right', bracketed: true, subject: undefined });
-    expect(p.nodes[1]?.subject?.identifier).toMatchObject({ style: 'integer', value: '1' });
+    expect(p.arrows[0]).toMatchObject({ family: '=', direction: 'right', bracketed: true, identifier: undefined, labels: [], record: undefined });
+    expect(p.nodes[1]?.identifier).toMatchObject({ style: 'integer', value: '1' });
   });
 
   it('gives every node a span that covers its source text', () => {
@@ -61,17 +62,21 @@ describe('the AST', () => {
     if (p?.kind !== 'Path') throw new Error('path');
     expect(slice(text, spanOf(p))).toBe(text);
     expect(slice(text, p.nodes[0])).toBe('(a:Person {name: "x", age: 42})');
-    expect(slice(text, p.nodes[0]?.subject)).toBe('a:Person {name: "x", age: 42}');
-    expect(slice(text, p.nodes[0]?.subject?.labels[0])).toBe(':Person');
-    expect(slice(text, p.nodes[0]?.subject?.record?.properties[1])).toBe('age: 42');
-    expect(slice(text, p.nodes[0]?.subject?.record?.properties[1]?.value)).toBe('42');
+    const n = p.nodes[0] as NodePattern;
+    expect(slice(text, subjectSpan(n))).toBe('a:Person {name: "x", age: 42}');
+    expect(slice(text, n.labels[0])).toBe(':Person');
+    expect(slice(text, n.record?.properties[1])).toBe('age: 42');
+    expect(slice(text, n.record && keySpan(n.record.properties[1] as Property))).toBe('age');
+    expect(slice(text, n.record?.properties[1]?.value)).toBe('42');
+    expect(subjectSpan(p.nodes[1] as NodePattern)).toEqual({ start: 43, end: 44 });
+    expect(subjectSpan(ok('()').patterns[0] as NodePattern)).toBeUndefined();
     expect(slice(text, p.arrows[0])).toBe('-[:KNOWS]->');
   });
 
   it('keeps offsets on the nodes themselves, and only offsets in the spans of diagnostics', () => {
     const text = '(a {k: 1, k: 2})';
     const doc = ok(text);
-    const record = doc.patterns[0]?.kind === 'Node' ? doc.patterns[0].subject?.record : undefined;
+    const record = doc.patterns[0]?.kind === 'Node' ? doc.patterns[0].record : undefined;
     expect(record).toMatchObject({ kind: 'Record', start: 3, end: 15 });
     expect(record).not.toHaveProperty('span');
     // the duplicate-key warning points at both keys, copied out of the tree: a diagnostic never holds a node
@@ -99,7 +104,7 @@ describe('strict and default mode', () => {
   it('accepts nested values inside records by default', () => {
     const p = ok(nested).patterns[0];
     if (p?.kind !== 'Node') throw new Error('node');
-    expect(p.subject?.record?.properties.map((x) => x.value.kind)).toEqual(['Array', 'Map', 'Array', 'Array']);
+    expect(p.record?.properties.map((x) => x.value.kind)).toEqual(['Array', 'Map', 'Array', 'Array']);
   });
   it('reports each nested value and empty array in strict mode', () => {
     const es = errors(nested, { strict: true });

@@ -131,12 +131,12 @@ describe('layout', () => {
     expect(formatGram(parseOk('({s: ```\n  raw \\n\n```})'))).toBe('({s: ```\n  raw \\n\n```})\n');
     const d = parseOk('({s: ```\nx\n```})');
     const p = d.patterns[0];
-    if (p?.kind !== 'Node' || p.subject?.record === undefined) throw new Error('node');
-    const prop = p.subject.record.properties[0];
+    if (p?.kind !== 'Node' || p.record === undefined) throw new Error('node');
+    const prop = p.record.properties[0];
     if (prop === undefined) throw new Error('property');
     const changed: GramDocument = {
       ...d,
-      patterns: [{ ...p, subject: { ...p.subject, record: { ...p.subject.record, properties: [{ ...prop, value: { kind: 'String', style: 'fenced', value: 'has ``` inside', start: prop.value.start, end: prop.value.end } }] } } }],
+      patterns: [{ ...p, record: { ...p.record, properties: [{ ...prop, value: { kind: 'String', style: 'fenced', value: 'has ``` inside', start: prop.value.start, end: prop.value.end } }] } }],
     };
     expect(formatGram(changed)).toBe('({s: "has ``` inside"})\n');
   });

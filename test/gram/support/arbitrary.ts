@@ -4,7 +4,8 @@
  * contents without a fence inside. Offsets are placeholders (tests compare ASTs without them).
  */
 import fc from 'fast-check';
-import { type AnnotatedPattern, type Arrow, type GramDocument, type Identifier, type IdentifiedAnnotation, type Key, type Label, type NodePattern, type NumericValue, type PathPattern, type Property, type PropertyAnnotation, type RangeValue, type RecordNode, type RelationshipPath, type Subject, type SubjectPattern, type SubjectPatternElement, type TopLevelPattern, type Value } from '../../../src/index.js';
+import { hasSubject } from '../../../src/entries/gram.js';
+import { type AnnotatedPattern, type Arrow, type GramDocument, type Identifier, type IdentifiedAnnotation, type Label, type NodePattern, type NumericValue, type PathPattern, type Property, type PropertyAnnotation, type RangeValue, type RecordNode, type RelationshipPath, type Subject, type SubjectPattern, type SubjectPatternElement, type TopLevelPattern, type Value } from '../../../src/index.js';
 
 
 /** Symbols (not `true`/`false`, which are booleans in value position). */
@@ -64,10 +65,11 @@ const scalarArb: fc.Arbitrary<Value> = fc.oneof(
   symbolArb.map((name): Value => ({ kind: 'Symbol', name, start: 0, end: 0 })),
 );
 
-export const keyArb: fc.Arbitrary<Key> = fc.oneof(
-  symbolArb.map((name): Key => ({ kind: 'Key', style: 'symbol', name, start: 0, end: 0 })),
-  textArb.map((name): Key => ({ kind: 'Key', style: 'backtick', name, start: 0, end: 0 })),
-  textArb.map((name): Key => ({ kind: 'Key', style: 'double', name, start: 0, end: 0 })),
+/** A key and its style, as a property holds them. */
+export const keyArb: fc.Arbitrary<Pick<Property, 'key' | 'keyStyle'>> = fc.oneof(
+  symbolArb.map((key) => ({ key, keyStyle: 'symbol' as const })),
+  textArb.map((key) => ({ key, keyStyle: 'backtick' as const })),
+  textArb.map((key) => ({ key, keyStyle: 'double' as const })),
 );
 
 export const identifierArb: fc.Arbitrary<Identifier> = fc.oneof(
@@ -91,7 +93,7 @@ export const valueArb: fc.Arbitrary<Value> = fc.letrec<{ value: Value }>((tie) =
       .array(fc.tuple(keyArb, tie('value')), { maxLength: 3 })
       .map((es): Value => ({
         kind: 'Map',
-        entries: es.map(([key, value]): Property => ({ kind: 'Property', key, separator: ':', value, start: 0, end: 0 })),
+        entries: es.map(([k, value]): Property => ({ kind: 'Property', ...k, keyEnd: 0, separator: ':', value, start: 0, end: 0 })),
         start: 0, end: 0,
       })),
   ),
@@ -101,7 +103,7 @@ export const recordArb: fc.Arbitrary<RecordNode> = fc
   .array(fc.tuple(keyArb, fc.constantFrom(':', '::') as fc.Arbitrary<':' | '::'>, valueArb), { maxLength: 4 })
   .map((ps): RecordNode => ({
     kind: 'Record',
-    properties: ps.map(([key, separator, value]): Property => ({ kind: 'Property', key, separator, value, start: 0, end: 0 })),
+    properties: ps.map(([k, separator, value]): Property => ({ kind: 'Property', ...k, keyEnd: 0, separator, value, start: 0, end: 0 })),
     start: 0, end: 0,
   }));
 
@@ -110,22 +112,18 @@ export const subjectArb: fc.Arbitrary<Subject> = fc
     identifier: fc.option(identifierArb, { nil: undefined }),
     labels: fc.array(labelArb, { maxLength: 3 }),
     record: fc.option(recordArb, { nil: undefined }),
-  })
-  .filter((s) => s.identifier !== undefined || s.labels.length > 0 || s.record !== undefined)
-  .map((s): Subject => ({ kind: 'Subject', ...s, start: 0, end: 0 }));
+  });
 
-export const nodeArb: fc.Arbitrary<NodePattern> = fc
-  .option(subjectArb, { nil: undefined })
-  .map((subject): NodePattern => ({ kind: 'Node', subject, start: 0, end: 0 }));
+export const nodeArb: fc.Arbitrary<NodePattern> = subjectArb.map((s): NodePattern => ({ kind: 'Node', ...s, start: 0, end: 0 }));
 
 export const arrowArb: fc.Arbitrary<Arrow> = fc
   .record({
     family: fc.constantFrom('-', '=', '~') as fc.Arbitrary<'-' | '=' | '~'>,
     direction: fc.constantFrom('right', 'left', 'undirected', 'bidirectional') as fc.Arbitrary<Arrow['direction']>,
     bracketed: fc.boolean(),
-    subject: fc.option(subjectArb, { nil: undefined }),
+    subject: subjectArb,
   })
-  .map((a): Arrow => ({ kind: 'Arrow', ...a, bracketed: a.bracketed || a.subject !== undefined, start: 0, end: 0 }));
+  .map(({ subject, ...a }): Arrow => ({ kind: 'Arrow', ...a, ...subject, bracketed: a.bracketed || hasSubject(subject), start: 0, end: 0 }));
 
 export const pathArb: fc.Arbitrary<PathPattern> = fc.oneof(
   nodeArb,
@@ -141,8 +139,8 @@ export const pathArb: fc.Arbitrary<PathPattern> = fc.oneof(
 
 export const subjectPatternArb: fc.Arbitrary<SubjectPattern> = fc.letrec<{ sp: SubjectPattern; element: SubjectPatternElement }>((tie) => ({
   sp: fc
-    .record({ subject: fc.option(subjectArb, { nil: undefined }), elements: fc.array(tie('element'), { maxLength: 3 }) })
-    .map((p): SubjectPattern => ({ kind: 'SubjectPattern', ...p, start: 0, end: 0 })),
+    .record({ subject: subjectArb, elements: fc.array(tie('element'), { maxLength: 3 }) })
+    .map(({ subject, elements }): SubjectPattern => ({ kind: 'SubjectPattern', ...subject, elements, start: 0, end: 0 })),
   element: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     identifierArb.map((identifier): SubjectPatternElement => ({ kind: 'Reference', identifier, start: 0, end: 0 })),
@@ -179,6 +177,6 @@ export const documentArb: fc.Arbitrary<GramDocument> = fc
 export const stripLayout = (x: unknown): unknown =>
   JSON.parse(
     JSON.stringify(x, (k, v: unknown) =>
-      k === 'start' || k === 'end' || k === 'blankLines' || k === 'warnings' || k === 'endOfLine' || k === 'filename' ? undefined : v,
+      k === 'start' || k === 'end' || k === 'keyEnd' || k === 'blankLines' || k === 'warnings' || k === 'endOfLine' || k === 'filename' ? undefined : v,
     ),
   );

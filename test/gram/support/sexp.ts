@@ -2,7 +2,7 @@
  * Renders a gramkit AST as tree-sitter-gram's S-expression (named nodes and fields), so corpus
  * cases compare whole trees, not just accept/reject. Comments are dropped on both sides.
  */
-import { type GramDocument, type Identifier, type Key, type Label, type NodePattern, type PathPattern, type Property, type RecordNode, type Subject, type SubjectPattern, type SubjectPatternElement, type TopLevelPattern, type Value } from '../../../src/index.js';
+import { type GramDocument, type Identifier, type Label, type NodePattern, type PathPattern, type Property, type RecordNode, type Subject, type SubjectPattern, type SubjectPatternElement, type TopLevelPattern, type Value } from '../../../src/index.js';
 
 const content = (s: string): string => (s === '' ? '' : ' content: (string_content)');
 
@@ -11,8 +11,8 @@ const identifier = (i: Identifier): string =>
 
 const label = (l: Label): string => (l.style === 'symbol' ? '(symbol)' : `(quoted_name${content(l.name)})`);
 
-const key = (k: Key): string =>
-  k.style === 'symbol' ? '(symbol)' : k.style === 'backtick' ? `(quoted_name${content(k.name)})` : `(double_quoted_name${content(k.name)})`;
+const key = (p: Property): string =>
+  p.keyStyle === 'symbol' ? '(symbol)' : p.keyStyle === 'backtick' ? `(quoted_name${content(p.key)})` : `(double_quoted_name${content(p.key)})`;
 
 const value = (v: Value): string => {
   switch (v.kind) {
@@ -39,20 +39,18 @@ const value = (v: Value): string => {
     case 'Array':
       return `(array${v.items.map((i) => ` ${value(i)}`).join('')})`;
     case 'Map':
-      return `(map${v.entries.map((e) => ` (map_entry key: ${key(e.key)} value: ${value(e.value)})`).join('')})`;
+      return `(map${v.entries.map((e) => ` (map_entry key: ${key(e)} value: ${value(e.value)})`).join('')})`;
   }
 };
 
-const property = (p: Property): string => `(record_property key: ${key(p.key)} value: ${value(p.value)})`;
+const property = (p: Property): string => `(record_property key: ${key(p)} value: ${value(p.value)})`;
 
 const record = (r: RecordNode): string => `(record${r.properties.map((p) => ` ${property(p)}`).join('')})`;
 
-const subjectFields = (s: Subject | undefined): string =>
-  s === undefined
-    ? ''
-    : `${s.identifier ? ` identifier: ${identifier(s.identifier)}` : ''}${s.labels.length > 0 ? ` labels: (labels${s.labels.map((l) => ` ${label(l)}`).join('')})` : ''}${s.record ? ` record: ${record(s.record)}` : ''}`;
+const subjectFields = (s: Subject): string =>
+  `${s.identifier ? ` identifier: ${identifier(s.identifier)}` : ''}${s.labels.length > 0 ? ` labels: (labels${s.labels.map((l) => ` ${label(l)}`).join('')})` : ''}${s.record ? ` record: ${record(s.record)}` : ''}`;
 
-const node = (n: NodePattern): string => `(node_pattern${subjectFields(n.subject)})`;
+const node = (n: NodePattern): string => `(node_pattern${subjectFields(n)})`;
 
 const ARROW = { right: 'right_arrow', left: 'left_arrow', undirected: 'undirected_arrow', bidirectional: 'bidirectional_arrow' };
 
@@ -63,7 +61,7 @@ const path = (p: PathPattern): string => {
     const a = p.arrows[i];
     const n = p.nodes[i];
     if (a === undefined || n === undefined) continue;
-    out = `(relationship_pattern left: ${node(n)} kind: (${ARROW[a.direction]}${subjectFields(a.subject)}) right: ${out})`;
+    out = `(relationship_pattern left: ${node(n)} kind: (${ARROW[a.direction]}${subjectFields(a)}) right: ${out})`;
   }
   return out;
 };
@@ -72,7 +70,7 @@ const element = (e: SubjectPatternElement): string =>
   e.kind === 'Reference' ? `(pattern_reference identifier: ${identifier(e.identifier)})` : e.kind === 'SubjectPattern' ? subjectPattern(e) : path(e);
 
 const subjectPattern = (p: SubjectPattern): string =>
-  `(subject_pattern${subjectFields(p.subject)}${p.elements.length > 0 ? ` elements: (subject_pattern_elements${p.elements.map((e) => ` ${element(e)}`).join('')})` : ''})`;
+  `(subject_pattern${subjectFields(p)}${p.elements.length > 0 ? ` elements: (subject_pattern_elements${p.elements.map((e) => ` ${element(e)}`).join('')})` : ''})`;
 
 const topLevel = (p: TopLevelPattern): string => {
   if (p.kind === 'Annotated') {
