@@ -200,7 +200,7 @@ export const property = (
 
 /** A record; its duplicate keys are reported to `warnings`. */
 export const record = (properties: ReadonlyArray<Property>, start: number, end: number, warnings: Diagnostic[]): RecordNode => {
-  if (properties.length > 1) duplicates(properties, (p) => p?.key, (p) => (p === undefined ? undefined : keySpan(p)), 'key', warnings);
+  if (properties.length > 1) duplicates(properties, propertyName, propertyKeySpan, 'key', warnings);
   return { kind: 'Record', properties, start: offset(start), end: offset(end) };
 };
 
@@ -292,7 +292,7 @@ export const annotated = (
   warnings: Diagnostic[],
 ): AnnotatedPattern => {
   const first = identified ?? annotations[0];
-  if (annotations.length > 1) duplicates(annotations, (a) => a?.key, (a) => (a === undefined ? undefined : spanOf(a)), 'annotation', warnings);
+  if (annotations.length > 1) duplicates(annotations, annotationName, annotationSpan, 'annotation', warnings);
   return {
     kind: 'Annotated',
     identified,
@@ -306,6 +306,12 @@ export const annotated = (
 // -------------------------------------------------------------------------------------------------
 // warnings
 // -------------------------------------------------------------------------------------------------
+
+// How `duplicates` reads names and positions (error recovery may leave `undefined` in a list).
+const propertyName = (p: Property | undefined): string | undefined => p?.key;
+const propertyKeySpan = (p: Property | undefined): Span | undefined => (p === undefined ? undefined : keySpan(p));
+const annotationName = (a: PropertyAnnotation | undefined): string | undefined => a?.key;
+const annotationSpan = (a: PropertyAnnotation | undefined): Span | undefined => (a === undefined ? undefined : spanOf(a));
 
 /** Warns about names given twice in one record, map or annotation list (the last one wins). */
 const duplicates = <A>(
