@@ -8,7 +8,7 @@
  * exactly once; records created meanwhile may appear at the end.
  */
 import { createHash } from 'node:crypto';
-import { type Either, left, right } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../core/either.js';
 import { isJsonObject } from '../core/json.js';
 import { CatalogCodes } from './codes.js';
 import type { CatalogError } from './result.js';
