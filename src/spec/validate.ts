@@ -14,7 +14,7 @@
  *   speed on the valid path (a benchmark compares them).
  */
 import { type ArgCode, ArgCodes, SpecCodes } from './codes.js';
-import { pointerSegments, valueAt } from '../core/json-pointer.js';
+import { pointerSegments, refSegments, valueAt } from '../core/json-pointer.js';
 import { isRecord } from '../core/json.js';
 import { stableStringify } from '../core/stable-json.js';
 import { type Either, left, right } from '../core/either.js';
@@ -321,15 +321,15 @@ const listValues = (vs: ReadonlyArray<unknown>): string => {
   return vs.length > 12 ? `${shown}, … (${vs.length} in all)` : shown;
 };
 
-/** The properties the object at a schema path declares (the parent of its `additionalProperties`). */
+/**
+ * The properties the object at a schema path declares (the parent of its `additionalProperties`).
+ * ajv writes the path as a URI fragment (`#/properties/my%20field/additionalProperties`).
+ */
 const declaredAt = (schema: JsonSchema | undefined, schemaPath: string): ReadonlyArray<string> => {
-  let node: unknown = schema;
-  for (const part of schemaPath.replace(/^#\/?/, '').split('/').slice(0, -1)) {
-    if (part === '') continue;
-    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-  }
-  const props = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)['properties'] : undefined;
-  return typeof props === 'object' && props !== null ? Object.keys(props) : [];
+  const keys = refSegments(schemaPath);
+  const node = keys === undefined || keys.length === 0 ? undefined : valueAt(schema, keys.slice(0, -1));
+  const props = isRecord(node) ? node['properties'] : undefined;
+  return isRecord(props) ? Object.keys(props) : [];
 };
 
 /** `is not allowed here (unknown property; did you mean `query`?)`. */
