@@ -17,7 +17,7 @@ import { type ArgCode, ArgCodes, SpecCodes } from './codes.js';
 import { pointerSegments, refSegments, valueAt } from '../core/json-pointer.js';
 import { isRecord } from '../core/json.js';
 import { stableStringify } from '../core/stable-json.js';
-import { type Either, left, right } from '../core/either.js';
+import { type Either, isLeft, left, right } from '../core/either.js';
 import AjvDraft07, { type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
 import { linearRegex } from '../core/linear-regex.js';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -76,10 +76,10 @@ let ajv07: AjvLike | undefined;
 /** ajv's regular-expression engine: RE2JS (patterns it cannot run make the schema invalid, with the reason). */
 function linearEngine(pattern: string, flags: string): { test: (s: string) => boolean; toString: () => string } {
   const r = linearRegex(pattern, flags);
-  if (!r.ok) throw new Error(`the pattern "${pattern}" cannot be used: ${r.message} (patterns run on a linear-time engine)`);
+  if (isLeft(r)) throw new Error(`the pattern "${pattern}" cannot be used: ${r.left} (patterns run on a linear-time engine)`);
   // ajv caches compiled patterns by their toString()
   const key = `/${pattern}/${flags}`;
-  return { test: r.value.test, toString: () => key };
+  return { test: r.right.test, toString: () => key };
 }
 linearEngine.code = 'linearRegex';
 const AJV_OPTIONS = {
