@@ -46,7 +46,7 @@ const PERMISSIONS = ['fs:read', 'fs:write', 'proc:exec', 'net:read'];
 const caseArb = fc.record({
   permissions: fc.subarray(PERMISSIONS),
   safetyLevel: fc.constantFrom<SafetyLevel | undefined>(undefined, 'low', 'medium', 'high'),
-  approval: fc.constantFrom<ToolAnnotations['approval'] | undefined>(undefined, 'never', 'confirm', 'always'),
+  approval: fc.constantFrom<ToolAnnotations['approval'] | undefined>(undefined, 'auto', 'confirm', (args: unknown) => JSON.stringify(args).includes('cat')),
   allowed: fc.option(fc.subarray(PERMISSIONS), { nil: undefined }),
   rules: fc.boolean(),
   approver: fc.constantFrom(...Object.keys(APPROVERS)),
