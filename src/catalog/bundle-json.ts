@@ -2,7 +2,7 @@
  * Bundles as JSON: the body of a bundle's PUT (`{slug, displayName, isEnabled, description}`) and
  * the stored record, as pure functions returning `Either` with diagnostics.
  */
-import { type Either, left, right } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../core/either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import type { JsonObject } from '../core/json-schema.js';
 import { CatalogCodes } from './codes.js';

@@ -10,7 +10,7 @@
  * pages), implementation.ts and gate.ts (invocation through the library's pipeline, policies in
  * one place), usage-recorder.ts (usage off the response path).
  */
-import { isLeft } from 'fp-ts/lib/Either.js';
+import { isLeft, left, right } from '../core/either.js';
 import { callId } from '../core/call-id.js';
 import type { Diagnostic } from '../core/diagnostic.js';
 import type { JsonObject } from '../core/json-schema.js';
@@ -70,8 +70,6 @@ export const openCatalog = async (options: CatalogOptions): Promise<CatalogResul
   const loaded = await c.store.load();
   return loaded.ok ? success(c.api()) : loaded;
 };
-
-const left = (error: CatalogError): Decided<never> => ({ _tag: 'Left', left: error });
 
 class CatalogImpl {
   readonly store: SyncedState;
@@ -416,10 +414,10 @@ class CatalogImpl {
   /** The registry bundle, created in the same transaction when missing. */
   private registryBundle(): Decided<BundleRecord> {
     const b = this.state.bundles.get(REGISTRY_BUNDLE_ID);
-    if (b !== undefined) return { _tag: 'Right', right: { bundles: [], tools: [], value: b } };
+    if (b !== undefined) return right({ bundles: [], tools: [], value: b });
     const slug = this.state.bundleBySlug('registry') === undefined ? 'registry' : 'registry-tools';
     const d = decidePutBundle(this.state, REGISTRY_BUNDLE_ID, { slug, displayName: 'Registry', description: 'Tools registered through the registry API (/api/v1/tools)', isEnabled: true }, this.store.nowIso());
-    return d._tag === 'Left' ? d : { _tag: 'Right', right: { ...d.right, value: d.right.value.bundle } };
+    return isLeft(d) ? d : right({ ...d.right, value: d.right.value.bundle });
   }
 
   registerTool = async (body: unknown, options: { readonly discovered?: boolean } = {}): Promise<CatalogResult<WriteOutcome<JsonObject>>> => {
@@ -427,9 +425,9 @@ class CatalogImpl {
     if (isLeft(w)) return invalid(w.left);
     const r = await this.store.write(() => {
       const bundle = this.registryBundle();
-      if (bundle._tag === 'Left') return bundle;
+      if (isLeft(bundle)) return bundle;
       const created = decideCreateTool(this.state, REGISTRY_BUNDLE_ID, w.right, this.store.nowIso(), this.now(), bundle.right.value);
-      return created._tag === 'Left' ? created : { _tag: 'Right', right: { bundles: bundle.right.bundles, tools: created.right.tools, value: created.right.value } };
+      return isLeft(created) ? created : right({ bundles: bundle.right.bundles, tools: created.right.tools, value: created.right.value });
     });
     if (!r.ok) return r;
     this.announceCreated(r.value, options.discovered === true);

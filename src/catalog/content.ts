@@ -15,7 +15,7 @@
  * Pure: the implementations a default depends on (a built-in's schema, a function's annotations)
  * come from a `ContentEnvironment`.
  */
-import { type Either, left, right } from 'fp-ts/lib/Either.js';
+import { checkedDiagnostics, checkedValue, type Either, left, right } from '../core/either.js';
 import { type Diagnostic, error, isError } from '../core/diagnostic.js';
 import { isJsonObject } from '../core/json.js';
 import type { JsonObject, JsonSchema, JsonValue } from '../core/json-schema.js';
@@ -26,7 +26,6 @@ import { parseSpecifications } from '../spec/load.js';
 import { printToolSpecification } from '../spec/serialize.js';
 import { checkToolSpecification, type ToolSpecification } from '../spec/tool-spec.js';
 import { jsonEqual } from '../core/json-equal.js';
-import { checkedDiagnostics, checkedValue } from '../core/either.js';
 import { decodeCommandToolConfig } from '../tools/command/command-config.js';
 import { decodeHttpToolConfig } from '../tools/http/http-config.js';
 import { BUILTIN_TOOL_NAMES } from '../tools/builtin/specifications.js';

@@ -7,7 +7,7 @@
  *
  * Pure: the environment (built-in tools, loaded functions) is given (`contentEnvironment`).
  */
-import { type Either, left, right } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../core/either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { isJsonObject } from '../core/json.js';
 import { emptyToolLibrary, listTools, type ToolLibrary } from '../library/tool-library.js';

@@ -6,6 +6,7 @@
  * HTTP statuses: `CATALOG_APPROVAL_REQUIRED` (no approver), `CATALOG_POLICY_DENIED` (a policy or a
  * person said no), `CATALOG_INVALID_ARGUMENTS` (arguments a person changed do not validate).
  */
+import { isRecord } from '../core/json.js';
 import type { BoundTool } from '../library/bind.js';
 import { ToolCodes } from '../library/codes.js';
 import type { Approver } from '../policy/approvals.js';
@@ -21,8 +22,6 @@ export interface Gate {
 }
 
 export type GateOutcome = { readonly allowed: true; readonly args: unknown } | { readonly allowed: false; readonly error: CatalogError };
-
-const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const gateCall = async (gate: Gate, bound: BoundTool, policyName: string, args: unknown, options: { readonly callId: string; readonly context?: unknown; readonly signal?: AbortSignal }): Promise<GateOutcome> => {
   const annotations = bound.tool.annotations;

@@ -6,7 +6,7 @@
  * process and every release.
  */
 import { createHash } from 'node:crypto';
-import { type Either, left, right } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../core/either.js';
 import { callId } from '../core/call-id.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { CatalogCodes } from './codes.js';

@@ -15,7 +15,7 @@
  * A missing built-in or function makes the tool unavailable (`CATALOG_TOOL_UNAVAILABLE`), with
  * the reason; the record is never changed because of it.
  */
-import { type Either, left, right } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../core/either.js';
 import { formatDiagnostics } from '../core/format-diagnostic.js';
 import type { SecretProvider } from '../core/redact.js';
 import { bindTool, type BoundTool, formatBindError } from '../library/bind.js';

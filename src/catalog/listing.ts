@@ -3,7 +3,7 @@
  * tier, time and id), and never an empty page that carries a token. Pure functions of the state;
  * the catalog turns the records into views.
  */
-import { isLeft } from 'fp-ts/lib/Either.js';
+import { isLeft } from '../core/either.js';
 import type { CatalogState } from './catalog-state.js';
 import type { BundleQuery, SearchQuery, ToolQuery } from './catalog-types.js';
 import { decodePageToken, encodePageToken, queryFingerprint } from './page-token.js';

@@ -11,7 +11,7 @@
  * (`{"type": "string", "format": "email"}`). So a map with a field named `type` must be written as
  * JSON Schema; a field named `pattern` or `format` is fine.
  */
-import { type Either, left, right } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../core/either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { isJsonObject, setOwn } from '../core/json.js';
 import type { JsonObject, JsonSchema, JsonValue } from '../core/json-schema.js';

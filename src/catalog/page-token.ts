@@ -8,8 +8,9 @@
  * exactly once; records created meanwhile may appear at the end.
  */
 import { createHash } from 'node:crypto';
-import { type Either, left, right } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../core/either.js';
 import { isJsonObject } from '../core/json.js';
+import { stableStringify } from '../core/stable-json.js';
 import { CatalogCodes } from './codes.js';
 import type { CatalogError } from './result.js';
 import type { SearchCursor, SearchTier } from './search-index.js';
@@ -18,7 +19,7 @@ export type PagePosition = { readonly kind: 'id'; readonly after: string } | { r
 
 /** A fingerprint of a query's parameters (what a token must be used with). */
 export const queryFingerprint = (params: Readonly<Record<string, unknown>>): string =>
-  createHash('sha256').update(JSON.stringify(Object.keys(params).sort().map((k) => [k, params[k]]))).digest('base64url').slice(0, 12);
+  createHash('sha256').update(stableStringify(params)).digest('base64url').slice(0, 12);
 
 export const encodePageToken = (position: PagePosition, fingerprint: string): string => {
   const body = position.kind === 'id' ? { v: 1, f: fingerprint, a: position.after } : { v: 1, f: fingerprint, t: position.cursor.tier, m: position.cursor.modifiedAt, a: position.cursor.id };

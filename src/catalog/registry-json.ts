@@ -19,7 +19,7 @@
  * - Extensions: `tags`, and the catalog's `type` + `impl` (which win over `exec`: a GET shows
  *   both) or `gram`.
  */
-import { type Either, left, right } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../core/either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { isJsonObject, setOwn } from '../core/json.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';

@@ -14,7 +14,7 @@
  * - The built-in bundle and its tools: only `isEnabled` changes.
  * - `modifiedAt` moves on structural changes only: toggling `isEnabled` keeps it.
  */
-import { type Either, left, right } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../core/either.js';
 import type { BundleWrite } from './bundle-json.js';
 import type { CatalogState } from './catalog-state.js';
 import { CatalogCodes } from './codes.js';

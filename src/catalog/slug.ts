@@ -7,7 +7,7 @@
  * "Digit" is read as Unicode decimal digits (`\p{Nd}`); letters are `\p{L}`. Combining marks are
  * not letters, so a decomposed `é` (e + U+0301) is refused: send the composed form (NFC).
  */
-import { type Either, left, right } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../core/either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { CatalogCodes } from './codes.js';
 

@@ -7,7 +7,7 @@
  * Syncs never overlap: a call made while one runs waits for the next one, which starts after it
  * (a sync that started earlier could miss a write acknowledged in between).
  */
-import { isLeft } from 'fp-ts/lib/Either.js';
+import { isLeft } from '../core/either.js';
 import { callId } from '../core/call-id.js';
 import type { JsonObject } from '../core/json-schema.js';
 import type { Tool } from '../library/tool.js';

@@ -11,7 +11,7 @@
  *   the routes ignore them.
  * - `decodeStoredTool` / `encodeTool`: the stored record, exactly.
  */
-import { type Either, left, right } from 'fp-ts/lib/Either.js';
+import { type Either, left, right } from '../core/either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { isJsonObject } from '../core/json.js';
 import type { JsonObject, JsonSchema } from '../core/json-schema.js';

@@ -13,7 +13,7 @@ import type { JsonObject, JsonValue } from './json-schema.js';
 export const isRecord = (v: unknown): v is Readonly<Record<string, unknown>> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `isRecord`, typed as a JSON object (for values already known to be JSON). */
-export const isJsonObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isJsonObject = isRecord as (v: unknown) => v is JsonObject;
 
 /** Sets an own property, also for the key `__proto__` (which plain assignment would not create). */
 export const setOwn = (o: Record<string, unknown>, key: string, value: unknown): void => {

@@ -7,6 +7,7 @@
  * caller; `y` and `v`/`d` are refused.
  */
 import { RE2JS } from 're2js';
+import { type Either, isLeft, left, right } from './either.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -23,7 +24,8 @@ export interface LinearRegex {
   readonly matchAll: (s: string) => ReadonlyArray<RegExpExecArray>;
 }
 
-export type LinearRegexResult = { readonly ok: true; readonly value: LinearRegex } | { readonly ok: false; readonly message: string };
+/** The compiled pattern, or why it cannot run on the linear engine (a message; the caller gives it a code and a place). */
+export type LinearRegexResult = Either<string, LinearRegex>;
 
 // -------------------------------------------------------------------------------------------------
 // constructors
@@ -36,27 +38,27 @@ export const linearRegex = (source: string, flags = ''): LinearRegexResult => {
   let bits = 0;
   for (const f of flags) {
     const b = FLAG_BITS[f];
-    if (b === undefined) return { ok: false, message: `the flag "${f}" is not supported (use i, m, s, u, g)` };
+    if (b === undefined) return left(`the flag "${f}" is not supported (use i, m, s, u, g)`);
     bits |= b;
   }
   const unsupported = unsupportedConstruct(source);
-  if (unsupported !== undefined) return { ok: false, message: `${unsupported} cannot run in linear time and is not supported` };
+  if (unsupported !== undefined) return left(`${unsupported} cannot run in linear time and is not supported`);
   let re: RE2JS;
   try {
     re = RE2JS.compile(RE2JS.translateRegExp(source), bits);
   } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+    return left(e instanceof Error ? e.message : String(e));
   }
   const exec = (s: string): RegExpExecArray | null => toExecArray(re.exec(s), s);
   const matchAll = (s: string): RegExpExecArray[] => [...re.matchAll(s)].map((m) => toExecArray(m, s) as RegExpExecArray);
-  return { ok: true, value: { source, flags, test: (s) => re.test(s), exec, matchAll } };
+  return right({ source, flags, test: (s) => re.test(s), exec, matchAll });
 };
 
 /** Like `linearRegex`, for patterns written in the code: a pattern it refuses is a programming error. */
 export const linearRegexOrThrow = (source: string, flags = ''): LinearRegex => {
   const r = linearRegex(source, flags);
-  if (!r.ok) throw new TypeError(`/${source}/${flags}: ${r.message}`);
-  return r.value;
+  if (isLeft(r)) throw new TypeError(`/${source}/${flags}: ${r.left}`);
+  return r.right;
 };
 
 // -------------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
  * server too (`notifications/cancelled`).
  */
 import { messageOf } from '../core/message.js';
+import { isJsonObject } from '../core/json.js';
 import type { JsonObject, JsonSchema } from '../core/json-schema.js';
 import { ToolFailure } from '../library/result.js';
 import { createTool, type InvocationContext, type Tool } from '../library/tool.js';
@@ -29,8 +30,6 @@ export type IsProtocolError = (e: unknown) => boolean;
 // constructor
 // -------------------------------------------------------------------------------------------------
 
-const isObjectSchema = (s: unknown): s is JsonObject => typeof s === 'object' && s !== null && !Array.isArray(s);
-
 
 /**
  * The remote tool for one definition of the server's `tools/list`. With the definition's imported
@@ -40,8 +39,8 @@ const isObjectSchema = (s: unknown): s is JsonObject => typeof s === 'object' &&
 export const remoteTool = (definition: JsonObject, spec: ToolSpecification | undefined, call: McpCall, isProtocolError: IsProtocolError): Tool => {
   const mcpName = String(definition['name']);
   const description = typeof definition['description'] === 'string' ? definition['description'] : (spec?.description ?? '');
-  const schema: JsonSchema = spec?.schema ?? (isObjectSchema(definition['inputSchema']) ? definition['inputSchema'] : { type: 'object' });
-  const declaresOutput = isObjectSchema(definition['outputSchema']);
+  const schema: JsonSchema = spec?.schema ?? (isJsonObject(definition['inputSchema']) ? definition['inputSchema'] : { type: 'object' });
+  const declaresOutput = isJsonObject(definition['outputSchema']);
   const outputSchema = declaresOutput ? (spec?.outputSchema ?? (definition['outputSchema'] as JsonObject)) : undefined;
   const annotations = annotationsFromMcp(definition);
   const invoke = async (args: unknown, ctx: InvocationContext): Promise<unknown> => {

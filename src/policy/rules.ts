@@ -7,6 +7,7 @@
  * The engine is immutable data: `addRule`/`removeRule` return new engines. `checkRules` is pure and
  * returns every violation. A rule that throws blocks the call (fail closed) and says so.
  */
+import { isLeft } from '../core/either.js';
 import { linearRegex, linearRegexOrThrow, type LinearRegex } from '../core/linear-regex.js';
 import { commandViews, type CommandView } from './command-view.js';
 
@@ -311,8 +312,8 @@ const wordPattern = (s: string): LinearRegex =>
 /** A user's RegExp on the linear engine (its `g`/`y` flags dropped: `test` never depends on `lastIndex`). */
 const userPattern = (rule: string, re: RegExp): LinearRegex => {
   const r = linearRegex(re.source, re.flags.replace(/[gy]/g, ''));
-  if (!r.ok) throw new TypeError(`forbiddenPatternsRule "${rule}": ${String(re)}: ${r.message}; rewrite it without backreferences or lookaround`);
-  return r.value;
+  if (isLeft(r)) throw new TypeError(`forbiddenPatternsRule "${rule}": ${String(re)}: ${r.left}; rewrite it without backreferences or lookaround`);
+  return r.right;
 };
 
 const asText = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)));

@@ -73,12 +73,6 @@ export const geminiModel = (model: string, options: GeminiOptions = {}): Either<
 // generate
 // -------------------------------------------------------------------------------------------------
 
-/** Gemini answers a bad key with 400 `INVALID_ARGUMENT` ("API key not valid"), not 401: say what to check. */
-const withKeyHint = (r: ModelResult): ModelResult =>
-  !r.ok && r.error.status === 400 && /API key/i.test(r.error.message) && !r.error.message.includes('check the API key')
-    ? { ok: false, error: { ...r.error, message: `${r.error.message} (check the API key)` } }
-    : r;
-
 const generate = async (request: ModelRequest, c: Config): Promise<ModelResult> => {
   try {
     const tools = prepareTools(request.tools, 'gemini');
@@ -96,7 +90,7 @@ const generate = async (request: ModelRequest, c: Config): Promise<ModelResult> 
         },
       }),
     );
-    return withKeyHint(result);
+    return result;
   } catch (e) {
     return failure(modelError(AgentCodes.LLM_API_ERROR, `Gemini request failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`));
   }

@@ -2,6 +2,7 @@
  * `ModelError` values: constructors for each code, and the reading of a provider's HTTP error
  * (status, `Retry-After`, the provider's own message from its error body).
  */
+import { isRecord } from '../core/json.js';
 import { codedError, err, ok } from '../core/result.js';
 import { AgentCodes } from '../agent/codes.js';
 import type { ModelError, ModelErrorCode, ModelResponse, ModelResult } from '../agent/model.js';
@@ -19,6 +20,8 @@ export interface ProviderErrorBody {
   readonly code?: string;
   /** OpenAI's `param`. */
   readonly param?: string;
+  /** Google's machine-readable reason (`API_KEY_INVALID`), from the `ErrorInfo` of `error.details`. */
+  readonly reason?: string;
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -88,11 +91,13 @@ export const readErrorBody = (text: string): ProviderErrorBody => {
       const type = str(o['type']) ?? str(o['status']);
       const code = str(o['code']) ?? (typeof o['code'] === 'number' ? String(o['code']) : undefined);
       const param = str(o['param']);
+      const reason = googleReason(o['details']);
       return {
         message: str(o['message']) ?? snippet(text),
         ...(type !== undefined ? { type } : {}),
         ...(code !== undefined ? { code } : {}),
         ...(param !== undefined ? { param } : {}),
+        ...(reason !== undefined ? { reason } : {}),
       };
     }
     const m = str((json as Record<string, unknown>)['message']) ?? str((json as Record<string, unknown>)['detail']);
@@ -100,6 +105,16 @@ export const readErrorBody = (text: string): ProviderErrorBody => {
   }
   return { message: snippet(text) };
 };
+
+/** The `reason` of the first `google.rpc.ErrorInfo` in a Google error's `details`. */
+const googleReason = (details: unknown): string | undefined => {
+  if (!Array.isArray(details)) return undefined;
+  for (const d of details) if (isRecord(d) && d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo' && str(d['reason']) !== undefined) return d['reason'] as string;
+  return undefined;
+};
+
+/** Google's reasons for a key it does not accept (Gemini answers them with 400, not 401). */
+const BAD_KEY_REASONS: ReadonlySet<string> = new Set(['API_KEY_INVALID', 'API_KEY_EXPIRED']);
 
 /**
  * The error for an HTTP status the provider answered with: `RATE_LIMITED` for 429 (once retries
@@ -110,7 +125,7 @@ export const httpError = (provider: string, status: number, bodyText: string, ex
   const kind = body.type ?? body.code;
   const label = `${provider} API error ${status}${kind !== undefined ? ` (${kind})` : ''}`;
   const hint =
-    status === 401 || status === 403
+    status === 401 || status === 403 || (body.reason !== undefined && BAD_KEY_REASONS.has(body.reason))
       ? ' (check the API key)'
       : status === 404
         ? ' (check the model name and the base URL)'

@@ -4,6 +4,7 @@
  * keyword is added in one place.
  */
 import type { JsonValue } from '../core/json-schema.js';
+import { isLeft } from '../core/either.js';
 import { linearRegex } from '../core/linear-regex.js';
 import type { KeywordName, Keywords, TypeKind } from './types.js';
 
@@ -152,7 +153,7 @@ export const checkKeywordValue = (name: KeywordName, value: JsonValue): string |
       {
         // patterns run on the linear engine (no backtracking: no pattern can stall validation)
         const r = linearRegex(value, 'u');
-        return r.ok ? undefined : `${name} is not a regular expression the linear engine can run: ${r.message}`;
+        return isLeft(r) ? `${name} is not a regular expression the linear engine can run: ${r.left}` : undefined;
       }
     case 'values':
       return Array.isArray(value) ? undefined : `${name} must be an array`;

@@ -83,7 +83,8 @@ export const SCHEMA_KEYWORDS: ReadonlyArray<SchemaKeyword> = [
   k('additionalItems', false, 'structure', 'lower', 'lower'),
   k('contains', false, 'unsupported', 'describe', 'describe'),
   k('properties', false, 'structure', 'lower', 'lower'),
-  k('patternProperties', false, 'unsupported', 'describe', 'describe'),
+  // OpenAI strict: keys chosen by the model have no strict form; the tool is sent non-strict
+  k('patternProperties', false, 'unsupported', 'lower', 'describe'),
   k('additionalProperties', false, 'structure', 'lower', 'lower'),
   k('propertyNames', false, 'unsupported', 'describe', 'describe'),
   k('unevaluatedItems', false, 'unsupported', 'describe', 'describe'),

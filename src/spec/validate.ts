@@ -14,10 +14,10 @@
  *   speed on the valid path (a benchmark compares them).
  */
 import { type ArgCode, ArgCodes, SpecCodes } from './codes.js';
-import { pointerSegments, valueAt } from '../core/json-pointer.js';
+import { pointerSegments, refSegments, valueAt } from '../core/json-pointer.js';
 import { isRecord } from '../core/json.js';
 import { stableStringify } from '../core/stable-json.js';
-import { type Either, left, right } from '../core/either.js';
+import { type Either, isLeft, left, right } from '../core/either.js';
 import AjvDraft07, { type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
 import { linearRegex } from '../core/linear-regex.js';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -76,10 +76,10 @@ let ajv07: AjvLike | undefined;
 /** ajv's regular-expression engine: RE2JS (patterns it cannot run make the schema invalid, with the reason). */
 function linearEngine(pattern: string, flags: string): { test: (s: string) => boolean; toString: () => string } {
   const r = linearRegex(pattern, flags);
-  if (!r.ok) throw new Error(`the pattern "${pattern}" cannot be used: ${r.message} (patterns run on a linear-time engine)`);
+  if (isLeft(r)) throw new Error(`the pattern "${pattern}" cannot be used: ${r.left} (patterns run on a linear-time engine)`);
   // ajv caches compiled patterns by their toString()
   const key = `/${pattern}/${flags}`;
-  return { test: r.value.test, toString: () => key };
+  return { test: r.right.test, toString: () => key };
 }
 linearEngine.code = 'linearRegex';
 const AJV_OPTIONS = {
@@ -321,15 +321,15 @@ const listValues = (vs: ReadonlyArray<unknown>): string => {
   return vs.length > 12 ? `${shown}, … (${vs.length} in all)` : shown;
 };
 
-/** The properties the object at a schema path declares (the parent of its `additionalProperties`). */
+/**
+ * The properties the object at a schema path declares (the parent of its `additionalProperties`).
+ * ajv writes the path as a URI fragment (`#/properties/my%20field/additionalProperties`).
+ */
 const declaredAt = (schema: JsonSchema | undefined, schemaPath: string): ReadonlyArray<string> => {
-  let node: unknown = schema;
-  for (const part of schemaPath.replace(/^#\/?/, '').split('/').slice(0, -1)) {
-    if (part === '') continue;
-    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-  }
-  const props = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)['properties'] : undefined;
-  return typeof props === 'object' && props !== null ? Object.keys(props) : [];
+  const keys = refSegments(schemaPath);
+  const node = keys === undefined || keys.length === 0 ? undefined : valueAt(schema, keys.slice(0, -1));
+  const props = isRecord(node) ? node['properties'] : undefined;
+  return isRecord(props) ? Object.keys(props) : [];
 };
 
 /** `is not allowed here (unknown property; did you mean `query`?)`. */

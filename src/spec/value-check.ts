@@ -4,6 +4,7 @@
  * so that checking a specification never compiles an ajv validator (compiling is lazy, on first
  * call of a tool). A property test keeps it in agreement with ajv.
  */
+import { isRight } from '../core/either.js';
 import { linearRegex, type LinearRegex } from '../core/linear-regex.js';
 import { escapePointer } from '../core/json-pointer.js';
 import { isRecord } from '../core/json.js';
@@ -70,7 +71,7 @@ const regexCache = new Map<string, LinearRegex | undefined>();
 const regex = (p: string): LinearRegex | undefined => {
   if (!regexCache.has(p)) {
     const r = linearRegex(p, 'u');
-    regexCache.set(p, r.ok ? r.value : undefined);
+    regexCache.set(p, isRight(r) ? r.right : undefined);
   }
   return regexCache.get(p);
 };

@@ -31,6 +31,9 @@ const NOT_CODES = new Set([
   'IMAGE_SAFETY',
   'FINISH_REASON_UNSPECIFIED',
   'MAX_TOKENS',
+  // Google's ErrorInfo reasons for a key it refuses
+  'API_KEY_INVALID',
+  'API_KEY_EXPIRED',
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',

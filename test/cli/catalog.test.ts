@@ -129,9 +129,18 @@ describe('gramkit serve', () => {
     let stderr = '';
     let stop!: (s: string) => void;
     const stopped = new Promise<string>((r) => (stop = r));
+    // no sleeps: the test goes on when the server says it listens (or complains, or ends)
+    let ready!: () => void;
+    const listening = new Promise<void>((r) => (ready = r));
     const io: CliIO = {
-      stdout: (t) => void (stdout += t),
-      stderr: (t) => void (stderr += t),
+      stdout: (t) => {
+        stdout += t;
+        if (stdout.includes('listening on')) ready();
+      },
+      stderr: (t) => {
+        stderr += t;
+        ready();
+      },
       readStdin: async () => '',
       stdin: Readable.from(['']),
       isTTY: false,
@@ -140,7 +149,7 @@ describe('gramkit serve', () => {
       untilStopped: () => stopped,
     };
     const done = runCli(['serve', ...argv], io);
-    for (let i = 0; i < 200 && !stdout.includes('listening on') && stderr === ''; i++) await new Promise((r) => setTimeout(r, 25));
+    await Promise.race([listening, done]);
     return { done, stop: () => stop('SIGTERM'), out: () => stdout, err: () => stderr };
   };
 

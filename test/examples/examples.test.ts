@@ -182,9 +182,27 @@ describe('the tool service shown in the README', () => {
     let stderr = '';
     let stop!: (s: string) => void;
     const stopped = new Promise<string>((r) => (stop = r));
-    const io: CliIO = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), readStdin: async () => '', stdin: Readable.from(['']), isTTY: false, env: { PATH: process.env['PATH'] ?? '' }, cwd: data, untilStopped: () => stopped };
+    // no sleeps: the test goes on when the server says it listens (or complains, or ends)
+    let ready!: () => void;
+    const listening = new Promise<void>((r) => (ready = r));
+    const io: CliIO = {
+      stdout: (t) => {
+        stdout += t;
+        if (stdout.includes('listening on')) ready();
+      },
+      stderr: (t) => {
+        stderr += t;
+        ready();
+      },
+      readStdin: async () => '',
+      stdin: Readable.from(['']),
+      isTTY: false,
+      env: { PATH: process.env['PATH'] ?? '' },
+      cwd: data,
+      untilStopped: () => stopped,
+    };
     const done = runCli(argv, io);
-    for (let i = 0; i < 400 && !stdout.includes('listening on') && stderr === ''; i++) await new Promise((r) => setTimeout(r, 25));
+    await Promise.race([listening, done]);
     const url = /listening on (\S+)/.exec(stdout)?.[1];
     try {
       expect(url, stderr).toBeDefined();

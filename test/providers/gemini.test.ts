@@ -333,6 +333,20 @@ describe('gemini errors and retries', () => {
     expect(e.message).toBe('Gemini API error 400 (INVALID_ARGUMENT): API key not valid. Please pass a valid API key. (check the API key)');
     expect(server.requests).toHaveLength(1);
   });
+  it('reads a bad key from the ErrorInfo reason Google sends, not from the words of the message', async () => {
+    const googleError = (message: string, reason?: string): FakeTurn => ({
+      status: 400,
+      raw: JSON.stringify({
+        error: { code: 400, message, status: 'INVALID_ARGUMENT', ...(reason !== undefined ? { details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'googleapis.com' }] } : {}) },
+      }),
+    });
+    const m = await model([googleError('Expired credentials. Renew them.', 'API_KEY_EXPIRED'), googleError('* GenerateContentRequest.contents[0]: the API key field is not a part')]);
+    const expired = failed(await m.generate({ messages: [user('x')], tools }));
+    expect(expired).toMatchObject({ code: 'AGENT_LLM_API_ERROR', status: 400, retryable: false, details: { reason: 'API_KEY_EXPIRED' } });
+    expect(expired.message).toBe('Gemini API error 400 (INVALID_ARGUMENT): Expired credentials. Renew them. (check the API key)');
+    const other = failed(await m.generate({ messages: [user('x')], tools }));
+    expect(other.message).not.toContain('check the API key');
+  });
   it('honours the RetryInfo delay of a 429 body', async () => {
     const delays: number[] = [];
     const m = await model([{ rateLimited: { retryAfter: '1' } }, { text: 'after a second' }], { onRetry: (i) => delays.push(i.delayMs) });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileSchema, validateValue, displayPath } from '../../src/spec/validate.js';
 
@@ -71,5 +72,26 @@ describe('values ajv cannot compare', () => {
     if (u._tag === 'Left') throw new Error(u.left.message);
     expect(u.right.check([{ toString: 1 }, { toString: 1 }])).toBe(false);
     expect(u.right.check([{ a: 1 }, { a: 2 }])).toBe(true);
+  });
+});
+
+describe('unknown properties', () => {
+  // ajv names the schema of an error by a URI fragment (`#/properties/my%20field/...`): whatever
+  // the name of the enclosing property, the suggestion reads the properties declared there
+  it('suggest the declared property nearest to the unknown one, at any depth and under any property name', () => {
+    const name = fc.oneof(fc.string({ minLength: 1, maxLength: 8 }), fc.constantFrom('my field', 'a/b', '~0', '%41', 'é t', '#', '$defs'));
+    fc.assert(
+      fc.property(name, (key) => {
+        fc.pre(key !== '__proto__');
+        const inner = { type: 'object', properties: { alpha: { type: 'string' }, beta: { type: 'string' } }, additionalProperties: false };
+        const r = validateValue({ type: 'object', properties: { [key]: inner } }, { [key]: { alpah: 'x' } });
+        expect(r._tag).toBe('Left');
+        if (r._tag !== 'Left') return;
+        expect(r.left).toHaveLength(1);
+        expect(r.left[0]?.code).toBe('SPEC_ARG_UNKNOWN');
+        expect(r.left[0]?.message).toContain('did you mean `alpha`?');
+      }),
+      { numRuns: 200 },
+    );
   });
 });

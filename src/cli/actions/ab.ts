@@ -209,7 +209,7 @@ export const action = async (ctx: CommandContext, file: string, options: AbComma
     for (const location of catalogs) {
       const opened = await openAgentCatalog(io, location, workspace.value);
       if (!opened.ok) {
-        io.stderr(`gramkit: --catalog ${location}: ${opened.message}\n`);
+        io.stderr(`gramkit: --catalog ${location}: ${opened.error}\n`);
         return EXIT_FAILURE;
       }
       sources.push(opened.value);

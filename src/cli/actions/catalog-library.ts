@@ -10,6 +10,7 @@ import { isSlug, slugOfRegistryId } from '../../catalog/slug.js';
 import { createTool } from '../../library/tool.js';
 import { emptyToolLibrary, registerTool, type ToolLibrary } from '../../library/tool-library.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
+import { ok, type Result } from '../../core/result.js';
 import type { CliIO } from '../io.js';
 import { openCliCatalog } from './catalog-store.js';
 
@@ -27,15 +28,12 @@ export interface AgentCatalog {
 const aliases = (slug: string): ReadonlyArray<string> => (slug.includes('-') ? [slug, slug.replace(/-/g, '_')] : [slug]);
 
 /** Opens the catalog of `--catalog` (a directory or a Redis URL) for an agent run. */
-export const openAgentCatalog = async (io: CliIO, location: string, workspace: string): Promise<{ readonly ok: true; readonly value: AgentCatalog } | { readonly ok: false; readonly message: string }> => {
+export const openAgentCatalog = async (io: CliIO, location: string, workspace: string): Promise<Result<AgentCatalog, string>> => {
   const opened = await openCliCatalog(location, io, { workspace });
   if (!opened.ok) return opened;
-  const catalog = opened.catalog;
+  const catalog = opened.value;
   const specs = await catalog.specifications();
-  return {
-    ok: true,
-    value: { catalog, specifications: specs.flatMap((s) => aliases(s.record.slug).map((name) => (name === s.spec.name ? s.spec : { ...s.spec, name }))), close: () => catalog.close() },
-  };
+  return ok({ catalog, specifications: specs.flatMap((s) => aliases(s.record.slug).map((name) => (name === s.spec.name ? s.spec : { ...s.spec, name }))), close: () => catalog.close() });
 };
 
 /** The tools of `agent` the catalog has (the others are left to libraries, declarations and built-ins), under the agent's names. */

@@ -10,6 +10,7 @@ import { type Catalog, type CatalogOptions, openCatalog } from '../../catalog/ca
 import type { CatalogBackend } from '../../catalog/backend.js';
 import { openFileStore } from '../../catalog/file-store.js';
 import { openRedisStore } from '../../catalog/redis-store.js';
+import { err, ok, type Result } from '../../core/result.js';
 import type { CliIO } from '../io.js';
 
 export const DEFAULT_DATA_DIR = '.gramkit/catalog';
@@ -38,12 +39,12 @@ const openBackend = async (location: string, io: CliIO): Promise<CatalogBackend>
 export type CliCatalogOptions = Omit<CatalogOptions, 'store' | 'env' | 'secrets'> & { readonly secrets?: ReadonlyArray<string> };
 
 /** Opens the catalog at `location` (a directory or a Redis URL), or says why it cannot. */
-export const openCliCatalog = async (location: string, io: CliIO, options: CliCatalogOptions): Promise<{ readonly ok: true; readonly catalog: Catalog } | { readonly ok: false; readonly message: string }> => {
+export const openCliCatalog = async (location: string, io: CliIO, options: CliCatalogOptions): Promise<Result<Catalog, string>> => {
   let store: CatalogBackend;
   try {
     store = await openBackend(location, io);
   } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+    return err(e instanceof Error ? e.message : String(e));
   }
   const secretNames = new Set(options.secrets ?? []);
   const { secrets: _names, ...rest } = options;
@@ -55,7 +56,7 @@ export const openCliCatalog = async (location: string, io: CliIO, options: CliCa
   });
   if (!opened.ok) {
     await store.close().catch(() => undefined);
-    return { ok: false, message: `${opened.error.code}: ${opened.error.message}` };
+    return err(`${opened.error.code}: ${opened.error.message}`);
   }
-  return { ok: true, catalog: opened.value };
+  return ok(opened.value);
 };

@@ -56,10 +56,10 @@ export const action = async (ctx: CommandContext, name: string, args: ReadonlyAr
   }
   const opened = await openCliCatalog(where.location as string, io, { workspace: io.cwd });
   if (!opened.ok) {
-    io.stderr(`gramkit catalog ${name}: ${opened.message}\n`);
+    io.stderr(`gramkit catalog ${name}: ${opened.error}\n`);
     return EXIT_FAILURE;
   }
-  const catalog = opened.catalog;
+  const catalog = opened.value;
   try {
     const c = { ctx, catalog, options, name };
     switch (name) {

@@ -129,7 +129,7 @@ export const action = async (ctx: CommandContext, file: string, message: string 
   if (options.catalog !== undefined) {
     const opened = await openAgentCatalog(io, options.catalog, workspace.value);
     if (!opened.ok) {
-      io.stderr(`gramkit: --catalog ${options.catalog}: ${opened.message}\n`);
+      io.stderr(`gramkit: --catalog ${options.catalog}: ${opened.error}\n`);
       return EXIT_FAILURE;
     }
     source = opened.value;

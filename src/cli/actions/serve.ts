@@ -103,8 +103,8 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
     ...(options.yes === true ? { approver: approveAll } : {}),
     ...(options.secret !== undefined ? { secrets: options.secret } : {}),
   });
-  if (!opened.ok) return failed(opened.message);
-  const catalog = opened.catalog;
+  if (!opened.ok) return failed(opened.error);
+  const catalog = opened.value;
 
   // `shell` (tool_exec) is registered only where its sandbox works
   const { probeSandbox, findBwrap } = await import('../../tools/builtin/sandbox.js');

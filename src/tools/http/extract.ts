@@ -15,7 +15,7 @@
  *   regular expression.
  */
 import { HttpCodes } from './codes.js';
-import { left, right, type Either } from '../../core/either.js';
+import { isRight, left, right, type Either } from '../../core/either.js';
 import { JSONPath } from 'jsonpath-plus';
 import { error, type Diagnostic } from '../../core/diagnostic.js';
 import { linearRegex, type LinearRegex } from '../../core/linear-regex.js';
@@ -47,10 +47,10 @@ export const parseExtractExpr = (expr: string, where = 'extractExpr'): Either<Re
   if (m !== null) {
     const [, pattern = '', flags = ''] = m;
     // the linear engine: no response can make extraction stall (backreferences and lookaround are refused)
-    const compiled = flags.includes('y') ? { ok: false as const, message: 'the sticky flag "y" is not supported' } : linearRegex(pattern, flags);
-    if (compiled.ok) return right({ kind: 'regex', expr, regex: compiled.value });
+    const compiled = flags.includes('y') ? left('the sticky flag "y" is not supported') : linearRegex(pattern, flags);
+    if (isRight(compiled)) return right({ kind: 'regex', expr, regex: compiled.right });
     return left([
-      error(HttpCodes.EXTRACT_INVALID, `${where}: "${expr}" is not a valid regular expression: ${compiled.message}`, {
+      error(HttpCodes.EXTRACT_INVALID, `${where}: "${expr}" is not a valid regular expression: ${compiled.left}`, {
         hint: 'regular expressions run on a linear-time engine (RE2 syntax): no backreferences, no lookaround',
       }),
     ]);
