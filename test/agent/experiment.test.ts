@@ -34,9 +34,10 @@ describe('runExperiment', () => {
     expect(report.differences[0]?.answers).toEqual({ fast: 'Brasília', slow: 'Brasília', old: 'Rio de Janeiro' });
     // the slow library's simulated latency shows in its tool metrics
     expect(s?.tools['capital_of']?.latencyMs?.p50).toBeGreaterThan(f?.tools['capital_of']?.latencyMs?.p50 ?? Infinity);
-    // pinned in two small goldens: the summaries and differences, and one line per run
-    const { results, ...summary } = stable(report) as typeof report;
+    // pinned in small goldens: the report without its runs, each library's summary, one line per run
+    const { results, summaries, ...summary } = stable(report) as typeof report;
     expectGolden('agent/golden/capitals-experiment/summary.json', summary);
+    for (const v of summaries) expectGolden(`agent/golden/capitals-experiment/summary-${v.name}.json`, v);
     expectGolden(
       'agent/golden/capitals-experiment/runs.txt',
       `${results.map((x) => [x.variant, x.inputId, x.repetition, x.success ? 'ok' : 'failed', JSON.stringify(x.content ?? x.error?.code ?? null), x.toolCalls.map((c) => `${c.name}→${c.ok ? 'ok' : c.code}`).join(' ')].join(' | ')).join('\n')}\n`,
