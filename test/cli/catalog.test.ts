@@ -5,12 +5,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run.js';
-import type { CliIO } from '../../src/cli/io.js';
 import { CatalogCodes } from 'gramkit/catalog';
-import { cli } from '../support/cli.js';
+import { cli, startCli } from '../support/cli.js';
 import { httpClient } from '../mcp/support.js';
 
 const root = mkdtempSync(join(tmpdir(), 'gramkit-cli-catalog-'));
@@ -124,34 +121,7 @@ describe('gramkit run and ab with --catalog', () => {
 });
 
 describe('gramkit serve', () => {
-  const serve = async (argv: ReadonlyArray<string>, env: Record<string, string> = {}) => {
-    let stdout = '';
-    let stderr = '';
-    let stop!: (s: string) => void;
-    const stopped = new Promise<string>((r) => (stop = r));
-    // no sleeps: the test goes on when the server says it listens (or complains, or ends)
-    let ready!: () => void;
-    const listening = new Promise<void>((r) => (ready = r));
-    const io: CliIO = {
-      stdout: (t) => {
-        stdout += t;
-        if (stdout.includes('listening on')) ready();
-      },
-      stderr: (t) => {
-        stderr += t;
-        ready();
-      },
-      readStdin: async () => '',
-      stdin: Readable.from(['']),
-      isTTY: false,
-      env,
-      cwd: root,
-      untilStopped: () => stopped,
-    };
-    const done = runCli(['serve', ...argv], io);
-    await Promise.race([listening, done]);
-    return { done, stop: () => stop('SIGTERM'), out: () => stdout, err: () => stderr };
-  };
+  const serve = (argv: ReadonlyArray<string>, env: Record<string, string> = {}) => startCli(['serve', ...argv], { env, cwd: root });
 
   it('serves the catalog on a free port, bootstraps the nucleus, honours ALLOWED_TOOL_PERMS, and stops on a signal', async () => {
     const s = await serve(['--port', '0', '--data', fresh('serve')], { ALLOWED_TOOL_PERMS: 'fs:read' });

@@ -18,13 +18,10 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { Readable } from 'node:stream';
 import { parseShell } from '../../src/entries/policy.js';
-import { runCli } from '../../src/cli/run.js';
-import type { CliIO } from '../../src/cli/io.js';
 import { agentBasics } from '../../examples/agent-basics.js';
 import { capitalsExperiment } from '../../examples/agent-experiment.js';
-import { cli } from '../support/cli.js';
+import { cli, startCli } from '../support/cli.js';
 
 const root = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
 const out = mkdtempSync(join(tmpdir(), 'gramkit-docs-'));
@@ -178,32 +175,9 @@ describe('the tool service shown in the README', () => {
     const data = mkdtempSync(join(tmpdir(), 'gramkit-readme-serve-'));
     // a free port and a fresh catalog, the rest as written
     const argv = c.argv.map((w, i) => (c.argv[i - 1] === '--port' ? '0' : c.argv[i - 1] === '--data' ? join(data, 'catalog') : w));
-    let stdout = '';
-    let stderr = '';
-    let stop!: (s: string) => void;
-    const stopped = new Promise<string>((r) => (stop = r));
-    // no sleeps: the test goes on when the server says it listens (or complains, or ends)
-    let ready!: () => void;
-    const listening = new Promise<void>((r) => (ready = r));
-    const io: CliIO = {
-      stdout: (t) => {
-        stdout += t;
-        if (stdout.includes('listening on')) ready();
-      },
-      stderr: (t) => {
-        stderr += t;
-        ready();
-      },
-      readStdin: async () => '',
-      stdin: Readable.from(['']),
-      isTTY: false,
-      env: { PATH: process.env['PATH'] ?? '' },
-      cwd: data,
-      untilStopped: () => stopped,
-    };
-    const done = runCli(argv, io);
-    await Promise.race([listening, done]);
-    const url = /listening on (\S+)/.exec(stdout)?.[1];
+    const server = await startCli(argv, { env: { PATH: process.env['PATH'] ?? '' }, cwd: data });
+    const url = server.url();
+    const stderr = server.err();
     try {
       expect(url, stderr).toBeDefined();
       for (const line of c.curls) {
@@ -217,8 +191,8 @@ describe('the tool service shown in the README', () => {
         if (line.includes('/invoke')) expect(body['ok'], `${line}\n${out.stdout}`).toBe(true);
       }
     } finally {
-      stop('SIGTERM');
-      expect(await done).toBe(0);
+      server.stop();
+      expect(await server.done).toBe(0);
     }
   }, 120_000);
 });
