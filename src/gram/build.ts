@@ -74,7 +74,7 @@ export const label = (sep: number, name: number, image: string, payload: string 
     style: backtick ? 'backtick' : 'symbol',
     name: backtick ? (payload ?? '') : image,
     start: offset(start),
-  end: offset(end),
+    end: offset(end),
   };
 };
 

@@ -6,7 +6,7 @@
  */
 import { checkedDiagnostics, checkedValue } from '../core/either.js';
 import type { NodePattern, PathPattern, Property, SubjectPattern, SubjectPatternElement, TopLevelPattern } from '../gram/ast.js';
-import { keySpan, subjectSpan } from '../gram/subject.js';
+import { isBareIdentity, keySpan, subjectSpan } from '../gram/subject.js';
 import { type Diagnostic, error, warning } from '../core/diagnostic.js';
 import { analyzeGram } from '../gram/parse.js';
 import type { Span } from '../core/span.js';
@@ -75,10 +75,6 @@ const sameDefinition = (a: Definition, b: Definition): boolean => {
   const typed = typeEquals(a.field.type, b.field.type);
   return a.role === 'return' || b.role === 'return' ? typed : typed && a.field.optional === b.field.optional;
 };
-
-/** A bare `(name)` node: a reference to a definition elsewhere in the file. */
-const isReference = (n: NodePattern): boolean =>
-  n.identifier !== undefined && n.labels.length === 0 && n.record === undefined;
 
 /** A property of the user's own: `x-owner`, `x-team`. */
 const isExtensionKey = (k: string): boolean => k.startsWith('x-') && k.length > 2;
@@ -169,7 +165,7 @@ export const collect = (text: string, options: LoadOptions): Collected => {
     const nodes = path.kind === 'Node' ? [path] : path.nodes;
     nodes.forEach((n, i) => {
       if (!definesIdentifier(n)) {
-        if (isReference(n)) referenceNodes.push(n);
+        if (isBareIdentity(n)) referenceNodes.push(n); // a bare `(name)`: a reference to a definition elsewhere in the file
         return;
       }
       const role = i === nodes.length - 1 ? 'return' : 'parameter';
@@ -247,7 +243,7 @@ const metadataOf = (props: Map<string, Property>, skip: ReadonlyArray<string>, f
 const nameOf = (p: SubjectPattern, what: string, file: string | undefined, diagnostics: Diagnostic[]): { name: string; span: Span } | undefined => {
   const id = p.identifier;
   if (id === undefined || id.value === '') {
-    diagnostics.push(error(SpecCodes.MISSING_NAME, `${what} has no name`, { span: spanOf(subjectSpan(p) ?? p), ...fileOpt(file), hint: `the name is the pattern identifier: \`[myName:${what === 'an agent' ? 'Agent' : 'Tool'} {...} | ...]\`` }));
+    diagnostics.push(error(SpecCodes.MISSING_NAME, `${what} has no name`, { span: subjectSpan(p) ?? spanOf(p), ...fileOpt(file), hint: `the name is the pattern identifier: \`[myName:${what === 'an agent' ? 'Agent' : 'Tool'} {...} | ...]\`` }));
     return undefined;
   }
   return { name: id.value, span: spanOf(id) };
@@ -275,7 +271,7 @@ const compileTool = (
   const props = recordProps(p);
   const description = textProp(props, 'description', what, file, diagnostics);
   if (props.get('description') === undefined || description?.trim() === '') {
-    diagnostics.push(error(SpecCodes.MISSING_DESCRIPTION, `${what} needs a non-empty description`, { span: spanOf(subjectSpan(p) ?? p), ...fileOpt(file), hint: 'add `{description: "what it does and when to use it"}`: it is what a model reads' }));
+    diagnostics.push(error(SpecCodes.MISSING_DESCRIPTION, `${what} needs a non-empty description`, { span: subjectSpan(p) ?? spanOf(p), ...fileOpt(file), hint: 'add `{description: "what it does and when to use it"}`: it is what a model reads' }));
   }
   unknownProperties(props, TOOL_PROPERTIES, what, file, diagnostics);
   const metadata = metadataOf(props, ['description'], file, diagnostics);
@@ -341,7 +337,7 @@ const collectAgent = (
   const description = textProp(props, 'description', what, file, diagnostics);
   const instruction = textProp(props, 'instruction', what, file, diagnostics);
   const model = textProp(props, 'model', what, file, diagnostics);
-  const at = spanOf(subjectSpan(p) ?? p);
+  const at = subjectSpan(p) ?? spanOf(p);
   if (props.get('description') === undefined || description?.trim() === '') {
     diagnostics.push(error(SpecCodes.MISSING_DESCRIPTION, `${what} needs a non-empty description`, { span: at, ...fileOpt(file) }));
   }
@@ -356,7 +352,7 @@ const collectAgent = (
   const elements: AgentElement[] = [];
   for (const e of p.elements) {
     if (e.kind === 'Reference') elements.push({ kind: 'ref', name: e.identifier.value, span: spanOf(e) });
-    else if (e.kind === 'Node' && e.identifier !== undefined && e.labels.length === 0 && e.record === undefined) {
+    else if (e.kind === 'Node' && isBareIdentity(e)) {
       elements.push({ kind: 'ref', name: e.identifier.value, span: spanOf(e) });
     } else if (e.kind === 'SubjectPattern' && specLabel(e) === 'tool') {
       const entry = inlineTool(e);

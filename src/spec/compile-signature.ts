@@ -7,7 +7,7 @@
  */
 import { type Checked, left, right } from '../core/either.js';
 import type { Label, NodePattern, PathPattern } from '../gram/ast.js';
-import { hasSubject, subjectSpan } from '../gram/subject.js';
+import { hasSubject, isBareIdentity, subjectSpan } from '../gram/subject.js';
 import { type Span, span as mkSpan, spanOf } from '../core/span.js';
 import { SpecCodes } from './codes.js';
 import { ARGUMENTS_LABEL } from './print-signature.js';
@@ -58,7 +58,7 @@ const isArgumentsNode = (n: NodePattern): boolean => n.labels.length === 1 && n.
 
 /** A node with only an identifier: a reference to a definition elsewhere in the file. */
 const referenceName = (n: NodePattern): string | undefined =>
-  n.identifier !== undefined && n.labels.length === 0 && n.record === undefined ? n.identifier.value : undefined;
+  isBareIdentity(n) ? n.identifier.value : undefined;
 
 /** The type of a parameter or return node from its label and record. */
 const nodeType = (n: NodePattern, env: Env, role: 'parameter' | 'return', what: string): { readonly type: Type; readonly maybe: boolean; readonly props: Props } | undefined => {
@@ -80,7 +80,7 @@ const nodeType = (n: NodePattern, env: Env, role: 'parameter' | 'return', what: 
     base = labelType(l, env, role === 'parameter');
     if (base === undefined) return undefined;
   } else {
-    report(env, SpecCodes.MISSING_TYPE, `${what} has no type label`, spanOf(subjectSpan(n) ?? n), `write the type after the name, e.g. \`(${n.identifier?.value ?? ''}::String)\`; known types: ${Object.keys(TYPE_NAMES).join(', ')}`);
+    report(env, SpecCodes.MISSING_TYPE, `${what} has no type label`, subjectSpan(n) ?? spanOf(n), `write the type after the name, e.g. \`(${n.identifier?.value ?? ''}::String)\`; known types: ${Object.keys(TYPE_NAMES).join(', ')}`);
     return undefined;
   }
   if (role === 'return' && base.maybe) {

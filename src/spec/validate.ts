@@ -26,8 +26,6 @@ import type { JsonSchema, JsonValue } from '../core/json-schema.js';
 import { didYouMean } from '../core/suggest.js';
 import { describeValue, displayPath } from './describe-value.js';
 
-export { describeValue, displayPath };
-
 // -------------------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------------------

@@ -14,3 +14,6 @@ export const declaredKind = (spec: ToolSpecification): ImplementationKind | 'bot
   const command = m !== undefined && m['command'] !== undefined;
   return http && command ? 'both' : http ? 'http' : command ? 'command' : undefined;
 };
+
+/** Whether a specification declares its own implementation (HTTP or command). */
+export const declaresImplementation = (spec: ToolSpecification): boolean => declaredKind(spec) !== undefined;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileSchema, validateValue, displayPath } from '../../src/spec/validate.js';
+import { compileSchema, validateValue } from '../../src/spec/validate.js';
+import { displayPath } from '../../src/spec/describe-value.js';
 
 const schema = {
   type: 'object',

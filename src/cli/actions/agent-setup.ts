@@ -13,7 +13,8 @@
  *   environment only.
  */
 import { isRecord } from '../../core/json.js';
-import { declaredLibrary, declaresImplementation } from './declared-library.js';
+import { declaredLibrary } from './declared-library.js';
+import { declaresImplementation } from '../../tools/declared-kind.js';
 import { type Either, left, right } from '../../core/either.js';
 import type { Diagnostic } from '../../core/diagnostic.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';

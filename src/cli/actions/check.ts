@@ -21,7 +21,7 @@ import { HttpCodes } from '../../tools/http/codes.js';
 import { CliCodes } from '../codes.js';
 import { EXIT_FAILURE, EXIT_OK, type CommandContext } from '../context.js';
 import { builtinToolsOf, headerLibraryOf } from './spec-facts.js';
-import { declaredKind } from '../../tools/declared-kind.js';
+import { declaresImplementation } from '../../tools/declared-kind.js';
 import { expandArguments } from './gram-input.js';
 import { countText, diagnosticsJson, renderDiagnostics } from './gram-report.js';
 import { loadLibraryArgument, readSpecSource, resolveWorkspace, type SpecSource, specsOfSource } from './spec-source.js';
@@ -62,7 +62,7 @@ const secretsAreEnvironment = (d: Diagnostic): Diagnostic =>
  * none does. The HTTP and command tools are loaded only then: most files declare none.
  */
 const declaredLibraryOf = async (tools: ReadonlyArray<ToolSpecification>, ctx: CommandContext, workspace: string) => {
-  const declared = tools.filter((t) => declaredKind(t) !== undefined);
+  const declared = tools.filter(declaresImplementation);
   if (declared.length === 0) return undefined;
   const { declaredLibrary } = await import('./declared-library.js');
   return declaredLibrary(declared, ctx.io, workspace);
@@ -99,7 +99,7 @@ const bindChecks = async (ctx: CommandContext, specs: Specifications, refs: Read
   const library = unionLibraries(...(declared?._tag === 'Right' ? [declared.right] : []), ...libraries);
   const { bindTool, formatBindError } = await import('../../library/bind.js');
   for (const t of tools) {
-    if (!provided(t.name) && declaredKind(t) !== undefined) continue; // checked with the declarations
+    if (!provided(t.name) && declaresImplementation(t)) continue; // checked with the declarations
     const b = bindTool(t, library);
     if (b._tag === 'Left') {
       // each error with its differences (JSON pointers) as the hint

@@ -7,13 +7,10 @@
 import type { Either } from '../../core/either.js';
 import type { Diagnostic } from '../../core/diagnostic.js';
 import { declarativeLibrary } from '../../tools/declarative.js';
-import { declaredKind } from '../../tools/declared-kind.js';
+import { declaresImplementation } from '../../tools/declared-kind.js';
 import type { ToolLibrary } from '../../library/tool-library.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
 import type { CliIO } from '../io.js';
-
-/** Whether a specification declares its own implementation. */
-export const declaresImplementation = (spec: ToolSpecification): boolean => declaredKind(spec) !== undefined;
 
 /**
  * The declared tools of `specs` as a library; `undefined` when none declares one. Problems of

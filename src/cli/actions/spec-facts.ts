@@ -7,7 +7,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { recordToJson } from '../../gram/lower.js';
 import { parseGram } from '../../gram/parse.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
-import { isBuiltinToolName } from '../../tools/builtin/specifications.js';
+import { builtinSpecification, isBuiltinToolName } from '../../tools/builtin/specifications.js';
 import type { CommandContext } from '../context.js';
 import { BUILTIN, type SpecSource } from './spec-source.js';
 
@@ -26,10 +26,9 @@ export const headerLibraryOf = (ctx: CommandContext, source: SpecSource): { read
 
 /**
  * The tools among `tools` that are built-in tools (the built-in specifications, referenced by
- * name), by name. The built-in specifications are parsed only when a tool has a built-in name.
+ * name), by name. The built-in specifications are parsed (once) only when a tool has a built-in name.
  */
 export const builtinToolsOf = async (tools: ReadonlyArray<ToolSpecification>): Promise<ReadonlySet<string>> => {
   if (!tools.some((t) => isBuiltinToolName(t.name))) return new Set();
-  const { builtinSpecification } = await import('../../tools/builtin/specifications.js');
   return new Set(tools.filter((t) => builtinSpecification(t.name) === t).map((t) => t.name));
 };
