@@ -91,6 +91,8 @@ export interface InvokeOptions {
   readonly projectId?: string;
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
+  /** Answers this call's approval instead of the catalog's approver (a service passes one that knows the caller). */
+  readonly approver?: Approver;
 }
 
 export interface WriteOutcome<A> {

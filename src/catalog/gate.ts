@@ -1,10 +1,12 @@
 /**
  * The catalog's calls through the one policy gate (`passGate`, src/policy/gate.ts), as every caller
  * of a tool does: permissions and safety level (`ALLOWED_TOOL_PERMS`), the rules, then approval.
- * Over HTTP no one can be asked, so a call that needs approval is refused unless the catalog has an
- * approver (`gramkit serve --yes`). The gate's refusals become the catalog's codes, which carry
- * HTTP statuses: `CATALOG_APPROVAL_REQUIRED` (no approver), `CATALOG_POLICY_DENIED` (a policy or a
- * person said no), `CATALOG_INVALID_ARGUMENTS` (arguments a person changed do not validate).
+ * A call that needs approval is refused unless the catalog (or the call) has an approver: the
+ * service's queue of pending approvals (`gramkit serve`'s default), or `approveAll` (`--yes`).
+ * The gate's refusals become the catalog's codes, which carry HTTP statuses:
+ * `CATALOG_APPROVAL_REQUIRED` (no approver), `CATALOG_POLICY_DENIED` (a policy or a person said
+ * no, or no one approved in time), `CATALOG_INVALID_ARGUMENTS` (arguments a person changed do not
+ * validate).
  */
 import { isRecord } from '../core/json.js';
 import type { BoundTool } from '../library/bind.js';
@@ -47,7 +49,7 @@ export const gateCall = async (gate: Gate, bound: BoundTool, policyName: string,
       error: {
         code: CatalogCodes.APPROVAL_REQUIRED,
         message: `${bound.name} needs approval (${outcome.approval?.reason ?? e.message}), and this server has no approver`,
-        details: { ...details, reason: outcome.approval?.reason ?? e.message, hint: 'start the server with --yes to approve such calls, or disable the tool' },
+        details: { ...details, reason: outcome.approval?.reason ?? e.message, hint: 'start the server with --approvals queue (a person approves each call) or --yes (every call is approved), or disable the tool' },
       },
     };
   }

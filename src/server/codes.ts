@@ -15,6 +15,8 @@ export const ServiceCodes = defineCodes('server', 'SERVICE', {
   UNAUTHORIZED: { summary: 'the server has a token and the request does not carry it (`Authorization: Bearer <token>`)', hint: 'send Authorization: Bearer <the --token of the server>' },
   FORBIDDEN_HOST: { summary: 'the `Host` header names another server (DNS rebinding protection of a local server)', hint: 'call the server as localhost or 127.0.0.1, or start it with --host and --token' },
   MISSING_SCOPE: { summary: 'the server requires scopes and `X-Caller-Scopes` lacks the route\'s', hint: 'send X-Caller-Scopes with the scope the message names' },
+  APPROVAL_NOT_FOUND: { summary: 'no call waits for approval under that id (this server never had it, or it ended long ago)', hint: 'list the calls waiting with GET /api/v1/approvals' },
+  APPROVAL_ENDED: { summary: 'the approval already ended: decided, expired, or cancelled by its caller (`outcome` says which)', hint: 'nothing to do: the call has its answer; list the calls still waiting with GET /api/v1/approvals' },
   INTERNAL: { summary: 'a bug: the request could not be answered (reported, never expected)', retryable: 'sometimes', hint: 'report it as a bug, with the request' },
 });
 
@@ -25,6 +27,8 @@ export const Scopes = {
   READ: 'read_registry',
   INVOKE: 'invoke_tool',
   WRITE: 'write_registry',
+  /** To see the calls waiting for approval and decide them. */
+  APPROVE: 'approve_tool',
 } as const;
 
 export type Scope = (typeof Scopes)[keyof typeof Scopes];

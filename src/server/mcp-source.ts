@@ -6,7 +6,8 @@
  * A call goes through the catalog (`invokeTool`): the same policies, usage, history and events as
  * the REST invoke routes. The served tool keeps the record's schemas, limits and annotations, so
  * `tools/list` shows what the catalog stores; a refusal before the tool runs (disabled meanwhile,
- * a policy) comes back as a failed call with the catalog's code.
+ * a policy) comes back as a failed call with the catalog's code. A call that needs approval waits in
+ * the service's queue (`approvals`), as a REST call does, until a person decides over REST.
  *
  * `tools()` is synchronous (the MCP server reads it on every request): it answers the list built
  * last, and asks the catalog to sync (another process's writes then arrive as `changed` events).
@@ -19,6 +20,7 @@ import { ToolFailure } from '../library/result.js';
 import { createTool, type Tool } from '../library/tool.js';
 import { emptyToolLibrary, registerTool } from '../library/tool-library.js';
 import { McpCodes } from '../mcp/codes.js';
+import { type ApprovalQueue, queueApprover } from '../policy/approval-queue.js';
 import type { McpToolSource } from '../mcp/tool-source.js';
 import type { Mount } from './service.js';
 
@@ -30,13 +32,17 @@ export interface CatalogToolSource extends McpToolSource {
 }
 
 /** A tool whose calls go through the catalog, with the catalog tool's name, schemas, limits and annotations. */
-const throughCatalog = (catalog: Catalog, record: ToolRecord, shape: Tool): Tool =>
+const throughCatalog = (catalog: Catalog, record: ToolRecord, shape: Tool, approvals: ApprovalQueue | undefined): Tool =>
   createTool(
     shape.name,
     shape.description,
     shape.schema,
     async (args: unknown, ctx) => {
-      const r = await catalog.invokeTool({ id: record.toolID }, args, { signal: ctx.signal });
+      const r = await catalog.invokeTool({ id: record.toolID }, args, {
+        signal: ctx.signal,
+        // a call that needs approval waits in the service's queue until decided or cancelled
+        ...(approvals !== undefined ? { approver: queueApprover(approvals, { via: 'mcp' }, () => ctx.signal) } : {}),
+      });
       if (!r.ok) throw new ToolFailure(r.error.code, r.error.message, r.error.details !== undefined ? { details: r.error.details } : {});
       if (!r.value.ok) {
         const e = r.value.error;
@@ -51,7 +57,8 @@ const throughCatalog = (catalog: Catalog, record: ToolRecord, shape: Tool): Tool
     },
   );
 
-export const catalogToolSource = (catalog: Catalog): CatalogToolSource => {
+/** `approvals`: the service's queue, where calls that need approval wait (else the catalog's approver answers). */
+export const catalogToolSource = (catalog: Catalog, options: { readonly approvals?: ApprovalQueue } = {}): CatalogToolSource => {
   let current: ReadonlyArray<BoundTool> = Object.freeze([]);
   const listeners = new Set<() => void>();
   let building: Promise<void> | undefined;
@@ -63,7 +70,7 @@ export const catalogToolSource = (catalog: Catalog): CatalogToolSource => {
     for (const { record } of await catalog.specifications()) {
       const b = await catalog.boundTool({ id: record.toolID });
       if (!b.ok) continue;
-      const tool = throughCatalog(catalog, record, b.value.tool);
+      const tool = throughCatalog(catalog, record, b.value.tool, options.approvals);
       const bound = bindTool(b.value.spec, registerTool(tool.name, tool, emptyToolLibrary), b.value.options);
       if (bound._tag === 'Right') out.push(bound.right);
     }
@@ -145,7 +152,7 @@ export interface McpMountError {
  */
 export const catalogMcpMount = async (
   catalog: Catalog,
-  options: { readonly path?: string; readonly local?: boolean; readonly name?: string; readonly version?: string } = {},
+  options: { readonly path?: string; readonly local?: boolean; readonly name?: string; readonly version?: string; readonly approvals?: ApprovalQueue } = {},
 ): Promise<{ readonly ok: true; readonly value: McpMount } | { readonly ok: false; readonly error: McpMountError }> => {
   let createMcpHttpHandler: typeof import('../mcp/http-handler.js').createMcpHttpHandler;
   try {
@@ -153,7 +160,7 @@ export const catalogMcpMount = async (
   } catch (e) {
     return { ok: false, error: { code: McpCodes.SDK_MISSING, message: `MCP at /mcp needs the MCP server SDK, which could not be loaded (npm install @modelcontextprotocol/server): ${e instanceof Error ? e.message : String(e)}` } };
   }
-  const source = catalogToolSource(catalog);
+  const source = catalogToolSource(catalog, options.approvals !== undefined ? { approvals: options.approvals } : {});
   const handler = createMcpHttpHandler(source, {
     name: options.name ?? 'gramkit-catalog',
     ...(options.version !== undefined ? { version: options.version } : {}),

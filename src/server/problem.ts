@@ -76,6 +76,8 @@ export const SERVICE_STATUS: Readonly<Record<string, number>> = {
   [ServiceCodes.UNAUTHORIZED]: 401,
   [ServiceCodes.FORBIDDEN_HOST]: 403,
   [ServiceCodes.MISSING_SCOPE]: 403,
+  [ServiceCodes.APPROVAL_NOT_FOUND]: 404,
+  [ServiceCodes.APPROVAL_ENDED]: 409,
   [ServiceCodes.INTERNAL]: 500,
 };
 

@@ -6,6 +6,7 @@
  */
 import type { Catalog } from '../catalog/catalog.js';
 import type { JsonObject, JsonSchema } from '../core/json-schema.js';
+import type { ApprovalQueue } from '../policy/approval-queue.js';
 import type { Scope } from './codes.js';
 import type { Problem } from './problem.js';
 
@@ -42,6 +43,8 @@ export interface RequestContext {
   readonly projectId?: string;
   /** Aborted when the client goes away. */
   readonly signal: AbortSignal;
+  /** The service's queue of calls waiting for approval, when it has one. */
+  readonly approvals?: ApprovalQueue;
 }
 
 /** A handler's answer: JSON with a status, text, or a problem; or a ready `Response` (streams). */

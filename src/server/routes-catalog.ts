@@ -6,6 +6,7 @@
  */
 import type { InvokeOptions } from '../catalog/catalog-types.js';
 import type { CatalogResult } from '../catalog/result.js';
+import { queueApprover } from '../policy/approval-queue.js';
 import { Scopes, ServiceCodes } from './codes.js';
 import { catalogProblem, problem, warningsView } from './problem.js';
 import { json, type PathParameter, type QueryParameter, type Reply, type RequestContext, type RouteSpec } from './route.js';
@@ -242,6 +243,8 @@ export const invokeOptions = (c: RequestContext): InvokeOptions => ({
   },
   ...(c.agentId !== undefined ? { agentId: c.agentId } : {}),
   ...(c.projectId !== undefined ? { projectId: c.projectId } : {}),
+  // a call that needs approval waits in the queue, naming its caller, until the client goes away
+  ...(c.approvals !== undefined ? { approver: queueApprover(c.approvals, { via: 'rest', ...(c.agentId !== undefined ? { agentId: c.agentId } : {}), ...(c.projectId !== undefined ? { projectId: c.projectId } : {}) }, () => c.signal) } : {}),
 });
 
 const invalidQuery = (detail: string): Reply => ({ kind: 'problem', problem: problem(ServiceCodes.INVALID_REQUEST, detail) });

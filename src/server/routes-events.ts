@@ -1,16 +1,20 @@
 /**
  * `GET /api/v1/events`: the catalog's events as server-sent events (`event: <type>`, `id`, `data:
  * <json>`): `invoked`, `result`, `failed`, `discovered`, `created`, and `changed` for
- * every record change. `?types=` keeps some types only. A comment line every 15 s keeps proxies
+ * every record change; and, when the service queues approvals, `approval_requested` and
+ * `approval_decided` (without the arguments: `GET /api/v1/approvals` shows them to approvers).
+ * `?types=` keeps some types only. A comment line every 15 s keeps proxies
  * from closing the stream; it ends when the client goes away.
  */
 import { CATALOG_EVENT_TYPES, type CatalogEvent } from '../catalog/events.js';
+import { APPROVAL_EVENT_TYPES, type ApprovalEvent } from '../policy/approval-queue.js';
 import { Scopes, ServiceCodes } from './codes.js';
 import { problem } from './problem.js';
 import { refTo } from './schemas.js';
 import type { RouteSpec } from './route.js';
 
 const HEARTBEAT_MS = 15_000;
+const EVENT_TYPES: ReadonlyArray<string> = [...CATALOG_EVENT_TYPES, ...APPROVAL_EVENT_TYPES];
 
 export const eventsRoute: RouteSpec = {
   method: 'get',
@@ -19,12 +23,12 @@ export const eventsRoute: RouteSpec = {
   summary: 'The catalog\'s events as server-sent events',
   tag: 'events',
   scope: Scopes.READ,
-  query: { types: { kind: 'list', description: `only these types (${CATALOG_EVENT_TYPES.join(', ')})` } },
+  query: { types: { kind: 'list', description: `only these types (${EVENT_TYPES.join(', ')})` } },
   responses: { 200: { description: 'text/event-stream', schema: 'sse' }, 400: { description: 'problem details', schema: refTo('Problem') } },
   handler: async (c) => {
     const wanted = c.query['types'] as ReadonlyArray<string> | undefined;
-    const unknown = (wanted ?? []).filter((t) => !(CATALOG_EVENT_TYPES as ReadonlyArray<string>).includes(t));
-    if (unknown.length > 0) return { kind: 'problem', problem: problem(ServiceCodes.INVALID_REQUEST, `unknown event types: ${unknown.join(', ')} (the types are ${CATALOG_EVENT_TYPES.join(', ')})`) };
+    const unknown = (wanted ?? []).filter((t) => !EVENT_TYPES.includes(t));
+    if (unknown.length > 0) return { kind: 'problem', problem: problem(ServiceCodes.INVALID_REQUEST, `unknown event types: ${unknown.join(', ')} (the types are ${EVENT_TYPES.join(', ')})`) };
     const types = wanted !== undefined && wanted.length > 0 ? new Set(wanted) : undefined;
     const encoder = new TextEncoder();
     let stop: (() => void) | undefined;
@@ -37,9 +41,15 @@ export const eventsRoute: RouteSpec = {
             stop?.();
           }
         };
-        const unsubscribe = c.catalog.subscribe((e: CatalogEvent) => {
+        const forward = (e: CatalogEvent | ApprovalEvent): void => {
           if (types === undefined || types.has(e.type)) send(`event: ${e.type}\nid: ${e.id}\ndata: ${JSON.stringify(e)}\n\n`);
-        });
+        };
+        const unsubscribeCatalog = c.catalog.subscribe(forward);
+        const unsubscribeApprovals = c.approvals?.subscribe(forward);
+        const unsubscribe = (): void => {
+          unsubscribeCatalog();
+          unsubscribeApprovals?.();
+        };
         const timer = setInterval(() => send(': keep-alive\n\n'), HEARTBEAT_MS);
         timer.unref?.();
         stop = () => {

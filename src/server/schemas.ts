@@ -71,6 +71,20 @@ export const ParametersSchema: JsonObject = {
   description: 'the body is the arguments (an empty body means {})',
 };
 
+export const ApproveSchema: JsonObject = {
+  type: 'object',
+  description: 'optional: the arguments to run the call with instead (validated and judged again), and a note',
+  properties: { args: { type: 'object', description: 'the changed arguments' }, message: { type: 'string', maxLength: 2000 } },
+  additionalProperties: false,
+};
+
+export const DenySchema: JsonObject = {
+  type: 'object',
+  description: 'optional: why, passed on to the caller',
+  properties: { message: { type: 'string', maxLength: 2000 } },
+  additionalProperties: false,
+};
+
 export const RegistryToolWriteSchema: JsonObject = {
   type: 'object',
   description: 'Tool JSON; created_by defaults to system',
@@ -224,6 +238,36 @@ export const COMPONENTS: Readonly<Record<string, JsonObject>> = {
     properties: { discovered: { type: 'array', items: { type: 'string' } }, existing: { type: 'array', items: { type: 'string' } }, skipped: { type: 'array', items: { type: 'object' } } },
   },
   Health: { type: 'object', properties: { status: { type: 'string' }, store: { type: 'string' }, version: { type: 'string' } } },
+  Approval: {
+    type: 'object',
+    description: 'a call waiting for a person\'s approval',
+    properties: {
+      id: { type: 'string', pattern: UUID_PATTERN },
+      stepId: { type: 'string', description: 'the call\'s id' },
+      tool: { type: 'string', description: 'the tool, by the name the policies know it by (a built-in\'s own name)' },
+      args: { type: 'object', description: 'the arguments the call would run with' },
+      reason: { type: 'string', description: 'why the call needs approval' },
+      caller: { type: 'object', properties: { via: { type: 'string' }, agentId: { type: 'string' }, projectId: { type: 'string' } } },
+      requestedAt: stamp,
+      expiresAt: stamp,
+    },
+    required: ['id', 'stepId', 'tool', 'args', 'reason', 'caller', 'requestedAt', 'expiresAt'],
+  },
+  ApprovalList: {
+    type: 'object',
+    properties: {
+      approvals: { type: 'array', items: ref('Approval') },
+      enabled: { type: 'boolean', description: 'whether this server queues calls that need approval' },
+      timeoutMs: { type: 'integer' },
+      maxPending: { type: 'integer' },
+    },
+    required: ['approvals', 'enabled'],
+  },
+  ApprovalDecided: {
+    type: 'object',
+    properties: { outcome: { type: 'string', enum: ['approved', 'denied'] }, approval: ref('Approval') },
+    required: ['outcome', 'approval'],
+  },
 };
 
 export const refTo = ref;

@@ -19,6 +19,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import type { Catalog } from '../catalog/catalog.js';
 import type { JsonObject } from '../core/json-schema.js';
+import type { ApprovalQueue } from '../policy/approval-queue.js';
 import { compileSchema, type CompiledSchema } from '../spec/validate.js';
 import { ServiceCodes } from './codes.js';
 import { openApiDocument } from './openapi.js';
@@ -26,6 +27,7 @@ import { problem, problemResponse } from './problem.js';
 import { readIdHeader, readJsonBody, readQuery, readScopes } from './request.js';
 import { json, type Reply, type RouteSpec } from './route.js';
 import { catalogRoutes } from './routes-catalog.js';
+import { approvalRoutes } from './routes-approvals.js';
 import { eventsRoute } from './routes-events.js';
 import { healthRoute, registryRoutes } from './routes-registry.js';
 
@@ -58,6 +60,11 @@ export interface ServiceOptions {
   /** Which built-ins `POST /api/v1/tools/discover` may register (e.g. `shell` only with a sandbox). */
   readonly discoverUsable?: (builtin: string) => boolean;
   readonly mounts?: ReadonlyArray<Mount>;
+  /**
+   * Calls that need approval wait here until a person decides (`/api/v1/approvals`, the admin
+   * page); invocations name their caller to it. Without one, the catalog's approver answers.
+   */
+  readonly approvals?: ApprovalQueue;
 }
 
 export interface Service {
@@ -133,6 +140,7 @@ export const createService = (options: ServiceOptions): Service => {
     ...catalogRoutes,
     ...registryRoutes(options.discoverUsable !== undefined ? { usable: options.discoverUsable } : {}),
     eventsRoute,
+    ...approvalRoutes,
   ];
   const openapi = openApiDocument(
     [
@@ -196,6 +204,7 @@ export const createService = (options: ServiceOptions): Service => {
       body,
       ...(agentId !== undefined ? { agentId } : {}),
       ...(projectId !== undefined ? { projectId } : {}),
+      ...(options.approvals !== undefined ? { approvals: options.approvals } : {}),
       // built on first use (creating it costs the server an AbortController per request)
       get signal() {
         return request.signal;

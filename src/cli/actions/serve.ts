@@ -12,6 +12,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { Catalog } from '../../catalog/catalog.js';
 import { nucleusToolJson } from '../../catalog/nucleus.js';
 import { emptyToolLibrary, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
+import { approvalQueue } from '../../policy/approval-queue.js';
 import { approveAll } from '../../policy/approvers.js';
 import type { Policies } from '../../policy/evaluate.js';
 import { DEFAULT_HOST, DEFAULT_PORT, isLoopbackHost, startServer } from '../../server/serve.js';
@@ -37,6 +38,8 @@ export interface ServeCommandOptions {
   readonly token?: string;
   readonly requireScopes?: boolean;
   readonly yes?: boolean;
+  readonly approvals?: string;
+  readonly approvalTimeout?: string;
   readonly maxBody?: string;
 }
 
@@ -82,6 +85,15 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   if (options.port !== undefined && (!/^\d{1,5}$/.test(options.port) || port > 65535)) return usage(`--port must be a port number (0 to 65535), got ${JSON.stringify(options.port)}`);
   const maxBody = options.maxBody === undefined ? undefined : Number(options.maxBody);
   if (maxBody !== undefined && (!Number.isInteger(maxBody) || maxBody < 1)) return usage(`--max-body must be a positive number of bytes, got ${JSON.stringify(options.maxBody)}`);
+  const approvalMode = options.approvals ?? (options.yes === true ? 'yes' : 'queue');
+  if (approvalMode !== 'queue' && approvalMode !== 'deny' && approvalMode !== 'yes') return usage(`--approvals must be queue, deny or yes, got ${JSON.stringify(approvalMode)}`);
+  if (options.yes === true && approvalMode !== 'yes') return usage(`--yes approves every call; it contradicts --approvals ${approvalMode}`);
+  const timeoutSeconds = options.approvalTimeout === undefined ? undefined : Number(options.approvalTimeout);
+  if (timeoutSeconds !== undefined && (!/^\d{1,6}$/.test(options.approvalTimeout as string) || timeoutSeconds < 1 || timeoutSeconds > 86400)) {
+    return usage(`--approval-timeout must be a number of seconds from 1 to 86400, got ${JSON.stringify(options.approvalTimeout)}`);
+  }
+  if (timeoutSeconds !== undefined && approvalMode !== 'queue') return usage(`--approval-timeout applies to --approvals queue, not ${approvalMode}`);
+  const approvals = approvalMode === 'queue' ? approvalQueue(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}) : undefined;
   const where = storeLocation(options, io);
   if (where.problem !== undefined) return usage(where.problem);
   const workspace = await resolveWorkspace(io, options.workspace);
@@ -100,7 +112,8 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
     functions: libraries.length === 0 ? emptyToolLibrary : unionLibraries(...libraries),
     allowHosts: options.allowHost ?? [],
     policies,
-    ...(options.yes === true ? { approver: approveAll } : {}),
+    // calls that need approval: wait in the queue (each surface names its caller), all approved (--yes), or refused
+    ...(approvals !== undefined ? { approver: approvals.ask } : approvalMode === 'yes' ? { approver: approveAll } : {}),
     ...(options.secret !== undefined ? { secrets: options.secret } : {}),
   });
   if (!opened.ok) return failed(opened.error);
@@ -126,7 +139,7 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   for (const p of catalog.problems()) io.stderr(`gramkit serve: warning: the stored record ${p.record} does not decode and is skipped: ${p.diagnostics.map((d) => d.message).join('; ')}\n`);
 
   // the catalog's enabled tools over MCP (Streamable HTTP) at /mcp; list_changed follows the catalog
-  const mcpMount = await catalogMcpMount(catalog, { local: isLoopbackHost(host), version: VERSION });
+  const mcpMount = await catalogMcpMount(catalog, { local: isLoopbackHost(host), version: VERSION, ...(approvals !== undefined ? { approvals } : {}) });
   if (!mcpMount.ok) io.stderr(`gramkit serve: warning: ${mcpMount.error.code}: ${mcpMount.error.message}\n`);
   const mcp = mcpMount.ok ? mcpMount.value : undefined;
   const service = createService({
@@ -138,22 +151,26 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
     ...(maxBody !== undefined ? { maxBodyBytes: maxBody } : {}),
     version: VERSION,
     discoverUsable: usable,
+    ...(approvals !== undefined ? { approvals } : {}),
   });
   let server;
   try {
     server = await startServer(service, { host, port });
   } catch (e) {
+    approvals?.close();
     await mcp?.close();
     await catalog.close();
     return failed(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
   }
   const timers = maintenance(catalog);
   io.stdout(
-    `gramkit serve: listening on ${server.url} (admin page ${server.url}/ui${mcp !== undefined ? `, MCP ${server.url}/mcp` : ''}; catalog: ${catalog.store.kind === 'files' ? 'files at ' : ''}${catalog.store.location}; bootstrap: ${boot.from ?? 'default nucleus'}, ${registered.value.discovered.length} registered)\n`,
+    `gramkit serve: listening on ${server.url} (admin page ${server.url}/ui${mcp !== undefined ? `, MCP ${server.url}/mcp` : ''}; catalog: ${catalog.store.kind === 'files' ? 'files at ' : ''}${catalog.store.location}; bootstrap: ${boot.from ?? 'default nucleus'}, ${registered.value.discovered.length} registered; approvals: ${approvalMode === 'queue' ? `queued for ${(approvals?.timeoutMs ?? 0) / 1000} s at ${server.url}/api/v1/approvals` : approvalMode === 'yes' ? 'every call approved (--yes)' : 'refused'})\n`,
   );
   const signal = await (io.untilStopped?.() ?? new Promise<string>(() => undefined));
   io.stderr(`gramkit serve: ${signal}: stopping\n`);
   for (const t of timers) clearInterval(t);
+  // calls still waiting for a person are refused (their clients get an answer before the sockets close)
+  approvals?.close();
   await mcp?.close();
   await server.close();
   await catalog.close();

@@ -21,13 +21,18 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .option('--bootstrap <file>', 'registry Tool JSON to register at start (default: tools_bootstrap.json or config/tools_bootstrap.json, else the default nucleus)')
     .option('--token <token>', 'require Authorization: Bearer <token> (required with a --host other than 127.0.0.1)')
     .option('--require-scopes', 'enforce X-Caller-Scopes: read_registry, invoke_tool, write_registry')
-    .option('-y, --yes', 'approve calls that need approval (without it such calls are refused)')
+    .option('--approvals <mode>', 'calls that need approval: queue (they wait for a person: GET /api/v1/approvals, the admin page; the default), deny, or yes')
+    .option('--approval-timeout <seconds>', 'how long a queued call waits for a person before it is refused (default 300)')
+    .option('-y, --yes', 'approve every call that needs approval (--approvals yes)')
     .option('--max-body <bytes>', 'largest request body (default 1048576)')
     .addHelpText(
       'after',
       `
 ALLOWED_TOOL_PERMS (comma-separated, e.g. fs:read,net:read) limits the permissions of the tools
-that may be invoked. The server stops on SIGINT or SIGTERM.
+that may be invoked. A call that needs approval (write_file over an existing file, delete_file, …)
+waits until a caller with the approve_tool scope approves or denies it (POST
+/api/v1/approvals/{id}/approve|deny, or the admin page), or the timeout refuses it.
+The server stops on SIGINT or SIGTERM.
 
 Examples:
   gramkit serve
