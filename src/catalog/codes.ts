@@ -31,8 +31,8 @@ export const CatalogCodes = defineCodes('catalog', 'CATALOG', {
   INVALID_PAGE_TOKEN: { summary: 'a page token that this listing did not issue (or that belongs to another query)', hint: 'start the listing again without pageToken, with the same parameters' },
   INVALID_BOOTSTRAP: { summary: 'a bootstrap file that does not hold the registry\'s Tool JSON', hint: 'give {"tools": [Tool JSON, …]} or an array of Tool JSON (id, name, description, input_schema, …)' },
   HOST_NOT_ALLOWED: { summary: 'an HTTP tool whose hosts are not all in the server\'s `--allow-host` list', hint: 'start the server with --allow-host for that host, or change the tool\'s URL' },
-  POLICY_DENIED: { summary: 'a call the policies refuse (`ALLOWED_TOOL_PERMS`, safety level, rules)', hint: 'ask for a tool the policies allow (ALLOWED_TOOL_PERMS, rules); details.source names the policy' },
-  APPROVAL_REQUIRED: { summary: 'a call that needs a person\'s approval, on a server started without an approver or `--yes`', hint: 'start the server with --yes (an approver), or disable the tool' },
+  POLICY_DENIED: { summary: 'a call the policies refuse (`ALLOWED_TOOL_PERMS`, safety level, rules), or that no person approved (denied, timed out)', hint: 'ask for a tool the policies allow (ALLOWED_TOOL_PERMS, rules); details.source names the policy' },
+  APPROVAL_REQUIRED: { summary: 'a call that needs a person\'s approval, on a server without an approver (`--approvals deny`)', hint: 'start the server with --approvals queue (a person approves each call) or --yes, or disable the tool' },
   INVALID_ARGUMENTS: { summary: 'the arguments do not validate against the tool\'s argument schema (every issue listed)', hint: 'call again with arguments that fit the tool\'s argSchema (issues lists every problem)' },
 });
 

@@ -60,7 +60,7 @@ export const approvalRoutes: ReadonlyArray<RouteSpec> = [
     method: 'post',
     path: '/api/v1/approvals/:id/deny',
     operationId: 'approvalsDeny',
-    summary: 'Refuse a waiting call, optionally saying why ({message}); the caller gets CATALOG_POLICY_DENIED with it',
+    summary: 'Refuse a waiting call, optionally saying why ({message}); the waiting call is refused with it',
     tag: 'approvals',
     scope: Scopes.APPROVE,
     params: idParam,
