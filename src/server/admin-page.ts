@@ -2,7 +2,7 @@
  * The admin page at `/ui`: the catalog's administration and the registry's monitor in one page
  * (bundles and tools with enable/disable toggles, search on the search route, a tool's detail with
  * its gram, a tester whose form is generated from `argSchema`, a filter for agent-created tools,
- * recent usage). Three static files (src/server/ui/), served as they are: no build step, no
+ * recent usage, the calls waiting for approval with approve / approve with changes / deny). Three static files (src/server/ui/), served as they are: no build step, no
  * dependency; the page calls the service's own REST routes.
  *
  * The files are public (they hold no data); with `--token`, the page asks for the token and sends

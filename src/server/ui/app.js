@@ -278,6 +278,124 @@ const loadUsage = async () => {
 };
 
 // ------------------------------------------------------------------------------------------------
+// approvals: the calls waiting for a person, decided here (approve, approve with changed
+// arguments, deny); kept live by the events stream, and every 5 s in case it drops
+// ------------------------------------------------------------------------------------------------
+
+const approvalItems = new Map(); // approval id -> its <li>, kept while it waits (so edits survive a refresh)
+
+const sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The arguments a person typed: an object, or an Error saying what is wrong. */
+const typedArgs = (text) => {
+  let v;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    return new Error(`not JSON: ${e.message}`);
+  }
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : new Error('the arguments must be a JSON object');
+};
+
+const approvalItem = (a) => {
+  const original = JSON.stringify(a.args, null, 2);
+  const label = `${a.tool} call ${a.id.slice(-6)}`;
+  const args = el('textarea', { class: 'args', rows: String(Math.min(12, original.split('\n').length + 1)), spellcheck: 'false', 'aria-label': `arguments of the ${label} (JSON; edit to approve with changes)` });
+  args.value = original;
+  const invalid = el('span', { class: 'invalid', role: 'alert' });
+  const message = el('input', { type: 'text', class: 'message', placeholder: 'Why (told to the caller)', 'aria-label': `why the ${label} is denied`, maxlength: '2000' });
+  const decide = async (verb, body) => {
+    try {
+      await api('POST', `/api/v1/approvals/${encodeURIComponent(a.id)}/${verb}`, body);
+      say(`${a.tool}: ${verb === 'deny' ? 'denied' : body.args !== undefined ? 'approved with changed arguments' : 'approved'}`);
+    } catch (e) {
+      say(e.message); // e.g. it expired meanwhile
+    }
+    await guard(loadApprovals)();
+  };
+  const approve = el('button', { type: 'button', class: 'approve', onclick: () => void decide('approve', {}) }, 'Approve');
+  const approveChanged = el('button', { type: 'button', class: 'approve-changed', disabled: true, onclick: () => {
+    const v = typedArgs(args.value);
+    if (v instanceof Error) return void (invalid.textContent = v.message);
+    void decide('approve', { args: v });
+  } }, 'Approve with changes');
+  const deny = el('button', { type: 'button', class: 'deny', onclick: () => void decide('deny', message.value.trim() !== '' ? { message: message.value.trim() } : {}) }, 'Deny');
+  // edited arguments: approving as asked would silently drop the edit, so only the changed approval is offered
+  args.addEventListener('input', () => {
+    const v = typedArgs(args.value);
+    const changed = v instanceof Error || !sameJson(v, a.args);
+    invalid.textContent = v instanceof Error ? v.message : '';
+    approve.disabled = changed;
+    approveChanged.disabled = !changed || v instanceof Error;
+  });
+  const who = [a.caller?.via !== undefined ? `via ${a.caller.via}` : '', a.caller?.agentId !== undefined ? `agent ${a.caller.agentId}` : ''].filter((x) => x !== '').join(', ');
+  return el(
+    'li',
+    { dataset: { approval: a.id, tool: a.tool }, 'aria-label': label },
+    el('strong', { class: 'tool' }, a.tool),
+    el('p', { class: 'reason' }, a.reason),
+    el('p', { class: 'meta' }, `${who !== '' ? `${who}; ` : ''}asked ${new Date(a.requestedAt).toLocaleTimeString()}, refused at ${new Date(a.expiresAt).toLocaleTimeString()} unless decided`),
+    el('label', {}, el('span', {}, 'Arguments'), args),
+    invalid,
+    el('div', { class: 'actions' }, approve, approveChanged, message, deny),
+  );
+};
+
+const loadApprovals = async () => {
+  let answer;
+  try {
+    answer = await api('GET', '/api/v1/approvals');
+  } catch (e) {
+    // a caller without the approve_tool scope does not see the panel
+    if (e.problem?.code === 'SERVICE_MISSING_SCOPE') return void ($('approvals-pane').hidden = true);
+    throw e;
+  }
+  $('approvals-pane').hidden = !answer.enabled && answer.approvals.length === 0;
+  const ids = new Set(answer.approvals.map((a) => a.id));
+  for (const [id, li] of approvalItems) {
+    if (!ids.has(id)) {
+      li.remove();
+      approvalItems.delete(id);
+    }
+  }
+  for (const a of answer.approvals) {
+    if (approvalItems.has(a.id)) continue;
+    const li = approvalItem(a);
+    approvalItems.set(a.id, li);
+    $('approvals').append(li);
+  }
+  $('approvals-count').textContent = String(answer.approvals.length);
+  $('approvals-empty').hidden = answer.approvals.length > 0;
+};
+
+/** Reloads the approvals at each approval event; reconnects after a pause when the stream ends. */
+const followApprovals = async () => {
+  const decoder = new TextDecoder();
+  for (;;) {
+    try {
+      const headers = state.token !== '' ? { authorization: `Bearer ${state.token}` } : {};
+      const response = await fetch('/api/v1/events?types=approval_requested,approval_decided', { headers });
+      if (!response.ok || response.body === null) throw new Error(`events: ${response.status}`);
+      const reader = response.body.getReader();
+      let buffer = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        const end = buffer.lastIndexOf('\n\n');
+        if (end < 0) continue;
+        const events = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (/^event: approval_/m.test(events)) await guard(loadApprovals)();
+      }
+    } catch {
+      // the polling below keeps the list fresh meanwhile
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+  }
+};
+
+// ------------------------------------------------------------------------------------------------
 // start
 // ------------------------------------------------------------------------------------------------
 
@@ -297,9 +415,12 @@ $('token').addEventListener('change', () => {
 });
 
 const start = guard(async () => {
+  void guard(loadApprovals)();
   await loadBundles();
   await loadTools();
   await loadUsage();
 });
 void start();
+void followApprovals();
 setInterval(() => void guard(loadUsage)(), 5000);
+setInterval(() => void guard(loadApprovals)(), 5000);
