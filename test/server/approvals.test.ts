@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogCodes } from 'gramkit/catalog';
 import { approvalQueue, type ApprovalQueue } from 'gramkit/policy';
 import { Scopes, ServiceCodes } from 'gramkit/server';
-import { type Answer, type Harness, harness, isProblem } from './support.js';
+import { type Answer, type Harness, harness, isProblem, readEvents } from './support.js';
 
 let h: Harness | undefined;
 let q: ApprovalQueue | undefined;
@@ -185,26 +185,3 @@ describe('the approval routes', () => {
     expect(JSON.stringify(got)).not.toContain('secret content');
   });
 });
-
-/** Reads server-sent events until `count` arrived. */
-const readEvents = async (response: Response, count: number): Promise<Array<{ event: string; data: Record<string, unknown> }>> => {
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const out: Array<{ event: string; data: Record<string, unknown> }> = [];
-  while (out.length < count) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let end;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const event = /^event: (.*)$/m.exec(block)?.[1];
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (event !== undefined && data !== undefined) out.push({ event, data: JSON.parse(data) });
-    }
-  }
-  await reader.cancel();
-  return out;
-};

@@ -4,33 +4,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { newId } from 'gramkit/catalog';
 import { ServiceCodes } from 'gramkit/server';
-import { type Harness, harness, isProblem } from './support.js';
+import { type Harness, harness, isProblem, readEvents } from './support.js';
 
 let h: Harness;
 afterEach(async () => h?.close());
-
-/** Reads server-sent events from a response until `count` events arrived. */
-const readEvents = async (response: Response, count: number): Promise<Array<{ event: string; data: { type: string } }>> => {
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const out: Array<{ event: string; data: { type: string } }> = [];
-  while (out.length < count) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let end;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const event = /^event: (.*)$/m.exec(block)?.[1];
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (event !== undefined && data !== undefined) out.push({ event, data: JSON.parse(data) });
-    }
-  }
-  await reader.cancel();
-  return out;
-};
 
 describe('the event stream', () => {
   it('streams invoked, result and changed events; ?types= filters', async () => {

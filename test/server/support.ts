@@ -66,3 +66,26 @@ export const isProblem = (a: Answer, status: number, code: string): void => {
   }
   for (const k of ['type', 'title', 'status', 'detail', 'code']) if (a.json[k] === undefined) throw new Error(`the problem has no ${k}: ${a.text}`);
 };
+
+/** Reads server-sent events from a response until `count` events arrived, then cancels the stream. */
+export const readEvents = async (response: Response, count: number): Promise<Array<{ event: string; data: { type: string } & Record<string, unknown> }>> => {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const out: Array<{ event: string; data: { type: string } & Record<string, unknown> }> = [];
+  while (out.length < count) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const event = /^event: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (event !== undefined && data !== undefined) out.push({ event, data: JSON.parse(data) });
+    }
+  }
+  await reader.cancel();
+  return out;
+};

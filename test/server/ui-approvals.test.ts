@@ -6,15 +6,14 @@
  * arguments, using the keyboard only; denies one with a message; approves one as asked. Each
  * call's client gets the answer the decision implies, and the file shows it.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Catalog, openCatalog, openFileStore } from 'gramkit/catalog';
 import { approvalQueue, type ApprovalQueue } from 'gramkit/policy';
 import { adminPage, createService, type RunningServer, startServer } from 'gramkit/server';
-
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
+import { launchChromium, pageErrors } from './browser.js';
 
 describe('the admin page\'s approvals in Chromium', () => {
   let dir: string;
@@ -25,15 +24,13 @@ describe('the admin page\'s approvals in Chromium', () => {
   let browser: any;
 
   beforeAll(async () => {
-    if (CHROMIUM === undefined) throw new Error('no chromium at /usr/bin/chromium: install it (`apt-get install chromium`, as .ci/run does) to test the admin page');
     dir = mkdtempSync(join(tmpdir(), 'gramkit-ui-approvals-'));
     const opened = await openCatalog({ store: openFileStore(join(dir, 'data')), workspace: dir, allowHosts: [] });
     if (!opened.ok) throw new Error(opened.error.message);
     catalog = opened.value;
     queue = approvalQueue();
     server = await startServer(createService({ catalog, approvals: queue, mounts: [adminPage()] }), { host: '127.0.0.1', port: 0 });
-    const puppeteer = (await import('puppeteer-core')).default;
-    browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
@@ -50,11 +47,7 @@ describe('the admin page\'s approvals in Chromium', () => {
   it('shows each held call live, and approves with changes (by keyboard), denies with a message, approves as asked', async () => {
     writeFileSync(join(dir, 'notes.txt'), 'original\n');
     const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e: Error) => errors.push(e.message));
-    page.on('console', (m: { type: () => string; text: () => string }) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
+    const errors = pageErrors(page);
     await page.goto(`${server.url}/ui`);
     await page.waitForFunction(() => document.getElementById('approvals-pane')?.hidden === false && document.getElementById('approvals-empty')?.hidden === false);
 

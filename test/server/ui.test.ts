@@ -8,16 +8,15 @@
  * tools, and shows recent usage. The browser part is skipped, saying why, only when no chromium
  * is installed (`.ci/run` installs it).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Catalog, newId, openCatalog, openFileStore } from 'gramkit/catalog';
 import { adminPage, createService, type RunningServer, ServiceCodes, startServer } from 'gramkit/server';
 import { harness, isProblem } from './support.js';
+import { launchChromium, pageErrors } from './browser.js';
 import { readUiFile, renderUiModule, MODULE_PATH } from './sync-ui.js';
-
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
 
 describe('the admin page, served', () => {
   it('the bundled module is in sync with src/server/ui/ (run `npx tsx test/server/sync-ui.ts` after editing the page)', () => {
@@ -57,7 +56,6 @@ describe('the admin page in Chromium', () => {
   const bundleID = newId();
 
   beforeAll(async () => {
-    if (CHROMIUM === undefined) throw new Error('no chromium at /usr/bin/chromium: install it (`apt-get install chromium`, as .ci/run does) to test the admin page');
     dir = mkdtempSync(join(tmpdir(), 'gramkit-ui-'));
     const opened = await openCatalog({ store: openFileStore(join(dir, 'data')), workspace: dir, allowHosts: [] });
     if (!opened.ok) throw new Error(opened.error.message);
@@ -74,8 +72,7 @@ describe('the admin page in Chromium', () => {
     const agent = await catalog.registerTool({ id: 'tool_word_count', description: 'Counts the words of a text', input_schema: { stdin: 'string' }, exec: { type: 'cmd', cmd: 'wc', args: ['-w'] }, created_by: 'agent' });
     if (!agent.ok) throw new Error(agent.error.message);
     server = await startServer(createService({ catalog, mounts: [adminPage()] }), { host: '127.0.0.1', port: 0 });
-    const puppeteer = (await import('puppeteer-core')).default;
-    browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
@@ -87,11 +84,7 @@ describe('the admin page in Chromium', () => {
 
   it('lists, toggles, searches, shows the gram, invokes from a generated form, filters agent tools, shows usage', async () => {
     const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e: Error) => errors.push(e.message));
-    page.on('console', (m: { type: () => string; text: () => string }) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
+    const errors = pageErrors(page);
     await page.goto(`${server.url}/ui`);
     const rows = (): Promise<string[]> => page.$$eval('#tools tbody tr', (trs: Element[]) => trs.map((tr) => (tr as HTMLElement).dataset['tool'] as string));
     await page.waitForSelector('#tools tbody tr[data-tool="parse-json"]');
