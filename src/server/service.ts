@@ -50,7 +50,7 @@ export interface ServiceOptions {
   readonly catalog: Catalog;
   /** Requests must carry `Authorization: Bearer <token>` (all but `/healthz`). */
   readonly token?: string;
-  /** Enforce the callers' `X-Caller-Scopes`: `read_registry`, `invoke_tool`, `write_registry`. */
+  /** Enforce the callers' `X-Caller-Scopes`: `read_registry`, `invoke_tool`, `write_registry`, `approve_tool`. */
   readonly requireScopes?: boolean;
   /** `loopback`: only `Host: localhost|127.0.0.1|[::1]` (a server on 127.0.0.1); `any`: no check. Default `loopback`. */
   readonly hostHeaders?: 'loopback' | 'any';

@@ -20,7 +20,7 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .option('-w, --workspace <dir>', 'the directory built-in and command tools are confined to (default: the current directory)')
     .option('--bootstrap <file>', 'registry Tool JSON to register at start (default: tools_bootstrap.json or config/tools_bootstrap.json, else the default nucleus)')
     .option('--token <token>', 'require Authorization: Bearer <token> (required with a --host other than 127.0.0.1)')
-    .option('--require-scopes', 'enforce X-Caller-Scopes: read_registry, invoke_tool, write_registry')
+    .option('--require-scopes', 'enforce X-Caller-Scopes: read_registry, invoke_tool, write_registry, approve_tool')
     .option('--approvals <mode>', 'calls that need approval: queue (they wait for a person: GET /api/v1/approvals, the admin page; the default), deny, or yes')
     .option('--approval-timeout <seconds>', 'how long a queued call waits for a person before it is refused (default 300)')
     .option('-y, --yes', 'approve every call that needs approval (--approvals yes)')
