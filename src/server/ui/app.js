@@ -346,8 +346,8 @@ const loadApprovals = async () => {
   try {
     answer = await api('GET', '/api/v1/approvals');
   } catch (e) {
-    // a caller without the approve_tool scope does not see the panel
-    if (e.problem?.code === 'SERVICE_MISSING_SCOPE') return void ($('approvals-pane').hidden = true);
+    // a caller without the approve_tool scope (403) does not see the panel
+    if (e.problem?.status === 403) return void ($('approvals-pane').hidden = true);
     throw e;
   }
   $('approvals-pane').hidden = !answer.enabled && answer.approvals.length === 0;
