@@ -360,7 +360,8 @@ class CatalogImpl {
     // built-ins, which then take invoke's plain path (the signal is not even built for them)
     const cancellable = record.type !== 'builtin' || !QUICK_BUILTINS.has(record.impl['builtin'] as string);
     const signal = cancellable ? options.signal : undefined;
-    const gate = await gateCall({ policies: this.options.policies ?? {}, ...(this.options.approver !== undefined ? { approver: this.options.approver } : {}) }, bound, policyName, args, {
+    const approver = options.approver ?? this.options.approver;
+    const gate = await gateCall({ policies: this.options.policies ?? {}, ...(approver !== undefined ? { approver } : {}) }, bound, policyName, args, {
       callId: id,
       context,
       ...(signal !== undefined ? { signal } : {}),
@@ -372,6 +373,7 @@ class CatalogImpl {
       context,
       ...(signal !== undefined ? { signal } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
       ...(this.store.bus.listenerCount() > 0 || this.store.backend.kind === 'redis' ? { observer: this.observer(record, options) } : {}),
     });
     this.usageRecorder.record(record, result, { ...options, durationMs: performance.now() - t0 });

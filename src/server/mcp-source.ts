@@ -6,7 +6,9 @@
  * A call goes through the catalog (`invokeTool`): the same policies, usage, history and events as
  * the REST invoke routes. The served tool keeps the record's schemas, limits and annotations, so
  * `tools/list` shows what the catalog stores; a refusal before the tool runs (disabled meanwhile,
- * a policy) comes back as a failed call with the catalog's code.
+ * a policy) comes back as a failed call with the catalog's code. The MCP server calls through
+ * `call` (the source's own call path), so the approver of each call (the client's elicitation)
+ * and its progress listener reach the catalog's gate and `invoke`.
  *
  * `tools()` is synchronous (the MCP server reads it on every request): it answers the list built
  * last, and asks the catalog to sync (another process's writes then arrive as `changed` events).
@@ -15,11 +17,13 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { ToolRecord } from '../catalog/records.js';
 import { type BoundTool, bindTool } from '../library/bind.js';
+import { invoke } from '../library/invoke.js';
 import { ToolFailure } from '../library/result.js';
 import { createTool, type Tool } from '../library/tool.js';
 import { emptyToolLibrary, registerTool } from '../library/tool-library.js';
 import { McpCodes } from '../mcp/codes.js';
-import type { McpToolSource } from '../mcp/tool-source.js';
+import type { McpToolSource, SourceCallOptions } from '../mcp/tool-source.js';
+import type { ToolResult } from '../library/result.js';
 import type { Mount } from './service.js';
 
 export interface CatalogToolSource extends McpToolSource {
@@ -29,20 +33,26 @@ export interface CatalogToolSource extends McpToolSource {
   readonly close: () => void;
 }
 
+/** One call through the catalog, as a `ToolResult` (a refusal before the tool runs is a failure with the catalog's code). */
+const catalogCall = async (catalog: Catalog, record: ToolRecord, args: unknown, options: SourceCallOptions): Promise<ToolResult> => {
+  const r = await catalog.invokeTool({ id: record.toolID }, args, options);
+  if (!r.ok) return { ok: false, error: { code: r.error.code, message: r.error.message, retryable: false, ...(r.error.details !== undefined ? { details: r.error.details } : {}) } };
+  return r.value;
+};
+
+/** The record each served tool stands for (the MCP server's calls go through `catalogCall`). */
+const records = new WeakMap<Tool, ToolRecord>();
+
 /** A tool whose calls go through the catalog, with the catalog tool's name, schemas, limits and annotations. */
-const throughCatalog = (catalog: Catalog, record: ToolRecord, shape: Tool): Tool =>
-  createTool(
+const throughCatalog = (catalog: Catalog, record: ToolRecord, shape: Tool): Tool => {
+  const tool = createTool(
     shape.name,
     shape.description,
     shape.schema,
     async (args: unknown, ctx) => {
-      const r = await catalog.invokeTool({ id: record.toolID }, args, { signal: ctx.signal });
-      if (!r.ok) throw new ToolFailure(r.error.code, r.error.message, r.error.details !== undefined ? { details: r.error.details } : {});
-      if (!r.value.ok) {
-        const e = r.value.error;
-        throw new ToolFailure(e.code, e.message, { retryable: e.retryable, ...(e.details !== undefined ? { details: e.details } : {}) });
-      }
-      return r.value.value;
+      const r = await catalogCall(catalog, record, args, { signal: ctx.signal, ...(ctx.progress !== undefined ? { onProgress: ctx.progress } : {}) });
+      if (!r.ok) throw new ToolFailure(r.error.code, r.error.message, { retryable: r.error.retryable, ...(r.error.details !== undefined ? { details: r.error.details } : {}) });
+      return r.value;
     },
     {
       ...(shape.outputSchema !== undefined ? { outputSchema: shape.outputSchema } : {}),
@@ -50,6 +60,9 @@ const throughCatalog = (catalog: Catalog, record: ToolRecord, shape: Tool): Tool
       ...(shape.annotations !== undefined ? { annotations: shape.annotations } : {}),
     },
   );
+  records.set(tool, record);
+  return tool;
+};
 
 export const catalogToolSource = (catalog: Catalog): CatalogToolSource => {
   let current: ReadonlyArray<BoundTool> = Object.freeze([]);
@@ -111,6 +124,10 @@ export const catalogToolSource = (catalog: Catalog): CatalogToolSource => {
     subscribe: (onChange: () => void) => {
       listeners.add(onChange);
       return () => void listeners.delete(onChange);
+    },
+    call: (bound: BoundTool, args: unknown, options: SourceCallOptions) => {
+      const record = records.get(bound.tool);
+      return record !== undefined ? catalogCall(catalog, record, args, options) : invoke(bound, args, options);
     },
     ready: async () => {
       await first;
