@@ -2,8 +2,9 @@
  * A relay from MCP Streamable HTTP to a stdio MCP server, for tools that only speak HTTP (the
  * conformance suite): each session (an `initialize`) starts the command as a child process and
  * passes messages both ways unchanged. Messages the child sends during a request (progress, logs,
- * elicitation) go on that request's stream. Built on the v1 SDK's transports; listens on
- * 127.0.0.1 and a free port.
+ * elicitation) go on that request's stream. A spare child is started ahead, so a session does not
+ * wait for the command to start. Built on the v1 SDK's transports; listens on 127.0.0.1 and a free
+ * port.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -22,8 +23,17 @@ type Message = JSONRPCMessage & { id?: string | number; method?: string; params?
 export const stdioRelay = async (command: string, args: ReadonlyArray<string>, options: { readonly cwd?: string; readonly env?: Record<string, string> } = {}): Promise<Relay> => {
   const sessions = new Map<string, { http: StreamableHTTPServerTransport; child: StdioClientTransport }>();
 
-  const open = async (): Promise<StreamableHTTPServerTransport> => {
+  const spawn = async (): Promise<StdioClientTransport> => {
     const child = new StdioClientTransport({ command, args: [...args], ...(options.cwd !== undefined ? { cwd: options.cwd } : {}), ...(options.env !== undefined ? { env: options.env } : {}), stderr: 'ignore' });
+    // a server speaks only when spoken to: nothing arrives before a session takes the child
+    await child.start();
+    return child;
+  };
+  let spare = spawn();
+
+  const open = async (): Promise<StreamableHTTPServerTransport> => {
+    const child = await spare;
+    spare = spawn();
     const inFlight: Array<string | number> = [];
     const byToken = new Map<string | number, string | number>();
     const http = new StreamableHTTPServerTransport({
@@ -52,7 +62,6 @@ export const stdioRelay = async (command: string, args: ReadonlyArray<string>, o
       const related = (token !== undefined ? byToken.get(token) : undefined) ?? inFlight[inFlight.length - 1];
       void http.send(m, related !== undefined ? { relatedRequestId: related } : undefined).catch(() => {});
     };
-    await child.start();
     return http;
   };
 
@@ -78,6 +87,7 @@ export const stdioRelay = async (command: string, args: ReadonlyArray<string>, o
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     close: async () => {
+      await (await spare).close().catch(() => {});
       for (const s of sessions.values()) {
         await s.http.close().catch(() => {});
         await s.child.close().catch(() => {});
