@@ -3,12 +3,12 @@
  * as text, images kept end to end through `mcp:`), progress, logging, cancellation, approvals asked
  * through elicitation, agents as prompts, specifications as resources, and paged lists.
  */
-import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindAll, defineTool, invoke, parseSpecifications, type InvocationContext, type Tool, toolLibrary } from '../../src/index.js';
 import { connectMcp, createMcpHttpHandler, type McpConnection, serveMcpStdio, staticToolSource } from '../../src/entries/mcp.js';
 import { defaultRuleEngine, PolicyCodes } from '../../src/entries/policy.js';
+import { pipePair } from '../support/pipe-transport.js';
 import { listen, type Listening } from './support.js';
 
 const GRAM = `
@@ -56,34 +56,11 @@ if (bound._tag === 'Left') throw new Error('bind');
 const source = staticToolSource(bound.right, specs.agents);
 const policies = { rules: defaultRuleEngine };
 
-/** A v2 client over an in-process stdio connection to `serveMcpStdio` (newline-delimited JSON on two pipes). */
+/** A v2 client over an in-process stdio connection to `serveMcpStdio`. */
 const stdioPair = async (client: Client, options: { pageSize?: number } = {}) => {
-  const toServer = new PassThrough();
-  const toClient = new PassThrough();
-  const server = serveMcpStdio(source, { stdin: toServer, stdout: toClient, policies, ...options });
-  let buffer = '';
-  const transport = {
-    onmessage: undefined as ((m: unknown) => void) | undefined,
-    onclose: undefined as (() => void) | undefined,
-    onerror: undefined as ((e: Error) => void) | undefined,
-    start: async () => {
-      toClient.on('data', (chunk: Buffer) => {
-        buffer += chunk.toString('utf8');
-        let i: number;
-        while ((i = buffer.indexOf('\n')) >= 0) {
-          const line = buffer.slice(0, i);
-          buffer = buffer.slice(i + 1);
-          if (line.trim() !== '') transport.onmessage?.(JSON.parse(line));
-        }
-      });
-    },
-    send: async (m: unknown) => void toServer.write(`${JSON.stringify(m)}\n`),
-    close: async () => {
-      toServer.end();
-      transport.onclose?.();
-    },
-  };
-  await client.connect(transport as never);
+  const pipes = pipePair();
+  const server = serveMcpStdio(source, { stdin: pipes.toServer, stdout: pipes.toClient, policies, ...options });
+  await client.connect(pipes.transport as never);
   return { close: async () => { await client.close(); await server.close(); } };
 };
 
@@ -325,7 +302,7 @@ describe('prompts, resources, pages', () => {
       if (back._tag === 'Left') throw new Error(back.left.map((d) => d.message).join('\n'));
       const [t] = back.right.tools;
       expect([t?.name, t?.description, t?.schema, t?.outputSchema]).toEqual([specs.tools[0]!.name, specs.tools[0]!.description, specs.tools[0]!.schema, specs.tools[0]!.outputSchema]);
-      const schema = JSON.parse((await c.readResource({ uri: 'gram://tools/hello/schema.json' })).contents[0]!['text'] as string) as Record<string, unknown>;
+      const schema = JSON.parse(((await c.readResource({ uri: 'gram://tools/hello/schema.json' })).contents[0] as { text: string }).text) as Record<string, unknown>;
       expect(schema['inputSchema']).toEqual(specs.tools[0]!.schema);
       await expect(c.readResource({ uri: 'gram://tools/nothing' })).rejects.toThrow(/no resource gram:\/\/tools\/nothing/);
     } finally {
