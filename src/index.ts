@@ -78,7 +78,7 @@ export { toolsToTypeScript } from './spec/to-typescript.js';
 export type { InferArgs, InferInput, InferResult, InferToolArgs, InferToolResult, SignatureOf, ExprType } from './spec/infer.js';
 
 // library: tools and their results
-export type { Tool, ToolImplementation, InvocationContext, ToolLimits, ToolAnnotations, SafetyLevel, ApprovalRequirement, ToolOptions } from './library/tool.js';
+export type { Tool, ToolImplementation, InvocationContext, ProgressReporter, ToolLimits, ToolAnnotations, SafetyLevel, ApprovalRequirement, ToolOptions } from './library/tool.js';
 export { createTool, toolName, toolDescription, toolSchema, toolOutputSchema, isTool } from './library/tool.js';
 export type { DefineToolOptions, DefineToolFromGramOptions } from './library/define-tool.js';
 export { defineTool } from './library/define-tool.js';

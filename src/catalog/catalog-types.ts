@@ -7,7 +7,7 @@ import type { JsonObject } from '../core/json-schema.js';
 import type { SecretProvider } from '../core/redact.js';
 import type { BoundTool } from '../library/bind.js';
 import type { ToolResult } from '../library/result.js';
-import type { Tool } from '../library/tool.js';
+import type { ProgressReporter, Tool } from '../library/tool.js';
 import type { ToolLibrary } from '../library/tool-library.js';
 import type { HttpDispatcher } from '../net/dispatcher.js';
 import type { Approver } from '../policy/approvals.js';
@@ -91,7 +91,9 @@ export interface InvokeOptions {
   readonly projectId?: string;
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
-  /** Answers this call's approval instead of the catalog's approver (a service passes one that knows the caller). */
+  /** Told of the tool's progress reports (an MCP client's progress token). */
+  readonly onProgress?: ProgressReporter;
+  /** Answers this call's approval instead of the catalog's approver (an MCP client asked through elicitation). */
   readonly approver?: Approver;
 }
 

@@ -373,6 +373,7 @@ class CatalogImpl {
       context,
       ...(signal !== undefined ? { signal } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
       ...(this.store.bus.listenerCount() > 0 || this.store.backend.kind === 'redis' ? { observer: this.observer(record, options) } : {}),
     });
     this.usageRecorder.record(record, result, { ...options, durationMs: performance.now() - t0 });

@@ -33,7 +33,7 @@ import { deeperThan, jsonTextDepth, MAX_ARGUMENT_DEPTH } from '../core/json.js';
 import { messageOf } from '../core/message.js';
 import { admitCall } from './rate-limit.js';
 import { fail, isToolFailure, type ToolError, type ToolResult } from './result.js';
-import type { InvocationContext } from './tool.js';
+import type { InvocationContext, ProgressReporter } from './tool.js';
 import { endToolSpan, startToolSpan, type ToolSpan, tracingEnabled, withSpanContext } from './tracing.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -53,6 +53,8 @@ export interface InvokeOptions {
   readonly callId?: string;
   /** The timeout when neither `timeoutMs`, the binding nor the tool sets one (the agent sets `DEFAULT_TOOL_TIMEOUT_MS`). */
   readonly defaultTimeoutMs?: number;
+  /** Told of the implementation's progress reports (`ctx.progress`); without it, the implementation has no `progress`. */
+  readonly onProgress?: ProgressReporter;
 }
 
 /** The timeout of a tool call in an agent run when nothing else sets one: 5 minutes. */
@@ -77,7 +79,7 @@ export const invoke = (bound: BoundTool, args: unknown, options?: InvokeOptions)
     if (!isBoundToolImpl(bound)) return Promise.resolve(notBound(bound));
     if (
       bound.plain &&
-      (options === undefined || (options.signal === undefined && options.timeoutMs === undefined && options.observer === undefined && options.defaultTimeoutMs === undefined)) &&
+      (options === undefined || (options.signal === undefined && options.timeoutMs === undefined && options.observer === undefined && options.defaultTimeoutMs === undefined && options.onProgress === undefined)) &&
       !tracingEnabled()
     ) {
       return plainCall(bound, args, options?.context);
@@ -171,6 +173,7 @@ interface Prepared {
   readonly context: unknown;
   readonly timeoutMs: number | undefined;
   readonly signal: AbortSignal | undefined;
+  readonly progress: ProgressReporter | undefined;
 }
 
 const fullCall = async (b: BoundToolImpl, args: unknown, o: InvokeOptions, early: ToolResult | undefined): Promise<ToolResult> => {
@@ -204,7 +207,8 @@ const fullCall = async (b: BoundToolImpl, args: unknown, o: InvokeOptions, early
       let outcome: Outcome;
       if (prepared.timeoutMs === undefined && prepared.signal === undefined) {
         try {
-          const ctx: InvocationContext = { signal: NEVER, toolName: b.name, context: prepared.context };
+          const ctx: InvocationContext =
+            prepared.progress === undefined ? { signal: NEVER, toolName: b.name, context: prepared.context } : { signal: NEVER, toolName: b.name, context: prepared.context, progress: prepared.progress };
           let r = span !== undefined ? withSpanContext(span, () => b.tool.invoke(prepared.a, ctx)) : b.tool.invoke(prepared.a, ctx);
           if (isThenable(r)) r = await r;
           outcome = ok(r);
@@ -269,6 +273,7 @@ const prepare = (b: BoundToolImpl, args: unknown, o: InvokeOptions): ToolResult 
     context: o.context !== undefined ? o.context : b.options.context,
     timeoutMs: timeout !== undefined && timeout <= MAX_TIMER_MS ? timeout : undefined,
     signal,
+    progress: o.onProgress === undefined ? undefined : safeProgress(o.onProgress),
   };
 };
 
@@ -359,6 +364,9 @@ class GuardedContext implements InvocationContext {
   get context(): unknown {
     return this.#call.p.context;
   }
+  get progress(): ProgressReporter | undefined {
+    return this.#call.p.progress;
+  }
   get signal(): AbortSignal {
     const c = this.#call;
     if (c.controller === undefined) {
@@ -368,6 +376,18 @@ class GuardedContext implements InvocationContext {
     return c.controller.signal;
   }
 }
+
+/** The caller's progress listener, made safe: it cannot break the call, and bad figures are dropped. */
+const safeProgress =
+  (listener: ProgressReporter): ProgressReporter =>
+  (done, total, message) => {
+    if (typeof done !== 'number' || !Number.isFinite(done)) return;
+    try {
+      listener(done, typeof total === 'number' && Number.isFinite(total) ? total : undefined, typeof message === 'string' ? message : undefined);
+    } catch {
+      // a listener's failure is not the call's
+    }
+  };
 
 // -------------------------------------------------------------------------------------------------
 // results

@@ -22,7 +22,16 @@ export interface InvocationContext {
   readonly toolName: string;
   /** Whatever the caller passed as `context` to `invoke` (a workspace, a user id, ...). */
   readonly context?: unknown;
+  /**
+   * Reports how far a long call is: `done` units of `total` (when known), with a message for a
+   * person. Present when the caller listens (an MCP client that sent a progress token, an
+   * `onProgress` option of `invoke`); a tool calls `ctx.progress?.(done, total, message)`.
+   */
+  readonly progress?: ProgressReporter;
 }
+
+/** How a tool reports progress: `done` grows with each report; `total` when known. */
+export type ProgressReporter = (done: number, total?: number, message?: string) => void;
 
 /**
  * The function behind a tool. It receives validated arguments (defaults applied, on a copy) and

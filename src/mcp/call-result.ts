@@ -1,15 +1,20 @@
 /**
  * Tool results on the MCP wire, both ways.
  *
- * Served: a `ToolResult` becomes a `tools/call` result. A value is JSON text in one text block
- * (and `structuredContent` when the tool declares an object output schema); a failure is
+ * Served: a `ToolResult` becomes a `tools/call` result. A string is that text in one text block
+ * (marked `_meta["gramkit/text"]`, so a gramkit client reads it back as a string, not as JSON); a
+ * value that is MCP content (`{content: [blocks], structuredContent?}`, the blocks text, image,
+ * audio, embedded resource or resource link) is sent as it is; any other value is JSON text in one
+ * text block (and `structuredContent` when the tool declares an object output schema); a failure is
  * `isError: true` with `CODE: message` as its text, the message a model can act on, and gramkit's
  * error (code, message, retryable, details) under `_meta["gramkit/error"]`.
  *
  * Received: a `tools/call` result becomes the value of a remote tool or the failure it throws.
- * `structuredContent` is the value when there is one; else one text block is read as JSON when it
- * parses and as text otherwise; other content (images, several blocks) is returned as
- * `{content: [...]}`. An `isError` result is a `ToolFailure`: gramkit's own error when the server
+ * Content other than text (images, audio, resources) is kept: the value is
+ * `{content: [...], structuredContent?}`, which a gramkit server sends on unchanged, so images
+ * arrive as images end to end. Otherwise `structuredContent` is the value when there is one; else
+ * one text block is the string when marked so, read as JSON when it parses and as text otherwise;
+ * several text blocks are `{content: [...]}`. An `isError` result is a `ToolFailure`: gramkit's own error when the server
  * sent one, else `MCP_TOOL_ERROR` with the server's text. So a call through a gramkit server gives
  * the result of the same call made locally (a property test checks it).
  */
@@ -24,6 +29,39 @@ import { McpCodes } from './codes.js';
 
 /** The `_meta` key holding gramkit's error of a failed call. */
 export const ERROR_META_KEY = 'gramkit/error';
+
+/** The `_meta` key saying the one text block is the value itself (a string), not JSON text. */
+export const TEXT_META_KEY = 'gramkit/text';
+
+/** The types of MCP content blocks a result may carry. */
+const CONTENT_TYPES: ReadonlySet<string> = new Set(['text', 'image', 'audio', 'resource', 'resource_link']);
+
+/** A content block MCP defines: an object whose `type` is one of the content types, with what that type needs. */
+const isContentBlock = (v: unknown): boolean => {
+  if (!isRecord(v) || typeof v['type'] !== 'string' || !CONTENT_TYPES.has(v['type'])) return false;
+  switch (v['type']) {
+    case 'text':
+      return typeof v['text'] === 'string';
+    case 'image':
+    case 'audio':
+      return typeof v['data'] === 'string' && typeof v['mimeType'] === 'string';
+    case 'resource':
+      return isRecord(v['resource']) && typeof v['resource']['uri'] === 'string';
+    default:
+      return typeof v['uri'] === 'string' && typeof v['name'] === 'string';
+  }
+};
+
+/**
+ * Whether a tool's value is MCP content: an object with a `content` array of content blocks and
+ * at most a `structuredContent` object beside it (what a remote tool returns for images, and what
+ * a tool returns to send images, audio or resources).
+ */
+export const isMcpContent = (v: unknown): v is { readonly content: ReadonlyArray<Readonly<Record<string, unknown>>>; readonly structuredContent?: JsonObject } =>
+  isRecord(v) &&
+  Array.isArray(v['content']) &&
+  v['content'].every(isContentBlock) &&
+  Object.keys(v).every((k) => k === 'content' || (k === 'structuredContent' && isRecord(v['structuredContent'])));
 
 /** A `tools/call` result as MCP defines it (the parts gramkit reads and writes). */
 export interface McpCallResult {
@@ -62,6 +100,8 @@ export const toMcpCallResult = (result: ToolResult, structured: boolean): McpCal
     return { content: [{ type: 'text', text: `${result.error.code}: ${result.error.message}` }], isError: true, _meta: { [ERROR_META_KEY]: errorMeta(result.error) } };
   }
   const v = result.value;
+  if (typeof v === 'string') return { content: [{ type: 'text', text: v }], _meta: { [TEXT_META_KEY]: true } };
+  if (isMcpContent(v)) return v.structuredContent !== undefined ? { content: v.content, structuredContent: v.structuredContent } : { content: v.content };
   const text = { type: 'text', text: jsonText(v) };
   if (structured && typeof v === 'object' && v !== null && !Array.isArray(v)) return { content: [text], structuredContent: v as JsonObject };
   return { content: [text] };
@@ -104,10 +144,16 @@ export const failureOf = (result: Readonly<Record<string, unknown>>): ToolFailur
 /** The value of a `tools/call` result; a `ToolFailure` (thrown) for an error result. */
 export const valueOf = (result: Readonly<Record<string, unknown>>): unknown => {
   if (result['isError'] === true) throw failureOf(result);
-  if (isRecord(result['structuredContent'])) return result['structuredContent'];
   const content = Array.isArray(result['content']) ? result['content'] : [];
+  const structured = isRecord(result['structuredContent']) ? result['structuredContent'] : undefined;
+  // images, audio, resources: kept as content (with the structured value beside them)
+  if (content.some((c) => !isRecord(c) || c['type'] !== 'text')) return structured !== undefined ? { content, structuredContent: structured } : { content };
+  if (structured !== undefined) return structured;
   if (content.length === 0) return null;
-  if (content.length === 1 && isRecord(content[0]) && content[0]['type'] === 'text' && typeof content[0]['text'] === 'string') return parseJson(content[0]['text']);
+  if (content.length === 1 && isRecord(content[0]) && typeof content[0]['text'] === 'string') {
+    const marked = isRecord(result['_meta']) && result['_meta'][TEXT_META_KEY] === true;
+    return marked ? content[0]['text'] : parseJson(content[0]['text']);
+  }
   return { content };
 };
 

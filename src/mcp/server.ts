@@ -9,15 +9,28 @@
  * The SDK's own argument check is switched off (a validator that accepts everything): `invoke`
  * validates with gramkit's messages and applies defaults, which the SDK does not.
  *
+ * Beyond tools (each part in its own module): a string result is its text and a tool may return
+ * MCP content (call-result.ts); a call that needs approval asks the client through elicitation when
+ * it can answer (elicitation-approver.ts; the approver goes to the one policy gate); the client's
+ * progress token makes `ctx.progress` send `notifications/progress`; `logging/setLevel` turns on
+ * log notifications of the call events (invoked, result, failed); `notifications/cancelled`
+ * aborts the call's signal (the SDK's). Agents are prompts and specifications resources
+ * (prompts-resources.ts); the lists are paged.
+ *
  * `mcpServerFactory` makes one SDK server per serving unit (an HTTP request, a stdio connection),
  * as the SDK's serving entries want; `stdio-server.ts` and `http-handler.ts` serve it.
  */
 import { type jsonSchemaValidator, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import type { BoundTool } from '../library/bind.js';
+import type { ToolResult } from '../library/result.js';
+import type { ProgressReporter } from '../library/tool.js';
+import type { Approver } from '../policy/approvals.js';
 import { toMcpCallResult } from './call-result.js';
 import { McpCodes } from './codes.js';
+import { type Elicit, elicitationApprover } from './elicitation-approver.js';
 import { gatedCall, type McpGateOptions } from './gate.js';
+import { DEFAULT_PAGE_SIZE, pageOf, promptDefinition, promptMessages, readResource, resourceDefinitions } from './prompts-resources.js';
 import { servedTools } from './tool-definitions.js';
 import type { McpToolSource } from './tool-source.js';
 
@@ -36,7 +49,16 @@ export interface McpServeOptions extends McpGateOptions {
   readonly timeoutMs?: number;
   /** Told about tools left out of `tools/list` (a schema MCP cannot take) and names changed for MCP. */
   readonly onDiagnostic?: (d: Diagnostic) => void;
+  /** Items per page of `tools/list`, `prompts/list` and `resources/list` (default 100). */
+  readonly pageSize?: number;
 }
+
+/** MCP's log levels, least severe first. */
+const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+type Level = (typeof LEVELS)[number];
+const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel';
+
+const invalidParams = (message: string): ProtocolError => new ProtocolError(ProtocolErrorCode.InvalidParams, message);
 
 /** Makes a fresh SDK server; `track` is told about it until it closes (for list-changed notifications). */
 export type ServerFactory = (track?: (server: Server) => void) => Server;
@@ -63,16 +85,54 @@ export const mcpServerFactory = (source: McpToolSource, options: McpServeOptions
     }
     return s;
   };
+  const pageSize = options.pageSize !== undefined && Number.isSafeInteger(options.pageSize) && options.pageSize > 0 ? options.pageSize : DEFAULT_PAGE_SIZE;
+  const page = <A>(items: ReadonlyArray<A>, cursor: unknown) => {
+    const p = pageOf(items, cursor, pageSize);
+    if (!p.ok) throw invalidParams(p.message);
+    return p;
+  };
   return (track) => {
     const server = new Server(
       { name: options.name ?? 'gramkit', version: options.version ?? '0.0.0' },
       {
-        capabilities: { tools: { listChanged: true } },
+        capabilities: { tools: { listChanged: true }, prompts: {}, resources: {}, logging: {} },
         ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
         jsonSchemaValidator: ACCEPT_EVERYTHING,
       },
     );
-    server.setRequestHandler('tools/list', async () => ({ tools: served().definitions as never }));
+    // the level a 2025-era client set on this connection; none: no log notifications
+    let level: Level | undefined;
+    server.setRequestHandler('logging/setLevel', async (request) => {
+      const l = request.params.level as Level;
+      if (!LEVELS.includes(l)) throw invalidParams(`unknown log level ${JSON.stringify(l)}; the levels are: ${LEVELS.join(', ')}`);
+      level = l;
+      return {};
+    });
+    server.setRequestHandler('tools/list', async (request) => {
+      const p = page(served().definitions, request.params?.cursor);
+      return { tools: p.items as never, ...(p.nextCursor !== undefined ? { nextCursor: p.nextCursor } : {}) };
+    });
+    server.setRequestHandler('prompts/list', async (request) => {
+      const p = page(source.agents?.() ?? [], request.params?.cursor);
+      return { prompts: p.items.map(promptDefinition) as never, ...(p.nextCursor !== undefined ? { nextCursor: p.nextCursor } : {}) };
+    });
+    server.setRequestHandler('prompts/get', async (request) => {
+      const agents = source.agents?.() ?? [];
+      const agent = agents.find((a) => a.name === request.params.name);
+      if (agent === undefined) throw invalidParams(`unknown prompt "${request.params.name}"; the prompts of this server are: ${agents.length > 0 ? agents.map((a) => a.name).join(', ') : 'none'}`);
+      const task = request.params.arguments?.['task'];
+      return promptMessages(agent, new Set(source.tools().map((b) => b.name)), typeof task === 'string' ? task : undefined) as never;
+    });
+    server.setRequestHandler('resources/list', async (request) => {
+      const p = page(resourceDefinitions(source.tools()), request.params?.cursor);
+      return { resources: p.items as never, ...(p.nextCursor !== undefined ? { nextCursor: p.nextCursor } : {}) };
+    });
+    server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [] }));
+    server.setRequestHandler('resources/read', async (request) => {
+      const r = readResource(source.tools(), request.params.uri);
+      if (r === undefined) throw new ProtocolError(-32002 as ProtocolErrorCode, `no resource ${request.params.uri}; list the resources to see what there is`, { uri: request.params.uri });
+      return r as never;
+    });
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const s = served();
       const name = request.params.name;
@@ -85,10 +145,45 @@ export const mcpServerFactory = (source: McpToolSource, options: McpServeOptions
           { code: McpCodes.UNKNOWN_TOOL, tools: names },
         );
       }
-      const result = await call(bound, request.params.arguments ?? {}, {
-        signal: ctx.mcpReq.signal,
+      // log notifications: the level of the request (2026-07-28) or of the connection (2025)
+      const envelopeLevel = ctx.mcpReq.envelope?.[LOG_LEVEL_KEY as never] as Level | undefined;
+      const threshold = envelopeLevel ?? level;
+      const log =
+        threshold === undefined
+          ? undefined
+          : (l: Level, data: Record<string, unknown>): void => {
+              if (LEVELS.indexOf(l) >= LEVELS.indexOf(threshold)) void ctx.mcpReq.log(l, data, 'gramkit').catch(() => {});
+            };
+      const token = (request.params._meta as Record<string, unknown> | undefined)?.['progressToken'] ?? (ctx.mcpReq._meta as Record<string, unknown> | undefined)?.['progressToken'];
+      const onProgress: ProgressReporter | undefined =
+        typeof token === 'string' || typeof token === 'number'
+          ? (done, total, message) =>
+              void ctx.mcpReq
+                .notify({ method: 'notifications/progress', params: { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) } })
+                .catch(() => {})
+          : undefined;
+      // approvals: the client asks its user when it can (2025-era elicitation), else the server's approver
+      const canElicit = ctx.mcpReq.envelope === undefined && server.getClientCapabilities()?.elicitation !== undefined;
+      const approver: Approver | undefined = canElicit ? elicitationApprover(((form, o) => ctx.mcpReq.elicitInput(form as never, o)) as Elicit) : options.approver;
+      const args = request.params.arguments ?? {};
+      // over stateless HTTP a cancellation reaches the call as the client closing its request
+      const request_ = ctx.http?.req;
+      const callOptions = {
+        signal: request_ !== undefined ? AbortSignal.any([ctx.mcpReq.signal, request_.signal]) : ctx.mcpReq.signal,
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-      });
+        ...(onProgress !== undefined ? { onProgress } : {}),
+      };
+      log?.('debug', { event: 'invoked', tool: name, args });
+      const t0 = log !== undefined ? performance.now() : 0;
+      const result: ToolResult =
+        source.call !== undefined
+          ? await source.call(bound, args, { ...callOptions, ...(approver !== undefined ? { approver } : {}) })
+          : await (approver === options.approver ? call : gatedCall({ ...options, ...(approver !== undefined ? { approver } : {}) }))(bound, args, callOptions);
+      if (log !== undefined) {
+        const durationMs = Math.round(performance.now() - t0);
+        if (result.ok) log('info', { event: 'result', tool: name, durationMs });
+        else log('warning', { event: 'failed', tool: name, code: String(result.error.code), message: result.error.message, durationMs });
+      }
       return toMcpCallResult(result, s.structured.has(name)) as never;
     });
     track?.(server);

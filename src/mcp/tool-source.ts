@@ -7,6 +7,10 @@
  * `tools()` and, optionally, `subscribe()` can be served.
  */
 import type { BoundTool, BoundTools } from '../library/bind.js';
+import type { InvokeOptions } from '../library/invoke.js';
+import type { ToolResult } from '../library/result.js';
+import type { Approver } from '../policy/approvals.js';
+import type { AgentSpecification } from '../spec/agent-spec.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -17,12 +21,28 @@ export interface McpToolSource {
   readonly tools: () => ReadonlyArray<BoundTool>;
   /** Calls `onChange` after `tools()` changed; returns a function that stops the calls. */
   readonly subscribe?: (onChange: () => void) => () => void;
+  /** The agents served as MCP prompts (none without it). */
+  readonly agents?: () => ReadonlyArray<AgentSpecification>;
+  /**
+   * A source with its own call path (a catalog, which puts calls through its policies, usage and
+   * events): the server calls it instead of its gate and `invoke`, handing it the approver of
+   * this call (the MCP client's elicitation, when it can ask) and the progress listener.
+   */
+  readonly call?: (bound: BoundTool, args: unknown, options: SourceCallOptions) => Promise<ToolResult>;
+}
+
+/** What a served call carries to a source's own call path. */
+export interface SourceCallOptions extends Pick<InvokeOptions, 'signal' | 'timeoutMs' | 'onProgress'> {
+  /** Answers the call's approval: the MCP client when it can ask, else the server's. */
+  readonly approver?: Approver;
 }
 
 /** A source whose tools can be replaced; each replacement notifies the subscribers. */
 export interface MutableToolSource extends McpToolSource {
   readonly subscribe: (onChange: () => void) => () => void;
-  readonly set: (tools: BoundTools | ReadonlyArray<BoundTool>) => void;
+  /** Replaces the tools (and the agents, when given). */
+  readonly set: (tools: BoundTools | ReadonlyArray<BoundTool>, agents?: ReadonlyArray<AgentSpecification>) => void;
+  readonly agents: () => ReadonlyArray<AgentSpecification>;
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -34,24 +54,28 @@ const listOf = (tools: BoundTools | ReadonlyArray<BoundTool>): ReadonlyArray<Bou
 
 const isBoundTools = (v: BoundTools | ReadonlyArray<BoundTool>): v is BoundTools => !Array.isArray(v);
 
-/** A source that never changes. */
-export const staticToolSource = (tools: BoundTools | ReadonlyArray<BoundTool>): McpToolSource => {
+/** A source that never changes (with `agents` as its prompts). */
+export const staticToolSource = (tools: BoundTools | ReadonlyArray<BoundTool>, agents: ReadonlyArray<AgentSpecification> = []): McpToolSource => {
   const list = listOf(tools);
-  return Object.freeze({ tools: () => list });
+  const prompts = Object.freeze([...agents]);
+  return Object.freeze({ tools: () => list, agents: () => prompts });
 };
 
 /** A source whose tools are replaced with `set` (e.g. when the specification file is edited). */
-export const mutableToolSource = (initial: BoundTools | ReadonlyArray<BoundTool>): MutableToolSource => {
+export const mutableToolSource = (initial: BoundTools | ReadonlyArray<BoundTool>, initialAgents: ReadonlyArray<AgentSpecification> = []): MutableToolSource => {
   let current = listOf(initial);
+  let agents = Object.freeze([...initialAgents]);
   const listeners = new Set<() => void>();
   return Object.freeze({
     tools: () => current,
+    agents: () => agents,
     subscribe: (onChange: () => void) => {
       listeners.add(onChange);
       return () => void listeners.delete(onChange);
     },
-    set: (tools: BoundTools | ReadonlyArray<BoundTool>) => {
+    set: (tools: BoundTools | ReadonlyArray<BoundTool>, next?: ReadonlyArray<AgentSpecification>) => {
       current = listOf(tools);
+      if (next !== undefined) agents = Object.freeze([...next]);
       for (const l of [...listeners]) {
         try {
           l();

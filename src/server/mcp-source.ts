@@ -7,7 +7,10 @@
  * the REST invoke routes. The served tool keeps the record's schemas, limits and annotations, so
  * `tools/list` shows what the catalog stores; a refusal before the tool runs (disabled meanwhile,
  * a policy) comes back as a failed call with the catalog's code. A call that needs approval waits in
- * the service's queue (`approvals`), as a REST call does, until a person decides over REST.
+ * the service's queue (`approvals`), as a REST call does, until a person decides over REST (or the
+ * MCP client decides, when it can be asked through elicitation). The MCP server calls through
+ * `call` (the source's own call path), so the approver of each call (the client's elicitation)
+ * and its progress listener reach the catalog's gate and `invoke`.
  *
  * `tools()` is synchronous (the MCP server reads it on every request): it answers the list built
  * last, and asks the catalog to sync (another process's writes then arrive as `changed` events).
@@ -16,12 +19,14 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { ToolRecord } from '../catalog/records.js';
 import { type BoundTool, bindTool } from '../library/bind.js';
+import { invoke } from '../library/invoke.js';
 import { ToolFailure } from '../library/result.js';
 import { createTool, type Tool } from '../library/tool.js';
 import { emptyToolLibrary, registerTool } from '../library/tool-library.js';
 import { McpCodes } from '../mcp/codes.js';
 import { type ApprovalQueue, queueApprover } from '../policy/approval-queue.js';
-import type { McpToolSource } from '../mcp/tool-source.js';
+import type { McpToolSource, SourceCallOptions } from '../mcp/tool-source.js';
+import type { ToolResult } from '../library/result.js';
 import type { Mount } from './service.js';
 
 export interface CatalogToolSource extends McpToolSource {
@@ -31,24 +36,26 @@ export interface CatalogToolSource extends McpToolSource {
   readonly close: () => void;
 }
 
+/** One call through the catalog, as a `ToolResult` (a refusal before the tool runs is a failure with the catalog's code). */
+const catalogCall = async (catalog: Catalog, record: ToolRecord, args: unknown, options: SourceCallOptions): Promise<ToolResult> => {
+  const r = await catalog.invokeTool({ id: record.toolID }, args, options);
+  if (!r.ok) return { ok: false, error: { code: r.error.code, message: r.error.message, retryable: false, ...(r.error.details !== undefined ? { details: r.error.details } : {}) } };
+  return r.value;
+};
+
+/** The record each served tool stands for (the MCP server's calls go through `catalogCall`). */
+const records = new WeakMap<Tool, ToolRecord>();
+
 /** A tool whose calls go through the catalog, with the catalog tool's name, schemas, limits and annotations. */
-const throughCatalog = (catalog: Catalog, record: ToolRecord, shape: Tool, approvals: ApprovalQueue | undefined): Tool =>
-  createTool(
+const throughCatalog = (catalog: Catalog, record: ToolRecord, shape: Tool): Tool => {
+  const tool = createTool(
     shape.name,
     shape.description,
     shape.schema,
     async (args: unknown, ctx) => {
-      const r = await catalog.invokeTool({ id: record.toolID }, args, {
-        signal: ctx.signal,
-        // a call that needs approval waits in the service's queue until decided or cancelled
-        ...(approvals !== undefined ? { approver: queueApprover(approvals, { via: 'mcp' }, () => ctx.signal) } : {}),
-      });
-      if (!r.ok) throw new ToolFailure(r.error.code, r.error.message, r.error.details !== undefined ? { details: r.error.details } : {});
-      if (!r.value.ok) {
-        const e = r.value.error;
-        throw new ToolFailure(e.code, e.message, { retryable: e.retryable, ...(e.details !== undefined ? { details: e.details } : {}) });
-      }
-      return r.value.value;
+      const r = await catalogCall(catalog, record, args, { signal: ctx.signal, ...(ctx.progress !== undefined ? { onProgress: ctx.progress } : {}) });
+      if (!r.ok) throw new ToolFailure(r.error.code, r.error.message, { retryable: r.error.retryable, ...(r.error.details !== undefined ? { details: r.error.details } : {}) });
+      return r.value;
     },
     {
       ...(shape.outputSchema !== undefined ? { outputSchema: shape.outputSchema } : {}),
@@ -56,9 +63,13 @@ const throughCatalog = (catalog: Catalog, record: ToolRecord, shape: Tool, appro
       ...(shape.annotations !== undefined ? { annotations: shape.annotations } : {}),
     },
   );
+  records.set(tool, record);
+  return tool;
+};
 
 /** `approvals`: the service's queue, where calls that need approval wait (else the catalog's approver answers). */
 export const catalogToolSource = (catalog: Catalog, options: { readonly approvals?: ApprovalQueue } = {}): CatalogToolSource => {
+  const approvals = options.approvals;
   let current: ReadonlyArray<BoundTool> = Object.freeze([]);
   const listeners = new Set<() => void>();
   let building: Promise<void> | undefined;
@@ -70,7 +81,7 @@ export const catalogToolSource = (catalog: Catalog, options: { readonly approval
     for (const { record } of await catalog.specifications()) {
       const b = await catalog.boundTool({ id: record.toolID });
       if (!b.ok) continue;
-      const tool = throughCatalog(catalog, record, b.value.tool, options.approvals);
+      const tool = throughCatalog(catalog, record, b.value.tool);
       const bound = bindTool(b.value.spec, registerTool(tool.name, tool, emptyToolLibrary), b.value.options);
       if (bound._tag === 'Right') out.push(bound.right);
     }
@@ -118,6 +129,13 @@ export const catalogToolSource = (catalog: Catalog, options: { readonly approval
     subscribe: (onChange: () => void) => {
       listeners.add(onChange);
       return () => void listeners.delete(onChange);
+    },
+    call: (bound: BoundTool, args: unknown, options: SourceCallOptions) => {
+      const record = records.get(bound.tool);
+      if (record === undefined) return invoke(bound, args, options);
+      // the client's elicitation when it can ask, else the service's queue (a person decides over REST)
+      const approver = options.approver ?? (approvals !== undefined ? queueApprover(approvals, { via: 'mcp' }, () => options.signal) : undefined);
+      return catalogCall(catalog, record, args, { ...options, ...(approver !== undefined ? { approver } : {}) });
     },
     ready: async () => {
       await first;

@@ -31,7 +31,7 @@ describe.each(CLIENT_KINDS)('gramkit mcp over stdio, %s client', (kind) => {
       expect(errorCode(refused)).toBe(PolicyCodes.DENIED);
       expect(text(refused)).toContain('start it with --yes to approve such calls');
       await expect(client.callTool('nope', {})).rejects.toThrow(/unknown tool "nope"/);
-      expect(text(await client.callTool('shout', { text: 'ok' }))).toBe('"OK"');
+      expect(text(await client.callTool('shout', { text: 'ok' }))).toBe('OK');
     } finally {
       await client.close();
     }
@@ -51,7 +51,7 @@ describe('gramkit mcp: policies and options', () => {
     }
     const open = await stdioClient('v1', process.execPath, [CLI, 'mcp', FIXTURE, '--no-watch', '--yes']);
     try {
-      expect(text(await open.callTool('erase', { path: 'a.txt' }))).toBe('"erased a.txt"');
+      expect(text(await open.callTool('erase', { path: 'a.txt' }))).toBe('erased a.txt');
     } finally {
       await open.close();
     }
@@ -180,7 +180,7 @@ describe('MCP servers where a specification file or a library goes', () => {
     const client = await stdioClient('v2', process.execPath, [CLI, 'mcp', url]);
     try {
       expect((await client.listTools()).tools.map((t) => t['name'])).toEqual(['get_weather', 'shout', 'lookup', 'erase', 'wait_for_cancel']);
-      expect(text(await client.callTool('shout', { text: 'proxied' }))).toBe('"PROXIED"');
+      expect(text(await client.callTool('shout', { text: 'proxied' }))).toBe('PROXIED');
       const refused = await client.callTool('erase', { path: 'a.txt' });
       expect(errorCode(refused)).toBe(PolicyCodes.DENIED);
     } finally {

@@ -524,3 +524,37 @@ describe('invoke: the shared signal', () => {
     expect(signal?.onabort).toBeNull();
   });
 });
+
+describe('progress', () => {
+  const countSpec = spec('count', { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] });
+  const bound = (): BoundTool =>
+    boundFor(countSpec, async ({ n }: { n: number }, ctx: InvocationContext) => {
+      for (let i = 1; i <= n; i++) ctx.progress?.(i, n, `at ${i}`);
+      return typeof ctx.progress;
+    });
+
+  it('ctx.progress reaches onProgress, with or without a timeout or a signal; without a listener there is none', async () => {
+    for (const extra of [{}, { timeoutMs: 10_000 }, { signal: new AbortController().signal }]) {
+      const seen: Array<[number, number | undefined, string | undefined]> = [];
+      expect(await invoke(bound(), { n: 3 }, { ...extra, onProgress: (d, t, m) => void seen.push([d, t, m]) })).toEqual(ok('function'));
+      expect(seen).toEqual([
+        [1, 3, 'at 1'],
+        [2, 3, 'at 2'],
+        [3, 3, 'at 3'],
+      ]);
+    }
+    expect(await invoke(bound(), { n: 3 })).toEqual(ok('undefined'));
+  });
+
+  it('a listener that throws, or figures that are not numbers, do not break the call', async () => {
+    const odd = boundFor(spec('odd', { type: 'object' }), (_a: unknown, ctx: InvocationContext) => {
+      (ctx.progress as (...a: unknown[]) => void)('x', 'y', 3);
+      ctx.progress?.(1, Number.NaN, 'half');
+      return 'done';
+    });
+    const seen: unknown[] = [];
+    expect(await invoke(odd, {}, { onProgress: (...a) => void seen.push(a) })).toEqual(ok('done'));
+    expect(seen).toEqual([[1, undefined, 'half']]);
+    expect(await invoke(bound(), { n: 2 }, { onProgress: () => { throw new Error('listener'); } })).toEqual(ok('function'));
+  });
+});

@@ -50,7 +50,7 @@ describe.each(CLIENT_KINDS)('Streamable HTTP, %s client', (kind) => {
     }
   });
 
-  it('calls through invoke: defaults applied, structuredContent for object results, JSON text for others', async () => {
+  it('calls through invoke: defaults applied, structuredContent for object results, a string as its text', async () => {
     const client = await httpClient(kind, server.url);
     try {
       const weather = await client.callTool('get_weather', { city: 'Paris' });
@@ -58,7 +58,7 @@ describe.each(CLIENT_KINDS)('Streamable HTTP, %s client', (kind) => {
       expect(weather['structuredContent']).toEqual({ city: 'Paris', days: 1, conditions: 'sunny' });
       expect(JSON.parse(text(weather))).toEqual({ city: 'Paris', days: 1, conditions: 'sunny' });
       const shouted = await client.callTool('shout', { text: 'hello' });
-      expect(text(shouted)).toBe('"HELLO"');
+      expect(text(shouted)).toBe('HELLO');
       expect(shouted['structuredContent']).toBeUndefined();
     } finally {
       await client.close();
@@ -85,7 +85,7 @@ describe.each(CLIENT_KINDS)('Streamable HTTP, %s client', (kind) => {
     const client = await httpClient(kind, server.url);
     try {
       await expect(client.callTool('no_such_tool', {})).rejects.toThrow(/unknown tool "no_such_tool"; the tools of this server are: get_weather, shout/);
-      expect(text(await client.callTool('shout', { text: 'still here' }))).toBe('"STILL HERE"');
+      expect(text(await client.callTool('shout', { text: 'still here' }))).toBe('STILL HERE');
     } finally {
       await client.close();
     }
@@ -119,7 +119,7 @@ describe('policies over HTTP', () => {
       const open = createMcpHttpHandler(staticToolSource(fixtureTools()), { policies: {}, approver: approveAll });
       const s2 = await listen(open.node);
       const c2 = await httpClient('v1', s2.url);
-      expect(text(await c2.callTool('erase', { path: 'notes.txt' }))).toBe('"erased notes.txt"');
+      expect(text(await c2.callTool('erase', { path: 'notes.txt' }))).toBe('erased notes.txt');
       await c2.close();
       await open.close();
       await s2.close();

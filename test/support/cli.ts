@@ -76,3 +76,9 @@ export const startCli = async (
   await Promise.race([listening, done]);
   return { done, stop: (s = 'SIGTERM') => stop(s), out: () => stdout, err: () => stderr, url: () => /listening on (\S+)/.exec(stdout)?.[1] };
 };
+
+/**
+ * The auth arguments of every `gramkit serve` a test starts for a client that sends no token
+ * (one place to change when the service's auth defaults change).
+ */
+export const SERVE_AUTH_ARGS: ReadonlyArray<string> = [];

@@ -4,8 +4,9 @@
  *
  * The library is found as for `gramkit run`: `--library`, else the file header's, plus the tools
  * the file declares itself and the built-in ones. Calls go through the policies of `gramkit run`:
- * the default safety rules, the permissions of `ALLOWED_TOOL_PERMS`, and approvals (refused, saying
- * why, unless `--yes`). When the file changes, it is loaded again and the client is told
+ * the default safety rules, the permissions of `ALLOWED_TOOL_PERMS`, and approvals (asked of the
+ * client's user through elicitation when the client can; else refused, saying why, unless `--yes`).
+ * The file's agents are the server's prompts. When the file changes, it is loaded again and the client is told
  * (`notifications/tools/list_changed`); a version with errors is reported and the last good one
  * kept. stdout carries the protocol only: problems go to stderr.
  *
@@ -21,6 +22,7 @@ import { bindAll, type BoundTools, formatBindError } from '../../library/bind.js
 import type { Approver } from '../../policy/approvals.js';
 import { approveAll, approverFrom } from '../../policy/approvers.js';
 import { mutableToolSource } from '../../mcp/tool-source.js';
+import type { AgentSpecification } from '../../spec/agent-spec.js';
 import { serveMcpStdio } from '../../mcp/stdio-server.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { VERSION } from '../version.js';
@@ -45,7 +47,7 @@ export interface McpCommandOptions {
 }
 
 /** The bound tools and the files they come from (watched), or why they cannot be served (text for stderr). */
-type Loaded = Either<string, { readonly bound: BoundTools; readonly files: ReadonlyArray<string> }>;
+type Loaded = Either<string, { readonly bound: BoundTools; readonly agents: ReadonlyArray<AgentSpecification>; readonly files: ReadonlyArray<string> }>;
 
 // -------------------------------------------------------------------------------------------------
 // policies (the rules and permissions are every command's: policies.ts)
@@ -86,7 +88,7 @@ const load = async (ctx: CommandContext, file: string, options: McpCommandOption
   for (const b of bound.right.tools) b.validators();
   const modules = [...(options.library ?? []), ...(header.library !== undefined ? [header.library] : [])].filter((r) => r !== BUILTIN && !isMcpAddress(r));
   const files = [...(source.path !== undefined ? [source.path] : []), ...modules.map((m) => (isAbsolute(m) ? m : resolve(ctx.io.cwd, m)))];
-  return right({ bound: bound.right, files });
+  return right({ bound: bound.right, agents: specs.agents, files });
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -114,7 +116,7 @@ export const action = async (ctx: CommandContext, file: string, options: McpComm
     io.stderr(first.left);
     return EXIT_FAILURE;
   }
-  const source = mutableToolSource(first.right.bound);
+  const source = mutableToolSource(first.right.bound, first.right.agents);
 
   // the file (and library modules) watched: a change reloads them and tells the client
   const watchers: FSWatcher[] = [];
@@ -124,7 +126,7 @@ export const action = async (ctx: CommandContext, file: string, options: McpComm
     reloading = reloading.then(async () => {
       const next = await load(ctx, file, options, workspace.value);
       if (next._tag === 'Left') io.stderr(`gramkit mcp: ${file} changed but cannot be served; still serving the previous tools\n${next.left}`);
-      else source.set(next.right.bound);
+      else source.set(next.right.bound, next.right.agents);
     });
   };
   if (options.watch !== false) {
