@@ -132,4 +132,6 @@ export type {
 export { runExperiment } from './agent/experiment.js';
 export type { LatencyStats } from './agent/experiment-stats.js';
 export { formatExperimentReport, EXPERIMENT_COLUMNS } from './agent/experiment-report.js';
+export { matchToolCalls, standardizeString } from './agent/tool-call-match.js';
+export type { AskedToolCall, ExpectedToolCall, ToolCallMatch } from './agent/tool-call-match.js';
 export type { ExperimentColumn } from './agent/experiment-report.js';
