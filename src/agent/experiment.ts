@@ -37,6 +37,11 @@ export interface ExperimentInput extends AnswerChecks {
   readonly message: string;
   /** A name for the input in reports (default: its position, from 1). */
   readonly id?: string;
+  /**
+   * The tools the model is shown for this input, by name (default: all the agent's). A BFCL
+   * category gives each question its own functions: one agent holds them all, each input shows its own.
+   */
+  readonly tools?: ReadonlyArray<string>;
 }
 
 export interface ExperimentVariant {
@@ -190,6 +195,7 @@ const normalizeInputs = (inputs: ReadonlyArray<string | ExperimentInput>): { inp
     for (const k of ['expected', 'equals', 'pattern'] as const) if (input[k] !== undefined && typeof input[k] !== 'string') problems.push(`input ${i + 1}: ${k} must be a string`);
     const bad = checkAnswerChecks(input) ?? (input.expectedToolCalls !== undefined ? checkExpectedToolCalls(input.expectedToolCalls) : undefined);
     if (bad !== undefined) problems.push(`input ${i + 1}: ${bad}`);
+    if (input.tools !== undefined && (!Array.isArray(input.tools) || !input.tools.every((t) => typeof t === 'string'))) problems.push(`input ${i + 1}: tools must be a list of tool names`);
     out.push({ ...input, id: input.id ?? String(i + 1) });
   });
   return { inputs: out, problems };
@@ -318,10 +324,11 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     if (modelId === '') modelId = chosen.id;
     // what the model asks for is scored, whether or not the calls then validate or run
     const asked: AskedToolCall[] = [];
+    const shown = spec.tools === undefined ? undefined : new Set(spec.tools.flatMap((t) => [t, t.replace(/\./g, '_')]));
     const model: Model = {
       id: chosen.id,
       generate: async (request) => {
-        const response = await chosen.generate(request);
+        const response = await chosen.generate(shown === undefined ? request : { ...request, tools: request.tools.filter((t) => shown.has(t.name)) });
         if (response.ok) for (const c of response.value.message.toolCalls ?? []) asked.push({ name: c.name, arguments: parseArguments(c.arguments) });
         return response;
       },

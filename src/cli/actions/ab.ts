@@ -14,9 +14,12 @@
  * Exit 0 when the experiment ran (failed runs are results in the report), 1 when it could not
  * start (a library that does not load or bind, unreadable inputs), 2 for usage errors.
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import { formatAgentError } from '../../agent/agent-error.js';
+import { isRecord } from '../../core/json.js';
+import { checkAnswerChecks } from '../../agent/experiment-scoring.js';
+import { checkExpectedToolCalls } from '../../agent/tool-call-match.js';
 import { type ExperimentInput, type ExperimentRunKey, type ExperimentVariant, runExperiment } from '../../agent/experiment.js';
 import { EXPERIMENT_COLUMNS, formatExperimentReport } from '../../agent/experiment-report.js';
 import type { Model } from '../../agent/model.js';
@@ -28,6 +31,10 @@ import { loadSource } from './gram-input.js';
 import { commandPolicies } from './policies.js';
 import { resolveWorkspace } from './spec-source.js';
 import { type AgentCatalog, catalogLibrary, openAgentCatalog } from './catalog-library.js';
+import { openResults, type ResultsFile } from './ab-results.js';
+import { loadScorers } from './ab-scorers.js';
+import type { ExperimentScorer } from '../../agent/experiment-scoring.js';
+import type { AgentSpecification } from '../../spec/agent-spec.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -52,6 +59,10 @@ export interface AbCommandOptions {
   readonly catalog?: ReadonlyArray<string>;
   /** How a `replay:` model matches requests: `exact` (default) or `sequence` (each run from the start). */
   readonly replayMatch?: string;
+  /** Scorer modules (`(run) => {score, reason}`), each a score per run named after its file. */
+  readonly scorer?: ReadonlyArray<string>;
+  /** With `--out results.jsonl`: continue the experiment the file holds. */
+  readonly resume?: boolean;
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -91,12 +102,27 @@ const parseToolCalls = (v: unknown): { readonly steps?: ScriptedSteps; readonly 
   return { steps: out };
 };
 
+/** The last user message of a BFCL `question` (a list of turns, each a list of messages). */
+const bfclQuestion = (q: unknown): string | undefined => {
+  const messages = (Array.isArray(q) ? q.flat() : []) as ReadonlyArray<unknown>;
+  const users = messages.filter((m): m is { role: string; content: string } => isRecord(m) && m['role'] === 'user' && typeof m['content'] === 'string');
+  return users.at(-1)?.content;
+};
+
+/** The names of a BFCL entry's functions. */
+const bfclFunctions = (f: unknown): ReadonlyArray<string> | undefined =>
+  Array.isArray(f) ? f.flatMap((x) => (isRecord(x) && typeof x['name'] === 'string' ? [x['name']] : [])) : undefined;
+
 /**
  * The inputs of a JSON-lines file: each line a JSON string (the message) or an object with
- * `message` (or `input`), and optionally `id`, `expected` and `toolCalls` (the calls to make
- * before the model answers). Blank lines are skipped.
+ * `message` (or `input`), and optionally `id`, the checks of a good answer (`expected`, `equals`,
+ * `pattern`, `schema`), `expectedToolCalls` (BFCL's possible-answer form), `tools` (the tools the
+ * model is shown) and `toolCalls` (the calls to make before the model answers). A line of a BFCL
+ * test file (`question`, `function`) is an input too: its last user message, its functions as
+ * `tools`, and its `ground_truth`, or the one `answers` has for its id, as `expectedToolCalls`.
+ * Blank lines are skipped.
  */
-export const parseInputs = (text: string): ParsedInputs => {
+export const parseInputs = (text: string, answers: ReadonlyMap<string, unknown> = new Map()): ParsedInputs => {
   const inputs: ExperimentInput[] = [];
   const scripts: Array<ScriptedSteps | undefined> = [];
   const problems: string[] = [];
@@ -123,22 +149,42 @@ export const parseInputs = (text: string): ParsedInputs => {
       return;
     }
     const o = v as Record<string, unknown>;
-    const message = o['message'] ?? o['input'];
+    const bfcl = o['message'] === undefined && o['input'] === undefined && o['question'] !== undefined;
+    const message = bfcl ? bfclQuestion(o['question']) : (o['message'] ?? o['input']);
     if (typeof message !== 'string' || message.trim() === '') {
       problems.push(`line ${i + 1}: no "message" (a non-empty string)`);
       return;
     }
     const id = o['id'];
-    const expected = o['expected'];
     if (id !== undefined && typeof id !== 'string' && typeof id !== 'number') problems.push(`line ${i + 1}: "id" must be a string or a number`);
-    if (expected !== undefined && typeof expected !== 'string') problems.push(`line ${i + 1}: "expected" must be a string`);
+    const checks: Record<string, unknown> = {};
+    for (const k of ['expected', 'equals', 'pattern'] as const) {
+      if (o[k] === undefined) continue;
+      if (typeof o[k] !== 'string') problems.push(`line ${i + 1}: "${k}" must be a string`);
+      else checks[k] = o[k];
+    }
+    if (o['schema'] !== undefined) {
+      if (!isRecord(o['schema'])) problems.push(`line ${i + 1}: "schema" must be a JSON Schema (an object)`);
+      else checks['schema'] = o['schema'];
+    }
+    const expectedCalls = o['expectedToolCalls'] ?? o['ground_truth'] ?? (bfcl && (typeof id === 'string' || typeof id === 'number') ? answers.get(String(id)) : undefined);
+    if (expectedCalls !== undefined) {
+      const bad = checkExpectedToolCalls(expectedCalls);
+      if (bad !== undefined) problems.push(`line ${i + 1}: ${bad}`);
+      else checks['expectedToolCalls'] = expectedCalls;
+    }
+    const bad = checkAnswerChecks(checks);
+    if (bad !== undefined) problems.push(`line ${i + 1}: ${bad}`);
+    const tools = bfcl ? bfclFunctions(o['function']) : o['tools'];
+    if (tools !== undefined && (!Array.isArray(tools) || !tools.every((t) => typeof t === 'string'))) problems.push(`line ${i + 1}: "tools" must be a list of tool names`);
+    else if (tools !== undefined) checks['tools'] = tools;
     const script = o['toolCalls'] !== undefined ? parseToolCalls(o['toolCalls']) : {};
     if (script.problem !== undefined) problems.push(`line ${i + 1}: ${script.problem}`);
     scripts.push(script.steps);
     inputs.push({
       message,
       id: id !== undefined && (typeof id === 'string' || typeof id === 'number') ? String(id) : String(inputs.length + 1),
-      ...(typeof expected === 'string' ? { expected } : {}),
+      ...(checks as Partial<ExperimentInput>),
     });
   });
   return { inputs, scripts, problems };
@@ -173,6 +219,30 @@ export const variantNames = (refs: ReadonlyArray<string>): ReadonlyArray<string>
     seen.set(name, n);
     return n === 1 ? name : `${name}#${n}`;
   });
+};
+
+/**
+ * The possible answers of a BFCL test file, by id: BFCL keeps them in `possible_answer/<the same
+ * file name>` beside it. Empty when there is no such file.
+ */
+const bfclAnswers = async (path: string | undefined): Promise<ReadonlyMap<string, unknown>> => {
+  if (path === undefined) return new Map();
+  let text: string;
+  try {
+    text = await readFile(resolve(dirname(path), 'possible_answer', basename(path)), 'utf8');
+  } catch {
+    return new Map();
+  }
+  const out = new Map<string, unknown>();
+  for (const line of text.split('\n')) {
+    try {
+      const v = JSON.parse(line) as unknown;
+      if (isRecord(v) && (typeof v['id'] === 'string' || typeof v['id'] === 'number')) out.set(String(v['id']), v['ground_truth']);
+    } catch {
+      // not an answer line
+    }
+  }
+  return out;
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -249,7 +319,7 @@ const experiment = async (
     io.stderr(`gramkit: ${inputsFile.error.message}\n`);
     return EXIT_FAILURE;
   }
-  const parsed = parseInputs(inputsFile.value.text);
+  const parsed = parseInputs(inputsFile.value.text, await bfclAnswers(inputsFile.value.path));
   if (parsed.problems.length > 0 || parsed.inputs.length === 0) {
     const problems = parsed.problems.length > 0 ? parsed.problems : ['no inputs (one JSON line per message)'];
     io.stderr(`gramkit: ${inputsFile.value.name}: ${problems.join('\n  ')}\n`);
@@ -284,12 +354,61 @@ const experiment = async (
     return steps !== undefined ? withScriptedCalls(steps, base) : base;
   };
   const perRun = fresh || parsed.scripts.some((s) => s !== undefined);
+  const loadedScorers = await loadScorers(io.cwd, options.scorer ?? []);
+  if (loadedScorers.problems.length > 0) {
+    io.stderr(`gramkit: ${loadedScorers.problems.join('\n  ')}\n`);
+    return EXIT_FAILURE;
+  }
+  // --out *.jsonl: the runs stream to it as they finish; --resume continues it
+  const streaming = options.out !== undefined && extname(options.out).toLowerCase() === '.jsonl';
+  if (options.resume === true && !streaming) {
+    io.stderr('gramkit ab: --resume continues a results file: give it with --out results.jsonl\n');
+    return EXIT_USAGE;
+  }
+  let results: ResultsFile | undefined;
+  if (streaming && options.out !== undefined) {
+    const path = isAbsolute(options.out) ? options.out : resolve(io.cwd, options.out);
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      const opened = openResults(path, { agent: agent.name, variants: variants.map((v) => v.name), inputs: parsed.inputs.map((x) => x.id ?? ''), runsPerInput: runs.value ?? 1 }, options.resume === true);
+      if (!opened.ok) {
+        io.stderr(`gramkit: ${opened.error}\n`);
+        return EXIT_FAILURE;
+      }
+      results = opened.value;
+    } catch (e) {
+      io.stderr(`gramkit: cannot write ${options.out}: ${e instanceof Error ? e.message : String(e)}\n`);
+      return EXIT_FAILURE;
+    }
+  }
+  try {
+    return await runAndReport(ctx, options, { agent, variants, inputs: parsed.inputs, model: perRun ? modelOf : model.right, scorers: loadedScorers.scorers, results, streaming }, { runs, concurrency, maxSteps, timeout });
+  } finally {
+    results?.close();
+  }
+};
+
+interface Planned {
+  readonly agent: AgentSpecification;
+  readonly variants: ReadonlyArray<ExperimentVariant>;
+  readonly inputs: ReadonlyArray<ExperimentInput>;
+  readonly model: Model | ((key: ExperimentRunKey) => Model);
+  readonly scorers: Readonly<Record<string, ExperimentScorer>>;
+  readonly results: ResultsFile | undefined;
+  readonly streaming: boolean;
+}
+
+const runAndReport = async (ctx: CommandContext, options: AbCommandOptions, planned: Planned, { runs, concurrency, maxSteps, timeout }: Numbers): Promise<number> => {
+  const { io } = ctx;
+  const { agent, variants, results } = planned;
 
   const result = await runExperiment({
     agent,
     variants,
-    inputs: parsed.inputs,
-    model: perRun ? modelOf : model.right,
+    inputs: planned.inputs,
+    model: planned.model,
+    scorers: planned.scorers,
+    ...(results !== undefined ? { done: results.done, onRun: results.append } : {}),
     policies: commandPolicies(io.env),
     approve: options.yes === true ? approveAll : denyAll,
     ...(runs.value !== undefined ? { runs: runs.value } : {}),
@@ -303,7 +422,7 @@ const experiment = async (
     return EXIT_FAILURE;
   }
   const json = `${JSON.stringify({ ...result.value, columns: EXPERIMENT_COLUMNS }, null, 2)}\n`;
-  if (options.out !== undefined) {
+  if (options.out !== undefined && !planned.streaming) {
     const path = isAbsolute(options.out) ? options.out : resolve(io.cwd, options.out);
     try {
       await mkdir(dirname(path), { recursive: true });
