@@ -151,3 +151,40 @@ describe('gramkit ab offline: scripted tool calls, replay by sequence, what the 
     expect(report.summaries[0]?.toolErrorsByCode).toEqual({ [PolicyCodes.DENIED]: 1 });
   });
 });
+
+describe('gramkit ab scoring: expectedToolCalls, answer checks, --scorer, BFCL test files', () => {
+  it('scores the calls the model asked for (scripted calls count) and the caller’s scorer, in the JSON report', async () => {
+    const inputs = join(tmp, 'scored.jsonl');
+    writeFileSync(
+      inputs,
+      [
+        { id: 'right', message: 'capital of France', toolCalls: [{ name: 'capital_of', arguments: { country: 'France' } }], expectedToolCalls: [{ capital_of: { country: ['france'] } }], pattern: '^Paris$' },
+        { id: 'wrong', message: 'capital of Spain', toolCalls: [{ name: 'capital_of', arguments: { country: 'Spain', extra: 1 } }], expectedToolCalls: [{ capital_of: { country: ['Spain'] } }] },
+      ]
+        .map((x) => JSON.stringify(x))
+        .join('\n'),
+    );
+    const scorer = join(tmp, 'short-answer.mjs');
+    writeFileSync(scorer, 'export default (run) => ({ score: (run.content ?? "").length <= 5 ? 1 : 0, reason: "longer than 5" });\n');
+    const r = await cli(['ab', AGENT, '-l', FAST, '-i', inputs, '--scorer', scorer, '--json']);
+    expect(r.stderr).toBe('');
+    const report = JSON.parse(r.stdout) as { results: Array<Record<string, unknown>> };
+    expect(report.results.map((x) => [x['inputId'], x['toolCallsMatch'], x['reason']])).toEqual([
+      ['right', true, undefined],
+      ['wrong', false, 'Unexpected parameter: "extra".'],
+    ]);
+    expect(report.results[0]?.['scores']).toEqual({ toolCalls: { score: 1 }, pattern: { score: 1 }, 'short-answer': { score: 1, reason: 'longer than 5' } });
+    const bad = await cli(['ab', AGENT, '-l', FAST, '-i', inputs, '--scorer', join(tmp, 'nope.mjs')]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--scorer');
+  });
+
+  it('reads a BFCL test file as inputs, with the possible answers beside it', async () => {
+    const r = await cli(['ab', AGENT, '-l', FAST, '-i', 'test/fixtures/bfcl/BFCL_v4_parallel.json', '--json', '--concurrency', '8']);
+    expect(r.stderr).toBe('');
+    const report = JSON.parse(r.stdout) as { results: Array<{ inputId: string; toolCallsMatch?: boolean; reason?: string }> };
+    expect(report.results).toHaveLength(200);
+    // the capitals agent has none of BFCL's functions: the offline model calls none, and no answer matches
+    expect(report.results[0]).toMatchObject({ inputId: 'parallel_0', toolCallsMatch: false, reason: 'Wrong number of functions: 0 calls, 2 expected.' });
+  });
+});
