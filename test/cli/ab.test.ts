@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -186,5 +186,26 @@ describe('gramkit ab scoring: expectedToolCalls, answer checks, --scorer, BFCL t
     expect(report.results).toHaveLength(200);
     // the capitals agent has none of BFCL's functions: the offline model calls none, and no answer matches
     expect(report.results[0]).toMatchObject({ inputId: 'parallel_0', toolCallsMatch: false, reason: 'Wrong number of functions: 0 calls, 2 expected.' });
+  });
+});
+
+describe('gramkit ab --cache', () => {
+  it('answers a request made before from the cache: the model is not asked again', async () => {
+    const recording = join(tmp, 'cache-brazil.json');
+    expect((await cli(['run', AGENT, 'What is the capital of Brazil', '--record', recording])).code).toBe(0);
+    const inputs = join(tmp, 'cache.jsonl');
+    writeFileSync(inputs, '"What is the capital of Brazil"\n');
+    const cache = join(tmp, 'cache');
+    const args = ['ab', AGENT, '-l', FAST, '-i', inputs, '-m', `replay:${recording}`, '--cache', cache, '--json'];
+    const first = JSON.parse((await cli(args)).stdout) as { results: Array<{ completed: boolean; content?: string }> };
+    expect(first.results.map((x) => x.content)).toEqual(['Brasília']);
+    // two model calls: the tool call, then the answer
+    expect(readdirSync(cache).filter((f) => f.endsWith('.json'))).toHaveLength(2);
+    // the recording gone, the model could not answer: the cache does
+    writeFileSync(recording, JSON.stringify({ ...JSON.parse(readFileSync(recording, 'utf8')), exchanges: [] }));
+    const again = JSON.parse((await cli(args)).stdout) as { results: Array<{ completed: boolean; content?: string }> };
+    expect(again.results).toMatchObject([{ completed: true, content: 'Brasília' }]);
+    const without = JSON.parse((await cli(args.filter((a, i) => a !== '--cache' && args[i - 1] !== '--cache'))).stdout) as { results: Array<{ completed: boolean }> };
+    expect(without.results[0]?.completed).toBe(false);
   });
 });

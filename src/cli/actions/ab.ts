@@ -33,6 +33,7 @@ import { resolveWorkspace } from './spec-source.js';
 import { type AgentCatalog, catalogLibrary, openAgentCatalog } from './catalog-library.js';
 import { openResults, type ResultsFile } from './ab-results.js';
 import { loadScorers } from './ab-scorers.js';
+import { cachedModel } from './ab-cache.js';
 import type { ExperimentScorer } from '../../agent/experiment-scoring.js';
 import type { AgentSpecification } from '../../spec/agent-spec.js';
 
@@ -63,6 +64,8 @@ export interface AbCommandOptions {
   readonly scorer?: ReadonlyArray<string>;
   /** With `--out results.jsonl`: continue the experiment the file holds. */
   readonly resume?: boolean;
+  /** A directory of model answers by request: a request made before is not made again. */
+  readonly cache?: string;
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -348,8 +351,11 @@ const experiment = async (
   if (model._tag === 'Left') return model.left.code;
   // a replay by sequence starts over in each run; scripted calls come before the model's answer
   const fresh = replayMatch === 'sequence';
+  const cacheDir = options.cache === undefined ? undefined : isAbsolute(options.cache) ? options.cache : resolve(io.cwd, options.cache);
+  const cached = (m: Model): Model => (cacheDir === undefined ? m : cachedModel(m, cacheDir));
+  const shared = cached(model.right);
   const modelOf = (key: ExperimentRunKey): Model => {
-    const base = fresh ? ((m) => (m._tag === 'Right' ? m.right : model.right))(agentModel(ctx, agent, choice)) : model.right;
+    const base = fresh ? cached(((m) => (m._tag === 'Right' ? m.right : model.right))(agentModel(ctx, agent, choice))) : shared;
     const steps = parsed.scripts[key.input];
     return steps !== undefined ? withScriptedCalls(steps, base) : base;
   };
@@ -382,7 +388,7 @@ const experiment = async (
     }
   }
   try {
-    return await runAndReport(ctx, options, { agent, variants, inputs: parsed.inputs, model: perRun ? modelOf : model.right, scorers: loadedScorers.scorers, results, streaming }, { runs, concurrency, maxSteps, timeout });
+    return await runAndReport(ctx, options, { agent, variants, inputs: parsed.inputs, model: perRun ? modelOf : shared, scorers: loadedScorers.scorers, results, streaming }, { runs, concurrency, maxSteps, timeout });
   } finally {
     results?.close();
   }
