@@ -16,7 +16,7 @@ import type { ToolLibrary } from '../library/tool-library.js';
 import type { AgentSpecification } from '../spec/agent-spec.js';
 import { configurationError, type AgentError } from './agent-error.js';
 import { bindAgent, type BoundAgent } from './bind-agent.js';
-import type { Model } from './model.js';
+import type { Model, ModelResult } from './model.js';
 import { checkRunOptions, runBoundAgent } from './run-agent.js';
 import type { RunAgentOptions } from './run-types.js';
 import { bootstrapMeanInterval, comparePaired, type Interval, type LatencyStats, latencyStats, mean, normalizeAnswer, type PairedComparison, round3, wilsonInterval } from './experiment-stats.js';
@@ -267,6 +267,9 @@ const parseArguments = (text: string): unknown => {
   }
 };
 
+/** Times a rate-limited model request is made again, the experiment waiting each time. */
+const RATE_LIMIT_RETRIES = 8;
+
 const answerOf = (r: ExperimentRun): string => (r.completed ? normalizeAnswer(r.content ?? '') : `error ${r.error?.code ?? 'UNKNOWN'}`);
 
 const count = (into: Record<string, number>, key: string): void => {
@@ -309,6 +312,21 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
   for (const r of options.done ?? []) if (r.input < inputs.length && r.repetition < runs && variants.some((v) => v.variant.name === r.variant)) done.set(runKey(r.variant, r.input, r.repetition), r);
   const { scorers = {} } = options;
 
+  // a 429 the provider's retries did not get past slows the whole experiment down: every run
+  // waits what the server asked (or a doubling delay), and the request is made again
+  let pausedUntil = 0;
+  const limited = async (call: () => Promise<ModelResult>): Promise<ModelResult> => {
+    for (let attempt = 0; ; attempt++) {
+      const wait = pausedUntil - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const response = await call();
+      if (response.ok || response.error.code !== AgentCodes.RATE_LIMITED || attempt >= RATE_LIMIT_RETRIES) return response;
+      const asked = (response.error.details as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+      const delay = typeof asked === 'number' && Number.isFinite(asked) && asked >= 0 ? Math.min(asked, 60_000) : Math.min(1000 * 2 ** attempt, 60_000);
+      pausedUntil = Math.max(pausedUntil, Date.now() + delay);
+    }
+  };
+
   const results = await pool(jobs, concurrency ?? 4, async ({ input, repetition, v }): Promise<ExperimentRun> => {
     const previous = done.get(runKey(v.variant.name, input, repetition));
     if (previous !== undefined) return previous;
@@ -328,7 +346,7 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     const model: Model = {
       id: chosen.id,
       generate: async (request) => {
-        const response = await chosen.generate(shown === undefined ? request : { ...request, tools: request.tools.filter((t) => shown.has(t.name)) });
+        const response = await limited(() => chosen.generate(shown === undefined ? request : { ...request, tools: request.tools.filter((t) => shown.has(t.name)) }));
         if (response.ok) for (const c of response.value.message.toolCalls ?? []) asked.push({ name: c.name, arguments: parseArguments(c.arguments) });
         return response;
       },

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createAgentSpecification, createTool, formatExperimentReport, importTools, parseSpecifications, runExperiment, toolLibrary } from '../../src/index.js';
+import { AgentCodes, createAgentSpecification, createTool, formatExperimentReport, importTools, parseSpecifications, runExperiment, toolLibrary } from '../../src/index.js';
 import { offlineModel } from '../../src/entries/providers.js';
 import { scriptedModel } from '../../src/entries/testing.js';
 import fast from '../../examples/ab/fast-library.js';
@@ -209,5 +209,32 @@ describe('answer checks and scorers', () => {
       expect(r.error.message).toContain('input 1: "pattern" is not a regular expression');
       expect(r.error.message).toContain('input 2: "expectedToolCalls" must be a list of calls');
     }
+  });
+});
+
+describe('rate limits', () => {
+  it('a 429 with retry-after slows the experiment down instead of failing runs', async () => {
+    let limitedLeft = 3;
+    let refused = 0;
+    const inner = scriptedModel((request) => (request.messages.at(-1)?.role === 'tool' ? { text: 'Paris' } : { toolCalls: [{ name: 'capital_of', arguments: { country: 'France' } }] }));
+    // the provider's error after its own retries: AGENT_RATE_LIMITED with the server's retry-after
+    const model = {
+      id: 'limited',
+      generate: async (request: Parameters<typeof inner.generate>[0]) => {
+        if (limitedLeft > 0) {
+          limitedLeft--;
+          refused++;
+          return { ok: false as const, error: { code: AgentCodes.RATE_LIMITED, message: 'slow down', retryable: true, details: { retryAfterMs: 5 } } };
+        }
+        return inner.generate(request);
+      },
+    };
+    const r = await runExperiment({ agent, variants: { fast }, inputs: [{ message: 'France', expected: 'Paris' }, { message: 'France again', expected: 'Paris' }], model, concurrency: 2 });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.results.map((x) => x.success)).toEqual([true, true]);
+    expect(r.value.summaries[0]?.runErrorsByCode).toEqual({});
+    // 3 refused, then 2 model calls per run
+    expect(refused).toBe(3);
+    expect(inner.requests).toHaveLength(4);
   });
 });
