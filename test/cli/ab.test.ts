@@ -209,3 +209,15 @@ describe('gramkit ab --cache', () => {
     expect(without.results[0]?.completed).toBe(false);
   });
 });
+
+describe('gramkit ab progress', () => {
+  it('draws a progress bar on a terminal only: runs done, failures, time left; none with --json', async () => {
+    const r = await cli(['ab', AGENT, '-l', FAST, '-l', OLD, '-i', INPUTS], { isTTY: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('\r[------------------------------] 0/14 runs, 0 failed');
+    expect(r.stderr).toMatch(/\r\[##############################\] 14\/14 runs, 3 failed\u001b\[K/);
+    expect(r.stderr).toMatch(/ 1\/14 runs, 0 failed, about \d+s left/);
+    expect(r.stderr.endsWith('\r\u001b[K')).toBe(true);
+    expect((await cli(['ab', AGENT, '-l', FAST, '-i', INPUTS, '--json'], { isTTY: true })).stderr).toBe('');
+  });
+});

@@ -34,6 +34,7 @@ import { type AgentCatalog, catalogLibrary, openAgentCatalog } from './catalog-l
 import { openResults, type ResultsFile } from './ab-results.js';
 import { loadScorers } from './ab-scorers.js';
 import { cachedModel } from './ab-cache.js';
+import { progressBar } from './ab-progress.js';
 import type { ExperimentScorer } from '../../agent/experiment-scoring.js';
 import type { AgentSpecification } from '../../spec/agent-spec.js';
 
@@ -407,6 +408,8 @@ interface Planned {
 const runAndReport = async (ctx: CommandContext, options: AbCommandOptions, planned: Planned, { runs, concurrency, maxSteps, timeout }: Numbers): Promise<number> => {
   const { io } = ctx;
   const { agent, variants, results } = planned;
+  const total = planned.inputs.length * (runs.value ?? 1) * variants.length;
+  const bar = io.isTTY && options.json !== true ? progressBar(io.stderr, total, results?.done.length ?? 0) : undefined;
 
   const result = await runExperiment({
     agent,
@@ -414,7 +417,11 @@ const runAndReport = async (ctx: CommandContext, options: AbCommandOptions, plan
     inputs: planned.inputs,
     model: planned.model,
     scorers: planned.scorers,
-    ...(results !== undefined ? { done: results.done, onRun: results.append } : {}),
+    ...(results !== undefined ? { done: results.done } : {}),
+    onRun: (run) => {
+      results?.append(run);
+      bar?.onRun(run);
+    },
     policies: commandPolicies(io.env),
     approve: options.yes === true ? approveAll : denyAll,
     ...(runs.value !== undefined ? { runs: runs.value } : {}),
@@ -422,6 +429,7 @@ const runAndReport = async (ctx: CommandContext, options: AbCommandOptions, plan
     ...(maxSteps.value !== undefined ? { maxSteps: maxSteps.value } : {}),
     ...(timeout.value !== undefined ? { maxDurationMs: timeout.value } : {}),
   });
+  bar?.end();
   if (!result.ok) {
     const report = (result.error.details as { variants?: ReadonlyArray<{ variant: string; report?: string }> } | undefined)?.variants;
     io.stderr(`${formatAgentError(result.error)}\n${(report ?? []).map((r) => (r.report !== undefined ? `${r.variant}:\n${r.report}\n` : '')).join('')}`);
