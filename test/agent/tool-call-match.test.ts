@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type AskedToolCall, type ExpectedToolCall, matchToolCalls, standardizeString } from '../../src/index.js';
+import { type AskedToolCall, type ExpectedToolCall, matchToolCalls } from '../../src/index.js';
 
 type Fn = { name: string; parameters: { properties: Record<string, { type?: string }>; required?: string[] } };
 interface Entry {
@@ -166,12 +166,14 @@ describe('expectedToolCalls with BFCL’s possible answers', () => {
     expect(kindOf(e, callsOf(e.answers, () => 0).map((c) => ({ ...c, name: c.name.replace('.', '_') })))).toBe('match');
   });
 
-  it('standardizing is idempotent and ignores case and BFCL’s punctuation', () => {
+  it('a string matches whatever its case, spaces and BFCL’s punctuation (,./-_*^), and not another string', () => {
+    const schema = { type: 'object', properties: { s: { type: 'string' } } };
+    const match = (allowed: string, given: string) => matchToolCalls([{ t: { s: [allowed] } }], [{ name: 't', arguments: { s: given } }], () => schema).match;
     fc.assert(
       fc.property(fc.string(), (s) => {
-        const once = standardizeString(s);
-        expect(standardizeString(once)).toBe(once);
-        expect(standardizeString(`  ${s.toUpperCase()}.,-_ `)).toBe(standardizeString(s.toUpperCase()));
+        expect(match(s, ` ${s.toUpperCase()}.,-_*^/ `)).toBe(match(s, s.toUpperCase()));
+        expect(match(s, s)).toBe(true);
+        expect(match(s, `${s}#`)).toBe(false);
       }),
     );
   });
