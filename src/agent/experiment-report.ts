@@ -20,7 +20,7 @@ export interface ExperimentColumn {
 export const EXPERIMENT_COLUMNS: ReadonlyArray<ExperimentColumn> = [
   { column: 'library', field: 'name', meaning: 'the library the agent ran against (the first is the baseline)' },
   { column: 'runs', field: 'runs', meaning: 'runs on this library: inputs × --runs' },
-  { column: 'success', field: 'succeeded', meaning: "runs that ended with an answer, and whose answer contains the input's expected text when it has one (successRate: the share)" },
+  { column: 'success', field: 'succeeded', meaning: "runs that ended with an answer that passes every check of its input: expected (contains), equals, pattern, schema, expectedToolCalls (successRate: the share; successCI: its 95% interval)" },
   { column: 'tool calls', field: 'toolCalls', meaning: "calls the model made to the library's tools, in all runs" },
   { column: 'tool errors', field: 'toolErrors', meaning: 'tool calls whose result was an error (invalid arguments, failures, denials); the model sees them and may recover' },
   { column: 'errors by code', field: 'toolErrorsByCode', meaning: 'tool errors by code; "run CODE" counts runs that ended without an answer (runErrorsByCode)' },
