@@ -221,3 +221,30 @@ describe('gramkit ab progress', () => {
     expect((await cli(['ab', AGENT, '-l', FAST, '-i', INPUTS, '--json'], { isTTY: true })).stderr).toBe('');
   });
 });
+
+describe('gramkit ab --model, repeated', () => {
+  it('each library with each model is a variant, named by the parts that vary; the first is the baseline', async () => {
+    const recording = join(tmp, 'models-brazil.json');
+    expect((await cli(['run', AGENT, 'What is the capital of Brazil', '--record', recording])).code).toBe(0);
+    const inputs = join(tmp, 'models.jsonl');
+    writeFileSync(inputs, '{"message": "What is the capital of Brazil", "expected": "Brasília"}\n');
+    const both = JSON.parse((await cli(['ab', AGENT, '-l', FAST, '-l', OLD, '-i', inputs, '-m', 'offline', '-m', `replay:${recording}`, '--replay-match', 'sequence', '--json'])).stdout) as {
+      variants: string[];
+      results: Array<{ variant: string; content?: string }>;
+    };
+    expect(both.variants).toEqual(['fast-library/offline', 'fast-library/replay:models-brazil', 'capitals-1950-library/offline', 'capitals-1950-library/replay:models-brazil']);
+    expect(both.results.map((r) => [r.variant, r.content])).toEqual([
+      ['fast-library/offline', 'Brasília'],
+      ['fast-library/replay:models-brazil', 'Brasília'],
+      ['capitals-1950-library/offline', 'Rio de Janeiro'],
+      // the recording answers what it recorded, whatever the library returned
+      ['capitals-1950-library/replay:models-brazil', 'Brasília'],
+    ]);
+    const modelsOnly = JSON.parse((await cli(['ab', AGENT, '-l', FAST, '-i', inputs, '-m', 'offline', '-m', 'offline', '--json'])).stdout) as { variants: string[] };
+    expect(modelsOnly.variants).toEqual(['offline', 'offline#2']);
+    // every model is checked before anything runs
+    const bad = await cli(['ab', AGENT, '-l', FAST, '-i', inputs, '-m', 'offline', '-m', 'openai/gpt-4o-mini'], { env: {} });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toBe('');
+  });
+});

@@ -37,6 +37,7 @@ import { cachedModel } from './ab-cache.js';
 import { progressBar } from './ab-progress.js';
 import type { ExperimentScorer } from '../../agent/experiment-scoring.js';
 import type { AgentSpecification } from '../../spec/agent-spec.js';
+import type { ToolLibrary } from '../../library/tool-library.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -49,7 +50,8 @@ export interface AbCommandOptions {
   readonly out?: string;
   readonly json?: boolean;
   readonly agent?: string;
-  readonly model?: string;
+  /** One model, or several (each a variant with each library). */
+  readonly model?: string | ReadonlyArray<string>;
   readonly baseUrl?: string;
   readonly concurrency?: string;
   readonly yes?: boolean;
@@ -225,6 +227,9 @@ export const variantNames = (refs: ReadonlyArray<string>): ReadonlyArray<string>
   });
 };
 
+/** The `--model` arguments, `[undefined]` (the agent's model, else offline) when none. */
+const modelList = (m: string | ReadonlyArray<string> | undefined): ReadonlyArray<string | undefined> => (m === undefined ? [undefined] : typeof m === 'string' ? [m] : m.length === 0 ? [undefined] : m);
+
 /**
  * The possible answers of a BFCL test file, by id: BFCL keeps them in `possible_answer/<the same
  * file name>` beside it. Empty when there is no such file.
@@ -271,7 +276,7 @@ export const action = async (ctx: CommandContext, file: string, options: AbComma
   for (const p of [runs, concurrency, maxSteps, timeout]) if (p.problem !== undefined) return usage(p.problem);
   const replayMatch = options.replayMatch;
   if (replayMatch !== undefined && replayMatch !== 'exact' && replayMatch !== 'sequence') return usage(`--replay-match is exact or sequence, got ${JSON.stringify(replayMatch)}`);
-  if (replayMatch !== undefined && !(options.model ?? '').startsWith('replay:')) return usage('--replay-match is for a replay:<file> model (--model replay:<file>)');
+  if (replayMatch !== undefined && !modelList(options.model).some((m) => m?.startsWith('replay:') === true)) return usage('--replay-match is for a replay:<file> model (--model replay:<file>)');
 
   const workspace = await resolveWorkspace(io, options.workspace);
   if (!workspace.ok) {
@@ -331,36 +336,51 @@ const experiment = async (
   }
 
   const names = variantNames([...refs, ...catalogs.map((c) => c.replace(/\/+$/, ''))]);
-  const variants: ExperimentVariant[] = [];
+  const libraries: Array<{ readonly name: string; readonly library: ToolLibrary }> = [];
   for (const [i, ref] of refs.entries()) {
     const library = await agentLibrary(ctx, loaded.right, [ref], workspacePath);
     if (library._tag === 'Left') return library.left.code;
-    variants.push({ name: names[i] as string, library: library.right });
+    libraries.push({ name: names[i] as string, library: library.right });
   }
   for (const [i, source] of sources.entries()) {
     const library = await agentLibrary(ctx, loaded.right, [], workspacePath, await catalogLibrary(source, agent));
     if (library._tag === 'Left') return library.left.code;
-    variants.push({ name: names[refs.length + i] as string, library: library.right });
+    libraries.push({ name: names[refs.length + i] as string, library: library.right });
   }
+  // the variants are the product of the libraries and the models, named by the parts that vary
+  const modelArgs = modelList(options.model);
   const replayMatch = options.replayMatch;
-  const choice: ModelChoice = {
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-    ...(replayMatch === 'exact' || replayMatch === 'sequence' ? { replayMatch } : {}),
-  };
-  const model = agentModel(ctx, agent, choice);
-  if (model._tag === 'Left') return model.left.code;
-  // a replay by sequence starts over in each run; scripted calls come before the model's answer
   const fresh = replayMatch === 'sequence';
   const cacheDir = options.cache === undefined ? undefined : isAbsolute(options.cache) ? options.cache : resolve(io.cwd, options.cache);
   const cached = (m: Model): Model => (cacheDir === undefined ? m : cachedModel(m, cacheDir));
-  const shared = cached(model.right);
+  const variants: ExperimentVariant[] = [];
+  const modelsByVariant = new Map<string, { readonly choice: ModelChoice; readonly shared: Model }>();
+  const modelNames = variantNames(modelArgs.map((m) => (m === undefined ? 'default' : m.startsWith('replay:') ? `replay:${basename(m.slice(7), extname(m))}` : m)).map((m) => `${m}.x`));
+  for (const lib of libraries) {
+    for (const [j, m] of modelArgs.entries()) {
+      const choice: ModelChoice = {
+        ...(m !== undefined ? { model: m } : {}),
+        ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+        ...(replayMatch === 'exact' || replayMatch === 'sequence' ? { replayMatch } : {}),
+      };
+      const model = agentModel(ctx, agent, choice);
+      if (model._tag === 'Left') return model.left.code;
+      const name = modelArgs.length === 1 ? lib.name : libraries.length === 1 ? (modelNames[j] as string) : `${lib.name}/${modelNames[j] as string}`;
+      variants.push({ name, library: lib.library });
+      modelsByVariant.set(name, { choice, shared: cached(model.right) });
+    }
+  }
+  const first = modelsByVariant.get(variants[0]?.name ?? '');
+  if (first === undefined) return EXIT_USAGE;
+  const shared = first.shared;
+  // a replay by sequence starts over in each run; scripted calls come before the model's answer
   const modelOf = (key: ExperimentRunKey): Model => {
-    const base = fresh ? cached(((m) => (m._tag === 'Right' ? m.right : model.right))(agentModel(ctx, agent, choice))) : shared;
+    const mine = modelsByVariant.get(key.variant) ?? first;
+    const base = fresh ? cached(((m) => (m._tag === 'Right' ? m.right : mine.shared))(agentModel(ctx, agent, mine.choice))) : mine.shared;
     const steps = parsed.scripts[key.input];
     return steps !== undefined ? withScriptedCalls(steps, base) : base;
   };
-  const perRun = fresh || parsed.scripts.some((s) => s !== undefined);
+  const perRun = fresh || modelArgs.length > 1 || parsed.scripts.some((s) => s !== undefined);
   const loadedScorers = await loadScorers(io.cwd, options.scorer ?? []);
   if (loadedScorers.problems.length > 0) {
     io.stderr(`gramkit: ${loadedScorers.problems.join('\n  ')}\n`);

@@ -21,7 +21,7 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .option('--scorer <module>', 'a module whose default export scores a run: (run) => {score, reason}, a score from 0 to 1 (repeatable)', collect)
     .option('--json', 'print the JSON report instead of the table')
     .option('--agent <name>', 'the agent to run, when the file defines several')
-    .option('-m, --model <id>', 'openai/<model>, openai-responses/<model>, anthropic/<model>, gemini/<model>, offline or replay:<file> (default: the agent\'s model, else offline)')
+    .option('-m, --model <id>', 'openai/<model>, openai-responses/<model>, anthropic/<model>, gemini/<model>, offline or replay:<file> (default: the agent\'s model, else offline); repeat it to compare models: each library with each model is a variant', collect)
     .option('--replay-match <how>', 'with a replay:<file> model: exact (default: each request must match a recorded one) or sequence (each run replays the recording from its start)')
     .option('--base-url <url>', 'the API root of an OpenAI-, Anthropic- or Gemini-compatible server')
     .option('-c, --concurrency <n>', 'runs at the same time (default 4)')
