@@ -130,6 +130,10 @@ export type {
   AnswerDifference, ExperimentReport, ExperimentResult,
 } from './agent/experiment.js';
 export { runExperiment } from './agent/experiment.js';
-export type { LatencyStats } from './agent/experiment-stats.js';
+export type { LatencyStats, Interval, PairedComparison } from './agent/experiment-stats.js';
+export { wilsonInterval, bootstrapMeanInterval, mcnemarExactPValue, comparePaired } from './agent/experiment-stats.js';
+export type { AnswerChecks, RunScore, ScorerInput, ExperimentScorer } from './agent/experiment-scoring.js';
 export { formatExperimentReport, EXPERIMENT_COLUMNS } from './agent/experiment-report.js';
+export { matchToolCalls } from './agent/tool-call-match.js';
+export type { AskedToolCall, ExpectedToolCall, ToolCallMatch } from './agent/tool-call-match.js';
 export type { ExperimentColumn } from './agent/experiment-report.js';

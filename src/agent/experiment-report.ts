@@ -20,7 +20,7 @@ export interface ExperimentColumn {
 export const EXPERIMENT_COLUMNS: ReadonlyArray<ExperimentColumn> = [
   { column: 'library', field: 'name', meaning: 'the library the agent ran against (the first is the baseline)' },
   { column: 'runs', field: 'runs', meaning: 'runs on this library: inputs × --runs' },
-  { column: 'success', field: 'succeeded', meaning: "runs that ended with an answer, and whose answer contains the input's expected text when it has one (successRate: the share)" },
+  { column: 'success', field: 'succeeded', meaning: "runs that ended with an answer that passes every check of its input: expected (contains), equals, pattern, schema, expectedToolCalls (successRate: the share; successCI: its 95% interval)" },
   { column: 'tool calls', field: 'toolCalls', meaning: "calls the model made to the library's tools, in all runs" },
   { column: 'tool errors', field: 'toolErrors', meaning: 'tool calls whose result was an error (invalid arguments, failures, denials); the model sees them and may recover' },
   { column: 'errors by code', field: 'toolErrorsByCode', meaning: 'tool errors by code; "run CODE" counts runs that ended without an answer (runErrorsByCode)' },
@@ -57,6 +57,33 @@ const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<
   return [line(header), ...rows.map(line)].join('\n');
 };
 
+const interval = (i: readonly [number, number]): string => `${pct(i[0])}–${pct(i[1])}`;
+const signed = (v: number): string => `${v > 0 ? '+' : v < 0 ? '−' : '±'}${Math.abs(v * 100).toFixed(1)} points`;
+const pValue = (p: number): string => (p < 0.0001 ? 'p < 0.0001' : `p = ${p.toPrecision(2)}`);
+
+/** In words: each variant's success with its interval, and which differences from the baseline are real (p < 0.05) and which are noise. */
+const comparisonLines = (report: ExperimentReport): string[] => {
+  const out = ['success, with 95% intervals (Wilson), and against the baseline (paired by input and run):'];
+  for (const s of report.summaries) {
+    const head = `  ${s.name}: ${s.succeeded}/${s.runs} succeeded (${pct(s.successRate)}, 95% CI ${interval(s.successCI)}), mean score ${s.meanScore.toFixed(2)} (95% CI ${s.scoreCI[0].toFixed(2)}–${s.scoreCI[1].toFixed(2)})`;
+    const v = s.vsBaseline;
+    if (v === undefined) {
+      out.push(`${head}: the baseline`);
+      continue;
+    }
+    const differ = v.better + v.worse;
+    if (differ === 0 && v.score.better + v.score.worse === 0) {
+      out.push(`${head}: the same outcome and score as the baseline in all ${s.runs} runs: no difference`);
+      continue;
+    }
+    const verdict = (c: { readonly significant: boolean; readonly difference: number }): string => (c.significant ? `a real difference (${c.difference > 0 ? 'better' : 'worse'})` : 'could be noise');
+    const outcome = `success differs on ${differ}/${s.runs} (${v.better} better, ${v.worse} worse), ${signed(v.difference)} (95% CI ${signed(v.ci[0])} to ${signed(v.ci[1])}), ${pValue(v.pValue)} (McNemar): ${differ === 0 ? 'no difference' : verdict(v)}`;
+    const scores = `mean score ${v.score.difference >= 0 ? '+' : '−'}${Math.abs(v.score.difference).toFixed(2)}, ${pValue(v.score.pValue)} (sign test): ${v.score.better + v.score.worse === 0 ? 'no difference' : verdict(v.score)}`;
+    out.push(`${head}:`, `    ${outcome}`, `    ${scores}`);
+  }
+  return out;
+};
+
 /** The report as a table per variant and the differing answers (at most `maxDifferences`, default 10). */
 export const formatExperimentReport = (report: ExperimentReport, options: { readonly maxDifferences?: number } = {}): string => {
   const max = options.maxDifferences ?? 10;
@@ -73,6 +100,7 @@ export const formatExperimentReport = (report: ExperimentReport, options: { read
     i === 0 ? 'baseline' : String(s.differingAnswers),
   ]);
   const out = [head, '', table(EXPERIMENT_COLUMNS.map((c) => c.column), rows, new Set([1, 3, 4, 6, 7, 8]))];
+  out.push('', ...comparisonLines(report));
   // per tool latency, when a variant's tools were called
   const toolRows: string[][] = [];
   for (const s of report.summaries) {

@@ -43,3 +43,107 @@ export const latencyStats = (values: ReadonlyArray<number>): LatencyStats => {
 
 /** How answers are compared: trimmed, runs of whitespace collapsed. */
 export const normalizeAnswer = (s: string): string => s.trim().replace(/\s+/g, ' ');
+
+// -------------------------------------------------------------------------------------------------
+// intervals and tests (95%, deterministic: the bootstrap draws from a seeded generator)
+// -------------------------------------------------------------------------------------------------
+
+/** A 95% interval `[lo, hi]`. */
+export type Interval = readonly [number, number];
+
+/** Two-sided 95% normal quantile. */
+const Z95 = 1.959963984540054;
+
+/** The Wilson score interval (95%) of a rate: `k` successes of `n`. `[0, 1]` when `n` is 0. */
+export const wilsonInterval = (k: number, n: number): Interval => {
+  if (n <= 0) return [0, 1];
+  const p = k / n;
+  const z2 = Z95 * Z95;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (Z95 * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  // the bounds hold the estimate exactly at the ends (rounding aside)
+  return [k === 0 ? 0 : Math.min(p, Math.max(0, centre - half)), k === n ? 1 : Math.max(p, Math.min(1, centre + half))];
+};
+
+export const mean = (values: ReadonlyArray<number>): number => (values.length === 0 ? 0 : values.reduce((s, v) => s + v, 0) / values.length);
+
+/**
+ * The percentile bootstrap interval (95%) of the mean of `values` (2,000 resamples, seeded).
+ * `[0, 0]` for no values. Paired data: give the differences.
+ */
+export const bootstrapMeanInterval = (values: ReadonlyArray<number>, resamples = 2000, seed = 20): Interval => {
+  const n = values.length;
+  if (n === 0) return [0, 0];
+  // the generator inlined (this loop is most of an experiment's own cost): mulberry32, as `generator`
+  const data = Float64Array.from(values);
+  const means = new Float64Array(resamples);
+  let a = seed >>> 0;
+  for (let r = 0; r < resamples; r++) {
+    let s = 0;
+    for (let i = 0; i < n; i++) {
+      a = (a + 0x6d2b79f5) | 0;
+      let t = Math.imul(a ^ (a >>> 15), a | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      s += data[Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n)] as number;
+    }
+    means[r] = s / n;
+  }
+  means.sort();
+  const at = (p: number): number => means[Math.min(resamples - 1, Math.max(0, Math.floor(p * resamples)))] as number;
+  return [at(0.025), at(0.975)];
+};
+
+/** P(X ≤ k) for X ~ Binomial(n, 1/2), summed in log space (exact enough for any n). */
+const binomialHalfCdf = (k: number, n: number): number => {
+  if (k < 0) return 0;
+  if (k >= n) return 1;
+  let logTerm = n * Math.log(0.5);
+  let total = Math.exp(logTerm);
+  for (let i = 1; i <= k; i++) {
+    logTerm += Math.log(n - i + 1) - Math.log(i);
+    total += Math.exp(logTerm);
+  }
+  return Math.min(1, total);
+};
+
+/**
+ * The exact two-sided p-value of a sign test: `plus` pairs went one way, `minus` the other (ties
+ * left out). For pass/fail pairs it is McNemar's exact test (`plus`: baseline failed and the
+ * variant passed; `minus`: the other way). 1 when no pair differs.
+ */
+export const signTestPValue = (plus: number, minus: number): number => {
+  const n = plus + minus;
+  if (n === 0) return 1;
+  return Math.min(1, 2 * binomialHalfCdf(Math.min(plus, minus), n));
+};
+
+/** McNemar's exact test of paired pass/fail outcomes: the p-value (two-sided). */
+export const mcnemarExactPValue = signTestPValue;
+
+/** A difference against the baseline, paired by input and repetition. */
+export interface PairedComparison {
+  /** The variant's mean minus the baseline's. */
+  readonly difference: number;
+  /** 95% paired bootstrap interval of the difference. */
+  readonly ci: Interval;
+  readonly pValue: number;
+  /** `pValue < 0.05`. */
+  readonly significant: boolean;
+  /** Pairs where the variant did better, worse, the same. */
+  readonly better: number;
+  readonly worse: number;
+  readonly same: number;
+}
+
+/**
+ * Paired comparison of per-run values (`baseline[i]` and `variant[i]` are the same input and
+ * repetition): the mean difference, its bootstrap interval, and the sign test's p-value (McNemar's
+ * exact test when the values are 0 and 1).
+ */
+export const comparePaired = (baseline: ReadonlyArray<number>, variant: ReadonlyArray<number>): PairedComparison => {
+  const diffs = variant.map((v, i) => v - (baseline[i] ?? 0));
+  const better = diffs.filter((d) => d > 0).length;
+  const worse = diffs.filter((d) => d < 0).length;
+  const pValue = signTestPValue(better, worse);
+  return { difference: mean(diffs), ci: bootstrapMeanInterval(diffs), pValue, significant: pValue < 0.05, better, worse, same: diffs.length - better - worse };
+};

@@ -16,22 +16,32 @@ import type { ToolLibrary } from '../library/tool-library.js';
 import type { AgentSpecification } from '../spec/agent-spec.js';
 import { configurationError, type AgentError } from './agent-error.js';
 import { bindAgent, type BoundAgent } from './bind-agent.js';
-import type { Model } from './model.js';
+import type { Model, ModelResult } from './model.js';
 import { checkRunOptions, runBoundAgent } from './run-agent.js';
 import type { RunAgentOptions } from './run-types.js';
-import { type LatencyStats, latencyStats, normalizeAnswer, round3 } from './experiment-stats.js';
+import { bootstrapMeanInterval, comparePaired, type Interval, type LatencyStats, latencyStats, mean, normalizeAnswer, type PairedComparison, round3, wilsonInterval } from './experiment-stats.js';
+import { type AnswerChecks, builtinScores, checkAnswerChecks, type ExperimentScorer, meanScore, type RunScore, runScorer } from './experiment-scoring.js';
+import { checkExpectedToolCalls, type AskedToolCall } from './tool-call-match.js';
+import type { JsonObject } from '../core/json-schema.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------------------
 
-export interface ExperimentInput {
+/**
+ * An input: the user's message and what a good run does (`expected`, `equals`, `pattern`,
+ * `schema`, `expectedToolCalls`: experiment-scoring.ts).
+ */
+export interface ExperimentInput extends AnswerChecks {
   /** The user's message. */
   readonly message: string;
   /** A name for the input in reports (default: its position, from 1). */
   readonly id?: string;
-  /** Text the answer must contain for the run to count as a success (compared case-insensitively). */
-  readonly expected?: string;
+  /**
+   * The tools the model is shown for this input, by name (default: all the agent's). A BFCL
+   * category gives each question its own functions: one agent holds them all, each input shows its own.
+   */
+  readonly tools?: ReadonlyArray<string>;
 }
 
 export interface ExperimentVariant {
@@ -59,8 +69,16 @@ export interface ExperimentOptions extends Omit<RunAgentOptions, 'model' | 'obse
   readonly runs?: number;
   /** Runs at the same time (default 4). */
   readonly concurrency?: number;
-  /** Told each run's outcome as it finishes (progress). */
+  /** Told each run's outcome as it finishes (progress, a results file). */
   readonly onRun?: (run: ExperimentRun) => void;
+  /** Scorers of the caller's, by name: each run gets a score from each (experiment-scoring.ts). */
+  readonly scorers?: Readonly<Record<string, ExperimentScorer>>;
+  /**
+   * Runs already made (a results file of an experiment that was stopped): not made again, and in
+   * the report as if just made. Each is identified by variant, input and repetition; runs of
+   * variants, inputs or repetitions the experiment does not have are left out.
+   */
+  readonly done?: ReadonlyArray<ExperimentRun>;
 }
 
 export interface ExperimentToolCall {
@@ -77,8 +95,18 @@ export interface ExperimentRun {
   readonly repetition: number;
   /** The run ended with an answer. */
   readonly completed: boolean;
-  /** Completed, and the answer contains the input's `expected` text when it has one. */
+  /** Completed, and every check of its input (`expected`, `equals`, `pattern`, `schema`, `expectedToolCalls`) scored 1. */
   readonly success: boolean;
+  /** When the input has `expectedToolCalls`: whether the calls the model asked for match them (BFCL's AST checker). */
+  readonly toolCallsMatch?: boolean;
+  /** Why they do not match. */
+  readonly reason?: string;
+  /** Each score, from 0 to 1, by scorer name (`toolCalls`, `expected`, …, and the caller's scorers). */
+  readonly scores: Readonly<Record<string, RunScore>>;
+  /** The mean of `scores` (1 or 0 for success when there are none). */
+  readonly score: number;
+  /** The calls the model asked for, whether or not they validated or ran (scripted calls included). */
+  readonly askedToolCalls: ReadonlyArray<AskedToolCall>;
   readonly content?: string;
   readonly error?: { readonly code: string; readonly message: string };
   readonly toolCalls: ReadonlyArray<ExperimentToolCall>;
@@ -95,6 +123,21 @@ export interface VariantSummary {
   readonly succeeded: number;
   /** `succeeded / runs`, from 0 to 1. */
   readonly successRate: number;
+  /** Wilson 95% interval of the success rate. */
+  readonly successCI: Interval;
+  /** Mean of the runs' scores, and its 95% bootstrap interval. */
+  readonly meanScore: number;
+  readonly scoreCI: Interval;
+  /** Per scorer: mean score and its 95% bootstrap interval. */
+  readonly scores: Readonly<Record<string, { readonly score: number; readonly ci: Interval }>>;
+  /** 95% bootstrap interval of the mean run latency. */
+  readonly latencyCI: Interval;
+  /**
+   * Against the baseline (the first variant), paired by input and repetition: success (McNemar's
+   * exact test) and mean score (sign test), each with the difference's 95% paired bootstrap interval.
+   * Absent on the baseline.
+   */
+  readonly vsBaseline?: PairedComparison & { readonly score: PairedComparison };
   readonly toolCalls: number;
   readonly toolErrors: number;
   /** Tool errors by code (`NOT_FOUND`: 2, ...). */
@@ -149,8 +192,11 @@ const normalizeInputs = (inputs: ReadonlyArray<string | ExperimentInput>): { inp
       problems.push(`input ${i + 1} has no message`);
       return;
     }
-    if (input.expected !== undefined && typeof input.expected !== 'string') problems.push(`input ${i + 1}: expected must be a string`);
-    out.push({ message: input.message, id: input.id ?? String(i + 1), ...(input.expected !== undefined ? { expected: input.expected } : {}) });
+    for (const k of ['expected', 'equals', 'pattern'] as const) if (input[k] !== undefined && typeof input[k] !== 'string') problems.push(`input ${i + 1}: ${k} must be a string`);
+    const bad = checkAnswerChecks(input) ?? (input.expectedToolCalls !== undefined ? checkExpectedToolCalls(input.expectedToolCalls) : undefined);
+    if (bad !== undefined) problems.push(`input ${i + 1}: ${bad}`);
+    if (input.tools !== undefined && (!Array.isArray(input.tools) || !input.tools.every((t) => typeof t === 'string'))) problems.push(`input ${i + 1}: tools must be a list of tool names`);
+    out.push({ ...input, id: input.id ?? String(i + 1) });
   });
   return { inputs: out, problems };
 };
@@ -209,6 +255,21 @@ const prepare = (options: ExperimentOptions): Result<{ readonly variants: Prepar
 // running
 // -------------------------------------------------------------------------------------------------
 
+const rounded = (i: Interval): Interval => [round3(i[0]), round3(i[1])];
+const roundedComparison = (c: PairedComparison): PairedComparison => ({ ...c, difference: round3(c.difference), ci: rounded(c.ci), pValue: Number(c.pValue.toPrecision(4)) });
+
+/** The arguments a model sent, as an object when they are JSON (else the text, as sent). */
+const parseArguments = (text: string): unknown => {
+  try {
+    return JSON.parse(text === '' ? '{}' : text) as unknown;
+  } catch {
+    return text;
+  }
+};
+
+/** Times a rate-limited model request is made again, the experiment waiting each time. */
+const RATE_LIMIT_RETRIES = 8;
+
 const answerOf = (r: ExperimentRun): string => (r.completed ? normalizeAnswer(r.content ?? '') : `error ${r.error?.code ?? 'UNKNOWN'}`);
 
 const count = (into: Record<string, number>, key: string): void => {
@@ -246,31 +307,86 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
   const modelFor = (key: ExperimentRunKey): Model => (typeof modelOption === 'function' ? modelOption(key) : modelOption);
   let modelId = typeof modelOption === 'function' ? '' : modelOption.id;
 
+  const runKey = (variant: string, input: number, repetition: number): string => JSON.stringify([variant, input, repetition]);
+  const done = new Map<string, ExperimentRun>();
+  for (const r of options.done ?? []) if (r.input < inputs.length && r.repetition < runs && variants.some((v) => v.variant.name === r.variant)) done.set(runKey(r.variant, r.input, r.repetition), r);
+  const { scorers = {} } = options;
+
+  // a 429 the provider's retries did not get past slows the whole experiment down: every run
+  // waits what the server asked (or a doubling delay), and the request is made again
+  let pausedUntil = 0;
+  const limited = async (call: () => Promise<ModelResult>): Promise<ModelResult> => {
+    for (let attempt = 0; ; attempt++) {
+      const wait = pausedUntil - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const response = await call();
+      if (response.ok || response.error.code !== AgentCodes.RATE_LIMITED || attempt >= RATE_LIMIT_RETRIES) return response;
+      const asked = (response.error.details as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+      const delay = typeof asked === 'number' && Number.isFinite(asked) && asked >= 0 ? Math.min(asked, 60_000) : Math.min(1000 * 2 ** attempt, 60_000);
+      pausedUntil = Math.max(pausedUntil, Date.now() + delay);
+    }
+  };
+
   const results = await pool(jobs, concurrency ?? 4, async ({ input, repetition, v }): Promise<ExperimentRun> => {
+    const previous = done.get(runKey(v.variant.name, input, repetition));
+    if (previous !== undefined) return previous;
     const spec = inputs[input] as ExperimentInput;
     const key = { variant: v.variant.name, input, repetition };
     const started = performance.now();
-    let model: Model;
+    let chosen: Model;
     try {
-      model = modelFor(key);
+      chosen = modelFor(key);
     } catch (e) {
-      model = { id: 'per-run', generate: async () => err(codedError(AgentCodes.CONFIGURATION_ERROR, `the model function threw: ${e instanceof Error ? e.message : String(e)}`)) };
+      chosen = { id: 'per-run', generate: async () => err(codedError(AgentCodes.CONFIGURATION_ERROR, `the model function threw: ${e instanceof Error ? e.message : String(e)}`)) };
     }
-    if (modelId === '') modelId = model.id;
+    if (modelId === '') modelId = chosen.id;
+    // what the model asks for is scored, whether or not the calls then validate or run
+    const asked: AskedToolCall[] = [];
+    const shown = spec.tools === undefined ? undefined : new Set(spec.tools.flatMap((t) => [t, t.replace(/\./g, '_')]));
+    const model: Model = {
+      id: chosen.id,
+      generate: async (request) => {
+        const response = await limited(() => chosen.generate(shown === undefined ? request : { ...request, tools: request.tools.filter((t) => shown.has(t.name)) }));
+        if (response.ok) for (const c of response.value.message.toolCalls ?? []) asked.push({ name: c.name, arguments: parseArguments(c.arguments) });
+        return response;
+      },
+    };
     const r = await runBoundAgent(v.bound, spec.message, { ...runOptions, model, observer: v.metrics });
     const durationMs = round3(performance.now() - started);
     const progress = r.ok ? r.value : r.error.partial;
     const toolCalls = (progress?.toolsUsed ?? []).map((u): ExperimentToolCall => ({ name: u.name, ok: u.result.ok, ...(u.result.ok ? {} : { code: String(u.result.error.code) }), durationMs: u.durationMs }));
     const completed = r.ok;
     const content = r.ok ? r.value.content : undefined;
-    const success = completed && (spec.expected === undefined || (content ?? '').toLowerCase().includes(spec.expected.toLowerCase()));
+    const schemaOf = (tool: string): JsonObject | undefined => v.bound.definitions.find((d) => d.name === tool || d.name === tool.replace(/\./g, '_'))?.inputSchema;
+    const builtin = builtinScores(spec, { completed, askedToolCalls: asked, ...(content !== undefined ? { content } : {}) }, schemaOf);
+    const success = completed && Object.values(builtin).every((x) => x.score === 1);
+    const inputId = spec.id ?? String(input + 1);
+    const scores: Record<string, RunScore> = { ...builtin };
+    for (const [name, scorer] of Object.entries(scorers)) {
+      scores[name] = await runScorer(scorer, {
+        variant: v.variant.name,
+        inputId,
+        message: spec.message,
+        repetition,
+        completed,
+        ...(content !== undefined ? { content } : {}),
+        ...(r.ok ? {} : { error: { code: r.error.code, message: r.error.message } }),
+        askedToolCalls: asked,
+        toolCalls,
+      });
+    }
+    const match = builtin['toolCalls'];
     const run: ExperimentRun = {
       variant: v.variant.name,
       input,
-      inputId: spec.id ?? String(input + 1),
+      inputId,
       repetition,
       completed,
       success,
+      ...(match !== undefined ? { toolCallsMatch: match.score === 1, ...(match.reason !== undefined ? { reason: match.reason } : {}) } : {}),
+      scores,
+      score: round3(meanScore(scores, success)),
+      askedToolCalls: asked,
       ...(content !== undefined ? { content } : {}),
       ...(r.ok ? {} : { error: { code: r.error.code, message: r.error.message } }),
       toolCalls,
@@ -302,6 +418,8 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     }
   }
 
+  // runs in the order (input, repetition, variant): the baseline's and each variant's pair up by position
+  const baseline = variants[0] !== undefined ? results.filter((r) => r.variant === variants[0]?.variant.name) : undefined;
   const summaries = variants.map((v): VariantSummary => {
     const mine = results.filter((r) => r.variant === v.variant.name);
     const toolErrorsByCode: Record<string, number> = {};
@@ -319,12 +437,36 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
       if (r.error !== undefined) count(runErrorsByCode, r.error.code);
     }
     const succeeded = mine.filter((r) => r.success).length;
+    const runScores = mine.map((r) => r.score);
+    const scoreNames = [...new Set(mine.flatMap((r) => Object.keys(r.scores)))];
+    const scoreStats = Object.fromEntries(
+      scoreNames.map((name) => {
+        const values = mine.flatMap((r) => (r.scores[name] !== undefined ? [r.scores[name].score] : []));
+        return [name, { score: round3(mean(values)), ci: rounded(bootstrapMeanInterval(values)) }];
+      }),
+    );
+    const durations = mine.map((r) => r.durationMs);
+    const vsBaseline =
+      baseline === undefined || v === variants[0]
+        ? {}
+        : {
+            vsBaseline: {
+              ...roundedComparison(comparePaired(baseline.map((r) => (r.success ? 1 : 0)), mine.map((r) => (r.success ? 1 : 0)))),
+              score: roundedComparison(comparePaired(baseline.map((r) => r.score), runScores)),
+            },
+          };
     return {
       name: v.variant.name,
       runs: mine.length,
       completed: mine.filter((r) => r.completed).length,
       succeeded,
       successRate: mine.length === 0 ? 0 : succeeded / mine.length,
+      successCI: rounded(wilsonInterval(succeeded, mine.length)),
+      meanScore: round3(mean(runScores)),
+      scoreCI: rounded(bootstrapMeanInterval(runScores)),
+      scores: scoreStats,
+      latencyCI: rounded(bootstrapMeanInterval(durations)),
+      ...vsBaseline,
       toolCalls,
       toolErrors,
       toolErrorsByCode,

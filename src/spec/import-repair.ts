@@ -5,7 +5,9 @@
  *
  * - an `enum` none of whose members is an array, on an array: the enum of its items;
  * - an `enum` of strings on an integer or a number: those numbers when every string is a numeral,
- *   else a string among them (the type becomes string, its documentation kept).
+ *   else a string among them (the type becomes string, its documentation kept);
+ * - an `enum` of strings on a boolean (`"True"`, `"False"`, `"dontcare"`, as in BFCL's live
+ *   sets): a string among them (a boolean default becomes the member that spells it).
  */
 import { ImportCodes } from './codes.js';
 import type { JsonValue } from '../core/json-schema.js';
@@ -63,6 +65,13 @@ export const repairEnum = (t: Type, list: ReadonlyArray<JsonValue>, ptr: string,
     const def = t.meta.default;
     warn(ctx, ImportCodes.REPAIRED, `${ptr}/type`, `an \`enum\` of the strings ${shown} on ${what} means a string among them: the type is now string`);
     return stringType({ ...docsOf(t), enum: [...list], ...(typeof def === 'string' && list.includes(def) ? { default: def } : {}) } as Keywords);
+  }
+  if (t.kind === 'Boolean' && list.every((v) => typeof v === 'string')) {
+    // BFCL's live sets: `"enum": ["True", "False", "dontcare"]` on a boolean
+    const def = t.meta.default;
+    const shownDefault = typeof def === 'boolean' ? list.find((v) => (v as string).toLowerCase() === String(def)) : typeof def === 'string' && list.includes(def) ? def : undefined;
+    warn(ctx, ImportCodes.REPAIRED, `${ptr}/type`, `an \`enum\` of the strings ${shown} on a boolean means a string among them: the type is now string`);
+    return stringType({ ...docsOf(t), enum: [...list], ...(shownDefault !== undefined ? { default: shownDefault } : {}) } as Keywords);
   }
   return t;
 };

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -149,5 +149,102 @@ describe('gramkit ab offline: scripted tool calls, replay by sequence, what the 
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as { summaries: ReadonlyArray<{ toolErrorsByCode: Record<string, number> }> };
     expect(report.summaries[0]?.toolErrorsByCode).toEqual({ [PolicyCodes.DENIED]: 1 });
+  });
+});
+
+describe('gramkit ab scoring: expectedToolCalls, answer checks, --scorer, BFCL test files', () => {
+  it('scores the calls the model asked for (scripted calls count) and the caller’s scorer, in the JSON report', async () => {
+    const inputs = join(tmp, 'scored.jsonl');
+    writeFileSync(
+      inputs,
+      [
+        { id: 'right', message: 'capital of France', toolCalls: [{ name: 'capital_of', arguments: { country: 'France' } }], expectedToolCalls: [{ capital_of: { country: ['france'] } }], pattern: '^Paris$' },
+        { id: 'wrong', message: 'capital of Spain', toolCalls: [{ name: 'capital_of', arguments: { country: 'Spain', extra: 1 } }], expectedToolCalls: [{ capital_of: { country: ['Spain'] } }] },
+      ]
+        .map((x) => JSON.stringify(x))
+        .join('\n'),
+    );
+    const scorer = join(tmp, 'short-answer.mjs');
+    writeFileSync(scorer, 'export default (run) => ({ score: (run.content ?? "").length <= 5 ? 1 : 0, reason: "longer than 5" });\n');
+    const r = await cli(['ab', AGENT, '-l', FAST, '-i', inputs, '--scorer', scorer, '--json']);
+    expect(r.stderr).toBe('');
+    const report = JSON.parse(r.stdout) as { results: Array<Record<string, unknown>> };
+    expect(report.results.map((x) => [x['inputId'], x['toolCallsMatch'], x['reason']])).toEqual([
+      ['right', true, undefined],
+      ['wrong', false, 'Unexpected parameter: "extra".'],
+    ]);
+    expect(report.results[0]?.['scores']).toEqual({ toolCalls: { score: 1 }, pattern: { score: 1 }, 'short-answer': { score: 1, reason: 'longer than 5' } });
+    const bad = await cli(['ab', AGENT, '-l', FAST, '-i', inputs, '--scorer', join(tmp, 'nope.mjs')]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--scorer');
+  });
+
+  it('reads a BFCL test file as inputs, with the possible answers beside it', async () => {
+    const r = await cli(['ab', AGENT, '-l', FAST, '-i', 'test/fixtures/bfcl/BFCL_v4_parallel.json', '--json', '--concurrency', '8']);
+    expect(r.stderr).toBe('');
+    const report = JSON.parse(r.stdout) as { results: Array<{ inputId: string; toolCallsMatch?: boolean; reason?: string }> };
+    expect(report.results).toHaveLength(200);
+    // the capitals agent has none of BFCL's functions: the offline model calls none, and no answer matches
+    expect(report.results[0]).toMatchObject({ inputId: 'parallel_0', toolCallsMatch: false, reason: 'Wrong number of functions: 0 calls, 2 expected.' });
+  });
+});
+
+describe('gramkit ab --cache', () => {
+  it('answers a request made before from the cache: the model is not asked again', async () => {
+    const recording = join(tmp, 'cache-brazil.json');
+    expect((await cli(['run', AGENT, 'What is the capital of Brazil', '--record', recording])).code).toBe(0);
+    const inputs = join(tmp, 'cache.jsonl');
+    writeFileSync(inputs, '"What is the capital of Brazil"\n');
+    const cache = join(tmp, 'cache');
+    const args = ['ab', AGENT, '-l', FAST, '-i', inputs, '-m', `replay:${recording}`, '--cache', cache, '--json'];
+    const first = JSON.parse((await cli(args)).stdout) as { results: Array<{ completed: boolean; content?: string }> };
+    expect(first.results.map((x) => x.content)).toEqual(['Brasília']);
+    // two model calls: the tool call, then the answer
+    expect(readdirSync(cache).filter((f) => f.endsWith('.json'))).toHaveLength(2);
+    // the recording gone, the model could not answer: the cache does
+    writeFileSync(recording, JSON.stringify({ ...JSON.parse(readFileSync(recording, 'utf8')), exchanges: [] }));
+    const again = JSON.parse((await cli(args)).stdout) as { results: Array<{ completed: boolean; content?: string }> };
+    expect(again.results).toMatchObject([{ completed: true, content: 'Brasília' }]);
+    const without = JSON.parse((await cli(args.filter((a, i) => a !== '--cache' && args[i - 1] !== '--cache'))).stdout) as { results: Array<{ completed: boolean }> };
+    expect(without.results[0]?.completed).toBe(false);
+  });
+});
+
+describe('gramkit ab progress', () => {
+  it('draws a progress bar on a terminal only: runs done, failures, time left; none with --json', async () => {
+    const r = await cli(['ab', AGENT, '-l', FAST, '-l', OLD, '-i', INPUTS], { isTTY: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('\r[------------------------------] 0/14 runs, 0 failed');
+    expect(r.stderr).toMatch(/\r\[##############################\] 14\/14 runs, 3 failed\u001b\[K/);
+    expect(r.stderr).toMatch(/ 1\/14 runs, 0 failed, about \d+s left/);
+    expect(r.stderr.endsWith('\r\u001b[K')).toBe(true);
+    expect((await cli(['ab', AGENT, '-l', FAST, '-i', INPUTS, '--json'], { isTTY: true })).stderr).toBe('');
+  });
+});
+
+describe('gramkit ab --model, repeated', () => {
+  it('each library with each model is a variant, named by the parts that vary; the first is the baseline', async () => {
+    const recording = join(tmp, 'models-brazil.json');
+    expect((await cli(['run', AGENT, 'What is the capital of Brazil', '--record', recording])).code).toBe(0);
+    const inputs = join(tmp, 'models.jsonl');
+    writeFileSync(inputs, '{"message": "What is the capital of Brazil", "expected": "Brasília"}\n');
+    const both = JSON.parse((await cli(['ab', AGENT, '-l', FAST, '-l', OLD, '-i', inputs, '-m', 'offline', '-m', `replay:${recording}`, '--replay-match', 'sequence', '--json'])).stdout) as {
+      variants: string[];
+      results: Array<{ variant: string; content?: string }>;
+    };
+    expect(both.variants).toEqual(['fast-library/offline', 'fast-library/replay:models-brazil', 'capitals-1950-library/offline', 'capitals-1950-library/replay:models-brazil']);
+    expect(both.results.map((r) => [r.variant, r.content])).toEqual([
+      ['fast-library/offline', 'Brasília'],
+      ['fast-library/replay:models-brazil', 'Brasília'],
+      ['capitals-1950-library/offline', 'Rio de Janeiro'],
+      // the recording answers what it recorded, whatever the library returned
+      ['capitals-1950-library/replay:models-brazil', 'Brasília'],
+    ]);
+    const modelsOnly = JSON.parse((await cli(['ab', AGENT, '-l', FAST, '-i', inputs, '-m', 'offline', '-m', 'offline', '--json'])).stdout) as { variants: string[] };
+    expect(modelsOnly.variants).toEqual(['offline', 'offline#2']);
+    // every model is checked before anything runs
+    const bad = await cli(['ab', AGENT, '-l', FAST, '-i', inputs, '-m', 'offline', '-m', 'openai/gpt-4o-mini'], { env: {} });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toBe('');
   });
 });

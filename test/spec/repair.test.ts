@@ -22,7 +22,41 @@ const INTEGER_ENUM = fn({
   required: ['year', 'size'],
 });
 
+// the shape of the 41 functions of BFCL's live sets that did not import: booleans whose enum holds strings
+const BOOLEAN_ENUM = JSON.stringify({
+  name: 'Restaurants_2_FindRestaurants',
+  description: 'Find restaurants by location and by category',
+  parameters: {
+    type: 'dict',
+    properties: {
+      city: { type: 'string', description: 'The city' },
+      has_vegetarian_options: { type: 'boolean', description: 'Whether it serves vegetarian food', enum: ['True', 'False', 'dontcare'], default: 'dontcare' },
+      has_seating_outdoors: { type: 'boolean', enum: ['True', 'False'], default: false },
+    },
+    required: ['city'],
+  },
+});
+
 describe('import --repair', () => {
+  it('reads an enum of strings on a boolean (BFCL live sets) as a string among them, with a warning each', () => {
+    const without = importTools(BOOLEAN_ENUM, { from: 'bfcl' });
+    expect(without.tools[0]?.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code)).toContain('SPEC_IMPORT_UNSATISFIABLE');
+    const r = importTools(BOOLEAN_ENUM, { from: 'bfcl', repair: true });
+    const t = r.tools[0];
+    expect(t?.diagnostics.map((d) => [d.code, d.severity, d.message.replace(/^.*?`(parameters[^`]*)`.*$/, '$1')])).toEqual([
+      ['SPEC_IMPORT_REPAIRED', 'warning', 'parameters/properties/has_vegetarian_options/type'],
+      ['SPEC_IMPORT_REPAIRED', 'warning', 'parameters/properties/has_seating_outdoors/type'],
+    ]);
+    expect(t?.spec?.schema['properties']).toMatchObject({
+      has_vegetarian_options: { type: 'string', description: 'Whether it serves vegetarian food', enum: ['True', 'False', 'dontcare'], default: 'dontcare' },
+      has_seating_outdoors: { type: 'string', enum: ['True', 'False'], default: 'False' },
+    });
+    const spec = t?.spec;
+    if (spec === undefined) return;
+    expect(validateToolArgs(spec.schema, { city: 'Paris', has_vegetarian_options: 'dontcare' })._tag).toBe('Right');
+    expect(validateToolArgs(spec.schema, { city: 'Paris', has_vegetarian_options: 'maybe' })._tag).toBe('Left');
+  });
+
   it('without it, an enum that fits nothing is an error', () => {
     const r = importTools(ARRAY_ENUM, { from: 'bfcl' });
     expect(r.tools[0]?.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code)).toEqual(['SPEC_IMPORT_UNSATISFIABLE']);

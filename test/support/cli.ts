@@ -13,7 +13,7 @@ export interface CliRun {
 
 export const cli = async (
   argv: ReadonlyArray<string>,
-  options: { readonly stdin?: string; readonly env?: Record<string, string | undefined>; readonly cwd?: string } = {},
+  options: { readonly stdin?: string; readonly env?: Record<string, string | undefined>; readonly cwd?: string; readonly isTTY?: boolean } = {},
 ): Promise<CliRun> => {
   let stdout = '';
   let stderr = '';
@@ -22,7 +22,7 @@ export const cli = async (
     stderr: (t) => void (stderr += t),
     readStdin: async () => options.stdin ?? '',
     stdin: Readable.from([options.stdin ?? '']),
-    isTTY: false,
+    isTTY: options.isTTY ?? false,
     env: options.env ?? {},
     cwd: options.cwd ?? process.cwd(),
   };

@@ -14,9 +14,12 @@
  * Exit 0 when the experiment ran (failed runs are results in the report), 1 when it could not
  * start (a library that does not load or bind, unreadable inputs), 2 for usage errors.
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import { formatAgentError } from '../../agent/agent-error.js';
+import { isRecord } from '../../core/json.js';
+import { checkAnswerChecks } from '../../agent/experiment-scoring.js';
+import { checkExpectedToolCalls } from '../../agent/tool-call-match.js';
 import { type ExperimentInput, type ExperimentRunKey, type ExperimentVariant, runExperiment } from '../../agent/experiment.js';
 import { EXPERIMENT_COLUMNS, formatExperimentReport } from '../../agent/experiment-report.js';
 import type { Model } from '../../agent/model.js';
@@ -28,6 +31,13 @@ import { loadSource } from './gram-input.js';
 import { commandPolicies } from './policies.js';
 import { resolveWorkspace } from './spec-source.js';
 import { type AgentCatalog, catalogLibrary, openAgentCatalog } from './catalog-library.js';
+import { openResults, type ResultsFile } from './ab-results.js';
+import { loadScorers } from './ab-scorers.js';
+import { cachedModel } from './ab-cache.js';
+import { progressBar } from './ab-progress.js';
+import type { ExperimentScorer } from '../../agent/experiment-scoring.js';
+import type { AgentSpecification } from '../../spec/agent-spec.js';
+import type { ToolLibrary } from '../../library/tool-library.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -40,7 +50,8 @@ export interface AbCommandOptions {
   readonly out?: string;
   readonly json?: boolean;
   readonly agent?: string;
-  readonly model?: string;
+  /** One model, or several (each a variant with each library). */
+  readonly model?: string | ReadonlyArray<string>;
   readonly baseUrl?: string;
   readonly concurrency?: string;
   readonly yes?: boolean;
@@ -52,6 +63,12 @@ export interface AbCommandOptions {
   readonly catalog?: ReadonlyArray<string>;
   /** How a `replay:` model matches requests: `exact` (default) or `sequence` (each run from the start). */
   readonly replayMatch?: string;
+  /** Scorer modules (`(run) => {score, reason}`), each a score per run named after its file. */
+  readonly scorer?: ReadonlyArray<string>;
+  /** With `--out results.jsonl`: continue the experiment the file holds. */
+  readonly resume?: boolean;
+  /** A directory of model answers by request: a request made before is not made again. */
+  readonly cache?: string;
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -91,12 +108,27 @@ const parseToolCalls = (v: unknown): { readonly steps?: ScriptedSteps; readonly 
   return { steps: out };
 };
 
+/** The last user message of a BFCL `question` (a list of turns, each a list of messages). */
+const bfclQuestion = (q: unknown): string | undefined => {
+  const messages = (Array.isArray(q) ? q.flat() : []) as ReadonlyArray<unknown>;
+  const users = messages.filter((m): m is { role: string; content: string } => isRecord(m) && m['role'] === 'user' && typeof m['content'] === 'string');
+  return users.at(-1)?.content;
+};
+
+/** The names of a BFCL entry's functions. */
+const bfclFunctions = (f: unknown): ReadonlyArray<string> | undefined =>
+  Array.isArray(f) ? f.flatMap((x) => (isRecord(x) && typeof x['name'] === 'string' ? [x['name']] : [])) : undefined;
+
 /**
  * The inputs of a JSON-lines file: each line a JSON string (the message) or an object with
- * `message` (or `input`), and optionally `id`, `expected` and `toolCalls` (the calls to make
- * before the model answers). Blank lines are skipped.
+ * `message` (or `input`), and optionally `id`, the checks of a good answer (`expected`, `equals`,
+ * `pattern`, `schema`), `expectedToolCalls` (BFCL's possible-answer form), `tools` (the tools the
+ * model is shown) and `toolCalls` (the calls to make before the model answers). A line of a BFCL
+ * test file (`question`, `function`) is an input too: its last user message, its functions as
+ * `tools`, and its `ground_truth`, or the one `answers` has for its id, as `expectedToolCalls`.
+ * Blank lines are skipped.
  */
-export const parseInputs = (text: string): ParsedInputs => {
+export const parseInputs = (text: string, answers: ReadonlyMap<string, unknown> = new Map()): ParsedInputs => {
   const inputs: ExperimentInput[] = [];
   const scripts: Array<ScriptedSteps | undefined> = [];
   const problems: string[] = [];
@@ -123,22 +155,42 @@ export const parseInputs = (text: string): ParsedInputs => {
       return;
     }
     const o = v as Record<string, unknown>;
-    const message = o['message'] ?? o['input'];
+    const bfcl = o['message'] === undefined && o['input'] === undefined && o['question'] !== undefined;
+    const message = bfcl ? bfclQuestion(o['question']) : (o['message'] ?? o['input']);
     if (typeof message !== 'string' || message.trim() === '') {
       problems.push(`line ${i + 1}: no "message" (a non-empty string)`);
       return;
     }
     const id = o['id'];
-    const expected = o['expected'];
     if (id !== undefined && typeof id !== 'string' && typeof id !== 'number') problems.push(`line ${i + 1}: "id" must be a string or a number`);
-    if (expected !== undefined && typeof expected !== 'string') problems.push(`line ${i + 1}: "expected" must be a string`);
+    const checks: Record<string, unknown> = {};
+    for (const k of ['expected', 'equals', 'pattern'] as const) {
+      if (o[k] === undefined) continue;
+      if (typeof o[k] !== 'string') problems.push(`line ${i + 1}: "${k}" must be a string`);
+      else checks[k] = o[k];
+    }
+    if (o['schema'] !== undefined) {
+      if (!isRecord(o['schema'])) problems.push(`line ${i + 1}: "schema" must be a JSON Schema (an object)`);
+      else checks['schema'] = o['schema'];
+    }
+    const expectedCalls = o['expectedToolCalls'] ?? o['ground_truth'] ?? (bfcl && (typeof id === 'string' || typeof id === 'number') ? answers.get(String(id)) : undefined);
+    if (expectedCalls !== undefined) {
+      const bad = checkExpectedToolCalls(expectedCalls);
+      if (bad !== undefined) problems.push(`line ${i + 1}: ${bad}`);
+      else checks['expectedToolCalls'] = expectedCalls;
+    }
+    const bad = checkAnswerChecks(checks);
+    if (bad !== undefined) problems.push(`line ${i + 1}: ${bad}`);
+    const tools = bfcl ? bfclFunctions(o['function']) : o['tools'];
+    if (tools !== undefined && (!Array.isArray(tools) || !tools.every((t) => typeof t === 'string'))) problems.push(`line ${i + 1}: "tools" must be a list of tool names`);
+    else if (tools !== undefined) checks['tools'] = tools;
     const script = o['toolCalls'] !== undefined ? parseToolCalls(o['toolCalls']) : {};
     if (script.problem !== undefined) problems.push(`line ${i + 1}: ${script.problem}`);
     scripts.push(script.steps);
     inputs.push({
       message,
       id: id !== undefined && (typeof id === 'string' || typeof id === 'number') ? String(id) : String(inputs.length + 1),
-      ...(typeof expected === 'string' ? { expected } : {}),
+      ...(checks as Partial<ExperimentInput>),
     });
   });
   return { inputs, scripts, problems };
@@ -175,6 +227,33 @@ export const variantNames = (refs: ReadonlyArray<string>): ReadonlyArray<string>
   });
 };
 
+/** The `--model` arguments, `[undefined]` (the agent's model, else offline) when none. */
+const modelList = (m: string | ReadonlyArray<string> | undefined): ReadonlyArray<string | undefined> => (m === undefined ? [undefined] : typeof m === 'string' ? [m] : m.length === 0 ? [undefined] : m);
+
+/**
+ * The possible answers of a BFCL test file, by id: BFCL keeps them in `possible_answer/<the same
+ * file name>` beside it. Empty when there is no such file.
+ */
+const bfclAnswers = async (path: string | undefined): Promise<ReadonlyMap<string, unknown>> => {
+  if (path === undefined) return new Map();
+  let text: string;
+  try {
+    text = await readFile(resolve(dirname(path), 'possible_answer', basename(path)), 'utf8');
+  } catch {
+    return new Map();
+  }
+  const out = new Map<string, unknown>();
+  for (const line of text.split('\n')) {
+    try {
+      const v = JSON.parse(line) as unknown;
+      if (isRecord(v) && (typeof v['id'] === 'string' || typeof v['id'] === 'number')) out.set(String(v['id']), v['ground_truth']);
+    } catch {
+      // not an answer line
+    }
+  }
+  return out;
+};
+
 // -------------------------------------------------------------------------------------------------
 // action
 // -------------------------------------------------------------------------------------------------
@@ -197,7 +276,7 @@ export const action = async (ctx: CommandContext, file: string, options: AbComma
   for (const p of [runs, concurrency, maxSteps, timeout]) if (p.problem !== undefined) return usage(p.problem);
   const replayMatch = options.replayMatch;
   if (replayMatch !== undefined && replayMatch !== 'exact' && replayMatch !== 'sequence') return usage(`--replay-match is exact or sequence, got ${JSON.stringify(replayMatch)}`);
-  if (replayMatch !== undefined && !(options.model ?? '').startsWith('replay:')) return usage('--replay-match is for a replay:<file> model (--model replay:<file>)');
+  if (replayMatch !== undefined && !modelList(options.model).some((m) => m?.startsWith('replay:') === true)) return usage('--replay-match is for a replay:<file> model (--model replay:<file>)');
 
   const workspace = await resolveWorkspace(io, options.workspace);
   if (!workspace.ok) {
@@ -249,7 +328,7 @@ const experiment = async (
     io.stderr(`gramkit: ${inputsFile.error.message}\n`);
     return EXIT_FAILURE;
   }
-  const parsed = parseInputs(inputsFile.value.text);
+  const parsed = parseInputs(inputsFile.value.text, await bfclAnswers(inputsFile.value.path));
   if (parsed.problems.length > 0 || parsed.inputs.length === 0) {
     const problems = parsed.problems.length > 0 ? parsed.problems : ['no inputs (one JSON line per message)'];
     io.stderr(`gramkit: ${inputsFile.value.name}: ${problems.join('\n  ')}\n`);
@@ -257,39 +336,112 @@ const experiment = async (
   }
 
   const names = variantNames([...refs, ...catalogs.map((c) => c.replace(/\/+$/, ''))]);
-  const variants: ExperimentVariant[] = [];
+  const libraries: Array<{ readonly name: string; readonly library: ToolLibrary }> = [];
   for (const [i, ref] of refs.entries()) {
     const library = await agentLibrary(ctx, loaded.right, [ref], workspacePath);
     if (library._tag === 'Left') return library.left.code;
-    variants.push({ name: names[i] as string, library: library.right });
+    libraries.push({ name: names[i] as string, library: library.right });
   }
   for (const [i, source] of sources.entries()) {
     const library = await agentLibrary(ctx, loaded.right, [], workspacePath, await catalogLibrary(source, agent));
     if (library._tag === 'Left') return library.left.code;
-    variants.push({ name: names[refs.length + i] as string, library: library.right });
+    libraries.push({ name: names[refs.length + i] as string, library: library.right });
   }
+  // the variants are the product of the libraries and the models, named by the parts that vary
+  const modelArgs = modelList(options.model);
   const replayMatch = options.replayMatch;
-  const choice: ModelChoice = {
-    ...(options.model !== undefined ? { model: options.model } : {}),
-    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-    ...(replayMatch === 'exact' || replayMatch === 'sequence' ? { replayMatch } : {}),
-  };
-  const model = agentModel(ctx, agent, choice);
-  if (model._tag === 'Left') return model.left.code;
-  // a replay by sequence starts over in each run; scripted calls come before the model's answer
   const fresh = replayMatch === 'sequence';
+  const cacheDir = options.cache === undefined ? undefined : isAbsolute(options.cache) ? options.cache : resolve(io.cwd, options.cache);
+  const cached = (m: Model): Model => (cacheDir === undefined ? m : cachedModel(m, cacheDir));
+  const variants: ExperimentVariant[] = [];
+  const modelsByVariant = new Map<string, { readonly choice: ModelChoice; readonly shared: Model }>();
+  const modelNames = variantNames(modelArgs.map((m) => (m === undefined ? 'default' : m.startsWith('replay:') ? `replay:${basename(m.slice(7), extname(m))}` : m)).map((m) => `${m}.x`));
+  for (const lib of libraries) {
+    for (const [j, m] of modelArgs.entries()) {
+      const choice: ModelChoice = {
+        ...(m !== undefined ? { model: m } : {}),
+        ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+        ...(replayMatch === 'exact' || replayMatch === 'sequence' ? { replayMatch } : {}),
+      };
+      const model = agentModel(ctx, agent, choice);
+      if (model._tag === 'Left') return model.left.code;
+      const name = modelArgs.length === 1 ? lib.name : libraries.length === 1 ? (modelNames[j] as string) : `${lib.name}/${modelNames[j] as string}`;
+      variants.push({ name, library: lib.library });
+      modelsByVariant.set(name, { choice, shared: cached(model.right) });
+    }
+  }
+  const first = modelsByVariant.get(variants[0]?.name ?? '');
+  if (first === undefined) return EXIT_USAGE;
+  const shared = first.shared;
+  // a replay by sequence starts over in each run; scripted calls come before the model's answer
   const modelOf = (key: ExperimentRunKey): Model => {
-    const base = fresh ? ((m) => (m._tag === 'Right' ? m.right : model.right))(agentModel(ctx, agent, choice)) : model.right;
+    const mine = modelsByVariant.get(key.variant) ?? first;
+    const base = fresh ? cached(((m) => (m._tag === 'Right' ? m.right : mine.shared))(agentModel(ctx, agent, mine.choice))) : mine.shared;
     const steps = parsed.scripts[key.input];
     return steps !== undefined ? withScriptedCalls(steps, base) : base;
   };
-  const perRun = fresh || parsed.scripts.some((s) => s !== undefined);
+  const perRun = fresh || modelArgs.length > 1 || parsed.scripts.some((s) => s !== undefined);
+  const loadedScorers = await loadScorers(io.cwd, options.scorer ?? []);
+  if (loadedScorers.problems.length > 0) {
+    io.stderr(`gramkit: ${loadedScorers.problems.join('\n  ')}\n`);
+    return EXIT_FAILURE;
+  }
+  // --out *.jsonl: the runs stream to it as they finish; --resume continues it
+  const streaming = options.out !== undefined && extname(options.out).toLowerCase() === '.jsonl';
+  if (options.resume === true && !streaming) {
+    io.stderr('gramkit ab: --resume continues a results file: give it with --out results.jsonl\n');
+    return EXIT_USAGE;
+  }
+  let results: ResultsFile | undefined;
+  if (streaming && options.out !== undefined) {
+    const path = isAbsolute(options.out) ? options.out : resolve(io.cwd, options.out);
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      const opened = openResults(path, { agent: agent.name, variants: variants.map((v) => v.name), inputs: parsed.inputs.map((x) => x.id ?? ''), runsPerInput: runs.value ?? 1 }, options.resume === true);
+      if (!opened.ok) {
+        io.stderr(`gramkit: ${opened.error}\n`);
+        return EXIT_FAILURE;
+      }
+      results = opened.value;
+    } catch (e) {
+      io.stderr(`gramkit: cannot write ${options.out}: ${e instanceof Error ? e.message : String(e)}\n`);
+      return EXIT_FAILURE;
+    }
+  }
+  try {
+    return await runAndReport(ctx, options, { agent, variants, inputs: parsed.inputs, model: perRun ? modelOf : shared, scorers: loadedScorers.scorers, results, streaming }, { runs, concurrency, maxSteps, timeout });
+  } finally {
+    results?.close();
+  }
+};
+
+interface Planned {
+  readonly agent: AgentSpecification;
+  readonly variants: ReadonlyArray<ExperimentVariant>;
+  readonly inputs: ReadonlyArray<ExperimentInput>;
+  readonly model: Model | ((key: ExperimentRunKey) => Model);
+  readonly scorers: Readonly<Record<string, ExperimentScorer>>;
+  readonly results: ResultsFile | undefined;
+  readonly streaming: boolean;
+}
+
+const runAndReport = async (ctx: CommandContext, options: AbCommandOptions, planned: Planned, { runs, concurrency, maxSteps, timeout }: Numbers): Promise<number> => {
+  const { io } = ctx;
+  const { agent, variants, results } = planned;
+  const total = planned.inputs.length * (runs.value ?? 1) * variants.length;
+  const bar = io.isTTY && options.json !== true ? progressBar(io.stderr, total, results?.done.length ?? 0) : undefined;
 
   const result = await runExperiment({
     agent,
     variants,
-    inputs: parsed.inputs,
-    model: perRun ? modelOf : model.right,
+    inputs: planned.inputs,
+    model: planned.model,
+    scorers: planned.scorers,
+    ...(results !== undefined ? { done: results.done } : {}),
+    onRun: (run) => {
+      results?.append(run);
+      bar?.onRun(run);
+    },
     policies: commandPolicies(io.env),
     approve: options.yes === true ? approveAll : denyAll,
     ...(runs.value !== undefined ? { runs: runs.value } : {}),
@@ -297,13 +449,14 @@ const experiment = async (
     ...(maxSteps.value !== undefined ? { maxSteps: maxSteps.value } : {}),
     ...(timeout.value !== undefined ? { maxDurationMs: timeout.value } : {}),
   });
+  bar?.end();
   if (!result.ok) {
     const report = (result.error.details as { variants?: ReadonlyArray<{ variant: string; report?: string }> } | undefined)?.variants;
     io.stderr(`${formatAgentError(result.error)}\n${(report ?? []).map((r) => (r.report !== undefined ? `${r.variant}:\n${r.report}\n` : '')).join('')}`);
     return EXIT_FAILURE;
   }
   const json = `${JSON.stringify({ ...result.value, columns: EXPERIMENT_COLUMNS }, null, 2)}\n`;
-  if (options.out !== undefined) {
+  if (options.out !== undefined && !planned.streaming) {
     const path = isAbsolute(options.out) ? options.out : resolve(io.cwd, options.out);
     try {
       await mkdir(dirname(path), { recursive: true });

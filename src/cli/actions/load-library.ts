@@ -122,7 +122,7 @@ const loadTsx = (): Promise<typeof import('tsx/esm/api')> =>
   });
 
 /** Imports a module file: TypeScript through tsx's `tsImport` (tsx is loaded only then), JavaScript natively. */
-const importModule = (file: string, modified: number, typescript: boolean): Promise<unknown> => {
+export const importModule = (file: string, modified: number, typescript: boolean): Promise<unknown> => {
   const key = `${file}\u0000${modified}`;
   let loading = imported.get(key);
   if (loading === undefined) {

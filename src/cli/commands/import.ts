@@ -12,7 +12,7 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .addOption(new Option('--from <format>', 'the input format (detected per definition when absent)').choices(['jsonschema', 'openai', 'mcp', 'bfcl', 'anthropic', 'tool-json', 'registry']))
     .option('--name <name>', 'the tool name of a bare JSON Schema without title (default: the file name)')
     .option('--verbose', 'also print the notes (lossless rewrites)')
-    .option('--repair', 'repair schemas whose intent is clear but which accept nothing (an enum of strings on an array or an integer); each repair is a warning')
+    .option('--repair', 'repair schemas whose intent is clear but which accept nothing (an enum of strings on an array, an integer or a boolean); each repair is a warning')
     .action(async (file: string, opts: { from?: string; name?: string; verbose?: boolean; repair?: boolean }) => {
       const { action } = await import('../actions/import.js');
       await action(ctx, file, opts);

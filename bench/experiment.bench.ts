@@ -1,0 +1,92 @@
+/**
+ * Experiment benchmarks (issue 20), ratios measured in the same run:
+ * - overhead per run: `runExperiment` (scoring, statistics, the model wrapper) against a bare loop
+ *   calling `runBoundAgent` with the same scripted model on the same inputs; target ≤ 1.2×;
+ * - concurrency: runs/s with concurrency 8 against concurrency 1 on runs dominated by a tool that
+ *   waits 20 ms; target ≥ 5×;
+ * - memory: heap after 200 and after 2,000 runs (the report holds every run: not flat yet).
+ */
+import { bindAgent, createTool, parseSpecifications, runBoundAgent, runExperiment, toolLibrary } from '../src/index.js';
+import { scriptedModel } from '../src/entries/testing.js';
+import { ratio, report } from './harness.js';
+
+const GRAM = `
+[echo:Tool {description: "Returns its text"} | (text::String {description: "What to return"})==>(::String)]
+[echoer:Agent {description: "Echoes", instruction: "Call echo with the user's text, then answer with its result."} | echo]
+`;
+
+const setup = (delayMs: number) => {
+  const specs = parseSpecifications(GRAM);
+  if (specs._tag === 'Left') throw new Error(JSON.stringify(specs.left));
+  const agent = specs.right.agents[0];
+  const spec = specs.right.tools[0];
+  if (agent === undefined || spec === undefined) throw new Error('no agent');
+  const impl = delayMs === 0 ? (a: { text: string }) => a.text : (a: { text: string }) => new Promise<string>((r) => setTimeout(() => r(a.text), delayMs));
+  const library = toolLibrary([createTool(spec.name, spec.description, spec.schema, impl, { outputSchema: spec.outputSchema })]);
+  return { agent, library };
+};
+
+const model = () =>
+  scriptedModel((request) => {
+    const last = request.messages.at(-1);
+    if (last?.role === 'tool') return { text: last.content };
+    const text = request.messages.find((m) => m.role === 'user')?.content ?? '';
+    return { toolCalls: [{ name: 'echo', arguments: { text } }] };
+  });
+
+const inputs = (n: number) => Array.from({ length: n }, (_, i) => ({ message: `hello ${i}`, expected: `hello ${i}`, expectedToolCalls: [{ echo: { text: [`hello ${i}`] } }] }));
+
+const time = async (fn: () => Promise<unknown>): Promise<number> => {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+};
+
+export default async (): Promise<void> => {
+  const fast = setup(0);
+  const bound = bindAgent(fast.agent, fast.library);
+  if (bound._tag === 'Left') throw new Error('does not bind');
+  const N = 400;
+  const xs = inputs(N);
+  const bare = async () => {
+    const m = model();
+    for (const x of xs) await runBoundAgent(bound.right, x.message, { model: m });
+  };
+  const experiment = async () => {
+    const r = await runExperiment({ agent: fast.agent, variants: { only: fast.library }, inputs: xs, model: model(), concurrency: 1 });
+    if (!r.ok) throw new Error(r.error.message);
+  };
+  // warm up both, then the best of 3 each
+  await bare();
+  await experiment();
+  const bareMs = Math.min(await time(bare), await time(bare), await time(bare));
+  const expMs = Math.min(await time(experiment), await time(experiment), await time(experiment));
+
+  const slow = setup(20);
+  const few = inputs(48);
+  const run = (concurrency: number) => async () => {
+    const r = await runExperiment({ agent: slow.agent, variants: { only: slow.library }, inputs: few, model: model(), concurrency });
+    if (!r.ok) throw new Error(r.error.message);
+  };
+  const c1 = await time(run(1));
+  const c8 = await time(run(8));
+
+  const heapAfter = async (n: number): Promise<number> => {
+    globalThis.gc?.();
+    const before = process.memoryUsage().heapUsed;
+    const r = await runExperiment({ agent: fast.agent, variants: { only: fast.library }, inputs: inputs(n), model: model(), concurrency: 4 });
+    if (!r.ok) throw new Error(r.error.message);
+    globalThis.gc?.();
+    return (process.memoryUsage().heapUsed - before) / 1e6;
+  };
+  const m200 = await heapAfter(200);
+  const m2000 = await heapAfter(2000);
+
+  report('experiments', [
+    ['bare runBoundAgent loop, per run', `${((bareMs / N) * 1000).toFixed(0)} µs`],
+    ['runExperiment, per run', `${((expMs / N) * 1000).toFixed(0)} µs`],
+    ['overhead', ratio(expMs / bareMs, { max: 1.2 })],
+    ['concurrency 8 vs 1 (tool waits 20 ms)', ratio(c1 / c8, { min: 5 })],
+    ['heap held after 200 / 2,000 runs', `${m200.toFixed(1)} MB / ${m2000.toFixed(1)} MB (results are held for the report: not flat)`],
+  ]);
+};
