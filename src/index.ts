@@ -82,6 +82,8 @@ export type { Tool, ToolImplementation, InvocationContext, ToolLimits, ToolAnnot
 export { createTool, toolName, toolDescription, toolSchema, toolOutputSchema, isTool } from './library/tool.js';
 export type { DefineToolOptions, DefineToolFromGramOptions } from './library/define-tool.js';
 export { defineTool } from './library/define-tool.js';
+export type { Handler, Handlers, ToolTypes, ImplementSource, ImplementOptions } from './tools/implement.js';
+export { implement, implementSync, ImplementError } from './tools/implement.js';
 export type { ToolResult, ToolError, ToolErrorCode } from './library/result.js';
 export { ToolFailure, fail } from './library/result.js';
 export type { ToolCode } from './library/codes.js';
