@@ -57,7 +57,7 @@ const FILES: Readonly<Record<string, { readonly text: string; readonly error?: s
   greet: ({ name }) => name,
 });
 `,
-    error: 'TS2741',
+    error: 'TS2345',
   },
   'extra.ts': {
     text: `${head}export const library = await implement<Tools>(source, {

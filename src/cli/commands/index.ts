@@ -16,8 +16,10 @@ import { register as registerAb } from './ab.js';
 import { register as registerMcp } from './mcp.js';
 import { register as registerServe } from './serve.js';
 import { register as registerCatalog } from './catalog.js';
+import { register as registerInit } from './init.js';
 
 export const registerCommands = (program: Command, ctx: CommandContext): void => {
+  registerInit(program, ctx);
   registerInvoke(program, ctx);
   registerParse(program, ctx);
   registerCheck(program, ctx);
