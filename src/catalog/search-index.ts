@@ -5,7 +5,8 @@
  * 2. **whole word**: every word of the query is a whole word of the slug, display name,
  *    description or tags;
  * 3. **fuzzy**: every word of the query begins a word, or is within 1 edit of one (2 for words of
- *    8 letters or more; the first letter must match; words under 4 letters only by prefix);
+ *    8 letters or more; the first letter must match, so `jsn` finds `json`; words under 3 letters
+ *    only by prefix);
  * 4. within a tier, **recency**: `modifiedAt`, newer first, then the id.
  *
  * Text is compared case-insensitively and without accents (`Météo` matches `meteo`); words are runs
@@ -86,7 +87,7 @@ export const words = (s: string): ReadonlyArray<string> => {
   return n === '' ? [] : n.split(' ');
 };
 
-const maxEdits = (term: string): number => (term.length >= 8 ? 2 : term.length >= 4 ? 1 : 0);
+const maxEdits = (term: string): number => (term.length >= 8 ? 2 : term.length >= 3 ? 1 : 0);
 
 
 // -------------------------------------------------------------------------------------------------

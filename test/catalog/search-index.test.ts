@@ -37,6 +37,15 @@ describe('the search index', () => {
     expect(ids('')).toEqual(['5', '4', '3', '2', '1']);
   });
 
+  it('a one-edit typo of a short word is a fuzzy match (jsn for json); two letters only by prefix', () => {
+    const i = new SearchIndex();
+    i.put(doc('j', 'json-parse', 'parses JSON text', 1));
+    i.put(doc('x', 'xml', 'reads XML', 2));
+    expect(i.search('jsn', { limit: 5 }).hits.map((h) => [h.id, h.tier])).toEqual([['j', 3]]);
+    expect(i.search('xnl', { limit: 5 }).hits.map((h) => h.id)).toEqual(['x']);
+    expect(i.search('jn', { limit: 5 }).hits).toEqual([]);
+  });
+
   it('replaces and removes documents', () => {
     const i = new SearchIndex();
     i.put(doc('a', 'alpha', 'first', 1));

@@ -83,7 +83,7 @@ describe('gramkit init', { timeout: 180_000 }, () => {
     const good = await run([tsc, '-p', '.'], project);
     expect(good.code, good.stdout).toBe(0);
     const library = readFileSync(join(project, 'greetings.mjs'), 'utf8');
-    writeFileSync(join(project, 'greetings.mjs'), library.replace("excited ? '!' : '.'}`", "excited ? '!' : '.'}`.length"));
+    writeFileSync(join(project, 'greetings.mjs'), library.replace('excited ? "!" : "."}`', 'excited ? "!" : "."}`.length'));
     const bad = await run([tsc, '-p', '.'], project);
     expect(bad.code).not.toBe(0);
     expect(bad.stdout).toMatch(/greetings\.mjs\(\d+,\d+\): error TS2322/);

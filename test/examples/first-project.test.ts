@@ -61,6 +61,8 @@ describe('README: use it in your project', () => {
     const types = /`gramkit types (greeter\.gram -o greeter-tools\.d\.ts)`/.exec(text)?.[1]?.split(' ') ?? [];
     expect(types).toHaveLength(3);
     expect((await cli(['types', ...types], { cwd: project })).code).toBe(0);
+    expect(text).toContain('`"type": "module"` in your `package.json`');
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
     writeFileSync(join(project, 'greetings.ts'), ts);
     const r = await cli(['check', 'greeter.gram', '--library', 'greetings.ts'], { cwd: project });
     expect(r.code, r.stderr).toBe(0);

@@ -14,6 +14,7 @@
  */
 import { error, type Diagnostic } from '../../core/diagnostic.js';
 import type { Span } from '../../core/span.js';
+import { unescapePointer } from '../../core/json-pointer.js';
 import { hasTool, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
 import { parseModelId } from '../../providers/model-id.js';
 import type { Specifications } from '../../spec/load.js';
@@ -141,7 +142,7 @@ const locateBindError = (e: Diagnostic, name: string, text: string, format: (e: 
   const rest: string[] = [];
   for (const message of lines) {
     const param = /^\/properties\/([^/:]+)/.exec(message)?.[1];
-    const at = param !== undefined ? paramSpan(text, span.start, param.replace(/~1/g, '/').replace(/~0/g, '~')) : undefined;
+    const at = param !== undefined ? paramSpan(text, span.start, unescapePointer(param)) : undefined;
     if (at !== undefined) related.push({ message, span: at });
     else rest.push(message);
   }

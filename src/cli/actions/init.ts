@@ -40,42 +40,42 @@ const LIBRARY = `// @ts-check
  * from the file; the handler types from greeter-tools.d.ts (regenerate it when the file changes:
  * npx ${TYPES_COMMAND}).
  */
-import { implement } from 'gramkit';
+import { implement } from "gramkit";
 
-/** @type {import('gramkit').Handlers<import('./greeter-tools.js').Tools>} */
+/** @type {import("gramkit").Handlers<import("./greeter-tools.js").Tools>} */
 export const handlers = {
-  greet: ({ name, excited }) => \`Hello, \${name}\${excited ? '!' : '.'}\`,
+  greet: ({ name, excited }) => \`Hello, \${name}\${excited ? "!" : "."}\`,
 };
 
-export default await implement(new URL('./greeter.gram', import.meta.url), handlers);
+export default await implement(new URL("./greeter.gram", import.meta.url), handlers);
 `;
 
-const NODE_TEST = `import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { toolNames } from 'gramkit';
-import library, { handlers } from './greetings.mjs';
+const NODE_TEST = `import assert from "node:assert/strict";
+import { test } from "node:test";
+import { toolNames } from "gramkit";
+import library, { handlers } from "./greetings.mjs";
 
-test('the library implements every tool of greeter.gram', () => {
-  assert.deepEqual([...toolNames(library)], ['greet']);
+test("the library implements every tool of greeter.gram", () => {
+  assert.deepEqual([...toolNames(library)], ["greet"]);
 });
 
-test('greet greets by name', async () => {
-  assert.equal(await handlers.greet({ name: 'Ada', excited: true }, { signal: AbortSignal.timeout(1000), toolName: 'greet' }), 'Hello, Ada!');
-  assert.equal(await handlers.greet({ name: 'Ada', excited: false }, { signal: AbortSignal.timeout(1000), toolName: 'greet' }), 'Hello, Ada.');
+test("greet greets by name", async () => {
+  assert.equal(await handlers.greet({ name: "Ada", excited: true }, { signal: AbortSignal.timeout(1000), toolName: "greet" }), "Hello, Ada!");
+  assert.equal(await handlers.greet({ name: "Ada", excited: false }, { signal: AbortSignal.timeout(1000), toolName: "greet" }), "Hello, Ada.");
 });
 `;
 
-const VITEST_TEST = `import { expect, it } from 'vitest';
-import { toolNames } from 'gramkit';
-import library, { handlers } from './greetings.mjs';
+const VITEST_TEST = `import { expect, it } from "vitest";
+import { toolNames } from "gramkit";
+import library, { handlers } from "./greetings.mjs";
 
-it('the library implements every tool of greeter.gram', () => {
-  expect([...toolNames(library)]).toEqual(['greet']);
+it("the library implements every tool of greeter.gram", () => {
+  expect([...toolNames(library)]).toEqual(["greet"]);
 });
 
-it('greet greets by name', async () => {
-  expect(await handlers.greet({ name: 'Ada', excited: true }, { signal: AbortSignal.timeout(1000), toolName: 'greet' })).toBe('Hello, Ada!');
-  expect(await handlers.greet({ name: 'Ada', excited: false }, { signal: AbortSignal.timeout(1000), toolName: 'greet' })).toBe('Hello, Ada.');
+it("greet greets by name", async () => {
+  expect(await handlers.greet({ name: "Ada", excited: true }, { signal: AbortSignal.timeout(1000), toolName: "greet" })).toBe("Hello, Ada!");
+  expect(await handlers.greet({ name: "Ada", excited: false }, { signal: AbortSignal.timeout(1000), toolName: "greet" })).toBe("Hello, Ada.");
 });
 `;
 
