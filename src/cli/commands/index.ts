@@ -17,6 +17,7 @@ import { register as registerMcp } from './mcp.js';
 import { register as registerServe } from './serve.js';
 import { register as registerCatalog } from './catalog.js';
 import { register as registerInit } from './init.js';
+import { register as registerLsp } from './lsp.js';
 
 export const registerCommands = (program: Command, ctx: CommandContext): void => {
   registerInit(program, ctx);
@@ -33,4 +34,5 @@ export const registerCommands = (program: Command, ctx: CommandContext): void =>
   registerMcp(program, ctx);
   registerServe(program, ctx);
   registerCatalog(program, ctx);
+  registerLsp(program, ctx);
 };
