@@ -163,22 +163,27 @@ interface FileReport {
  * Everything `gramkit check` reports about one source (the language server checks the text of an
  * open document with it): the specifications, the checks past them, and with `library`, the binding.
  */
-export const checkSource = async (ctx: CommandContext, source: SpecSource, options: CheckCommandOptions, workspace: string): Promise<ReadonlyArray<Diagnostic>> => {
+export const checkSource = async (
+  ctx: CommandContext,
+  source: SpecSource,
+  options: CheckCommandOptions,
+  workspace: string,
+): Promise<{ readonly diagnostics: ReadonlyArray<Diagnostic>; readonly specs?: Specifications }> => {
   const loaded = await specsOfSource(source, { strict: options.strict === true });
-  if (loaded._tag === 'Left') return loaded.left.diagnostics;
+  if (loaded._tag === 'Left') return { diagnostics: loaded.left.diagnostics };
   const specs = loaded.right.specs;
   const builtins = await builtinToolsOf(toolsOf(specs));
   const diagnostics = [...specs.warnings.filter((d) => d.severity !== 'info'), ...(await runChecks(ctx, source, specs, builtins, workspace))];
   const refs = options.library ?? [];
   if (refs.length > 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...(await bindChecks(ctx, source, specs, refs, builtins, workspace)));
-  return diagnostics;
+  return { diagnostics, specs };
 };
 
 const checkOne = async (ctx: CommandContext, arg: string, options: CheckCommandOptions, workspace: string): Promise<FileReport> => {
   const read = await readSpecSource(ctx.io, arg);
   if (!read.ok) return { diagnostics: [error(read.error.code, read.error.message)], text: '', name: arg };
   const source = read.value;
-  return { diagnostics: await checkSource(ctx, source, options, workspace), text: source.text, name: source.name };
+  return { diagnostics: (await checkSource(ctx, source, options, workspace)).diagnostics, text: source.text, name: source.name };
 };
 
 export const action = async (ctx: CommandContext, files: ReadonlyArray<string>, options: CheckCommandOptions): Promise<number> => {

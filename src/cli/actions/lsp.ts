@@ -21,7 +21,6 @@ import type { JsonValue } from '../../core/json-schema.js';
 import { isRecord } from '../../core/json.js';
 import { KEYWORDS } from '../../spec/keywords.js';
 import { TYPE_NAMES } from '../../spec/type-expr.js';
-import { loadSpecifications } from '../../spec/load.js';
 import type { Specifications } from '../../spec/specifications.js';
 import type { SpecSource } from './spec-source.js';
 import { headerLibraryOf } from './spec-facts.js';
@@ -116,12 +115,13 @@ export const action = async (ctx: CommandContext): Promise<void> => {
     versions.set(doc.uri, doc.version);
     const path = pathOf(doc.uri);
     const source: SpecSource = { name: path ?? doc.uri, text, builtin: false, format: 'gram', ...(path !== undefined ? { path } : {}) };
-    const loaded = loadSpecifications([{ text, filename: source.name }]);
-    if (loaded._tag === 'Right') lastSpecs.set(doc.uri, loaded.right);
-    const header = headerLibraryOf(ctx, source).library;
+    // a header is the document's first record: parsed for its library only when the text starts with one
+    const header = /^(?:\s|\/\/[^\n]*\n)*\{/.test(text) ? headerLibraryOf(ctx, source).library : undefined;
     let ds: ReadonlyArray<GramDiagnostic>;
     try {
-      ds = await checkSource(ctx, source, header !== undefined ? { library: [header] } : {}, ctx.io.cwd);
+      const checked = await checkSource(ctx, source, header !== undefined ? { library: [header] } : {}, ctx.io.cwd);
+      ds = checked.diagnostics;
+      if (checked.specs !== undefined) lastSpecs.set(doc.uri, checked.specs);
     } catch (e) {
       ds = [{ code: 'CLI_INTERNAL', severity: 'error', message: `gramkit lsp: ${(e as Error).message}` }];
     }
