@@ -16,7 +16,8 @@
 import { analyzeGram } from '../../gram/parse.js';
 import { formatGram } from '../../gram/print.js';
 import { lineIndex, positionAt } from '../../core/span.js';
-import type { Diagnostic as GramDiagnostic } from '../../core/diagnostic.js';
+import { type Diagnostic as GramDiagnostic, error } from '../../core/diagnostic.js';
+import { CliCodes } from '../codes.js';
 import type { JsonValue } from '../../core/json-schema.js';
 import { isRecord } from '../../core/json.js';
 import { KEYWORDS } from '../../spec/keywords.js';
@@ -123,7 +124,7 @@ export const action = async (ctx: CommandContext): Promise<void> => {
       ds = checked.diagnostics;
       if (checked.specs !== undefined) lastSpecs.set(doc.uri, checked.specs);
     } catch (e) {
-      ds = [{ code: 'CLI_INTERNAL', severity: 'error', message: `gramkit lsp: ${(e as Error).message}` }];
+      ds = [error(CliCodes.LSP_CHECK_FAILED, `gramkit lsp: checking the document failed: ${(e as Error).message}`)];
     }
     if (versions.get(doc.uri) !== doc.version) return; // a newer text is being checked
     const index = lineIndex(text);
