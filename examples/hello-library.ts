@@ -1,15 +1,10 @@
 /**
  * The implementation of the hello agent's `sayHello` (examples/helloAgent.gram), written with
- * `createTool`: a name, a description and a JSON Schema that must match the specification, and a
- * function. `gramkit run` binds it by name and checks that they agree.
+ * `implement`: the tool's name, description and schema come from the file, so the library always
+ * binds to it; the handler is a plain function of the arguments. `gramkit run` binds it by name.
  */
-import { createTool, toolLibrary } from 'gramkit';
+import { implement } from 'gramkit';
 
-export const sayHello = createTool(
-  'sayHello',
-  'Returns a friendly greeting message for the given name',
-  { type: 'object', properties: { personName: { type: 'string', description: 'Who to greet' } }, required: ['personName'] },
-  (args: { personName: string }) => `Hello, ${args.personName}! Nice to meet you.`,
-);
-
-export default toolLibrary([sayHello]);
+export default await implement(new URL('./helloAgent.gram', import.meta.url), {
+  sayHello: ({ personName }: { personName: string }) => `Hello, ${personName}! Nice to meet you.`,
+});

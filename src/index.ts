@@ -82,6 +82,8 @@ export type { Tool, ToolImplementation, InvocationContext, ProgressReporter, Too
 export { createTool, toolName, toolDescription, toolSchema, toolOutputSchema, isTool } from './library/tool.js';
 export type { DefineToolOptions, DefineToolFromGramOptions } from './library/define-tool.js';
 export { defineTool } from './library/define-tool.js';
+export type { Handler, Handlers, ToolTypes, ImplementSource, ImplementOptions } from './tools/implement.js';
+export { implement, implementSync, ImplementError } from './tools/implement.js';
 export type { ToolResult, ToolError, ToolErrorCode } from './library/result.js';
 export { ToolFailure, fail } from './library/result.js';
 export type { ToolCode } from './library/codes.js';
@@ -131,7 +133,6 @@ export type {
 } from './agent/experiment.js';
 export { runExperiment } from './agent/experiment.js';
 export type { LatencyStats, Interval, PairedComparison } from './agent/experiment-stats.js';
-export { wilsonInterval, bootstrapMeanInterval, mcnemarExactPValue, comparePaired } from './agent/experiment-stats.js';
 export type { AnswerChecks, RunScore, ScorerInput, ExperimentScorer } from './agent/experiment-scoring.js';
 export { formatExperimentReport, EXPERIMENT_COLUMNS } from './agent/experiment-report.js';
 export { matchToolCalls } from './agent/tool-call-match.js';

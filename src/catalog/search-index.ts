@@ -5,7 +5,8 @@
  * 2. **whole word**: every word of the query is a whole word of the slug, display name,
  *    description or tags;
  * 3. **fuzzy**: every word of the query begins a word, or is within 1 edit of one (2 for words of
- *    8 letters or more; the first letter must match; words under 4 letters only by prefix);
+ *    8 letters or more; the first letter must match; a 3-letter word only with a letter added, so
+ *    `jsn` finds `json` and `wea` not `web`; shorter words only by prefix);
  * 4. within a tier, **recency**: `modifiedAt`, newer first, then the id.
  *
  * Text is compared case-insensitively and without accents (`Météo` matches `meteo`); words are runs
@@ -86,7 +87,7 @@ export const words = (s: string): ReadonlyArray<string> => {
   return n === '' ? [] : n.split(' ');
 };
 
-const maxEdits = (term: string): number => (term.length >= 8 ? 2 : term.length >= 4 ? 1 : 0);
+const maxEdits = (term: string): number => (term.length >= 8 ? 2 : term.length >= 3 ? 1 : 0);
 
 
 // -------------------------------------------------------------------------------------------------
@@ -253,7 +254,8 @@ export class SearchIndex {
     const out = new Set<string>(this.vocabulary.keysPrefixed(term));
     const k = maxEdits(term);
     if (k > 0) {
-      for (let len = term.length - k; len <= term.length + k; len++) {
+      // a 3-letter word reaches only words one letter longer (`jsn` → `json`): a letter left out, not `web` for `wea`
+      for (let len = term.length < 4 ? term.length + 1 : term.length - k; len <= term.length + k; len++) {
         for (const w of this.fuzzyBuckets.get(`${first}${len}`) ?? []) {
           if (!out.has(w) && editDistance(term, w, k) <= k) out.add(w);
         }

@@ -7,6 +7,7 @@
  * A bound tool carries the specification, the tool and the compiled validators (compiled on the
  * first call, not at bind time). `invoke` runs it.
  */
+import { plural } from '../core/plural.js';
 import { ToolCodes } from './codes.js';
 import { acceptsAnything } from '../spec/schema-keywords.js';
 import { type Either, left, right } from '../core/either.js';
@@ -361,4 +362,3 @@ const detailLines = (e: Pick<BindError, 'mismatches' | 'problems'>): string[] =>
 // utilities
 // -------------------------------------------------------------------------------------------------
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -140,6 +140,25 @@ const explicitValue = (text: string, name: string): string | undefined => {
   return undefined;
 };
 
+/** A list written out for a parameter: `tags: a, b and c` or `tags: [a, b]`, up to the end of the clause. */
+const explicitList = (text: string, name: string): string[] | undefined => {
+  const words = identifierWords(name);
+  const forms = [...new Set([name.toLowerCase(), words.join(' '), words[words.length - 1] ?? name.toLowerCase()])].map(escapeRe);
+  for (const f of forms) {
+    for (const rest of after(text, new RegExp(`\\b${f}\\s*(?::|=|\\bare\\b)\\s*`, 'g'))) {
+      const bracketed = /^\[([^\]]*)\]/.exec(rest);
+      // the clause: up to `;`, the end of the sentence, or the next `word:`
+      const clause = bracketed?.[1] ?? rest.split(/;|[.!?](?:\s|$)|\s\w+\s*:/)[0] ?? '';
+      const items = clause
+        .split(/\s*,\s*|\s+and\s+/)
+        .map((x) => x.trim().replace(/^["']|["']$/g, ''))
+        .filter((x) => x !== '');
+      if (items.length > 0) return items;
+    }
+  }
+  return undefined;
+};
+
 // -------------------------------------------------------------------------------------------------
 // filling
 // -------------------------------------------------------------------------------------------------
@@ -236,6 +255,13 @@ const explicitFor = (name: string, s: Schema, pool: Pool): JsonValue | undefined
       if ([...nameWords].some((w) => NAME_LIKE.has(w)) && /^(?:is|a|an|the)$/i.test(explicit)) return undefined;
       return takeString(pool, explicit);
     }
+    case 'array': {
+      const items = explicitList(pool.text, name);
+      const itemType = typeOf(asSchema(s['items']) ?? {});
+      if (items === undefined || (itemType !== undefined && itemType !== 'string')) return undefined;
+      for (const v of items) takeString(pool, v);
+      return items;
+    }
     default:
       return undefined;
   }
@@ -306,8 +332,9 @@ const valueFor = (name: string, s: Schema, pool: Pool, required: boolean): JsonV
     }
     case 'object': {
       if (!required) return undefined;
-      const filled = fillObject(s, pool);
-      return Object.keys(filled).length > 0 ? filled : undefined;
+      const filled = fillObject(s, pool, true);
+      // a record is filled when each of its required fields is, else left to say so
+      return Object.keys(filled).length > 0 && unfilled(s, filled).length === 0 ? filled : undefined;
     }
     default:
       return undefined;
@@ -336,7 +363,8 @@ const remainingWords = (pool: Pool): string => {
   return text.length > 0 ? text : endOfSentence(pool.text.trim());
 };
 
-const fillObject = (schema: Schema, pool: Pool): Record<string, JsonValue> => {
+/** `nested`: a record inside the arguments, whose strings never take the message's remaining words (they are the top level's free text). */
+const fillObject = (schema: Schema, pool: Pool, nested = false): Record<string, JsonValue> => {
   const props = asSchema(schema['properties']) ?? {};
   const required = new Set(Array.isArray(schema['required']) ? schema['required'].filter((x): x is string => typeof x === 'string') : []);
   const out = new Map<string, JsonValue>();
@@ -351,7 +379,7 @@ const fillObject = (schema: Schema, pool: Pool): Record<string, JsonValue> => {
   for (const name of order) {
     const sub = asSchema(props[name]);
     if (sub === undefined || out.has(name)) continue;
-    const v = valueFor(name, sub, pool, required.has(name));
+    const v = valueFor(name, sub, pool, required.has(name) && !nested);
     if (v !== undefined) out.set(name, v);
     else if (sub['default'] !== undefined) out.set(name, sub['default'] as JsonValue);
   }
@@ -359,6 +387,40 @@ const fillObject = (schema: Schema, pool: Pool): Record<string, JsonValue> => {
   const ordered: Record<string, JsonValue> = {};
   for (const k of Object.keys(props)) if (out.has(k)) ordered[k] = out.get(k) as JsonValue;
   return ordered;
+};
+
+/** What a required parameter expects, in words (`an array of strings`, `a record with name, team`). */
+const expected = (s: Schema): string => {
+  const type = typeOf(s);
+  if (type === 'array') {
+    const items = asSchema(s['items']);
+    const it = items !== undefined ? typeOf(items) : undefined;
+    return it !== undefined ? `a list of ${it === 'string' ? 'strings' : it === 'integer' || it === 'number' ? 'numbers' : `${it}s`}` : 'a list';
+  }
+  if (type === 'object') {
+    const props = Object.keys(asSchema(s['properties']) ?? {});
+    return props.length > 0 ? `a record with ${props.join(', ')}` : 'a record';
+  }
+  return type !== undefined ? `a ${type}` : 'a value';
+};
+
+/**
+ * The required lists and records, and the required fields of records, that `args` leaves without a
+ * value, each as `path (what it expects)`: what the offline model says it could not fill instead
+ * of calling with a guess.
+ */
+export const unfilled = (schema: JsonObject, args: Readonly<Record<string, JsonValue>>, prefix = ''): string[] => {
+  const props = asSchema(schema['properties']) ?? {};
+  const required = Array.isArray(schema['required']) ? schema['required'].filter((x): x is string => typeof x === 'string') : [];
+  const out: string[] = [];
+  for (const name of required) {
+    const sub = asSchema(props[name]) ?? {};
+    const v = args[name];
+    // at the top, only lists and records (a scalar left out is the tool's validation to report)
+    if (v === undefined && (prefix !== '' || typeOf(sub) === 'array' || typeOf(sub) === 'object')) out.push(`${prefix}${name} (${expected(sub)})`);
+    else if (isRecord(v) && typeOf(sub) === 'object') out.push(...unfilled(sub, v as Record<string, JsonValue>, `${prefix}${name}.`));
+  }
+  return out;
 };
 
 /**

@@ -13,7 +13,7 @@ import type { Message, ToolMessage } from '../agent/messages.js';
 import type { Model, ModelRequest, ModelResult, ToolDefinition } from '../agent/model.js';
 import { codeInfo } from '../core/codes.js';
 import { ToolCodes } from '../library/codes.js';
-import { fillArguments } from './offline-args.js';
+import { fillArguments, unfilled } from './offline-args.js';
 import { bestTool, contentStems, wordsOf } from './offline-words.js';
 import { callSafely, cancelledError, configurationError, failure, success } from './model-error.js';
 import { textDeltas } from './text-deltas.js';
@@ -173,6 +173,12 @@ const respond = (request: ModelRequest): ModelResult => {
   }
   if (tool === undefined) return answer(demoAnswer(tools, said, false));
   const args = fillArguments(tool.inputSchema, said, stems);
+  const missing = unfilled(tool.inputSchema, args);
+  if (missing.length > 0) {
+    return answer(
+      `I would call ${tool.name}, but I could not fill ${missing.join(', ')} from your message. Write ${missing.length === 1 ? 'it' : 'them'} out, e.g. \`${missing[0]?.split(' ')[0]}: a, b\`. (I am the offline demo model: I fill arguments from the words of the message, not from understanding it.)`,
+    );
+  }
   const argsText = JSON.stringify(args);
   return success({
     message: { role: 'assistant', content: '', toolCalls: [{ id: `call_offline_${messages.length}`, name: tool.name, arguments: argsText }] },

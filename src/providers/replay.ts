@@ -9,6 +9,7 @@
  * place where it differs from the next unused exchange. `match: 'sequence'` returns the answers in
  * recorded order without comparing requests.
  */
+import { plural } from '../core/plural.js';
 import { AgentCodes } from '../agent/codes.js';
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
@@ -38,7 +39,6 @@ export interface RecordOptions {
 // replay
 // -------------------------------------------------------------------------------------------------
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 const brief = (v: unknown): string => {
   const s = JSON.stringify(v) ?? 'nothing';

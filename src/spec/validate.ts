@@ -13,6 +13,7 @@
  * - `validateToolArgs(schema, args)`: validation, then defaults on a copy, in one call, at ajv's
  *   speed on the valid path (a benchmark compares them).
  */
+import { plural } from '../core/plural.js';
 import { type ArgCode, ArgCodes, SpecCodes } from './codes.js';
 import { pointerSegments, refSegments, valueAt } from '../core/json-pointer.js';
 import { isRecord } from '../core/json.js';
@@ -390,17 +391,17 @@ const mapError = (e: ErrorObject, root: unknown, schema?: JsonSchema): Validatio
     case 'minLength':
     case 'maxLength': {
       const w = e.keyword === 'minLength' ? 'at least' : 'at most';
-      return { path: here, code: ArgCodes.LENGTH, message: `${subject(here)} must have ${w} ${String(p['limit'])} characters, got ${got()}` };
+      return { path: here, code: ArgCodes.LENGTH, message: `${subject(here)} must have ${w} ${plural(Number(p['limit']), 'character')}, got ${got()}` };
     }
     case 'minItems':
     case 'maxItems': {
       const w = e.keyword === 'minItems' ? 'at least' : 'at most';
-      return { path: here, code: ArgCodes.ITEMS, message: `${subject(here)} must have ${w} ${String(p['limit'])} items, got ${got()}` };
+      return { path: here, code: ArgCodes.ITEMS, message: `${subject(here)} must have ${w} ${plural(Number(p['limit']), 'item')}, got ${got()}` };
     }
     case 'minProperties':
     case 'maxProperties': {
       const w = e.keyword === 'minProperties' ? 'at least' : 'at most';
-      return { path: here, code: ArgCodes.ITEMS, message: `${subject(here)} must have ${w} ${String(p['limit'])} properties` };
+      return { path: here, code: ArgCodes.ITEMS, message: `${subject(here)} must have ${w} ${plural(Number(p['limit']), 'property')}` };
     }
     case 'uniqueItems':
       return {

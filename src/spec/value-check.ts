@@ -4,6 +4,7 @@
  * so that checking a specification never compiles an ajv validator (compiling is lazy, on first
  * call of a tool). A property test keeps it in agreement with ajv.
  */
+import { plural } from '../core/plural.js';
 import { isRight } from '../core/either.js';
 import { linearRegex, type LinearRegex } from '../core/linear-regex.js';
 import { escapePointer } from '../core/json-pointer.js';
@@ -193,8 +194,8 @@ const checkMeta = (m: Keywords, v: unknown, ptr: string, out: ValueProblem[]): v
   if (typeof v === 'string') {
     if (m.minLength !== undefined || m.maxLength !== undefined) {
       const n = codePoints(v);
-      if (m.minLength !== undefined && n < m.minLength) out.push({ pointer: ptr, message: `must have at least ${m.minLength} characters, got ${describeValue(v)}` });
-      if (m.maxLength !== undefined && n > m.maxLength) out.push({ pointer: ptr, message: `must have at most ${m.maxLength} characters, got ${describeValue(v)}` });
+      if (m.minLength !== undefined && n < m.minLength) out.push({ pointer: ptr, message: `must have at least ${plural(m.minLength, 'character')}, got ${describeValue(v)}` });
+      if (m.maxLength !== undefined && n > m.maxLength) out.push({ pointer: ptr, message: `must have at most ${plural(m.maxLength, 'character')}, got ${describeValue(v)}` });
     }
     if (m.pattern !== undefined) {
       const r = regex(m.pattern);
@@ -203,8 +204,8 @@ const checkMeta = (m: Keywords, v: unknown, ptr: string, out: ValueProblem[]): v
   }
   if (m.format !== undefined && !checkFormat(m.format, v)) out.push({ pointer: ptr, message: `must be a valid ${m.format}, got ${describeValue(v)}` });
   if (Array.isArray(v)) {
-    if (m.minItems !== undefined && v.length < m.minItems) out.push({ pointer: ptr, message: `must have at least ${m.minItems} items, got ${v.length}` });
-    if (m.maxItems !== undefined && v.length > m.maxItems) out.push({ pointer: ptr, message: `must have at most ${m.maxItems} items, got ${v.length}` });
+    if (m.minItems !== undefined && v.length < m.minItems) out.push({ pointer: ptr, message: `must have at least ${plural(m.minItems, 'item')}, got ${v.length}` });
+    if (m.maxItems !== undefined && v.length > m.maxItems) out.push({ pointer: ptr, message: `must have at most ${plural(m.maxItems, 'item')}, got ${v.length}` });
     if (m.uniqueItems === true) {
       for (let i = 1; i < v.length; i++) {
         for (let j = 0; j < i; j++) {
@@ -215,7 +216,7 @@ const checkMeta = (m: Keywords, v: unknown, ptr: string, out: ValueProblem[]): v
   }
   if (isRecord(v)) {
     const n = Object.keys(v).length;
-    if (m.minProperties !== undefined && n < m.minProperties) out.push({ pointer: ptr, message: `must have at least ${m.minProperties} properties` });
-    if (m.maxProperties !== undefined && n > m.maxProperties) out.push({ pointer: ptr, message: `must have at most ${m.maxProperties} properties` });
+    if (m.minProperties !== undefined && n < m.minProperties) out.push({ pointer: ptr, message: `must have at least ${plural(m.minProperties, 'property')}` });
+    if (m.maxProperties !== undefined && n > m.maxProperties) out.push({ pointer: ptr, message: `must have at most ${plural(m.maxProperties, 'property')}` });
   }
 };

@@ -14,6 +14,10 @@ export const ImplCodes = defineCodes('tools', 'IMPL', {
   INVALID_ARGV: { summary: 'the process runner got an empty argv, or an argument with a NUL character', hint: 'name the program first; no program can receive NUL characters' },
   SPAWN_FAILED: { summary: 'a program could not be started for a reason the system did not name', retryable: 'sometimes', hint: 'read the message' },
   CANCELLED: { summary: 'the process runner was cancelled before the program started', hint: 'nothing to do: the caller asked for it' },
+  // implement(source, handlers)
+  HANDLERS_MISMATCH: { summary: 'implement: a tool of the file has no handler, or a handler names no tool (the message lists both)', hint: 'give one handler per tool of the file, named as the tool' },
+  HANDLER_NOT_FUNCTION: { summary: 'implement: a handler that is not a function', hint: 'give a function (args, ctx) => result' },
+  SOURCE_UNREADABLE: { summary: 'implement: the specification file cannot be read', hint: 'check the path (a URL made with import.meta.url is relative to the module)' },
 });
 
 export type ImplCode = CodeOf<typeof ImplCodes>;

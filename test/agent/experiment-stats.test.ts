@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bootstrapMeanInterval, comparePaired, mcnemarExactPValue, wilsonInterval } from '../../src/index.js';
+import { bootstrapMeanInterval, comparePaired, mcnemarExactPValue, wilsonInterval } from '../../src/agent/experiment-stats.js';
 
 const counts = fc.integer({ min: 1, max: 500 }).chain((n) => fc.tuple(fc.integer({ min: 0, max: n }), fc.constant(n)));
 const values = fc.array(fc.double({ min: -1000, max: 1000, noNaN: true }), { minLength: 1, maxLength: 60 });

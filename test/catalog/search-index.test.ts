@@ -37,6 +37,17 @@ describe('the search index', () => {
     expect(ids('')).toEqual(['5', '4', '3', '2', '1']);
   });
 
+  it('a 3-letter word with a letter left out is a fuzzy match (jsn for json), not a substitution (wea is not web); two letters only by prefix', () => {
+    const i = new SearchIndex();
+    i.put(doc('j', 'json-parse', 'parses JSON text', 1));
+    i.put(doc('x', 'xml', 'reads XML', 2));
+    expect(i.search('jsn', { limit: 5 }).hits.map((h) => [h.id, h.tier])).toEqual([['j', 3]]);
+    expect(i.search('xnl', { limit: 5 }).hits).toEqual([]); // a substitution in 3 letters is another word, not a typo
+    i.put(doc('w', 'web-fetch', 'fetches a page', 3));
+    expect(i.search('wea', { limit: 5 }).hits).toEqual([]);
+    expect(i.search('jn', { limit: 5 }).hits).toEqual([]);
+  });
+
   it('replaces and removes documents', () => {
     const i = new SearchIndex();
     i.put(doc('a', 'alpha', 'first', 1));

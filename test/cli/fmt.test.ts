@@ -25,7 +25,7 @@ describe('gramkit fmt', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('not formatted: messy.gram\n');
     expect(r.stderr).toBe('1 file would be reformatted (run gramkit fmt --write)\n');
-    expect((await cli(['fmt', '--check', 'clean.gram'], { cwd: dir })).code).toBe(0);
+    expect(await cli(['fmt', '--check', 'clean.gram'], { cwd: dir })).toEqual({ code: 0, stdout: 'checked 1 file: all formatted\n', stderr: '' });
   });
   it('--write rewrites only the files that change', async () => {
     const r = await cli(['fmt', '--write', '.'], { cwd: dir });

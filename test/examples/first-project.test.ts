@@ -33,7 +33,7 @@ describe('README: use it in your project', () => {
   const shell = own.filter((b) => b.lang === 'sh');
 
   it('installs the package, writes greeter.gram and greetings.mjs, and runs its commands in the new project', async () => {
-    expect(shell[0]?.body.trim()).toBe('npm install gramkit');
+    expect(shell[0]?.body.trim()).toBe('npm install gramkit\nnpx gramkit init');
     mkdirSync(join(project, 'node_modules'));
     symlinkSync(root, join(project, 'node_modules', 'gramkit'), 'dir');
     const gram = own.find((b) => b.lang === 'gram')?.body ?? '';
@@ -53,6 +53,20 @@ describe('README: use it in your project', () => {
     }
     expect(JSON.parse(outputs[2] as string)).toEqual({ ok: true, value: 'Hello, Ada!' });
     expect(outputs[3]).toBe('Hello, Ada!\n');
+  });
+
+  it('the TypeScript library with implement<Tools> loads and binds, with the types gramkit types writes', async () => {
+    const text = section('Use it in your project');
+    const ts = own.find((b) => b.lang === 'ts')?.body ?? '';
+    const types = /`gramkit types (greeter\.gram -o greeter-tools\.d\.ts)`/.exec(text)?.[1]?.split(' ') ?? [];
+    expect(types).toHaveLength(3);
+    expect((await cli(['types', ...types], { cwd: project })).code).toBe(0);
+    expect(text).toContain('`"type": "module"` in your `package.json`');
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
+    writeFileSync(join(project, 'greetings.ts'), ts);
+    const r = await cli(['check', 'greeter.gram', '--library', 'greetings.ts'], { cwd: project });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('checked 1 file: ok; 0 errors, 0 warnings\n');
   });
 });
 

@@ -199,3 +199,29 @@ describe('offline demo model: laws', () => {
     );
   });
 });
+
+describe('offline demo model: lists and records', () => {
+  const task = tool('create_task', 'Creates a task', {
+    title: { type: 'string' },
+    owner: { type: 'object', properties: { name: { type: 'string' }, team: { type: 'string' } }, required: ['name', 'team'] },
+    tags: { type: 'array', items: { type: 'string' } },
+  });
+  const ask = async (text: string) => {
+    const m = ok(await model.generate({ messages: [{ role: 'user', content: text }], tools: [task] })).message;
+    const c = m.toolCalls?.[0];
+    return c === undefined ? { text: m.content } : { name: c.name, args: JSON.parse(c.arguments) as unknown };
+  };
+
+  it('fills a list written out (`tags: a, b` or `tags: [a, b]`) and a record from its fields', async () => {
+    expect(await ask('Create a task "Q3 report" with owner name: Ada, team: ops; tags: q3, work')).toEqual({
+      name: 'create_task',
+      args: { title: 'Q3 report', owner: { name: 'Ada', team: 'ops' }, tags: ['q3', 'work'] },
+    });
+    expect(await ask('Create a task "Q3 report", name: Ada, team: ops, tags: [q3, finance and work]')).toMatchObject({ args: { tags: ['q3', 'finance', 'work'] } });
+  });
+
+  it('says what it could not fill instead of calling with a guess (no free text in a record, no list from loose words)', async () => {
+    const r = await ask('Create a task "Q3 report" owned by Ada, tagged q3 and finance');
+    expect(r).toEqual({ text: expect.stringContaining('I would call create_task, but I could not fill owner.team (a string), tags (a list of strings) from your message.') });
+  });
+});

@@ -72,7 +72,7 @@ describe('validateToolArgs', () => {
   it('explains what is wrong in words a model can act on', () => {
     const r = validateToolArgs(schema, { city: '', units: 'k', opts: { deep: 'yes' } });
     expect(r._tag === 'Left' && r.left.map((i) => i.message)).toEqual([
-      'argument "city" must have at least 1 characters, got ""',
+      'argument "city" must have at least 1 character, got ""',
       'argument "units" must be one of "c", "f", got "k"',
       'argument "opts.deep" must be a boolean (true or false), got "yes"',
     ]);

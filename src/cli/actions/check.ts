@@ -13,6 +13,8 @@
  * Exit 1 when any file has an error (with `--strict`, a warning too).
  */
 import { error, type Diagnostic } from '../../core/diagnostic.js';
+import type { Span } from '../../core/span.js';
+import { unescapePointer } from '../../core/json-pointer.js';
 import { hasTool, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
 import { parseModelId } from '../../providers/model-id.js';
 import type { Specifications } from '../../spec/load.js';
@@ -84,7 +86,7 @@ const runChecks = async (ctx: CommandContext, source: SpecSource, specs: Specifi
 };
 
 /** With `--library`: the libraries, then every tool of the file bound as `run` binds it. */
-const bindChecks = async (ctx: CommandContext, specs: Specifications, refs: ReadonlyArray<string>, builtins: ReadonlySet<string>, workspace: string): Promise<Diagnostic[]> => {
+const bindChecks = async (ctx: CommandContext, source: SpecSource, specs: Specifications, refs: ReadonlyArray<string>, builtins: ReadonlySet<string>, workspace: string): Promise<Diagnostic[]> => {
   const out: Diagnostic[] = [];
   const libraries: ToolLibrary[] = [];
   for (const ref of refs) {
@@ -101,12 +103,50 @@ const bindChecks = async (ctx: CommandContext, specs: Specifications, refs: Read
   for (const t of tools) {
     if (!provided(t.name) && declaresImplementation(t)) continue; // checked with the declarations
     const b = bindTool(t, library);
-    if (b._tag === 'Left') {
-      // each error with its differences (JSON pointers) as the hint
-      for (const e of b.left) out.push({ ...e, hint: formatBindError(e).split('\n').slice(1).map((l) => l.trim()).join('; ') });
-    }
+    // each error at its tool, each difference on its own line at the parameter it concerns (as invoke lists them)
+    if (b._tag === 'Left') for (const e of b.left) out.push(locateBindError(e, t.name, source.text, formatBindError));
   }
+  // the handler types the library modules are compiled against (gramkit types output)
+  const { staleHandlerTypes } = await import('./handler-types.js');
+  for (const ref of refs) out.push(...(await staleHandlerTypes(ref, ctx.io.cwd, source.name, specs.tools)));
   return out;
+};
+
+/** Where the tool `name` starts in the text (its `[name:Tool` head), if it is written there. */
+const toolSpan = (text: string, name: string): Span | undefined => {
+  const m = new RegExp(`\\[\\s*${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:\\s*Tool(?:Specification)?\\b`).exec(text);
+  return m === null ? undefined : { start: m.index + 1, end: m.index + 1 + name.length };
+};
+
+/** Where a parameter of the tool starting at `from` is declared (`(param::` or `(param:`). */
+const paramSpan = (text: string, from: number, param: string): Span | undefined => {
+  const re = new RegExp(`\\(\\s*${param.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*::?`, 'g');
+  re.lastIndex = from;
+  const m = re.exec(text);
+  const next = text.indexOf('\n[', from);
+  if (m === null || (next !== -1 && m.index > next)) return undefined;
+  const start = m.index + m[0].indexOf(param);
+  return { start, end: start + param.length };
+};
+
+/**
+ * A bind error at its tool's head; each difference that concerns a parameter (`/properties/<param>…`)
+ * a note of its own at the parameter's declaration; the others (descriptions, `required`) in the
+ * hint. Without the tool in the text, all of them go in the hint.
+ */
+const locateBindError = (e: Diagnostic, name: string, text: string, format: (e: never) => string): Diagnostic => {
+  const lines = format(e as never).split('\n').slice(1).map((l) => l.trim()).filter((l) => l !== '');
+  const span = toolSpan(text, name);
+  if (span === undefined) return { ...e, hint: lines.join('; ') };
+  const related: Array<{ readonly message: string; readonly span: Span }> = [];
+  const rest: string[] = [];
+  for (const message of lines) {
+    const param = /^\/properties\/([^/:]+)/.exec(message)?.[1];
+    const at = param !== undefined ? paramSpan(text, span.start, unescapePointer(param)) : undefined;
+    if (at !== undefined) related.push({ message, span: at });
+    else rest.push(message);
+  }
+  return { ...e, span, ...(related.length > 0 ? { related } : {}), hint: rest.join('; ') };
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -119,18 +159,31 @@ interface FileReport {
   readonly name: string;
 }
 
-const checkOne = async (ctx: CommandContext, arg: string, options: CheckCommandOptions, workspace: string): Promise<FileReport> => {
-  const read = await readSpecSource(ctx.io, arg);
-  if (!read.ok) return { diagnostics: [error(read.error.code, read.error.message)], text: '', name: arg };
-  const source = read.value;
+/**
+ * Everything `gramkit check` reports about one source (the language server checks the text of an
+ * open document with it): the specifications, the checks past them, and with `library`, the binding.
+ */
+export const checkSource = async (
+  ctx: CommandContext,
+  source: SpecSource,
+  options: CheckCommandOptions,
+  workspace: string,
+): Promise<{ readonly diagnostics: ReadonlyArray<Diagnostic>; readonly specs?: Specifications }> => {
   const loaded = await specsOfSource(source, { strict: options.strict === true });
-  if (loaded._tag === 'Left') return { diagnostics: loaded.left.diagnostics, text: source.text, name: source.name };
+  if (loaded._tag === 'Left') return { diagnostics: loaded.left.diagnostics };
   const specs = loaded.right.specs;
   const builtins = await builtinToolsOf(toolsOf(specs));
   const diagnostics = [...specs.warnings.filter((d) => d.severity !== 'info'), ...(await runChecks(ctx, source, specs, builtins, workspace))];
   const refs = options.library ?? [];
-  if (refs.length > 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...(await bindChecks(ctx, specs, refs, builtins, workspace)));
-  return { diagnostics, text: source.text, name: source.name };
+  if (refs.length > 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...(await bindChecks(ctx, source, specs, refs, builtins, workspace)));
+  return { diagnostics, specs };
+};
+
+const checkOne = async (ctx: CommandContext, arg: string, options: CheckCommandOptions, workspace: string): Promise<FileReport> => {
+  const read = await readSpecSource(ctx.io, arg);
+  if (!read.ok) return { diagnostics: [error(read.error.code, read.error.message)], text: '', name: arg };
+  const source = read.value;
+  return { diagnostics: (await checkSource(ctx, source, options, workspace)).diagnostics, text: source.text, name: source.name };
 };
 
 export const action = async (ctx: CommandContext, files: ReadonlyArray<string>, options: CheckCommandOptions): Promise<number> => {

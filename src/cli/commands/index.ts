@@ -16,8 +16,11 @@ import { register as registerAb } from './ab.js';
 import { register as registerMcp } from './mcp.js';
 import { register as registerServe } from './serve.js';
 import { register as registerCatalog } from './catalog.js';
+import { register as registerInit } from './init.js';
+import { register as registerLsp } from './lsp.js';
 
 export const registerCommands = (program: Command, ctx: CommandContext): void => {
+  registerInit(program, ctx);
   registerInvoke(program, ctx);
   registerParse(program, ctx);
   registerCheck(program, ctx);
@@ -31,4 +34,5 @@ export const registerCommands = (program: Command, ctx: CommandContext): void =>
   registerMcp(program, ctx);
   registerServe(program, ctx);
   registerCatalog(program, ctx);
+  registerLsp(program, ctx);
 };

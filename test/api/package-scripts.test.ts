@@ -1,0 +1,23 @@
+/**
+ * Installing the package runs nothing of it: the published package.json has no script npm runs
+ * on a consumer's install (`prepare: tsup` made npm warn that gramkit has install scripts, and
+ * would build from sources the package does not ship). A clone builds with `npm run build`.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+
+describe('package.json', () => {
+  it('has no install lifecycle script (preinstall, install, postinstall, prepare)', () => {
+    for (const s of ['preinstall', 'install', 'postinstall', 'prepare']) expect(manifest.scripts[s], s).toBeUndefined();
+  });
+
+  it('builds with npm run build, which CI and the README run after npm ci', () => {
+    expect(manifest.scripts['build']).toBe('tsup');
+    expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(/^npm ci\nnpm run build\n/m);
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toMatch(/^npm ci\nnpm run build\n/m);
+  });
+});
