@@ -16,6 +16,7 @@ import type { ToolSpecification } from '../spec/tool-spec.js';
 import type { CatalogBackend } from './backend.js';
 import type { CatalogListener } from './events.js';
 import { fixedId } from './ids.js';
+import type { ServedTool } from './served-names.js';
 import type { ToolRecord, UsageEntry } from './records.js';
 import type { CatalogResult } from './result.js';
 
@@ -128,8 +129,17 @@ export interface Catalog {
   readonly searchTools: (query: SearchQuery) => Promise<CatalogResult<ToolList>>;
   /** Runs a tool: `{ok, value}` or `{ok: false, error}` from the tool; a refusal before it runs is a catalog error. */
   readonly invokeTool: (ref: ToolRef, args: unknown, options?: InvokeOptions) => Promise<CatalogResult<ToolResult>>;
-  /** The enabled, available tools as specifications (name: slug; the newest version of each slug), for agents. */
-  readonly specifications: () => Promise<ReadonlyArray<{ readonly record: ToolRecord; readonly spec: ToolSpecification }>>;
+  /** The served tools as specifications (named by `servedTools`' rule), for agents. */
+  readonly specifications: () => Promise<ReadonlyArray<{ readonly name: string; readonly record: ToolRecord; readonly spec: ToolSpecification }>>;
+  /**
+   * The enabled, available tools as `/mcp` and `run --catalog` serve them, each bundle's newest
+   * version of a slug under one name: the slug for the bundle that owns it (the built-in bundle
+   * for built-in names, else the bundle of its oldest record), `<bundle>__<slug>` for the others
+   * (served-names.ts). Only these slugs when given.
+   */
+  readonly servedTools: (slugs?: Iterable<string>) => Promise<ReadonlyArray<ServedTool>>;
+  /** Calls `listener` with the slugs whose served tools may have changed, after each change to a record. */
+  readonly onServedChange: (listener: (slugs: ReadonlySet<string>) => void) => () => void;
   /** The tool a record's implementation makes, bound to its specification (for `gramkit run --catalog`). */
   readonly boundTool: (ref: ToolRef) => Promise<CatalogResult<BoundTool>>;
   // the registry (Tool JSON under /api/v1)

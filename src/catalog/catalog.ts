@@ -22,6 +22,8 @@ import type { Tool } from '../library/tool.js';
 import { emptyToolLibrary, listTools as libraryTools } from '../library/tool-library.js';
 import type { ToolSpecification } from '../spec/tool-spec.js';
 import { builtinTools } from '../tools/builtin/builtin-tools.js';
+import { builtinSpecifications } from '../tools/builtin/specifications.js';
+import { BUILTIN_BUNDLE_ID } from './builtin-records.js';
 import { contentEnvironment } from './convert.js';
 import { decodeBundleWrite, decodeEnabledPatch, encodeBundle } from './bundle-json.js';
 import {
@@ -52,6 +54,7 @@ import { type BundleRecord, NO_USAGE, type ToolRecord, type UsageCount, type Usa
 import { decodeRegistryTool, encodeRegistryTool, registryIdOf } from './registry-json.js';
 import { type CatalogError, type CatalogResult, failure, invalid, success } from './result.js';
 import { type Decided, decideCreateTool, decideDeleteBundle, decideDeleteTool, decidePatchBundle, decidePatchTool, decidePutBundle, decideReap } from './rules.js';
+import { type NamingState, type ServedTool, servedOfSlug } from './served-names.js';
 import { parseSlug, parseVersion } from './slug.js';
 import { storeFailure, SyncedState } from './synced-state.js';
 import { decodeToolJson, encodeTool } from './tool-json.js';
@@ -60,6 +63,9 @@ import { UsageRecorder } from './usage-recorder.js';
 export * from './catalog-types.js';
 
 const DAY = 24 * 60 * 60 * 1000;
+
+/** The slugs of gramkit's built-in tools: served only from the built-in bundle. */
+const BUILTIN_SLUGS: ReadonlySet<string> = new Set(builtinSpecifications().map((s) => s.name.replace(/_/g, '-')));
 
 /** Built-ins that run in process without waiting on the network or a program. */
 const QUICK_BUILTINS: ReadonlySet<string> = new Set(['json_parse', 'list_directory', 'read_file', 'write_file', 'delete_file', 'move_file']);
@@ -316,18 +322,38 @@ class CatalogImpl {
       return why !== undefined ? { ok: false, error: why } : this.boundFor(t.value);
     });
 
-  specifications = async (): Promise<ReadonlyArray<{ readonly record: ToolRecord; readonly spec: ToolSpecification }>> => {
+  /** What the naming rule reads of the state (served-names.ts). */
+  private readonly naming: NamingState = {
+    toolsWithSlug: (slug) => this.state.toolsWithSlug(slug),
+    bundleSlug: (id) => this.state.bundles.get(id)?.slug,
+    servable: (t) => isLive(this.state, t) && availability(t, this.impls).available,
+    builtinBundleID: BUILTIN_BUNDLE_ID,
+    builtinSlugs: BUILTIN_SLUGS,
+  };
+
+  /** The served tools of these slugs (after a sync); every slug when none are given. */
+  servedTools = async (slugs?: Iterable<string>): Promise<ReadonlyArray<ServedTool>> => {
     await this.store.sync().catch(() => undefined);
-    const newest = new Map<string, ToolRecord>();
-    for (const t of this.state.tools.values()) {
-      if (!isLive(this.state, t) || !availability(t, this.impls).available) continue;
-      const seen = newest.get(t.slug);
-      if (seen === undefined || t.modifiedAt > seen.modifiedAt || (t.modifiedAt === seen.modifiedAt && t.toolID > seen.toolID)) newest.set(t.slug, t);
-    }
-    const out: Array<{ readonly record: ToolRecord; readonly spec: ToolSpecification }> = [];
-    for (const t of newest.values()) {
-      const s = contentSpecification(t);
-      if (s._tag === 'Right') out.push({ record: t, spec: s.right });
+    return [...(slugs ?? this.state.slugs())].flatMap((slug) => servedOfSlug(this.naming, slug));
+  };
+
+  /** Calls `listener` with the slugs whose served tools may have changed, after each change to a record. */
+  onServedChange = (listener: (slugs: ReadonlySet<string>) => void): (() => void) => {
+    const touched = (kind: 'bundle' | 'tool', old: BundleRecord | ToolRecord | undefined, record: BundleRecord | ToolRecord | undefined): void => {
+      const slugs = new Set<string>();
+      if (kind === 'tool') for (const t of [old, record]) if (t !== undefined) slugs.add((t as ToolRecord).slug);
+      if (kind === 'bundle') for (const t of this.state.toolsOf(((record ?? old) as BundleRecord).bundleID)) slugs.add(t.slug);
+      if (slugs.size > 0) listener(slugs);
+    };
+    this.store.recordListeners.add(touched);
+    return () => void this.store.recordListeners.delete(touched);
+  };
+
+  specifications = async (): Promise<ReadonlyArray<{ readonly name: string; readonly record: ToolRecord; readonly spec: ToolSpecification }>> => {
+    const out: Array<{ readonly name: string; readonly record: ToolRecord; readonly spec: ToolSpecification }> = [];
+    for (const { name, record } of await this.servedTools()) {
+      const s = contentSpecification(record);
+      if (s._tag === 'Right') out.push({ name, record, spec: s.right.name === name ? s.right : { ...s.right, name } });
     }
     return out;
   };
@@ -529,6 +555,8 @@ class CatalogImpl {
       searchTools: this.searchTools,
       invokeTool: this.invokeTool,
       specifications: this.specifications,
+      servedTools: this.servedTools,
+      onServedChange: this.onServedChange,
       boundTool: this.boundTool,
       registerTool: this.registerTool,
       registryTools: this.registryTools,

@@ -46,6 +46,8 @@ export class SyncedState {
   private current: Promise<void> | undefined;
   private next: Promise<void> | undefined;
   private unsubscribeRemote: (() => Promise<void>) | undefined;
+  /** Told of every record change announced (old and new record), before the `changed` event. */
+  readonly recordListeners = new Set<(kind: 'bundle' | 'tool', old: BundleRecord | ToolRecord | undefined, record: BundleRecord | ToolRecord | undefined) => void>();
 
   constructor(
     readonly backend: CatalogBackend,
@@ -251,6 +253,7 @@ export class SyncedState {
     else if (kind === 'bundle' && (record as BundleRecord).softDeletedAt !== null && (old as BundleRecord).softDeletedAt === null) action = 'deleted';
     else if (old.isEnabled !== record.isEnabled && JSON.stringify({ ...old, isEnabled: record.isEnabled }) === JSON.stringify(record)) action = record.isEnabled ? 'enabled' : 'disabled';
     else action = 'updated';
+    for (const l of this.recordListeners) l(kind, old, record);
     const bundleID = kind === 'tool' ? ((record ?? old) as ToolRecord).bundleID : undefined;
     this.bus.emit({ type: 'changed', id: callId(), at: this.nowIso(), kind, action, recordID: id, ...(bundleID !== undefined ? { bundleID } : {}), remote });
   }
