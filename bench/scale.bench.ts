@@ -2,7 +2,9 @@
  * The catalog at scale (issue 23), as ratios measured in this run:
  * - a write (`putTool`, one new tool, through the catalog with the `/mcp` tool list kept up to
  *   date, as `gramkit serve` runs it) in a catalog of 100 tools and of 100,000 tools, on flat
- *   files (durable: every write flushed); target: within 1.3×;
+ *   files (durable: every write flushed), in alternating rounds; target: within 1.3×. Wall time
+ *   (the median write) waits on a disk other programs share; CPU time (the process's, per write,
+ *   median round) is the work the write does;
  * - the file store's single write against the disk's own floor for the same record (temporary file,
  *   fsync, rename, fsync of the directory); target ≥ 0.25×;
  * - 8 concurrent writers (in this process) against one; target ≥ 1×;
@@ -66,9 +68,10 @@ const opened = async (dir: string): Promise<{ readonly catalog: Catalog; readonl
 };
 
 /** `count` writes by `writers` concurrent writers; each write's latency, and the writes per second. */
-const writeLoad = async (catalog: Catalog, source: CatalogToolSource, prefix: string, count: number, writers: number): Promise<{ readonly latencies: ReadonlyArray<number>; readonly perSecond: number }> => {
+const writeLoad = async (catalog: Catalog, source: CatalogToolSource, prefix: string, count: number, writers: number): Promise<{ readonly latencies: ReadonlyArray<number>; readonly perSecond: number; readonly cpuMs: number }> => {
   const latencies: number[] = [];
   let next = 0;
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: writers }, async () => {
@@ -82,7 +85,8 @@ const writeLoad = async (catalog: Catalog, source: CatalogToolSource, prefix: st
     }),
   );
   await source.ready();
-  return { latencies, perSecond: (count * 1000) / (performance.now() - t0) };
+  const c = process.cpuUsage(c0);
+  return { latencies, perSecond: (count * 1000) / (performance.now() - t0), cpuMs: (c.user + c.system) / 1000 / count };
 };
 
 /** The disk's floor for one record: temporary file, fsync, rename, fsync of the directory. */
@@ -118,10 +122,17 @@ export default async (): Promise<void> => {
     await writeLoad(b.catalog, b.source, 'warm', 20, 1);
     const sw: number[] = [];
     const lw: number[] = [];
-    for (let round = 0; round < 3; round++) {
-      sw.push(...(await writeLoad(a.catalog, a.source, `r${round}`, WRITES / 3, 1)).latencies);
-      lw.push(...(await writeLoad(b.catalog, b.source, `r${round}`, WRITES / 3, 1)).latencies);
+    const sc: number[] = [];
+    const lc: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      const x = await writeLoad(a.catalog, a.source, `r${round}`, WRITES / 5, 1);
+      const y = await writeLoad(b.catalog, b.source, `r${round}`, WRITES / 5, 1);
+      sw.push(...x.latencies);
+      lw.push(...y.latencies);
+      sc.push(x.cpuMs);
+      lc.push(y.cpuMs);
     }
+    const cpuRatio = percentile(lc, 50) / percentile(sc, 50);
     const one = await writeLoad(b.catalog, b.source, 'one', WRITES, 1);
     const eight = await writeLoad(b.catalog, b.source, 'eight', WRITES, 8);
     const sample = `${JSON.stringify({ ...toolBody(1), slug: 'x', toolID: newId() }, null, 2)}\n`;
@@ -132,7 +143,8 @@ export default async (): Promise<void> => {
     report(`catalog writes at scale, flat files, durable (${WRITES} writes a figure, /mcp list kept)`, [
       [`write p50, 100 tools`, `${p50s.toFixed(2)} ms (p95 ${percentile(sw, 95).toFixed(2)} ms)`],
       [`write p50, ${LARGE.toLocaleString('en')} tools`, `${p50l.toFixed(2)} ms (p95 ${percentile(lw, 95).toFixed(2)} ms)`],
-      [`write at ${LARGE.toLocaleString('en')} / at 100`, ratio(p50l / p50s, { max: 1.3 })],
+      [`write at ${LARGE.toLocaleString('en')} / at 100, wall time`, ratio(p50l / p50s, { max: 1.3 })],
+      [`write at ${LARGE.toLocaleString('en')} / at 100, CPU time`, `${percentile(lc, 50).toFixed(2)} / ${percentile(sc, 50).toFixed(2)} ms = ${ratio(cpuRatio, { max: 1.3 })}`],
       ['disk floor (tmp + fsync + rename + dir fsync)', `${floor.toFixed(0)} /s`],
       ['one writer, 100 tools', `${single.perSecond.toFixed(0)} writes/s`],
       ['one writer / disk floor', ratio(single.perSecond / floor, { min: 0.25 })],

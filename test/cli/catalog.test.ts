@@ -88,6 +88,15 @@ describe('gramkit catalog', () => {
     expect((await cli(['catalog', 'add', 'exported.gram', '--data', third], { cwd: root })).stdout).toContain('added upper@1');
   });
 
+  it('adds the registry\'s bootstrap file ({"tools": [...]}), as import and serve --bootstrap take it', async () => {
+    const data = fresh('bootstrap-add');
+    writeFileSync(join(root, 'boot.json'), JSON.stringify({ tools: [{ id: 'tool_json_parse', description: 'Parse JSON text' }, { id: 'tool_ls', description: 'List' }] }));
+    const add = await cli(['catalog', 'add', 'boot.json', '--data', data], { cwd: root });
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stdout).toContain('registered tool_json_parse');
+    expect(add.stdout).toContain('registered tool_ls');
+  });
+
   it('usage errors and unreadable stores', async () => {
     expect((await cli(['catalog', 'ls', '--data', 'x', '--store', 'redis://127.0.0.1:1'], { cwd: root })).code).toBe(2);
     expect((await cli(['catalog', 'ls', '--store', 'not-a-url'], { cwd: root })).code).toBe(2);

@@ -238,8 +238,11 @@ const add = async (r: Run, files: ReadonlyArray<string>): Promise<number> => {
       code = EXIT_FAILURE;
       continue;
     }
-    for (const [i, item] of (Array.isArray(doc) ? doc : [doc]).entries()) {
-      const label = Array.isArray(doc) ? `${file}[${i}]` : file;
+    // the registry's bootstrap file ({"tools": [...]}), as import and serve --bootstrap take it
+    const bootstrap = isJsonObject(doc) && Array.isArray(doc['tools']) && doc['bundles'] === undefined && Object.keys(doc).length === 1 ? doc['tools'] : undefined;
+    const items = bootstrap ?? (Array.isArray(doc) ? doc : [doc]);
+    for (const [i, item] of items.entries()) {
+      const label = bootstrap !== undefined ? `${file} tools[${i}]` : Array.isArray(doc) ? `${file}[${i}]` : file;
       if (!isJsonObject(item)) {
         r.ctx.io.stderr(`gramkit catalog add: ${label}: expected a tool (a JSON object)\n`);
         code = EXIT_FAILURE;
