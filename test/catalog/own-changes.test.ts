@@ -6,35 +6,49 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type CatalogEvent, newId, openCatalog, openFileStore } from 'gramkit/catalog';
+import { startCli } from '../support/cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'gramkit-own-changes-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+const json = { 'content-type': 'application/json' };
+
 describe('changed events of a single server', () => {
-  it('each write is one changed event, remote: false, even while syncs run alongside', async () => {
-    const opened = await openCatalog({ store: openFileStore(join(root, 'data')), workspace: root });
-    if (!opened.ok) throw new Error(opened.error.message);
-    const c = opened.value;
-    const events: CatalogEvent[] = [];
-    c.subscribe((e) => void events.push(e));
-    const bundle = newId();
-    expect((await c.putBundle(bundle, { slug: 'b' })).ok).toBe(true);
-    for (let i = 0; i < 10; i++) {
-      // what /mcp does on every request: a sync, here racing the write
-      const write = c.putTool(bundle, `t${i}`, '1', { description: 'Parses', type: 'builtin', impl: { builtin: 'json_parse' } });
-      const racing: Array<Promise<unknown>> = [];
-      for (let k = 0; k < 20; k++) {
-        racing.push(c.sync());
-        await new Promise((r) => setImmediate(r));
+  it('each PUT is one changed event, remote: false', async () => {
+    const s = await startCli(['serve', '--port', '0', '--data', join(root, 'data')], { cwd: root });
+    const url = s.url() as string;
+    const controller = new AbortController();
+    try {
+      const stream = await fetch(`${url}/api/v1/events?types=changed`, { signal: controller.signal });
+      const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+      const bundle = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
+      expect((await fetch(`${url}/tools/bundles/${bundle}`, { method: 'PUT', headers: json, body: JSON.stringify({ slug: 'text' }) })).status).toBe(201);
+      for (let i = 0; i < 3; i++) {
+        const r = await fetch(`${url}/tools/bundles/${bundle}/tools/t${i}/version/1`, { method: 'PUT', headers: json, body: JSON.stringify({ description: 'Parses', type: 'builtin', impl: { builtin: 'json_parse' } }) });
+        expect(r.status).toBe(201);
       }
-      expect((await write).ok).toBe(true);
-      await Promise.all(racing);
-      await c.sync();
+      // a marker written last: every event of the PUTs above arrived before its own
+      expect((await fetch(`${url}/tools/bundles/${bundle}`, { method: 'PATCH', headers: json, body: JSON.stringify({ isEnabled: false }) })).status).toBe(200);
+      const events: Array<{ kind: string; action: string; recordID: string; remote: boolean }> = [];
+      let buffer = '';
+      const decoder = new TextDecoder();
+      while (!events.some((e) => e.kind === 'bundle' && e.action === 'disabled')) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const data = /^data: (.*)$/m.exec(buffer.slice(0, end))?.[1];
+          buffer = buffer.slice(end + 2);
+          if (data !== undefined) events.push(JSON.parse(data));
+        }
+      }
+      expect(events.filter((e) => e.remote)).toEqual([]);
+      expect(events.map((e) => `${e.kind} ${e.action}`)).toEqual(['bundle created', 'tool created', 'tool created', 'tool created', 'bundle disabled']);
+    } finally {
+      controller.abort();
+      s.stop();
     }
-    const changed = events.filter((e) => e.type === 'changed');
-    expect(changed.filter((e) => e.type === 'changed' && e.remote)).toEqual([]);
-    expect(changed).toHaveLength(11);
-    await c.close();
+    expect(await s.done).toBe(0);
   });
 });
