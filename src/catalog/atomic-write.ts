@@ -26,11 +26,17 @@ export const syncDirectory = async (dir: string): Promise<void> => {
  * false` leaves the directory's flush to the caller; `durable: false` flushes nothing.
  */
 export const writeFileAtomic = async (path: string, data: string, tmpDir: string, options: { readonly syncDir?: boolean; readonly durable?: boolean } = {}): Promise<void> => {
+  await replaceFile(path, data, tmpDir, options.durable !== false);
+  if (options.syncDir !== false && options.durable !== false) await syncDirectory(dirname(path));
+};
+
+/** `path` replaced by `data` through a temporary file of `tmpDir` (flushed before the rename when `durable`). */
+const replaceFile = async (path: string, data: string, tmpDir: string, durable: boolean): Promise<void> => {
   const tmp = join(tmpDir, `${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const h = await open(tmp, 'wx', 0o644);
   try {
     await h.writeFile(data, 'utf8');
-    if (options.durable !== false) await h.sync();
+    if (durable) await h.sync();
   } finally {
     await h.close();
   }
@@ -40,7 +46,6 @@ export const writeFileAtomic = async (path: string, data: string, tmpDir: string
     await unlink(tmp).catch(() => undefined);
     throw e;
   }
-  if (options.syncDir !== false) await syncDirectory(dirname(path));
 };
 
 /**
@@ -54,20 +59,7 @@ export const writeFilesAtomic = async (files: ReadonlyArray<{ readonly path: str
   const one = async (): Promise<void> => {
     while (next < files.length) {
       const f = files[next++] as { readonly path: string; readonly data: string };
-      const tmp = join(tmpDir, `${basename(f.path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-      const h = await open(tmp, 'wx', 0o644);
-      try {
-        await h.writeFile(f.data, 'utf8');
-        if (options.durable) await h.sync();
-      } finally {
-        await h.close();
-      }
-      try {
-        await rename(tmp, f.path);
-      } catch (e) {
-        await unlink(tmp).catch(() => undefined);
-        throw e;
-      }
+      await replaceFile(f.path, f.data, tmpDir, options.durable);
     }
   };
   await Promise.all(Array.from({ length: Math.min(parallel, files.length) }, one));
