@@ -18,7 +18,7 @@ import type { CatalogListener } from './events.js';
 import { fixedId } from './ids.js';
 import type { ServedTool } from './served-names.js';
 import type { ToolRecord, UsageEntry } from './records.js';
-import type { CatalogResult } from './result.js';
+import type { CatalogError, CatalogResult } from './result.js';
 
 export interface CatalogOptions {
   readonly store: CatalogBackend;
@@ -120,6 +120,8 @@ export interface Catalog {
   // tools
   /** Creates a tool. `keepIdentity`: keep the body's toolID and timestamps (imports). */
   readonly putTool: (bundleID: string, slug: string, version: string, body: unknown, options?: { readonly keepIdentity?: boolean }) => Promise<CatalogResult<WriteOutcome<ToolView>>>;
+  /** Tools of an export (ids and timestamps kept) in one transaction; a tool whose id is stored already counts as existing. */
+  readonly importTools: (items: ReadonlyArray<{ readonly bundleID: string; readonly slug: string; readonly version: string; readonly body: unknown }>) => Promise<CatalogResult<ImportReport>>;
   readonly patchTool: (ref: ToolRef, body: unknown) => Promise<CatalogResult<ToolView>>;
   readonly deleteTool: (ref: ToolRef) => Promise<CatalogResult<ToolView>>;
   readonly getTool: (ref: ToolRef) => Promise<CatalogResult<ToolView>>;
@@ -163,6 +165,13 @@ export interface Catalog {
   /** Stored records that do not decode (skipped, never rewritten). */
   readonly problems: () => ReadonlyArray<{ readonly record: string; readonly diagnostics: ReadonlyArray<Diagnostic> }>;
   readonly close: () => Promise<void>;
+}
+
+/** What `importTools` did: tools created, tools already there, and each refusal by the item's index. */
+export interface ImportReport {
+  readonly created: number;
+  readonly existing: number;
+  readonly refused: ReadonlyArray<{ readonly index: number; readonly error: CatalogError }>;
 }
 
 /** The bundle of the tools registered through the registry API, `/api/v1/tools` (the same id in every process). */

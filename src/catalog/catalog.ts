@@ -33,6 +33,7 @@ import {
   type Catalog,
   type CatalogOptions,
   type DiscoveryReport,
+  type ImportReport,
   type InvokeOptions,
   REGISTRY_BUNDLE_ID,
   type SearchQuery,
@@ -53,11 +54,11 @@ import { nucleusToolJson } from './nucleus.js';
 import { type BundleRecord, NO_USAGE, type ToolRecord, type UsageCount, type UsageEntry } from './records.js';
 import { decodeRegistryTool, encodeRegistryTool, registryIdOf } from './registry-json.js';
 import { type CatalogError, type CatalogResult, failure, invalid, success } from './result.js';
-import { type Decided, decideCreateTool, decideDeleteBundle, decideDeleteTool, decidePatchBundle, decidePatchTool, decidePutBundle, decideReap } from './rules.js';
+import { type Decided, decideCreateTool, decideImportTools, decideDeleteBundle, decideDeleteTool, decidePatchBundle, decidePatchTool, decidePutBundle, decideReap } from './rules.js';
 import { type NamingState, type ServedTool, servedOfSlug } from './served-names.js';
 import { parseSlug, parseVersion } from './slug.js';
 import { storeFailure, SyncedState } from './synced-state.js';
-import { decodeToolJson, encodeTool } from './tool-json.js';
+import { decodeToolJson, encodeTool, type ToolWrite } from './tool-json.js';
 import { UsageRecorder } from './usage-recorder.js';
 
 export * from './catalog-types.js';
@@ -232,6 +233,32 @@ class CatalogImpl {
     if (!r.ok) return r;
     this.announceCreated(r.value, false);
     return success({ value: this.toolView(r.value, NO_USAGE), warnings: w.right.built.warnings });
+  };
+
+  /**
+   * Tools of an export, with their ids and timestamps, in one transaction (the store writes them
+   * together: `gramkit catalog import`). Each is decided as `putTool` with `keepIdentity` decides one.
+   */
+  importTools = async (items: ReadonlyArray<{ readonly bundleID: string; readonly slug: string; readonly version: string; readonly body: unknown }>): Promise<CatalogResult<ImportReport>> => {
+    const decoded: Array<{ readonly bundleID: string; readonly write: ToolWrite }> = [];
+    const refused: Array<{ readonly index: number; readonly error: CatalogError }> = [];
+    const at: number[] = [];
+    items.forEach((item, index) => {
+      const id = parseId(item.bundleID, 'bundleID');
+      const key = [parseSlug(item.slug), parseVersion(item.version)].flatMap((e) => (isLeft(e) ? e.left : []));
+      const w = isLeft(id) || key.length > 0 ? undefined : decodeToolJson(item.body, this.env, { slug: item.slug, version: item.version });
+      if (isLeft(id) || key.length > 0 || w === undefined || isLeft(w)) {
+        const problems = isLeft(id) ? id.left : key.length > 0 ? key : w !== undefined && isLeft(w) ? w.left : [];
+        refused.push({ index, error: { code: CatalogCodes.INVALID_RECORD, message: problems.map((d) => d.message).join('; ') } });
+        return;
+      }
+      decoded.push({ bundleID: id.right, write: w.right });
+      at.push(index);
+    });
+    const r = await this.store.write(() => decideImportTools(this.state, decoded, this.store.nowIso(), this.now()));
+    if (!r.ok) return r;
+    for (const e of r.value.refused) refused.push({ index: at[e.index] as number, error: e.error });
+    return success({ created: r.value.created.length, existing: r.value.existing, refused: refused.sort((a, b) => a.index - b.index) });
   };
 
   private announceCreated(t: ToolRecord, discovered: boolean): void {
@@ -547,6 +574,7 @@ class CatalogImpl {
       listBundles: this.listBundles,
       findBundle: this.findBundle,
       putTool: this.putTool,
+      importTools: this.importTools,
       patchTool: this.patchTool,
       deleteTool: this.deleteTool,
       getTool: this.getTool,
