@@ -21,13 +21,22 @@ export const syncDirectory = async (dir: string): Promise<void> => {
   }
 };
 
-/** Writes `data` to `path` atomically and durably, through `tmpDir` (same file system). */
-export const writeFileAtomic = async (path: string, data: string, tmpDir: string, options: { readonly syncDir?: boolean } = {}): Promise<void> => {
+/**
+ * Writes `data` to `path` atomically and durably, through `tmpDir` (same file system). `syncDir:
+ * false` leaves the directory's flush to the caller; `durable: false` flushes nothing.
+ */
+export const writeFileAtomic = async (path: string, data: string, tmpDir: string, options: { readonly syncDir?: boolean; readonly durable?: boolean } = {}): Promise<void> => {
+  await replaceFile(path, data, tmpDir, options.durable !== false);
+  if (options.syncDir !== false && options.durable !== false) await syncDirectory(dirname(path));
+};
+
+/** `path` replaced by `data` through a temporary file of `tmpDir` (flushed before the rename when `durable`). */
+const replaceFile = async (path: string, data: string, tmpDir: string, durable: boolean): Promise<void> => {
   const tmp = join(tmpDir, `${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const h = await open(tmp, 'wx', 0o644);
   try {
     await h.writeFile(data, 'utf8');
-    await h.sync();
+    if (durable) await h.sync();
   } finally {
     await h.close();
   }
@@ -37,7 +46,24 @@ export const writeFileAtomic = async (path: string, data: string, tmpDir: string
     await unlink(tmp).catch(() => undefined);
     throw e;
   }
-  if (options.syncDir !== false) await syncDirectory(dirname(path));
+};
+
+/**
+ * Writes many files atomically and durably: each through its temporary file (flushed when `durable`),
+ * `parallel` at a time (the disk commits concurrent flushes together), then each directory flushed
+ * once. For bulk writes (imports): the cost per file is a fraction of `writeFileAtomic`'s.
+ */
+export const writeFilesAtomic = async (files: ReadonlyArray<{ readonly path: string; readonly data: string }>, tmpDir: string, options: { readonly durable: boolean; readonly syncDir?: boolean; readonly parallel?: number }): Promise<void> => {
+  const parallel = options.parallel ?? 64;
+  let next = 0;
+  const one = async (): Promise<void> => {
+    while (next < files.length) {
+      const f = files[next++] as { readonly path: string; readonly data: string };
+      await replaceFile(f.path, f.data, tmpDir, options.durable);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, files.length) }, one));
+  if (options.durable && options.syncDir !== false) for (const d of new Set(files.map((f) => dirname(f.path)))) await syncDirectory(d);
 };
 
 /** Removes a file durably; a missing file is fine. */

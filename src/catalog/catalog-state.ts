@@ -19,6 +19,7 @@ export class CatalogState {
   private readonly byKey = new Map<string, string>();
   private readonly byRegistryId = new Map<string, string>();
   private readonly perBundle = new Map<string, Set<string>>();
+  private readonly perSlug = new Map<string, Set<string>>();
   private readonly bundleIds = new SortedKeys();
   private readonly toolIds = new SortedKeys();
   readonly search = new SearchIndex();
@@ -31,6 +32,7 @@ export class CatalogState {
     this.byKey.clear();
     this.byRegistryId.clear();
     this.perBundle.clear();
+    this.perSlug.clear();
     this.bundleIds.clear();
     this.toolIds.clear();
     this.search.clear();
@@ -53,6 +55,16 @@ export class CatalogState {
 
   toolsOf(bundleID: string): ReadonlyArray<ToolRecord> {
     return [...(this.perBundle.get(bundleID) ?? [])].map((id) => this.tools.get(id) as ToolRecord);
+  }
+
+  /** Every slug some tool has. */
+  slugs(): Iterable<string> {
+    return this.perSlug.keys();
+  }
+
+  /** Every tool with that slug, in any bundle, live or not. */
+  toolsWithSlug(slug: string): ReadonlyArray<ToolRecord> {
+    return [...(this.perSlug.get(slug) ?? [])].map((id) => this.tools.get(id) as ToolRecord);
   }
 
   toolCount(bundleID: string): number {
@@ -98,6 +110,9 @@ export class CatalogState {
       if (this.byKey.get(key) === id) this.byKey.delete(key);
       if (old.registryId !== undefined && this.byRegistryId.get(old.registryId) === id) this.byRegistryId.delete(old.registryId);
       this.perBundle.get(old.bundleID)?.delete(id);
+      const same = this.perSlug.get(old.slug);
+      same?.delete(id);
+      if (same?.size === 0) this.perSlug.delete(old.slug);
     }
     if (record === undefined) {
       if (old !== undefined) this.toolIds.remove(id);
@@ -115,6 +130,12 @@ export class CatalogState {
       this.perBundle.set(record.bundleID, set);
     }
     set.add(id);
+    let same = this.perSlug.get(record.slug);
+    if (same === undefined) {
+      same = new Set();
+      this.perSlug.set(record.slug, same);
+    }
+    same.add(id);
     this.search.put({
       id,
       slug: record.slug,

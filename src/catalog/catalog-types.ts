@@ -16,8 +16,9 @@ import type { ToolSpecification } from '../spec/tool-spec.js';
 import type { CatalogBackend } from './backend.js';
 import type { CatalogListener } from './events.js';
 import { fixedId } from './ids.js';
+import type { ServedTool } from './served-names.js';
 import type { ToolRecord, UsageEntry } from './records.js';
-import type { CatalogResult } from './result.js';
+import type { CatalogError, CatalogResult } from './result.js';
 
 export interface CatalogOptions {
   readonly store: CatalogBackend;
@@ -123,6 +124,8 @@ export interface Catalog {
   // tools
   /** Creates a tool. `keepIdentity`: keep the body's toolID and timestamps (imports). */
   readonly putTool: (bundleID: string, slug: string, version: string, body: unknown, options?: { readonly keepIdentity?: boolean }) => Promise<CatalogResult<WriteOutcome<ToolView>>>;
+  /** Tools of an export (ids and timestamps kept) in one transaction; a tool whose id is stored already counts as existing. */
+  readonly importTools: (items: ReadonlyArray<{ readonly bundleID: string; readonly slug: string; readonly version: string; readonly body: unknown }>) => Promise<CatalogResult<ImportReport>>;
   readonly patchTool: (ref: ToolRef, body: unknown) => Promise<CatalogResult<ToolView>>;
   readonly deleteTool: (ref: ToolRef) => Promise<CatalogResult<ToolView>>;
   readonly getTool: (ref: ToolRef) => Promise<CatalogResult<ToolView>>;
@@ -132,8 +135,17 @@ export interface Catalog {
   readonly searchTools: (query: SearchQuery) => Promise<CatalogResult<ToolList>>;
   /** Runs a tool: `{ok, value}` or `{ok: false, error}` from the tool; a refusal before it runs is a catalog error. */
   readonly invokeTool: (ref: ToolRef, args: unknown, options?: InvokeOptions) => Promise<CatalogResult<ToolResult>>;
-  /** The enabled, available tools as specifications (name: slug; the newest version of each slug), for agents. */
-  readonly specifications: () => Promise<ReadonlyArray<{ readonly record: ToolRecord; readonly spec: ToolSpecification }>>;
+  /** The served tools as specifications (named by `servedTools`' rule), for agents. */
+  readonly specifications: () => Promise<ReadonlyArray<{ readonly name: string; readonly record: ToolRecord; readonly spec: ToolSpecification }>>;
+  /**
+   * The enabled, available tools as `/mcp` and `run --catalog` serve them, each bundle's newest
+   * version of a slug under one name: the slug for the bundle that owns it (the built-in bundle
+   * for built-in names, else the bundle of its oldest record), `<bundle>__<slug>` for the others
+   * (served-names.ts). Only these slugs when given.
+   */
+  readonly servedTools: (slugs?: Iterable<string>) => Promise<ReadonlyArray<ServedTool>>;
+  /** Calls `listener` with the slugs whose served tools may have changed, after each change to a record. */
+  readonly onServedChange: (listener: (slugs: ReadonlySet<string>) => void) => () => void;
   /** The tool a record's implementation makes, bound to its specification (for `gramkit run --catalog`). */
   readonly boundTool: (ref: ToolRef) => Promise<CatalogResult<BoundTool>>;
   // the registry (Tool JSON under /api/v1)
@@ -157,6 +169,13 @@ export interface Catalog {
   /** Stored records that do not decode (skipped, never rewritten). */
   readonly problems: () => ReadonlyArray<{ readonly record: string; readonly diagnostics: ReadonlyArray<Diagnostic> }>;
   readonly close: () => Promise<void>;
+}
+
+/** What `importTools` did: tools created, tools already there, and each refusal by the item's index. */
+export interface ImportReport {
+  readonly created: number;
+  readonly existing: number;
+  readonly refused: ReadonlyArray<{ readonly index: number; readonly error: CatalogError }>;
 }
 
 /** The bundle of the tools registered through the registry API, `/api/v1/tools` (the same id in every process). */

@@ -22,6 +22,8 @@ import type { Tool } from '../library/tool.js';
 import { emptyToolLibrary, listTools as libraryTools } from '../library/tool-library.js';
 import type { ToolSpecification } from '../spec/tool-spec.js';
 import { builtinTools } from '../tools/builtin/builtin-tools.js';
+import { builtinSpecifications } from '../tools/builtin/specifications.js';
+import { BUILTIN_BUNDLE_ID } from './builtin-records.js';
 import { contentEnvironment } from './convert.js';
 import { decodeBundleWrite, decodeEnabledPatch, encodeBundle } from './bundle-json.js';
 import {
@@ -31,6 +33,7 @@ import {
   type Catalog,
   type CatalogOptions,
   type DiscoveryReport,
+  type ImportReport,
   type InvokeOptions,
   REGISTRY_BUNDLE_ID,
   type SearchQuery,
@@ -51,15 +54,19 @@ import { nucleusToolJson } from './nucleus.js';
 import { type BundleRecord, NO_USAGE, type ToolRecord, type UsageCount, type UsageEntry } from './records.js';
 import { decodeRegistryTool, encodeRegistryTool, registryIdOf } from './registry-json.js';
 import { type CatalogError, type CatalogResult, failure, invalid, success } from './result.js';
-import { type Decided, decideCreateTool, decideDeleteBundle, decideDeleteTool, decidePatchBundle, decidePatchTool, decidePutBundle, decideReap } from './rules.js';
+import { type Decided, decideCreateTool, decideImportTools, decideDeleteBundle, decideDeleteTool, decidePatchBundle, decidePatchTool, decidePutBundle, decideReap } from './rules.js';
+import { type NamingState, type ServedTool, servedOfSlug } from './served-names.js';
 import { parseSlug, parseVersion } from './slug.js';
 import { storeFailure, SyncedState } from './synced-state.js';
-import { decodeToolJson, encodeTool } from './tool-json.js';
+import { decodeToolJson, encodeTool, type ToolWrite } from './tool-json.js';
 import { UsageRecorder } from './usage-recorder.js';
 
 export * from './catalog-types.js';
 
 const DAY = 24 * 60 * 60 * 1000;
+
+/** The slugs of gramkit's built-in tools: served only from the built-in bundle. */
+const BUILTIN_SLUGS: ReadonlySet<string> = new Set(builtinSpecifications().map((s) => s.name.replace(/_/g, '-')));
 
 /** Built-ins that run in process without waiting on the network or a program. */
 const QUICK_BUILTINS: ReadonlySet<string> = new Set(['json_parse', 'list_directory', 'read_file', 'write_file', 'delete_file', 'move_file']);
@@ -228,6 +235,32 @@ class CatalogImpl {
     return success({ value: this.toolView(r.value, NO_USAGE), warnings: w.right.built.warnings });
   };
 
+  /**
+   * Tools of an export, with their ids and timestamps, in one transaction (the store writes them
+   * together: `gramkit catalog import`). Each is decided as `putTool` with `keepIdentity` decides one.
+   */
+  importTools = async (items: ReadonlyArray<{ readonly bundleID: string; readonly slug: string; readonly version: string; readonly body: unknown }>): Promise<CatalogResult<ImportReport>> => {
+    const decoded: Array<{ readonly bundleID: string; readonly write: ToolWrite }> = [];
+    const refused: Array<{ readonly index: number; readonly error: CatalogError }> = [];
+    const at: number[] = [];
+    items.forEach((item, index) => {
+      const id = parseId(item.bundleID, 'bundleID');
+      const key = [parseSlug(item.slug), parseVersion(item.version)].flatMap((e) => (isLeft(e) ? e.left : []));
+      const w = isLeft(id) || key.length > 0 ? undefined : decodeToolJson(item.body, this.env, { slug: item.slug, version: item.version });
+      if (isLeft(id) || key.length > 0 || w === undefined || isLeft(w)) {
+        const problems = isLeft(id) ? id.left : key.length > 0 ? key : w !== undefined && isLeft(w) ? w.left : [];
+        refused.push({ index, error: { code: CatalogCodes.INVALID_RECORD, message: problems.map((d) => d.message).join('; ') } });
+        return;
+      }
+      decoded.push({ bundleID: id.right, write: w.right });
+      at.push(index);
+    });
+    const r = await this.store.write(() => decideImportTools(this.state, decoded, this.store.nowIso(), this.now()));
+    if (!r.ok) return r;
+    for (const e of r.value.refused) refused.push({ index: at[e.index] as number, error: e.error });
+    return success({ created: r.value.created.length, existing: r.value.existing, refused: refused.sort((a, b) => a.index - b.index) });
+  };
+
   private announceCreated(t: ToolRecord, discovered: boolean): void {
     const base = { id: callId(), at: this.store.nowIso(), toolID: t.toolID, tool: registryIdOf(t) };
     const event: CatalogEvent = discovered ? { type: 'discovered', ...base } : { type: 'created', ...base, createdBy: t.createdBy };
@@ -316,18 +349,38 @@ class CatalogImpl {
       return why !== undefined ? { ok: false, error: why } : this.boundFor(t.value);
     });
 
-  specifications = async (): Promise<ReadonlyArray<{ readonly record: ToolRecord; readonly spec: ToolSpecification }>> => {
+  /** What the naming rule reads of the state (served-names.ts). */
+  private readonly naming: NamingState = {
+    toolsWithSlug: (slug) => this.state.toolsWithSlug(slug),
+    bundleSlug: (id) => this.state.bundles.get(id)?.slug,
+    servable: (t) => isLive(this.state, t) && availability(t, this.impls).available,
+    builtinBundleID: BUILTIN_BUNDLE_ID,
+    builtinSlugs: BUILTIN_SLUGS,
+  };
+
+  /** The served tools of these slugs (after a sync); every slug when none are given. */
+  servedTools = async (slugs?: Iterable<string>): Promise<ReadonlyArray<ServedTool>> => {
     await this.store.sync().catch(() => undefined);
-    const newest = new Map<string, ToolRecord>();
-    for (const t of this.state.tools.values()) {
-      if (!isLive(this.state, t) || !availability(t, this.impls).available) continue;
-      const seen = newest.get(t.slug);
-      if (seen === undefined || t.modifiedAt > seen.modifiedAt || (t.modifiedAt === seen.modifiedAt && t.toolID > seen.toolID)) newest.set(t.slug, t);
-    }
-    const out: Array<{ readonly record: ToolRecord; readonly spec: ToolSpecification }> = [];
-    for (const t of newest.values()) {
-      const s = contentSpecification(t);
-      if (s._tag === 'Right') out.push({ record: t, spec: s.right });
+    return [...(slugs ?? this.state.slugs())].flatMap((slug) => servedOfSlug(this.naming, slug));
+  };
+
+  /** Calls `listener` with the slugs whose served tools may have changed, after each change to a record. */
+  onServedChange = (listener: (slugs: ReadonlySet<string>) => void): (() => void) => {
+    const touched = (kind: 'bundle' | 'tool', old: BundleRecord | ToolRecord | undefined, record: BundleRecord | ToolRecord | undefined): void => {
+      const slugs = new Set<string>();
+      if (kind === 'tool') for (const t of [old, record]) if (t !== undefined) slugs.add((t as ToolRecord).slug);
+      if (kind === 'bundle') for (const t of this.state.toolsOf(((record ?? old) as BundleRecord).bundleID)) slugs.add(t.slug);
+      if (slugs.size > 0) listener(slugs);
+    };
+    this.store.recordListeners.add(touched);
+    return () => void this.store.recordListeners.delete(touched);
+  };
+
+  specifications = async (): Promise<ReadonlyArray<{ readonly name: string; readonly record: ToolRecord; readonly spec: ToolSpecification }>> => {
+    const out: Array<{ readonly name: string; readonly record: ToolRecord; readonly spec: ToolSpecification }> = [];
+    for (const { name, record } of await this.servedTools()) {
+      const s = contentSpecification(record);
+      if (s._tag === 'Right') out.push({ name, record, spec: s.right.name === name ? s.right : { ...s.right, name } });
     }
     return out;
   };
@@ -523,6 +576,7 @@ class CatalogImpl {
       listBundles: this.listBundles,
       findBundle: this.findBundle,
       putTool: this.putTool,
+      importTools: this.importTools,
       patchTool: this.patchTool,
       deleteTool: this.deleteTool,
       getTool: this.getTool,
@@ -531,6 +585,8 @@ class CatalogImpl {
       searchTools: this.searchTools,
       invokeTool: this.invokeTool,
       specifications: this.specifications,
+      servedTools: this.servedTools,
+      onServedChange: this.onServedChange,
       boundTool: this.boundTool,
       registerTool: this.registerTool,
       registryTools: this.registryTools,

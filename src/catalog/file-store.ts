@@ -13,19 +13,22 @@
  * DIR/tmp/                 temporary files of atomic writes (swept under the lock)
  * ```
  *
- * A write, holding the lock: (1) the intent file, (2) each record written atomically (temporary
- * file, fsync, rename, fsync of the directory), (3) the journal lines appended and flushed, (4) the
- * intent removed; only then is it acknowledged. Whoever takes the lock next sweeps `tmp/` and,
- * finding an intent (its writer died), journals those records again, so no process misses a record
- * that reached the disk. A reader follows the journal from its position (`<inode>:<offset>`): a journal line exists
+ * A write, holding the lock: (1) the intent file (written in place), (2) each record written
+ * atomically (temporary file, fsync, rename), (3) the journal lines appended, (4) the intent
+ * cleared; then, the lock released, (5) the records' directory flushed; only then is it
+ * acknowledged. Two flushes a record, the disk's own floor: the intent and the journal need only
+ * outlive a killed process (the page cache keeps them), since after a crash of the machine every
+ * process loads the records again. Whoever takes the lock next and finds an intent (its writer
+ * died) sweeps `tmp/`, ends a partial journal line and journals those records again, so no
+ * process misses a record that reached the disk. A reader follows the journal from its position (`<inode>:<offset>`): a journal line exists
  * only once its record is in place. When the journal passes 4 MB it is replaced by an empty one
  * (new inode): readers then reload everything.
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { constants, mkdirSync, statSync } from 'node:fs';
 import { type FileHandle, open, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JsonObject } from '../core/json-schema.js';
-import { removeFile, sweepTemp, writeFileAtomic } from './atomic-write.js';
+import { removeFile, sweepTemp, syncDirectory, writeFileAtomic, writeFilesAtomic } from './atomic-write.js';
 import { type CatalogBackend, type Committed, type Decision, type JournalChanges, type LoadedRecords, type RecordKind, type RecordRead, StoreError, type UsageDelta } from './backend.js';
 import { fileLock } from './file-lock.js';
 import type { UsageCount, UsageEntry } from './records.js';
@@ -148,49 +151,90 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
   // ------------------------------------------------------------------------------------------------
 
   let journalHandle: { readonly handle: FileHandle; readonly ino: number } | undefined;
-  const appendJournal = async (lines: string): Promise<void> => {
+  /**
+   * Appends journal lines (holding the lock, so no one else appends meanwhile); returns the
+   * journal's position after them. Not flushed: after a crash of the machine every process loads
+   * the records again, so only the records need to reach the disk.
+   */
+  const appendJournal = async (lines: string): Promise<{ readonly ino: number; readonly size: number }> => {
     const s = await stat(paths.journal).catch(() => undefined);
     if (journalHandle === undefined || s === undefined || s.ino !== journalHandle.ino) {
       await journalHandle?.handle.close().catch(() => undefined);
       const handle = await open(paths.journal, 'a+');
-      journalHandle = { handle, ino: (await handle.stat()).ino };
+      const st = await handle.stat();
+      journalHandle = { handle, ino: st.ino };
+      return appendAt(journalHandle.handle, journalHandle.ino, st.size, lines);
     }
-    // a writer killed mid-append may have left a partial line: end it, so it cannot swallow ours
-    const { size } = await journalHandle.handle.stat();
-    let prefix = '';
-    if (size > 0) {
+    return appendAt(journalHandle.handle, journalHandle.ino, s.size, lines);
+  };
+  const appendAt = async (h: FileHandle, ino: number, size: number, lines: string): Promise<{ readonly ino: number; readonly size: number }> => {
+    const { bytesWritten } = await h.write(lines, null, 'utf8');
+    return { ino, size: size + bytesWritten };
+  };
+
+  /** A writer killed mid-append may have left a partial line: end it, so it cannot swallow the next. */
+  const endPartialLine = async (): Promise<void> => {
+    const h = await open(paths.journal, 'a+');
+    try {
+      const { size } = await h.stat();
+      if (size === 0) return;
       const last = Buffer.alloc(1);
-      await journalHandle.handle.read(last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) prefix = '\n';
+      await h.read(last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) await h.write('\n', null, 'utf8');
+    } finally {
+      await h.close();
     }
-    await journalHandle.handle.appendFile(`${prefix}${lines}`, 'utf8');
-    if (durable) await journalHandle.handle.datasync();
   };
 
   /**
-   * What a writer that died left (run holding the lock, before anything else): its temporary files,
-   * and the records it was changing, journaled again so readers reload them.
+   * The intent file, opened once and written in place: the records a write is changing, while it is
+   * in flight (truncated to nothing when done). It only has to outlive its writer's process (the
+   * page cache does), not the machine: after a crash of the machine every process loads again.
+   */
+  let intentHandle: FileHandle | undefined;
+  const intentFile = async (): Promise<FileHandle> => {
+    if (intentHandle === undefined) {
+      intentHandle = await open(paths.intent, constants.O_RDWR | constants.O_CREAT, 0o644);
+      if (durable) await syncDirectory(dir);
+    }
+    return intentHandle;
+  };
+  let swept = false;
+
+  /**
+   * What a writer that died left (run holding the lock, before anything else): the records it was
+   * changing, journaled again so readers reload them, and its temporary files. One `fstat` when
+   * no writer died.
    */
   const recover = async (): Promise<void> => {
+    const h = await intentFile();
+    const { size } = await h.stat();
+    if (size === 0 && swept) return;
+    swept = true;
     await sweepTemp(paths.tmp);
-    let intent: string;
-    try {
-      intent = await readFile(paths.intent, 'utf8');
-    } catch {
-      return;
-    }
-    const lines = intent.split('\n').filter((l) => /^(bundle|tool) [0-9a-f-]{36}$/.test(l));
+    if (size === 0) return;
+    const buf = Buffer.alloc(size);
+    const { bytesRead } = await h.read(buf, 0, size, 0);
+    const lines = buf.subarray(0, bytesRead).toString('utf8').split('\n').filter((l) => /^(bundle|tool) [0-9a-f-]{36}$/.test(l));
+    await endPartialLine();
     if (lines.length > 0) await appendJournal(`${lines.join('\n')}\n`);
-    await removeFile(paths.intent, { syncDir: durable });
+    await h.truncate(0);
   };
 
-  const compactJournal = async (): Promise<void> => {
-    const s = await stat(paths.journal).catch(() => undefined);
-    if (s === undefined || s.size < JOURNAL_LIMIT) return;
+  const compactJournal = async (size: number): Promise<void> => {
+    if (size < JOURNAL_LIMIT) return;
     await writeFileAtomic(paths.journal, '', paths.tmp, { syncDir: durable });
   };
 
+  /**
+   * One write, holding the lock: the intent (in place), each record through a temporary file
+   * flushed to disk and renamed, the journal lines, the intent cleared; then, after the lock is
+   * released (so concurrent writers flush together), the records' directories are flushed before
+   * the write is acknowledged. Two flushes a record, as the disk's own floor.
+   */
   const transact = async <A>(body: () => Promise<Decision<A>>): Promise<Committed<A>> => {
+    const dirs = new Set<string>();
+    let committed: Committed<A>;
     const release = await lock.acquire();
     try {
       await recover();
@@ -198,22 +242,28 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
       if (decision.writes.length === 0) return { result: decision.result };
       const lines = decision.writes.map((w) => `${w.kind} ${w.id}`);
       for (const w of decision.writes) if (!SAFE_ID.test(w.id)) throw new StoreError(`refusing to write a record with the id ${JSON.stringify(w.id)}`);
-      await writeFileAtomic(paths.intent, `${lines.join('\n')}\n`, paths.tmp, { syncDir: durable });
-      for (const w of decision.writes) {
-        const path = recordPath(w.kind, w.id);
-        if (w.record === undefined) await removeFile(path, { syncDir: durable });
-        else await writeFileAtomic(path, `${JSON.stringify(w.record, null, 2)}\n`, paths.tmp, { syncDir: durable });
-      }
-      await appendJournal(`${lines.join('\n')}\n`);
-      await removeFile(paths.intent, { syncDir: false });
-      const at = await journalPosition();
-      await compactJournal();
-      return { result: decision.result, cursor: `${at.ino}:${at.size}` };
+      const intent = await intentFile();
+      await intent.write(`${lines.join('\n')}\n`, 0, 'utf8');
+      const puts = decision.writes.flatMap((w) => (w.record !== undefined ? [{ path: recordPath(w.kind, w.id), data: `${JSON.stringify(w.record, null, 2)}\n` }] : []));
+      if (puts.length === 1) await writeFileAtomic((puts[0] as { path: string }).path, (puts[0] as { data: string }).data, paths.tmp, { syncDir: false, durable });
+      else if (puts.length > 1) await writeFilesAtomic(puts, paths.tmp, { durable, syncDir: false });
+      for (const w of decision.writes) if (w.record === undefined) await removeFile(recordPath(w.kind, w.id), { syncDir: false });
+      for (const w of decision.writes) dirs.add(join(dir, dirOf(w.kind)));
+      const at = await appendJournal(`${lines.join('\n')}\n`);
+      await intent.truncate(0);
+      await compactJournal(at.size);
+      committed = { result: decision.result, cursor: `${at.ino}:${at.size}` };
     } catch (e) {
       throw e instanceof StoreError ? e : new StoreError(`cannot write to the catalog at ${dir}: ${(e as Error).message}`, e);
     } finally {
       release();
     }
+    try {
+      if (durable) for (const d of dirs) await syncDirectory(d);
+    } catch (e) {
+      throw new StoreError(`cannot flush the catalog at ${dir}: ${(e as Error).message}`, e);
+    }
+    return committed;
   };
 
   // ------------------------------------------------------------------------------------------------
@@ -317,6 +367,8 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     close: async () => {
       await journalHandle?.handle.close().catch(() => undefined);
       journalHandle = undefined;
+      await intentHandle?.close().catch(() => undefined);
+      intentHandle = undefined;
       lock.close();
     },
   };

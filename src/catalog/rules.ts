@@ -16,7 +16,7 @@
  */
 import { type Either, left, right } from '../core/either.js';
 import type { BundleWrite } from './bundle-json.js';
-import type { CatalogState } from './catalog-state.js';
+import { type CatalogState, toolKey } from './catalog-state.js';
 import { CatalogCodes } from './codes.js';
 import { newId } from './ids.js';
 import { type BundleRecord, SCHEMA_VERSION, STRUCTURAL_FIELDS, type ToolRecord } from './records.js';
@@ -132,6 +132,51 @@ export const decideCreateTool = (state: CatalogState, bundleID: string, w: ToolW
     modifiedAt: w.modifiedAt ?? (w.createdAt !== undefined ? createdAt : now),
   });
   return right({ bundles: [], tools: [tool], value: tool });
+};
+
+/** What a bulk import decided: the tools it creates, how many were there already, and each refusal by its index. */
+export interface ImportDecision {
+  readonly created: ReadonlyArray<ToolRecord>;
+  readonly existing: number;
+  readonly refused: ReadonlyArray<{ readonly index: number; readonly error: CatalogError }>;
+}
+
+/**
+ * Many tools created in one transaction (`gramkit catalog import`): each decided as
+ * `decideCreateTool` decides one, against the state and the tools before it in the batch (a key or
+ * registry id taken earlier in the batch is a conflict too). A tool whose id is stored already is
+ * counted as existing, not written.
+ */
+export const decideImportTools = (state: CatalogState, items: ReadonlyArray<{ readonly bundleID: string; readonly write: ToolWrite }>, now: string, nowMs: number): Decided<ImportDecision> => {
+  const created: ToolRecord[] = [];
+  const refused: Array<{ readonly index: number; readonly error: CatalogError }> = [];
+  const keys = new Set<string>();
+  const ids = new Set<string>();
+  const registryIds = new Set<string>();
+  let existing = 0;
+  items.forEach(({ bundleID, write }, index) => {
+    if (write.toolID !== undefined && (state.tools.has(write.toolID) || ids.has(write.toolID))) {
+      existing++;
+      return;
+    }
+    const c = write.built.content;
+    const key = toolKey(bundleID, c.slug, c.version);
+    if (keys.has(key) || (write.registryId !== undefined && registryIds.has(write.registryId))) {
+      refused.push({ index, error: { code: CatalogCodes.CONFLICT, message: `${c.slug} version ${c.version} (or its registry id) comes twice in the import; the second is left out` } });
+      return;
+    }
+    const d = decideCreateTool(state, bundleID, write, now, nowMs);
+    if (d._tag === 'Left') {
+      refused.push({ index, error: d.left });
+      return;
+    }
+    const t = d.right.value;
+    keys.add(key);
+    ids.add(t.toolID);
+    if (t.registryId !== undefined) registryIds.add(t.registryId);
+    created.push(t);
+  });
+  return right({ bundles: [], tools: created, value: { created, existing, refused } });
 };
 
 export const decidePatchTool = (state: CatalogState, tool: ToolRecord, isEnabled: boolean): Decided<ToolRecord> => {

@@ -9,6 +9,7 @@
  */
 import { isLeft } from '../core/either.js';
 import { callId } from '../core/call-id.js';
+import { jsonEqual } from '../core/json-equal.js';
 import type { JsonObject } from '../core/json-schema.js';
 import type { Tool } from '../library/tool.js';
 import { builtinSpecification, builtinSpecifications } from '../tools/builtin/specifications.js';
@@ -46,6 +47,10 @@ export class SyncedState {
   private current: Promise<void> | undefined;
   private next: Promise<void> | undefined;
   private unsubscribeRemote: (() => Promise<void>) | undefined;
+  /** The ids this process is writing (a sync that reads them back meanwhile announces them as its own). */
+  private readonly own = new Set<string>();
+  /** Told of every record change announced (old and new record), before the `changed` event. */
+  readonly recordListeners = new Set<(kind: 'bundle' | 'tool', old: BundleRecord | ToolRecord | undefined, record: BundleRecord | ToolRecord | undefined) => void>();
 
   constructor(
     readonly backend: CatalogBackend,
@@ -124,12 +129,16 @@ export class SyncedState {
 
   /** Runs a decision in the store's transaction on the latest state; applies and announces what it wrote. */
   async write<A>(decide: () => Decided<A>): Promise<CatalogResult<A>> {
+    const mine: string[] = [];
     try {
       const committed = await this.backend.transact(async () => {
         await this.sync();
         const decided = decide();
         const writes: RecordWrite[] = [];
         if (decided._tag === 'Right') {
+          for (const b of decided.right.bundles) mine.push('deleted' in b ? b.deleted : b.bundleID);
+          for (const t of decided.right.tools) mine.push('deleted' in t ? t.deleted : t.toolID);
+          for (const id of mine) this.own.add(id);
           for (const b of decided.right.bundles) writes.push('deleted' in b ? { kind: 'bundle', id: b.deleted } : { kind: 'bundle', id: b.bundleID, record: encodeBundle(b) });
           for (const t of decided.right.tools) writes.push('deleted' in t ? { kind: 'tool', id: t.deleted } : { kind: 'tool', id: t.toolID, record: encodeTool(t) });
         }
@@ -154,6 +163,8 @@ export class SyncedState {
       return success(d.right.value);
     } catch (e) {
       return storeFailure(e);
+    } finally {
+      for (const id of mine) this.own.delete(id);
     }
   }
 
@@ -215,7 +226,7 @@ export class SyncedState {
         } else if (r.id === BUILTIN_BUNDLE_ID) record = builtinBundle();
         this.state.corrupt.delete(key);
         const old = this.state.setBundle(r.id, record);
-        if (emit) this.emitChange('bundle', r.id, old, record, remote);
+        if (emit) this.emitChange('bundle', r.id, old, record, remote && !this.own.has(r.id));
       } else {
         let record: ToolRecord | undefined;
         if (r.json !== undefined) {
@@ -228,7 +239,7 @@ export class SyncedState {
         }
         this.state.corrupt.delete(key);
         const old = this.state.setTool(r.id, record);
-        if (emit) this.emitChange('tool', r.id, old, record, remote);
+        if (emit) this.emitChange('tool', r.id, old, record, remote && !this.own.has(r.id));
       }
     }
   }
@@ -244,13 +255,15 @@ export class SyncedState {
 
   private emitChange(kind: 'bundle' | 'tool', id: string, old: BundleRecord | ToolRecord | undefined, record: BundleRecord | ToolRecord | undefined, remote: boolean): void {
     if (old === undefined && record === undefined) return;
-    if (old !== undefined && record !== undefined && JSON.stringify(old) === JSON.stringify(record)) return;
+    // the same record read back (its fields in another order) is no change
+    if (old !== undefined && record !== undefined && jsonEqual(old, record)) return;
     let action: ChangeAction;
     if (old === undefined) action = 'created';
     else if (record === undefined) action = 'deleted';
     else if (kind === 'bundle' && (record as BundleRecord).softDeletedAt !== null && (old as BundleRecord).softDeletedAt === null) action = 'deleted';
-    else if (old.isEnabled !== record.isEnabled && JSON.stringify({ ...old, isEnabled: record.isEnabled }) === JSON.stringify(record)) action = record.isEnabled ? 'enabled' : 'disabled';
+    else if (old.isEnabled !== record.isEnabled && jsonEqual({ ...old, isEnabled: record.isEnabled }, record)) action = record.isEnabled ? 'enabled' : 'disabled';
     else action = 'updated';
+    for (const l of this.recordListeners) l(kind, old, record);
     const bundleID = kind === 'tool' ? ((record ?? old) as ToolRecord).bundleID : undefined;
     this.bus.emit({ type: 'changed', id: callId(), at: this.nowIso(), kind, action, recordID: id, ...(bundleID !== undefined ? { bundleID } : {}), remote });
   }

@@ -1,7 +1,7 @@
 /**
  * The catalog as an MCP tool source (`gramkit serve` mounts `createMcpHttpHandler` on it at
- * `/mcp`): the enabled, available tools, the newest version of each slug (what agents bind with
- * `--catalog`), each named by its slug.
+ * `/mcp`): the enabled, available tools, each bundle's newest version of each slug (what agents
+ * bind with `--catalog`).
  *
  * A call goes through the catalog (`invokeTool`): the same policies, usage, history and events as
  * the REST invoke routes. The served tool keeps the record's schemas, limits and annotations, so
@@ -12,9 +12,15 @@
  * `call` (the source's own call path), so the approver of each call (the client's elicitation)
  * and its progress listener reach the catalog's gate and `invoke`.
  *
+ * Names follow the catalog's one rule (`servedTools`, catalog/served-names.ts): the slug for the
+ * bundle that owns it, `<bundle>__<slug>` for the others, so a registration never takes a
+ * built-in's or another bundle's name.
+ *
  * `tools()` is synchronous (the MCP server reads it on every request): it answers the list built
- * last, and asks the catalog to sync (another process's writes then arrive as `changed` events).
- * Every `changed` event rebuilds the list, then tells the subscribers (`notifications/tools/list_changed`).
+ * last, and asks the catalog to sync (another process's writes then arrive as changes). The list
+ * is kept, not rebuilt: a change to a record rebinds only the tools of its slug (a bundle's change,
+ * the slugs of its tools), so a write costs the same in a catalog of a hundred tools or of a
+ * hundred thousand. Then the subscribers are told (`notifications/tools/list_changed`).
  */
 import type { Catalog } from '../catalog/catalog.js';
 import type { ToolRecord } from '../catalog/records.js';
@@ -70,25 +76,84 @@ const throughCatalog = (catalog: Catalog, record: ToolRecord, shape: Tool): Tool
 /** `approvals`: the service's queue, where calls that need approval wait (else the catalog's approver answers). */
 export const catalogToolSource = (catalog: Catalog, options: { readonly approvals?: ApprovalQueue } = {}): CatalogToolSource => {
   const approvals = options.approvals;
-  let current: ReadonlyArray<BoundTool> = Object.freeze([]);
+  /** The served tools: a flat list, each tool's place in it by name, and the names of each slug. */
+  const list: BoundTool[] = [];
+  const place = new Map<string, number>();
+  const namesOf = new Map<string, ReadonlyArray<string>>();
+  /** Bound tools by tool id, kept while the record and its served name stay the same. */
+  const made = new Map<string, { readonly key: string; readonly bound: BoundTool }>();
+  let snapshot: ReadonlyArray<BoundTool> = Object.freeze([]);
+  let stale = false;
   const listeners = new Set<() => void>();
+  const dirty = new Set<string>();
+  let everything = true;
   let building: Promise<void> | undefined;
   let again = false;
   let syncing = false;
 
-  const build = async (): Promise<void> => {
-    const out: BoundTool[] = [];
-    for (const { record } of await catalog.specifications()) {
-      const b = await catalog.boundTool({ id: record.toolID });
-      if (!b.ok) continue;
-      const tool = throughCatalog(catalog, record, b.value.tool);
-      const bound = bindTool(b.value.spec, registerTool(tool.name, tool, emptyToolLibrary), b.value.options);
-      if (bound._tag === 'Right') out.push(bound.right);
+  const remove = (name: string): void => {
+    const i = place.get(name);
+    if (i === undefined) return;
+    const last = list.pop() as BoundTool;
+    place.delete(name);
+    if (i < list.length) {
+      list[i] = last;
+      place.set(last.name, i);
     }
-    current = Object.freeze(out);
   };
 
-  /** Rebuilds (once more if a change came while building), then notifies. */
+  const put = (b: BoundTool): void => {
+    const i = place.get(b.name);
+    if (i !== undefined) list[i] = b;
+    else {
+      place.set(b.name, list.length);
+      list.push(b);
+    }
+  };
+
+  /** The record bound under its served name, through the catalog (made once per record version and name). */
+  const bind = async (name: string, record: ToolRecord): Promise<BoundTool | undefined> => {
+    const key = `${name}\u0000${record.modifiedAt}\u0000${record.type}`;
+    const cached = made.get(record.toolID);
+    if (cached?.key === key) return cached.bound;
+    const b = await catalog.boundTool({ id: record.toolID });
+    if (!b.ok) return undefined;
+    const shape = b.value.tool.name === name ? b.value.tool : createTool(name, b.value.tool.description, b.value.tool.schema, b.value.tool.invoke, b.value.tool);
+    const tool = throughCatalog(catalog, record, shape);
+    const bound = bindTool({ ...b.value.spec, name }, registerTool(tool.name, tool, emptyToolLibrary), b.value.options);
+    if (bound._tag !== 'Right') return undefined;
+    made.set(record.toolID, { key, bound: bound.right });
+    return bound.right;
+  };
+
+  /** Rebinds the slugs that changed (all of them the first time): the other entries stay as they are. */
+  const update = async (): Promise<void> => {
+    const slugs = everything ? undefined : [...dirty];
+    everything = false;
+    dirty.clear();
+    const served = await catalog.servedTools(slugs);
+    const seen = new Map<string, string[]>();
+    for (const slug of slugs ?? [...namesOf.keys()]) seen.set(slug, []);
+    const fresh: BoundTool[] = [];
+    for (const { name, record } of served) {
+      const b = await bind(name, record);
+      if (b === undefined) continue;
+      fresh.push(b);
+      const names = seen.get(record.slug) ?? [];
+      names.push(name);
+      seen.set(record.slug, names);
+    }
+    for (const [slug, names] of seen) {
+      const keep = new Set(names);
+      for (const old of namesOf.get(slug) ?? []) if (!keep.has(old)) remove(old);
+      if (names.length > 0) namesOf.set(slug, names);
+      else namesOf.delete(slug);
+    }
+    for (const b of fresh) put(b);
+    stale = true;
+  };
+
+  /** Updates (once more if a change came while updating), then notifies. */
   const rebuild = (): Promise<void> => {
     if (building !== undefined) {
       again = true;
@@ -97,7 +162,7 @@ export const catalogToolSource = (catalog: Catalog, options: { readonly approval
     building = (async () => {
       do {
         again = false;
-        await build().catch(() => undefined);
+        await update().catch(() => undefined);
       } while (again);
       building = undefined;
       for (const l of [...listeners]) {
@@ -111,8 +176,9 @@ export const catalogToolSource = (catalog: Catalog, options: { readonly approval
     return building;
   };
 
-  const unsubscribe = catalog.subscribe((e) => {
-    if (e.type === 'changed') void rebuild();
+  const unsubscribe = catalog.onServedChange((slugs) => {
+    for (const s of slugs) dirty.add(s);
+    void rebuild();
   });
   const first = rebuild();
 
@@ -124,7 +190,11 @@ export const catalogToolSource = (catalog: Catalog, options: { readonly approval
           syncing = false;
         });
       }
-      return current;
+      if (stale) {
+        stale = false;
+        snapshot = Object.freeze(list.slice());
+      }
+      return snapshot;
     },
     subscribe: (onChange: () => void) => {
       listeners.add(onChange);

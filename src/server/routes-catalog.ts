@@ -5,6 +5,7 @@
  * (`GET …/version/{v}/gram`).
  */
 import type { InvokeOptions } from '../catalog/catalog-types.js';
+import { newId } from '../catalog/ids.js';
 import type { CatalogResult } from '../catalog/result.js';
 import { queueApprover } from '../policy/approval-queue.js';
 import { Scopes, ServiceCodes } from './codes.js';
@@ -79,6 +80,20 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     handler: async (c) => {
       const r = await c.catalog.putBundle(c.params['bundleID'] as string, c.body);
       return r.ok ? json(r.value.created ? 201 : 200, r.value.bundle) : reply(r, 200);
+    },
+  },
+  {
+    method: 'post',
+    path: '/tools/bundles',
+    operationId: 'createBundle',
+    summary: 'Create a bundle; the server assigns its id (a UUIDv7), as PUT /tools/bundles/{bundleID} does with the client\'s',
+    tag: 'bundles',
+    scope: Scopes.WRITE,
+    body: { schema: BundleWriteSchema, required: true, description: '{slug, displayName, isEnabled, description}' },
+    responses: { 201: { description: 'created', schema: refTo('Bundle') }, ...errors, 403: problemRef },
+    handler: async (c) => {
+      const r = await c.catalog.putBundle(newId(), c.body);
+      return reply(r, 201, (w) => w.bundle);
     },
   },
   {

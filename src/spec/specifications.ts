@@ -33,11 +33,13 @@ export const AGENT_LABEL = 'Agent';
 
 /**
  * The properties of a tool that gramkit reads: its description, the implementations declared in
- * data (`http`, `command`), and the fields of MCP, OpenAI and Anthropic tool definitions that
- * `gramkit import` keeps. Any other property is kept as metadata with a warning
+ * data (`http`, `command`), the fields of MCP, OpenAI and Anthropic tool definitions that
+ * `gramkit import` keeps, and the catalog's fields in the gram it writes (`version`,
+ * `displayName`, `tags`, `permissions`, `safetyLevel`, and the `builtin` and `function`
+ * implementations). Any other property is kept as metadata with a warning
  * (`SPEC_UNKNOWN_PROPERTY`), except a property of the user's own, whose name starts with `x-`.
  */
-export const TOOL_PROPERTIES: ReadonlyArray<string> = ['description', 'http', 'command', 'title', 'annotations', 'icons', '_meta', 'strict', 'cache_control'];
+export const TOOL_PROPERTIES: ReadonlyArray<string> = ['description', 'http', 'command', 'title', 'annotations', 'icons', '_meta', 'strict', 'cache_control', 'version', 'displayName', 'tags', 'permissions', 'safetyLevel', 'builtin', 'function'];
 
 /** The properties of an agent that gramkit reads (others: as for tools). */
 export const AGENT_PROPERTIES: ReadonlyArray<string> = ['description', 'instruction', 'model'];

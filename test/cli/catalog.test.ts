@@ -88,6 +88,26 @@ describe('gramkit catalog', () => {
     expect((await cli(['catalog', 'add', 'exported.gram', '--data', third], { cwd: root })).stdout).toContain('added upper@1');
   });
 
+  it('adds the registry\'s bootstrap file ({"tools": [...]}), as import and serve --bootstrap take it', async () => {
+    const data = fresh('bootstrap-add');
+    writeFileSync(join(root, 'boot.json'), JSON.stringify({ tools: [{ id: 'tool_json_parse', description: 'Parse JSON text' }, { id: 'tool_ls', description: 'List' }] }));
+    const add = await cli(['catalog', 'add', 'boot.json', '--data', data], { cwd: root });
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stdout).toContain('registered tool_json_parse');
+    expect(add.stdout).toContain('registered tool_ls');
+  });
+
+  it('gramkit check reads the gram the catalog writes without warnings', async () => {
+    writeFileSync(join(root, 'seed-tool.json'), JSON.stringify({ slug: 'weather', version: '1.0.0', displayName: 'Weather', description: 'Current weather', type: 'http', tags: ['weather'], permissions: ['net:read'], safetyLevel: 'low', argSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, impl: { method: 'GET', urlTemplate: 'https://api.example.com/w?q=${city}', allowedHosts: ['api.example.com'] } }));
+    const imported = await cli(['import', 'seed-tool.json'], { cwd: root });
+    expect(imported.code, imported.stderr).toBe(0);
+    writeFileSync(join(root, 'seed-tool.gram'), imported.stdout);
+    const checked = await cli(['check', 'seed-tool.gram'], { cwd: root });
+    expect(checked.code, checked.stderr).toBe(0);
+    expect(checked.stdout + checked.stderr).not.toContain('warning[');
+    expect(checked.stdout).toContain('0 warnings');
+  });
+
   it('usage errors and unreadable stores', async () => {
     expect((await cli(['catalog', 'ls', '--data', 'x', '--store', 'redis://127.0.0.1:1'], { cwd: root })).code).toBe(2);
     expect((await cli(['catalog', 'ls', '--store', 'not-a-url'], { cwd: root })).code).toBe(2);

@@ -4,7 +4,7 @@
  * toggles, search, a tool with its gram, invocation, the agent-created filter, recent usage).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { CatalogCodes, newId } from 'gramkit/catalog';
+import { CatalogCodes, isUuidV7, newId } from 'gramkit/catalog';
 import { ServiceCodes } from 'gramkit/server';
 import { BuiltinCodes } from 'gramkit/builtins';
 import { type Harness, harness, isProblem } from './support.js';
@@ -34,6 +34,18 @@ describe('the catalog routes', () => {
     const deleted = await h.call('DELETE', `/tools/bundles/${id}`);
     expect(deleted.status).toBe(200);
     expect(typeof deleted.json.softDeletedAt).toBe('string');
+  });
+
+  it('bundles: POST creates one with an id the server assigns (no client-made UUIDv7)', async () => {
+    h = await harness();
+    const created = await h.call('POST', '/tools/bundles', { body: { slug: 'team', displayName: 'Team' } });
+    expect(created.status).toBe(201);
+    const id = created.json.bundleID as string;
+    expect(isUuidV7(id)).toBe(true);
+    expect((await h.call('GET', `/tools/bundles/${id}`)).json).toMatchObject({ bundleID: id, slug: 'team', displayName: 'Team' });
+    expect((await h.call('PUT', `/tools/bundles/${id}/tools/parse/version/1`, { body: { description: 'Parses', type: 'builtin', impl: { builtin: 'json_parse' } } })).status).toBe(201);
+    // another bundle of that slug is refused by name, as PUT refuses it
+    expect((await h.call('POST', '/tools/bundles', { body: { slug: 'team' } })).status).toBe(409);
   });
 
   it('tools: PUT (Unicode slug, dotted version), conflict 409, GET, gram, PATCH, invoke, DELETE', async () => {

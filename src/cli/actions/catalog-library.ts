@@ -1,12 +1,14 @@
 /**
  * `gramkit run --catalog` and `gramkit ab --catalog`: an agent's tools bound from a catalog at run
- * time. The agent may name catalog tools it does not define (by slug, like built-in tools); each
- * is the newest enabled, available version of that slug, made by its implementation (HTTP,
- * command, built-in or function) as the server would make it.
+ * time. The agent may name catalog tools it does not define (like built-in tools) by the names
+ * `/mcp` serves them under (catalog/served-names.ts: the slug for the bundle that owns it,
+ * `<bundle>__<slug>` for the others; `_` may stand for `-`), so a registration never takes a
+ * built-in's or another bundle's name. Each is made by its implementation (HTTP, command,
+ * built-in or function) as the server would make it.
  */
 import type { AgentSpecification } from '../../spec/agent-spec.js';
 import type { Catalog } from '../../catalog/catalog.js';
-import { isSlug, slugOfRegistryId } from '../../catalog/slug.js';
+import { agentNamesOf, servedNameOf } from '../../catalog/served-names.js';
 import { createTool } from '../../library/tool.js';
 import { emptyToolLibrary, registerTool, type ToolLibrary } from '../../library/tool-library.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
@@ -21,28 +23,21 @@ export interface AgentCatalog {
   readonly close: () => Promise<void>;
 }
 
-/**
- * The name an agent may call a catalog tool by: its slug, and the same with `_` for `-`
- * (`word-count` is also `word_count`, as registry ids map to slugs).
- */
-const aliases = (slug: string): ReadonlyArray<string> => (slug.includes('-') ? [slug, slug.replace(/-/g, '_')] : [slug]);
-
 /** Opens the catalog of `--catalog` (a directory or a Redis URL) for an agent run. */
 export const openAgentCatalog = async (io: CliIO, location: string, workspace: string): Promise<Result<AgentCatalog, string>> => {
   const opened = await openCliCatalog(location, io, { workspace });
   if (!opened.ok) return opened;
   const catalog = opened.value;
   const specs = await catalog.specifications();
-  return ok({ catalog, specifications: specs.flatMap((s) => aliases(s.record.slug).map((name) => (name === s.spec.name ? s.spec : { ...s.spec, name }))), close: () => catalog.close() });
+  return ok({ catalog, specifications: specs.flatMap((s) => agentNamesOf(s.name).map((name) => (name === s.spec.name ? s.spec : { ...s.spec, name }))), close: () => catalog.close() });
 };
 
-/** The tools of `agent` the catalog has (the others are left to libraries, declarations and built-ins), under the agent's names. */
+/** The tools of `agent` the catalog serves (the others are left to libraries, declarations and built-ins), under the agent's names. */
 export const catalogLibrary = async (source: AgentCatalog, agent: AgentSpecification): Promise<ToolLibrary> => {
   let library = emptyToolLibrary;
-  const specs = await source.catalog.specifications();
-  const bySlug = new Map(specs.map((s) => [s.record.slug, s.record]));
+  const served = new Map((await source.catalog.servedTools()).map((s) => [s.name, s.record]));
   for (const t of agent.tools) {
-    const record = bySlug.get(isSlug(t.name) ? t.name : slugOfRegistryId(t.name));
+    const record = served.get(servedNameOf(t.name));
     if (record === undefined) continue;
     const bound = await source.catalog.boundTool({ id: record.toolID });
     if (!bound.ok) continue;

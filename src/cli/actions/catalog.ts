@@ -238,8 +238,11 @@ const add = async (r: Run, files: ReadonlyArray<string>): Promise<number> => {
       code = EXIT_FAILURE;
       continue;
     }
-    for (const [i, item] of (Array.isArray(doc) ? doc : [doc]).entries()) {
-      const label = Array.isArray(doc) ? `${file}[${i}]` : file;
+    // the registry's bootstrap file ({"tools": [...]}), as import and serve --bootstrap take it
+    const bootstrap = isJsonObject(doc) && Array.isArray(doc['tools']) && doc['bundles'] === undefined && Object.keys(doc).length === 1 ? doc['tools'] : undefined;
+    const items = bootstrap ?? (Array.isArray(doc) ? doc : [doc]);
+    for (const [i, item] of items.entries()) {
+      const label = bootstrap !== undefined ? `${file} tools[${i}]` : Array.isArray(doc) ? `${file}[${i}]` : file;
       if (!isJsonObject(item)) {
         r.ctx.io.stderr(`gramkit catalog add: ${label}: expected a tool (a JSON object)\n`);
         code = EXIT_FAILURE;
@@ -272,6 +275,9 @@ const add = async (r: Run, files: ReadonlyArray<string>): Promise<number> => {
   return code;
 };
 
+/** Tools an import writes in one transaction. */
+const IMPORT_BATCH = 5000;
+
 const importFile = async (r: Run, file: string): Promise<number> => {
   if (extname(file).toLowerCase() === '.gram') return add(r, [file]);
   const text = await readText(r, file);
@@ -297,6 +303,8 @@ const importFile = async (r: Run, file: string): Promise<number> => {
     if (!w.ok) code = refused(r, `bundle ${b['bundleID']}`, w);
     else bundles++;
   }
+  // the tools in transactions of 5,000 (the store writes each batch together)
+  const items: Array<{ readonly bundleID: string; readonly slug: string; readonly version: string; readonly body: unknown }> = [];
   for (const t of doc['tools']) {
     const stored = decodeStoredTool(t);
     if (stored._tag === 'Left') {
@@ -305,14 +313,21 @@ const importFile = async (r: Run, file: string): Promise<number> => {
       continue;
     }
     const record: ToolRecord = stored.right;
-    const existing = await r.catalog.getTool({ id: record.toolID });
-    if (existing.ok) {
-      same++;
+    items.push({ bundleID: record.bundleID, slug: record.slug, version: record.version, body: t });
+  }
+  for (let from = 0; from < items.length; from += IMPORT_BATCH) {
+    const batch = items.slice(from, from + IMPORT_BATCH);
+    const w = await r.catalog.importTools(batch);
+    if (!w.ok) {
+      code = refused(r, `tools ${from + 1}–${from + batch.length}`, w);
       continue;
     }
-    const w = await r.catalog.putTool(record.bundleID, record.slug, record.version, t, { keepIdentity: true });
-    if (!w.ok) code = refused(r, `${record.slug}@${record.version}`, w);
-    else tools++;
+    tools += w.value.created;
+    same += w.value.existing;
+    for (const e of w.value.refused) {
+      const item = batch[e.index] as { readonly slug: string; readonly version: string };
+      code = refused(r, `${item.slug}@${item.version}`, { ok: false, error: e.error });
+    }
   }
   r.ctx.io.stdout(`imported ${bundles} bundle${bundles === 1 ? '' : 's'} and ${tools} tool${tools === 1 ? '' : 's'}${same > 0 ? ` (${same} already there)` : ''}\n`);
   return code;

@@ -1,0 +1,171 @@
+/**
+ * The catalog at scale (issue 23), as ratios measured in this run:
+ * - a write (`putTool`, one new tool, through the catalog with the `/mcp` tool list kept up to
+ *   date, as `gramkit serve` runs it) in a catalog of 100 tools and of 100,000 tools, on flat
+ *   files (durable: every write flushed), in alternating rounds; target: within 1.3×. Wall time
+ *   (the median write) waits on a disk other programs share; CPU time (the process's, per write,
+ *   median round) is the work the write does;
+ * - the file store's single write against the disk's own floor for the same record (temporary file,
+ *   fsync, rename, fsync of the directory); target ≥ 0.25×;
+ * - 8 concurrent writers (in this process) against one; target ≥ 1×;
+ * - start-up (`openCatalog` and the `/mcp` list ready) at 100,000 tools, and the memory it holds.
+ *
+ * The 100,000 records are generated through the store's bulk path (one transaction per 10,000
+ * records, written in parallel, one directory flush per batch).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encodeTool, newId, openCatalog, openFileStore, type Catalog, type RecordWrite } from '../src/entries/catalog.js';
+import { decodeStoredTool } from '../src/catalog/tool-json.js';
+import { syncDirectory } from '../src/catalog/atomic-write.js';
+import { catalogToolSource, type CatalogToolSource } from '../src/server/mcp-source.js';
+import { ratio, report } from './harness.js';
+
+const BUNDLE = '018faf50-b7b6-7a01-9a05-a22a6e0af101';
+const WRITES = 150;
+
+const toolBody = (i: number) => ({ description: `Parses JSON text number ${i}`, type: 'builtin', impl: { builtin: 'json_parse' } });
+
+const percentile = (xs: ReadonlyArray<number>, p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] as number;
+};
+
+/** A catalog directory holding `n` tools, made through the store's bulk path. */
+const generate = async (dir: string, n: number): Promise<number> => {
+  const t0 = performance.now();
+  const opened = await openCatalog({ store: openFileStore(dir, { durable: false }), workspace: dir });
+  if (!opened.ok) throw new Error(opened.error.message);
+  const c = opened.value;
+  await c.putBundle(BUNDLE, { slug: 'bench' });
+  const first = await c.putTool(BUNDLE, 'template', '1', toolBody(0));
+  if (!first.ok) throw new Error(first.error.message);
+  const template = first.value.value;
+  await c.close();
+  const backend = openFileStore(dir);
+  const decoded = decodeStoredTool(JSON.parse(JSON.stringify(template)));
+  if (decoded._tag === 'Left') throw new Error('template');
+  for (let from = 1; from < n; from += 10_000) {
+    const writes: RecordWrite[] = [];
+    for (let i = from; i < Math.min(n, from + 10_000); i++) {
+      writes.push({ kind: 'tool' as const, id: newId(), record: encodeTool({ ...decoded.right, toolID: newId(), slug: `tool-${i}`, description: `Parses JSON text number ${i}` }) });
+    }
+    await backend.transact(async () => ({ writes, result: undefined, basedOn: '' }));
+  }
+  await backend.close();
+  return performance.now() - t0;
+};
+
+const opened = async (dir: string): Promise<{ readonly catalog: Catalog; readonly source: CatalogToolSource; readonly ms: number }> => {
+  const t0 = performance.now();
+  const o = await openCatalog({ store: openFileStore(dir), workspace: dir });
+  if (!o.ok) throw new Error(o.error.message);
+  const source = catalogToolSource(o.value);
+  await source.ready();
+  return { catalog: o.value, source, ms: performance.now() - t0 };
+};
+
+/** `count` writes by `writers` concurrent writers; each write's latency, and the writes per second. */
+const writeLoad = async (catalog: Catalog, source: CatalogToolSource, prefix: string, count: number, writers: number): Promise<{ readonly latencies: ReadonlyArray<number>; readonly perSecond: number; readonly cpuMs: number }> => {
+  const latencies: number[] = [];
+  let next = 0;
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: writers }, async () => {
+      while (next < count) {
+        const i = next++;
+        const s = performance.now();
+        const r = await catalog.putTool(BUNDLE, `${prefix}-${i}`, '1', toolBody(i));
+        if (!r.ok) throw new Error(r.error.message);
+        latencies.push(performance.now() - s);
+      }
+    }),
+  );
+  await source.ready();
+  const c = process.cpuUsage(c0);
+  return { latencies, perSecond: (count * 1000) / (performance.now() - t0), cpuMs: (c.user + c.system) / 1000 / count };
+};
+
+/** The disk's floor for one record: temporary file, fsync, rename, fsync of the directory. */
+const diskFloor = async (dir: string, data: string, count: number, round: number): Promise<number> => {
+  const t0 = performance.now();
+  for (let i = 0; i < count; i++) {
+    const tmp = join(dir, 'tmp', `floor-${round}-${i}.tmp`);
+    const h = await open(tmp, 'wx');
+    await h.writeFile(data);
+    await h.sync();
+    await h.close();
+    await rename(tmp, join(dir, 'tools', `floor-${round}-${i}.json`));
+    await syncDirectory(join(dir, 'tools'));
+  }
+  return (count * 1000) / (performance.now() - t0);
+};
+
+export default async (): Promise<void> => {
+  const root = mkdtempSync(join(tmpdir(), 'gramkit-bench-scale-'));
+  try {
+    const small = join(root, 'small');
+    const large = join(root, 'large');
+    await generate(small, 100);
+    const LARGE = Number(process.env['GRAMKIT_BENCH_TOOLS'] ?? 100_000);
+    const genMs = await generate(large, LARGE);
+
+    const a = await opened(small);
+    const heap0 = process.memoryUsage().heapUsed;
+    const b = await opened(large);
+    const heap = process.memoryUsage().heapUsed - heap0;
+    // warm both, then alternate rounds
+    await writeLoad(a.catalog, a.source, 'warm', 20, 1);
+    await writeLoad(b.catalog, b.source, 'warm', 20, 1);
+    const sw: number[] = [];
+    const lw: number[] = [];
+    const sc: number[] = [];
+    const lc: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      const x = await writeLoad(a.catalog, a.source, `r${round}`, WRITES / 5, 1);
+      const y = await writeLoad(b.catalog, b.source, `r${round}`, WRITES / 5, 1);
+      sw.push(...x.latencies);
+      lw.push(...y.latencies);
+      sc.push(x.cpuMs);
+      lc.push(y.cpuMs);
+    }
+    const cpuRatio = percentile(lc, 50) / percentile(sc, 50);
+    const one = await writeLoad(b.catalog, b.source, 'one', WRITES, 1);
+    const eight = await writeLoad(b.catalog, b.source, 'eight', WRITES, 8);
+    // the floor and one writer in alternating rounds (the disk is shared: its speed drifts)
+    const sample = `${JSON.stringify({ ...toolBody(1), slug: 'x', toolID: newId() }, null, 2)}\n`;
+    const floors: number[] = [];
+    const singles: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      floors.push(await diskFloor(small, sample, WRITES / 5, round));
+      singles.push((await writeLoad(a.catalog, a.source, `single${round}`, WRITES / 5, 1)).perSecond);
+    }
+    const floor = percentile(floors, 50);
+    const single = { perSecond: percentile(singles, 50) };
+    const floorRatio = percentile(singles.map((x, i) => x / (floors[i] as number)), 50);
+    const p50s = percentile(sw, 50);
+    const p50l = percentile(lw, 50);
+    report(`catalog writes at scale, flat files, durable (${WRITES} writes a figure, /mcp list kept)`, [
+      [`write p50, 100 tools`, `${p50s.toFixed(2)} ms (p95 ${percentile(sw, 95).toFixed(2)} ms)`],
+      [`write p50, ${LARGE.toLocaleString('en')} tools`, `${p50l.toFixed(2)} ms (p95 ${percentile(lw, 95).toFixed(2)} ms)`],
+      [`write at ${LARGE.toLocaleString('en')} / at 100, wall time`, ratio(p50l / p50s, { max: 1.3 })],
+      [`write at ${LARGE.toLocaleString('en')} / at 100, CPU time`, `${percentile(lc, 50).toFixed(2)} / ${percentile(sc, 50).toFixed(2)} ms = ${ratio(cpuRatio, { max: 1.3 })}`],
+      ['disk floor (tmp + fsync + rename + dir fsync), median round', `${floor.toFixed(0)} /s`],
+      ['one writer, 100 tools, median round', `${single.perSecond.toFixed(0)} writes/s`],
+      ['one writer / disk floor, median of the rounds\' ratios', ratio(floorRatio, { min: 0.25 })],
+      [`8 writers / 1 writer (${LARGE.toLocaleString('en')} tools)`, `${eight.perSecond.toFixed(0)} / ${one.perSecond.toFixed(0)} writes/s = ${ratio(eight.perSecond / one.perSecond, { min: 1 })}`],
+      [`generating ${LARGE.toLocaleString('en')} records (bulk path)`, `${(genMs / 1000).toFixed(1)} s`],
+      [`start-up at ${LARGE.toLocaleString('en')} tools (load + /mcp list)`, `${(b.ms / 1000).toFixed(1)} s (100 tools: ${(a.ms / 1000).toFixed(2)} s)`],
+      [`heap held at ${LARGE.toLocaleString('en')} tools`, `${(heap / 1024 / 1024).toFixed(0)} MB`],
+    ]);
+    await a.catalog.close();
+    await b.catalog.close();
+    a.source.close();
+    b.source.close();
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+};
