@@ -16,7 +16,7 @@ export { runProcess } from '../tools/process.js';
 export type { HostAllowlist, HostPattern, HostDecision } from '../net/host-allowlist.js';
 export { parseAllowedHosts, checkHost, isPrivateAddress } from '../net/host-allowlist.js';
 export type { SafeFetchOptions, FetchResponse, FetchError, FetchErrorCode } from '../net/safe-fetch.js';
-export { safeFetch } from '../net/safe-fetch.js';
+export { safeFetch, safeDispatcher } from '../net/safe-fetch.js';
 export type { RetryPolicy } from '../net/retry.js';
 export { DEFAULT_RETRY, IDEMPOTENT_METHODS } from '../net/retry.js';
 export type { SecretProvider } from '../core/redact.js';
