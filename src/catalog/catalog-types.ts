@@ -16,6 +16,7 @@ import type { ToolSpecification } from '../spec/tool-spec.js';
 import type { CatalogBackend } from './backend.js';
 import type { CatalogListener } from './events.js';
 import { fixedId } from './ids.js';
+import type { RequestPrograms } from './program-guard.js';
 import type { ToolRecord, UsageEntry } from './records.js';
 import type { CatalogResult } from './result.js';
 
@@ -117,8 +118,8 @@ export interface Catalog {
   /** The bundle with that id or (live) slug. */
   readonly findBundle: (ref: string) => Promise<CatalogResult<BundleView>>;
   // tools
-  /** Creates a tool. `keepIdentity`: keep the body's toolID and timestamps (imports). */
-  readonly putTool: (bundleID: string, slug: string, version: string, body: unknown, options?: { readonly keepIdentity?: boolean }) => Promise<CatalogResult<WriteOutcome<ToolView>>>;
+  /** Creates a tool. `keepIdentity`: keep the body's toolID and timestamps (imports). `programs`: the write comes from a request (program-guard.ts). */
+  readonly putTool: (bundleID: string, slug: string, version: string, body: unknown, options?: { readonly keepIdentity?: boolean; readonly programs?: RequestPrograms }) => Promise<CatalogResult<WriteOutcome<ToolView>>>;
   readonly patchTool: (ref: ToolRef, body: unknown) => Promise<CatalogResult<ToolView>>;
   readonly deleteTool: (ref: ToolRef) => Promise<CatalogResult<ToolView>>;
   readonly getTool: (ref: ToolRef) => Promise<CatalogResult<ToolView>>;
@@ -133,7 +134,7 @@ export interface Catalog {
   /** The tool a record's implementation makes, bound to its specification (for `gramkit run --catalog`). */
   readonly boundTool: (ref: ToolRef) => Promise<CatalogResult<BoundTool>>;
   // the registry (Tool JSON under /api/v1)
-  readonly registerTool: (body: unknown, options?: { readonly discovered?: boolean }) => Promise<CatalogResult<WriteOutcome<JsonObject>>>;
+  readonly registerTool: (body: unknown, options?: { readonly discovered?: boolean; readonly programs?: RequestPrograms }) => Promise<CatalogResult<WriteOutcome<JsonObject>>>;
   readonly registryTools: (query?: { readonly createdBy?: 'system' | 'agent' }) => Promise<CatalogResult<ReadonlyArray<JsonObject>>>;
   readonly registryTool: (id: string) => Promise<CatalogResult<JsonObject>>;
   readonly deleteRegistryTool: (id: string) => Promise<CatalogResult<JsonObject>>;

@@ -61,6 +61,7 @@ export const CATALOG_STATUS: Readonly<Record<string, number>> = {
   [CatalogCodes.HOST_NOT_ALLOWED]: 403,
   [CatalogCodes.POLICY_DENIED]: 403,
   [CatalogCodes.APPROVAL_REQUIRED]: 403,
+  [CatalogCodes.PROGRAM_REFUSED]: 403,
   [CatalogCodes.STORE_UNAVAILABLE]: 503,
   [CatalogCodes.STORE_CORRUPT]: 500,
 };
@@ -75,6 +76,7 @@ export const SERVICE_STATUS: Readonly<Record<string, number>> = {
   [ServiceCodes.INVALID_REQUEST]: 400,
   [ServiceCodes.UNAUTHORIZED]: 401,
   [ServiceCodes.FORBIDDEN_HOST]: 403,
+  [ServiceCodes.CROSS_ORIGIN]: 403,
   [ServiceCodes.MISSING_SCOPE]: 403,
   [ServiceCodes.INTERNAL]: 500,
 };

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Catalog, newId, openCatalog, openFileStore } from 'gramkit/catalog';
 import { adminPage, createService, type RunningServer, ServiceCodes, startServer } from 'gramkit/server';
-import { harness, isProblem } from './support.js';
+import { harness, isProblem, fullToken } from './support.js';
 import { readUiFile, renderUiModule, MODULE_PATH } from './sync-ui.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
@@ -25,7 +25,7 @@ describe('the admin page, served', () => {
   });
 
   it('serves its three files with their types and a strict CSP, without the token; anything else is a problem', async () => {
-    const h = await harness({ mounts: [adminPage()], token: 'secret' });
+    const h = await harness({ mounts: [adminPage()], tokens: [fullToken('secret-secret-secret')] });
     try {
       const page = await h.call('GET', '/ui');
       expect(page.status).toBe(200);
