@@ -37,6 +37,8 @@ describe('the admin page, served', () => {
       expect((await h.call('GET', '/ui/style.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
       isProblem(await h.call('GET', '/ui/.env'), 404, ServiceCodes.NOT_FOUND);
       isProblem(await h.call('GET', '/ui/nope.js'), 404, ServiceCodes.NOT_FOUND);
+      // attack: inherited members of the file table are no files
+      for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) isProblem(await h.call('GET', `/ui/${name}`), 404, ServiceCodes.NOT_FOUND);
       isProblem(await h.call('POST', '/ui', { body: {} }), 405, ServiceCodes.METHOD_NOT_ALLOWED);
       // the page is public; the API it calls is not
       isProblem(await h.call('GET', '/tools/bundles'), 401, ServiceCodes.UNAUTHORIZED);
