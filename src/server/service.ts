@@ -167,6 +167,34 @@ const gatekeeper = (options: ServiceOptions) => {
   };
 };
 
+/**
+ * A mounted handler's body (MCP's) within the server's limit: a larger declared length is refused
+ * before reading; a body of unknown length is read up to the limit and handed on as a new request
+ * (granted the same scopes).
+ */
+const capBody = async (request: Request, limit: number): Promise<Request | Response> => {
+  if (request.method === 'GET' || request.method === 'HEAD' || request.body === null) return request;
+  const tooLarge = (): Response => problemResponse(problem(ServiceCodes.BODY_TOO_LARGE, `the body is larger than ${limit} bytes, the most this server accepts`, { limit }));
+  const declared = request.headers.get('content-length');
+  if (declared !== null) return Number(declared) > limit ? tooLarge() : request;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return tooLarge();
+    }
+    chunks.push(value);
+  }
+  const copy = new Request(request.url, { method: request.method, headers: request.headers, body: Buffer.concat(chunks), signal: request.signal });
+  grantScopes(copy, readScopes(request));
+  return copy;
+};
+
 // -------------------------------------------------------------------------------------------------
 // the service
 // -------------------------------------------------------------------------------------------------
@@ -269,7 +297,12 @@ export const createService = (options: ServiceOptions): Service => {
   app.get('/openapi.json', (c) => check(c.req.raw, true) ?? new Response(JSON.stringify(openapi), { headers: JSON_HEADERS }));
   for (const m of options.mounts ?? []) {
     const prefix = m.path.replace(/\/+$/, '');
-    const run = async (request: Request): Promise<Response> => check(request, m.public === true) ?? (await m.handler(request));
+    const run = async (request: Request): Promise<Response> => {
+      const refused = check(request, m.public === true);
+      if (refused !== undefined) return refused;
+      const capped = await capBody(request, limit);
+      return capped instanceof Response ? capped : await m.handler(capped);
+    };
     app.all(prefix, (c) => run(c.req.raw));
     app.all(`${prefix}/*`, (c) => run(c.req.raw));
   }

@@ -89,6 +89,19 @@ describe('security', () => {
     });
   });
 
+  it('attack: --max-body holds for mounted handlers (/mcp) too, declared or streamed', async () => {
+    h = await harness({ maxBodyBytes: 100, mounts: [{ path: '/mcp', handler: async (r) => new Response(`read ${(await r.arrayBuffer()).byteLength}`) }] });
+    const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+      h.service.fetch(new Request('http://127.0.0.1:8081/mcp', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, duplex: 'half' } as RequestInit));
+    expect((await post('x'.repeat(200))).status).toBe(413);
+    const stream = (n: number) => new ReadableStream<Uint8Array>({ start(c) { for (let i = 0; i < n; i++) c.enqueue(new Uint8Array(50)); c.close(); } });
+    const streamed = await post(stream(100));
+    expect(streamed.status).toBe(413);
+    expect(((await streamed.json()) as { code: string }).code).toBe(ServiceCodes.BODY_TOO_LARGE);
+    expect(await (await post(stream(2))).text()).toBe('read 100');
+    expect(await (await post('x'.repeat(100))).text()).toBe('read 100');
+  });
+
   describe('attack: a request registers a program that runs on the host', () => {
     it('a command tool is refused unless the server allows command tools', async () => {
       h = await harness();
