@@ -251,7 +251,12 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
       await call('publish an event', () => command(['PUBLISH', CHANNEL, JSON.stringify(event)]));
     },
     onPublished: async (listener) => {
-      subscriber ??= client.duplicate();
+      if (subscriber === undefined) {
+        subscriber = client.duplicate();
+        // a lost connection is an 'error' event: without a listener it would end the process
+        // (the client reconnects, and subscribes again, by itself)
+        subscriber.on('error', () => undefined);
+      }
       const sub = subscriber;
       if (!sub.isOpen) await call('subscribe to events', () => sub.connect());
       const handler = (message: string): void => {
