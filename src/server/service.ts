@@ -67,6 +67,8 @@ export interface ServiceOptions {
   /** Which built-ins `POST /api/v1/tools/discover` may register (e.g. `shell` only with a sandbox). */
   readonly discoverUsable?: (builtin: string) => boolean;
   readonly mounts?: ReadonlyArray<Mount>;
+  /** The most bytes an events subscriber may have waiting before it is dropped (default 4 MiB). */
+  readonly eventBufferBytes?: number;
 }
 
 export interface Service {
@@ -206,7 +208,7 @@ export const createService = (options: ServiceOptions): Service => {
     healthRoute(version),
     ...catalogRoutes,
     ...registryRoutes(options.discoverUsable !== undefined ? { usable: options.discoverUsable } : {}),
-    eventsRoute,
+    eventsRoute(options.eventBufferBytes !== undefined ? { bufferBytes: options.eventBufferBytes } : {}),
   ];
   const openapi = openApiDocument(
     [
