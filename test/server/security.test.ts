@@ -102,6 +102,16 @@ describe('security', () => {
     expect(await (await post('x'.repeat(100))).text()).toBe('read 100');
   });
 
+  it('attack: registry ids a URL cannot reach (., .., usage, discover) are refused', async () => {
+    h = await harness();
+    for (const id of ['.', '..', 'usage', 'discover']) {
+      const r = await h.call('POST', '/api/v1/tools', { body: { id, description: 'Parse', type: 'builtin', impl: { builtin: 'json_parse' } } });
+      isProblem(r, 400, CatalogCodes.INVALID_REGISTRY_ID);
+      expect(r.json.detail).toContain('a URL cannot name those');
+    }
+    expect((await h.call('POST', '/api/v1/tools', { body: { id: 'a.b', description: 'Parse', type: 'builtin', impl: { builtin: 'json_parse' } } })).status).toBe(201);
+  });
+
   describe('attack: a request registers a program that runs on the host', () => {
     it('a command tool is refused unless the server allows command tools', async () => {
       h = await harness();
