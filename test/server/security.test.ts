@@ -102,6 +102,17 @@ describe('security', () => {
     expect(await (await post('x'.repeat(100))).text()).toBe('read 100');
   });
 
+  it('attack: 60,000 unknown argument names get a bounded error', async () => {
+    h = await harness();
+    const args: Record<string, number> = { text: 1 };
+    for (let i = 0; i < 60_000; i++) args[`k${i}`] = 0;
+    const r = await h.call('POST', '/api/v1/tools/json_parse/invoke', { body: args });
+    isProblem(r, 400, CatalogCodes.INVALID_ARGUMENTS);
+    expect(r.json.issues.length).toBeLessThanOrEqual(101);
+    expect(r.json.issues.at(-1).message).toContain('more problems');
+    expect(r.text.length).toBeLessThan(100_000);
+  });
+
   it('attack: registry ids a URL cannot reach (., .., usage, discover) are refused', async () => {
     h = await harness();
     for (const id of ['.', '..', 'usage', 'discover']) {
