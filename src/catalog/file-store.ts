@@ -21,7 +21,7 @@
  * only once its record is in place. When the journal passes 4 MB it is replaced by an empty one
  * (new inode): readers then reload everything.
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { constants, mkdirSync, statSync } from 'node:fs';
 import { type FileHandle, open, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JsonObject } from '../core/json-schema.js';
@@ -59,15 +59,32 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
   const lock = fileLock(paths.lock);
   const recordPath = (kind: RecordKind, id: string): string => join(dir, dirOf(kind), `${id}.json`);
 
+  /**
+   * A stored file's text: opened without following a link and without blocking (a FIFO planted in
+   * the directory would hang every request), and refused unless it is a regular file.
+   */
+  const readRegular = async (path: string): Promise<string> => {
+    const h = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    try {
+      if (!(await h.stat()).isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
+      return await h.readFile('utf8');
+    } finally {
+      await h.close();
+    }
+  };
+
   // ------------------------------------------------------------------------------------------------
   // reading
   // ------------------------------------------------------------------------------------------------
 
   const readRecord = async (kind: RecordKind, id: string): Promise<unknown> => {
     try {
-      return JSON.parse(await readFile(recordPath(kind, id), 'utf8')) as unknown;
+      return JSON.parse(await readRegular(recordPath(kind, id))) as unknown;
     } catch (e) {
-      if ((e as { code?: string }).code === 'ENOENT') return undefined;
+      const code = (e as { code?: string }).code;
+      if (code === 'ENOENT') return undefined;
+      // a link (O_NOFOLLOW: ELOOP) or a FIFO, device or directory: reported as corrupt, never read
+      if (code === 'ELOOP' || code === 'ENOTREG') return { __corrupt: `${recordPath(kind, id)} is not a regular file (a link, a FIFO or a device); records are regular files` };
       // a file that does not parse is reported by the catalog as corrupt, not thrown
       if (e instanceof SyntaxError) return { __corrupt: e.message };
       throw new StoreError(`cannot read ${recordPath(kind, id)}: ${(e as Error).message}`, e);
@@ -227,7 +244,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     const key = `${s.ino}:${s.size}:${s.mtimeMs}`;
     if (usageCache?.key === key) return usageCache.value;
     try {
-      const value = JSON.parse(await readFile(paths.usage, 'utf8')) as Record<string, UsageCount>;
+      const value = JSON.parse(await readRegular(paths.usage)) as Record<string, UsageCount>;
       usageCache = { key, value };
       return value;
     } catch {
@@ -285,7 +302,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
   const readHistory = async (agentId: string | undefined, limit: number): Promise<ReadonlyArray<UsageEntry>> => {
     let text: string;
     try {
-      text = await readFile(historyPath(agentId), 'utf8');
+      text = await readRegular(historyPath(agentId));
     } catch {
       return [];
     }
