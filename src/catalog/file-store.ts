@@ -9,7 +9,7 @@
  * DIR/bundles/<id>.json    bundle records
  * DIR/tools/<id>.json      tool records
  * DIR/usage.json           {toolID: {callCount, lastCalledAt}}
- * DIR/history/global.jsonl, DIR/history/agents/<hex of the agent id>.jsonl
+ * DIR/history/global.jsonl, DIR/history/agents/<sha256 of the agent id>.jsonl
  * DIR/tmp/                 temporary files of atomic writes (swept under the lock)
  * ```
  *
@@ -28,6 +28,7 @@ import type { JsonObject } from '../core/json-schema.js';
 import { removeFile, sweepTemp, writeFileAtomic } from './atomic-write.js';
 import { type CatalogBackend, type Committed, type Decision, type JournalChanges, type LoadedRecords, type RecordKind, type RecordRead, StoreError, type UsageDelta } from './backend.js';
 import { fileLock } from './file-lock.js';
+import { agentHistoryName } from './ids.js';
 import type { UsageCount, UsageEntry } from './records.js';
 
 const JOURNAL_LIMIT = 4 * 1024 * 1024;
@@ -253,7 +254,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
   };
 
   const historyPath = (agentId: string | undefined): string =>
-    agentId === undefined ? join(paths.history, 'global.jsonl') : join(paths.history, 'agents', `${Buffer.from(agentId, 'utf8').toString('hex').slice(0, 200)}.jsonl`);
+    agentId === undefined ? join(paths.history, 'global.jsonl') : join(paths.history, 'agents', `${agentHistoryName(agentId)}.jsonl`);
 
   const appendHistory = async (path: string, entries: ReadonlyArray<UsageEntry>, cap: number): Promise<void> => {
     if (entries.length === 0) return;

@@ -50,3 +50,10 @@ export const fixedId = (name: string): string => {
   const h = createHash('sha256').update(`gramkit:${name}`).digest('hex');
   return `00000000-0000-7${h.slice(0, 3)}-${((parseInt(h.slice(3, 4), 16) & 0x3) | 0x8).toString(16)}${h.slice(4, 7)}-${h.slice(7, 19)}`;
 };
+
+/**
+ * The name of an agent's usage history in a store (a file, a Redis key): the SHA-256 of its id in
+ * hex. Fixed length and collision-free (ids that share a long prefix, or the id `global`, get
+ * histories of their own).
+ */
+export const agentHistoryName = (agentId: string): string => createHash('sha256').update(agentId, 'utf8').digest('hex');

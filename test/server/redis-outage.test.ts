@@ -53,4 +53,24 @@ describe.skipIf(redisUnavailable !== undefined)('a Redis outage', () => {
       await opened.value.close();
     }
   }, 60_000);
+
+  it('attack: the agent id "global" and ids sharing a long prefix get histories of their own (Redis)', async () => {
+    const opened = await openCatalog({ store: await openRedisStore(redis.url), workspace: mkdtempSync(join(tmpdir(), 'gramkit-ws-')), usageFlushMs: 0 });
+    if (!opened.ok) throw new Error(opened.error.message);
+    const service = createService({ catalog: opened.value });
+    const call = (path: string, init: RequestInit = {}) => service.fetch(new Request(`http://127.0.0.1${path}`, init));
+    try {
+      const before = ((await (await call('/api/v1/tools/usage?limit=1000')).json()) as { usage: unknown[] }).usage.length;
+      for (const agent of ['global', `${'b'.repeat(100)}-1`, `${'b'.repeat(100)}-2`]) {
+        await call('/api/v1/tools/json_parse/invoke', { method: 'POST', headers: { 'content-type': 'application/json', 'x-agent-id': agent }, body: '{"text": "1"}' });
+      }
+      await opened.value.flush();
+      const of = async (agent?: string) => ((await (await call(`/api/v1/tools/usage?limit=1000${agent !== undefined ? `&agent_id=${agent}` : ''}`)).json()) as { usage: Array<{ agent_id?: string }> }).usage;
+      expect((await of('global')).map((u) => u.agent_id)).toEqual(['global']);
+      expect((await of(`${'b'.repeat(100)}-1`)).map((u) => u.agent_id)).toEqual([`${'b'.repeat(100)}-1`]);
+      expect((await of()).length).toBe(before + 3);
+    } finally {
+      await opened.value.close();
+    }
+  });
 });

@@ -113,6 +113,21 @@ describe('security', () => {
     expect(r.text.length).toBeLessThan(100_000);
   });
 
+  it('attack: agents\' usage histories never mix: ids sharing a 100-byte prefix, and the id "global"', async () => {
+    h = await harness({}, { usageFlushMs: 0 });
+    const prefix = 'a'.repeat(100);
+    const invokeAs = (agent: string) => h.call('POST', '/api/v1/tools/json_parse/invoke', { body: { text: '1' }, headers: { 'x-agent-id': agent } });
+    await invokeAs(`${prefix}-one`);
+    await invokeAs(`${prefix}-two`);
+    await invokeAs('global');
+    await h.catalog.flush();
+    const usage = async (agent: string) => (await h.call('GET', `/api/v1/tools/usage?agent_id=${encodeURIComponent(agent)}`)).json.usage.map((u: { agent_id: string }) => u.agent_id);
+    expect(await usage(`${prefix}-one`)).toEqual([`${prefix}-one`]);
+    expect(await usage(`${prefix}-two`)).toEqual([`${prefix}-two`]);
+    expect(await usage('global')).toEqual(['global']);
+    expect((await h.call('GET', '/api/v1/tools/usage')).json.usage).toHaveLength(3);
+  });
+
   it('attack: registry ids a URL cannot reach (., .., usage, discover) are refused', async () => {
     h = await harness();
     for (const id of ['.', '..', 'usage', 'discover']) {
