@@ -19,6 +19,24 @@ export const isJsonType = (contentType: string): boolean => {
   return t === 'application/json' || (t.startsWith('application/') && t.endsWith('+json'));
 };
 
+/** A body of unknown length, read up to `limit` bytes (the rest is not read). */
+export const readStreamedBody = async (body: ReadableStream<Uint8Array>, limit: number): Promise<Parsed<Buffer>> => {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return fail(ServiceCodes.BODY_TOO_LARGE, `the body is larger than ${limit} bytes, the most this server accepts`, { limit });
+    }
+    chunks.push(value);
+  }
+  return { ok: true, value: Buffer.concat(chunks) };
+};
+
 /** The body as JSON (`undefined` when empty), at most `limit` bytes. */
 export const readJsonBody = async (request: Request, limit: number): Promise<Parsed<unknown>> => {
   const declared = request.headers.get('content-length');
@@ -31,20 +49,9 @@ export const readJsonBody = async (request: Request, limit: number): Promise<Par
   } else if (request.body === null) {
     return { ok: true, value: undefined };
   } else {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => undefined);
-        return fail(ServiceCodes.BODY_TOO_LARGE, `the body is larger than ${limit} bytes, the most this server accepts`, { limit });
-      }
-      chunks.push(value);
-    }
-    text = Buffer.concat(chunks).toString('utf8');
+    const read = await readStreamedBody(request.body, limit);
+    if (!read.ok) return read;
+    text = read.value.toString('utf8');
   }
   if (text === '') return { ok: true, value: undefined };
   const contentType = request.headers.get('content-type') ?? '';

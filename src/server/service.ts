@@ -26,7 +26,7 @@ import { ServiceCodes } from './codes.js';
 import { openApiDocument } from './openapi.js';
 import { problem, problemResponse } from './problem.js';
 import { claimedScopes, type Credential, credentialOf, grantScopes } from './caller.js';
-import { isJsonType, readIdHeader, readJsonBody, readQuery, readScopes } from './request.js';
+import { isJsonType, readIdHeader, readJsonBody, readQuery, readScopes, readStreamedBody } from './request.js';
 import { json, type Reply, type RouteSpec } from './route.js';
 import { catalogRoutes } from './routes-catalog.js';
 import { eventsRoute } from './routes-events.js';
@@ -176,23 +176,13 @@ const gatekeeper = (options: ServiceOptions) => {
  */
 const capBody = async (request: Request, limit: number): Promise<Request | Response> => {
   if (request.method === 'GET' || request.method === 'HEAD' || request.body === null) return request;
-  const tooLarge = (): Response => problemResponse(problem(ServiceCodes.BODY_TOO_LARGE, `the body is larger than ${limit} bytes, the most this server accepts`, { limit }));
   const declared = request.headers.get('content-length');
-  if (declared !== null) return Number(declared) > limit ? tooLarge() : request;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      return tooLarge();
-    }
-    chunks.push(value);
+  if (declared !== null) {
+    return Number(declared) > limit ? problemResponse(problem(ServiceCodes.BODY_TOO_LARGE, `the body has ${declared} bytes; this server accepts at most ${limit}`, { limit })) : request;
   }
-  const copy = new Request(request.url, { method: request.method, headers: request.headers, body: Buffer.concat(chunks), signal: request.signal });
+  const read = await readStreamedBody(request.body, limit);
+  if (!read.ok) return problemResponse(read.problem);
+  const copy = new Request(request.url, { method: request.method, headers: request.headers, body: new Uint8Array(read.value), signal: request.signal });
   grantScopes(copy, readScopes(request));
   return copy;
 };
