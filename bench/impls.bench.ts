@@ -10,7 +10,7 @@
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { request } from 'undici';
+import { type Dispatcher, request } from 'undici';
 import { renderBody } from '../src/tools/http/body-template.js';
 import { compileHttpConfig } from '../src/tools/http/http-config.js';
 import { redactor } from '../src/core/redact.js';
@@ -99,7 +99,7 @@ const http = async (): Promise<void> => {
     [
       'undici request + JSON.parse',
       async () => {
-        const r = await request(`${origin}/current?q=Paris&key=${secret}`, { dispatcher });
+        const r = await request(`${origin}/current?q=Paris&key=${secret}`, { dispatcher: dispatcher as unknown as Dispatcher });
         const j = (await r.body.json()) as { current: { condition: { text: string } } };
         return j.current.condition.text;
       },

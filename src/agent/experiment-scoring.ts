@@ -16,6 +16,7 @@ import { isJsonObject } from '../core/json.js';
 import type { JsonObject } from '../core/json-schema.js';
 import { validateValue, formatIssues } from '../spec/validate.js';
 import { type AskedToolCall, type ExpectedToolCall, matchToolCalls } from './tool-call-match.js';
+import { isRight } from '../core/either.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -106,7 +107,7 @@ export const builtinScores = (checks: AnswerChecks, run: Pick<ScorerInput, 'comp
       if (!json.ok) out['schema'] = pass(false, 'the answer is not JSON');
       else {
         const v = validateValue(checks.schema, json.value);
-        out['schema'] = v._tag === 'Right' ? { score: 1 } : { score: 0, reason: `the answer does not satisfy the schema: ${formatIssues(v.left)}` };
+        out['schema'] = isRight(v) ? { score: 1 } : { score: 0, reason: `the answer does not satisfy the schema: ${formatIssues(v.left)}` };
       }
     }
   }

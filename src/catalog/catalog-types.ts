@@ -17,6 +17,7 @@ import type { CatalogBackend } from './backend.js';
 import type { CatalogListener } from './events.js';
 import { fixedId } from './ids.js';
 import type { ServedTool } from './served-names.js';
+import type { RequestPrograms } from './program-guard.js';
 import type { ToolRecord, UsageEntry } from './records.js';
 import type { CatalogError, CatalogResult } from './result.js';
 
@@ -122,8 +123,8 @@ export interface Catalog {
   /** The bundle with that id or (live) slug. */
   readonly findBundle: (ref: string) => Promise<CatalogResult<BundleView>>;
   // tools
-  /** Creates a tool. `keepIdentity`: keep the body's toolID and timestamps (imports). */
-  readonly putTool: (bundleID: string, slug: string, version: string, body: unknown, options?: { readonly keepIdentity?: boolean }) => Promise<CatalogResult<WriteOutcome<ToolView>>>;
+  /** Creates a tool. `keepIdentity`: keep the body's toolID and timestamps (imports). `programs`: the write comes from a request (program-guard.ts). */
+  readonly putTool: (bundleID: string, slug: string, version: string, body: unknown, options?: { readonly keepIdentity?: boolean; readonly programs?: RequestPrograms }) => Promise<CatalogResult<WriteOutcome<ToolView>>>;
   /** Tools of an export (ids and timestamps kept) in one transaction; a tool whose id is stored already counts as existing. */
   readonly importTools: (items: ReadonlyArray<{ readonly bundleID: string; readonly slug: string; readonly version: string; readonly body: unknown }>) => Promise<CatalogResult<ImportReport>>;
   readonly patchTool: (ref: ToolRef, body: unknown) => Promise<CatalogResult<ToolView>>;
@@ -149,7 +150,7 @@ export interface Catalog {
   /** The tool a record's implementation makes, bound to its specification (for `gramkit run --catalog`). */
   readonly boundTool: (ref: ToolRef) => Promise<CatalogResult<BoundTool>>;
   // the registry (Tool JSON under /api/v1)
-  readonly registerTool: (body: unknown, options?: { readonly discovered?: boolean }) => Promise<CatalogResult<WriteOutcome<JsonObject>>>;
+  readonly registerTool: (body: unknown, options?: { readonly discovered?: boolean; readonly programs?: RequestPrograms }) => Promise<CatalogResult<WriteOutcome<JsonObject>>>;
   readonly registryTools: (query?: { readonly createdBy?: 'system' | 'agent' }) => Promise<CatalogResult<ReadonlyArray<JsonObject>>>;
   readonly registryTool: (id: string) => Promise<CatalogResult<JsonObject>>;
   readonly deleteRegistryTool: (id: string) => Promise<CatalogResult<JsonObject>>;

@@ -56,6 +56,7 @@ import { decodeRegistryTool, encodeRegistryTool, registryIdOf } from './registry
 import { type CatalogError, type CatalogResult, failure, invalid, success } from './result.js';
 import { type Decided, decideCreateTool, decideImportTools, decideDeleteBundle, decideDeleteTool, decidePatchBundle, decidePatchTool, decidePutBundle, decideReap } from './rules.js';
 import { type NamingState, type ServedTool, servedOfSlug } from './served-names.js';
+import { guardRequestWrite, type RequestPrograms } from './program-guard.js';
 import { parseSlug, parseVersion } from './slug.js';
 import { storeFailure, SyncedState } from './synced-state.js';
 import { decodeToolJson, encodeTool, type ToolWrite } from './tool-json.js';
@@ -219,13 +220,15 @@ class CatalogImpl {
   // tools
   // -----------------------------------------------------------------------------------------------
 
-  putTool = async (bundleID: string, slug: string, version: string, body: unknown, options: { readonly keepIdentity?: boolean } = {}): Promise<CatalogResult<WriteOutcome<ToolView>>> => {
+  putTool = async (bundleID: string, slug: string, version: string, body: unknown, options: { readonly keepIdentity?: boolean; readonly programs?: RequestPrograms } = {}): Promise<CatalogResult<WriteOutcome<ToolView>>> => {
     const id = parseId(bundleID, 'bundleID');
     if (isLeft(id)) return invalid(id.left);
     const key = [parseSlug(slug), parseVersion(version)].flatMap((e) => (isLeft(e) ? e.left : []));
     if (key.length > 0) return invalid(key);
-    const w = decodeToolJson(body, this.env, { slug, version });
-    if (isLeft(w)) return invalid(w.left);
+    const decoded = decodeToolJson(body, this.env, { slug, version });
+    if (isLeft(decoded)) return invalid(decoded.left);
+    const w = options.programs === undefined ? decoded : guardRequestWrite(decoded.right, options.programs);
+    if (isLeft(w)) return { ok: false, error: w.left };
     // a route names the tool: ids and timestamps in the body (from a GET) are not written
     const { toolID: _toolID, bundleID: _bundleID, createdAt: _createdAt, modifiedAt: _modifiedAt, ...anonymous } = w.right;
     const write = options.keepIdentity === true ? w.right : anonymous;
@@ -475,9 +478,11 @@ class CatalogImpl {
     return isLeft(d) ? d : right({ ...d.right, value: d.right.value.bundle });
   }
 
-  registerTool = async (body: unknown, options: { readonly discovered?: boolean } = {}): Promise<CatalogResult<WriteOutcome<JsonObject>>> => {
-    const w = decodeRegistryTool(body, this.env);
-    if (isLeft(w)) return invalid(w.left);
+  registerTool = async (body: unknown, options: { readonly discovered?: boolean; readonly programs?: RequestPrograms } = {}): Promise<CatalogResult<WriteOutcome<JsonObject>>> => {
+    const decoded = decodeRegistryTool(body, this.env);
+    if (isLeft(decoded)) return invalid(decoded.left);
+    const w = options.programs === undefined ? decoded : guardRequestWrite(decoded.right, options.programs);
+    if (isLeft(w)) return { ok: false, error: w.left };
     const r = await this.store.write(() => {
       const bundle = this.registryBundle();
       if (isLeft(bundle)) return bundle;

@@ -33,6 +33,7 @@ export const CatalogCodes = defineCodes('catalog', 'CATALOG', {
   HOST_NOT_ALLOWED: { summary: 'an HTTP tool whose hosts are not all in the server\'s `--allow-host` list', hint: 'start the server with --allow-host for that host, or change the tool\'s URL' },
   POLICY_DENIED: { summary: 'a call the policies refuse (`ALLOWED_TOOL_PERMS`, safety level, rules), or that no person approved (denied, timed out)', hint: 'ask for a tool the policies allow (ALLOWED_TOOL_PERMS, rules); details.source names the policy' },
   APPROVAL_REQUIRED: { summary: 'a call that needs a person\'s approval, on a server without an approver (`--approvals deny`)', hint: 'start the server with --approvals queue (a person approves each call) or --yes, or disable the tool' },
+  PROGRAM_REFUSED: { summary: 'a request registers a tool that runs a program (a command tool, or one with `sandbox: "none"`) on a server that does not allow it', hint: 'add the tool from a file on the server (gramkit catalog add, the bootstrap file); or start the server with --allow-command-tools, which lets requests register sandboxed command tools' },
   INVALID_ARGUMENTS: { summary: 'the arguments do not validate against the tool\'s argument schema (every issue listed)', hint: 'call again with arguments that fit the tool\'s argSchema (issues lists every problem)' },
 });
 

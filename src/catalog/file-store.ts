@@ -9,7 +9,7 @@
  * DIR/bundles/<id>.json    bundle records
  * DIR/tools/<id>.json      tool records
  * DIR/usage.json           {toolID: {callCount, lastCalledAt}}
- * DIR/history/global.jsonl, DIR/history/agents/<hex of the agent id>.jsonl
+ * DIR/history/global.jsonl, DIR/history/agents/<sha256 of the agent id>.jsonl
  * DIR/tmp/                 temporary files of atomic writes (swept under the lock)
  * ```
  *
@@ -31,6 +31,7 @@ import type { JsonObject } from '../core/json-schema.js';
 import { removeFile, sweepTemp, syncDirectory, writeFileAtomic, writeFilesAtomic } from './atomic-write.js';
 import { type CatalogBackend, type Committed, type Decision, type JournalChanges, type LoadedRecords, type RecordKind, type RecordRead, StoreError, type UsageDelta } from './backend.js';
 import { fileLock } from './file-lock.js';
+import { agentHistoryName } from './ids.js';
 import type { UsageCount, UsageEntry } from './records.js';
 
 const JOURNAL_LIMIT = 4 * 1024 * 1024;
@@ -62,15 +63,32 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
   const lock = fileLock(paths.lock);
   const recordPath = (kind: RecordKind, id: string): string => join(dir, dirOf(kind), `${id}.json`);
 
+  /**
+   * A stored file's text: opened without following a link and without blocking (a FIFO planted in
+   * the directory would hang every request), and refused unless it is a regular file.
+   */
+  const readRegular = async (path: string): Promise<string> => {
+    const h = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    try {
+      if (!(await h.stat()).isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
+      return await h.readFile('utf8');
+    } finally {
+      await h.close();
+    }
+  };
+
   // ------------------------------------------------------------------------------------------------
   // reading
   // ------------------------------------------------------------------------------------------------
 
   const readRecord = async (kind: RecordKind, id: string): Promise<unknown> => {
     try {
-      return JSON.parse(await readFile(recordPath(kind, id), 'utf8')) as unknown;
+      return JSON.parse(await readRegular(recordPath(kind, id))) as unknown;
     } catch (e) {
-      if ((e as { code?: string }).code === 'ENOENT') return undefined;
+      const code = (e as { code?: string }).code;
+      if (code === 'ENOENT') return undefined;
+      // a link (O_NOFOLLOW: ELOOP) or a FIFO, device or directory: reported as corrupt, never read
+      if (code === 'ELOOP' || code === 'ENOTREG') return { __corrupt: `${recordPath(kind, id)} is not a regular file (a link, a FIFO or a device); records are regular files` };
       // a file that does not parse is reported by the catalog as corrupt, not thrown
       if (e instanceof SyntaxError) return { __corrupt: e.message };
       throw new StoreError(`cannot read ${recordPath(kind, id)}: ${(e as Error).message}`, e);
@@ -277,7 +295,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     const key = `${s.ino}:${s.size}:${s.mtimeMs}`;
     if (usageCache?.key === key) return usageCache.value;
     try {
-      const value = JSON.parse(await readFile(paths.usage, 'utf8')) as Record<string, UsageCount>;
+      const value = JSON.parse(await readRegular(paths.usage)) as Record<string, UsageCount>;
       usageCache = { key, value };
       return value;
     } catch {
@@ -286,7 +304,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
   };
 
   const historyPath = (agentId: string | undefined): string =>
-    agentId === undefined ? join(paths.history, 'global.jsonl') : join(paths.history, 'agents', `${Buffer.from(agentId, 'utf8').toString('hex').slice(0, 200)}.jsonl`);
+    agentId === undefined ? join(paths.history, 'global.jsonl') : join(paths.history, 'agents', `${agentHistoryName(agentId)}.jsonl`);
 
   const appendHistory = async (path: string, entries: ReadonlyArray<UsageEntry>, cap: number): Promise<void> => {
     if (entries.length === 0) return;
@@ -335,7 +353,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
   const readHistory = async (agentId: string | undefined, limit: number): Promise<ReadonlyArray<UsageEntry>> => {
     let text: string;
     try {
-      text = await readFile(historyPath(agentId), 'utf8');
+      text = await readRegular(historyPath(agentId));
     } catch {
       return [];
     }

@@ -30,13 +30,16 @@ export const parseId = (s: unknown, what = 'id'): Either<ReadonlyArray<Diagnosti
 };
 
 /** Whether `s` can be a registry id (and is not a UUID, which names tools by toolID). */
-export const isRegistryId = (s: string): boolean => REGISTRY_ID.test(s) && !UUID_V7.test(s.toLowerCase());
+/** Ids a URL cannot reach: `.` and `..` (path segments a client resolves away), and the registry's own routes. */
+const UNREACHABLE_IDS = new Set(['.', '..', 'usage', 'discover']);
+
+export const isRegistryId = (s: string): boolean => REGISTRY_ID.test(s) && !UUID_V7.test(s.toLowerCase()) && !UNREACHABLE_IDS.has(s);
 
 export const parseRegistryId = (s: unknown): Either<ReadonlyArray<Diagnostic>, string> =>
   typeof s === 'string' && isRegistryId(s)
     ? right(s)
     : left([
-        error(CatalogCodes.INVALID_REGISTRY_ID, `a registry id is 1 to 64 letters, digits, "_", "-" or ".", and not a UUID; got ${JSON.stringify(typeof s === 'string' ? s.slice(0, 80) : s)}`),
+        error(CatalogCodes.INVALID_REGISTRY_ID, `a registry id is 1 to 64 letters, digits, "_", "-" or ".", not a UUID, and not ".", "..", "usage" or "discover" (a URL cannot name those); got ${JSON.stringify(typeof s === 'string' ? s.slice(0, 80) : s)}`),
       ]);
 
 /**
@@ -47,3 +50,10 @@ export const fixedId = (name: string): string => {
   const h = createHash('sha256').update(`gramkit:${name}`).digest('hex');
   return `00000000-0000-7${h.slice(0, 3)}-${((parseInt(h.slice(3, 4), 16) & 0x3) | 0x8).toString(16)}${h.slice(4, 7)}-${h.slice(7, 19)}`;
 };
+
+/**
+ * The name of an agent's usage history in a store (a file, a Redis key): the SHA-256 of its id in
+ * hex. Fixed length and collision-free (ids that share a long prefix, or the id `global`, get
+ * histories of their own).
+ */
+export const agentHistoryName = (agentId: string): string => createHash('sha256').update(agentId, 'utf8').digest('hex');

@@ -8,7 +8,9 @@
  * catalog:rev                        the journal position: one more per record written
  * catalog:journal                    a stream, entry <rev>-1 = {k: kind, i: id}, trimmed to ~100,000
  * tools:usage:count, tools:usage:last  hashes by toolID: call counts, last call times
- * tools:<agent_id>:usage_history     the usage history of an agent (newest first, capped)
+ * tools:agent:<sha256 of the agent id>:usage_history
+ *                                    the usage history of an agent (newest first, capped; expires
+ *                                    30 days after the agent's last call)
  * tools:global:usage_history         the same for every call
  * tools:events                       pub/sub channel of the events, for the other servers
  * ```
@@ -22,11 +24,17 @@
  * Redis Stack that gramkit does not use).
  */
 import { createClient } from '@redis/client';
+import { agentHistoryName } from './ids.js';
 import type { JsonObject } from '../core/json-schema.js';
 import { type CatalogBackend, type Committed, type Decision, type JournalChanges, type LoadedRecords, type RecordKind, type RecordRead, StoreError, type UsageDelta } from './backend.js';
 import type { UsageCount, UsageEntry } from './records.js';
 
 type Client = ReturnType<typeof createClient>;
+
+const GLOBAL_HISTORY = 'tools:global:usage_history';
+/** An agent's history lives 30 days after its last call (one key per agent id would grow forever). */
+const AGENT_HISTORY_TTL_S = 30 * 24 * 3600;
+const agentHistoryKey = (agentId: string): string => `tools:agent:${agentHistoryName(agentId)}:usage_history`;
 
 const JOURNAL_MAXLEN = 100_000;
 const CHANNEL = 'tools:events';
@@ -200,12 +208,13 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
       const lists = new Map<string, string[]>();
       for (const e of entries) {
         const json = JSON.stringify(e);
-        lists.set('tools:global:usage_history', [...(lists.get('tools:global:usage_history') ?? []), json]);
-        if (e.agent_id !== undefined) lists.set(`tools:${e.agent_id}:usage_history`, [...(lists.get(`tools:${e.agent_id}:usage_history`) ?? []), json]);
+        lists.set(GLOBAL_HISTORY, [...(lists.get(GLOBAL_HISTORY) ?? []), json]);
+        if (e.agent_id !== undefined) lists.set(agentHistoryKey(e.agent_id), [...(lists.get(agentHistoryKey(e.agent_id)) ?? []), json]);
       }
       for (const [key, values] of lists) {
         m.addCommand(['LPUSH', key, ...values]);
         m.addCommand(['LTRIM', key, '0', String(cap - 1)]);
+        if (key !== GLOBAL_HISTORY) m.addCommand(['EXPIRE', key, String(AGENT_HISTORY_TTL_S)]);
       }
       await m.exec();
     });
@@ -225,7 +234,7 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
 
   const readHistory = (agentId: string | undefined, limit: number): Promise<ReadonlyArray<UsageEntry>> =>
     call('read the usage history', async () => {
-      const key = agentId === undefined ? 'tools:global:usage_history' : `tools:${agentId}:usage_history`;
+      const key = agentId === undefined ? GLOBAL_HISTORY : agentHistoryKey(agentId);
       const values = (await command(['LRANGE', key, '0', String(Math.max(0, limit - 1))])) as ReadonlyArray<string>;
       const out: UsageEntry[] = [];
       for (const v of values) {
@@ -251,7 +260,12 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
       await call('publish an event', () => command(['PUBLISH', CHANNEL, JSON.stringify(event)]));
     },
     onPublished: async (listener) => {
-      subscriber ??= client.duplicate();
+      if (subscriber === undefined) {
+        subscriber = client.duplicate();
+        // a lost connection is an 'error' event: without a listener it would end the process
+        // (the client reconnects, and subscribes again, by itself)
+        subscriber.on('error', () => undefined);
+      }
       const sub = subscriber;
       if (!sub.isOpen) await call('subscribe to events', () => sub.connect());
       const handler = (message: string): void => {

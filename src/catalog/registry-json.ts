@@ -74,7 +74,7 @@ export const decodeRegistryTool = (u: unknown, env: ContentEnvironment): Either<
   f.onlyKnown(FIELDS, READ_ONLY);
   const id = f.string('id');
   if (id === undefined) problems.push(error(CatalogCodes.INVALID_RECORD, 'id: missing (e.g. "tool_http_get")'));
-  else if (!isRegistryId(id)) problems.push(error(CatalogCodes.INVALID_REGISTRY_ID, `id ${JSON.stringify(id.slice(0, 80))} is not a registry id: 1 to 64 letters, digits, "_", "-" or ".", not a UUID`));
+  else if (!isRegistryId(id)) problems.push(error(CatalogCodes.INVALID_REGISTRY_ID, `id ${JSON.stringify(id.slice(0, 80))} is not a registry id: 1 to 64 letters, digits, "_", "-" or ".", not a UUID, and not ".", "..", "usage" or "discover" (a URL cannot name those)`));
   const name = f.string('name');
   const description = f.string('description');
   const permissions = f.strings('permissions');

@@ -14,7 +14,7 @@
  * - The built-in bundle and its tools: only `isEnabled` changes.
  * - `modifiedAt` moves on structural changes only: toggling `isEnabled` keeps it.
  */
-import { type Either, left, right } from '../core/either.js';
+import { type Either, left, right, isLeft } from '../core/either.js';
 import type { BundleWrite } from './bundle-json.js';
 import { type CatalogState, toolKey } from './catalog-state.js';
 import { CatalogCodes } from './codes.js';
@@ -102,7 +102,7 @@ const describeTool = (t: ToolRecord): Readonly<Record<string, unknown>> => ({
 /** `pending`: the bundle when the same transaction creates it (the registry bundle). */
 export const decideCreateTool = (state: CatalogState, bundleID: string, w: ToolWrite, now: string, nowMs: number, pending?: BundleRecord): Decided<ToolRecord> => {
   const bundle = writableBundle(state, bundleID, pending);
-  if (bundle._tag === 'Left') return left(bundle.left);
+  if (isLeft(bundle)) return left(bundle.left);
   if (bundle.right.isBuiltIn) return refuse(CatalogCodes.BUILTIN_READ_ONLY, 'tools cannot be added to the built-in bundle');
   const c = w.built.content;
   const existing = state.toolByKey(bundleID, c.slug, c.version);
@@ -166,7 +166,7 @@ export const decideImportTools = (state: CatalogState, items: ReadonlyArray<{ re
       return;
     }
     const d = decideCreateTool(state, bundleID, write, now, nowMs);
-    if (d._tag === 'Left') {
+    if (isLeft(d)) {
       refused.push({ index, error: d.left });
       return;
     }
@@ -181,7 +181,7 @@ export const decideImportTools = (state: CatalogState, items: ReadonlyArray<{ re
 
 export const decidePatchTool = (state: CatalogState, tool: ToolRecord, isEnabled: boolean): Decided<ToolRecord> => {
   const bundle = writableBundle(state, tool.bundleID);
-  if (bundle._tag === 'Left') return left(bundle.left);
+  if (isLeft(bundle)) return left(bundle.left);
   if (tool.isEnabled === isEnabled) return nothing(tool);
   const updated = Object.freeze({ ...tool, isEnabled });
   return right({ bundles: [], tools: [updated], value: updated });

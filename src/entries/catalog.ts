@@ -26,6 +26,8 @@ export { CATALOG_EVENT_TYPES } from '../catalog/events.js';
 export type { ContentEnvironment, ContentInput, Built } from '../catalog/content.js';
 export { buildContent, contentToGram, gramToInput, contentSpecification } from '../catalog/content.js';
 export type { ToolWrite, ToolJsonContext } from '../catalog/tool-json.js';
+export type { RequestPrograms } from '../catalog/program-guard.js';
+export { guardRequestWrite } from '../catalog/program-guard.js';
 export { decodeToolJson, decodeStoredTool, encodeTool } from '../catalog/tool-json.js';
 export type { BundleWrite } from '../catalog/bundle-json.js';
 export { decodeBundleWrite, decodeEnabledPatch, decodeStoredBundle, encodeBundle } from '../catalog/bundle-json.js';

@@ -9,6 +9,8 @@ export { createService } from '../server/service.js';
 export type { ListenOptions, RunningServer } from '../server/serve.js';
 export { startServer, isLoopbackHost, DEFAULT_HOST, DEFAULT_PORT } from '../server/serve.js';
 export { ServiceCodes, Scopes } from '../server/codes.js';
+export type { Credential } from '../server/caller.js';
+export { ALL_SCOPES, MIN_TOKEN_LENGTH, parseTokens } from '../server/caller.js';
 export type { ServiceCode, Scope } from '../server/codes.js';
 export type { Problem } from '../server/problem.js';
 export { CATALOG_STATUS, SERVICE_STATUS } from '../server/problem.js';

@@ -139,7 +139,11 @@ const dispatchers = new Map<boolean, Promise<Agent>>();
  * `allowPrivateAddresses`). `safeFetch` uses one of these when no dispatcher is given; build your
  * own when you need other agent options.
  */
-export const safeDispatcher = async (options: { readonly allowPrivateAddresses?: boolean; readonly agent?: Agent.Options } = {}): Promise<Agent> => {
+export const safeDispatcher = (options: { readonly allowPrivateAddresses?: boolean; readonly agent?: Readonly<Record<string, unknown>> } = {}): Promise<HttpDispatcher> =>
+  safeAgent({ ...(options.allowPrivateAddresses !== undefined ? { allowPrivateAddresses: options.allowPrivateAddresses } : {}), ...(options.agent !== undefined ? { agent: options.agent as Agent.Options } : {}) });
+
+/** `safeDispatcher` with undici's own types, for this module. */
+const safeAgent = async (options: { readonly allowPrivateAddresses?: boolean; readonly agent?: Agent.Options }): Promise<Agent> => {
   const allowPrivate = options.allowPrivateAddresses ?? false;
   const { Agent } = await loadUndici();
   return new Agent({ ...options.agent, connect: { ...(options.agent?.connect as object | undefined), lookup: safeLookup(allowPrivate) } });
@@ -148,7 +152,7 @@ export const safeDispatcher = async (options: { readonly allowPrivateAddresses?:
 const defaultDispatcher = (allowPrivate: boolean): Promise<Agent> => {
   let d = dispatchers.get(allowPrivate);
   if (d === undefined) {
-    d = safeDispatcher({ allowPrivateAddresses: allowPrivate });
+    d = safeAgent({ allowPrivateAddresses: allowPrivate });
     dispatchers.set(allowPrivate, d);
   }
   return d;

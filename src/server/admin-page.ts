@@ -5,7 +5,7 @@
  * recent usage, the calls waiting for approval with approve / approve with changes / deny). Three static files (src/server/ui/), served as they are: no build step, no
  * dependency; the page calls the service's own REST routes.
  *
- * The files are public (they hold no data); with `--token`, the page asks for the token and sends
+ * The files are public (they hold no data); on a server with tokens, the page asks for one and sends
  * it on its API calls. A strict Content-Security-Policy allows only the page's own script and
  * style, and calls to its own origin.
  */
@@ -41,8 +41,9 @@ export const adminPage = (path = '/ui'): Mount => {
       }
       const rest = url.pathname.slice(prefix.length).replace(/^\/+/, '');
       const file = rest === '' || rest === 'index.html' ? 'index.html' : rest;
-      const body = UI_ASSETS[file];
-      const type = TYPES[file];
+      // own keys only: `constructor` and `__proto__` are no files
+      const body = Object.hasOwn(UI_ASSETS, file) ? UI_ASSETS[file] : undefined;
+      const type = Object.hasOwn(TYPES, file) ? TYPES[file] : undefined;
       if (body === undefined || type === undefined) return problemResponse(problem(ServiceCodes.NOT_FOUND, `no page ${url.pathname.slice(0, 200)}; the admin page is ${prefix}`));
       return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers: { 'content-type': type, ...HEADERS } });
     },

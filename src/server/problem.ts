@@ -5,6 +5,7 @@
  */
 import type { CatalogError } from '../catalog/result.js';
 import { CatalogCodes } from '../catalog/codes.js';
+import { codeInfo } from '../core/codes.js';
 import type { Diagnostic } from '../core/diagnostic.js';
 import { ServiceCodes } from './codes.js';
 
@@ -61,6 +62,7 @@ export const CATALOG_STATUS: Readonly<Record<string, number>> = {
   [CatalogCodes.HOST_NOT_ALLOWED]: 403,
   [CatalogCodes.POLICY_DENIED]: 403,
   [CatalogCodes.APPROVAL_REQUIRED]: 403,
+  [CatalogCodes.PROGRAM_REFUSED]: 403,
   [CatalogCodes.STORE_UNAVAILABLE]: 503,
   [CatalogCodes.STORE_CORRUPT]: 500,
 };
@@ -75,6 +77,7 @@ export const SERVICE_STATUS: Readonly<Record<string, number>> = {
   [ServiceCodes.INVALID_REQUEST]: 400,
   [ServiceCodes.UNAUTHORIZED]: 401,
   [ServiceCodes.FORBIDDEN_HOST]: 403,
+  [ServiceCodes.CROSS_ORIGIN]: 403,
   [ServiceCodes.MISSING_SCOPE]: 403,
   [ServiceCodes.APPROVAL_NOT_FOUND]: 404,
   [ServiceCodes.APPROVAL_ENDED]: 409,
@@ -89,7 +92,9 @@ const diagnosticView = (d: Diagnostic): Readonly<Record<string, unknown>> => ({ 
 export const problem = (code: string, detail: string, extensions: Readonly<Record<string, unknown>> = {}): Problem => {
   const status = SERVICE_STATUS[code] ?? CATALOG_STATUS[code] ?? 500;
   const extra = Object.fromEntries(Object.entries(extensions).filter(([k]) => !CORE.has(k)));
-  return { type: `${PROBLEM_TYPE_BASE}${code.toLowerCase().replace(/_/g, '-')}`, title: TITLES[status] ?? 'Error', status, detail, code, ...extra };
+  // a code whose registry says retrying helps (the store is down) says so to the client
+  const retryable = codeInfo(code)?.retryable === true ? { retryable: true } : {};
+  return { type: `${PROBLEM_TYPE_BASE}${code.toLowerCase().replace(/_/g, '-')}`, title: TITLES[status] ?? 'Error', status, detail, code, ...retryable, ...extra };
 };
 
 /** A catalog error as a problem: its diagnostics and details as extensions. */
@@ -103,4 +108,4 @@ export const warningsView = (ds: ReadonlyArray<Diagnostic>): ReadonlyArray<Reado
 
 /** A problem as a response (`application/problem+json`, its status). */
 export const problemResponse = (p: Problem, headers: Readonly<Record<string, string>> = {}): Response =>
-  new Response(JSON.stringify(p), { status: p.status, headers: { 'content-type': 'application/problem+json; charset=utf-8', ...headers } });
+  new Response(JSON.stringify(p), { status: p.status, headers: { 'content-type': 'application/problem+json; charset=utf-8', ...(p.status === 503 ? { 'retry-after': '1' } : {}), ...headers } });

@@ -1,9 +1,10 @@
 /**
  * Reading a request: the body (capped while it streams, JSON only), the query parameters (typed
  * from the route's declarations: no coercion beyond what each declares), and the caller's headers
- * (`X-Caller-Scopes`, `X-Agent-ID`, `X-Project-ID`).
+ * (`X-Agent-ID`, `X-Project-ID`) and scopes (caller.ts: its token's).
  * Every problem is a problem+json answer, never an exception.
  */
+import { grantedScopes } from './caller.js';
 import { ServiceCodes } from './codes.js';
 import { type Problem, problem } from './problem.js';
 import type { QueryParameter } from './route.js';
@@ -12,9 +13,28 @@ export type Parsed<A> = { readonly ok: true; readonly value: A } | { readonly ok
 
 const fail = (code: string, detail: string, extensions: Readonly<Record<string, unknown>> = {}): Parsed<never> => ({ ok: false, problem: problem(code, detail, extensions) });
 
-const isJsonType = (contentType: string): boolean => {
+/** Whether a Content-Type is JSON (`application/json`, `application/…+json`). */
+export const isJsonType = (contentType: string): boolean => {
   const t = (contentType.split(';')[0] ?? '').trim().toLowerCase();
   return t === 'application/json' || (t.startsWith('application/') && t.endsWith('+json'));
+};
+
+/** A body of unknown length, read up to `limit` bytes (the rest is not read). */
+export const readStreamedBody = async (body: ReadableStream<Uint8Array>, limit: number): Promise<Parsed<Buffer>> => {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return fail(ServiceCodes.BODY_TOO_LARGE, `the body is larger than ${limit} bytes, the most this server accepts`, { limit });
+    }
+    chunks.push(value);
+  }
+  return { ok: true, value: Buffer.concat(chunks) };
 };
 
 /** The body as JSON (`undefined` when empty), at most `limit` bytes. */
@@ -29,20 +49,9 @@ export const readJsonBody = async (request: Request, limit: number): Promise<Par
   } else if (request.body === null) {
     return { ok: true, value: undefined };
   } else {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => undefined);
-        return fail(ServiceCodes.BODY_TOO_LARGE, `the body is larger than ${limit} bytes, the most this server accepts`, { limit });
-      }
-      chunks.push(value);
-    }
-    text = Buffer.concat(chunks).toString('utf8');
+    const read = await readStreamedBody(request.body, limit);
+    if (!read.ok) return read;
+    text = read.value.toString('utf8');
   }
   if (text === '') return { ok: true, value: undefined };
   const contentType = request.headers.get('content-type') ?? '';
@@ -98,6 +107,9 @@ export const readIdHeader = (request: Request, name: string): Parsed<string | un
   return HEADER_VALUE.test(v) ? { ok: true, value: v } : fail(ServiceCodes.INVALID_REQUEST, `${name} must be at most 128 printable characters`);
 };
 
-/** The caller's `X-Caller-Scopes`: comma- or space-separated. */
-export const readScopes = (request: Request): ReadonlySet<string> =>
-  new Set((request.headers.get('x-caller-scopes') ?? '').split(/[\s,]+/).map((s) => s.trim()).filter((s) => s !== ''));
+/**
+ * The caller's authenticated scopes: its token's (the service's gatekeeper identified it); on a
+ * server without tokens, those its `X-Caller-Scopes` claims; none for a request the gatekeeper has
+ * not seen. The one function every surface (REST, `/mcp`) asks.
+ */
+export const readScopes = (request: Request): ReadonlySet<string> => grantedScopes(request);

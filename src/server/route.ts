@@ -5,6 +5,7 @@
  * cannot drift from what the server accepts.
  */
 import type { Catalog } from '../catalog/catalog.js';
+import type { RequestPrograms } from '../catalog/program-guard.js';
 import type { JsonObject, JsonSchema } from '../core/json-schema.js';
 import type { ApprovalQueue } from '../policy/approval-queue.js';
 import type { Scope } from './codes.js';
@@ -41,6 +42,8 @@ export interface RequestContext {
   readonly body: unknown;
   readonly agentId?: string;
   readonly projectId?: string;
+  /** What tools that run programs the request may register (`refuse` unless the server allows sandboxed ones). */
+  readonly programs: RequestPrograms;
   /** Aborted when the client goes away. */
   readonly signal: AbortSignal;
   /** The service's queue of calls waiting for approval, when it has one. */

@@ -155,7 +155,7 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     body: { schema: ToolWriteSchema, required: true, description: 'tool.json fields, or {"gram": "[slug:Tool {…} | signature]"}' },
     responses: { 201: { description: 'created', schema: refTo('ToolWritten') }, ...errors, 403: problemRef },
     handler: async (c) => {
-      const r = await c.catalog.putTool(c.params['bundleID'] as string, c.params['toolSlug'] as string, c.params['v'] as string, c.body);
+      const r = await c.catalog.putTool(c.params['bundleID'] as string, c.params['toolSlug'] as string, c.params['v'] as string, c.body, { programs: c.programs });
       return reply(r, 201, (w) => ({ tool: w.value, warnings: warningsView(w.warnings) }));
     },
   },

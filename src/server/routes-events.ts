@@ -5,6 +5,10 @@
  * `approval_decided` (without the arguments: `GET /api/v1/approvals` shows them to approvers).
  * `?types=` keeps some types only. A comment line every 15 s keeps proxies
  * from closing the stream; it ends when the client goes away.
+ *
+ * Each subscriber has a bounded buffer: what its connection has not taken yet. A subscriber that
+ * falls behind by more than that (a client that stopped reading) is dropped: it gets a last event,
+ * `dropped`, and the stream ends, so one stalled client cannot grow the server's memory.
  */
 import { CATALOG_EVENT_TYPES, type CatalogEvent } from '../catalog/events.js';
 import { APPROVAL_EVENT_TYPES, type ApprovalEvent } from '../policy/approval-queue.js';
@@ -16,7 +20,10 @@ import type { RouteSpec } from './route.js';
 const HEARTBEAT_MS = 15_000;
 const EVENT_TYPES: ReadonlyArray<string> = [...CATALOG_EVENT_TYPES, ...APPROVAL_EVENT_TYPES];
 
-export const eventsRoute: RouteSpec = {
+/** The most bytes a subscriber may have waiting (default 4 MiB). */
+export const DEFAULT_EVENT_BUFFER_BYTES = 4 * 1024 * 1024;
+
+export const eventsRoute = (options: { readonly bufferBytes?: number } = {}): RouteSpec => ({
   method: 'get',
   path: '/api/v1/events',
   operationId: 'events',
@@ -32,7 +39,9 @@ export const eventsRoute: RouteSpec = {
     const types = wanted !== undefined && wanted.length > 0 ? new Set(wanted) : undefined;
     const encoder = new TextEncoder();
     let stop: (() => void) | undefined;
-    const stream = new ReadableStream<Uint8Array>({
+    const limit = options.bufferBytes ?? DEFAULT_EVENT_BUFFER_BYTES;
+    const stream = new ReadableStream<Uint8Array>(
+      {
       start(controller) {
         const send = (text: string): void => {
           try {
@@ -42,7 +51,14 @@ export const eventsRoute: RouteSpec = {
           }
         };
         const forward = (e: CatalogEvent | ApprovalEvent): void => {
-          if (types === undefined || types.has(e.type)) send(`event: ${e.type}\nid: ${e.id}\ndata: ${JSON.stringify(e)}\n\n`);
+          if (stop === undefined || (types !== undefined && !types.has(e.type))) return;
+          if ((controller.desiredSize ?? 0) <= 0) {
+            // the client has not taken the last `limit` bytes: drop it, with a last event saying why
+            send(`event: dropped\ndata: ${JSON.stringify({ type: 'dropped', reason: `this subscriber fell more than ${limit} bytes behind; subscribe again (events in between are lost)`, limit })}\n\n`);
+            stop();
+            return;
+          }
+          send(`event: ${e.type}\nid: ${e.id}\ndata: ${JSON.stringify(e)}\n\n`);
         };
         const unsubscribeCatalog = c.catalog.subscribe(forward);
         const unsubscribeApprovals = c.approvals?.subscribe(forward);
@@ -68,10 +84,12 @@ export const eventsRoute: RouteSpec = {
       cancel() {
         stop?.();
       },
-    });
+      },
+      { highWaterMark: limit, size: (chunk) => chunk.byteLength },
+    );
     return {
       kind: 'response',
       response: new Response(stream, { status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' } }),
     };
   },
-};
+});

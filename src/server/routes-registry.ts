@@ -38,7 +38,7 @@ export const registryRoutes = (options: { readonly usable?: (builtin: string) =>
     scope: Scopes.WRITE,
     body: { schema: RegistryToolWriteSchema, required: true, description: 'Tool JSON' },
     responses: { 201: { description: 'the registered tool', schema: refTo('RegistryTool') }, 400: problemRef, 409: problemRef, 503: problemRef },
-    handler: async (c) => reply(await c.catalog.registerTool(c.body), 201, (w) => ({ ...w.value, ...(w.warnings.length > 0 ? { warnings: warningsView(w.warnings) } : {}) })),
+    handler: async (c) => reply(await c.catalog.registerTool(c.body, { programs: c.programs }), 201, (w) => ({ ...w.value, ...(w.warnings.length > 0 ? { warnings: warningsView(w.warnings) } : {}) })),
   },
   {
     method: 'post',

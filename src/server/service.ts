@@ -5,17 +5,19 @@
  * on a socket; tests call `fetch` directly.
  *
  * Every request goes through the same checks, in order: the `Host` header (a local server refuses
- * other host names: DNS rebinding), the bearer token (when the server has one), the scope (when the
- * server requires scopes), the query, the identifying headers, the body (JSON only, capped while it
- * streams, validated against the route's schema by gramkit's validator: nothing coerced or
- * dropped). Handlers never see bad input, and whatever a handler throws is a 500 problem, never a
- * crash.
+ * other host names: DNS rebinding), the bearer token (when the server has tokens: the token names
+ * the caller and grants its scopes), the request's origin (a state-changing request without a
+ * token must come from no browser or from this server's own pages, and a POST, PUT or PATCH must
+ * declare JSON even when its body is empty: cross-site request forgery), the scope (always with
+ * tokens; with `requireScopes` and no tokens, the scopes `X-Caller-Scopes` claims), the query, the
+ * identifying headers, the body (JSON only, capped while it streams, validated against the route's
+ * schema by gramkit's validator: nothing coerced or dropped). Handlers never see bad input, and
+ * whatever a handler throws is a 500 problem, never a crash.
  *
  * Routing is Hono (2 packages, no dependencies, web-standard handlers); its type stays inside:
  * extra handlers (MCP at `/mcp`, the admin page at `/ui`) are mounted with `mounts`, as web-standard
  * `(request) => Response` functions, and get the same host and token checks.
  */
-import { timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import type { Catalog } from '../catalog/catalog.js';
 import type { JsonObject } from '../core/json-schema.js';
@@ -24,7 +26,8 @@ import { compileSchema, type CompiledSchema } from '../spec/validate.js';
 import { ServiceCodes } from './codes.js';
 import { openApiDocument } from './openapi.js';
 import { problem, problemResponse } from './problem.js';
-import { readIdHeader, readJsonBody, readQuery, readScopes } from './request.js';
+import { claimedScopes, type Credential, credentialOf, grantScopes } from './caller.js';
+import { isJsonType, readIdHeader, readJsonBody, readQuery, readScopes, readStreamedBody } from './request.js';
 import { json, type Reply, type RouteSpec } from './route.js';
 import { catalogRoutes } from './routes-catalog.js';
 import { approvalRoutes } from './routes-approvals.js';
@@ -48,11 +51,17 @@ export interface Mount {
 
 export interface ServiceOptions {
   readonly catalog: Catalog;
-  /** Requests must carry `Authorization: Bearer <token>` (all but `/healthz`). */
-  readonly token?: string;
-  /** Enforce the callers' `X-Caller-Scopes`: `read_registry`, `invoke_tool`, `write_registry`, `approve_tool`. */
+  /**
+   * The tokens the server accepts: requests must carry `Authorization: Bearer <token>` (all but
+   * the public ones: `/healthz`, `/openapi.json`, the admin page's files), and a caller's scopes
+   * are its token's. None (the default): no authentication, every caller is trusted.
+   */
+  readonly tokens?: ReadonlyArray<Credential>;
+  /** Without tokens: enforce the scopes `X-Caller-Scopes` claims (tests; not a boundary). With tokens, scopes are always enforced. */
   readonly requireScopes?: boolean;
-  /** `loopback`: only `Host: localhost|127.0.0.1|[::1]` (a server on 127.0.0.1); `any`: no check. Default `loopback`. */
+  /** Let requests register command tools that run in the sandbox (never `sandbox: "none"`). Default false: requests register no command tool. */
+  readonly allowCommandTools?: boolean;
+  /** `loopback`: only `Host: localhost|127.x.x.x|[::1]` (a server on a loopback address); `any`: no check. Default `loopback`. */
   readonly hostHeaders?: 'loopback' | 'any';
   /** Largest body accepted, in bytes (default 1 MiB). */
   readonly maxBodyBytes?: number;
@@ -65,6 +74,8 @@ export interface ServiceOptions {
    * page); invocations name their caller to it. Without one, the catalog's approver answers.
    */
   readonly approvals?: ApprovalQueue;
+  /** The most bytes an events subscriber may have waiting before it is dropped (default 4 MiB). */
+  readonly eventBufferBytes?: number;
 }
 
 export interface Service {
@@ -105,27 +116,82 @@ const hostAllowed = (request: Request, rule: 'loopback' | 'any'): boolean => {
   const host = request.headers.get('host');
   if (host === null) return true;
   const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : (host.split(':')[0] ?? '');
-  return LOOPBACK_NAMES.has(name.toLowerCase());
+  // any address of 127.0.0.0/8 (a server may listen on 127.0.0.2): a literal address is no DNS name to rebind
+  return LOOPBACK_NAMES.has(name.toLowerCase()) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
 };
 
-const tokenMatches = (request: Request, token: string): boolean => {
-  const header = request.headers.get('authorization') ?? '';
-  const m = /^Bearer\s+(.+)$/i.exec(header);
-  if (m === null) return false;
-  const given = Buffer.from((m[1] as string).trim());
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-};
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-/** Host and token: the checks every request passes, mounted handlers included. */
-const gatekeeper = (options: ServiceOptions) => (request: Request, isPublic: boolean): Response | undefined => {
-  if (!hostAllowed(request, options.hostHeaders ?? 'loopback')) {
-    return problemResponse(problem(ServiceCodes.FORBIDDEN_HOST, `this server answers requests for localhost only, not for ${JSON.stringify(request.headers.get('host'))}`));
+/** Whether an `Origin` names this server (the host the request was sent to). */
+const sameOrigin = (request: Request, origin: string): boolean => {
+  let o: URL;
+  try {
+    o = new URL(origin);
+  } catch {
+    return false;
   }
-  if (!isPublic && options.token !== undefined && !tokenMatches(request, options.token)) {
-    return problemResponse(problem(ServiceCodes.UNAUTHORIZED, 'this server needs Authorization: Bearer <token>'), { 'www-authenticate': 'Bearer' });
+  const host = (request.headers.get('host') ?? new URL(request.url).host).toLowerCase();
+  return (o.protocol === 'http:' || o.protocol === 'https:') && o.host.toLowerCase() === host;
+};
+
+/**
+ * A state-changing request without a token (cross-site request forgery): a browser sends `Origin`
+ * with it, which must be this server's; and a POST, PUT or PATCH declares JSON (a type a page of
+ * another origin cannot send without the preflight this server never grants), empty body or not.
+ */
+const forgeryProblem = (request: Request): Response | undefined => {
+  if (SAFE_METHODS.has(request.method)) return undefined;
+  const origin = request.headers.get('origin');
+  if (origin !== null && !sameOrigin(request, origin)) {
+    return problemResponse(problem(ServiceCodes.CROSS_ORIGIN, `a ${request.method} from the origin ${JSON.stringify(origin.slice(0, 100))} is refused: only this server's own pages (or clients that send no Origin) may change or run anything without a token`));
+  }
+  if (BODY_METHODS.has(request.method) && !isJsonType(request.headers.get('content-type') ?? '')) {
+    const given = request.headers.get('content-type');
+    return problemResponse(problem(ServiceCodes.UNSUPPORTED_MEDIA_TYPE, `a ${request.method} must declare Content-Type: application/json, even with an empty body (got ${given === null ? 'none' : JSON.stringify(given.slice(0, 80))})`));
   }
   return undefined;
+};
+
+/**
+ * Host, token and origin: the checks every request passes, mounted handlers included. It records
+ * the scopes the request is granted (its token's; without tokens, those `X-Caller-Scopes` claims).
+ */
+const gatekeeper = (options: ServiceOptions) => {
+  const credentials = options.tokens ?? [];
+  return (request: Request, isPublic: boolean): Response | undefined => {
+    if (!hostAllowed(request, options.hostHeaders ?? 'loopback')) {
+      return problemResponse(problem(ServiceCodes.FORBIDDEN_HOST, `this server answers requests for localhost only, not for ${JSON.stringify(request.headers.get('host'))}`));
+    }
+    if (credentials.length === 0) {
+      grantScopes(request, claimedScopes(request));
+      return forgeryProblem(request);
+    }
+    const caller = credentialOf(request, credentials);
+    if (caller === undefined && !isPublic) {
+      return problemResponse(problem(ServiceCodes.UNAUTHORIZED, 'this server needs Authorization: Bearer <token>'), { 'www-authenticate': 'Bearer' });
+    }
+    grantScopes(request, new Set(caller?.scopes ?? []));
+    return caller === undefined ? forgeryProblem(request) : undefined;
+  };
+};
+
+/**
+ * A mounted handler's body (MCP's) within the server's limit: a larger declared length is refused
+ * before reading; a body of unknown length is read up to the limit and handed on as a new request
+ * (granted the same scopes).
+ */
+const capBody = async (request: Request, limit: number): Promise<Request | Response> => {
+  if (request.method === 'GET' || request.method === 'HEAD' || request.body === null) return request;
+  const declared = request.headers.get('content-length');
+  if (declared !== null) {
+    return Number(declared) > limit ? problemResponse(problem(ServiceCodes.BODY_TOO_LARGE, `the body has ${declared} bytes; this server accepts at most ${limit}`, { limit })) : request;
+  }
+  const read = await readStreamedBody(request.body, limit);
+  if (!read.ok) return problemResponse(read.problem);
+  const copy = new Request(request.url, { method: request.method, headers: request.headers, body: new Uint8Array(read.value), signal: request.signal });
+  grantScopes(copy, readScopes(request));
+  return copy;
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -139,7 +205,7 @@ export const createService = (options: ServiceOptions): Service => {
     healthRoute(version),
     ...catalogRoutes,
     ...registryRoutes(options.discoverUsable !== undefined ? { usable: options.discoverUsable } : {}),
-    eventsRoute,
+    eventsRoute(options.eventBufferBytes !== undefined ? { bufferBytes: options.eventBufferBytes } : {}),
     ...approvalRoutes,
   ];
   const openapi = openApiDocument(
@@ -156,9 +222,11 @@ export const createService = (options: ServiceOptions): Service => {
         handler: async () => json(200, {}),
       },
     ],
-    { version, secured: options.token !== undefined },
+    { version, secured: (options.tokens ?? []).length > 0 },
   );
   const check = gatekeeper(options);
+  const enforceScopes = (options.tokens ?? []).length > 0 || options.requireScopes === true;
+  const programs = options.allowCommandTools === true ? 'sandboxed' : 'refuse';
   const validators = new Map<RouteSpec, CompiledSchema>();
   for (const r of routes) {
     if (r.body === undefined) continue;
@@ -170,8 +238,9 @@ export const createService = (options: ServiceOptions): Service => {
   const handle = async (route: RouteSpec, request: Request, params: Readonly<Record<string, string>>): Promise<Response> => {
     const refused = check(request, route.public === true);
     if (refused !== undefined) return refused;
-    if (options.requireScopes === true && route.scope !== undefined && !readScopes(request).has(route.scope)) {
-      return problemResponse(problem(ServiceCodes.MISSING_SCOPE, `this route needs the scope ${route.scope} in X-Caller-Scopes`, { scope: route.scope }));
+    if (enforceScopes && route.scope !== undefined && !readScopes(request).has(route.scope)) {
+      const where = (options.tokens ?? []).length > 0 ? 'the token' : 'X-Caller-Scopes';
+      return problemResponse(problem(ServiceCodes.MISSING_SCOPE, `this route needs the scope ${route.scope}, which ${where} does not grant`, { scope: route.scope }));
     }
     const query = route.query === undefined ? ({ ok: true, value: {} } as const) : readQuery(new URL(request.url), route.query);
     if (!query.ok) return problemResponse(query.problem);
@@ -202,6 +271,7 @@ export const createService = (options: ServiceOptions): Service => {
       params,
       query: query.value,
       body,
+      programs,
       ...(agentId !== undefined ? { agentId } : {}),
       ...(projectId !== undefined ? { projectId } : {}),
       ...(options.approvals !== undefined ? { approvals: options.approvals } : {}),
@@ -228,7 +298,12 @@ export const createService = (options: ServiceOptions): Service => {
   app.get('/openapi.json', (c) => check(c.req.raw, true) ?? new Response(JSON.stringify(openapi), { headers: JSON_HEADERS }));
   for (const m of options.mounts ?? []) {
     const prefix = m.path.replace(/\/+$/, '');
-    const run = async (request: Request): Promise<Response> => check(request, m.public === true) ?? (await m.handler(request));
+    const run = async (request: Request): Promise<Response> => {
+      const refused = check(request, m.public === true);
+      if (refused !== undefined) return refused;
+      const capped = await capBody(request, limit);
+      return capped instanceof Response ? capped : await m.handler(capped);
+    };
     app.all(prefix, (c) => run(c.req.raw));
     app.all(`${prefix}/*`, (c) => run(c.req.raw));
   }

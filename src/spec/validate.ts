@@ -420,15 +420,23 @@ const mapError = (e: ErrorObject, root: unknown, schema?: JsonSchema): Validatio
   }
 };
 
+/** The most issues reported for one value. */
+export const MAX_ISSUES = 100;
+
 /**
- * Maps ajv errors to issues, most useful first: when a value failed `anyOf`/`oneOf`, the errors of
+ * Maps ajv errors to issues (at most `MAX_ISSUES`, then one that counts the rest), most useful first: when a value failed `anyOf`/`oneOf`, the errors of
  * each branch are noise, so only the summary is kept for that path.
  */
 const mapErrors = (errors: ReadonlyArray<ErrorObject>, root: unknown, schema?: JsonSchema): ReadonlyArray<ValidationIssue> => {
   const unionPaths = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.schemaPath.replace(/\/(anyOf|oneOf)$/, ''));
   const out: ValidationIssue[] = [];
   const seen = new Set<string>();
-  for (const e of errors) {
+  for (const [index, e] of errors.entries()) {
+    if (out.length === MAX_ISSUES) {
+      // a value with thousands of problems (60,000 unknown names) gets a bounded answer, and costs a bounded amount of work
+      out.push({ path: '', code: ArgCodes.INVALID, message: `and up to ${errors.length - index} more problems (only the first ${MAX_ISSUES} are listed)` });
+      break;
+    }
     if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && unionPaths.some((u) => e.schemaPath.startsWith(`${u}/anyOf/`) || e.schemaPath.startsWith(`${u}/oneOf/`))) continue;
     const issue = mapError(e, root, schema);
     if (issue === undefined) continue;

@@ -29,6 +29,7 @@ import type { ToolSpecification } from '../spec/tool-spec.js';
 import type { InvocationContext, Tool, ToolAnnotations, ToolLimits } from '../library/tool.js';
 import { defineTool } from '../library/define-tool.js';
 import { toolLibrary, type ToolLibrary } from '../library/tool-library.js';
+import { isLeft } from '../core/either.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -127,7 +128,7 @@ const filePathOf = (source: ImplementSource, base: string | URL | undefined): st
 
 const fromText = (text: string, file: string | undefined, handlers: Readonly<Record<string, unknown>>, options: ImplementOptions): ToolLibrary => {
   const loaded = loadSpecifications([{ text, ...(file !== undefined ? { filename: file } : {}) }], options.strict !== undefined ? { strict: options.strict } : {});
-  if (loaded._tag === 'Left') throw new ImplementError(loaded.left.filter((d) => d.severity === 'error'), text);
+  if (isLeft(loaded)) throw new ImplementError(loaded.left.filter((d) => d.severity === 'error'), text);
   return build(loaded.right.tools, handlers, options, file);
 };
 

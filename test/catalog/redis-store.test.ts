@@ -4,6 +4,7 @@
  * servers sharing one catalog over HTTP. redis-server is required (as bubblewrap is; .ci/run installs
  * both): without it these tests fail, saying how to install it, rather than pass unseen.
  */
+import { createHash } from 'node:crypto';
 import { createClient } from '@redis/client';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,7 +52,10 @@ import { echoTool, storeSuite } from './store-suite.js';
       await c.connect();
       expect(await c.sendCommand(['SISMEMBER', 'tools:registry', id])).toBe(1);
       expect(JSON.parse((await c.sendCommand(['GET', `tool:${id}`])) as string)).toMatchObject({ registryId: 'tool_ls', toolID: id });
-      expect(await c.sendCommand(['LLEN', 'tools:agent-7:usage_history'])).toBe(1);
+      // an agent's history: named by the SHA-256 of its id (collision-free), expiring
+      const agentKey = `tools:agent:${createHash('sha256').update('agent-7').digest('hex')}:usage_history`;
+      expect(await c.sendCommand(['LLEN', agentKey])).toBe(1);
+      expect(Number(await c.sendCommand(['TTL', agentKey]))).toBeGreaterThan(0);
       expect(await c.sendCommand(['LLEN', 'tools:global:usage_history'])).toBe(1);
       await c.close();
       await catalog.close();

@@ -2,7 +2,7 @@
  * `gramkit catalog …`, `gramkit serve`, and `--catalog` for `gramkit run` and `gramkit ab`, in
  * process (`runCli`).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,8 @@ import { httpClient } from '../mcp/support.js';
 const root = mkdtempSync(join(tmpdir(), 'gramkit-cli-catalog-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const repo = new URL('../../', import.meta.url).pathname;
+
+const tokenOf = (out: string): string => /token: (\S+)/.exec(out)?.[1] as string;
 
 const fresh = (name: string): string => {
   const dir = join(root, name);
@@ -148,10 +150,11 @@ describe('gramkit serve', () => {
     const url = /listening on (\S+)/.exec(s.out())?.[1] as string;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(s.out()).toContain('bootstrap: default nucleus');
+    const auth = { authorization: `Bearer ${tokenOf(s.out())}` };
     expect(await (await fetch(`${url}/healthz`)).json()).toMatchObject({ status: 'ok' });
-    const ok = await fetch(`${url}/api/v1/tools/tool_ls/invoke`, { method: 'POST' });
+    const ok = await fetch(`${url}/api/v1/tools/tool_ls/invoke`, { method: 'POST', headers: auth });
     expect(((await ok.json()) as { ok: boolean }).ok).toBe(true);
-    const denied = await fetch(`${url}/api/v1/tools/tool_file_write/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"path": "x", "content": "y"}' });
+    const denied = await fetch(`${url}/api/v1/tools/tool_file_write/invoke`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"path": "x", "content": "y"}' });
     expect(denied.status).toBe(403);
     expect(((await denied.json()) as { code: string }).code).toBe(CatalogCodes.POLICY_DENIED);
     s.stop();
@@ -159,8 +162,62 @@ describe('gramkit serve', () => {
     expect(s.err()).toContain('SIGTERM: stopping');
   });
 
+  it('attack: authentication is on by default: a token generated at start, printed once, saved for its owner only, removed at stop', async () => {
+    const s = await serve(['--port', '0', '--data', fresh('auth')]);
+    const url = s.url() as string;
+    const token = tokenOf(s.out());
+    expect(token.length).toBeGreaterThanOrEqual(43);
+    const file = join(root, '.gramkit', `serve-${new URL(url).port}.token`);
+    expect(s.out()).toContain(`saved in ${file}`);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    // a local process without the token registers nothing and runs nothing
+    const sh = { id: 'tool_sh', description: 'Runs sh', input_schema: { c: 'string' }, type: 'command', impl: { argv: ['sh', '-c', '{c}'], sandbox: 'none' } };
+    const anonymous = await fetch(`${url}/api/v1/tools`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sh) });
+    expect(anonymous.status).toBe(401);
+    expect((await fetch(`${url}/api/v1/tools/tool_ls/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' } })).status).toBe(401);
+    // with the token, still no program on the host: command tools need --allow-command-tools, and sandbox "none" never comes from a request
+    const authed = await fetch(`${url}/api/v1/tools`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(sh) });
+    expect(((await authed.json()) as { code: string }).code).toBe(CatalogCodes.PROGRAM_REFUSED);
+    s.stop();
+    expect(await s.done).toBe(0);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('takes tokens from --token-file (one, or several with their scopes) or $GRAMKIT_TOKEN, never from the command line', async () => {
+    const tokens = join(root, 'tokens.json');
+    writeFileSync(tokens, JSON.stringify({ tokens: [{ name: 'ci', token: 'ci-token-0123456789', scopes: ['read_registry'] }, { name: 'admin', token: 'admin-token-0123456789', scopes: ['read_registry', 'invoke_tool', 'write_registry'] }] }));
+    chmodSync(tokens, 0o644);
+    const open = await cli(['serve', '--port', '0', '--data', fresh('tf0'), '--token-file', tokens], { cwd: root });
+    expect(open.code).toBe(2);
+    expect(open.stderr).toContain('chmod 600');
+    chmodSync(tokens, 0o600);
+    const s = await serve(['--port', '0', '--data', fresh('tf1'), '--token-file', tokens]);
+    const url = s.url() as string;
+    expect(s.out()).toContain('2 tokens from');
+    expect(s.out()).not.toContain('ci-token-0123456789');
+    const call = (token: string) => fetch(`${url}/api/v1/tools/json_parse/invoke`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-caller-scopes': 'invoke_tool' }, body: '{"text": "1"}' });
+    expect((await call('ci-token-0123456789')).status).toBe(403);
+    expect((await call('admin-token-0123456789')).status).toBe(200);
+    s.stop();
+    expect(await s.done).toBe(0);
+    const env = await serve(['--port', '0', '--data', fresh('tf2')], { GRAMKIT_TOKEN: 'env-token-0123456789' });
+    expect((await fetch(`${env.url() as string}/api/v1/tools`, { headers: { authorization: 'Bearer env-token-0123456789' } })).status).toBe(200);
+    env.stop();
+    expect(await env.done).toBe(0);
+    expect((await cli(['serve', '--token', 'x'], { cwd: root })).code).not.toBe(0);
+    expect((await cli(['serve', '--port', '0', '--data', fresh('tf3')], { cwd: root, env: { GRAMKIT_TOKEN: 'short' } })).code).toBe(2);
+  });
+
+  it('--no-auth says what it allows', async () => {
+    const s = await serve(['--port', '0', '--data', fresh('noauth'), '--no-auth']);
+    expect(s.err()).toContain('--no-auth: no token. Any process of this machine');
+    expect((await fetch(`${s.url() as string}/api/v1/tools`)).status).toBe(200);
+    s.stop();
+    expect(await s.done).toBe(0);
+  });
+
   it('serves the enabled catalog tools over MCP at /mcp, and tells listening clients when a PUT changes them', async () => {
-    const s = await serve(['--port', '0', '--data', fresh('mcp')]);
+    const s = await serve(['--port', '0', '--data', fresh('mcp'), '--no-auth', '--allow-command-tools']);
     const url = /listening on (\S+)/.exec(s.out())?.[1] as string;
     let changed!: () => void;
     const told = new Promise<void>((resolve) => (changed = resolve));
@@ -210,9 +267,9 @@ describe('gramkit serve', () => {
   });
 
   it('refuses another host without a token, and bad options, before listening', async () => {
-    const open = await cli(['serve', '--host', '0.0.0.0', '--data', fresh('open')], { cwd: root });
+    const open = await cli(['serve', '--host', '0.0.0.0', '--no-auth', '--data', fresh('open')], { cwd: root });
     expect(open.code).toBe(2);
-    expect(open.stderr).toContain('--token');
+    expect(open.stderr).toContain('--no-auth is for 127.0.0.1 only');
     expect((await cli(['serve', '--port', 'http', '--data', fresh('port')], { cwd: root })).code).toBe(2);
     expect((await cli(['serve', '--data', 'a', '--store', 'redis://x'], { cwd: root })).code).toBe(2);
     expect((await cli(['serve', '--bootstrap', 'missing.json', '--port', '0', '--data', fresh('boot2')], { cwd: root })).code).toBe(1);

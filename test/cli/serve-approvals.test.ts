@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CatalogCodes } from 'gramkit/catalog';
-import { cli, type RunningCli, startCli } from '../support/cli.js';
+import { cli, type RunningCli, SERVE_AUTH_ARGS, startCli } from '../support/cli.js';
 import { httpClient } from '../mcp/support.js';
 
 const root = mkdtempSync(join(tmpdir(), 'gramkit-serve-approvals-'));
@@ -21,7 +21,7 @@ let n = 0;
 const serve = async (argv: ReadonlyArray<string> = []): Promise<{ s: RunningCli; url: string; workspace: string }> => {
   const workspace = mkdtempSync(join(root, `ws-${++n}-`));
   writeFileSync(join(workspace, 'notes.txt'), 'original\n');
-  const s = await startCli(['serve', '--port', '0', '--data', join(root, `data-${n}`), '--workspace', workspace, ...argv], { cwd: root });
+  const s = await startCli(['serve', '--port', '0', '--data', join(root, `data-${n}`), '--workspace', workspace, ...SERVE_AUTH_ARGS, ...argv], { cwd: root });
   const url = s.url();
   if (url === undefined) throw new Error(`serve did not start: ${s.err()}`);
   return { s, url, workspace };

@@ -181,9 +181,10 @@ describe('the tool service shown in the README', () => {
     try {
       expect(url, stderr).toBeDefined();
       for (const line of c.curls) {
-        const command = line.replaceAll('http://127.0.0.1:8081', url as string);
+        // the server's address, and the token file it saved for that port
+        const command = line.replaceAll('http://127.0.0.1:8081', url as string).replaceAll('serve-8081.token', `serve-${new URL(url as string).port}.token`);
         const out = await new Promise<{ code: number; stdout: string }>((resolve) =>
-          execFile('bash', ['-c', command], { timeout: 30_000 }, (error, o) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout: o })),
+          execFile('bash', ['-c', command], { timeout: 30_000, cwd: data }, (error, o) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout: o })),
         );
         expect(out.code, line).toBe(0);
         const body = JSON.parse(out.stdout) as Record<string, unknown>;

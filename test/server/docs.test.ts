@@ -18,7 +18,7 @@ describe('docs/service.md', () => {
   it('its tool.json and Tool JSON examples are taken by the service, and the Tool JSON runs', async () => {
     const examples = [...doc.matchAll(/^```json\n([\s\S]*?)^```/gm)].map((m) => JSON.parse(m[1] as string) as Record<string, unknown>);
     expect(examples.map((e) => (e['id'] !== undefined ? 'registry' : 'tool.json'))).toEqual(['tool.json', 'registry']);
-    const h = await harness({}, { allowHosts: ['api.weather.example'] });
+    const h = await harness({ allowCommandTools: true }, { allowHosts: ['api.weather.example'] });
     try {
       const bundle = '018faf50-b7b6-7a01-9a05-a22a6e0af101';
       expect((await h.call('PUT', `/tools/bundles/${bundle}`, { body: { slug: 'examples' } })).status).toBe(201);

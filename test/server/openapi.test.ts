@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileSchema } from 'gramkit';
-import { type Harness, harness } from './support.js';
+import { type Harness, harness, fullToken } from './support.js';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await harness({ token: 't' });
+  h = await harness({ tokens: [fullToken('t'.repeat(16))] });
 });
 afterAll(async () => h.close());
 

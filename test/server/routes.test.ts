@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogCodes, isUuidV7, newId } from 'gramkit/catalog';
 import { ServiceCodes } from 'gramkit/server';
 import { BuiltinCodes } from 'gramkit/builtins';
-import { type Harness, harness, isProblem } from './support.js';
+import { type Harness, harness, isProblem, fullToken } from './support.js';
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -113,7 +113,7 @@ describe('the catalog routes', () => {
 
 describe('the registry routes', () => {
   it('registers, lists (with the agent-created filter), gets, invokes, and deletes agent tools only', async () => {
-    h = await harness();
+    h = await harness({ allowCommandTools: true });
     const reg = await h.call('POST', '/api/v1/tools', {
       body: { id: 'tool_count', name: 'Count', description: 'Counts words', input_schema: { stdin: 'string' }, exec: { type: 'cmd', cmd: 'wc', args: ['-w'] }, created_by: 'agent' },
     });
@@ -132,10 +132,10 @@ describe('the registry routes', () => {
     isProblem(await h.call('POST', '/api/v1/tools', { body: { id: 'tool_img', description: 'x', exec: { type: 'image', image: 'alpine' } } }), 400, CatalogCodes.EXEC_IMAGE_UNSUPPORTED);
   });
 
-  it('an empty body invokes with no parameters; usage lists recent calls by agent', async () => {
+  it('an empty body (JSON declared) invokes with no parameters; usage lists recent calls by agent', async () => {
     h = await harness();
     await h.call('POST', '/api/v1/tools/discover');
-    const r = await h.service.fetch(new Request('http://127.0.0.1:8081/api/v1/tools/tool_ls/invoke', { method: 'POST', headers: { 'x-agent-id': 'ada' } }));
+    const r = await h.service.fetch(new Request('http://127.0.0.1:8081/api/v1/tools/tool_ls/invoke', { method: 'POST', headers: { 'x-agent-id': 'ada', 'content-type': 'application/json' } }));
     expect(r.status).toBe(200);
     expect(((await r.json()) as { ok: boolean }).ok).toBe(true);
     await h.call('POST', '/api/v1/tools/json_parse/invoke', { body: { text: '1' }, headers: { 'x-agent-id': 'bob' } });
@@ -172,7 +172,7 @@ describe('the service', () => {
   });
 
   it('mounts extra handlers (MCP, the admin page) behind the same host and token checks', async () => {
-    h = await harness({ token: 't0k', mounts: [{ path: '/mcp', handler: async (r) => new Response(`mcp ${new URL(r.url).pathname}`) }] });
+    h = await harness({ tokens: [fullToken('t0k')], mounts: [{ path: '/mcp', handler: async (r) => new Response(`mcp ${new URL(r.url).pathname}`) }] });
     expect((await h.call('GET', '/mcp/x', { headers: { authorization: 'Bearer t0k' } })).text).toBe('mcp /mcp/x');
     isProblem(await h.call('GET', '/mcp', {}), 401, ServiceCodes.UNAUTHORIZED);
   });

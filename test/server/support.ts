@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Catalog, type CatalogOptions, openCatalog, openFileStore } from 'gramkit/catalog';
-import { createService, type Service, type ServiceOptions } from 'gramkit/server';
+import { ALL_SCOPES, type Credential, createService, type Service, type ServiceOptions } from 'gramkit/server';
 
 export interface Harness {
   readonly service: Service;
@@ -35,7 +35,8 @@ export const harness = async (options: Partial<ServiceOptions> = {}, catalogOpti
     const response = await service.fetch(
       new Request(`http://127.0.0.1:8081${path}`, {
         method,
-        headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(o.headers ?? {}) },
+        // a program's request: JSON declared on every POST, PUT and PATCH (a browser's is tested on its own)
+        headers: { ...(body !== undefined || ['POST', 'PUT', 'PATCH'].includes(method) ? { 'content-type': 'application/json' } : {}), ...(o.headers ?? {}) },
         ...(body !== undefined ? { body } : {}),
       }),
     );
@@ -89,3 +90,5 @@ export const readEvents = async (response: Response, count: number): Promise<Arr
   await reader.cancel();
   return out;
 };
+/** A token that grants every scope (what `gramkit serve` generates). */
+export const fullToken = (token: string): Credential => ({ name: 'test', token, scopes: ALL_SCOPES });

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Catalog, newId, openCatalog, openFileStore } from 'gramkit/catalog';
 import { adminPage, createService, type RunningServer, ServiceCodes, startServer } from 'gramkit/server';
-import { harness, isProblem } from './support.js';
+import { harness, isProblem, fullToken } from './support.js';
 import { launchChromium, pageErrors } from './browser.js';
 import { readUiFile, renderUiModule, MODULE_PATH } from './sync-ui.js';
 
@@ -24,7 +24,7 @@ describe('the admin page, served', () => {
   });
 
   it('serves its three files with their types and a strict CSP, without the token; anything else is a problem', async () => {
-    const h = await harness({ mounts: [adminPage()], token: 'secret' });
+    const h = await harness({ mounts: [adminPage()], tokens: [fullToken('secret-secret-secret')] });
     try {
       const page = await h.call('GET', '/ui');
       expect(page.status).toBe(200);
@@ -36,6 +36,8 @@ describe('the admin page, served', () => {
       expect((await h.call('GET', '/ui/style.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
       isProblem(await h.call('GET', '/ui/.env'), 404, ServiceCodes.NOT_FOUND);
       isProblem(await h.call('GET', '/ui/nope.js'), 404, ServiceCodes.NOT_FOUND);
+      // attack: inherited members of the file table are no files
+      for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) isProblem(await h.call('GET', `/ui/${name}`), 404, ServiceCodes.NOT_FOUND);
       isProblem(await h.call('POST', '/ui', { body: {} }), 405, ServiceCodes.METHOD_NOT_ALLOWED);
       // the page is public; the API it calls is not
       isProblem(await h.call('GET', '/tools/bundles'), 401, ServiceCodes.UNAUTHORIZED);

@@ -81,4 +81,4 @@ export const startCli = async (
  * The auth arguments of every `gramkit serve` a test starts for a client that sends no token
  * (one place to change when the service's auth defaults change).
  */
-export const SERVE_AUTH_ARGS: ReadonlyArray<string> = [];
+export const SERVE_AUTH_ARGS: ReadonlyArray<string> = ['--no-auth'];

@@ -41,6 +41,10 @@ export interface RedisServer {
   readonly url: string;
   readonly port: number;
   readonly stop: () => Promise<void>;
+  /** Stops the server, keeping its port and directory (an outage). */
+  readonly pause: () => Promise<void>;
+  /** Starts it again on the same port (the end of the outage). */
+  readonly resume: () => Promise<void>;
 }
 
 const waitForPort = async (port: number, ms: number): Promise<void> => {
@@ -65,20 +69,28 @@ export const startRedis = async (): Promise<RedisServer> => {
   if (REDIS_SERVER === undefined) throw new Error(redisUnavailable);
   const dir = mkdtempSync(join(tmpdir(), 'gramkit-redis-'));
   const port = await freePort();
-  const child: ChildProcess = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
-    stdio: 'ignore',
-  });
+  const spawnServer = (): ChildProcess =>
+    spawn(REDIS_SERVER as string, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: 'ignore' });
+  let child = spawnServer();
   await waitForPort(port, 10_000);
+  const kill = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  };
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await kill();
       rmSync(dir, { recursive: true, force: true });
+    },
+    pause: kill,
+    resume: async () => {
+      child = spawnServer();
+      await waitForPort(port, 10_000);
     },
   };
 };

@@ -27,6 +27,7 @@ import type { SpecSource } from './spec-source.js';
 import { headerLibraryOf } from './spec-facts.js';
 import { checkSource } from './check.js';
 import type { CommandContext } from '../context.js';
+import { isLeft } from '../../core/either.js';
 
 // -------------------------------------------------------------------------------------------------
 // what the server knows of a document
@@ -236,7 +237,7 @@ export const action = async (ctx: CommandContext): Promise<void> => {
     if (doc === undefined) return [];
     const text = doc.getText();
     const parsed = analyzeGram(text);
-    if (parsed._tag === 'Left') return [];
+    if (isLeft(parsed)) return [];
     const formatted = formatGram(parsed.right.value);
     return formatted === text ? [] : [{ range: toRange(text, lineIndex(text), 0, text.length), newText: formatted }];
   });

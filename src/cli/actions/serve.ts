@@ -7,7 +7,7 @@
  * the default data directory and workspace), the environment variables named by `--secret`.
  */
 import { commandPolicies } from './policies.js';
-import { readFile } from 'node:fs/promises';
+import { readFile, unlink } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Catalog } from '../../catalog/catalog.js';
 import { nucleusToolJson } from '../../catalog/nucleus.js';
@@ -23,6 +23,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../conte
 import { VERSION } from '../version.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import { openCliCatalog, storeLocation } from './catalog-store.js';
+import { generatedTokenPath, NO_AUTH_WARNING, readAuth, saveToken } from './serve-auth.js';
 import { loadLibraryArgument, resolveWorkspace } from './spec-source.js';
 
 export interface ServeCommandOptions {
@@ -35,7 +36,10 @@ export interface ServeCommandOptions {
   readonly secret?: ReadonlyArray<string>;
   readonly workspace?: string;
   readonly bootstrap?: string;
-  readonly token?: string;
+  readonly tokenFile?: string;
+  /** false with --no-auth */
+  readonly auth?: boolean;
+  readonly allowCommandTools?: boolean;
   readonly requireScopes?: boolean;
   readonly yes?: boolean;
   readonly approvals?: string;
@@ -78,9 +82,12 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
     return EXIT_FAILURE;
   };
   const host = options.host ?? DEFAULT_HOST;
-  if (!isLoopbackHost(host) && (options.token === undefined || options.token === '')) {
-    return usage(`listening on ${host} exposes the tools to the network: give --token <token> (requests then need Authorization: Bearer <token>)`);
+  const auth = await readAuth(options, io.env, io.cwd);
+  if (!auth.ok) return usage(auth.error);
+  if (!isLoopbackHost(host) && auth.value.kind === 'none') {
+    return usage(`listening on ${host} exposes the tools to the network: --no-auth is for 127.0.0.1 only (leave it out: requests then need the token)`);
   }
+  const tokens = auth.value.kind === 'none' ? [] : auth.value.tokens;
   const port = options.port === undefined ? DEFAULT_PORT : Number(options.port);
   if (options.port !== undefined && (!/^\d{1,5}$/.test(options.port) || port > 65535)) return usage(`--port must be a port number (0 to 65535), got ${JSON.stringify(options.port)}`);
   const maxBody = options.maxBody === undefined ? undefined : Number(options.maxBody);
@@ -145,8 +152,9 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   const service = createService({
     catalog,
     mounts: [...(mcp !== undefined ? [mcp.mount] : []), adminPage()],
-    ...(options.token !== undefined ? { token: options.token } : {}),
+    ...(tokens.length > 0 ? { tokens } : {}),
     ...(options.requireScopes === true ? { requireScopes: true } : {}),
+    ...(options.allowCommandTools === true ? { allowCommandTools: true } : {}),
     hostHeaders: isLoopbackHost(host) ? 'loopback' : 'any',
     ...(maxBody !== undefined ? { maxBodyBytes: maxBody } : {}),
     version: VERSION,
@@ -162,9 +170,30 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
     await catalog.close();
     return failed(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
   }
+  // a generated token: saved for the owner's scripts, printed once (with the line that says where the server listens)
+  let tokenFile: string | undefined;
+  let authLine: string;
+  if (auth.value.kind === 'generated') {
+    tokenFile = generatedTokenPath(io.cwd, server.port);
+    try {
+      await saveToken(tokenFile, auth.value.tokens[0]?.token as string);
+    } catch (e) {
+      await server.close();
+      await mcp?.close();
+      await catalog.close();
+      return failed(`cannot save the token in ${tokenFile}: ${(e as Error).message}`);
+    }
+    authLine = `gramkit serve: token: ${auth.value.tokens[0]?.token as string} (saved in ${tokenFile}, readable by you only; requests send Authorization: Bearer <token>)\n`;
+  } else if (auth.value.kind === 'given') {
+    authLine = `gramkit serve: ${auth.value.tokens.length} token${auth.value.tokens.length === 1 ? '' : 's'} from ${auth.value.from} (${auth.value.tokens.map((t) => `${t.name}: ${t.scopes.join(' ')}`).join('; ')})\n`;
+  } else {
+    authLine = '';
+    io.stderr(`gramkit serve: ${NO_AUTH_WARNING}\n`);
+  }
+  if (options.allowCommandTools === true) io.stderr('gramkit serve: --allow-command-tools: callers with write_registry may register command tools; they run in the sandbox or not at all\n');
   const timers = maintenance(catalog);
   io.stdout(
-    `gramkit serve: listening on ${server.url} (admin page ${server.url}/ui${mcp !== undefined ? `, MCP ${server.url}/mcp` : ''}; catalog: ${catalog.store.kind === 'files' ? 'files at ' : ''}${catalog.store.location}; bootstrap: ${boot.from ?? 'default nucleus'}, ${registered.value.discovered.length} registered; approvals: ${approvalMode === 'queue' ? `queued for ${(approvals?.timeoutMs ?? 0) / 1000} s at ${server.url}/api/v1/approvals` : approvalMode === 'yes' ? 'every call approved (--yes)' : 'refused'})\n`,
+    `gramkit serve: listening on ${server.url} (admin page ${server.url}/ui${mcp !== undefined ? `, MCP ${server.url}/mcp` : ''}; catalog: ${catalog.store.kind === 'files' ? 'files at ' : ''}${catalog.store.location}; bootstrap: ${boot.from ?? 'default nucleus'}, ${registered.value.discovered.length} registered; approvals: ${approvalMode === 'queue' ? `queued for ${(approvals?.timeoutMs ?? 0) / 1000} s at ${server.url}/api/v1/approvals` : approvalMode === 'yes' ? 'every call approved (--yes)' : 'refused'})\n${authLine}`,
   );
   const signal = await (io.untilStopped?.() ?? new Promise<string>(() => undefined));
   io.stderr(`gramkit serve: ${signal}: stopping\n`);
@@ -174,6 +203,7 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   await mcp?.close();
   await server.close();
   await catalog.close();
+  if (tokenFile !== undefined) await unlink(tokenFile).catch(() => undefined);
   return EXIT_OK;
 };
 

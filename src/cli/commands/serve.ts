@@ -10,7 +10,7 @@ export const register = (program: Command, ctx: CommandContext): void => {
   program
     .command('serve')
     .description('serve the tool catalog over HTTP: the catalog routes under /tools, the registry routes under /api/v1, MCP at /mcp, the admin page at /ui, /healthz, /openapi.json')
-    .option('--host <host>', 'the address to listen on (default 127.0.0.1; any other needs --token)')
+    .option('--host <host>', 'the address to listen on (default 127.0.0.1)')
     .option('-p, --port <port>', 'the port (default 8081; 0 picks a free one)')
     .option('-d, --data <dir>', 'the catalog directory (flat files; default .gramkit/catalog)')
     .option('--store <url>', 'a Redis catalog shared by several servers: redis://host:port')
@@ -19,12 +19,14 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .option('--secret <NAME>', 'an environment variable HTTP tools may use as ${NAME} (repeatable)', collect)
     .option('-w, --workspace <dir>', 'the directory built-in and command tools are confined to (default: the current directory)')
     .option('--bootstrap <file>', 'registry Tool JSON to register at start (default: tools_bootstrap.json or config/tools_bootstrap.json, else the default nucleus)')
-    .option('--token <token>', 'require Authorization: Bearer <token> (required with a --host other than 127.0.0.1)')
-    .option('--require-scopes', 'enforce X-Caller-Scopes: read_registry, invoke_tool, write_registry, approve_tool')
+    .option('--token-file <file>', 'the tokens requests must carry (Authorization: Bearer): one token, or JSON {"tokens": [{"name", "token", "scopes"}]}; readable by its owner only. Default: $GRAMKIT_TOKEN, else a token generated at start, printed once and saved in .gramkit/serve-PORT.token')
+    .option('--no-auth', 'no token: any process of this machine, and any page a browser here opens, may call the server (tests and demos; 127.0.0.1 only)')
+    .option('--allow-command-tools', 'let requests register command tools that run in the sandbox (never sandbox "none": that comes only from the operator\'s own files)')
+    .option('--require-scopes', 'without tokens (--no-auth): enforce the scopes X-Caller-Scopes claims (read_registry, invoke_tool, write_registry, approve_tool; tokens\' scopes are always enforced)')
     .option('--approvals <mode>', 'calls that need approval: queue (they wait for a person: GET /api/v1/approvals, the admin page; the default), deny, or yes')
     .option('--approval-timeout <seconds>', 'how long a queued call waits for a person before it is refused (default 300)')
     .option('-y, --yes', 'approve every call that needs approval (--approvals yes)')
-    .option('--max-body <bytes>', 'largest request body (default 1048576)')
+    .option('--max-body <bytes>', 'largest request body, /mcp included (default 1048576)')
     .addHelpText(
       'after',
       `
@@ -32,12 +34,12 @@ ALLOWED_TOOL_PERMS (comma-separated, e.g. fs:read,net:read) limits the permissio
 that may be invoked. A call that needs approval (write_file over an existing file, delete_file, …)
 waits until a caller with the approve_tool scope approves or denies it (POST
 /api/v1/approvals/{id}/approve|deny, or the admin page), or the timeout refuses it.
-The server stops on SIGINT or SIGTERM.
+The server stops on SIGINT or SIGTERM. docs/security.md says what each option opens.
 
 Examples:
   gramkit serve
   gramkit serve --port 9000 --data ./catalog --allow-host api.weatherapi.com --secret WEATHER_API_KEY
-  gramkit serve --store redis://127.0.0.1:6379 --host 0.0.0.0 --token "$TOKEN"`,
+  gramkit serve --store redis://127.0.0.1:6379 --host 0.0.0.0 --token-file tokens.json`,
     )
     .action(async (opts: Record<string, unknown>) => {
       const { action } = await import('../actions/serve.js');

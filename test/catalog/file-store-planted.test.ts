@@ -1,0 +1,45 @@
+/**
+ * Files planted in a catalog directory (`--data`) by someone else: a record that is a symbolic link
+ * (to a record outside the directory) or a FIFO is reported, never followed or opened for reading
+ * (a FIFO would hang every request). Through the service, as a client sees it.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, renameSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { newId, openCatalog, openFileStore } from 'gramkit/catalog';
+import { createService } from 'gramkit/server';
+import { type Harness, harness } from '../server/support.js';
+
+let h: Harness;
+afterEach(async () => h?.close());
+
+describe('a catalog directory with planted files', () => {
+  it('attack: a linked record is not loaded and a FIFO does not hang the catalog; both are reported', async () => {
+    h = await harness();
+    const bundle = newId();
+    expect((await h.call('PUT', `/tools/bundles/${bundle}`, { body: { slug: 'planted' } })).status).toBe(201);
+    const tool = { description: 'Parse', type: 'builtin', impl: { builtin: 'json_parse' }, argSchema: { type: 'object', properties: { text: { type: 'string' } } } };
+    expect((await h.call('PUT', `/tools/bundles/${bundle}/tools/linked/version/1`, { body: tool })).status).toBe(201);
+    const tools = join(h.dir, 'data', 'tools');
+    const [record] = readdirSync(tools);
+    // the record moves outside the directory and a link takes its place
+    mkdirSync(join(h.dir, 'outside'));
+    renameSync(join(tools, record as string), join(h.dir, 'outside', record as string));
+    symlinkSync(join(h.dir, 'outside', record as string), join(tools, record as string));
+    const fifo = newId();
+    execFileSync('mkfifo', [join(tools, `${fifo}.json`)]);
+    const reopened = await openCatalog({ store: openFileStore(join(h.dir, 'data')), workspace: h.dir, allowHosts: [] });
+    if (!reopened.ok) throw new Error(reopened.error.message);
+    try {
+      const service = createService({ catalog: reopened.value });
+      const list = (await (await service.fetch(new Request(`http://127.0.0.1/tools/tools?bundleIDs=${bundle}`))).json()) as { tools: ReadonlyArray<unknown> };
+      expect(list.tools).toEqual([]);
+      const reported = reopened.value.problems().map((p) => p.record).join(' ');
+      expect(reported).toContain((record as string).slice(0, -5));
+      expect(reported).toContain(fifo);
+    } finally {
+      await reopened.value.close();
+    }
+  });
+});
