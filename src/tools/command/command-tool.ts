@@ -8,7 +8,7 @@
  *
  * Failures: `INVALID_ARGUMENTS` (a value that cannot be an argument), `INVALID_PATH` and
  * `FILE_NOT_FOUND` (working directory; `INVALID_PATH` also for a `pathParameters` value outside), `COMMAND_NOT_FOUND`, `TIMEOUT`, `CANCELLED`,
- * `RESULT_TOO_LARGE`, `COMMAND_FAILED` (an exit code not in `successExitCodes`, with the end of
+ * `POLICY_DENIED` (the safety rules refuse the argv, see `command-rules.ts`), `RESULT_TOO_LARGE`, `COMMAND_FAILED` (an exit code not in `successExitCodes`, with the end of
  * stderr), `OUTPUT_NOT_JSON` (with `output: "json"`).
  */
 import { ToolCodes } from '../../library/codes.js';
@@ -25,6 +25,10 @@ import { parameterNames } from '../parameters.js';
 import { findProgram, runProcess, safePathEnv, type ProcessResult, type RunProcessOptions } from '../process.js';
 import { findBwrap, installPrefix, isSystemPath, probeHostLayout, probeSandbox, sandboxSpawn } from '../builtin/sandbox.js';
 import { confineDirectory, confinePath, isInside } from './argv-paths.js';
+import { checkCommandRules } from './command-rules.js';
+import { defaultRuleEngine } from '../../policy/default-rules.js';
+import { describeViolations, type RuleEngine } from '../../policy/rules.js';
+import { PolicyCodes } from '../../policy/codes.js';
 import { realpath } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 
@@ -39,6 +43,12 @@ export interface CommandToolOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Where programs run, for declarations that do not say (`sandbox` of the configuration). */
   readonly sandbox?: CommandSandboxOptions;
+  /**
+   * The safety rules every call's argv is judged by, after template expansion, as the `shell`
+   * built-in's commands are (default: `defaultRuleEngine`). A call they refuse fails with
+   * `POLICY_DENIED`, naming the rule.
+   */
+  readonly rules?: RuleEngine;
 }
 
 export interface CommandSandboxOptions {
@@ -87,7 +97,7 @@ export const commandTool = (spec: ToolSpecification, config: CommandToolConfigIn
 
   const { timeoutMs, killGraceMs } = c.config;
   return right(
-    createTool(spec.name, spec.description, spec.schema, (args: Record<string, unknown>, ctx: InvocationContext) => run(c, options, args ?? {}, ctx), {
+    createTool(spec.name, spec.description, spec.schema, (args: Record<string, unknown>, ctx: InvocationContext) => run(spec.name, c, options, args ?? {}, ctx), {
       outputSchema: spec.outputSchema,
       // a backstop for the library, after this tool's own timeout and kill sequence
       limits: { timeoutMs: timeoutMs + killGraceMs + 2000 },
@@ -100,7 +110,7 @@ export const commandTool = (spec: ToolSpecification, config: CommandToolConfigIn
 // calls
 // -------------------------------------------------------------------------------------------------
 
-const run = async (c: CompiledCommandConfig, options: CommandToolOptions, args: Record<string, unknown>, ctx: InvocationContext): Promise<unknown> => {
+const run = async (tool: string, c: CompiledCommandConfig, options: CommandToolOptions, args: Record<string, unknown>, ctx: InvocationContext): Promise<unknown> => {
   const { config } = c;
   const lookup = (name: string): unknown => args[name];
   const argv = renderArgv(c.argv, lookup, config.allowLeadingDash);
@@ -119,6 +129,10 @@ const run = async (c: CompiledCommandConfig, options: CommandToolOptions, args: 
       if (!inside.ok) throw new ToolFailure(inside.error.code, `argument "${name}": ${inside.error.message}`, { details: { argument: name } });
     }
   }
+
+  // judged as the program will get it, after the paths are known to stay inside
+  const violations = checkCommandRules(options.rules ?? defaultRuleEngine, tool, args, argv.right, config.pathParameters);
+  if (violations.length > 0) throw new ToolFailure(PolicyCodes.DENIED, describeViolations(tool, violations), { details: { rules: violations.map((v) => v.rule) } });
 
   const env: Record<string, string> = {};
   for (const name of config.env) {
