@@ -24,7 +24,7 @@ import { parseCommandOutput } from './command-output.js';
 import { parameterNames } from '../parameters.js';
 import { findProgram, runProcess, safePathEnv, type ProcessResult, type RunProcessOptions } from '../process.js';
 import { findBwrap, installPrefix, isSystemPath, probeHostLayout, probeSandbox, sandboxSpawn } from '../builtin/sandbox.js';
-import { confineDirectory, confinePath, isInside } from './argv-paths.js';
+import { closeOpened, confineDirectory, confinePath, isInside, openConfined, type OpenedPath } from './argv-paths.js';
 import { checkCommandRules } from './command-rules.js';
 import { defaultRuleEngine } from '../../policy/default-rules.js';
 import { describeViolations, type RuleEngine } from '../../policy/rules.js';
@@ -147,7 +147,7 @@ const run = async (tool: string, c: CompiledCommandConfig, options: CommandToolO
     stdin = v === undefined || v === null ? undefined : typeof v === 'string' ? v : JSON.stringify(v);
   }
 
-  const r = await start(c, options, argv.right, cwd.value, env, {
+  const r = await start(c, options, args, argv.right, cwd.value, env, {
     ...(stdin !== undefined ? { stdin } : {}),
     timeoutMs: config.timeoutMs,
     maxOutputBytes: config.maxOutputBytes,
@@ -202,6 +202,7 @@ const run = async (tool: string, c: CompiledCommandConfig, options: CommandToolO
 const start = async (
   c: CompiledCommandConfig,
   options: CommandToolOptions,
+  args: Readonly<Record<string, unknown>>,
   argv: ReadonlyArray<string>,
   cwd: string,
   env: Readonly<Record<string, string>>,
@@ -209,12 +210,12 @@ const start = async (
 ): Promise<ProcessResult> => {
   const { config } = c;
   const mode = config.sandbox ?? options.sandbox?.mode ?? 'auto';
-  if (mode === 'none') return runProcess(argv, { ...run, cwd, env });
+  if (mode === 'none') return runOnHost(c, options, args, argv, cwd, env, run);
   const root = await realpath(options.workspace);
   const bwrap = await findBwrap(options.sandbox?.bwrapPath);
   const status = bwrap === undefined ? undefined : await probeSandbox(bwrap, config.network, root);
   if (status === undefined || !status.ok || bwrap === undefined) {
-    if (mode === 'auto') return runProcess(argv, { ...run, cwd, env });
+    if (mode === 'auto') return runOnHost(c, options, args, argv, cwd, env, run);
     const why = status === undefined ? 'bubblewrap is not installed' : status.ok ? 'not found' : status.error.message;
     throw new ToolFailure(CommandCodes.SANDBOX_UNAVAILABLE, `"${c.argv.program}" cannot run: the sandbox (bubblewrap) does not work on this machine: ${why}`);
   }
@@ -236,6 +237,49 @@ const start = async (
   });
   if (!spawned.ok) throw new ToolFailure(CommandCodes.SANDBOX_UNAVAILABLE, `"${c.argv.program}" cannot run: ${spawned.error.message}`);
   return runProcess(spawned.value.argv, { ...run, cwd: '/', env: {}, inputFds: spawned.value.inputFds });
+};
+
+/**
+ * Runs the program on the host. Its path parameters are opened once, checked by what was opened,
+ * and handed over as descriptors (`/proc/self/fd/N` in the argv, see `openConfined`): outside the
+ * sandbox nothing else stops a link swapped in between the check and the program's own open.
+ */
+const runOnHost = async (
+  c: CompiledCommandConfig,
+  options: CommandToolOptions,
+  args: Readonly<Record<string, unknown>>,
+  argv: ReadonlyArray<string>,
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+  run: Omit<RunProcessOptions, 'cwd' | 'env'>,
+): Promise<ProcessResult> => {
+  const { config } = c;
+  if (config.pathParameters.length === 0) return runProcess(argv, { ...run, cwd, env });
+  const opened: OpenedPath[] = [];
+  try {
+    const values = new Map<string, unknown>();
+    for (const name of config.pathParameters) {
+      const v = args[name];
+      const out: unknown[] = [];
+      for (const x of Array.isArray(v) ? v : [v]) {
+        const text = argText(x);
+        if (text === undefined) {
+          out.push(x);
+          continue;
+        }
+        const o = await openConfined(options.workspace, cwd, text);
+        if (!o.ok) throw new ToolFailure(o.error.code, `argument "${name}": ${o.error.message}`, { details: { argument: name } });
+        out.push(`/proc/self/fd/${3 + opened.length}`);
+        opened.push(o.value);
+      }
+      values.set(name, Array.isArray(v) ? out : out[0]);
+    }
+    const rendered = renderArgv(c.argv, (n) => (values.has(n) ? values.get(n) : args[n]), config.allowLeadingDash);
+    if (rendered._tag === 'Left') throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "${rendered.left.name}" ${rendered.left.message}`, { details: { argument: rendered.left.name } });
+    return await runProcess(rendered.right, { ...run, cwd, env, passFds: opened.map((o) => o.fd) });
+  } finally {
+    await closeOpened(opened);
+  }
 };
 
 // -------------------------------------------------------------------------------------------------
