@@ -59,6 +59,8 @@ const SENSITIVE: ReadonlyArray<{ re: RegExp; what: string }> = [
   { re: /^\/etc\/(g?shadow-?|sudoers|security\/opasswd)$/, what: 'password hashes or sudo configuration' },
   { re: /^\/etc\/sudoers\.d(\/|$)/, what: 'sudo configuration' },
   { re: /(^|\/)\.aws\/credentials$/, what: 'AWS credentials' },
+  // the directories themselves: moving or copying one carries its credentials under another name
+  { re: /(^|\/)\.(aws|kube|docker)$/, what: 'a directory of credentials (moving or copying it carries them under another name)' },
   { re: /(^|\/)\.docker\/config\.json$/, what: 'Docker registry credentials' },
   { re: /(^|\/)\.kube\/config$/, what: 'Kubernetes credentials' },
   { re: /(^|\/)\.config\/gcloud(\/|$)/, what: 'Google Cloud credentials' },
@@ -67,6 +69,31 @@ const SENSITIVE: ReadonlyArray<{ re: RegExp; what: string }> = [
   { re: /^\/proc\/(self|\d+|thread-self)\/(environ|mem)$/, what: "a process's environment or memory" },
   { re: /^\/dev\/(k?mem|port)$/, what: 'physical memory' },
 ];
+
+/**
+ * Credentials recognised by what they hold, wherever they are (renamed, copied, hard-linked): each
+ * signature needs the format's structure and a value, so that a README explaining the format is
+ * not taken for one. Linear expressions only (the text is a file's, anyone's).
+ */
+const SENSITIVE_CONTENT: ReadonlyArray<{ test: (text: string) => boolean; what: string }> = [
+  { test: (t) => /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/.test(t), what: 'a private key' },
+  { test: (t) => /aws_secret_access_key[ \t]*[=:][ \t]*["']?[A-Za-z0-9/+]{40}/i.test(t) || /aws_access_key_id[ \t]*[=:][ \t]*["']?(?:AKIA|ASIA)[A-Z0-9]{16}/i.test(t), what: 'AWS credentials' },
+  {
+    test: (t) => /^kind:[ \t]*"?Config"?[ \t]*\r?$/m.test(t) && /^users:/m.test(t) && /^[ \t-]*(?:client-key-data|token|password|client-certificate-data|auth-provider|exec):/m.test(t),
+    what: 'Kubernetes credentials (a kubeconfig)',
+  },
+  { test: (t) => /"auths"[ \t\r\n]*:[ \t\r\n]*\{/.test(t) && /"(?:auth|identitytoken|password)"[ \t\r\n]*:[ \t\r\n]*"[^"]{4,}"/.test(t), what: 'Docker registry credentials' },
+  {
+    test: (t) =>
+      /^[ \t]*machine[ \t]+[^ \t\r\n]+[ \t]+(?:login[ \t]+[^ \t\r\n]+[ \t]+)?password[ \t]+[^ \t\r\n]/m.test(t) ||
+      (/^[ \t]*machine[ \t]+[^ \t\r\n]+[ \t]*\r?$/m.test(t) && /^[ \t]*password[ \t]+[^ \t\r\n]+[ \t]*\r?$/m.test(t)),
+    what: 'stored passwords (netrc)',
+  },
+  { test: (t) => /^[a-z_][a-z0-9_.-]{0,31}:\$(?:1|2[abxy]?|5|6|7|y|gy)\$[^:\n]{8,}:/m.test(t), what: 'password hashes' },
+];
+
+/** What kind of credential `text` (a file's content) is, or undefined. */
+export const sensitiveContent = (text: string): string | undefined => SENSITIVE_CONTENT.find((s) => s.test(text))?.what;
 
 /** What sensitive thing `path` names, or undefined. */
 export const sensitivePath = (path: string): string | undefined => {
@@ -356,11 +383,13 @@ const isBelow = (u: CommandView, v: CommandView): boolean => {
 
 export const noSensitiveFiles: Rule = {
   name: 'no-sensitive-files',
-  description: 'blocks reading or writing credentials and keys (~/.ssh, ~/.gnupg, /etc/shadow, /etc/sudoers, cloud credentials, /proc/*/environ)',
+  description: 'blocks reading or writing credentials and keys (~/.ssh, ~/.gnupg, /etc/shadow, /etc/sudoers, cloud credentials, /proc/*/environ), and files that hold them by their content (private keys, AWS credentials, kubeconfigs, Docker auths, netrc, password hashes)',
   check: (input) => {
     for (const p of input.paths) {
       const what = sensitivePath(p.path);
       if (what !== undefined) return `argument "${p.argument}" (${JSON.stringify(p.path)}) names ${what}`;
+      const held = p.content !== undefined ? sensitiveContent(p.content) : undefined;
+      if (held !== undefined) return `argument "${p.argument}" (${JSON.stringify(p.path)}) holds ${held}, whatever its name`;
     }
     for (const v of views(input)) {
       for (const w of [...v.args, ...v.redirects.map((r) => r.target)]) {
