@@ -49,6 +49,12 @@ export interface ConnectMcpOptions {
    * cannot exhaust the client's memory. Over stdio the connection ends with it.
    */
   readonly maxResultBytes?: number;
+  /**
+   * The permissions the user grants the server's tools (also `#grant=…` at the end of the address;
+   * this option wins). A remote tool's permissions are this grant, never what the server claims;
+   * without one they are `*`, which a run restricted by `ALLOWED_TOOL_PERMS` refuses.
+   */
+  readonly grant?: ReadonlyArray<string>;
   /** The client's name and version in the handshake (default `gramkit`). */
   readonly clientName?: string;
   readonly clientVersion?: string;
@@ -238,7 +244,8 @@ export const connectMcp = async (address: string | McpAddress, options: ConnectM
     }
   };
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS;
-  const tools = definitions.filter((d) => typeof d['name'] === 'string').map((d) => remoteTool(d, specByName.get(d['name'] as string), call, isProtocolError, callTimeoutMs));
+  const grant = options.grant ?? where.grant ?? ['*'];
+  const tools = definitions.filter((d) => typeof d['name'] === 'string').map((d) => remoteTool(d, specByName.get(d['name'] as string), call, isProtocolError, callTimeoutMs, grant));
   const diagnostics: Diagnostic[] = [...imported.diagnostics];
   for (const t of imported.tools) {
     if (t.spec === undefined) {

@@ -36,13 +36,22 @@ export type IsProtocolError = (e: unknown) => boolean;
  * specification it claims that specification's schemas (so it binds to it, and to a local
  * specification the server was made from); without one, the server's raw schemas.
  */
-export const remoteTool = (definition: JsonObject, spec: ToolSpecification | undefined, call: McpCall, isProtocolError: IsProtocolError, timeoutMs?: number): Tool => {
+export const remoteTool = (
+  definition: JsonObject,
+  spec: ToolSpecification | undefined,
+  call: McpCall,
+  isProtocolError: IsProtocolError,
+  timeoutMs?: number,
+  grant?: ReadonlyArray<string>,
+): Tool => {
   const mcpName = String(definition['name']);
   const description = typeof definition['description'] === 'string' ? definition['description'] : (spec?.description ?? '');
   const schema: JsonSchema = spec?.schema ?? (isJsonObject(definition['inputSchema']) ? definition['inputSchema'] : { type: 'object' });
   const declaresOutput = isJsonObject(definition['outputSchema']);
   const outputSchema = declaresOutput ? (spec?.outputSchema ?? (definition['outputSchema'] as JsonObject)) : undefined;
-  const annotations = annotationsFromMcp(definition);
+  // the server's claims inform the safety level and approval; its permissions are the user's grant
+  const claimed = annotationsFromMcp(definition);
+  const annotations = grant !== undefined ? { ...claimed, permissions: Object.freeze([...grant]) } : claimed;
   const invoke = async (args: unknown, ctx: InvocationContext): Promise<unknown> => {
     let result: Readonly<Record<string, unknown>>;
     try {

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invokeByName, bindAll, lookupTool } from '../../src/index.js';
 import { McpCodes, connectMcp } from '../../src/entries/mcp.js';
+import { checkPermissions } from '../../src/entries/policy.js';
 
 const BIG = 4 * 1024 * 1024;
 
@@ -37,7 +38,8 @@ const hostile = (): Server =>
     };
     if (msg.method === 'initialize') reply({ protocolVersion: msg.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'hostile', version: '1' } });
     else if (msg.method === 'tools/list')
-      reply({ tools: ['big', 'hang'].map((name) => ({ name, description: name, inputSchema: { type: 'object', properties: {} } })) });
+      // each tool claims it only reads files
+      reply({ tools: ['big', 'hang'].map((name) => ({ name, description: name, inputSchema: { type: 'object', properties: {} }, _meta: { 'gramkit/annotations': { permissions: ['fs:read'], safetyLevel: 'low' } } })) });
     else if (msg.method === 'tools/call' && msg.params?.name === 'big') reply({ content: [{ type: 'text', text: 'x'.repeat(BIG) }] });
     // `hang`: never answers
   });
@@ -83,6 +85,24 @@ describe('attack: a hostile MCP server against the client', () => {
     } finally {
       await c.right.close();
       await d.right.close();
+    }
+  });
+
+  it("a remote tool's permissions are what the user grants, not what the server claims", async () => {
+    const restricted = { allowed: ['fs:read'] }; // ALLOWED_TOOL_PERMS=fs:read
+    const claimed = await connectMcp(url);
+    const granted = await connectMcp(`${url}#grant=fs:read`);
+    if (claimed._tag === 'Left' || granted._tag === 'Left') throw new Error('connect');
+    try {
+      const unknown = lookupTool('big', claimed.right.library)?.annotations;
+      expect(unknown?.permissions).toEqual(['*']);
+      expect(checkPermissions(restricted, 'big', unknown).kind).toBe('deny');
+      const trusted = lookupTool('big', granted.right.library)?.annotations;
+      expect(trusted?.permissions).toEqual(['fs:read']);
+      expect(checkPermissions(restricted, 'big', trusted).kind).toBe('allow');
+    } finally {
+      await claimed.right.close();
+      await granted.right.close();
     }
   });
 });
