@@ -24,6 +24,7 @@ const NOT_CODES = new Set([
   'ANTHROPIC_API_KEY',
   'GEMINI_API_KEY',
   'ALLOWED_TOOL_PERMS',
+  'GRAMKIT_MAX_CONCURRENT_RUNS',
   'LC_ALL',
   'LC_CTYPE',
   // Gemini's finish reasons

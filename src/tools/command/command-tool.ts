@@ -26,6 +26,7 @@ import { findProgram, runProcess, safePathEnv, type ProcessResult, type RunProce
 import { findBwrap, installPrefix, isSystemPath, probeHostLayout, probeSandbox, sandboxSpawn } from '../builtin/sandbox.js';
 import { closeOpened, confineDirectory, confinePath, isInside, openConfined, type OpenedPath } from './argv-paths.js';
 import { checkCommandRules } from './command-rules.js';
+import { withRunSlot } from '../run-slots.js';
 import { defaultRuleEngine } from '../../policy/default-rules.js';
 import { describeViolations, type RuleEngine } from '../../policy/rules.js';
 import { PolicyCodes } from '../../policy/codes.js';
@@ -236,7 +237,8 @@ const start = async (
     command: [program, ...argv.slice(1)],
   });
   if (!spawned.ok) throw new ToolFailure(CommandCodes.SANDBOX_UNAVAILABLE, `"${c.argv.program}" cannot run: ${spawned.error.message}`);
-  return runProcess(spawned.value.argv, { ...run, cwd: '/', env: {}, inputFds: spawned.value.inputFds });
+  // sandboxed runs share the process's cap with run_code and shell (run-slots.ts)
+  return withRunSlot(run.signal, () => runProcess(spawned.value.argv, { ...run, cwd: '/', env: {}, inputFds: spawned.value.inputFds }));
 };
 
 /**
