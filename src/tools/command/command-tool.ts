@@ -148,13 +148,14 @@ const run = async (tool: string, c: CompiledCommandConfig, options: CommandToolO
     stdin = v === undefined || v === null ? undefined : typeof v === 'string' ? v : JSON.stringify(v);
   }
 
-  const r = await start(c, options, args, argv.right, cwd.value, env, {
+  const launch: Launch['run'] = {
     ...(stdin !== undefined ? { stdin } : {}),
     timeoutMs: config.timeoutMs,
     maxOutputBytes: config.maxOutputBytes,
     signal: ctx.signal,
     killGraceMs: config.killGraceMs,
-  });
+  };
+  const r = await start({ c, options, args, argv: argv.right, cwd: cwd.value, env, run: launch });
   const program = c.argv.program;
   if (r.error !== undefined) {
     if (r.error.code === 'ENOENT') throw new ToolFailure(CommandCodes.NOT_FOUND, r.error.message);
@@ -194,29 +195,33 @@ const run = async (tool: string, c: CompiledCommandConfig, options: CommandToolO
   }
 };
 
+/** What starting a call's program needs: its configuration, arguments, rendered argv and process options. */
+interface Launch {
+  readonly c: CompiledCommandConfig;
+  readonly options: CommandToolOptions;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly argv: ReadonlyArray<string>;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly run: Omit<RunProcessOptions, 'cwd' | 'env'>;
+}
+
 /**
  * Starts the program: in the bubblewrap sandbox when the mode allows and it works here (the
  * workspace bound read-write at its own path, so working directory and path arguments mean the
  * same inside; nothing else of the host writable; no network unless the declaration asks), else on
  * the host.
  */
-const start = async (
-  c: CompiledCommandConfig,
-  options: CommandToolOptions,
-  args: Readonly<Record<string, unknown>>,
-  argv: ReadonlyArray<string>,
-  cwd: string,
-  env: Readonly<Record<string, string>>,
-  run: Omit<RunProcessOptions, 'cwd' | 'env'>,
-): Promise<ProcessResult> => {
+const start = async (l: Launch): Promise<ProcessResult> => {
+  const { c, options, argv, cwd, env, run } = l;
   const { config } = c;
   const mode = config.sandbox ?? options.sandbox?.mode ?? 'auto';
-  if (mode === 'none') return runOnHost(c, options, args, argv, cwd, env, run);
+  if (mode === 'none') return runOnHost(l);
   const root = await realpath(options.workspace);
   const bwrap = await findBwrap(options.sandbox?.bwrapPath);
   const status = bwrap === undefined ? undefined : await probeSandbox(bwrap, config.network, root);
   if (status === undefined || !status.ok || bwrap === undefined) {
-    if (mode === 'auto') return runOnHost(c, options, args, argv, cwd, env, run);
+    if (mode === 'auto') return runOnHost(l);
     const why = status === undefined ? 'bubblewrap is not installed' : status.ok ? 'not found' : status.error.message;
     throw new ToolFailure(CommandCodes.SANDBOX_UNAVAILABLE, `"${c.argv.program}" cannot run: the sandbox (bubblewrap) does not work on this machine: ${why}`);
   }
@@ -246,15 +251,8 @@ const start = async (
  * and handed over as descriptors (`/proc/self/fd/N` in the argv, see `openConfined`): outside the
  * sandbox nothing else stops a link swapped in between the check and the program's own open.
  */
-const runOnHost = async (
-  c: CompiledCommandConfig,
-  options: CommandToolOptions,
-  args: Readonly<Record<string, unknown>>,
-  argv: ReadonlyArray<string>,
-  cwd: string,
-  env: Readonly<Record<string, string>>,
-  run: Omit<RunProcessOptions, 'cwd' | 'env'>,
-): Promise<ProcessResult> => {
+const runOnHost = async (l: Launch): Promise<ProcessResult> => {
+  const { c, options, args, argv, cwd, env, run } = l;
   const { config } = c;
   if (config.pathParameters.length === 0) return runProcess(argv, { ...run, cwd, env });
   const opened: OpenedPath[] = [];
