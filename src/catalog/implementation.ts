@@ -15,6 +15,7 @@
  * A missing built-in or function makes the tool unavailable (`CATALOG_TOOL_UNAVAILABLE`), with
  * the reason; the record is never changed because of it.
  */
+import type { RuleEngine } from '../policy/rules.js';
 import { type Either, left, right } from '../core/either.js';
 import { formatDiagnostics } from '../core/format-diagnostic.js';
 import type { SecretProvider } from '../core/redact.js';
@@ -56,6 +57,8 @@ export interface Implementations {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The hosts HTTP tools may reach (the server's `--allow-host`); absent: each tool's own list only. */
   readonly allowHosts?: ReadonlyArray<string>;
+  /** The safety rules command tools judge their argv by (default: the default rules, as `shell`). */
+  readonly rules?: RuleEngine;
 }
 
 export interface Availability {
@@ -164,7 +167,11 @@ export const materialize = (r: ToolRecord, impls: Implementations): Either<Catal
       break;
     }
     case 'command': {
-      const t = commandTool(spec.right, r.impl as unknown as CommandToolConfigInput, { workspace: impls.workspace, ...(impls.env !== undefined ? { env: impls.env } : {}) });
+      const t = commandTool(spec.right, r.impl as unknown as CommandToolConfigInput, {
+        workspace: impls.workspace,
+        ...(impls.env !== undefined ? { env: impls.env } : {}),
+        ...(impls.rules !== undefined ? { rules: impls.rules } : {}),
+      });
       tool = t._tag === 'Left' ? left(t.left.map((d) => d.message).join('; ')) : right(t.right);
       break;
     }

@@ -9,6 +9,11 @@
 import { processIO } from './io.js';
 import { EXIT_INTERNAL } from './context.js';
 import { runCli } from './run.js';
+import { setMaxConcurrentRuns } from '../tools/run-slots.js';
+
+/** `GRAMKIT_MAX_CONCURRENT_RUNS`: the programs run_code, shell and sandboxed command tools run at once (default: CPUs × 2). */
+const maxRuns = Number(process.env['GRAMKIT_MAX_CONCURRENT_RUNS'] ?? '');
+if (Number.isInteger(maxRuns) && maxRuns > 0) setMaxConcurrentRuns(maxRuns);
 
 const exitAfterFlush = (code: number): void => {
   process.exitCode = code;

@@ -23,4 +23,4 @@ export { mcpHints } from '../mcp/annotations.js';
 export type { McpAddress } from '../mcp/address.js';
 export { isMcpAddress, parseMcpAddress } from '../mcp/address.js';
 export type { ConnectMcpOptions, McpConnection } from '../mcp/client.js';
-export { connectMcp } from '../mcp/client.js';
+export { connectMcp, DEFAULT_MCP_CALL_TIMEOUT_MS, DEFAULT_MCP_MAX_RESULT_BYTES } from '../mcp/client.js';

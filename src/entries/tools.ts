@@ -13,6 +13,7 @@ export type { ImplCode } from '../tools/codes.js';
 export { ImplCodes } from '../tools/codes.js';
 export type { RunProcessOptions, ProcessResult, SpawnError } from '../tools/process.js';
 export { runProcess } from '../tools/process.js';
+export { setMaxConcurrentRuns, concurrentRuns } from '../tools/run-slots.js';
 export type { HostAllowlist, HostPattern, HostDecision } from '../net/host-allowlist.js';
 export { parseAllowedHosts, checkHost, isPrivateAddress } from '../net/host-allowlist.js';
 export type { SafeFetchOptions, FetchResponse, FetchError, FetchErrorCode } from '../net/safe-fetch.js';

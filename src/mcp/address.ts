@@ -6,17 +6,23 @@
  *   e.g. `mcp+stdio:node dist/cli.js mcp builtin`. The line is split into words as a shell would
  *   (quotes, backslashes) but no shell runs it: one command, no pipes, no redirections; leading
  *   `NAME=value` words set environment variables of the program.
+ *
+ * Either may end with `#grant=fs:read,net:read`: the permissions the user grants the server's
+ * tools (a URL's fragment is never sent). A remote tool's permissions are what the user grants,
+ * never what the server claims; without a grant they are `*` (it may do anything), which a run
+ * restricted by `ALLOWED_TOOL_PERMS` refuses.
  */
 import { type Either, left, right } from '../core/either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { parseShell } from '../policy/shell-words.js';
 import { McpCodes } from './codes.js';
+import { parsePermissionList } from '../policy/permissions.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------------------
 
-export type McpAddress =
+export type McpAddress = (
   | { readonly kind: 'http'; readonly url: string; readonly text: string }
   | {
       readonly kind: 'stdio';
@@ -25,7 +31,20 @@ export type McpAddress =
       /** Variables set by `NAME=value` words before the command. */
       readonly env: Readonly<Record<string, string>>;
       readonly text: string;
-    };
+    }
+) & {
+  /** The permissions the user grants the server's tools (`#grant=…`), when the address gives them. */
+  readonly grant?: ReadonlyArray<string>;
+};
+
+const GRANT = '#grant=';
+
+/** The address without its `#grant=…` suffix, and the grant. */
+const splitGrant = (text: string): { readonly rest: string; readonly grant?: ReadonlyArray<string> } => {
+  const at = text.lastIndexOf(GRANT);
+  if (at < 0) return { rest: text };
+  return { rest: text.slice(0, at).trimEnd(), grant: parsePermissionList(text.slice(at + GRANT.length)) };
+};
 
 const HTTP = 'mcp:';
 const STDIO = 'mcp+stdio:';
@@ -43,8 +62,14 @@ const invalid = (text: string, message: string, hint: string): Either<Diagnostic
 const HINT = 'write mcp:<http(s) URL> (Streamable HTTP) or mcp+stdio:<command line> (a program speaking MCP on stdio)';
 
 export const parseMcpAddress = (text: string): Either<Diagnostic, McpAddress> => {
-  if (text.startsWith(STDIO)) {
-    const line = text.slice(STDIO.length).trim();
+  const { rest: written, grant } = splitGrant(text);
+  const parsed = parseAddress(written, text);
+  return parsed._tag === 'Right' && grant !== undefined ? right({ ...parsed.right, grant }) : parsed;
+};
+
+const parseAddress = (written: string, text: string): Either<Diagnostic, McpAddress> => {
+  if (written.startsWith(STDIO)) {
+    const line = written.slice(STDIO.length).trim();
     if (line === '') return invalid(text, 'no command after mcp+stdio:', 'e.g. mcp+stdio:node dist/cli.js mcp builtin');
     const parsed = parseShell(line).commands;
     const first = parsed[0];
@@ -60,8 +85,8 @@ export const parseMcpAddress = (text: string): Either<Diagnostic, McpAddress> =>
     }
     return right({ kind: 'stdio', command, args, env, text });
   }
-  if (text.startsWith(HTTP)) {
-    const rest = text.slice(HTTP.length).trim();
+  if (written.startsWith(HTTP)) {
+    const rest = written.slice(HTTP.length).trim();
     let url: URL;
     try {
       url = new URL(rest);

@@ -20,6 +20,7 @@ import { type McpAddress, parseMcpAddress } from './address.js';
 import { McpCodes } from './codes.js';
 import { importMcpTools } from './import-tools.js';
 import { remoteTool } from './remote-tool.js';
+import { ToolFailure } from '../library/result.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -36,6 +37,24 @@ export interface ConnectMcpOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Longest wait for the handshake and for each page of `tools/list`, in milliseconds (default 30 s). */
   readonly timeoutMs?: number;
+  /**
+   * Longest wait for a `tools/call`, in milliseconds, when the caller gives no timeout of its own
+   * (default 120 s): a server that never answers fails the call with `TOOL_TIMEOUT` (retryable) and the
+   * request is cancelled on the server. A caller's timeout (`invoke`'s) takes precedence.
+   */
+  readonly callTimeoutMs?: number;
+  /**
+   * Largest answer read from the server, in bytes (default 32 MiB): a result (or any one message)
+   * larger is not read further and the call fails with `MCP_RESULT_TOO_LARGE`, so a hostile server
+   * cannot exhaust the client's memory. Over stdio the connection ends with it.
+   */
+  readonly maxResultBytes?: number;
+  /**
+   * The permissions the user grants the server's tools (also `#grant=…` at the end of the address;
+   * this option wins). A remote tool's permissions are this grant, never what the server claims;
+   * without one they are `*`, which a run restricted by `ALLOWED_TOOL_PERMS` refuses.
+   */
+  readonly grant?: ReadonlyArray<string>;
   /** The client's name and version in the handshake (default `gramkit`). */
   readonly clientName?: string;
   readonly clientVersion?: string;
@@ -63,6 +82,10 @@ type ClientSdk = typeof import('@modelcontextprotocol/client');
 type StdioSdk = typeof import('@modelcontextprotocol/client/stdio');
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** Default longest wait for a `tools/call` (`callTimeoutMs`). */
+export const DEFAULT_MCP_CALL_TIMEOUT_MS = 120_000;
+/** Default largest answer read from a server (`maxResultBytes`). */
+export const DEFAULT_MCP_MAX_RESULT_BYTES = 32 * 1024 * 1024;
 /** The SDK's own per-request timeout for calls: off in practice (invoke's timeout governs calls). */
 const CALL_TIMEOUT_MS = 2_147_483_647;
 const MAX_PAGES = 1000;
@@ -73,6 +96,48 @@ const STDERR_KEPT = 4000;
 // -------------------------------------------------------------------------------------------------
 
 
+
+/**
+ * `fetch` whose response bodies stop at `max` bytes (counted from the start of the body, or from
+ * the last blank line of an event stream, so a long-lived stream of small events is not cut): the
+ * body errors instead of growing, and `onOversize` is told.
+ */
+const cappedFetch =
+  (max: number, onOversize: () => void) =>
+  async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const res = await fetch(url, init);
+    if (res.body === null) return res;
+    const reader = res.body.getReader();
+    let since = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.close();
+          return;
+        }
+        const boundary = lastBlankLine(value);
+        since = boundary < 0 ? since + value.byteLength : value.byteLength - boundary;
+        if (since > max) {
+          onOversize();
+          await reader.cancel().catch(() => undefined);
+          controller.error(new Error(`the MCP server's answer exceeded maximum size of ${max} bytes`));
+          return;
+        }
+        controller.enqueue(value);
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    });
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+
+/** The offset just after the last `\n\n` of `b` (the end of an event-stream event), or -1. */
+const lastBlankLine = (b: Uint8Array): number => {
+  for (let i = b.length - 1; i > 0; i--) if (b[i] === 10 && (b[i - 1] === 10 || (b[i - 1] === 13 && i > 1 && b[i - 2] === 10))) return i + 1;
+  return -1;
+};
 
 const loadSdk = async (stdio: boolean): Promise<{ readonly client: ClientSdk; readonly stdio?: StdioSdk } | Diagnostic> => {
   try {
@@ -91,12 +156,18 @@ export const connectMcp = async (address: string | McpAddress, options: ConnectM
   const sdk = await loadSdk(where.kind === 'stdio');
   if ('code' in sdk) return left([sdk]);
   const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = options.maxResultBytes ?? DEFAULT_MCP_MAX_RESULT_BYTES;
+  /** How many answers were cut at `maxBytes` (a failed call that saw it grow was too large). */
+  let oversized = 0;
 
   // the transport
   let stderr = '';
   let transport: InstanceType<ClientSdk['StreamableHTTPClientTransport']> | InstanceType<StdioSdk['StdioClientTransport']>;
   if (where.kind === 'http') {
-    transport = new sdk.client.StreamableHTTPClientTransport(new URL(where.url), options.headers !== undefined ? { requestInit: { headers: { ...options.headers } } } : {});
+    transport = new sdk.client.StreamableHTTPClientTransport(new URL(where.url), {
+      ...(options.headers !== undefined ? { requestInit: { headers: { ...options.headers } } } : {}),
+      fetch: cappedFetch(maxBytes, () => (oversized += 1)),
+    });
   } else {
     const stdio = (sdk.stdio as StdioSdk).StdioClientTransport;
     const t = new stdio({
@@ -105,6 +176,8 @@ export const connectMcp = async (address: string | McpAddress, options: ConnectM
       env: { ...options.env, ...where.env },
       ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
       stderr: 'pipe',
+      // one message (a line) larger than this ends the connection
+      maxBufferSize: maxBytes,
     });
     t.stderr?.on('data', (chunk: Buffer | string) => {
       const text = chunk.toString();
@@ -114,6 +187,9 @@ export const connectMcp = async (address: string | McpAddress, options: ConnectM
     transport = t;
   }
   const client = new sdk.client.Client({ name: options.clientName ?? 'gramkit', version: options.clientVersion ?? '0.0.0' });
+  transport.onerror = (e: Error): void => {
+    if (/exceeded maximum size/.test(e.message)) oversized += 1;
+  };
   let closed = false;
   const close = async (): Promise<void> => {
     if (closed) return;
@@ -157,10 +233,19 @@ export const connectMcp = async (address: string | McpAddress, options: ConnectM
   const isProtocolError = (e: unknown): boolean => e instanceof sdk.client.ProtocolError;
   const call = async (name: string, args: unknown, signal: AbortSignal): Promise<Readonly<Record<string, unknown>>> => {
     if (closed) throw new Error('the connection to the MCP server is closed');
-    const r = await client.callTool({ name, arguments: (args ?? {}) as Record<string, unknown> }, { signal, timeout: CALL_TIMEOUT_MS });
-    return r as unknown as Readonly<Record<string, unknown>>;
+    const before = oversized;
+    try {
+      const r = await client.callTool({ name, arguments: (args ?? {}) as Record<string, unknown> }, { signal, timeout: CALL_TIMEOUT_MS });
+      return r as unknown as Readonly<Record<string, unknown>>;
+    } catch (e) {
+      if (oversized > before && !signal.aborted)
+        throw new ToolFailure(McpCodes.RESULT_TOO_LARGE, `the answer of the MCP server to "${name}" is larger than ${maxBytes} bytes; it was not read further`, { details: { maxResultBytes: maxBytes } });
+      throw e;
+    }
   };
-  const tools = definitions.filter((d) => typeof d['name'] === 'string').map((d) => remoteTool(d, specByName.get(d['name'] as string), call, isProtocolError));
+  const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS;
+  const grant = options.grant ?? where.grant ?? ['*'];
+  const tools = definitions.filter((d) => typeof d['name'] === 'string').map((d) => remoteTool(d, specByName.get(d['name'] as string), call, isProtocolError, callTimeoutMs, grant));
   const diagnostics: Diagnostic[] = [...imported.diagnostics];
   for (const t of imported.tools) {
     if (t.spec === undefined) {

@@ -18,6 +18,7 @@ export const McpCodes = defineCodes('mcp', 'MCP', {
   TOOL_NOT_IMPORTED: { summary: "a tool of the server's list that cannot become a specification (its schema, its name...)", hint: 'the message says why; the other tools are imported' },
   TOOL_ERROR: { summary: "a remote tool answered `isError: true` without a gramkit error code (the server's text is the message)", hint: "read the server's message" },
   TRANSPORT_ERROR: { summary: 'the connection failed during a call (closed, reset, a protocol error)', retryable: true, hint: 'try again; check the server if it persists' },
+  RESULT_TOO_LARGE: { summary: "the MCP server's answer to a call is larger than the client reads (`maxResultBytes`, default 32 MiB); it was not read further", hint: 'ask for less (a narrower query, a page), or raise maxResultBytes for a server you trust' },
   PROTOCOL_ERROR: { summary: 'the server refused the call as a protocol error (an unknown tool, invalid parameters)', hint: "call a tool the server lists, with arguments its schema accepts" },
   TOOL_NOT_SERVED: { summary: 'a tool of the served list that cannot be exported to MCP (left out of `tools/list`)', hint: 'the message says why; fix its specification' },
   UNKNOWN_TOOL: { summary: '`tools/call` named a tool the server does not serve (a JSON-RPC error; the server keeps serving)', hint: 'call one of the tools of tools/list' },

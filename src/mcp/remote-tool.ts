@@ -36,20 +36,29 @@ export type IsProtocolError = (e: unknown) => boolean;
  * specification it claims that specification's schemas (so it binds to it, and to a local
  * specification the server was made from); without one, the server's raw schemas.
  */
-export const remoteTool = (definition: JsonObject, spec: ToolSpecification | undefined, call: McpCall, isProtocolError: IsProtocolError): Tool => {
+export const remoteTool = (
+  definition: JsonObject,
+  spec: ToolSpecification | undefined,
+  call: McpCall,
+  isProtocolError: IsProtocolError,
+  timeoutMs?: number,
+  grant?: ReadonlyArray<string>,
+): Tool => {
   const mcpName = String(definition['name']);
   const description = typeof definition['description'] === 'string' ? definition['description'] : (spec?.description ?? '');
   const schema: JsonSchema = spec?.schema ?? (isJsonObject(definition['inputSchema']) ? definition['inputSchema'] : { type: 'object' });
   const declaresOutput = isJsonObject(definition['outputSchema']);
   const outputSchema = declaresOutput ? (spec?.outputSchema ?? (definition['outputSchema'] as JsonObject)) : undefined;
-  const annotations = annotationsFromMcp(definition);
+  // the server's claims inform the safety level and approval; its permissions are the user's grant
+  const claimed = annotationsFromMcp(definition);
+  const annotations = grant !== undefined ? { ...claimed, permissions: Object.freeze([...grant]) } : claimed;
   const invoke = async (args: unknown, ctx: InvocationContext): Promise<unknown> => {
     let result: Readonly<Record<string, unknown>>;
     try {
       result = await call(mcpName, args, ctx.signal);
     } catch (e) {
       // a timeout or a cancellation: invoke reports it (TIMEOUT, CANCELLED)
-      if (ctx.signal.aborted) throw e;
+      if (ctx.signal.aborted || e instanceof ToolFailure) throw e;
       if (isProtocolError(e)) throw new ToolFailure(McpCodes.PROTOCOL_ERROR, `the MCP server refused the call of "${mcpName}": ${messageOf(e)}`);
       throw new ToolFailure(McpCodes.TRANSPORT_ERROR, `the call of "${mcpName}" did not reach the MCP server or got no answer: ${messageOf(e)}`, { retryable: true });
     }
@@ -58,5 +67,7 @@ export const remoteTool = (definition: JsonObject, spec: ToolSpecification | und
   return createTool(spec?.name ?? mcpName, description, schema, invoke, {
     ...(outputSchema !== undefined ? { outputSchema } : {}),
     ...(annotations !== undefined ? { annotations } : {}),
+    // the default wait for an answer (a caller's own timeout takes precedence)
+    ...(timeoutMs !== undefined ? { limits: { timeoutMs } } : {}),
   });
 };

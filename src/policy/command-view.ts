@@ -136,6 +136,8 @@ interface Wrapper {
   readonly joined?: boolean;
   /** Without the script option, it runs nothing given on its command line (`su user`, `script file`). */
   readonly onlyScript?: boolean;
+  /** The script option comes after the positional words (`flock FILE -c SCRIPT`). */
+  readonly afterPositional?: boolean;
 }
 
 const wrapper = (w: Omit<Wrapper, 'spec'> & { short: Parameters<typeof optionSpec>[0]; long: Parameters<typeof optionSpec>[1]; stop?: boolean }): Wrapper => ({
@@ -185,12 +187,27 @@ const WRAPPERS: Readonly<Record<string, Wrapper>> = {
     positional: 1,
   }),
   taskset: wrapper({ short: { a: 'all-tasks', p: 'pid', c: 'cpu-list' }, long: { 'all-tasks': N, pid: N, 'cpu-list': N }, positional: 1 }),
+  // `flock [options] FILE COMMAND…` or `flock [options] FILE -c SCRIPT`: options end at the lock file
+  // (getopt's `+`), then `-c`/`--command` right after it takes a script
   flock: wrapper({
     short: { s: 'shared', e: 'exclusive', x: 'exclusive', u: 'unlock', n: 'nonblock', w: ['timeout', R], E: ['conflict-exit-code', R], o: 'close', c: ['command', R], F: 'no-fork', v: 'verbose' },
     long: { shared: N, exclusive: N, unlock: N, nonblock: N, nb: N, timeout: R, wait: R, 'conflict-exit-code': R, close: N, command: R, 'no-fork': N, verbose: N },
     positional: 1,
     script: 'command',
-    stop: false,
+    afterPositional: true,
+  }),
+  'systemd-run': wrapper({
+    short: { u: ['unit', R], p: ['property', R], E: ['setenv', R], H: ['host', R], M: ['machine', R], r: 'remain-after-exit', t: 'pty', P: 'pipe', q: 'quiet', G: 'collect', d: 'same-dir', S: 'shell', C: ['capsule', R] },
+    long: {
+      unit: R, property: R, description: R, slice: R, 'slice-inherit': N, 'remain-after-exit': N, 'send-sighup': N, 'service-type': R, uid: R, gid: R, nice: R, 'working-directory': R, 'same-dir': N, setenv: R, pty: N, pipe: N, quiet: N, verbose: N,
+      'on-active': R, 'on-boot': R, 'on-startup': R, 'on-unit-active': R, 'on-unit-inactive': R, 'on-calendar': R, 'on-timezone-change': N, 'on-clock-change': N, 'timer-property': R, 'path-property': R, 'socket-property': R,
+      'no-block': N, 'no-ask-password': N, wait: N, collect: N, user: N, system: N, scope: N, host: R, machine: R, shell: N, capsule: R, 'expand-environment': R, 'ignore-failure': N, background: R, json: R, 'job-mode': R,
+    },
+    chdir: 'working-directory',
+  }),
+  cpulimit: wrapper({
+    short: { l: ['limit', R], p: ['pid', R], e: ['exe', R], P: ['path', R], c: ['cpu', R], s: ['signal', R], z: 'lazy', i: 'include-children', b: 'background', q: 'quiet', k: 'kill', r: 'restore', m: 'monitor-forks', f: 'foreground', v: 'verbose', h: 'help' },
+    long: { limit: R, pid: R, exe: R, path: R, cpu: R, signal: R, lazy: N, 'include-children': N, background: N, quiet: N, kill: N, restore: N, 'monitor-forks': N, foreground: N, verbose: N, help: N },
   }),
   watch: wrapper({
     short: { b: 'beep', c: 'color', C: 'no-color', d: ['differences', O], e: 'errexit', g: 'chgexit', n: ['interval', R], p: 'precise', q: ['equexit', R], r: 'no-rerun', t: 'no-title', w: 'no-wrap', x: 'exec' },
@@ -281,6 +298,12 @@ const unwrap = (words: ReadonlyArray<string>): Unwrapped => {
       if (dir !== undefined) cwd = cwd === undefined || dir.startsWith('/') ? dir : `${cwd}/${dir}`;
       const script = wrap.script !== undefined ? optionValue(p, wrap.script) : undefined;
       if (script !== undefined) return withCwd({ name, args: rest, script, commands: [] });
+      if (wrap.afterPositional === true) {
+        const after = rest.slice(p.rest + (wrap.positional ?? 0));
+        const q = getopt(wrap.spec, after);
+        const late = wrap.script !== undefined ? optionValue(q, wrap.script) : undefined;
+        if (late !== undefined) return withCwd({ name, args: rest, script: late, commands: [] });
+      }
       // `runuser -u user cmd…` runs the command; `su user`, `runuser user` and `script file` run a shell
       if (wrap.onlyScript === true && !(name === 'runuser' && hasOption(p, 'user'))) return withCwd({ name, args: rest, commands: [] });
       // `env -S 'rm -rf /'`: the string is split into words, followed by the remaining operands

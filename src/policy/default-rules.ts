@@ -20,6 +20,8 @@
  */
 import { commandViews, resolveIn, type CommandView } from './command-view.js';
 import { getopt, hasOption, optionSpec, type ParsedOptions } from './getopt.js';
+import { isRight } from '../core/either.js';
+import { linearRegex } from '../core/linear-regex.js';
 import { normalizeForMatch, ruleEngine, type Rule, type RuleEngine, type RuleInput } from './rules.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -59,6 +61,8 @@ const SENSITIVE: ReadonlyArray<{ re: RegExp; what: string }> = [
   { re: /^\/etc\/(g?shadow-?|sudoers|security\/opasswd)$/, what: 'password hashes or sudo configuration' },
   { re: /^\/etc\/sudoers\.d(\/|$)/, what: 'sudo configuration' },
   { re: /(^|\/)\.aws\/credentials$/, what: 'AWS credentials' },
+  // the directories themselves: moving or copying one carries its credentials under another name
+  { re: /(^|\/)\.(aws|kube|docker)$/, what: 'a directory of credentials (moving or copying it carries them under another name)' },
   { re: /(^|\/)\.docker\/config\.json$/, what: 'Docker registry credentials' },
   { re: /(^|\/)\.kube\/config$/, what: 'Kubernetes credentials' },
   { re: /(^|\/)\.config\/gcloud(\/|$)/, what: 'Google Cloud credentials' },
@@ -67,6 +71,31 @@ const SENSITIVE: ReadonlyArray<{ re: RegExp; what: string }> = [
   { re: /^\/proc\/(self|\d+|thread-self)\/(environ|mem)$/, what: "a process's environment or memory" },
   { re: /^\/dev\/(k?mem|port)$/, what: 'physical memory' },
 ];
+
+/**
+ * Credentials recognised by what they hold, wherever they are (renamed, copied, hard-linked): each
+ * signature needs the format's structure and a value, so that a README explaining the format is
+ * not taken for one. Linear expressions only (the text is a file's, anyone's).
+ */
+const SENSITIVE_CONTENT: ReadonlyArray<{ test: (text: string) => boolean; what: string }> = [
+  { test: (t) => /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/.test(t), what: 'a private key' },
+  { test: (t) => /aws_secret_access_key[ \t]*[=:][ \t]*["']?[A-Za-z0-9/+]{40}/i.test(t) || /aws_access_key_id[ \t]*[=:][ \t]*["']?(?:AKIA|ASIA)[A-Z0-9]{16}/i.test(t), what: 'AWS credentials' },
+  {
+    test: (t) => /^kind:[ \t]*"?Config"?[ \t]*\r?$/m.test(t) && /^users:/m.test(t) && /(?:client-key-data|token|password|client-certificate-data|auth-provider|exec):/.test(t),
+    what: 'Kubernetes credentials (a kubeconfig)',
+  },
+  { test: (t) => /"auths"[ \t\r\n]*:[ \t\r\n]*\{/.test(t) && /"(?:auth|identitytoken|password)"[ \t\r\n]*:[ \t\r\n]*"[^"]{4,}"/.test(t), what: 'Docker registry credentials' },
+  {
+    test: (t) =>
+      /^[ \t]*machine[ \t]+[^ \t\r\n]+[ \t]+(?:login[ \t]+[^ \t\r\n]+[ \t]+)?password[ \t]+[^ \t\r\n]/m.test(t) ||
+      (/^[ \t]*machine[ \t]+[^ \t\r\n]+[ \t]*\r?$/m.test(t) && /^[ \t]*password[ \t]+[^ \t\r\n]+[ \t]*\r?$/m.test(t)),
+    what: 'stored passwords (netrc)',
+  },
+  { test: (t) => /^[a-z_][a-z0-9_.-]{0,31}:\$(?:1|2[abxy]?|5|6|7|y|gy)\$[^:\n]{8,}:/m.test(t), what: 'password hashes' },
+];
+
+/** What kind of credential `text` (a file's content) is, or undefined. */
+export const sensitiveContent = (text: string): string | undefined => SENSITIVE_CONTENT.find((s) => s.test(text))?.what;
 
 /** What sensitive thing `path` names, or undefined. */
 export const sensitivePath = (path: string): string | undefined => {
@@ -208,6 +237,17 @@ export const noRecursiveDeleteOfRoot: Rule = commandRule(
       const target = findStarts(v.args).find((o) => isCriticalPath(resolveIn(v, o)));
       if (deletes && target !== undefined) return `\`${shown(v)}\` would delete files under ${JSON.stringify(resolveIn(v, target))}`;
     }
+    if (v.name === 'rsync') {
+      // `--delete` (and `--del`, `--delete-after`, …) deletes what the source lacks from the
+      // destination; `--remove-source-files` deletes the sources
+      const { options, operands } = split(v.args);
+      const deletes = options.some((o) => o.startsWith('--del'));
+      const removesSources = options.some((o) => o.length > 10 && '--remove-source-files'.startsWith(o.split('=')[0] as string));
+      const destination = operands[operands.length - 1];
+      if (deletes && destination !== undefined && isCriticalPath(resolveIn(v, destination))) return `\`${shown(v)}\` would delete files under ${JSON.stringify(resolveIn(v, destination))}`;
+      const source = removesSources ? operands.slice(0, -1).find((o) => isCriticalPath(resolveIn(v, o))) : undefined;
+      if (source !== undefined) return `\`${shown(v)}\` would delete the files of ${JSON.stringify(resolveIn(v, source))}`;
+    }
     return undefined;
   },
 );
@@ -311,9 +351,15 @@ export const noRecursivePermissionChangeOfRoot: Rule = commandRule(
 
 export const noSystemShutdown: Rule = commandRule(
   'no-system-shutdown',
-  'blocks shutting down or rebooting the machine and killing every process (shutdown, reboot, kill -9 -1)',
+  'blocks shutting down or rebooting the machine and killing every process (shutdown, reboot, kill -9 -1, killall5, pkill -f ., /proc/sysrq-trigger)',
   (v) => {
     if (/^(shutdown|reboot|halt|poweroff)$/.test(v.name)) return `\`${shown(v)}\` stops the machine`;
+    if (v.name === 'killall5') return `\`${shown(v)}\` signals every process`;
+    if (writeTargets(v).some((t) => normalizeForMatch(t) === '/proc/sysrq-trigger')) return `\`${shown(v)}\` writes /proc/sysrq-trigger (reboots, crashes or kills at the kernel's level)`;
+    if (v.name === 'pkill' || (v.name === 'killall' && v.args.some((a) => a === '-r' || a === '--regexp' || (/^-[a-zA-Z]+$/.test(a) && a.includes('r'))))) {
+      const pattern = killPattern(v);
+      if (pattern !== undefined && matchesEveryProcess(pattern)) return `\`${shown(v)}\` matches every process (pattern ${JSON.stringify(pattern)})`;
+    }
     if ((v.name === 'init' || v.name === 'telinit') && /^[06sS]$/.test(v.args[0] ?? '')) return `\`${shown(v)}\` stops the machine`;
     if (v.name === 'systemctl' && v.args.some((a) => /^(poweroff|reboot|halt|kexec|suspend|hibernate|emergency|rescue)$/.test(a))) return `\`${shown(v)}\` stops the machine`;
     if (v.name === 'kill' || v.name === 'pkill' || v.name === 'killall') {
@@ -330,6 +376,29 @@ export const noSystemShutdown: Rule = commandRule(
     return undefined;
   },
 );
+
+const PKILL = optionSpec(
+  { f: 'full', x: 'exact', n: 'newest', o: 'oldest', c: 'count', e: 'echo', i: 'ignore-case', v: 'inverse', g: ['pgroup', 'required'], G: ['group', 'required'], P: ['parent', 'required'], s: ['session', 'required'], t: ['terminal', 'required'], u: ['euid', 'required'], U: ['uid', 'required'], F: ['pidfile', 'required'], O: ['older', 'required'], r: ['regexp', 'required'], I: 'interactive', q: 'quiet', w: 'wait', y: ['younger-than', 'required'], Z: ['context', 'required'], l: 'list-name', a: 'list-full' },
+  { full: 'none', exact: 'none', newest: 'none', oldest: 'none', count: 'none', echo: 'none', 'ignore-case': 'none', inverse: 'none', pgroup: 'required', group: 'required', parent: 'required', session: 'required', terminal: 'required', euid: 'required', uid: 'required', pidfile: 'required', older: 'required', signal: 'required', ns: 'required', nslist: 'required', regexp: 'required', interactive: 'none', quiet: 'none', wait: 'none', 'user': 'required', 'older-than': 'required', 'younger-than': 'required', 'process-group': 'none', verbose: 'none', context: 'required' },
+);
+
+/** The pattern of a `pkill` (its first operand) or `killall -r` call (its regular expression). */
+const killPattern = (v: CommandView): string | undefined => {
+  // `-9`, `-KILL`: a signal written as an option is not a cluster of letters
+  const args = v.args.filter((a) => !/^-(\d+|[A-Z][A-Z0-9+-]*)$/.test(a));
+  const p = getopt(PKILL, args);
+  if (v.name === 'killall') return p.options.find((o) => o.name === 'regexp')?.value ?? p.operands[0];
+  return p.operands[0];
+};
+
+const PROCESS_NAMES = ['init', 'systemd', 'sshd', 'bash', 'node', 'x', 'kworker/0:1', '/usr/sbin/cron -f'];
+
+/** Whether a process pattern (an extended regular expression) matches every process name. */
+const matchesEveryProcess = (pattern: string): boolean => {
+  if (pattern === '') return true;
+  const re = linearRegex(pattern);
+  return isRight(re) && PROCESS_NAMES.every((n) => re.right.test(n));
+};
 
 export const noRemoteScriptExecution: Rule = {
   name: 'no-remote-script-execution',
@@ -356,11 +425,13 @@ const isBelow = (u: CommandView, v: CommandView): boolean => {
 
 export const noSensitiveFiles: Rule = {
   name: 'no-sensitive-files',
-  description: 'blocks reading or writing credentials and keys (~/.ssh, ~/.gnupg, /etc/shadow, /etc/sudoers, cloud credentials, /proc/*/environ)',
+  description: 'blocks reading or writing credentials and keys (~/.ssh, ~/.gnupg, /etc/shadow, /etc/sudoers, cloud credentials, /proc/*/environ), and files that hold them by their content (private keys, AWS credentials, kubeconfigs, Docker auths, netrc, password hashes)',
   check: (input) => {
     for (const p of input.paths) {
       const what = sensitivePath(p.path);
       if (what !== undefined) return `argument "${p.argument}" (${JSON.stringify(p.path)}) names ${what}`;
+      const held = p.content !== undefined ? sensitiveContent(p.content) : undefined;
+      if (held !== undefined) return `argument "${p.argument}" (${JSON.stringify(p.path)}) holds ${held}, whatever its name`;
     }
     for (const v of views(input)) {
       for (const w of [...v.args, ...v.redirects.map((r) => r.target)]) {

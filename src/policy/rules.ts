@@ -29,6 +29,12 @@ export interface PathArgument {
   readonly argument: string;
   readonly path: string;
   readonly access: PathAccess;
+  /**
+   * What the file holds (its text, or its bytes read as Latin-1), when the tool has read it: rules
+   * that recognise files by what they are (`no-sensitive-files`) read it. Absent for a call's
+   * arguments, which are judged before anything is read.
+   */
+  readonly content?: string;
 }
 
 export interface RuleInput {

@@ -15,6 +15,7 @@
  * every problem of every tool at once; specifications without `http` or `command` are left for
  * other libraries to implement.
  */
+import type { RuleEngine } from '../policy/rules.js';
 import { ImplCodes } from './codes.js';
 import { declaredKind } from './declared-kind.js';
 import { left, right, type Either } from '../core/either.js';
@@ -46,6 +47,8 @@ export interface DeclarativeToolOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Jitter source for HTTP retries. */
   readonly random?: () => number;
+  /** The safety rules command tools judge their argv by (default: the default rules, as `shell`). */
+  readonly rules?: RuleEngine;
 }
 
 export type { ImplementationKind } from './declared-kind.js';
@@ -80,6 +83,7 @@ export const declaredTool = (spec: ToolSpecification, options: DeclarativeToolOp
   return commandTool(spec, meta['command'] as unknown as CommandToolConfigInput, {
     workspace: options.workspace ?? '',
     ...(options.env !== undefined ? { env: options.env } : {}),
+    ...(options.rules !== undefined ? { rules: options.rules } : {}),
   });
 };
 

@@ -56,6 +56,12 @@ export interface RunProcessOptions {
    * then closed (bubblewrap reads its seccomp filter this way).
    */
   readonly inputFds?: ReadonlyArray<Uint8Array>;
+  /**
+   * Open file descriptors of this process the child receives, after the `inputFds`: the first on
+   * descriptor `3 + inputFds.length`, and so on (what a command tool run on the host gets for its
+   * path parameters, see `tools/command/argv-paths.ts`). The caller closes them.
+   */
+  readonly passFds?: ReadonlyArray<number>;
 }
 
 /** Why a process could not be started. `code` is the system's (`ENOENT`, `EACCES`, ...) or `INVALID_ARGV`. */
@@ -135,7 +141,7 @@ export const runProcess = (argv: ReadonlyArray<string>, options: RunProcessOptio
       detached: true,
       shell: false,
       windowsHide: true,
-      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(options.inputFds ?? []).map(() => 'pipe' as const)],
+      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(options.inputFds ?? []).map(() => 'pipe' as const), ...(options.passFds ?? [])],
     });
   } catch (e) {
     return notStarted(spawnError(e, program, options.cwd));

@@ -25,6 +25,7 @@ const NOT_CODES = new Set([
   'GEMINI_API_KEY',
   'ALLOWED_TOOL_PERMS',
   'GRAMKIT_TOKEN',
+  'GRAMKIT_MAX_CONCURRENT_RUNS',
   'LC_ALL',
   'LC_CTYPE',
   // Gemini's finish reasons

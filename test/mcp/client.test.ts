@@ -85,9 +85,10 @@ describe('a server’s tools as specifications', () => {
     }
   });
 
-  it('remote tools carry the server’s annotations (for the client’s own policies)', () => {
+  it('remote tools carry the server’s safety level and approval; their permissions are the user’s grant (issue 18)', () => {
     const erase = lookupTool('erase', connection.library);
-    expect(erase?.annotations).toEqual({ permissions: ['fs:write'], safetyLevel: 'high', approval: 'confirm' });
+    // the server claims fs:write; without a grant the client takes it for a tool that may do anything
+    expect(erase?.annotations).toEqual({ permissions: ['*'], safetyLevel: 'high', approval: 'confirm' });
   });
 
   it('a timeout cancels the remote call; a closed connection is a retryable transport error', async () => {

@@ -15,6 +15,24 @@ import { checkRules, defaultRuleEngine, forbiddenPathsRule, forbiddenPatternsRul
 const blockedBy = (command: string): string[] => checkRules(defaultRuleEngine, 'shell', { command }).map((v) => v.rule);
 
 const BYPASSES: ReadonlyArray<readonly [string, string]> = [
+  // issue 18: wrappers that run a command, rsync's deletions, the kernel's trigger, match-all kills
+  ['no-recursive-delete-of-root', 'systemd-run rm -rf /'],
+  ['no-recursive-delete-of-root', 'systemd-run --uid=0 -p Nice=5 --working-directory=/ sh -c "rm -rf usr"'],
+  ['no-recursive-delete-of-root', 'flock /tmp/lock rm -rf /'],
+  ['no-recursive-delete-of-root', 'flock -n /tmp/lock -c "rm -rf /"'],
+  ['no-recursive-delete-of-root', 'flock -w 5 /tmp/lock --command "rm -rf /etc"'],
+  ['no-recursive-delete-of-root', 'cpulimit -l 50 rm -rf /'],
+  ['no-recursive-delete-of-root', 'cpulimit --limit=50 -- sh -c "rm -rf /"'],
+  ['no-recursive-delete-of-root', 'rsync -a --delete empty/ /'],
+  ['no-recursive-delete-of-root', 'rsync -a --del /tmp/empty/ /usr'],
+  ['no-recursive-delete-of-root', 'rsync -a --remove-source-files /etc /tmp/x'],
+  ['no-system-shutdown', 'echo b > /proc/sysrq-trigger'],
+  ['no-system-shutdown', 'echo c | sudo tee /proc/sysrq-trigger'],
+  ['no-system-shutdown', 'pkill -9 -f .'],
+  ['no-system-shutdown', 'pkill -KILL -f ".*"'],
+  ['no-system-shutdown', 'pkill ""'],
+  ['no-system-shutdown', 'killall5 -9'],
+  ['no-system-shutdown', 'killall -9 -r .'],
   ['no-recursive-delete-of-root', 'rm -rf /../etc'],
   ['no-recursive-delete-of-root', 'rm -rf /../../'],
   ['no-recursive-delete-of-root', 'rm -rf ~/..'],
@@ -78,7 +96,7 @@ describe('attack: shell rule gaps', () => {
     // neighbours must pass every rule but that one
     const gapRulesBlocking = (c: string): string[] => blockedBy(c).filter((r) => r !== 'no-rm-rf');
     expect(blockedBy('rm -rf ./build')).toEqual(['no-rm-rf']);
-    for (const c of ['rm -rf ./build', 'rm -rf /tmp/x', 'cd /tmp && rm -rf x', 'f() { echo hi; }; f', 'chmod --reference=a b', 'chown -R me:me .', 'su -c "ls /"', 'env -C /tmp rm -rf x', 'find . -name "*.o" -delete', 'rm --rec ./out'])
+    for (const c of ['rm -rf ./build', 'rm -rf /tmp/x', 'cd /tmp && rm -rf x', 'f() { echo hi; }; f', 'chmod --reference=a b', 'chown -R me:me .', 'su -c "ls /"', 'env -C /tmp rm -rf x', 'find . -name "*.o" -delete', 'rm --rec ./out', 'flock /tmp/lock make', 'flock -n /tmp/lock -c "make test"', 'systemd-run --user ls', 'cpulimit -l 50 make', 'rsync -a --delete build/ out/', 'pkill -f "node server.js"', 'pkill -9 sleep', 'killall -r "^python"', 'cat /proc/sys/kernel/sysrq'])
       expect(gapRulesBlocking(c), c).toEqual([]);
   });
 

@@ -20,6 +20,7 @@ import { CliCodes } from '../codes.js';
 import { loadSource, type Loaded } from './gram-input.js';
 import type { CommandContext } from '../context.js';
 import { isMcpAddress, openMcp } from './mcp-source.js';
+import { visibleControls } from '../terminal-text.js';
 
 export interface ImportCommandOptions {
   readonly from?: string;
@@ -116,7 +117,9 @@ export const action = async (ctx: CommandContext, file: string, options: ImportC
     diagnostics: [...input.diagnostics, ...(others?.diagnostics ?? [])],
     gram: [fromCatalog?.gram ?? '', others?.gram ?? ''].filter((g) => g !== '').join('\n'),
   };
-  ctx.io.stdout(report.gram);
+  // descriptions are others' text: no escape sequence of theirs reaches the terminal
+  const gram = visibleControls(report.gram);
+  ctx.io.stdout(gram.text);
   const shown = (d: Diagnostic): boolean => d.severity !== 'info' || options.verbose === true;
   let out = '';
   for (const d of report.diagnostics) if (shown(d)) out += render(d);
@@ -131,6 +134,7 @@ export const action = async (ctx: CommandContext, file: string, options: ImportC
     ...(duplicates > 0 ? [`${duplicates} identical repeat${duplicates === 1 ? '' : 's'} written once`] : []),
     ...(warned > 0 ? [`${warned} with warnings`] : []),
   ];
-  ctx.io.stderr(`${out}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}\n`);
+  if (gram.replaced > 0) notes.push(`${gram.replaced} control character${gram.replaced === 1 ? '' : 's'} shown as symbols`);
+  ctx.io.stderr(visibleControls(`${out}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}\n`).text);
   if (!importSucceeded(report) || imported === 0) ctx.exit(1);
 };

@@ -7,7 +7,7 @@
  */
 import { ToolCodes } from '../../library/codes.js';
 import { BuiltinCodes } from './codes.js';
-import { link, lstat, rename, unlink } from 'node:fs/promises';
+import { link, lstat, readdir, rename, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { InvocationContext } from '../../library/tool.js';
 import { ToolFailure } from '../../library/result.js';
@@ -15,6 +15,11 @@ import { argsRecord, boolArg, requireString, type BuiltinFactory } from './built
 import { errnoOf, systemFailure } from './errors.js';
 import { childPath, withDirectory } from './workspace-fs.js';
 import { resolveWorkspacePath } from './workspace.js';
+import { assertPathAllowed, relativeToRoot } from './path-rules.js';
+import { PolicyCodes } from '../../policy/codes.js';
+import { checkPaths } from '../../policy/path-rules.js';
+import { describeViolations } from '../../policy/rules.js';
+import type { ResolvedBuiltinOptions } from './options.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -55,6 +60,11 @@ export const moveFile: BuiltinFactory = (options) => ({
     if (to.real.startsWith(`${from.real}/`)) {
       throw new ToolFailure(BuiltinCodes.INVALID_PATH, `cannot move ${JSON.stringify(fromInput)} into itself (${JSON.stringify(toInput)})`);
     }
+    // a move is judged on both names, and on every name below a directory it renames: moving
+    // `.aws` (or a parent of it) elsewhere would carry `.aws/credentials` past the rules
+    assertPathAllowed(options, 'move_file', 'from', fromInput, from.root, from.real, 'write');
+    assertPathAllowed(options, 'move_file', 'to', toInput, to.root, to.real, 'write');
+    await assertTreeAllowed(options, from.root, from.real, to.real, fromInput);
     const fromName = path.posix.basename(from.real);
     const toName = path.posix.basename(to.real);
     await withDirectory(from.root, path.posix.dirname(from.real), fromInput, (src) =>
@@ -98,6 +108,41 @@ export const moveFile: BuiltinFactory = (options) => ({
 // -------------------------------------------------------------------------------------------------
 // utilities
 // -------------------------------------------------------------------------------------------------
+
+/** Most entries below a directory that `move_file` judges; a larger tree is refused (move it in parts). */
+export const MAX_MOVE_ENTRIES = 50_000;
+
+/**
+ * Every entry below directory `fromReal` meets the rules under its present name and under the name
+ * it would have below `toReal` (links are names, not followed). A file is nothing to walk.
+ */
+const assertTreeAllowed = async (options: ResolvedBuiltinOptions, root: string, fromReal: string, toReal: string, fromInput: string): Promise<void> => {
+  const st = await lstat(fromReal).catch(() => undefined);
+  if (st === undefined || !st.isDirectory()) return;
+  const pending: string[] = [''];
+  let seen = 0;
+  while (pending.length > 0) {
+    const rel = pending.pop() as string;
+    const entries = await readdir(rel === '' ? fromReal : `${fromReal}/${rel}`, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      if (++seen > MAX_MOVE_ENTRIES)
+        throw new ToolFailure(PolicyCodes.DENIED, `move_file call blocked: ${JSON.stringify(fromInput)} holds more than ${MAX_MOVE_ENTRIES} entries, more than the rules judge in one move; move it in parts`, {
+          details: { limit: MAX_MOVE_ENTRIES },
+        });
+      const below = rel === '' ? e.name : `${rel}/${e.name}`;
+      const paths = [
+        { argument: 'from', path: relativeToRoot(root, `${fromReal}/${below}`), access: 'write' as const },
+        { argument: 'to', path: relativeToRoot(root, `${toReal}/${below}`), access: 'write' as const },
+      ];
+      const violations = checkPaths(options.rules, 'move_file', paths);
+      if (violations.length > 0)
+        throw new ToolFailure(PolicyCodes.DENIED, `${describeViolations('move_file', violations)} (${JSON.stringify(fromInput)} holds ${JSON.stringify(paths[0]!.path)})`, {
+          details: { rules: violations.map((v) => v.rule), path: paths[0]!.path },
+        });
+      if (e.isDirectory()) pending.push(below);
+    }
+  }
+};
 
 const exists = (toInput: string): ToolFailure =>
   new ToolFailure(BuiltinCodes.FILE_EXISTS, `${JSON.stringify(toInput)} already exists; pass overwrite: true to replace it`);

@@ -70,6 +70,8 @@ export const readFile: BuiltinFactory = (options) => ({
         await fh.close().catch(() => undefined);
       }
     });
+    // and by what it holds: credentials renamed, copied or hard-linked are still credentials
+    assertPathAllowed(options, 'read_file', 'path', input, target.root, target.real, 'read', bytes);
     return { content: encoding === 'base64' ? bytes.toString('base64') : decodeUtf8(bytes, input), size, modified };
   },
 });

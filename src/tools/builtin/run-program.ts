@@ -5,6 +5,7 @@
  * clean environment. Failing to run is an error (`SANDBOX_UNAVAILABLE`, `EXECUTION_ERROR`,
  * `TIMEOUT`); a program that runs and exits non-zero is a result with its exit code.
  */
+import { withRunSlot } from '../run-slots.js';
 import { ToolCodes } from '../../library/codes.js';
 import { BuiltinCodes } from './codes.js';
 import { mkdtemp, realpath, rm, stat, writeFile } from 'node:fs/promises';
@@ -140,15 +141,18 @@ export const runProgram = async (options: ResolvedBuiltinOptions, run: ProgramRu
       cwd = run.cwdReal;
     }
     const env = sandboxed ? {} : { ...baseEnvironment(codeDir ?? run.workspaceReal), ...run.env };
-    const r = await runProcess(argv, {
-      cwd,
-      env,
-      timeoutMs: run.timeoutSeconds * 1000,
-      maxOutputBytes: options.limits.outputMaxBytes,
-      signal: ctx.signal,
-      killGraceMs: 1000,
-      inputFds,
-    });
+    // at most `maxConcurrentRuns` programs at once in the process; the others wait their turn
+    const r = await withRunSlot(ctx.signal, () =>
+      runProcess(argv, {
+        cwd,
+        env,
+        timeoutMs: run.timeoutSeconds * 1000,
+        maxOutputBytes: options.limits.outputMaxBytes,
+        signal: ctx.signal,
+        killGraceMs: 1000,
+        inputFds,
+      }),
+    );
     return toResult(r, run, sandboxed);
   } finally {
     if (codeDir !== undefined) await rm(codeDir, { recursive: true, force: true }).catch(() => undefined);

@@ -17,6 +17,7 @@ import { execPermissions, timeoutOf } from './run-code.js';
 import { runProgram, type ProgramResult } from './run-program.js';
 import { firstExecutable } from './sandbox.js';
 import { resolveWorkspacePath } from './workspace.js';
+import { assertCommandFilesAllowed } from './path-rules.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -50,6 +51,8 @@ export const shell: BuiltinFactory = (options) => ({
       throw systemFailure(e, cwdInput);
     });
     if (!st.isDirectory()) throw new ToolFailure(BuiltinCodes.NOT_A_DIRECTORY, `cwd ${JSON.stringify(cwdInput)} is not a directory`);
+    // the files its words name, judged by their real paths and what they hold (a hard link to credentials)
+    await assertCommandFilesAllowed(options, 'shell', 'command', command, cwd.root, cwd.real);
     const bash = options.interpreters.bash ?? (await firstExecutable(['/bin/bash', '/usr/bin/bash', '/bin/sh']));
     if (bash === undefined) throw new ToolFailure(ToolCodes.EXECUTION_ERROR, 'no shell is installed on this machine');
     return runProgram(

@@ -77,7 +77,7 @@ export const textSearch: BuiltinFactory = (options) => {
             const below = target.relative === '' ? rel : rel.slice(target.relative.length + 1);
             return realBase === '.' ? below : `${realBase}/${below}`;
           };
-          const allowed = (rel: string): boolean => pathAllowed(options, 'text_search', 'path', real(rel), 'read');
+          const allowed = (rel: string, content?: string): boolean => pathAllowed(options, 'text_search', 'path', real(rel), 'read', content);
           const collected = await collectFiles(target.root, target.real, input, target.relative, includeHidden, options.limits.searchMaxBytes, ctx, allowed);
           files = collected.files;
           bytesTruncated = collected.truncated;
@@ -116,7 +116,7 @@ const collectFiles = async (
   includeHidden: boolean,
   maxBytes: number,
   ctx: InvocationContext,
-  allowed: (relative: string) => boolean,
+  allowed: (relative: string, content?: string) => boolean,
 ): Promise<{ files: Array<{ path: string; text: string }>; truncated: boolean }> => {
   const files: Array<{ path: string; text: string }> = [];
   let total = 0;
@@ -161,6 +161,7 @@ const collectFiles = async (
       } catch {
         continue; // not UTF-8 text
       }
+      if (!allowed(rel, text)) continue; // credentials, by what the file holds
       total += bytes.length;
       files.push({ path: rel, text });
     }

@@ -6,8 +6,11 @@
  */
 import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
 import { CommandCodes } from './codes.js';
+import { constants } from 'node:fs';
+import { close, fstat, open, readlink as readlinkCb } from 'node:fs';
 import { lstat, readlink, realpath, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { promisify } from 'node:util';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -65,7 +68,8 @@ export const confineDirectory = async (root: string, candidate: string): Promise
  * program receives; this only decides whether it may.
  *
  * This is a check before use: a link planted between it and the program's open is caught only when
- * the program runs in the sandbox, where nothing outside the workspace is writable.
+ * the program runs in the sandbox, where nothing outside the workspace is writable. On the host, a
+ * program gets what `openConfined` opened instead.
  */
 export const confinePath = async (root: string, base: string, candidate: string): Promise<Confined> => {
   if (candidate.includes('\0')) return failWith(CommandCodes.INVALID_PATH, `"${candidate}" contains a NUL character`);
@@ -123,4 +127,80 @@ const resolveLinks = async (full: string): Promise<{ readonly ok: true; readonly
     cur = next;
   }
   return { ok: true, path: cur };
+};
+
+// -------------------------------------------------------------------------------------------------
+// opening once
+// -------------------------------------------------------------------------------------------------
+
+/** A path parameter opened for a program run on the host: the descriptor, closed by the caller. */
+export interface OpenedPath {
+  readonly fd: number;
+  /** Whether `openConfined` created it (an empty file the program may write). */
+  readonly created: boolean;
+}
+
+export type OpenConfined = Result<OpenedPath, CodedError<typeof CommandCodes.INVALID_PATH | typeof CommandCodes.FILE_NOT_FOUND>>;
+
+const openP = promisify(open);
+const closeP = promisify(close);
+const fstatP = promisify(fstat);
+const readlinkP = promisify(readlinkCb);
+
+/**
+ * Path `candidate` (as `confinePath` reads it) opened once, for a program that runs on the host:
+ * an existing regular file or directory is opened (never through a link in its last component,
+ * never blocking on a FIFO), a new file is created (exclusively, in its existing directory, opened
+ * through that directory's descriptor), and then what was opened is checked: the kernel's own name
+ * for the descriptor (`/proc/self/fd/N`) must be inside the real `root`. The program receives the
+ * descriptor (`/proc/self/fd/N` in its argv), so a link swapped in after the check changes nothing
+ * it opens: what it reads or writes is what was checked. Anything else (a FIFO, a device, a socket,
+ * a new file in a directory that does not exist) is refused.
+ */
+export const openConfined = async (root: string, base: string, candidate: string): Promise<OpenConfined> => {
+  const checked = await confinePath(root, base, candidate);
+  if (!checked.ok) return checked;
+  const realRoot = await realpath(root);
+  let opened: OpenedPath;
+  try {
+    opened = { fd: await openP(checked.value, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY), created: false };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return failWith(CommandCodes.INVALID_PATH, `"${candidate}" cannot be opened (${(e as NodeJS.ErrnoException).code ?? 'error'}): it changed while it was checked, or is not a file or directory`);
+    const created = await createIn(realRoot, dirname(checked.value), basename(checked.value));
+    if (!created.ok) return failWith(CommandCodes.INVALID_PATH, `"${candidate}" ${created.why}`);
+    opened = { fd: created.fd, created: true };
+  }
+  const where = await readlinkP(`/proc/self/fd/${opened.fd}`).catch(() => undefined);
+  const st = await fstatP(opened.fd).catch(() => undefined);
+  if (where === undefined || st === undefined || !isInside(realRoot, where) || !(st.isFile() || st.isDirectory())) {
+    await closeP(opened.fd).catch(() => undefined);
+    return failWith(CommandCodes.INVALID_PATH, where !== undefined && !isInside(realRoot, where) ? `"${candidate}" is outside the workspace` : `"${candidate}" is not a regular file or a directory`);
+  }
+  return ok(opened);
+};
+
+/** A new empty file `name` in directory `dir`, created exclusively through the directory's descriptor. */
+const createIn = async (realRoot: string, dir: string, name: string): Promise<{ readonly ok: true; readonly fd: number } | { readonly ok: false; readonly why: string }> => {
+  let d: number;
+  try {
+    d = await openP(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  } catch {
+    return { ok: false, why: 'is in a directory that does not exist (a program run outside the sandbox gets only existing directories, or new files in them)' };
+  }
+  try {
+    const where = await readlinkP(`/proc/self/fd/${d}`).catch(() => undefined);
+    if (where === undefined || !isInside(realRoot, where)) return { ok: false, why: 'is outside the workspace' };
+    // O_EXCL: fails on anything already there, a link planted since included
+    const fd = await openP(`/proc/self/fd/${d}/${name}`, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666);
+    return { ok: true, fd };
+  } catch (e) {
+    return { ok: false, why: `cannot be created (${(e as NodeJS.ErrnoException).code ?? 'error'}): something appeared there while it was checked` };
+  } finally {
+    await closeP(d).catch(() => undefined);
+  }
+};
+
+/** Closes descriptors opened by `openConfined`. */
+export const closeOpened = async (opened: ReadonlyArray<OpenedPath>): Promise<void> => {
+  await Promise.all(opened.map((o) => closeP(o.fd).catch(() => undefined)));
 };

@@ -8,7 +8,7 @@
  *
  * Failures: `INVALID_ARGUMENTS` (a value that cannot be an argument), `INVALID_PATH` and
  * `FILE_NOT_FOUND` (working directory; `INVALID_PATH` also for a `pathParameters` value outside), `COMMAND_NOT_FOUND`, `TIMEOUT`, `CANCELLED`,
- * `RESULT_TOO_LARGE`, `COMMAND_FAILED` (an exit code not in `successExitCodes`, with the end of
+ * `POLICY_DENIED` (the safety rules refuse the argv, see `command-rules.ts`), `RESULT_TOO_LARGE`, `COMMAND_FAILED` (an exit code not in `successExitCodes`, with the end of
  * stderr), `OUTPUT_NOT_JSON` (with `output: "json"`).
  */
 import { ToolCodes } from '../../library/codes.js';
@@ -24,7 +24,12 @@ import { parseCommandOutput } from './command-output.js';
 import { parameterNames } from '../parameters.js';
 import { findProgram, runProcess, safePathEnv, type ProcessResult, type RunProcessOptions } from '../process.js';
 import { findBwrap, installPrefix, isSystemPath, probeHostLayout, probeSandbox, sandboxSpawn } from '../builtin/sandbox.js';
-import { confineDirectory, confinePath, isInside } from './argv-paths.js';
+import { closeOpened, confineDirectory, confinePath, isInside, openConfined, type OpenedPath } from './argv-paths.js';
+import { checkCommandRules } from './command-rules.js';
+import { withRunSlot } from '../run-slots.js';
+import { defaultRuleEngine } from '../../policy/default-rules.js';
+import { describeViolations, type RuleEngine } from '../../policy/rules.js';
+import { PolicyCodes } from '../../policy/codes.js';
 import { realpath } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 
@@ -39,6 +44,12 @@ export interface CommandToolOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Where programs run, for declarations that do not say (`sandbox` of the configuration). */
   readonly sandbox?: CommandSandboxOptions;
+  /**
+   * The safety rules every call's argv is judged by, after template expansion, as the `shell`
+   * built-in's commands are (default: `defaultRuleEngine`). A call they refuse fails with
+   * `POLICY_DENIED`, naming the rule.
+   */
+  readonly rules?: RuleEngine;
 }
 
 export interface CommandSandboxOptions {
@@ -87,7 +98,7 @@ export const commandTool = (spec: ToolSpecification, config: CommandToolConfigIn
 
   const { timeoutMs, killGraceMs } = c.config;
   return right(
-    createTool(spec.name, spec.description, spec.schema, (args: Record<string, unknown>, ctx: InvocationContext) => run(c, options, args ?? {}, ctx), {
+    createTool(spec.name, spec.description, spec.schema, (args: Record<string, unknown>, ctx: InvocationContext) => run(spec.name, c, options, args ?? {}, ctx), {
       outputSchema: spec.outputSchema,
       // a backstop for the library, after this tool's own timeout and kill sequence
       limits: { timeoutMs: timeoutMs + killGraceMs + 2000 },
@@ -100,7 +111,7 @@ export const commandTool = (spec: ToolSpecification, config: CommandToolConfigIn
 // calls
 // -------------------------------------------------------------------------------------------------
 
-const run = async (c: CompiledCommandConfig, options: CommandToolOptions, args: Record<string, unknown>, ctx: InvocationContext): Promise<unknown> => {
+const run = async (tool: string, c: CompiledCommandConfig, options: CommandToolOptions, args: Record<string, unknown>, ctx: InvocationContext): Promise<unknown> => {
   const { config } = c;
   const lookup = (name: string): unknown => args[name];
   const argv = renderArgv(c.argv, lookup, config.allowLeadingDash);
@@ -120,6 +131,10 @@ const run = async (c: CompiledCommandConfig, options: CommandToolOptions, args: 
     }
   }
 
+  // judged as the program will get it, after the paths are known to stay inside
+  const violations = checkCommandRules(options.rules ?? defaultRuleEngine, tool, args, argv.right, config.pathParameters);
+  if (violations.length > 0) throw new ToolFailure(PolicyCodes.DENIED, describeViolations(tool, violations), { details: { rules: violations.map((v) => v.rule) } });
+
   const env: Record<string, string> = {};
   for (const name of config.env) {
     const v = options.env?.[name];
@@ -133,13 +148,14 @@ const run = async (c: CompiledCommandConfig, options: CommandToolOptions, args: 
     stdin = v === undefined || v === null ? undefined : typeof v === 'string' ? v : JSON.stringify(v);
   }
 
-  const r = await start(c, options, argv.right, cwd.value, env, {
+  const launch: Launch['run'] = {
     ...(stdin !== undefined ? { stdin } : {}),
     timeoutMs: config.timeoutMs,
     maxOutputBytes: config.maxOutputBytes,
     signal: ctx.signal,
     killGraceMs: config.killGraceMs,
-  });
+  };
+  const r = await start({ c, options, args, argv: argv.right, cwd: cwd.value, env, run: launch });
   const program = c.argv.program;
   if (r.error !== undefined) {
     if (r.error.code === 'ENOENT') throw new ToolFailure(CommandCodes.NOT_FOUND, r.error.message);
@@ -179,28 +195,33 @@ const run = async (c: CompiledCommandConfig, options: CommandToolOptions, args: 
   }
 };
 
+/** What starting a call's program needs: its configuration, arguments, rendered argv and process options. */
+interface Launch {
+  readonly c: CompiledCommandConfig;
+  readonly options: CommandToolOptions;
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly argv: ReadonlyArray<string>;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly run: Omit<RunProcessOptions, 'cwd' | 'env'>;
+}
+
 /**
  * Starts the program: in the bubblewrap sandbox when the mode allows and it works here (the
  * workspace bound read-write at its own path, so working directory and path arguments mean the
  * same inside; nothing else of the host writable; no network unless the declaration asks), else on
  * the host.
  */
-const start = async (
-  c: CompiledCommandConfig,
-  options: CommandToolOptions,
-  argv: ReadonlyArray<string>,
-  cwd: string,
-  env: Readonly<Record<string, string>>,
-  run: Omit<RunProcessOptions, 'cwd' | 'env'>,
-): Promise<ProcessResult> => {
+const start = async (l: Launch): Promise<ProcessResult> => {
+  const { c, options, argv, cwd, env, run } = l;
   const { config } = c;
   const mode = config.sandbox ?? options.sandbox?.mode ?? 'auto';
-  if (mode === 'none') return runProcess(argv, { ...run, cwd, env });
+  if (mode === 'none') return runOnHost(l);
   const root = await realpath(options.workspace);
   const bwrap = await findBwrap(options.sandbox?.bwrapPath);
   const status = bwrap === undefined ? undefined : await probeSandbox(bwrap, config.network, root);
   if (status === undefined || !status.ok || bwrap === undefined) {
-    if (mode === 'auto') return runProcess(argv, { ...run, cwd, env });
+    if (mode === 'auto') return runOnHost(l);
     const why = status === undefined ? 'bubblewrap is not installed' : status.ok ? 'not found' : status.error.message;
     throw new ToolFailure(CommandCodes.SANDBOX_UNAVAILABLE, `"${c.argv.program}" cannot run: the sandbox (bubblewrap) does not work on this machine: ${why}`);
   }
@@ -221,7 +242,44 @@ const start = async (
     command: [program, ...argv.slice(1)],
   });
   if (!spawned.ok) throw new ToolFailure(CommandCodes.SANDBOX_UNAVAILABLE, `"${c.argv.program}" cannot run: ${spawned.error.message}`);
-  return runProcess(spawned.value.argv, { ...run, cwd: '/', env: {}, inputFds: spawned.value.inputFds });
+  // sandboxed runs share the process's cap with run_code and shell (run-slots.ts)
+  return withRunSlot(run.signal, () => runProcess(spawned.value.argv, { ...run, cwd: '/', env: {}, inputFds: spawned.value.inputFds }));
+};
+
+/**
+ * Runs the program on the host. Its path parameters are opened once, checked by what was opened,
+ * and handed over as descriptors (`/proc/self/fd/N` in the argv, see `openConfined`): outside the
+ * sandbox nothing else stops a link swapped in between the check and the program's own open.
+ */
+const runOnHost = async (l: Launch): Promise<ProcessResult> => {
+  const { c, options, args, argv, cwd, env, run } = l;
+  const { config } = c;
+  if (config.pathParameters.length === 0) return runProcess(argv, { ...run, cwd, env });
+  const opened: OpenedPath[] = [];
+  try {
+    const values = new Map<string, unknown>();
+    for (const name of config.pathParameters) {
+      const v = args[name];
+      const out: unknown[] = [];
+      for (const x of Array.isArray(v) ? v : [v]) {
+        const text = argText(x);
+        if (text === undefined) {
+          out.push(x);
+          continue;
+        }
+        const o = await openConfined(options.workspace, cwd, text);
+        if (!o.ok) throw new ToolFailure(o.error.code, `argument "${name}": ${o.error.message}`, { details: { argument: name } });
+        out.push(`/proc/self/fd/${3 + opened.length}`);
+        opened.push(o.value);
+      }
+      values.set(name, Array.isArray(v) ? out : out[0]);
+    }
+    const rendered = renderArgv(c.argv, (n) => (values.has(n) ? values.get(n) : args[n]), config.allowLeadingDash);
+    if (rendered._tag === 'Left') throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "${rendered.left.name}" ${rendered.left.message}`, { details: { argument: rendered.left.name } });
+    return await runProcess(rendered.right, { ...run, cwd, env, passFds: opened.map((o) => o.fd) });
+  } finally {
+    await closeOpened(opened);
+  }
 };
 
 // -------------------------------------------------------------------------------------------------
