@@ -2,6 +2,7 @@
  * The catalog's public types: its options, queries, views and operations (`Catalog`), apart from
  * the implementation (catalog.ts) so the modules behind it can share them.
  */
+import type { Step } from '../library/invoker.js';
 import type { Diagnostic } from '../core/diagnostic.js';
 import type { JsonObject } from '../core/json-schema.js';
 import type { SecretProvider } from '../core/redact.js';
@@ -91,6 +92,8 @@ export interface InvokeOptions {
   readonly projectId?: string;
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
+  /** Steps of the caller's surface, run first (the service's scope check). */
+  readonly steps?: ReadonlyArray<Step>;
 }
 
 export interface WriteOutcome<A> {

@@ -11,6 +11,8 @@ export type { Policies } from '../policy/evaluate.js';
 export { evaluatePolicies, evaluateStaticPolicies } from '../policy/evaluate.js';
 export type { GateCall, GateOptions, GateOutcome, GateApproval } from '../policy/gate.js';
 export { passGate } from '../policy/gate.js';
+export type { GateStepOptions } from '../policy/gate-step.js';
+export { gateStep } from '../policy/gate-step.js';
 export type { GuardOptions } from '../policy/guard.js';
 export { withPolicies, invokeGated } from '../policy/guard.js';
 export type { PermissionPolicy } from '../policy/permissions.js';

@@ -53,6 +53,12 @@ export interface InvokeOptions {
   readonly callId?: string;
   /** The timeout when neither `timeoutMs`, the binding nor the tool sets one (the agent sets `DEFAULT_TOOL_TIMEOUT_MS`). */
   readonly defaultTimeoutMs?: number;
+  /**
+   * The rule engine the call was judged by, passed to the implementation as `ctx.rules` (the
+   * invoker's gate step sets it), so implementations that check what they really touch (the
+   * built-ins' real paths) check it against the call's rules too.
+   */
+  readonly rules?: unknown;
 }
 
 /** The timeout of a tool call in an agent run when nothing else sets one: 5 minutes. */
@@ -72,17 +78,37 @@ const MAX_MESSAGE = 2000;
  * Runs a bound tool. Never throws, never rejects: every failure is an `{ok: false}` result with a
  * stable code.
  */
-export const invoke = (bound: BoundTool, args: unknown, options?: InvokeOptions): Promise<ToolResult> => {
+export const invoke = (bound: BoundTool, args: unknown, options?: InvokeOptions): Promise<ToolResult> => run(bound, args, options, false);
+
+/**
+ * `invoke` of arguments `checkArguments` accepted (the invoker validates once, before its steps):
+ * the same call, without validating them again. Internal to the library (not exported by the package).
+ */
+export const invokeValidated = (bound: BoundTool, args: unknown, options?: InvokeOptions): Promise<ToolResult> => run(bound, args, options, true);
+
+/** Why the arguments cannot be used (`TOOL_INVALID_ARGUMENTS`, `TOOL_INVALID_SCHEMA`…), or `undefined` when they validate. */
+export const checkArguments = (bound: BoundTool, args: unknown): ToolResult | undefined => {
+  if (!isBoundToolImpl(bound)) return notBound(bound);
+  if (!bound.ready) {
+    const compiled = bound.validators();
+    if (compiled._tag === 'Left') return fail(ToolCodes.INVALID_SCHEMA, compiled.left.message);
+  }
+  if (deeperThan(args, MAX_ARGUMENT_DEPTH)) return tooDeep();
+  return bound.argsCheck(args) ? undefined : invalidArguments(bound, args);
+};
+
+const run = (bound: BoundTool, args: unknown, options: InvokeOptions | undefined, validated: boolean): Promise<ToolResult> => {
   try {
     if (!isBoundToolImpl(bound)) return Promise.resolve(notBound(bound));
     if (
       bound.plain &&
-      (options === undefined || (options.signal === undefined && options.timeoutMs === undefined && options.observer === undefined && options.defaultTimeoutMs === undefined)) &&
+      (options === undefined ||
+        (options.signal === undefined && options.timeoutMs === undefined && options.observer === undefined && options.defaultTimeoutMs === undefined && options.rules === undefined)) &&
       !tracingEnabled()
     ) {
-      return plainCall(bound, args, options?.context);
+      return plainCall(bound, args, options?.context, validated);
     }
-    return fullCall(bound, args, options ?? {}, undefined);
+    return fullCall(bound, args, options ?? {}, undefined, validated);
   } catch (e) {
     return Promise.resolve(internalFailure(e));
   }
@@ -97,7 +123,7 @@ export const invokeJson = (bound: BoundTool, argumentsText: string, options?: In
     const parsed = parseArguments(argumentsText);
     if (parsed.ok) return invoke(bound, parsed.value, options);
     if (!isBoundToolImpl(bound)) return Promise.resolve(notBound(bound));
-    return fullCall(bound, argumentsText, options ?? {}, parsed);
+    return fullCall(bound, argumentsText, options ?? {}, parsed, false);
   } catch (e) {
     return Promise.resolve(internalFailure(e));
   }
@@ -136,14 +162,16 @@ export const parseArguments = (text: string): ToolResult<unknown> => {
 // the plain path: validate, run, check
 // -------------------------------------------------------------------------------------------------
 
-const plainCall = async (b: BoundToolImpl, args: unknown, context: unknown): Promise<ToolResult> => {
+const plainCall = async (b: BoundToolImpl, args: unknown, context: unknown, validated: boolean): Promise<ToolResult> => {
   try {
-    if (!b.ready) {
-      const compiled = b.validators();
-      if (compiled._tag === 'Left') return fail(ToolCodes.INVALID_SCHEMA, compiled.left.message);
+    if (!validated) {
+      if (!b.ready) {
+        const compiled = b.validators();
+        if (compiled._tag === 'Left') return fail(ToolCodes.INVALID_SCHEMA, compiled.left.message);
+      }
+      if (deeperThan(args, MAX_ARGUMENT_DEPTH)) return tooDeep();
+      if (!b.argsCheck(args)) return invalidArguments(b, args);
     }
-    if (deeperThan(args, MAX_ARGUMENT_DEPTH)) return tooDeep();
-    if (!b.argsCheck(args)) return invalidArguments(b, args);
     let r: unknown;
     try {
       r = b.tool.invoke(b.hasDefaults ? withDefaults(b, args) : args, context === undefined ? b.plainContext : { signal: NEVER, toolName: b.name, context });
@@ -171,9 +199,10 @@ interface Prepared {
   readonly context: unknown;
   readonly timeoutMs: number | undefined;
   readonly signal: AbortSignal | undefined;
+  readonly rules: unknown;
 }
 
-const fullCall = async (b: BoundToolImpl, args: unknown, o: InvokeOptions, early: ToolResult | undefined): Promise<ToolResult> => {
+const fullCall = async (b: BoundToolImpl, args: unknown, o: InvokeOptions, early: ToolResult | undefined, validated: boolean): Promise<ToolResult> => {
   let observer: InvocationObserver | undefined;
   let span: ToolSpan | undefined;
   let id = '';
@@ -197,14 +226,14 @@ const fullCall = async (b: BoundToolImpl, args: unknown, o: InvokeOptions, early
 
   let result: ToolResult;
   try {
-    const prepared = early ?? prepare(b, args, o);
+    const prepared = early ?? prepare(b, args, o, validated);
     if ('ok' in prepared) {
       result = prepared;
     } else {
       let outcome: Outcome;
       if (prepared.timeoutMs === undefined && prepared.signal === undefined) {
         try {
-          const ctx: InvocationContext = { signal: NEVER, toolName: b.name, context: prepared.context };
+          const ctx: InvocationContext = prepared.rules === undefined ? { signal: NEVER, toolName: b.name, context: prepared.context } : { signal: NEVER, toolName: b.name, context: prepared.context, rules: prepared.rules };
           let r = span !== undefined ? withSpanContext(span, () => b.tool.invoke(prepared.a, ctx)) : b.tool.invoke(prepared.a, ctx);
           if (isThenable(r)) r = await r;
           outcome = ok(r);
@@ -237,15 +266,13 @@ const fullCall = async (b: BoundToolImpl, args: unknown, o: InvokeOptions, early
 };
 
 /** Steps 1–2 and the limits: a failure, or the call ready to run. */
-const prepare = (b: BoundToolImpl, args: unknown, o: InvokeOptions): ToolResult | Prepared => {
+const prepare = (b: BoundToolImpl, args: unknown, o: InvokeOptions, validated: boolean): ToolResult | Prepared => {
   const signal = o.signal;
   if (signal !== undefined && signal.aborted) return cancelled(b.name, signal.reason);
-  if (!b.ready) {
-    const compiled = b.validators();
-    if (compiled._tag === 'Left') return fail(ToolCodes.INVALID_SCHEMA, compiled.left.message);
+  if (!validated) {
+    const invalid = checkArguments(b, args);
+    if (invalid !== undefined) return invalid;
   }
-  if (deeperThan(args, MAX_ARGUMENT_DEPTH)) return tooDeep();
-  if (!b.argsCheck(args)) return invalidArguments(b, args);
   const a = b.hasDefaults ? withDefaults(b, args) : args;
 
   const limits = b.tool.limits;
@@ -269,6 +296,7 @@ const prepare = (b: BoundToolImpl, args: unknown, o: InvokeOptions): ToolResult 
     context: o.context !== undefined ? o.context : b.options.context,
     timeoutMs: timeout !== undefined && timeout <= MAX_TIMER_MS ? timeout : undefined,
     signal,
+    rules: o.rules,
   };
 };
 
@@ -358,6 +386,9 @@ class GuardedContext implements InvocationContext {
   }
   get context(): unknown {
     return this.#call.p.context;
+  }
+  get rules(): unknown {
+    return this.#call.p.rules;
   }
   get signal(): AbortSignal {
     const c = this.#call;

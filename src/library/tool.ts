@@ -22,6 +22,12 @@ export interface InvocationContext {
   readonly toolName: string;
   /** Whatever the caller passed as `context` to `invoke` (a workspace, a user id, ...). */
   readonly context?: unknown;
+  /**
+   * The rule engine the call was judged by (`policy`'s `RuleEngine`, set by the invoker's gate
+   * step): an implementation that checks what it really touches (a built-in resolving links)
+   * checks it against these rules as well as its own.
+   */
+  readonly rules?: unknown;
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * An MCP server over a tool source, built on the SDK's low-level `Server` (v2,
  * `@modelcontextprotocol/server`): gramkit writes `tools/list` itself, so each `inputSchema` is the
- * one `gramkit schema --format mcp` prints, and `tools/call` goes through the policies and `invoke`
- * (validation, defaults, timeouts, output checks), so every failure is a result with `isError: true`
+ * one `gramkit schema --format mcp` prints, and `tools/call` goes through the one invoker
+ * (library/invoker.ts: validation, the serialise and gate steps when the server has policies, then
+ * defaults, timeouts, output checks), so every failure is a result with `isError: true`
  * and a message a model can act on. An unknown tool is a JSON-RPC error (`-32602`, naming the tools
  * there are); the server keeps serving.
  *
@@ -15,15 +16,27 @@
 import { type jsonSchemaValidator, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import type { BoundTool } from '../library/bind.js';
+import { createInvoker, type Invoker } from '../library/invoker.js';
+import { CallLock, serialise } from '../library/serial.js';
+import type { Approver } from '../policy/approvals.js';
+import type { Policies } from '../policy/evaluate.js';
+import { gateStep } from '../policy/gate-step.js';
 import { toMcpCallResult } from './call-result.js';
 import { McpCodes } from './codes.js';
-import { gatedCall, type McpGateOptions } from './gate.js';
 import { servedTools } from './tool-definitions.js';
 import type { McpToolSource } from './tool-source.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------------------
+
+/** The policies a server puts its calls through. */
+export interface McpGateOptions {
+  /** Permissions, rules and approvals applied before each call; none: every valid call runs. */
+  readonly policies?: Policies;
+  /** Answers calls that need approval; without one they are refused (`POLICY_DENIED`, saying why). */
+  readonly approver?: Approver;
+}
 
 export interface McpServeOptions extends McpGateOptions {
   /** The server's name in the MCP handshake (default `gramkit`). */
@@ -49,8 +62,19 @@ const ACCEPT_EVERYTHING: jsonSchemaValidator = {
 // the factory
 // -------------------------------------------------------------------------------------------------
 
+/**
+ * The server's invoker: with policies, calls that change state run alone and every call is judged
+ * when it starts (one lock for every connection of the server); without, `invoke`.
+ */
+const serverInvoker = (options: McpGateOptions): Invoker =>
+  options.policies === undefined
+    ? createInvoker([])
+    : createInvoker([serialise(new CallLock()), gateStep({ policies: options.policies, ...(options.approver !== undefined ? { approver: options.approver } : {}) })]);
+
 export const mcpServerFactory = (source: McpToolSource, options: McpServeOptions = {}): ServerFactory => {
-  const call = gatedCall(options);
+  const invoker = serverInvoker(options);
+  // a source that runs its own calls (the catalog's) takes them, with the caller's scopes
+  const call = source.call ?? invoker;
   const reported = new WeakSet<ReadonlyArray<BoundTool>>();
   const served = () => {
     const tools = source.tools();
@@ -85,9 +109,11 @@ export const mcpServerFactory = (source: McpToolSource, options: McpServeOptions
           { code: McpCodes.UNKNOWN_TOOL, tools: names },
         );
       }
+      const scopes = ctx.http?.authInfo?.scopes;
       const result = await call(bound, request.params.arguments ?? {}, {
         signal: ctx.mcpReq.signal,
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...(scopes !== undefined ? { scopes: new Set(scopes) } : {}),
       });
       return toMcpCallResult(result, s.structured.has(name)) as never;
     });

@@ -7,6 +7,8 @@
  * `tools()` and, optionally, `subscribe()` can be served.
  */
 import type { BoundTool, BoundTools } from '../library/bind.js';
+import type { InvokerOptions } from '../library/invoker.js';
+import type { ToolResult } from '../library/result.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -17,6 +19,17 @@ export interface McpToolSource {
   readonly tools: () => ReadonlyArray<BoundTool>;
   /** Calls `onChange` after `tools()` changed; returns a function that stops the calls. */
   readonly subscribe?: (onChange: () => void) => () => void;
+  /**
+   * Runs a call of one of its tools through its own invoker (the catalog's: its steps, usage and
+   * events); without it the server runs calls with its own. `scopes`: the caller's, when the HTTP
+   * request carried an identity (a service with `--require-scopes`).
+   */
+  readonly call?: (bound: BoundTool, args: unknown, options: SourceCallOptions) => Promise<ToolResult>;
+}
+
+/** What a server tells a source's `call`. */
+export interface SourceCallOptions extends InvokerOptions {
+  readonly scopes?: ReadonlySet<string>;
 }
 
 /** A source whose tools can be replaced; each replacement notifies the subscribers. */

@@ -47,6 +47,8 @@ export interface GateCall {
    * person's changes are taken as they are.
    */
   readonly schema?: JsonSchema;
+  /** The arguments were validated against `schema` already (the invoker validates before its steps). */
+  readonly validated?: boolean;
   /** Names the call in approval requests (the agent passes `step:callId`); a fresh id by default. */
   readonly stepId?: string;
   /** The invocation context, passed to approval predicates. */
@@ -107,7 +109,7 @@ export const passGate = async (call: GateCall, options: GateOptions): Promise<Ga
     if (decision.kind === 'allow') return { args };
     if (decision.kind === 'deny') return { args, refused: deniedResult(decision) };
     // ask: a call that will fail validation runs nothing, so no one is asked about it
-    if (!argumentsValid(call.schema, args)) return { args };
+    if (call.validated !== true && !argumentsValid(call.schema, args)) return { args };
     if (options.approver === undefined) {
       return {
         args,

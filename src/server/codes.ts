@@ -6,16 +6,16 @@
 import { type CodeOf, defineCodes } from '../core/codes.js';
 
 export const ServiceCodes = defineCodes('server', 'SERVICE', {
-  NOT_FOUND: { summary: 'no route has that path', hint: 'see /openapi.json for the routes' },
-  METHOD_NOT_ALLOWED: { summary: 'the path exists, not with that method (the `Allow` header lists the methods)', hint: 'use one of the methods in the Allow header' },
-  MALFORMED_JSON: { summary: 'the body is not JSON', hint: 'send valid JSON (the message gives the position)' },
-  UNSUPPORTED_MEDIA_TYPE: { summary: 'a body that is not `application/json`', hint: 'send Content-Type: application/json' },
-  BODY_TOO_LARGE: { summary: 'the body is larger than the server accepts', hint: 'send a smaller body, or start the server with a larger --max-body' },
-  INVALID_REQUEST: { summary: 'the body, a query parameter, a path parameter or a header does not fit the route\'s schema', hint: 'fix the part the message names (issues lists every problem)' },
-  UNAUTHORIZED: { summary: 'the server has a token and the request does not carry it (`Authorization: Bearer <token>`)', hint: 'send Authorization: Bearer <the --token of the server>' },
-  FORBIDDEN_HOST: { summary: 'the `Host` header names another server (DNS rebinding protection of a local server)', hint: 'call the server as localhost or 127.0.0.1, or start it with --host and --token' },
-  MISSING_SCOPE: { summary: 'the server requires scopes and `X-Caller-Scopes` lacks the route\'s', hint: 'send X-Caller-Scopes with the scope the message names' },
-  INTERNAL: { summary: 'a bug: the request could not be answered (reported, never expected)', retryable: 'sometimes', hint: 'report it as a bug, with the request' },
+  NOT_FOUND: { http: 404, summary: 'no route has that path', hint: 'see /openapi.json for the routes' },
+  METHOD_NOT_ALLOWED: { http: 405, summary: 'the path exists, not with that method (the `Allow` header lists the methods)', hint: 'use one of the methods in the Allow header' },
+  MALFORMED_JSON: { http: 400, summary: 'the body is not JSON', hint: 'send valid JSON (the message gives the position)' },
+  UNSUPPORTED_MEDIA_TYPE: { http: 415, summary: 'a body that is not `application/json`', hint: 'send Content-Type: application/json' },
+  BODY_TOO_LARGE: { http: 413, summary: 'the body is larger than the server accepts', hint: 'send a smaller body, or start the server with a larger --max-body' },
+  INVALID_REQUEST: { http: 400, summary: 'the body, a query parameter, a path parameter or a header does not fit the route\'s schema', hint: 'fix the part the message names (issues lists every problem)' },
+  UNAUTHORIZED: { http: 401, summary: 'the server has a token and the request does not carry it (`Authorization: Bearer <token>`)', hint: 'send Authorization: Bearer <the --token of the server>' },
+  FORBIDDEN_HOST: { http: 403, summary: 'the `Host` header names another server (DNS rebinding protection of a local server)', hint: 'call the server as localhost or 127.0.0.1, or start it with --host and --token' },
+  MISSING_SCOPE: { http: 403, summary: 'the server requires scopes and `X-Caller-Scopes` lacks the route\'s', hint: 'send X-Caller-Scopes with the scope the message names' },
+  INTERNAL: { http: 500, summary: 'a bug: the request could not be answered (reported, never expected)', retryable: 'sometimes', hint: 'report it as a bug, with the request' },
 });
 
 export type ServiceCode = CodeOf<typeof ServiceCodes>;

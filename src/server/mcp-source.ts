@@ -3,10 +3,12 @@
  * `/mcp`): the enabled, available tools, the newest version of each slug (what agents bind with
  * `--catalog`), each named by its slug.
  *
- * A call goes through the catalog (`invokeTool`): the same policies, usage, history and events as
- * the REST invoke routes. The served tool keeps the record's schemas, limits and annotations, so
- * `tools/list` shows what the catalog stores; a refusal before the tool runs (disabled meanwhile,
- * a policy) comes back as a failed call with the catalog's code.
+ * A call goes through the catalog (`invokeTool`, the catalog's invoker): the same validation,
+ * serialisation, policies, usage, history and events as the REST invoke routes, and the caller's
+ * scopes checked by the same step (`requireScope`). Its result is the call's result as it is
+ * (`retryable` kept); a refusal before the tool runs (disabled meanwhile) is a failed call with
+ * the catalog's code and its registry's `retryable`. The served tool keeps the record's schemas,
+ * limits and annotations, so `tools/list` shows what the catalog stores.
  *
  * `tools()` is synchronous (the MCP server reads it on every request): it answers the list built
  * last, and asks the catalog to sync (another process's writes then arrive as `changed` events).
@@ -14,12 +16,15 @@
  */
 import type { Catalog } from '../catalog/catalog.js';
 import type { ToolRecord } from '../catalog/records.js';
+import { retryableCode } from '../core/codes.js';
 import { type BoundTool, bindTool } from '../library/bind.js';
-import { ToolFailure } from '../library/result.js';
+import { fail, type ToolResult } from '../library/result.js';
 import { createTool, type Tool } from '../library/tool.js';
 import { emptyToolLibrary, registerTool } from '../library/tool-library.js';
 import { McpCodes } from '../mcp/codes.js';
-import type { McpToolSource } from '../mcp/tool-source.js';
+import type { McpToolSource, SourceCallOptions } from '../mcp/tool-source.js';
+import { Scopes } from './codes.js';
+import { requireScope } from './scopes.js';
 import type { Mount } from './service.js';
 
 export interface CatalogToolSource extends McpToolSource {
@@ -29,27 +34,30 @@ export interface CatalogToolSource extends McpToolSource {
   readonly close: () => void;
 }
 
+/** One call of a catalog tool: through the catalog's invoker, the caller's scope checked first. Never rejects. */
+const callThroughCatalog = async (catalog: Catalog, toolID: string, args: unknown, options: SourceCallOptions): Promise<ToolResult> => {
+  const r = await catalog.invokeTool({ id: toolID }, args, {
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.scopes !== undefined ? { steps: [requireScope(options.scopes, Scopes.INVOKE)] } : {}),
+  });
+  if (r.ok) return r.value;
+  return fail(r.error.code, r.error.message, { ...(r.error.details !== undefined ? { details: r.error.details } : {}), retryable: retryableCode(r.error.code) });
+};
+
+/** The catalog tool each served tool stands for. */
+const servedIds = new WeakMap<object, string>();
+
 /** A tool whose calls go through the catalog, with the catalog tool's name, schemas, limits and annotations. */
-const throughCatalog = (catalog: Catalog, record: ToolRecord, shape: Tool): Tool =>
-  createTool(
-    shape.name,
-    shape.description,
-    shape.schema,
-    async (args: unknown, ctx) => {
-      const r = await catalog.invokeTool({ id: record.toolID }, args, { signal: ctx.signal });
-      if (!r.ok) throw new ToolFailure(r.error.code, r.error.message, r.error.details !== undefined ? { details: r.error.details } : {});
-      if (!r.value.ok) {
-        const e = r.value.error;
-        throw new ToolFailure(e.code, e.message, { retryable: e.retryable, ...(e.details !== undefined ? { details: e.details } : {}) });
-      }
-      return r.value.value;
-    },
-    {
-      ...(shape.outputSchema !== undefined ? { outputSchema: shape.outputSchema } : {}),
-      ...(shape.limits !== undefined ? { limits: shape.limits } : {}),
-      ...(shape.annotations !== undefined ? { annotations: shape.annotations } : {}),
-    },
-  );
+const throughCatalog = (catalog: Catalog, record: ToolRecord, shape: Tool): Tool => {
+  const tool = createTool(shape.name, shape.description, shape.schema, (args: unknown, ctx) => callThroughCatalog(catalog, record.toolID, args, { signal: ctx.signal }), {
+    ...(shape.outputSchema !== undefined ? { outputSchema: shape.outputSchema } : {}),
+    ...(shape.limits !== undefined ? { limits: shape.limits } : {}),
+    ...(shape.annotations !== undefined ? { annotations: shape.annotations } : {}),
+  });
+  servedIds.set(tool, record.toolID);
+  return tool;
+};
 
 export const catalogToolSource = (catalog: Catalog): CatalogToolSource => {
   let current: ReadonlyArray<BoundTool> = Object.freeze([]);
@@ -99,6 +107,12 @@ export const catalogToolSource = (catalog: Catalog): CatalogToolSource => {
   const first = rebuild();
 
   return Object.freeze({
+    call: (bound: BoundTool, args: unknown, options: SourceCallOptions): Promise<ToolResult> => {
+      const id = servedIds.get(bound.tool);
+      return id !== undefined
+        ? callThroughCatalog(catalog, id, args, options)
+        : Promise.resolve(fail(McpCodes.UNKNOWN_TOOL, `"${bound.name}" is not a tool of this catalog`));
+    },
     tools: () => {
       if (!syncing) {
         syncing = true;

@@ -24,6 +24,7 @@ import { ServiceCodes } from './codes.js';
 import { openApiDocument } from './openapi.js';
 import { problem, problemResponse } from './problem.js';
 import { readIdHeader, readJsonBody, readQuery, readScopes } from './request.js';
+import { missingScope } from './scopes.js';
 import { json, type Reply, type RouteSpec } from './route.js';
 import { catalogRoutes } from './routes-catalog.js';
 import { eventsRoute } from './routes-events.js';
@@ -34,7 +35,13 @@ import { healthRoute, registryRoutes } from './routes-registry.js';
 // -------------------------------------------------------------------------------------------------
 
 /** A web-standard handler: what `fetch` takes and gives. */
-export type FetchHandler = (request: Request) => Response | Promise<Response>;
+/** A mounted handler: the request, and its caller when the service knows one (`--require-scopes`: the caller's scopes). */
+export type FetchHandler = (request: Request, caller?: Caller) => Response | Promise<Response>;
+
+/** Who a request comes from, as the service authenticated it. */
+export interface Caller {
+  readonly scopes: ReadonlySet<string>;
+}
 
 export interface Mount {
   /** A path prefix, e.g. `/mcp`: the handler answers it and everything below it. */
@@ -162,9 +169,8 @@ export const createService = (options: ServiceOptions): Service => {
   const handle = async (route: RouteSpec, request: Request, params: Readonly<Record<string, string>>): Promise<Response> => {
     const refused = check(request, route.public === true);
     if (refused !== undefined) return refused;
-    if (options.requireScopes === true && route.scope !== undefined && !readScopes(request).has(route.scope)) {
-      return problemResponse(problem(ServiceCodes.MISSING_SCOPE, `this route needs the scope ${route.scope} in X-Caller-Scopes`, { scope: route.scope }));
-    }
+    const missing = options.requireScopes === true && route.scope !== undefined ? missingScope(readScopes(request), route.scope) : undefined;
+    if (missing !== undefined) return problemResponse(problem(missing.code, missing.message, { scope: missing.scope }));
     const query = route.query === undefined ? ({ ok: true, value: {} } as const) : readQuery(new URL(request.url), route.query);
     if (!query.ok) return problemResponse(query.problem);
     let agentId: string | undefined;
@@ -219,7 +225,9 @@ export const createService = (options: ServiceOptions): Service => {
   app.get('/openapi.json', (c) => check(c.req.raw, true) ?? new Response(JSON.stringify(openapi), { headers: JSON_HEADERS }));
   for (const m of options.mounts ?? []) {
     const prefix = m.path.replace(/\/+$/, '');
-    const run = async (request: Request): Promise<Response> => check(request, m.public === true) ?? (await m.handler(request));
+    // the mount's calls check the caller's scopes with the same step (server/scopes.ts)
+    const run = async (request: Request): Promise<Response> =>
+      check(request, m.public === true) ?? (await m.handler(request, options.requireScopes === true ? { scopes: readScopes(request) } : undefined));
     app.all(prefix, (c) => run(c.req.raw));
     app.all(`${prefix}/*`, (c) => run(c.req.raw));
   }
