@@ -193,5 +193,5 @@ const agentGate = (call: ToolCall, step: number, parentSpan: number, env: ToolCa
     onOutcome: (_call, outcome) => seen(outcome),
   });
   // approval requests name the call `step:callId`
-  return (c, next) => judge({ ...c, options: { ...c.options, callId: `${step}:${call.id}` } }, (changed) => next(changed === undefined ? undefined : { ...changed, options: c.options }));
+  return (c, next) => judge({ ...c, options: { ...c.options, callId: `${step}:${call.id}` } }, (changed) => next(changed === undefined ? undefined : { ...changed, options: { ...changed.options, callId: call.id } }));
 };
