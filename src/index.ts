@@ -98,8 +98,7 @@ export { bindTool, bindAll, lookupBound, formatBindError } from './library/bind.
 export type { InvokeOptions } from './library/invoke.js';
 export { invoke, invokeJson, invokeByName, invokeTask, DEFAULT_TOOL_TIMEOUT_MS } from './library/invoke.js';
 export type { Call, Next, Step, Invoker, InvokerOptions } from './library/invoker.js';
-export { createInvoker, copyArguments, withOptions } from './library/invoker.js';
-export { CallLock, serialise, runsAlone } from './library/serial.js';
+export { createInvoker, copyArguments } from './library/invoker.js';
 export { MAX_ARGUMENT_DEPTH } from './core/json.js';
 export type { InvocationEvent, InvokedEvent, ResultEvent, FailedEvent, InvocationObserver } from './library/events.js';
 export { onEvent } from './library/events.js';

@@ -13,6 +13,7 @@ export type { GateCall, GateOptions, GateOutcome, GateApproval } from '../policy
 export { passGate } from '../policy/gate.js';
 export type { GateStepOptions } from '../policy/gate-step.js';
 export { gateStep } from '../policy/gate-step.js';
+export { CallLock, serialise } from '../library/serial.js';
 export type { GuardOptions } from '../policy/guard.js';
 export { withPolicies, invokeGated } from '../policy/guard.js';
 export type { PermissionPolicy } from '../policy/permissions.js';

@@ -94,9 +94,3 @@ export const copyArguments: Step = (call, next) => {
   const copy: unknown = structuredClone(call.args);
   return next({ ...call, args: copy, checked: call.args === call.checked ? copy : call.checked });
 };
-
-/** The same options for every call (a timeout, an observer), under the ones the call gives. */
-export const withOptions =
-  (defaults: InvokeOptions): Step =>
-  (call, next) =>
-    next({ ...call, options: { ...defaults, ...call.options } });
