@@ -51,8 +51,8 @@ describe('attack: a run\'s rules reach the built-ins\' real-path checks', () => 
     expect(r.value.toolsUsed).toHaveLength(CALLS.length);
     for (const u of r.value.toolsUsed) expect(JSON.stringify(u.result), `${u.name} ${JSON.stringify(u.args)}`).not.toContain(KEY);
     // the link is refused by the run's rule, naming it
-    const link = r.value.toolsUsed[1];
-    expect(link?.result.ok ? 'ok' : link?.result.error.code).toBe(PolicyCodes.DENIED);
+    const link = r.value.toolsUsed[1]?.result;
+    expect(link === undefined || link.ok ? 'ok' : link.error.code).toBe(PolicyCodes.DENIED);
     expect(JSON.stringify(link?.result)).toContain('no-env-files');
   });
 
