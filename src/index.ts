@@ -99,6 +99,8 @@ export type { BindError, BindErrorCode, Mismatch, MismatchCode, BindOptions, Bou
 export { bindTool, bindAll, lookupBound, formatBindError } from './library/bind.js';
 export type { InvokeOptions } from './library/invoke.js';
 export { invoke, invokeJson, invokeByName, invokeTask, DEFAULT_TOOL_TIMEOUT_MS } from './library/invoke.js';
+export type { Call, Next, Step, Invoker, InvokerOptions } from './library/invoker.js';
+export { createInvoker } from './library/invoker.js';
 export { MAX_ARGUMENT_DEPTH } from './core/json.js';
 export type { InvocationEvent, InvokedEvent, ResultEvent, FailedEvent, InvocationObserver } from './library/events.js';
 export { onEvent } from './library/events.js';

@@ -11,12 +11,13 @@
  * `failures: 'result'` the failure is returned as the output instead, `{error: {code, message,
  * retryable}}`, the way gramkit's own agent loop reports it.
  *
- * Permissions and safety rules are not applied here: wrap tools with `withPolicies`
- * (`gramkit/policy`) before binding them to enforce them.
+ * `execute` runs the call through the one invoker (library/invoker.ts) built from `steps`: pass the
+ * policy gate step (`gateStep({policies, approver})`, `gramkit/policy`) to enforce permissions, rules
+ * and approvals; without steps it is `invoke`.
  */
 import { jsonSchema, type Tool, tool } from 'ai';
 import type { BoundTool, BoundTools } from '../library/bind.js';
-import { invoke } from '../library/invoke.js';
+import { createInvoker, type Invoker, type Step } from '../library/invoker.js';
 import { ToolFailure } from '../library/result.js';
 import { NEVER } from '../library/never-signal.js';
 
@@ -31,6 +32,8 @@ export interface AISDKToolsOptions {
   readonly timeoutMs?: number;
   /** Passed to implementations as `ctx.context` when the SDK passes no context of its own. */
   readonly context?: unknown;
+  /** Steps of the invoker every call goes through (the policy gate, …); none by default. */
+  readonly steps?: ReadonlyArray<Step>;
 }
 
 /** The options the SDK gives `execute` (ai 6 names the context `experimental_context`, ai 7 `context`). */
@@ -75,14 +78,14 @@ const needsApproval = (bound: BoundTool, options: AISDKToolsOptions): Pick<Tool,
 };
 
 /** One bound tool as an AI SDK tool. */
-export const toAISDKTool = (bound: BoundTool, options: AISDKToolsOptions = {}): Tool =>
+export const toAISDKTool = (bound: BoundTool, options: AISDKToolsOptions = {}, invoker: Invoker = createInvoker(options.steps ?? [])): Tool =>
   tool({
     description: bound.spec.description,
     inputSchema: jsonSchema(bound.spec.schema as never),
     ...needsApproval(bound, options),
     execute: async (input: unknown, o: ExecuteOptions) => {
       const context = contextOf(o, options.context);
-      const result = await invoke(bound, input, {
+      const result = await invoker(bound, input, {
         ...(o?.abortSignal !== undefined ? { signal: o.abortSignal } : {}),
         ...(o?.toolCallId !== undefined ? { callId: o.toolCallId } : {}),
         ...(context !== undefined ? { context } : {}),
@@ -99,6 +102,7 @@ export const toAISDKTool = (bound: BoundTool, options: AISDKToolsOptions = {}): 
 export const toAISDKTools = (bound: BoundTools | ReadonlyArray<BoundTool>, options: AISDKToolsOptions = {}): Record<string, Tool> => {
   const list = Array.isArray(bound) ? (bound as ReadonlyArray<BoundTool>) : (bound as BoundTools).tools;
   const out: Record<string, Tool> = {};
-  for (const b of list) Object.defineProperty(out, b.name, { value: toAISDKTool(b, options), enumerable: true, writable: true, configurable: true });
+  const invoker = createInvoker(options.steps ?? []);
+  for (const b of list) Object.defineProperty(out, b.name, { value: toAISDKTool(b, options, invoker), enumerable: true, writable: true, configurable: true });
   return out;
 };

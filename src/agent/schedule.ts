@@ -3,14 +3,14 @@
  * others see (a tool whose permissions include `fs:write` or `proc:exec`, or whose approval depends
  * on its arguments, i.e. on the state it finds) runs alone: after every call asked before it has
  * finished, and before any call asked after it starts. Each call's policies are judged when it
- * starts, so an approval is decided on the files as they are when the call runs, not as they were
+ * starts (library/serial.ts `runsAlone` classifies the calls; other surfaces serialise with its
+ * `serialise` step), so an approval is decided on the files as they are when the call runs, not as they were
  * before the turn (`move_file a→b` then `write_file b` asks before overwriting what the move made).
  *
  * A turn has a bounded number of calls (`maxCallsPerTurn`, default 16; the calls beyond are not
  * run and answer `TOOL_TOO_MANY_CALLS`) and of calls running at once (`concurrency`, default 4).
  */
 import { ToolCodes } from '../library/codes.js';
-import type { ToolAnnotations } from '../library/tool.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -28,17 +28,6 @@ export const DEFAULT_TOOL_CONCURRENCY = 4;
 
 /** The code of the calls of a turn beyond `maxCallsPerTurn`. */
 export const TOO_MANY_CALLS = ToolCodes.TOO_MANY_CALLS;
-
-// -------------------------------------------------------------------------------------------------
-// classification
-// -------------------------------------------------------------------------------------------------
-
-/** Whether a call of a tool with these annotations may change what the other calls see or are judged on. */
-export const runsAlone = (annotations: ToolAnnotations | undefined): boolean => {
-  if (annotations === undefined) return false;
-  const perms = annotations.permissions ?? [];
-  return perms.includes('fs:write') || perms.includes('proc:exec') || typeof annotations.approval === 'function';
-};
 
 // -------------------------------------------------------------------------------------------------
 // running

@@ -8,7 +8,8 @@ import type { AssistantMessage, Message, ToolCall } from './messages.js';
 import type { Model, ModelError, ModelRequest, ModelResponse } from './model.js';
 import { endOtelSpan, type OtelSpan, startChatSpan } from './telemetry.js';
 import { fail } from '../library/result.js';
-import { DEFAULT_MAX_CALLS_PER_TURN, DEFAULT_TOOL_CONCURRENCY, runScheduled, runsAlone, TOO_MANY_CALLS, type ScheduleOptions } from './schedule.js';
+import { runsAlone } from '../library/serial.js';
+import { DEFAULT_MAX_CALLS_PER_TURN, DEFAULT_TOOL_CONCURRENCY, runScheduled, TOO_MANY_CALLS, type ScheduleOptions } from './schedule.js';
 import { type ExecutedCall, executeToolCall, type ToolCallEnvironment, toolResultContent } from './tool-call.js';
 
 // -------------------------------------------------------------------------------------------------

@@ -4,23 +4,25 @@
  *
  * 1. a tool the agent does not have: `TOOL_NOT_BOUND`, listing the ones it has;
  * 2. arguments that are not JSON: `TOOL_INVALID_ARGUMENTS`;
- * 3. the gate (policy/gate.ts: permissions, safety level, rules, then approval): a denial is
+ * 3. the one invoker (library/invoker.ts): arguments validated once (`TOOL_INVALID_ARGUMENTS`), then
+ *    the gate step (policy/gate-step.ts: permissions, safety level, rules, then approval): a denial is
  *    `POLICY_DENIED` with the reason; a call that needs approval goes to the `approve` hook (it may
  *    allow, refuse, or change the arguments, which are then validated and checked by the static
- *    policies again); without a hook it is `POLICY_DENIED`, saying approval was needed. Calls whose
- *    arguments do not validate are not put to a person: they fail validation without running;
- * 4. `invoke`: validation, timeout, cancellation, exceptions, output checks.
+ *    policies again); without a hook it is `POLICY_DENIED`, saying approval was needed;
+ * 4. the tool on its own copy of the arguments: timeout, cancellation, exceptions, output checks.
  */
 import { PolicyCodes } from '../policy/codes.js';
 import { ToolCodes } from '../library/codes.js';
 import type { Context } from '@opentelemetry/api';
-import type { BoundTool, BoundTools } from '../library/bind.js';
+import type { BoundTools } from '../library/bind.js';
 import type { InvocationObserver } from '../library/events.js';
-import { DEFAULT_TOOL_TIMEOUT_MS, invoke, parseArguments } from '../library/invoke.js';
+import { DEFAULT_TOOL_TIMEOUT_MS, parseArguments } from '../library/invoke.js';
+import { copyArguments, createInvoker, type Step } from '../library/invoker.js';
 import { fail, type ToolResult } from '../library/result.js';
 import type { Approver } from '../policy/approvals.js';
 import type { Policies } from '../policy/evaluate.js';
-import { type GateApproval, type GateOutcome, passGate } from '../policy/gate.js';
+import type { GateApproval } from '../policy/gate.js';
+import { gateStep } from '../policy/gate-step.js';
 import type { AgentEvent } from './events.js';
 import type { ToolCall, ToolMessage } from './messages.js';
 import { withOtelContext } from './telemetry.js';
@@ -131,27 +133,26 @@ export const executeToolCall = async (call: ToolCall, step: number, stepSpan: nu
     if (bound === undefined) result = notFound(call.name, env.tools);
     else if (!parsed.ok) result = parsed;
     else {
-      const gate = await checkPolicies(bound, call, args, step, span.id, env);
-      approval = gate.approval;
-      if (gate.args !== args) {
-        modified = gate.args;
-        args = gate.args;
-      }
-      if (gate.refused !== undefined) result = gate.refused;
-      else {
-        // the tool gets its own copy: a tool that changes its arguments does not rewrite the record
-        const own = structuredClone(args);
-        result = await withOtelContext(env.otel, () =>
-          invoke(bound, own, {
-            callId: call.id,
-            defaultTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
-            ...(env.signal !== undefined ? { signal: env.signal } : {}),
-            ...(env.context !== undefined ? { context: env.context } : {}),
-            ...(env.timeoutMs !== undefined ? { timeoutMs: env.timeoutMs } : {}),
-            ...(env.observer !== undefined ? { observer: env.observer } : {}),
-          }),
-        );
-      }
+      // the one invoker: the gate (judged when the call starts), then the tool on its own copy of
+      // the arguments (a tool that changes them does not rewrite the record)
+      const invoker = createInvoker([agentGate(call, step, span.id, env, (outcome) => {
+        approval = outcome.approval;
+        if (outcome.args !== args) {
+          modified = outcome.args;
+          args = outcome.args;
+        }
+      }), copyArguments]);
+      result = await withOtelContext(env.otel, () =>
+        invoker(bound, args, {
+          callId: call.id,
+          name: call.name,
+          defaultTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
+          ...(env.signal !== undefined ? { signal: env.signal } : {}),
+          ...(env.context !== undefined ? { context: env.context } : {}),
+          ...(env.timeoutMs !== undefined ? { timeoutMs: env.timeoutMs } : {}),
+          ...(env.observer !== undefined ? { observer: env.observer } : {}),
+        }),
+      );
     }
   } catch (e) {
     // invoke never rejects; this guards the policies and approver plumbing
@@ -175,30 +176,22 @@ export const executeToolCall = async (call: ToolCall, step: number, stepSpan: nu
   return { use, message };
 };
 
-/** The gate (policy/gate.ts) for one call of the model, with the run's events and trace spans. */
-const checkPolicies = (bound: BoundTool, call: ToolCall, args: unknown, step: number, parentSpan: number, env: ToolCallEnvironment): Promise<GateOutcome> => {
+/** The gate step (policy/gate-step.ts) for one call of the model, with the run's events and trace spans. */
+const agentGate = (call: ToolCall, step: number, parentSpan: number, env: ToolCallEnvironment, seen: (outcome: { readonly args: unknown; readonly approval?: GateApproval }) => void): Step => {
   let span: SpanHandle | undefined;
-  return passGate(
-    {
-      tool: call.name,
-      args,
-      ...(bound.tool.annotations !== undefined ? { annotations: bound.tool.annotations } : {}),
-      schema: bound.spec.schema,
-      stepId: `${step}:${call.id}`,
-      ...(env.context !== undefined ? { context: env.context } : {}),
-      ...(env.signal !== undefined ? { signal: env.signal } : {}),
+  const judge = gateStep({
+    policies: env.policies,
+    ...(env.approve !== undefined ? { approver: env.approve } : {}),
+    onAsk: (request) => {
+      span = env.trace.start('approval', call.name, parentSpan, { reason: request.reason });
+      env.emit({ type: 'approval-asked', step, callId: call.id, request });
     },
-    {
-      policies: env.policies,
-      ...(env.approve !== undefined ? { approver: env.approve } : {}),
-      onAsk: (request) => {
-        span = env.trace.start('approval', call.name, parentSpan, { reason: request.reason });
-        env.emit({ type: 'approval-asked', step, callId: call.id, request });
-      },
-      onAnswer: (request, response) => {
-        span?.end(response.approved ? 'ok' : 'error', response.approved ? undefined : PolicyCodes.DENIED, { approved: response.approved, modified: response.modifiedArgs !== undefined });
-        env.emit({ type: 'approval-answered', step, callId: call.id, request, response });
-      },
+    onAnswer: (request, response) => {
+      span?.end(response.approved ? 'ok' : 'error', response.approved ? undefined : PolicyCodes.DENIED, { approved: response.approved, modified: response.modifiedArgs !== undefined });
+      env.emit({ type: 'approval-answered', step, callId: call.id, request, response });
     },
-  );
+    onOutcome: (_call, outcome) => seen(outcome),
+  });
+  // approval requests name the call `step:callId`
+  return (c, next) => judge({ ...c, options: { ...c.options, callId: `${step}:${call.id}` } }, (changed) => next(changed === undefined ? undefined : { ...changed, options: { ...changed.options, callId: call.id } }));
 };

@@ -2,6 +2,7 @@
  * The catalog's public types: its options, queries, views and operations (`Catalog`), apart from
  * the implementation (catalog.ts) so the modules behind it can share them.
  */
+import type { Step } from '../library/invoker.js';
 import type { Diagnostic } from '../core/diagnostic.js';
 import type { JsonObject } from '../core/json-schema.js';
 import type { SecretProvider } from '../core/redact.js';
@@ -97,6 +98,8 @@ export interface InvokeOptions {
   readonly onProgress?: ProgressReporter;
   /** Answers this call's approval instead of the catalog's approver (an MCP client asked through elicitation). */
   readonly approver?: Approver;
+  /** Steps of the caller's surface, run first (the service's scope check). */
+  readonly steps?: ReadonlyArray<Step>;
 }
 
 export interface WriteOutcome<A> {

@@ -16,7 +16,9 @@ import type { Diagnostic } from '../core/diagnostic.js';
 import type { JsonObject } from '../core/json-schema.js';
 import type { BoundTool } from '../library/bind.js';
 import type { InvocationObserver } from '../library/events.js';
-import { invoke } from '../library/invoke.js';
+import { createInvoker, type Step } from '../library/invoker.js';
+import { CallLock, serialise } from '../library/serial.js';
+import { gateStep } from '../policy/gate-step.js';
 import type { ToolResult } from '../library/result.js';
 import type { Tool } from '../library/tool.js';
 import { emptyToolLibrary, listTools as libraryTools } from '../library/tool-library.js';
@@ -46,7 +48,6 @@ import {
 import { CatalogCodes } from './codes.js';
 import { type ContentEnvironment, contentSpecification, contentToGram } from './content.js';
 import type { CatalogEvent } from './events.js';
-import { gateCall } from './gate.js';
 import { isRegistryId, isUuidV7, parseId } from './ids.js';
 import { availability, type Implementations, materialize } from './implementation.js';
 import { bundlePage, isLive, searchPage, toolPage } from './listing.js';
@@ -91,6 +92,7 @@ class CatalogImpl {
 
   constructor(private readonly options: CatalogOptions) {
     this.now = options.now ?? Date.now;
+    this.judge = gateStep({ policies: options.policies ?? {}, ...(options.approver !== undefined ? { approver: options.approver } : {}) });
     const builtins = options.builtins ?? builtinTools({ workspace: options.workspace, allowedHosts: options.allowHosts ?? [] });
     this.builtins = new Map(builtins.map((t) => [t.name, t]));
     this.store = new SyncedState(options.store, this.builtins, this.now);
@@ -404,10 +406,6 @@ class CatalogImpl {
     const bound = b.value;
     const validators = bound.validators();
     if (isLeft(validators)) return failure(CatalogCodes.TOOL_UNAVAILABLE, `tool ${record.slug}: its schema does not compile: ${validators.left.message}`);
-    if (!validators.right.args.check(args)) {
-      const issues = validators.right.args.issues(args);
-      return failure(CatalogCodes.INVALID_ARGUMENTS, `invalid arguments for ${record.slug}: ${issues.map((i) => i.message).join('; ')}`, { details: { issues } });
-    }
     const id = callId();
     const context = { ...(options.agentId !== undefined ? { agentId: options.agentId } : {}), ...(options.projectId !== undefined ? { projectId: options.projectId } : {}) };
     // policies run under the name rules know: a built-in's own (its path and command rules apply)
@@ -416,15 +414,14 @@ class CatalogImpl {
     // built-ins, which then take invoke's plain path (the signal is not even built for them)
     const cancellable = record.type !== 'builtin' || !QUICK_BUILTINS.has(record.impl['builtin'] as string);
     const signal = cancellable ? options.signal : undefined;
-    const approver = options.approver ?? this.options.approver;
-    const gate = await gateCall({ policies: this.options.policies ?? {}, ...(approver !== undefined ? { approver } : {}) }, bound, policyName, args, {
-      callId: id,
-      context,
-      ...(signal !== undefined ? { signal } : {}),
-    });
-    if (!gate.allowed) return { ok: false, error: gate.error };
+    // the one invoker: arguments validated once, the caller's steps (scopes), calls that change
+    // state one at a time and each judged when it starts, the gate, then the tool; usage after
     const t0 = performance.now();
-    const result = await invoke(bound, gate.args, {
+    // a caller's own approver (the service's queue naming the caller, an MCP client's elicitation)
+    const judge = options.approver === undefined ? this.judge : gateStep({ policies: this.options.policies ?? {}, approver: options.approver });
+    const invoker = createInvoker([...(options.steps ?? []), this.serial, judge, this.recordUsage(record, options, t0)]);
+    const result = await invoker(bound, args, {
+      name: policyName,
       callId: id,
       context,
       ...(signal !== undefined ? { signal } : {}),
@@ -432,9 +429,23 @@ class CatalogImpl {
       ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
       ...(this.store.bus.listenerCount() > 0 || this.store.backend.kind === 'redis' ? { observer: this.observer(record, options) } : {}),
     });
-    this.usageRecorder.record(record, result, { ...options, durationMs: performance.now() - t0 });
     return success(result);
   };
+
+  /** Calls that change state run alone across every surface of this catalog (REST, `/mcp`). */
+  private readonly serial: Step = serialise(new CallLock());
+
+  /** The policy gate of this catalog (`ALLOWED_TOOL_PERMS`, the rules, the approver of `serve --yes`). */
+  private readonly judge: Step;
+
+  /** Usage and history: every call the tool ran (a refusal before it runs is not usage). */
+  private recordUsage(record: ToolRecord, options: InvokeOptions, t0: number): Step {
+    return async (call, next) => {
+      const result = await next(call);
+      this.usageRecorder.record(record, result, { ...options, durationMs: performance.now() - t0 });
+      return result;
+    };
+  }
 
   /** Library events as catalog events, with the tool's ids and the caller's agent and project. */
   private observer(t: ToolRecord, options: InvokeOptions): InvocationObserver {

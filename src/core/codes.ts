@@ -27,6 +27,8 @@ export interface CodeSpec {
   readonly hint: string;
   /** `error` (default), `warning` or `info`, for diagnostic codes that are not errors. */
   readonly severity?: 'error' | 'warning' | 'info';
+  /** The HTTP status of a response that fails with it (the service's problems; a refused REST invoke). */
+  readonly http?: number;
 }
 
 export interface CodeInfo {
@@ -37,6 +39,8 @@ export interface CodeInfo {
   readonly retryable: Retry;
   readonly hint: string;
   readonly severity: 'error' | 'warning' | 'info';
+  /** The HTTP status of a response that fails with it, when it has one. */
+  readonly http?: number;
 }
 
 /** The constants of a registry: `{TIMEOUT: 'TOOL_TIMEOUT', ...}`. */
@@ -83,6 +87,7 @@ export const defineCodes = <const P extends string, const T extends Readonly<Rec
       retryable: spec.retryable ?? false,
       hint: spec.hint,
       severity: spec.severity ?? 'error',
+      ...(spec.http !== undefined ? { http: spec.http } : {}),
     };
     byCode.set(code, info);
     infos.push(info);
@@ -101,6 +106,9 @@ export const codeInfo = (code: string): CodeInfo | undefined => byCode.get(code)
 
 /** The registries loaded so far, in the order they were defined. */
 export const registries = (): ReadonlyArray<Registry> => defined;
+
+/** The HTTP status its registry gives a code, or `undefined`. */
+export const httpStatusOf = (code: string): number | undefined => byCode.get(code)?.http;
 
 /** Whether a code can be retried according to its registry (`'sometimes'` counts as no). */
 export const retryableCode = (code: string): boolean => byCode.get(code)?.retryable === true;

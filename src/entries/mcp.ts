@@ -11,7 +11,7 @@ export type { McpCode } from '../mcp/codes.js';
 export type { McpToolSource, MutableToolSource } from '../mcp/tool-source.js';
 export { staticToolSource, mutableToolSource } from '../mcp/tool-source.js';
 export type { McpServeOptions } from '../mcp/server.js';
-export type { McpGateOptions } from '../mcp/gate.js';
+export type { McpGateOptions } from '../mcp/server.js';
 export type { McpStdioOptions, McpStdioServer } from '../mcp/stdio-server.js';
 export { serveMcpStdio } from '../mcp/stdio-server.js';
 export type { McpHttpOptions, McpHttpHandler } from '../mcp/http-handler.js';

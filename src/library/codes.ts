@@ -12,7 +12,7 @@ import { type CodeOf, defineCodes } from '../core/codes.js';
 
 export const ToolCodes = defineCodes('library', 'TOOL', {
   // invocation
-  INVALID_ARGUMENTS: { summary: "the arguments do not validate against the tool's schema, or are not JSON (details: the issues and their paths)", hint: 'call again with arguments the message describes' },
+  INVALID_ARGUMENTS: { http: 400, summary: "the arguments do not validate against the tool's schema, or are not JSON (details: the issues and their paths)", hint: 'call again with arguments the message describes' },
   INVALID_OUTPUT: { summary: 'the implementation returned a value that is not JSON data, or does not validate against the output schema', hint: 'fix the implementation (or the output schema): the message gives the path' },
   TIMEOUT: { summary: 'the call took longer than its timeout; its signal was aborted', retryable: true, hint: 'try again, or raise the timeout (`timeoutMs` of the call, the binding or the tool)' },
   CANCELLED: { summary: 'the caller aborted the call', hint: 'nothing to do: the caller asked for it' },

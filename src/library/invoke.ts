@@ -55,6 +55,12 @@ export interface InvokeOptions {
   readonly defaultTimeoutMs?: number;
   /** Told of the implementation's progress reports (`ctx.progress`); without it, the implementation has no `progress`. */
   readonly onProgress?: ProgressReporter;
+  /**
+   * The rule engine the call was judged by, passed to the implementation as `ctx.rules` (the
+   * invoker's gate step sets it), so implementations that check what they really touch (the
+   * built-ins' real paths) check it against the call's rules too.
+   */
+  readonly rules?: unknown;
 }
 
 /** The timeout of a tool call in an agent run when nothing else sets one: 5 minutes. */
@@ -74,17 +80,42 @@ const MAX_MESSAGE = 2000;
  * Runs a bound tool. Never throws, never rejects: every failure is an `{ok: false}` result with a
  * stable code.
  */
-export const invoke = (bound: BoundTool, args: unknown, options?: InvokeOptions): Promise<ToolResult> => {
+export const invoke = (bound: BoundTool, args: unknown, options?: InvokeOptions): Promise<ToolResult> => run(bound, args, options, false);
+
+/**
+ * `invoke` of arguments `checkArguments` accepted (the invoker validates once, before its steps):
+ * the same call, without validating them again. Internal to the library (not exported by the package).
+ */
+export const invokeValidated = (bound: BoundTool, args: unknown, options?: InvokeOptions): Promise<ToolResult> => run(bound, args, options, true);
+
+/** Why the arguments cannot be used (`TOOL_INVALID_ARGUMENTS`, `TOOL_INVALID_SCHEMA`…), or `undefined` when they validate. */
+export const checkArguments = (bound: BoundTool, args: unknown): ToolResult | undefined => {
+  if (!isBoundToolImpl(bound)) return notBound(bound);
+  if (!bound.ready) {
+    const compiled = bound.validators();
+    if (compiled._tag === 'Left') return fail(ToolCodes.INVALID_SCHEMA, compiled.left.message);
+  }
+  if (deeperThan(args, MAX_ARGUMENT_DEPTH)) return tooDeep();
+  return bound.argsCheck(args) ? undefined : invalidArguments(bound, args);
+};
+
+const run = (bound: BoundTool, args: unknown, options: InvokeOptions | undefined, validated: boolean): Promise<ToolResult> => {
   try {
     if (!isBoundToolImpl(bound)) return Promise.resolve(notBound(bound));
     if (
       bound.plain &&
-      (options === undefined || (options.signal === undefined && options.timeoutMs === undefined && options.observer === undefined && options.defaultTimeoutMs === undefined && options.onProgress === undefined)) &&
+      (options === undefined ||
+        (options.signal === undefined &&
+          options.timeoutMs === undefined &&
+          options.observer === undefined &&
+          options.defaultTimeoutMs === undefined &&
+          options.onProgress === undefined &&
+          options.rules === undefined)) &&
       !tracingEnabled()
     ) {
-      return plainCall(bound, args, options?.context);
+      return plainCall(bound, args, options?.context, validated);
     }
-    return fullCall(bound, args, options ?? {}, undefined);
+    return fullCall(bound, args, options ?? {}, undefined, validated);
   } catch (e) {
     return Promise.resolve(internalFailure(e));
   }
@@ -99,7 +130,7 @@ export const invokeJson = (bound: BoundTool, argumentsText: string, options?: In
     const parsed = parseArguments(argumentsText);
     if (parsed.ok) return invoke(bound, parsed.value, options);
     if (!isBoundToolImpl(bound)) return Promise.resolve(notBound(bound));
-    return fullCall(bound, argumentsText, options ?? {}, parsed);
+    return fullCall(bound, argumentsText, options ?? {}, parsed, false);
   } catch (e) {
     return Promise.resolve(internalFailure(e));
   }
@@ -138,14 +169,16 @@ export const parseArguments = (text: string): ToolResult<unknown> => {
 // the plain path: validate, run, check
 // -------------------------------------------------------------------------------------------------
 
-const plainCall = async (b: BoundToolImpl, args: unknown, context: unknown): Promise<ToolResult> => {
+const plainCall = async (b: BoundToolImpl, args: unknown, context: unknown, validated: boolean): Promise<ToolResult> => {
   try {
-    if (!b.ready) {
-      const compiled = b.validators();
-      if (compiled._tag === 'Left') return fail(ToolCodes.INVALID_SCHEMA, compiled.left.message);
+    if (!validated) {
+      if (!b.ready) {
+        const compiled = b.validators();
+        if (compiled._tag === 'Left') return fail(ToolCodes.INVALID_SCHEMA, compiled.left.message);
+      }
+      if (deeperThan(args, MAX_ARGUMENT_DEPTH)) return tooDeep();
+      if (!b.argsCheck(args)) return invalidArguments(b, args);
     }
-    if (deeperThan(args, MAX_ARGUMENT_DEPTH)) return tooDeep();
-    if (!b.argsCheck(args)) return invalidArguments(b, args);
     let r: unknown;
     try {
       r = b.tool.invoke(b.hasDefaults ? withDefaults(b, args) : args, context === undefined ? b.plainContext : { signal: NEVER, toolName: b.name, context });
@@ -174,9 +207,10 @@ interface Prepared {
   readonly timeoutMs: number | undefined;
   readonly signal: AbortSignal | undefined;
   readonly progress: ProgressReporter | undefined;
+  readonly rules: unknown;
 }
 
-const fullCall = async (b: BoundToolImpl, args: unknown, o: InvokeOptions, early: ToolResult | undefined): Promise<ToolResult> => {
+const fullCall = async (b: BoundToolImpl, args: unknown, o: InvokeOptions, early: ToolResult | undefined, validated: boolean): Promise<ToolResult> => {
   let observer: InvocationObserver | undefined;
   let span: ToolSpan | undefined;
   let id = '';
@@ -200,15 +234,20 @@ const fullCall = async (b: BoundToolImpl, args: unknown, o: InvokeOptions, early
 
   let result: ToolResult;
   try {
-    const prepared = early ?? prepare(b, args, o);
+    const prepared = early ?? prepare(b, args, o, validated);
     if ('ok' in prepared) {
       result = prepared;
     } else {
       let outcome: Outcome;
       if (prepared.timeoutMs === undefined && prepared.signal === undefined) {
         try {
-          const ctx: InvocationContext =
-            prepared.progress === undefined ? { signal: NEVER, toolName: b.name, context: prepared.context } : { signal: NEVER, toolName: b.name, context: prepared.context, progress: prepared.progress };
+          const ctx: InvocationContext = {
+            signal: NEVER,
+            toolName: b.name,
+            context: prepared.context,
+            ...(prepared.progress !== undefined ? { progress: prepared.progress } : {}),
+            ...(prepared.rules !== undefined ? { rules: prepared.rules } : {}),
+          };
           let r = span !== undefined ? withSpanContext(span, () => b.tool.invoke(prepared.a, ctx)) : b.tool.invoke(prepared.a, ctx);
           if (isThenable(r)) r = await r;
           outcome = ok(r);
@@ -241,15 +280,13 @@ const fullCall = async (b: BoundToolImpl, args: unknown, o: InvokeOptions, early
 };
 
 /** Steps 1–2 and the limits: a failure, or the call ready to run. */
-const prepare = (b: BoundToolImpl, args: unknown, o: InvokeOptions): ToolResult | Prepared => {
+const prepare = (b: BoundToolImpl, args: unknown, o: InvokeOptions, validated: boolean): ToolResult | Prepared => {
   const signal = o.signal;
   if (signal !== undefined && signal.aborted) return cancelled(b.name, signal.reason);
-  if (!b.ready) {
-    const compiled = b.validators();
-    if (compiled._tag === 'Left') return fail(ToolCodes.INVALID_SCHEMA, compiled.left.message);
+  if (!validated) {
+    const invalid = checkArguments(b, args);
+    if (invalid !== undefined) return invalid;
   }
-  if (deeperThan(args, MAX_ARGUMENT_DEPTH)) return tooDeep();
-  if (!b.argsCheck(args)) return invalidArguments(b, args);
   const a = b.hasDefaults ? withDefaults(b, args) : args;
 
   const limits = b.tool.limits;
@@ -274,6 +311,7 @@ const prepare = (b: BoundToolImpl, args: unknown, o: InvokeOptions): ToolResult 
     timeoutMs: timeout !== undefined && timeout <= MAX_TIMER_MS ? timeout : undefined,
     signal,
     progress: o.onProgress === undefined ? undefined : safeProgress(o.onProgress),
+    rules: o.rules,
   };
 };
 
@@ -366,6 +404,9 @@ class GuardedContext implements InvocationContext {
   }
   get progress(): ProgressReporter | undefined {
     return this.#call.p.progress;
+  }
+  get rules(): unknown {
+    return this.#call.p.rules;
   }
   get signal(): AbortSignal {
     const c = this.#call;

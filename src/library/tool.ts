@@ -28,6 +28,12 @@ export interface InvocationContext {
    * `onProgress` option of `invoke`); a tool calls `ctx.progress?.(done, total, message)`.
    */
   readonly progress?: ProgressReporter;
+  /**
+   * The rule engine the call was judged by (`policy`'s `RuleEngine`, set by the invoker's gate
+   * step): an implementation that checks what it really touches (a built-in resolving links)
+   * checks it against these rules as well as its own.
+   */
+  readonly rules?: unknown;
 }
 
 /** How a tool reports progress: `done` grows with each report; `total` when known. */

@@ -36,12 +36,20 @@ export interface McpHttpOptions extends McpServeOptions {
 }
 
 export interface McpHttpHandler {
-  /** Serves one HTTP request (any method; mount it at the MCP endpoint's path). */
-  readonly fetch: (request: Request) => Promise<Response>;
+  /**
+   * Serves one HTTP request (any method; mount it at the MCP endpoint's path). `caller`: who the
+   * request comes from, as the service authenticated it (its scopes reach the source's `call`).
+   */
+  readonly fetch: (request: Request, caller?: McpCaller) => Promise<Response>;
   /** The same for `node:http` (and frameworks that give Node's request and response). */
   readonly node: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
   /** Stops notifying, aborts requests in flight and closes their servers. */
   readonly close: () => Promise<void>;
+}
+
+/** The caller of a request, as the service that mounts the handler knows it. */
+export interface McpCaller {
+  readonly scopes: ReadonlySet<string>;
 }
 
 const forbidden = (message: string): Response =>
@@ -60,18 +68,20 @@ export const createMcpHttpHandler = (source: McpToolSource, options: McpHttpOpti
   const hosts = options.allowedHosts === 'any' ? undefined : [...(options.allowedHosts ?? localhostAllowedHostnames())];
   const origins = options.allowedOrigins === 'any' ? undefined : [...(options.allowedOrigins ?? localhostAllowedOrigins())];
   const unsubscribe = source.subscribe?.(() => handler.notify.toolsChanged());
-  const fetch = async (request: Request): Promise<Response> => {
+  const fetch = async (request: Request, caller?: McpCaller): Promise<Response> => {
     if (hosts !== undefined) {
       // a Request made in code may have no Host header: its URL names the host then
       const host = validateHostHeader(request.headers.get('host') ?? new URL(request.url).host, hosts);
       if (!host.ok) return forbidden(host.message);
     }
     const refused = origins !== undefined ? originValidationResponse(request, origins) : undefined;
-    return refused ?? handler.fetch(request);
+    if (refused !== undefined) return refused;
+    // the SDK hands authInfo to request handlers as ctx.http.authInfo
+    return handler.fetch(request, caller !== undefined ? { authInfo: { token: '', clientId: '', scopes: [...caller.scopes] } } : undefined);
   };
   return Object.freeze({
     fetch,
-    node: (req: IncomingMessage, res: ServerResponse) => handleNodeRequest(fetch, req, res),
+    node: (req: IncomingMessage, res: ServerResponse) => handleNodeRequest((r) => fetch(r), req, res),
     close: async () => {
       unsubscribe?.();
       await handler.close();

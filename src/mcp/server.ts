@@ -1,8 +1,9 @@
 /**
  * An MCP server over a tool source, built on the SDK's low-level `Server` (v2,
  * `@modelcontextprotocol/server`): gramkit writes `tools/list` itself, so each `inputSchema` is the
- * one `gramkit schema --format mcp` prints, and `tools/call` goes through the policies and `invoke`
- * (validation, defaults, timeouts, output checks), so every failure is a result with `isError: true`
+ * one `gramkit schema --format mcp` prints, and `tools/call` goes through the one invoker
+ * (library/invoker.ts: validation, the serialise and gate steps when the server has policies, then
+ * defaults, timeouts, output checks), so every failure is a result with `isError: true`
  * and a message a model can act on. An unknown tool is a JSON-RPC error (`-32602`, naming the tools
  * there are); the server keeps serving.
  *
@@ -23,13 +24,16 @@
 import { type jsonSchemaValidator, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import type { BoundTool } from '../library/bind.js';
+import { createInvoker, type Invoker } from '../library/invoker.js';
 import type { ToolResult } from '../library/result.js';
+import { CallLock, serialise } from '../library/serial.js';
 import type { ProgressReporter } from '../library/tool.js';
 import type { Approver } from '../policy/approvals.js';
+import type { Policies } from '../policy/evaluate.js';
+import { gateStep } from '../policy/gate-step.js';
 import { toMcpCallResult } from './call-result.js';
 import { McpCodes } from './codes.js';
 import { type Elicit, elicitationApprover } from './elicitation-approver.js';
-import { gatedCall, type McpGateOptions } from './gate.js';
 import { DEFAULT_PAGE_SIZE, pageOf, promptDefinition, promptMessages, readResource, resourceDefinitions } from './prompts-resources.js';
 import { servedTools } from './tool-definitions.js';
 import type { McpToolSource } from './tool-source.js';
@@ -37,6 +41,14 @@ import type { McpToolSource } from './tool-source.js';
 // -------------------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------------------
+
+/** The policies a server puts its calls through. */
+export interface McpGateOptions {
+  /** Permissions, rules and approvals applied before each call; none: every valid call runs. */
+  readonly policies?: Policies;
+  /** Answers calls that need approval; without one they are refused (`POLICY_DENIED`, saying why). */
+  readonly approver?: Approver;
+}
 
 export interface McpServeOptions extends McpGateOptions {
   /** The server's name in the MCP handshake (default `gramkit`). */
@@ -71,8 +83,20 @@ const ACCEPT_EVERYTHING: jsonSchemaValidator = {
 // the factory
 // -------------------------------------------------------------------------------------------------
 
+/**
+ * The server's invoker: with policies, calls that change state run alone on `lock` and every call is
+ * judged when it starts; without, `invoke`.
+ */
+const serverInvoker = (options: McpGateOptions, lock: CallLock): Invoker =>
+  options.policies === undefined
+    ? createInvoker([])
+    : createInvoker([serialise(lock), gateStep({ policies: options.policies, ...(options.approver !== undefined ? { approver: options.approver } : {}) })]);
+
 export const mcpServerFactory = (source: McpToolSource, options: McpServeOptions = {}): ServerFactory => {
-  const call = gatedCall(options);
+  // one lock for every connection of the server; a call whose client is asked (elicitation) gets
+  // an invoker of its own with that approver, on the same lock
+  const lock = new CallLock();
+  const invoker = serverInvoker(options, lock);
   const reported = new WeakSet<ReadonlyArray<BoundTool>>();
   const served = () => {
     const tools = source.tools();
@@ -175,10 +199,11 @@ export const mcpServerFactory = (source: McpToolSource, options: McpServeOptions
       };
       log?.('debug', { event: 'invoked', tool: name, args });
       const t0 = log !== undefined ? performance.now() : 0;
+      const scopes = ctx.http?.authInfo?.scopes;
       const result: ToolResult =
         source.call !== undefined
-          ? await source.call(bound, args, { ...callOptions, ...(approver !== undefined ? { approver } : {}) })
-          : await (approver === options.approver ? call : gatedCall({ ...options, ...(approver !== undefined ? { approver } : {}) }))(bound, args, callOptions);
+          ? await source.call(bound, args, { ...callOptions, ...(scopes !== undefined ? { scopes: new Set(scopes) } : {}), ...(approver !== undefined ? { approver } : {}) })
+          : await (approver === options.approver ? invoker : serverInvoker({ ...options, ...(approver !== undefined ? { approver } : {}) }, lock))(bound, args, callOptions);
       if (log !== undefined) {
         const durationMs = Math.round(performance.now() - t0);
         if (result.ok) log('info', { event: 'result', tool: name, durationMs });

@@ -7,7 +7,7 @@
  * `tools()` and, optionally, `subscribe()` can be served.
  */
 import type { BoundTool, BoundTools } from '../library/bind.js';
-import type { InvokeOptions } from '../library/invoke.js';
+import type { InvokerOptions } from '../library/invoker.js';
 import type { ToolResult } from '../library/result.js';
 import type { Approver } from '../policy/approvals.js';
 import type { AgentSpecification } from '../spec/agent-spec.js';
@@ -24,16 +24,18 @@ export interface McpToolSource {
   /** The agents served as MCP prompts (none without it). */
   readonly agents?: () => ReadonlyArray<AgentSpecification>;
   /**
-   * A source with its own call path (a catalog, which puts calls through its policies, usage and
-   * events): the server calls it instead of its gate and `invoke`, handing it the approver of
-   * this call (the MCP client's elicitation, when it can ask) and the progress listener.
+   * Runs a call of one of its tools through its own invoker (the catalog's: its steps, usage and
+   * events); without it the server runs calls with its own. The server hands it the approver of
+   * this call (the MCP client's elicitation, when it can ask) and the progress listener; `scopes`:
+   * the caller's, when the HTTP request carried an identity (a service with `--require-scopes`).
    */
   readonly call?: (bound: BoundTool, args: unknown, options: SourceCallOptions) => Promise<ToolResult>;
 }
 
-/** What a served call carries to a source's own call path. */
-export interface SourceCallOptions extends Pick<InvokeOptions, 'signal' | 'timeoutMs' | 'onProgress'> {
-  /** Answers the call's approval: the MCP client when it can ask, else the server's. */
+/** What a server tells a source's `call`. */
+export interface SourceCallOptions extends InvokerOptions {
+  readonly scopes?: ReadonlySet<string>;
+  /** Answers the call's approval: the MCP client when it can ask, else the source's own. */
   readonly approver?: Approver;
 }
 

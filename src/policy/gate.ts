@@ -47,11 +47,15 @@ export interface GateCall {
    * person's changes are taken as they are.
    */
   readonly schema?: JsonSchema;
+  /** The arguments were validated against `schema` already (the invoker validates before its steps). */
+  readonly validated?: boolean;
   /** Names the call in approval requests (the agent passes `step:callId`); a fresh id by default. */
   readonly stepId?: string;
   /** The invocation context, passed to approval predicates. */
   readonly context?: unknown;
   readonly signal?: AbortSignal;
+  /** Runs the wait for a person without holding the call's place in its lock (the invoker's `serialise` step). */
+  readonly pause?: <T>(wait: () => Promise<T>) => Promise<T>;
 }
 
 export interface GateOptions {
@@ -107,7 +111,7 @@ export const passGate = async (call: GateCall, options: GateOptions): Promise<Ga
     if (decision.kind === 'allow') return { args };
     if (decision.kind === 'deny') return { args, refused: deniedResult(decision) };
     // ask: a call that will fail validation runs nothing, so no one is asked about it
-    if (!argumentsValid(call.schema, args)) return { args };
+    if (call.validated !== true && !argumentsValid(call.schema, args)) return { args };
     if (options.approver === undefined) {
       return {
         args,
@@ -116,7 +120,8 @@ export const passGate = async (call: GateCall, options: GateOptions): Promise<Ga
       };
     }
     const request: ApprovalRequest = { stepId, tool: call.tool, args: isRecord(args) ? args : {}, reason: decision.reason };
-    const response = await ask(options, request, call.signal);
+    const asking = (): Promise<ApprovalResponse> => ask(options, request, call.signal);
+    const response = await (call.pause !== undefined ? call.pause(asking) : asking());
     const approval: GateApproval = { reason: decision.reason, approved: response.approved, ...(response.message !== undefined ? { message: response.message } : {}) };
     if (!response.approved) {
       return { args, refused: fail(PolicyCodes.DENIED, `${call.tool} was not approved${response.message !== undefined ? `: ${response.message}` : ''}`, { details: { source: 'approval' } }), approval };

@@ -7,10 +7,12 @@
  */
 import { isRecord } from '../core/json.js';
 import type { BoundTool } from '../library/bind.js';
-import { invoke, type InvokeOptions } from '../library/invoke.js';
+import type { InvokeOptions } from '../library/invoke.js';
+import { createInvoker } from '../library/invoker.js';
 import { ToolFailure, type ToolResult } from '../library/result.js';
 import { createTool, type InvocationContext, type Tool } from '../library/tool.js';
-import { type GateOptions, passGate } from './gate.js';
+import type { GateOptions } from './gate.js';
+import { gateStep } from './gate-step.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -35,45 +37,38 @@ export const withPolicies = (tool: Tool, options: GuardOptions): Tool =>
     ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
   });
 
-const guarded =
-  (tool: Tool, options: GuardOptions) =>
-  async (args: unknown, ctx: InvocationContext): Promise<unknown> => {
+const guarded = (tool: Tool, options: GuardOptions) => {
+  const step = gateStep(options);
+  return async (args: unknown, ctx: InvocationContext): Promise<unknown> => {
     const stepId = isRecord(ctx.context) && typeof ctx.context['stepId'] === 'string' && ctx.context['stepId'] !== '' ? ctx.context['stepId'] : undefined;
-    const outcome = await passGate(
+    let ran = false;
+    let value: unknown;
+    // invoke validated the arguments; the step runs the tool itself with what the gate lets through
+    const refused = await step(
       {
-        tool: tool.name,
+        tool: { name: tool.name, tool, spec: { schema: tool.schema } } as unknown as BoundTool,
+        name: tool.name,
         args,
-        ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
-        schema: tool.schema,
-        ...(stepId !== undefined ? { stepId } : {}),
-        ...(ctx.context !== undefined ? { context: ctx.context } : {}),
-        signal: ctx.signal,
+        checked: args,
+        options: { ...(stepId !== undefined ? { callId: stepId } : {}), ...(ctx.context !== undefined ? { context: ctx.context } : {}), signal: ctx.signal },
       },
-      options,
+      async (call) => {
+        ran = true;
+        value = await tool.invoke(call === undefined ? args : call.args, call?.options.rules !== undefined ? { ...ctx, rules: call.options.rules } : ctx);
+        return { ok: true, value };
+      },
     );
-    if (outcome.refused !== undefined) {
-      const e = outcome.refused.error;
+    if (!ran && !refused.ok) {
+      const e = refused.error;
       throw new ToolFailure(e.code, e.message, { ...(e.details !== undefined ? { details: e.details } : {}), retryable: e.retryable });
     }
-    return tool.invoke(outcome.args, ctx);
+    return value;
   };
+};
 
 /**
- * One call of a bound tool, through the gate then `invoke`: the refusal, or the call's result.
- * The arguments a person changed are the ones that run. Never rejects.
+ * One call of a bound tool through the invoker with the gate step: the refusal, or the call's
+ * result. The arguments a person changed are the ones that run. Never rejects.
  */
-export const invokeGated = async (bound: BoundTool, args: unknown, gate: GateOptions, options: InvokeOptions = {}): Promise<ToolResult> => {
-  const outcome = await passGate(
-    {
-      tool: bound.name,
-      args,
-      ...(bound.tool.annotations !== undefined ? { annotations: bound.tool.annotations } : {}),
-      schema: bound.spec.schema,
-      ...(options.callId !== undefined ? { stepId: options.callId } : {}),
-      ...(options.context !== undefined ? { context: options.context } : {}),
-      ...(options.signal !== undefined ? { signal: options.signal } : {}),
-    },
-    gate,
-  );
-  return outcome.refused ?? invoke(bound, outcome.args, options);
-};
+export const invokeGated = (bound: BoundTool, args: unknown, gateOptions: GateOptions, options: InvokeOptions = {}): Promise<ToolResult> =>
+  createInvoker([gateStep(gateOptions)])(bound, args, options);

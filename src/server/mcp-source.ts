@@ -3,14 +3,15 @@
  * `/mcp`): the enabled, available tools, each bundle's newest version of each slug (what agents
  * bind with `--catalog`).
  *
- * A call goes through the catalog (`invokeTool`): the same policies, usage, history and events as
- * the REST invoke routes. The served tool keeps the record's schemas, limits and annotations, so
- * `tools/list` shows what the catalog stores; a refusal before the tool runs (disabled meanwhile,
- * a policy) comes back as a failed call with the catalog's code. A call that needs approval waits in
- * the service's queue (`approvals`), as a REST call does, until a person decides over REST (or the
- * MCP client decides, when it can be asked through elicitation). The MCP server calls through
- * `call` (the source's own call path), so the approver of each call (the client's elicitation)
- * and its progress listener reach the catalog's gate and `invoke`.
+ * A call goes through the catalog (`invokeTool`, the catalog's invoker): the same validation,
+ * serialisation, policies, usage, history and events as the REST invoke routes, and the caller's
+ * scopes checked by the same step (`requireScope`). Its result is the call's result as it is
+ * (`retryable` kept); a refusal before the tool runs (disabled meanwhile) is a failed call with
+ * the catalog's code and its registry's `retryable`. The served tool keeps the record's schemas,
+ * limits and annotations, so `tools/list` shows what the catalog stores. A call that needs approval
+ * waits in the service's queue (`approvals`), as a REST call does, until a person decides over REST
+ * (or the MCP client decides, when it can be asked through elicitation); the MCP server calls
+ * through `call`, so each call's approver and progress listener reach the catalog's gate.
  *
  * Names follow the catalog's one rule (`servedTools`, catalog/served-names.ts): the slug for the
  * bundle that owns it, `<bundle>__<slug>` for the others, so a registration never takes a
@@ -24,15 +25,16 @@
  */
 import type { Catalog } from '../catalog/catalog.js';
 import type { ToolRecord } from '../catalog/records.js';
+import { retryableCode } from '../core/codes.js';
 import { type BoundTool, bindTool } from '../library/bind.js';
-import { invoke } from '../library/invoke.js';
-import { ToolFailure } from '../library/result.js';
+import { fail, type ToolResult } from '../library/result.js';
 import { createTool, type Tool } from '../library/tool.js';
 import { emptyToolLibrary, registerTool } from '../library/tool-library.js';
 import { McpCodes } from '../mcp/codes.js';
-import { type ApprovalQueue, queueApprover } from '../policy/approval-queue.js';
 import type { McpToolSource, SourceCallOptions } from '../mcp/tool-source.js';
-import type { ToolResult } from '../library/result.js';
+import { type ApprovalQueue, queueApprover } from '../policy/approval-queue.js';
+import { Scopes } from './codes.js';
+import { requireScope } from './scopes.js';
 import type { Mount } from './service.js';
 
 export interface CatalogToolSource extends McpToolSource {
@@ -42,34 +44,30 @@ export interface CatalogToolSource extends McpToolSource {
   readonly close: () => void;
 }
 
-/** One call through the catalog, as a `ToolResult` (a refusal before the tool runs is a failure with the catalog's code). */
-const catalogCall = async (catalog: Catalog, record: ToolRecord, args: unknown, options: SourceCallOptions): Promise<ToolResult> => {
-  const r = await catalog.invokeTool({ id: record.toolID }, args, options);
-  if (!r.ok) return { ok: false, error: { code: r.error.code, message: r.error.message, retryable: false, ...(r.error.details !== undefined ? { details: r.error.details } : {}) } };
-  return r.value;
+/** One call of a catalog tool: through the catalog's invoker, the caller's scope checked first. Never rejects. */
+const callThroughCatalog = async (catalog: Catalog, toolID: string, args: unknown, options: SourceCallOptions): Promise<ToolResult> => {
+  const r = await catalog.invokeTool({ id: toolID }, args, {
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
+    ...(options.approver !== undefined ? { approver: options.approver } : {}),
+    ...(options.scopes !== undefined ? { steps: [requireScope(options.scopes, Scopes.INVOKE)] } : {}),
+  });
+  if (r.ok) return r.value;
+  return fail(r.error.code, r.error.message, { ...(r.error.details !== undefined ? { details: r.error.details } : {}), retryable: retryableCode(r.error.code) });
 };
 
-/** The record each served tool stands for (the MCP server's calls go through `catalogCall`). */
-const records = new WeakMap<Tool, ToolRecord>();
+/** The catalog tool each served tool stands for. */
+const servedIds = new WeakMap<object, string>();
 
 /** A tool whose calls go through the catalog, with the catalog tool's name, schemas, limits and annotations. */
 const throughCatalog = (catalog: Catalog, record: ToolRecord, shape: Tool): Tool => {
-  const tool = createTool(
-    shape.name,
-    shape.description,
-    shape.schema,
-    async (args: unknown, ctx) => {
-      const r = await catalogCall(catalog, record, args, { signal: ctx.signal, ...(ctx.progress !== undefined ? { onProgress: ctx.progress } : {}) });
-      if (!r.ok) throw new ToolFailure(r.error.code, r.error.message, { retryable: r.error.retryable, ...(r.error.details !== undefined ? { details: r.error.details } : {}) });
-      return r.value;
-    },
-    {
-      ...(shape.outputSchema !== undefined ? { outputSchema: shape.outputSchema } : {}),
-      ...(shape.limits !== undefined ? { limits: shape.limits } : {}),
-      ...(shape.annotations !== undefined ? { annotations: shape.annotations } : {}),
-    },
-  );
-  records.set(tool, record);
+  const tool = createTool(shape.name, shape.description, shape.schema, (args: unknown, ctx) => callThroughCatalog(catalog, record.toolID, args, { signal: ctx.signal, ...(ctx.progress !== undefined ? { onProgress: ctx.progress } : {}) }), {
+    ...(shape.outputSchema !== undefined ? { outputSchema: shape.outputSchema } : {}),
+    ...(shape.limits !== undefined ? { limits: shape.limits } : {}),
+    ...(shape.annotations !== undefined ? { annotations: shape.annotations } : {}),
+  });
+  servedIds.set(tool, record.toolID);
   return tool;
 };
 
@@ -183,6 +181,13 @@ export const catalogToolSource = (catalog: Catalog, options: { readonly approval
   const first = rebuild();
 
   return Object.freeze({
+    call: (bound: BoundTool, args: unknown, options: SourceCallOptions): Promise<ToolResult> => {
+      const id = servedIds.get(bound.tool);
+      if (id === undefined) return Promise.resolve(fail(McpCodes.UNKNOWN_TOOL, `"${bound.name}" is not a tool of this catalog`));
+      // the client's elicitation when it can ask, else the service's queue (a person decides over REST)
+      const approver = options.approver ?? (approvals !== undefined ? queueApprover(approvals, { via: 'mcp' }, () => options.signal) : undefined);
+      return callThroughCatalog(catalog, id, args, { ...options, ...(approver !== undefined ? { approver } : {}) });
+    },
     tools: () => {
       if (!syncing) {
         syncing = true;
@@ -199,13 +204,6 @@ export const catalogToolSource = (catalog: Catalog, options: { readonly approval
     subscribe: (onChange: () => void) => {
       listeners.add(onChange);
       return () => void listeners.delete(onChange);
-    },
-    call: (bound: BoundTool, args: unknown, options: SourceCallOptions) => {
-      const record = records.get(bound.tool);
-      if (record === undefined) return invoke(bound, args, options);
-      // the client's elicitation when it can ask, else the service's queue (a person decides over REST)
-      const approver = options.approver ?? (approvals !== undefined ? queueApprover(approvals, { via: 'mcp' }, () => options.signal) : undefined);
-      return catalogCall(catalog, record, args, { ...options, ...(approver !== undefined ? { approver } : {}) });
     },
     ready: async () => {
       await first;

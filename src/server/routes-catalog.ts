@@ -8,6 +8,9 @@ import type { InvokeOptions } from '../catalog/catalog-types.js';
 import { newId } from '../catalog/ids.js';
 import type { CatalogResult } from '../catalog/result.js';
 import { queueApprover } from '../policy/approval-queue.js';
+import { httpStatusOf } from '../core/codes.js';
+import { isRecord } from '../core/json.js';
+import type { ToolResult } from '../library/result.js';
 import { Scopes, ServiceCodes } from './codes.js';
 import { catalogProblem, problem, warningsView } from './problem.js';
 import { json, type PathParameter, type QueryParameter, type Reply, type RequestContext, type RouteSpec } from './route.js';
@@ -195,7 +198,7 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     responses: { 200: { description: 'the tool ran', schema: refTo('ToolResult') }, ...errors, 403: problemRef },
     handler: async (c) => {
       const args = (c.body as { args?: unknown } | undefined)?.args ?? {};
-      return reply(await c.catalog.invokeTool(toolRef(c), args, invokeOptions(c)), 200);
+      return invokeReply(await c.catalog.invokeTool(toolRef(c), args, invokeOptions(c)));
     },
   },
   {
@@ -252,6 +255,18 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
 ];
 
 /** The caller's agent and project, and its signal (read only by tools that can be cancelled). */
+/**
+ * The answer to an invoke: the tool's result (200, `{ok: true, value}` or `{ok: false, error}`),
+ * or, for a failure whose code's registry entry has an HTTP status (a policy's refusal: 403,
+ * arguments that do not validate: 400), a problem with that status.
+ */
+export const invokeReply = (r: CatalogResult<ToolResult>): Reply => {
+  if (!r.ok || r.value.ok) return reply(r, 200);
+  const e = r.value.error;
+  if (httpStatusOf(e.code) === undefined) return json(200, r.value);
+  return { kind: 'problem', problem: problem(e.code, e.message, { ...(isRecord(e.details) ? e.details : {}), retryable: e.retryable }) };
+};
+
 export const invokeOptions = (c: RequestContext): InvokeOptions => ({
   get signal() {
     return c.signal;

@@ -7,7 +7,7 @@
 import { Scopes, ServiceCodes } from './codes.js';
 import { problem, warningsView } from './problem.js';
 import { json, type RouteSpec } from './route.js';
-import { invokeOptions, reply } from './routes-catalog.js';
+import { invokeOptions, invokeReply, reply } from './routes-catalog.js';
 import { ParametersSchema, refTo, RegistryToolWriteSchema } from './schemas.js';
 
 const problemRef = { description: 'problem details (application/problem+json)', schema: refTo('Problem') };
@@ -90,7 +90,7 @@ export const registryRoutes = (options: { readonly usable?: (builtin: string) =>
     agentHeaders: true,
     body: { schema: ParametersSchema, required: false, description: 'the parameters' },
     responses: { 200: { description: 'the tool ran', schema: refTo('ToolResult') }, 400: problemRef, 403: problemRef, 404: problemRef, 409: problemRef },
-    handler: async (c) => reply(await c.catalog.invokeTool({ id: c.params['id'] as string }, c.body ?? {}, invokeOptions(c)), 200),
+    handler: async (c) => invokeReply(await c.catalog.invokeTool({ id: c.params['id'] as string }, c.body ?? {}, invokeOptions(c))),
   },
   {
     method: 'delete',

@@ -28,6 +28,7 @@ import { openApiDocument } from './openapi.js';
 import { problem, problemResponse } from './problem.js';
 import { claimedScopes, type Credential, credentialOf, grantScopes } from './caller.js';
 import { isJsonType, readIdHeader, readJsonBody, readQuery, readScopes, readStreamedBody } from './request.js';
+import { missingScope } from './scopes.js';
 import { json, type Reply, type RouteSpec } from './route.js';
 import { catalogRoutes } from './routes-catalog.js';
 import { approvalRoutes } from './routes-approvals.js';
@@ -39,7 +40,13 @@ import { healthRoute, registryRoutes } from './routes-registry.js';
 // -------------------------------------------------------------------------------------------------
 
 /** A web-standard handler: what `fetch` takes and gives. */
-export type FetchHandler = (request: Request) => Response | Promise<Response>;
+/** A mounted handler: the request, and its caller when the service knows one (`--require-scopes`: the caller's scopes). */
+export type FetchHandler = (request: Request, caller?: Caller) => Response | Promise<Response>;
+
+/** Who a request comes from, as the service authenticated it. */
+export interface Caller {
+  readonly scopes: ReadonlySet<string>;
+}
 
 export interface Mount {
   /** A path prefix, e.g. `/mcp`: the handler answers it and everything below it. */
@@ -238,10 +245,8 @@ export const createService = (options: ServiceOptions): Service => {
   const handle = async (route: RouteSpec, request: Request, params: Readonly<Record<string, string>>): Promise<Response> => {
     const refused = check(request, route.public === true);
     if (refused !== undefined) return refused;
-    if (enforceScopes && route.scope !== undefined && !readScopes(request).has(route.scope)) {
-      const where = (options.tokens ?? []).length > 0 ? 'the token' : 'X-Caller-Scopes';
-      return problemResponse(problem(ServiceCodes.MISSING_SCOPE, `this route needs the scope ${route.scope}, which ${where} does not grant`, { scope: route.scope }));
-    }
+    const missing = enforceScopes && route.scope !== undefined ? missingScope(readScopes(request), route.scope) : undefined;
+    if (missing !== undefined) return problemResponse(problem(missing.code, missing.message, { scope: missing.scope }));
     const query = route.query === undefined ? ({ ok: true, value: {} } as const) : readQuery(new URL(request.url), route.query);
     if (!query.ok) return problemResponse(query.problem);
     let agentId: string | undefined;
@@ -298,11 +303,12 @@ export const createService = (options: ServiceOptions): Service => {
   app.get('/openapi.json', (c) => check(c.req.raw, true) ?? new Response(JSON.stringify(openapi), { headers: JSON_HEADERS }));
   for (const m of options.mounts ?? []) {
     const prefix = m.path.replace(/\/+$/, '');
+    // the mount's calls check the caller's scopes with the same step (server/scopes.ts)
     const run = async (request: Request): Promise<Response> => {
       const refused = check(request, m.public === true);
       if (refused !== undefined) return refused;
       const capped = await capBody(request, limit);
-      return capped instanceof Response ? capped : await m.handler(capped);
+      return capped instanceof Response ? capped : await m.handler(capped, enforceScopes ? { scopes: readScopes(request) } : undefined);
     };
     app.all(prefix, (c) => run(c.req.raw));
     app.all(`${prefix}/*`, (c) => run(c.req.raw));

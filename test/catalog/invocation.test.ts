@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTool, toolLibrary, ToolCodes } from 'gramkit';
 import { type Catalog, type CatalogOptions, CatalogCodes, newId, openCatalog, openFileStore } from 'gramkit/catalog';
-import { approveAll, parsePermissionList } from 'gramkit/policy';
+import { approveAll, parsePermissionList, PolicyCodes } from 'gramkit/policy';
 import { BuiltinCodes } from 'gramkit/builtins';
 import { json, startServer, type TestServer } from '../tools/server-support.js';
 
@@ -100,15 +100,15 @@ describe('invoking catalog tools', () => {
     const c = await open({ policies: { permissions: { allowed: parsePermissionList('fs:read') } } });
     expect((await c.invokeTool({ id: 'json_parse' }, { text: '1' })).ok).toBe(true);
     const denied = await c.invokeTool({ id: 'write_file' }, { path: 'x.txt', content: 'x' });
-    expect(code(denied)).toBe(CatalogCodes.POLICY_DENIED);
-    expect(!denied.ok && denied.error.message).toContain('fs:write');
+    expect(denied.ok && !denied.value.ok && denied.value.error.code).toBe(PolicyCodes.DENIED);
+    expect(denied.ok && !denied.value.ok && denied.value.error.message).toContain('fs:write');
     await c.close();
   });
 
   it('a call that needs approval is refused without an approver, and runs with one (--yes)', async () => {
     const refusing = await open();
     const r = await refusing.invokeTool({ id: 'delete_file' }, { path: 'nothing.txt' });
-    expect(code(r)).toBe(CatalogCodes.APPROVAL_REQUIRED);
+    expect(r.ok && !r.value.ok && [r.value.error.code, (r.value.error.details as { approvalNeeded?: boolean }).approvalNeeded]).toEqual([PolicyCodes.DENIED, true]);
     await refusing.close();
     const approving = await open({ approver: approveAll });
     const a = await approving.invokeTool({ id: 'delete_file' }, { path: 'nothing.txt' });

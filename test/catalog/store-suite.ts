@@ -238,8 +238,9 @@ export const storeSuite = (label: string, factory: StoreFactory): void => {
       it('invocation is the library pipeline: every argument issue, then {ok, value} or {ok: false, error}', async () => {
         const { catalog } = await open();
         const bad = await catalog.invokeTool({ id: 'json_parse' }, { text: 5, extra: true });
-        expect(code(bad)).toBe(CatalogCodes.INVALID_ARGUMENTS);
-        expect(!bad.ok && (bad.error.details?.['issues'] as unknown[]).length).toBe(2);
+        // the invoker's validation: a failed call, with every issue
+        expect(bad.ok && !bad.value.ok && bad.value.error.code).toBe(ToolCodes.INVALID_ARGUMENTS);
+        expect(bad.ok && !bad.value.ok && ((bad.value.error.details as { issues: unknown[] }).issues).length).toBe(2);
         const ok = await catalog.invokeTool({ id: 'json_parse' }, { text: '{"a": [1, 2]}', query: '$.a[1]' });
         expect(ok.ok && ok.value).toEqual({ ok: true, value: { value: [2], pretty: '[\n  2\n]' } });
         const failed = await catalog.invokeTool({ id: 'json_parse' }, { text: '{oops' });

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CatalogCodes } from 'gramkit/catalog';
+import { PolicyCodes } from 'gramkit/policy';
 import { cli, startCli } from '../support/cli.js';
 import { httpClient } from '../mcp/support.js';
 
@@ -156,7 +157,7 @@ describe('gramkit serve', () => {
     expect(((await ok.json()) as { ok: boolean }).ok).toBe(true);
     const denied = await fetch(`${url}/api/v1/tools/tool_file_write/invoke`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"path": "x", "content": "y"}' });
     expect(denied.status).toBe(403);
-    expect(((await denied.json()) as { code: string }).code).toBe(CatalogCodes.POLICY_DENIED);
+    expect(((await denied.json()) as { code: string }).code).toBe(PolicyCodes.DENIED);
     s.stop();
     expect(await s.done).toBe(0);
     expect(s.err()).toContain('SIGTERM: stopping');

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CatalogCodes } from 'gramkit/catalog';
+import { PolicyCodes } from 'gramkit/policy';
 import { cli, type RunningCli, SERVE_AUTH_ARGS, startCli } from '../support/cli.js';
 import { httpClient } from '../mcp/support.js';
 
@@ -75,7 +75,7 @@ describe('gramkit serve: approvals a person gives', () => {
       const result = await call;
       expect(result.status).toBe(403);
       const problem = (await result.json()) as { code: string; detail: string };
-      expect(problem.code).toBe(CatalogCodes.POLICY_DENIED);
+      expect(problem.code).toBe(PolicyCodes.DENIED);
       expect(problem.detail).toContain('leave my notes alone');
       expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('original\n');
     } finally {
@@ -92,7 +92,7 @@ describe('gramkit serve: approvals a person gives', () => {
       const result = await call;
       expect(result.status).toBe(403);
       const problem = (await result.json()) as { code: string; detail: string };
-      expect(problem.code).toBe(CatalogCodes.POLICY_DENIED);
+      expect(problem.code).toBe(PolicyCodes.DENIED);
       expect(problem.detail).toContain('no one approved the call within 1 second');
       const late = await post(`${url}/api/v1/approvals/${pending!.id}/approve`, {});
       expect(late.status).toBe(409);
@@ -148,7 +148,7 @@ describe('gramkit serve: approvals a person gives', () => {
     const deny = await serve(['--approvals', 'deny']);
     try {
       const r = await post(`${deny.url}/api/v1/tools/tool_file_write/invoke`, { path: 'notes.txt', content: 'x' });
-      expect(((await r.json()) as { code: string }).code).toBe(CatalogCodes.APPROVAL_REQUIRED);
+      expect(((await r.json()) as { code: string }).code).toBe(PolicyCodes.DENIED);
       expect(((await (await fetch(`${deny.url}/api/v1/approvals`)).json()) as { enabled: boolean }).enabled).toBe(false);
     } finally {
       deny.s.stop();

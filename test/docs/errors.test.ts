@@ -25,7 +25,7 @@ const meaning = (c: CodeInfo): string => `${c.severity === 'error' ? '' : `(${c.
 
 /** A registry as the table docs/errors.md shows. */
 const table = (r: Registry): string =>
-  ['| code | retry | meaning | what to do |', '| --- | --- | --- | --- |', ...r.codes.map((c) => `| \`${c.code}\` | ${retry(c)} | ${meaning(c)} | ${cell(c.hint)} |`)].join('\n');
+  ['| code | retry | HTTP | meaning | what to do |', '| --- | --- | --- | --- | --- |', ...r.codes.map((c) => `| \`${c.code}\` | ${retry(c)} | ${c.http ?? '—'} | ${meaning(c)} | ${cell(c.hint)} |`)].join('\n');
 
 const marker = (prefix: string): RegExp => new RegExp(`(<!-- codes ${prefix} -->\\n)([\\s\\S]*?)(\\n<!-- /codes ${prefix} -->)`);
 

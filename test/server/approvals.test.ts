@@ -8,8 +8,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CatalogCodes } from 'gramkit/catalog';
-import { approvalQueue, type ApprovalQueue } from 'gramkit/policy';
+import { ToolCodes } from 'gramkit';
+import { approvalQueue, type ApprovalQueue, PolicyCodes } from 'gramkit/policy';
 import { Scopes, ServiceCodes } from 'gramkit/server';
 import { type Answer, type Harness, harness, isProblem, readEvents } from './support.js';
 
@@ -89,7 +89,7 @@ describe('the approval routes', () => {
     const denied = await h.call('POST', `/api/v1/approvals/${id}/deny`, { body: { message: 'keep my notes' } });
     expect(denied.json).toMatchObject({ outcome: 'denied' });
     const result = await call;
-    isProblem(result, 403, CatalogCodes.POLICY_DENIED);
+    isProblem(result, 403, PolicyCodes.DENIED);
     expect(result.json.detail).toContain('keep my notes');
     expect(readFileSync(join(h.dir, 'notes.txt'), 'utf8')).toBe('original\n');
   });
@@ -100,7 +100,7 @@ describe('the approval routes', () => {
     await queued(q, 1);
     const id = q.pending()[0]!.id;
     expect((await h.call('POST', `/api/v1/approvals/${id}/approve`, { body: { args: { path: 'notes.txt' } } })).status).toBe(200);
-    isProblem(await call, 400, CatalogCodes.INVALID_ARGUMENTS);
+    isProblem(await call, 400, ToolCodes.INVALID_ARGUMENTS);
     expect(readFileSync(join(h.dir, 'notes.txt'), 'utf8')).toBe('original\n');
   });
 
@@ -126,10 +126,10 @@ describe('the approval routes', () => {
     const first = overwrite(h, 'one');
     await queued(q, 1);
     const second = await overwrite(h, 'two');
-    isProblem(second, 403, CatalogCodes.POLICY_DENIED);
+    isProblem(second, 403, PolicyCodes.DENIED);
     expect(second.json.detail).toContain('1 calls are already waiting for approval');
     q.decide(q.pending()[0]!.id, { approved: false });
-    isProblem(await first, 403, CatalogCodes.POLICY_DENIED);
+    isProblem(await first, 403, PolicyCodes.DENIED);
   });
 
   it('bodies are checked: args must be an object, nothing else is taken', async () => {
@@ -158,7 +158,7 @@ describe('the approval routes', () => {
     const list = await h.call('GET', '/api/v1/approvals', { headers: { 'x-caller-scopes': Scopes.APPROVE } });
     expect(list.json.approvals).toHaveLength(1);
     expect((await h.call('POST', `/api/v1/approvals/${id}/deny`, { headers: { 'x-caller-scopes': Scopes.APPROVE } })).status).toBe(200);
-    isProblem(await call, 403, CatalogCodes.POLICY_DENIED);
+    isProblem(await call, 403, PolicyCodes.DENIED);
   });
 
   it('a service without a queue lists nothing and decides nothing; its calls are refused as before', async () => {
@@ -166,7 +166,7 @@ describe('the approval routes', () => {
     writeFileSync(join(h.dir, 'notes.txt'), 'original\n');
     expect((await h.call('GET', '/api/v1/approvals')).json).toEqual({ approvals: [], enabled: false });
     isProblem(await h.call('POST', '/api/v1/approvals/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b/approve'), 404, ServiceCodes.APPROVAL_NOT_FOUND);
-    isProblem(await overwrite(h, 'x'), 403, CatalogCodes.APPROVAL_REQUIRED);
+    isProblem(await overwrite(h, 'x'), 403, PolicyCodes.DENIED);
   });
 
   it('the events stream tells when an approval is requested and decided, without the arguments', async () => {

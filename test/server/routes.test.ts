@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CatalogCodes, isUuidV7, newId } from 'gramkit/catalog';
 import { ServiceCodes } from 'gramkit/server';
 import { BuiltinCodes } from 'gramkit/builtins';
+import { ToolCodes } from 'gramkit';
 import { type Harness, harness, isProblem, fullToken } from './support.js';
 
 let h: Harness;
@@ -85,7 +86,7 @@ describe('the catalog routes', () => {
   it('invoke: 400 with every argument issue; 200 {ok: false, error} when the tool fails', async () => {
     h = await harness();
     const bad = await h.call('POST', '/api/v1/tools/json_parse/invoke', { body: { text: 1, nope: true } });
-    isProblem(bad, 400, CatalogCodes.INVALID_ARGUMENTS);
+    isProblem(bad, 400, ToolCodes.INVALID_ARGUMENTS);
     expect(bad.json.issues).toHaveLength(2);
     const failed = await h.call('POST', '/api/v1/tools/json_parse/invoke', { body: { text: '{' } });
     expect(failed.status).toBe(200);

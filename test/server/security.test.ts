@@ -4,6 +4,7 @@
  * programs a request may register. Each attack is made through HTTP, as an attacker would.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { ToolCodes } from 'gramkit';
 import { CatalogCodes } from 'gramkit/catalog';
 import { ServiceCodes } from 'gramkit/server';
 import { type Harness, fullToken, harness, isProblem } from './support.js';
@@ -107,7 +108,7 @@ describe('security', () => {
     const args: Record<string, number> = { text: 1 };
     for (let i = 0; i < 60_000; i++) args[`k${i}`] = 0;
     const r = await h.call('POST', '/api/v1/tools/json_parse/invoke', { body: args });
-    isProblem(r, 400, CatalogCodes.INVALID_ARGUMENTS);
+    isProblem(r, 400, ToolCodes.INVALID_ARGUMENTS);
     expect(r.json.issues.length).toBeLessThanOrEqual(101);
     expect(r.json.issues.at(-1).message).toContain('more problems');
     expect(r.text.length).toBeLessThan(100_000);

@@ -49,7 +49,7 @@ export const moveFile: BuiltinFactory = (options) => ({
       }
     },
   },
-  implementation: async (args: unknown, _ctx: InvocationContext): Promise<MoveFileResult> => {
+  implementation: async (args: unknown, ctx: InvocationContext): Promise<MoveFileResult> => {
     const a = argsRecord(args);
     const fromInput = requireString(a, 'from');
     const toInput = requireString(a, 'to');
@@ -62,8 +62,8 @@ export const moveFile: BuiltinFactory = (options) => ({
     }
     // a move is judged on both names, and on every name below a directory it renames: moving
     // `.aws` (or a parent of it) elsewhere would carry `.aws/credentials` past the rules
-    assertPathAllowed(options, 'move_file', 'from', fromInput, from.root, from.real, 'write');
-    assertPathAllowed(options, 'move_file', 'to', toInput, to.root, to.real, 'write');
+    assertPathAllowed(options, ctx, 'move_file', 'from', fromInput, from.root, from.real, 'write');
+    assertPathAllowed(options, ctx, 'move_file', 'to', toInput, to.root, to.real, 'write');
     await assertTreeAllowed(options, from.root, from.real, to.real, fromInput);
     const fromName = path.posix.basename(from.real);
     const toName = path.posix.basename(to.real);

@@ -1,18 +1,32 @@
 /**
- * The safety rules of the built-in tools (`options.rules`), applied to what a call really reads or
- * writes: the path relative to the workspace root after every symbolic link is resolved. A call
- * the rules refuse on that path fails with `POLICY_DENIED`, naming the rule.
+ * The safety rules of the built-in tools (`options.rules`) and the rules the call was judged by
+ * (`ctx.rules`, which the invoker's gate step passes on: a run's `policies.rules`, a server's),
+ * applied to what a call really reads or writes: the path relative to the workspace root after
+ * every symbolic link is resolved, and what a file holds once read (credentials are recognised by
+ * their content). A call either refuses fails with `POLICY_DENIED`, naming the rule.
  */
 import { ToolFailure } from '../../library/result.js';
 import { PolicyCodes } from '../../policy/codes.js';
 import { checkPaths } from '../../policy/path-rules.js';
-import { describeViolations, ruleInput, type PathAccess } from '../../policy/rules.js';
+import { describeViolations, ruleInput, type PathAccess, type RuleEngine, type RuleViolation } from '../../policy/rules.js';
+import { isRecord } from '../../core/json.js';
+import type { InvocationContext } from '../../library/tool.js';
 import { resolveIn } from '../../policy/command-view.js';
 import { isWithin } from './workspace.js';
 import { constants } from 'node:fs';
 import { open, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ResolvedBuiltinOptions } from './options.js';
+
+const isRuleEngine = (v: unknown): v is RuleEngine => isRecord(v) && Array.isArray(v['rules']) && isRecord(v['pathArguments']);
+
+/** The violations of the library's rules and of the call's, on one path (holding `content` when it was read). */
+const violationsOf = (options: ResolvedBuiltinOptions, ctx: InvocationContext, tool: string, argument: string, relative: string, access: PathAccess, content?: Uint8Array | string): ReadonlyArray<RuleViolation> => {
+  const path = [{ argument, path: relative, access, ...contentOf(content) }];
+  const own = checkPaths(options.rules, tool, path);
+  const call = ctx.rules;
+  return call === undefined || call === options.rules || !isRuleEngine(call) ? own : [...own, ...checkPaths(call, tool, path)];
+};
 
 /** `real` (absolute, inside `root`) relative to `root`; `.` for the root itself. */
 export const relativeToRoot = (root: string, real: string): string => (real === root ? '.' : real.slice(root.length + 1));
@@ -21,8 +35,8 @@ export const relativeToRoot = (root: string, real: string): string => (real === 
  * Whether the rules allow `tool` to touch `relative` (a real path relative to the workspace root),
  * holding `content` when it was read (rules recognise credentials by what they hold).
  */
-export const pathAllowed = (options: ResolvedBuiltinOptions, tool: string, argument: string, relative: string, access: PathAccess, content?: Uint8Array | string): boolean =>
-  checkPaths(options.rules, tool, [{ argument, path: relative, access, ...contentOf(content) }]).length === 0;
+export const pathAllowed = (options: ResolvedBuiltinOptions, ctx: InvocationContext, tool: string, argument: string, relative: string, access: PathAccess, content?: Uint8Array | string): boolean =>
+  violationsOf(options, ctx, tool, argument, relative, access, content).length === 0;
 
 /** Bytes as rules read them: Latin-1, so that every byte is one character and nothing fails to decode. */
 const contentOf = (content: Uint8Array | string | undefined): { content?: string } =>
@@ -32,9 +46,19 @@ const contentOf = (content: Uint8Array | string | undefined): { content?: string
  * Fails with `POLICY_DENIED` when the rules refuse `tool` touching `real` (its real path), or a
  * file holding `content` once read, saying which rule and through what.
  */
-export const assertPathAllowed = (options: ResolvedBuiltinOptions, tool: string, argument: string, input: string, root: string, real: string, access: PathAccess, content?: Uint8Array | string): void => {
+export const assertPathAllowed = (
+  options: ResolvedBuiltinOptions,
+  ctx: InvocationContext,
+  tool: string,
+  argument: string,
+  input: string,
+  root: string,
+  real: string,
+  access: PathAccess,
+  content?: Uint8Array | string,
+): void => {
   const relative = relativeToRoot(root, real);
-  const violations = checkPaths(options.rules, tool, [{ argument, path: relative, access, ...contentOf(content) }]);
+  const violations = violationsOf(options, ctx, tool, argument, relative, access, content);
   if (violations.length === 0) return;
   const through = relative === input ? '' : ` (${JSON.stringify(input)} leads to ${JSON.stringify(relative)})`;
   throw new ToolFailure(PolicyCodes.DENIED, `${describeViolations(tool, violations)}${through}`, { details: { rules: violations.map((v) => v.rule), path: relative } });
@@ -51,7 +75,7 @@ const COMMAND_FILE_HEAD = 65_536;
  * hard link to `~/.aws/credentials` has another name, not other content. The files are read
  * (their first 64 KiB, the first 256 words) without following a link in their last component.
  */
-export const assertCommandFilesAllowed = async (options: ResolvedBuiltinOptions, tool: string, argument: string, command: string, root: string, cwdReal: string): Promise<void> => {
+export const assertCommandFilesAllowed = async (options: ResolvedBuiltinOptions, ctx: InvocationContext, tool: string, argument: string, command: string, root: string, cwdReal: string): Promise<void> => {
   const input = ruleInput(options.rules, tool, { [argument]: command, ...(tool === 'run_code' ? { language: 'bash' } : {}) });
   const seen = new Set<string>();
   for (const c of input.commands)
@@ -67,7 +91,7 @@ export const assertCommandFilesAllowed = async (options: ResolvedBuiltinOptions,
         if (real === undefined || !isWithin(root, real)) continue;
         const head = await readHead(real);
         if (head === undefined) continue;
-        assertPathAllowed(options, tool, argument, word, root, real, 'read', head);
+        assertPathAllowed(options, ctx, tool, argument, word, root, real, 'read', head);
       }
 };
 

@@ -34,14 +34,14 @@ export interface ReadFileResult {
 export const readFile: BuiltinFactory = (options) => ({
   name: 'read_file',
   annotations: { permissions: ['fs:read'], safetyLevel: 'low', approval: 'auto' },
-  implementation: async (args: unknown, _ctx: InvocationContext): Promise<ReadFileResult> => {
+  implementation: async (args: unknown, ctx: InvocationContext): Promise<ReadFileResult> => {
     const a = argsRecord(args);
     const input = requireString(a, 'path');
     const encoding = (stringArg(a, 'encoding', 'utf-8') as string) === 'base64' ? 'base64' : 'utf-8';
     const limit = options.limits.readMaxBytes;
     const target = await resolveWorkspacePath(options.workspace, input);
     // the rules judge the file really read, not only the text of the argument
-    assertPathAllowed(options, 'read_file', 'path', input, target.root, target.real, 'read');
+    assertPathAllowed(options, ctx, 'read_file', 'path', input, target.root, target.real, 'read');
     const { bytes, size, modified } = await withDirectory(target.root, path.posix.dirname(target.real), input, async (dir) => {
       // O_NONBLOCK: opening a FIFO must not wait for a writer
       const fh = await openFileIn(target.root, dir, path.posix.basename(target.real), constants.O_RDONLY | constants.O_NONBLOCK, input);
@@ -71,7 +71,7 @@ export const readFile: BuiltinFactory = (options) => ({
       }
     });
     // and by what it holds: credentials renamed, copied or hard-linked are still credentials
-    assertPathAllowed(options, 'read_file', 'path', input, target.root, target.real, 'read', bytes);
+    assertPathAllowed(options, ctx, 'read_file', 'path', input, target.root, target.real, 'read', bytes);
     return { content: encoding === 'base64' ? bytes.toString('base64') : decodeUtf8(bytes, input), size, modified };
   },
 });

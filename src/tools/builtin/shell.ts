@@ -52,7 +52,7 @@ export const shell: BuiltinFactory = (options) => ({
     });
     if (!st.isDirectory()) throw new ToolFailure(BuiltinCodes.NOT_A_DIRECTORY, `cwd ${JSON.stringify(cwdInput)} is not a directory`);
     // the files its words name, judged by their real paths and what they hold (a hard link to credentials)
-    await assertCommandFilesAllowed(options, 'shell', 'command', command, cwd.root, cwd.real);
+    await assertCommandFilesAllowed(options, ctx, 'shell', 'command', command, cwd.root, cwd.real);
     const bash = options.interpreters.bash ?? (await firstExecutable(['/bin/bash', '/usr/bin/bash', '/bin/sh']));
     if (bash === undefined) throw new ToolFailure(ToolCodes.EXECUTION_ERROR, 'no shell is installed on this machine');
     return runProgram(

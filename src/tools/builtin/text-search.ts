@@ -68,7 +68,7 @@ export const textSearch: BuiltinFactory = (options) => {
         const st = await lstat(target.real).catch((e: unknown) => {
           throw systemFailure(e, input);
         });
-        assertPathAllowed(options, 'text_search', 'path', input, target.root, target.real, 'read');
+        assertPathAllowed(options, ctx, 'text_search', 'path', input, target.root, target.real, 'read');
         if (st.isDirectory()) {
           // every file of the walk meets the rules: files they refuse are skipped, as unreadable ones are
           // (judged by real paths: the walk's names are shown under the path as given)
@@ -77,7 +77,7 @@ export const textSearch: BuiltinFactory = (options) => {
             const below = target.relative === '' ? rel : rel.slice(target.relative.length + 1);
             return realBase === '.' ? below : `${realBase}/${below}`;
           };
-          const allowed = (rel: string, content?: string): boolean => pathAllowed(options, 'text_search', 'path', real(rel), 'read', content);
+          const allowed = (rel: string, content?: string): boolean => pathAllowed(options, ctx, 'text_search', 'path', real(rel), 'read', content);
           const collected = await collectFiles(target.root, target.real, input, target.relative, includeHidden, options.limits.searchMaxBytes, ctx, allowed);
           files = collected.files;
           bytesTruncated = collected.truncated;

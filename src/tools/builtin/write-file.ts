@@ -44,7 +44,7 @@ export const writeFile: BuiltinFactory = (options) => ({
     // asks only when the call would overwrite an existing file
     approval: (args: unknown) => targetExists(options.workspace, argsRecord(args)['path']),
   },
-  implementation: async (args: unknown, _ctx: InvocationContext): Promise<WriteFileResult> => {
+  implementation: async (args: unknown, ctx: InvocationContext): Promise<WriteFileResult> => {
     const a = argsRecord(args);
     const input = requireString(a, 'path');
     const content = requireString(a, 'content');
@@ -58,7 +58,7 @@ export const writeFile: BuiltinFactory = (options) => ({
     }
     const target = await resolveWorkspacePath(options.workspace, input);
     // the rules judge the file really written (a link's target), not only the argument's text
-    assertPathAllowed(options, 'write_file', 'path', input, target.root, target.real, 'write');
+    assertPathAllowed(options, ctx, 'write_file', 'path', input, target.root, target.real, 'write');
     const dir = await parentDirectory(target, input, createDirs);
     try {
       await replaceContent(target.root, dir, path.posix.basename(target.real), bytes, input);

@@ -1,0 +1,56 @@
+/**
+ * The policy gate as a step of the invoker (library/invoker.ts): `gateStep(options)` puts each call
+ * through `passGate` (permissions and safety level, the rules, approval, a person's changes
+ * validated and judged again) and runs the tool with the arguments it lets through, or returns its
+ * refusal (`POLICY_DENIED`, or `TOOL_INVALID_ARGUMENTS` for a person's changes). The rules that
+ * judged the call go on to the implementation (`ctx.rules`), so the built-ins check the paths they
+ * really touch against the same rules (one rule engine per call, wherever it was given).
+ *
+ * Every surface that judges calls builds its invoker with this step; no other module composes the
+ * gate and `invoke` (a test checks it).
+ */
+import type { Call, Step } from '../library/invoker.js';
+import type { ToolResult } from '../library/result.js';
+import { type GateOptions, type GateOutcome, passGate } from './gate.js';
+
+export interface GateStepOptions extends GateOptions {
+  /** Told the gate's verdict of each call (the agent records approvals and changed arguments). */
+  readonly onOutcome?: (call: Call, outcome: GateOutcome) => void;
+}
+
+/** The gate step. The approval request's step id is the call's `callId` when it has one. */
+export const gateStep =
+  (options: GateStepOptions): Step =>
+  async (call, next): Promise<ToolResult> => {
+    const annotations = call.tool.tool.annotations;
+    const o = call.options;
+    const outcome = await passGate(
+      {
+        tool: call.name,
+        args: call.args,
+        ...(annotations !== undefined ? { annotations } : {}),
+        schema: call.tool.spec.schema,
+        validated: call.args === call.checked,
+        ...(o.callId !== undefined ? { stepId: o.callId } : {}),
+        ...(o.context !== undefined ? { context: o.context } : {}),
+        ...(o.signal !== undefined ? { signal: o.signal } : {}),
+        ...(call.pause !== undefined ? { pause: call.pause } : {}),
+      },
+      options,
+    );
+    try {
+      options.onOutcome?.(call, outcome);
+    } catch {
+      // an observer's failure does not change the verdict
+    }
+    if (outcome.refused !== undefined) return outcome.refused;
+    const rules = options.policies.rules;
+    const args = outcome.args;
+    return next({
+      ...call,
+      args,
+      // the gate validated a person's changes (defaults applied)
+      checked: args === call.args ? call.checked : args,
+      ...(rules !== undefined ? { options: { ...o, rules } } : {}),
+    });
+  };
