@@ -12,7 +12,7 @@
  * never what the server claims; without a grant they are `*` (it may do anything), which a run
  * restricted by `ALLOWED_TOOL_PERMS` refuses.
  */
-import { type Either, left, right } from '../core/either.js';
+import { type Either, isRight, left, right } from '../core/either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { parseShell } from '../policy/shell-words.js';
 import { McpCodes } from './codes.js';
@@ -64,7 +64,7 @@ const HINT = 'write mcp:<http(s) URL> (Streamable HTTP) or mcp+stdio:<command li
 export const parseMcpAddress = (text: string): Either<Diagnostic, McpAddress> => {
   const { rest: written, grant } = splitGrant(text);
   const parsed = parseAddress(written, text);
-  return parsed._tag === 'Right' && grant !== undefined ? right({ ...parsed.right, grant }) : parsed;
+  return isRight(parsed) && grant !== undefined ? right({ ...parsed.right, grant }) : parsed;
 };
 
 const parseAddress = (written: string, text: string): Either<Diagnostic, McpAddress> => {

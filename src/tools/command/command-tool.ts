@@ -13,7 +13,7 @@
  */
 import { ToolCodes } from '../../library/codes.js';
 import { CommandCodes } from './codes.js';
-import { left, right, type Either } from '../../core/either.js';
+import { isLeft, left, right, type Either } from '../../core/either.js';
 import { error, type Diagnostic } from '../../core/diagnostic.js';
 import { ToolFailure } from '../../library/result.js';
 import { createTool, type InvocationContext, type Tool } from '../../library/tool.js';
@@ -115,7 +115,7 @@ const run = async (tool: string, c: CompiledCommandConfig, options: CommandToolO
   const { config } = c;
   const lookup = (name: string): unknown => args[name];
   const argv = renderArgv(c.argv, lookup, config.allowLeadingDash);
-  if (argv._tag === 'Left') throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "${argv.left.name}" ${argv.left.message}`, { details: { argument: argv.left.name } });
+  if (isLeft(argv)) throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "${argv.left.name}" ${argv.left.message}`, { details: { argument: argv.left.name } });
 
   const cwdText = renderCwd(c, lookup);
   const cwd = await confineDirectory(options.workspace, cwdText === '' ? '.' : cwdText);
@@ -275,7 +275,7 @@ const runOnHost = async (l: Launch): Promise<ProcessResult> => {
       values.set(name, Array.isArray(v) ? out : out[0]);
     }
     const rendered = renderArgv(c.argv, (n) => (values.has(n) ? values.get(n) : args[n]), config.allowLeadingDash);
-    if (rendered._tag === 'Left') throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "${rendered.left.name}" ${rendered.left.message}`, { details: { argument: rendered.left.name } });
+    if (isLeft(rendered)) throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "${rendered.left.name}" ${rendered.left.message}`, { details: { argument: rendered.left.name } });
     return await runProcess(rendered.right, { ...run, cwd, env, passFds: opened.map((o) => o.fd) });
   } finally {
     await closeOpened(opened);
