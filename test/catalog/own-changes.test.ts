@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startCli } from '../support/cli.js';
+import { SERVE_AUTH_ARGS, startCli } from '../support/cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'gramkit-own-changes-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -15,7 +15,7 @@ const json = { 'content-type': 'application/json' };
 
 describe('changed events of a single server', () => {
   it('each PUT is one changed event, remote: false', async () => {
-    const s = await startCli(['serve', '--port', '0', '--data', join(root, 'data')], { cwd: root });
+    const s = await startCli(['serve', '--port', '0', '--data', join(root, 'data'), ...SERVE_AUTH_ARGS], { cwd: root });
     const url = s.url() as string;
     const controller = new AbortController();
     try {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, startCli } from '../support/cli.js';
+import { cli, SERVE_AUTH_ARGS, startCli } from '../support/cli.js';
 import { httpClient } from '../mcp/support.js';
 
 const root = mkdtempSync(join(tmpdir(), 'gramkit-served-names-'));
@@ -35,7 +35,7 @@ describe('served names', () => {
   it('an agent registering read.file (slug read-file) does not take the built-in read-file on /mcp; it is served as registry__read-file', async () => {
     const data = join(root, 'mcp');
     writeFileSync(join(root, 'secret-note.txt'), 'the built-in read this');
-    const s = await startCli(['serve', '--port', '0', '--data', data, '--workspace', root], { cwd: root });
+    const s = await startCli(['serve', '--port', '0', '--data', data, '--workspace', root, ...SERVE_AUTH_ARGS], { cwd: root });
     const url = s.url() as string;
     const { client, until } = await connect(url);
     try {
@@ -68,7 +68,7 @@ describe('served names', () => {
 
   it('a tool of another bundle with the same slug is qualified; the first bundle keeps the name, even after the newer one is written', async () => {
     const data = join(root, 'bundles');
-    const s = await startCli(['serve', '--port', '0', '--data', data, '--workspace', root], { cwd: root });
+    const s = await startCli(['serve', '--port', '0', '--data', data, '--workspace', root, ...SERVE_AUTH_ARGS], { cwd: root });
     const url = s.url() as string;
     const { client, until } = await connect(url);
     const bundle = async (id: string, slug: string) => expect((await fetch(`${url}/tools/bundles/${id}`, { method: 'PUT', headers: json, body: JSON.stringify({ slug, displayName: slug }) })).status).toBe(201);

@@ -28,7 +28,7 @@ describe('house style', () => {
     const files = [...gramFiles(join(root, 'examples')), join(root, 'src', 'tools', 'builtin', 'builtins.gram')].map((f) => relative(root, f));
     expect(files.length).toBeGreaterThanOrEqual(8);
     const r = await cli(['fmt', '--check', ...files], { cwd: root });
-    expect(r.stdout, r.stderr).toBe('');
+    expect(r.stdout, r.stderr).toBe(`checked ${files.length} files: all formatted\n`);
     expect(r.code).toBe(0);
   });
 
