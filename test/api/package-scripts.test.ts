@@ -15,9 +15,11 @@ describe('package.json', () => {
     for (const s of ['preinstall', 'install', 'postinstall', 'prepare']) expect(manifest.scripts[s], s).toBeUndefined();
   });
 
-  it('builds with npm run build, which CI and the README run after npm ci', () => {
+  it('builds with npm run build, which CI runs after npm ci; the README\'s quick start is two commands that build when dist/ is stale', () => {
     expect(manifest.scripts['build']).toBe('tsup');
     expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(/^npm ci\nnpm run build\n/m);
-    expect(readFileSync(join(root, 'README.md'), 'utf8')).toMatch(/^npm ci\nnpm run build\n/m);
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toMatch(/^npm ci && npm run demo\nnpm test\n```/m);
+    expect(manifest.scripts['demo']).toMatch(/^node scripts\/build-if-stale\.mjs && node dist\/cli\.js run examples\/helloAgent\.gram /);
+    expect(manifest.scripts['pretest']).toBe('node scripts/build-if-stale.mjs');
   });
 });

@@ -4,6 +4,7 @@
  * run there. And the contributor's path never uses `npx gramkit` inside the repository (npm would
  * install the repository into its cache and build it again).
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,10 +72,18 @@ describe('README: use it in your project', () => {
 });
 
 describe('README: from a clone of this repository', () => {
-  it('runs the quick start with node dist/cli.js, which npm ci built', () => {
+  it('the quick start is two commands: npm ci && npm run demo (the hello agent, dist/ built when stale), npm test', () => {
     const body = blocks(section('From a clone of this repository')).find((b) => b.lang === 'sh')?.body ?? '';
-    expect(body.split('\n')[0]).toBe('npm ci');
-    expect(body).toMatch(/^node dist\/cli\.js run examples\/helloAgent\.gram /m);
+    expect(body.trim().split('\n')).toEqual(['npm ci && npm run demo', 'npm test']);
+  });
+
+  it('npm run demo runs the hello agent on the offline model (its command after the build check, on the dist/ the tests built)', () => {
+    const demo = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['demo'] ?? '';
+    const run = demo.split(' && ')[1] ?? '';
+    expect(run).toMatch(/^node dist\/cli\.js run /);
+    const r = spawnSync('sh', ['-c', run], { cwd: root, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Hello, Alice! Nice to meet you.');
   });
 
   it('no shell block of the README or the docs runs npx gramkit, except the package user’s', () => {
