@@ -19,7 +19,7 @@ import { bindAgent, type BoundAgent } from './bind-agent.js';
 import type { Model, ModelResult } from './model.js';
 import { checkRunOptions, runBoundAgent } from './run-agent.js';
 import type { RunAgentOptions } from './run-types.js';
-import { bootstrapMeanInterval, comparePaired, type Interval, type LatencyStats, latencyStats, mean, normalizeAnswer, type PairedComparison, round3, wilsonInterval } from './experiment-stats.js';
+import { comparePaired, type Interval, type LatencyStats, latencyStats, mean, meanInterval, normalizeAnswer, type PairedComparison, round3, wilsonInterval } from './experiment-stats.js';
 import { type AnswerChecks, builtinScores, checkAnswerChecks, type ExperimentScorer, meanScore, type RunScore, runScorer } from './experiment-scoring.js';
 import { checkExpectedToolCalls, type AskedToolCall } from './tool-call-match.js';
 import type { JsonObject } from '../core/json-schema.js';
@@ -442,7 +442,7 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     const scoreStats = Object.fromEntries(
       scoreNames.map((name) => {
         const values = mine.flatMap((r) => (r.scores[name] !== undefined ? [r.scores[name].score] : []));
-        return [name, { score: round3(mean(values)), ci: rounded(bootstrapMeanInterval(values)) }];
+        return [name, { score: round3(mean(values)), ci: rounded(meanInterval(values)) }];
       }),
     );
     const durations = mine.map((r) => r.durationMs);
@@ -463,9 +463,9 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
       successRate: mine.length === 0 ? 0 : succeeded / mine.length,
       successCI: rounded(wilsonInterval(succeeded, mine.length)),
       meanScore: round3(mean(runScores)),
-      scoreCI: rounded(bootstrapMeanInterval(runScores)),
+      scoreCI: rounded(meanInterval(runScores)),
       scores: scoreStats,
-      latencyCI: rounded(bootstrapMeanInterval(durations)),
+      latencyCI: rounded(meanInterval(durations)),
       ...vsBaseline,
       toolCalls,
       toolErrors,
