@@ -395,7 +395,7 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
   };
 
   await pool(jobs, concurrency ?? 4, async ({ input, repetition, v }, i): Promise<void> => {
-    const previous = done.get(runKey(v.variant.name, input, repetition));
+    const previous = done.size === 0 ? undefined : done.get(runKey(v.variant.name, input, repetition));
     if (previous !== undefined) {
       record(previous, i);
       return;
