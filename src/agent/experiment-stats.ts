@@ -93,6 +93,62 @@ export const bootstrapMeanInterval = (values: ReadonlyArray<number>, resamples =
   return [at(0.025), at(0.975)];
 };
 
+/** From this many values on, `meanInterval` uses the bootstrap's large-sample limit instead of resampling. */
+export const RESAMPLE_BELOW = 100;
+
+/**
+ * The 95% interval of the mean of `values`, as the percentile bootstrap gives it, computed cheaply
+ * where that is exact or accurate:
+ * - fewer than `RESAMPLE_BELOW` values: the seeded bootstrap itself (`bootstrapMeanInterval`);
+ * - values that are all 0 or 1 (pass/fail scores): the bootstrap's exact distribution, Binomial(n, p̂)/n,
+ *   its 2.5% and 97.5% quantiles in closed form (what infinitely many resamples converge to);
+ * - otherwise: the normal limit of the bootstrap distribution, mean ± 1.96·σ̂/√n with σ̂ the sample's
+ *   own (plug-in) deviation, kept within the data as every resample's mean is.
+ * `[0, 0]` for no values.
+ */
+export const meanInterval = (values: ReadonlyArray<number>): Interval => {
+  const n = values.length;
+  if (n < RESAMPLE_BELOW) return bootstrapMeanInterval(values);
+  let sum = 0;
+  let min = Infinity;
+  let max = -Infinity;
+  let binary = true;
+  for (const v of values) {
+    sum += v;
+    if (v < min) min = v;
+    if (v > max) max = v;
+    if (v !== 0 && v !== 1) binary = false;
+  }
+  if (binary) {
+    const k = Math.round(sum);
+    return [binomialQuantile(0.025, n, k / n) / n, binomialQuantile(0.975, n, k / n) / n];
+  }
+  const m = sum / n;
+  let ss = 0;
+  for (const v of values) ss += (v - m) * (v - m);
+  const half = Z95 * Math.sqrt(ss / n / n);
+  return [Math.max(min, m - half), Math.min(max, m + half)];
+};
+
+/**
+ * The smallest `x` with P(X ≤ x) > `q` for X ~ Binomial(n, p) (the bootstrap's percentile: the
+ * resample mean at rank ⌊q·R⌋ of R sorted resamples), the pmf summed in log space.
+ */
+const binomialQuantile = (q: number, n: number, p: number): number => {
+  if (p <= 0) return 0;
+  if (p >= 1) return n;
+  const lp = Math.log(p);
+  const lq = Math.log(1 - p);
+  let logC = 0; // log C(n, x)
+  let total = 0;
+  for (let x = 0; x <= n; x++) {
+    if (x > 0) logC += Math.log(n - x + 1) - Math.log(x);
+    total += Math.exp(logC + x * lp + (n - x) * lq);
+    if (total > q) return x;
+  }
+  return n;
+};
+
 /** P(X ≤ k) for X ~ Binomial(n, 1/2), summed in log space (exact enough for any n). */
 const binomialHalfCdf = (k: number, n: number): number => {
   if (k < 0) return 0;
@@ -137,7 +193,7 @@ export interface PairedComparison {
 
 /**
  * Paired comparison of per-run values (`baseline[i]` and `variant[i]` are the same input and
- * repetition): the mean difference, its bootstrap interval, and the sign test's p-value (McNemar's
+ * repetition): the mean difference, its bootstrap interval (`meanInterval`), and the sign test's p-value (McNemar's
  * exact test when the values are 0 and 1).
  */
 export const comparePaired = (baseline: ReadonlyArray<number>, variant: ReadonlyArray<number>): PairedComparison => {
@@ -145,5 +201,5 @@ export const comparePaired = (baseline: ReadonlyArray<number>, variant: Readonly
   const better = diffs.filter((d) => d > 0).length;
   const worse = diffs.filter((d) => d < 0).length;
   const pValue = signTestPValue(better, worse);
-  return { difference: mean(diffs), ci: bootstrapMeanInterval(diffs), pValue, significant: pValue < 0.05, better, worse, same: diffs.length - better - worse };
+  return { difference: mean(diffs), ci: meanInterval(diffs), pValue, significant: pValue < 0.05, better, worse, same: diffs.length - better - worse };
 };

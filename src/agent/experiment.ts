@@ -19,7 +19,7 @@ import { bindAgent, type BoundAgent } from './bind-agent.js';
 import type { Model, ModelResult } from './model.js';
 import { checkRunOptions, runBoundAgent } from './run-agent.js';
 import type { RunAgentOptions } from './run-types.js';
-import { bootstrapMeanInterval, comparePaired, type Interval, type LatencyStats, latencyStats, mean, normalizeAnswer, type PairedComparison, round3, wilsonInterval } from './experiment-stats.js';
+import { comparePaired, type Interval, type LatencyStats, latencyStats, mean, meanInterval, normalizeAnswer, type PairedComparison, round3, wilsonInterval } from './experiment-stats.js';
 import { type AnswerChecks, builtinScores, checkAnswerChecks, type ExperimentScorer, meanScore, type RunScore, runScorer } from './experiment-scoring.js';
 import { checkExpectedToolCalls, type AskedToolCall } from './tool-call-match.js';
 import type { JsonObject } from '../core/json-schema.js';
@@ -79,6 +79,13 @@ export interface ExperimentOptions extends Omit<RunAgentOptions, 'model' | 'obse
    * variants, inputs or repetitions the experiment does not have are left out.
    */
   readonly done?: ReadonlyArray<ExperimentRun>;
+  /**
+   * Keep every run for the report's `results` (default true). False when the runs go elsewhere as
+   * they finish (`onRun` writing a results file): the report's `results` is then empty, and the
+   * experiment holds per run only what the summaries and the paired tests need (pass, scores,
+   * latency, error code), so its memory does not grow with the runs' conversations.
+   */
+  readonly keepRuns?: boolean;
 }
 
 export interface ExperimentToolCall {
@@ -173,7 +180,7 @@ export interface ExperimentReport {
   readonly durationMs: number;
   readonly summaries: ReadonlyArray<VariantSummary>;
   readonly differences: ReadonlyArray<AnswerDifference>;
-  /** Every run, in the order (input, repetition, variant). */
+  /** Every run, in the order (input, repetition, variant); empty with `keepRuns: false`. */
   readonly results: ReadonlyArray<ExperimentRun>;
 }
 
@@ -276,19 +283,37 @@ const count = (into: Record<string, number>, key: string): void => {
   into[key] = (into[key] ?? 0) + 1;
 };
 
-/** Runs `jobs` with at most `limit` at a time; results in job order. */
-const pool = async <J, R>(jobs: ReadonlyArray<J>, limit: number, run: (job: J) => Promise<R>): Promise<R[]> => {
-  const results: R[] = new Array<R>(jobs.length);
+/** Runs `jobs` with at most `limit` at a time, each told its position. */
+const pool = async <J>(jobs: ReadonlyArray<J>, limit: number, run: (job: J, i: number) => Promise<void>): Promise<void> => {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < jobs.length) {
       const i = next++;
-      results[i] = await run(jobs[i] as J);
+      await run(jobs[i] as J, i);
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
-  return results;
 };
+
+/** What the summaries and the paired tests need of a run (the run itself may be gone: `keepRuns: false`). */
+interface KeptRun {
+  readonly variant: string;
+  readonly completed: boolean;
+  readonly success: boolean;
+  readonly score: number;
+  readonly scores: Readonly<Record<string, number>>;
+  readonly durationMs: number;
+  readonly errorCode?: string;
+}
+
+/** Per variant, what is summed as runs finish. */
+interface Totals {
+  toolCalls: number;
+  toolErrors: number;
+  readonly toolErrorsByCode: Record<string, number>;
+  inputTokens: number;
+  outputTokens: number;
+}
 
 /** Runs the experiment. Never rejects; fails only when it cannot start. */
 export const runExperiment = async (options: ExperimentOptions): Promise<ExperimentResult> => {
@@ -327,9 +352,54 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     }
   };
 
-  const results = await pool(jobs, concurrency ?? 4, async ({ input, repetition, v }): Promise<ExperimentRun> => {
-    const previous = done.get(runKey(v.variant.name, input, repetition));
-    if (previous !== undefined) return previous;
+  // each run, as it finishes (or as given in `done`): summed, its answer compared within its group
+  // (input, repetition) until every variant's is in, and kept whole only with `keepRuns`
+  const keepRuns = options.keepRuns !== false;
+  const results: ExperimentRun[] = [];
+  const kept: KeptRun[] = new Array<KeptRun>(jobs.length);
+  const totals = new Map<string, Totals>(variants.map((v) => [v.variant.name, { toolCalls: 0, toolErrors: 0, toolErrorsByCode: {}, inputTokens: 0, outputTokens: 0 }]));
+  const differences: AnswerDifference[] = [];
+  const differing = new Map<string, number>(variants.map((v) => [v.variant.name, 0]));
+  const first = variants[0]?.variant.name;
+  const groups = new Map<number, Record<string, string>>();
+  const record = (run: ExperimentRun, i: number): void => {
+    if (keepRuns) results[i] = run;
+    const scores: Record<string, number> = {};
+    for (const [name, x] of Object.entries(run.scores)) scores[name] = x.score;
+    const { variant, completed, success, score, durationMs } = run;
+    kept[i] = { variant, completed, success, score, scores, durationMs, ...(run.error !== undefined ? { errorCode: run.error.code } : {}) };
+    const t = totals.get(run.variant) as Totals;
+    for (const c of run.toolCalls) {
+      t.toolCalls++;
+      if (!c.ok) {
+        t.toolErrors++;
+        count(t.toolErrorsByCode, c.code ?? 'UNKNOWN');
+      }
+    }
+    t.inputTokens += run.inputTokens;
+    t.outputTokens += run.outputTokens;
+    const g = Math.floor(i / variants.length);
+    const answers = groups.get(g) ?? {};
+    answers[run.variant] = answerOf(run);
+    if (Object.keys(answers).length < variants.length) {
+      groups.set(g, answers);
+      return;
+    }
+    groups.delete(g);
+    const base = first !== undefined ? answers[first] : undefined;
+    for (const name of Object.keys(answers)) if (answers[name] !== base) differing.set(name, (differing.get(name) ?? 0) + 1);
+    if (new Set(Object.values(answers)).size > 1) {
+      const ordered = Object.fromEntries(variants.map((v) => [v.variant.name, answers[v.variant.name] as string]));
+      differences.push({ input: run.input, inputId: run.inputId, message: (inputs[run.input] as ExperimentInput).message, repetition: run.repetition, answers: ordered });
+    }
+  };
+
+  await pool(jobs, concurrency ?? 4, async ({ input, repetition, v }, i): Promise<void> => {
+    const previous = done.size === 0 ? undefined : done.get(runKey(v.variant.name, input, repetition));
+    if (previous !== undefined) {
+      record(previous, i);
+      return;
+    }
     const spec = inputs[input] as ExperimentInput;
     const key = { variant: v.variant.name, input, repetition };
     const started = performance.now();
@@ -400,49 +470,24 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     } catch {
       // progress reporting must not break the experiment
     }
-    return run;
+    record(run, i);
   });
-
-  // answers that differ between variants, per input and repetition
-  const differences: AnswerDifference[] = [];
-  const differing = new Map<string, number>(variants.map((v) => [v.variant.name, 0]));
-  const first = variants[0]?.variant.name;
-  for (let k = 0; k < results.length; k += variants.length) {
-    const group = results.slice(k, k + variants.length);
-    const answers = Object.fromEntries(group.map((r) => [r.variant, answerOf(r)]));
-    const base = first !== undefined ? answers[first] : undefined;
-    for (const r of group) if (answers[r.variant] !== base) differing.set(r.variant, (differing.get(r.variant) ?? 0) + 1);
-    if (new Set(Object.values(answers)).size > 1) {
-      const g = group[0] as ExperimentRun;
-      differences.push({ input: g.input, inputId: g.inputId, message: (inputs[g.input] as ExperimentInput).message, repetition: g.repetition, answers });
-    }
-  }
+  differences.sort((a, b) => a.input - b.input || a.repetition - b.repetition);
 
   // runs in the order (input, repetition, variant): the baseline's and each variant's pair up by position
-  const baseline = variants[0] !== undefined ? results.filter((r) => r.variant === variants[0]?.variant.name) : undefined;
+  const baseline = variants[0] !== undefined ? kept.filter((r) => r.variant === variants[0]?.variant.name) : undefined;
   const summaries = variants.map((v): VariantSummary => {
-    const mine = results.filter((r) => r.variant === v.variant.name);
-    const toolErrorsByCode: Record<string, number> = {};
+    const mine = kept.filter((r) => r.variant === v.variant.name);
+    const { toolCalls, toolErrors, toolErrorsByCode, inputTokens, outputTokens } = totals.get(v.variant.name) as Totals;
     const runErrorsByCode: Record<string, number> = {};
-    let toolCalls = 0;
-    let toolErrors = 0;
-    for (const r of mine) {
-      for (const c of r.toolCalls) {
-        toolCalls++;
-        if (!c.ok) {
-          toolErrors++;
-          count(toolErrorsByCode, c.code ?? 'UNKNOWN');
-        }
-      }
-      if (r.error !== undefined) count(runErrorsByCode, r.error.code);
-    }
+    for (const r of mine) if (r.errorCode !== undefined) count(runErrorsByCode, r.errorCode);
     const succeeded = mine.filter((r) => r.success).length;
     const runScores = mine.map((r) => r.score);
     const scoreNames = [...new Set(mine.flatMap((r) => Object.keys(r.scores)))];
     const scoreStats = Object.fromEntries(
       scoreNames.map((name) => {
-        const values = mine.flatMap((r) => (r.scores[name] !== undefined ? [r.scores[name].score] : []));
-        return [name, { score: round3(mean(values)), ci: rounded(bootstrapMeanInterval(values)) }];
+        const values = mine.flatMap((r) => (r.scores[name] !== undefined ? [r.scores[name]] : []));
+        return [name, { score: round3(mean(values)), ci: rounded(meanInterval(values)) }];
       }),
     );
     const durations = mine.map((r) => r.durationMs);
@@ -463,9 +508,9 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
       successRate: mine.length === 0 ? 0 : succeeded / mine.length,
       successCI: rounded(wilsonInterval(succeeded, mine.length)),
       meanScore: round3(mean(runScores)),
-      scoreCI: rounded(bootstrapMeanInterval(runScores)),
+      scoreCI: rounded(meanInterval(runScores)),
       scores: scoreStats,
-      latencyCI: rounded(bootstrapMeanInterval(durations)),
+      latencyCI: rounded(meanInterval(durations)),
       ...vsBaseline,
       toolCalls,
       toolErrors,
@@ -473,8 +518,8 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
       runErrorsByCode,
       latencyMs: latencyStats(mine.map((r) => r.durationMs)),
       tools: v.metrics.snapshot().tools,
-      inputTokens: mine.reduce((s, r) => s + r.inputTokens, 0),
-      outputTokens: mine.reduce((s, r) => s + r.outputTokens, 0),
+      inputTokens,
+      outputTokens,
       differingAnswers: differing.get(v.variant.name) ?? 0,
     };
   });

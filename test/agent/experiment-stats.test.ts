@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bootstrapMeanInterval, comparePaired, mcnemarExactPValue, wilsonInterval } from '../../src/agent/experiment-stats.js';
+import { bootstrapMeanInterval, comparePaired, mcnemarExactPValue, meanInterval, RESAMPLE_BELOW, wilsonInterval } from '../../src/agent/experiment-stats.js';
 
 const counts = fc.integer({ min: 1, max: 500 }).chain((n) => fc.tuple(fc.integer({ min: 0, max: n }), fc.constant(n)));
 const values = fc.array(fc.double({ min: -1000, max: 1000, noNaN: true }), { minLength: 1, maxLength: 60 });
@@ -65,6 +65,45 @@ describe('experiment statistics', () => {
       }),
     );
     expect(bootstrapMeanInterval([3, 3, 3])).toEqual([3, 3]);
+  });
+
+  it('meanInterval: the bootstrap below RESAMPLE_BELOW values, and from there on its limit, close to what resampling gives', () => {
+    const small = fc.array(fc.double({ min: 0, max: 100, noNaN: true }), { minLength: 1, maxLength: RESAMPLE_BELOW - 1 });
+    fc.assert(
+      fc.property(small, (xs) => {
+        expect(meanInterval(xs)).toEqual(bootstrapMeanInterval(xs));
+      }),
+      { numRuns: 30 },
+    );
+    // pass/fail scores, latencies (a skewed positive spread), partial scores, paired differences
+    const kinds = [
+      fc.constantFrom(0, 1),
+      fc.double({ min: 0, max: 1, noNaN: true }).map((u) => Math.round(5 + 200 * u ** 4)),
+      fc.constantFrom(0, 0.5, 1),
+      fc.constantFrom(-1, 0, 0, 1),
+    ];
+    for (const kind of kinds) {
+      fc.assert(
+        fc.property(fc.array(kind, { minLength: RESAMPLE_BELOW, maxLength: 400 }), (xs) => {
+          const [lo, hi] = meanInterval(xs);
+          const [blo, bhi] = bootstrapMeanInterval(xs, 4000, 7);
+          const m = xs.reduce((s, v) => s + v, 0) / xs.length;
+          expect(lo).toBeLessThanOrEqual(m + 1e-12);
+          expect(hi).toBeGreaterThanOrEqual(m - 1e-12);
+          expect(lo).toBeGreaterThanOrEqual(Math.min(...xs) - 1e-12);
+          expect(hi).toBeLessThanOrEqual(Math.max(...xs) + 1e-12);
+          // within a tenth of the interval's width, plus one step of the mean's grid for discrete data
+          const slack = 0.1 * (bhi - blo) + (Math.max(...xs) - Math.min(...xs)) / xs.length + 1e-9;
+          expect(Math.abs(lo - blo)).toBeLessThanOrEqual(slack);
+          expect(Math.abs(hi - bhi)).toBeLessThanOrEqual(slack);
+          expect(meanInterval(xs)).toEqual([lo, hi]);
+        }),
+        { numRuns: 25 },
+      );
+    }
+    // every pass or every failure: a point interval, as every resample is
+    expect(meanInterval(Array.from({ length: 200 }, () => 1))).toEqual([1, 1]);
+    expect(meanInterval(Array.from({ length: 200 }, () => 0))).toEqual([0, 0]);
   });
 
   it('paired comparison: swapping the two sides negates the difference, swaps better and worse, keeps p', () => {

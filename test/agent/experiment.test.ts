@@ -49,6 +49,19 @@ describe('runExperiment', () => {
     expect(table).toContain('    old: Rio de Janeiro');
   });
 
+  it('keepRuns: false holds no run for the report, and the summaries and differences are the same (the runs went to onRun)', async () => {
+    const opts = { agent, variants: { fast, slow, old }, inputs: inputs.inputs, model: offlineModel(), runs: 2, concurrency: 3 };
+    const kept = await runExperiment(opts);
+    const told: unknown[] = [];
+    const streamed = await runExperiment({ ...opts, keepRuns: false, onRun: (run) => told.push(run) });
+    if (!kept.ok || !streamed.ok) throw new Error('the experiment did not run');
+    expect(streamed.value.results).toEqual([]);
+    expect(told).toHaveLength(kept.value.results.length);
+    const { results: _r, ...rest } = stable(streamed.value) as typeof streamed.value;
+    const { results: _k, ...restKept } = stable(kept.value) as typeof kept.value;
+    expect(rest).toEqual(restKept);
+  });
+
   it('counts runs that end without an answer by code, and keeps going', async () => {
     const broken = toolLibrary([createTool('capital_of', agent.tools[0]?.description ?? '', agent.tools[0]?.schema ?? {}, () => 'Paris')]);
     const model = scriptedModel((request) => (request.messages.length > 3 ? { error: { code: 'AGENT_LLM_API_ERROR', message: 'down' } } : request.messages.at(-1)?.role === 'tool' ? { text: 'Paris it is' } : { toolCalls: [{ name: 'capital_of', arguments: { country: 'France' } }] }));

@@ -27,6 +27,11 @@ export interface ResultsFile {
   readonly done: ReadonlyArray<ExperimentRun>;
   /** Appends a run (synchronously: one write of one line). */
   readonly append: (run: ExperimentRun) => void;
+  /**
+   * Every run the file holds, read back, once each, in the report's order (input, repetition,
+   * variant): the experiment does not keep them (`keepRuns: false`), the file does.
+   */
+  readonly runs: () => ReadonlyArray<ExperimentRun>;
   readonly close: () => void;
 }
 
@@ -39,6 +44,24 @@ const KIND = 'gramkit-experiment-results';
 const sameExperiment = (a: unknown, b: ResultsHeader): boolean => JSON.stringify(a) === JSON.stringify({ kind: KIND, ...b });
 
 const isRun = (v: unknown): v is ExperimentRun => isRecord(v) && typeof v['variant'] === 'string' && typeof v['input'] === 'number' && typeof v['repetition'] === 'number';
+
+/** The runs of the file's lines (a line cut by a kill is left out: its run is made again). */
+const runsOf = (lines: ReadonlyArray<string>): ExperimentRun[] => {
+  const out: ExperimentRun[] = [];
+  for (const line of lines) {
+    if (line === '') continue;
+    try {
+      const run = JSON.parse(line) as unknown;
+      if (isRun(run)) out.push(run);
+    } catch {
+      // cut by a kill
+    }
+  }
+  return out;
+};
+
+/** A run read back twice (never written so, but a file may be edited) counts once. */
+const unique = (runs: ReadonlyArray<ExperimentRun>): ExperimentRun[] => [...new Map(runs.map((r) => [JSON.stringify([r.variant, r.input, r.repetition]), r])).values()];
 
 /**
  * Opens the results file. Without `resume`, a file that already holds runs is refused (continuing
@@ -60,14 +83,7 @@ export const openResults = (path: string, header: ResultsHeader, resume: boolean
         first = undefined;
       }
       if (!sameExperiment(first, header)) return { ok: false, error: `${path} holds the results of another experiment (its agent, variants, inputs or --runs differ): resume with the same arguments, or give another file` };
-      for (const line of lines.slice(1)) {
-        try {
-          const run = JSON.parse(line) as unknown;
-          if (isRun(run)) done.push(run);
-        } catch {
-          // a line cut by a kill is made again
-        }
-      }
+      done.push(...runsOf(lines.slice(1)));
       keep = Buffer.byteLength(complete);
     }
   }
@@ -80,7 +96,10 @@ export const openResults = (path: string, header: ResultsHeader, resume: boolean
     position += writeSync(fd, bytes, 0, bytes.length, position);
   };
   if (keep === 0) write(JSON.stringify({ kind: KIND, ...header }));
-  // a run read back twice (never written so, but a file may be edited) counts once
-  const unique = [...new Map(done.map((r) => [JSON.stringify([r.variant, r.input, r.repetition]), r])).values()];
-  return { ok: true, value: { done: unique, append: (run) => write(JSON.stringify(run)), close: () => closeSync(fd) } };
+  const order = new Map(header.variants.map((v, i) => [v, i]));
+  const runs = (): ReadonlyArray<ExperimentRun> => {
+    const text = readFileSync(path, 'utf8');
+    return unique(runsOf(text.split('\n').slice(1))).sort((a, b) => a.input - b.input || a.repetition - b.repetition || (order.get(a.variant) ?? 0) - (order.get(b.variant) ?? 0));
+  };
+  return { ok: true, value: { done: unique(done), append: (run) => write(JSON.stringify(run)), runs, close: () => closeSync(fd) } };
 };

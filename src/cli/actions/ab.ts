@@ -438,6 +438,8 @@ const runAndReport = async (ctx: CommandContext, options: AbCommandOptions, plan
     model: planned.model,
     scorers: planned.scorers,
     ...(results !== undefined ? { done: results.done } : {}),
+    // streamed runs are in the file: the experiment keeps only what its summaries need
+    keepRuns: results === undefined,
     onRun: (run) => {
       results?.append(run);
       bar?.onRun(run);
@@ -455,7 +457,8 @@ const runAndReport = async (ctx: CommandContext, options: AbCommandOptions, plan
     io.stderr(`${formatAgentError(result.error)}\n${(report ?? []).map((r) => (r.report !== undefined ? `${r.variant}:\n${r.report}\n` : '')).join('')}`);
     return EXIT_FAILURE;
   }
-  const json = `${JSON.stringify({ ...result.value, columns: EXPERIMENT_COLUMNS }, null, 2)}\n`;
+  const report = results !== undefined && options.json === true ? { ...result.value, results: results.runs() } : result.value;
+  const json = `${JSON.stringify({ ...report, columns: EXPERIMENT_COLUMNS }, null, 2)}\n`;
   if (options.out !== undefined && !planned.streaming) {
     const path = isAbsolute(options.out) ? options.out : resolve(io.cwd, options.out);
     try {
