@@ -27,7 +27,7 @@ import { builtinTools } from '../tools/builtin/builtin-tools.js';
 import { builtinSpecifications } from '../tools/builtin/specifications.js';
 import { BUILTIN_BUNDLE_ID } from './builtin-records.js';
 import { contentEnvironment } from './convert.js';
-import { decodeBundleWrite, decodeEnabledPatch, encodeBundle } from './bundle-json.js';
+import { decodeBundleWrite, decodeEnabledPatch, decodeStoredBundle, encodeBundle } from './bundle-json.js';
 import {
   type BundleList,
   type BundleQuery,
@@ -55,7 +55,7 @@ import { nucleusToolJson } from './nucleus.js';
 import { type BundleRecord, NO_USAGE, type ToolRecord, type UsageCount, type UsageEntry } from './records.js';
 import { decodeRegistryTool, encodeRegistryTool, registryIdOf } from './registry-json.js';
 import { type CatalogError, type CatalogResult, failure, invalid, success } from './result.js';
-import { type Decided, decideCreateTool, decideImportTools, decideDeleteBundle, decideDeleteTool, decidePatchBundle, decidePatchTool, decidePutBundle, decideReap } from './rules.js';
+import { type Decided, decideCreateTool, decideImportBundles, decideImportTools, decideDeleteBundle, decideDeleteTool, decidePatchBundle, decidePatchTool, decidePutBundle, decideReap } from './rules.js';
 import { type NamingState, type ServedTool, servedOfSlug } from './served-names.js';
 import { guardRequestWrite, type RequestPrograms } from './program-guard.js';
 import { parseSlug, parseVersion } from './slug.js';
@@ -181,6 +181,29 @@ class CatalogImpl {
     if (isLeft(w)) return invalid(w.left);
     const r = await this.store.write(() => decidePutBundle(this.state, id.right, w.right, this.store.nowIso()));
     return r.ok ? success({ bundle: this.bundleView(r.value.bundle), created: r.value.created }) : r;
+  };
+
+  /**
+   * Bundles of an export, exactly as exported (id, switch, deletion, timestamps), in one
+   * transaction (`gramkit catalog import`); a bundle whose id is stored already counts as existing.
+   */
+  importBundles = async (bodies: ReadonlyArray<unknown>): Promise<CatalogResult<ImportReport>> => {
+    const decoded: BundleRecord[] = [];
+    const refused: Array<{ readonly index: number; readonly error: CatalogError }> = [];
+    const at: number[] = [];
+    bodies.forEach((body, index) => {
+      const b = decodeStoredBundle(body);
+      if (isLeft(b)) {
+        refused.push({ index, error: { code: CatalogCodes.INVALID_RECORD, message: b.left.map((d) => d.message).join('; ') } });
+        return;
+      }
+      decoded.push(b.right);
+      at.push(index);
+    });
+    const r = await this.store.write(() => decideImportBundles(this.state, decoded));
+    if (!r.ok) return r;
+    for (const e of r.value.refused) refused.push({ index: at[e.index] as number, error: e.error });
+    return success({ created: r.value.created.length, existing: r.value.existing, refused: refused.sort((a, b) => a.index - b.index) });
   };
 
   patchBundle = async (bundleID: string, body: unknown): Promise<CatalogResult<BundleView>> => {
@@ -586,6 +609,7 @@ class CatalogImpl {
     return {
       store: { kind: this.store.backend.kind, location: this.store.backend.location },
       putBundle: this.putBundle,
+      importBundles: this.importBundles,
       patchBundle: this.patchBundle,
       deleteBundle: this.deleteBundle,
       getBundle: this.getBundle,
