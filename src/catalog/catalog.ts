@@ -12,7 +12,7 @@
  */
 import { isLeft, left, right } from '../core/either.js';
 import { callId } from '../core/call-id.js';
-import type { Diagnostic } from '../core/diagnostic.js';
+import { type Diagnostic, warning } from '../core/diagnostic.js';
 import type { JsonObject } from '../core/json-schema.js';
 import type { BoundTool } from '../library/bind.js';
 import type { InvocationObserver } from '../library/events.js';
@@ -49,7 +49,7 @@ import { CatalogCodes } from './codes.js';
 import { type ContentEnvironment, contentSpecification, contentToGram } from './content.js';
 import type { CatalogEvent } from './events.js';
 import { isRegistryId, isUuidV7, parseId } from './ids.js';
-import { availability, type Implementations, materialize } from './implementation.js';
+import { type Availability, availability, type Implementations, materialize } from './implementation.js';
 import { bundlePage, isLive, searchPage, toolPage } from './listing.js';
 import { nucleusToolJson } from './nucleus.js';
 import { type BundleRecord, NO_USAGE, type ToolRecord, type UsageCount, type UsageEntry } from './records.js';
@@ -122,8 +122,26 @@ class CatalogImpl {
     return { ...encodeBundle(b), toolCount: this.state.toolCount(b.bundleID) };
   }
 
-  private toolView(t: ToolRecord, usage: UsageCount): ToolView {
+  /** Each record's availability, decided once: records are replaced when they change, and the implementations are fixed at start. */
+  private readonly availabilities = new WeakMap<ToolRecord, Availability>();
+
+  private availabilityOf(t: ToolRecord): Availability {
+    const known = this.availabilities.get(t);
+    if (known !== undefined) return known;
     const a = availability(t, this.impls);
+    this.availabilities.set(t, a);
+    return a;
+  }
+
+  /** What a write says besides the record: the content's warnings, and why the tool cannot run here when it cannot. */
+  private writeWarnings(t: ToolRecord, built: ReadonlyArray<Diagnostic>): ReadonlyArray<Diagnostic> {
+    const a = this.availabilityOf(t);
+    if (a.available) return built;
+    return [...built, warning(a.code ?? CatalogCodes.TOOL_UNAVAILABLE, `${t.slug} ${t.version} is stored but cannot run on this server: ${a.reason ?? 'its implementation is missing'}`)];
+  }
+
+  private toolView(t: ToolRecord, usage: UsageCount): ToolView {
+    const a = this.availabilityOf(t);
     return {
       ...encodeTool(t),
       bundleSlug: this.state.bundles.get(t.bundleID)?.slug ?? null,
@@ -140,7 +158,7 @@ class CatalogImpl {
   }
 
   private registryView(t: ToolRecord, usage: UsageCount): JsonObject {
-    return encodeRegistryTool(t, { enabled: isLive(this.state, t), available: availability(t, this.impls).available, usage });
+    return encodeRegistryTool(t, { enabled: isLive(this.state, t), available: this.availabilityOf(t).available, usage });
   }
 
   // -----------------------------------------------------------------------------------------------
@@ -260,7 +278,7 @@ class CatalogImpl {
     const r = await this.store.write(() => decideCreateTool(this.state, id.right, write, this.store.nowIso(), this.now()));
     if (!r.ok) return r;
     this.announceCreated(r.value, false);
-    return success({ value: this.toolView(r.value, NO_USAGE), warnings: w.right.built.warnings });
+    return success({ value: this.toolView(r.value, NO_USAGE), warnings: this.writeWarnings(r.value, w.right.built.warnings) });
   };
 
   /**
@@ -381,7 +399,7 @@ class CatalogImpl {
   private readonly naming: NamingState = {
     toolsWithSlug: (slug) => this.state.toolsWithSlug(slug),
     bundleSlug: (id) => this.state.bundles.get(id)?.slug,
-    servable: (t) => isLive(this.state, t) && availability(t, this.impls).available,
+    servable: (t) => isLive(this.state, t) && this.availabilityOf(t).available,
     builtinBundleID: BUILTIN_BUNDLE_ID,
     builtinSlugs: BUILTIN_SLUGS,
   };
@@ -525,7 +543,7 @@ class CatalogImpl {
     });
     if (!r.ok) return r;
     this.announceCreated(r.value, options.discovered === true);
-    return success({ value: this.registryView(r.value, NO_USAGE), warnings: w.right.built.warnings });
+    return success({ value: this.registryView(r.value, NO_USAGE), warnings: this.writeWarnings(r.value, w.right.built.warnings) });
   };
 
   registryTools = (query: { readonly createdBy?: 'system' | 'agent' } = {}): Promise<CatalogResult<ReadonlyArray<JsonObject>>> =>

@@ -61,6 +61,47 @@ describe('invoking catalog tools', () => {
     await closed.close();
   });
 
+  it('availability is decided when a record is written and when the server starts with another configuration, and says why', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gramkit-availability-'));
+    dirs.push(dir);
+    const at = async (allowHosts: ReadonlyArray<string>): Promise<Catalog> => {
+      const r = await openCatalog({ store: openFileStore(join(dir, 'data')), workspace: dir, env: { PATH: '/usr/bin:/bin' }, allowHosts });
+      if (!r.ok) throw new Error(r.error.message);
+      return r.value;
+    };
+    const closed = await at(['api.example.com']);
+    const b = newId();
+    await closed.putBundle(b, { slug: 'w' });
+    const w = await closed.putTool(b, 'weather', '1', weather());
+    expect(w.ok).toBe(true);
+    if (!w.ok) return;
+    expect(w.value.value['available']).toBe(false);
+    expect(w.value.value['unavailableReason']).toContain(`127.0.0.1:${api.port}`);
+    expect(w.value.warnings.map((d) => d.code)).toContain(CatalogCodes.HOST_NOT_ALLOWED);
+    // a header names a variable that is neither a parameter nor a secret: it can never run
+    const agent = { ...weather(), impl: { urlTemplate: 'https://api.example.com/?q=${city}', headers: { 'User-Agent': 'MyApp/${version}' } } };
+    const h = await closed.putTool(b, 'agent', '1', agent);
+    expect(h.ok).toBe(true);
+    if (!h.ok) return;
+    expect(h.value.value['available']).toBe(false);
+    expect(h.value.value['unavailableReason']).toContain('${version}');
+    expect(h.value.warnings.map((d) => d.code)).toContain(CatalogCodes.TOOL_UNAVAILABLE);
+    const listed = await closed.listTools({ bundleIDs: [b] });
+    expect(listed.ok && listed.value.tools.map((t) => [t['slug'], t['available']])).toEqual([['weather', false], ['agent', false]]);
+    expect((await closed.servedTools()).map((t) => t.record.slug)).not.toContain('weather');
+    await closed.close();
+
+    // the same store, a server that allows the host: weather is available again; the header still names nobody
+    const open2 = await at([`127.0.0.1:${api.port}`, 'api.example.com']);
+    const again = await open2.getTool({ bundleID: b, slug: 'weather', version: '1' });
+    expect(again.ok && [again.value['available'], again.value['unavailableReason']]).toEqual([true, undefined]);
+    const still = await open2.getTool({ bundleID: b, slug: 'agent', version: '1' });
+    expect(still.ok && still.value['available']).toBe(false);
+    expect((await open2.servedTools()).map((t) => t.record.slug)).toContain('weather');
+    expect((await open2.servedTools()).map((t) => t.record.slug)).not.toContain('agent');
+    await open2.close();
+  });
+
   it('a command tool runs without a shell in the workspace; a Tool JSON exec block with {param} and stdin', async () => {
     const c = await open();
     expect((await c.registerTool({ id: 'tool_echo', description: 'Echo words', input_schema: { words: 'string' }, exec: { type: 'cmd', cmd: 'echo', args: ['{words}'] } })).ok).toBe(true);
