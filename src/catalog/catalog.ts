@@ -466,7 +466,8 @@ class CatalogImpl {
       callId: id,
       context,
       ...(signal !== undefined ? { signal } : {}),
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      // the record's timeout bounds the caller's too
+      ...(options.timeoutMs !== undefined ? { timeoutMs: Math.min(options.timeoutMs, record.limits?.timeoutMs ?? options.timeoutMs) } : {}),
       ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
       ...(this.store.bus.listenerCount() > 0 || this.store.backend.kind === 'redis' ? { observer: this.observer(record, options) } : {}),
     });

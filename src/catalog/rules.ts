@@ -174,6 +174,7 @@ export const decideCreateTool = (state: CatalogState, bundleID: string, w: ToolW
     isBuiltIn: false,
     createdBy: w.createdBy ?? 'system',
     ...(w.registryId !== undefined ? { registryId: w.registryId } : {}),
+    ...(w.limits !== undefined ? { limits: w.limits } : {}),
     createdAt,
     modifiedAt: w.modifiedAt ?? (w.createdAt !== undefined ? createdAt : now),
   });

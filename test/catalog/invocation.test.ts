@@ -102,6 +102,45 @@ describe('invoking catalog tools', () => {
     await open2.close();
   });
 
+  it('per-tool limits on a record: validated, stored, shown, and applied on invoke (calls per minute, timeout, result size)', async () => {
+    // a server that answers only when the test ends: a call can only end by its timeout
+    const slow = await startServer(() => undefined);
+    try {
+      const c = await open({ allowHosts: [`127.0.0.1:${api.port}`, `127.0.0.1:${slow.port}`] });
+      const b = newId();
+      await c.putBundle(b, { slug: 'limited' });
+      for (const limits of [{ maxCallsPerMinute: 0 }, { timeoutMs: -5 }, { maxCallsPerMinute: 1.5 }, { perHour: 3 }, 'fast']) {
+        const bad = await c.putTool(b, 'weather', '1', { ...weather(), limits });
+        expect(code(bad), JSON.stringify(limits)).toBe(CatalogCodes.INVALID_RECORD);
+      }
+      const once = await c.putTool(b, 'weather', '1', { ...weather(), limits: { maxCallsPerMinute: 1 } });
+      expect(once.ok && once.value.value['limits']).toEqual({ maxCallsPerMinute: 1 });
+      const shown = await c.getTool({ bundleID: b, slug: 'weather', version: '1' });
+      expect(shown.ok && shown.value['limits']).toEqual({ maxCallsPerMinute: 1 });
+      const ref = { bundleID: b, slug: 'weather', version: '1' };
+      const first = await c.invokeTool(ref, { city: 'Paris' });
+      expect(first.ok && first.value).toEqual({ ok: true, value: 'sunny in Paris' });
+      const second = await c.invokeTool(ref, { city: 'Rome' });
+      expect(second.ok && !second.value.ok && second.value.error.code).toBe(ToolCodes.RATE_LIMITED);
+
+      const hanging = { ...weather(), impl: { urlTemplate: `${slow.origin}/current.json?q=\${city}` }, limits: { timeoutMs: 50 } };
+      expect((await c.putTool(b, 'hanging', '1', hanging)).ok).toBe(true);
+      const timedOut = await c.invokeTool({ bundleID: b, slug: 'hanging', version: '1' }, { city: 'Paris' });
+      expect(timedOut.ok && !timedOut.value.ok && timedOut.value.error.code).toBe(ToolCodes.TIMEOUT);
+      // a caller cannot raise the record's timeout
+      const asked = await c.invokeTool({ bundleID: b, slug: 'hanging', version: '1' }, { city: 'Paris' }, { timeoutMs: 600_000 });
+      expect(asked.ok && !asked.value.ok && asked.value.error.code).toBe(ToolCodes.TIMEOUT);
+
+      const small = await c.putTool(b, 'small', '1', { ...weather(), limits: { maxResultBytes: 5 } });
+      expect(small.ok).toBe(true);
+      const big = await c.invokeTool({ bundleID: b, slug: 'small', version: '1' }, { city: 'Paris' });
+      expect(big.ok && !big.value.ok && big.value.error.code).toBe(ToolCodes.RESULT_TOO_LARGE);
+      await c.close();
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('a command tool runs without a shell in the workspace; a Tool JSON exec block with {param} and stdin', async () => {
     const c = await open();
     expect((await c.registerTool({ id: 'tool_echo', description: 'Echo words', input_schema: { words: 'string' }, exec: { type: 'cmd', cmd: 'echo', args: ['{words}'] } })).ok).toBe(true);
