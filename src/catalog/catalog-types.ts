@@ -119,6 +119,8 @@ export interface Catalog {
   readonly store: { readonly kind: 'files' | 'redis'; readonly location: string };
   // bundles
   readonly putBundle: (bundleID: string, body: unknown) => Promise<CatalogResult<{ readonly bundle: BundleView; readonly created: boolean }>>;
+  /** Bundles of an export, exactly as exported (id, switch, deletion, timestamps) in one transaction; a bundle whose id is stored already counts as existing. */
+  readonly importBundles: (bodies: ReadonlyArray<unknown>) => Promise<CatalogResult<ImportReport>>;
   readonly patchBundle: (bundleID: string, body: unknown) => Promise<CatalogResult<BundleView>>;
   readonly deleteBundle: (bundleID: string) => Promise<CatalogResult<BundleView>>;
   readonly getBundle: (bundleID: string) => Promise<CatalogResult<BundleView>>;
@@ -175,7 +177,7 @@ export interface Catalog {
   readonly close: () => Promise<void>;
 }
 
-/** What `importTools` did: tools created, tools already there, and each refusal by the item's index. */
+/** What `importTools` (`importBundles`) did: records created, records already there, and each refusal by the item's index. */
 export interface ImportReport {
   readonly created: number;
   readonly existing: number;

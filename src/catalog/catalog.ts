@@ -12,7 +12,7 @@
  */
 import { isLeft, left, right } from '../core/either.js';
 import { callId } from '../core/call-id.js';
-import type { Diagnostic } from '../core/diagnostic.js';
+import { type Diagnostic, warning } from '../core/diagnostic.js';
 import type { JsonObject } from '../core/json-schema.js';
 import type { BoundTool } from '../library/bind.js';
 import type { InvocationObserver } from '../library/events.js';
@@ -27,7 +27,7 @@ import { builtinTools } from '../tools/builtin/builtin-tools.js';
 import { builtinSpecifications } from '../tools/builtin/specifications.js';
 import { BUILTIN_BUNDLE_ID } from './builtin-records.js';
 import { contentEnvironment } from './convert.js';
-import { decodeBundleWrite, decodeEnabledPatch, encodeBundle } from './bundle-json.js';
+import { decodeBundleWrite, decodeEnabledPatch, decodeStoredBundle, encodeBundle } from './bundle-json.js';
 import {
   type BundleList,
   type BundleQuery,
@@ -49,13 +49,13 @@ import { CatalogCodes } from './codes.js';
 import { type ContentEnvironment, contentSpecification, contentToGram } from './content.js';
 import type { CatalogEvent } from './events.js';
 import { isRegistryId, isUuidV7, parseId } from './ids.js';
-import { availability, type Implementations, materialize } from './implementation.js';
+import { type Availability, availability, type Implementations, materialize } from './implementation.js';
 import { bundlePage, isLive, searchPage, toolPage } from './listing.js';
 import { nucleusToolJson } from './nucleus.js';
 import { type BundleRecord, NO_USAGE, type ToolRecord, type UsageCount, type UsageEntry } from './records.js';
 import { decodeRegistryTool, encodeRegistryTool, registryIdOf } from './registry-json.js';
 import { type CatalogError, type CatalogResult, failure, invalid, success } from './result.js';
-import { type Decided, decideCreateTool, decideImportTools, decideDeleteBundle, decideDeleteTool, decidePatchBundle, decidePatchTool, decidePutBundle, decideReap } from './rules.js';
+import { type Decided, decideCreateTool, decideImportBundles, decideImportTools, decideDeleteBundle, decideDeleteTool, decidePatchBundle, decidePatchTool, decidePutBundle, decideReap } from './rules.js';
 import { type NamingState, type ServedTool, servedOfSlug } from './served-names.js';
 import { guardRequestWrite, type RequestPrograms } from './program-guard.js';
 import { parseSlug, parseVersion } from './slug.js';
@@ -122,8 +122,26 @@ class CatalogImpl {
     return { ...encodeBundle(b), toolCount: this.state.toolCount(b.bundleID) };
   }
 
-  private toolView(t: ToolRecord, usage: UsageCount): ToolView {
+  /** Each record's availability, decided once: records are replaced when they change, and the implementations are fixed at start. */
+  private readonly availabilities = new WeakMap<ToolRecord, Availability>();
+
+  private availabilityOf(t: ToolRecord): Availability {
+    const known = this.availabilities.get(t);
+    if (known !== undefined) return known;
     const a = availability(t, this.impls);
+    this.availabilities.set(t, a);
+    return a;
+  }
+
+  /** What a write says besides the record: the content's warnings, and why the tool cannot run here when it cannot. */
+  private writeWarnings(t: ToolRecord, built: ReadonlyArray<Diagnostic>): ReadonlyArray<Diagnostic> {
+    const a = this.availabilityOf(t);
+    if (a.available) return built;
+    return [...built, warning(a.code ?? CatalogCodes.TOOL_UNAVAILABLE, `${t.slug} ${t.version} is stored but cannot run on this server: ${a.reason ?? 'its implementation is missing'}`)];
+  }
+
+  private toolView(t: ToolRecord, usage: UsageCount): ToolView {
+    const a = this.availabilityOf(t);
     return {
       ...encodeTool(t),
       bundleSlug: this.state.bundles.get(t.bundleID)?.slug ?? null,
@@ -140,7 +158,7 @@ class CatalogImpl {
   }
 
   private registryView(t: ToolRecord, usage: UsageCount): JsonObject {
-    return encodeRegistryTool(t, { enabled: isLive(this.state, t), available: availability(t, this.impls).available, usage });
+    return encodeRegistryTool(t, { enabled: isLive(this.state, t), available: this.availabilityOf(t).available, usage });
   }
 
   // -----------------------------------------------------------------------------------------------
@@ -181,6 +199,29 @@ class CatalogImpl {
     if (isLeft(w)) return invalid(w.left);
     const r = await this.store.write(() => decidePutBundle(this.state, id.right, w.right, this.store.nowIso()));
     return r.ok ? success({ bundle: this.bundleView(r.value.bundle), created: r.value.created }) : r;
+  };
+
+  /**
+   * Bundles of an export, exactly as exported (id, switch, deletion, timestamps), in one
+   * transaction (`gramkit catalog import`); a bundle whose id is stored already counts as existing.
+   */
+  importBundles = async (bodies: ReadonlyArray<unknown>): Promise<CatalogResult<ImportReport>> => {
+    const decoded: BundleRecord[] = [];
+    const refused: Array<{ readonly index: number; readonly error: CatalogError }> = [];
+    const at: number[] = [];
+    bodies.forEach((body, index) => {
+      const b = decodeStoredBundle(body);
+      if (isLeft(b)) {
+        refused.push({ index, error: { code: CatalogCodes.INVALID_RECORD, message: b.left.map((d) => d.message).join('; ') } });
+        return;
+      }
+      decoded.push(b.right);
+      at.push(index);
+    });
+    const r = await this.store.write(() => decideImportBundles(this.state, decoded));
+    if (!r.ok) return r;
+    for (const e of r.value.refused) refused.push({ index: at[e.index] as number, error: e.error });
+    return success({ created: r.value.created.length, existing: r.value.existing, refused: refused.sort((a, b) => a.index - b.index) });
   };
 
   patchBundle = async (bundleID: string, body: unknown): Promise<CatalogResult<BundleView>> => {
@@ -237,7 +278,7 @@ class CatalogImpl {
     const r = await this.store.write(() => decideCreateTool(this.state, id.right, write, this.store.nowIso(), this.now()));
     if (!r.ok) return r;
     this.announceCreated(r.value, false);
-    return success({ value: this.toolView(r.value, NO_USAGE), warnings: w.right.built.warnings });
+    return success({ value: this.toolView(r.value, NO_USAGE), warnings: this.writeWarnings(r.value, w.right.built.warnings) });
   };
 
   /**
@@ -358,7 +399,7 @@ class CatalogImpl {
   private readonly naming: NamingState = {
     toolsWithSlug: (slug) => this.state.toolsWithSlug(slug),
     bundleSlug: (id) => this.state.bundles.get(id)?.slug,
-    servable: (t) => isLive(this.state, t) && availability(t, this.impls).available,
+    servable: (t) => isLive(this.state, t) && this.availabilityOf(t).available,
     builtinBundleID: BUILTIN_BUNDLE_ID,
     builtinSlugs: BUILTIN_SLUGS,
   };
@@ -425,7 +466,8 @@ class CatalogImpl {
       callId: id,
       context,
       ...(signal !== undefined ? { signal } : {}),
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      // the record's timeout bounds the caller's too
+      ...(options.timeoutMs !== undefined ? { timeoutMs: Math.min(options.timeoutMs, record.limits?.timeoutMs ?? options.timeoutMs) } : {}),
       ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
       ...(this.store.bus.listenerCount() > 0 || this.store.backend.kind === 'redis' ? { observer: this.observer(record, options) } : {}),
     });
@@ -502,7 +544,7 @@ class CatalogImpl {
     });
     if (!r.ok) return r;
     this.announceCreated(r.value, options.discovered === true);
-    return success({ value: this.registryView(r.value, NO_USAGE), warnings: w.right.built.warnings });
+    return success({ value: this.registryView(r.value, NO_USAGE), warnings: this.writeWarnings(r.value, w.right.built.warnings) });
   };
 
   registryTools = (query: { readonly createdBy?: 'system' | 'agent' } = {}): Promise<CatalogResult<ReadonlyArray<JsonObject>>> =>
@@ -586,6 +628,7 @@ class CatalogImpl {
     return {
       store: { kind: this.store.backend.kind, location: this.store.backend.location },
       putBundle: this.putBundle,
+      importBundles: this.importBundles,
       patchBundle: this.patchBundle,
       deleteBundle: this.deleteBundle,
       getBundle: this.getBundle,

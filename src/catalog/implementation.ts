@@ -16,13 +16,13 @@
  * the reason; the record is never changed because of it.
  */
 import type { RuleEngine } from '../policy/rules.js';
-import { type Either, left, right } from '../core/either.js';
+import { type Either, isRight, left, right } from '../core/either.js';
 import { formatDiagnostics } from '../core/format-diagnostic.js';
 import type { SecretProvider } from '../core/redact.js';
 import { bindTool, type BoundTool, formatBindError } from '../library/bind.js';
 import { ToolCodes } from '../library/codes.js';
 import { ToolFailure } from '../library/result.js';
-import { createTool, type Tool } from '../library/tool.js';
+import { createTool, type Tool, type ToolLimits } from '../library/tool.js';
 import { lookupTool, registerTool, emptyToolLibrary, type ToolLibrary } from '../library/tool-library.js';
 import type { HttpDispatcher } from '../net/dispatcher.js';
 import { type HostAllowlist, type HostPattern, isPrivateAddress, parseAllowedHosts } from '../net/host-allowlist.js';
@@ -64,6 +64,8 @@ export interface Implementations {
 export interface Availability {
   readonly available: boolean;
   readonly reason?: string;
+  /** Why not, as the code an invoke would fail with (`CATALOG_TOOL_UNAVAILABLE`, `CATALOG_HOST_NOT_ALLOWED`). */
+  readonly code?: CatalogError['code'];
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -107,21 +109,32 @@ const httpHostProblem = (r: ToolRecord, impls: Implementations): string | undefi
 // availability
 // -------------------------------------------------------------------------------------------------
 
-/** Whether a record's implementation is there, without building anything (cheap: lists call it per tool). */
+/**
+ * Whether a record can run here, and why not: a built-in or function that is missing; an HTTP or
+ * command tool whose configuration cannot be built against this server (a host outside its
+ * `--allow-host`, a placeholder that names neither a parameter nor a known secret, …). HTTP and
+ * command tools are built to tell (no request, no program): the catalog keeps the answer per
+ * record, so it is decided once per write and per start (the server's configuration is fixed then).
+ */
 export const availability = (r: ToolRecord, impls: Implementations): Availability => {
   switch (r.type) {
     case 'builtin': {
       const name = r.impl['builtin'];
-      return typeof name === 'string' && impls.builtins.has(name) ? { available: true } : { available: false, reason: `the built-in tool ${JSON.stringify(name)} does not exist in this version of gramkit` };
+      if (typeof name === 'string' && impls.builtins.has(name)) return { available: true };
+      return { available: false, code: CatalogCodes.TOOL_UNAVAILABLE, reason: `the built-in tool ${JSON.stringify(name)} does not exist in this version of gramkit` };
     }
     case 'function': {
       const name = r.impl['function'];
-      return typeof name === 'string' && lookupTool(name, impls.functions) !== undefined
-        ? { available: true }
-        : { available: false, reason: `no library loaded by the server implements the function ${JSON.stringify(name)} (start the server with --library <module>)` };
+      if (typeof name === 'string' && lookupTool(name, impls.functions) !== undefined) return { available: true };
+      const reason = `no library loaded by the server implements the function ${JSON.stringify(name)} (start the server with --library <module>)`;
+      return { available: false, code: CatalogCodes.TOOL_UNAVAILABLE, reason };
     }
-    default:
-      return { available: true };
+    default: {
+      const built = materialize(r, impls);
+      if (isRight(built)) return { available: true };
+      const reason = built.left.details?.['reason'];
+      return { available: false, code: built.left.code, reason: typeof reason === 'string' ? reason : built.left.message };
+    }
   }
 };
 
@@ -158,7 +171,7 @@ export const materialize = (r: ToolRecord, impls: Implementations): Either<Catal
   switch (r.type) {
     case 'http': {
       const hosts = httpHostProblem(r, impls);
-      if (hosts !== undefined) return left({ code: CatalogCodes.HOST_NOT_ALLOWED, message: `tool ${r.slug} ${r.version} cannot be invoked: ${hosts}`, details: { toolID: r.toolID } });
+      if (hosts !== undefined) return left({ code: CatalogCodes.HOST_NOT_ALLOWED, message: `tool ${r.slug} ${r.version} cannot be invoked: ${hosts}`, details: { toolID: r.toolID, reason: hosts } });
       const t = httpTool(spec.right, r.impl as unknown as HttpToolConfigInput, {
         ...(impls.secrets !== undefined ? { secrets: impls.secrets } : {}),
         ...(impls.dispatcher !== undefined ? { dispatcher: impls.dispatcher } : {}),
@@ -198,14 +211,23 @@ export const materialize = (r: ToolRecord, impls: Implementations): Either<Catal
 
 const LEVEL = { low: 0, medium: 1, high: 2 } as const;
 
-/** The tool with the record's permissions and safety level added to its own (the stricter wins). */
+/** Each limit of the record or the implementation, the smaller where both have it. */
+const stricter = (own: ToolLimits | undefined, record: ToolLimits | undefined): ToolLimits | undefined => {
+  if (record === undefined) return own;
+  const out: Record<string, number> = { ...own };
+  for (const [k, n] of Object.entries(record)) if (typeof n === 'number') out[k] = Math.min(n, out[k] ?? n);
+  return out;
+};
+
+/** The tool with the record's permissions, safety level and limits added to its own (the stricter wins). */
 const annotate = (r: ToolRecord, t: Tool): Tool => {
   const own = t.annotations;
   const permissions = [...new Set([...(own?.permissions ?? []), ...r.permissions])];
   const level = own?.safetyLevel !== undefined && LEVEL[own.safetyLevel] > LEVEL[r.safetyLevel] ? own.safetyLevel : r.safetyLevel;
+  const limits = stricter(t.limits, r.limits);
   return createTool(t.name, t.description, t.schema, t.invoke, {
     ...(t.outputSchema !== undefined ? { outputSchema: t.outputSchema } : {}),
-    ...(t.limits !== undefined ? { limits: t.limits } : {}),
+    ...(limits !== undefined ? { limits } : {}),
     annotations: { ...own, permissions, safetyLevel: level },
   });
 };

@@ -9,7 +9,7 @@
  * stored for readers of the files. Records are frozen values.
  */
 import type { JsonObject, JsonSchema } from '../core/json-schema.js';
-import type { SafetyLevel } from '../library/tool.js';
+import type { SafetyLevel, ToolLimits } from '../library/tool.js';
 
 /** The `schemaVersion` written in every record. */
 export const SCHEMA_VERSION = '1';
@@ -61,6 +61,11 @@ export interface ToolRecord extends ToolContent {
   readonly createdBy: CreatedBy;
   /** The registry id (`tool_http_get`), for tools registered through `/api/v1/tools`. */
   readonly registryId?: string;
+  /**
+   * Per-tool limits applied on invoke (`timeoutMs`, `maxResultBytes`, `maxCallsPerMinute`): the
+   * stricter of these and the implementation's own; `timeoutMs` bounds a caller's timeout too.
+   */
+  readonly limits?: ToolLimits;
   readonly createdAt: string;
   readonly modifiedAt: string;
 }

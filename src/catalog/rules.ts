@@ -79,6 +79,48 @@ export const decideDeleteBundle = (state: CatalogState, bundleID: string, now: s
   return right({ bundles: [bundle], tools: [], value: bundle });
 };
 
+/** What a bundle import decided: the bundles it writes, how many were there already, and each refusal by its index. */
+export interface BundleImportDecision {
+  readonly created: ReadonlyArray<BundleRecord>;
+  readonly existing: number;
+  readonly refused: ReadonlyArray<{ readonly index: number; readonly error: CatalogError }>;
+}
+
+/**
+ * The bundles of an export, written exactly as exported (id, switch, deletion, timestamps): a
+ * bundle whose id is stored already is counted as existing, not changed; a live slug taken by
+ * another bundle (in the state or earlier in the batch) is a conflict; the built-in bundle is never
+ * imported (each catalog has its own).
+ */
+export const decideImportBundles = (state: CatalogState, bundles: ReadonlyArray<BundleRecord>): Decided<BundleImportDecision> => {
+  const created: BundleRecord[] = [];
+  const refused: Array<{ readonly index: number; readonly error: CatalogError }> = [];
+  const slugs = new Map<string, string>();
+  let existing = 0;
+  bundles.forEach((b, index) => {
+    if (state.bundles.has(b.bundleID) || created.some((c) => c.bundleID === b.bundleID)) {
+      existing++;
+      return;
+    }
+    if (b.isBuiltIn) {
+      const message = `bundle "${b.slug}" (${b.bundleID}) is a built-in bundle: each catalog has its own, it is not imported`;
+      refused.push({ index, error: { code: CatalogCodes.BUILTIN_READ_ONLY, message } });
+      return;
+    }
+    if (b.softDeletedAt === null) {
+      const other = state.bundleBySlug(b.slug)?.bundleID ?? slugs.get(b.slug);
+      if (other !== undefined) {
+        const message = `a bundle with the slug "${b.slug}" exists: ${other}; bundle ${b.bundleID} was left out`;
+        refused.push({ index, error: { code: CatalogCodes.CONFLICT, message, details: { existing: { kind: 'bundle', bundleID: other, slug: b.slug } } } });
+        return;
+      }
+      slugs.set(b.slug, b.bundleID);
+    }
+    created.push(Object.freeze({ ...b }));
+  });
+  return right({ bundles: created, tools: [], value: { created, existing, refused } });
+};
+
 /** Soft-deleted bundles older than `graceMs` that hold no tool: removed for good. */
 export const decideReap = (state: CatalogState, nowMs: number, graceMs: number): Decided<ReadonlyArray<string>> => {
   const gone = [...state.bundles.values()].filter((b) => b.softDeletedAt !== null && nowMs - Date.parse(b.softDeletedAt) >= graceMs && state.toolCount(b.bundleID) === 0).map((b) => b.bundleID);
@@ -99,9 +141,13 @@ const describeTool = (t: ToolRecord): Readonly<Record<string, unknown>> => ({
   ...(t.registryId !== undefined ? { registryId: t.registryId } : {}),
 });
 
-/** `pending`: the bundle when the same transaction creates it (the registry bundle). */
-export const decideCreateTool = (state: CatalogState, bundleID: string, w: ToolWrite, now: string, nowMs: number, pending?: BundleRecord): Decided<ToolRecord> => {
-  const bundle = writableBundle(state, bundleID, pending);
+/**
+ * `pending`: the bundle when the same transaction creates it (the registry bundle). `restoring`: an
+ * import puts the tool back where the export found it, in a disabled or deleted bundle too.
+ */
+export const decideCreateTool = (state: CatalogState, bundleID: string, w: ToolWrite, now: string, nowMs: number, pending?: BundleRecord, restoring = false): Decided<ToolRecord> => {
+  const stored = state.bundles.get(bundleID);
+  const bundle = restoring && stored !== undefined ? right(stored) : writableBundle(state, bundleID, pending);
   if (isLeft(bundle)) return left(bundle.left);
   if (bundle.right.isBuiltIn) return refuse(CatalogCodes.BUILTIN_READ_ONLY, 'tools cannot be added to the built-in bundle');
   const c = w.built.content;
@@ -128,6 +174,7 @@ export const decideCreateTool = (state: CatalogState, bundleID: string, w: ToolW
     isBuiltIn: false,
     createdBy: w.createdBy ?? 'system',
     ...(w.registryId !== undefined ? { registryId: w.registryId } : {}),
+    ...(w.limits !== undefined ? { limits: w.limits } : {}),
     createdAt,
     modifiedAt: w.modifiedAt ?? (w.createdAt !== undefined ? createdAt : now),
   });
@@ -144,8 +191,8 @@ export interface ImportDecision {
 /**
  * Many tools created in one transaction (`gramkit catalog import`): each decided as
  * `decideCreateTool` decides one, against the state and the tools before it in the batch (a key or
- * registry id taken earlier in the batch is a conflict too). A tool whose id is stored already is
- * counted as existing, not written.
+ * registry id taken earlier in the batch is a conflict too), in a disabled or deleted bundle too (an
+ * export round-trips exactly). A tool whose id is stored already is counted as existing, not written.
  */
 export const decideImportTools = (state: CatalogState, items: ReadonlyArray<{ readonly bundleID: string; readonly write: ToolWrite }>, now: string, nowMs: number): Decided<ImportDecision> => {
   const created: ToolRecord[] = [];
@@ -165,7 +212,7 @@ export const decideImportTools = (state: CatalogState, items: ReadonlyArray<{ re
       refused.push({ index, error: { code: CatalogCodes.CONFLICT, message: `${c.slug} version ${c.version} (or its registry id) comes twice in the import; the second is left out` } });
       return;
     }
-    const d = decideCreateTool(state, bundleID, write, now, nowMs);
+    const d = decideCreateTool(state, bundleID, write, now, nowMs, undefined, true);
     if (isLeft(d)) {
       refused.push({ index, error: d.left });
       return;

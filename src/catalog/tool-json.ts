@@ -15,7 +15,7 @@ import { type Either, left, right } from '../core/either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { isJsonObject } from '../core/json.js';
 import type { JsonObject, JsonSchema } from '../core/json-schema.js';
-import type { SafetyLevel } from '../library/tool.js';
+import type { SafetyLevel, ToolLimits } from '../library/tool.js';
 import { CatalogCodes } from './codes.js';
 import { type Built, buildContent, type ContentEnvironment, type ContentInput, gramToInput } from './content.js';
 import { fieldsOf, isInstant } from './fields.js';
@@ -32,6 +32,7 @@ export interface ToolWrite {
   readonly isEnabled?: boolean;
   readonly createdBy?: CreatedBy;
   readonly registryId?: string;
+  readonly limits?: ToolLimits;
   /** Present in files and exports; the routes ignore them. */
   readonly bundleID?: string;
   readonly toolID?: string;
@@ -49,7 +50,31 @@ const SAFETY: ReadonlyArray<SafetyLevel> = ['low', 'medium', 'high'];
 const CREATED_BY: ReadonlyArray<CreatedBy> = ['system', 'agent'];
 
 const CONTENT_FIELDS = ['slug', 'version', 'displayName', 'description', 'type', 'argSchema', 'outputSchema', 'impl', 'signature', 'tags', 'permissions', 'safetyLevel', 'gram'];
-const STATE_FIELDS = ['isEnabled', 'createdBy', 'registryId', 'bundleID', 'toolID', 'createdAt', 'modifiedAt'];
+const STATE_FIELDS = ['isEnabled', 'createdBy', 'registryId', 'limits', 'bundleID', 'toolID', 'createdAt', 'modifiedAt'];
+
+const LIMIT_KEYS = ['timeoutMs', 'maxResultBytes', 'maxCallsPerMinute'] as const;
+
+/**
+ * A record's `limits`: an object of positive whole numbers (`timeoutMs`, `maxResultBytes`,
+ * `maxCallsPerMinute`), nothing else; absent or `{}` is no limit.
+ */
+const decodeLimits = (v: unknown, problems: Diagnostic[]): ToolLimits | undefined => {
+  if (v === undefined) return undefined;
+  if (!isJsonObject(v)) {
+    const example = '{"timeoutMs": 5000, "maxCallsPerMinute": 60, "maxResultBytes": 100000}';
+    problems.push(error(CatalogCodes.INVALID_RECORD, `limits: expected an object such as ${example}`));
+    return undefined;
+  }
+  const out: Record<string, number> = {};
+  for (const [k, n] of Object.entries(v)) {
+    if (!(LIMIT_KEYS as ReadonlyArray<string>).includes(k)) problems.push(error(CatalogCodes.INVALID_RECORD, `limits.${k}: not a limit; the limits are ${LIMIT_KEYS.join(', ')}`));
+    else if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) {
+      problems.push(error(CatalogCodes.INVALID_RECORD, `limits.${k}: must be a positive whole number, got ${JSON.stringify(n)}`));
+    }
+    else out[k] = n;
+  }
+  return Object.keys(out).length > 0 ? Object.freeze(out) : undefined;
+};
 /** Fields a GET shows that a write may carry back unchanged (they are not written). */
 export const READ_ONLY_TOOL_FIELDS = ['schemaVersion', 'isBuiltIn', 'callCount', 'lastCalledAt', 'available', 'unavailableReason', 'bundleSlug'];
 
@@ -76,6 +101,7 @@ export const decodeToolJson = (u: unknown, env: ContentEnvironment, ctx: ToolJso
   const isEnabled = f.boolean('isEnabled');
   const createdBy = f.oneOf('createdBy', CREATED_BY);
   const registryId = f.string('registryId');
+  const limits = decodeLimits(f.object['limits'], problems);
   if (registryId !== undefined && !isRegistryId(registryId)) problems.push(error(CatalogCodes.INVALID_REGISTRY_ID, `registryId ${JSON.stringify(registryId)} is not a registry id`));
   const ids: Record<string, string> = {};
   for (const k of ['bundleID', 'toolID'] as const) {
@@ -166,6 +192,7 @@ export const decodeToolJson = (u: unknown, env: ContentEnvironment, ctx: ToolJso
     ...(isEnabled !== undefined ? { isEnabled } : {}),
     ...(createdBy !== undefined ? { createdBy } : {}),
     ...(registryId !== undefined ? { registryId } : {}),
+    ...(limits !== undefined ? { limits } : {}),
     ...ids,
   });
 };
@@ -195,6 +222,7 @@ export const encodeTool = (r: ToolRecord): JsonObject => ({
   safetyLevel: r.safetyLevel,
   createdBy: r.createdBy,
   ...(r.registryId !== undefined ? { registryId: r.registryId } : {}),
+  ...(r.limits !== undefined ? { limits: { ...r.limits } } : {}),
   createdAt: r.createdAt,
   modifiedAt: r.modifiedAt,
 });
@@ -219,6 +247,7 @@ export const decodeStoredTool = (u: unknown): Either<ReadonlyArray<Diagnostic>, 
   const outputSchema = f.object['outputSchema'];
   if (typeof outputSchema !== 'boolean' && !isJsonObject(outputSchema)) problems.push(error(CatalogCodes.INVALID_RECORD, 'outputSchema: expected a schema'));
   const registryId = f.string('registryId');
+  const limits = decodeLimits(f.object['limits'], problems);
   const record: ToolRecord = {
     schemaVersion: need('schemaVersion', f.string('schemaVersion')),
     bundleID: need('bundleID', f.string('bundleID')),
@@ -239,6 +268,7 @@ export const decodeStoredTool = (u: unknown): Either<ReadonlyArray<Diagnostic>, 
     safetyLevel: need('safetyLevel', f.oneOf('safetyLevel', SAFETY)),
     createdBy: need('createdBy', f.oneOf('createdBy', CREATED_BY)),
     ...(registryId !== undefined ? { registryId } : {}),
+    ...(limits !== undefined ? { limits } : {}),
     createdAt: need('createdAt', f.string('createdAt')),
     modifiedAt: need('modifiedAt', f.string('modifiedAt')),
   };

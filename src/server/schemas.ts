@@ -169,6 +169,12 @@ export const COMPONENTS: Readonly<Record<string, JsonObject>> = {
       safetyLevel: { type: 'string' },
       createdBy: { type: 'string', enum: ['system', 'agent'] },
       registryId: { type: 'string' },
+      limits: {
+        type: 'object',
+        description: 'per-tool limits applied on invoke (the stricter of these and the implementation\'s own)',
+        properties: { timeoutMs: { type: 'integer', minimum: 1 }, maxResultBytes: { type: 'integer', minimum: 1 }, maxCallsPerMinute: { type: 'integer', minimum: 1 } },
+        additionalProperties: false,
+      },
       createdAt: stamp,
       modifiedAt: stamp,
       bundleSlug: { type: ['string', 'null'] },

@@ -61,6 +61,86 @@ describe('invoking catalog tools', () => {
     await closed.close();
   });
 
+  it('availability is decided when a record is written and when the server starts with another configuration, and says why', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gramkit-availability-'));
+    dirs.push(dir);
+    const at = async (allowHosts: ReadonlyArray<string>): Promise<Catalog> => {
+      const r = await openCatalog({ store: openFileStore(join(dir, 'data')), workspace: dir, env: { PATH: '/usr/bin:/bin' }, allowHosts });
+      if (!r.ok) throw new Error(r.error.message);
+      return r.value;
+    };
+    const closed = await at(['api.example.com']);
+    const b = newId();
+    await closed.putBundle(b, { slug: 'w' });
+    const w = await closed.putTool(b, 'weather', '1', weather());
+    expect(w.ok).toBe(true);
+    if (!w.ok) return;
+    expect(w.value.value['available']).toBe(false);
+    expect(w.value.value['unavailableReason']).toContain(`127.0.0.1:${api.port}`);
+    expect(w.value.warnings.map((d) => d.code)).toContain(CatalogCodes.HOST_NOT_ALLOWED);
+    // a header names a variable that is neither a parameter nor a secret: it can never run
+    const agent = { ...weather(), impl: { urlTemplate: 'https://api.example.com/?q=${city}', headers: { 'User-Agent': 'MyApp/${version}' } } };
+    const h = await closed.putTool(b, 'agent', '1', agent);
+    expect(h.ok).toBe(true);
+    if (!h.ok) return;
+    expect(h.value.value['available']).toBe(false);
+    expect(h.value.value['unavailableReason']).toContain('${version}');
+    expect(h.value.warnings.map((d) => d.code)).toContain(CatalogCodes.TOOL_UNAVAILABLE);
+    const listed = await closed.listTools({ bundleIDs: [b] });
+    expect(listed.ok && listed.value.tools.map((t) => [t['slug'], t['available']])).toEqual([['weather', false], ['agent', false]]);
+    expect((await closed.servedTools()).map((t) => t.record.slug)).not.toContain('weather');
+    await closed.close();
+
+    // the same store, a server that allows the host: weather is available again; the header still names nobody
+    const open2 = await at([`127.0.0.1:${api.port}`, 'api.example.com']);
+    const again = await open2.getTool({ bundleID: b, slug: 'weather', version: '1' });
+    expect(again.ok && [again.value['available'], again.value['unavailableReason']]).toEqual([true, undefined]);
+    const still = await open2.getTool({ bundleID: b, slug: 'agent', version: '1' });
+    expect(still.ok && still.value['available']).toBe(false);
+    expect((await open2.servedTools()).map((t) => t.record.slug)).toContain('weather');
+    expect((await open2.servedTools()).map((t) => t.record.slug)).not.toContain('agent');
+    await open2.close();
+  });
+
+  it('per-tool limits on a record: validated, stored, shown, and applied on invoke (calls per minute, timeout, result size)', async () => {
+    // a server that answers only when the test ends: a call can only end by its timeout
+    const slow = await startServer(() => undefined);
+    try {
+      const c = await open({ allowHosts: [`127.0.0.1:${api.port}`, `127.0.0.1:${slow.port}`] });
+      const b = newId();
+      await c.putBundle(b, { slug: 'limited' });
+      for (const limits of [{ maxCallsPerMinute: 0 }, { timeoutMs: -5 }, { maxCallsPerMinute: 1.5 }, { perHour: 3 }, 'fast']) {
+        const bad = await c.putTool(b, 'weather', '1', { ...weather(), limits });
+        expect(code(bad), JSON.stringify(limits)).toBe(CatalogCodes.INVALID_RECORD);
+      }
+      const once = await c.putTool(b, 'weather', '1', { ...weather(), limits: { maxCallsPerMinute: 1 } });
+      expect(once.ok && once.value.value['limits']).toEqual({ maxCallsPerMinute: 1 });
+      const shown = await c.getTool({ bundleID: b, slug: 'weather', version: '1' });
+      expect(shown.ok && shown.value['limits']).toEqual({ maxCallsPerMinute: 1 });
+      const ref = { bundleID: b, slug: 'weather', version: '1' };
+      const first = await c.invokeTool(ref, { city: 'Paris' });
+      expect(first.ok && first.value).toEqual({ ok: true, value: 'sunny in Paris' });
+      const second = await c.invokeTool(ref, { city: 'Rome' });
+      expect(second.ok && !second.value.ok && second.value.error.code).toBe(ToolCodes.RATE_LIMITED);
+
+      const hanging = { ...weather(), impl: { urlTemplate: `${slow.origin}/current.json?q=\${city}` }, limits: { timeoutMs: 50 } };
+      expect((await c.putTool(b, 'hanging', '1', hanging)).ok).toBe(true);
+      const timedOut = await c.invokeTool({ bundleID: b, slug: 'hanging', version: '1' }, { city: 'Paris' });
+      expect(timedOut.ok && !timedOut.value.ok && timedOut.value.error.code).toBe(ToolCodes.TIMEOUT);
+      // a caller cannot raise the record's timeout
+      const asked = await c.invokeTool({ bundleID: b, slug: 'hanging', version: '1' }, { city: 'Paris' }, { timeoutMs: 600_000 });
+      expect(asked.ok && !asked.value.ok && asked.value.error.code).toBe(ToolCodes.TIMEOUT);
+
+      const small = await c.putTool(b, 'small', '1', { ...weather(), limits: { maxResultBytes: 5 } });
+      expect(small.ok).toBe(true);
+      const big = await c.invokeTool({ bundleID: b, slug: 'small', version: '1' }, { city: 'Paris' });
+      expect(big.ok && !big.value.ok && big.value.error.code).toBe(ToolCodes.RESULT_TOO_LARGE);
+      await c.close();
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('a command tool runs without a shell in the workspace; a Tool JSON exec block with {param} and stdin', async () => {
     const c = await open();
     expect((await c.registerTool({ id: 'tool_echo', description: 'Echo words', input_schema: { words: 'string' }, exec: { type: 'cmd', cmd: 'echo', args: ['{words}'] } })).ok).toBe(true);

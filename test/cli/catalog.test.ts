@@ -84,11 +84,38 @@ describe('gramkit catalog', () => {
     const a = JSON.parse((await cli(['catalog', 'ls', '--json', '--data', data, '--bundle', 'text'], { cwd: root })).stdout) as Array<Record<string, unknown>>;
     const b = JSON.parse((await cli(['catalog', 'ls', '--json', '--data', other, '--bundle', 'text'], { cwd: root })).stdout) as Array<Record<string, unknown>>;
     expect(b.map((t) => [t['toolID'], t['createdAt'], t['signature']])).toEqual(a.map((t) => [t['toolID'], t['createdAt'], t['signature']]));
-    expect((await cli(['catalog', 'import', 'export.json', '--data', other], { cwd: root })).stdout).toBe('imported 1 bundle and 0 tools (1 already there)\n');
+    expect((await cli(['catalog', 'import', 'export.json', '--data', other], { cwd: root })).stdout).toBe('imported 0 bundles and 0 tools (1 bundle and 1 tool already there)\n');
 
     writeFileSync(join(root, 'exported.gram'), gram.stdout);
     const third = fresh('from-gram');
     expect((await cli(['catalog', 'add', 'exported.gram', '--data', third], { cwd: root })).stdout).toContain('added upper@1');
+  });
+
+  it('an export round-trips exactly: a disabled bundle keeps its tools, a deleted bundle stays deleted, timestamps are kept', async () => {
+    const data = fresh('roundtrip');
+    writeFileSync(join(root, 'rt.gram'), '[upper:Tool {description: "Upper-cases a text", command: {argv: ["tr", "a-z", "A-Z"], stdin: "text", env: ["PATH"], output: "text"}} | (text::String)==>(::Any)]\n[lower:Tool {description: "Lower-cases a text", command: {argv: ["tr", "A-Z", "a-z"], stdin: "text", env: ["PATH"], output: "text"}} | (text::String)==>(::Any)]\n');
+    for (const bundle of ['live', 'off', 'gone']) expect((await cli(['catalog', 'add', 'rt.gram', '--bundle', bundle, '--data', data], { cwd: root })).code).toBe(0);
+    expect((await cli(['catalog', 'disable', 'live/lower', '--data', data], { cwd: root })).code).toBe(0);
+    expect((await cli(['catalog', 'disable', '--bundle', 'off', '--data', data], { cwd: root })).code).toBe(0);
+    expect((await cli(['catalog', 'rm', '--bundle', 'gone', '--data', data], { cwd: root })).code).toBe(0);
+    const first = await cli(['catalog', 'export', '--data', data], { cwd: root });
+    expect(first.code, first.stderr).toBe(0);
+    writeFileSync(join(root, 'rt.json'), first.stdout);
+    const exported = JSON.parse(first.stdout) as { bundles: Array<Record<string, unknown>>; tools: Array<Record<string, unknown>> };
+    expect(exported.tools).toHaveLength(6);
+    expect(exported.bundles.filter((b) => b['softDeletedAt'] !== null)).toHaveLength(1);
+
+    // imported into a fresh catalog a second later (timestamps the import would make differ)
+    await new Promise((done) => setTimeout(done, 1100));
+    const other = fresh('roundtrip-imported');
+    const imported = await cli(['catalog', 'import', 'rt.json', '--data', other], { cwd: root });
+    expect(imported.stderr).toBe('');
+    expect(imported.stdout).toBe('imported 3 bundles and 6 tools\n');
+    const second = await cli(['catalog', 'export', '--data', other], { cwd: root });
+    expect(JSON.parse(second.stdout)).toEqual(exported);
+    // and again: nothing new, nothing changed
+    expect((await cli(['catalog', 'import', 'rt.json', '--data', other], { cwd: root })).stdout).toBe('imported 0 bundles and 0 tools (3 bundles and 6 tools already there)\n');
+    expect(JSON.parse((await cli(['catalog', 'export', '--data', other], { cwd: root })).stdout)).toEqual(exported);
   });
 
   it('adds the registry\'s bootstrap file ({"tools": [...]}), as import and serve --bootstrap take it', async () => {

@@ -56,7 +56,10 @@ describe('the catalog routes', () => {
     const path = `/tools/bundles/${b}/tools/${encodeURIComponent('météo')}/version/v1.2`;
     const created = await h.call('PUT', path, { body: weather });
     expect(created.status).toBe(201);
-    expect(created.json.tool).toMatchObject({ slug: 'météo', version: 'v1.2', available: true, isEnabled: true });
+    // this server allows no host (allowHosts: []): the tool is stored, and said unavailable, with why
+    expect(created.json.tool).toMatchObject({ slug: 'météo', version: 'v1.2', available: false, isEnabled: true });
+    expect(created.json.tool.unavailableReason).toContain('api.example.com');
+    expect(created.json.warnings.map((w: { code: string }) => w.code)).toContain(CatalogCodes.HOST_NOT_ALLOWED);
     const conflict = await h.call('PUT', path, { body: { ...weather, description: 'other' } });
     isProblem(conflict, 409, CatalogCodes.CONFLICT);
     expect(conflict.json.existing.toolID).toBe(created.json.tool.toolID);

@@ -294,15 +294,12 @@ const importFile = async (r: Run, file: string): Promise<number> => {
     return EXIT_FAILURE;
   }
   let code = EXIT_OK;
-  let bundles = 0;
   let tools = 0;
   let same = 0;
-  for (const b of doc['bundles']) {
-    if (!isJsonObject(b) || typeof b['bundleID'] !== 'string') continue;
-    const w = await r.catalog.putBundle(b['bundleID'], { slug: b['slug'], displayName: b['displayName'], description: b['description'], isEnabled: b['isEnabled'] });
-    if (!w.ok) code = refused(r, `bundle ${b['bundleID']}`, w);
-    else bundles++;
-  }
+  // the bundles first, exactly as exported (disabled and deleted ones too), then their tools
+  const b = await r.catalog.importBundles(doc['bundles']);
+  if (!b.ok) return refused(r, 'bundles', b);
+  for (const e of b.value.refused) code = refused(r, `bundle ${JSON.stringify((doc['bundles'][e.index] as JsonObject | undefined)?.['bundleID'] ?? e.index)}`, { ok: false, error: e.error });
   // the tools in transactions of 5,000 (the store writes each batch together)
   const items: Array<{ readonly bundleID: string; readonly slug: string; readonly version: string; readonly body: unknown }> = [];
   for (const t of doc['tools']) {
@@ -329,7 +326,9 @@ const importFile = async (r: Run, file: string): Promise<number> => {
       code = refused(r, `${item.slug}@${item.version}`, { ok: false, error: e.error });
     }
   }
-  r.ctx.io.stdout(`imported ${bundles} bundle${bundles === 1 ? '' : 's'} and ${tools} tool${tools === 1 ? '' : 's'}${same > 0 ? ` (${same} already there)` : ''}\n`);
+  const counted = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const there = b.value.existing + same > 0 ? ` (${counted(b.value.existing, 'bundle')} and ${counted(same, 'tool')} already there)` : '';
+  r.ctx.io.stdout(`imported ${counted(b.value.created, 'bundle')} and ${counted(tools, 'tool')}${there}\n`);
   return code;
 };
 
