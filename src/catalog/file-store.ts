@@ -25,10 +25,10 @@
  * (new inode): readers then reload everything.
  */
 import { constants, mkdirSync, statSync } from 'node:fs';
-import { type FileHandle, open, readdir, readFile, stat } from 'node:fs/promises';
+import { type FileHandle, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JsonObject } from '../core/json-schema.js';
-import { removeFile, sweepTemp, syncDirectory, writeFileAtomic, writeFilesAtomic } from './atomic-write.js';
+import { APPEND, openRegular, READ_APPEND, removeFile, sweepTemp, syncDirectory, writeFileAtomic, writeFilesAtomic } from './atomic-write.js';
 import { type CatalogBackend, type Committed, type Decision, type JournalChanges, type LoadedRecords, type RecordKind, type RecordRead, StoreError, type UsageDelta } from './backend.js';
 import { fileLock } from './file-lock.js';
 import { agentHistoryName } from './ids.js';
@@ -68,9 +68,8 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
    * the directory would hang every request), and refused unless it is a regular file.
    */
   const readRegular = async (path: string): Promise<string> => {
-    const h = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const h = await openRegular(path, constants.O_RDONLY);
     try {
-      if (!(await h.stat()).isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
       return await h.readFile('utf8');
     } finally {
       await h.close();
@@ -103,7 +102,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
       return { ino: s.ino, size: s.size };
     } catch (e) {
       if ((e as { code?: string }).code !== 'ENOENT') throw e;
-      const h = await open(paths.journal, 'a');
+      const h = await openRegular(paths.journal, APPEND);
       await h.close();
       const s = await stat(paths.journal);
       return { ino: s.ino, size: s.size };
@@ -142,7 +141,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     if (at.ino !== ino || at.size < offset) return { reset: true };
     if (at.size === offset) return { reset: false, changes: [], cursor };
     let text: string;
-    const h = await open(paths.journal, 'r');
+    const h = await openRegular(paths.journal, constants.O_RDONLY);
     try {
       const buf = Buffer.alloc(at.size - offset);
       const { bytesRead } = await h.read(buf, 0, buf.length, offset);
@@ -178,7 +177,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     const s = await stat(paths.journal).catch(() => undefined);
     if (journalHandle === undefined || s === undefined || s.ino !== journalHandle.ino) {
       await journalHandle?.handle.close().catch(() => undefined);
-      const handle = await open(paths.journal, 'a+');
+      const handle = await openRegular(paths.journal, READ_APPEND);
       const st = await handle.stat();
       journalHandle = { handle, ino: st.ino };
       return appendAt(journalHandle.handle, journalHandle.ino, st.size, lines);
@@ -192,7 +191,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
 
   /** A writer killed mid-append may have left a partial line: end it, so it cannot swallow the next. */
   const endPartialLine = async (): Promise<void> => {
-    const h = await open(paths.journal, 'a+');
+    const h = await openRegular(paths.journal, READ_APPEND);
     try {
       const { size } = await h.stat();
       if (size === 0) return;
@@ -212,7 +211,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
   let intentHandle: FileHandle | undefined;
   const intentFile = async (): Promise<FileHandle> => {
     if (intentHandle === undefined) {
-      intentHandle = await open(paths.intent, constants.O_RDWR | constants.O_CREAT, 0o644);
+      intentHandle = await openRegular(paths.intent, constants.O_RDWR | constants.O_CREAT);
       if (durable) await syncDirectory(dir);
     }
     return intentHandle;
@@ -308,11 +307,11 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
 
   const appendHistory = async (path: string, entries: ReadonlyArray<UsageEntry>, cap: number): Promise<void> => {
     if (entries.length === 0) return;
-    const h = await open(path, 'a');
+    const h = await openRegular(path, APPEND);
     try {
       await h.appendFile(entries.map((e) => `${JSON.stringify(e)}\n`).join(''), 'utf8');
       if ((await h.stat()).size > Math.max(64 * 1024, cap * 600)) {
-        const lines = (await readFile(path, 'utf8')).split('\n').filter((l) => l !== '');
+        const lines = (await readRegular(path)).split('\n').filter((l) => l !== '');
         if (lines.length > cap) await writeFileAtomic(path, `${lines.slice(-cap).join('\n')}\n`, paths.tmp, { syncDir: false });
       }
     } finally {
