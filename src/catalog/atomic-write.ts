@@ -8,8 +8,31 @@
  * its temporary files in one place to sweep them.
  */
 import { randomBytes } from 'node:crypto';
-import { open, readdir, rename, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+
+/**
+ * Opens one of the store's own files (`flags`: `O_RDONLY`, `O_WRONLY | O_APPEND | O_CREAT`, …)
+ * without following a link (`ELOOP`) and without blocking (a FIFO planted in the directory would
+ * hang the caller), and refuses anything but a regular file (`ENOTREG`): a link or a FIFO planted
+ * in `--data` is never read or written through.
+ */
+export const openRegular = async (path: string, flags: number, mode = 0o644): Promise<FileHandle> => {
+  const h = await open(path, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, mode);
+  try {
+    if (!(await h.stat()).isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
+  } catch (e) {
+    await h.close();
+    throw e;
+  }
+  return h;
+};
+
+/** Append-only, created if missing: the flags of the store's journal and history files. */
+export const APPEND = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT;
+/** Read and append, created if missing. */
+export const READ_APPEND = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT;
 
 /** Flushes a directory's entries (a rename or an unlink in it) to disk. */
 export const syncDirectory = async (dir: string): Promise<void> => {

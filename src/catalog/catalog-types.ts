@@ -6,6 +6,7 @@ import type { Step } from '../library/invoker.js';
 import type { Diagnostic } from '../core/diagnostic.js';
 import type { JsonObject } from '../core/json-schema.js';
 import type { SecretProvider } from '../core/redact.js';
+import type { SecretHosts } from '../tools/http/http-tool.js';
 import type { BoundTool } from '../library/bind.js';
 import type { ToolResult } from '../library/result.js';
 import type { ProgressReporter, Tool } from '../library/tool.js';
@@ -31,6 +32,12 @@ export interface CatalogOptions {
   /** The built-in tools (default: gramkit's, confined to `workspace`, `web_fetch` limited to `allowHosts`). */
   readonly builtins?: ReadonlyArray<Tool>;
   readonly secrets?: SecretProvider;
+  /**
+   * The hosts each secret is for (`gramkit serve --secret NAME@host,host`): a call sends it to
+   * those hosts only. A secret bound to none serves only the operator's own tools: an HTTP tool a
+   * request registers that names it is refused (`CATALOG_SECRET_REFUSED`).
+   */
+  readonly secretHosts?: SecretHosts;
   readonly dispatcher?: HttpDispatcher;
   /** The environment command tools pass their listed variables from. */
   readonly env?: Readonly<Record<string, string | undefined>>;

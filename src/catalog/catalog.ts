@@ -102,6 +102,7 @@ class CatalogImpl {
       builtins: this.builtins,
       functions: options.functions ?? emptyToolLibrary,
       ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
+      ...(options.secretHosts !== undefined ? { secretHosts: options.secretHosts } : {}),
       ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : {}),
       ...(options.env !== undefined ? { env: options.env } : {}),
       ...(options.allowHosts !== undefined ? { allowHosts: options.allowHosts } : {}),
@@ -270,7 +271,7 @@ class CatalogImpl {
     if (key.length > 0) return invalid(key);
     const decoded = decodeToolJson(body, this.env, { slug, version });
     if (isLeft(decoded)) return invalid(decoded.left);
-    const w = options.programs === undefined ? decoded : guardRequestWrite(decoded.right, options.programs);
+    const w = options.programs === undefined ? decoded : guardRequestWrite(decoded.right, options.programs, this.impls);
     if (isLeft(w)) return { ok: false, error: w.left };
     // a route names the tool: ids and timestamps in the body (from a GET) are not written
     const { toolID: _toolID, bundleID: _bundleID, createdAt: _createdAt, modifiedAt: _modifiedAt, ...anonymous } = w.right;
@@ -534,7 +535,7 @@ class CatalogImpl {
   registerTool = async (body: unknown, options: { readonly discovered?: boolean; readonly programs?: RequestPrograms } = {}): Promise<CatalogResult<WriteOutcome<JsonObject>>> => {
     const decoded = decodeRegistryTool(body, this.env);
     if (isLeft(decoded)) return invalid(decoded.left);
-    const w = options.programs === undefined ? decoded : guardRequestWrite(decoded.right, options.programs);
+    const w = options.programs === undefined ? decoded : guardRequestWrite(decoded.right, options.programs, this.impls);
     if (isLeft(w)) return { ok: false, error: w.left };
     const r = await this.store.write(() => {
       const bundle = this.registryBundle();

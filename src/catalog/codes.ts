@@ -31,6 +31,7 @@ export const CatalogCodes = defineCodes('catalog', 'CATALOG', {
   INVALID_PAGE_TOKEN: { http: 400, summary: 'a page token that this listing did not issue (or that belongs to another query)', hint: 'start the listing again without pageToken, with the same parameters' },
   INVALID_BOOTSTRAP: { http: 400, summary: 'a bootstrap file that does not hold the registry\'s Tool JSON', hint: 'give {"tools": [Tool JSON, …]} or an array of Tool JSON (id, name, description, input_schema, …)' },
   HOST_NOT_ALLOWED: { http: 403, summary: 'an HTTP tool whose hosts are not all in the server\'s `--allow-host` list', hint: 'start the server with --allow-host for that host, or change the tool\'s URL' },
+  SECRET_REFUSED: { http: 403, summary: 'a request registers an HTTP tool that names a secret bound to no host', hint: 'bind the secret to the hosts it is for (gramkit serve --secret NAME@host), or add the tool from a file on the server (gramkit catalog add)' },
   PROGRAM_REFUSED: { http: 403, summary: 'a request registers a tool that runs a program (a command tool, or one with `sandbox: "none"`) on a server that does not allow it', hint: 'add the tool from a file on the server (gramkit catalog add, the bootstrap file); or start the server with --allow-command-tools, which lets requests register sandboxed command tools' },
 });
 

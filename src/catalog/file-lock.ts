@@ -7,7 +7,7 @@
  * A blocking wait occupies a libuv thread, so an in-process queue sits in front: at most one wait
  * per lock per process. The lock is not re-entrant.
  */
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, constants, openSync } from 'node:fs';
 import { StoreError } from './backend.js';
 
 interface NativeLocks {
@@ -36,7 +36,8 @@ export const fileLock = (path: string): FileLock => {
   let fd: number | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   const open = (): number => {
-    fd ??= openSync(path, 'a+');
+    // never through a planted link (ELOOP), never blocking on a planted FIFO
+    fd ??= openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644);
     return fd;
   };
   const acquire = (): Promise<() => void> => {

@@ -9,7 +9,9 @@
  * DIR/bundles/<id>.json    bundle records
  * DIR/tools/<id>.json      tool records
  * DIR/usage.json           {toolID: {callCount, lastCalledAt}}
- * DIR/history/global.jsonl, DIR/history/agents/<sha256 of the agent id>.jsonl
+ * DIR/history/global.jsonl, DIR/history/agents/<sha256 of the agent id>.jsonl (an agent's file
+ *                          expires 30 days after its last call, as the Redis store's key does, and
+ *                          at most 10,000 are kept: the oldest go first)
  * DIR/tmp/                 temporary files of atomic writes (swept under the lock)
  * ```
  *
@@ -25,10 +27,10 @@
  * (new inode): readers then reload everything.
  */
 import { constants, mkdirSync, statSync } from 'node:fs';
-import { type FileHandle, open, readdir, readFile, stat } from 'node:fs/promises';
+import { type FileHandle, lstat, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JsonObject } from '../core/json-schema.js';
-import { removeFile, sweepTemp, syncDirectory, writeFileAtomic, writeFilesAtomic } from './atomic-write.js';
+import { APPEND, openRegular, READ_APPEND, removeFile, sweepTemp, syncDirectory, writeFileAtomic, writeFilesAtomic } from './atomic-write.js';
 import { type CatalogBackend, type Committed, type Decision, type JournalChanges, type LoadedRecords, type RecordKind, type RecordRead, StoreError, type UsageDelta } from './backend.js';
 import { fileLock } from './file-lock.js';
 import { agentHistoryName } from './ids.js';
@@ -42,7 +44,16 @@ const SAFE_ID = /^[0-9a-f-]{36}$/;
 export interface FileStoreOptions {
   /** Flush every write to disk (default true; tests of speed only may turn it off). */
   readonly durable?: boolean;
+  /** Agents' usage histories kept at most (default 10,000; the least recently used go first). */
+  readonly maxAgentHistories?: number;
+  /** An agent's usage history expires this long after its last call (default 30 days, the Redis store's TTL). */
+  readonly agentHistoryTtlMs?: number;
 }
+
+const MAX_AGENT_HISTORIES = 10_000;
+const AGENT_HISTORY_TTL_MS = 30 * 24 * 3600 * 1000;
+/** Expired histories are looked for at most this often (a new agent over the cap sweeps at once). */
+const SWEEP_EVERY_MS = 3600 * 1000;
 
 /** Opens (creating it if needed) a catalog directory. Throws `StoreError` when it cannot. */
 export const openFileStore = (dir: string, options: FileStoreOptions = {}): CatalogBackend => {
@@ -68,9 +79,8 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
    * the directory would hang every request), and refused unless it is a regular file.
    */
   const readRegular = async (path: string): Promise<string> => {
-    const h = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const h = await openRegular(path, constants.O_RDONLY);
     try {
-      if (!(await h.stat()).isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
       return await h.readFile('utf8');
     } finally {
       await h.close();
@@ -103,7 +113,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
       return { ino: s.ino, size: s.size };
     } catch (e) {
       if ((e as { code?: string }).code !== 'ENOENT') throw e;
-      const h = await open(paths.journal, 'a');
+      const h = await openRegular(paths.journal, APPEND);
       await h.close();
       const s = await stat(paths.journal);
       return { ino: s.ino, size: s.size };
@@ -142,7 +152,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     if (at.ino !== ino || at.size < offset) return { reset: true };
     if (at.size === offset) return { reset: false, changes: [], cursor };
     let text: string;
-    const h = await open(paths.journal, 'r');
+    const h = await openRegular(paths.journal, constants.O_RDONLY);
     try {
       const buf = Buffer.alloc(at.size - offset);
       const { bytesRead } = await h.read(buf, 0, buf.length, offset);
@@ -178,7 +188,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     const s = await stat(paths.journal).catch(() => undefined);
     if (journalHandle === undefined || s === undefined || s.ino !== journalHandle.ino) {
       await journalHandle?.handle.close().catch(() => undefined);
-      const handle = await open(paths.journal, 'a+');
+      const handle = await openRegular(paths.journal, READ_APPEND);
       const st = await handle.stat();
       journalHandle = { handle, ino: st.ino };
       return appendAt(journalHandle.handle, journalHandle.ino, st.size, lines);
@@ -192,7 +202,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
 
   /** A writer killed mid-append may have left a partial line: end it, so it cannot swallow the next. */
   const endPartialLine = async (): Promise<void> => {
-    const h = await open(paths.journal, 'a+');
+    const h = await openRegular(paths.journal, READ_APPEND);
     try {
       const { size } = await h.stat();
       if (size === 0) return;
@@ -212,7 +222,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
   let intentHandle: FileHandle | undefined;
   const intentFile = async (): Promise<FileHandle> => {
     if (intentHandle === undefined) {
-      intentHandle = await open(paths.intent, constants.O_RDWR | constants.O_CREAT, 0o644);
+      intentHandle = await openRegular(paths.intent, constants.O_RDWR | constants.O_CREAT);
       if (durable) await syncDirectory(dir);
     }
     return intentHandle;
@@ -306,18 +316,49 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
   const historyPath = (agentId: string | undefined): string =>
     agentId === undefined ? join(paths.history, 'global.jsonl') : join(paths.history, 'agents', `${agentHistoryName(agentId)}.jsonl`);
 
-  const appendHistory = async (path: string, entries: ReadonlyArray<UsageEntry>, cap: number): Promise<void> => {
-    if (entries.length === 0) return;
-    const h = await open(path, 'a');
+  /** Appends `entries` to a history file; true when the file was new. */
+  const appendHistory = async (path: string, entries: ReadonlyArray<UsageEntry>, cap: number): Promise<boolean> => {
+    if (entries.length === 0) return false;
+    const h = await openRegular(path, APPEND);
     try {
-      await h.appendFile(entries.map((e) => `${JSON.stringify(e)}\n`).join(''), 'utf8');
-      if ((await h.stat()).size > Math.max(64 * 1024, cap * 600)) {
-        const lines = (await readFile(path, 'utf8')).split('\n').filter((l) => l !== '');
+      const text = entries.map((e) => `${JSON.stringify(e)}\n`).join('');
+      await h.appendFile(text, 'utf8');
+      const { size } = await h.stat();
+      if (size > Math.max(64 * 1024, cap * 600)) {
+        const lines = (await readRegular(path)).split('\n').filter((l) => l !== '');
         if (lines.length > cap) await writeFileAtomic(path, `${lines.slice(-cap).join('\n')}\n`, paths.tmp, { syncDir: false });
       }
+      return size === Buffer.byteLength(text);
     } finally {
       await h.close();
     }
+  };
+
+  // agents' histories: bounded in number and expiring (holding the lock)
+  const maxAgents = Math.max(1, options.maxAgentHistories ?? MAX_AGENT_HISTORIES);
+  const ttl = options.agentHistoryTtlMs ?? AGENT_HISTORY_TTL_MS;
+  let lastSweep = 0;
+  let agentFiles = Number.POSITIVE_INFINITY; // unknown until the first sweep
+  /** Removes expired agents' histories and, over the cap, the least recently used (down to 90% of it). */
+  const sweepAgentHistories = async (): Promise<void> => {
+    const agentsDir = join(paths.history, 'agents');
+    const now = Date.now();
+    const files: Array<{ readonly path: string; readonly mtime: number }> = [];
+    for (const name of await readdir(agentsDir).catch(() => [] as string[])) {
+      if (!name.endsWith('.jsonl')) continue;
+      const path = join(agentsDir, name);
+      const s = await lstat(path).catch(() => undefined);
+      if (s !== undefined) files.push({ path, mtime: s.mtimeMs });
+    }
+    files.sort((a, b) => b.mtime - a.mtime);
+    const keep = files.length > maxAgents ? Math.max(1, Math.floor(maxAgents * 0.9)) : maxAgents;
+    let kept = 0;
+    for (const f of files) {
+      if (kept < keep && now - f.mtime <= ttl) kept++;
+      else await removeFile(f.path, { syncDir: false }).catch(() => undefined);
+    }
+    lastSweep = now;
+    agentFiles = kept;
   };
 
   const recordUsage = async (deltas: ReadonlyArray<UsageDelta>, entries: ReadonlyArray<UsageEntry>, cap: number): Promise<void> => {
@@ -336,7 +377,8 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
       await appendHistory(historyPath(undefined), entries, cap);
       const byAgent = new Map<string, UsageEntry[]>();
       for (const e of entries) if (e.agent_id !== undefined) byAgent.set(e.agent_id, [...(byAgent.get(e.agent_id) ?? []), e]);
-      for (const [agent, list] of byAgent) await appendHistory(historyPath(agent), list, cap);
+      for (const [agent, list] of byAgent) if (await appendHistory(historyPath(agent), list, cap)) agentFiles++;
+      if (byAgent.size > 0 && (agentFiles > maxAgents || Date.now() - lastSweep > SWEEP_EVERY_MS)) await sweepAgentHistories();
     });
   };
 

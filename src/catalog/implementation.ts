@@ -30,7 +30,7 @@ import { compileSchema, formatIssues } from '../spec/validate.js';
 import { commandTool } from '../tools/command/command-tool.js';
 import type { CommandToolConfigInput } from '../tools/command/command-config.js';
 import { decodeHttpToolConfig, type HttpToolConfigInput } from '../tools/http/http-config.js';
-import { httpTool } from '../tools/http/http-tool.js';
+import { httpTool, type SecretHosts } from '../tools/http/http-tool.js';
 import { isIP } from 'node:net';
 import { CatalogCodes } from './codes.js';
 import { contentSpecification } from './content.js';
@@ -51,6 +51,8 @@ export interface Implementations {
   readonly functions: ToolLibrary;
   /** Secrets of `${NAME}` placeholders in HTTP tools. */
   readonly secrets?: SecretProvider;
+  /** The hosts each secret is for (`--secret NAME@host`); a secret bound to none only serves the operator's tools. */
+  readonly secretHosts?: SecretHosts;
   /** An undici dispatcher for HTTP tools (tests: a mock). */
   readonly dispatcher?: HttpDispatcher;
   /** The environment command tools pass listed variables from. */
@@ -174,6 +176,7 @@ export const materialize = (r: ToolRecord, impls: Implementations): Either<Catal
       if (hosts !== undefined) return left({ code: CatalogCodes.HOST_NOT_ALLOWED, message: `tool ${r.slug} ${r.version} cannot be invoked: ${hosts}`, details: { toolID: r.toolID, reason: hosts } });
       const t = httpTool(spec.right, r.impl as unknown as HttpToolConfigInput, {
         ...(impls.secrets !== undefined ? { secrets: impls.secrets } : {}),
+        ...(impls.secretHosts !== undefined ? { secretHosts: impls.secretHosts } : {}),
         ...(impls.dispatcher !== undefined ? { dispatcher: impls.dispatcher } : {}),
       });
       tool = t._tag === 'Left' ? left(t.left.map((d) => d.message).join('; ')) : right(t.right);

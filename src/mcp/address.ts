@@ -7,16 +7,17 @@
  *   (quotes, backslashes) but no shell runs it: one command, no pipes, no redirections; leading
  *   `NAME=value` words set environment variables of the program.
  *
- * Either may end with `#grant=fs:read,net:read`: the permissions the user grants the server's
- * tools (a URL's fragment is never sent). A remote tool's permissions are what the user grants,
- * never what the server claims; without a grant they are `*` (it may do anything), which a run
- * restricted by `ALLOWED_TOOL_PERMS` refuses.
+ * Either may end with `#grant=fs:read,net:read,level=low`: the permissions and the safety level the
+ * user grants the server's tools (a URL's fragment is never sent). A remote tool's permissions and
+ * safety level are what the user grants, never what the server claims; without a grant they are
+ * `*` (it may do anything), which a run restricted by `ALLOWED_TOOL_PERMS` refuses, and `high`.
  */
 import { type Either, isRight, left, right } from '../core/either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { parseShell } from '../policy/shell-words.js';
 import { McpCodes } from './codes.js';
-import { parsePermissionList } from '../policy/permissions.js';
+import { parsePermissionList, parseSafetyLevel } from '../policy/permissions.js';
+import type { SafetyLevel } from '../library/tool.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -35,15 +36,27 @@ export type McpAddress = (
 ) & {
   /** The permissions the user grants the server's tools (`#grant=…`), when the address gives them. */
   readonly grant?: ReadonlyArray<string>;
+  /** The safety level the user grants the server's tools (`level=…` in the grant). */
+  readonly level?: SafetyLevel;
 };
 
 const GRANT = '#grant=';
 
-/** The address without its `#grant=…` suffix, and the grant. */
-const splitGrant = (text: string): { readonly rest: string; readonly grant?: ReadonlyArray<string> } => {
+const LEVEL = 'level=';
+
+/** The address without its `#grant=…` suffix, and the grant: permissions, and a `level=…` item. */
+const splitGrant = (text: string): { readonly rest: string; readonly grant?: ReadonlyArray<string>; readonly level?: SafetyLevel; readonly badLevel?: string } => {
   const at = text.lastIndexOf(GRANT);
   if (at < 0) return { rest: text };
-  return { rest: text.slice(0, at).trimEnd(), grant: parsePermissionList(text.slice(at + GRANT.length)) };
+  const items = parsePermissionList(text.slice(at + GRANT.length));
+  const levels = items.filter((i) => i.startsWith(LEVEL)).map((i) => i.slice(LEVEL.length));
+  const level = levels.length === 1 ? parseSafetyLevel(levels[0] as string) : undefined;
+  return {
+    rest: text.slice(0, at).trimEnd(),
+    grant: items.filter((i) => !i.startsWith(LEVEL)),
+    ...(level !== undefined ? { level } : {}),
+    ...(levels.length > 0 && level === undefined ? { badLevel: levels.join(',') } : {}),
+  };
 };
 
 const HTTP = 'mcp:';
@@ -62,9 +75,10 @@ const invalid = (text: string, message: string, hint: string): Either<Diagnostic
 const HINT = 'write mcp:<http(s) URL> (Streamable HTTP) or mcp+stdio:<command line> (a program speaking MCP on stdio)';
 
 export const parseMcpAddress = (text: string): Either<Diagnostic, McpAddress> => {
-  const { rest: written, grant } = splitGrant(text);
+  const { rest: written, grant, level, badLevel } = splitGrant(text);
+  if (badLevel !== undefined) return invalid(text, `the granted level ${JSON.stringify(badLevel)} is not one safety level`, 'write level=low, level=medium or level=high once in #grant=…');
   const parsed = parseAddress(written, text);
-  return isRight(parsed) && grant !== undefined ? right({ ...parsed.right, grant }) : parsed;
+  return isRight(parsed) && grant !== undefined ? right({ ...parsed.right, grant, ...(level !== undefined ? { level } : {}) }) : parsed;
 };
 
 const parseAddress = (written: string, text: string): Either<Diagnostic, McpAddress> => {

@@ -20,6 +20,7 @@ import { type McpAddress, parseMcpAddress } from './address.js';
 import { McpCodes } from './codes.js';
 import { importMcpTools } from './import-tools.js';
 import { remoteTool } from './remote-tool.js';
+import type { SafetyLevel } from '../library/tool.js';
 import { ToolFailure } from '../library/result.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -55,6 +56,12 @@ export interface ConnectMcpOptions {
    * without one they are `*`, which a run restricted by `ALLOWED_TOOL_PERMS` refuses.
    */
   readonly grant?: ReadonlyArray<string>;
+  /**
+   * The safety level the user grants the server's tools (also `level=…` in `#grant=…`; this
+   * option wins). Never what the server claims; without one it is `high`, the most cautious, so a
+   * run's maximum safety level and its approvals hold for them.
+   */
+  readonly safetyLevel?: SafetyLevel;
   /** The client's name and version in the handshake (default `gramkit`). */
   readonly clientName?: string;
   readonly clientVersion?: string;
@@ -244,7 +251,7 @@ export const connectMcp = async (address: string | McpAddress, options: ConnectM
     }
   };
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS;
-  const grant = options.grant ?? where.grant ?? ['*'];
+  const grant = { permissions: options.grant ?? where.grant ?? ['*'], safetyLevel: options.safetyLevel ?? where.level ?? 'high' };
   const tools = definitions.filter((d) => typeof d['name'] === 'string').map((d) => remoteTool(d, specByName.get(d['name'] as string), call, isProtocolError, callTimeoutMs, grant));
   const diagnostics: Diagnostic[] = [...imported.diagnostics];
   for (const t of imported.tools) {

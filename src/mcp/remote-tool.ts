@@ -10,7 +10,7 @@ import { messageOf } from '../core/message.js';
 import { isJsonObject } from '../core/json.js';
 import type { JsonObject, JsonSchema } from '../core/json-schema.js';
 import { ToolFailure } from '../library/result.js';
-import { createTool, type InvocationContext, type Tool } from '../library/tool.js';
+import { createTool, type InvocationContext, type SafetyLevel, type Tool, type ToolAnnotations } from '../library/tool.js';
 import type { ToolSpecification } from '../spec/tool-spec.js';
 import { annotationsFromMcp } from './annotations.js';
 import { valueOf } from './call-result.js';
@@ -22,6 +22,12 @@ import { McpCodes } from './codes.js';
 
 /** Sends `tools/call` and resolves with the raw result; rejects when the request fails. */
 export type McpCall = (name: string, args: unknown, signal: AbortSignal) => Promise<Readonly<Record<string, unknown>>>;
+
+/** What the user grants a server's tools: their permissions and their safety level. */
+export interface RemoteGrant {
+  readonly permissions: ReadonlyArray<string>;
+  readonly safetyLevel: SafetyLevel;
+}
 
 /** Whether an error of the MCP client is a JSON-RPC error the server answered with (not a transport failure). */
 export type IsProtocolError = (e: unknown) => boolean;
@@ -42,16 +48,20 @@ export const remoteTool = (
   call: McpCall,
   isProtocolError: IsProtocolError,
   timeoutMs?: number,
-  grant?: ReadonlyArray<string>,
+  grant?: RemoteGrant,
 ): Tool => {
   const mcpName = String(definition['name']);
   const description = typeof definition['description'] === 'string' ? definition['description'] : (spec?.description ?? '');
   const schema: JsonSchema = spec?.schema ?? (isJsonObject(definition['inputSchema']) ? definition['inputSchema'] : { type: 'object' });
   const declaresOutput = isJsonObject(definition['outputSchema']);
   const outputSchema = declaresOutput ? (spec?.outputSchema ?? (definition['outputSchema'] as JsonObject)) : undefined;
-  // the server's claims inform the safety level and approval; its permissions are the user's grant
+  // the permissions and the safety level are the user's grant; of the server's claims only one
+  // that asks for more caution (approval `confirm`) is kept
   const claimed = annotationsFromMcp(definition);
-  const annotations = grant !== undefined ? { ...claimed, permissions: Object.freeze([...grant]) } : claimed;
+  const annotations: ToolAnnotations | undefined =
+    grant !== undefined
+      ? { permissions: Object.freeze([...grant.permissions]), safetyLevel: grant.safetyLevel, ...(claimed?.approval === 'confirm' ? { approval: 'confirm' as const } : {}) }
+      : claimed;
   const invoke = async (args: unknown, ctx: InvocationContext): Promise<unknown> => {
     let result: Readonly<Record<string, unknown>>;
     try {

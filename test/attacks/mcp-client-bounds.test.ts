@@ -105,4 +105,23 @@ describe('attack: a hostile MCP server against the client', () => {
       await granted.right.close();
     }
   });
+
+  it("a remote tool's safety level is what the user grants (the most cautious without a grant), not the server's claimed low", async () => {
+    const cautious = { maxSafetyLevel: 'low' as const }; // ALLOWED safety levels: low only
+    const claimed = await connectMcp(url);
+    const granted = await connectMcp(`${url}#grant=fs:read,level=low`);
+    if (claimed._tag === 'Left' || granted._tag === 'Left') throw new Error('connect');
+    try {
+      const unknown = lookupTool('big', claimed.right.library)?.annotations;
+      expect(unknown?.safetyLevel).toBe('high');
+      expect(checkPermissions(cautious, 'big', unknown).kind).toBe('deny');
+      const trusted = lookupTool('big', granted.right.library)?.annotations;
+      expect(trusted?.safetyLevel).toBe('low');
+      expect(trusted?.permissions).toEqual(['fs:read']);
+      expect(checkPermissions(cautious, 'big', trusted).kind).toBe('allow');
+    } finally {
+      await claimed.right.close();
+      await granted.right.close();
+    }
+  });
 });

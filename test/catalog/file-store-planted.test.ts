@@ -4,7 +4,7 @@
  * (a FIFO would hang every request). Through the service, as a client sees it.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, renameSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newId, openCatalog, openFileStore } from 'gramkit/catalog';
@@ -41,5 +41,26 @@ describe('a catalog directory with planted files', () => {
     } finally {
       await reopened.value.close();
     }
+  });
+});
+
+describe('a catalog directory whose journal and history are planted links', () => {
+  it('attack: a write never appends through a link to a file outside the directory', async () => {
+    h = await harness();
+    const bundle = newId();
+    expect((await h.call('PUT', `/tools/bundles/${bundle}`, { body: { slug: 'planted' } })).status).toBe(201);
+    const victim = join(h.dir, 'victim.txt');
+    writeFileSync(victim, 'precious\n');
+    const data = join(h.dir, 'data');
+    rmSync(join(data, 'journal'));
+    symlinkSync(victim, join(data, 'journal'));
+    mkdirSync(join(data, 'history'), { recursive: true });
+    rmSync(join(data, 'history', 'global.jsonl'), { force: true });
+    symlinkSync(victim, join(data, 'history', 'global.jsonl'));
+    const tool = { description: 'Parse', type: 'builtin', impl: { builtin: 'json_parse' }, argSchema: { type: 'object', properties: { text: { type: 'string' } } } };
+    await h.call('PUT', `/tools/bundles/${bundle}/tools/linked/version/1`, { body: tool });
+    await h.call('POST', '/api/v1/tools/json_parse/invoke', { body: { text: '[1]' } });
+    await h.catalog.close();
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
   });
 });

@@ -36,7 +36,15 @@ export const storeLocation = (choice: StoreChoice, io: CliIO): { readonly locati
 const openBackend = async (location: string, io: CliIO): Promise<CatalogBackend> =>
   isRedisUrl(location) ? openRedisStore(location) : openFileStore(isAbsolute(location) ? location : resolve(io.cwd, location));
 
-export type CliCatalogOptions = Omit<CatalogOptions, 'store' | 'env' | 'secrets'> & { readonly secrets?: ReadonlyArray<string> };
+/** `--secret` values: `NAME` (the operator's own tools only) or `NAME@host[,host]` (sent to those hosts only). */
+export type CliCatalogOptions = Omit<CatalogOptions, 'store' | 'env' | 'secrets' | 'secretHosts'> & { readonly secrets?: ReadonlyArray<string> };
+
+/** `NAME@host,host` as the name and its hosts; a bare `NAME` as bound to none. */
+const secretBinding = (text: string): { readonly name: string; readonly hosts?: ReadonlyArray<string> } => {
+  const at = text.indexOf('@');
+  if (at < 0) return { name: text };
+  return { name: text.slice(0, at), hosts: text.slice(at + 1).split(',').map((h) => h.trim()).filter((h) => h !== '') };
+};
 
 /** Opens the catalog at `location` (a directory or a Redis URL), or says why it cannot. */
 export const openCliCatalog = async (location: string, io: CliIO, options: CliCatalogOptions): Promise<Result<Catalog, string>> => {
@@ -46,13 +54,16 @@ export const openCliCatalog = async (location: string, io: CliIO, options: CliCa
   } catch (e) {
     return err(e instanceof Error ? e.message : String(e));
   }
-  const secretNames = new Set(options.secrets ?? []);
+  const bindings = (options.secrets ?? []).map(secretBinding);
+  const secretNames = new Set(bindings.map((b) => b.name));
+  const secretHosts = new Map(bindings.filter((b) => b.hosts !== undefined).map((b) => [b.name, b.hosts as ReadonlyArray<string>]));
   const { secrets: _names, ...rest } = options;
   const opened = await openCatalog({
     ...rest,
     store,
     env: Object.fromEntries(COMMAND_ENV.filter((k) => io.env[k] !== undefined).map((k) => [k, io.env[k]])),
     secrets: (name) => (secretNames.has(name) ? io.env[name] : undefined),
+    secretHosts: (name) => secretHosts.get(name),
   });
   if (!opened.ok) {
     await store.close().catch(() => undefined);

@@ -16,7 +16,7 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .option('--store <url>', 'a Redis catalog shared by several servers: redis://host:port')
     .option('-l, --library <module>', 'a .ts or .js module whose tools "function" tools may name (repeatable)', collect)
     .option('--allow-host <host[:port]>', 'a host HTTP tools and web_fetch may reach (repeatable; *.example.com and * work)', collect)
-    .option('--secret <NAME>', 'an environment variable HTTP tools may use as ${NAME} (repeatable)', collect)
+    .option('--secret <NAME[@HOST,…]>', 'an environment variable HTTP tools may use as ${NAME}, sent only to HOST,… (without @: only by the operator\'s own tools) (repeatable)', collect)
     .option('-w, --workspace <dir>', 'the directory built-in and command tools are confined to (default: the current directory)')
     .option('--bootstrap <file>', 'registry Tool JSON to register at start (default: tools_bootstrap.json or config/tools_bootstrap.json, else the default nucleus)')
     .option('--token-file <file>', 'the tokens requests must carry (Authorization: Bearer): one token, or JSON {"tokens": [{"name", "token", "scopes"}]}; readable by its owner only. Default: $GRAMKIT_TOKEN, else a token generated at start, printed once and saved in .gramkit/serve-PORT.token')
@@ -38,7 +38,7 @@ The server stops on SIGINT or SIGTERM. docs/security.md says what each option op
 
 Examples:
   gramkit serve
-  gramkit serve --port 9000 --data ./catalog --allow-host api.weatherapi.com --secret WEATHER_API_KEY
+  gramkit serve --port 9000 --data ./catalog --allow-host api.weatherapi.com --secret WEATHER_API_KEY@api.weatherapi.com
   gramkit serve --store redis://127.0.0.1:6379 --host 0.0.0.0 --token-file tokens.json`,
     )
     .action(async (opts: Record<string, unknown>) => {

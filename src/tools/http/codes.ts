@@ -35,6 +35,7 @@ export const HttpCodes = defineCodes('tools/http', 'HTTP', {
   INVALID_RESPONSE: { summary: 'a response that is not JSON where JSON was expected', hint: 'set responseEncoding to "text" to read it as text' },
   EXTRACT_NO_MATCH: { summary: '`extractExpr` matched nothing in the response', hint: 'check the expression against the response, or set errorMode to "empty"' },
   SECRET_MISSING: { summary: 'a secret the tool needs is not available', hint: 'provide it (the CLI reads secrets from the environment)' },
+  SECRET_NOT_FOR_HOST: { summary: 'a secret bound to hosts (`--secret NAME@host`) that the call would send to another host', hint: 'aim the tool at a host the secret is for, or bind the secret to this host too' },
   SECRET_INVALID: { summary: 'a secret that cannot be used where it goes (a line break in a header)', hint: 'fix the secret value' },
 });
 

@@ -45,9 +45,20 @@ import { renderUrl, scalarText, type RenderProblem } from './url-template.js';
 // model
 // -------------------------------------------------------------------------------------------------
 
+/** The hosts (`api.example.com`, or `host:port`) a secret is for; `undefined` when it is bound to none. */
+export type SecretHosts = (name: string) => ReadonlyArray<string> | undefined;
+
+/** Whether a URL's host is one of `hosts` (its name, or its name and port; any case). */
+export const secretGoesTo = (hosts: ReadonlyArray<string>, url: string): boolean => {
+  const u = new URL(url);
+  return hosts.some((h) => h.toLowerCase() === u.hostname.toLowerCase() || h.toLowerCase() === u.host.toLowerCase());
+};
+
 export interface HttpToolOptions {
   /** Where `${NAME}` placeholders that name no parameter get their value; read at each call. */
   readonly secrets?: SecretProvider;
+  /** The hosts each secret may be sent to (`--secret NAME@host,host`); `undefined`: not bound. */
+  readonly secretHosts?: SecretHosts;
   /** An undici dispatcher to send through (a proxy, a mock); see `safe-fetch.ts`. */
   readonly dispatcher?: HttpDispatcher;
   /** Source of jitter in [0, 1) for retry delays (default `Math.random`). */
@@ -165,6 +176,13 @@ const call = async (
 
   const url = renderUrl(c.url, lookup);
   if (url._tag === 'Left') throw placeFailure('URL', url.left);
+  // a secret bound to hosts goes to those hosts only (a redirect elsewhere drops it: safeFetch)
+  for (const name of secretValues.keys()) {
+    const hosts = options.secretHosts?.(name);
+    if (hosts === undefined || secretGoesTo(hosts, url.right)) continue;
+    const message = `the secret "${name}" that tool "${spec.name}" uses is not for ${new URL(url.right).host} (it is for ${hosts.join(', ')})`;
+    throw new ToolFailure(HttpCodes.SECRET_NOT_FOR_HOST, message, { details: { secret: name, hosts: [...hosts] } });
+  }
 
   const headers: Record<string, string> = {};
   for (const h of c.headers) {
