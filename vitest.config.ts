@@ -11,6 +11,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // npm test builds nothing: dist/ must exist (npm run build), see test/support/dist-ready.ts
+    globalSetup: ['test/support/dist-ready.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

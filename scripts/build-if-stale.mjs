@@ -1,6 +1,6 @@
-// `npm test`'s pretest: builds dist/ with tsup only when it is missing or older than what it is
-// built from, so that CI (`npm run build`, then `npm test`) builds once and a fresh clone's
-// `npm test` still builds. Stale means: some file under src/, or tsup.config.ts, tsconfig.json or
+// `npm run demo`'s first step: builds dist/ with tsup only when it is missing or older than what it
+// is built from. `npm test` builds nothing (CI builds once, with `npm run build`); its global setup
+// (test/support/dist-ready.ts) uses `--check`. Stale means: some file under src/, or tsup.config.ts, tsconfig.json or
 // package.json, was modified after the oldest file of dist/ (tsup's build empties dist/ first, so
 // after a build every file of dist/ is newer than its inputs). `--check` prints the verdict only.
 import { spawnSync } from 'node:child_process';
