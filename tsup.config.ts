@@ -89,7 +89,8 @@ export default defineConfig([
   library('esm'),
   library('cjs'),
   {
-    entry: { cli: 'src/cli/main.ts' },
+    // `gramkit-api`: the root entry inside the CLI's own chunks, which a TypeScript library the CLI bundles imports as `gramkit` (cli/actions/bundle-typescript.ts)
+    entry: { cli: 'src/cli/main.ts', 'gramkit-api': 'src/index.ts' },
     format: ['esm'],
     dts: false,
     sourcemap: true,

@@ -9,7 +9,6 @@ import { isAbsolute, resolve } from 'node:path';
 import { type Catalog, type CatalogOptions, openCatalog } from '../../catalog/catalog.js';
 import type { CatalogBackend } from '../../catalog/backend.js';
 import { openFileStore } from '../../catalog/file-store.js';
-import { openRedisStore } from '../../catalog/redis-store.js';
 import { err, ok, type Result } from '../../core/result.js';
 import type { CliIO } from '../io.js';
 
@@ -33,8 +32,12 @@ export const storeLocation = (choice: StoreChoice, io: CliIO): { readonly locati
   return { location: isAbsolute(dir) ? dir : resolve(io.cwd, dir) };
 };
 
-const openBackend = async (location: string, io: CliIO): Promise<CatalogBackend> =>
-  isRedisUrl(location) ? openRedisStore(location) : openFileStore(isAbsolute(location) ? location : resolve(io.cwd, location));
+/** The Redis client (about 500 files) is loaded only when a Redis URL is given: a command on files never pays for it. */
+const openBackend = async (location: string, io: CliIO): Promise<CatalogBackend> => {
+  if (!isRedisUrl(location)) return openFileStore(isAbsolute(location) ? location : resolve(io.cwd, location));
+  const { openRedisStore } = await import('../../catalog/redis-store.js');
+  return openRedisStore(location);
+};
 
 /** `--secret` values: `NAME` (the operator's own tools only) or `NAME@host[,host]` (sent to those hosts only). */
 export type CliCatalogOptions = Omit<CatalogOptions, 'store' | 'env' | 'secrets' | 'secretHosts'> & { readonly secrets?: ReadonlyArray<string> };

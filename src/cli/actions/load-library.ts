@@ -16,6 +16,7 @@
  * each a function that loads its library (and, for `gramkit invoke`, its specifications).
  */
 import { ToolCodes } from '../../library/codes.js';
+import { importBundled } from './bundle-typescript.js';
 import { CliCodes } from '../codes.js';
 import { stat } from 'node:fs/promises';
 import { extname, isAbsolute, resolve } from 'node:path';
@@ -121,13 +122,17 @@ const loadTsx = (): Promise<typeof import('tsx/esm/api')> =>
     throw code === 'ERR_MODULE_NOT_FOUND' && /\btsx\b/.test(messageOf(e)) ? new TsxMissing(messageOf(e)) : e;
   });
 
-/** Imports a module file: TypeScript through tsx's `tsImport` (tsx is loaded only then), JavaScript natively. */
+/** A TypeScript module bundled by tsx's esbuild (bundle-typescript.ts), or through tsx's `tsImport` where that cannot be done. */
+const importTypeScript = async (file: string, url: string): Promise<unknown> =>
+  (await importBundled(file)) ?? loadTsx().then(({ tsImport }) => tsImport(url, import.meta.url));
+
+/** Imports a module file: TypeScript bundled by tsx's esbuild or through its `tsImport` (tsx is loaded only then), JavaScript natively. */
 export const importModule = (file: string, modified: number, typescript: boolean): Promise<unknown> => {
   const key = `${file}\u0000${modified}`;
   let loading = imported.get(key);
   if (loading === undefined) {
     const url = pathToFileURL(file).href;
-    loading = typescript ? loadTsx().then(({ tsImport }) => tsImport(url, import.meta.url)) : import(url);
+    loading = typescript ? importTypeScript(file, url) : import(url);
     // a failed import is not kept: fixing the file and trying again must work
     loading.catch(() => imported.delete(key));
     imported.set(key, loading);
