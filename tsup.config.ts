@@ -70,7 +70,9 @@ const library = (format: 'esm' | 'cjs') => ({
   format: [format],
   external: OPTIONAL_PEERS,
   noExternal: format === 'esm' ? [...BUNDLED, /^fp-ts(\/|$)/, /^io-ts(\/|$)/] : BUNDLED,
-  dts: true,
+  // declarations once, in the ESM pass; scripts/cjs-declarations.mjs copies them as the CommonJS
+  // ones (`npm run build` runs it after tsup)
+  dts: format === 'esm',
   // shared chunks between the entries: one copy of each module's state (the validator cache,
   // ToolFailure's class) whichever entries a program imports
   splitting: true,

@@ -21,6 +21,6 @@ const stale = !existsSync(join(root, 'dist', 'cli.js')) || newestInput > oldestO
 if (process.argv.includes('--check')) {
   console.log(stale ? 'stale' : 'fresh');
 } else if (stale) {
-  const r = spawnSync('npx', ['tsup', '--silent'], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   process.exit(r.status ?? 1);
 }
