@@ -24,7 +24,7 @@ const errors = { 400: problemRef, 404: problemRef, 409: problemRef, 503: problem
 const bundleParam: Readonly<Record<string, PathParameter>> = { bundleID: { description: 'the bundle id (UUIDv7)', schema: { type: 'string', pattern: UUID_PATTERN } } };
 const toolParams: Readonly<Record<string, PathParameter>> = {
   ...bundleParam,
-  toolSlug: { description: 'the tool slug (Unicode letters, digits, "-")', schema: { type: 'string', pattern: SLUG_PATTERN } },
+  toolSlug: { description: 'the tool slug (Unicode letters, digits, "-", single "_" inside)', schema: { type: 'string', pattern: SLUG_PATTERN } },
   v: { description: 'the version (a slug\'s runes plus ".")', schema: { type: 'string', pattern: VERSION_PATTERN } },
 };
 

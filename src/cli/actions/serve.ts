@@ -11,7 +11,6 @@ import { readFile, unlink } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Catalog } from '../../catalog/catalog.js';
 import { nucleusToolJson } from '../../catalog/nucleus.js';
-import { emptyToolLibrary, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
 import { approvalQueue } from '../../policy/approval-queue.js';
 import { approveAll } from '../../policy/approvers.js';
 import type { Policies } from '../../policy/evaluate.js';
@@ -25,7 +24,8 @@ import { VERSION } from '../version.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import { openCliCatalog, storeLocation } from './catalog-store.js';
 import { generatedTokenPath, NO_AUTH_WARNING, readAuth, saveToken } from './serve-auth.js';
-import { loadLibraryArgument, resolveWorkspace } from './spec-source.js';
+import { functionLibraries, resolveWorkspace, webSearchOf } from './spec-source.js';
+import { isLeft } from '../../core/either.js';
 
 export interface ServeCommandOptions {
   readonly host?: string;
@@ -106,21 +106,19 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   const approvals = approvalMode === 'queue' ? approvalQueue(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}) : undefined;
   const where = storeLocation(options, io);
   if (where.problem !== undefined) return usage(where.problem);
+  const webSearch = webSearchOf(io.env);
+  if (!webSearch.ok) return usage(`web_search: ${webSearch.error.message}`);
   if (options.events !== undefined && !isNatsUrl(options.events)) return usage(`--events takes a NATS address, nats://host:port, got ${JSON.stringify(options.events)}`);
   const workspace = await resolveWorkspace(io, options.workspace);
   if (!workspace.ok) return failed(workspace.error.message);
 
   // libraries whose tools `function` tools may name
-  const libraries: ToolLibrary[] = [];
-  for (const ref of options.library ?? []) {
-    const lib = await loadLibraryArgument(ctx, ref, workspace.value);
-    if (lib._tag === 'Left') return failed(formatDiagnostics(lib.left));
-    libraries.push(lib.right);
-  }
+  const functions = await functionLibraries(ctx, options.library ?? [], workspace.value);
+  if (isLeft(functions)) return failed(formatDiagnostics(functions.left));
   const policies: Policies = commandPolicies(io.env);
   const opened = await openCliCatalog(where.location as string, io, {
     workspace: workspace.value,
-    functions: libraries.length === 0 ? emptyToolLibrary : unionLibraries(...libraries),
+    functions: functions.right,
     allowHosts: options.allowHost ?? [],
     policies,
     // calls that need approval: wait in the queue (each surface names its caller), all approved (--yes), or refused
