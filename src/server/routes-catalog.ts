@@ -163,6 +163,25 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     },
   },
   {
+    method: 'post',
+    path: '/tools/bundles/:bundleID/tools',
+    operationId: 'createTool',
+    summary: 'Create a tool named by its body\'s slug and version (default "1"); the server assigns its toolID, as PUT …/tools/{toolSlug}/version/{v} does',
+    tag: 'tools',
+    scope: Scopes.WRITE,
+    params: bundleParam,
+    body: { schema: ToolWriteSchema, required: true, description: 'tool.json fields with slug (and version), or {"slug", "gram": "[slug:Tool {…} | signature]"}' },
+    responses: { 201: { description: 'created', schema: refTo('ToolWritten') }, ...errors, 403: problemRef },
+    handler: async (c) => {
+      const body = isRecord(c.body) ? c.body : {};
+      const slug = body['slug'];
+      const version = body['version'] ?? '1';
+      if (typeof slug !== 'string' || typeof version !== 'string') return invalidQuery('the body names the tool: "slug" (a string), and "version" (a string, default "1")');
+      const r = await c.catalog.putTool(c.params['bundleID'] as string, slug, version, c.body, { programs: c.programs });
+      return reply(r, 201, (w) => ({ tool: w.value, warnings: warningsView(w.warnings) }));
+    },
+  },
+  {
     method: 'patch',
     path: TOOL,
     operationId: 'patchTool',
@@ -277,4 +296,5 @@ export const invokeOptions = (c: RequestContext): InvokeOptions => ({
   ...(c.approvals !== undefined ? { approver: queueApprover(c.approvals, { via: 'rest', ...(c.agentId !== undefined ? { agentId: c.agentId } : {}), ...(c.projectId !== undefined ? { projectId: c.projectId } : {}) }, () => c.signal) } : {}),
 });
 
+/** A request that is not what the route takes (its query or its body), with what to change. */
 const invalidQuery = (detail: string): Reply => ({ kind: 'problem', problem: problem(ServiceCodes.INVALID_REQUEST, detail) });

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, SERVE_AUTH_ARGS, startCli } from '../support/cli.js';
-import { freePort } from '../support/redis.js';
+import { freePort, redisUnavailable, startRedis } from '../support/redis.js';
+import { readEvents } from '../server/support.js';
 import { type NatsServer, natsUnavailable, startNats } from '../support/nats.js';
 
 interface Message {
@@ -107,6 +108,32 @@ describe.skipIf(natsUnavailable !== undefined)('gramkit serve --events nats://',
     } finally {
       s.stop();
       expect(await s.done).toBe(0);
+    }
+  });
+
+  it.skipIf(redisUnavailable !== undefined)('two servers on one Redis: each call is published once, by the server it ran on (not again by the one that relays it)', async () => {
+    const redis = await startRedis();
+    const serve = () => startCli(['serve', '--port', '0', '--store', redis.url, ...SERVE_AUTH_ARGS, '--events', nats.url], { cwd: root });
+    const a = await serve();
+    const b = await serve();
+    try {
+      const call = (url: string, text: string) =>
+        fetch(`${url}/api/v1/tools/tool_json_parse/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }) });
+      // B relays A's events to its own subscribers (SSE): once it has, a second copy on the bus would come before B's own next call
+      const relayed = readEvents(await fetch(`${b.url() as string}/api/v1/events?types=result`), 1);
+      expect(((await (await call(a.url() as string, '"on a"')).json()) as { ok: boolean }).ok).toBe(true);
+      expect((await relayed)[0]?.data).toMatchObject({ type: 'result', tool: 'tool_json_parse' });
+      await message((m) => m.subject === 'agi.tool.invoked' && (m.payload['args'] as { text?: string }).text === '"on a"');
+      expect(((await (await call(b.url() as string, '"on b"')).json()) as { ok: boolean }).ok).toBe(true);
+      const onB = await message((m) => m.subject === 'agi.tool.invoked' && (m.payload['args'] as { text?: string }).text === '"on b"');
+      await message((m) => m.subject === 'agi.tool.result' && m.payload['call_id'] === onB.payload['call_id']);
+      const onA = seen.filter((m) => m.subject === 'agi.tool.invoked' && (m.payload['args'] as { text?: string }).text === '"on a"');
+      expect(onA).toHaveLength(1);
+    } finally {
+      a.stop();
+      b.stop();
+      expect([await a.done, await b.done]).toEqual([0, 0]);
+      await redis.stop();
     }
   });
 
