@@ -35,6 +35,12 @@ const page = (size: string): Readonly<Record<string, QueryParameter>> => ({
 
 const includeDisabled: QueryParameter = { kind: 'boolean', description: 'also disabled tools, and tools of disabled or deleted bundles' };
 
+/** A tool created in the path's bundle: 201 with `{tool, warnings}`, or the catalog's problem (409 for a taken `<slug, version>`). */
+const createTool = async (c: RequestContext, slug: string, version: string): Promise<Reply> => {
+  const r = await c.catalog.putTool(c.params['bundleID'] as string, slug, version, c.body, { programs: c.programs });
+  return reply(r, 201, (w) => ({ tool: w.value, warnings: warningsView(w.warnings) }));
+};
+
 const toolRef = (c: RequestContext) => ({ bundleID: c.params['bundleID'] as string, slug: c.params['toolSlug'] as string, version: c.params['v'] as string });
 const TOOL = '/tools/bundles/:bundleID/tools/:toolSlug/version/:v';
 
@@ -157,10 +163,7 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     params: toolParams,
     body: { schema: ToolWriteSchema, required: true, description: 'tool.json fields, or {"gram": "[slug:Tool {…} | signature]"}' },
     responses: { 201: { description: 'created', schema: refTo('ToolWritten') }, ...errors, 403: problemRef },
-    handler: async (c) => {
-      const r = await c.catalog.putTool(c.params['bundleID'] as string, c.params['toolSlug'] as string, c.params['v'] as string, c.body, { programs: c.programs });
-      return reply(r, 201, (w) => ({ tool: w.value, warnings: warningsView(w.warnings) }));
-    },
+    handler: (c) => createTool(c, c.params['toolSlug'] as string, c.params['v'] as string),
   },
   {
     method: 'post',
@@ -177,8 +180,7 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
       const slug = body['slug'];
       const version = body['version'] ?? '1';
       if (typeof slug !== 'string' || typeof version !== 'string') return invalidQuery('the body names the tool: "slug" (a string), and "version" (a string, default "1")');
-      const r = await c.catalog.putTool(c.params['bundleID'] as string, slug, version, c.body, { programs: c.programs });
-      return reply(r, 201, (w) => ({ tool: w.value, warnings: warningsView(w.warnings) }));
+      return createTool(c, slug, version);
     },
   },
   {

@@ -3,23 +3,10 @@
  * a free port and stopped after. When the program is missing, `natsUnavailable` says why and the
  * NATS tests are skipped with that reason.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { connect } from 'node:net';
-import { freePort } from './redis.js';
+import { spawn } from 'node:child_process';
+import { findProgram, freePort, waitForPort } from './redis.js';
 
-const findNats = (): string | undefined => {
-  for (const p of ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server']) {
-    try {
-      execFileSync(p, ['--version'], { stdio: 'ignore' });
-      return p;
-    } catch {
-      // not there
-    }
-  }
-  return undefined;
-};
-
-export const NATS_SERVER = findNats();
+export const NATS_SERVER = findProgram(['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server']);
 
 /** Why the NATS tests cannot run here, or undefined when they can. */
 export const natsUnavailable: string | undefined = NATS_SERVER === undefined ? 'nats-server is not installed (apt-get install nats-server; .ci/run installs it)' : undefined;
@@ -29,28 +16,12 @@ export interface NatsServer {
   readonly stop: () => Promise<void>;
 }
 
-const waitForPort = async (port: number, child: ChildProcess): Promise<void> => {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`nats-server exited with ${child.exitCode}`);
-    const ok = await new Promise<boolean>((resolve) => {
-      const c = connect(port, '127.0.0.1');
-      c.once('connect', () => {
-        c.destroy();
-        resolve(true);
-      });
-      c.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
-
 /** Starts a nats-server of its own on 127.0.0.1 (throws when it is not installed). */
 export const startNats = async (): Promise<NatsServer> => {
   if (NATS_SERVER === undefined) throw new Error(natsUnavailable);
   const port = await freePort();
   const child = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
-  await waitForPort(port, child);
+  await waitForPort(port, 10_000);
   return {
     url: `nats://127.0.0.1:${port}`,
     stop: async () => {
