@@ -5,7 +5,7 @@
  * request (`agi.tool.created`) carry the registry's Tool JSON; calls are `agi.tool.invoked`, then
  * `agi.tool.result` or `agi.tool.failed`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from 'nats';
@@ -19,6 +19,16 @@ interface Message {
   readonly subject: string;
   readonly payload: Record<string, unknown>;
 }
+
+describe('the NATS client is loaded on demand', () => {
+  it('the built CLI imports nats only dynamically (start-up does not load it), and only from the serve command', () => {
+    const dist = new URL('../../dist/', import.meta.url).pathname;
+    const chunks = readdirSync(dist).filter((f) => f.endsWith('.js'));
+    const using = chunks.filter((f) => /\bimport\s*\(\s*["']nats["']\s*\)|from\s*["']nats["']|require\(["']nats["']\)/.test(readFileSync(join(dist, f), 'utf8')));
+    expect(using.map((f) => f.replace(/-[A-Z0-9]+\.js$/, ''))).toEqual(['serve']);
+    for (const f of using) expect(readFileSync(join(dist, f), 'utf8')).not.toMatch(/from\s*["']nats["']/);
+  });
+});
 
 describe.skipIf(natsUnavailable !== undefined)('gramkit serve --events nats://', () => {
   const root = mkdtempSync(join(tmpdir(), 'gramkit-serve-events-'));
