@@ -44,6 +44,9 @@ describe('function tools in the catalog', () => {
     expect(withLibrary.stdout).not.toContain('unavailable');
     const listed = JSON.parse((await cli(['catalog', 'ls', '--json', '--bundle', 'text', '--data', data, '--library', './words.mjs'], { cwd: root })).stdout) as Array<Record<string, unknown>>;
     expect(listed[0]).toMatchObject({ slug: 'word_count', type: 'function', impl: { function: 'word_count' }, available: true });
+    const found = await cli(['catalog', 'search', 'words', '--data', data], { cwd: root });
+    expect(found.stdout).toMatch(/word_count\s+1\s+text\s+function\s+unavailable/);
+    expect(found.stdout).toContain('word_count@1 is unavailable: no library loaded implements the function "word_count"');
     const missing = await cli(['catalog', 'ls', '--data', data, '--library', './nowhere.mjs'], { cwd: root });
     expect(missing.code).toBe(1);
   });

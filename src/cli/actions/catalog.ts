@@ -420,7 +420,7 @@ const search = async (r: Run, query: string): Promise<number> => {
   }
   const p = await r.catalog.searchTools({ q: query, includeDisabled: r.options.all === true, pageSize: limit });
   if (!p.ok) return refused(r, 'search', p);
-  r.ctx.io.stdout(r.options.json === true ? `${JSON.stringify(p.value.tools, null, 2)}\n` : `${table(toolRows(p.value.tools, (t) => String(t['match'])))}\n`);
+  r.ctx.io.stdout(r.options.json === true ? `${JSON.stringify(p.value.tools, null, 2)}\n` : `${table(toolRows(p.value.tools, (t) => String(t['match'])))}\n${whyUnavailable(p.value.tools)}`);
   return EXIT_OK;
 };
 
