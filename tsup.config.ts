@@ -46,7 +46,7 @@ const ENTRIES = {
 // ESM build bundles fp-ts and io-ts too (CommonJS only: ESM would parse them for their exports);
 // their values are plain data and structural codecs, so a user's own copy works with them.
 /** Not bundled into the CLI (see above); tsx and fs-native-extensions load files of their own. */
-const CLI_EXTERNAL = ['tsx', 'fs-native-extensions', 'vscode-languageserver', 'vscode-languageserver-textdocument', 'undici', '@redis/client', 'hono', '@hono/node-server', 're2js', 'jsonpath-plus', 'commander', 'eventsource-parser'];
+const CLI_EXTERNAL = ['tsx', 'nats', 'fs-native-extensions', 'vscode-languageserver', 'vscode-languageserver-textdocument', 'undici', '@redis/client', 'hono', '@hono/node-server', 're2js', 'jsonpath-plus', 'commander', 'eventsource-parser'];
 
 /** The CLI bundles every module but those (bench/gram.bench.ts builds the same bundle). */
 export const CLI_NO_EXTERNAL = new RegExp(`^(?!(${CLI_EXTERNAL.map((p) => p.replace(/[/]/g, '\\/')).join('|')})(\\/|$)).*`);

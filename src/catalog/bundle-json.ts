@@ -9,7 +9,7 @@ import { CatalogCodes } from './codes.js';
 import { fieldsOf } from './fields.js';
 import { isUuidV7 } from './ids.js';
 import type { BundleRecord } from './records.js';
-import { parseSlug } from './slug.js';
+import { parseBundleSlug } from './slug.js';
 
 /** What a PUT of a bundle sets. */
 export interface BundleWrite {
@@ -35,7 +35,7 @@ export const decodeBundleWrite = (u: unknown): Either<ReadonlyArray<Diagnostic>,
   if (slug === undefined) {
     if (f.object['slug'] === undefined) problems.push(error(CatalogCodes.INVALID_RECORD, 'slug: missing'));
   } else {
-    const s = parseSlug(slug);
+    const s = parseBundleSlug(slug);
     if (s._tag === 'Left') problems.push(...s.left);
   }
   if (displayName !== undefined && displayName.trim() === '') problems.push(error(CatalogCodes.INVALID_RECORD, 'displayName: must not be empty (leave it out to use the slug)'));

@@ -7,6 +7,7 @@ import type { Diagnostic } from '../core/diagnostic.js';
 import type { JsonObject } from '../core/json-schema.js';
 import type { SecretProvider } from '../core/redact.js';
 import type { SecretHosts } from '../tools/http/http-tool.js';
+import type { WebSearchBackend } from '../tools/builtin/web-search-backend.js';
 import type { BoundTool } from '../library/bind.js';
 import type { ToolResult } from '../library/result.js';
 import type { ProgressReporter, Tool } from '../library/tool.js';
@@ -29,8 +30,10 @@ export interface CatalogOptions {
   readonly workspace: string;
   /** Libraries loaded at start (`--library`): what `function` tools resolve to. */
   readonly functions?: ToolLibrary;
-  /** The built-in tools (default: gramkit's, confined to `workspace`, `web_fetch` limited to `allowHosts`). */
+  /** The built-in tools (default: gramkit's, confined to `workspace`, `web_fetch` limited to `allowHosts`, `web_search` asking `webSearch`). */
   readonly builtins?: ReadonlyArray<Tool>;
+  /** The backend of the default built-ins' `web_search` (without one it answers `BUILTIN_NOT_CONFIGURED`). */
+  readonly webSearch?: WebSearchBackend;
   readonly secrets?: SecretProvider;
   /**
    * The hosts each secret is for (`gramkit serve --secret NAME@host,host`): a call sends it to

@@ -93,7 +93,7 @@ class CatalogImpl {
   constructor(private readonly options: CatalogOptions) {
     this.now = options.now ?? Date.now;
     this.judge = gateStep({ policies: options.policies ?? {}, ...(options.approver !== undefined ? { approver: options.approver } : {}) });
-    const builtins = options.builtins ?? builtinTools({ workspace: options.workspace, allowedHosts: options.allowHosts ?? [] });
+    const builtins = options.builtins ?? builtinTools({ workspace: options.workspace, allowedHosts: options.allowHosts ?? [], ...(options.webSearch !== undefined ? { webSearch: options.webSearch } : {}) });
     this.builtins = new Map(builtins.map((t) => [t.name, t]));
     this.store = new SyncedState(options.store, this.builtins, this.now);
     this.usageRecorder = new UsageRecorder(options.store, { historyCap: options.historyCap ?? 1000, flushMs: options.usageFlushMs ?? 250, now: () => this.store.nowIso() });

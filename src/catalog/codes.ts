@@ -5,7 +5,11 @@
 import { type CodeOf, defineCodes } from '../core/codes.js';
 
 export const CatalogCodes = defineCodes('catalog', 'CATALOG', {
-  INVALID_SLUG: { http: 400, summary: 'a slug that breaks the catalog\'s rules on slugs (Unicode letters and digits, ASCII dash; at most 64 runes)', hint: 'use Unicode letters, digits and \'-\' only, at most 64 runes (the message names the first bad rune)' },
+  INVALID_SLUG: {
+    http: 400,
+    summary: 'a slug that breaks the catalog\'s rules on slugs (Unicode letters and digits, ASCII dash, single underscores inside a tool slug; at most 64 runes)',
+    hint: 'use Unicode letters, digits and \'-\' (a tool slug also single \'_\' inside, never \'__\'), at most 64 runes (the message names the first bad rune)',
+  },
   INVALID_VERSION: { http: 400, summary: 'a version that breaks the catalog\'s rules on versions (a slug\'s runes plus dots; at most 64 runes)', hint: 'use Unicode letters, digits, \'-\' and \'.\' only, at most 64 runes' },
   INVALID_ID: { http: 400, summary: 'a bundle or tool id that is not a UUIDv7', hint: 'send a UUIDv7 (e.g. from newId())' },
   INVALID_REGISTRY_ID: { http: 400, summary: 'a registry id (`tool_http_get`) that is not 1–64 letters, digits, `_`, `-` or `.`', hint: 'use 1 to 64 letters, digits, "_", "-" or "." (e.g. tool_http_get)' },

@@ -128,7 +128,7 @@ export const availability = (r: ToolRecord, impls: Implementations): Availabilit
     case 'function': {
       const name = r.impl['function'];
       if (typeof name === 'string' && lookupTool(name, impls.functions) !== undefined) return { available: true };
-      const reason = `no library loaded by the server implements the function ${JSON.stringify(name)} (start the server with --library <module>)`;
+      const reason = `no library loaded implements the function ${JSON.stringify(name)} (give the module that exports it with --library <module>: serve, run --catalog, catalog ls)`;
       return { available: false, code: CatalogCodes.TOOL_UNAVAILABLE, reason };
     }
     default: {

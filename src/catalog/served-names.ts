@@ -8,8 +8,9 @@
  *   live or not, so disabling the owner's tool leaves the name unserved instead of handing it to
  *   another bundle.
  * - Each bundle with an enabled, available tool of that slug serves its newest version; the
- *   owner's is named by the slug, the others by `<bundleSlug>__<slug>` (slugs hold no `_`, so a
- *   qualified name never equals a slug).
+ *   owner's is named by the slug, the others by `<bundleSlug>__<slug>` (a bundle slug holds no
+ *   `_` and a tool slug no `__`, slug.ts: so a qualified name never equals a tool's slug, and its
+ *   first `__` is the separator, whatever underscores the tool's slug keeps: `team__word_count`).
  *
  * So a registration can never take a built-in's or another bundle's name, and a name never moves
  * to another tool while its owner keeps a record of it (it passes on only when the owner's records
@@ -62,8 +63,8 @@ export const servedOfSlug = (state: NamingState, slug: string): ReadonlyArray<Se
 };
 
 /**
- * The served name an agent's tool name stands for: agents write `-` as `_` (`read_file` is
- * `read-file`, `team__word_count` is `team__word-count`).
+ * The served name an agent's tool name may stand for when no tool is served under that exact name:
+ * agents write `-` as `_` (`read_file` for `read-file`, `team__word_count` for `team__word-count`).
  */
 export const servedNameOf = (agentName: string): string => {
   const i = agentName.indexOf(QUALIFIER);
@@ -71,5 +72,16 @@ export const servedNameOf = (agentName: string): string => {
   return i < 0 ? dash(agentName) : `${dash(agentName.slice(0, i))}${QUALIFIER}${dash(agentName.slice(i + QUALIFIER.length))}`;
 };
 
-/** The names an agent may call a served tool by: its name, and the same with `_` for `-`. */
-export const agentNamesOf = (served: string): ReadonlyArray<string> => (served.includes('-') ? [served, served.replace(/-/g, '_')] : [served]);
+/**
+ * The names an agent may call each served tool by: its name, and the same with `_` for `-` unless
+ * a tool is served under that name (a slug keeping `word_count` wins over `word-count`'s alias).
+ */
+export const agentNames = (served: ReadonlyArray<string>): ReadonlyMap<string, string> => {
+  const exact = new Set(served);
+  const out = new Map<string, string>(served.map((n) => [n, n]));
+  for (const n of served) {
+    const alias = n.replace(/-/g, '_');
+    if (alias !== n && !exact.has(alias) && !out.has(alias)) out.set(alias, n);
+  }
+  return out;
+};

@@ -34,7 +34,7 @@ export { decodeBundleWrite, decodeEnabledPatch, decodeStoredBundle, encodeBundle
 export type { RegistryView } from '../catalog/registry-json.js';
 export { decodeRegistryTool, encodeRegistryTool, registryIdOf, REGISTRY_VERSION } from '../catalog/registry-json.js';
 export { isMapForm, mapToSchema, schemaToMap } from '../catalog/map-schema.js';
-export { parseSlug, parseVersion, isSlug, isVersion, slugOfRegistryId, MAX_SLUG_RUNES } from '../catalog/slug.js';
+export { parseSlug, parseBundleSlug, parseVersion, isSlug, isBundleSlug, isVersion, slugOfRegistryId, MAX_SLUG_RUNES } from '../catalog/slug.js';
 export { parseId, isUuidV7, isRegistryId, parseRegistryId, newId } from '../catalog/ids.js';
 export { NUCLEUS, nucleusToolJson } from '../catalog/nucleus.js';
 export { BUILTIN_BUNDLE_ID } from '../catalog/builtin-records.js';

@@ -24,7 +24,7 @@ const errors = { 400: problemRef, 404: problemRef, 409: problemRef, 503: problem
 const bundleParam: Readonly<Record<string, PathParameter>> = { bundleID: { description: 'the bundle id (UUIDv7)', schema: { type: 'string', pattern: UUID_PATTERN } } };
 const toolParams: Readonly<Record<string, PathParameter>> = {
   ...bundleParam,
-  toolSlug: { description: 'the tool slug (Unicode letters, digits, "-")', schema: { type: 'string', pattern: SLUG_PATTERN } },
+  toolSlug: { description: 'the tool slug (Unicode letters, digits, "-", single "_" inside)', schema: { type: 'string', pattern: SLUG_PATTERN } },
   v: { description: 'the version (a slug\'s runes plus ".")', schema: { type: 'string', pattern: VERSION_PATTERN } },
 };
 
@@ -34,6 +34,12 @@ const page = (size: string): Readonly<Record<string, QueryParameter>> => ({
 });
 
 const includeDisabled: QueryParameter = { kind: 'boolean', description: 'also disabled tools, and tools of disabled or deleted bundles' };
+
+/** A tool created in the path's bundle: 201 with `{tool, warnings}`, or the catalog's problem (409 for a taken `<slug, version>`). */
+const createTool = async (c: RequestContext, slug: string, version: string): Promise<Reply> => {
+  const r = await c.catalog.putTool(c.params['bundleID'] as string, slug, version, c.body, { programs: c.programs });
+  return reply(r, 201, (w) => ({ tool: w.value, warnings: warningsView(w.warnings) }));
+};
 
 const toolRef = (c: RequestContext) => ({ bundleID: c.params['bundleID'] as string, slug: c.params['toolSlug'] as string, version: c.params['v'] as string });
 const TOOL = '/tools/bundles/:bundleID/tools/:toolSlug/version/:v';
@@ -157,9 +163,24 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     params: toolParams,
     body: { schema: ToolWriteSchema, required: true, description: 'tool.json fields, or {"gram": "[slug:Tool {…} | signature]"}' },
     responses: { 201: { description: 'created', schema: refTo('ToolWritten') }, ...errors, 403: problemRef },
+    handler: (c) => createTool(c, c.params['toolSlug'] as string, c.params['v'] as string),
+  },
+  {
+    method: 'post',
+    path: '/tools/bundles/:bundleID/tools',
+    operationId: 'createTool',
+    summary: 'Create a tool named by its body\'s slug and version (default "1"); the server assigns its toolID, as PUT …/tools/{toolSlug}/version/{v} does',
+    tag: 'tools',
+    scope: Scopes.WRITE,
+    params: bundleParam,
+    body: { schema: ToolWriteSchema, required: true, description: 'tool.json fields with slug (and version), or {"slug", "gram": "[slug:Tool {…} | signature]"}' },
+    responses: { 201: { description: 'created', schema: refTo('ToolWritten') }, ...errors, 403: problemRef },
     handler: async (c) => {
-      const r = await c.catalog.putTool(c.params['bundleID'] as string, c.params['toolSlug'] as string, c.params['v'] as string, c.body, { programs: c.programs });
-      return reply(r, 201, (w) => ({ tool: w.value, warnings: warningsView(w.warnings) }));
+      const body = isRecord(c.body) ? c.body : {};
+      const slug = body['slug'];
+      const version = body['version'] ?? '1';
+      if (typeof slug !== 'string' || typeof version !== 'string') return invalidQuery('the body names the tool: "slug" (a string), and "version" (a string, default "1")');
+      return createTool(c, slug, version);
     },
   },
   {
@@ -277,4 +298,5 @@ export const invokeOptions = (c: RequestContext): InvokeOptions => ({
   ...(c.approvals !== undefined ? { approver: queueApprover(c.approvals, { via: 'rest', ...(c.agentId !== undefined ? { agentId: c.agentId } : {}), ...(c.projectId !== undefined ? { projectId: c.projectId } : {}) }, () => c.signal) } : {}),
 });
 
+/** A request that is not what the route takes (its query or its body), with what to change. */
 const invalidQuery = (detail: string): Reply => ({ kind: 'problem', problem: problem(ServiceCodes.INVALID_REQUEST, detail) });

@@ -7,7 +7,8 @@
 import type { JsonObject } from '../core/json-schema.js';
 
 export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-7[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$';
-export const SLUG_PATTERN = '^[\\p{L}\\p{Nd}-]{1,64}$';
+/** A tool slug: single underscores inside (never `__`, nor one at an end); the length (64 runes) is checked by the catalog (patterns run on a linear-time engine: no lookahead). */
+export const SLUG_PATTERN = '^[\\p{L}\\p{Nd}-]+(_[\\p{L}\\p{Nd}-]+)*$';
 export const VERSION_PATTERN = '^[\\p{L}\\p{Nd}.-]{1,64}$';
 
 const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });

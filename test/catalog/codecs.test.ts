@@ -19,6 +19,7 @@ import {
   isMapForm,
   mapToSchema,
   MAX_SLUG_RUNES,
+  parseBundleSlug,
   parseSlug,
   parseVersion,
   schemaToMap,
@@ -40,23 +41,43 @@ const env: ContentEnvironment = {
 // -------------------------------------------------------------------------------------------------
 
 const RUNES = ['a', 'Z', 'é', 'ß', '東', 'я', '٣', '7', '-', '_', ' ', '/', '.', '\t', '\u0000', '$', '+', '😀', 'e\u0301', '\u200b'];
-const allowed = (s: string, dot: boolean): boolean => [...s].length >= 1 && [...s].length <= MAX_SLUG_RUNES && [...s].every((c) => /^[\p{L}\p{Nd}-]$/u.test(c) || (dot && c === '.'));
+const allowed = (s: string, dot: boolean, underscore = false): boolean =>
+  [...s].length >= 1 && [...s].length <= MAX_SLUG_RUNES && [...s].every((c) => /^[\p{L}\p{Nd}-]$/u.test(c) || (dot && c === '.') || (underscore && c === '_'));
+/** A tool slug: a bundle slug's runes and single underscores inside (none at an end, never two in a row). */
+const toolSlugAllowed = (s: string): boolean => allowed(s, false, true) && !s.includes('__') && !s.startsWith('_') && !s.endsWith('_');
 
 describe('slugs and versions', () => {
-  it('accept exactly Unicode letters, digits and "-" (versions: and "."), 1 to 64 runes', () => {
+  it('accept exactly Unicode letters, digits and "-" (versions: and "."; tool slugs: single "_" inside), 1 to 64 runes', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...RUNES), { maxLength: 70 }), (parts) => {
         const s = parts.join('');
-        expect(parseSlug(s)._tag === 'Right').toBe(allowed(s, false));
+        expect(parseSlug(s)._tag === 'Right').toBe(toolSlugAllowed(s));
+        expect(parseBundleSlug(s)._tag === 'Right').toBe(allowed(s, false));
         expect(parseVersion(s)._tag === 'Right').toBe(allowed(s, true));
       }),
       { numRuns: 500 },
     );
   });
 
+  it('a served name <bundle>__<slug> is never a tool slug, and splits back at its first "__"', () => {
+    const valid = (parse: typeof parseSlug) => fc.array(fc.constantFrom(...RUNES), { minLength: 1, maxLength: 20 }).map((p) => p.join('')).filter((s) => parse(s)._tag === 'Right');
+    fc.assert(
+      fc.property(valid(parseBundleSlug), valid(parseSlug), (bundle, tool) => {
+        const served = `${bundle}__${tool}`;
+        expect(parseSlug(served)._tag).toBe('Left');
+        const at = served.indexOf('__');
+        expect([served.slice(0, at), served.slice(at + 2)]).toEqual([bundle, tool]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('say what is wrong', () => {
     const msg = (r: ReturnType<typeof parseSlug>): string => (r._tag === 'Left' ? `${r.left[0]?.code} ${r.left[0]?.message}` : 'ok');
-    expect(msg(parseSlug('a_b'))).toBe(`${CatalogCodes.INVALID_SLUG} the slug "a_b" contains an underscore`);
+    expect(parseSlug('word_count')._tag).toBe('Right');
+    expect(msg(parseBundleSlug('a_b'))).toBe(`${CatalogCodes.INVALID_SLUG} the bundle slug "a_b" contains an underscore (a bundle slug holds none: "__" separates it from a tool slug in served names)`);
+    expect(msg(parseSlug('a__b'))).toContain('two underscores in a row');
+    expect(msg(parseSlug('_a'))).toContain('begins or ends with an underscore');
     expect(msg(parseSlug('v1.2'))).toContain('a dot (allowed in versions only)');
     expect(msg(parseSlug('caf\u0065\u0301'))).toContain('combining mark');
     expect(msg(parseSlug('x'.repeat(65)))).toContain('65 runes');

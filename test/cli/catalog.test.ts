@@ -41,7 +41,7 @@ describe('gramkit catalog', () => {
 
     const add = await cli(['catalog', 'add', 'tools.gram', 'weather.json', 'registry.json', '--data', data], { cwd: root });
     expect(add.code, add.stderr).toBe(0);
-    expect(add.stdout).toContain('added word-count@1 (from word_count)');
+    expect(add.stdout).toContain('added word_count@1 ('); // a snake_case name is kept as the slug
     expect(add.stdout).toContain('added shout@2');
     expect(add.stdout).toContain('added weather@v2');
     expect(add.stdout).toContain('registered tool_ls');
@@ -51,7 +51,7 @@ describe('gramkit catalog', () => {
     expect(again.stderr).toContain(CatalogCodes.CONFLICT);
 
     const ls = await cli(['catalog', 'ls', '--bundle', 'default', '--data', data], { cwd: root });
-    expect(ls.stdout).toMatch(/word-count\s+1\s+default\s+command\s+enabled/);
+    expect(ls.stdout).toMatch(/word_count\s+1\s+default\s+command\s+enabled/);
     const search = await cli(['catalog', 'search', 'upper', '--data', data], { cwd: root });
     expect(search.stdout).toMatch(/shout\s+2\s+default\s+command\s+enabled\s+word/);
 

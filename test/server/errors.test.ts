@@ -32,7 +32,7 @@ describe('problems', () => {
     const invalidId = await h.call('GET', '/tools/bundles/123');
     isProblem(invalidId, 400, CatalogCodes.INVALID_ID);
     expect(invalidId.json.detail).toContain('UUIDv7');
-    isProblem(await h.call('PUT', `/tools/bundles/${bundle}/tools/a_b/version/1`, { body: { description: 'x' } }), 400, CatalogCodes.INVALID_SLUG);
+    isProblem(await h.call('PUT', `/tools/bundles/${bundle}/tools/a__b/version/1`, { body: { description: 'x' } }), 400, CatalogCodes.INVALID_SLUG);
     isProblem(await h.call('PUT', `/tools/bundles/${bundle}/tools/ab/version/${encodeURIComponent('1 0')}`, { body: { description: 'x' } }), 400, CatalogCodes.INVALID_VERSION);
     isProblem(await h.call('GET', `/tools/bundles/${bundle}/tools/%E0%A4%A/version/1`), 400, CatalogCodes.INVALID_SLUG);
     isProblem(await h.call('GET', '/tools/tools?recommendedPageSize=0'), 400, ServiceCodes.INVALID_REQUEST);

@@ -49,6 +49,22 @@ describe('the catalog routes', () => {
     expect((await h.call('POST', '/tools/bundles', { body: { slug: 'team' } })).status).toBe(409);
   });
 
+  it('tools: POST creates one named by its body (version "1" by default), with a toolID the server assigns', async () => {
+    h = await harness();
+    const bundle = (await h.call('POST', '/tools/bundles', { body: { slug: 'team' } })).json.bundleID as string;
+    const tool = { slug: 'parse_json', description: 'Parses', type: 'builtin', impl: { builtin: 'json_parse' } };
+    const created = await h.call('POST', `/tools/bundles/${bundle}/tools`, { body: tool });
+    expect(created.status).toBe(201);
+    expect(created.json.tool).toMatchObject({ bundleID: bundle, slug: 'parse_json', version: '1', available: true });
+    expect(isUuidV7(created.json.tool.toolID)).toBe(true);
+    expect((await h.call('GET', `/tools/bundles/${bundle}/tools/parse_json/version/1`)).json.toolID).toBe(created.json.tool.toolID);
+    expect((await h.call('POST', `/tools/bundles/${bundle}/tools`, { body: { ...tool, version: '2' } })).json.tool.version).toBe('2');
+    // the same <slug, version> again: a conflict, as PUT answers it
+    isProblem(await h.call('POST', `/tools/bundles/${bundle}/tools`, { body: tool }), 409, CatalogCodes.CONFLICT);
+    // a body that does not name the tool
+    isProblem(await h.call('POST', `/tools/bundles/${bundle}/tools`, { body: { description: 'x', type: 'builtin', impl: { builtin: 'json_parse' } } }), 400, ServiceCodes.INVALID_REQUEST);
+  });
+
   it('tools: PUT (Unicode slug, dotted version), conflict 409, GET, gram, PATCH, invoke, DELETE', async () => {
     h = await harness();
     const b = newId();

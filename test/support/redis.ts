@@ -9,8 +9,9 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const findRedis = (): string | undefined => {
-  for (const p of ['/usr/bin/redis-server', '/usr/local/bin/redis-server', '/usr/sbin/redis-server']) {
+/** The first of `paths` that runs with `--version` (Debian's servers, wherever the package put them). */
+export const findProgram = (paths: ReadonlyArray<string>): string | undefined => {
+  for (const p of paths) {
     try {
       execFileSync(p, ['--version'], { stdio: 'ignore' });
       return p;
@@ -21,7 +22,7 @@ const findRedis = (): string | undefined => {
   return undefined;
 };
 
-export const REDIS_SERVER = findRedis();
+export const REDIS_SERVER = findProgram(['/usr/bin/redis-server', '/usr/local/bin/redis-server', '/usr/sbin/redis-server']);
 
 /** Why the Redis tests cannot run here, or undefined when they can. */
 export const redisUnavailable: string | undefined =
@@ -47,7 +48,8 @@ export interface RedisServer {
   readonly resume: () => Promise<void>;
 }
 
-const waitForPort = async (port: number, ms: number): Promise<void> => {
+/** Resolves once 127.0.0.1:`port` accepts a connection (throws after `ms`). */
+export const waitForPort = async (port: number, ms: number): Promise<void> => {
   const end = Date.now() + ms;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
@@ -59,7 +61,7 @@ const waitForPort = async (port: number, ms: number): Promise<void> => {
       c.once('error', () => resolve(false));
     });
     if (ok) return;
-    if (Date.now() > end) throw new Error(`redis-server did not open port ${port}`);
+    if (Date.now() > end) throw new Error(`nothing listens on port ${port} after ${ms} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
 };

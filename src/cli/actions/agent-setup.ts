@@ -28,7 +28,8 @@ import { recordModel } from '../../providers/replay.js';
 import type { CommandContext } from '../context.js';
 import { renderDiagnostics } from './gram-report.js';
 import { builtinToolsOf, headerLibraryOf } from './spec-facts.js';
-import { BUILTIN, loadLibraryArgument, loadSpecSource, type SpecSource } from './spec-source.js';
+import { BUILTIN, loadLibraryArgument, loadSpecSource, type SpecSource, webSearchOf } from './spec-source.js';
+import { ok } from '../../core/result.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -150,7 +151,9 @@ export const toolsLibrary = async (
       );
     }
   }
-  const base = builtin ? [(await import('../../tools/builtin/builtin-tools.js')).builtinLibrary({ workspace })] : [];
+  const webSearch = builtin ? webSearchOf(ctx.io.env) : ok(undefined);
+  if (!webSearch.ok) return left(fail(ctx, `gramkit: web_search: ${webSearch.error.message}`, 2));
+  const base = builtin ? [(await import('../../tools/builtin/builtin-tools.js')).builtinLibrary({ workspace, ...(webSearch.value !== undefined ? { webSearch: webSearch.value } : {}) })] : [];
   // the right wins: the user's libraries over declared tools over a catalog's tools over built-in ones
   const all = [...base, ...(catalog !== undefined ? [catalog] : []), ...(declared !== undefined ? [declared.right] : []), ...libraries];
   return right(all.length === 0 ? emptyToolLibrary : unionLibraries(...all));

@@ -2,13 +2,13 @@
  * `gramkit run --catalog` and `gramkit ab --catalog`: an agent's tools bound from a catalog at run
  * time. The agent may name catalog tools it does not define (like built-in tools) by the names
  * `/mcp` serves them under (catalog/served-names.ts: the slug for the bundle that owns it,
- * `<bundle>__<slug>` for the others; `_` may stand for `-`), so a registration never takes a
+ * `<bundle>__<slug>` for the others; `_` may stand for `-` where no name is served as written), so a registration never takes a
  * built-in's or another bundle's name. Each is made by its implementation (HTTP, command,
  * built-in or function) as the server would make it.
  */
 import type { AgentSpecification } from '../../spec/agent-spec.js';
 import type { Catalog } from '../../catalog/catalog.js';
-import { agentNamesOf, servedNameOf } from '../../catalog/served-names.js';
+import { agentNames, servedNameOf } from '../../catalog/served-names.js';
 import { createTool } from '../../library/tool.js';
 import { emptyToolLibrary, registerTool, type ToolLibrary } from '../../library/tool-library.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
@@ -20,16 +20,28 @@ export interface AgentCatalog {
   readonly catalog: Catalog;
   /** The catalog's tools as specifications an agent may reference by name. */
   readonly specifications: ReadonlyArray<ToolSpecification>;
+  /** The enabled tools that cannot run here (not served), each `slug@version: why`. */
+  readonly unavailable: ReadonlyArray<string>;
   readonly close: () => Promise<void>;
 }
 
-/** Opens the catalog of `--catalog` (a directory or a Redis URL) for an agent run. */
-export const openAgentCatalog = async (io: CliIO, location: string, workspace: string): Promise<Result<AgentCatalog, string>> => {
-  const opened = await openCliCatalog(location, io, { workspace });
+/** Opens the catalog of `--catalog` (a directory or a Redis URL) for an agent run; its `function` tools name the tools of `functions` (`--library`). */
+export const openAgentCatalog = async (io: CliIO, location: string, workspace: string, functions?: ToolLibrary): Promise<Result<AgentCatalog, string>> => {
+  const opened = await openCliCatalog(location, io, { workspace, ...(functions !== undefined ? { functions } : {}) });
   if (!opened.ok) return opened;
   const catalog = opened.value;
   const specs = await catalog.specifications();
-  return ok({ catalog, specifications: specs.flatMap((s) => agentNamesOf(s.name).map((name) => (name === s.spec.name ? s.spec : { ...s.spec, name }))), close: () => catalog.close() });
+  const byName = new Map(specs.map((s) => [s.name, s.spec]));
+  const names = [...agentNames(specs.map((s) => s.name))];
+  const unavailable: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await catalog.listTools({ pageSize: 1000, ...(token !== undefined ? { pageToken: token } : {}) });
+    if (!page.ok) break;
+    for (const t of page.value.tools) if (t['available'] === false) unavailable.push(`${String(t['slug'])}@${String(t['version'])}: ${String(t['unavailableReason'] ?? 'its implementation is missing')}`);
+    token = page.value.nextPageToken;
+  } while (token !== undefined);
+  return ok({ catalog, unavailable, specifications: names.map(([name, served]) => { const spec = byName.get(served) as ToolSpecification; return name === spec.name ? spec : { ...spec, name }; }), close: () => catalog.close() });
 };
 
 /** The tools of `agent` the catalog serves (the others are left to libraries, declarations and built-ins), under the agent's names. */
@@ -37,7 +49,7 @@ export const catalogLibrary = async (source: AgentCatalog, agent: AgentSpecifica
   let library = emptyToolLibrary;
   const served = new Map((await source.catalog.servedTools()).map((s) => [s.name, s.record]));
   for (const t of agent.tools) {
-    const record = served.get(servedNameOf(t.name));
+    const record = served.get(t.name) ?? served.get(servedNameOf(t.name));
     if (record === undefined) continue;
     const bound = await source.catalog.boundTool({ id: record.toolID });
     if (!bound.ok) continue;

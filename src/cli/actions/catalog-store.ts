@@ -11,6 +11,7 @@ import type { CatalogBackend } from '../../catalog/backend.js';
 import { openFileStore } from '../../catalog/file-store.js';
 import { err, ok, type Result } from '../../core/result.js';
 import type { CliIO } from '../io.js';
+import { webSearchOf } from './spec-source.js';
 
 export const DEFAULT_DATA_DIR = '.gramkit/catalog';
 
@@ -57,6 +58,11 @@ export const openCliCatalog = async (location: string, io: CliIO, options: CliCa
   } catch (e) {
     return err(e instanceof Error ? e.message : String(e));
   }
+  const webSearch = webSearchOf(io.env);
+  if (!webSearch.ok) {
+    await store.close().catch(() => undefined);
+    return err(`web_search: ${webSearch.error.message}`);
+  }
   const bindings = (options.secrets ?? []).map(secretBinding);
   const secretNames = new Set(bindings.map((b) => b.name));
   const secretHosts = new Map(bindings.filter((b) => b.hosts !== undefined).map((b) => [b.name, b.hosts as ReadonlyArray<string>]));
@@ -67,6 +73,7 @@ export const openCliCatalog = async (location: string, io: CliIO, options: CliCa
     env: Object.fromEntries(COMMAND_ENV.filter((k) => io.env[k] !== undefined).map((k) => [k, io.env[k]])),
     secrets: (name) => (secretNames.has(name) ? io.env[name] : undefined),
     secretHosts: (name) => secretHosts.get(name),
+    ...(webSearch.value !== undefined ? { webSearch: webSearch.value } : {}),
   });
   if (!opened.ok) {
     await store.close().catch(() => undefined);

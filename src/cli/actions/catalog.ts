@@ -23,6 +23,8 @@ import { parseSpecifications } from '../../spec/load.js';
 import { printToolSpecification } from '../../spec/serialize.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { openCliCatalog, storeLocation } from './catalog-store.js';
+import { functionLibraries } from './spec-source.js';
+import { isLeft } from '../../core/either.js';
 
 interface Options {
   readonly data?: string;
@@ -36,6 +38,7 @@ interface Options {
   readonly limit?: string;
   readonly format?: string;
   readonly out?: string;
+  readonly library?: ReadonlyArray<string>;
 }
 
 const DEFAULT_BUNDLE = 'default';
@@ -54,7 +57,13 @@ export const action = async (ctx: CommandContext, name: string, args: ReadonlyAr
     io.stderr(`gramkit catalog ${name}: ${where.problem}\n`);
     return EXIT_USAGE;
   }
-  const opened = await openCliCatalog(where.location as string, io, { workspace: io.cwd });
+  // the libraries `function` tools name (--library): without them, such tools are unavailable, saying so
+  const functions = await functionLibraries(ctx, options.library ?? [], io.cwd);
+  if (isLeft(functions)) {
+    io.stderr(`gramkit catalog ${name}: ${formatDiagnostics(functions.left)}\n`);
+    return EXIT_FAILURE;
+  }
+  const opened = await openCliCatalog(where.location as string, io, { workspace: io.cwd, functions: functions.right });
   if (!opened.ok) {
     io.stderr(`gramkit catalog ${name}: ${opened.error}\n`);
     return EXIT_FAILURE;
@@ -181,9 +190,9 @@ const readText = async (r: Run, file: string): Promise<string | undefined> => {
 };
 
 /**
- * Each tool of a gram document as its own gram text (the catalog's write form). A tool name that
- * is not a slug (`word_count`: models' tool names often hold underscores) becomes one as registry
- * ids do (`_` and `.` become `-`: `word-count`); agents still find it by either name.
+ * Each tool of a gram document as its own gram text (the catalog's write form). A tool's name is
+ * its slug (`word_count` stays `word_count`); one that is not a slug (`read.file`, `a__b`) becomes
+ * one as registry ids do (`_` and `.` become `-`: `read-file`).
  */
 const gramTools = (text: string, file: string): { readonly tools: ReadonlyArray<{ readonly name: string; readonly slug: string; readonly version?: string; readonly gram: string }>; readonly problem?: string } => {
   const parsed = parseSpecifications(text, { filename: file });
@@ -392,9 +401,16 @@ const ls = async (r: Run): Promise<number> => {
     all.push(...p.value.tools);
     token = p.value.nextPageToken;
   } while (token !== undefined);
-  io.stdout(r.options.json === true ? `${JSON.stringify(all, null, 2)}\n` : `${table(toolRows(all))}\n`);
+  io.stdout(r.options.json === true ? `${JSON.stringify(all, null, 2)}\n` : `${table(toolRows(all))}\n${whyUnavailable(all)}`);
   return EXIT_OK;
 };
+
+/** A line per unavailable tool, saying why (after a table). */
+const whyUnavailable = (tools: ReadonlyArray<JsonObject>): string =>
+  tools
+    .filter((t) => t['available'] === false)
+    .map((t) => `${String(t['slug'])}@${String(t['version'])} is unavailable: ${String(t['unavailableReason'] ?? 'its implementation is missing')}\n`)
+    .join('');
 
 const search = async (r: Run, query: string): Promise<number> => {
   const limit = r.options.limit === undefined ? 20 : Number(r.options.limit);
@@ -404,7 +420,7 @@ const search = async (r: Run, query: string): Promise<number> => {
   }
   const p = await r.catalog.searchTools({ q: query, includeDisabled: r.options.all === true, pageSize: limit });
   if (!p.ok) return refused(r, 'search', p);
-  r.ctx.io.stdout(r.options.json === true ? `${JSON.stringify(p.value.tools, null, 2)}\n` : `${table(toolRows(p.value.tools, (t) => String(t['match'])))}\n`);
+  r.ctx.io.stdout(r.options.json === true ? `${JSON.stringify(p.value.tools, null, 2)}\n` : `${table(toolRows(p.value.tools, (t) => String(t['match'])))}\n${whyUnavailable(p.value.tools)}`);
   return EXIT_OK;
 };
 

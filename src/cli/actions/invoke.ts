@@ -66,7 +66,7 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
   const servers = [source, opts.library].filter((a): a is string => a !== undefined && isMcpAddress(a));
   const named = namedLibraries ?? {
     ...NAMED_LIBRARIES,
-    ...builtinLibraries(resolve(io.cwd, opts.workspace ?? '.')),
+    ...builtinLibraries(resolve(io.cwd, opts.workspace ?? '.'), io.env),
     ...Object.fromEntries(servers.map((a) => [a, mcpLibrary(ctx, a)])),
   };
   const usage = (message: string): void => {

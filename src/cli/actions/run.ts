@@ -22,7 +22,9 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../conte
 import { agentLibrary, agentModel, loadAgent, positiveInteger } from './agent-setup.js';
 import { chatInput } from './chat-input.js';
 import { commandPolicies } from './policies.js';
-import { resolveWorkspace } from './spec-source.js';
+import { functionLibraries, resolveWorkspace } from './spec-source.js';
+import { formatDiagnostics } from '../../core/format-diagnostic.js';
+import { isLeft } from '../../core/either.js';
 import { type AgentCatalog, catalogLibrary, openAgentCatalog } from './catalog-library.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -127,12 +129,19 @@ export const action = async (ctx: CommandContext, file: string, message: string 
   }
   let source: AgentCatalog | undefined;
   if (options.catalog !== undefined) {
-    const opened = await openAgentCatalog(io, options.catalog, workspace.value);
+    // the catalog's function tools run the functions of --library
+    const functions = await functionLibraries(ctx, options.library ?? [], workspace.value);
+    if (isLeft(functions)) {
+      io.stderr(`${formatDiagnostics(functions.left)}\n`);
+      return EXIT_FAILURE;
+    }
+    const opened = await openAgentCatalog(io, options.catalog, workspace.value, functions.right);
     if (!opened.ok) {
       io.stderr(`gramkit: --catalog ${options.catalog}: ${opened.error}\n`);
       return EXIT_FAILURE;
     }
     source = opened.value;
+    for (const u of source.unavailable) io.stderr(`gramkit: warning: --catalog ${options.catalog}: ${u}\n`);
   }
   try {
     return await runWith(ctx, file, message, options, workspace.value, source);

@@ -11,7 +11,6 @@ import { readFile, unlink } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Catalog } from '../../catalog/catalog.js';
 import { nucleusToolJson } from '../../catalog/nucleus.js';
-import { emptyToolLibrary, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
 import { approvalQueue } from '../../policy/approval-queue.js';
 import { approveAll } from '../../policy/approvers.js';
 import type { Policies } from '../../policy/evaluate.js';
@@ -19,12 +18,14 @@ import { DEFAULT_HOST, DEFAULT_PORT, isLoopbackHost, startServer } from '../../s
 import { adminPage } from '../../server/admin-page.js';
 import { catalogMcpMount } from '../../server/mcp-source.js';
 import { createService } from '../../server/service.js';
+import { type EventSink, isNatsUrl, openNatsSink } from '../../server/nats-events.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { VERSION } from '../version.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import { openCliCatalog, storeLocation } from './catalog-store.js';
 import { generatedTokenPath, NO_AUTH_WARNING, readAuth, saveToken } from './serve-auth.js';
-import { loadLibraryArgument, resolveWorkspace } from './spec-source.js';
+import { functionLibraries, resolveWorkspace, webSearchOf } from './spec-source.js';
+import { isLeft } from '../../core/either.js';
 
 export interface ServeCommandOptions {
   readonly host?: string;
@@ -45,6 +46,8 @@ export interface ServeCommandOptions {
   readonly approvals?: string;
   readonly approvalTimeout?: string;
   readonly maxBody?: string;
+  /** `nats://host:port`: the events published on that bus too. */
+  readonly events?: string;
 }
 
 const BOOTSTRAP_FILES = ['tools_bootstrap.json', join('config', 'tools_bootstrap.json')];
@@ -103,20 +106,19 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   const approvals = approvalMode === 'queue' ? approvalQueue(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}) : undefined;
   const where = storeLocation(options, io);
   if (where.problem !== undefined) return usage(where.problem);
+  const webSearch = webSearchOf(io.env);
+  if (!webSearch.ok) return usage(`web_search: ${webSearch.error.message}`);
+  if (options.events !== undefined && !isNatsUrl(options.events)) return usage(`--events takes a NATS address, nats://host:port, got ${JSON.stringify(options.events)}`);
   const workspace = await resolveWorkspace(io, options.workspace);
   if (!workspace.ok) return failed(workspace.error.message);
 
   // libraries whose tools `function` tools may name
-  const libraries: ToolLibrary[] = [];
-  for (const ref of options.library ?? []) {
-    const lib = await loadLibraryArgument(ctx, ref, workspace.value);
-    if (lib._tag === 'Left') return failed(formatDiagnostics(lib.left));
-    libraries.push(lib.right);
-  }
+  const functions = await functionLibraries(ctx, options.library ?? [], workspace.value);
+  if (isLeft(functions)) return failed(formatDiagnostics(functions.left));
   const policies: Policies = commandPolicies(io.env);
   const opened = await openCliCatalog(where.location as string, io, {
     workspace: workspace.value,
-    functions: libraries.length === 0 ? emptyToolLibrary : unionLibraries(...libraries),
+    functions: functions.right,
     allowHosts: options.allowHost ?? [],
     policies,
     // calls that need approval: wait in the queue (each surface names its caller), all approved (--yes), or refused
@@ -126,6 +128,21 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   if (!opened.ok) return failed(opened.error);
   const catalog = opened.value;
 
+  // the events on a NATS bus too (before the bootstrap, so its registrations are published); the client is loaded only then
+  let sink: EventSink | undefined;
+  if (options.events !== undefined) {
+    const connected = await openNatsSink(catalog, options.events);
+    if (!connected.ok) {
+      await catalog.close();
+      return failed(connected.error);
+    }
+    sink = connected.value;
+  }
+  const closeAll = async (): Promise<void> => {
+    await sink?.close();
+    await catalog.close();
+  };
+
   // `shell` (tool_exec) is registered only where its sandbox works
   const { probeSandbox, findBwrap } = await import('../../tools/builtin/sandbox.js');
   const bwrap = await findBwrap(undefined);
@@ -134,12 +151,12 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
 
   const boot = await bootstrapDocument(io.cwd, options.bootstrap);
   if (boot.problem !== undefined) {
-    await catalog.close();
+    await closeAll();
     return failed(boot.problem);
   }
   const registered = await catalog.bootstrap(boot.doc ?? nucleusToolJson(usable));
   if (!registered.ok) {
-    await catalog.close();
+    await closeAll();
     return failed(`${registered.error.code}: ${registered.error.message}`);
   }
   for (const s of registered.value.skipped) io.stderr(`gramkit serve: bootstrap: ${s.id} skipped: ${s.reason}\n`);
@@ -167,7 +184,7 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   } catch (e) {
     approvals?.close();
     await mcp?.close();
-    await catalog.close();
+    await closeAll();
     return failed(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
   }
   // a generated token: saved for the owner's scripts, printed once (with the line that says where the server listens)
@@ -180,7 +197,7 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
     } catch (e) {
       await server.close();
       await mcp?.close();
-      await catalog.close();
+      await closeAll();
       return failed(`cannot save the token in ${tokenFile}: ${(e as Error).message}`);
     }
     authLine = `gramkit serve: token: ${auth.value.tokens[0]?.token as string} (saved in ${tokenFile}, readable by you only; requests send Authorization: Bearer <token>)\n`;
@@ -195,6 +212,7 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   io.stdout(
     `gramkit serve: listening on ${server.url} (admin page ${server.url}/ui${mcp !== undefined ? `, MCP ${server.url}/mcp` : ''}; catalog: ${catalog.store.kind === 'files' ? 'files at ' : ''}${catalog.store.location}; bootstrap: ${boot.from ?? 'default nucleus'}, ${registered.value.discovered.length} registered; approvals: ${approvalMode === 'queue' ? `queued for ${(approvals?.timeoutMs ?? 0) / 1000} s at ${server.url}/api/v1/approvals` : approvalMode === 'yes' ? 'every call approved (--yes)' : 'refused'})\n${authLine}`,
   );
+  if (sink !== undefined) io.stdout(`gramkit serve: events: ${sink.url} (agi.tool.discovered|created|invoked|result|failed)\n`);
   const signal = await (io.untilStopped?.() ?? new Promise<string>(() => undefined));
   io.stderr(`gramkit serve: ${signal}: stopping\n`);
   for (const t of timers) clearInterval(t);
@@ -202,7 +220,7 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   approvals?.close();
   await mcp?.close();
   await server.close();
-  await catalog.close();
+  await closeAll();
   if (tokenFile !== undefined) await unlink(tokenFile).catch(() => undefined);
   return EXIT_OK;
 };

@@ -15,10 +15,12 @@ import { type CodedError, failWith, ok, type Result } from '../../core/result.js
 import { type CliCode, CliCodes } from '../codes.js';
 import { stat } from 'node:fs/promises';
 import { extname, isAbsolute, resolve } from 'node:path';
-import { type Either, left, right } from '../../core/either.js';
+import { type Either, isLeft, left, right } from '../../core/either.js';
+import type { WebSearchBackend } from '../../tools/builtin/web-search-backend.js';
+import { webSearchFromEnv } from '../../tools/builtin/web-search-env.js';
 import { BUILTINS_GRAM } from '../../tools/builtin/builtins-gram.js';
 import type { Diagnostic } from '../../core/diagnostic.js';
-import type { ToolLibrary } from '../../library/tool-library.js';
+import { emptyToolLibrary, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
 import { SpecCodes } from '../../spec/codes.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { type Specifications, loadSpecifications } from '../../spec/load.js';
@@ -126,14 +128,25 @@ export const resolveWorkspace = async (io: CliIO, dir: string | undefined): Prom
   return ok(path);
 };
 
-/** The named libraries a command accepts: `builtin`, confined to `workspace` (which must be a directory). */
-export const namedLibraries = (workspace: string): Readonly<Record<string, NamedLibrary>> => ({
+/**
+ * The `web_search` backend the environment configures (`GRAMKIT_WEB_SEARCH`, web-search-env.ts):
+ * none when unset; what is wrong with it as the error's message.
+ */
+export const webSearchOf = (env: Readonly<Record<string, string | undefined>>): Result<WebSearchBackend | undefined, CodedError<string>> => {
+  const w = webSearchFromEnv(env);
+  return isLeft(w) ? { ok: false, error: { code: w.left.code, retryable: false, message: `${w.left.message}${w.left.hint !== undefined ? ` (${w.left.hint})` : ''}` } } : ok(w.right);
+};
+
+/** The named libraries a command accepts: `builtin`, confined to `workspace` (which must be a directory), with the environment's `web_search` backend. */
+export const namedLibraries = (workspace: string, env: Readonly<Record<string, string | undefined>> = {}): Readonly<Record<string, NamedLibrary>> => ({
   [BUILTIN]: {
     library: async () => {
       const s = await stat(workspace).catch(() => undefined);
       if (s === undefined || !s.isDirectory()) throw new Error(`the workspace ${workspace} ${s === undefined ? 'does not exist' : 'is not a directory'} (set it with --workspace <dir>)`);
+      const webSearch = webSearchOf(env);
+      if (!webSearch.ok) throw new Error(webSearch.error.message);
       const { builtinLibrary } = await import('../../tools/builtin/builtin-tools.js');
-      return builtinLibrary({ workspace });
+      return builtinLibrary({ workspace, ...(webSearch.value !== undefined ? { webSearch: webSearch.value } : {}) });
     },
     specifications: async () => (await import('../../tools/builtin/specifications.js')).builtinSpecifications(),
   },
@@ -144,4 +157,18 @@ export const namedLibraries = (workspace: string): Readonly<Record<string, Named
  * module file (relative to the working directory).
  */
 export const loadLibraryArgument = (ctx: CommandContext, ref: string, workspace: string): Promise<Either<ReadonlyArray<Diagnostic>, ToolLibrary>> =>
-  loadLibrary(ref, { cwd: ctx.io.cwd, named: { ...namedLibraries(workspace), ...(isMcpAddress(ref) ? { [ref]: mcpLibrary(ctx, ref) } : {}) } });
+  loadLibrary(ref, { cwd: ctx.io.cwd, named: { ...namedLibraries(workspace, ctx.io.env), ...(isMcpAddress(ref) ? { [ref]: mcpLibrary(ctx, ref) } : {}) } });
+
+/**
+ * The libraries whose tools a catalog's `function` tools name (`--library`, for `serve`, `run
+ * --catalog` and `catalog ls|search`), as one library (empty without any), or what kept one from loading.
+ */
+export const functionLibraries = async (ctx: CommandContext, refs: ReadonlyArray<string>, workspace: string): Promise<Either<ReadonlyArray<Diagnostic>, ToolLibrary>> => {
+  const libraries: ToolLibrary[] = [];
+  for (const ref of refs) {
+    const lib = await loadLibraryArgument(ctx, ref, workspace);
+    if (isLeft(lib)) return lib;
+    libraries.push(lib.right);
+  }
+  return right(libraries.length === 0 ? emptyToolLibrary : unionLibraries(...libraries));
+};

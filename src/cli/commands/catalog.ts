@@ -8,7 +8,10 @@ import type { CommandContext } from '../context.js';
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 const storeOptions = (c: Command): Command =>
-  c.option('-d, --data <dir>', 'the catalog directory (default .gramkit/catalog)').option('--store <url>', 'a Redis catalog: redis://host:port');
+  c
+    .option('-d, --data <dir>', 'the catalog directory (default .gramkit/catalog)')
+    .option('--store <url>', 'a Redis catalog: redis://host:port')
+    .option('-l, --library <module>', 'a module whose tools "function" tools name, as serve --library (repeatable): without it they are unavailable', collect);
 
 export const register = (program: Command, ctx: CommandContext): void => {
   const catalog = program.command('catalog').description('manage the tool catalog (the store `gramkit serve` serves) from the command line');

@@ -1,8 +1,9 @@
 /**
- * Web search backends for `web_search`: a small interface, a backend for SearXNG's JSON API (the
- * self-hostable metasearch engine; any server answering the same JSON works) reached through
- * `safeFetch` with a host allowlist, and an in-memory backend over a fixed set of documents (for
- * offline runs, examples and tests).
+ * Web search backends for `web_search`: a small interface; backends for SearXNG's JSON API (the
+ * self-hostable metasearch engine; any server answering the same JSON works), Brave's Web Search
+ * API and Tavily's search API, each reached through `safeFetch` with a host allowlist (the API's
+ * host only); and an in-memory backend over a fixed set of documents (for offline runs, examples
+ * and tests). web-search-env.ts picks one from the environment.
  */
 import { ToolCodes } from '../../library/codes.js';
 import { ToolFailure } from '../../library/result.js';
@@ -52,38 +53,61 @@ export interface SearxngOptions {
 /** A backend over SearXNG's `GET /search?q=…&format=json` (results: `{title, url, content}`). */
 export const searxngBackend = (options: SearxngOptions): WebSearchBackend => {
   const base = new URL(options.baseUrl);
-  const hosts = options.allowedHosts ?? [base.host];
   return {
     name: `searxng ${base.origin}`,
     search: async (query, request) => {
-      const url = new URL('search', base.href.endsWith('/') ? base.href : `${base.href}/`);
+      const url = endpoint(base, 'search');
       url.searchParams.set('q', query);
       url.searchParams.set('format', 'json');
       for (const [k, v] of Object.entries(options.params ?? {})) url.searchParams.set(k, v);
-      const r = await safeFetch(url.href, {
-        allowedHosts: hosts,
-        maxBytes: options.maxBytes ?? 2 * 1024 * 1024,
-        timeoutMs: options.timeoutMs ?? 15_000,
-        signal: request.signal,
-        headers: { accept: 'application/json' },
-      });
-      if (!r.ok) throw new ToolFailure(r.error.code, `the search backend failed: ${r.error.message}`, { retryable: r.error.retryable });
-      if (r.value.status < 200 || r.value.status > 299) {
-        throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `the search backend answered HTTP ${r.value.status}`, { retryable: r.value.status >= 500 || r.value.status === 429 });
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse(r.value.text);
-      } catch {
-        throw new ToolFailure(ToolCodes.EXECUTION_ERROR, 'the search backend did not answer JSON');
-      }
-      const results = (body as { results?: unknown } | null)?.results;
-      if (!Array.isArray(results)) throw new ToolFailure(ToolCodes.EXECUTION_ERROR, 'the search backend answered JSON without a "results" array');
-      return results.slice(0, request.numResults).map((x: unknown, i: number) => {
-        const o = (typeof x === 'object' && x !== null ? x : {}) as Record<string, unknown>;
-        if (typeof o['url'] !== 'string') throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `the search backend's result ${i} has no "url"`);
-        return { title: typeof o['title'] === 'string' ? o['title'] : '', url: o['url'], snippet: typeof o['content'] === 'string' ? o['content'] : '' };
-      });
+      const body = await fetchJson(url, options, request, {});
+      return resultsOf((body as { results?: unknown } | null)?.results, '"results"', 'content', request.numResults);
+    },
+  };
+};
+
+export interface KeyedSearchOptions {
+  /** The provider's API key (sent in a header, never in the URL). */
+  readonly apiKey: string;
+  /** The API's base URL (default the provider's; a proxy, or a local server in tests). */
+  readonly baseUrl?: string;
+  /** Hosts the request may reach (default: the base URL's host, with its port). */
+  readonly allowedHosts?: ReadonlyArray<string>;
+  /** Default 15 seconds. */
+  readonly timeoutMs?: number;
+  /** Largest response accepted (default 2 MiB). */
+  readonly maxBytes?: number;
+}
+
+export const BRAVE_SEARCH_URL = 'https://api.search.brave.com/res/v1/';
+export const TAVILY_SEARCH_URL = 'https://api.tavily.com/';
+
+/** A backend over Brave's Web Search API: `GET web/search?q=…&count=n` with `X-Subscription-Token` (results: `web.results[]{title, url, description}`). */
+export const braveBackend = (options: KeyedSearchOptions): WebSearchBackend => {
+  const base = new URL(options.baseUrl ?? BRAVE_SEARCH_URL);
+  return {
+    name: `brave ${base.origin}`,
+    search: async (query, request) => {
+      const url = endpoint(base, 'web/search');
+      url.searchParams.set('q', query);
+      url.searchParams.set('count', String(Math.min(request.numResults, 20)));
+      const body = await fetchJson(url, options, request, { headers: { 'x-subscription-token': options.apiKey }, sensitiveHeaders: ['x-subscription-token'] });
+      const web = (body as { web?: { results?: unknown } } | null)?.web;
+      // a query with no web result has no "web" at all
+      return web === undefined ? [] : resultsOf(web?.results, '"web.results"', 'description', request.numResults);
+    },
+  };
+};
+
+/** A backend over Tavily's `POST search` (`{query, max_results}`, a bearer key; results: `results[]{title, url, content}`). */
+export const tavilyBackend = (options: KeyedSearchOptions): WebSearchBackend => {
+  const base = new URL(options.baseUrl ?? TAVILY_SEARCH_URL);
+  return {
+    name: `tavily ${base.origin}`,
+    search: async (query, request) => {
+      const init = { method: 'POST', headers: { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ query, max_results: request.numResults }) };
+      const body = await fetchJson(endpoint(base, 'search'), options, request, init);
+      return resultsOf((body as { results?: unknown } | null)?.results, '"results"', 'content', request.numResults);
     },
   };
 };
@@ -119,6 +143,50 @@ export const inMemorySearchBackend = (documents: ReadonlyArray<SearchDocument>, 
 // -------------------------------------------------------------------------------------------------
 // utilities
 // -------------------------------------------------------------------------------------------------
+
+/** `path` under the base URL (its own path kept: `https://host/api/` + `search`). */
+const endpoint = (base: URL, path: string): URL => new URL(path, base.href.endsWith('/') ? base.href : `${base.href}/`);
+
+interface Reach {
+  readonly allowedHosts?: ReadonlyArray<string>;
+  readonly timeoutMs?: number;
+  readonly maxBytes?: number;
+}
+
+type RequestInit = { readonly method?: string; readonly headers?: Readonly<Record<string, string>>; readonly body?: string; readonly sensitiveHeaders?: ReadonlyArray<string> };
+
+/** A provider's JSON answer, through `safeFetch` (only the provider's host); its failures as `ToolFailure`s. */
+const fetchJson = async (url: URL, reach: Reach, request: WebSearchRequest, init: RequestInit): Promise<unknown> => {
+  const r = await safeFetch(url.href, {
+    ...init,
+    headers: { accept: 'application/json', ...init.headers },
+    allowedHosts: reach.allowedHosts ?? [url.host],
+    maxBytes: reach.maxBytes ?? 2 * 1024 * 1024,
+    timeoutMs: reach.timeoutMs ?? 15_000,
+    signal: request.signal,
+    ...(init.body !== undefined ? { sensitiveBody: true } : {}),
+  });
+  if (!r.ok) throw new ToolFailure(r.error.code, `the search backend failed: ${r.error.message}`, { retryable: r.error.retryable });
+  if (r.value.status < 200 || r.value.status > 299) {
+    const hint = r.value.status === 401 || r.value.status === 403 ? ' (is its API key right?)' : '';
+    throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `the search backend answered HTTP ${r.value.status}${hint}`, { retryable: r.value.status >= 500 || r.value.status === 429 });
+  }
+  try {
+    return JSON.parse(r.value.text);
+  } catch {
+    throw new ToolFailure(ToolCodes.EXECUTION_ERROR, 'the search backend did not answer JSON');
+  }
+};
+
+/** A provider's result list as `{title, url, snippet}` (the snippet read from `snippetKey`), at most `n`. */
+const resultsOf = (results: unknown, where: string, snippetKey: string, n: number): ReadonlyArray<WebSearchResult> => {
+  if (!Array.isArray(results)) throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `the search backend answered JSON without a ${where} array`);
+  return results.slice(0, n).map((x: unknown, i: number) => {
+    const o = (typeof x === 'object' && x !== null ? x : {}) as Record<string, unknown>;
+    if (typeof o['url'] !== 'string') throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `the search backend's result ${i} has no "url"`);
+    return { title: typeof o['title'] === 'string' ? o['title'] : '', url: o['url'], snippet: typeof o[snippetKey] === 'string' ? (o[snippetKey] as string) : '' };
+  });
+};
 
 const words = (s: string): string[] => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 

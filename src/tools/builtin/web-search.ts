@@ -34,7 +34,8 @@ export const webSearch: BuiltinFactory = (options) => ({
     const numResults = Math.max(1, Math.min(Math.floor(numberArg(a, 'numResults') ?? 5), MAX_SEARCH_RESULTS));
     const backend = options.webSearch;
     if (backend === undefined) {
-      throw new ToolFailure(BuiltinCodes.NOT_CONFIGURED, 'web search is not configured in this run (no search backend); use web_fetch on a known URL instead');
+      const how = 'the operator sets GRAMKIT_WEB_SEARCH=brave|tavily|searxng';
+      throw new ToolFailure(BuiltinCodes.NOT_CONFIGURED, `web search is not configured in this run (no search backend: ${how}); use web_fetch on a known URL instead`);
     }
     const results = await backend.search(query, { numResults, signal: ctx.signal });
     if (!Array.isArray(results)) throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `the search backend ${backend.name} returned no result list`);
