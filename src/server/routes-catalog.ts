@@ -11,7 +11,7 @@ import { queueApprover } from '../policy/approval-queue.js';
 import { httpStatusOf } from '../core/codes.js';
 import { isRecord } from '../core/json.js';
 import type { ToolResult } from '../library/result.js';
-import { Scopes, ServiceCodes } from './codes.js';
+import { Scopes } from './codes.js';
 import { catalogProblem, problem, warningsView } from './problem.js';
 import { json, type PathParameter, type QueryParameter, type Reply, type RequestContext, type RouteSpec } from './route.js';
 import { BundleWriteSchema, EnabledPatchSchema, InvokeSchema, refTo, SLUG_PATTERN, ToolWriteSchema, UUID_PATTERN, VERSION_PATTERN } from './schemas.js';
@@ -46,7 +46,7 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     summary: 'List bundles (enabled, live ones unless includeDisabled)',
     tag: 'bundles',
     scope: Scopes.READ,
-    query: { bundleIDs: { kind: 'list', description: 'only these bundles (comma-separated or repeated)' }, includeDisabled: { kind: 'boolean', description: 'also disabled and soft-deleted bundles' }, ...page('pageSize') },
+    query: { bundleIDs: { kind: 'list', pattern: UUID_PATTERN, description: 'only these bundles (comma-separated or repeated; each a bundle id)' }, includeDisabled: { kind: 'boolean', description: 'also disabled and soft-deleted bundles' }, ...page('pageSize') },
     responses: { 200: { description: 'a page of bundles', schema: refTo('BundleList') }, 400: problemRef },
     handler: async (c) =>
       reply(
@@ -210,15 +210,14 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     scope: Scopes.READ,
     query: {
       tags: { kind: 'list', description: 'tools with every one of these tags' },
-      bundleIDs: { kind: 'list', description: 'tools of these bundles' },
+      bundleIDs: { kind: 'list', pattern: UUID_PATTERN, description: 'tools of these bundles (each a bundle id)' },
       includeDisabled,
-      createdBy: { kind: 'string', description: 'system or agent' },
+      createdBy: { kind: 'string', enum: ['system', 'agent'], description: 'system or agent' },
       ...page('recommendedPageSize'),
     },
     responses: { 200: { description: 'a page of tools', schema: refTo('ToolList') }, 400: problemRef },
     handler: async (c) => {
-      const createdBy = c.query['createdBy'];
-      if (createdBy !== undefined && createdBy !== 'system' && createdBy !== 'agent') return invalidQuery('createdBy must be system or agent');
+      const createdBy = c.query['createdBy'] as 'system' | 'agent' | undefined;
       return reply(
         await c.catalog.listTools({
           ...(c.query['tags'] !== undefined ? { tags: c.query['tags'] as ReadonlyArray<string> } : {}),
@@ -277,4 +276,3 @@ export const invokeOptions = (c: RequestContext): InvokeOptions => ({
   ...(c.approvals !== undefined ? { approver: queueApprover(c.approvals, { via: 'rest', ...(c.agentId !== undefined ? { agentId: c.agentId } : {}), ...(c.projectId !== undefined ? { projectId: c.projectId } : {}) }, () => c.signal) } : {}),
 });
 
-const invalidQuery = (detail: string): Reply => ({ kind: 'problem', problem: problem(ServiceCodes.INVALID_REQUEST, detail) });
