@@ -7,9 +7,8 @@
  * description listing the codes whose registry gives that status), and an operation refers to
  * those that can answer it: 400 (every route refuses an undeclared or malformed query parameter),
  * 401 (a server with tokens, a route that is not public), 403 (a `Host` naming another server, a
- * missing scope, a state-changing request from another origin), 404 (a route with path
- * parameters), 413 and 415 (a route that reads a body; 415 also for any POST, PUT or PATCH that
- * does not declare JSON), and the statuses the route itself declares. A 405 (with `Allow`) is the
+ * missing scope, a state-changing request from another origin), 413 and 415 (a route that reads a body; on a server without tokens 415 also for
+ * any POST, PUT or PATCH that does not declare JSON), and the statuses the route itself declares. A 405 (with `Allow`) is the
  * answer of a path to a method it does not have: it is shared too, and named by every path's
  * description, since OpenAPI has no place for a path's own responses.
  */
@@ -81,9 +80,9 @@ const ref = (status: number): JsonObject => ({ $ref: `#/components/responses/${S
 const errorStatuses = (r: RouteSpec, secured: boolean): ReadonlyArray<number> => {
   const statuses = new Set<number>([400, 403]);
   if (secured && r.public !== true) statuses.add(401);
-  if (r.params !== undefined && Object.keys(r.params).length > 0) statuses.add(404);
   if (r.body !== undefined) statuses.add(413);
-  if (r.body !== undefined || r.method === 'post' || r.method === 'put' || r.method === 'patch') statuses.add(415);
+  // a POST, PUT or PATCH without a token must declare JSON even when it has no body (forgery); with tokens, a body that is not JSON
+  if (r.body !== undefined || (!secured && (r.method === 'post' || r.method === 'put' || r.method === 'patch'))) statuses.add(415);
   for (const s of Object.keys(r.responses).map(Number)) if (s >= 400) statuses.add(s);
   return [...statuses].sort((a, b) => a - b);
 };
@@ -161,6 +160,7 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: { rea
     const allow = [...Object.keys(ops).map((m) => m.toUpperCase()), ...(ops['get'] !== undefined ? ['HEAD'] : [])].join(', ');
     ops['description'] = `Answers ${allow}; any other method is a 405 (#/components/responses/MethodNotAllowed) whose Allow header lists these.`;
   }
+  const used = new Set([405, ...routes.flatMap((r) => errorStatuses(r, options.secured))]);
   const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name }));
   return {
     openapi: '3.1.0',
@@ -176,7 +176,8 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: { rea
     paths,
     components: {
       schemas: COMPONENTS as Readonly<Record<string, JsonValue>>,
-      responses: Object.fromEntries(Object.entries(SHARED).map(([status, name]) => [name, sharedResponse(Number(status))])),
+      // those some operation refers to, and the 405 of every path
+      responses: Object.fromEntries(Object.entries(SHARED).flatMap(([status, name]) => (used.has(Number(status)) ? [[name, sharedResponse(Number(status))]] : []))),
       ...(options.secured ? { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } } : {}),
     },
     ...(options.secured ? { security: [{ bearer: [] }] } : {}),

@@ -20,6 +20,8 @@ export const reply = <A>(r: CatalogResult<A>, status: number, view: (a: A) => un
 
 const problemRef = { description: 'problem details (application/problem+json)', schema: refTo('Problem') };
 const errors = { 400: problemRef, 404: problemRef, 409: problemRef, 503: problemRef };
+/** What a read of one record may answer (a read conflicts with nothing). */
+const readErrors = { 400: problemRef, 404: problemRef, 503: problemRef };
 
 const bundleParam: Readonly<Record<string, PathParameter>> = { bundleID: { description: 'the bundle id (UUIDv7)', schema: { type: 'string', pattern: UUID_PATTERN } } };
 const toolParams: Readonly<Record<string, PathParameter>> = {
@@ -67,7 +69,7 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     tag: 'bundles',
     scope: Scopes.READ,
     params: bundleParam,
-    responses: { 200: { description: 'the bundle', schema: refTo('Bundle') }, ...errors },
+    responses: { 200: { description: 'the bundle', schema: refTo('Bundle') }, ...readErrors },
     handler: async (c) => reply(await c.catalog.getBundle(c.params['bundleID'] as string), 200),
   },
   {
@@ -79,7 +81,8 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     scope: Scopes.WRITE,
     params: bundleParam,
     body: { schema: BundleWriteSchema, required: true, description: '{slug, displayName, isEnabled, description}' },
-    responses: { 200: { description: 'replaced', schema: refTo('Bundle') }, 201: { description: 'created', schema: refTo('Bundle') }, ...errors, 403: problemRef },
+    // a PUT of an unknown id creates it: no 404
+    responses: { 200: { description: 'replaced', schema: refTo('Bundle') }, 201: { description: 'created', schema: refTo('Bundle') }, 400: problemRef, 403: problemRef, 409: problemRef, 503: problemRef },
     handler: async (c) => {
       const r = await c.catalog.putBundle(c.params['bundleID'] as string, c.body);
       return r.ok ? json(r.value.created ? 201 : 200, r.value.bundle) : reply(r, 200);
@@ -93,7 +96,7 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     tag: 'bundles',
     scope: Scopes.WRITE,
     body: { schema: BundleWriteSchema, required: true, description: '{slug, displayName, isEnabled, description}' },
-    responses: { 201: { description: 'created', schema: refTo('Bundle') }, ...errors, 403: problemRef },
+    responses: { 201: { description: 'created', schema: refTo('Bundle') }, 400: problemRef, 403: problemRef, 409: problemRef, 503: problemRef },
     handler: async (c) => {
       const r = await c.catalog.putBundle(newId(), c.body);
       return reply(r, 201, (w) => w.bundle);
@@ -130,7 +133,7 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     tag: 'tools',
     scope: Scopes.READ,
     params: toolParams,
-    responses: { 200: { description: 'the tool', schema: refTo('Tool') }, ...errors },
+    responses: { 200: { description: 'the tool', schema: refTo('Tool') }, ...readErrors },
     handler: async (c) => reply(await c.catalog.getTool(toolRef(c)), 200),
   },
   {
@@ -141,7 +144,7 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     tag: 'tools',
     scope: Scopes.READ,
     params: toolParams,
-    responses: { 200: { description: 'gram text', schema: 'text' }, ...errors },
+    responses: { 200: { description: 'gram text', schema: 'text' }, ...readErrors },
     handler: async (c) => {
       const r = await c.catalog.toolGram(toolRef(c));
       return r.ok ? { kind: 'text', status: 200, body: `${r.value}\n`, contentType: 'text/plain; charset=utf-8' } : reply(r, 200);
