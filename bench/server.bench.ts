@@ -32,7 +32,8 @@ const TOKEN = 'bench-token-0123456789abcdef';
 const load = async (url: string, path: string, headers: Readonly<Record<string, string>> = {}): Promise<{ readonly perSecond: number; readonly cpuPerRequestUs: number; readonly failed: number }> => {
   const c0 = process.cpuUsage();
   const out = await new Promise<string>((resolve, reject) => {
-    execFile(process.execPath, [fileURLToPath(new URL('./load-worker.mjs', import.meta.url)), JSON.stringify({ url, path, body: BODY, connections: CONNECTIONS, ms: MS, headers })], (e, stdout) => (e !== null ? reject(e) : resolve(stdout)));
+    const config = JSON.stringify({ url, path, body: BODY, connections: CONNECTIONS, ms: MS, headers });
+    execFile(process.execPath, [fileURLToPath(new URL('./load-worker.mjs', import.meta.url)), config], (e, stdout) => (e !== null ? reject(e) : resolve(stdout)));
   });
   const c = process.cpuUsage(c0);
   const r = JSON.parse(out) as { perSecond: number; done: number; failed: number };

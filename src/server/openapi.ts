@@ -104,7 +104,14 @@ const describe = (r: RouteSpec, secured: boolean): string =>
 const operation = (r: RouteSpec, secured: boolean): JsonObject => {
   const parameters: JsonValue[] = [
     ...Object.entries(r.params ?? {}).map(([name, p]) => ({ name, in: 'path', required: true, description: p.description, schema: p.schema })),
-    ...Object.entries(r.query ?? {}).map(([name, q]) => ({ name, in: 'query', required: false, description: q.description, schema: querySchema(q), ...(q.kind === 'list' ? { style: 'form', explode: false } : {}) })),
+    ...Object.entries(r.query ?? {}).map(([name, q]) => ({
+      name,
+      in: 'query',
+      required: false,
+      description: q.description,
+      schema: querySchema(q),
+      ...(q.kind === 'list' ? { style: 'form', explode: false } : {}),
+    })),
     ...(r.agentHeaders === true
       ? [
           { name: 'X-Agent-ID', in: 'header', required: false, description: 'the calling agent (usage history per agent)', schema: { type: 'string', maxLength: 128 } },
@@ -168,7 +175,8 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: { rea
       title: 'gramkit tool service',
       version: options.version,
       description:
-        'The tool catalog (bundles and tools by slug and version, under /tools) and the tool registry (Tool JSON by id, under /api). Errors are RFC 9457 problem details with a stable code; see docs/service.md. The statuses every route shares are the responses of components.responses.',
+        'The tool catalog (bundles and tools by slug and version, under /tools) and the tool registry (Tool JSON by id, under /api). ' +
+        'Errors are RFC 9457 problem details with a stable code; see docs/service.md. The statuses every route shares are the responses of components.responses.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/', description: 'the server that serves this document' }],

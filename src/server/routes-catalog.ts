@@ -48,7 +48,11 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     summary: 'List bundles (enabled, live ones unless includeDisabled)',
     tag: 'bundles',
     scope: Scopes.READ,
-    query: { bundleIDs: { kind: 'list', pattern: UUID_PATTERN, description: 'only these bundles (comma-separated or repeated; each a bundle id)' }, includeDisabled: { kind: 'boolean', description: 'also disabled and soft-deleted bundles' }, ...page('pageSize') },
+    query: {
+      bundleIDs: { kind: 'list', pattern: UUID_PATTERN, description: 'only these bundles (comma-separated or repeated; each a bundle id)' },
+      includeDisabled: { kind: 'boolean', description: 'also disabled and soft-deleted bundles' },
+      ...page('pageSize'),
+    },
     responses: { 200: { description: 'a page of bundles', schema: refTo('BundleList') }, 400: problemRef },
     handler: async (c) =>
       reply(

@@ -89,6 +89,8 @@ const unknown: Readonly<Record<string, string>> = { bundleID: UNKNOWN_UUID, tool
 const fill = (path: string, values: Readonly<Record<string, string>>): string => path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? ''));
 
 const TOOL_PATH = '/tools/bundles/{bundleID}/tools/{toolSlug}/version/{v}';
+const PUT_ID = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a00';
+const bundleBody = (slug: string, description = ''): string => JSON.stringify({ slug, displayName: slug, isEnabled: true, description });
 const toolWrite = { description: 'Parses JSON text', type: 'builtin', impl: { builtin: 'json_parse' } };
 
 /**
@@ -102,11 +104,11 @@ const specific: Readonly<Record<string, () => Sent>> = {
   'createBundle 201': () => ({ method: 'POST', path: '/tools/bundles', body: JSON.stringify({ slug: 'contract-made', displayName: 'Made', isEnabled: true, description: '' }) }),
   'createBundle 409': () => ({ method: 'POST', path: '/tools/bundles', body: JSON.stringify({ slug: 'contract', displayName: 'Again', isEnabled: true, description: '' }) }),
   'getBundle 200': () => ({ method: 'GET', path: `/tools/bundles/${fixtures.bundleID}` }),
-  'putBundle 200': () => ({ method: 'PUT', path: `/tools/bundles/${fixtures.bundleID}`, body: JSON.stringify({ slug: 'contract', displayName: 'Contract', isEnabled: true, description: 'replaced' }) }),
-  'putBundle 201': () => ({ method: 'PUT', path: `/tools/bundles/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a00`, body: JSON.stringify({ slug: 'contract-put', displayName: 'Put', isEnabled: true, description: '' }) }),
-  'putBundle 409': () => ({ method: 'PUT', path: `/tools/bundles/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a01`, body: JSON.stringify({ slug: 'contract', displayName: 'Taken', isEnabled: true, description: '' }) }),
+  'putBundle 200': () => ({ method: 'PUT', path: `/tools/bundles/${fixtures.bundleID}`, body: bundleBody('contract', 'replaced') }),
+  'putBundle 201': () => ({ method: 'PUT', path: `/tools/bundles/${PUT_ID}`, body: bundleBody('contract-put') }),
+  'putBundle 409': () => ({ method: 'PUT', path: '/tools/bundles/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a01', body: bundleBody('contract') }),
   'patchBundle 200': () => ({ method: 'PATCH', path: `/tools/bundles/${fixtures.bundleID}`, body: JSON.stringify({ isEnabled: true }) }),
-  'deleteBundle 200': () => ({ method: 'DELETE', path: '/tools/bundles/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a00' }),
+  'deleteBundle 200': () => ({ method: 'DELETE', path: `/tools/bundles/${PUT_ID}` }),
   'getTool 200': () => ({ method: 'GET', path: fill(TOOL_PATH, fixtures) }),
   'getToolGram 200': () => ({ method: 'GET', path: `${fill(TOOL_PATH, fixtures)}/gram` }),
   'putTool 201': () => ({ method: 'PUT', path: fill(TOOL_PATH, { ...fixtures, toolSlug: 'contract-second' }), body: JSON.stringify(toolWrite) }),
