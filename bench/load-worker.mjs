@@ -4,14 +4,14 @@
 // requests per second as JSON. Usage: node load-worker.mjs '<json config>'
 import { Pool } from 'undici';
 
-const { url, path, body, connections, ms } = JSON.parse(process.argv[2]);
+const { url, path, body, connections, ms, headers = {} } = JSON.parse(process.argv[2]);
 const pool = new Pool(url, { connections, pipelining: 1 });
 let done = 0;
 let failed = 0;
 const end = Date.now() + ms;
 const lane = async () => {
   while (Date.now() < end) {
-    const r = await pool.request({ path, method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const r = await pool.request({ path, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
     const text = await r.body.text();
     if (r.statusCode === 200 && text.startsWith('{"ok":true')) done++;
     else failed++;

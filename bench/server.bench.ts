@@ -17,19 +17,23 @@ import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { openCatalog, openFileStore } from '../src/entries/catalog.js';
-import { createService, startServer } from '../src/entries/server.js';
+import { approvalQueue, defaultRuleEngine } from '../src/entries/policy.js';
+import { ALL_SCOPES, createService, startServer } from '../src/entries/server.js';
 import { ratio, report } from './harness.js';
 
 const BODY = JSON.stringify({ text: '{"city": "Paris", "days": [1, 2, 3]}' });
 const ROUNDS = 3;
 const MS = 2000;
-const CONNECTIONS = 32;
+const CONNECTIONS = 16;
+/** The bearer token the service requires, as `gramkit serve` does by default. */
+const TOKEN = 'bench-token-0123456789abcdef';
 
 /** One round against a server: the client's rate, and this process's CPU time per answered request. */
-const load = async (url: string, path: string): Promise<{ readonly perSecond: number; readonly cpuPerRequestUs: number; readonly failed: number }> => {
+const load = async (url: string, path: string, headers: Readonly<Record<string, string>> = {}): Promise<{ readonly perSecond: number; readonly cpuPerRequestUs: number; readonly failed: number }> => {
   const c0 = process.cpuUsage();
   const out = await new Promise<string>((resolve, reject) => {
-    execFile(process.execPath, [fileURLToPath(new URL('./load-worker.mjs', import.meta.url)), JSON.stringify({ url, path, body: BODY, connections: CONNECTIONS, ms: MS })], (e, stdout) => (e !== null ? reject(e) : resolve(stdout)));
+    const config = JSON.stringify({ url, path, body: BODY, connections: CONNECTIONS, ms: MS, headers });
+    execFile(process.execPath, [fileURLToPath(new URL('./load-worker.mjs', import.meta.url)), config], (e, stdout) => (e !== null ? reject(e) : resolve(stdout)));
   });
   const c = process.cpuUsage(c0);
   const r = JSON.parse(out) as { perSecond: number; done: number; failed: number };
@@ -53,9 +57,12 @@ const bare = (): Promise<Server> =>
 
 export default async (): Promise<void> => {
   const dir = mkdtempSync(join(tmpdir(), 'gramkit-bench-server-'));
-  const opened = await openCatalog({ store: openFileStore(join(dir, 'data'), { durable: false }), workspace: dir });
+  // as `gramkit serve` builds it: the default rules as policies, approvals queued, a token required
+  const approvals = approvalQueue();
+  const opened = await openCatalog({ store: openFileStore(join(dir, 'data'), { durable: false }), workspace: dir, policies: { rules: defaultRuleEngine }, approver: approvals.ask });
   if (!opened.ok) throw new Error(opened.error.message);
-  const running = await startServer(createService({ catalog: opened.value }), { host: '127.0.0.1', port: 0 });
+  const service = createService({ catalog: opened.value, approvals, tokens: [{ name: 'bench', token: TOKEN, scopes: [...ALL_SCOPES] }] });
+  const running = await startServer(service, { host: '127.0.0.1', port: 0 });
   const echo = await bare();
   const echoUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
   try {
@@ -66,7 +73,7 @@ export default async (): Promise<void> => {
     let failures = 0;
     for (let i = 0; i < ROUNDS; i++) {
       const b = await load(echoUrl, '/');
-      const s = await load(running.url, '/api/v1/tools/json_parse/invoke');
+      const s = await load(running.url, '/api/v1/tools/json_parse/invoke', { authorization: `Bearer ${TOKEN}` });
       bestBare = Math.max(bestBare, b.perSecond);
       bestService = Math.max(bestService, s.perSecond);
       cpuBare = Math.min(cpuBare, b.cpuPerRequestUs);
@@ -83,6 +90,7 @@ export default async (): Promise<void> => {
     ]);
   } finally {
     await running.close();
+    approvals.close();
     await new Promise<void>((r) => echo.close(() => r()));
     await opened.value.close();
     rmSync(dir, { recursive: true, force: true });

@@ -109,11 +109,11 @@ const run = (bound: BoundTool, args: unknown, options: InvokeOptions | undefined
           options.timeoutMs === undefined &&
           options.observer === undefined &&
           options.defaultTimeoutMs === undefined &&
-          options.onProgress === undefined &&
-          options.rules === undefined)) &&
+          options.onProgress === undefined)) &&
       !tracingEnabled()
     ) {
-      return plainCall(bound, args, options?.context, validated);
+      // the rules the call was judged by need no guard: the plain path hands them on as they are
+      return plainCall(bound, args, options?.context, options?.rules, validated);
     }
     return fullCall(bound, args, options ?? {}, undefined, validated);
   } catch (e) {
@@ -169,7 +169,7 @@ export const parseArguments = (text: string): ToolResult<unknown> => {
 // the plain path: validate, run, check
 // -------------------------------------------------------------------------------------------------
 
-const plainCall = async (b: BoundToolImpl, args: unknown, context: unknown, validated: boolean): Promise<ToolResult> => {
+const plainCall = async (b: BoundToolImpl, args: unknown, context: unknown, rules: unknown, validated: boolean): Promise<ToolResult> => {
   try {
     if (!validated) {
       if (!b.ready) {
@@ -181,7 +181,13 @@ const plainCall = async (b: BoundToolImpl, args: unknown, context: unknown, vali
     }
     let r: unknown;
     try {
-      r = b.tool.invoke(b.hasDefaults ? withDefaults(b, args) : args, context === undefined ? b.plainContext : { signal: NEVER, toolName: b.name, context });
+      const ctx: InvocationContext =
+        rules !== undefined
+          ? { signal: NEVER, toolName: b.name, context: context === undefined ? b.plainContext.context : context, rules }
+          : context === undefined
+            ? b.plainContext
+            : { signal: NEVER, toolName: b.name, context };
+      r = b.tool.invoke(b.hasDefaults ? withDefaults(b, args) : args, ctx);
       if (isThenable(r)) r = await r;
     } catch (e) {
       return executionFailure(e);

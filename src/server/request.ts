@@ -67,35 +67,73 @@ export const readJsonBody = async (request: Request, limit: number): Promise<Par
 
 type QueryValue = string | boolean | number | ReadonlyArray<string> | undefined;
 
-/** The declared query parameters, typed; undeclared ones are ignored. */
-export const readQuery = (url: URL, declared: Readonly<Record<string, QueryParameter>> | undefined): Parsed<Readonly<Record<string, QueryValue>>> => {
+/** A query parameter the route refuses, and why (the problem's `invalidParams`, as RFC 9457's example names them). */
+export interface QueryIssue {
+  readonly name: string;
+  readonly reason: string;
+}
+
+const shown = (raw: string): string => JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
+
+/** Why one value of a string (or of a list's item) does not fit, or `undefined`. */
+const stringIssue = (spec: QueryParameter, raw: string, pattern: RegExp | undefined): string | undefined => {
+  if (spec.maxLength !== undefined && raw.length > spec.maxLength) return `longer than ${spec.maxLength} characters`;
+  if (spec.enum !== undefined && !spec.enum.includes(raw)) return `${shown(raw)} is not one of ${spec.enum.join(', ')}`;
+  if (pattern !== undefined && !pattern.test(raw)) return `${shown(raw)} does not match ${spec.pattern as string}`;
+  return undefined;
+};
+
+/** The value of one declared parameter, or why it does not fit. */
+const readOne = (spec: QueryParameter, all: ReadonlyArray<string>, pattern: RegExp | undefined): { readonly value: QueryValue } | { readonly reason: string } => {
+  if (spec.kind === 'list') {
+    const items = all.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+    if (items.length > 200) return { reason: 'at most 200 values' };
+    const bad = items.map((i) => stringIssue(spec, i, pattern)).filter((r) => r !== undefined);
+    return bad.length > 0 ? { reason: bad.join('; ') } : { value: items };
+  }
+  if (all.length > 1) return { reason: `given ${all.length} times; give it once` };
+  const raw = all[0] as string;
+  if (spec.kind === 'boolean') return raw === 'true' || raw === 'false' ? { value: raw === 'true' } : { reason: `must be true or false, got ${shown(raw)}` };
+  if (spec.kind === 'integer') {
+    const n = Number(raw);
+    const fits = /^\d{1,9}$/.test(raw) && (spec.minimum === undefined || n >= spec.minimum) && (spec.maximum === undefined || n <= spec.maximum);
+    return fits ? { value: n } : { reason: `must be a whole number${spec.minimum !== undefined ? ` from ${spec.minimum}` : ''}${spec.maximum !== undefined ? ` to ${spec.maximum}` : ''}, got ${shown(raw)}` };
+  }
+  const why = stringIssue(spec, raw, pattern);
+  return why === undefined ? { value: raw } : { reason: why };
+};
+
+/** The compiled patterns of a route's query parameters (made once per route). */
+export const queryPatterns = (declared: Readonly<Record<string, QueryParameter>> | undefined): ReadonlyMap<string, RegExp> =>
+  new Map(Object.entries(declared ?? {}).flatMap(([name, q]) => (q.pattern !== undefined ? [[name, new RegExp(q.pattern, 'u')] as const] : [])));
+
+/**
+ * The query, typed from the route's declarations. A parameter the route does not declare, or a
+ * value that does not fit its declaration, is a 400 problem naming each (`invalidParams`): a
+ * client's misspelt or misplaced parameter is never silently ignored.
+ */
+export const readQuery = (
+  url: URL,
+  declared: Readonly<Record<string, QueryParameter>> | undefined,
+  patterns: ReadonlyMap<string, RegExp> = queryPatterns(declared),
+): Parsed<Readonly<Record<string, QueryValue>>> => {
   const out: Record<string, QueryValue> = {};
-  for (const [name, spec] of Object.entries(declared ?? {})) {
+  const issues: QueryIssue[] = [];
+  const known = declared ?? {};
+  for (const name of new Set(url.searchParams.keys())) {
+    if (!Object.hasOwn(known, name)) issues.push({ name, reason: 'this route takes no such parameter' });
+  }
+  for (const [name, spec] of Object.entries(known)) {
     const all = url.searchParams.getAll(name);
     if (all.length === 0) continue;
-    if (spec.kind === 'list') {
-      const items = all.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
-      if (items.length > 200) return fail(ServiceCodes.INVALID_REQUEST, `${name}: at most 200 values`);
-      out[name] = items;
-      continue;
-    }
-    if (all.length > 1) return fail(ServiceCodes.INVALID_REQUEST, `${name} is given ${all.length} times; give it once`);
-    const raw = all[0] as string;
-    if (spec.kind === 'boolean') {
-      if (raw !== 'true' && raw !== 'false') return fail(ServiceCodes.INVALID_REQUEST, `${name} must be true or false, got ${JSON.stringify(raw.slice(0, 40))}`);
-      out[name] = raw === 'true';
-    } else if (spec.kind === 'integer') {
-      const n = Number(raw);
-      if (!/^\d{1,9}$/.test(raw) || (spec.minimum !== undefined && n < spec.minimum) || (spec.maximum !== undefined && n > spec.maximum)) {
-        return fail(ServiceCodes.INVALID_REQUEST, `${name} must be a whole number${spec.minimum !== undefined ? ` from ${spec.minimum}` : ''}${spec.maximum !== undefined ? ` to ${spec.maximum}` : ''}, got ${JSON.stringify(raw.slice(0, 40))}`);
-      }
-      out[name] = n;
-    } else {
-      if (spec.maxLength !== undefined && raw.length > spec.maxLength) return fail(ServiceCodes.INVALID_REQUEST, `${name} is longer than ${spec.maxLength} characters`);
-      out[name] = raw;
-    }
+    const r = readOne(spec, all, patterns.get(name));
+    if ('reason' in r) issues.push({ name, reason: r.reason });
+    else out[name] = r.value;
   }
-  return { ok: true, value: out };
+  if (issues.length === 0) return { ok: true, value: out };
+  const takes = Object.keys(known);
+  const detail = `${issues.map((i) => `${i.name}: ${i.reason}`).join('; ')} (this route's query parameters: ${takes.length > 0 ? takes.join(', ') : 'none'})`;
+  return fail(ServiceCodes.INVALID_REQUEST, `the query does not fit: ${detail}`, { invalidParams: issues });
 };
 
 const HEADER_VALUE = /^[\x21-\x7e\u00a0-\uffff][\x20-\x7e\u00a0-\uffff]{0,127}$/;

@@ -21,6 +21,10 @@ export interface QueryParameter {
   readonly minimum?: number;
   readonly maximum?: number;
   readonly maxLength?: number;
+  /** A string's (or each item of a list's) pattern, e.g. a UUID's. */
+  readonly pattern?: string;
+  /** The values a string (or each item of a list) may take. */
+  readonly enum?: ReadonlyArray<string>;
 }
 
 export interface PathParameter {
@@ -63,6 +67,8 @@ export interface RouteSpec {
   readonly path: string;
   readonly operationId: string;
   readonly summary: string;
+  /** More than the summary says (the document adds the scope, the queries and the errors every route shares). */
+  readonly description?: string;
   readonly tag: string;
   /** The scope `X-Caller-Scopes` must hold when the server requires scopes. */
   readonly scope?: Scope;

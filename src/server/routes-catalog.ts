@@ -20,6 +20,8 @@ export const reply = <A>(r: CatalogResult<A>, status: number, view: (a: A) => un
 
 const problemRef = { description: 'problem details (application/problem+json)', schema: refTo('Problem') };
 const errors = { 400: problemRef, 404: problemRef, 409: problemRef, 503: problemRef };
+/** What a read of one record may answer (a read conflicts with nothing). */
+const readErrors = { 400: problemRef, 404: problemRef, 503: problemRef };
 
 const bundleParam: Readonly<Record<string, PathParameter>> = { bundleID: { description: 'the bundle id (UUIDv7)', schema: { type: 'string', pattern: UUID_PATTERN } } };
 const toolParams: Readonly<Record<string, PathParameter>> = {
@@ -52,7 +54,11 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     summary: 'List bundles (enabled, live ones unless includeDisabled)',
     tag: 'bundles',
     scope: Scopes.READ,
-    query: { bundleIDs: { kind: 'list', description: 'only these bundles (comma-separated or repeated)' }, includeDisabled: { kind: 'boolean', description: 'also disabled and soft-deleted bundles' }, ...page('pageSize') },
+    query: {
+      bundleIDs: { kind: 'list', pattern: UUID_PATTERN, description: 'only these bundles (comma-separated or repeated; each a bundle id)' },
+      includeDisabled: { kind: 'boolean', description: 'also disabled and soft-deleted bundles' },
+      ...page('pageSize'),
+    },
     responses: { 200: { description: 'a page of bundles', schema: refTo('BundleList') }, 400: problemRef },
     handler: async (c) =>
       reply(
@@ -73,7 +79,7 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     tag: 'bundles',
     scope: Scopes.READ,
     params: bundleParam,
-    responses: { 200: { description: 'the bundle', schema: refTo('Bundle') }, ...errors },
+    responses: { 200: { description: 'the bundle', schema: refTo('Bundle') }, ...readErrors },
     handler: async (c) => reply(await c.catalog.getBundle(c.params['bundleID'] as string), 200),
   },
   {
@@ -85,7 +91,8 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     scope: Scopes.WRITE,
     params: bundleParam,
     body: { schema: BundleWriteSchema, required: true, description: '{slug, displayName, isEnabled, description}' },
-    responses: { 200: { description: 'replaced', schema: refTo('Bundle') }, 201: { description: 'created', schema: refTo('Bundle') }, ...errors, 403: problemRef },
+    // a PUT of an unknown id creates it: no 404
+    responses: { 200: { description: 'replaced', schema: refTo('Bundle') }, 201: { description: 'created', schema: refTo('Bundle') }, 400: problemRef, 403: problemRef, 409: problemRef, 503: problemRef },
     handler: async (c) => {
       const r = await c.catalog.putBundle(c.params['bundleID'] as string, c.body);
       return r.ok ? json(r.value.created ? 201 : 200, r.value.bundle) : reply(r, 200);
@@ -99,7 +106,7 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     tag: 'bundles',
     scope: Scopes.WRITE,
     body: { schema: BundleWriteSchema, required: true, description: '{slug, displayName, isEnabled, description}' },
-    responses: { 201: { description: 'created', schema: refTo('Bundle') }, ...errors, 403: problemRef },
+    responses: { 201: { description: 'created', schema: refTo('Bundle') }, 400: problemRef, 403: problemRef, 409: problemRef, 503: problemRef },
     handler: async (c) => {
       const r = await c.catalog.putBundle(newId(), c.body);
       return reply(r, 201, (w) => w.bundle);
@@ -136,7 +143,7 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     tag: 'tools',
     scope: Scopes.READ,
     params: toolParams,
-    responses: { 200: { description: 'the tool', schema: refTo('Tool') }, ...errors },
+    responses: { 200: { description: 'the tool', schema: refTo('Tool') }, ...readErrors },
     handler: async (c) => reply(await c.catalog.getTool(toolRef(c)), 200),
   },
   {
@@ -147,7 +154,7 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     tag: 'tools',
     scope: Scopes.READ,
     params: toolParams,
-    responses: { 200: { description: 'gram text', schema: 'text' }, ...errors },
+    responses: { 200: { description: 'gram text', schema: 'text' }, ...readErrors },
     handler: async (c) => {
       const r = await c.catalog.toolGram(toolRef(c));
       return r.ok ? { kind: 'text', status: 200, body: `${r.value}\n`, contentType: 'text/plain; charset=utf-8' } : reply(r, 200);
@@ -179,7 +186,7 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
       const body = isRecord(c.body) ? c.body : {};
       const slug = body['slug'];
       const version = body['version'] ?? '1';
-      if (typeof slug !== 'string' || typeof version !== 'string') return invalidQuery('the body names the tool: "slug" (a string), and "version" (a string, default "1")');
+      if (typeof slug !== 'string' || typeof version !== 'string') return invalidRequest('the body names the tool: "slug" (a string), and "version" (a string, default "1")');
       return createTool(c, slug, version);
     },
   },
@@ -231,15 +238,14 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     scope: Scopes.READ,
     query: {
       tags: { kind: 'list', description: 'tools with every one of these tags' },
-      bundleIDs: { kind: 'list', description: 'tools of these bundles' },
+      bundleIDs: { kind: 'list', pattern: UUID_PATTERN, description: 'tools of these bundles (each a bundle id)' },
       includeDisabled,
-      createdBy: { kind: 'string', description: 'system or agent' },
+      createdBy: { kind: 'string', enum: ['system', 'agent'], description: 'system or agent' },
       ...page('recommendedPageSize'),
     },
     responses: { 200: { description: 'a page of tools', schema: refTo('ToolList') }, 400: problemRef },
     handler: async (c) => {
-      const createdBy = c.query['createdBy'];
-      if (createdBy !== undefined && createdBy !== 'system' && createdBy !== 'agent') return invalidQuery('createdBy must be system or agent');
+      const createdBy = c.query['createdBy'] as 'system' | 'agent' | undefined;
       return reply(
         await c.catalog.listTools({
           ...(c.query['tags'] !== undefined ? { tags: c.query['tags'] as ReadonlyArray<string> } : {}),
@@ -299,4 +305,4 @@ export const invokeOptions = (c: RequestContext): InvokeOptions => ({
 });
 
 /** A request that is not what the route takes (its query or its body), with what to change. */
-const invalidQuery = (detail: string): Reply => ({ kind: 'problem', problem: problem(ServiceCodes.INVALID_REQUEST, detail) });
+const invalidRequest = (detail: string): Reply => ({ kind: 'problem', problem: problem(ServiceCodes.INVALID_REQUEST, detail) });

@@ -4,8 +4,8 @@
  * agent-created tools, and usage history. `{id}` is a registry id (`tool_http_get`) or a toolID;
  * `usage` and `discover` are routes, not ids.
  */
-import { Scopes, ServiceCodes } from './codes.js';
-import { problem, warningsView } from './problem.js';
+import { Scopes } from './codes.js';
+import { warningsView } from './problem.js';
 import { json, type RouteSpec } from './route.js';
 import { invokeOptions, invokeReply, reply } from './routes-catalog.js';
 import { ParametersSchema, refTo, RegistryToolWriteSchema } from './schemas.js';
@@ -21,11 +21,10 @@ export const registryRoutes = (options: { readonly usable?: (builtin: string) =>
     summary: 'Every registered tool as Tool JSON',
     tag: 'registry',
     scope: Scopes.READ,
-    query: { created_by: { kind: 'string', description: 'system or agent (the admin page\'s filter of agent-created tools)' } },
+    query: { created_by: { kind: 'string', enum: ['system', 'agent'], description: 'system or agent (the admin page\'s filter of agent-created tools)' } },
     responses: { 200: { description: '{tools: [...]}', schema: { type: 'object', properties: { tools: { type: 'array', items: refTo('RegistryTool') } } } }, 400: problemRef },
     handler: async (c) => {
-      const by = c.query['created_by'];
-      if (by !== undefined && by !== 'system' && by !== 'agent') return { kind: 'problem', problem: problem(ServiceCodes.INVALID_REQUEST, 'created_by must be system or agent') };
+      const by = c.query['created_by'] as 'system' | 'agent' | undefined;
       return reply(await c.catalog.registryTools(by !== undefined ? { createdBy: by } : {}), 200, (tools) => ({ tools }));
     },
   },

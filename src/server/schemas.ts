@@ -129,6 +129,12 @@ export const COMPONENTS: Readonly<Record<string, JsonObject>> = {
       code: { type: 'string', description: 'a SERVICE_… or CATALOG_… code (docs/service.md)' },
       diagnostics: { type: 'array', items: { type: 'object' } },
       issues: { type: 'array', items: { type: 'object' } },
+      invalidParams: {
+        type: 'array',
+        description: 'the query parameters refused: undeclared, or a value that does not fit',
+        items: { type: 'object', properties: { name: { type: 'string' }, reason: { type: 'string' } }, required: ['name', 'reason'] },
+      },
+      retryable: { type: 'boolean', description: 'whether the same request may succeed later' },
     },
     required: ['type', 'title', 'status', 'detail', 'code'],
   },

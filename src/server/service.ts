@@ -27,7 +27,7 @@ import { ServiceCodes } from './codes.js';
 import { openApiDocument } from './openapi.js';
 import { problem, problemResponse } from './problem.js';
 import { claimedScopes, type Credential, credentialOf, grantScopes } from './caller.js';
-import { isJsonType, readIdHeader, readJsonBody, readQuery, readScopes, readStreamedBody } from './request.js';
+import { isJsonType, queryPatterns, readIdHeader, readJsonBody, readQuery, readScopes, readStreamedBody } from './request.js';
 import { missingScope } from './scopes.js';
 import { json, type Reply, type RouteSpec } from './route.js';
 import { catalogRoutes } from './routes-catalog.js';
@@ -208,33 +208,33 @@ const capBody = async (request: Request, limit: number): Promise<Request | Respo
 export const createService = (options: ServiceOptions): Service => {
   const version = options.version ?? '0';
   const limit = options.maxBodyBytes ?? DEFAULT_BODY_LIMIT;
+  // the document is a route like the others (405 with Allow, 400 for a query), made from the table it is in
+  let openapi: JsonObject = {};
+  const documentRoute: RouteSpec = {
+    method: 'get',
+    path: '/openapi.json',
+    operationId: 'openapi',
+    summary: 'This document: the OpenAPI 3.1 description of every route',
+    description: 'Made from the route table whose schemas validate the requests, so it says what the server accepts. Open to every caller, even when the server has tokens.',
+    tag: 'service',
+    public: true,
+    responses: { 200: { description: 'OpenAPI 3.1', schema: { type: 'object', properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } }, required: ['openapi', 'info', 'paths'] } } },
+    handler: async () => json(200, openapi),
+  };
   const routes: ReadonlyArray<RouteSpec> = [
     healthRoute(version),
     ...catalogRoutes,
     ...registryRoutes(options.discoverUsable !== undefined ? { usable: options.discoverUsable } : {}),
     eventsRoute(options.eventBufferBytes !== undefined ? { bufferBytes: options.eventBufferBytes } : {}),
     ...approvalRoutes,
+    documentRoute,
   ];
-  const openapi = openApiDocument(
-    [
-      ...routes,
-      {
-        method: 'get',
-        path: '/openapi.json',
-        operationId: 'openapi',
-        summary: 'This document',
-        tag: 'service',
-        public: true,
-        responses: { 200: { description: 'OpenAPI 3.1', schema: { type: 'object' } } },
-        handler: async () => json(200, {}),
-      },
-    ],
-    { version, secured: (options.tokens ?? []).length > 0 },
-  );
+  openapi = openApiDocument(routes, { version, secured: (options.tokens ?? []).length > 0 });
   const check = gatekeeper(options);
   const enforceScopes = (options.tokens ?? []).length > 0 || options.requireScopes === true;
   const programs = options.allowCommandTools === true ? 'sandboxed' : 'refuse';
   const validators = new Map<RouteSpec, CompiledSchema>();
+  const patterns = new Map(routes.map((r) => [r, queryPatterns(r.query)]));
   for (const r of routes) {
     if (r.body === undefined) continue;
     const compiled = compileSchema(r.body.schema);
@@ -247,7 +247,8 @@ export const createService = (options: ServiceOptions): Service => {
     if (refused !== undefined) return refused;
     const missing = enforceScopes && route.scope !== undefined ? missingScope(readScopes(request), route.scope) : undefined;
     if (missing !== undefined) return problemResponse(problem(missing.code, missing.message, { scope: missing.scope }));
-    const query = route.query === undefined ? ({ ok: true, value: {} } as const) : readQuery(new URL(request.url), route.query);
+    // a request without a query string (most) is not parsed for one
+    const query = request.url.includes('?') ? readQuery(new URL(request.url), route.query, patterns.get(route)) : ({ ok: true, value: {} } as const);
     if (!query.ok) return problemResponse(query.problem);
     let agentId: string | undefined;
     let projectId: string | undefined;
@@ -300,7 +301,6 @@ export const createService = (options: ServiceOptions): Service => {
       return problemResponse(problem(ServiceCodes.METHOD_NOT_ALLOWED, `${c.req.method} is not allowed on ${path.replace(/:([A-Za-z]+)/g, '{$1}')}; allowed: ${allow}`), { allow });
     });
   }
-  app.get('/openapi.json', (c) => check(c.req.raw, true) ?? new Response(JSON.stringify(openapi), { headers: JSON_HEADERS }));
   for (const m of options.mounts ?? []) {
     const prefix = m.path.replace(/\/+$/, '');
     // the mount's calls check the caller's scopes with the same step (server/scopes.ts)
