@@ -56,7 +56,6 @@ export interface RedisClient {
   connect(): Promise<unknown>;
   quit(): Promise<unknown>;
   destroy(): void;
-  get(key: string): Promise<unknown>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
 }
 
