@@ -4,6 +4,7 @@
  *
  * - two workers, one killed with `kill -9` in the middle of the experiment: every run is in the
  *   results exactly once, and the report is the one a single process makes (timings aside);
+ * - a worker's approvals are its own (refused without its --yes);
  * - a job forged directly on the queue (anyone who can write to the Redis can) that names a
  *   library outside the worker's --root is refused, and the library is never loaded;
  * - a Redis that does not answer is a reason at once.
@@ -162,6 +163,33 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
       await queue.close();
       await stopWorker(w);
       rmSync(inside, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('a worker decides approvals itself, as gramkit ab does: refused without its --yes, whatever ab was given', async () => {
+    const ws = mkdtempSync(join(tmp, 'ws-'));
+    writeFileSync(join(ws, 'agent.gram'), '[cleaner:Agent {description: "Deletes files", instruction: "Delete what the user asks."} | delete_file]\n');
+    writeFileSync(join(ws, 'inputs.jsonl'), '{"message": "delete it", "toolCalls": [{"name": "delete_file", "arguments": {"path": "victim.txt"}}]}\n');
+    writeFileSync(join(ws, 'victim.txt'), 'still here');
+    const args = ['ab', join(ws, 'agent.gram'), '-l', 'builtin', '-i', join(ws, 'inputs.jsonl'), '--yes', '--json', '--queue', redis.url];
+    type Report = { summaries: ReadonlyArray<{ toolErrors: number }> };
+    const refusing = await startWorker(redis.url, ['--root', ws]);
+    try {
+      const r = await cli(args, { cwd: ws });
+      expect(r.code, r.stderr).toBe(0);
+      expect((JSON.parse(r.stdout) as Report).summaries[0]?.toolErrors).toBe(1);
+      expect(existsSync(join(ws, 'victim.txt'))).toBe(true);
+    } finally {
+      await stopWorker(refusing);
+    }
+    const approving = await startWorker(redis.url, ['--root', ws, '--yes']);
+    try {
+      const r = await cli(args, { cwd: ws });
+      expect(r.code, r.stderr).toBe(0);
+      expect((JSON.parse(r.stdout) as Report).summaries[0]?.toolErrors).toBe(0);
+      expect(existsSync(join(ws, 'victim.txt'))).toBe(false);
+    } finally {
+      await stopWorker(approving);
     }
   }, 60_000);
 
