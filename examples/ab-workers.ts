@@ -30,7 +30,7 @@ const freePort = (): Promise<number> =>
 /** Starts `gramkit <args>` and resolves once its output holds `ready`. */
 const start = (args: ReadonlyArray<string>, ready: string): Promise<ChildProcess> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [gramkit, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [gramkit, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
