@@ -15,7 +15,6 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ExperimentRunKey } from '../../agent/experiment.js';
 import { isRecord } from '../../core/json.js';
-import type { AbCommandOptions } from './ab.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -40,6 +39,12 @@ export interface JobOptions {
   readonly cache?: string;
   readonly maxSteps?: string;
   readonly timeout?: string;
+}
+
+/** What of `gramkit ab`'s options (`AbCommandOptions`) a job is made from. */
+export interface AbArguments extends Omit<JobOptions, 'inputs' | 'model'> {
+  readonly inputs?: string;
+  readonly model?: string | ReadonlyArray<string>;
 }
 
 /** The experiment a job belongs to: the same for every run of one `gramkit ab`. */
@@ -71,7 +76,7 @@ const isUrl = (ref: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(ref);
 const listOf = (v: string | ReadonlyArray<string> | undefined): ReadonlyArray<string> | undefined => (v === undefined ? undefined : typeof v === 'string' ? [v] : v);
 
 /** `ab`'s arguments as a job's definition: every file path absolute (from `cwd`). */
-export const jobDefinition = (file: string, options: AbCommandOptions, cwd: string): JobDefinition => {
+export const jobDefinition = (file: string, options: AbArguments, cwd: string): JobDefinition => {
   const abs = (p: string): string => (isAbsolute(p) ? p : resolve(cwd, p));
   const models = listOf(options.model)?.map((m) => (m.startsWith('replay:') ? `replay:${abs(m.slice(7))}` : m));
   const o: Record<string, unknown> = {

@@ -17,8 +17,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { AgentCodes } from '../../agent/codes.js';
 import type { ExperimentExecutor, ExperimentRun, ExperimentRunKey } from '../../agent/experiment.js';
 import { isRecord } from '../../core/json.js';
-import type { AbCommandOptions } from './ab.js';
-import { jobDefinition, makeJob, QUEUE_NAME } from './ab-job.js';
+import { type AbArguments, jobDefinition, makeJob, QUEUE_NAME } from './ab-job.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -122,7 +121,11 @@ const failedRun = (key: ExperimentRunKey, inputId: string, message: string): Exp
  * An executor that puts each run on the queue at `url` and waits for a worker's result. `inputIds`
  * names the inputs (for a failed run). Left: why the queue cannot be used.
  */
-export const queueExecutor = async (url: string, ab: { readonly file: string; readonly options: AbCommandOptions; readonly cwd: string }, inputIds: ReadonlyArray<string>): Promise<Opened<QueueExecutor>> => {
+export const queueExecutor = async (
+  url: string,
+  ab: { readonly file: string; readonly options: AbArguments; readonly cwd: string },
+  inputIds: ReadonlyArray<string>,
+): Promise<Opened<QueueExecutor>> => {
   const connections = await redisConnections(url);
   if (!connections.ok) return connections;
   const { Queue, QueueEvents } = await import('bullmq');
