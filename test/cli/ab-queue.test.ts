@@ -156,7 +156,24 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
         });
         await expect(job.waitUntilFinished(events)).rejects.toThrow(/outside the worker's root/);
       }
+      // nor may a job make the worker start a command (an MCP server over stdio), or send its API key elsewhere
+      const started = join(outside, 'started');
+      const command = `mcp+stdio:${process.execPath} -e require('fs').writeFileSync(${JSON.stringify(started)},'x')`;
+      const others: ReadonlyArray<readonly [Record<string, unknown>, RegExp]> = [
+        [{ library: [command], inputs: join(root, INPUTS) }, /does not start or connect to MCP servers/],
+        [{ library: [join(root, 'examples/ab/fast-library.ts')], inputs: join(root, INPUTS), model: ['openai/gpt-4o-mini'], baseUrl: 'http://127.0.0.1:9/v1' }, /is not this worker's/],
+      ];
+      for (const [options, reason] of others) {
+        const job = await queue.add('run', {
+          kind: 'gramkit-ab-run',
+          experiment: 'forged-more',
+          definition: { file: join(root, AGENT), options },
+          key: { variant: 'x', input: 0, repetition: 0 },
+        });
+        await expect(job.waitUntilFinished(events)).rejects.toThrow(reason);
+      }
       expect(existsSync(mark)).toBe(false);
+      expect(existsSync(started)).toBe(false);
       expect(w.out()).toContain('refused a job');
     } finally {
       await events.close();
