@@ -4,7 +4,7 @@
  *
  * - two workers, one killed with `kill -9` in the middle of the experiment: every run is in the
  *   results exactly once, and the report is the one a single process makes (timings aside);
- * - a worker's approvals are its own (refused without its --yes);
+ * - a worker's approvals and policies are its own (refused without its --yes, ALLOWED_TOOL_PERMS hold);
  * - a job forged directly on the queue (anyone who can write to the Redis can) that names a
  *   library outside the worker's --root is refused, and the library is never loaded;
  * - a Redis that does not answer is a reason at once.
@@ -48,10 +48,10 @@ interface Worker {
 }
 
 /** A `gramkit worker` process, once it says it listens. */
-const startWorker = async (url: string, args: ReadonlyArray<string> = []): Promise<Worker> => {
+const startWorker = async (url: string, args: ReadonlyArray<string> = [], env: Readonly<Record<string, string>> = {}): Promise<Worker> => {
   const child = spawn(process.execPath, ['dist/cli.js', 'worker', '--queue', url, '--lock-duration', '1000', '--concurrency', '2', ...args], {
     cwd: root,
-    env: { PATH: process.env['PATH'] ?? '', GRAMKIT_TEST_TOOL_MS: '150' },
+    env: { PATH: process.env['PATH'] ?? '', GRAMKIT_TEST_TOOL_MS: '150', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -183,7 +183,7 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
     }
   }, 60_000);
 
-  it('a worker decides approvals itself, as gramkit ab does: refused without its --yes, whatever ab was given', async () => {
+  it('a worker decides approvals and policies itself, as gramkit ab does: refused without its --yes, whatever ab was given', async () => {
     const ws = mkdtempSync(join(tmp, 'ws-'));
     writeFileSync(join(ws, 'agent.gram'), '[cleaner:Agent {description: "Deletes files", instruction: "Delete what the user asks."} | delete_file]\n');
     writeFileSync(join(ws, 'inputs.jsonl'), '{"message": "delete it", "toolCalls": [{"name": "delete_file", "arguments": {"path": "victim.txt"}}]}\n');
@@ -198,6 +198,16 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
       expect(existsSync(join(ws, 'victim.txt'))).toBe(true);
     } finally {
       await stopWorker(refusing);
+    }
+    // the worker's ALLOWED_TOOL_PERMS hold too, even with its --yes
+    const confined = await startWorker(redis.url, ['--root', ws, '--yes'], { ALLOWED_TOOL_PERMS: 'fs:read' });
+    try {
+      const r = await cli(args, { cwd: ws });
+      expect(r.code, r.stderr).toBe(0);
+      expect((JSON.parse(r.stdout) as Report).summaries[0]?.toolErrors).toBe(1);
+      expect(existsSync(join(ws, 'victim.txt'))).toBe(true);
+    } finally {
+      await stopWorker(confined);
     }
     const approving = await startWorker(redis.url, ['--root', ws, '--yes']);
     try {
