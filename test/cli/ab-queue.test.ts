@@ -190,34 +190,21 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
     writeFileSync(join(ws, 'victim.txt'), 'still here');
     const args = ['ab', join(ws, 'agent.gram'), '-l', 'builtin', '-i', join(ws, 'inputs.jsonl'), '--yes', '--json', '--queue', redis.url];
     type Report = { summaries: ReadonlyArray<{ toolErrors: number }> };
-    const refusing = await startWorker(redis.url, ['--root', ws]);
-    try {
-      const r = await cli(args, { cwd: ws });
-      expect(r.code, r.stderr).toBe(0);
-      expect((JSON.parse(r.stdout) as Report).summaries[0]?.toolErrors).toBe(1);
-      expect(existsSync(join(ws, 'victim.txt'))).toBe(true);
-    } finally {
-      await stopWorker(refusing);
-    }
+    /** The experiment on one worker started with `flags` and `env`: its tool errors, and whether the file is still there. */
+    const onWorker = async (flags: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}): Promise<[number | undefined, boolean]> => {
+      const w = await startWorker(redis.url, ['--root', ws, ...flags], env);
+      try {
+        const r = await cli(args, { cwd: ws });
+        expect(r.code, r.stderr).toBe(0);
+        return [(JSON.parse(r.stdout) as Report).summaries[0]?.toolErrors, existsSync(join(ws, 'victim.txt'))];
+      } finally {
+        await stopWorker(w);
+      }
+    };
+    expect(await onWorker([])).toEqual([1, true]);
     // the worker's ALLOWED_TOOL_PERMS hold too, even with its --yes
-    const confined = await startWorker(redis.url, ['--root', ws, '--yes'], { ALLOWED_TOOL_PERMS: 'fs:read' });
-    try {
-      const r = await cli(args, { cwd: ws });
-      expect(r.code, r.stderr).toBe(0);
-      expect((JSON.parse(r.stdout) as Report).summaries[0]?.toolErrors).toBe(1);
-      expect(existsSync(join(ws, 'victim.txt'))).toBe(true);
-    } finally {
-      await stopWorker(confined);
-    }
-    const approving = await startWorker(redis.url, ['--root', ws, '--yes']);
-    try {
-      const r = await cli(args, { cwd: ws });
-      expect(r.code, r.stderr).toBe(0);
-      expect((JSON.parse(r.stdout) as Report).summaries[0]?.toolErrors).toBe(0);
-      expect(existsSync(join(ws, 'victim.txt'))).toBe(false);
-    } finally {
-      await stopWorker(approving);
-    }
+    expect(await onWorker(['--yes'], { ALLOWED_TOOL_PERMS: 'fs:read' })).toEqual([1, true]);
+    expect(await onWorker(['--yes'])).toEqual([0, false]);
   }, 60_000);
 
   it('a Redis that does not answer is a reason at once', async () => {
