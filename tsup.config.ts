@@ -12,7 +12,7 @@ import { defineConfig } from 'tsup';
 //   start-up reads a few files instead of resolving hundreds of modules (importing Chevrotain
 //   unbundled alone costs ~0.3 s). Dependencies that cost no such resolution stay external: the
 //   large ones only some commands load, on demand (undici on the first HTTP request, Hono and the
-//   Redis client for `serve` and catalogs), and the single-file ones (re2js, jsonpath-plus,
+//   Redis client for `serve` and catalogs, BullMQ for `ab --queue` and `worker`), and the single-file ones (re2js, jsonpath-plus,
 //   commander, eventsource-parser). They are installed with the package anyway: bundling them
 //   again would carry a second copy of each (1.7 MB) in the package.
 //
@@ -46,7 +46,7 @@ const ENTRIES = {
 // ESM build bundles fp-ts and io-ts too (CommonJS only: ESM would parse them for their exports);
 // their values are plain data and structural codecs, so a user's own copy works with them.
 /** Not bundled into the CLI (see above); tsx and fs-native-extensions load files of their own. */
-const CLI_EXTERNAL = ['tsx', 'nats', 'fs-native-extensions', 'vscode-languageserver', 'vscode-languageserver-textdocument', 'undici', '@redis/client', 'hono', '@hono/node-server', 're2js', 'jsonpath-plus', 'commander', 'eventsource-parser'];
+const CLI_EXTERNAL = ['tsx', 'nats', 'fs-native-extensions', 'bullmq', 'vscode-languageserver', 'vscode-languageserver-textdocument', 'undici', '@redis/client', 'hono', '@hono/node-server', 're2js', 'jsonpath-plus', 'commander', 'eventsource-parser'];
 
 /** The CLI bundles every module but those (bench/gram.bench.ts builds the same bundle). */
 export const CLI_NO_EXTERNAL = new RegExp(`^(?!(${CLI_EXTERNAL.map((p) => p.replace(/[/]/g, '\\/')).join('|')})(\\/|$)).*`);

@@ -130,7 +130,7 @@ export type { RunAgentOptions, AgentUsage, AgentProgress, AgentRun, AgentFailure
 export { runAgent, runBoundAgent, runAgentTask } from './agent/run-agent.js';
 export { DEFAULT_MAX_STEPS } from './agent/loop.js';
 export type {
-  ExperimentInput, ExperimentVariant, ExperimentRunKey, ExperimentOptions, ExperimentToolCall, ExperimentRun, VariantSummary,
+  ExperimentInput, ExperimentVariant, ExperimentRunKey, ExperimentOptions, ExperimentExecutor, ExperimentToolCall, ExperimentRun, VariantSummary,
   AnswerDifference, ExperimentReport, ExperimentResult,
 } from './agent/experiment.js';
 export { runExperiment } from './agent/experiment.js';

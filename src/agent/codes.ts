@@ -27,6 +27,11 @@ export const AgentCodes = defineCodes('agent', 'AGENT', {
   MAX_STEPS: { summary: 'the model kept calling tools for `maxSteps` model calls without answering', hint: 'raise maxSteps, or make the instruction say when to stop' },
   INVALID_CONVERSATION: { summary: 'the conversation given to the run is not one a model can continue (details: where)', hint: 'fix the messages as the message says (every tool call needs one tool result, in order)' },
   STOPPED: { summary: "a caller's stop condition ended the run", hint: 'nothing to do: the stop condition says why' },
+  EXECUTOR_FAILED: {
+    summary: "a run sent elsewhere (an experiment's executor: `gramkit ab --queue`) could not be made: a worker refused its job, or the job failed",
+    retryable: 'sometimes',
+    hint: "read the message (the worker's reason): a worker loads only files under its --root",
+  },
   INTERNAL_ERROR: { summary: 'a bug (in gramkit or a callback it was given) ended the run; what it did is kept', hint: 'read the message; please report it if the bug is in gramkit' },
 });
 

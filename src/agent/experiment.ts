@@ -86,7 +86,18 @@ export interface ExperimentOptions extends Omit<RunAgentOptions, 'model' | 'obse
    * latency, error code), so its memory does not grow with the runs' conversations.
    */
   readonly keepRuns?: boolean;
+  /**
+   * Makes each run elsewhere (default: here): given the run's key, it resolves to the run, made the
+   * way this experiment would make it (`gramkit ab --queue`: a worker on another machine). It must
+   * not reject; the tool metrics of the report are then counted from the runs' tool calls.
+   */
+  readonly executor?: ExperimentExecutor;
+  /** Only these runs are made (default every one): a worker making one run of an experiment. */
+  readonly only?: ReadonlyArray<ExperimentRunKey>;
 }
+
+/** Makes one run of an experiment, elsewhere (`ExperimentOptions.executor`). */
+export type ExperimentExecutor = (key: ExperimentRunKey) => Promise<ExperimentRun>;
 
 export interface ExperimentToolCall {
   readonly name: string;
@@ -295,6 +306,25 @@ const pool = async <J>(jobs: ReadonlyArray<J>, limit: number, run: (job: J, i: n
   await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
 };
 
+/** The id of the model a run is made with (the model function may throw: then none). */
+const modelIdOf = (modelFor: (key: ExperimentRunKey) => Model, key: ExperimentRunKey): string => {
+  try {
+    return modelFor(key).id;
+  } catch {
+    return '';
+  }
+};
+
+/** A run made elsewhere: its tool calls counted in the variant's metrics, as if observed here. */
+const countToolCalls = (metrics: ToolMetrics, run: ExperimentRun): void => {
+  const startedAt = Date.now();
+  for (const [n, c] of run.toolCalls.entries()) {
+    const base = { callId: `${run.variant}/${run.input}/${run.repetition}/${n}`, toolName: c.name, args: undefined, startedAt, durationMs: c.durationMs };
+    if (c.ok) metrics.result({ ...base, type: 'result', value: undefined });
+    else metrics.failed({ ...base, type: 'failed', error: codedError(c.code ?? 'UNKNOWN', '') });
+  }
+};
+
 /** What the summaries and the paired tests need of a run (the run itself may be gone: `keepRuns: false`). */
 interface KeptRun {
   readonly variant: string;
@@ -326,9 +356,12 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
   const jobs: Array<{ input: number; repetition: number; v: Prepared }> = [];
-  for (let input = 0; input < inputs.length; input++) for (let repetition = 0; repetition < runs; repetition++) for (const v of variants) jobs.push({ input, repetition, v });
+  const only = options.only === undefined ? undefined : new Set(options.only.map((k) => JSON.stringify([k.variant, k.input, k.repetition])));
+  for (let input = 0; input < inputs.length; input++)
+    for (let repetition = 0; repetition < runs; repetition++)
+      for (const v of variants) if (only === undefined || only.has(JSON.stringify([v.variant.name, input, repetition]))) jobs.push({ input, repetition, v });
 
-  const { agent: _agent, variants: _variants, inputs: _inputs, model: modelOption, runs: _runs, concurrency, onRun, ...runOptions } = options;
+  const { agent: _agent, variants: _variants, inputs: _inputs, model: modelOption, runs: _runs, concurrency, onRun, executor, only: _only, ...runOptions } = options;
   const modelFor = (key: ExperimentRunKey): Model => (typeof modelOption === 'function' ? modelOption(key) : modelOption);
   let modelId = typeof modelOption === 'function' ? '' : modelOption.id;
 
@@ -402,6 +435,18 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     }
     const spec = inputs[input] as ExperimentInput;
     const key = { variant: v.variant.name, input, repetition };
+    if (executor !== undefined) {
+      const made = await executor(key);
+      if (modelId === '') modelId = modelIdOf(modelFor, key);
+      countToolCalls(v.metrics, made);
+      try {
+        onRun?.(made);
+      } catch {
+        // progress reporting must not break the experiment
+      }
+      record(made, i);
+      return;
+    }
     const started = performance.now();
     let chosen: Model;
     try {

@@ -20,7 +20,7 @@ import { formatAgentError } from '../../agent/agent-error.js';
 import { isRecord } from '../../core/json.js';
 import { checkAnswerChecks } from '../../agent/experiment-scoring.js';
 import { checkExpectedToolCalls } from '../../agent/tool-call-match.js';
-import { type ExperimentInput, type ExperimentRunKey, type ExperimentVariant, runExperiment } from '../../agent/experiment.js';
+import { type ExperimentExecutor, type ExperimentInput, type ExperimentRunKey, type ExperimentVariant, runExperiment } from '../../agent/experiment.js';
 import { EXPERIMENT_COLUMNS, formatExperimentReport } from '../../agent/experiment-report.js';
 import type { Model } from '../../agent/model.js';
 import { approveAll, denyAll } from '../../policy/approvers.js';
@@ -69,6 +69,8 @@ export interface AbCommandOptions {
   readonly resume?: boolean;
   /** A directory of model answers by request: a request made before is not made again. */
   readonly cache?: string;
+  /** `redis://host:port`: every run goes on a BullMQ queue there, made by `gramkit worker`s (ab-queue.ts). */
+  readonly queue?: string;
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -293,29 +295,82 @@ export const action = async (ctx: CommandContext, file: string, options: AbComma
       }
       sources.push(opened.value);
     }
-    return await experiment(ctx, file, options, workspace.value, refs, catalogs, sources, { runs, concurrency, maxSteps, timeout });
+    return await experiment(ctx, file, options, { workspacePath: workspace.value, refs, catalogs, sources }, { runs, concurrency, maxSteps, timeout });
   } finally {
     for (const s of sources) await s.close();
   }
 };
 
-interface Numbers {
+export interface Numbers {
   readonly runs: { readonly value?: number };
   readonly concurrency: { readonly value?: number };
   readonly maxSteps: { readonly value?: number };
   readonly timeout: { readonly value?: number };
 }
 
-const experiment = async (
-  ctx: CommandContext,
-  file: string,
-  options: AbCommandOptions,
-  workspacePath: string,
-  refs: ReadonlyArray<string>,
-  catalogs: ReadonlyArray<string>,
-  sources: ReadonlyArray<AgentCatalog>,
-  { runs, concurrency, maxSteps, timeout }: Numbers,
-): Promise<number> => {
+/** Where the variants come from: the workspace, the library arguments, the catalogs and their opened stores. */
+export interface Sources {
+  readonly workspacePath: string;
+  readonly refs: ReadonlyArray<string>;
+  readonly catalogs: ReadonlyArray<string>;
+  readonly sources: ReadonlyArray<AgentCatalog>;
+}
+
+const experiment = async (ctx: CommandContext, file: string, options: AbCommandOptions, from: Sources, { runs, concurrency, maxSteps, timeout }: Numbers): Promise<number> => {
+  const { io } = ctx;
+  const plan = await planExperiment(ctx, file, options, from);
+  if (typeof plan === 'number') return plan;
+  const { agent, variants } = plan;
+  // --out *.jsonl: the runs stream to it as they finish; --resume continues it
+  const streaming = options.out !== undefined && extname(options.out).toLowerCase() === '.jsonl';
+  if (options.resume === true && !streaming) {
+    io.stderr('gramkit ab: --resume continues a results file: give it with --out results.jsonl\n');
+    return EXIT_USAGE;
+  }
+  let results: ResultsFile | undefined;
+  if (streaming && options.out !== undefined) {
+    const path = isAbsolute(options.out) ? options.out : resolve(io.cwd, options.out);
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      const opened = openResults(path, { agent: agent.name, variants: variants.map((v) => v.name), inputs: plan.inputs.map((x) => x.id ?? ''), runsPerInput: runs.value ?? 1 }, options.resume === true);
+      if (!opened.ok) {
+        io.stderr(`gramkit: ${opened.error}\n`);
+        return EXIT_FAILURE;
+      }
+      results = opened.value;
+    } catch (e) {
+      io.stderr(`gramkit: cannot write ${options.out}: ${e instanceof Error ? e.message : String(e)}\n`);
+      return EXIT_FAILURE;
+    }
+  }
+  // --queue: every run is made by a worker (ab-queue.ts, loaded only then)
+  const queued = options.queue === undefined ? undefined : await (await import('./ab-queue.js')).queueExecutor(options.queue, { file, options, cwd: io.cwd }, plan.inputs.map((x, i) => x.id ?? String(i + 1)));
+  if (queued !== undefined && !queued.ok) {
+    io.stderr(`gramkit: --queue ${options.queue}: ${queued.error}\n`);
+    return EXIT_FAILURE;
+  }
+  try {
+    return await runAndReport(ctx, options, { ...plan, results, streaming, ...(queued !== undefined ? { executor: queued.value.executor } : {}) }, { runs, concurrency, maxSteps, timeout });
+  } finally {
+    results?.close();
+    await queued?.value.close();
+  }
+};
+
+/** What `planExperiment` makes: everything an experiment needs but its options of running. */
+export interface Plan {
+  readonly agent: AgentSpecification;
+  readonly variants: ReadonlyArray<ExperimentVariant>;
+  readonly inputs: ReadonlyArray<ExperimentInput>;
+  readonly model: Model | ((key: ExperimentRunKey) => Model);
+  readonly scorers: Readonly<Record<string, ExperimentScorer>>;
+}
+
+/**
+ * The agent, variants, inputs, models and scorers of `gramkit ab`'s arguments (a worker makes the
+ * same from a job's), or the exit code when they do not load (the reasons on stderr).
+ */
+export const planExperiment = async (ctx: CommandContext, file: string, options: AbCommandOptions, { workspacePath, refs, catalogs, sources }: Sources): Promise<Plan | number> => {
   const { io } = ctx;
   const known = sources.flatMap((s) => s.specifications);
   const loaded = await loadAgent(ctx, file, options.agent, known);
@@ -386,46 +441,27 @@ const experiment = async (
     io.stderr(`gramkit: ${loadedScorers.problems.join('\n  ')}\n`);
     return EXIT_FAILURE;
   }
-  // --out *.jsonl: the runs stream to it as they finish; --resume continues it
-  const streaming = options.out !== undefined && extname(options.out).toLowerCase() === '.jsonl';
-  if (options.resume === true && !streaming) {
-    io.stderr('gramkit ab: --resume continues a results file: give it with --out results.jsonl\n');
-    return EXIT_USAGE;
-  }
-  let results: ResultsFile | undefined;
-  if (streaming && options.out !== undefined) {
-    const path = isAbsolute(options.out) ? options.out : resolve(io.cwd, options.out);
-    try {
-      await mkdir(dirname(path), { recursive: true });
-      const opened = openResults(path, { agent: agent.name, variants: variants.map((v) => v.name), inputs: parsed.inputs.map((x) => x.id ?? ''), runsPerInput: runs.value ?? 1 }, options.resume === true);
-      if (!opened.ok) {
-        io.stderr(`gramkit: ${opened.error}\n`);
-        return EXIT_FAILURE;
-      }
-      results = opened.value;
-    } catch (e) {
-      io.stderr(`gramkit: cannot write ${options.out}: ${e instanceof Error ? e.message : String(e)}\n`);
-      return EXIT_FAILURE;
-    }
-  }
-  try {
-    return await runAndReport(ctx, options, { agent, variants, inputs: parsed.inputs, model: perRun ? modelOf : shared, scorers: loadedScorers.scorers, results, streaming }, { runs, concurrency, maxSteps, timeout });
-  } finally {
-    results?.close();
-  }
+  return { agent, variants, inputs: parsed.inputs, model: perRun ? modelOf : shared, scorers: loadedScorers.scorers };
 };
 
-interface Planned {
-  readonly agent: AgentSpecification;
-  readonly variants: ReadonlyArray<ExperimentVariant>;
-  readonly inputs: ReadonlyArray<ExperimentInput>;
-  readonly model: Model | ((key: ExperimentRunKey) => Model);
-  readonly scorers: Readonly<Record<string, ExperimentScorer>>;
+interface Planned extends Plan {
   readonly results: ResultsFile | undefined;
   readonly streaming: boolean;
+  readonly executor?: ExperimentExecutor;
 }
 
-const runAndReport = async (ctx: CommandContext, options: AbCommandOptions, planned: Planned, { runs, concurrency, maxSteps, timeout }: Numbers): Promise<number> => {
+/** How the runs of `gramkit ab` (and of a worker, with its own `--yes`) are made: policies, approvals, limits. */
+export const runOptionsOf = (ctx: CommandContext, options: Pick<AbCommandOptions, 'yes'>, { runs, concurrency, maxSteps, timeout }: Numbers) => ({
+  policies: commandPolicies(ctx.io.env),
+  approve: options.yes === true ? approveAll : denyAll,
+  ...(runs.value !== undefined ? { runs: runs.value } : {}),
+  ...(concurrency.value !== undefined ? { concurrency: concurrency.value } : {}),
+  ...(maxSteps.value !== undefined ? { maxSteps: maxSteps.value } : {}),
+  ...(timeout.value !== undefined ? { maxDurationMs: timeout.value } : {}),
+});
+
+const runAndReport = async (ctx: CommandContext, options: AbCommandOptions, planned: Planned, numbers: Numbers): Promise<number> => {
+  const { runs } = numbers;
   const { io } = ctx;
   const { agent, variants, results } = planned;
   const total = planned.inputs.length * (runs.value ?? 1) * variants.length;
@@ -444,12 +480,9 @@ const runAndReport = async (ctx: CommandContext, options: AbCommandOptions, plan
       results?.append(run);
       bar?.onRun(run);
     },
-    policies: commandPolicies(io.env),
-    approve: options.yes === true ? approveAll : denyAll,
-    ...(runs.value !== undefined ? { runs: runs.value } : {}),
-    ...(concurrency.value !== undefined ? { concurrency: concurrency.value } : {}),
-    ...(maxSteps.value !== undefined ? { maxSteps: maxSteps.value } : {}),
-    ...(timeout.value !== undefined ? { maxDurationMs: timeout.value } : {}),
+    ...runOptionsOf(ctx, options, numbers),
+    // with a queue, every run is on it at once: the workers' concurrency is what limits them
+    ...(planned.executor !== undefined ? { executor: planned.executor, concurrency: total } : {}),
   });
   bar?.end();
   if (!result.ok) {

@@ -30,6 +30,7 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .option('-w, --workspace <dir>', 'the directory built-in tools are confined to (default: the current directory)')
     .option('--max-steps <n>', 'most model calls in one run (default 10)')
     .option('--timeout <ms>', 'longest run, in milliseconds')
+    .option('--queue <redis://host:port>', 'put every run on a BullMQ queue in this Redis and collect the results: `gramkit worker --queue …` processes make them')
     .addHelpText(
       'after',
       `

@@ -18,6 +18,7 @@ import { register as registerServe } from './serve.js';
 import { register as registerCatalog } from './catalog.js';
 import { register as registerInit } from './init.js';
 import { register as registerLsp } from './lsp.js';
+import { register as registerWorker } from './worker.js';
 
 export const registerCommands = (program: Command, ctx: CommandContext): void => {
   registerInit(program, ctx);
@@ -35,4 +36,5 @@ export const registerCommands = (program: Command, ctx: CommandContext): void =>
   registerServe(program, ctx);
   registerCatalog(program, ctx);
   registerLsp(program, ctx);
+  registerWorker(program, ctx);
 };

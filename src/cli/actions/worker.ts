@@ -1,0 +1,178 @@
+/**
+ * `gramkit worker --queue redis://host:port [--root DIR] [--yes]`: makes the runs `gramkit ab
+ * --queue` puts on the queue, any number of workers on any machines that can load the same files
+ * (at the same paths), until SIGINT or SIGTERM.
+ *
+ * A job is data (ab-job.ts): the worker checks it against what it was allowed (files under its
+ * `--root`, its own `--base-url`), builds the experiment as `gramkit ab` would from the same
+ * arguments (once per experiment, kept for its next runs), and makes the one run the job names,
+ * with the worker's policies (`ALLOWED_TOOL_PERMS`) and approvals: nobody is there to ask, so a call
+ * that needs approval is refused unless the worker was started with `--yes`, whatever the job says.
+ * A refused job fails at once (not retried) with the reasons; `gramkit ab` reports it as a failed
+ * run (`AGENT_EXECUTOR_FAILED`).
+ *
+ * A worker killed mid-run holds its jobs' locks until they expire (`--lock-duration`, default 30 s);
+ * BullMQ's stalled-job check then puts them back on the queue for another worker. Model requests
+ * keep the per-provider limits across every worker (worker-limits.ts).
+ */
+import { type ExperimentRun, runExperiment } from '../../agent/experiment.js';
+import type { Model } from '../../agent/model.js';
+import { isAbsolute, resolve } from 'node:path';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
+import { positiveInteger } from './agent-setup.js';
+import { type AbCommandOptions, type Plan, planExperiment, runOptionsOf } from './ab.js';
+import { type AbJob, checkJob, QUEUE_NAME, type WorkerAllowance } from './ab-job.js';
+import { redisConnections } from './ab-queue.js';
+import { type AgentCatalog, openAgentCatalog } from './catalog-library.js';
+import { resolveWorkspace } from './spec-source.js';
+import { sharedLimits } from './worker-limits.js';
+
+export interface WorkerCommandOptions {
+  readonly queue?: string;
+  /** The only directory whose files a job may name (default: the current directory). */
+  readonly root?: string;
+  /** The directory built-in tools are confined to (default: the root). */
+  readonly workspace?: string;
+  readonly yes?: boolean;
+  readonly concurrency?: string;
+  /** How long a worker holds a job without renewing its lock before it counts as stalled (ms). */
+  readonly lockDuration?: string;
+  readonly baseUrl?: string;
+  /** Most model requests per minute to each provider, across every worker. */
+  readonly requestsPerMinute?: string;
+}
+
+/** An experiment built for a job (or why it cannot be), kept for the experiment's other runs. */
+type Built = { readonly ok: true; readonly plan: Plan; readonly sources: ReadonlyArray<AgentCatalog> } | { readonly ok: false; readonly reason: string };
+
+/** Experiments kept at once: an older one is built again if a job of it comes back. */
+const KEPT_EXPERIMENTS = 8;
+
+export const action = async (ctx: CommandContext, options: WorkerCommandOptions): Promise<number> => {
+  const { io } = ctx;
+  const usage = (text: string): number => {
+    io.stderr(`gramkit worker: ${text}\n`);
+    return EXIT_USAGE;
+  };
+  if (options.queue === undefined) return usage('give the queue: --queue redis://host:port');
+  const concurrency = positiveInteger('--concurrency', options.concurrency);
+  const lockDuration = positiveInteger('--lock-duration', options.lockDuration);
+  const perMinute = positiveInteger('--requests-per-minute', options.requestsPerMinute);
+  for (const p of [concurrency, lockDuration, perMinute]) if (p.problem !== undefined) return usage(p.problem);
+  const root = options.root === undefined ? io.cwd : isAbsolute(options.root) ? options.root : resolve(io.cwd, options.root);
+  const rootOk = await resolveWorkspace(io, root);
+  if (!rootOk.ok) return usage(`--root: ${rootOk.error.message}`);
+  const workspace = await resolveWorkspace(io, options.workspace ?? root);
+  if (!workspace.ok) return usage(workspace.error.message);
+  const allowance: WorkerAllowance = { root, ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}) };
+
+  const connections = await redisConnections(options.queue);
+  if (!connections.ok) {
+    io.stderr(`gramkit worker: --queue ${options.queue}: ${connections.error}\n`);
+    return EXIT_FAILURE;
+  }
+  const limitStore = connections.value.client();
+  await limitStore.connect();
+  const limited = sharedLimits(limitStore, perMinute.value !== undefined ? { requestsPerMinute: perMinute.value } : {});
+
+  // each experiment is built once (its libraries loaded, its variants bound), as ab builds it
+  const cleanups: Array<() => unknown> = [];
+  const built = new Map<string, Promise<Built>>();
+  const build = async (job: AbJob): Promise<Built> => {
+    const messages: string[] = [];
+    const jobCtx: CommandContext = { ...ctx, io: { ...io, cwd: root, stderr: (t) => void messages.push(t) }, exit: () => undefined, defer: (c) => void cleanups.push(c) };
+    const { file, options: o } = job.definition;
+    const sources: AgentCatalog[] = [];
+    for (const location of o.catalog ?? []) {
+      const opened = await openAgentCatalog(jobCtx.io, location, workspace.value);
+      if (!opened.ok) return { ok: false, reason: `--catalog ${location}: ${opened.error}` };
+      sources.push(opened.value);
+    }
+    const abOptions: AbCommandOptions = { ...o, ...(o.model !== undefined ? { model: o.model } : {}) };
+    const plan = await planExperiment(jobCtx, file, abOptions, { workspacePath: workspace.value, refs: o.library ?? [], catalogs: o.catalog ?? [], sources });
+    if (typeof plan === 'number') {
+      for (const s of sources) await s.close();
+      return { ok: false, reason: messages.join('').trim() || `the experiment does not load (exit ${plan})` };
+    }
+    return { ok: true, plan, sources };
+  };
+  const experimentOf = (job: AbJob): Promise<Built> => {
+    const key = JSON.stringify([job.experiment, job.definition]);
+    let b = built.get(key);
+    if (b === undefined) {
+      b = build(job);
+      built.set(key, b);
+      if (built.size > KEPT_EXPERIMENTS) {
+        const [oldest, gone] = built.entries().next().value as [string, Promise<Built>];
+        built.delete(oldest);
+        void gone.then(async (x) => (x.ok ? Promise.all(x.sources.map((s) => s.close())) : undefined));
+      }
+    }
+    return b;
+  };
+
+  const { Worker, UnrecoverableError } = await import('bullmq');
+  const refuse = (text: string): never => {
+    io.stderr(`gramkit worker: refused a job: ${text}\n`);
+    throw new UnrecoverableError(text);
+  };
+  const makeRun = async (data: unknown): Promise<ExperimentRun> => {
+    const checked = checkJob(data, allowance);
+    if (!checked.ok) return refuse(checked.problems.join('; '));
+    const { job } = checked;
+    const b = await experimentOf(job);
+    if (!b.ok) return refuse(b.reason);
+    const { plan } = b;
+    const o = job.definition.options;
+    const numbers = {
+      runs: positiveInteger('--runs', o.runs),
+      concurrency: {},
+      maxSteps: positiveInteger('--max-steps', o.maxSteps),
+      timeout: positiveInteger('--timeout', o.timeout),
+    };
+    const bad = [numbers.runs, numbers.maxSteps, numbers.timeout].find((p) => p.problem !== undefined);
+    if (bad !== undefined) return refuse(bad.problem as string);
+    const modelOf = plan.model;
+    const model = typeof modelOf === 'function' ? (k: Parameters<typeof modelOf>[0]): Model => limited(modelOf(k)) : limited(modelOf);
+    let made: ExperimentRun | undefined;
+    const result = await runExperiment({
+      agent: plan.agent,
+      variants: plan.variants,
+      inputs: plan.inputs,
+      model,
+      scorers: plan.scorers,
+      // the worker's approvals and policies, never the job's
+      ...runOptionsOf({ ...ctx, io: { ...io, cwd: root } }, { yes: options.yes === true }, numbers),
+      only: [job.key],
+      keepRuns: false,
+      onRun: (run) => {
+        made = run;
+      },
+    });
+    if (!result.ok) return refuse(result.error.message);
+    if (made === undefined) return refuse(`the experiment has no run ${JSON.stringify(job.key)}`);
+    return made;
+  };
+
+  const worker = new Worker(QUEUE_NAME, async (job) => makeRun(job.data), {
+    connection: connections.value.client() as never,
+    concurrency: concurrency.value ?? 4,
+    lockDuration: lockDuration.value ?? 30_000,
+    // a stalled job (its worker died) is seen within one lock duration, and put back up to 5 times
+    stalledInterval: lockDuration.value ?? 30_000,
+    maxStalledCount: 5,
+  });
+  worker.on('error', (e) => io.stderr(`gramkit worker: ${e instanceof Error ? e.message : String(e)}\n`));
+  await worker.waitUntilReady();
+  io.stdout(`gramkit worker listening on ${options.queue} (queue ${QUEUE_NAME}, concurrency ${concurrency.value ?? 4}, root ${root})\n`);
+  const signal = await (io.untilStopped?.() ?? new Promise<string>(() => undefined));
+  io.stderr(`gramkit worker: ${signal}: finishing the runs in progress\n`);
+  await worker.close();
+  for (const b of built.values()) {
+    const x = await b;
+    if (x.ok) for (const s of x.sources) await s.close();
+  }
+  for (const c of cleanups.reverse()) await c();
+  await connections.value.close();
+  return EXIT_OK;
+};
