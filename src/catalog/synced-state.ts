@@ -157,7 +157,7 @@ export class SyncedState {
           for (const t of decided.right.tools) mine.push('deleted' in t ? t.deleted : t.toolID);
           for (const id of mine) this.own.add(id);
           for (const b of decided.right.bundles) writes.push('deleted' in b ? { kind: 'bundle', id: b.deleted } : { kind: 'bundle', id: b.bundleID, record: encodeBundle(b) });
-          for (const t of decided.right.tools) writes.push('deleted' in t ? this.toolDeletion(t.deleted) : { kind: 'tool', id: t.toolID, record: encodeTool(t), ...(hasRegistryView(t) ? { registry: { id: registryIdOf(t), record: seedRegistryTool(t) } } : {}) });
+          for (const t of decided.right.tools) writes.push('deleted' in t ? this.toolDeletion(t.deleted) : this.toolWrite(t));
         }
         return { writes, result: decided, basedOn: this.cursor };
       });
@@ -183,6 +183,11 @@ export class SyncedState {
     } finally {
       for (const id of mine) this.own.delete(id);
     }
+  }
+
+  /** A tool's record, with its registry view (seed 002's Tool JSON). */
+  private toolWrite(t: ToolRecord): RecordWrite {
+    return { kind: 'tool', id: t.toolID, record: encodeTool(t), ...(hasRegistryView(t) ? { registry: { id: registryIdOf(t), record: seedRegistryTool(t) } } : {}) };
   }
 
   /** A tool's deletion, with its registry view's (the record as the decision saw it names it). */
