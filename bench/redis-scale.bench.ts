@@ -33,7 +33,7 @@ const median = (xs: ReadonlyArray<number>): number => {
 
 /** An export (`gramkit catalog export`'s JSON) of one bundle holding `n` tools. */
 const exportOf = async (dir: string, n: number): Promise<string> => {
-  const opened = await openCatalog({ store: openFileStore(join(dir, 'template'), { durable: false }), workspace: dir });
+  const opened = await openCatalog({ store: openFileStore(join(dir, `template-${n}`), { durable: false }), workspace: dir });
   if (!opened.ok) throw new Error(opened.error.message);
   await opened.value.putBundle(BUNDLE, { slug: 'bench' });
   const t = await opened.value.putTool(BUNDLE, 'template', '1', toolBody(0));
@@ -43,8 +43,9 @@ const exportOf = async (dir: string, n: number): Promise<string> => {
   const now = new Date().toISOString();
   const tools = Array.from({ length: n }, (_, i) => ({ ...template, toolID: newId(), slug: `tool-${i}`, displayName: `tool-${i}`, description: `Parses JSON text number ${i}` }));
   const file = join(dir, `export-${n}.json`);
-  const bundle = { schemaVersion: '1', bundleID: BUNDLE, slug: 'bench', displayName: 'bench', description: '', isEnabled: true, isBuiltIn: false, softDeletedAt: null, createdAt: now, modifiedAt: now };
-  writeFileSync(file, JSON.stringify({ bundles: [bundle], tools }));
+  const bundle = { schemaVersion: '1', bundleID: BUNDLE, slug: 'bench', displayName: 'bench', description: '', isEnabled: true, isBuiltIn: false };
+  const times = { softDeletedAt: null, createdAt: now, modifiedAt: now };
+  writeFileSync(file, JSON.stringify({ bundles: [{ ...bundle, ...times }], tools }));
   return file;
 };
 

@@ -9,7 +9,8 @@
  *                                    input_schema, output_schema, permissions, safety_level,
  *                                    created_by, created_at, exec when it runs a command)
  * tools:<agent_id>:usage_history     an agent's recent calls, newest first ({ts, type, tool, …};
- *                                    capped; expires 30 days after the agent's last call)
+ *                                    capped; expires 30 days after the agent's last call; the id
+ *                                    `global`, and ids beginning with `~`, get a `~` before them)
  * tools:global:usage_history         every call, newest first (capped)
  * ```
  *
@@ -55,8 +56,12 @@ type Client = ReturnType<typeof createClient>;
 const GLOBAL_HISTORY = 'tools:global:usage_history';
 /** An agent's history lives 30 days after its last call (one key per agent id would grow forever). */
 const AGENT_HISTORY_TTL_S = 30 * 24 * 3600;
-/** Seed 002's key. The agent `global` has no list of its own: its calls are in the global one. */
-const agentHistoryKey = (agentId: string): string => `tools:${agentId}:usage_history`;
+/**
+ * Seed 002's key, `tools:<agent_id>:usage_history`. The agent id `global` (which would name the
+ * global list) and ids that begin with `~` get a `~` before them: every agent keeps a list of its
+ * own, and every other id its key to the letter.
+ */
+const agentHistoryKey = (agentId: string): string => `tools:${agentId === 'global' || agentId.startsWith('~') ? `~${agentId}` : agentId}:usage_history`;
 
 const TOOLS = 'catalog:tools';
 const BUNDLES = 'catalog:bundles';
@@ -320,7 +325,7 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
       for (const e of entries) {
         const json = JSON.stringify(e);
         add(GLOBAL_HISTORY, json);
-        if (e.agent_id !== undefined && e.agent_id !== 'global') add(agentHistoryKey(e.agent_id), json);
+        if (e.agent_id !== undefined) add(agentHistoryKey(e.agent_id), json);
       }
       for (const [key, values] of lists) {
         m.addCommand(['LPUSH', key, ...values]);
@@ -345,7 +350,7 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
 
   const readHistory = (agentId: string | undefined, limit: number): Promise<ReadonlyArray<UsageEntry>> =>
     call('read the usage history', async () => {
-      const key = agentId === undefined || agentId === 'global' ? GLOBAL_HISTORY : agentHistoryKey(agentId);
+      const key = agentId === undefined ? GLOBAL_HISTORY : agentHistoryKey(agentId);
       const values = (await command(['LRANGE', key, '0', String(Math.max(0, limit - 1))])) as ReadonlyArray<string>;
       const out: UsageEntry[] = [];
       for (const v of values) {

@@ -122,14 +122,17 @@ describe.skipIf(redisUnavailable !== undefined)('seed 002\'s Redis layout', () =
   it('a FLUSHALL under a running gramkit serve: /healthz reports the wipe, and the server bootstraps again without a restart', async () => {
     await c.sendCommand(['FLUSHALL']);
     const root = mkdtempSync(join(tmpdir(), 'gramkit-wipe-'));
-    writeFileSync(join(root, 'tools_bootstrap.json'), JSON.stringify({ tools: [{ id: 'tool_json_parse' }, { id: 'boot_tool', description: 'from the bootstrap file', input_schema: { text: 'string' } }] }));
+    const boot = [{ id: 'tool_json_parse' }, { id: 'boot_tool', description: 'from the bootstrap file', input_schema: { text: 'string' } }];
+    writeFileSync(join(root, 'tools_bootstrap.json'), JSON.stringify({ tools: boot }));
     const s = await startCli(['serve', '--port', '0', '--store', redis.url, ...SERVE_AUTH_ARGS], { cwd: root });
     try {
       await until('the server listens', async () => s.url() !== undefined);
       const url = s.url() as string;
       const health = async () => (await (await fetch(`${url}/healthz`)).json()) as { status: string; wiped?: { count: number; lastAt: string | null; restoredAt: string | null } };
       expect((await health()).wiped).toBeUndefined();
-      const added = await fetch(`${url}/api/v1/tools`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'later_tool', description: 'registered at run time', created_by: 'agent' }) });
+      const register = (description: string) =>
+        fetch(`${url}/api/v1/tools`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'later_tool', description, created_by: 'agent' }) });
+      const added = await register('registered at run time');
       expect(added.status).toBe(201);
       expect(((await monitorView(c)).map((t) => t['id']))).toEqual(['boot_tool', 'later_tool', 'tool_json_parse']);
 
@@ -147,7 +150,7 @@ describe.skipIf(redisUnavailable !== undefined)('seed 002\'s Redis layout', () =
       expect(listed.tools.map((t) => t.id)).toEqual(['boot_tool', 'tool_json_parse']);
       expect((await fetch(`${url}/api/v1/tools/later_tool`)).status).toBe(404);
       // and the store takes writes again
-      const again = await fetch(`${url}/api/v1/tools`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'later_tool', description: 'again', created_by: 'agent' }) });
+      const again = await register('again');
       expect(again.status).toBe(201);
       expect(s.err()).toContain('was wiped: bootstrapping again');
     } finally {

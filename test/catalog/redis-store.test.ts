@@ -61,6 +61,13 @@ import { echoTool, storeSuite } from './store-suite.js';
       expect(JSON.parse(((await c.sendCommand(['LRANGE', agentKey, '0', '0'])) as string[])[0] as string)).toMatchObject({ type: 'invoke', tool: 'tool_ls', agent_id: 'agent-7' });
       expect(Number(await c.sendCommand(['TTL', agentKey]))).toBeGreaterThan(0);
       expect(await c.sendCommand(['LLEN', 'tools:global:usage_history'])).toBe(1);
+      // the agent id "global" would name the global list, so it (and ids beginning with ~) get a ~ before them
+      await catalog.invokeTool({ id: 'tool_ls' }, {}, { agentId: 'global' });
+      await catalog.invokeTool({ id: 'tool_ls' }, {}, { agentId: '~global' });
+      await catalog.flush();
+      expect(await c.sendCommand(['LLEN', 'tools:global:usage_history'])).toBe(3);
+      expect(await c.sendCommand(['LLEN', 'tools:~global:usage_history'])).toBe(1);
+      expect(await c.sendCommand(['LLEN', 'tools:~~global:usage_history'])).toBe(1);
       // deleting the tool removes its view with the record
       expect((await catalog.deleteRegistryTool('tool_ls')).ok).toBe(true);
       expect(await c.sendCommand(['SCARD', 'tools:registry'])).toBe(0);
