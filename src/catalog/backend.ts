@@ -25,6 +25,12 @@ export interface RecordWrite {
    * (flat files) ignore it.
    */
   readonly registry?: { readonly id: string; readonly record?: JsonObject };
+  /**
+   * What a tool record holds unique (its `<bundle, slug, version>` and registry id) and its bundle,
+   * for stores that check uniqueness themselves (Redis): a write of another record holding either
+   * is refused as a conflict; a deletion frees them.
+   */
+  readonly unique?: { readonly key: string; readonly registryId?: string; readonly bundleID: string };
 }
 
 /** A record as read back: its JSON, or `undefined` when it was deleted. */
@@ -56,12 +62,19 @@ export interface Decision<A> {
   readonly result: A;
   /** The journal position the decision was made at (after the body's sync). */
   readonly basedOn: string;
+  /**
+   * The decision depends only on what its writes hold unique and on their bundles (new tools):
+   * a store that checks those (Redis) may commit it after other writes since `basedOn`.
+   */
+  readonly keyed?: boolean;
 }
 
 export interface Committed<A> {
   readonly result: A;
-  /** The journal position after the writes (absent when there were none). */
+  /** The journal position after the writes (absent when there were none, or when `behind`). */
   readonly cursor?: string;
+  /** The writes landed after others this process has not synced yet (a `keyed` decision): sync to see them. */
+  readonly behind?: boolean;
 }
 
 /** Usage to add: calls since the last flush and the latest call time. */

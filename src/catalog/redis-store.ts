@@ -75,21 +75,55 @@ const JOURNAL_MAXLEN = 100_000;
 const CHANNEL = 'catalog:events';
 const MAX_RETRIES = 100;
 
-/** ARGV: epoch, basedOn, n, maxlen, then per write: kind, id, json ('' deletes), view id ('' none), view json ('' deletes). */
+/**
+ * ARGV: epoch, basedOn, keyed ('1'), n, maxlen, then per write: kind, id, json ('' deletes), view id
+ * ('' none), view json ('' deletes), unique key, registry id, bundle ('' none). Returns
+ * {rev, contiguous} (contiguous: no other write since basedOn), {-1} (refused: decide again), {-2}
+ * (the store was wiped).
+ *
+ * A decision is checked against the store's revision, or, when it is `keyed` (new tools only) and
+ * the store is indexed, against what it holds unique (`catalog:keys`: `<bundle> <slug> <version>`
+ * → toolID; `catalog:rids`: registry id → toolID) and the revision its bundles last changed at
+ * (`catalog:brev`): writes to other tools do not refuse it.
+ */
 const COMMIT = `
-if redis.call('GET', 'catalog:epoch') ~= ARGV[1] then return -2 end
+if redis.call('GET', 'catalog:epoch') ~= ARGV[1] then return {-2} end
+local based = tonumber(ARGV[2])
 local rev = tonumber(redis.call('GET', 'catalog:rev') or '0')
-if rev ~= tonumber(ARGV[2]) then return -1 end
-local n = tonumber(ARGV[3])
-local maxlen = ARGV[4]
-local i = 5
+local keyed = ARGV[3] == '1' and redis.call('EXISTS', 'catalog:indexed') == 1
+if rev ~= based and not keyed then return {-1} end
+local n = tonumber(ARGV[4])
+local maxlen = ARGV[5]
+local i = 6
+for j = 1, n do
+  if ARGV[i] == 'tool' and ARGV[i + 2] ~= '' then
+    local id = ARGV[i + 1]
+    if ARGV[i + 5] ~= '' then
+      local h = redis.call('HGET', 'catalog:keys', ARGV[i + 5])
+      if h and h ~= id then return {-1} end
+    end
+    if ARGV[i + 6] ~= '' then
+      local h = redis.call('HGET', 'catalog:rids', ARGV[i + 6])
+      if h and h ~= id then return {-1} end
+    end
+    if keyed and ARGV[i + 7] ~= '' then
+      if tonumber(redis.call('HGET', 'catalog:brev', ARGV[i + 7]) or '0') > based then return {-1} end
+    end
+  end
+  i = i + 8
+end
+local contiguous = 0
+if rev == based then contiguous = 1 end
+i = 6
 for j = 1, n do
   local kind = ARGV[i]
   local id = ARGV[i + 1]
   local json = ARGV[i + 2]
   local view = ARGV[i + 3]
   local viewJson = ARGV[i + 4]
-  i = i + 5
+  local ukey = ARGV[i + 5]
+  local urid = ARGV[i + 6]
+  i = i + 8
   local set = 'catalog:bundles'
   if kind == 'tool' then set = 'catalog:tools' end
   if json == '' then
@@ -98,10 +132,14 @@ for j = 1, n do
     if kind == 'tool' then
       redis.call('HDEL', 'catalog:usage:count', id)
       redis.call('HDEL', 'catalog:usage:last', id)
+      if ukey ~= '' and redis.call('HGET', 'catalog:keys', ukey) == id then redis.call('HDEL', 'catalog:keys', ukey) end
+      if urid ~= '' and redis.call('HGET', 'catalog:rids', urid) == id then redis.call('HDEL', 'catalog:rids', urid) end
     end
   else
     redis.call('SET', 'catalog:' .. kind .. ':' .. id, json)
     redis.call('SADD', set, id)
+    if ukey ~= '' then redis.call('HSET', 'catalog:keys', ukey, id) end
+    if urid ~= '' then redis.call('HSET', 'catalog:rids', urid, id) end
   end
   if view ~= '' then
     if viewJson == '' then
@@ -113,10 +151,28 @@ for j = 1, n do
     end
   end
   rev = rev + 1
+  if kind == 'bundle' then redis.call('HSET', 'catalog:brev', id, rev) end
   redis.call('XADD', 'catalog:journal', 'MAXLEN', '~', maxlen, rev .. '-1', 'k', kind, 'i', id)
 end
 redis.call('SET', 'catalog:rev', tostring(rev))
-return rev
+return {rev, contiguous}
+`;
+
+/** Indexes what the stored tools hold unique (`catalog:keys`, `catalog:rids`), once per store: a store written before the index existed. */
+const INDEX = `
+if redis.call('EXISTS', 'catalog:indexed') == 1 then return 0 end
+for _, id in ipairs(redis.call('SMEMBERS', 'catalog:tools')) do
+  local v = redis.call('GET', 'catalog:tool:' .. id)
+  if v then
+    local ok, r = pcall(cjson.decode, v)
+    if ok and type(r) == 'table' and type(r.bundleID) == 'string' and type(r.slug) == 'string' and type(r.version) == 'string' then
+      redis.call('HSET', 'catalog:keys', r.bundleID .. ' ' .. r.slug .. ' ' .. r.version, id)
+      if type(r.registryId) == 'string' then redis.call('HSET', 'catalog:rids', r.registryId, id) end
+    end
+  end
+end
+redis.call('SET', 'catalog:indexed', '1')
+return 1
 `;
 
 /**
@@ -242,6 +298,7 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
   const load = (): Promise<LoadedRecords> =>
     call('load the catalog', async () => {
       const moved = Number(await command(['EVAL', MIGRATE, '0']));
+      await command(['EVAL', INDEX, '0']);
       await command(['SET', EPOCH, callId(), 'NX']);
       const [rev, e] = (await command(['MGET', REV, EPOCH])) as ReadonlyArray<string | null>;
       epoch = e ?? '';
@@ -279,13 +336,14 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
     for (let n = 0; n < MAX_RETRIES; n++) {
       const decision = await body();
       if (decision.writes.length === 0) return { result: decision.result };
-      const args = [epoch, decision.basedOn, String(decision.writes.length), String(JOURNAL_MAXLEN)];
+      const args = [epoch, decision.basedOn, decision.keyed === true ? '1' : '0', String(decision.writes.length), String(JOURNAL_MAXLEN)];
       for (const w of decision.writes) {
         args.push(w.kind, w.id, w.record === undefined ? '' : JSON.stringify(w.record));
         args.push(w.registry?.id ?? '', w.registry?.record === undefined ? '' : JSON.stringify(w.registry.record));
+        args.push(w.unique?.key ?? '', w.unique?.registryId ?? '', w.unique?.bundleID ?? '');
       }
-      const r = Number(await call('write', () => command(['EVAL', COMMIT, '0', ...args])));
-      if (r >= 0) return { result: decision.result, cursor: String(r) };
+      const [r, contiguous] = ((await call('write', () => command(['EVAL', COMMIT, '0', ...args]))) as ReadonlyArray<number>).map(Number) as [number, number?];
+      if (r >= 0) return contiguous === 1 ? { result: decision.result, cursor: String(r) } : { result: decision.result, behind: true };
       // another server wrote first (-1), or the store was wiped (-2: the body's sync starts again
       // from the empty store): decide again on the new state
       await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * Math.min(50, 2 ** n))));

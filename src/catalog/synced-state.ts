@@ -7,7 +7,7 @@
  * Syncs never overlap: a call made while one runs waits for the next one, which starts after it
  * (a sync that started earlier could miss a write acknowledged in between).
  */
-import { isLeft } from '../core/either.js';
+import { isLeft, isRight } from '../core/either.js';
 import { callId } from '../core/call-id.js';
 import { jsonEqual } from '../core/json-equal.js';
 import type { JsonObject } from '../core/json-schema.js';
@@ -38,6 +38,13 @@ const cursorAtLeast = (a: string, b: string): boolean => {
   if (pa.length === 2) return pa[0] === pb[0] && Number(pa[1]) >= Number(pb[1]);
   return Number(a) >= Number(b);
 };
+
+/** What a tool record holds unique, for stores that check it (`RecordWrite.unique`). */
+const uniqueOf = (t: ToolRecord): { readonly key: string; readonly registryId?: string; readonly bundleID: string } => ({
+  key: `${t.bundleID} ${t.slug} ${t.version}`,
+  ...(t.registryId !== undefined ? { registryId: t.registryId } : {}),
+  bundleID: t.bundleID,
+});
 
 export class SyncedState {
   readonly state = new CatalogState();
@@ -159,8 +166,13 @@ export class SyncedState {
           for (const b of decided.right.bundles) writes.push('deleted' in b ? { kind: 'bundle', id: b.deleted } : { kind: 'bundle', id: b.bundleID, record: encodeBundle(b) });
           for (const t of decided.right.tools) writes.push('deleted' in t ? this.toolDeletion(t.deleted) : this.toolWrite(t));
         }
-        return { writes, result: decided, basedOn: this.cursor };
+        // new tools only: the decision rests on what they hold unique and on their bundles
+        const tools = isRight(decided) && decided.right.bundles.length === 0 ? decided.right.tools : [];
+        const keyed = tools.length > 0 && tools.every((t) => !('deleted' in t) && !this.state.tools.has(t.toolID));
+        return { writes, result: decided, basedOn: this.cursor, ...(keyed ? { keyed: true } : {}) };
       });
+      // written after others' writes this process has not seen: see them all, its own included (as its own)
+      if (committed.behind === true) await this.sync();
       const d = committed.result;
       if (d._tag === 'Left') return { ok: false, error: d.left };
       // a sync that ran since the commit may have applied these records already
@@ -187,13 +199,15 @@ export class SyncedState {
 
   /** A tool's record, with its registry view (seed 002's Tool JSON). */
   private toolWrite(t: ToolRecord): RecordWrite {
-    return { kind: 'tool', id: t.toolID, record: encodeTool(t), ...(hasRegistryView(t) ? { registry: { id: registryIdOf(t), record: seedRegistryTool(t) } } : {}) };
+    const view = hasRegistryView(t) ? { registry: { id: registryIdOf(t), record: seedRegistryTool(t) } } : {};
+    return { kind: 'tool', id: t.toolID, record: encodeTool(t), ...view, unique: uniqueOf(t) };
   }
 
   /** A tool's deletion, with its registry view's (the record as the decision saw it names it). */
   private toolDeletion(id: string): RecordWrite {
     const old = this.state.tools.get(id);
-    return { kind: 'tool', id, ...(old !== undefined && hasRegistryView(old) ? { registry: { id: registryIdOf(old) } } : {}) };
+    if (old === undefined) return { kind: 'tool', id };
+    return { kind: 'tool', id, ...(hasRegistryView(old) ? { registry: { id: registryIdOf(old) } } : {}), unique: uniqueOf(old) };
   }
 
   async close(): Promise<void> {

@@ -169,7 +169,7 @@ describe.skipIf(redisUnavailable !== undefined)('seed 002\'s Redis layout', () =
     const toolID = r.value.value['tool_id'] as string;
     await first.value.close();
     // the earlier layout: records at tool:<toolID> in tools:registry, bundles at bundle:<id> in bundles:registry
-    await c.sendCommand(['DEL', 'tool:old_tool', 'tools:registry', 'catalog:epoch']);
+    await c.sendCommand(['DEL', 'tool:old_tool', 'tools:registry', 'catalog:epoch', 'catalog:indexed', 'catalog:keys', 'catalog:rids', 'catalog:brev']);
     await c.sendCommand(['RENAME', `catalog:tool:${toolID}`, `tool:${toolID}`]);
     await c.sendCommand(['RENAME', 'catalog:tools', 'tools:registry']);
     for (const id of (await c.sendCommand(['SMEMBERS', 'catalog:bundles'])) as string[]) await c.sendCommand(['RENAME', `catalog:bundle:${id}`, `bundle:${id}`]);
@@ -183,6 +183,10 @@ describe.skipIf(redisUnavailable !== undefined)('seed 002\'s Redis layout', () =
       expect(await c.sendCommand(['SMEMBERS', 'tools:registry'])).toEqual(['old_tool']);
       expect(JSON.parse((await c.sendCommand(['GET', 'tool:old_tool'])) as string)).toMatchObject({ id: 'old_tool', description: 'stored before' });
       expect(await c.sendCommand(['EXISTS', `tool:${toolID}`, 'bundles:registry'])).toBe(0);
+      // what the stored tools hold unique is indexed for the write script (catalog:keys, catalog:rids), and a second old_tool is refused
+      expect(await c.sendCommand(['HGET', 'catalog:rids', 'old_tool'])).toBe(toolID);
+      const dup = await second.value.registerTool({ id: 'old_tool', description: 'again' });
+      expect(dup.ok ? 'registered' : dup.error.code).toBe('CATALOG_CONFLICT');
     } finally {
       await second.value.close();
     }
