@@ -22,6 +22,9 @@
  * catalog:rev                        the journal position: one more per record written
  * catalog:journal                    a stream, entry <rev>-1 = {k: kind, i: id}, trimmed to ~100,000
  * catalog:epoch                      this store's identity, set once: gone or changed = wiped
+ * catalog:keys, catalog:rids         hashes: `<bundleID> <slug> <version>` → toolID, registry id →
+ *                                    toolID (what the tools hold unique; catalog:indexed once built)
+ * catalog:brev                       hash: bundleID → the revision the bundle last changed at
  * catalog:usage:count, catalog:usage:last    hashes by toolID: call counts, last call times
  * catalog:events                     pub/sub channel of the events, for the other servers
  * ```
@@ -31,8 +34,11 @@
  * writes the records, their registry views (`tool:<id>`, `tools:registry`), the journal entries
  * and the new position, atomically. If another server wrote in between, the script refuses and the
  * decision is made again on the new state (optimistic concurrency), so `<slug, version>`
- * uniqueness holds across servers, and a record and its registry view never disagree. A process's
- * own writes queue for the script one at a time (they would only refuse each other).
+ * uniqueness holds across servers, and a record and its registry view never disagree. A decision
+ * that only creates tools is checked more narrowly: what they hold unique is free
+ * (`catalog:keys`, `catalog:rids`) and their bundles did not change since (`catalog:brev`), so
+ * servers writing different tools do not refuse each other. A process's own writes queue for the
+ * script one at a time (they would only refuse each other).
  *
  * Other servers follow incrementally: a sync reads `catalog:rev` and `catalog:epoch` (one round
  * trip), then only the journal entries past its position and the records they name. When the
