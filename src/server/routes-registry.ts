@@ -13,6 +13,26 @@ import { ParametersSchema, refTo, RegistryToolWriteSchema } from './schemas.js';
 const problemRef = { description: 'problem details (application/problem+json)', schema: refTo('Problem') };
 const idParam = { id: { description: 'a registry id (tool_http_get) or a toolID', schema: { type: 'string', minLength: 1, maxLength: 64 } } };
 
+/** Recent invocations, newest first: an agent's (`agent_id`) or everyone's. */
+const usageRoute = (path: string, operationId: string, summary: string): RouteSpec => ({
+  method: 'get',
+  path,
+  operationId,
+  summary,
+  tag: 'registry',
+  scope: Scopes.READ,
+  query: {
+    agent_id: { kind: 'string', maxLength: 128, description: 'the X-Agent-ID of the calls' },
+    limit: { kind: 'integer', minimum: 1, maximum: 1000, description: 'most entries (default 50)' },
+  },
+  responses: { 200: { description: '{usage: [...]}', schema: { type: 'object', properties: { usage: { type: 'array', items: refTo('UsageEntry') } } } }, 400: problemRef },
+  handler: async (c) => {
+    const agentId = c.query['agent_id'] as string | undefined;
+    const r = await c.catalog.usage({ ...(agentId !== undefined ? { agentId } : {}), ...(c.query['limit'] !== undefined ? { limit: c.query['limit'] as number } : {}) });
+    return reply(r, 200, (usage) => ({ ...(agentId !== undefined ? { agent_id: agentId } : {}), usage }));
+  },
+});
+
 export const registryRoutes = (options: { readonly usable?: (builtin: string) => boolean }): ReadonlyArray<RouteSpec> => [
   {
     method: 'get',
@@ -50,24 +70,7 @@ export const registryRoutes = (options: { readonly usable?: (builtin: string) =>
     responses: { 200: { description: 'what was registered', schema: refTo('Discovery') }, 503: problemRef },
     handler: async (c) => reply(await c.catalog.discover(options.usable !== undefined ? { usable: options.usable } : {}), 200),
   },
-  {
-    method: 'get',
-    path: '/api/v1/tools/usage',
-    operationId: 'registryUsage',
-    summary: 'Recent invocations, newest first: an agent\'s (agent_id) or everyone\'s',
-    tag: 'registry',
-    scope: Scopes.READ,
-    query: {
-      agent_id: { kind: 'string', maxLength: 128, description: 'the X-Agent-ID of the calls' },
-      limit: { kind: 'integer', minimum: 1, maximum: 1000, description: 'most entries (default 50)' },
-    },
-    responses: { 200: { description: '{usage: [...]}', schema: { type: 'object', properties: { usage: { type: 'array', items: refTo('UsageEntry') } } } }, 400: problemRef },
-    handler: async (c) => {
-      const agentId = c.query['agent_id'] as string | undefined;
-      const r = await c.catalog.usage({ ...(agentId !== undefined ? { agentId } : {}), ...(c.query['limit'] !== undefined ? { limit: c.query['limit'] as number } : {}) });
-      return reply(r, 200, (usage) => ({ ...(agentId !== undefined ? { agent_id: agentId } : {}), usage }));
-    },
-  },
+  usageRoute('/api/v1/tools/usage', 'registryUsage', 'Recent invocations, newest first: an agent\'s (agent_id) or everyone\'s'),
   {
     method: 'get',
     path: '/api/v1/tools/:id',
@@ -129,24 +132,7 @@ export const monitorRoutes = (): ReadonlyArray<RouteSpec> => [
       return reply(await c.catalog.registryViews(by !== undefined ? { createdBy: by } : {}), 200, (tools) => ({ tools }));
     },
   },
-  {
-    method: 'get',
-    path: '/api/tools/usage',
-    operationId: 'monitorUsage',
-    summary: 'Recent invocations, newest first (seed 002\'s Monitor; the same as /api/v1/tools/usage)',
-    tag: 'registry',
-    scope: Scopes.READ,
-    query: {
-      agent_id: { kind: 'string', maxLength: 128, description: 'the X-Agent-ID of the calls' },
-      limit: { kind: 'integer', minimum: 1, maximum: 1000, description: 'most entries (default 50)' },
-    },
-    responses: { 200: { description: '{usage: [...]}', schema: { type: 'object', properties: { usage: { type: 'array', items: refTo('UsageEntry') } } } }, 400: problemRef },
-    handler: async (c) => {
-      const agentId = c.query['agent_id'] as string | undefined;
-      const r = await c.catalog.usage({ ...(agentId !== undefined ? { agentId } : {}), ...(c.query['limit'] !== undefined ? { limit: c.query['limit'] as number } : {}) });
-      return reply(r, 200, (usage) => ({ ...(agentId !== undefined ? { agent_id: agentId } : {}), usage }));
-    },
-  },
+  usageRoute('/api/tools/usage', 'monitorUsage', 'Recent invocations, newest first (seed 002\'s Monitor; the same as /api/v1/tools/usage)'),
 ];
 
 export const healthRoute = (version: string): RouteSpec => ({
