@@ -91,6 +91,15 @@ const cpuMs = (s: Served): number => {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 };
 
+/** Waits until the server is idle (its CPU time grows less than 10% of a second a second): its /mcp list is built. */
+const settled = async (s: Served): Promise<void> => {
+  for (let i = 0; i < 300; i++) {
+    const c0 = cpuMs(s);
+    await new Promise((r) => setTimeout(r, 1000));
+    if (cpuMs(s) - c0 < 100) return;
+  }
+};
+
 const rssMb = (s: Served): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${s.process.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 /** `count` new tools PUT by `clients` concurrent clients, spread over the servers; latencies and writes/s. */
@@ -130,8 +139,9 @@ export default async (): Promise<void> => {
     started.push(a);
     const b = await serve(large, root);
     started.push(b);
-    // the server lists before its /mcp list is ready: let it finish, then warm both up
-    await new Promise((r) => setTimeout(r, 2000));
+    // the server listens before its /mcp list is built: let it finish, then warm both up
+    await settled(a);
+    await settled(b);
     await writes([a], 'warm', 50, 1);
     await writes([b], 'warm', 50, 1);
     const rss = rssMb(b);
@@ -157,7 +167,7 @@ export default async (): Promise<void> => {
     const one = await writes([b], 'one', 1500, 16);
     const c = await serve(large, root);
     started.push(c);
-    await new Promise((r) => setTimeout(r, 2000));
+    await settled(c);
     const two = await writes([b, c], 'two', 1500, 16);
 
     report(`catalog on Redis at scale (gramkit serve --store, ${LARGE.toLocaleString('en')} tools; REST writes of new tools)`, [
