@@ -172,7 +172,8 @@ export class SyncedState {
         return { writes, result: decided, basedOn: this.cursor, ...(keyed ? { keyed: true } : {}) };
       });
       // written after others' writes this process has not seen: see them all, its own included (as its own)
-      if (committed.behind === true) await this.sync();
+      // (the write is done: a failing sync here does not make it a failure; the next one catches up)
+      if (committed.behind === true) await this.sync().catch(() => undefined);
       const d = committed.result;
       if (d._tag === 'Left') return { ok: false, error: d.left };
       // a sync that ran since the commit may have applied these records already
