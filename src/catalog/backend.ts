@@ -19,6 +19,18 @@ export interface RecordWrite {
   readonly kind: RecordKind;
   readonly id: string;
   readonly record?: JsonObject;
+  /**
+   * A tool's view in the registry's own layout (seed 002's `Tool` JSON under its registry id),
+   * written or removed (no `record`) with the record, atomically. Stores that keep no such layout
+   * (flat files) ignore it.
+   */
+  readonly registry?: { readonly id: string; readonly record?: JsonObject };
+  /**
+   * What a tool record holds unique (its `<bundle, slug, version>` and registry id) and its bundle,
+   * for stores that check uniqueness themselves (Redis): a write of another record holding either
+   * is refused as a conflict; a deletion frees them.
+   */
+  readonly unique?: { readonly key: string; readonly registryId?: string; readonly bundleID: string };
 }
 
 /** A record as read back: its JSON, or `undefined` when it was deleted. */
@@ -32,12 +44,17 @@ export interface LoadedRecords {
   readonly records: ReadonlyArray<RecordRead>;
   /** The journal position the records are at least as new as. */
   readonly cursor: string;
+  /** The store lacks the registry views of its tools (a store laid out by an older release): write them (`writeViews`). */
+  readonly missingViews?: boolean;
 }
 
 export type JournalChanges =
   | { readonly reset: false; readonly changes: ReadonlyArray<RecordRead>; readonly cursor: string }
-  /** The journal was compacted or trimmed past the cursor: load everything again. */
-  | { readonly reset: true };
+  /**
+   * The journal was compacted or trimmed past the cursor: load everything again. `wiped`: the
+   * store itself was emptied under this process (Redis `FLUSHALL`): what it held is gone.
+   */
+  | { readonly reset: true; readonly wiped?: boolean };
 
 /** What a transaction body decided. */
 export interface Decision<A> {
@@ -45,12 +62,19 @@ export interface Decision<A> {
   readonly result: A;
   /** The journal position the decision was made at (after the body's sync). */
   readonly basedOn: string;
+  /**
+   * The decision depends only on what its writes hold unique and on their bundles (new tools):
+   * a store that checks those (Redis) may commit it after other writes since `basedOn`.
+   */
+  readonly keyed?: boolean;
 }
 
 export interface Committed<A> {
   readonly result: A;
-  /** The journal position after the writes (absent when there were none). */
+  /** The journal position after the writes (absent when there were none, or when `behind`). */
   readonly cursor?: string;
+  /** The writes landed after others this process has not synced yet (a `keyed` decision): sync to see them. */
+  readonly behind?: boolean;
 }
 
 /** Usage to add: calls since the last flush and the latest call time. */
@@ -80,6 +104,8 @@ export interface CatalogBackend {
   readonly publish: (event: JsonObject) => Promise<void>;
   /** Receives the events other processes published; the function returned stops it. */
   readonly onPublished: (listener: (event: JsonObject) => void) => Promise<() => Promise<void>>;
+  /** Writes registry views (`RecordWrite.registry`) apart from any record: the repair `missingViews` asks for. */
+  readonly writeViews?: (views: ReadonlyArray<{ readonly id: string; readonly record: JsonObject }>) => Promise<void>;
   readonly close: () => Promise<void>;
 }
 

@@ -162,13 +162,23 @@ export interface Catalog {
   readonly servedTools: (slugs?: Iterable<string>) => Promise<ReadonlyArray<ServedTool>>;
   /** Calls `listener` with the slugs whose served tools may have changed, after each change to a record. */
   readonly onServedChange: (listener: (slugs: ReadonlySet<string>) => void) => () => void;
-  /** The tool a record's implementation makes, bound to its specification (for `gramkit run --catalog`). */
-  readonly boundTool: (ref: ToolRef) => Promise<CatalogResult<BoundTool>>;
+  /**
+   * The tool a record's implementation makes, bound to its specification (for `gramkit run --catalog`).
+   * `sync: false` reads the state as it is (a caller that has just synced, such as the `/mcp` list
+   * binding every served tool after `servedTools`: one store round trip, not one per tool).
+   */
+  readonly boundTool: (ref: ToolRef, options?: { readonly sync?: boolean }) => Promise<CatalogResult<BoundTool>>;
   // the registry (Tool JSON under /api/v1)
   readonly registerTool: (body: unknown, options?: { readonly discovered?: boolean; readonly programs?: RequestPrograms }) => Promise<CatalogResult<WriteOutcome<JsonObject>>>;
   readonly registryTools: (query?: { readonly createdBy?: 'system' | 'agent' }) => Promise<CatalogResult<ReadonlyArray<JsonObject>>>;
   readonly registryTool: (id: string) => Promise<CatalogResult<JsonObject>>;
   readonly deleteRegistryTool: (id: string) => Promise<CatalogResult<JsonObject>>;
+  /**
+   * Every stored tool but gramkit's built-ins as seed 002's Tool JSON, by id: what a Redis store
+   * holds at `tool:<id>` for each id of `tools:registry`, and what `GET /api/tools` (the seed's
+   * Monitor) lists.
+   */
+  readonly registryViews: (query?: { readonly createdBy?: 'system' | 'agent' }) => Promise<CatalogResult<ReadonlyArray<JsonObject>>>;
   /** Registers the built-in nucleus and the loaded libraries' functions that are not registered yet. */
   readonly discover: (options?: { readonly usable?: (builtin: string) => boolean }) => Promise<CatalogResult<DiscoveryReport>>;
   /** Registers each Tool JSON of a bootstrap document that is not registered yet (`{tools: […]}` or an array). */
@@ -182,9 +192,21 @@ export interface Catalog {
   readonly reap: () => Promise<CatalogResult<ReadonlyArray<string>>>;
   /** Writes pending usage to the store. */
   readonly flush: () => Promise<void>;
+  /** Whether the store was found wiped (emptied under this process: Redis `FLUSHALL`): how often, when last, when restored. */
+  readonly wipes: () => StoreWipes;
+  /** Calls `listener` after the store was found wiped and the catalog emptied (`gramkit serve` bootstraps again). */
+  readonly onWiped: (listener: () => Promise<void> | void) => () => void;
   /** Stored records that do not decode (skipped, never rewritten). */
   readonly problems: () => ReadonlyArray<{ readonly record: string; readonly diagnostics: ReadonlyArray<Diagnostic> }>;
   readonly close: () => Promise<void>;
+}
+
+/** What `Catalog.wipes` says. */
+export interface StoreWipes {
+  readonly count: number;
+  readonly lastAt?: string;
+  /** When the wipe listeners (the bootstrap) finished after the last wipe. */
+  readonly restoredAt?: string;
 }
 
 /** What `importTools` (`importBundles`) did: records created, records already there, and each refusal by the item's index. */

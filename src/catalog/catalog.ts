@@ -53,7 +53,7 @@ import { type Availability, availability, type Implementations, materialize } fr
 import { bundlePage, isLive, searchPage, toolPage } from './listing.js';
 import { nucleusToolJson } from './nucleus.js';
 import { type BundleRecord, NO_USAGE, type ToolRecord, type UsageCount, type UsageEntry } from './records.js';
-import { decodeRegistryTool, encodeRegistryTool, registryIdOf } from './registry-json.js';
+import { decodeRegistryTool, encodeRegistryTool, hasRegistryView, registryIdOf, seedRegistryTool } from './registry-json.js';
 import { type CatalogError, type CatalogResult, failure, invalid, success } from './result.js';
 import { type Decided, decideCreateTool, decideImportBundles, decideImportTools, decideDeleteBundle, decideDeleteTool, decidePatchBundle, decidePatchTool, decidePutBundle, decideReap } from './rules.js';
 import { type NamingState, type ServedTool, servedOfSlug } from './served-names.js';
@@ -388,13 +388,15 @@ class CatalogImpl {
     return undefined;
   }
 
-  boundTool = (ref: ToolRef): Promise<CatalogResult<BoundTool>> =>
-    this.store.synced(() => {
+  boundTool = (ref: ToolRef, options: { readonly sync?: boolean } = {}): Promise<CatalogResult<BoundTool>> => {
+    const bind = (): CatalogResult<BoundTool> | Promise<CatalogResult<BoundTool>> => {
       const t = this.resolve(ref);
       if (!t.ok) return t;
       const why = this.refusal(t.value);
       return why !== undefined ? { ok: false, error: why } : this.boundFor(t.value);
-    });
+    };
+    return options.sync === false ? Promise.resolve(bind()) : this.store.synced(bind);
+  };
 
   /** What the naming rule reads of the state (served-names.ts). */
   private readonly naming: NamingState = {
@@ -563,6 +565,16 @@ class CatalogImpl {
       return success(this.registryView(t.value, usage.get(t.value.toolID) ?? NO_USAGE));
     });
 
+  registryViews = (query: { readonly createdBy?: 'system' | 'agent' } = {}): Promise<CatalogResult<ReadonlyArray<JsonObject>>> =>
+    this.store.synced(() =>
+      success(
+        [...this.state.tools.values()]
+          .filter((t) => hasRegistryView(t) && (query.createdBy === undefined || t.createdBy === query.createdBy))
+          .map((t) => seedRegistryTool(t))
+          .sort((a, b) => ((a['id'] as string) < (b['id'] as string) ? -1 : 1)),
+      ),
+    );
+
   deleteRegistryTool = async (id: string): Promise<CatalogResult<JsonObject>> => {
     const r = await this.store.write(() => {
       const t = this.resolve({ id });
@@ -652,6 +664,12 @@ class CatalogImpl {
       registryTools: this.registryTools,
       registryTool: this.registryTool,
       deleteRegistryTool: this.deleteRegistryTool,
+      registryViews: this.registryViews,
+      wipes: () => this.store.wipes(),
+      onWiped: (listener) => {
+        this.store.wipeListeners.add(listener);
+        return () => void this.store.wipeListeners.delete(listener);
+      },
       discover: this.discover,
       bootstrap: this.bootstrap,
       usage: this.usage,

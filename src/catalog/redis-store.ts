@@ -1,30 +1,58 @@
 /**
- * The Redis store: any number of servers share one catalog. Keys:
+ * The Redis store: any number of servers share one catalog. Keys, seed 002's layout first (what a
+ * program reading Redis directly, such as the seed's Monitor, depends on):
  *
  * ```
- * tools:registry                     set of tool ids (toolIDs)
- * tool:<id>                          a tool record (JSON)
- * bundles:registry, bundle:<id>      the same for bundles
+ * tools:registry                     set of the registry ids of the stored tools (tool_http_get, or
+ *                                    a toolID for a tool the registry API did not name)
+ * tool:<id>                          that tool as seed 002's Tool JSON (id, name, description,
+ *                                    input_schema, output_schema, permissions, safety_level,
+ *                                    created_by, created_at, exec when it runs a command)
+ * tools:<agent_id>:usage_history     an agent's recent calls, newest first ({ts, type, tool, …};
+ *                                    capped; expires 30 days after the agent's last call; the id
+ *                                    `global`, and ids beginning with `~`, get a `~` before them)
+ * tools:global:usage_history         every call, newest first (capped)
+ * ```
+ *
+ * and gramkit's own records beside them, under `catalog:`:
+ *
+ * ```
+ * catalog:tools, catalog:tool:<toolID>       the tool records (set of ids, JSON)
+ * catalog:bundles, catalog:bundle:<id>       the same for bundles
  * catalog:rev                        the journal position: one more per record written
  * catalog:journal                    a stream, entry <rev>-1 = {k: kind, i: id}, trimmed to ~100,000
- * tools:usage:count, tools:usage:last  hashes by toolID: call counts, last call times
- * tools:agent:<sha256 of the agent id>:usage_history
- *                                    the usage history of an agent (newest first, capped; expires
- *                                    30 days after the agent's last call)
- * tools:global:usage_history         the same for every call
- * tools:events                       pub/sub channel of the events, for the other servers
+ * catalog:epoch                      this store's identity, set once: gone or changed = wiped
+ * catalog:keys, catalog:rids         hashes: `<bundleID> <slug> <version>` → toolID, registry id →
+ *                                    toolID (what the tools hold unique; catalog:indexed once built)
+ * catalog:brev                       hash: bundleID → the revision the bundle last changed at
+ * catalog:usage:count, catalog:usage:last    hashes by toolID: call counts, last call times
+ * catalog:events                     pub/sub channel of the events, for the other servers
  * ```
  *
- * Writes are one Lua script: it checks that `catalog:rev` is still the position the decision was
- * made at, then writes the records, the journal entries and the new position, atomically. If
- * another server wrote in between, the script refuses and the decision is made again on the new
- * state (optimistic concurrency), so `<slug, version>` uniqueness holds across servers.
+ * Writes are one Lua script: it checks that the store is the one this process loaded
+ * (`catalog:epoch`) and that `catalog:rev` is still the position the decision was made at, then
+ * writes the records, their registry views (`tool:<id>`, `tools:registry`), the journal entries
+ * and the new position, atomically. If another server wrote in between, the script refuses and the
+ * decision is made again on the new state (optimistic concurrency), so `<slug, version>`
+ * uniqueness holds across servers, and a record and its registry view never disagree. A decision
+ * that only creates tools is checked more narrowly: what they hold unique is free
+ * (`catalog:keys`, `catalog:rids`) and their bundles did not change since (`catalog:brev`), so
+ * servers writing different tools do not refuse each other. A process's own writes queue for the
+ * script one at a time (they would only refuse each other).
+ *
+ * Other servers follow incrementally: a sync reads `catalog:rev` and `catalog:epoch` (one round
+ * trip), then only the journal entries past its position and the records they name. When the
+ * epoch is gone (`FLUSHALL`) the sync says `wiped`, and the catalog starts again from an empty
+ * store (see synced-state.ts).
+ *
+ * A store laid out by an earlier release (records at `tool:<toolID>` in `tools:registry`) is moved
+ * under `catalog:` when opened, and the registry views are written then.
  *
  * The client is `@redis/client`, the client of node-redis (the `redis` package adds modules for
  * Redis Stack that gramkit does not use).
  */
 import { createClient } from '@redis/client';
-import { agentHistoryName } from './ids.js';
+import { callId } from '../core/call-id.js';
 import type { JsonObject } from '../core/json-schema.js';
 import { type CatalogBackend, type Committed, type Decision, type JournalChanges, type LoadedRecords, type RecordKind, type RecordRead, StoreError, type UsageDelta } from './backend.js';
 import type { UsageCount, UsageEntry } from './records.js';
@@ -34,47 +62,161 @@ type Client = ReturnType<typeof createClient>;
 const GLOBAL_HISTORY = 'tools:global:usage_history';
 /** An agent's history lives 30 days after its last call (one key per agent id would grow forever). */
 const AGENT_HISTORY_TTL_S = 30 * 24 * 3600;
-const agentHistoryKey = (agentId: string): string => `tools:agent:${agentHistoryName(agentId)}:usage_history`;
+/**
+ * Seed 002's key, `tools:<agent_id>:usage_history`. The agent id `global` (which would name the
+ * global list) and ids that begin with `~` get a `~` before them: every agent keeps a list of its
+ * own, and every other id its key to the letter.
+ */
+const agentHistoryKey = (agentId: string): string => `tools:${agentId === 'global' || agentId.startsWith('~') ? `~${agentId}` : agentId}:usage_history`;
+
+const TOOLS = 'catalog:tools';
+const BUNDLES = 'catalog:bundles';
+const REV = 'catalog:rev';
+const EPOCH = 'catalog:epoch';
+const COUNT = 'catalog:usage:count';
+const LAST = 'catalog:usage:last';
+const recordKey = (kind: RecordKind, id: string): string => `catalog:${kind}:${id}`;
 
 const JOURNAL_MAXLEN = 100_000;
-const CHANNEL = 'tools:events';
+const CHANNEL = 'catalog:events';
 const MAX_RETRIES = 100;
 
+/**
+ * ARGV: epoch, basedOn, keyed ('1'), n, maxlen, then per write: kind, id, json ('' deletes), view id
+ * ('' none), view json ('' deletes), unique key, registry id, bundle ('' none). Returns
+ * {rev, contiguous} (contiguous: no other write since basedOn), {-1} (refused: decide again), {-2}
+ * (the store was wiped).
+ *
+ * A decision is checked against the store's revision, or, when it is `keyed` (new tools only) and
+ * the store is indexed, against what it holds unique (`catalog:keys`: `<bundle> <slug> <version>`
+ * → toolID; `catalog:rids`: registry id → toolID) and the revision its bundles last changed at
+ * (`catalog:brev`): writes to other tools do not refuse it.
+ */
 const COMMIT = `
+if redis.call('GET', 'catalog:epoch') ~= ARGV[1] then return {-2} end
+local based = tonumber(ARGV[2])
 local rev = tonumber(redis.call('GET', 'catalog:rev') or '0')
-if rev ~= tonumber(ARGV[1]) then return -1 end
-local n = tonumber(ARGV[2])
-local maxlen = ARGV[3]
-local i = 4
+local keyed = ARGV[3] == '1' and redis.call('EXISTS', 'catalog:indexed') == 1
+if rev ~= based and not keyed then return {-1} end
+local n = tonumber(ARGV[4])
+local maxlen = ARGV[5]
+local i = 6
+for j = 1, n do
+  if ARGV[i] == 'tool' and ARGV[i + 2] ~= '' then
+    local id = ARGV[i + 1]
+    if ARGV[i + 5] ~= '' then
+      local h = redis.call('HGET', 'catalog:keys', ARGV[i + 5])
+      if h and h ~= id then return {-1} end
+    end
+    if ARGV[i + 6] ~= '' then
+      local h = redis.call('HGET', 'catalog:rids', ARGV[i + 6])
+      if h and h ~= id then return {-1} end
+    end
+    if keyed and ARGV[i + 7] ~= '' then
+      if tonumber(redis.call('HGET', 'catalog:brev', ARGV[i + 7]) or '0') > based then return {-1} end
+    end
+  end
+  i = i + 8
+end
+local contiguous = 0
+if rev == based then contiguous = 1 end
+i = 6
 for j = 1, n do
   local kind = ARGV[i]
   local id = ARGV[i + 1]
   local json = ARGV[i + 2]
-  i = i + 3
-  local set = 'bundles:registry'
-  if kind == 'tool' then set = 'tools:registry' end
+  local view = ARGV[i + 3]
+  local viewJson = ARGV[i + 4]
+  local ukey = ARGV[i + 5]
+  local urid = ARGV[i + 6]
+  i = i + 8
+  local set = 'catalog:bundles'
+  if kind == 'tool' then set = 'catalog:tools' end
   if json == '' then
-    redis.call('DEL', kind .. ':' .. id)
+    redis.call('DEL', 'catalog:' .. kind .. ':' .. id)
     redis.call('SREM', set, id)
     if kind == 'tool' then
-      redis.call('HDEL', 'tools:usage:count', id)
-      redis.call('HDEL', 'tools:usage:last', id)
+      redis.call('HDEL', 'catalog:usage:count', id)
+      redis.call('HDEL', 'catalog:usage:last', id)
+      if ukey ~= '' and redis.call('HGET', 'catalog:keys', ukey) == id then redis.call('HDEL', 'catalog:keys', ukey) end
+      if urid ~= '' and redis.call('HGET', 'catalog:rids', urid) == id then redis.call('HDEL', 'catalog:rids', urid) end
     end
   else
-    redis.call('SET', kind .. ':' .. id, json)
+    redis.call('SET', 'catalog:' .. kind .. ':' .. id, json)
     redis.call('SADD', set, id)
+    if ukey ~= '' then redis.call('HSET', 'catalog:keys', ukey, id) end
+    if urid ~= '' then redis.call('HSET', 'catalog:rids', urid, id) end
+  end
+  if view ~= '' then
+    if viewJson == '' then
+      redis.call('DEL', 'tool:' .. view)
+      redis.call('SREM', 'tools:registry', view)
+    else
+      redis.call('SET', 'tool:' .. view, viewJson)
+      redis.call('SADD', 'tools:registry', view)
+    end
   end
   rev = rev + 1
+  if kind == 'bundle' then redis.call('HSET', 'catalog:brev', id, rev) end
   redis.call('XADD', 'catalog:journal', 'MAXLEN', '~', maxlen, rev .. '-1', 'k', kind, 'i', id)
 end
 redis.call('SET', 'catalog:rev', tostring(rev))
-return rev
+return {rev, contiguous}
+`;
+
+/** Indexes what the stored tools hold unique (`catalog:keys`, `catalog:rids`), once per store: a store written before the index existed. */
+const INDEX = `
+if redis.call('EXISTS', 'catalog:indexed') == 1 then return 0 end
+for _, id in ipairs(redis.call('SMEMBERS', 'catalog:tools')) do
+  local v = redis.call('GET', 'catalog:tool:' .. id)
+  if v then
+    local ok, r = pcall(cjson.decode, v)
+    if ok and type(r) == 'table' and type(r.bundleID) == 'string' and type(r.slug) == 'string' and type(r.version) == 'string' then
+      redis.call('HSET', 'catalog:keys', r.bundleID .. ' ' .. r.slug .. ' ' .. r.version, id)
+      if type(r.registryId) == 'string' then redis.call('HSET', 'catalog:rids', r.registryId, id) end
+    end
+  end
+end
+redis.call('SET', 'catalog:indexed', '1')
+return 1
+`;
+
+/**
+ * Moves a store laid out by an earlier release (records at tool:<toolID>, bundle:<id>) under
+ * catalog:, once; returns the number of tools moved (-1: nothing to move).
+ */
+const MIGRATE = `
+if redis.call('EXISTS', 'catalog:tools') == 1 or redis.call('EXISTS', 'catalog:bundles') == 1 then return -1 end
+if redis.call('EXISTS', 'bundles:registry') == 0 then return -1 end
+local n = 0
+for _, id in ipairs(redis.call('SMEMBERS', 'tools:registry')) do
+  local v = redis.call('GET', 'tool:' .. id)
+  if v and string.find(v, '"toolID"', 1, true) then
+    redis.call('SET', 'catalog:tool:' .. id, v)
+    redis.call('DEL', 'tool:' .. id)
+    redis.call('SREM', 'tools:registry', id)
+    redis.call('SADD', 'catalog:tools', id)
+    n = n + 1
+  end
+end
+for _, id in ipairs(redis.call('SMEMBERS', 'bundles:registry')) do
+  local v = redis.call('GET', 'bundle:' .. id)
+  if v then
+    redis.call('SET', 'catalog:bundle:' .. id, v)
+    redis.call('DEL', 'bundle:' .. id)
+    redis.call('SADD', 'catalog:bundles', id)
+  end
+end
+redis.call('DEL', 'bundles:registry')
+if redis.call('EXISTS', 'tools:usage:count') == 1 then redis.call('RENAME', 'tools:usage:count', 'catalog:usage:count') end
+if redis.call('EXISTS', 'tools:usage:last') == 1 then redis.call('RENAME', 'tools:usage:last', 'catalog:usage:last') end
+return n
 `;
 
 const LAST_CALLED = `
 for i = 1, #ARGV, 2 do
-  local old = redis.call('HGET', 'tools:usage:last', ARGV[i])
-  if (not old) or old < ARGV[i + 1] then redis.call('HSET', 'tools:usage:last', ARGV[i], ARGV[i + 1]) end
+  local old = redis.call('HGET', 'catalog:usage:last', ARGV[i])
+  if (not old) or old < ARGV[i + 1] then redis.call('HSET', 'catalog:usage:last', ARGV[i], ARGV[i + 1]) end
 end
 return 1
 `;
@@ -130,14 +272,19 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
     }
   };
   const command = (args: ReadonlyArray<string>): Promise<unknown> => client.sendCommand([...args]);
-  const rev = async (): Promise<number> => Number((await command(['GET', 'catalog:rev'])) ?? 0);
+  /** The identity of the store this process loaded (see `catalog:epoch`). */
+  let epoch = '';
+  /** This process's writes, one at a time (they would only refuse each other). */
+  let queue: Promise<unknown> = Promise.resolve();
 
   const readRecords = async (kind: RecordKind, ids: ReadonlyArray<string>): Promise<RecordRead[]> => {
+    const batches: Array<ReadonlyArray<string>> = [];
+    for (let i = 0; i < ids.length; i += 1000) batches.push(ids.slice(i, i + 1000));
+    // the batches are pipelined: one round trip's wait for all of them
+    const replies = (await Promise.all(batches.map((batch) => command(['MGET', ...batch.map((id) => recordKey(kind, id))])))) as ReadonlyArray<ReadonlyArray<string | null>>;
     const out: RecordRead[] = [];
-    for (let i = 0; i < ids.length; i += 1000) {
-      const batch = ids.slice(i, i + 1000);
-      if (batch.length === 0) continue;
-      const values = (await command(['MGET', ...batch.map((id) => `${kind}:${id}`)])) as ReadonlyArray<string | null>;
+    batches.forEach((batch, b) => {
+      const values = replies[b] ?? [];
       batch.forEach((id, j) => {
         const v = values[j];
         let json: unknown;
@@ -150,25 +297,31 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
         }
         out.push({ kind, id, json });
       });
-    }
+    });
     return out;
   };
 
   const load = (): Promise<LoadedRecords> =>
     call('load the catalog', async () => {
-      const cursor = String(await rev());
+      const moved = Number(await command(['EVAL', MIGRATE, '0']));
+      await command(['EVAL', INDEX, '0']);
+      await command(['SET', EPOCH, callId(), 'NX']);
+      const [rev, e] = (await command(['MGET', REV, EPOCH])) as ReadonlyArray<string | null>;
+      epoch = e ?? '';
       const records: RecordRead[] = [];
       for (const kind of ['bundle', 'tool'] as const) {
-        const ids = (await command(['SMEMBERS', kind === 'tool' ? 'tools:registry' : 'bundles:registry'])) as ReadonlyArray<string>;
+        const ids = (await command(['SMEMBERS', kind === 'tool' ? TOOLS : BUNDLES])) as ReadonlyArray<string>;
         records.push(...(await readRecords(kind, ids)).filter((r) => r.json !== undefined));
       }
-      return { records, cursor };
+      return { records, cursor: String(Number(rev ?? 0)), ...(moved > 0 ? { missingViews: true } : {}) };
     });
 
   const changesSince = (cursor: string): Promise<JournalChanges> =>
     call('read the journal', async () => {
       const from = Number(cursor);
-      const now = await rev();
+      const [rev, e] = (await command(['MGET', REV, EPOCH])) as ReadonlyArray<string | null>;
+      if (e !== epoch) return { reset: true, wiped: true };
+      const now = Number(rev ?? 0);
       if (now === from) return { reset: false, changes: [], cursor };
       if (now < from) return { reset: true };
       const entries = (await command(['XRANGE', 'catalog:journal', `${from + 1}-0`, '+'])) as ReadonlyArray<readonly [string, ReadonlyArray<string>]>;
@@ -185,31 +338,58 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
       return { reset: false, changes, cursor: String(last) };
     });
 
-  const transact = async <A>(body: () => Promise<Decision<A>>): Promise<Committed<A>> => {
-    for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+  const attempt = async <A>(body: () => Promise<Decision<A>>): Promise<Committed<A>> => {
+    for (let n = 0; n < MAX_RETRIES; n++) {
       const decision = await body();
       if (decision.writes.length === 0) return { result: decision.result };
-      const args = [decision.basedOn, String(decision.writes.length), String(JOURNAL_MAXLEN)];
-      for (const w of decision.writes) args.push(w.kind, w.id, w.record === undefined ? '' : JSON.stringify(w.record));
-      const r = Number(await call('write', () => command(['EVAL', COMMIT, '0', ...args])));
-      if (r >= 0) return { result: decision.result, cursor: String(r) };
-      // another server wrote first: decide again on the new state
-      await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * Math.min(50, 2 ** attempt))));
+      const args = [epoch, decision.basedOn, decision.keyed === true ? '1' : '0', String(decision.writes.length), String(JOURNAL_MAXLEN)];
+      for (const w of decision.writes) {
+        args.push(w.kind, w.id, w.record === undefined ? '' : JSON.stringify(w.record));
+        args.push(w.registry?.id ?? '', w.registry?.record === undefined ? '' : JSON.stringify(w.registry.record));
+        args.push(w.unique?.key ?? '', w.unique?.registryId ?? '', w.unique?.bundleID ?? '');
+      }
+      const [r, contiguous] = ((await call('write', () => command(['EVAL', COMMIT, '0', ...args]))) as ReadonlyArray<number>).map(Number) as [number, number?];
+      if (r >= 0) return contiguous === 1 ? { result: decision.result, cursor: String(r) } : { result: decision.result, behind: true };
+      // another server wrote first (-1), or the store was wiped (-2: the body's sync starts again
+      // from the empty store): decide again on the new state
+      await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * Math.min(50, 2 ** n))));
     }
     throw new StoreError(`Redis at ${location}: the write kept conflicting with other servers' writes (${MAX_RETRIES} attempts)`);
   };
+
+  const transact = <A>(body: () => Promise<Decision<A>>): Promise<Committed<A>> => {
+    const run = queue.then(() => attempt(body));
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  const writeViews = (views: ReadonlyArray<{ readonly id: string; readonly record: JsonObject }>): Promise<void> =>
+    call('write the registry views', async () => {
+      for (let i = 0; i < views.length; i += 1000) {
+        const m = client.multi();
+        const batch = views.slice(i, i + 1000);
+        for (const v of batch) m.addCommand(['SET', `tool:${v.id}`, JSON.stringify(v.record)]);
+        if (batch.length > 0) m.addCommand(['SADD', 'tools:registry', ...batch.map((v) => v.id)]);
+        await m.exec();
+      }
+    });
 
   const recordUsage = (deltas: ReadonlyArray<UsageDelta>, entries: ReadonlyArray<UsageEntry>, cap: number): Promise<void> =>
     call('record usage', async () => {
       if (deltas.length === 0 && entries.length === 0) return;
       const m = client.multi();
-      for (const d of deltas) m.addCommand(['HINCRBY', 'tools:usage:count', d.toolID, String(d.calls)]);
+      for (const d of deltas) m.addCommand(['HINCRBY', COUNT, d.toolID, String(d.calls)]);
       if (deltas.length > 0) m.addCommand(['EVAL', LAST_CALLED, '0', ...deltas.flatMap((d) => [d.toolID, d.lastCalledAt])]);
       const lists = new Map<string, string[]>();
+      const add = (key: string, json: string): void => {
+        const l = lists.get(key);
+        if (l === undefined) lists.set(key, [json]);
+        else l.push(json);
+      };
       for (const e of entries) {
         const json = JSON.stringify(e);
-        lists.set(GLOBAL_HISTORY, [...(lists.get(GLOBAL_HISTORY) ?? []), json]);
-        if (e.agent_id !== undefined) lists.set(agentHistoryKey(e.agent_id), [...(lists.get(agentHistoryKey(e.agent_id)) ?? []), json]);
+        add(GLOBAL_HISTORY, json);
+        if (e.agent_id !== undefined) add(agentHistoryKey(e.agent_id), json);
       }
       for (const [key, values] of lists) {
         m.addCommand(['LPUSH', key, ...values]);
@@ -223,8 +403,8 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
     call('read usage', async () => {
       const out = new Map<string, UsageCount>();
       if (ids.length === 0) return out;
-      const counts = (await command(['HMGET', 'tools:usage:count', ...ids])) as ReadonlyArray<string | null>;
-      const last = (await command(['HMGET', 'tools:usage:last', ...ids])) as ReadonlyArray<string | null>;
+      const counts = (await command(['HMGET', COUNT, ...ids])) as ReadonlyArray<string | null>;
+      const last = (await command(['HMGET', LAST, ...ids])) as ReadonlyArray<string | null>;
       ids.forEach((id, i) => {
         const c = counts[i];
         if (c !== null && c !== undefined) out.set(id, { callCount: Number(c), lastCalledAt: last[i] ?? null });
@@ -256,6 +436,7 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
     recordUsage,
     readUsage,
     readHistory,
+    writeViews,
     publish: async (event: JsonObject) => {
       await call('publish an event', () => command(['PUBLISH', CHANNEL, JSON.stringify(event)]));
     },

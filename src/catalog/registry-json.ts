@@ -30,7 +30,7 @@ import { fieldsOf, isInstant } from './fields.js';
 import { isRegistryId } from './ids.js';
 import { schemaToMap } from './map-schema.js';
 import { NUCLEUS } from './nucleus.js';
-import type { CreatedBy, ToolRecord, UsageCount } from './records.js';
+import { type CreatedBy, NO_USAGE, type ToolRecord, type UsageCount } from './records.js';
 import { slugOfRegistryId } from './slug.js';
 import { decodeToolJson, type ToolWrite } from './tool-json.js';
 
@@ -159,3 +159,23 @@ export const encodeRegistryTool = (r: ToolRecord, view: RegistryView): JsonObjec
     last_called_at: view.usage.lastCalledAt,
   };
 };
+
+/** The fields of seed 002's `Tool`, in its order. */
+const SEED_FIELDS = ['id', 'name', 'description', 'input_schema', 'output_schema', 'permissions', 'safety_level', 'created_by', 'created_at', 'exec'] as const;
+
+/**
+ * A tool as seed 002's Tool JSON, its fields and no others: what Redis holds at `tool:<id>` (the
+ * registry's layout, read directly by the seed's Monitor) and what `GET /api/tools` lists.
+ */
+export const seedRegistryTool = (r: ToolRecord): JsonObject => {
+  const full = encodeRegistryTool(r, { enabled: r.isEnabled, available: true, usage: NO_USAGE });
+  const out: Record<string, JsonValue> = {};
+  for (const k of SEED_FIELDS) {
+    const v = full[k];
+    if (v !== undefined) setOwn(out, k, v);
+  }
+  return out;
+};
+
+/** Whether a tool has a registry view (`tool:<id>` in Redis, `GET /api/tools`): every stored tool but gramkit's own built-ins. */
+export const hasRegistryView = (r: ToolRecord): boolean => !r.isBuiltIn;

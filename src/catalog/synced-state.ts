@@ -7,7 +7,7 @@
  * Syncs never overlap: a call made while one runs waits for the next one, which starts after it
  * (a sync that started earlier could miss a write acknowledged in between).
  */
-import { isLeft } from '../core/either.js';
+import { isLeft, isRight } from '../core/either.js';
 import { callId } from '../core/call-id.js';
 import { jsonEqual } from '../core/json-equal.js';
 import type { JsonObject } from '../core/json-schema.js';
@@ -23,6 +23,7 @@ import { type CatalogEvent, type ChangeAction, type EventBus, eventBus } from '.
 import type { BundleRecord, ToolRecord } from './records.js';
 import { type CatalogResult, failure, success } from './result.js';
 import type { Decided } from './rules.js';
+import { hasRegistryView, registryIdOf, seedRegistryTool } from './registry-json.js';
 import { decodeStoredTool, encodeTool } from './tool-json.js';
 
 /** A store failure as the catalog reports it. */
@@ -38,6 +39,13 @@ const cursorAtLeast = (a: string, b: string): boolean => {
   return Number(a) >= Number(b);
 };
 
+/** What a tool record holds unique, for stores that check it (`RecordWrite.unique`). */
+const uniqueOf = (t: ToolRecord): { readonly key: string; readonly registryId?: string; readonly bundleID: string } => ({
+  key: `${t.bundleID} ${t.slug} ${t.version}`,
+  ...(t.registryId !== undefined ? { registryId: t.registryId } : {}),
+  bundleID: t.bundleID,
+});
+
 export class SyncedState {
   readonly state = new CatalogState();
   readonly bus: EventBus = eventBus();
@@ -49,6 +57,10 @@ export class SyncedState {
   private unsubscribeRemote: (() => Promise<void>) | undefined;
   /** The ids this process is writing (a sync that reads them back meanwhile announces them as its own). */
   private readonly own = new Set<string>();
+  /** How often the store was found wiped under this process, and when last (see `wipes`). */
+  private wiped: { count: number; lastAt?: string; restoredAt?: string } = { count: 0 };
+  /** Told when the store was found wiped, after the state was emptied (e.g. to bootstrap again). */
+  readonly wipeListeners = new Set<() => Promise<void> | void>();
   /** Told of every record change announced (old and new record), before the `changed` event. */
   readonly recordListeners = new Set<(kind: 'bundle' | 'tool', old: BundleRecord | ToolRecord | undefined, record: BundleRecord | ToolRecord | undefined) => void>();
 
@@ -83,6 +95,7 @@ export class SyncedState {
       this.addBuiltinRecords();
       this.applyReads(loaded.records, false, false);
       this.cursor = loaded.cursor;
+      if (loaded.missingViews === true) await this.writeViews();
       this.unsubscribeRemote = await this.backend.onPublished((e) => {
         if (e['origin'] !== this.origin && typeof e['type'] === 'string' && e['type'] !== 'changed') this.bus.emit(e as unknown as CatalogEvent);
       });
@@ -90,6 +103,17 @@ export class SyncedState {
     } catch (e) {
       return storeFailure(e);
     }
+  }
+
+  /** Writes the registry view of every stored tool (a store laid out by an earlier release has none). */
+  private async writeViews(): Promise<void> {
+    const views = [...this.state.tools.values()].filter(hasRegistryView).map((t) => ({ id: registryIdOf(t), record: seedRegistryTool(t) }));
+    await this.backend.writeViews?.(views);
+  }
+
+  /** Whether the store was found wiped under this process: how many times, when last, and when the catalog was bootstrapped again. */
+  wipes(): { readonly count: number; readonly lastAt?: string; readonly restoredAt?: string } {
+    return { ...this.wiped };
   }
 
   /** Sends an event to the other processes on the store (Redis), tagged with this process. */
@@ -140,10 +164,16 @@ export class SyncedState {
           for (const t of decided.right.tools) mine.push('deleted' in t ? t.deleted : t.toolID);
           for (const id of mine) this.own.add(id);
           for (const b of decided.right.bundles) writes.push('deleted' in b ? { kind: 'bundle', id: b.deleted } : { kind: 'bundle', id: b.bundleID, record: encodeBundle(b) });
-          for (const t of decided.right.tools) writes.push('deleted' in t ? { kind: 'tool', id: t.deleted } : { kind: 'tool', id: t.toolID, record: encodeTool(t) });
+          for (const t of decided.right.tools) writes.push('deleted' in t ? this.toolDeletion(t.deleted) : this.toolWrite(t));
         }
-        return { writes, result: decided, basedOn: this.cursor };
+        // new tools only: the decision rests on what they hold unique and on their bundles
+        const tools = isRight(decided) && decided.right.bundles.length === 0 ? decided.right.tools : [];
+        const keyed = tools.length > 0 && tools.every((t) => !('deleted' in t) && !this.state.tools.has(t.toolID));
+        return { writes, result: decided, basedOn: this.cursor, ...(keyed ? { keyed: true } : {}) };
       });
+      // written after others' writes this process has not seen: see them all, its own included (as its own)
+      // (the write is done: a failing sync here does not make it a failure; the next one catches up)
+      if (committed.behind === true) await this.sync().catch(() => undefined);
       const d = committed.result;
       if (d._tag === 'Left') return { ok: false, error: d.left };
       // a sync that ran since the commit may have applied these records already
@@ -166,6 +196,19 @@ export class SyncedState {
     } finally {
       for (const id of mine) this.own.delete(id);
     }
+  }
+
+  /** A tool's record, with its registry view (seed 002's Tool JSON). */
+  private toolWrite(t: ToolRecord): RecordWrite {
+    const view = hasRegistryView(t) ? { registry: { id: registryIdOf(t), record: seedRegistryTool(t) } } : {};
+    return { kind: 'tool', id: t.toolID, record: encodeTool(t), ...view, unique: uniqueOf(t) };
+  }
+
+  /** A tool's deletion, with its registry view's (the record as the decision saw it names it). */
+  private toolDeletion(id: string): RecordWrite {
+    const old = this.state.tools.get(id);
+    if (old === undefined) return { kind: 'tool', id };
+    return { kind: 'tool', id, ...(hasRegistryView(old) ? { registry: { id: registryIdOf(old) } } : {}), unique: uniqueOf(old) };
   }
 
   async close(): Promise<void> {
@@ -193,6 +236,9 @@ export class SyncedState {
   private async syncOnce(): Promise<void> {
     const changes = await this.backend.changesSince(this.cursor);
     if (changes.reset) {
+      if (changes.wiped === true) {
+        this.wiped = { count: this.wiped.count + 1, lastAt: this.nowIso() };
+      }
       const loaded = await this.backend.load();
       const tools = new Map(this.state.tools);
       const bundles = new Map(this.state.bundles);
@@ -204,10 +250,21 @@ export class SyncedState {
       for (const [id, r] of this.state.tools) if (!tools.has(id)) this.emitChange('tool', id, undefined, r, true);
       for (const [id, r] of this.state.bundles) if (!bundles.has(id)) this.emitChange('bundle', id, undefined, r, true);
       this.cursor = loaded.cursor;
+      if (changes.wiped === true) this.afterWipe();
       return;
     }
     if (changes.changes.length > 0) this.applyReads(changes.changes, true, true);
     this.cursor = changes.cursor;
+  }
+
+  /** Tells the wipe listeners (outside this sync: they write, and a write syncs). */
+  private afterWipe(): void {
+    setImmediate(() => {
+      void (async () => {
+        for (const l of this.wipeListeners) await Promise.resolve(l()).catch(() => undefined);
+        this.wiped = { ...this.wiped, restoredAt: this.nowIso() };
+      })();
+    });
   }
 
   /** Decodes records read from the store into the state (a record that does not decode is set aside as corrupt). */

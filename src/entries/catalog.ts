@@ -7,7 +7,7 @@
  */
 export type {
   Catalog, CatalogOptions, BundleQuery, ToolQuery, SearchQuery, Page, BundleView, ToolView, BundleList, ToolList, ToolRef, InvokeOptions as CatalogInvokeOptions,
-  WriteOutcome, DiscoveryReport,
+  WriteOutcome, DiscoveryReport, StoreWipes,
 } from '../catalog/catalog.js';
 export { openCatalog, REGISTRY_BUNDLE_ID } from '../catalog/catalog.js';
 export type { CatalogError, CatalogResult } from '../catalog/result.js';
@@ -32,7 +32,7 @@ export { decodeToolJson, decodeStoredTool, encodeTool } from '../catalog/tool-js
 export type { BundleWrite } from '../catalog/bundle-json.js';
 export { decodeBundleWrite, decodeEnabledPatch, decodeStoredBundle, encodeBundle } from '../catalog/bundle-json.js';
 export type { RegistryView } from '../catalog/registry-json.js';
-export { decodeRegistryTool, encodeRegistryTool, registryIdOf, REGISTRY_VERSION } from '../catalog/registry-json.js';
+export { decodeRegistryTool, encodeRegistryTool, registryIdOf, REGISTRY_VERSION, seedRegistryTool } from '../catalog/registry-json.js';
 export { isMapForm, mapToSchema, schemaToMap } from '../catalog/map-schema.js';
 export { parseSlug, parseBundleSlug, parseVersion, isSlug, isBundleSlug, isVersion, slugOfRegistryId, MAX_SLUG_RUNES } from '../catalog/slug.js';
 export { parseId, isUuidV7, isRegistryId, parseRegistryId, newId } from '../catalog/ids.js';

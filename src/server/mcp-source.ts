@@ -114,7 +114,8 @@ export const catalogToolSource = (catalog: Catalog, options: { readonly approval
     const key = `${name}\u0000${record.modifiedAt}\u0000${record.type}`;
     const cached = made.get(record.toolID);
     if (cached?.key === key) return cached.bound;
-    const b = await catalog.boundTool({ id: record.toolID });
+    // `servedTools` has just synced: no store round trip per tool
+    const b = await catalog.boundTool({ id: record.toolID }, { sync: false });
     if (!b.ok) return undefined;
     const shape = b.value.tool.name === name ? b.value.tool : createTool(name, b.value.tool.description, b.value.tool.schema, b.value.tool.invoke, b.value.tool);
     const tool = throughCatalog(catalog, record, shape);

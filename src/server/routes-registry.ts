@@ -13,6 +13,26 @@ import { ParametersSchema, refTo, RegistryToolWriteSchema } from './schemas.js';
 const problemRef = { description: 'problem details (application/problem+json)', schema: refTo('Problem') };
 const idParam = { id: { description: 'a registry id (tool_http_get) or a toolID', schema: { type: 'string', minLength: 1, maxLength: 64 } } };
 
+/** Recent invocations, newest first: an agent's (`agent_id`) or everyone's. */
+const usageRoute = (path: string, operationId: string, summary: string): RouteSpec => ({
+  method: 'get',
+  path,
+  operationId,
+  summary,
+  tag: 'registry',
+  scope: Scopes.READ,
+  query: {
+    agent_id: { kind: 'string', maxLength: 128, description: 'the X-Agent-ID of the calls' },
+    limit: { kind: 'integer', minimum: 1, maximum: 1000, description: 'most entries (default 50)' },
+  },
+  responses: { 200: { description: '{usage: [...]}', schema: { type: 'object', properties: { usage: { type: 'array', items: refTo('UsageEntry') } } } }, 400: problemRef },
+  handler: async (c) => {
+    const agentId = c.query['agent_id'] as string | undefined;
+    const r = await c.catalog.usage({ ...(agentId !== undefined ? { agentId } : {}), ...(c.query['limit'] !== undefined ? { limit: c.query['limit'] as number } : {}) });
+    return reply(r, 200, (usage) => ({ ...(agentId !== undefined ? { agent_id: agentId } : {}), usage }));
+  },
+});
+
 export const registryRoutes = (options: { readonly usable?: (builtin: string) => boolean }): ReadonlyArray<RouteSpec> => [
   {
     method: 'get',
@@ -49,24 +69,7 @@ export const registryRoutes = (options: { readonly usable?: (builtin: string) =>
     responses: { 200: { description: 'what was registered', schema: refTo('Discovery') }, 503: problemRef },
     handler: async (c) => reply(await c.catalog.discover(options.usable !== undefined ? { usable: options.usable } : {}), 200),
   },
-  {
-    method: 'get',
-    path: '/api/v1/tools/usage',
-    operationId: 'registryUsage',
-    summary: 'Recent invocations, newest first: an agent\'s (agent_id) or everyone\'s',
-    tag: 'registry',
-    scope: Scopes.READ,
-    query: {
-      agent_id: { kind: 'string', maxLength: 128, description: 'the X-Agent-ID of the calls' },
-      limit: { kind: 'integer', minimum: 1, maximum: 1000, description: 'most entries (default 50)' },
-    },
-    responses: { 200: { description: '{usage: [...]}', schema: { type: 'object', properties: { usage: { type: 'array', items: refTo('UsageEntry') } } } }, 400: problemRef },
-    handler: async (c) => {
-      const agentId = c.query['agent_id'] as string | undefined;
-      const r = await c.catalog.usage({ ...(agentId !== undefined ? { agentId } : {}), ...(c.query['limit'] !== undefined ? { limit: c.query['limit'] as number } : {}) });
-      return reply(r, 200, (usage) => ({ ...(agentId !== undefined ? { agent_id: agentId } : {}), usage }));
-    },
-  },
+  usageRoute('/api/v1/tools/usage', 'registryUsage', 'Recent invocations, newest first: an agent\'s (agent_id) or everyone\'s'),
   {
     method: 'get',
     path: '/api/v1/tools/:id',
@@ -104,16 +107,44 @@ export const registryRoutes = (options: { readonly usable?: (builtin: string) =>
   },
 ];
 
+/** `created_by`, the Monitor's filter of agent-created tools. */
+const createdByQuery = { created_by: { kind: 'string' as const, enum: ['system', 'agent'], description: 'system or agent (agent: only the tools agents created, the Monitor\'s filter)' } };
+
+/**
+ * Seed 002's Monitor routes: `GET /api/tools` lists the tools as Redis holds them for a Monitor
+ * (`tool:<id>` of each id in `tools:registry`: seed 002's Tool JSON, its fields only), and
+ * `GET /api/tools/usage` the recent invocations.
+ */
+export const monitorRoutes = (): ReadonlyArray<RouteSpec> => [
+  {
+    method: 'get',
+    path: '/api/tools',
+    operationId: 'monitorTools',
+    summary: 'The tools as seed 002\'s Monitor lists them (Tool JSON, the seed\'s fields only); created_by=agent: the agent-created ones',
+    tag: 'registry',
+    scope: Scopes.READ,
+    query: createdByQuery,
+    responses: { 200: { description: '{tools: [...]}, by id', schema: { type: 'object', properties: { tools: { type: 'array', items: refTo('SeedTool') } } } }, 400: problemRef, 503: problemRef },
+    handler: async (c) => {
+      const by = c.query['created_by'];
+      return reply(await c.catalog.registryViews(by === 'system' || by === 'agent' ? { createdBy: by } : {}), 200, (tools) => ({ tools }));
+    },
+  },
+  usageRoute('/api/tools/usage', 'monitorUsage', 'Recent invocations, newest first (seed 002\'s Monitor; the same as /api/v1/tools/usage)'),
+];
+
 export const healthRoute = (version: string): RouteSpec => ({
   method: 'get',
   path: '/healthz',
   operationId: 'health',
-  summary: 'Liveness, and whether the store answers',
+  summary: 'Liveness, and whether the store answers (and whether it was found wiped: wiped)',
   tag: 'service',
   public: true,
   responses: { 200: { description: 'ok', schema: refTo('Health') }, 503: problemRef },
   handler: async (c) => {
     const r = await c.catalog.sync();
-    return r.ok ? json(200, { status: 'ok', store: c.catalog.store.kind, version }) : reply(r, 200);
+    if (!r.ok) return reply(r, 200);
+    const w = c.catalog.wipes();
+    return json(200, { status: 'ok', store: c.catalog.store.kind, version, ...(w.count > 0 ? { wiped: { count: w.count, lastAt: w.lastAt ?? null, restoredAt: w.restoredAt ?? null } } : {}) });
   },
 });

@@ -250,7 +250,36 @@ export const COMPONENTS: Readonly<Record<string, JsonObject>> = {
     type: 'object',
     properties: { discovered: { type: 'array', items: { type: 'string' } }, existing: { type: 'array', items: { type: 'string' } }, skipped: { type: 'array', items: { type: 'object' } } },
   },
-  Health: { type: 'object', properties: { status: { type: 'string' }, store: { type: 'string' }, version: { type: 'string' } } },
+  Health: {
+    type: 'object',
+    properties: {
+      status: { type: 'string' },
+      store: { type: 'string' },
+      version: { type: 'string' },
+      wiped: {
+        type: 'object',
+        description: 'present once the store was found wiped under this server (Redis FLUSHALL): how often, when last, and when the server had bootstrapped again (null while it runs)',
+        properties: { count: { type: 'integer' }, lastAt: { type: ['string', 'null'] }, restoredAt: { type: ['string', 'null'] } },
+      },
+    },
+  },
+  SeedTool: {
+    type: 'object',
+    description: 'seed 002\'s Tool JSON, its fields only (what Redis holds at tool:<id>)',
+    required: ['id', 'name', 'description', 'input_schema', 'output_schema', 'permissions', 'safety_level', 'created_by', 'created_at'],
+    properties: {
+      id: { type: 'string' },
+      name: { type: 'string' },
+      description: { type: 'string' },
+      input_schema: { type: 'object' },
+      output_schema: { type: 'object' },
+      permissions: { type: 'array', items: { type: 'string' } },
+      safety_level: { type: 'string', enum: ['low', 'medium', 'high'] },
+      created_by: { type: 'string', enum: ['system', 'agent'] },
+      created_at: { type: 'string' },
+      exec: { type: 'object', properties: { type: { type: 'string' }, cmd: { type: 'string' }, args: { type: 'array', items: { type: 'string' } } } },
+    },
+  },
   Approval: {
     type: 'object',
     description: 'a call waiting for a person\'s approval',

@@ -33,7 +33,7 @@ import { json, type Reply, type RouteSpec } from './route.js';
 import { catalogRoutes } from './routes-catalog.js';
 import { approvalRoutes } from './routes-approvals.js';
 import { eventsRoute } from './routes-events.js';
-import { healthRoute, registryRoutes } from './routes-registry.js';
+import { healthRoute, monitorRoutes, registryRoutes } from './routes-registry.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -225,6 +225,7 @@ export const createService = (options: ServiceOptions): Service => {
     healthRoute(version),
     ...catalogRoutes,
     ...registryRoutes(options.discoverUsable !== undefined ? { usable: options.discoverUsable } : {}),
+    ...monitorRoutes(),
     eventsRoute(options.eventBufferBytes !== undefined ? { bufferBytes: options.eventBufferBytes } : {}),
     ...approvalRoutes,
     documentRoute,

@@ -4,7 +4,6 @@
  * servers sharing one catalog over HTTP. redis-server is required (as bubblewrap is; .ci/run installs
  * both): without it these tests fail, saying how to install it, rather than pass unseen.
  */
-import { createHash } from 'node:crypto';
 import { createClient } from '@redis/client';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,24 +38,40 @@ import { echoTool, storeSuite } from './store-suite.js';
   });
 
   describe('the Redis store', () => {
-    it('keeps the registry\'s key layout: tools:registry, tool:<id>, usage histories', async () => {
+    it('keeps seed 002\'s key layout: tools:registry, tool:<id> (the seed\'s Tool JSON), usage histories; gramkit\'s records under catalog:', async () => {
       await flush();
       const opened = await openCatalog({ store: await openRedisStore(redis.url), workspace: mkdtempSync(join(tmpdir(), 'gramkit-ws-')), usageFlushMs: 5 });
       if (!opened.ok) throw new Error(opened.error.message);
       const catalog = opened.value;
-      const r = await catalog.registerTool({ id: 'tool_ls', description: 'List' });
+      const r = await catalog.registerTool({ id: 'tool_ls', description: 'List', created_by: 'agent' });
       const id = r.ok ? (r.value.value['tool_id'] as string) : '';
       await catalog.invokeTool({ id: 'tool_ls' }, {}, { agentId: 'agent-7' });
       await catalog.flush();
       const c = createClient({ url: redis.url });
       await c.connect();
-      expect(await c.sendCommand(['SISMEMBER', 'tools:registry', id])).toBe(1);
-      expect(JSON.parse((await c.sendCommand(['GET', `tool:${id}`])) as string)).toMatchObject({ registryId: 'tool_ls', toolID: id });
-      // an agent's history: named by the SHA-256 of its id (collision-free), expiring
-      const agentKey = `tools:agent:${createHash('sha256').update('agent-7').digest('hex')}:usage_history`;
+      expect(await c.sendCommand(['SMEMBERS', 'tools:registry'])).toEqual(['tool_ls']);
+      const seed = JSON.parse((await c.sendCommand(['GET', 'tool:tool_ls'])) as string) as Record<string, unknown>;
+      expect(Object.keys(seed).sort()).toEqual(['created_at', 'created_by', 'description', 'id', 'input_schema', 'name', 'output_schema', 'permissions', 'safety_level']);
+      expect(seed).toMatchObject({ id: 'tool_ls', description: 'List', created_by: 'agent', permissions: ['fs:read'] });
+      expect(await c.sendCommand(['SISMEMBER', 'catalog:tools', id])).toBe(1);
+      expect(JSON.parse((await c.sendCommand(['GET', `catalog:tool:${id}`])) as string)).toMatchObject({ registryId: 'tool_ls', toolID: id });
+      // an agent's history at the seed's key, expiring
+      const agentKey = 'tools:agent-7:usage_history';
       expect(await c.sendCommand(['LLEN', agentKey])).toBe(1);
+      expect(JSON.parse(((await c.sendCommand(['LRANGE', agentKey, '0', '0'])) as string[])[0] as string)).toMatchObject({ type: 'invoke', tool: 'tool_ls', agent_id: 'agent-7' });
       expect(Number(await c.sendCommand(['TTL', agentKey]))).toBeGreaterThan(0);
       expect(await c.sendCommand(['LLEN', 'tools:global:usage_history'])).toBe(1);
+      // the agent id "global" would name the global list, so it (and ids beginning with ~) get a ~ before them
+      await catalog.invokeTool({ id: 'tool_ls' }, {}, { agentId: 'global' });
+      await catalog.invokeTool({ id: 'tool_ls' }, {}, { agentId: '~global' });
+      await catalog.flush();
+      expect(await c.sendCommand(['LLEN', 'tools:global:usage_history'])).toBe(3);
+      expect(await c.sendCommand(['LLEN', 'tools:~global:usage_history'])).toBe(1);
+      expect(await c.sendCommand(['LLEN', 'tools:~~global:usage_history'])).toBe(1);
+      // deleting the tool removes its view with the record
+      expect((await catalog.deleteRegistryTool('tool_ls')).ok).toBe(true);
+      expect(await c.sendCommand(['SCARD', 'tools:registry'])).toBe(0);
+      expect(await c.sendCommand(['EXISTS', 'tool:tool_ls'])).toBe(0);
       await c.close();
       await catalog.close();
     });

@@ -160,6 +160,13 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
     return failed(`${registered.error.code}: ${registered.error.message}`);
   }
   for (const s of registered.value.skipped) io.stderr(`gramkit serve: bootstrap: ${s.id} skipped: ${s.reason}\n`);
+  // the store emptied under the server (Redis FLUSHALL): the catalog starts again from nothing, and
+  // the server bootstraps again as it did at start (seed 002: "restart or call discover", without the restart)
+  catalog.onWiped(async () => {
+    io.stderr(`gramkit serve: the store ${catalog.store.location} was wiped: bootstrapping again\n`);
+    const again = await catalog.bootstrap(boot.doc ?? nucleusToolJson(usable));
+    if (!again.ok) io.stderr(`gramkit serve: bootstrap after the wipe: ${again.error.code}: ${again.error.message}\n`);
+  });
   for (const p of catalog.problems()) io.stderr(`gramkit serve: warning: the stored record ${p.record} does not decode and is skipped: ${p.diagnostics.map((d) => d.message).join('; ')}\n`);
 
   // the catalog's enabled tools over MCP (Streamable HTTP) at /mcp; list_changed follows the catalog
