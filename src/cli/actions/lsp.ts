@@ -118,7 +118,7 @@ export const action = async (ctx: CommandContext): Promise<void> => {
     const path = pathOf(doc.uri);
     const source: SpecSource = { name: path ?? doc.uri, text, builtin: false, format: 'gram', ...(path !== undefined ? { path } : {}) };
     // a header is the document's first record: parsed for its library only when the text starts with one
-    const header = /^(?:\s|\/\/[^\n]*\n)*\{/.test(text) ? headerLibraryOf(ctx, source).library : undefined;
+    const header = headerLibraryOf(ctx, source).library;
     let ds: ReadonlyArray<GramDiagnostic>;
     try {
       const checked = await checkSource(ctx, source, header !== undefined ? { library: [header] } : {}, ctx.io.cwd);
