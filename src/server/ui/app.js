@@ -118,7 +118,7 @@ const renderBundles = () => {
           { class: [b.bundleID === state.bundle ? 'selected' : '', b.isEnabled ? '' : 'disabled'].join(' ').trim() || undefined, dataset: { bundle: b.bundleID, slug: b.slug }, onclick: () => selectBundle(b.bundleID) },
           el('button', { type: 'button', class: 'name link', 'aria-pressed': b.bundleID === state.bundle ? 'true' : 'false' }, b.displayName || b.slug, b.isBuiltIn ? el('span', { class: 'badge' }, 'built-in') : undefined, el('span', { class: 'badge' }, String(b.toolCount ?? ''))),
           b.isBuiltIn ? undefined : el('button', { type: 'button', class: 'icon edit', 'aria-label': `edit bundle ${b.slug}`, title: 'Edit', onclick: (e) => (e.stopPropagation(), openBundleEditor(b)) }, '✎'),
-          b.isBuiltIn ? undefined : el('button', { type: 'button', class: 'icon delete', 'aria-label': `delete bundle ${b.slug}`, title: 'Delete', onclick: (e) => (e.stopPropagation(), deleteBundle(b)) }, '🗑'),
+          b.isBuiltIn ? undefined : el('button', { type: 'button', class: 'icon delete', 'aria-label': `delete bundle ${b.slug}`, title: 'Delete', onclick: (e) => (e.stopPropagation(), deleteBundle(b)) }, '✕'),
           toggle(`enable bundle ${b.slug}`, b.isEnabled, guard(async (e) => {
             await api('PATCH', `/tools/bundles/${encodeURIComponent(b.bundleID)}`, { isEnabled: e.target.checked });
             say(`bundle ${b.slug} ${e.target.checked ? 'enabled' : 'disabled'}`);
