@@ -144,6 +144,9 @@ const openDialog = (dialog, focus) => {
   focus?.focus();
 };
 
+/** `1 tool`, `2 tools`. */
+const count = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 const problemText = (e) => (e.problem?.diagnostics?.length > 0 ? `${e.message}\n${e.problem.diagnostics.map((d) => `• ${d.message}`).join('\n')}` : e.message);
 
 // ------------------------------------------------------------------------------------------------
@@ -367,7 +370,7 @@ const deleteTool = (tool) =>
   });
 
 const deleteBundle = (b) =>
-  confirmThen(`Delete the bundle ${b.slug}?`, `${b.displayName || b.slug} and its ${b.toolCount ?? 0} tools are no longer served (the bundle is soft-deleted; an empty one is removed two days later).`, 'Delete bundle', async () => {
+  confirmThen(`Delete the bundle ${b.slug}?`, `${b.displayName || b.slug} and its ${count(b.toolCount ?? 0, 'tool')} are no longer served (the bundle is soft-deleted; an empty one is removed two days later).`, 'Delete bundle', async () => {
     await api('DELETE', `/tools/bundles/${encodeURIComponent(b.bundleID)}`);
     say(`deleted bundle ${b.slug}`);
     if (state.bundle === b.bundleID) state.bundle = undefined;
@@ -410,7 +413,7 @@ const showVersions = async (tool) => {
           'section',
           { class: 'version', dataset: { version: t.version }, 'aria-label': `version ${t.version}` },
           el('h3', {}, `${t.version}${t.isEnabled ? '' : ' (disabled)'}`),
-          el('p', { class: 'meta' }, `${t.type}, created ${t.createdAt ?? '—'}, ${t.callCount ?? 0} calls`),
+          el('p', { class: 'meta' }, `${t.type}, created ${t.createdAt ?? '—'}, ${count(t.callCount ?? 0, 'call')}`),
           el('p', {}, t.description ?? ''),
           lines,
         );
