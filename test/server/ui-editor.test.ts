@@ -11,14 +11,14 @@
  * page fits a 400 px window. Screenshots go to a temporary directory (GRAMKIT_UI_SHOTS to choose
  * it), not to the repository.
  */
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Catalog, newId, openCatalog, openFileStore } from 'gramkit/catalog';
 import { adminPage, createService, type RunningServer, Scopes, startServer } from 'gramkit/server';
 import { fullToken } from './support.js';
-import { launchChromium, pageErrors } from './browser.js';
+import { closeAll, launchChromium, pageErrors } from './browser.js';
 
 const ADMIN = 'admin-token-admin-token-0001';
 const READER = 'reader-token-reader-token-01';
@@ -53,12 +53,7 @@ describe('the admin page edits, in Chromium', () => {
     browser = await launchChromium();
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await catalog?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => closeAll(browser, server, catalog, dir));
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const open = async (token: string, viewport = { width: 1280, height: 900 }): Promise<{ page: any; errors: string[] }> => {

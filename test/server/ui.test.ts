@@ -8,14 +8,14 @@
  * tools, and shows recent usage. The browser part is skipped, saying why, only when no chromium
  * is installed (`.ci/run` installs it).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Catalog, newId, openCatalog, openFileStore } from 'gramkit/catalog';
 import { adminPage, createService, type RunningServer, ServiceCodes, startServer } from 'gramkit/server';
 import { harness, isProblem, fullToken } from './support.js';
-import { launchChromium, pageErrors } from './browser.js';
+import { closeAll, launchChromium, pageErrors } from './browser.js';
 import { readUiFile, renderUiModule, MODULE_PATH } from './sync-ui.js';
 
 describe('the admin page, served', () => {
@@ -82,12 +82,7 @@ describe('the admin page in Chromium', () => {
     browser = await launchChromium();
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await catalog?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => closeAll(browser, server, catalog, dir));
 
   it('lists, toggles, searches, shows the gram, invokes from a generated form, filters agent tools, shows usage', async () => {
     const page = await browser.newPage();
