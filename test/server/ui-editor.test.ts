@@ -259,6 +259,9 @@ describe('the admin page edits, in Chromium', () => {
     expect(await page.$$eval('#versions section.version[data-version="1"] pre.changed', (ps: Element[]) => ps.length)).toBe(0);
     const changed = await page.$$eval('#versions section.version[data-version="2"] pre.changed', (ps: Element[]) => ps.map((p) => p.textContent).join('\n'));
     expect(changed).toContain('reads a path');
+    // one property a line: what did not change is not marked
+    expect(changed).not.toContain('displayName');
+    expect(changed).toContain('version: "2"');
     await shot(page, 'versions');
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => !(document.getElementById('versions-dialog') as HTMLDialogElement).open);

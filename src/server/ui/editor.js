@@ -384,6 +384,27 @@ const deleteBundle = (b) =>
 
 const compareVersions = (a, b) => a.localeCompare(b, undefined, { numeric: true });
 
+/** The gram with one property of the tool's record per line (commas in strings stay), so that versions compare line by line. */
+const spreadRecord = (gram) => {
+  if (grammar.rules === undefined) return gram;
+  const scopes = scopesOf(gram, grammar.rules);
+  let depth = 0;
+  let out = '';
+  for (let k = 0; k < gram.length; k++) {
+    const c = gram[k];
+    const punctuation = scopes[k]?.startsWith('punctuation') === true;
+    if (punctuation && c === '{') depth++;
+    if (punctuation && c === '}') depth--;
+    if (punctuation && c === ',' && depth === 1 && gram[k + 1] === ' ') {
+      out += ',\n   ';
+      k++;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+};
+
 const showVersions = async (tool) => {
   await loadGrammar();
   $('versions-title').textContent = `Versions of ${tool.slug}`;
@@ -399,7 +420,7 @@ const showVersions = async (tool) => {
       token = page.nextPageToken;
     } while (token !== undefined);
     all.sort((a, b) => compareVersions(a.version, b.version));
-    const grams = await Promise.all(all.map((t) => api('GET', `${toolPath(t)}/gram`)));
+    const grams = (await Promise.all(all.map((t) => api('GET', `${toolPath(t)}/gram`)))).map(spreadRecord);
     $('versions-state').textContent = all.length === 1 ? 'Only one version.' : `${all.length} versions, oldest first; lines that differ from the version before are marked.`;
     $('versions').replaceChildren(
       ...all.map((t, k) => {
