@@ -140,6 +140,8 @@ export interface Catalog {
   // tools
   /** Creates a tool. `keepIdentity`: keep the body's toolID and timestamps (imports). `programs`: the write comes from a request (program-guard.ts). */
   readonly putTool: (bundleID: string, slug: string, version: string, body: unknown, options?: { readonly keepIdentity?: boolean; readonly programs?: RequestPrograms }) => Promise<CatalogResult<WriteOutcome<ToolView>>>;
+  /** What `putTool` would say of a body, without writing it: the errors that would refuse it and the write's warnings. */
+  readonly checkTool: (body: unknown, options?: { readonly slug?: string; readonly version?: string; readonly programs?: RequestPrograms }) => ReadonlyArray<Diagnostic>;
   /** Tools of an export (ids and timestamps kept) in one transaction; a tool whose id is stored already counts as existing. */
   readonly importTools: (items: ReadonlyArray<{ readonly bundleID: string; readonly slug: string; readonly version: string; readonly body: unknown }>) => Promise<CatalogResult<ImportReport>>;
   readonly patchTool: (ref: ToolRef, body: unknown) => Promise<CatalogResult<ToolView>>;

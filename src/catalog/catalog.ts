@@ -12,7 +12,7 @@
  */
 import { isLeft, left, right } from '../core/either.js';
 import { callId } from '../core/call-id.js';
-import { type Diagnostic, warning } from '../core/diagnostic.js';
+import { type Diagnostic, error, warning } from '../core/diagnostic.js';
 import type { JsonObject } from '../core/json-schema.js';
 import type { BoundTool } from '../library/bind.js';
 import type { InvocationObserver } from '../library/events.js';
@@ -280,6 +280,20 @@ class CatalogImpl {
     if (!r.ok) return r;
     this.announceCreated(r.value, false);
     return success({ value: this.toolView(r.value, NO_USAGE), warnings: this.writeWarnings(r.value, w.right.built.warnings) });
+  };
+
+  /**
+   * What `putTool` would say of a body, without writing it (the admin page's editor checks as the
+   * user types): the errors that would refuse it and the warnings of the write. `slug` and
+   * `version`, when given, are checked as the route's.
+   */
+  checkTool = (body: unknown, options: { readonly slug?: string; readonly version?: string; readonly programs?: RequestPrograms } = {}): ReadonlyArray<Diagnostic> => {
+    const key = [...(options.slug !== undefined ? [parseSlug(options.slug)] : []), ...(options.version !== undefined ? [parseVersion(options.version)] : [])].flatMap((e) => (isLeft(e) ? e.left : []));
+    const decoded = decodeToolJson(body, this.env, { ...(options.slug !== undefined ? { slug: options.slug } : {}), ...(options.version !== undefined ? { version: options.version } : {}) });
+    if (isLeft(decoded)) return [...key, ...decoded.left];
+    const w = options.programs === undefined ? decoded : guardRequestWrite(decoded.right, options.programs, this.impls);
+    if (isLeft(w)) return [...key, error(w.left.code, w.left.message)];
+    return [...key, ...w.right.built.warnings];
   };
 
   /**
@@ -648,6 +662,7 @@ class CatalogImpl {
       listBundles: this.listBundles,
       findBundle: this.findBundle,
       putTool: this.putTool,
+      checkTool: this.checkTool,
       importTools: this.importTools,
       patchTool: this.patchTool,
       deleteTool: this.deleteTool,

@@ -2,8 +2,12 @@
  * The admin page at `/ui`: the catalog's administration and the registry's monitor in one page
  * (bundles and tools with enable/disable toggles, search on the search route, a tool's detail with
  * its gram, a tester whose form is generated from `argSchema`, a filter for agent-created tools,
- * recent usage, the calls waiting for approval with approve / approve with changes / deny). Three static files (src/server/ui/), served as they are: no build step, no
- * dependency; the page calls the service's own REST routes.
+ * recent usage, the calls waiting for approval with approve / approve with changes / deny), and what
+ * a catalog's owner writes there: bundles and tools created, edited (a new version, in a gram editor
+ * highlighted by the TextMate grammar of editors/vscode, checked by the server as one types) and
+ * deleted after a confirmation, a tool's versions side by side. Static files (src/server/ui/ and
+ * the grammar), served as they are: no build step, no dependency; the page calls the service's own
+ * REST routes, with the same token and scopes as any client.
  *
  * The files are public (they hold no data); on a server with tokens, the page asks for one and sends
  * it on its API calls. A strict Content-Security-Policy allows only the page's own script and
@@ -16,7 +20,9 @@ import type { Mount } from './service.js';
 
 const TYPES: Readonly<Record<string, string>> = {
   'index.html': 'text/html; charset=utf-8',
+  'editor.js': 'text/javascript; charset=utf-8',
   'app.js': 'text/javascript; charset=utf-8',
+  'gram.tmLanguage.json': 'application/json; charset=utf-8',
   'style.css': 'text/css; charset=utf-8',
 };
 

@@ -1,8 +1,8 @@
 /**
  * The catalog routes, relative to `/tools`: bundles, tools by `<bundle, slug,
  * version>`, invocation, the global list and search. Lists answer `{bundles|tools, nextPageToken}`.
- * Two additions the admin page needs: `GET /tools/bundles/{bundleID}` and a tool's gram
- * (`GET …/version/{v}/gram`).
+ * Three additions the admin page needs: `GET /tools/bundles/{bundleID}`, a tool's gram
+ * (`GET …/version/{v}/gram`), and a check of a tool without writing it (`POST /tools/tools/check`).
  */
 import type { InvokeOptions } from '../catalog/catalog-types.js';
 import { newId } from '../catalog/ids.js';
@@ -10,6 +10,8 @@ import type { CatalogResult } from '../catalog/result.js';
 import { queueApprover } from '../policy/approval-queue.js';
 import { httpStatusOf } from '../core/codes.js';
 import { isRecord } from '../core/json.js';
+import type { Diagnostic } from '../core/diagnostic.js';
+import { lineIndex, positionAt } from '../core/span.js';
 import type { ToolResult } from '../library/result.js';
 import { Scopes, ServiceCodes } from './codes.js';
 import { catalogProblem, problem, warningsView } from './problem.js';
@@ -257,6 +259,38 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
         }),
         200,
       );
+    },
+  },
+  {
+    method: 'post',
+    path: '/tools/tools/check',
+    operationId: 'checkTool',
+    summary: 'Check a tool as PUT …/version/{v} would write it, without writing it: its errors and warnings, placed in the gram text (the admin page\'s editor)',
+    tag: 'tools',
+    scope: Scopes.READ,
+    query: {
+      slug: { kind: 'string', maxLength: 256, description: 'the slug the tool would be written under (checked as the route\'s)' },
+      version: { kind: 'string', maxLength: 256, description: 'the version it would be written under' },
+    },
+    body: { schema: ToolWriteSchema, required: true, description: 'tool.json fields, or {"gram": "[slug:Tool {…} | signature]"}' },
+    responses: { 200: { description: '{ok, diagnostics}', schema: refTo('CheckResult') }, 400: problemRef },
+    handler: async (c) => {
+      const ds = c.catalog.checkTool(c.body, {
+        ...(c.query['slug'] !== undefined ? { slug: c.query['slug'] as string } : {}),
+        ...(c.query['version'] !== undefined ? { version: c.query['version'] as string } : {}),
+        programs: c.programs,
+      });
+      const gram = isRecord(c.body) && typeof c.body['gram'] === 'string' ? c.body['gram'] : undefined;
+      const index = gram !== undefined ? lineIndex(gram) : undefined;
+      const placed = (d: Diagnostic) => {
+        if (d.span === undefined || index === undefined || gram === undefined) return {};
+        const at = positionAt(index, Math.min(d.span.start, gram.length));
+        return { start: d.span.start, end: d.span.end, line: at.line, column: at.column };
+      };
+      return json(200, {
+        ok: !ds.some((d) => d.severity === 'error'),
+        diagnostics: ds.map((d) => ({ code: d.code, severity: d.severity, message: d.message, ...(d.hint !== undefined ? { hint: d.hint } : {}), ...placed(d) })),
+      });
     },
   },
   {

@@ -195,6 +195,31 @@ export const COMPONENTS: Readonly<Record<string, JsonObject>> = {
   BundleList: { type: 'object', properties: { bundles: { type: 'array', items: ref('Bundle') }, nextPageToken: { type: 'string' } }, required: ['bundles'] },
   ToolList: { type: 'object', properties: { tools: { type: 'array', items: ref('Tool') }, nextPageToken: { type: 'string' } }, required: ['tools'] },
   ToolWritten: { type: 'object', properties: { tool: ref('Tool'), warnings: { type: 'array', items: { type: 'object' } } }, required: ['tool'] },
+  CheckResult: {
+    type: 'object',
+    description: 'what a PUT of the body would say, nothing written: ok when no error; each diagnostic with its place in the gram text when it has one',
+    properties: {
+      ok: { type: 'boolean' },
+      diagnostics: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            code: { type: 'string' },
+            severity: { type: 'string', enum: ['error', 'warning', 'info'] },
+            message: { type: 'string' },
+            hint: { type: 'string' },
+            start: { type: 'integer', description: 'UTF-16 offset into the gram text' },
+            end: { type: 'integer' },
+            line: { type: 'integer', description: 'from 1' },
+            column: { type: 'integer', description: 'from 1' },
+          },
+          required: ['code', 'severity', 'message'],
+        },
+      },
+    },
+    required: ['ok', 'diagnostics'],
+  },
   ToolResult: {
     type: 'object',
     description: '{ok: true, value} or {ok: false, error: {code, message, details?, retryable}}',

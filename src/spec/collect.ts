@@ -21,6 +21,7 @@ import { type ToolSpecification, makeToolSpecification } from './tool-spec.js';
 import { type Field, typeEquals } from './types.js';
 import { AGENT_LABEL, AGENT_PROPERTIES, type LoadOptions, TOOL_LABELS, TOOL_PROPERTIES } from './specifications.js';
 import { spanOf } from '../core/span.js';
+import { type CompileCache, type CompiledPattern, shiftDiagnostic, shiftField, shiftSpec } from './compile-cache.js';
 
 
 // -------------------------------------------------------------------------------------------------
@@ -103,8 +104,25 @@ const specLabel = (p: SubjectPattern): 'tool' | 'agent' | undefined => {
 
 const NEAR_LABELS = ['Tool', 'ToolSpecification', 'Agent'];
 
-/** Collects the tools and agents of one parsed document (agents' references are resolved later). */
-export const collect = (text: string, options: LoadOptions): Collected => {
+/** A top-level tool pattern the cache may answer for: its key, what the last run compiled, the fields of this run. */
+interface Reusable {
+  readonly key: string;
+  readonly hit: CompiledPattern | undefined;
+  readonly fields: Array<Field | undefined>;
+}
+
+/**
+ * Collects the tools and agents of one parsed document (agents' references are resolved later).
+ * With a `cache` (compile-cache.ts), the top-level tools whose text the last run compiled are not
+ * compiled again.
+ */
+export const collect = (text: string, options: LoadOptions, cache?: CompileCache): Collected => {
+  const collected = collectWith(text, options, cache);
+  cache?.endRun();
+  return collected;
+};
+
+const collectWith = (text: string, options: LoadOptions, cache: CompileCache | undefined): Collected => {
   const file = options.filename;
   const diagnostics: Diagnostic[] = [];
   const parsed = analyzeGram(text, { ...(options.strict !== undefined ? { strict: options.strict } : {}), ...fileOpt(file) });
@@ -159,10 +177,18 @@ export const collect = (text: string, options: LoadOptions): Collected => {
     return only !== undefined && (only.kind === 'Node' || only.kind === 'Path') ? only : undefined;
   };
   const referenceNodes: NodePattern[] = [];
+  // a top-level tool that refers to no other signature compiles the same wherever it is: the cache may answer
+  const topLevel = new Set(toolPatterns);
+  const reusable = new Map<SubjectPattern, Reusable>();
   for (const tp of allToolPatterns) {
     const path = pathOf(tp);
     if (path === undefined) continue;
     const nodes = path.kind === 'Node' ? [path] : path.nodes;
+    const standsAlone = cache !== undefined && topLevel.has(tp) && !nodes.some((n) => !definesIdentifier(n) && isBareIdentity(n));
+    const key = standsAlone ? `${file ?? ''}\u0000${text.slice(tp.start, tp.end)}` : undefined;
+    const hit = key !== undefined ? cache?.get(key) : undefined;
+    const delta = hit !== undefined ? tp.start - hit.start : 0;
+    const fields: Array<Field | undefined> = [];
     nodes.forEach((n, i) => {
       if (!definesIdentifier(n)) {
         if (isBareIdentity(n)) referenceNodes.push(n); // a bare `(name)`: a reference to a definition elsewhere in the file
@@ -171,9 +197,13 @@ export const collect = (text: string, options: LoadOptions): Collected => {
       const role = i === nodes.length - 1 ? 'return' : 'parameter';
       const name = n.identifier?.value as string;
       const list = definitions.get(name) ?? [];
-      list.push({ field: compileDefinition(n, role, ctxBase), node: n, role });
+      const known = hit?.definitions[fields.length];
+      const field = hit !== undefined ? (known !== undefined ? shiftField(known, delta) : undefined) : compileDefinition(n, role, ctxBase);
+      fields.push(field);
+      list.push({ field, node: n, role });
       definitions.set(name, list);
     });
+    if (key !== undefined) reusable.set(tp, { key, hit, fields });
   }
   const defs = new Map<string, Definition>();
   const ambiguous = new Map<string, ReadonlyArray<Definition>>();
@@ -200,7 +230,8 @@ export const collect = (text: string, options: LoadOptions): Collected => {
 
   const tools: ToolEntry[] = [];
   const toolOf = (p: SubjectPattern): ToolEntry | undefined => {
-    const e = compileTool(p, text, ctx, defs, diagnostics);
+    const r = reusable.get(p);
+    const e = r !== undefined && cache !== undefined ? reuseTool(p, r, text, ctx, defs, diagnostics, cache) : compileTool(p, text, ctx, defs, diagnostics);
     if (e !== undefined) tools.push(e);
     return e;
   };
@@ -211,6 +242,28 @@ export const collect = (text: string, options: LoadOptions): Collected => {
     if (a !== undefined) agents.push(a);
   }
   return { tools, agents, diagnostics };
+};
+
+/** A top-level tool from the cache, moved to where it is now; compiled (and kept for the next run) when the cache has it not. */
+const reuseTool = (
+  p: SubjectPattern,
+  r: Reusable,
+  text: string,
+  ctx: CompileContext,
+  defs: ReadonlyMap<string, { readonly node: NodePattern }>,
+  diagnostics: Diagnostic[],
+  cache: CompileCache,
+): ToolEntry | undefined => {
+  if (r.hit === undefined) {
+    const from = diagnostics.length;
+    const e = compileTool(p, text, ctx, defs, diagnostics);
+    cache.put(r.key, { start: p.start, definitions: r.fields, ...(e !== undefined ? { name: e.name } : {}), ...(e?.spec !== undefined ? { spec: e.spec } : {}), diagnostics: diagnostics.slice(from) });
+    return e;
+  }
+  const delta = p.start - r.hit.start;
+  for (const d of r.hit.diagnostics) diagnostics.push(shiftDiagnostic(d, delta));
+  if (r.hit.name === undefined || p.identifier === undefined) return undefined;
+  return { name: r.hit.name, nameSpan: spanOf(p.identifier), ...fileOpt(ctx.file), ...(r.hit.spec !== undefined ? { spec: shiftSpec(r.hit.spec, delta) } : {}) };
 };
 
 /** The record of a pattern as a key → property map; a key given twice keeps its last value (the parser warns). */

@@ -22,6 +22,7 @@ import type { KnownTools, LoadOptions, Specifications } from './specifications.j
 import { type AgentSpecification } from './agent-spec.js';
 import { SpecCodes } from './codes.js';
 import { decodeSpecifications } from './json-form.js';
+import type { CompileCache } from './compile-cache.js';
 
 
 // -------------------------------------------------------------------------------------------------
@@ -53,13 +54,23 @@ export interface SpecificationSource {
 export const loadSpecifications = (
   sources: ReadonlyArray<SpecificationSource>,
   options: { readonly strict?: boolean; readonly knownTools?: KnownTools } = {},
+): Either<ReadonlyArray<Diagnostic>, Specifications> => loadSpecificationsWith(sources, options);
+
+/**
+ * `loadSpecifications`, with a memo of the compiled tools of one gram source loaded again and
+ * again as it is edited (the language server; compile-cache.ts): the same result, sooner.
+ */
+export const loadSpecificationsWith = (
+  sources: ReadonlyArray<SpecificationSource>,
+  options: { readonly strict?: boolean; readonly knownTools?: KnownTools },
+  cache?: CompileCache,
 ): Either<ReadonlyArray<Diagnostic>, Specifications> => {
   const docs: Collected[] = [];
   const jsonSources: SpecificationSource[] = [];
   for (const s of sources) {
     const format = s.format ?? (s.filename !== undefined && extname(s.filename).toLowerCase() === '.json' ? 'json' : 'gram');
     if (format === 'json') jsonSources.push(s);
-    else docs.push(collect(s.text, { ...(s.filename !== undefined ? { filename: s.filename } : {}), ...(options.strict !== undefined ? { strict: options.strict } : {}) }));
+    else docs.push(collect(s.text, { ...(s.filename !== undefined ? { filename: s.filename } : {}), ...(options.strict !== undefined ? { strict: options.strict } : {}) }, cache));
   }
   // JSON documents: their tools join the others; their agents may name any tool loaded
   const extraTools: ToolEntry[] = [];

@@ -143,7 +143,7 @@ const check = (t: Type, v: unknown, ptr: string, out: ValueProblem[]): void => {
       break;
     case 'Tuple':
       if (!Array.isArray(v)) return void out.push({ pointer: ptr, message: `must be an array, got ${describeValue(v)}` });
-      if (v.length !== t.items.length) return void out.push({ pointer: ptr, message: `must have exactly ${t.items.length} items, got ${v.length}` });
+      if (v.length !== t.items.length) return void out.push({ pointer: ptr, message: `must have exactly ${plural(t.items.length, 'item')}, got ${v.length}` });
       t.items.forEach((it, i) => check(it, v[i], `${ptr}/${i}`, out));
       break;
     case 'Object': {

@@ -3,7 +3,7 @@
  * downloads one). Required, as redis-server and bubblewrap are (.ci/run installs it): without it a
  * suite fails saying how to install it, rather than pass unseen.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 
 export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p));
 
@@ -24,4 +24,13 @@ export const pageErrors = (page: any): string[] => {
     if (m.type() === 'error') errors.push(m.text());
   });
   return errors;
+};
+
+/** Closes what a browser test opened, the browser first, and removes its folder. */
+type Closable = { readonly close: () => Promise<void> } | undefined;
+export const closeAll = async (browser: Closable, server: Closable, catalog: Closable, dir: string | undefined): Promise<void> => {
+  await browser?.close();
+  await server?.close();
+  await catalog?.close();
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 };

@@ -102,6 +102,28 @@ describe('the catalog routes', () => {
     expect(inv.json).toEqual({ ok: true, value: { value: [3], pretty: '[\n  3\n]' } });
   });
 
+  it('check: what a PUT would say, nothing written; gram diagnostics placed in the text (the editor\'s route)', async () => {
+    h = await harness();
+    const gram = '[parse:Tool {description: "Parses JSON text", builtin: "json_parse"} |\n  (text::Strin)==>(::Any)]';
+    const bad = await h.call('POST', '/tools/tools/check?slug=parse&version=1', { body: { gram } });
+    expect(bad.status).toBe(200);
+    expect(bad.json.ok).toBe(false);
+    const d = bad.json.diagnostics.find((x: { severity: string }) => x.severity === 'error');
+    expect(d).toMatchObject({ line: 2 });
+    expect(gram.slice(d.start, d.end)).toContain('Strin');
+    const good = await h.call('POST', '/tools/tools/check?slug=parse&version=1', { body: { gram: gram.replace('Strin', 'String') } });
+    expect(good.json).toEqual({ ok: true, diagnostics: [] });
+    // the route's slug is checked as PUT checks it; tool.json bodies are checked too
+    const other = await h.call('POST', '/tools/tools/check?slug=other', { body: { gram: gram.replace('Strin', 'String') } });
+    expect(other.json.ok).toBe(false);
+    const json = await h.call('POST', '/tools/tools/check', { body: { ...weather, argSchema: { type: 'object', properties: { city: { type: 'strin' } } } } });
+    expect(json.json.ok).toBe(false);
+    const fine = await h.call('POST', '/tools/tools/check?slug=weather&version=1', { body: weather });
+    expect(fine.json).toEqual({ ok: true, diagnostics: [] });
+    // nothing was written
+    expect((await h.call('GET', '/tools/tools?includeDisabled=true')).json.tools.filter((t: { isBuiltIn?: boolean }) => t.isBuiltIn !== true)).toEqual([]);
+  });
+
   it('invoke: 400 with every argument issue; 200 {ok: false, error} when the tool fails', async () => {
     h = await harness();
     const bad = await h.call('POST', '/api/v1/tools/json_parse/invoke', { body: { text: 1, nope: true } });

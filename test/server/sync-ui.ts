@@ -1,6 +1,8 @@
 /**
- * Regenerates src/server/ui-assets.ts from src/server/ui/ (index.html, app.js, style.css: the admin
- * page, bundled as text so that it is served wherever the code runs, the single-file CLI included).
+ * Regenerates src/server/ui-assets.ts from src/server/ui/ (index.html, editor.js, app.js, style.css:
+ * the admin page) and the TextMate grammar of editors/vscode (the editor's highlighting: one grammar
+ * for every editor), bundled as text so that it is served wherever the code runs, the single-file
+ * CLI included.
  * Run `npx tsx test/server/sync-ui.ts` after editing a file of the page; test/server/ui.test.ts
  * fails while the two disagree.
  */
@@ -9,7 +11,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const UI_DIR = fileURLToPath(new URL('../../src/server/ui/', import.meta.url));
 export const MODULE_PATH = fileURLToPath(new URL('../../src/server/ui-assets.ts', import.meta.url));
-export const UI_FILES = ['index.html', 'app.js', 'style.css'] as const;
+export const GRAMMAR_PATH = fileURLToPath(new URL('../../editors/vscode/syntaxes/gram.tmLanguage.json', import.meta.url));
+export const UI_FILES = ['index.html', 'editor.js', 'app.js', 'style.css', 'gram.tmLanguage.json'] as const;
 
 const lines = (text: string): string => ['[', ...text.split('\n').map((l) => `    ${JSON.stringify(l)},`), "  ].join('\\n')"].join('\n');
 
@@ -17,7 +20,7 @@ const lines = (text: string): string => ['[', ...text.split('\n').map((l) => `  
 export const renderUiModule = (read: (file: string) => string): string =>
   [
     '/**',
-    ' * GENERATED from src/server/ui/ by test/server/sync-ui.ts: do not edit; edit the files there and run',
+    ' * GENERATED from src/server/ui/ (and editors/vscode/syntaxes/) by test/server/sync-ui.ts: do not edit; edit the files there and run',
     ' * `npx tsx test/server/sync-ui.ts`. The admin page as text, so it is served wherever the code runs.',
     ' */',
     'export const UI_ASSETS: Readonly<Record<string, string>> = {',
@@ -26,7 +29,7 @@ export const renderUiModule = (read: (file: string) => string): string =>
     '',
   ].join('\n');
 
-export const readUiFile = (file: string): string => readFileSync(`${UI_DIR}${file}`, 'utf8');
+export const readUiFile = (file: string): string => readFileSync(file === 'gram.tmLanguage.json' ? GRAMMAR_PATH : `${UI_DIR}${file}`, 'utf8');
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   writeFileSync(MODULE_PATH, renderUiModule(readUiFile));

@@ -8,14 +8,14 @@
  * tools, and shows recent usage. The browser part is skipped, saying why, only when no chromium
  * is installed (`.ci/run` installs it).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Catalog, newId, openCatalog, openFileStore } from 'gramkit/catalog';
 import { adminPage, createService, type RunningServer, ServiceCodes, startServer } from 'gramkit/server';
 import { harness, isProblem, fullToken } from './support.js';
-import { launchChromium, pageErrors } from './browser.js';
+import { closeAll, launchChromium, pageErrors } from './browser.js';
 import { readUiFile, renderUiModule, MODULE_PATH } from './sync-ui.js';
 
 describe('the admin page, served', () => {
@@ -23,7 +23,7 @@ describe('the admin page, served', () => {
     expect(readFileSync(MODULE_PATH, 'utf8')).toBe(renderUiModule(readUiFile));
   });
 
-  it('serves its three files with their types and a strict CSP, without the token; anything else is a problem', async () => {
+  it('serves its files (the page, its scripts and style, the gram grammar) with their types and a strict CSP, without the token; anything else is a problem', async () => {
     const h = await harness({ mounts: [adminPage()], tokens: [fullToken('secret-secret-secret')] });
     try {
       const page = await h.call('GET', '/ui');
@@ -34,6 +34,11 @@ describe('the admin page, served', () => {
       expect((await h.call('GET', '/ui/')).text).toBe(page.text);
       expect((await h.call('GET', '/ui/app.js')).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
       expect((await h.call('GET', '/ui/style.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
+      expect((await h.call('GET', '/ui/editor.js')).headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      // the editor's highlighting is the TextMate grammar of the VS Code extension, served as it is
+      const grammar = await h.call('GET', '/ui/gram.tmLanguage.json');
+      expect(grammar.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(grammar.text).toBe(readFileSync(new URL('../../editors/vscode/syntaxes/gram.tmLanguage.json', import.meta.url), 'utf8'));
       isProblem(await h.call('GET', '/ui/.env'), 404, ServiceCodes.NOT_FOUND);
       isProblem(await h.call('GET', '/ui/nope.js'), 404, ServiceCodes.NOT_FOUND);
       // attack: inherited members of the file table are no files
@@ -77,12 +82,7 @@ describe('the admin page in Chromium', () => {
     browser = await launchChromium();
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await catalog?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => closeAll(browser, server, catalog, dir));
 
   it('lists, toggles, searches, shows the gram, invokes from a generated form, filters agent tools, shows usage', async () => {
     const page = await browser.newPage();

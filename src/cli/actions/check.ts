@@ -18,6 +18,7 @@ import { unescapePointer } from '../../core/json-pointer.js';
 import { hasTool, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
 import { parseModelId } from '../../providers/model-id.js';
 import type { Specifications } from '../../spec/load.js';
+import type { CompileCache } from '../../spec/compile-cache.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { HttpCodes } from '../../tools/http/codes.js';
 import { CliCodes } from '../codes.js';
@@ -37,6 +38,8 @@ export interface CheckCommandOptions {
   readonly json?: boolean;
   readonly library?: ReadonlyArray<string>;
   readonly workspace?: string;
+  /** The memo of a document checked at each edit (the language server). */
+  readonly cache?: CompileCache;
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -169,7 +172,7 @@ export const checkSource = async (
   options: CheckCommandOptions,
   workspace: string,
 ): Promise<{ readonly diagnostics: ReadonlyArray<Diagnostic>; readonly specs?: Specifications }> => {
-  const loaded = await specsOfSource(source, { strict: options.strict === true });
+  const loaded = await specsOfSource(source, { strict: options.strict === true, ...(options.cache !== undefined ? { cache: options.cache } : {}) });
   if (loaded._tag === 'Left') return { diagnostics: loaded.left.diagnostics };
   const specs = loaded.right.specs;
   const builtins = await builtinToolsOf(toolsOf(specs));

@@ -11,7 +11,8 @@
  * - formatting (`gramkit fmt`); rename of a tool or a parameter (every whole-word use outside strings).
  *
  * The file's specifications are those of its last text that loaded, so hover and completion keep
- * working while a change is half typed.
+ * working while a change is half typed. Each open document keeps its compiled tools from one change
+ * to the next (spec/compile-cache.ts): a change recompiles only the tools whose text it touched.
  */
 import { analyzeGram } from '../../gram/parse.js';
 import { formatGram } from '../../gram/print.js';
@@ -28,6 +29,7 @@ import { headerLibraryOf } from './spec-facts.js';
 import { checkSource } from './check.js';
 import type { CommandContext } from '../context.js';
 import { isLeft } from '../../core/either.js';
+import { CompileCache } from '../../spec/compile-cache.js';
 
 // -------------------------------------------------------------------------------------------------
 // what the server knows of a document
@@ -102,6 +104,8 @@ export const action = async (ctx: CommandContext): Promise<void> => {
   /** The last specifications of each document that loaded. */
   const lastSpecs = new Map<string, Specifications>();
   const versions = new Map<string, number>();
+  /** Each document's compiled tools, kept from one change to the next: a change recompiles the tools it touched. */
+  const caches = new Map<string, CompileCache>();
 
   const pathOf = (uri: string): string | undefined => (uri.startsWith('file://') ? decodeURIComponent(new URL(uri).pathname) : undefined);
 
@@ -118,10 +122,12 @@ export const action = async (ctx: CommandContext): Promise<void> => {
     const path = pathOf(doc.uri);
     const source: SpecSource = { name: path ?? doc.uri, text, builtin: false, format: 'gram', ...(path !== undefined ? { path } : {}) };
     // a header is the document's first record: parsed for its library only when the text starts with one
-    const header = /^(?:\s|\/\/[^\n]*\n)*\{/.test(text) ? headerLibraryOf(ctx, source).library : undefined;
+    const header = headerLibraryOf(ctx, source).library;
     let ds: ReadonlyArray<GramDiagnostic>;
     try {
-      const checked = await checkSource(ctx, source, header !== undefined ? { library: [header] } : {}, ctx.io.cwd);
+      const cache = caches.get(doc.uri) ?? new CompileCache();
+      caches.set(doc.uri, cache);
+      const checked = await checkSource(ctx, source, { cache, ...(header !== undefined ? { library: [header] } : {}) }, ctx.io.cwd);
       ds = checked.diagnostics;
       if (checked.specs !== undefined) lastSpecs.set(doc.uri, checked.specs);
     } catch (e) {
@@ -155,6 +161,7 @@ export const action = async (ctx: CommandContext): Promise<void> => {
   documents.onDidChangeContent((e) => void validate(e.document));
   documents.onDidClose((e) => {
     lastSpecs.delete(e.document.uri);
+    caches.delete(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
 

@@ -11,9 +11,13 @@ import { builtinSpecification, isBuiltinToolName } from '../../tools/builtin/spe
 import type { CommandContext } from '../context.js';
 import { BUILTIN, type SpecSource } from './spec-source.js';
 
+/** Text whose first token (past blank space and `//` comments) opens a record: it may have a header. */
+export const STARTS_WITH_RECORD = /^\uFEFF?(?:\s|\/\/[^\n]*(?:\n|$))*\{/;
+
 /** The header's `library` property, resolved against the file's folder (or the working directory for stdin). */
 export const headerLibraryOf = (ctx: CommandContext, source: SpecSource): { readonly library?: string; readonly problem?: string } => {
-  if (source.format !== 'gram' || source.builtin) return {};
+  // a header is the document's first record: without one, nothing to parse (a second parse of a large file is not free)
+  if (source.format !== 'gram' || source.builtin || !STARTS_WITH_RECORD.test(source.text)) return {};
   const doc = parseGram(source.text);
   if (doc._tag === 'Left' || doc.right.header === undefined) return {};
   const value = recordToJson(doc.right.header)['library'];

@@ -23,7 +23,8 @@ import type { Diagnostic } from '../../core/diagnostic.js';
 import { emptyToolLibrary, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
 import { SpecCodes } from '../../spec/codes.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
-import { type Specifications, loadSpecifications } from '../../spec/load.js';
+import { type Specifications, loadSpecificationsWith } from '../../spec/load.js';
+import type { CompileCache } from '../../spec/compile-cache.js';
 import type { CommandContext } from '../context.js';
 import type { CliIO } from '../io.js';
 import { type Loaded, loadSource, type Source } from './gram-input.js';
@@ -91,14 +92,14 @@ export const loadSpecSource = async (ctx: CommandContext, arg: string, knownTool
  */
 export const specsOfSource = async (
   source: SpecSource,
-  options: { readonly strict?: boolean; readonly knownTools?: ReadonlyArray<ToolSpecification> } = {},
+  options: { readonly strict?: boolean; readonly knownTools?: ReadonlyArray<ToolSpecification>; readonly cache?: CompileCache } = {},
 ): Promise<Either<SpecLoadFailure, LoadedSpecs>> => {
-  const { knownTools = [], ...loadOptions } = options;
+  const { knownTools = [], cache, ...loadOptions } = options;
   const sources = [{ text: source.text, filename: source.name, format: source.format }];
-  let r = loadSpecifications(sources, loadOptions);
+  let r = loadSpecificationsWith(sources, loadOptions, cache);
   if (!source.builtin && r._tag === 'Left' && r.left.some((d) => d.code === SpecCodes.UNKNOWN_TOOL)) {
     const { builtinSpecifications } = await import('../../tools/builtin/specifications.js');
-    r = loadSpecifications(sources, { ...loadOptions, knownTools: [...builtinSpecifications(), ...knownTools] });
+    r = loadSpecificationsWith(sources, { ...loadOptions, knownTools: [...builtinSpecifications(), ...knownTools] }, cache);
   }
   return r._tag === 'Left' ? left({ source, diagnostics: r.left }) : right({ source, specs: r.right });
 };

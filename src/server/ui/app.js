@@ -71,16 +71,36 @@ const query = (params) => {
 // bundles
 // ------------------------------------------------------------------------------------------------
 
+/** A list's state line: loading (the rows shown stay until the answer), empty, failed (with Retry), or nothing. */
+const listState = (id, kind, text, retry) => {
+  const p = $(id);
+  p.dataset.state = kind;
+  p.hidden = kind === 'ready';
+  p.replaceChildren(text, ...(retry !== undefined ? [' ', el('button', { type: 'button', class: 'retry', onclick: retry }, 'Retry')] : []));
+};
+
 const loadBundles = async () => {
+  listState('bundles-state', 'loading', 'Loading bundles…');
+  $('bundles').setAttribute('aria-busy', 'true');
   const all = [];
   let token;
-  do {
-    const page = await api('GET', `/tools/bundles${query({ includeDisabled: true, pageSize: 100, pageToken: token })}`);
-    all.push(...page.bundles);
-    token = page.nextPageToken;
-  } while (token !== undefined);
+  try {
+    do {
+      const page = await api('GET', `/tools/bundles${query({ includeDisabled: true, pageSize: 100, pageToken: token })}`);
+      all.push(...page.bundles);
+      token = page.nextPageToken;
+    } while (token !== undefined);
+  } catch (e) {
+    listState('bundles-state', 'error', `Could not load the bundles: ${e.message}`, () => void guard(loadBundles)());
+    throw e;
+  } finally {
+    $('bundles').removeAttribute('aria-busy');
+  }
   state.bundles = new Map(all.map((b) => [b.bundleID, b]));
   renderBundles();
+  const own = all.filter((b) => !b.isBuiltIn && (b.softDeletedAt === null || b.softDeletedAt === undefined));
+  if (own.length === 0) listState('bundles-state', 'empty', 'No bundle of yours yet: New bundle makes one.');
+  else listState('bundles-state', 'ready', '');
 };
 
 const toggle = (label, checked, onchange) => el('input', { type: 'checkbox', role: 'switch', 'aria-label': label, checked, onchange, onclick: (e) => e.stopPropagation() });
@@ -88,14 +108,17 @@ const toggle = (label, checked, onchange) => el('input', { type: 'checkbox', rol
 const renderBundles = () => {
   const list = $('bundles');
   list.replaceChildren(
-    el('li', { class: state.bundle === undefined ? 'selected' : undefined, dataset: { bundle: '' }, onclick: () => selectBundle(undefined) }, el('span', { class: 'name' }, 'All bundles')),
+    el('li', { class: state.bundle === undefined ? 'selected' : undefined, dataset: { bundle: '' }, onclick: () => selectBundle(undefined) }, el('button', { type: 'button', class: 'name link', 'aria-pressed': state.bundle === undefined ? 'true' : 'false' }, 'All bundles')),
     ...[...state.bundles.values()]
       .filter((b) => b.softDeletedAt === null || b.softDeletedAt === undefined)
+      .sort((a, b) => Number(a.isBuiltIn === true) - Number(b.isBuiltIn === true))
       .map((b) =>
         el(
           'li',
           { class: [b.bundleID === state.bundle ? 'selected' : '', b.isEnabled ? '' : 'disabled'].join(' ').trim() || undefined, dataset: { bundle: b.bundleID, slug: b.slug }, onclick: () => selectBundle(b.bundleID) },
-          el('span', { class: 'name' }, b.displayName || b.slug, b.isBuiltIn ? el('span', { class: 'badge' }, 'built-in') : undefined, el('span', { class: 'badge' }, String(b.toolCount ?? ''))),
+          el('button', { type: 'button', class: 'name link', 'aria-pressed': b.bundleID === state.bundle ? 'true' : 'false' }, b.displayName || b.slug, b.isBuiltIn ? el('span', { class: 'badge' }, 'built-in') : undefined, el('span', { class: 'badge' }, String(b.toolCount ?? ''))),
+          b.isBuiltIn ? undefined : el('button', { type: 'button', class: 'icon edit', 'aria-label': `edit bundle ${b.slug}`, title: 'Edit', onclick: (e) => (e.stopPropagation(), openBundleEditor(b)) }, '✎'),
+          b.isBuiltIn ? undefined : el('button', { type: 'button', class: 'icon delete', 'aria-label': `delete bundle ${b.slug}`, title: 'Delete', onclick: (e) => (e.stopPropagation(), deleteBundle(b)) }, '✕'),
           toggle(`enable bundle ${b.slug}`, b.isEnabled, guard(async (e) => {
             await api('PATCH', `/tools/bundles/${encodeURIComponent(b.bundleID)}`, { isEnabled: e.target.checked });
             say(`bundle ${b.slug} ${e.target.checked ? 'enabled' : 'disabled'}`);
@@ -124,11 +147,24 @@ const loadTools = async (more = false) => {
   const includeDisabled = $('show-disabled').checked;
   const agentOnly = $('agent-only').checked;
   const token = more ? state.next : undefined;
-  const page =
-    q !== ''
-      ? await api('GET', `/tools/tools/search${query({ q, includeDisabled, pageSize: 50, pageToken: token })}`)
-      : await api('GET', `/tools/tools${query({ includeDisabled, bundleIDs: state.bundle, createdBy: agentOnly ? 'agent' : undefined, recommendedPageSize: 50, pageToken: token })}`);
+  // the rows shown stay (marked busy) until the answer replaces them: the list never looks empty while it loads
+  listState('tools-state', 'loading', q !== '' ? `Searching for “${q}”…` : 'Loading tools…');
+  for (const t of ['tools', 'builtin-tools']) $(t).setAttribute('aria-busy', 'true');
+  let page;
+  try {
+    page =
+      q !== ''
+        ? await api('GET', `/tools/tools/search${query({ q, includeDisabled, pageSize: 50, pageToken: token })}`)
+        : await api('GET', `/tools/tools${query({ includeDisabled, bundleIDs: state.bundle, createdBy: agentOnly ? 'agent' : undefined, recommendedPageSize: 50, pageToken: token })}`);
+  } catch (e) {
+    if (generation === state.generation) {
+      listState('tools-state', 'error', `Could not load the tools: ${e.message}`, () => void guard(loadTools)());
+      for (const t of ['tools', 'builtin-tools']) $(t).removeAttribute('aria-busy');
+    }
+    throw e;
+  }
   if (generation !== state.generation) return;
+  for (const t of ['tools', 'builtin-tools']) $(t).removeAttribute('aria-busy');
   // the search route ranks every tool: the bundle and agent filters apply to its page here
   const rows = page.tools.filter((t) => (state.bundle === undefined || t.bundleID === state.bundle) && (!agentOnly || t.createdBy === 'agent'));
   state.tools = more ? [...state.tools, ...rows] : rows;
@@ -140,26 +176,57 @@ const loadTools = async (more = false) => {
   say('');
 };
 
+/** The loaded rows the type filter keeps, in the order the sort asks (as listed: the server's order). */
+const visibleTools = () => {
+  const type = $('type-filter').value;
+  const rows = state.tools.filter((t) => type === '' || t.type === type);
+  const by = {
+    name: (a, b) => a.slug.localeCompare(b.slug) || b.version.localeCompare(a.version, undefined, { numeric: true }),
+    newest: (a, b) => String(b.createdAt ?? '').localeCompare(String(a.createdAt ?? '')),
+    calls: (a, b) => (b.callCount ?? 0) - (a.callCount ?? 0),
+  }[$('sort').value];
+  return by === undefined ? rows : [...rows].sort(by);
+};
+
+/** The type filter offers the types of the tools loaded (the chosen one stays). */
+const renderTypeFilter = () => {
+  const select = $('type-filter');
+  const chosen = select.value;
+  const types = [...new Set([...state.tools.map((t) => t.type), ...(chosen !== '' ? [chosen] : [])])].sort();
+  select.replaceChildren(el('option', { value: '' }, 'all'), ...types.map((t) => el('option', { value: t, selected: t === chosen }, t)));
+};
+
 const renderTools = () => {
-  $('tools').tBodies[0].replaceChildren(
-    ...state.tools.map((t) =>
+  renderTypeFilter();
+  const rows = visibleTools();
+  // the user's tools first; the built-in ones in a group of their own, after them
+  const own = rows.filter((t) => t.isBuiltIn !== true);
+  const builtin = rows.filter((t) => t.isBuiltIn === true);
+  $('tools').tBodies[0].replaceChildren(...own.map(toolRow));
+  $('builtin-tools').tBodies[0].replaceChildren(...builtin.map(toolRow));
+  $('builtin-tools').hidden = builtin.length === 0;
+  $('tools').hidden = own.length === 0 && builtin.length > 0;
+  if (rows.length > 0) return void listState('tools-state', 'ready', '');
+  const q = $('search').value.trim();
+  const filtered = q !== '' || $('agent-only').checked || $('type-filter').value !== '' || state.bundle !== undefined;
+  listState('tools-state', 'empty', q !== '' ? `No tool matches “${q}”.` : filtered ? 'No tool matches these filters.' : 'No tools yet: New tool makes one.');
+};
+
+const toolRow = (t) =>
       el(
         'tr',
         { class: [t.toolID === state.selected ? 'selected' : '', t.isEnabled ? '' : 'disabled'].join(' ').trim() || undefined, dataset: { tool: t.slug, version: t.version, toolId: t.toolID }, onclick: () => void guard(showTool)(t) },
-        el('td', {}, el('strong', {}, t.slug), t.displayName && t.displayName !== t.slug ? el('div', {}, t.displayName) : undefined, t.available === false ? el('div', { class: 'unavailable' }, 'unavailable') : undefined),
+        el('td', {}, el('button', { type: 'button', class: 'link slug' }, el('strong', {}, t.slug)), t.displayName && t.displayName !== t.slug ? el('div', {}, t.displayName) : undefined, t.available === false ? el('div', { class: 'unavailable' }, 'unavailable') : undefined),
         el('td', {}, t.version),
-        el('td', {}, t.type),
-        el('td', { class: 'created-by' }, t.createdBy ?? 'system'),
-        el('td', { class: 'calls' }, String(t.callCount ?? 0)),
+        el('td', { class: 'opt' }, t.type),
+        el('td', { class: 'created-by opt' }, t.createdBy ?? 'system'),
+        el('td', { class: 'calls opt' }, String(t.callCount ?? 0)),
         el('td', {}, toggle(`enable tool ${t.slug} ${t.version}`, t.isEnabled, guard(async (e) => {
           await api('PATCH', toolPath(t), { isEnabled: e.target.checked });
           say(`${t.slug} ${t.version} ${e.target.checked ? 'enabled' : 'disabled'}`);
           await loadTools();
         }))),
-      ),
-    ),
-  );
-};
+      );
 
 // ------------------------------------------------------------------------------------------------
 // a tool: detail, gram, and a tester generated from its argSchema
@@ -168,7 +235,7 @@ const renderTools = () => {
 const showTool = async (row) => {
   state.selected = row.toolID;
   renderTools();
-  const [tool, gram] = await Promise.all([api('GET', toolPath(row)), api('GET', `${toolPath(row)}/gram`)]);
+  const [tool, gram] = await Promise.all([api('GET', toolPath(row)), api('GET', `${toolPath(row)}/gram`), loadGrammar()]);
   $('detail-pane').hidden = false;
   $('detail-title').textContent = `${tool.displayName || tool.slug} (${tool.slug} ${tool.version})`;
   $('detail-description').textContent = tool.description ?? '';
@@ -183,7 +250,11 @@ const showTool = async (row) => {
     ...(tool.available === false ? [['unavailable', tool.unavailableReason ?? '']] : []),
   ];
   $('detail-facts').replaceChildren(...facts.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]));
-  $('detail-gram').textContent = gram;
+  highlightInto($('detail-gram'), gram.replace(/\n$/, ''), grammar.rules);
+  $('detail-actions').hidden = tool.isBuiltIn === true; // the built-in tools are read-only
+  $('edit-tool').onclick = () => void guard(openToolEditor)(tool);
+  $('show-versions').onclick = () => void guard(showVersions)(tool);
+  $('delete-tool').onclick = () => deleteTool(tool);
   $('result').textContent = '';
   $('result').className = '';
   renderTester(tool);
@@ -407,6 +478,9 @@ $('search').addEventListener('input', () => {
 $('agent-only').addEventListener('change', () => void guard(loadTools)());
 $('show-disabled').addEventListener('change', () => void guard(loadTools)());
 $('more').addEventListener('click', () => void guard(loadTools)(true));
+$('sort').addEventListener('change', renderTools);
+$('type-filter').addEventListener('change', renderTools);
+wireEditor();
 $('token').value = state.token;
 $('token').addEventListener('change', () => {
   state.token = $('token').value;
