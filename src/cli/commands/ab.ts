@@ -12,6 +12,7 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .description('run the same agent on the same inputs against several tool libraries and compare them (success, tool errors, latency, answers)')
     .argument('<agent>', 'a .gram (or .json) file with the agent')
     .option('-l, --library <module>', 'a library to compare: a .ts or .js module, builtin, or an MCP server (mcp:<url>, mcp+stdio:<command>) (repeat for each variant)', collect)
+    .option('--spec <file.gram>', "an alternate specification of the agent's tools (other descriptions, parameters, types): a variant with each library and model after the agent file's own, bound where the library accepts every argument it allows (repeatable)", collect)
     .option('--catalog <dir|redis://…>', 'a tool catalog to compare, its tools bound at run time (repeatable; each is a variant after the libraries)', collect)
     .requiredOption('-i, --inputs <file>', 'JSON lines: a message per line, as "text" or {"message": "...", "id": "...", "expected": "...", "equals": "...", "pattern": "regex", "schema": {...}, "expectedToolCalls": [{"tool": {"param": [values…]}}], "toolCalls": [{"name": "...", "arguments": {...}}]}; or a BFCL test file (its possible_answer/ beside it)')
     .option('-n, --runs <n>', 'runs of each input on each library (default 1)')
