@@ -27,6 +27,7 @@ import { loadSpecSource } from './spec-source.js';
 import { renderDiagnostics } from './gram-report.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { EXPERIMENT_COLUMNS, formatExperimentReport } from '../../agent/experiment-report.js';
+import { experimentHtml } from '../../agent/experiment-html.js';
 import type { Model } from '../../agent/model.js';
 import { approveAll, denyAll } from '../../policy/approvers.js';
 import { type ScriptedCall, type ScriptedSteps, withScriptedCalls } from '../../providers/scripted-calls.js';
@@ -74,6 +75,8 @@ export interface AbCommandOptions {
   readonly resume?: boolean;
   /** A directory of model answers by request: a request made before is not made again. */
   readonly cache?: string;
+  /** Write the report as a self-contained HTML page here. */
+  readonly report?: string;
   /** Alternate specifications of the agent's tools (`.gram` files), each a variant after the agent file's own. */
   readonly spec?: ReadonlyArray<string>;
 }
@@ -498,24 +501,29 @@ const runAndReport = async (ctx: CommandContext, options: AbCommandOptions, plan
     io.stderr(`${formatAgentError(result.error)}\n${(report ?? []).map((r) => (r.report !== undefined ? `${r.variant}:\n${r.report}\n` : '')).join('')}`);
     return EXIT_FAILURE;
   }
-  const report = results !== undefined && options.json === true ? { ...result.value, results: results.runs() } : result.value;
+  const streamedRuns = results !== undefined && (options.json === true || options.report !== undefined) ? results.runs() : undefined;
+  const report = streamedRuns !== undefined && options.json === true ? { ...result.value, results: streamedRuns } : result.value;
   const json = `${JSON.stringify({ ...report, columns: EXPERIMENT_COLUMNS }, null, 2)}\n`;
-  if (options.out !== undefined && !planned.streaming) {
-    const path = isAbsolute(options.out) ? options.out : resolve(io.cwd, options.out);
+  const writeOut = async (file: string, text: string): Promise<boolean> => {
+    const path = isAbsolute(file) ? file : resolve(io.cwd, file);
     try {
       await mkdir(dirname(path), { recursive: true });
       const tmp = `${path}.${process.pid}.tmp`;
-      await writeFile(tmp, json, 'utf8');
+      await writeFile(tmp, text, 'utf8');
       await rename(tmp, path);
+      return true;
     } catch (e) {
-      io.stderr(`gramkit: cannot write ${options.out}: ${e instanceof Error ? e.message : String(e)}\n`);
-      return EXIT_FAILURE;
+      io.stderr(`gramkit: cannot write ${file}: ${e instanceof Error ? e.message : String(e)}\n`);
+      return false;
     }
-  }
+  };
+  if (options.out !== undefined && !planned.streaming && !(await writeOut(options.out, json))) return EXIT_FAILURE;
+  if (options.report !== undefined && !(await writeOut(options.report, experimentHtml(result.value, streamedRuns ?? result.value.results)))) return EXIT_FAILURE;
   if (options.json === true) io.stdout(json);
   else {
     io.stdout(formatExperimentReport(result.value));
     if (options.out !== undefined) io.stdout(`report written to ${options.out}\n`);
+    if (options.report !== undefined) io.stdout(`HTML report written to ${options.report}\n`);
   }
   return EXIT_OK;
 };

@@ -17,6 +17,7 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .requiredOption('-i, --inputs <file>', 'JSON lines: a message per line, as "text" or {"message": "...", "id": "...", "expected": "...", "equals": "...", "pattern": "regex", "schema": {...}, "expectedToolCalls": [{"tool": {"param": [values…]}}], "toolCalls": [{"name": "...", "arguments": {...}}]}; or a BFCL test file (its possible_answer/ beside it)')
     .option('-n, --runs <n>', 'runs of each input on each library (default 1)')
     .option('-o, --out <file>', 'write the whole report as JSON to this file; a .jsonl file instead gets each run as it finishes (continue a stopped experiment with --resume)')
+    .option('--report <file.html>', 'write the report as one self-contained HTML page: success and score per variant with their intervals, latency, tool errors by code, and the runs where variants disagree side by side')
     .option('--cache <dir>', 'keep each model answer in this directory under a hash of the whole request: a request made before is answered from it, not sent again')
     .option('--resume', 'continue the experiment whose runs the --out .jsonl file holds: only the runs it lacks are made')
     .option('--scorer <module>', 'a module whose default export scores a run: (run) => {score, reason}, a score from 0 to 1 (repeatable)', collect)
