@@ -395,16 +395,22 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
   // waits what the server asked (or a doubling delay), and the request is made again
   let pausedUntil = 0;
   const limited = async (call: () => Promise<ModelResult>): Promise<ModelResult> => {
+    // the common case (nothing paused) makes the request at once, without reading the clock
+    let response = pausedUntil === 0 ? await call() : undefined;
     for (let attempt = 0; ; attempt++) {
-      const wait = pausedUntil - Date.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      const response = await call();
+      if (response === undefined) {
+        const wait = pausedUntil - Date.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        response = await call();
+      }
       if (response.ok || response.error.code !== AgentCodes.RATE_LIMITED || attempt >= RATE_LIMIT_RETRIES) return response;
       const asked = (response.error.details as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
       const delay = typeof asked === 'number' && Number.isFinite(asked) && asked >= 0 ? Math.min(asked, 60_000) : Math.min(1000 * 2 ** attempt, 60_000);
       pausedUntil = Math.max(pausedUntil, Date.now() + delay);
+      response = undefined;
     }
   };
+
 
   // each run, as it finishes (or as given in `done`): summed, its answer compared within its group
   // (input, repetition) until every variant's is in, and kept whole only with `keepRuns`
@@ -475,10 +481,17 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
         return response;
       },
     };
-    const r = await runBoundAgent(v.bound, spec.message, { ...runOptions, model, observer: v.metrics });
+    const r = await runBoundAgent(v.bound, spec.message, { ...runOptions, model });
     const durationMs = round3(performance.now() - started);
     const progress = r.ok ? r.value : r.error.partial;
-    const toolCalls = (progress?.toolsUsed ?? []).map((u): ExperimentToolCall => ({ name: u.name, ok: u.result.ok, ...(u.result.ok ? {} : { code: String(u.result.error.code) }), durationMs: u.durationMs }));
+    const used = progress?.toolsUsed ?? [];
+    const toolCalls = used.map((u): ExperimentToolCall => ({ name: u.name, ok: u.result.ok, ...(u.result.ok ? {} : { code: String(u.result.error.code) }), durationMs: u.durationMs }));
+    // the variant's per-tool metrics, from the run's calls (an observer on every invocation would cost each run more)
+    for (const u of used) {
+      const base = { callId: u.id, toolName: u.name, args: u.args, startedAt: 0, durationMs: u.durationMs };
+      if (u.result.ok) v.metrics.result({ ...base, type: 'result', value: undefined });
+      else v.metrics.failed({ ...base, type: 'failed', error: u.result.error });
+    }
     const completed = r.ok;
     const content = r.ok ? r.value.content : undefined;
     const schemaOf = (tool: string): JsonObject | undefined => v.bound.definitions.find((d) => d.name === tool || d.name === tool.replace(/\./g, '_'))?.inputSchema;
