@@ -366,6 +366,34 @@ interface Totals {
   outputTokens: number;
 }
 
+/**
+ * A run reduced to what an experiment with `keepRuns: false` reads of a run given as done
+ * (summaries, paired tests, answers compared): no calls asked for, no reasons, no error message.
+ * A results file read back for `--resume` holds its runs so, not whole.
+ */
+export const slimRun = (run: ExperimentRun): ExperimentRun => {
+  const scores: Record<string, RunScore> = {};
+  for (const name in run.scores) scores[name] = { score: (run.scores[name] as RunScore).score };
+  return {
+    variant: run.variant,
+    input: run.input,
+    inputId: run.inputId,
+    repetition: run.repetition,
+    completed: run.completed,
+    success: run.success,
+    scores,
+    score: run.score,
+    askedToolCalls: [],
+    ...(run.content !== undefined ? { content: normalizeAnswer(run.content) } : {}),
+    ...(run.error !== undefined ? { error: { code: run.error.code, message: '' } } : {}),
+    toolCalls: run.toolCalls.map((c) => ({ name: c.name, ok: c.ok, ...(c.code !== undefined ? { code: c.code } : {}), durationMs: 0 })),
+    steps: run.steps,
+    durationMs: run.durationMs,
+    inputTokens: run.inputTokens,
+    outputTokens: run.outputTokens,
+  };
+};
+
 /** Runs the experiment. Never rejects; fails only when it cannot start. */
 export const runExperiment = async (options: ExperimentOptions): Promise<ExperimentResult> => {
   const prepared = prepare(options);
@@ -388,7 +416,10 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
 
   const runKey = (variant: string, input: number, repetition: number): string => JSON.stringify([variant, input, repetition]);
   const done = new Map<string, ExperimentRun>();
-  for (const r of options.done ?? []) if (r.input < inputs.length && r.repetition < runs && variants.some((v) => v.variant.name === r.variant)) done.set(runKey(r.variant, r.input, r.repetition), r);
+  const keepDone = options.keepRuns !== false;
+  for (const r of options.done ?? []) {
+    if (r.input < inputs.length && r.repetition < runs && variants.some((v) => v.variant.name === r.variant)) done.set(runKey(r.variant, r.input, r.repetition), keepDone ? r : slimRun(r));
+  }
   const { scorers = {} } = options;
 
   // a 429 the provider's retries did not get past slows the whole experiment down: every run
