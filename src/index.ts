@@ -130,10 +130,11 @@ export type { RunAgentOptions, AgentUsage, AgentProgress, AgentRun, AgentFailure
 export { runAgent, runBoundAgent, runAgentTask } from './agent/run-agent.js';
 export { DEFAULT_MAX_STEPS } from './agent/loop.js';
 export type {
-  ExperimentInput, ExperimentVariant, ExperimentRunKey, ExperimentOptions, ExperimentExecutor, ExperimentToolCall, ExperimentRun, VariantSummary,
+  ExperimentInput, ExperimentVariant, ExperimentRunKey, ExperimentModel, ExperimentOptions, ExperimentExecutor, ExperimentToolCall, ExperimentRun, VariantSummary,
   AnswerDifference, ExperimentReport, ExperimentResult,
 } from './agent/experiment.js';
 export { runExperiment } from './agent/experiment.js';
+export type { Named, VariantParts, PartsVariant } from './agent/experiment-variants.js';
 export type { LatencyStats, Interval, PairedComparison } from './agent/experiment-stats.js';
 export type { AnswerChecks, RunScore, ScorerInput, ExperimentScorer } from './agent/experiment-scoring.js';
 export { formatExperimentReport, EXPERIMENT_COLUMNS } from './agent/experiment-report.js';

@@ -10,6 +10,7 @@
  * `runExperiment` fails only when the experiment cannot start (`CONFIGURATION_ERROR`).
  */
 import { AgentCodes } from './codes.js';
+import { isLeft } from '../core/either.js';
 import { codedError, err, ok, type Result } from '../core/result.js';
 import { createToolMetrics, type MetricsSnapshot, type ToolMetrics } from '../library/metrics.js';
 import type { ToolLibrary } from '../library/tool-library.js';
@@ -23,6 +24,7 @@ import { comparePaired, type Interval, type LatencyStats, latencyStats, mean, me
 import { type AnswerChecks, builtinScores, checkAnswerChecks, type ExperimentScorer, meanScore, type RunScore, runScorer } from './experiment-scoring.js';
 import { checkExpectedToolCalls, type AskedToolCall } from './tool-call-match.js';
 import type { JsonObject } from '../core/json-schema.js';
+import { experimentVariants, type VariantParts } from './experiment-variants.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -44,9 +46,22 @@ export interface ExperimentInput extends AnswerChecks {
   readonly tools?: ReadonlyArray<string>;
 }
 
+/**
+ * One variant: a library, and optionally its own specification of the agent's tools and its own
+ * model (`experimentVariants` makes the product of specifications, libraries and models).
+ */
 export interface ExperimentVariant {
   readonly name: string;
   readonly library: ToolLibrary;
+  /**
+   * The agent as this variant specifies it (other descriptions, parameters left out, tighter
+   * types); default: the experiment's `agent`. A specification of its own binds when the library
+   * accepts every argument its schemas allow (`bindTool`'s `match: 'accepts'`), and the model is
+   * shown its descriptions.
+   */
+  readonly agent?: AgentSpecification;
+  /** This variant's model (default: the experiment's `model`). */
+  readonly model?: Model | ((key: ExperimentRunKey) => Model);
 }
 
 /** Which run a model is made for, when `model` is a function (a fresh scripted or replayed model per run). */
@@ -58,13 +73,20 @@ export interface ExperimentRunKey {
   readonly repetition: number;
 }
 
-export interface ExperimentOptions extends Omit<RunAgentOptions, 'model' | 'observer' | 'onEvent' | 'stream'> {
+/** A model for the runs: one for every run, or a function of the run. */
+export type ExperimentModel = Model | ((key: ExperimentRunKey) => Model);
+
+export interface ExperimentOptions extends Omit<RunAgentOptions, 'model' | 'observer' | 'onEvent' | 'stream'>, Partial<VariantParts<ExperimentModel>> {
   readonly agent: AgentSpecification;
-  /** Two or more libraries: `[{name, library}]`, or `{name: library}`. */
-  readonly variants: ReadonlyArray<ExperimentVariant> | Readonly<Record<string, ToolLibrary>>;
+  /**
+   * The variants: `[{name, library, agent?, model?}]`, or `{name: library}`. Or, instead, their
+   * parts as data (`specs`, `libraries`, `models`): the variants are their product, named from the
+   * parts that vary (`spec/library/model`), the first of each the baseline (experiment-variants.ts).
+   */
+  readonly variants?: ReadonlyArray<ExperimentVariant> | Readonly<Record<string, ToolLibrary>>;
   readonly inputs: ReadonlyArray<string | ExperimentInput>;
-  /** One model for every run, or one per run. */
-  readonly model: Model | ((key: ExperimentRunKey) => Model);
+  /** One model for every run, or one per run; a variant's own `model` overrides it. Required unless every variant has one. */
+  readonly model?: Model | ((key: ExperimentRunKey) => Model);
   /** Repetitions of each input on each variant (default 1). */
   readonly runs?: number;
   /** Runs at the same time (default 4). */
@@ -219,20 +241,43 @@ const normalizeInputs = (inputs: ReadonlyArray<string | ExperimentInput>): { inp
   return { inputs: out, problems };
 };
 
-const variantList = (v: ExperimentOptions['variants']): ReadonlyArray<ExperimentVariant> =>
-  Array.isArray(v) ? (v as ReadonlyArray<ExperimentVariant>) : Object.entries(v as Readonly<Record<string, ToolLibrary>>).map(([name, library]) => ({ name, library }));
+const variantList = (o: ExperimentOptions): ReadonlyArray<ExperimentVariant> => {
+  const v = o.variants;
+  if (v === undefined) {
+    if (o.libraries === undefined) return [];
+    return experimentVariants({ libraries: o.libraries, ...(o.specs !== undefined ? { specs: o.specs } : {}), ...(o.models !== undefined ? { models: o.models } : {}) });
+  }
+  return Array.isArray(v) ? (v as ReadonlyArray<ExperimentVariant>) : Object.entries(v as Readonly<Record<string, ToolLibrary>>).map(([name, library]) => ({ name, library }));
+};
 
 interface Prepared {
   readonly variant: ExperimentVariant;
   readonly bound: BoundAgent;
   readonly metrics: ToolMetrics;
+  readonly model: Model | ((key: ExperimentRunKey) => Model);
 }
+
+const isModel = (m: unknown): m is Model => typeof m === 'object' && m !== null && typeof (m as Model).generate === 'function';
+
+/** Checks a model option (one model, or a function of the run): the problem, if any. */
+const modelProblem = (options: ExperimentOptions, model: ExperimentOptions['model'], where: string): string | undefined => {
+  if (model === undefined) return `${where}has no model: give the experiment's \`model\` or the variant's`;
+  if (typeof model === 'function') {
+    const bad = checkRunOptions({ ...options, model: { id: 'per-run', generate: async () => err(codedError(AgentCodes.CONFIGURATION_ERROR, '')) } });
+    return bad?.message;
+  }
+  if (!isModel(model)) return `${where}model must be a Model ({id, generate}) or a function of the run`;
+  return checkRunOptions({ ...options, model })?.message;
+};
 
 /** Every variant bound, or one `CONFIGURATION_ERROR` naming every problem of every variant. */
 const prepare = (options: ExperimentOptions): Result<{ readonly variants: Prepared[]; readonly inputs: ExperimentInput[] }, AgentError> => {
   const problems: string[] = [];
-  const variants = variantList(options.variants);
-  if (variants.length === 0) problems.push('give at least one variant (two to compare)');
+  const variants = variantList(options);
+  if (options.variants !== undefined && (options.libraries !== undefined || options.specs !== undefined || options.models !== undefined)) {
+    problems.push('give the variants, or their parts (specs, libraries, models), not both');
+  }
+  if (variants.length === 0) problems.push('give at least one variant (two to compare): variants, or libraries');
   const names = new Set<string>();
   for (const v of variants) {
     if (typeof v.name !== 'string' || v.name === '') problems.push('every variant needs a name');
@@ -246,22 +291,28 @@ const prepare = (options: ExperimentOptions): Result<{ readonly variants: Prepar
   if (!Number.isInteger(runs) || runs < 1) problems.push(`runs must be a whole number ≥ 1, got ${String(runs)}`);
   const concurrency = options.concurrency ?? 4;
   if (!Number.isInteger(concurrency) || concurrency < 1) problems.push(`concurrency must be a whole number ≥ 1, got ${String(concurrency)}`);
-  if (typeof options.model !== 'function') {
-    const bad = checkRunOptions({ ...options, model: options.model });
-    if (bad !== undefined) problems.push(bad.message);
-  } else {
-    const bad = checkRunOptions({ ...options, model: { id: 'per-run', generate: async () => err(codedError(AgentCodes.CONFIGURATION_ERROR, '')) } });
-    if (bad !== undefined) problems.push(bad.message);
+  const modelProblems = new Set<string>();
+  if (options.model !== undefined || variants.every((v) => v.model === undefined)) {
+    const bad = modelProblem(options, options.model, '');
+    if (bad !== undefined) modelProblems.add(bad);
   }
+  for (const v of variants) {
+    if (v.model === undefined) continue;
+    const bad = modelProblem(options, v.model, `variant "${v.name}": `);
+    if (bad !== undefined) modelProblems.add(bad);
+  }
+  problems.push(...modelProblems);
   const prepared: Prepared[] = [];
   const bindErrors: unknown[] = [];
   for (const v of variants) {
     const metrics = createToolMetrics();
-    const bound = bindAgent(options.agent, v.library);
-    if (bound._tag === 'Left') {
+    // a specification of the variant's own binds to a library that accepts what it allows
+    const own = v.agent !== undefined && v.agent !== options.agent;
+    const bound = bindAgent(own ? (v.agent as AgentSpecification) : options.agent, v.library, own ? { match: 'accepts' } : {});
+    if (isLeft(bound)) {
       problems.push(`variant "${v.name}": ${bound.left.message}`);
       bindErrors.push({ variant: v.name, ...(typeof bound.left.details === 'object' ? (bound.left.details as object) : {}) });
-    } else prepared.push({ variant: v, bound: bound.right, metrics });
+    } else prepared.push({ variant: v, bound: bound.right, metrics, model: (v.model ?? options.model) as Prepared['model'] });
   }
   if (problems.length > 0) {
     return err(configurationError(`the experiment cannot start: ${problems.join('; ')}`, bindErrors.length > 0 ? { details: { variants: bindErrors } } : {}));
@@ -345,6 +396,34 @@ interface Totals {
   outputTokens: number;
 }
 
+/**
+ * A run reduced to what an experiment with `keepRuns: false` reads of a run given as done
+ * (summaries, paired tests, answers compared): no calls asked for, no reasons, no error message.
+ * A results file read back for `--resume` holds its runs so, not whole.
+ */
+export const slimRun = (run: ExperimentRun): ExperimentRun => {
+  const scores: Record<string, RunScore> = {};
+  for (const name in run.scores) scores[name] = { score: (run.scores[name] as RunScore).score };
+  return {
+    variant: run.variant,
+    input: run.input,
+    inputId: run.inputId,
+    repetition: run.repetition,
+    completed: run.completed,
+    success: run.success,
+    scores,
+    score: run.score,
+    askedToolCalls: [],
+    ...(run.content !== undefined ? { content: normalizeAnswer(run.content) } : {}),
+    ...(run.error !== undefined ? { error: { code: run.error.code, message: '' } } : {}),
+    toolCalls: run.toolCalls.map((c) => ({ name: c.name, ok: c.ok, ...(c.code !== undefined ? { code: c.code } : {}), durationMs: 0 })),
+    steps: run.steps,
+    durationMs: run.durationMs,
+    inputTokens: run.inputTokens,
+    outputTokens: run.outputTokens,
+  };
+};
+
 /** Runs the experiment. Never rejects; fails only when it cannot start. */
 export const runExperiment = async (options: ExperimentOptions): Promise<ExperimentResult> => {
   const prepared = prepare(options);
@@ -361,29 +440,41 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     for (let repetition = 0; repetition < runs; repetition++)
       for (const v of variants) if (only === undefined || only.has(JSON.stringify([v.variant.name, input, repetition]))) jobs.push({ input, repetition, v });
 
-  const { agent: _agent, variants: _variants, inputs: _inputs, model: modelOption, runs: _runs, concurrency, onRun, executor, only: _only, ...runOptions } = options;
-  const modelFor = (key: ExperimentRunKey): Model => (typeof modelOption === 'function' ? modelOption(key) : modelOption);
-  let modelId = typeof modelOption === 'function' ? '' : modelOption.id;
+  const { agent: _agent, variants: _variants, specs: _specs, libraries: _libraries, models: _models, inputs: _inputs, ...rest } = options;
+  const { model: modelOption, runs: _runs, concurrency, onRun, executor, only: _only, ...runOptions } = rest;
+  const modelFor = (v: Prepared, key: ExperimentRunKey): Model => (typeof v.model === 'function' ? v.model(key) : v.model);
+  // the report names the baseline's model (when it is one model, not a function of the run)
+  const baseModel = variants[0]?.model ?? modelOption;
+  let modelId = baseModel !== undefined && typeof baseModel !== 'function' ? baseModel.id : '';
 
   const runKey = (variant: string, input: number, repetition: number): string => JSON.stringify([variant, input, repetition]);
   const done = new Map<string, ExperimentRun>();
-  for (const r of options.done ?? []) if (r.input < inputs.length && r.repetition < runs && variants.some((v) => v.variant.name === r.variant)) done.set(runKey(r.variant, r.input, r.repetition), r);
+  const keepDone = options.keepRuns !== false;
+  for (const r of options.done ?? []) {
+    if (r.input < inputs.length && r.repetition < runs && variants.some((v) => v.variant.name === r.variant)) done.set(runKey(r.variant, r.input, r.repetition), keepDone ? r : slimRun(r));
+  }
   const { scorers = {} } = options;
 
   // a 429 the provider's retries did not get past slows the whole experiment down: every run
   // waits what the server asked (or a doubling delay), and the request is made again
   let pausedUntil = 0;
   const limited = async (call: () => Promise<ModelResult>): Promise<ModelResult> => {
+    // the common case (nothing paused) makes the request at once, without reading the clock
+    let response = pausedUntil === 0 ? await call() : undefined;
     for (let attempt = 0; ; attempt++) {
-      const wait = pausedUntil - Date.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      const response = await call();
+      if (response === undefined) {
+        const wait = pausedUntil - Date.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        response = await call();
+      }
       if (response.ok || response.error.code !== AgentCodes.RATE_LIMITED || attempt >= RATE_LIMIT_RETRIES) return response;
       const asked = (response.error.details as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
       const delay = typeof asked === 'number' && Number.isFinite(asked) && asked >= 0 ? Math.min(asked, 60_000) : Math.min(1000 * 2 ** attempt, 60_000);
       pausedUntil = Math.max(pausedUntil, Date.now() + delay);
+      response = undefined;
     }
   };
+
 
   // each run, as it finishes (or as given in `done`): summed, its answer compared within its group
   // (input, repetition) until every variant's is in, and kept whole only with `keepRuns`
@@ -437,7 +528,7 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     const key = { variant: v.variant.name, input, repetition };
     if (executor !== undefined) {
       const made = await executor(key);
-      if (modelId === '') modelId = modelIdOf(modelFor, key);
+      if (modelId === '') modelId = modelIdOf((k) => modelFor(v, k), key);
       countToolCalls(v.metrics, made);
       try {
         onRun?.(made);
@@ -450,7 +541,7 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     const started = performance.now();
     let chosen: Model;
     try {
-      chosen = modelFor(key);
+      chosen = modelFor(v, key);
     } catch (e) {
       chosen = { id: 'per-run', generate: async () => err(codedError(AgentCodes.CONFIGURATION_ERROR, `the model function threw: ${e instanceof Error ? e.message : String(e)}`)) };
     }
@@ -466,10 +557,17 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
         return response;
       },
     };
-    const r = await runBoundAgent(v.bound, spec.message, { ...runOptions, model, observer: v.metrics });
+    const r = await runBoundAgent(v.bound, spec.message, { ...runOptions, model });
     const durationMs = round3(performance.now() - started);
     const progress = r.ok ? r.value : r.error.partial;
-    const toolCalls = (progress?.toolsUsed ?? []).map((u): ExperimentToolCall => ({ name: u.name, ok: u.result.ok, ...(u.result.ok ? {} : { code: String(u.result.error.code) }), durationMs: u.durationMs }));
+    const used = progress?.toolsUsed ?? [];
+    const toolCalls = used.map((u): ExperimentToolCall => ({ name: u.name, ok: u.result.ok, ...(u.result.ok ? {} : { code: String(u.result.error.code) }), durationMs: u.durationMs }));
+    // the variant's per-tool metrics, from the run's calls (an observer on every invocation would cost each run more)
+    for (const u of used) {
+      const base = { callId: u.id, toolName: u.name, args: u.args, startedAt: 0, durationMs: u.durationMs };
+      if (u.result.ok) v.metrics.result({ ...base, type: 'result', value: undefined });
+      else v.metrics.failed({ ...base, type: 'failed', error: u.result.error });
+    }
     const completed = r.ok;
     const content = r.ok ? r.value.content : undefined;
     const schemaOf = (tool: string): JsonObject | undefined => v.bound.definitions.find((d) => d.name === tool || d.name === tool.replace(/\./g, '_'))?.inputSchema;

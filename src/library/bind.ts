@@ -10,6 +10,7 @@
 import { plural } from '../core/plural.js';
 import { ToolCodes } from './codes.js';
 import { acceptsAnything } from '../spec/schema-keywords.js';
+import { schemaAcceptGaps } from '../spec/schema-accepts.js';
 import { type Either, left, right } from '../core/either.js';
 import type { Diagnostic } from '../core/diagnostic.js';
 import type { JsonSchema } from '../core/json-schema.js';
@@ -73,6 +74,15 @@ export interface BindOptions {
   readonly timeoutMs?: number;
   /** Passed to implementations as `ctx.context` when the caller gives none. */
   readonly context?: unknown;
+  /**
+   * What binding demands of the tool (default `same`): `same`, the specification's name,
+   * description and argument schema (structurally); `accepts`, only that the tool accepts every
+   * argument the specification's schema allows (and, when it declares an output schema, that
+   * the specification's accepts every output the tool's allows): an alternate specification of the
+   * same tool (other descriptions, an optional parameter left out, a tighter type) binds, and the
+   * model sees the specification's descriptions.
+   */
+  readonly match?: 'same' | 'accepts';
 }
 
 /** Why the validators of a bound tool cannot be compiled (reported by `invoke` on the first call). */
@@ -207,7 +217,7 @@ const showTextDifference = (a: string, b: string): string => {
 const closedLike = (spec: JsonSchema, tool: JsonSchema): JsonSchema =>
   typeof spec === 'object' && typeof tool === 'object' && spec['additionalProperties'] === false && tool['additionalProperties'] === undefined ? { ...tool, additionalProperties: false } : tool;
 
-const mismatchesOf = (spec: ToolSpecification, tool: Tool): Mismatch[] => {
+const mismatchesOf = (spec: ToolSpecification, tool: Tool, match: 'same' | 'accepts'): Mismatch[] => {
   const out: Mismatch[] = [];
   if (tool.name !== spec.name) {
     out.push({
@@ -216,6 +226,7 @@ const mismatchesOf = (spec: ToolSpecification, tool: Tool): Mismatch[] => {
       differences: [{ pointer: '', kind: 'changed', expected: spec.name, actual: tool.name }],
     });
   }
+  if (match === 'accepts') return [...out, ...acceptMismatches(spec, tool)];
   const sd = normalizeDescription(spec.description);
   const td = normalizeDescription(tool.description);
   if (sd !== td) {
@@ -236,6 +247,30 @@ const mismatchesOf = (spec: ToolSpecification, tool: Tool): Mismatch[] => {
         code: ToolCodes.OUTPUT_SCHEMA_MISMATCH,
         message: `the output schemas differ in ${outDiffs.length >= MAX_DIFFS ? `${MAX_DIFFS} or more places` : plural(outDiffs.length, 'place')}`,
         differences: outDiffs,
+      });
+    }
+  }
+  return out;
+};
+
+/** `match: 'accepts'`: where the tool refuses an argument the specification allows, or returns an output it does not. */
+const acceptMismatches = (spec: ToolSpecification, tool: Tool): Mismatch[] => {
+  const out: Mismatch[] = [];
+  const args = schemaAcceptGaps(tool.schema, spec.schema, MAX_DIFFS);
+  if (args.length > 0) {
+    out.push({
+      code: ToolCodes.SCHEMA_MISMATCH,
+      message: `the tool's argument schema does not accept every argument the specification allows (${args.length >= MAX_DIFFS ? `${MAX_DIFFS} or more places` : plural(args.length, 'place')})`,
+      differences: args,
+    });
+  }
+  if (tool.outputSchema !== undefined) {
+    const output = schemaAcceptGaps(spec.outputSchema, tool.outputSchema, MAX_DIFFS).map((d) => ({ ...d, expected: d.actual, actual: d.expected }));
+    if (output.length > 0) {
+      out.push({
+        code: ToolCodes.OUTPUT_SCHEMA_MISMATCH,
+        message: `the specification's output schema does not accept every output the tool's allows (${output.length >= MAX_DIFFS ? `${MAX_DIFFS} or more places` : plural(output.length, 'place')})`,
+        differences: output,
       });
     }
   }
@@ -288,7 +323,7 @@ const bindOne = (spec: ToolSpecification, library: ToolLibrary, options: BindOpt
   if (problems.length > 0) {
     return err(bindError(ToolCodes.INVALID, spec.name, `the library entry "${spec.name}" is not a usable tool: ${problems.map((p) => p.message).join('; ')}`, { problems }));
   }
-  const mismatches = mismatchesOf(spec, tool);
+  const mismatches = mismatchesOf(spec, tool, options.match ?? 'same');
   if (mismatches.length > 0) {
     const words = mismatches.map((m) => MISMATCH_WORDS[m.code]);
     const what = words.length === 1 ? `its ${words[0]} differs` : `its ${words.slice(0, -1).join(', ')} and ${words[words.length - 1]} differ`;

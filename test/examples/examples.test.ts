@@ -58,7 +58,7 @@ const gramkitCommands = (body: string): string[][] => {
 };
 
 /** Options whose value is a file the command writes: sent to a temporary directory. */
-const WRITES = new Set(['-o', '--out', '--record']);
+const WRITES = new Set(['-o', '--out', '--record', '--report']);
 const redirect = (argv: string[]): string[] => argv.map((w, i) => (i > 0 && WRITES.has(argv[i - 1] as string) ? join(out, w.replace(/[/\\]/g, '_')) : w));
 
 /** `expected` as a pattern: `…` any word, spaces any spacing; every line must appear, in order. */

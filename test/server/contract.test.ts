@@ -116,7 +116,11 @@ const specific: Readonly<Record<string, () => Sent>> = {
   'createTool 201': () => ({ method: 'POST', path: `/tools/bundles/${fixtures.bundleID}/tools`, body: JSON.stringify({ ...toolWrite, slug: 'contract-made-tool', version: '1' }) }),
   'createTool 404': () => ({ method: 'POST', path: `/tools/bundles/${UNKNOWN_UUID}/tools`, body: JSON.stringify({ ...toolWrite, slug: 'contract-lost', version: '1' }) }),
   'createTool 409': () => ({ method: 'POST', path: `/tools/bundles/${fixtures.bundleID}/tools`, body: JSON.stringify({ ...toolWrite, slug: 'contract-made-tool', version: '1' }) }),
-  'checkTool 200': () => ({ method: 'POST', path: '/tools/tools/check?slug=contract-checked&version=1', body: JSON.stringify({ gram: '[contract-checked:Tool {description: "Checks"} | (text::String)==>(::String)]' }) }),
+  'checkTool 200': () => ({
+    method: 'POST',
+    path: '/tools/tools/check?slug=contract-checked&version=1',
+    body: JSON.stringify({ gram: '[contract-checked:Tool {description: "Checks"} | (text::String)==>(::String)]' }),
+  }),
   // checking needs only the read scope, which the reader has: its 403 is the forbidden host
   'checkTool 403': () => ({ method: 'POST', path: '/tools/tools/check', body: JSON.stringify({ gram: '[x:Tool {description: "X"} | (a::String)==>(::String)]' }), headers: { host: 'evil.example' } }),
   'patchTool 200': () => ({ method: 'PATCH', path: fill(TOOL_PATH, fixtures), body: JSON.stringify({ isEnabled: true }) }),

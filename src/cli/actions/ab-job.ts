@@ -29,6 +29,8 @@ const KIND = 'gramkit-ab-run';
 export interface JobOptions {
   readonly library?: ReadonlyArray<string>;
   readonly catalog?: ReadonlyArray<string>;
+  /** Alternate specifications of the agent's tools (`--spec`). */
+  readonly spec?: ReadonlyArray<string>;
   readonly inputs: string;
   readonly runs?: string;
   readonly agent?: string;
@@ -82,6 +84,7 @@ export const jobDefinition = (file: string, options: AbArguments, cwd: string): 
   const o: Record<string, unknown> = {
     library: options.library?.map((r) => (isNamed(r) ? r : abs(r))),
     catalog: options.catalog?.map((c) => (isUrl(c) ? c : abs(c))),
+    spec: options.spec?.map(abs),
     inputs: abs(options.inputs ?? ''),
     runs: options.runs,
     agent: options.agent,
@@ -160,6 +163,7 @@ export const checkJob = (data: unknown, allowance: WorkerAllowance): { readonly 
   });
   list(o['catalog'], 'catalog', (c) => (isUrl(c) ? problems.push(`catalog ${c}: a worker opens only catalog directories under its root`) : file(c, 'the catalog')));
   list(o['scorer'], 'scorer', (s) => file(s, 'the scorer'));
+  list(o['spec'], 'spec', (s) => file(s, 'the specification'));
   list(o['model'], 'model', (m) => (m.startsWith('replay:') ? file(m.slice(7), 'the recording') : undefined));
   if (o['cache'] !== undefined) {
     if (typeof o['cache'] !== 'string' || !isAbsolute(o['cache'])) problems.push('the cache must be an absolute path');

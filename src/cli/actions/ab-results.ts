@@ -6,7 +6,7 @@
  * none counted twice, and the report is the one an uninterrupted experiment makes.
  */
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
-import type { ExperimentRun } from '../../agent/experiment.js';
+import { type ExperimentRun, slimRun } from '../../agent/experiment.js';
 import { isRecord } from '../../core/json.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -23,7 +23,7 @@ export interface ResultsHeader {
 }
 
 export interface ResultsFile {
-  /** Runs already in the file (empty unless resuming). */
+  /** Runs already in the file (empty unless resuming), reduced to what the experiment reads of them (`slimRun`): the whole runs stay in the file. */
   readonly done: ReadonlyArray<ExperimentRun>;
   /** Appends a run (synchronously: one write of one line). */
   readonly append: (run: ExperimentRun) => void;
@@ -83,7 +83,7 @@ export const openResults = (path: string, header: ResultsHeader, resume: boolean
         first = undefined;
       }
       if (!sameExperiment(first, header)) return { ok: false, error: `${path} holds the results of another experiment (its agent, variants, inputs or --runs differ): resume with the same arguments, or give another file` };
-      done.push(...runsOf(lines.slice(1)));
+      done.push(...runsOf(lines.slice(1)).map(slimRun));
       keep = Buffer.byteLength(complete);
     }
   }

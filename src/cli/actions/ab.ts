@@ -21,7 +21,13 @@ import { isRecord } from '../../core/json.js';
 import { checkAnswerChecks } from '../../agent/experiment-scoring.js';
 import { checkExpectedToolCalls } from '../../agent/tool-call-match.js';
 import { type ExperimentExecutor, type ExperimentInput, type ExperimentRunKey, type ExperimentVariant, runExperiment } from '../../agent/experiment.js';
+import { experimentVariants } from '../../agent/experiment-variants.js';
+import { isLeft } from '../../core/either.js';
+import { loadSpecSource } from './spec-source.js';
+import { renderDiagnostics } from './gram-report.js';
+import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { EXPERIMENT_COLUMNS, formatExperimentReport } from '../../agent/experiment-report.js';
+import { experimentHtml } from '../../agent/experiment-html.js';
 import type { Model } from '../../agent/model.js';
 import { approveAll, denyAll } from '../../policy/approvers.js';
 import { type ScriptedCall, type ScriptedSteps, withScriptedCalls } from '../../providers/scripted-calls.js';
@@ -71,6 +77,10 @@ export interface AbCommandOptions {
   readonly cache?: string;
   /** `redis://host:port`: every run goes on a BullMQ queue there, made by `gramkit worker`s (ab-queue.ts). */
   readonly queue?: string;
+  /** Write the report as a self-contained HTML page here. */
+  readonly report?: string;
+  /** Alternate specifications of the agent's tools (`.gram` files), each a variant after the agent file's own. */
+  readonly spec?: ReadonlyArray<string>;
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -230,7 +240,8 @@ export const variantNames = (refs: ReadonlyArray<string>): ReadonlyArray<string>
 };
 
 /** The `--model` arguments, `[undefined]` (the agent's model, else offline) when none. */
-const modelList = (m: string | ReadonlyArray<string> | undefined): ReadonlyArray<string | undefined> => (m === undefined ? [undefined] : typeof m === 'string' ? [m] : m.length === 0 ? [undefined] : m);
+const modelList = (m: string | ReadonlyArray<string> | undefined): ReadonlyArray<string | undefined> =>
+  m === undefined ? [undefined] : typeof m === 'string' ? [m] : m.length === 0 ? [undefined] : m;
 
 /**
  * The possible answers of a BFCL test file, by id: BFCL keeps them in `possible_answer/<the same
@@ -301,6 +312,44 @@ export const action = async (ctx: CommandContext, file: string, options: AbComma
   }
 };
 
+/**
+ * The specifications of the experiment: the agent file's own, then each `--spec` file's, in which
+ * every tool replaces the agent's tool of the same name. `undefined` (after saying why, for every
+ * file at once) when a file does not load or specifies a tool the agent does not use.
+ */
+const specVariants = async (
+  ctx: CommandContext,
+  file: string,
+  agent: AgentSpecification,
+  files: ReadonlyArray<string>,
+  known: ReadonlyArray<ToolSpecification>,
+): Promise<ReadonlyArray<{ readonly name: string; readonly value: AgentSpecification }> | undefined> => {
+  if (files.length === 0) return [];
+  const names = variantNames([file, ...files]);
+  const out = [{ name: names[0] as string, value: agent }];
+  let failed = false;
+  for (const [i, f] of files.entries()) {
+    const loaded = await loadSpecSource(ctx, f, [...agent.tools, ...known]);
+    if (isLeft(loaded)) {
+      failed = true;
+      const problem = loaded.left;
+      if (problem.message !== undefined) ctx.io.stderr(`gramkit: --spec ${f}: ${problem.message}\n`);
+      else ctx.io.stderr(renderDiagnostics(problem.diagnostics, problem.source?.text ?? '', problem.source?.name ?? f));
+      continue;
+    }
+    const tools = new Map(loaded.right.specs.tools.map((t) => [t.name, t]));
+    const unused = [...tools.keys()].filter((name) => !agent.tools.some((t) => t.name === name));
+    if (tools.size === 0 || unused.length > 0) {
+      failed = true;
+      const uses = agent.tools.map((t) => t.name).join(', ');
+      ctx.io.stderr(`gramkit: --spec ${f}: ${tools.size === 0 ? 'specifies no tool' : `specifies ${unused.join(', ')}, which agent "${agent.name}" does not use`} (it uses ${uses})\n`);
+      continue;
+    }
+    out.push({ name: names[i + 1] as string, value: { ...agent, tools: agent.tools.map((t) => tools.get(t.name) ?? t) } });
+  }
+  return failed ? undefined : out;
+};
+
 export interface Numbers {
   readonly runs: { readonly value?: number };
   readonly concurrency: { readonly value?: number };
@@ -332,7 +381,8 @@ const experiment = async (ctx: CommandContext, file: string, options: AbCommandO
     const path = isAbsolute(options.out) ? options.out : resolve(io.cwd, options.out);
     try {
       await mkdir(dirname(path), { recursive: true });
-      const opened = openResults(path, { agent: agent.name, variants: variants.map((v) => v.name), inputs: plan.inputs.map((x) => x.id ?? ''), runsPerInput: runs.value ?? 1 }, options.resume === true);
+      const header = { agent: agent.name, variants: variants.map((v) => v.name), inputs: plan.inputs.map((x) => x.id ?? ''), runsPerInput: runs.value ?? 1 };
+      const opened = openResults(path, header, options.resume === true);
       if (!opened.ok) {
         io.stderr(`gramkit: ${opened.error}\n`);
         return EXIT_FAILURE;
@@ -344,7 +394,8 @@ const experiment = async (ctx: CommandContext, file: string, options: AbCommandO
     }
   }
   // --queue: every run is made by a worker (ab-queue.ts, loaded only then)
-  const queued = options.queue === undefined ? undefined : await (await import('./ab-queue.js')).queueExecutor(options.queue, { file, options, cwd: io.cwd }, plan.inputs.map((x, i) => x.id ?? String(i + 1)));
+  const inputIds = plan.inputs.map((x, i) => x.id ?? String(i + 1));
+  const queued = options.queue === undefined ? undefined : await (await import('./ab-queue.js')).queueExecutor(options.queue, { file, options, cwd: io.cwd }, inputIds);
   if (queued !== undefined && !queued.ok) {
     io.stderr(`gramkit: --queue ${options.queue}: ${queued.error}\n`);
     return EXIT_FAILURE;
@@ -362,7 +413,6 @@ export interface Plan {
   readonly agent: AgentSpecification;
   readonly variants: ReadonlyArray<ExperimentVariant>;
   readonly inputs: ReadonlyArray<ExperimentInput>;
-  readonly model: Model | ((key: ExperimentRunKey) => Model);
   readonly scorers: Readonly<Record<string, ExperimentScorer>>;
 }
 
@@ -402,46 +452,42 @@ export const planExperiment = async (ctx: CommandContext, file: string, options:
     if (library._tag === 'Left') return library.left.code;
     libraries.push({ name: names[refs.length + i] as string, library: library.right });
   }
-  // the variants are the product of the libraries and the models, named by the parts that vary
+  const specs = await specVariants(ctx, file, agent, options.spec ?? [], known);
+  if (specs === undefined) return EXIT_FAILURE;
+  // the variants are the product of the specifications, the libraries and the models, named by the parts that vary
   const modelArgs = modelList(options.model);
   const replayMatch = options.replayMatch;
   const fresh = replayMatch === 'sequence';
   const cacheDir = options.cache === undefined ? undefined : isAbsolute(options.cache) ? options.cache : resolve(io.cwd, options.cache);
   const cached = (m: Model): Model => (cacheDir === undefined ? m : cachedModel(m, cacheDir));
-  const variants: ExperimentVariant[] = [];
-  const modelsByVariant = new Map<string, { readonly choice: ModelChoice; readonly shared: Model }>();
+  const scripted = parsed.scripts.some((s) => s !== undefined);
   const modelNames = variantNames(modelArgs.map((m) => (m === undefined ? 'default' : m.startsWith('replay:') ? `replay:${basename(m.slice(7), extname(m))}` : m)).map((m) => `${m}.x`));
-  for (const lib of libraries) {
-    for (const [j, m] of modelArgs.entries()) {
-      const choice: ModelChoice = {
-        ...(m !== undefined ? { model: m } : {}),
-        ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-        ...(replayMatch === 'exact' || replayMatch === 'sequence' ? { replayMatch } : {}),
-      };
-      const model = agentModel(ctx, agent, choice);
-      if (model._tag === 'Left') return model.left.code;
-      const name = modelArgs.length === 1 ? lib.name : libraries.length === 1 ? (modelNames[j] as string) : `${lib.name}/${modelNames[j] as string}`;
-      variants.push({ name, library: lib.library });
-      modelsByVariant.set(name, { choice, shared: cached(model.right) });
-    }
+  const models: Array<{ readonly name: string; readonly value: Model | ((key: ExperimentRunKey) => Model) }> = [];
+  for (const [j, m] of modelArgs.entries()) {
+    const choice: ModelChoice = {
+      ...(m !== undefined ? { model: m } : {}),
+      ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+      ...(replayMatch === 'exact' || replayMatch === 'sequence' ? { replayMatch } : {}),
+    };
+    const model = agentModel(ctx, agent, choice);
+    if (model._tag === 'Left') return model.left.code;
+    const shared = cached(model.right);
+    // a replay by sequence starts over in each run; scripted calls come before the model's answer
+    const perRun = (key: ExperimentRunKey): Model => {
+      const base = fresh ? cached(((x) => (x._tag === 'Right' ? x.right : shared))(agentModel(ctx, agent, choice))) : shared;
+      const steps = parsed.scripts[key.input];
+      return steps !== undefined ? withScriptedCalls(steps, base) : base;
+    };
+    models.push({ name: modelNames[j] as string, value: fresh || scripted ? perRun : shared });
   }
-  const first = modelsByVariant.get(variants[0]?.name ?? '');
-  if (first === undefined) return EXIT_USAGE;
-  const shared = first.shared;
-  // a replay by sequence starts over in each run; scripted calls come before the model's answer
-  const modelOf = (key: ExperimentRunKey): Model => {
-    const mine = modelsByVariant.get(key.variant) ?? first;
-    const base = fresh ? cached(((m) => (m._tag === 'Right' ? m.right : mine.shared))(agentModel(ctx, agent, mine.choice))) : mine.shared;
-    const steps = parsed.scripts[key.input];
-    return steps !== undefined ? withScriptedCalls(steps, base) : base;
-  };
-  const perRun = fresh || modelArgs.length > 1 || parsed.scripts.some((s) => s !== undefined);
+  const parts = { specs, libraries: libraries.map((l) => ({ name: l.name, value: l.library })), models };
+  const variants = experimentVariants(parts);
   const loadedScorers = await loadScorers(io.cwd, options.scorer ?? []);
   if (loadedScorers.problems.length > 0) {
     io.stderr(`gramkit: ${loadedScorers.problems.join('\n  ')}\n`);
     return EXIT_FAILURE;
   }
-  return { agent, variants, inputs: parsed.inputs, model: perRun ? modelOf : shared, scorers: loadedScorers.scorers };
+  return { agent, variants, inputs: parsed.inputs, scorers: loadedScorers.scorers };
 };
 
 interface Planned extends Plan {
@@ -471,7 +517,6 @@ const runAndReport = async (ctx: CommandContext, options: AbCommandOptions, plan
     agent,
     variants,
     inputs: planned.inputs,
-    model: planned.model,
     scorers: planned.scorers,
     ...(results !== undefined ? { done: results.done } : {}),
     // streamed runs are in the file: the experiment keeps only what its summaries need
@@ -490,24 +535,29 @@ const runAndReport = async (ctx: CommandContext, options: AbCommandOptions, plan
     io.stderr(`${formatAgentError(result.error)}\n${(report ?? []).map((r) => (r.report !== undefined ? `${r.variant}:\n${r.report}\n` : '')).join('')}`);
     return EXIT_FAILURE;
   }
-  const report = results !== undefined && options.json === true ? { ...result.value, results: results.runs() } : result.value;
+  const streamedRuns = results !== undefined && (options.json === true || options.report !== undefined) ? results.runs() : undefined;
+  const report = streamedRuns !== undefined && options.json === true ? { ...result.value, results: streamedRuns } : result.value;
   const json = `${JSON.stringify({ ...report, columns: EXPERIMENT_COLUMNS }, null, 2)}\n`;
-  if (options.out !== undefined && !planned.streaming) {
-    const path = isAbsolute(options.out) ? options.out : resolve(io.cwd, options.out);
+  const writeOut = async (file: string, text: string): Promise<boolean> => {
+    const path = isAbsolute(file) ? file : resolve(io.cwd, file);
     try {
       await mkdir(dirname(path), { recursive: true });
       const tmp = `${path}.${process.pid}.tmp`;
-      await writeFile(tmp, json, 'utf8');
+      await writeFile(tmp, text, 'utf8');
       await rename(tmp, path);
+      return true;
     } catch (e) {
-      io.stderr(`gramkit: cannot write ${options.out}: ${e instanceof Error ? e.message : String(e)}\n`);
-      return EXIT_FAILURE;
+      io.stderr(`gramkit: cannot write ${file}: ${e instanceof Error ? e.message : String(e)}\n`);
+      return false;
     }
-  }
+  };
+  if (options.out !== undefined && !planned.streaming && !(await writeOut(options.out, json))) return EXIT_FAILURE;
+  if (options.report !== undefined && !(await writeOut(options.report, experimentHtml(result.value, streamedRuns ?? result.value.results)))) return EXIT_FAILURE;
   if (options.json === true) io.stdout(json);
   else {
     io.stdout(formatExperimentReport(result.value));
     if (options.out !== undefined) io.stdout(`report written to ${options.out}\n`);
+    if (options.report !== undefined) io.stdout(`HTML report written to ${options.report}\n`);
   }
   return EXIT_OK;
 };

@@ -15,7 +15,7 @@
  * BullMQ's stalled-job check then puts them back on the queue for another worker. Model requests
  * keep the per-provider limits across every worker (worker-limits.ts).
  */
-import { type ExperimentRun, runExperiment } from '../../agent/experiment.js';
+import { type ExperimentRun, type ExperimentRunKey, runExperiment } from '../../agent/experiment.js';
 import type { Model } from '../../agent/model.js';
 import { isAbsolute, resolve } from 'node:path';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
@@ -132,14 +132,16 @@ export const action = async (ctx: CommandContext, options: WorkerCommandOptions)
     };
     const bad = [numbers.runs, numbers.maxSteps, numbers.timeout].find((p) => p.problem !== undefined);
     if (bad !== undefined) return refuse(bad.problem as string);
-    const modelOf = plan.model;
-    const model = typeof modelOf === 'function' ? (k: Parameters<typeof modelOf>[0]): Model => limited(modelOf(k)) : limited(modelOf);
+    // each variant's model, its requests under the limits every worker shares
+    const variants = plan.variants.map((v) => {
+      const m = v.model;
+      return m === undefined ? v : { ...v, model: typeof m === 'function' ? (k: ExperimentRunKey): Model => limited(m(k)) : limited(m) };
+    });
     let made: ExperimentRun | undefined;
     const result = await runExperiment({
       agent: plan.agent,
-      variants: plan.variants,
+      variants,
       inputs: plan.inputs,
-      model,
       scorers: plan.scorers,
       // the worker's approvals and policies, never the job's
       ...runOptionsOf({ ...ctx, io: { ...io, cwd: root } }, { yes: options.yes === true }, numbers),
