@@ -3,43 +3,56 @@
  * a directory that several processes may serve at once.
  *
  * ```
- * DIR/lock                 the lock file (open-file-description locks, see file-lock.ts)
- * DIR/journal              one line per changed record: "<kind> <id>\n", appended under the lock
- * DIR/intent               the records a write is changing, while it is in flight
- * DIR/bundles/<id>.json    bundle records
- * DIR/tools/<id>.json      tool records
- * DIR/usage.json           {toolID: {callCount, lastCalledAt}}
+ * DIR/lock                      the lock file (open-file-description locks, see file-lock.ts)
+ * DIR/journal                   one line per changed record: "<kind> <id>\n", appended under the lock
+ * DIR/intent                    the records a write is changing, while it is in flight
+ * DIR/snapshot                  every record on one line, at a journal position (snapshot.ts)
+ * DIR/bundles/<xx>/<id>.json    bundle records (<xx>: the id's last two hex digits, record-files.ts)
+ * DIR/tools/<xx>/<id>.json      tool records
+ * DIR/usage.json                {toolID: {callCount, lastCalledAt}}
  * DIR/history/global.jsonl, DIR/history/agents/<sha256 of the agent id>.jsonl (an agent's file
- *                          expires 30 days after its last call, as the Redis store's key does, and
- *                          at most 10,000 are kept: the oldest go first)
- * DIR/tmp/                 temporary files of atomic writes (swept under the lock)
+ *                               expires 30 days after its last call, as the Redis store's key does,
+ *                               and at most 10,000 are kept: the oldest go first)
+ * DIR/tmp/                      temporary files of atomic writes (swept under the lock)
  * ```
  *
- * A write, holding the lock: (1) the intent file (written in place), (2) each record written
- * atomically (temporary file, fsync, rename), (3) the journal lines appended, (4) the intent
- * cleared; then, the lock released, (5) the records' directory flushed; only then is it
- * acknowledged. Two flushes a record, the disk's own floor: the intent and the journal need only
- * outlive a killed process (the page cache keeps them), since after a crash of the machine every
- * process loads the records again. Whoever takes the lock next and finds an intent (its writer
- * died) sweeps `tmp/`, ends a partial journal line and journals those records again, so no
- * process misses a record that reached the disk. A reader follows the journal from its position (`<inode>:<offset>`): a journal line exists
- * only once its record is in place. When the journal passes 4 MB it is replaced by an empty one
- * (new inode): readers then reload everything.
+ * A write, holding the lock (only calls that touch the page cache, made synchronously): (1) the
+ * intent file (written in place), (2) each record written to a temporary file and renamed into
+ * place, (3) the journal lines appended, (4) the intent cleared. Then, the lock released (so
+ * concurrent writers, in this process or others, flush together): (5) each record's file and its
+ * directory flushed; only then is it acknowledged. A record that replaces an existing file is
+ * flushed before its rename (a crash of the machine never empties a good record); a new record the
+ * machine lost before its flush was never acknowledged, and an empty record file reads as absent.
+ * The intent and the journal need only outlive a killed process (the page cache keeps them), since
+ * after a crash of the machine every process loads the records again. Whoever takes the lock next
+ * and finds an intent (its writer died) sweeps `tmp/`, ends a partial journal line and journals
+ * those records again, so no process misses a record that reached the disk. The lock covers what
+ * must be decided together (the `<slug, version>` a write may take, the journal's order), never the
+ * wait for the disk.
+ *
+ * A reader follows the journal from its position (`<inode>:<offset>`): a journal line exists only
+ * once its record is in place. Opening reads the snapshot and the journal's tail after it (the
+ * records it names), not every file; a snapshot is taken again in the background when the tail
+ * passes a sixteenth of the catalog (so the work per write stays the same at any size, and the tail
+ * an open reads stays short). When the journal passes 4 MB it is replaced by an empty one (new
+ * inode) together with a snapshot at its start: readers then reload from that snapshot.
  */
-import { constants, mkdirSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, ftruncateSync, fstatSync, mkdirSync, renameSync, statSync, writeSync } from 'node:fs';
 import { type FileHandle, lstat, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JsonObject } from '../core/json-schema.js';
-import { APPEND, openRegular, READ_APPEND, removeFile, sweepTemp, syncDirectory, writeFileAtomic, writeFilesAtomic } from './atomic-write.js';
+import { APPEND, flushFiles, openRegular, openRegularSync, placeFile, READ_APPEND, removeFile, sweepTemp, syncDirectory, writeFileAtomic } from './atomic-write.js';
 import { type CatalogBackend, type Committed, type Decision, type JournalChanges, type LoadedRecords, type RecordKind, type RecordRead, StoreError, type UsageDelta } from './backend.js';
 import { fileLock } from './file-lock.js';
 import { agentHistoryName } from './ids.js';
+import { listRecordIds, makeRecordDirectories, migrateFlatRecords, RECORD_KINDS, recordPath as pathOf, SAFE_ID, shardDirectory } from './record-files.js';
 import type { UsageCount, UsageEntry } from './records.js';
+import { readSnapshot, writeSnapshot } from './snapshot.js';
 
 const JOURNAL_LIMIT = 4 * 1024 * 1024;
-const KINDS: ReadonlyArray<RecordKind> = ['bundle', 'tool'];
-const dirOf = (kind: RecordKind): string => (kind === 'bundle' ? 'bundles' : 'tools');
-const SAFE_ID = /^[0-9a-f-]{36}$/;
+/** The bytes of one journal line ("tool <uuid>\n"). */
+const LINE_BYTES = 42;
 
 export interface FileStoreOptions {
   /** Flush every write to disk (default true; tests of speed only may turn it off). */
@@ -48,6 +61,12 @@ export interface FileStoreOptions {
   readonly maxAgentHistories?: number;
   /** An agent's usage history expires this long after its last call (default 30 days, the Redis store's TTL). */
   readonly agentHistoryTtlMs?: number;
+  /**
+   * Snapshots (see the module comment): taken once the catalog holds this many records, or the
+   * journal this many lines past the last one (default 1,000; smaller catalogs open as fast
+   * without one).
+   */
+  readonly snapshotEvery?: number;
 }
 
 const MAX_AGENT_HISTORIES = 10_000;
@@ -55,24 +74,38 @@ const AGENT_HISTORY_TTL_MS = 30 * 24 * 3600 * 1000;
 /** Expired histories are looked for at most this often (a new agent over the cap sweeps at once). */
 const SWEEP_EVERY_MS = 3600 * 1000;
 
+type Position = { readonly ino: number; readonly size: number };
+const parseCursor = (cursor: string): Position => {
+  const [ino, size] = cursor.split(':').map(Number) as [number, number];
+  return { ino, size };
+};
+const keyOf = (kind: RecordKind, id: string): string => `${kind} ${id}`;
+const splitKey = (key: string): { readonly kind: RecordKind; readonly id: string } => {
+  const at = key.indexOf(' ');
+  return { kind: key.slice(0, at) as RecordKind, id: key.slice(at + 1) };
+};
+
 /** Opens (creating it if needed) a catalog directory. Throws `StoreError` when it cannot. */
 export const openFileStore = (dir: string, options: FileStoreOptions = {}): CatalogBackend => {
   const durable = options.durable !== false;
+  const snapshotEvery = Math.max(1, options.snapshotEvery ?? 1000);
   const paths = {
     lock: join(dir, 'lock'),
     journal: join(dir, 'journal'),
     intent: join(dir, 'intent'),
+    snapshot: join(dir, 'snapshot'),
     tmp: join(dir, 'tmp'),
     usage: join(dir, 'usage.json'),
     history: join(dir, 'history'),
   };
   try {
-    for (const d of [dir, paths.tmp, join(dir, 'bundles'), join(dir, 'tools'), paths.history, join(paths.history, 'agents')]) mkdirSync(d, { recursive: true });
+    for (const d of [dir, paths.tmp, paths.history, join(paths.history, 'agents')]) mkdirSync(d, { recursive: true });
+    makeRecordDirectories(dir);
   } catch (e) {
     throw new StoreError(`cannot create the catalog directory ${dir}: ${(e as Error).message}`, e);
   }
   const lock = fileLock(paths.lock);
-  const recordPath = (kind: RecordKind, id: string): string => join(dir, dirOf(kind), `${id}.json`);
+  const recordPath = (kind: RecordKind, id: string): string => pathOf(dir, kind, id);
 
   /**
    * A stored file's text: opened without following a link and without blocking (a FIFO planted in
@@ -93,7 +126,10 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
 
   const readRecord = async (kind: RecordKind, id: string): Promise<unknown> => {
     try {
-      return JSON.parse(await readRegular(recordPath(kind, id))) as unknown;
+      const text = await readRegular(recordPath(kind, id));
+      // a new record the machine lost before it was flushed (never acknowledged)
+      if (text === '') return undefined;
+      return JSON.parse(text) as unknown;
     } catch (e) {
       const code = (e as { code?: string }).code;
       if (code === 'ENOENT') return undefined;
@@ -105,7 +141,19 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     }
   };
 
-  const journalPosition = async (): Promise<{ readonly ino: number; readonly size: number }> => {
+  /** Reads records 256 at a time (a cold read of many files is bound by the file system). */
+  const readRecords = async (keys: Iterable<string>): Promise<ReadonlyArray<RecordRead>> => {
+    const all = [...keys];
+    const out: RecordRead[] = [];
+    for (let i = 0; i < all.length; i += 256) {
+      const batch = all.slice(i, i + 256).map(splitKey);
+      const jsons = await Promise.all(batch.map((k) => readRecord(k.kind, k.id)));
+      batch.forEach((k, j) => out.push({ kind: k.kind, id: k.id, json: jsons[j] }));
+    }
+    return out;
+  };
+
+  const journalPosition = async (): Promise<Position> => {
     try {
       // synchronous on purpose: every request syncs, and a stat takes microseconds, less than a
       // round trip through the thread pool
@@ -120,84 +168,179 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     }
   };
 
-  const load = async (): Promise<LoadedRecords> => {
-    try {
-      const at = await journalPosition();
-      const records: RecordRead[] = [];
-      for (const kind of KINDS) {
-        const names = (await readdir(join(dir, dirOf(kind)))).filter((n) => n.endsWith('.json'));
-        // read in parallel batches: a cold load of 100,000 files is bound by the file system
-        for (let i = 0; i < names.length; i += 256) {
-          const batch = names.slice(i, i + 256);
-          const jsons = await Promise.all(batch.map((n) => readRecord(kind, n.slice(0, -5))));
-          batch.forEach((n, j) => {
-            if (jsons[j] !== undefined) records.push({ kind, id: n.slice(0, -5), json: jsons[j] });
-          });
-        }
-      }
-      return { records, cursor: `${at.ino}:${at.size}` };
-    } catch (e) {
-      throw e instanceof StoreError ? e : new StoreError(`cannot load the catalog at ${dir}: ${(e as Error).message}`, e);
-    }
-  };
-
-  const changesSince = async (cursor: string): Promise<JournalChanges> => {
-    const [ino, offset] = cursor.split(':').map(Number) as [number, number];
-    let at: { readonly ino: number; readonly size: number };
-    try {
-      at = await journalPosition();
-    } catch (e) {
-      throw new StoreError(`cannot read the journal of ${dir}: ${(e as Error).message}`, e);
-    }
-    if (at.ino !== ino || at.size < offset) return { reset: true };
-    if (at.size === offset) return { reset: false, changes: [], cursor };
+  /** The records the journal names after `cursor` (each once), or `undefined` when the journal was replaced since. */
+  const journalSince = async (cursor: string): Promise<{ readonly keys: ReadonlySet<string>; readonly cursor: string } | undefined> => {
+    const from = parseCursor(cursor);
+    const at = await journalPosition();
+    if (at.ino !== from.ino || at.size < from.size) return undefined;
+    if (at.size === from.size) return { keys: new Set(), cursor };
     let text: string;
     const h = await openRegular(paths.journal, constants.O_RDONLY);
     try {
-      const buf = Buffer.alloc(at.size - offset);
-      const { bytesRead } = await h.read(buf, 0, buf.length, offset);
+      const buf = Buffer.alloc(at.size - from.size);
+      const { bytesRead } = await h.read(buf, 0, buf.length, from.size);
       text = buf.subarray(0, bytesRead).toString('utf8');
     } finally {
       await h.close();
     }
     const end = text.lastIndexOf('\n') + 1;
-    const seen = new Map<string, RecordKind>();
+    const keys = new Set<string>();
     for (const line of text.slice(0, end).split('\n')) {
       const [kind, id] = line.split(' ');
-      if ((kind === 'bundle' || kind === 'tool') && id !== undefined && SAFE_ID.test(id)) seen.set(`${kind} ${id}`, kind);
+      if ((kind === 'bundle' || kind === 'tool') && id !== undefined && SAFE_ID.test(id)) keys.add(keyOf(kind, id));
     }
-    const changes: RecordRead[] = [];
-    for (const [key, kind] of seen) {
-      const id = key.slice(kind.length + 1);
-      changes.push({ kind, id, json: await readRecord(kind, id) });
+    return { keys, cursor: `${from.ino}:${from.size + Buffer.byteLength(text.slice(0, end))}` };
+  };
+
+  const changesSince = async (cursor: string): Promise<JournalChanges> => {
+    let since: Awaited<ReturnType<typeof journalSince>>;
+    try {
+      since = await journalSince(cursor);
+    } catch (e) {
+      throw new StoreError(`cannot read the journal of ${dir}: ${(e as Error).message}`, e);
     }
-    return { reset: false, changes, cursor: `${ino}:${offset + Buffer.byteLength(text.slice(0, end))}` };
+    if (since === undefined) return { reset: true };
+    return { reset: false, changes: await readRecords(since.keys), cursor: since.cursor };
+  };
+
+  /** Every record, from the files themselves; and the journal position taken before (they are at least as new). */
+  const readEveryRecord = async (): Promise<{ readonly records: ReadonlyArray<RecordRead>; readonly cursor: string }> => {
+    const at = await journalPosition();
+    const keys: string[] = [];
+    for (const kind of RECORD_KINDS) for (const id of await listRecordIds(dir, kind)) keys.push(keyOf(kind, id));
+    const records = (await readRecords(keys)).filter((r) => r.json !== undefined);
+    return { records, cursor: `${at.ino}:${at.size}` };
+  };
+
+  /** The records as JSON texts on one line (what a snapshot holds). */
+  const linesOf = (records: ReadonlyArray<RecordRead>): Map<string, string> => new Map(records.map((r) => [keyOf(r.kind, r.id), JSON.stringify(r.json)]));
+
+  /**
+   * Every record as one-line texts and the position they reflect: the snapshot and the journal's
+   * tail read on top (its records replaced), or, when there is no usable snapshot, every file.
+   */
+  const current = async (): Promise<{ readonly lines: Map<string, string>; readonly cursor: string; readonly tail: number; readonly full: boolean }> => {
+    const snap = await readSnapshot(paths.snapshot);
+    const since = snap === undefined ? undefined : await journalSince(snap.cursor);
+    if (snap === undefined || since === undefined) {
+      const all = await readEveryRecord();
+      return { lines: linesOf(all.records), cursor: all.cursor, tail: all.records.length, full: true };
+    }
+    for (const r of await readRecords(since.keys)) {
+      const key = keyOf(r.kind, r.id);
+      if (r.json === undefined) snap.lines.delete(key);
+      else snap.lines.set(key, JSON.stringify(r.json));
+    }
+    return { lines: snap.lines, cursor: since.cursor, tail: since.keys.size, full: false };
+  };
+
+  /** Where the last snapshot this process knows of stands (its journal offset), and the catalog's size then. */
+  let snapshotAt: { readonly ino: number; readonly size: number; readonly records: number } | undefined;
+  let checkpointing: Promise<void> | undefined;
+
+  /** Takes a snapshot now (from the previous one and the journal's tail). */
+  const checkpoint = async (): Promise<void> => {
+    const now = await current();
+    await writeSnapshot(paths.snapshot, paths.tmp, now.cursor, now.lines);
+    snapshotAt = { ...parseCursor(now.cursor), records: now.lines.size };
+  };
+
+  /** Whether the journal at `at` is far enough past the last snapshot to take another. */
+  const dueForSnapshot = (at: Position): boolean => {
+    const base = snapshotAt;
+    if (base === undefined || base.ino !== at.ino) return (at.size / LINE_BYTES) >= snapshotEvery;
+    return (at.size - base.size) / LINE_BYTES >= Math.max(snapshotEvery, base.records / 16);
+  };
+
+  /** A snapshot taken in the background (one at a time); a failure only leaves the older one in use. */
+  const checkpointSoon = (): void => {
+    checkpointing ??= checkpoint()
+      .catch(() => undefined)
+      .finally(() => {
+        checkpointing = undefined;
+      });
+  };
+
+  let migrated = false;
+
+  const load = async (): Promise<LoadedRecords> => {
+    try {
+      if (!migrated) {
+        await lock.run(() => migrateFlatRecords(dir, durable));
+        migrated = true;
+      }
+      const snap = await readSnapshot(paths.snapshot);
+      if (snap !== undefined) {
+        const loaded = await fromSnapshot(snap.cursor, snap.lines);
+        if (loaded !== undefined) return loaded;
+      }
+      const all = await readEveryRecord();
+      if (all.records.length >= snapshotEvery) {
+        const lines = linesOf(all.records);
+        checkpointing ??= writeSnapshot(paths.snapshot, paths.tmp, all.cursor, lines)
+          .then(() => {
+            snapshotAt = { ...parseCursor(all.cursor), records: lines.size };
+          })
+          .catch(() => undefined)
+          .finally(() => {
+            checkpointing = undefined;
+          });
+      }
+      return all;
+    } catch (e) {
+      throw e instanceof StoreError ? e : new StoreError(`cannot load the catalog at ${dir}: ${(e as Error).message}`, e);
+    }
+  };
+
+  /** The records from a snapshot and the journal's tail after it; `undefined` when the snapshot cannot be used. */
+  const fromSnapshot = async (cursor: string, lines: Map<string, string>): Promise<LoadedRecords | undefined> => {
+    const since = await journalSince(cursor);
+    if (since === undefined) return undefined;
+    const records: RecordRead[] = [];
+    for (const [key, text] of lines) {
+      if (since.keys.has(key)) continue;
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        return undefined;
+      }
+      const { kind, id } = splitKey(key);
+      records.push({ kind, id, json });
+    }
+    for (const r of await readRecords(since.keys)) if (r.json !== undefined) records.push(r);
+    snapshotAt = { ...parseCursor(cursor), records: lines.size };
+    if (dueForSnapshot(parseCursor(since.cursor))) checkpointSoon();
+    return { records, cursor: since.cursor };
   };
 
   // ------------------------------------------------------------------------------------------------
   // writing (holding the lock)
   // ------------------------------------------------------------------------------------------------
 
-  let journalHandle: { readonly handle: FileHandle; readonly ino: number } | undefined;
+  let journalFd: { readonly fd: number; readonly ino: number } | undefined;
   /**
    * Appends journal lines (holding the lock, so no one else appends meanwhile); returns the
    * journal's position after them. Not flushed: after a crash of the machine every process loads
    * the records again, so only the records need to reach the disk.
    */
-  const appendJournal = async (lines: string): Promise<{ readonly ino: number; readonly size: number }> => {
-    const s = await stat(paths.journal).catch(() => undefined);
-    if (journalHandle === undefined || s === undefined || s.ino !== journalHandle.ino) {
-      await journalHandle?.handle.close().catch(() => undefined);
-      const handle = await openRegular(paths.journal, READ_APPEND);
-      const st = await handle.stat();
-      journalHandle = { handle, ino: st.ino };
-      return appendAt(journalHandle.handle, journalHandle.ino, st.size, lines);
+  const appendJournal = (lines: string): Position => {
+    let s: { readonly ino: number; readonly size: number } | undefined;
+    try {
+      s = statSync(paths.journal);
+    } catch {
+      s = undefined;
     }
-    return appendAt(journalHandle.handle, journalHandle.ino, s.size, lines);
-  };
-  const appendAt = async (h: FileHandle, ino: number, size: number, lines: string): Promise<{ readonly ino: number; readonly size: number }> => {
-    const { bytesWritten } = await h.write(lines, null, 'utf8');
-    return { ino, size: size + bytesWritten };
+    if (journalFd === undefined || s === undefined || s.ino !== journalFd.ino) {
+      if (journalFd !== undefined) closeSync(journalFd.fd);
+      journalFd = undefined;
+      const fd = openRegularSync(paths.journal, READ_APPEND);
+      const st = fstatSync(fd);
+      journalFd = { fd, ino: st.ino };
+      s = st;
+    }
+    const written = writeSync(journalFd.fd, lines, null, 'utf8');
+    return { ino: journalFd.ino, size: s.size + written };
   };
 
   /** A writer killed mid-append may have left a partial line: end it, so it cannot swallow the next. */
@@ -236,7 +379,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
    */
   const recover = async (): Promise<void> => {
     const h = await intentFile();
-    const { size } = await h.stat();
+    const { size } = fstatSync(h.fd);
     if (size === 0 && swept) return;
     swept = true;
     await sweepTemp(paths.tmp);
@@ -245,24 +388,40 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     const { bytesRead } = await h.read(buf, 0, size, 0);
     const lines = buf.subarray(0, bytesRead).toString('utf8').split('\n').filter((l) => /^(bundle|tool) [0-9a-f-]{36}$/.test(l));
     await endPartialLine();
-    if (lines.length > 0) await appendJournal(`${lines.join('\n')}\n`);
+    if (lines.length > 0) appendJournal(`${lines.join('\n')}\n`);
     await h.truncate(0);
   };
 
-  const compactJournal = async (size: number): Promise<void> => {
-    if (size < JOURNAL_LIMIT) return;
-    await writeFileAtomic(paths.journal, '', paths.tmp, { syncDir: durable });
+  /**
+   * Replaces the journal by an empty one (holding the lock) together with a snapshot at its start,
+   * so readers that see the new journal reload from the snapshot, not from every file. The snapshot
+   * comes first: a process that opens in between finds it on another journal and reads every file.
+   */
+  const compactJournal = async (): Promise<void> => {
+    const now = await current();
+    const tmp = join(paths.tmp, `journal.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    const fd = openRegularSync(tmp, APPEND | constants.O_EXCL);
+    let ino: number;
+    try {
+      ino = fstatSync(fd).ino;
+    } finally {
+      closeSync(fd);
+    }
+    await writeSnapshot(paths.snapshot, paths.tmp, `${ino}:0`, now.lines);
+    renameSync(tmp, paths.journal);
+    if (durable) await syncDirectory(dir);
+    snapshotAt = { ino, size: 0, records: now.lines.size };
   };
 
   /**
-   * One write, holding the lock: the intent (in place), each record through a temporary file
-   * flushed to disk and renamed, the journal lines, the intent cleared; then, after the lock is
-   * released (so concurrent writers flush together), the records' directories are flushed before
-   * the write is acknowledged. Two flushes a record, as the disk's own floor.
+   * One write (see the module comment): decided and put in place holding the lock, flushed after
+   * it is released, acknowledged once flushed.
    */
   const transact = async <A>(body: () => Promise<Decision<A>>): Promise<Committed<A>> => {
     const dirs = new Set<string>();
+    const placed: string[] = [];
     let committed: Committed<A>;
+    let at: Position | undefined;
     const release = await lock.acquire();
     try {
       await recover();
@@ -271,15 +430,18 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
       const lines = decision.writes.map((w) => `${w.kind} ${w.id}`);
       for (const w of decision.writes) if (!SAFE_ID.test(w.id)) throw new StoreError(`refusing to write a record with the id ${JSON.stringify(w.id)}`);
       const intent = await intentFile();
-      await intent.write(`${lines.join('\n')}\n`, 0, 'utf8');
-      const puts = decision.writes.flatMap((w) => (w.record !== undefined ? [{ path: recordPath(w.kind, w.id), data: `${JSON.stringify(w.record, null, 2)}\n` }] : []));
-      if (puts.length === 1) await writeFileAtomic((puts[0] as { path: string }).path, (puts[0] as { data: string }).data, paths.tmp, { syncDir: false, durable });
-      else if (puts.length > 1) await writeFilesAtomic(puts, paths.tmp, { durable, syncDir: false });
-      for (const w of decision.writes) if (w.record === undefined) await removeFile(recordPath(w.kind, w.id), { syncDir: false });
-      for (const w of decision.writes) dirs.add(join(dir, dirOf(w.kind)));
-      const at = await appendJournal(`${lines.join('\n')}\n`);
-      await intent.truncate(0);
-      await compactJournal(at.size);
+      writeSync(intent.fd, `${lines.join('\n')}\n`, 0, 'utf8');
+      for (const w of decision.writes) {
+        const path = recordPath(w.kind, w.id);
+        if (w.record !== undefined) {
+          await placeFile(path, `${JSON.stringify(w.record, null, 2)}\n`, paths.tmp, durable);
+          placed.push(path);
+        } else await removeFile(path, { syncDir: false });
+        dirs.add(shardDirectory(dir, w.kind, w.id));
+      }
+      at = appendJournal(`${lines.join('\n')}\n`);
+      ftruncateSync(intent.fd, 0);
+      if (at.size >= JOURNAL_LIMIT) await compactJournal();
       committed = { result: decision.result, cursor: `${at.ino}:${at.size}` };
     } catch (e) {
       throw e instanceof StoreError ? e : new StoreError(`cannot write to the catalog at ${dir}: ${(e as Error).message}`, e);
@@ -287,10 +449,14 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
       release();
     }
     try {
-      if (durable) for (const d of dirs) await syncDirectory(d);
+      if (durable) {
+        await flushFiles(placed);
+        await Promise.all([...dirs].map((d) => syncDirectory(d)));
+      }
     } catch (e) {
       throw new StoreError(`cannot flush the catalog at ${dir}: ${(e as Error).message}`, e);
     }
+    if (at !== undefined && dueForSnapshot(at)) checkpointSoon();
     return committed;
   };
 
@@ -425,8 +591,9 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     publish: async (_event: JsonObject) => undefined,
     onPublished: async () => async () => undefined,
     close: async () => {
-      await journalHandle?.handle.close().catch(() => undefined);
-      journalHandle = undefined;
+      await checkpointing;
+      if (journalFd !== undefined) closeSync(journalFd.fd);
+      journalFd = undefined;
       await intentHandle?.close().catch(() => undefined);
       intentHandle = undefined;
       lock.close();
