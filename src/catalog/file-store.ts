@@ -38,7 +38,7 @@
  * inode) together with a snapshot at its start: readers then reload from that snapshot.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, ftruncateSync, fstatSync, mkdirSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, ftruncateSync, fstatSync, mkdirSync, readFileSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import { type FileHandle, lstat, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JsonObject } from '../core/json-schema.js';
@@ -48,7 +48,7 @@ import { fileLock } from './file-lock.js';
 import { agentHistoryName } from './ids.js';
 import { listRecordIds, makeRecordDirectories, migrateFlatRecords, RECORD_KINDS, recordPath as pathOf, SAFE_ID, shardDirectory } from './record-files.js';
 import type { UsageCount, UsageEntry } from './records.js';
-import { readSnapshot, writeSnapshot } from './snapshot.js';
+import { prepareSnapshot, readSnapshot, snapshotCursor, writeSnapshot } from './snapshot.js';
 
 const JOURNAL_LIMIT = 4 * 1024 * 1024;
 /** The bytes of one journal line ("tool <uuid>\n"). */
@@ -120,30 +120,55 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     }
   };
 
+  const readRegularSync = (path: string): string => {
+    const fd = openRegularSync(path, constants.O_RDONLY);
+    try {
+      return readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  };
+
   // ------------------------------------------------------------------------------------------------
   // reading
   // ------------------------------------------------------------------------------------------------
 
-  const readRecord = async (kind: RecordKind, id: string): Promise<unknown> => {
+  /** A record's JSON from its file's text (`read` throws as `readFile` does). */
+  const recordOf = (kind: RecordKind, id: string, read: () => string): unknown => {
     try {
-      const text = await readRegular(recordPath(kind, id));
+      const text = read();
       // a new record the machine lost before it was flushed (never acknowledged)
       if (text === '') return undefined;
       return JSON.parse(text) as unknown;
     } catch (e) {
-      const code = (e as { code?: string }).code;
-      if (code === 'ENOENT') return undefined;
-      // a link (O_NOFOLLOW: ELOOP) or a FIFO, device or directory: reported as corrupt, never read
-      if (code === 'ELOOP' || code === 'ENOTREG') return { __corrupt: `${recordPath(kind, id)} is not a regular file (a link, a FIFO or a device); records are regular files` };
-      // a file that does not parse is reported by the catalog as corrupt, not thrown
-      if (e instanceof SyntaxError) return { __corrupt: e.message };
-      throw new StoreError(`cannot read ${recordPath(kind, id)}: ${(e as Error).message}`, e);
+      return unreadable(kind, id, e);
     }
   };
+  const unreadable = (kind: RecordKind, id: string, e: unknown): unknown => {
+    const code = (e as { code?: string }).code;
+    if (code === 'ENOENT') return undefined;
+    // a link (O_NOFOLLOW: ELOOP) or a FIFO, device or directory: reported as corrupt, never read
+    if (code === 'ELOOP' || code === 'ENOTREG') return { __corrupt: `${recordPath(kind, id)} is not a regular file (a link, a FIFO or a device); records are regular files` };
+    // a file that does not parse is reported by the catalog as corrupt, not thrown
+    if (e instanceof SyntaxError) return { __corrupt: e.message };
+    throw new StoreError(`cannot read ${recordPath(kind, id)}: ${(e as Error).message}`, e);
+  };
+  const readRecord = async (kind: RecordKind, id: string): Promise<unknown> => {
+    let text: string;
+    try {
+      text = await readRegular(recordPath(kind, id));
+    } catch (e) {
+      return unreadable(kind, id, e);
+    }
+    return recordOf(kind, id, () => text);
+  };
+  /** The same, synchronously: a few records (a writer's sync holding the lock) read from the page cache without a round trip through the thread pool, where flushes wait. */
+  const readRecordSync = (kind: RecordKind, id: string): unknown => recordOf(kind, id, () => readRegularSync(recordPath(kind, id)));
 
   /** Reads records 256 at a time (a cold read of many files is bound by the file system). */
   const readRecords = async (keys: Iterable<string>): Promise<ReadonlyArray<RecordRead>> => {
     const all = [...keys];
+    if (all.length <= 32) return all.map(splitKey).map((k) => ({ kind: k.kind, id: k.id, json: readRecordSync(k.kind, k.id) }));
     const out: RecordRead[] = [];
     for (let i = 0; i < all.length; i += 256) {
       const batch = all.slice(i, i + 256).map(splitKey);
@@ -174,14 +199,15 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     const at = await journalPosition();
     if (at.ino !== from.ino || at.size < from.size) return undefined;
     if (at.size === from.size) return { keys: new Set(), cursor };
+    // synchronously: the tail a request or a writer reads is a few lines in the page cache
     let text: string;
-    const h = await openRegular(paths.journal, constants.O_RDONLY);
+    const fd = openRegularSync(paths.journal, constants.O_RDONLY);
     try {
       const buf = Buffer.alloc(at.size - from.size);
-      const { bytesRead } = await h.read(buf, 0, buf.length, from.size);
+      const bytesRead = readSync(fd, buf, 0, buf.length, from.size);
       text = buf.subarray(0, bytesRead).toString('utf8');
     } finally {
-      await h.close();
+      closeSync(fd);
     }
     const end = text.lastIndexOf('\n') + 1;
     const keys = new Set<string>();
@@ -241,8 +267,28 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
   /** Takes a snapshot now (from the previous one and the journal's tail). */
   const checkpoint = async (): Promise<void> => {
     const now = await current();
-    await writeSnapshot(paths.snapshot, paths.tmp, now.cursor, now.lines);
-    snapshotAt = { ...parseCursor(now.cursor), records: now.lines.size };
+    await placeSnapshot(now.cursor, now.lines);
+  };
+
+  /**
+   * Writes a snapshot beside the current one, then, holding the lock (so it cannot replace a newer
+   * one written meanwhile, or one taken with a new journal), puts it in place, or drops it when it
+   * is older than what is there.
+   */
+  const placeSnapshot = async (cursor: string, lines: ReadonlyMap<string, string>): Promise<void> => {
+    const tmp = await prepareSnapshot(paths.tmp, cursor, lines);
+    const mine = parseCursor(cursor);
+    await lock.run(async () => {
+      const there = snapshotCursor(paths.snapshot);
+      const theirs = there === undefined ? undefined : parseCursor(there);
+      const journal = await journalPosition();
+      const newer = journal.ino !== mine.ino || (theirs !== undefined && theirs.ino === mine.ino && theirs.size >= mine.size);
+      if (newer) await removeFile(tmp, { syncDir: false });
+      else {
+        renameSync(tmp, paths.snapshot);
+        snapshotAt = { ...mine, records: lines.size };
+      }
+    });
   };
 
   /** Whether the journal at `at` is far enough past the last snapshot to take another. */
@@ -262,10 +308,13 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
   };
 
   let migrated = false;
+  /** Whether this process holds the lock in a write (a load then is a writer's sync). */
+  let holding = false;
 
   const load = async (): Promise<LoadedRecords> => {
     try {
-      if (!migrated) {
+      // once, at the first load (never from a writer's sync, which holds the lock already)
+      if (!migrated && !holding) {
         await lock.run(() => migrateFlatRecords(dir, durable));
         migrated = true;
       }
@@ -277,10 +326,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
       const all = await readEveryRecord();
       if (all.records.length >= snapshotEvery) {
         const lines = linesOf(all.records);
-        checkpointing ??= writeSnapshot(paths.snapshot, paths.tmp, all.cursor, lines)
-          .then(() => {
-            snapshotAt = { ...parseCursor(all.cursor), records: lines.size };
-          })
+        checkpointing ??= placeSnapshot(all.cursor, lines)
           .catch(() => undefined)
           .finally(() => {
             checkpointing = undefined;
@@ -423,6 +469,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     let committed: Committed<A>;
     let at: Position | undefined;
     const release = await lock.acquire();
+    holding = true;
     try {
       await recover();
       const decision = await body();
@@ -446,13 +493,12 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     } catch (e) {
       throw e instanceof StoreError ? e : new StoreError(`cannot write to the catalog at ${dir}: ${(e as Error).message}`, e);
     } finally {
+      holding = false;
       release();
     }
     try {
-      if (durable) {
-        await flushFiles(placed);
-        await Promise.all([...dirs].map((d) => syncDirectory(d)));
-      }
+      // the files and their directories at once: the write is acknowledged when both are on disk
+      if (durable) await Promise.all([flushFiles(placed), ...[...dirs].map((d) => syncDirectory(d))]);
     } catch (e) {
       throw new StoreError(`cannot flush the catalog at ${dir}: ${(e as Error).message}`, e);
     }

@@ -15,7 +15,10 @@
  * place), and not flushed: after a crash of the machine a snapshot that lost its content fails to
  * parse, and the full read takes over.
  */
-import { constants } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { openRegular, writeFileAtomic } from './atomic-write.js';
 import { SAFE_ID } from './record-files.js';
 
@@ -60,10 +63,38 @@ export const readSnapshot = async (path: string): Promise<Snapshot | undefined> 
   return { cursor, lines };
 };
 
-/** Writes a snapshot of `lines` (JSON texts by `<kind> <id>`, each on one line) at `cursor`. */
-export const writeSnapshot = async (path: string, tmpDir: string, cursor: string, lines: ReadonlyMap<string, string>): Promise<void> => {
+const snapshotText = (cursor: string, lines: ReadonlyMap<string, string>): string => {
   const parts: string[] = [`${MAGIC} ${cursor} ${lines.size}\n`];
   for (const [key, json] of lines) parts.push(`${key} ${json}\n`);
   parts.push(`end ${lines.size}\n`);
-  await writeFileAtomic(path, parts.join(''), tmpDir, { durable: false });
+  return parts.join('');
+};
+
+/** Writes a snapshot of `lines` (JSON texts by `<kind> <id>`, each on one line) at `cursor`. */
+export const writeSnapshot = async (path: string, tmpDir: string, cursor: string, lines: ReadonlyMap<string, string>): Promise<void> => {
+  await writeFileAtomic(path, snapshotText(cursor, lines), tmpDir, { durable: false });
+};
+
+/** The same, to a temporary file of `tmpDir` put in place later (`rename`) or dropped; returns its path. */
+export const prepareSnapshot = async (tmpDir: string, cursor: string, lines: ReadonlyMap<string, string>): Promise<string> => {
+  const tmp = join(tmpDir, `snapshot.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  await writeFile(tmp, snapshotText(cursor, lines), { encoding: 'utf8', flag: 'wx' });
+  return tmp;
+};
+
+/** The journal position a snapshot file says it reflects (its first line only), if it has one. */
+export const snapshotCursor = (path: string): string | undefined => {
+  try {
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    try {
+      const buf = Buffer.alloc(128);
+      const n = readSync(fd, buf, 0, buf.length, 0);
+      const header = buf.subarray(0, n).toString('utf8').split('\n')[0]?.split(' ') ?? [];
+      return `${header[0]} ${header[1]}` === MAGIC ? header[2] : undefined;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
 };
