@@ -48,7 +48,7 @@ import { fileLock } from './file-lock.js';
 import { agentHistoryName } from './ids.js';
 import { listRecordIds, makeRecordDirectories, migrateFlatRecords, RECORD_KINDS, recordPath as pathOf, SAFE_ID, shardDirectory } from './record-files.js';
 import type { UsageCount, UsageEntry } from './records.js';
-import { prepareSnapshot, readSnapshot, snapshotCursor, writeSnapshot } from './snapshot.js';
+import { prepareSnapshot, readSnapshot, snapshotAppend, snapshotCursor, writeSnapshot } from './snapshot.js';
 
 const JOURNAL_LIMIT = 4 * 1024 * 1024;
 /** The bytes of one journal line ("tool <uuid>\n"). */
@@ -459,6 +459,40 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     snapshotAt = { ino, size: 0, records: now.lines.size };
   };
 
+  /** The snapshot file as this process last saw it (its inode and size) and the journal position it reflects. */
+  let snapshotFile: { readonly ino: number; readonly size: number; readonly cursor: string } | undefined;
+  let snapshotFd: { readonly fd: number; readonly ino: number } | undefined;
+
+  /**
+   * Holding the lock, after the journal lines: when the snapshot reflects the journal as it was
+   * before them, the write's records and a mark are appended to it (in the page cache, not
+   * flushed), so it stays current and an open reads no tail. Otherwise nothing: checkpoints catch
+   * up (`dueForSnapshot`).
+   */
+  const appendToSnapshot = (before: Position, after: Position, writes: Decision<unknown>['writes']): void => {
+    const s = statSync(paths.snapshot, { throwIfNoEntry: false });
+    if (s === undefined || !s.isFile()) return;
+    if (snapshotFile === undefined || snapshotFile.ino !== s.ino || snapshotFile.size !== s.size) {
+      const cursor = snapshotCursor(paths.snapshot);
+      snapshotFile = cursor === undefined ? undefined : { ino: s.ino, size: s.size, cursor };
+    }
+    if (snapshotFile?.cursor !== `${before.ino}:${before.size}`) return;
+    if (snapshotFd === undefined || snapshotFd.ino !== s.ino) {
+      if (snapshotFd !== undefined) closeSync(snapshotFd.fd);
+      snapshotFd = undefined;
+      const fd = openRegularSync(paths.snapshot, APPEND);
+      if (fstatSync(fd).ino !== s.ino) {
+        closeSync(fd);
+        return;
+      }
+      snapshotFd = { fd, ino: s.ino };
+    }
+    const cursor = `${after.ino}:${after.size}`;
+    const written = writeSync(snapshotFd.fd, snapshotAppend(writes.map((w) => ({ key: keyOf(w.kind, w.id), json: w.record === undefined ? undefined : JSON.stringify(w.record) })), cursor), null, 'utf8');
+    snapshotFile = { ino: s.ino, size: s.size + written, cursor };
+    snapshotAt = { ...after, records: (snapshotAt?.records ?? 0) + writes.length };
+  };
+
   /**
    * One write (see the module comment): decided and put in place holding the lock, flushed after
    * it is released, acknowledged once flushed.
@@ -486,8 +520,10 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
         } else await removeFile(path, { syncDir: false });
         dirs.add(shardDirectory(dir, w.kind, w.id));
       }
-      at = appendJournal(`${lines.join('\n')}\n`);
+      const text = `${lines.join('\n')}\n`;
+      at = appendJournal(text);
       ftruncateSync(intent.fd, 0);
+      appendToSnapshot({ ino: at.ino, size: at.size - Buffer.byteLength(text) }, at, decision.writes);
       if (at.size >= JOURNAL_LIMIT) await compactJournal();
       committed = { result: decision.result, cursor: `${at.ino}:${at.size}` };
     } catch (e) {
@@ -502,7 +538,14 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     } catch (e) {
       throw new StoreError(`cannot flush the catalog at ${dir}: ${(e as Error).message}`, e);
     }
-    if (at !== undefined && dueForSnapshot(at)) checkpointSoon();
+    if (at !== undefined && dueForSnapshot(at)) {
+      // a bulk write (an import's batch) brings the snapshot up to date before it returns, so the
+      // next batch finds it current and appends to it; a small one leaves that to the background
+      if (placed.length >= 256) {
+        await checkpointing;
+        if (dueForSnapshot(at)) await checkpoint().catch(() => undefined);
+      } else checkpointSoon();
+    }
     return committed;
   };
 
@@ -638,6 +681,8 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     onPublished: async () => async () => undefined,
     close: async () => {
       await checkpointing;
+      if (snapshotFd !== undefined) closeSync(snapshotFd.fd);
+      snapshotFd = undefined;
       if (journalFd !== undefined) closeSync(journalFd.fd);
       journalFd = undefined;
       await intentHandle?.close().catch(() => undefined);
