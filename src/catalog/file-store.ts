@@ -32,9 +32,10 @@
  *
  * A reader follows the journal from its position (`<inode>:<offset>`): a journal line exists only
  * once its record is in place. Opening reads the snapshot and the journal's tail after it (the
- * records it names), not every file; a snapshot is taken again in the background when the tail
- * passes a sixteenth of the catalog (so the work per write stays the same at any size, and the tail
- * an open reads stays short). When the journal passes 4 MB it is replaced by an empty one (new
+ * records it names), not every file. Holding the lock, each write appends its records to the
+ * snapshot when it is current (so the tail stays empty); when it is not, a snapshot is taken again
+ * in the background once the tail passes a sixteenth of the catalog (so the work per write stays
+ * the same at any size, and the tail an open reads stays short). When the journal passes 4 MB it is replaced by an empty one (new
  * inode) together with a snapshot at its start: readers then reload from that snapshot.
  */
 import { randomBytes } from 'node:crypto';
@@ -488,7 +489,8 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
       snapshotFd = { fd, ino: s.ino };
     }
     const cursor = `${after.ino}:${after.size}`;
-    const written = writeSync(snapshotFd.fd, snapshotAppend(writes.map((w) => ({ key: keyOf(w.kind, w.id), json: w.record === undefined ? undefined : JSON.stringify(w.record) })), cursor), null, 'utf8');
+    const records = writes.map((w) => ({ key: keyOf(w.kind, w.id), json: w.record === undefined ? undefined : JSON.stringify(w.record) }));
+    const written = writeSync(snapshotFd.fd, snapshotAppend(records, cursor), null, 'utf8');
     snapshotFile = { ino: s.ino, size: s.size + written, cursor };
     snapshotAt = { ...after, records: (snapshotAt?.records ?? 0) + writes.length };
   };
