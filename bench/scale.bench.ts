@@ -7,7 +7,7 @@
  *   median round) is the work the write does;
  * - the file store's single write against the disk's own floor for the same record (temporary file,
  *   fsync, rename, fsync of the directory); target ≥ 0.25×;
- * - 8 concurrent writers (in this process) against one; target ≥ 1×;
+ * - 8 concurrent writers (in this process) against one, in alternating rounds; target ≥ 1×;
  * - start-up (`openCatalog` and the `/mcp` list ready) at 100,000 tools, from the snapshot and the
  *   journal's tail (target < 5 s), and the memory it holds; CPU time beside wall time, since the
  *   machine is shared;
@@ -186,8 +186,16 @@ export default async (): Promise<void> => {
       lc.push(y.cpuMs);
     }
     const cpuRatio = percentile(lc, 50) / percentile(sc, 50);
-    const one = await writeLoad(b.catalog, b.source, 'one', WRITES, 1);
-    const eight = await writeLoad(b.catalog, b.source, 'eight', WRITES, 8);
+    // one writer and 8 writers in alternating rounds (the shared disk's speed drifts): the median of the rounds' ratios
+    const ones: number[] = [];
+    const eights: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      ones.push((await writeLoad(b.catalog, b.source, `one${round}`, WRITES / 5, 1)).perSecond);
+      eights.push((await writeLoad(b.catalog, b.source, `eight${round}`, WRITES / 5, 8)).perSecond);
+    }
+    const one = { perSecond: percentile(ones, 50) };
+    const eight = { perSecond: percentile(eights, 50) };
+    const eightRatio = percentile(eights.map((x, i) => x / (ones[i] as number)), 50);
     // the floor and one writer in alternating rounds (the disk is shared: its speed drifts)
     const sample = `${JSON.stringify({ ...toolBody(1), slug: 'x', toolID: newId() }, null, 2)}\n`;
     const floors: number[] = [];
@@ -215,7 +223,10 @@ export default async (): Promise<void> => {
       ['disk floor (tmp + fsync + rename + dir fsync), median round', `${floor.toFixed(0)} /s`],
       ['one writer, 100 tools, median round', `${single.perSecond.toFixed(0)} writes/s`],
       ['one writer / disk floor, median of the rounds\' ratios', ratio(floorRatio, { min: 0.25 })],
-      [`8 writers / 1 writer (${LARGE.toLocaleString('en')} tools)`, `${eight.perSecond.toFixed(0)} / ${one.perSecond.toFixed(0)} writes/s = ${ratio(eight.perSecond / one.perSecond, { min: 1 })}`],
+      [
+        `8 writers / 1 writer (${LARGE.toLocaleString('en')} tools), median of alternating rounds' ratios`,
+        `${eight.perSecond.toFixed(0)} / ${one.perSecond.toFixed(0)} writes/s (medians) ; ${ratio(eightRatio, { min: 1 })}`,
+      ],
       [`generating ${LARGE.toLocaleString('en')} records (bulk path)`, `${(genMs / 1000).toFixed(1)} s`],
       [
         `start-up at ${LARGE.toLocaleString('en')} tools (snapshot + journal tail, /mcp list)`,
