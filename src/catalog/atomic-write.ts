@@ -8,8 +8,9 @@
  * its temporary files in one place to sweep them.
  */
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, fsync, lstatSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { type FileHandle, open, readdir, rename, unlink } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -27,6 +28,18 @@ export const openRegular = async (path: string, flags: number, mode = 0o644): Pr
     throw e;
   }
   return h;
+};
+
+/** `openRegular`, synchronously (for the few calls a writer makes holding the store's lock); returns a descriptor. */
+export const openRegularSync = (path: string, flags: number, mode = 0o644): number => {
+  const fd = openSync(path, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, mode);
+  try {
+    if (!fstatSync(fd).isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+  return fd;
 };
 
 /** Append-only, created if missing: the flags of the store's journal and history files. */
@@ -71,22 +84,63 @@ const replaceFile = async (path: string, data: string, tmpDir: string, durable: 
   }
 };
 
+const fsyncFd = promisify(fsync);
+
 /**
- * Writes many files atomically and durably: each through its temporary file (flushed when `durable`),
- * `parallel` at a time (the disk commits concurrent flushes together), then each directory flushed
- * once. For bulk writes (imports): the cost per file is a fraction of `writeFileAtomic`'s.
+ * Puts `data` at `path` through a temporary file of `tmpDir` and a rename, without waiting for the
+ * disk (the caller flushes later, with `flushFiles`, once it has let go of its lock): the few calls
+ * that only touch the page cache, made synchronously. When `path` already exists and `durable`,
+ * the temporary file is flushed before the rename, so a crash of the machine never leaves an
+ * emptied file in place of a good one; a new file that the machine lost before it was flushed is
+ * at worst an empty file (never acknowledged: the write waits for `flushFiles`).
  */
-export const writeFilesAtomic = async (files: ReadonlyArray<{ readonly path: string; readonly data: string }>, tmpDir: string, options: { readonly durable: boolean; readonly syncDir?: boolean; readonly parallel?: number }): Promise<void> => {
-  const parallel = options.parallel ?? 64;
+export const placeFile = async (path: string, data: string, tmpDir: string, durable: boolean): Promise<void> => {
+  const tmp = join(tmpDir, `${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  try {
+    writeSync(fd, data, null, 'utf8');
+    if (durable && existsAsFile(path)) await fsyncFd(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, path);
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // already gone
+    }
+    throw e;
+  }
+};
+
+const existsAsFile = (path: string): boolean => lstatSync(path, { throwIfNoEntry: false })?.isFile() === true;
+
+/**
+ * Flushes files placed by `placeFile` to disk, `parallel` at a time (the disk commits concurrent
+ * flushes together); a file removed meanwhile is skipped. Their directories are the caller's to flush.
+ */
+export const flushFiles = async (paths: ReadonlyArray<string>, parallel = 64): Promise<void> => {
   let next = 0;
   const one = async (): Promise<void> => {
-    while (next < files.length) {
-      const f = files[next++] as { readonly path: string; readonly data: string };
-      await replaceFile(f.path, f.data, tmpDir, options.durable);
+    while (next < paths.length) {
+      const path = paths[next++] as string;
+      let h: FileHandle;
+      try {
+        h = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      } catch (e) {
+        if ((e as { code?: string }).code === 'ENOENT') continue;
+        throw e;
+      }
+      try {
+        await h.sync();
+      } finally {
+        await h.close();
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(parallel, files.length) }, one));
-  if (options.durable && options.syncDir !== false) for (const d of new Set(files.map((f) => dirname(f.path)))) await syncDirectory(d);
+  await Promise.all(Array.from({ length: Math.min(parallel, paths.length) }, one));
 };
 
 /** Removes a file durably; a missing file is fine. */

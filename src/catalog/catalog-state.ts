@@ -89,6 +89,18 @@ export class CatalogState {
   // writes
   // -----------------------------------------------------------------------------------------------
 
+  /** Runs `f` (many records set at once: a load) with the sorted indexes merged once, at the end. */
+  bulk<A>(f: () => A): A {
+    this.bundleIds.defer();
+    this.toolIds.defer();
+    try {
+      return this.search.bulk(f);
+    } finally {
+      this.bundleIds.settle();
+      this.toolIds.settle();
+    }
+  }
+
   /** Sets (or removes) a bundle; returns the previous record. */
   setBundle(id: string, record: BundleRecord | undefined): BundleRecord | undefined {
     const old = this.bundles.get(id);

@@ -11,6 +11,7 @@ import { closeSync, constants, openSync } from 'node:fs';
 import { StoreError } from './backend.js';
 
 interface NativeLocks {
+  readonly tryLock: (fd: number) => boolean;
   readonly waitForLock: (fd: number) => Promise<void>;
   readonly unlock: (fd: number) => void;
 }
@@ -49,7 +50,8 @@ export const fileLock = (path: string): FileLock => {
       try {
         const handle = open();
         const locks = await loadLocks();
-        await locks.waitForLock(handle);
+        // a free lock taken at once; else a wait in the thread pool (behind whatever waits there)
+        if (!locks.tryLock(handle)) await locks.waitForLock(handle);
         let released = false;
         return () => {
           if (released) return;

@@ -3,43 +3,57 @@
  * a directory that several processes may serve at once.
  *
  * ```
- * DIR/lock                 the lock file (open-file-description locks, see file-lock.ts)
- * DIR/journal              one line per changed record: "<kind> <id>\n", appended under the lock
- * DIR/intent               the records a write is changing, while it is in flight
- * DIR/bundles/<id>.json    bundle records
- * DIR/tools/<id>.json      tool records
- * DIR/usage.json           {toolID: {callCount, lastCalledAt}}
+ * DIR/lock                      the lock file (open-file-description locks, see file-lock.ts)
+ * DIR/journal                   one line per changed record: "<kind> <id>\n", appended under the lock
+ * DIR/intent                    the records a write is changing, while it is in flight
+ * DIR/snapshot                  every record on one line, at a journal position (snapshot.ts)
+ * DIR/bundles/<xx>/<id>.json    bundle records (<xx>: the id's last two hex digits, record-files.ts)
+ * DIR/tools/<xx>/<id>.json      tool records
+ * DIR/usage.json                {toolID: {callCount, lastCalledAt}}
  * DIR/history/global.jsonl, DIR/history/agents/<sha256 of the agent id>.jsonl (an agent's file
- *                          expires 30 days after its last call, as the Redis store's key does, and
- *                          at most 10,000 are kept: the oldest go first)
- * DIR/tmp/                 temporary files of atomic writes (swept under the lock)
+ *                               expires 30 days after its last call, as the Redis store's key does,
+ *                               and at most 10,000 are kept: the oldest go first)
+ * DIR/tmp/                      temporary files of atomic writes (swept under the lock)
  * ```
  *
- * A write, holding the lock: (1) the intent file (written in place), (2) each record written
- * atomically (temporary file, fsync, rename), (3) the journal lines appended, (4) the intent
- * cleared; then, the lock released, (5) the records' directory flushed; only then is it
- * acknowledged. Two flushes a record, the disk's own floor: the intent and the journal need only
- * outlive a killed process (the page cache keeps them), since after a crash of the machine every
- * process loads the records again. Whoever takes the lock next and finds an intent (its writer
- * died) sweeps `tmp/`, ends a partial journal line and journals those records again, so no
- * process misses a record that reached the disk. A reader follows the journal from its position (`<inode>:<offset>`): a journal line exists
- * only once its record is in place. When the journal passes 4 MB it is replaced by an empty one
- * (new inode): readers then reload everything.
+ * A write, holding the lock (only calls that touch the page cache, made synchronously): (1) the
+ * intent file (written in place), (2) each record written to a temporary file and renamed into
+ * place, (3) the journal lines appended, (4) the intent cleared. Then, the lock released (so
+ * concurrent writers, in this process or others, flush together): (5) each record's file and its
+ * directory flushed; only then is it acknowledged. A record that replaces an existing file is
+ * flushed before its rename (a crash of the machine never empties a good record); a new record the
+ * machine lost before its flush was never acknowledged, and an empty record file reads as absent.
+ * The intent and the journal need only outlive a killed process (the page cache keeps them), since
+ * after a crash of the machine every process loads the records again. Whoever takes the lock next
+ * and finds an intent (its writer died) sweeps `tmp/`, ends a partial journal line and journals
+ * those records again, so no process misses a record that reached the disk. The lock covers what
+ * must be decided together (the `<slug, version>` a write may take, the journal's order), never the
+ * wait for the disk.
+ *
+ * A reader follows the journal from its position (`<inode>:<offset>`): a journal line exists only
+ * once its record is in place. Opening reads the snapshot and the journal's tail after it (the
+ * records it names), not every file. Holding the lock, each write appends its records to the
+ * snapshot when it is current (so the tail stays empty); when it is not, a snapshot is taken again
+ * in the background once the tail passes a sixteenth of the catalog (so the work per write stays
+ * the same at any size, and the tail an open reads stays short). When the journal passes 4 MB it is replaced by an empty one (new
+ * inode) together with a snapshot at its start: readers then reload from that snapshot.
  */
-import { constants, mkdirSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, ftruncateSync, fstatSync, mkdirSync, readFileSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import { type FileHandle, lstat, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JsonObject } from '../core/json-schema.js';
-import { APPEND, openRegular, READ_APPEND, removeFile, sweepTemp, syncDirectory, writeFileAtomic, writeFilesAtomic } from './atomic-write.js';
+import { APPEND, flushFiles, openRegular, openRegularSync, placeFile, READ_APPEND, removeFile, sweepTemp, syncDirectory, writeFileAtomic } from './atomic-write.js';
 import { type CatalogBackend, type Committed, type Decision, type JournalChanges, type LoadedRecords, type RecordKind, type RecordRead, StoreError, type UsageDelta } from './backend.js';
 import { fileLock } from './file-lock.js';
 import { agentHistoryName } from './ids.js';
+import { listRecordIds, makeRecordDirectories, migrateFlatRecords, RECORD_KINDS, recordPath as pathOf, SAFE_ID, shardDirectory } from './record-files.js';
 import type { UsageCount, UsageEntry } from './records.js';
+import { prepareSnapshot, readSnapshot, snapshotAppend, snapshotCursor, writeSnapshot } from './snapshot.js';
 
 const JOURNAL_LIMIT = 4 * 1024 * 1024;
-const KINDS: ReadonlyArray<RecordKind> = ['bundle', 'tool'];
-const dirOf = (kind: RecordKind): string => (kind === 'bundle' ? 'bundles' : 'tools');
-const SAFE_ID = /^[0-9a-f-]{36}$/;
+/** The bytes of one journal line ("tool <uuid>\n"). */
+const LINE_BYTES = 42;
 
 export interface FileStoreOptions {
   /** Flush every write to disk (default true; tests of speed only may turn it off). */
@@ -48,6 +62,12 @@ export interface FileStoreOptions {
   readonly maxAgentHistories?: number;
   /** An agent's usage history expires this long after its last call (default 30 days, the Redis store's TTL). */
   readonly agentHistoryTtlMs?: number;
+  /**
+   * Snapshots (see the module comment): taken once the catalog holds this many records, or the
+   * journal this many lines past the last one (default 1,000; smaller catalogs open as fast
+   * without one).
+   */
+  readonly snapshotEvery?: number;
 }
 
 const MAX_AGENT_HISTORIES = 10_000;
@@ -55,24 +75,38 @@ const AGENT_HISTORY_TTL_MS = 30 * 24 * 3600 * 1000;
 /** Expired histories are looked for at most this often (a new agent over the cap sweeps at once). */
 const SWEEP_EVERY_MS = 3600 * 1000;
 
+type Position = { readonly ino: number; readonly size: number };
+const parseCursor = (cursor: string): Position => {
+  const [ino, size] = cursor.split(':').map(Number) as [number, number];
+  return { ino, size };
+};
+const keyOf = (kind: RecordKind, id: string): string => `${kind} ${id}`;
+const splitKey = (key: string): { readonly kind: RecordKind; readonly id: string } => {
+  const at = key.indexOf(' ');
+  return { kind: key.slice(0, at) as RecordKind, id: key.slice(at + 1) };
+};
+
 /** Opens (creating it if needed) a catalog directory. Throws `StoreError` when it cannot. */
 export const openFileStore = (dir: string, options: FileStoreOptions = {}): CatalogBackend => {
   const durable = options.durable !== false;
+  const snapshotEvery = Math.max(1, options.snapshotEvery ?? 1000);
   const paths = {
     lock: join(dir, 'lock'),
     journal: join(dir, 'journal'),
     intent: join(dir, 'intent'),
+    snapshot: join(dir, 'snapshot'),
     tmp: join(dir, 'tmp'),
     usage: join(dir, 'usage.json'),
     history: join(dir, 'history'),
   };
   try {
-    for (const d of [dir, paths.tmp, join(dir, 'bundles'), join(dir, 'tools'), paths.history, join(paths.history, 'agents')]) mkdirSync(d, { recursive: true });
+    for (const d of [dir, paths.tmp, paths.history, join(paths.history, 'agents')]) mkdirSync(d, { recursive: true });
+    makeRecordDirectories(dir);
   } catch (e) {
     throw new StoreError(`cannot create the catalog directory ${dir}: ${(e as Error).message}`, e);
   }
   const lock = fileLock(paths.lock);
-  const recordPath = (kind: RecordKind, id: string): string => join(dir, dirOf(kind), `${id}.json`);
+  const recordPath = (kind: RecordKind, id: string): string => pathOf(dir, kind, id);
 
   /**
    * A stored file's text: opened without following a link and without blocking (a FIFO planted in
@@ -87,25 +121,65 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     }
   };
 
+  const readRegularSync = (path: string): string => {
+    const fd = openRegularSync(path, constants.O_RDONLY);
+    try {
+      return readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  };
+
   // ------------------------------------------------------------------------------------------------
   // reading
   // ------------------------------------------------------------------------------------------------
 
-  const readRecord = async (kind: RecordKind, id: string): Promise<unknown> => {
+  /** A record's JSON from its file's text (`read` throws as `readFile` does). */
+  const recordOf = (kind: RecordKind, id: string, read: () => string): unknown => {
     try {
-      return JSON.parse(await readRegular(recordPath(kind, id))) as unknown;
+      const text = read();
+      // a new record the machine lost before it was flushed (never acknowledged)
+      if (text === '') return undefined;
+      return JSON.parse(text) as unknown;
     } catch (e) {
-      const code = (e as { code?: string }).code;
-      if (code === 'ENOENT') return undefined;
-      // a link (O_NOFOLLOW: ELOOP) or a FIFO, device or directory: reported as corrupt, never read
-      if (code === 'ELOOP' || code === 'ENOTREG') return { __corrupt: `${recordPath(kind, id)} is not a regular file (a link, a FIFO or a device); records are regular files` };
-      // a file that does not parse is reported by the catalog as corrupt, not thrown
-      if (e instanceof SyntaxError) return { __corrupt: e.message };
-      throw new StoreError(`cannot read ${recordPath(kind, id)}: ${(e as Error).message}`, e);
+      return unreadable(kind, id, e);
     }
   };
+  const unreadable = (kind: RecordKind, id: string, e: unknown): unknown => {
+    const code = (e as { code?: string }).code;
+    if (code === 'ENOENT') return undefined;
+    // a link (O_NOFOLLOW: ELOOP) or a FIFO, device or directory: reported as corrupt, never read
+    if (code === 'ELOOP' || code === 'ENOTREG') return { __corrupt: `${recordPath(kind, id)} is not a regular file (a link, a FIFO or a device); records are regular files` };
+    // a file that does not parse is reported by the catalog as corrupt, not thrown
+    if (e instanceof SyntaxError) return { __corrupt: e.message };
+    throw new StoreError(`cannot read ${recordPath(kind, id)}: ${(e as Error).message}`, e);
+  };
+  const readRecord = async (kind: RecordKind, id: string): Promise<unknown> => {
+    let text: string;
+    try {
+      text = await readRegular(recordPath(kind, id));
+    } catch (e) {
+      return unreadable(kind, id, e);
+    }
+    return recordOf(kind, id, () => text);
+  };
+  /** The same, synchronously: a few records (a writer's sync holding the lock) read from the page cache without a round trip through the thread pool, where flushes wait. */
+  const readRecordSync = (kind: RecordKind, id: string): unknown => recordOf(kind, id, () => readRegularSync(recordPath(kind, id)));
 
-  const journalPosition = async (): Promise<{ readonly ino: number; readonly size: number }> => {
+  /** Reads records 256 at a time (a cold read of many files is bound by the file system). */
+  const readRecords = async (keys: Iterable<string>): Promise<ReadonlyArray<RecordRead>> => {
+    const all = [...keys];
+    if (all.length <= 32) return all.map(splitKey).map((k) => ({ kind: k.kind, id: k.id, json: readRecordSync(k.kind, k.id) }));
+    const out: RecordRead[] = [];
+    for (let i = 0; i < all.length; i += 256) {
+      const batch = all.slice(i, i + 256).map(splitKey);
+      const jsons = await Promise.all(batch.map((k) => readRecord(k.kind, k.id)));
+      batch.forEach((k, j) => out.push({ kind: k.kind, id: k.id, json: jsons[j] }));
+    }
+    return out;
+  };
+
+  const journalPosition = async (): Promise<Position> => {
     try {
       // synchronous on purpose: every request syncs, and a stat takes microseconds, less than a
       // round trip through the thread pool
@@ -120,84 +194,200 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     }
   };
 
+  /** The records the journal names after `cursor` (each once), or `undefined` when the journal was replaced since. */
+  const journalSince = async (cursor: string): Promise<{ readonly keys: ReadonlySet<string>; readonly cursor: string } | undefined> => {
+    const from = parseCursor(cursor);
+    const at = await journalPosition();
+    if (at.ino !== from.ino || at.size < from.size) return undefined;
+    if (at.size === from.size) return { keys: new Set(), cursor };
+    // synchronously: the tail a request or a writer reads is a few lines in the page cache
+    let text: string;
+    const fd = openRegularSync(paths.journal, constants.O_RDONLY);
+    try {
+      const buf = Buffer.alloc(at.size - from.size);
+      const bytesRead = readSync(fd, buf, 0, buf.length, from.size);
+      text = buf.subarray(0, bytesRead).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+    const end = text.lastIndexOf('\n') + 1;
+    const keys = new Set<string>();
+    for (const line of text.slice(0, end).split('\n')) {
+      const [kind, id] = line.split(' ');
+      if ((kind === 'bundle' || kind === 'tool') && id !== undefined && SAFE_ID.test(id)) keys.add(keyOf(kind, id));
+    }
+    return { keys, cursor: `${from.ino}:${from.size + Buffer.byteLength(text.slice(0, end))}` };
+  };
+
+  const changesSince = async (cursor: string): Promise<JournalChanges> => {
+    let since: Awaited<ReturnType<typeof journalSince>>;
+    try {
+      since = await journalSince(cursor);
+    } catch (e) {
+      throw new StoreError(`cannot read the journal of ${dir}: ${(e as Error).message}`, e);
+    }
+    if (since === undefined) return { reset: true };
+    return { reset: false, changes: await readRecords(since.keys), cursor: since.cursor };
+  };
+
+  /** Every record, from the files themselves; and the journal position taken before (they are at least as new). */
+  const readEveryRecord = async (): Promise<{ readonly records: ReadonlyArray<RecordRead>; readonly cursor: string }> => {
+    const at = await journalPosition();
+    const keys: string[] = [];
+    for (const kind of RECORD_KINDS) for (const id of await listRecordIds(dir, kind)) keys.push(keyOf(kind, id));
+    const records = (await readRecords(keys)).filter((r) => r.json !== undefined);
+    return { records, cursor: `${at.ino}:${at.size}` };
+  };
+
+  /** The records as JSON texts on one line (what a snapshot holds). */
+  const linesOf = (records: ReadonlyArray<RecordRead>): Map<string, string> => new Map(records.map((r) => [keyOf(r.kind, r.id), JSON.stringify(r.json)]));
+
+  /**
+   * Every record as one-line texts and the position they reflect: the snapshot and the journal's
+   * tail read on top (its records replaced), or, when there is no usable snapshot, every file.
+   */
+  const current = async (): Promise<{ readonly lines: Map<string, string>; readonly cursor: string; readonly tail: number; readonly full: boolean }> => {
+    const snap = await readSnapshot(paths.snapshot);
+    const since = snap === undefined ? undefined : await journalSince(snap.cursor);
+    if (snap === undefined || since === undefined) {
+      const all = await readEveryRecord();
+      return { lines: linesOf(all.records), cursor: all.cursor, tail: all.records.length, full: true };
+    }
+    for (const r of await readRecords(since.keys)) {
+      const key = keyOf(r.kind, r.id);
+      if (r.json === undefined) snap.lines.delete(key);
+      else snap.lines.set(key, JSON.stringify(r.json));
+    }
+    return { lines: snap.lines, cursor: since.cursor, tail: since.keys.size, full: false };
+  };
+
+  /** Where the last snapshot this process knows of stands (its journal offset), and the catalog's size then. */
+  let snapshotAt: { readonly ino: number; readonly size: number; readonly records: number } | undefined;
+  let checkpointing: Promise<void> | undefined;
+
+  /** Takes a snapshot now (from the previous one and the journal's tail). */
+  const checkpoint = async (): Promise<void> => {
+    const now = await current();
+    await placeSnapshot(now.cursor, now.lines);
+  };
+
+  /**
+   * Writes a snapshot beside the current one, then, holding the lock (so it cannot replace a newer
+   * one written meanwhile, or one taken with a new journal), puts it in place, or drops it when it
+   * is older than what is there.
+   */
+  const placeSnapshot = async (cursor: string, lines: ReadonlyMap<string, string>): Promise<void> => {
+    const tmp = await prepareSnapshot(paths.tmp, cursor, lines);
+    const mine = parseCursor(cursor);
+    await lock.run(async () => {
+      const there = snapshotCursor(paths.snapshot);
+      const theirs = there === undefined ? undefined : parseCursor(there);
+      const journal = await journalPosition();
+      const newer = journal.ino !== mine.ino || (theirs !== undefined && theirs.ino === mine.ino && theirs.size >= mine.size);
+      if (newer) await removeFile(tmp, { syncDir: false });
+      else {
+        renameSync(tmp, paths.snapshot);
+        snapshotAt = { ...mine, records: lines.size };
+      }
+    });
+  };
+
+  /** Whether the journal at `at` is far enough past the last snapshot to take another. */
+  const dueForSnapshot = (at: Position): boolean => {
+    const base = snapshotAt;
+    if (base === undefined || base.ino !== at.ino) return (at.size / LINE_BYTES) >= snapshotEvery;
+    return (at.size - base.size) / LINE_BYTES >= Math.max(snapshotEvery, base.records / 16);
+  };
+
+  /** A snapshot taken in the background (one at a time); a failure only leaves the older one in use. */
+  const checkpointSoon = (): void => {
+    checkpointing ??= checkpoint()
+      .catch(() => undefined)
+      .finally(() => {
+        checkpointing = undefined;
+      });
+  };
+
+  let migrated = false;
+  /** Whether this process holds the lock in a write (a load then is a writer's sync). */
+  let holding = false;
+
   const load = async (): Promise<LoadedRecords> => {
     try {
-      const at = await journalPosition();
-      const records: RecordRead[] = [];
-      for (const kind of KINDS) {
-        const names = (await readdir(join(dir, dirOf(kind)))).filter((n) => n.endsWith('.json'));
-        // read in parallel batches: a cold load of 100,000 files is bound by the file system
-        for (let i = 0; i < names.length; i += 256) {
-          const batch = names.slice(i, i + 256);
-          const jsons = await Promise.all(batch.map((n) => readRecord(kind, n.slice(0, -5))));
-          batch.forEach((n, j) => {
-            if (jsons[j] !== undefined) records.push({ kind, id: n.slice(0, -5), json: jsons[j] });
-          });
-        }
+      // once, at the first load (never from a writer's sync, which holds the lock already)
+      if (!migrated && !holding) {
+        await lock.run(() => migrateFlatRecords(dir, durable));
+        migrated = true;
       }
-      return { records, cursor: `${at.ino}:${at.size}` };
+      const snap = await readSnapshot(paths.snapshot);
+      if (snap !== undefined) {
+        const loaded = await fromSnapshot(snap.cursor, snap.lines);
+        if (loaded !== undefined) return loaded;
+      }
+      const all = await readEveryRecord();
+      if (all.records.length >= snapshotEvery) {
+        const lines = linesOf(all.records);
+        checkpointing ??= placeSnapshot(all.cursor, lines)
+          .catch(() => undefined)
+          .finally(() => {
+            checkpointing = undefined;
+          });
+      }
+      return all;
     } catch (e) {
       throw e instanceof StoreError ? e : new StoreError(`cannot load the catalog at ${dir}: ${(e as Error).message}`, e);
     }
   };
 
-  const changesSince = async (cursor: string): Promise<JournalChanges> => {
-    const [ino, offset] = cursor.split(':').map(Number) as [number, number];
-    let at: { readonly ino: number; readonly size: number };
-    try {
-      at = await journalPosition();
-    } catch (e) {
-      throw new StoreError(`cannot read the journal of ${dir}: ${(e as Error).message}`, e);
+  /** The records from a snapshot and the journal's tail after it; `undefined` when the snapshot cannot be used. */
+  const fromSnapshot = async (cursor: string, lines: Map<string, string>): Promise<LoadedRecords | undefined> => {
+    const since = await journalSince(cursor);
+    if (since === undefined) return undefined;
+    const records: RecordRead[] = [];
+    for (const [key, text] of lines) {
+      if (since.keys.has(key)) continue;
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        return undefined;
+      }
+      const { kind, id } = splitKey(key);
+      records.push({ kind, id, json });
     }
-    if (at.ino !== ino || at.size < offset) return { reset: true };
-    if (at.size === offset) return { reset: false, changes: [], cursor };
-    let text: string;
-    const h = await openRegular(paths.journal, constants.O_RDONLY);
-    try {
-      const buf = Buffer.alloc(at.size - offset);
-      const { bytesRead } = await h.read(buf, 0, buf.length, offset);
-      text = buf.subarray(0, bytesRead).toString('utf8');
-    } finally {
-      await h.close();
-    }
-    const end = text.lastIndexOf('\n') + 1;
-    const seen = new Map<string, RecordKind>();
-    for (const line of text.slice(0, end).split('\n')) {
-      const [kind, id] = line.split(' ');
-      if ((kind === 'bundle' || kind === 'tool') && id !== undefined && SAFE_ID.test(id)) seen.set(`${kind} ${id}`, kind);
-    }
-    const changes: RecordRead[] = [];
-    for (const [key, kind] of seen) {
-      const id = key.slice(kind.length + 1);
-      changes.push({ kind, id, json: await readRecord(kind, id) });
-    }
-    return { reset: false, changes, cursor: `${ino}:${offset + Buffer.byteLength(text.slice(0, end))}` };
+    for (const r of await readRecords(since.keys)) if (r.json !== undefined) records.push(r);
+    snapshotAt = { ...parseCursor(cursor), records: lines.size };
+    if (dueForSnapshot(parseCursor(since.cursor))) checkpointSoon();
+    return { records, cursor: since.cursor };
   };
 
   // ------------------------------------------------------------------------------------------------
   // writing (holding the lock)
   // ------------------------------------------------------------------------------------------------
 
-  let journalHandle: { readonly handle: FileHandle; readonly ino: number } | undefined;
+  let journalFd: { readonly fd: number; readonly ino: number } | undefined;
   /**
    * Appends journal lines (holding the lock, so no one else appends meanwhile); returns the
    * journal's position after them. Not flushed: after a crash of the machine every process loads
    * the records again, so only the records need to reach the disk.
    */
-  const appendJournal = async (lines: string): Promise<{ readonly ino: number; readonly size: number }> => {
-    const s = await stat(paths.journal).catch(() => undefined);
-    if (journalHandle === undefined || s === undefined || s.ino !== journalHandle.ino) {
-      await journalHandle?.handle.close().catch(() => undefined);
-      const handle = await openRegular(paths.journal, READ_APPEND);
-      const st = await handle.stat();
-      journalHandle = { handle, ino: st.ino };
-      return appendAt(journalHandle.handle, journalHandle.ino, st.size, lines);
+  const appendJournal = (lines: string): Position => {
+    let s: { readonly ino: number; readonly size: number } | undefined;
+    try {
+      s = statSync(paths.journal);
+    } catch {
+      s = undefined;
     }
-    return appendAt(journalHandle.handle, journalHandle.ino, s.size, lines);
-  };
-  const appendAt = async (h: FileHandle, ino: number, size: number, lines: string): Promise<{ readonly ino: number; readonly size: number }> => {
-    const { bytesWritten } = await h.write(lines, null, 'utf8');
-    return { ino, size: size + bytesWritten };
+    if (journalFd === undefined || s === undefined || s.ino !== journalFd.ino) {
+      if (journalFd !== undefined) closeSync(journalFd.fd);
+      journalFd = undefined;
+      const fd = openRegularSync(paths.journal, READ_APPEND);
+      const st = fstatSync(fd);
+      journalFd = { fd, ino: st.ino };
+      s = st;
+    }
+    const written = writeSync(journalFd.fd, lines, null, 'utf8');
+    return { ino: journalFd.ino, size: s.size + written };
   };
 
   /** A writer killed mid-append may have left a partial line: end it, so it cannot swallow the next. */
@@ -236,7 +426,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
    */
   const recover = async (): Promise<void> => {
     const h = await intentFile();
-    const { size } = await h.stat();
+    const { size } = fstatSync(h.fd);
     if (size === 0 && swept) return;
     swept = true;
     await sweepTemp(paths.tmp);
@@ -245,25 +435,77 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     const { bytesRead } = await h.read(buf, 0, size, 0);
     const lines = buf.subarray(0, bytesRead).toString('utf8').split('\n').filter((l) => /^(bundle|tool) [0-9a-f-]{36}$/.test(l));
     await endPartialLine();
-    if (lines.length > 0) await appendJournal(`${lines.join('\n')}\n`);
+    if (lines.length > 0) appendJournal(`${lines.join('\n')}\n`);
     await h.truncate(0);
   };
 
-  const compactJournal = async (size: number): Promise<void> => {
-    if (size < JOURNAL_LIMIT) return;
-    await writeFileAtomic(paths.journal, '', paths.tmp, { syncDir: durable });
+  /**
+   * Replaces the journal by an empty one (holding the lock) together with a snapshot at its start,
+   * so readers that see the new journal reload from the snapshot, not from every file. The snapshot
+   * comes first: a process that opens in between finds it on another journal and reads every file.
+   */
+  const compactJournal = async (): Promise<void> => {
+    const now = await current();
+    const tmp = join(paths.tmp, `journal.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    const fd = openRegularSync(tmp, APPEND | constants.O_EXCL);
+    let ino: number;
+    try {
+      ino = fstatSync(fd).ino;
+    } finally {
+      closeSync(fd);
+    }
+    await writeSnapshot(paths.snapshot, paths.tmp, `${ino}:0`, now.lines);
+    renameSync(tmp, paths.journal);
+    if (durable) await syncDirectory(dir);
+    snapshotAt = { ino, size: 0, records: now.lines.size };
+  };
+
+  /** The snapshot file as this process last saw it (its inode and size) and the journal position it reflects. */
+  let snapshotFile: { readonly ino: number; readonly size: number; readonly cursor: string } | undefined;
+  let snapshotFd: { readonly fd: number; readonly ino: number } | undefined;
+
+  /**
+   * Holding the lock, after the journal lines: when the snapshot reflects the journal as it was
+   * before them, the write's records and a mark are appended to it (in the page cache, not
+   * flushed), so it stays current and an open reads no tail. Otherwise nothing: checkpoints catch
+   * up (`dueForSnapshot`).
+   */
+  const appendToSnapshot = (before: Position, after: Position, writes: Decision<unknown>['writes']): void => {
+    const s = statSync(paths.snapshot, { throwIfNoEntry: false });
+    if (s === undefined || !s.isFile()) return;
+    if (snapshotFile === undefined || snapshotFile.ino !== s.ino || snapshotFile.size !== s.size) {
+      const cursor = snapshotCursor(paths.snapshot);
+      snapshotFile = cursor === undefined ? undefined : { ino: s.ino, size: s.size, cursor };
+    }
+    if (snapshotFile?.cursor !== `${before.ino}:${before.size}`) return;
+    if (snapshotFd === undefined || snapshotFd.ino !== s.ino) {
+      if (snapshotFd !== undefined) closeSync(snapshotFd.fd);
+      snapshotFd = undefined;
+      const fd = openRegularSync(paths.snapshot, APPEND);
+      if (fstatSync(fd).ino !== s.ino) {
+        closeSync(fd);
+        return;
+      }
+      snapshotFd = { fd, ino: s.ino };
+    }
+    const cursor = `${after.ino}:${after.size}`;
+    const records = writes.map((w) => ({ key: keyOf(w.kind, w.id), json: w.record === undefined ? undefined : JSON.stringify(w.record) }));
+    const written = writeSync(snapshotFd.fd, snapshotAppend(records, cursor), null, 'utf8');
+    snapshotFile = { ino: s.ino, size: s.size + written, cursor };
+    snapshotAt = { ...after, records: (snapshotAt?.records ?? 0) + writes.length };
   };
 
   /**
-   * One write, holding the lock: the intent (in place), each record through a temporary file
-   * flushed to disk and renamed, the journal lines, the intent cleared; then, after the lock is
-   * released (so concurrent writers flush together), the records' directories are flushed before
-   * the write is acknowledged. Two flushes a record, as the disk's own floor.
+   * One write (see the module comment): decided and put in place holding the lock, flushed after
+   * it is released, acknowledged once flushed.
    */
   const transact = async <A>(body: () => Promise<Decision<A>>): Promise<Committed<A>> => {
     const dirs = new Set<string>();
+    const placed: string[] = [];
     let committed: Committed<A>;
+    let at: Position | undefined;
     const release = await lock.acquire();
+    holding = true;
     try {
       await recover();
       const decision = await body();
@@ -271,25 +513,40 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
       const lines = decision.writes.map((w) => `${w.kind} ${w.id}`);
       for (const w of decision.writes) if (!SAFE_ID.test(w.id)) throw new StoreError(`refusing to write a record with the id ${JSON.stringify(w.id)}`);
       const intent = await intentFile();
-      await intent.write(`${lines.join('\n')}\n`, 0, 'utf8');
-      const puts = decision.writes.flatMap((w) => (w.record !== undefined ? [{ path: recordPath(w.kind, w.id), data: `${JSON.stringify(w.record, null, 2)}\n` }] : []));
-      if (puts.length === 1) await writeFileAtomic((puts[0] as { path: string }).path, (puts[0] as { data: string }).data, paths.tmp, { syncDir: false, durable });
-      else if (puts.length > 1) await writeFilesAtomic(puts, paths.tmp, { durable, syncDir: false });
-      for (const w of decision.writes) if (w.record === undefined) await removeFile(recordPath(w.kind, w.id), { syncDir: false });
-      for (const w of decision.writes) dirs.add(join(dir, dirOf(w.kind)));
-      const at = await appendJournal(`${lines.join('\n')}\n`);
-      await intent.truncate(0);
-      await compactJournal(at.size);
+      writeSync(intent.fd, `${lines.join('\n')}\n`, 0, 'utf8');
+      for (const w of decision.writes) {
+        const path = recordPath(w.kind, w.id);
+        if (w.record !== undefined) {
+          await placeFile(path, `${JSON.stringify(w.record, null, 2)}\n`, paths.tmp, durable);
+          placed.push(path);
+        } else await removeFile(path, { syncDir: false });
+        dirs.add(shardDirectory(dir, w.kind, w.id));
+      }
+      const text = `${lines.join('\n')}\n`;
+      at = appendJournal(text);
+      ftruncateSync(intent.fd, 0);
+      appendToSnapshot({ ino: at.ino, size: at.size - Buffer.byteLength(text) }, at, decision.writes);
+      if (at.size >= JOURNAL_LIMIT) await compactJournal();
       committed = { result: decision.result, cursor: `${at.ino}:${at.size}` };
     } catch (e) {
       throw e instanceof StoreError ? e : new StoreError(`cannot write to the catalog at ${dir}: ${(e as Error).message}`, e);
     } finally {
+      holding = false;
       release();
     }
     try {
-      if (durable) for (const d of dirs) await syncDirectory(d);
+      // the files and their directories at once: the write is acknowledged when both are on disk
+      if (durable) await Promise.all([flushFiles(placed), ...[...dirs].map((d) => syncDirectory(d))]);
     } catch (e) {
       throw new StoreError(`cannot flush the catalog at ${dir}: ${(e as Error).message}`, e);
+    }
+    if (at !== undefined && dueForSnapshot(at)) {
+      // a bulk write (an import's batch) brings the snapshot up to date before it returns, so the
+      // next batch finds it current and appends to it; a small one leaves that to the background
+      if (placed.length >= 256) {
+        await checkpointing;
+        if (dueForSnapshot(at)) await checkpoint().catch(() => undefined);
+      } else checkpointSoon();
     }
     return committed;
   };
@@ -425,8 +682,11 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     publish: async (_event: JsonObject) => undefined,
     onPublished: async () => async () => undefined,
     close: async () => {
-      await journalHandle?.handle.close().catch(() => undefined);
-      journalHandle = undefined;
+      await checkpointing;
+      if (snapshotFd !== undefined) closeSync(snapshotFd.fd);
+      snapshotFd = undefined;
+      if (journalFd !== undefined) closeSync(journalFd.fd);
+      journalFd = undefined;
       await intentHandle?.close().catch(() => undefined);
       intentHandle = undefined;
       lock.close();

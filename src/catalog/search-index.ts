@@ -124,6 +124,18 @@ export class SearchIndex {
     return this.byId.has(id);
   }
 
+  /** Runs `f` (many `put`s: a load) with the sorted keys merged once at the end. */
+  bulk<A>(f: () => A): A {
+    this.vocabulary.defer();
+    this.names.defer();
+    try {
+      return f();
+    } finally {
+      this.vocabulary.settle();
+      this.names.settle();
+    }
+  }
+
   /** Adds or replaces a document. */
   put(d: SearchEntry): void {
     const old = this.byId.get(d.id);

@@ -3,7 +3,8 @@
  * (`every key ≥ k`, `every key starting with p`). Inserting into one sorted array costs O(n) per
  * key (100,000 tools: seconds); here new keys go to a small unsorted buffer that scans see too,
  * and the buffer is sorted and merged in when it grows past 1,024 keys (amortized O(log n) a key).
- * Removal marks keys dead; they are dropped at the next merge.
+ * Removal marks keys dead; they are dropped at the next merge. While many keys are added at once
+ * (`defer`, a catalog's load), the buffer is merged only once, at the end (`settle`): one sort.
  */
 
 const lowerBound = (xs: ReadonlyArray<string>, key: string): number => {
@@ -26,19 +27,30 @@ export class SortedKeys {
   private pendingKeys: string[] = [];
   private pendingValues: number[] = [];
   private dead = new Set<string>();
+  private deferred = false;
+
+  /** Merges nothing until `settle` (scans still see every key): for adding many keys at once. */
+  defer(): void {
+    this.deferred = true;
+  }
+
+  settle(): void {
+    this.deferred = false;
+    this.merge();
+  }
 
   /** Keys with their values (`value` distinguishes equal keys). */
   add(key: string, value = 0): void {
     this.dead.delete(`${value}\u0000${key}`);
     this.pendingKeys.push(key);
     this.pendingValues.push(value);
-    if (this.pendingKeys.length > bufferLimit(this.keys.length)) this.merge();
+    if (!this.deferred && this.pendingKeys.length > bufferLimit(this.keys.length)) this.merge();
   }
 
   /** Removes the key with that value (lazily). */
   remove(key: string, value = 0): void {
     this.dead.add(`${value}\u0000${key}`);
-    if (this.dead.size > bufferLimit(this.keys.length)) this.merge();
+    if (!this.deferred && this.dead.size > bufferLimit(this.keys.length)) this.merge();
   }
 
   clear(): void {

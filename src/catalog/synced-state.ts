@@ -93,7 +93,7 @@ export class SyncedState {
       const loaded = await this.backend.load();
       this.state.clear();
       this.addBuiltinRecords();
-      this.applyReads(loaded.records, false, false);
+      this.state.bulk(() => this.applyReads(loaded.records, false, false));
       this.cursor = loaded.cursor;
       if (loaded.missingViews === true) await this.writeViews();
       this.unsubscribeRemote = await this.backend.onPublished((e) => {
@@ -244,7 +244,7 @@ export class SyncedState {
       const bundles = new Map(this.state.bundles);
       this.state.clear();
       this.addBuiltinRecords();
-      this.applyReads(loaded.records, false, true);
+      this.state.bulk(() => this.applyReads(loaded.records, false, true));
       for (const [id, old] of bundles) this.emitChange('bundle', id, old, this.state.bundles.get(id), true);
       for (const [id, old] of tools) this.emitChange('tool', id, old, this.state.tools.get(id), true);
       for (const [id, r] of this.state.tools) if (!tools.has(id)) this.emitChange('tool', id, undefined, r, true);
@@ -253,7 +253,8 @@ export class SyncedState {
       if (changes.wiped === true) this.afterWipe();
       return;
     }
-    if (changes.changes.length > 0) this.applyReads(changes.changes, true, true);
+    if (changes.changes.length > 64) this.state.bulk(() => this.applyReads(changes.changes, true, true));
+    else if (changes.changes.length > 0) this.applyReads(changes.changes, true, true);
     this.cursor = changes.cursor;
   }
 

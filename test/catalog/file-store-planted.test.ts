@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newId, openCatalog, openFileStore } from 'gramkit/catalog';
 import { createService } from 'gramkit/server';
@@ -21,14 +21,15 @@ describe('a catalog directory with planted files', () => {
     expect((await h.call('PUT', `/tools/bundles/${bundle}`, { body: { slug: 'planted' } })).status).toBe(201);
     const tool = { description: 'Parse', type: 'builtin', impl: { builtin: 'json_parse' }, argSchema: { type: 'object', properties: { text: { type: 'string' } } } };
     expect((await h.call('PUT', `/tools/bundles/${bundle}/tools/linked/version/1`, { body: tool })).status).toBe(201);
-    const tools = join(h.dir, 'data', 'tools');
-    const [record] = readdirSync(tools);
+    const [path] = readdirSync(join(h.dir, 'data', 'tools'), { recursive: true }).map(String).filter((f) => f.endsWith('.json'));
+    const tools = join(h.dir, 'data', 'tools', dirname(path as string));
+    const record = basename(path as string);
     // the record moves outside the directory and a link takes its place
     mkdirSync(join(h.dir, 'outside'));
     renameSync(join(tools, record as string), join(h.dir, 'outside', record as string));
     symlinkSync(join(h.dir, 'outside', record as string), join(tools, record as string));
     const fifo = newId();
-    execFileSync('mkfifo', [join(tools, `${fifo}.json`)]);
+    execFileSync('mkfifo', [join(h.dir, 'data', 'tools', fifo.slice(-2), `${fifo}.json`)]);
     const reopened = await openCatalog({ store: openFileStore(join(h.dir, 'data')), workspace: h.dir, allowHosts: [] });
     if (!reopened.ok) throw new Error(reopened.error.message);
     try {

@@ -36,8 +36,8 @@ const lines = (child: ChildProcess, onLine?: (line: string) => void): Promise<{ 
     child.on('exit', (code) => resolve({ lines: out, code, stderr }));
   });
 
-const openDir = async (dir: string) => {
-  const r = await openCatalog({ store: openFileStore(dir), workspace: root });
+const openDir = async (dir: string, snapshotEvery?: number) => {
+  const r = await openCatalog({ store: openFileStore(dir, snapshotEvery !== undefined ? { snapshotEvery } : {}), workspace: root });
   if (!r.ok) throw new Error(r.error.message);
   return r.value;
 };
@@ -96,5 +96,39 @@ describe('kill -9 mid-write', () => {
     // the intent file stays, written in place: empty when no write is in flight
     expect(existsSync(join(dir, 'intent')) ? statSync(join(dir, 'intent')).size : 0).toBe(0);
     await after.close();
+  }, 120_000);
+});
+
+describe('kill -9 with writers in several processes and snapshots taken meanwhile', () => {
+  it('two processes write at once (their flushes outside the lock), snapshots every few writes: every acknowledged write survives', async () => {
+    const dir = join(root, 'crash-snapshots');
+    const catalog = await openDir(dir, 3);
+    const bundleID = newId();
+    expect((await catalog.putBundle(bundleID, { slug: 'crash' })).ok).toBe(true);
+    await catalog.close();
+    const acknowledged: string[] = [];
+    for (const [round, afterAcks] of [4, 9, 2].entries()) {
+      const children = [0, 1].map((w) => run('writer.ts', [dir, bundleID, `r${round}w${w}`, '3']));
+      const done = children.map((child, w) => {
+        let acks = 0;
+        return lines(child, (line) => {
+          if (line === 'ready') return;
+          acknowledged.push(line);
+          if (++acks === afterAcks + w) setTimeout(() => child.kill('SIGKILL'), round * 2 + w);
+        });
+      });
+      for (const r of await Promise.all(done)) expect(r.code === null || r.code === 137, r.stderr).toBe(true);
+    }
+    expect(existsSync(join(dir, 'snapshot'))).toBe(true);
+    for (const snapshotEvery of [3, 1_000_000]) {
+      // from the snapshot and the journal after it, and from every file: the same records
+      const after = await openDir(dir, snapshotEvery);
+      expect(after.problems()).toEqual([]);
+      const list = await after.listTools({ bundleIDs: [bundleID], includeDisabled: true, pageSize: 1000 });
+      const stored = new Set(list.ok ? list.value.tools.map((t) => t['toolID'] as string) : []);
+      for (const id of acknowledged) expect(stored.has(id), `acknowledged ${id} is missing`).toBe(true);
+      await after.close();
+      if (snapshotEvery === 3) rmSync(join(dir, 'snapshot'));
+    }
   }, 120_000);
 });
