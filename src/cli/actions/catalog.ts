@@ -14,7 +14,7 @@ import { contentToGram } from '../../catalog/content.js';
 import { newId, isUuidV7 } from '../../catalog/ids.js';
 import { isSlug, slugOfRegistryId } from '../../catalog/slug.js';
 import type { ToolRecord } from '../../catalog/records.js';
-import type { CatalogResult } from '../../catalog/result.js';
+import { type CatalogResult, catalogCodes } from '../../catalog/result.js';
 import { decodeStoredTool } from '../../catalog/tool-json.js';
 import { isJsonObject } from '../../core/json.js';
 import type { JsonObject } from '../../core/json-schema.js';
@@ -97,7 +97,7 @@ interface Run {
 const refused = (r: Run, what: string, result: CatalogResult<unknown>): number => {
   if (!result.ok) {
     const details = result.error.diagnostics !== undefined && result.error.diagnostics.length > 1 ? `\n${formatDiagnostics(result.error.diagnostics)}` : '';
-    r.ctx.io.stderr(`gramkit catalog ${r.name}: ${what}: error[${result.error.code}]: ${result.error.message}${details}\n`);
+    r.ctx.io.stderr(`gramkit catalog ${r.name}: ${what}: error[${result.error.reason}]: ${result.error.message}${details}\n`);
   }
   return EXIT_FAILURE;
 };
@@ -164,7 +164,7 @@ const toolRef = async (r: Run, text: string): Promise<CatalogResult<ToolRef>> =>
     matches.length === 0
       ? `no tool ${text}`
       : `${text} names ${matches.length} tools (${matches.map((t) => `${t['bundleSlug'] as string}/${t['slug'] as string}@${t['version'] as string}`).join(', ')}); name one as bundle/slug@version or by toolID`;
-  return { ok: false, error: { code: matches.length === 0 ? CatalogCodes.TOOL_NOT_FOUND : CatalogCodes.CONFLICT, message: detail } };
+  return { ok: false, error: { ...catalogCodes(matches.length === 0 ? CatalogCodes.TOOL_NOT_FOUND : CatalogCodes.CONFLICT), message: detail } };
 };
 
 // -------------------------------------------------------------------------------------------------

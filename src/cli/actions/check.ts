@@ -181,7 +181,7 @@ export const checkSource = async (
 
 const checkOne = async (ctx: CommandContext, arg: string, options: CheckCommandOptions, workspace: string): Promise<FileReport> => {
   const read = await readSpecSource(ctx.io, arg);
-  if (!read.ok) return { diagnostics: [error(read.error.code, read.error.message)], text: '', name: arg };
+  if (!read.ok) return { diagnostics: [error(read.error.reason, read.error.message)], text: '', name: arg };
   const source = read.value;
   return { diagnostics: (await checkSource(ctx, source, options, workspace)).diagnostics, text: source.text, name: source.name };
 };

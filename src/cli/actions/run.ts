@@ -67,15 +67,15 @@ export const describeEvent = (e: AgentEvent): string | undefined => {
       return `[step ${e.step}] model (${e.finishReason}, ${e.usage.inputTokens}+${e.usage.outputTokens} tokens, ${e.durationMs.toFixed(1)} ms)${text}${what}`;
     }
     case 'model-error':
-      return `[step ${e.step}] model failed: ${e.code}: ${e.message}`;
+      return `[step ${e.step}] model failed: ${e.reason}: ${e.message}`;
     case 'approval-asked':
       return `[step ${e.step}] ${e.request.tool} needs approval: ${e.request.reason}`;
     case 'approval-answered':
       return `[step ${e.step}] ${e.request.tool} ${e.response.approved ? `approved${e.response.modifiedArgs !== undefined ? ' with changed arguments' : ''}` : `refused${e.response.message !== undefined ? `: ${e.response.message}` : ''}`}`;
     case 'tool-call-finished':
-      return `[step ${e.step}] ${e.call.name} → ${e.result.ok ? `ok ${cut(JSON.stringify(e.result.value) ?? 'null', 120)}` : `${e.result.error.code}: ${cut(e.result.error.message, 200)}`} (${e.durationMs.toFixed(1)} ms)`;
+      return `[step ${e.step}] ${e.call.name} → ${e.result.ok ? `ok ${cut(JSON.stringify(e.result.value) ?? 'null', 120)}` : `${e.result.error.reason}: ${cut(e.result.error.message, 200)}`} (${e.durationMs.toFixed(1)} ms)`;
     case 'run-finished':
-      return `run finished: ${e.ok ? 'answered' : e.code} after ${e.steps} step${e.steps === 1 ? '' : 's'} (${e.durationMs.toFixed(1)} ms)`;
+      return `run finished: ${e.ok ? 'answered' : e.reason} after ${e.steps} step${e.steps === 1 ? '' : 's'} (${e.durationMs.toFixed(1)} ms)`;
     default:
       return undefined;
   }

@@ -140,14 +140,14 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   const registered = await catalog.bootstrap(boot.doc ?? nucleusToolJson(usable));
   if (!registered.ok) {
     await catalog.close();
-    return failed(`${registered.error.code}: ${registered.error.message}`);
+    return failed(`${registered.error.reason}: ${registered.error.message}`);
   }
   for (const s of registered.value.skipped) io.stderr(`gramkit serve: bootstrap: ${s.id} skipped: ${s.reason}\n`);
   for (const p of catalog.problems()) io.stderr(`gramkit serve: warning: the stored record ${p.record} does not decode and is skipped: ${p.diagnostics.map((d) => d.message).join('; ')}\n`);
 
   // the catalog's enabled tools over MCP (Streamable HTTP) at /mcp; list_changed follows the catalog
   const mcpMount = await catalogMcpMount(catalog, { local: isLoopbackHost(host), version: VERSION, ...(approvals !== undefined ? { approvals } : {}) });
-  if (!mcpMount.ok) io.stderr(`gramkit serve: warning: ${mcpMount.error.code}: ${mcpMount.error.message}\n`);
+  if (!mcpMount.ok) io.stderr(`gramkit serve: warning: ${mcpMount.error.reason}: ${mcpMount.error.message}\n`);
   const mcp = mcpMount.ok ? mcpMount.value : undefined;
   const service = createService({
     catalog,

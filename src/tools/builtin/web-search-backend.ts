@@ -67,7 +67,7 @@ export const searxngBackend = (options: SearxngOptions): WebSearchBackend => {
         signal: request.signal,
         headers: { accept: 'application/json' },
       });
-      if (!r.ok) throw new ToolFailure(r.error.code, `the search backend failed: ${r.error.message}`, { retryable: r.error.retryable });
+      if (!r.ok) throw new ToolFailure(r.error.reason, `the search backend failed: ${r.error.message}`, { retryable: r.error.retryable });
       if (r.value.status < 200 || r.value.status > 299) {
         throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `the search backend answered HTTP ${r.value.status}`, { retryable: r.value.status >= 500 || r.value.status === 429 });
       }
