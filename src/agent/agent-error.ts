@@ -6,7 +6,8 @@
  * Nothing done before the error is lost: a run's error (`AgentFailure`, run-types.ts) adds
  * `partial`, the conversation, the tool calls, the usage and the trace up to that point.
  */
-import { canonicalOf, codeInfo } from '../core/codes.js';
+import { canonicalOf } from '../core/codes.js';
+import { formatError } from '../core/format-error.js';
 import type { CodedError } from '../core/result.js';
 import { type AgentCode, AgentCodes } from './codes.js';
 import type { ModelError } from './model.js';
@@ -62,7 +63,5 @@ export const fromModelError = (e: ModelError): AgentError =>
  * `error[REASON]: message` (the precise code) and, on a second line, the hint: the one the
  * detecting site gave, else the one of the code's registry entry.
  */
-export const formatAgentError = (e: AgentError): string => {
-  const hint = e.hint ?? codeInfo(e.reason)?.hint;
-  return `error[${e.reason}]: ${e.message}${e.status !== undefined && !e.message.includes(String(e.status)) ? ` (HTTP ${e.status})` : ''}${hint !== undefined ? `\n  hint: ${hint}` : ''}`;
-};
+export const formatAgentError = (e: AgentError): string =>
+  formatError({ reason: e.reason, message: `${e.message}${e.status !== undefined && !e.message.includes(String(e.status)) ? ` (HTTP ${e.status})` : ''}`, ...(e.hint !== undefined ? { hint: e.hint } : {}) });

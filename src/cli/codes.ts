@@ -10,6 +10,10 @@ import { type CodeOf, defineCodes } from '../core/codes.js';
 // -------------------------------------------------------------------------------------------------
 
 export const CliCodes = defineCodes('cli', 'CLI', {
+  USAGE: { canonical: 'INVALID_ARGUMENTS', summary: 'a command line the command cannot run: options that conflict, a missing or malformed option or argument', hint: 'see gramkit <command> --help' },
+  UNKNOWN_TOOL: { canonical: 'NOT_FOUND', summary: 'a tool (`--tool`, a name) that the file or library does not define', hint: 'name one of the tools the message lists' },
+  UNWRITABLE: { canonical: 'PERMISSION_DENIED', summary: 'a file the command writes (an output, a results file) cannot be written', retryable: 'sometimes', hint: 'check the path, its directory and their permissions' },
+  INTERNAL: { canonical: 'INTERNAL', summary: 'a bug of gramkit: a command threw (the message carries the stack)', hint: 'please report it, with the command line' },
   UNREADABLE: { canonical: 'FILE_NOT_FOUND', summary: 'a file (or standard input) that cannot be read', retryable: 'sometimes', hint: 'check the path and its permissions' },
   INVALID_HEADER: { canonical: 'INVALID_CONFIGURATION', summary: "a file header's `library` that is not a module path (`gramkit check`, `gramkit run`)", hint: 'write {library: "./tools.ts"} (relative to the file) or {library: "builtin"}' },
   INVALID_JSON: { canonical: 'INVALID_ARGUMENTS', summary: 'an argument or input that should be JSON and is not', hint: 'give JSON (quote it for the shell)' },

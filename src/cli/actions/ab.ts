@@ -38,6 +38,8 @@ import { progressBar } from './ab-progress.js';
 import type { ExperimentScorer } from '../../agent/experiment-scoring.js';
 import type { AgentSpecification } from '../../spec/agent-spec.js';
 import type { ToolLibrary } from '../../library/tool-library.js';
+import { reportError, usageError } from '../report.js';
+import { CliCodes } from '../codes.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -261,7 +263,7 @@ const bfclAnswers = async (path: string | undefined): Promise<ReadonlyMap<string
 export const action = async (ctx: CommandContext, file: string, options: AbCommandOptions): Promise<number> => {
   const { io } = ctx;
   const usage = (text: string): number => {
-    io.stderr(`gramkit ab: ${text}\n`);
+    usageError(io, text);
     return EXIT_USAGE;
   };
   const refs = options.library ?? [];
@@ -280,7 +282,7 @@ export const action = async (ctx: CommandContext, file: string, options: AbComma
 
   const workspace = await resolveWorkspace(io, options.workspace);
   if (!workspace.ok) {
-    io.stderr(`gramkit: ${workspace.error.message}\n`);
+    reportError(io, workspace.error);
     return EXIT_FAILURE;
   }
   const sources: AgentCatalog[] = [];
@@ -325,13 +327,13 @@ const experiment = async (
 
   const inputsFile = await loadSource(io, options.inputs);
   if (!inputsFile.ok) {
-    io.stderr(`gramkit: ${inputsFile.error.message}\n`);
+    reportError(io, inputsFile.error);
     return EXIT_FAILURE;
   }
   const parsed = parseInputs(inputsFile.value.text, await bfclAnswers(inputsFile.value.path));
   if (parsed.problems.length > 0 || parsed.inputs.length === 0) {
     const problems = parsed.problems.length > 0 ? parsed.problems : ['no inputs (one JSON line per message)'];
-    io.stderr(`gramkit: ${inputsFile.value.name}: ${problems.join('\n  ')}\n`);
+    usageError(io, `${inputsFile.value.name}: ${problems.join('\n  ')}`);
     return EXIT_FAILURE;
   }
 
@@ -383,13 +385,13 @@ const experiment = async (
   const perRun = fresh || modelArgs.length > 1 || parsed.scripts.some((s) => s !== undefined);
   const loadedScorers = await loadScorers(io.cwd, options.scorer ?? []);
   if (loadedScorers.problems.length > 0) {
-    io.stderr(`gramkit: ${loadedScorers.problems.join('\n  ')}\n`);
+    usageError(io, `${loadedScorers.problems.join('\n  ')}`);
     return EXIT_FAILURE;
   }
   // --out *.jsonl: the runs stream to it as they finish; --resume continues it
   const streaming = options.out !== undefined && extname(options.out).toLowerCase() === '.jsonl';
   if (options.resume === true && !streaming) {
-    io.stderr('gramkit ab: --resume continues a results file: give it with --out results.jsonl\n');
+    usageError(io, '--resume continues a results file: give it with --out results.jsonl');
     return EXIT_USAGE;
   }
   let results: ResultsFile | undefined;
@@ -404,7 +406,7 @@ const experiment = async (
       }
       results = opened.value;
     } catch (e) {
-      io.stderr(`gramkit: cannot write ${options.out}: ${e instanceof Error ? e.message : String(e)}\n`);
+      reportError(io, { reason: CliCodes.UNWRITABLE, message: `cannot write ${options.out}: ${e instanceof Error ? e.message : String(e)}` });
       return EXIT_FAILURE;
     }
   }
@@ -467,7 +469,7 @@ const runAndReport = async (ctx: CommandContext, options: AbCommandOptions, plan
       await writeFile(tmp, json, 'utf8');
       await rename(tmp, path);
     } catch (e) {
-      io.stderr(`gramkit: cannot write ${options.out}: ${e instanceof Error ? e.message : String(e)}\n`);
+      reportError(io, { reason: CliCodes.UNWRITABLE, message: `cannot write ${options.out}: ${e instanceof Error ? e.message : String(e)}` });
       return EXIT_FAILURE;
     }
   }

@@ -27,6 +27,7 @@ import { declaresImplementation } from '../../tools/declared-kind.js';
 import { expandArguments } from './gram-input.js';
 import { countText, diagnosticsJson, renderDiagnostics } from './gram-report.js';
 import { loadLibraryArgument, readSpecSource, resolveWorkspace, type SpecSource, specsOfSource } from './spec-source.js';
+import { reportError, usageError } from '../report.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -189,12 +190,12 @@ const checkOne = async (ctx: CommandContext, arg: string, options: CheckCommandO
 export const action = async (ctx: CommandContext, files: ReadonlyArray<string>, options: CheckCommandOptions): Promise<number> => {
   const args = await expandArguments(ctx.io, files);
   if (args.length === 0) {
-    ctx.io.stderr('gramkit: no .gram files found\n');
+    usageError(ctx.io, 'no .gram files found');
     return EXIT_FAILURE;
   }
   const workspace = await resolveWorkspace(ctx.io, options.workspace);
   if (!workspace.ok) {
-    ctx.io.stderr(`gramkit: ${workspace.error.message}\n`);
+    reportError(ctx.io, workspace.error);
     return EXIT_FAILURE;
   }
   let errors = 0;

@@ -24,6 +24,7 @@ import { chatInput } from './chat-input.js';
 import { commandPolicies } from './policies.js';
 import { resolveWorkspace } from './spec-source.js';
 import { type AgentCatalog, catalogLibrary, openAgentCatalog } from './catalog-library.js';
+import { reportError, usageError } from '../report.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -110,7 +111,7 @@ const printResult = (ctx: CommandContext, result: AgentResult, options: RunComma
 export const action = async (ctx: CommandContext, file: string, message: string | undefined, options: RunCommandOptions): Promise<number> => {
   const { io } = ctx;
   const usage = (text: string): number => {
-    io.stderr(`gramkit run: ${text}\n`);
+    usageError(io, text);
     return EXIT_USAGE;
   };
   if (options.yes === true && options.deny === true) return usage('--yes and --deny cannot be used together');
@@ -122,7 +123,7 @@ export const action = async (ctx: CommandContext, file: string, message: string 
 
   const workspace = await resolveWorkspace(io, options.workspace);
   if (!workspace.ok) {
-    io.stderr(`gramkit: ${workspace.error.message}\n`);
+    reportError(io, workspace.error);
     return EXIT_FAILURE;
   }
   let source: AgentCatalog | undefined;
@@ -144,7 +145,7 @@ export const action = async (ctx: CommandContext, file: string, message: string 
 const runWith = async (ctx: CommandContext, file: string, message: string | undefined, options: RunCommandOptions, workspacePath: string, source: AgentCatalog | undefined): Promise<number> => {
   const { io } = ctx;
   const usage = (text: string): number => {
-    io.stderr(`gramkit run: ${text}\n`);
+    usageError(io, text);
     return EXIT_USAGE;
   };
   const maxSteps = positiveInteger('--max-steps', options.maxSteps);

@@ -25,6 +25,7 @@ import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import { openCliCatalog, storeLocation } from './catalog-store.js';
 import { generatedTokenPath, NO_AUTH_WARNING, readAuth, saveToken } from './serve-auth.js';
 import { loadLibraryArgument, resolveWorkspace } from './spec-source.js';
+import { usageError } from '../report.js';
 
 export interface ServeCommandOptions {
   readonly host?: string;
@@ -74,11 +75,11 @@ const bootstrapDocument = async (cwd: string, given: string | undefined): Promis
 export const action = async (ctx: CommandContext, options: ServeCommandOptions): Promise<number> => {
   const { io } = ctx;
   const usage = (text: string): number => {
-    io.stderr(`gramkit serve: ${text}\n`);
+    usageError(io, text);
     return EXIT_USAGE;
   };
   const failed = (text: string): number => {
-    io.stderr(`gramkit serve: ${text}\n`);
+    usageError(io, text);
     return EXIT_FAILURE;
   };
   const host = options.host ?? DEFAULT_HOST;
