@@ -36,16 +36,16 @@ describe('gramkit invoke', () => {
     expect(json(notFound.stdout)).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: 'there is nobody to greet', retryable: false } });
     const invalid = await run(`${dir}/tools.gram`, '-t', 'greet', '-l', `${dir}/library.ts`, '-a', '{"name": 3}');
     expect(invalid.code).toBe(1);
-    expect(json(invalid.stdout)).toMatchObject({ ok: false, error: { code: 'TOOL_INVALID_ARGUMENTS', message: 'invalid arguments for "greet": argument "name" must be a string, got 3' } });
+    expect(json(invalid.stdout)).toMatchObject({ ok: false, error: { reason: 'TOOL_INVALID_ARGUMENTS', message: 'invalid arguments for "greet": argument "name" must be a string, got 3' } });
     const notJson = await run(`${dir}/tools.gram`, '-t', 'greet', '-l', `${dir}/library.ts`, '-a', '{name}');
     expect(notJson.code).toBe(1);
-    expect(json(notJson.stdout)).toMatchObject({ ok: false, error: { code: 'TOOL_INVALID_ARGUMENTS' } });
+    expect(json(notJson.stdout)).toMatchObject({ ok: false, error: { reason: 'TOOL_INVALID_ARGUMENTS' } });
   });
 
   it('gives TOOL_TIMEOUT when the implementation does not answer in time', async () => {
     const r = await run(`${dir}/tools.gram`, '-t', 'greet', '-l', `${dir}/hangs.ts`, '-a', '{"name":"Ada"}', '--timeout', '50');
     expect(r.code).toBe(1);
-    expect(json(r.stdout)).toEqual({ ok: false, error: { code: 'TOOL_TIMEOUT', message: '"greet" did not finish within 50 ms', details: { timeoutMs: 50 }, retryable: true } });
+    expect(json(r.stdout)).toEqual({ ok: false, error: { code: 'TIMEOUT', reason: 'TOOL_TIMEOUT', message: '"greet" did not finish within 50 ms', details: { timeoutMs: 50 }, retryable: true } });
   });
 
   it('reads the arguments from stdin with --args -, and takes the only tool of a file without --tool', async () => {
