@@ -89,7 +89,7 @@ describe('gramkit invoke', () => {
     expect(broken.stderr).toContain('^');
 
     const noFile = await run(`${dir}/absent.gram`, '-l', `${dir}/library.ts`);
-    expect([noFile.code, noFile.stderr]).toEqual([1, `error: cannot read ${dir}/absent.gram: no such file\n`]);
+    expect([noFile.code, noFile.stderr]).toEqual([1, `error[CLI_UNREADABLE]: cannot read ${dir}/absent.gram: no such file\n  hint: check the path and its permissions\n`]);
 
     const codes = async (library: string) => {
       const r = await run(`${dir}/tools.gram`, '-t', 'add', '-l', library);
