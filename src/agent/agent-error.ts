@@ -64,4 +64,8 @@ export const fromModelError = (e: ModelError): AgentError =>
  * detecting site gave, else the one of the code's registry entry.
  */
 export const formatAgentError = (e: AgentError): string =>
-  formatError({ reason: e.reason, message: `${e.message}${e.status !== undefined && !e.message.includes(String(e.status)) ? ` (HTTP ${e.status})` : ''}`, ...(e.hint !== undefined ? { hint: e.hint } : {}) });
+  formatError({
+    reason: e.reason,
+    message: `${e.message}${e.status !== undefined && !e.message.includes(String(e.status)) ? ` (HTTP ${e.status})` : ''}`,
+    ...(e.hint !== undefined ? { hint: e.hint } : {}),
+  });

@@ -427,7 +427,9 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     const r = await runBoundAgent(v.bound, spec.message, { ...runOptions, model, observer: v.metrics });
     const durationMs = round3(performance.now() - started);
     const progress = r.ok ? r.value : r.error.partial;
-    const toolCalls = (progress?.toolsUsed ?? []).map((u): ExperimentToolCall => ({ name: u.name, ok: u.result.ok, ...(u.result.ok ? {} : { code: u.result.error.code, reason: String(u.result.error.reason) }), durationMs: u.durationMs }));
+    const toolCalls = (progress?.toolsUsed ?? []).map(
+      (u): ExperimentToolCall => ({ name: u.name, ok: u.result.ok, ...(u.result.ok ? {} : { code: u.result.error.code, reason: String(u.result.error.reason) }), durationMs: u.durationMs }),
+    );
     const completed = r.ok;
     const content = r.ok ? r.value.content : undefined;
     const schemaOf = (tool: string): JsonObject | undefined => v.bound.definitions.find((d) => d.name === tool || d.name === tool.replace(/\./g, '_'))?.inputSchema;

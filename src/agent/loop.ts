@@ -132,7 +132,8 @@ export const runLoop = async (bound: BoundAgent, conversation: CheckedConversati
   };
   const failed = (error: AgentError): AgentResult => {
     // the deadline aborts what runs: a cancellation caused by it is the run's timeout
-    const e = error.reason === AgentCodes.CANCELLED && rs.deadlineHit() ? agentError(AgentCodes.TIMEOUT, `the run took longer than its limit of ${options.maxDurationMs} ms (maxDurationMs)`, { retryable: true }) : error;
+    const e =
+      error.reason === AgentCodes.CANCELLED && rs.deadlineHit() ? agentError(AgentCodes.TIMEOUT, `the run took longer than its limit of ${options.maxDurationMs} ms (maxDurationMs)`, { retryable: true }) : error;
     finish(e);
     const failure: AgentFailure = { ...e, partial: progress() };
     return err(failure);

@@ -173,7 +173,9 @@ export const materialize = (r: ToolRecord, impls: Implementations): Either<Catal
   switch (r.type) {
     case 'http': {
       const hosts = httpHostProblem(r, impls);
-      if (hosts !== undefined) return left({ ...catalogCodes(CatalogCodes.HOST_NOT_ALLOWED), message: `tool ${r.slug} ${r.version} cannot be invoked: ${hosts}`, details: { toolID: r.toolID, reason: hosts } });
+      if (hosts !== undefined) {
+        return left({ ...catalogCodes(CatalogCodes.HOST_NOT_ALLOWED), message: `tool ${r.slug} ${r.version} cannot be invoked: ${hosts}`, details: { toolID: r.toolID, reason: hosts } });
+      }
       const t = httpTool(spec.right, r.impl as unknown as HttpToolConfigInput, {
         ...(impls.secrets !== undefined ? { secrets: impls.secrets } : {}),
         ...(impls.secretHosts !== undefined ? { secretHosts: impls.secretHosts } : {}),

@@ -25,9 +25,18 @@ export const catalogCodes = (reason: CatalogCode): { readonly code: CanonicalCod
 
 export const success = <A>(value: A): CatalogResult<A> => ({ ok: true, value });
 
-export const failure = (reason: CatalogCode, message: string, extra: { readonly diagnostics?: ReadonlyArray<Diagnostic>; readonly details?: Readonly<Record<string, unknown>> } = {}): CatalogResult<never> => ({
+export const failure = (
+  reason: CatalogCode,
+  message: string,
+  extra: { readonly diagnostics?: ReadonlyArray<Diagnostic>; readonly details?: Readonly<Record<string, unknown>> } = {},
+): CatalogResult<never> => ({
   ok: false,
-  error: { ...catalogCodes(reason), message, ...(extra.diagnostics !== undefined && extra.diagnostics.length > 0 ? { diagnostics: extra.diagnostics } : {}), ...(extra.details !== undefined ? { details: extra.details } : {}) },
+  error: {
+    ...catalogCodes(reason),
+    message,
+    ...(extra.diagnostics !== undefined && extra.diagnostics.length > 0 ? { diagnostics: extra.diagnostics } : {}),
+    ...(extra.details !== undefined ? { details: extra.details } : {}),
+  },
 });
 
 /** A failure from the diagnostics of a decoding: the first error's code, every message. */

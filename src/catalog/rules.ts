@@ -26,7 +26,8 @@ import { jsonEqual } from '../core/json-equal.js';
 
 export type Decided<A> = Either<CatalogError, { readonly bundles: ReadonlyArray<BundleRecord | { readonly deleted: string }>; readonly tools: ReadonlyArray<ToolRecord | { readonly deleted: string }>; readonly value: A }>;
 
-const refuse = (reason: CatalogCode, message: string, details?: Readonly<Record<string, unknown>>): Decided<never> => left({ ...catalogCodes(reason), message, ...(details !== undefined ? { details } : {}) });
+const refuse = (reason: CatalogCode, message: string, details?: Readonly<Record<string, unknown>>): Decided<never> =>
+  left({ ...catalogCodes(reason), message, ...(details !== undefined ? { details } : {}) });
 
 const nothing = <A>(value: A): Decided<A> => right({ bundles: [], tools: [], value });
 
@@ -35,7 +36,10 @@ export const writableBundle = (state: CatalogState, bundleID: string, pending?: 
   const b = pending?.bundleID === bundleID ? pending : state.bundles.get(bundleID);
   if (b === undefined) return left({ ...catalogCodes(CatalogCodes.BUNDLE_NOT_FOUND), message: `there is no bundle ${bundleID}` });
   if (b.softDeletedAt !== null) return left({ ...catalogCodes(CatalogCodes.BUNDLE_DELETED), message: `bundle "${b.slug}" (${bundleID}) was deleted at ${b.softDeletedAt}; restore it with a PUT first` });
-  if (!b.isEnabled) return left({ ...catalogCodes(CatalogCodes.BUNDLE_DISABLED), message: `bundle "${b.slug}" (${bundleID}) is disabled: tools inside it cannot be written`, details: { hint: 'PATCH the bundle with {"isEnabled": true} first' } });
+  if (!b.isEnabled) {
+    const message = `bundle "${b.slug}" (${bundleID}) is disabled: tools inside it cannot be written`;
+    return left({ ...catalogCodes(CatalogCodes.BUNDLE_DISABLED), message, details: { hint: 'PATCH the bundle with {"isEnabled": true} first' } });
+  }
   return right(b);
 };
 

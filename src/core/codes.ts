@@ -43,11 +43,19 @@ export const CANONICAL_CODES = Object.freeze({
   INVALID_ARGUMENTS: { http: 400, retryable: false, summary: "the call's arguments (or the request) are not what the tool or the route accepts" },
   INVALID_PATH: { http: 400, retryable: false, summary: 'a path outside the workspace, absolute, malformed, or of the wrong kind (a directory for a file)' },
   INVALID_OUTPUT: { http: 500, retryable: false, summary: 'the tool returned something its contract forbids (not JSON data, not its output schema)' },
-  INVALID_CONFIGURATION: { http: 500, retryable: false, summary: 'a definition is not usable: a specification, a tool, a library, an option, a configuration (found when loading, binding or checking)' },
+  INVALID_CONFIGURATION: {
+    http: 500,
+    retryable: false,
+    summary: 'a definition is not usable: a specification, a tool, a library, an option, a configuration (found when loading, binding or checking)',
+  },
   FILE_NOT_FOUND: { http: 404, retryable: false, summary: 'a file or directory does not exist' },
   NOT_FOUND: { http: 404, retryable: false, summary: 'something named does not exist: a tool, a bundle, a route, a program, an approval' },
   CONFLICT: { http: 409, retryable: false, summary: 'the call conflicts with what exists: a name or version taken, a file that exists, a directory not empty, an approval already decided' },
-  FAILED_PRECONDITION: { http: 409, retryable: false, summary: 'the system is not in the state the call needs (a tool disabled or not installed here, a sandbox missing, a secret not set): an operator must change it' },
+  FAILED_PRECONDITION: {
+    http: 409,
+    retryable: false,
+    summary: 'the system is not in the state the call needs (a tool disabled or not installed here, a sandbox missing, a secret not set): an operator must change it',
+  },
   PERMISSION_DENIED: { http: 403, retryable: false, summary: 'the system, the operator or the service refused access (file permissions, a host not allowed, a missing scope, a read-only record)' },
   UNAUTHENTICATED: { http: 401, retryable: false, summary: 'the request carries no valid credentials' },
   DENIED: { http: 403, retryable: false, summary: 'a policy refused the call (a permission, the safety level, a rule, a person who did not approve)' },
@@ -130,7 +138,12 @@ const defined: Registry[] = [];
  * throws when the module loads (a bug, caught by every test).
  */
 export function defineCodes<const P extends string, const T extends Readonly<Record<string, CodeSpec>>>(layer: string, prefix: P, table: T): Codes<P, T>;
-export function defineCodes<const P extends string, const T extends Readonly<Record<string, DiagnosticCodeSpec>>>(layer: string, prefix: P, table: T, defaults: { readonly canonical: CanonicalCode }): Codes<P, T>;
+export function defineCodes<const P extends string, const T extends Readonly<Record<string, DiagnosticCodeSpec>>>(
+  layer: string,
+  prefix: P,
+  table: T,
+  defaults: { readonly canonical: CanonicalCode },
+): Codes<P, T>;
 export function defineCodes(layer: string, prefix: string, table: Readonly<Record<string, DiagnosticCodeSpec>>, defaults?: { readonly canonical: CanonicalCode }): Readonly<Record<string, string>> {
   const constants: Record<string, string> = {};
   const infos: CodeInfo[] = [];

@@ -44,7 +44,11 @@ type Behaviour = { readonly kind: 'throws' | 'returns'; readonly reason: string;
 
 const behaviourArb: fc.Arbitrary<Behaviour> = fc.oneof(
   fc.record({ kind: fc.constantFrom<'throws' | 'returns'>('throws', 'returns'), reason: fc.constantFrom(...RESULT_CODES, OWN) }),
-  fc.record({ kind: fc.constantFrom<'throws' | 'returns'>('throws', 'returns'), reason: fc.constant(OWN), canonical: fc.constantFrom(...(Object.keys(CANONICAL_CODES) as Array<keyof typeof CANONICAL_CODES>)) }),
+  fc.record({
+    kind: fc.constantFrom<'throws' | 'returns'>('throws', 'returns'),
+    reason: fc.constant(OWN),
+    canonical: fc.constantFrom(...(Object.keys(CANONICAL_CODES) as Array<keyof typeof CANONICAL_CODES>)),
+  }),
   fc.record({ kind: fc.constantFrom<'error' | 'not-json' | 'ok'>('error', 'not-json', 'ok') }),
 );
 

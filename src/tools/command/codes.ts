@@ -23,13 +23,22 @@ export const CommandCodes = defineCodes('tools/command', 'COMMAND', {
   ENV_NAME: { canonical: 'INVALID_CONFIGURATION', summary: 'an `env` entry that is not an environment variable name', hint: 'fix the name' },
   ENV_VALUE: { canonical: 'INVALID_CONFIGURATION', summary: 'a `setEnv` value with a NUL character', hint: 'remove it' },
   // calls
-  INVALID_PATH: { canonical: 'INVALID_PATH', summary: 'a path argument (or the working directory) outside the workspace, absolute, or malformed', hint: 'give a path relative to the workspace, inside it' },
+  INVALID_PATH: {
+    canonical: 'INVALID_PATH',
+    summary: 'a path argument (or the working directory) outside the workspace, absolute, or malformed', hint: 'give a path relative to the workspace, inside it',
+  },
   FILE_NOT_FOUND: { canonical: 'FILE_NOT_FOUND', summary: 'the workspace, or a directory a path argument needs, does not exist', hint: 'create it, or give a path that exists' },
   NOT_FOUND: { canonical: 'NOT_FOUND', summary: 'the program is not found on the PATH of its environment', hint: 'give an absolute path, or install the program' },
-  FAILED: { canonical: 'EXECUTION_ERROR', summary: 'the program exited with a status not in `successExitCodes` (details: exit code, stderr)', retryable: 'sometimes', hint: 'read its output in the message' },
+  FAILED: {
+    canonical: 'EXECUTION_ERROR',
+    summary: 'the program exited with a status not in `successExitCodes` (details: exit code, stderr)', retryable: 'sometimes', hint: 'read its output in the message',
+  },
   TIMEOUT: { canonical: 'TIMEOUT', summary: "the program ran longer than the tool's `timeoutMs`; its process group was killed", retryable: true, hint: 'try again, or raise timeoutMs' },
   OUTPUT_TOO_LARGE: { canonical: 'LIMIT_EXCEEDED', summary: 'the program printed more than `maxOutputBytes`; it was stopped', hint: 'ask for less output, or raise maxOutputBytes' },
-  SANDBOX_UNAVAILABLE: { canonical: 'FAILED_PRECONDITION', summary: 'a command tool declared `sandbox: "bwrap"` cannot run: bubblewrap is missing or cannot create its namespaces here (or, run as root, has no setuid filter for this architecture)', hint: 'install bubblewrap (apt-get install bubblewrap), or declare `sandbox: "auto"` or `"none"` to run on the host' },
+  SANDBOX_UNAVAILABLE: {
+    canonical: 'FAILED_PRECONDITION',
+    summary: 'a command tool declared `sandbox: "bwrap"` cannot run: bubblewrap is missing or cannot create its namespaces here (or, run as root, has no setuid filter for this architecture)', hint: 'install bubblewrap (apt-get install bubblewrap), or declare `sandbox: "auto"` or `"none"` to run on the host',
+  },
   OUTPUT_NOT_JSON: { canonical: 'INVALID_OUTPUT', summary: 'the program printed no JSON where `output: "json"` expects it', hint: 'make the program print JSON, or read its output as text' },
 });
 
