@@ -21,7 +21,7 @@ export { checkedValue, checkedDiagnostics } from './core/either.js';
 export type { Result, Ok, Err, CodedError } from './core/result.js';
 export { ok, err, isOk, isErr, fromEither, toEither } from './core/result.js';
 export type { CanonicalCode, CanonicalSpec, CodeInfo, Retry } from './core/codes.js';
-export { CANONICAL_CODES, canonicalOf, codeInfo } from './core/codes.js';
+export { codeInfo } from './core/codes.js';
 export type { HttpDispatcher } from './net/dispatcher.js';
 
 // gram: parsing, lowering to patterns, canonical JSON, formatting

@@ -105,7 +105,7 @@ describe('runAgent: the loop', () => {
     expect(first.error.message).toContain('echo, add, slow, boom');
     expect(tools[0]).toMatchObject({ isError: true, toolName: 'nope' });
     expect(JSON.parse(tools[3]?.content ?? '').error.message).toBe('boom: oops');
-    expect(JSON.parse(tools[4]?.content ?? '').error).toEqual({ code: 'NOT_FOUND', message: 'nothing there', retryable: false, details: { why: 'failure' } });
+    expect(JSON.parse(tools[4]?.content ?? '').error).toEqual({ code: 'NOT_FOUND', reason: 'NOT_FOUND', message: 'nothing there', retryable: false, details: { why: 'failure' } });
     expect(tools[6]).toMatchObject({ content: '5' });
     expect(tools[6]?.role === 'tool' && tools[6].isError).toBeFalsy();
     // the text that was not JSON is kept as the call's args

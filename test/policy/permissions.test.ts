@@ -9,7 +9,7 @@ const perm = fc.constantFrom('fs:read', 'fs:write', 'net:read', 'net:write', 'pr
 describe('permissions and safety levels', () => {
   it('denies a tool needing a permission the run does not allow, naming it', () => {
     const d = checkPermissions({ allowed: ['fs:read'] }, 'write_file', { permissions: ['fs:write'], safetyLevel: 'medium' });
-    expect(d).toMatchObject({ kind: 'deny', reason: 'POLICY_DENIED', source: 'permissions' });
+    expect(d).toMatchObject({ kind: 'deny', code: 'POLICY_DENIED', source: 'permissions' });
     if (d.kind === 'deny') expect(d.reason).toBe('write_file needs the permission fs:write, which this run does not allow (allowed: fs:read)');
   });
   it('denies a tool above the maximum safety level', () => {
