@@ -40,7 +40,7 @@ const weather = () => ({
   impl: { urlTemplate: `${api.origin}/current.json?q=\${city}`, extractExpr: '$.current.condition.text' },
 });
 
-const code = (r: { readonly ok: boolean; readonly error?: { readonly code: string } }): string | undefined => (r.ok ? undefined : r.error?.code);
+const code = (r: { readonly ok: boolean; readonly error?: { readonly reason: string } }): string | undefined => (r.ok ? undefined : r.error?.reason);
 
 describe('invoking catalog tools', () => {
   it('an HTTP tool runs when the server allows its host, and is refused by name when it does not', async () => {

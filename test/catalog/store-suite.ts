@@ -64,7 +64,7 @@ export const storeSuite = (label: string, factory: StoreFactory): void => {
       return id;
     };
 
-    const code = (r: { readonly ok: boolean; readonly error?: { readonly code: string } }): string | undefined => (r.ok ? undefined : r.error?.code);
+    const code = (r: { readonly ok: boolean; readonly error?: { readonly reason: string } }): string | undefined => (r.ok ? undefined : r.error?.reason);
 
     // ---------------------------------------------------------------------------------------------
     describe('bundles', () => {

@@ -181,9 +181,9 @@ describe('races', () => {
     for (let i = 0; i < 300; i++) {
       const r = await call('read_file', { path: 'flip/secret.txt' });
       expect(JSON.stringify(r)).not.toContain(SECRET);
-      outcomes.add(r.ok ? 'ok' : r.error.code);
+      outcomes.add(r.ok ? 'ok' : r.error.reason);
       const w = await call('write_file', { path: 'flip/written.txt', content: 'x' });
-      outcomes.add(w.ok ? 'ok' : w.error.code);
+      outcomes.add(w.ok ? 'ok' : w.error.reason);
     }
     running = false;
     await flipper;
