@@ -188,7 +188,7 @@ describe('invoking catalog tools', () => {
   it('a call that needs approval is refused without an approver, and runs with one (--yes)', async () => {
     const refusing = await open();
     const r = await refusing.invokeTool({ id: 'delete_file' }, { path: 'nothing.txt' });
-    expect(r.ok && !r.value.ok && [r.value.error.code, (r.value.error.details as { approvalNeeded?: boolean }).approvalNeeded]).toEqual([PolicyCodes.DENIED, true]);
+    expect(r.ok && !r.value.ok && [r.value.error.reason, (r.value.error.details as { approvalNeeded?: boolean }).approvalNeeded]).toEqual([PolicyCodes.APPROVAL_REQUIRED, true]);
     await refusing.close();
     const approving = await open({ approver: approveAll });
     const a = await approving.invokeTool({ id: 'delete_file' }, { path: 'nothing.txt' });

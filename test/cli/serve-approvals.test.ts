@@ -148,7 +148,7 @@ describe('gramkit serve: approvals a person gives', () => {
     const deny = await serve(['--approvals', 'deny']);
     try {
       const r = await post(`${deny.url}/api/v1/tools/tool_file_write/invoke`, { path: 'notes.txt', content: 'x' });
-      expect(((await r.json()) as { code: string; reason: string }).reason).toBe(PolicyCodes.DENIED);
+      expect(((await r.json()) as { code: string; reason: string }).reason).toBe(PolicyCodes.APPROVAL_REQUIRED);
       expect(((await (await fetch(`${deny.url}/api/v1/approvals`)).json()) as { enabled: boolean }).enabled).toBe(false);
     } finally {
       deny.s.stop();

@@ -103,7 +103,7 @@ describe('a server’s tools as specifications', () => {
     await c.right.close();
     if (shout._tag === 'Left') throw new Error(shout.left.map((e) => e.message).join('; '));
     const closed = await invoke(shout.right, { text: 'x' });
-    expect(closed.ok || [closed.error.code, closed.error.retryable]).toEqual([McpCodes.TRANSPORT_ERROR, true]);
+    expect(closed.ok || [closed.error.reason, closed.error.retryable]).toEqual([McpCodes.TRANSPORT_ERROR, true]);
   });
 
   it('a server that cannot be reached is a diagnostic, not a rejection', async () => {

@@ -129,7 +129,7 @@ describe('fuzzing every route', () => {
           expect(r.headers.get('content-type')).toContain('application/problem+json');
           const p = JSON.parse(text) as { code: string; status: number };
           expect(p.status).toBe(r.status);
-          expect(p.code).toMatch(/^(SERVICE|CATALOG|TOOL|POLICY)_[A-Z_]+$/);
+          expect(p.reason).toMatch(/^(SERVICE|CATALOG|TOOL|POLICY)_[A-Z_]+$/);
         }
         if (r.status === 201 && method === 'PUT' && url.includes('/version/')) acknowledged.add(JSON.parse(text).tool.toolID);
         if (r.status === 201 && method === 'POST') acknowledged.add(JSON.parse(text).id);

@@ -79,7 +79,7 @@ const runChecks = async (ctx: CommandContext, source: SpecSource, specs: Specifi
   for (const a of specs.agents) {
     if (a.model === undefined) continue;
     const m = parseModelId(a.model);
-    if (m._tag === 'Left') out.push(error(m.left.code, `agent \`${a.name}\`: ${m.left.message}`, { file: source.name, hint: '`gramkit run --model` can override it' }));
+    if (m._tag === 'Left') out.push(error(m.left.reason, `agent \`${a.name}\`: ${m.left.message}`, { file: source.name, hint: '`gramkit run --model` can override it' }));
   }
   const declared = await declaredLibraryOf(toolsOf(specs).filter((t) => !builtins.has(t.name)), ctx, workspace);
   if (declared?._tag === 'Left') out.push(...declared.left.map(secretsAreEnvironment));
