@@ -265,7 +265,7 @@ describe('approvals through the client (elicitation)', () => {
     try {
       const r = await client.callTool({ name: 'remove', arguments: { path: 'notes.txt' } });
       expect(r.isError).toBe(true);
-      expect(((r._meta as Record<string, Record<string, unknown>>)['gramkit/error'])?.['reason']).toBe(PolicyCodes.DENIED);
+      expect(((r._meta as Record<string, Record<string, unknown>>)['gramkit/error'])?.['reason']).toBe(PolicyCodes.APPROVAL_REQUIRED);
     } finally {
       await pair.close();
     }

@@ -96,7 +96,7 @@ describe.each(CLIENT_KINDS)('Streamable HTTP, %s client', (kind) => {
     try {
       const r = await client.callTool('erase', { path: 'notes.txt' });
       expect(r['isError']).toBe(true);
-      expect(errorMeta(r)['reason']).toBe(PolicyCodes.DENIED);
+      expect(errorMeta(r)['reason']).toBe(PolicyCodes.APPROVAL_REQUIRED);
       expect(text(r)).toMatch(/erase/);
     } finally {
       await client.close();
