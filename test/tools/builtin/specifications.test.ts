@@ -64,6 +64,6 @@ describe('builtinTools and builtinLibrary', () => {
   });
   it('a tool says it is not serializable', () => {
     const [t] = builtinTools({ workspace: '.' });
-    expect(JSON.parse(JSON.stringify(t))).toMatchObject({ reason: 'TOOL_NOT_SERIALIZABLE' });
+    expect(JSON.parse(JSON.stringify(t))).toMatchObject({ code: 'TOOL_NOT_SERIALIZABLE' });
   });
 });
