@@ -123,7 +123,8 @@ const withErrorCodes = (r: Recording): Recording => ({
   exchanges: r.exchanges.map((x) => {
     if (x.response.ok) return x;
     const e = x.response.error;
-    const error = modelError(e.code as ModelErrorCode, e.message, { retryable: e.retryable, ...(e.status !== undefined ? { status: e.status } : {}), ...(e.details !== undefined ? { details: e.details } : {}) });
+    const options = { retryable: e.retryable, ...(e.status !== undefined ? { status: e.status } : {}), ...(e.details !== undefined ? { details: e.details } : {}) };
+    const error = modelError(e.code as ModelErrorCode, e.message, options);
     return { ...x, response: { ok: false as const, error } };
   }),
 });

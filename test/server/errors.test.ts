@@ -127,7 +127,7 @@ describe('fuzzing every route', () => {
         expect(r.status, `${method} ${url} ${body.slice(0, 200)} → ${text.slice(0, 300)}`).toBeLessThan(500);
         if (r.status >= 400) {
           expect(r.headers.get('content-type')).toContain('application/problem+json');
-          const p = JSON.parse(text) as { code: string; status: number };
+          const p = JSON.parse(text) as { code: string; reason: string; status: number };
           expect(p.status).toBe(r.status);
           expect(p.reason).toMatch(/^(SERVICE|CATALOG|TOOL|POLICY)_[A-Z_]+$/);
         }
