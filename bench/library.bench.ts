@@ -38,7 +38,7 @@ const dispatch = async (): Promise<void> => {
   const ajv = new (((Ajv2020 as unknown as { default?: unknown }).default ?? Ajv2020) as typeof Ajv2020)({ allErrors: true, strict: false });
   const checkArgs = ajv.compile(schema);
   const checkOut = ajv.compile(outputSchema);
-  const invalid = (code: string): ToolResult => ({ ok: false, error: { code, message: code, retryable: false } });
+  const invalid = (reason: string): ToolResult => ({ ok: false, error: { code: 'INVALID_ARGUMENTS', reason, message: reason, retryable: false } });
 
   // the hand-written pipeline: what invoke must not be much slower than. Like invoke, it is one
   // dispatcher for every tool (here a sync and an async one), so both see the same call sites.

@@ -53,7 +53,7 @@ const main = async (): Promise<void> => {
   }
   for (const { country, results } of report.answers) {
     const r = results['fast'] as ToolResult;
-    process.stdout.write(`${JSON.stringify(country).padEnd(16)} ${r.ok ? String(r.value) : `${r.error.code}: ${r.error.message}`}\n`);
+    process.stdout.write(`${JSON.stringify(country).padEnd(16)} ${r.ok ? String(r.value) : `${r.error.reason}: ${r.error.message}`}\n`);
   }
   process.stdout.write(`\nsame answers from both libraries: ${report.agree ? 'yes' : 'NO'}\n\n`);
   process.stdout.write('variant  calls  errors  p50 ms    p95 ms\n');

@@ -22,7 +22,7 @@ export const agentBasics = async (): Promise<ReadonlyArray<string>> => {
 
   // one run: the model calls sayHello, the result goes back, the model answers
   const result = await runAgent(agent, library, "Hello, I'm Alice", { model: offlineModel() });
-  if (!result.ok) return [`${result.error.code}: ${result.error.message}`];
+  if (!result.ok) return [`${result.error.reason}: ${result.error.message}`];
   out.push(result.value.content);
   // Hello, Alice! Nice to meet you.
   out.push(result.value.toolsUsed.map((u) => `${u.name} ${JSON.stringify(u.args)} → ${JSON.stringify(u.result)}`).join('\n'));
@@ -55,7 +55,7 @@ export const agentBasics = async (): Promise<ReadonlyArray<string>> => {
   // errors end a run with a code, and keep what was done
   const looping = scriptedModel(() => ({ toolCalls: [{ name: 'sayHello', arguments: { personName: 'Alice' } }] }));
   const stopped = await runAgent(agent, library, 'Hello', { model: looping, maxSteps: 3 });
-  if (!stopped.ok) out.push(`${stopped.error.code}: ${stopped.error.partial?.toolsUsed.length} tool calls kept`);
+  if (!stopped.ok) out.push(`${stopped.error.reason}: ${stopped.error.partial?.toolsUsed.length} tool calls kept`);
   // MAX_STEPS: 3 tool calls kept
   return out;
 };

@@ -30,7 +30,7 @@ export const capitalsExperiment = async (): Promise<{ readonly lines: ReadonlyAr
     model: offlineModel(),
     runs: 2,
   });
-  if (!result.ok) return { lines: [`${result.error.code}: ${result.error.message}`], table: '' };
+  if (!result.ok) return { lines: [`${result.error.reason}: ${result.error.message}`], table: '' };
   const report = result.value;
   const lines = report.summaries.map((s) => `${s.name}: ${s.succeeded}/${s.runs} succeeded, tool errors ${JSON.stringify(s.toolErrorsByCode)}, ${s.differingAnswers} answers differ`);
   // fast: 6/6 succeeded, tool errors {"NOT_FOUND":2}, 0 answers differ

@@ -13,7 +13,7 @@ import { builtinLibrary, builtinSpecifications } from 'gramkit/builtins';
 export const builtinToolsTour = async (): Promise<string[]> => {
   const workspace = mkdtempSync(join(tmpdir(), 'gramkit-example-'));
   const out: string[] = [];
-  const show = (r: ToolResult): string => (r.ok ? `ok ${JSON.stringify(r.value)}` : `${r.error.code}: ${r.error.message}`);
+  const show = (r: ToolResult): string => (r.ok ? `ok ${JSON.stringify(r.value)}` : `${r.error.reason}: ${r.error.message}`);
   try {
     // 1. every built-in specification binds to the built-in library of this workspace
     const bound = bindAll(builtinSpecifications(), builtinLibrary({ workspace }));
@@ -31,7 +31,7 @@ export const builtinToolsTour = async (): Promise<string[]> => {
 
     // 4. code in the sandbox (or SANDBOX_UNAVAILABLE on a machine without bubblewrap)
     const r = await call('run_code', { language: 'python', code: 'print(sum(range(10)))' });
-    out.push(r.ok ? `run_code stdout: ${JSON.stringify((r.value as { stdout: string }).stdout)}` : `run_code: ${r.error.code}`);
+    out.push(r.ok ? `run_code stdout: ${JSON.stringify((r.value as { stdout: string }).stdout)}` : `run_code: ${r.error.reason}`);
 
     // 5. the shell refuses dangerous commands before running anything
     out.push(show(await call('shell', { command: 'rm -rf /' })));

@@ -36,8 +36,8 @@ export const libraryBasics = async (): Promise<ReadonlyArray<string>> => {
   const bound = bindTool(spec, library, { observer: onEvent((e) => events.push(e)) });
   if (bound._tag === 'Left') return bound.left.map(formatBindError);
 
-  // 5. invocation never throws: every failure is a result with a stable code
-  const show = (r: ToolResult) => (r.ok ? `ok: ${JSON.stringify(r.value)}` : `${r.error.code}: ${r.error.message}`);
+  // 5. invocation never throws: every failure is a result with stable codes (canonical `code`, precise `reason`)
+  const show = (r: ToolResult) => (r.ok ? `ok: ${JSON.stringify(r.value)}` : `${r.error.reason}: ${r.error.message}`);
   out.push(show(await invoke(bound.right, { name: 'Ada' }, { observer: metrics })));
   out.push(show(await invoke(bound.right, { name: 42 }, { observer: metrics })));
   out.push(show(await invoke(bound.right, {}, { observer: metrics })));

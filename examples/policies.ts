@@ -43,7 +43,7 @@ export const policiesTour = async (): Promise<string[]> => {
     const del = withPolicies(tool('delete_file'), { policies, approver: approverFrom(() => ({ approved: false, message: 'keep it' })) });
     const deleted = await Promise.resolve(del.invoke({ path: 'report.txt' }, ctx)).then(
       () => 'deleted',
-      (e: { code: string; message: string }) => `${e.code}: ${e.message}`,
+      (e: { reason: string; message: string }) => `${e.reason}: ${e.message}`,
     );
     out.push(`delete report.txt: ${deleted}`);
     return out;

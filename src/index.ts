@@ -20,7 +20,7 @@ export type { Either, Diagnosed, Checked, Warned } from './core/either.js';
 export { checkedValue, checkedDiagnostics } from './core/either.js';
 export type { Result, Ok, Err, CodedError } from './core/result.js';
 export { ok, err, isOk, isErr, fromEither, toEither } from './core/result.js';
-export type { CodeInfo, Retry } from './core/codes.js';
+export type { CanonicalCode, CanonicalSpec, CodeInfo, Retry } from './core/codes.js';
 export { codeInfo } from './core/codes.js';
 export type { HttpDispatcher } from './net/dispatcher.js';
 

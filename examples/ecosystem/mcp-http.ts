@@ -18,7 +18,7 @@ export const mcpOverHttp = async (): Promise<string[]> => {
   const bound = bindAll(specs.right.tools, library);
   if (bound._tag === 'Left') return bound.left.map((e) => e.message);
   const out: string[] = [];
-  const show = (r: ToolResult): string => (r.ok ? `ok ${JSON.stringify(r.value)}` : `${r.error.code}: ${r.error.message}`);
+  const show = (r: ToolResult): string => (r.ok ? `ok ${JSON.stringify(r.value)}` : `${r.error.reason}: ${r.error.message}`);
 
   // the server: a source of bound tools and a handler for it (mount it at any path)
   const mcp = createMcpHttpHandler(staticToolSource(bound.right), { name: 'capitals', version: '1.0.0' });

@@ -22,7 +22,7 @@ export const zodTool = async (): Promise<string[]> => {
   const tool = defineTool<z.output<typeof WeatherArgs>, { temperature: number }>(spec.right, ({ units }) => ({ temperature: units === 'metric' ? 21 : 70 }));
   const bound = bindTool(spec.right, toolLibrary([tool]));
   if (bound._tag === 'Left') return bound.left.map((e) => e.message);
-  const show = (r: Awaited<ReturnType<typeof invoke>>) => (r.ok ? `ok ${JSON.stringify(r.value)}` : `${r.error.code}: ${r.error.message}`);
+  const show = (r: Awaited<ReturnType<typeof invoke>>) => (r.ok ? `ok ${JSON.stringify(r.value)}` : `${r.error.reason}: ${r.error.message}`);
   out.push(show(await invoke(bound.right, { city: 'Paris' })));
   out.push(show(await invoke(bound.right, { city: 'Paris', units: 'kelvin' })));
   return out;

@@ -15,7 +15,7 @@ import { sayHelloTool } from './offline-hello.js';
 export const anyModel = async (id: string, keys: { openai?: string; anthropic?: string }, baseUrl?: string): Promise<ReadonlyArray<string>> => {
   const apiKey = id.startsWith('anthropic/') ? keys.anthropic : keys.openai;
   const model = createModel(id, { ...(apiKey !== undefined ? { apiKey } : {}), ...(baseUrl !== undefined ? { baseUrl } : {}), timeoutMs: 60_000 });
-  if (model._tag === 'Left') return [`${model.left.code}: ${model.left.message}`];
+  if (model._tag === 'Left') return [`${model.left.reason}: ${model.left.message}`];
   const deltas: string[] = [];
   const r = await model.right.generate({
     system: 'When someone introduces themselves, greet them with sayHello.',
@@ -23,7 +23,7 @@ export const anyModel = async (id: string, keys: { openai?: string; anthropic?: 
     tools: [sayHelloTool],
     onTextDelta: (d) => deltas.push(d),
   });
-  if (!r.ok) return [`${r.error.code}: ${r.error.message}`];
+  if (!r.ok) return [`${r.error.reason}: ${r.error.message}`];
   const calls = (r.value.message.toolCalls ?? []).map((c) => `${c.name} ${c.arguments}`);
   return [`${model.right.id}: ${calls.length > 0 ? `calls ${calls.join(', ')}` : r.value.message.content}`, `streamed ${deltas.length} text deltas`];
 };

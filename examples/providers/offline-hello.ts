@@ -23,7 +23,7 @@ export const offlineHello = async (text = "Hello, I'm Alice"): Promise<ReadonlyA
 
   // 1. the model chooses a tool and its arguments
   const first = await model.generate(request);
-  if (!first.ok) return [`${first.error.code}: ${first.error.message}`];
+  if (!first.ok) return [`${first.error.reason}: ${first.error.message}`];
   const calls = first.value.message.toolCalls ?? [];
   if (calls.length === 0) return [`answer: ${first.value.message.content}`];
   const results: Message[] = calls.map((c) => {
@@ -33,7 +33,7 @@ export const offlineHello = async (text = "Hello, I'm Alice"): Promise<ReadonlyA
 
   // 2. the results go back, paired with their calls; the model answers with them
   const second = await model.generate({ ...request, messages: [...request.messages, first.value.message, ...results] });
-  out.push(second.ok ? `answer: ${second.value.message.content}` : `${second.error.code}: ${second.error.message}`);
+  out.push(second.ok ? `answer: ${second.value.message.content}` : `${second.error.reason}: ${second.error.message}`);
   return out;
 };
 

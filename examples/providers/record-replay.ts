@@ -29,7 +29,7 @@ export const recordReplay = async (): Promise<ReadonlyArray<string>> => {
     const same = JSON.stringify(live) === JSON.stringify(again);
 
     const other = await replay.right.generate({ ...request, messages: [{ role: 'user', content: "Hello, I'm Bob" }] });
-    return [`replayed the same answer: ${same}`, other.ok ? 'unexpected answer' : `${other.error.code}: ${other.error.message}`];
+    return [`replayed the same answer: ${same}`, other.ok ? 'unexpected answer' : `${other.error.reason}: ${other.error.message}`];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

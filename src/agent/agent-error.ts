@@ -6,7 +6,8 @@
  * Nothing done before the error is lost: a run's error (`AgentFailure`, run-types.ts) adds
  * `partial`, the conversation, the tool calls, the usage and the trace up to that point.
  */
-import { codeInfo } from '../core/codes.js';
+import { canonicalOf } from '../core/codes.js';
+import { formatError } from '../core/format-error.js';
 import type { CodedError } from '../core/result.js';
 import { type AgentCode, AgentCodes } from './codes.js';
 import type { ModelError } from './model.js';
@@ -29,11 +30,12 @@ export interface AgentError extends CodedError<AgentErrorCode> {
 // -------------------------------------------------------------------------------------------------
 
 export const agentError = (
-  code: AgentErrorCode,
+  reason: AgentErrorCode,
   message: string,
   options: { readonly hint?: string; readonly status?: number; readonly retryable?: boolean; readonly details?: unknown } = {},
 ): AgentError => ({
-  code,
+  code: canonicalOf(reason),
+  reason,
   message,
   ...(options.hint !== undefined ? { hint: options.hint } : {}),
   ...(options.status !== undefined ? { status: options.status } : {}),
@@ -46,7 +48,7 @@ export const configurationError = (message: string, options: { readonly hint?: s
 
 /** A model's failure as the run's error: same code (all model codes are agent codes), status, details and hint. */
 export const fromModelError = (e: ModelError): AgentError =>
-  agentError(e.code, e.message, {
+  agentError(e.reason, e.message, {
     retryable: e.retryable,
     ...(e.status !== undefined ? { status: e.status } : {}),
     ...(e.details !== undefined ? { details: e.details } : {}),
@@ -58,10 +60,12 @@ export const fromModelError = (e: ModelError): AgentError =>
 // -------------------------------------------------------------------------------------------------
 
 /**
- * `error[CODE]: message` and, on a second line, the hint: the one the detecting site gave, else
- * the one of the code's registry entry.
+ * `error[REASON]: message` (the precise code) and, on a second line, the hint: the one the
+ * detecting site gave, else the one of the code's registry entry.
  */
-export const formatAgentError = (e: AgentError): string => {
-  const hint = e.hint ?? codeInfo(e.code)?.hint;
-  return `error[${e.code}]: ${e.message}${e.status !== undefined && !e.message.includes(String(e.status)) ? ` (HTTP ${e.status})` : ''}${hint !== undefined ? `\n  hint: ${hint}` : ''}`;
-};
+export const formatAgentError = (e: AgentError): string =>
+  formatError({
+    reason: e.reason,
+    message: `${e.message}${e.status !== undefined && !e.message.includes(String(e.status)) ? ` (HTTP ${e.status})` : ''}`,
+    ...(e.hint !== undefined ? { hint: e.hint } : {}),
+  });

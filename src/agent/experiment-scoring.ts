@@ -50,9 +50,9 @@ export interface ScorerInput {
   readonly repetition: number;
   readonly completed: boolean;
   readonly content?: string;
-  readonly error?: { readonly code: string; readonly message: string };
+  readonly error?: { readonly code: string; readonly reason: string; readonly message: string };
   readonly askedToolCalls: ReadonlyArray<AskedToolCall>;
-  readonly toolCalls: ReadonlyArray<{ readonly name: string; readonly ok: boolean; readonly code?: string }>;
+  readonly toolCalls: ReadonlyArray<{ readonly name: string; readonly ok: boolean; readonly code?: string; readonly reason?: string }>;
 }
 
 /** A scorer of the caller's: a number from 0 to 1, a boolean, or `{score, reason}`. */

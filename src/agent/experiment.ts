@@ -124,7 +124,10 @@ export type ExperimentExecutor = (key: ExperimentRunKey) => Promise<ExperimentRu
 export interface ExperimentToolCall {
   readonly name: string;
   readonly ok: boolean;
+  /** A failure's canonical code. */
   readonly code?: string;
+  /** A failure's precise code. */
+  readonly reason?: string;
   readonly durationMs: number;
 }
 
@@ -148,7 +151,7 @@ export interface ExperimentRun {
   /** The calls the model asked for, whether or not they validated or ran (scripted calls included). */
   readonly askedToolCalls: ReadonlyArray<AskedToolCall>;
   readonly content?: string;
-  readonly error?: { readonly code: string; readonly message: string };
+  readonly error?: { readonly code: string; readonly reason: string; readonly message: string };
   readonly toolCalls: ReadonlyArray<ExperimentToolCall>;
   readonly steps: number;
   readonly durationMs: number;
@@ -180,9 +183,9 @@ export interface VariantSummary {
   readonly vsBaseline?: PairedComparison & { readonly score: PairedComparison };
   readonly toolCalls: number;
   readonly toolErrors: number;
-  /** Tool errors by code (`NOT_FOUND`: 2, ...). */
+  /** Tool errors by precise code, their `reason` (`BUILTIN_FILE_NOT_FOUND`: 2, ...). */
   readonly toolErrorsByCode: Readonly<Record<string, number>>;
-  /** Runs that ended without an answer, by code (`AGENT_MAX_STEPS`, `AGENT_LLM_API_ERROR`, ...). */
+  /** Runs that ended without an answer, by precise code (`AGENT_MAX_STEPS`, `AGENT_LLM_API_ERROR`, ...). */
   readonly runErrorsByCode: Readonly<Record<string, number>>;
   /** Wall time of whole runs, in milliseconds. */
   readonly latencyMs: LatencyStats;
@@ -339,7 +342,7 @@ const parseArguments = (text: string): unknown => {
 /** Times a rate-limited model request is made again, the experiment waiting each time. */
 const RATE_LIMIT_RETRIES = 8;
 
-const answerOf = (r: ExperimentRun): string => (r.completed ? normalizeAnswer(r.content ?? '') : `error ${r.error?.code ?? 'UNKNOWN'}`);
+const answerOf = (r: ExperimentRun): string => (r.completed ? normalizeAnswer(r.content ?? '') : `error ${r.error?.reason ?? 'UNKNOWN'}`);
 
 const count = (into: Record<string, number>, key: string): void => {
   into[key] = (into[key] ?? 0) + 1;
@@ -415,8 +418,8 @@ export const slimRun = (run: ExperimentRun): ExperimentRun => {
     score: run.score,
     askedToolCalls: [],
     ...(run.content !== undefined ? { content: normalizeAnswer(run.content) } : {}),
-    ...(run.error !== undefined ? { error: { code: run.error.code, message: '' } } : {}),
-    toolCalls: run.toolCalls.map((c) => ({ name: c.name, ok: c.ok, ...(c.code !== undefined ? { code: c.code } : {}), durationMs: 0 })),
+    ...(run.error !== undefined ? { error: { code: run.error.code, reason: run.error.reason, message: '' } } : {}),
+    toolCalls: run.toolCalls.map((c) => ({ name: c.name, ok: c.ok, ...(c.code !== undefined ? { code: c.code } : {}), ...(c.reason !== undefined ? { reason: c.reason } : {}), durationMs: 0 })),
     steps: run.steps,
     durationMs: run.durationMs,
     inputTokens: run.inputTokens,
@@ -467,7 +470,7 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         response = await call();
       }
-      if (response.ok || response.error.code !== AgentCodes.RATE_LIMITED || attempt >= RATE_LIMIT_RETRIES) return response;
+      if (response.ok || response.error.reason !== AgentCodes.RATE_LIMITED || attempt >= RATE_LIMIT_RETRIES) return response;
       const asked = (response.error.details as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
       const delay = typeof asked === 'number' && Number.isFinite(asked) && asked >= 0 ? Math.min(asked, 60_000) : Math.min(1000 * 2 ** attempt, 60_000);
       pausedUntil = Math.max(pausedUntil, Date.now() + delay);
@@ -491,13 +494,13 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     const scores: Record<string, number> = {};
     for (const [name, x] of Object.entries(run.scores)) scores[name] = x.score;
     const { variant, completed, success, score, durationMs } = run;
-    kept[i] = { variant, completed, success, score, scores, durationMs, ...(run.error !== undefined ? { errorCode: run.error.code } : {}) };
+    kept[i] = { variant, completed, success, score, scores, durationMs, ...(run.error !== undefined ? { errorCode: run.error.reason } : {}) };
     const t = totals.get(run.variant) as Totals;
     for (const c of run.toolCalls) {
       t.toolCalls++;
       if (!c.ok) {
         t.toolErrors++;
-        count(t.toolErrorsByCode, c.code ?? 'UNKNOWN');
+        count(t.toolErrorsByCode, c.reason ?? c.code ?? 'UNKNOWN');
       }
     }
     t.inputTokens += run.inputTokens;
@@ -561,7 +564,9 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     const durationMs = round3(performance.now() - started);
     const progress = r.ok ? r.value : r.error.partial;
     const used = progress?.toolsUsed ?? [];
-    const toolCalls = used.map((u): ExperimentToolCall => ({ name: u.name, ok: u.result.ok, ...(u.result.ok ? {} : { code: String(u.result.error.code) }), durationMs: u.durationMs }));
+    const toolCalls = used.map(
+      (u): ExperimentToolCall => ({ name: u.name, ok: u.result.ok, ...(u.result.ok ? {} : { code: u.result.error.code, reason: String(u.result.error.reason) }), durationMs: u.durationMs }),
+    );
     // the variant's per-tool metrics, from the run's calls (an observer on every invocation would cost each run more)
     for (const u of used) {
       const base = { callId: u.id, toolName: u.name, args: u.args, startedAt: 0, durationMs: u.durationMs };
@@ -583,7 +588,7 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
         repetition,
         completed,
         ...(content !== undefined ? { content } : {}),
-        ...(r.ok ? {} : { error: { code: r.error.code, message: r.error.message } }),
+        ...(r.ok ? {} : { error: { code: r.error.code, reason: r.error.reason, message: r.error.message } }),
         askedToolCalls: asked,
         toolCalls,
       });
@@ -601,7 +606,7 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
       score: round3(meanScore(scores, success)),
       askedToolCalls: asked,
       ...(content !== undefined ? { content } : {}),
-      ...(r.ok ? {} : { error: { code: r.error.code, message: r.error.message } }),
+      ...(r.ok ? {} : { error: { code: r.error.code, reason: r.error.reason, message: r.error.message } }),
       toolCalls,
       steps: progress?.steps ?? 0,
       durationMs,

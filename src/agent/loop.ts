@@ -125,14 +125,15 @@ export const runLoop = async (bound: BoundAgent, conversation: CheckedConversati
   });
 
   const finish = (error: AgentError | undefined): void => {
-    runSpan.end(error === undefined ? 'ok' : 'error', error?.code, { steps, toolCalls: toolsUsed.length });
-    endOtelSpan(otelRun, error?.code, { 'gen_ai.usage.input_tokens': inputTokens, 'gen_ai.usage.output_tokens': outputTokens });
+    runSpan.end(error === undefined ? 'ok' : 'error', error?.reason, { steps, toolCalls: toolsUsed.length });
+    endOtelSpan(otelRun, error?.reason, { 'gen_ai.usage.input_tokens': inputTokens, 'gen_ai.usage.output_tokens': outputTokens });
     rs.dispose();
-    events.emit({ type: 'run-finished', runId, ok: error === undefined, ...(error !== undefined ? { code: error.code } : {}), steps, durationMs: performance.now() - started });
+    events.emit({ type: 'run-finished', runId, ok: error === undefined, ...(error !== undefined ? { code: error.code, reason: error.reason } : {}), steps, durationMs: performance.now() - started });
   };
   const failed = (error: AgentError): AgentResult => {
     // the deadline aborts what runs: a cancellation caused by it is the run's timeout
-    const e = error.code === AgentCodes.CANCELLED && rs.deadlineHit() ? agentError(AgentCodes.TIMEOUT, `the run took longer than its limit of ${options.maxDurationMs} ms (maxDurationMs)`, { retryable: true }) : error;
+    const e =
+      error.reason === AgentCodes.CANCELLED && rs.deadlineHit() ? agentError(AgentCodes.TIMEOUT, `the run took longer than its limit of ${options.maxDurationMs} ms (maxDurationMs)`, { retryable: true }) : error;
     finish(e);
     const failure: AgentFailure = { ...e, partial: progress() };
     return err(failure);

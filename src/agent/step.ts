@@ -4,6 +4,7 @@
  * step's outcome (the loop ends the run with it); tool failures are results.
  */
 import { AgentCodes } from './codes.js';
+import { codedError, err } from '../core/result.js';
 import type { AssistantMessage, Message, ToolCall } from './messages.js';
 import type { Model, ModelError, ModelRequest, ModelResponse } from './model.js';
 import { endOtelSpan, type OtelSpan, startChatSpan } from './telemetry.js';
@@ -114,17 +115,17 @@ export const runStep = async (messages: ReadonlyArray<Message>, step: number, us
     result = await env.model.generate(request);
   } catch (e) {
     // a model that breaks its contract (generate must not reject) is still only an error
-    result = { ok: false as const, error: { code: AgentCodes.LLM_API_ERROR, message: `the model ${env.model.id} threw: ${e instanceof Error ? e.message : String(e)}`, retryable: false } };
+    result = err(codedError(AgentCodes.LLM_API_ERROR, `the model ${env.model.id} threw: ${e instanceof Error ? e.message : String(e)}`));
   }
   const durationMs = performance.now() - t0;
   if (typeof result !== 'object' || result === null || (result.ok === true && typeof result.value?.message !== 'object')) {
-    result = { ok: false as const, error: { code: AgentCodes.INVALID_RESPONSE, message: `the model ${env.model.id} returned no result`, retryable: false } };
+    result = err(codedError(AgentCodes.INVALID_RESPONSE, `the model ${env.model.id} returned no result`));
   }
   if (!result.ok) {
-    modelSpan.end('error', result.error.code);
-    stepSpan.end('error', result.error.code);
-    endOtelSpan(chat, result.error.code);
-    env.emit({ type: 'model-error', step, code: result.error.code, message: result.error.message, durationMs });
+    modelSpan.end('error', result.error.reason);
+    stepSpan.end('error', result.error.reason);
+    endOtelSpan(chat, result.error.reason);
+    env.emit({ type: 'model-error', step, code: result.error.code, reason: result.error.reason, message: result.error.message, durationMs });
     return { kind: 'error', error: result.error };
   }
   const response = result.value;

@@ -84,7 +84,7 @@ const errorBody = (r: Extract<ToolResult, { ok: false }>): Record<string, unknow
     const text = safeJson(e.details);
     if (text !== undefined && text.length <= MAX_DETAILS_CHARS) details = e.details;
   }
-  return { code: e.code, message: e.message, retryable: e.retryable, ...(details !== undefined ? { details } : {}) };
+  return { code: e.code, reason: e.reason, message: e.message, retryable: e.retryable, ...(details !== undefined ? { details } : {}) };
 };
 
 const safeJson = (v: unknown): string | undefined => {
@@ -159,7 +159,7 @@ export const executeToolCall = async (call: ToolCall, step: number, stepSpan: nu
     result = fail(ToolCodes.EXECUTION_ERROR, `the call could not be made: ${e instanceof Error ? e.message : String(e)}`);
   }
   const durationMs = performance.now() - t0;
-  span.end(result.ok ? 'ok' : 'error', result.ok ? undefined : String(result.error.code));
+  span.end(result.ok ? 'ok' : 'error', result.ok ? undefined : String(result.error.reason));
   env.emit({ type: 'tool-call-finished', step, call, result, durationMs });
   const use: ToolUse = {
     id: call.id,

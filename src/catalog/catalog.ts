@@ -54,7 +54,7 @@ import { bundlePage, isLive, searchPage, toolPage } from './listing.js';
 import { nucleusToolJson } from './nucleus.js';
 import { type BundleRecord, NO_USAGE, type ToolRecord, type UsageCount, type UsageEntry } from './records.js';
 import { decodeRegistryTool, encodeRegistryTool, hasRegistryView, registryIdOf, seedRegistryTool } from './registry-json.js';
-import { type CatalogError, type CatalogResult, failure, invalid, success } from './result.js';
+import { type CatalogError, type CatalogResult, catalogCodes, failure, invalid, success } from './result.js';
 import { type Decided, decideCreateTool, decideImportBundles, decideImportTools, decideDeleteBundle, decideDeleteTool, decidePatchBundle, decidePatchTool, decidePutBundle, decideReap } from './rules.js';
 import { type NamingState, type ServedTool, servedOfSlug } from './served-names.js';
 import { guardRequestWrite, type RequestPrograms } from './program-guard.js';
@@ -213,7 +213,7 @@ class CatalogImpl {
     bodies.forEach((body, index) => {
       const b = decodeStoredBundle(body);
       if (isLeft(b)) {
-        refused.push({ index, error: { code: CatalogCodes.INVALID_RECORD, message: b.left.map((d) => d.message).join('; ') } });
+        refused.push({ index, error: { ...catalogCodes(CatalogCodes.INVALID_RECORD), message: b.left.map((d) => d.message).join('; ') } });
         return;
       }
       decoded.push(b.right);
@@ -310,7 +310,7 @@ class CatalogImpl {
       const w = isLeft(id) || key.length > 0 ? undefined : decodeToolJson(item.body, this.env, { slug: item.slug, version: item.version });
       if (isLeft(id) || key.length > 0 || w === undefined || isLeft(w)) {
         const problems = isLeft(id) ? id.left : key.length > 0 ? key : w !== undefined && isLeft(w) ? w.left : [];
-        refused.push({ index, error: { code: CatalogCodes.INVALID_RECORD, message: problems.map((d) => d.message).join('; ') } });
+        refused.push({ index, error: { ...catalogCodes(CatalogCodes.INVALID_RECORD), message: problems.map((d) => d.message).join('; ') } });
         return;
       }
       decoded.push({ bundleID: id.right, write: w.right });
@@ -395,10 +395,10 @@ class CatalogImpl {
   /** Why a tool cannot run now (disabled, in a disabled or deleted bundle), or nothing. */
   private refusal(t: ToolRecord): CatalogError | undefined {
     const b = this.state.bundles.get(t.bundleID);
-    if (b === undefined) return { code: CatalogCodes.BUNDLE_NOT_FOUND, message: `the bundle of tool ${t.toolID} does not exist` };
-    if (b.softDeletedAt !== null) return { code: CatalogCodes.BUNDLE_DELETED, message: `tool ${t.slug} cannot be invoked: its bundle "${b.slug}" was deleted` };
-    if (!b.isEnabled) return { code: CatalogCodes.BUNDLE_DISABLED, message: `tool ${t.slug} cannot be invoked: its bundle "${b.slug}" is disabled` };
-    if (!t.isEnabled) return { code: CatalogCodes.TOOL_DISABLED, message: `tool ${t.slug} ${t.version} (${t.toolID}) is disabled`, details: { hint: 'PATCH it with {"isEnabled": true}' } };
+    if (b === undefined) return { ...catalogCodes(CatalogCodes.BUNDLE_NOT_FOUND), message: `the bundle of tool ${t.toolID} does not exist` };
+    if (b.softDeletedAt !== null) return { ...catalogCodes(CatalogCodes.BUNDLE_DELETED), message: `tool ${t.slug} cannot be invoked: its bundle "${b.slug}" was deleted` };
+    if (!b.isEnabled) return { ...catalogCodes(CatalogCodes.BUNDLE_DISABLED), message: `tool ${t.slug} cannot be invoked: its bundle "${b.slug}" is disabled` };
+    if (!t.isEnabled) return { ...catalogCodes(CatalogCodes.TOOL_DISABLED), message: `tool ${t.slug} ${t.version} (${t.toolID}) is disabled`, details: { hint: 'PATCH it with {"isEnabled": true}' } };
     return undefined;
   }
 
@@ -612,9 +612,9 @@ class CatalogImpl {
       }
       const r = await this.registerTool(doc, { discovered: true });
       if (r.ok) discovered.push(id);
-      else if (r.error.code === CatalogCodes.CONFLICT) existing.push(id);
-      else if (r.error.code === CatalogCodes.STORE_UNAVAILABLE) return r;
-      else skipped.push({ id, reason: `${r.error.code}: ${r.error.message}` });
+      else if (r.error.reason === CatalogCodes.CONFLICT) existing.push(id);
+      else if (r.error.reason === CatalogCodes.STORE_UNAVAILABLE) return r;
+      else skipped.push({ id, reason: `${r.error.reason}: ${r.error.message}` });
     }
     return success({ discovered, existing, skipped });
   }

@@ -32,10 +32,10 @@ import type { CommandToolConfigInput } from '../tools/command/command-config.js'
 import { decodeHttpToolConfig, type HttpToolConfigInput } from '../tools/http/http-config.js';
 import { httpTool, type SecretHosts } from '../tools/http/http-tool.js';
 import { isIP } from 'node:net';
-import { CatalogCodes } from './codes.js';
+import { type CatalogCode, CatalogCodes } from './codes.js';
 import { contentSpecification } from './content.js';
 import type { ToolRecord } from './records.js';
-import type { CatalogError } from './result.js';
+import { type CatalogError, catalogCodes } from './result.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -67,7 +67,7 @@ export interface Availability {
   readonly available: boolean;
   readonly reason?: string;
   /** Why not, as the code an invoke would fail with (`CATALOG_TOOL_UNAVAILABLE`, `CATALOG_HOST_NOT_ALLOWED`). */
-  readonly code?: CatalogError['code'];
+  readonly code?: CatalogCode;
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -135,7 +135,7 @@ export const availability = (r: ToolRecord, impls: Implementations): Availabilit
       const built = materialize(r, impls);
       if (isRight(built)) return { available: true };
       const reason = built.left.details?.['reason'];
-      return { available: false, code: built.left.code, reason: typeof reason === 'string' ? reason : built.left.message };
+      return { available: false, code: built.left.reason, reason: typeof reason === 'string' ? reason : built.left.message };
     }
   }
 };
@@ -145,7 +145,7 @@ export const availability = (r: ToolRecord, impls: Implementations): Availabilit
 // -------------------------------------------------------------------------------------------------
 
 const unavailable = (r: ToolRecord, reason: string): Either<CatalogError, never> =>
-  left({ code: CatalogCodes.TOOL_UNAVAILABLE, message: `tool ${r.slug} ${r.version} (${r.toolID}) cannot be invoked: ${reason}`, details: { toolID: r.toolID, reason } });
+  left({ ...catalogCodes(CatalogCodes.TOOL_UNAVAILABLE), message: `tool ${r.slug} ${r.version} (${r.toolID}) cannot be invoked: ${reason}`, details: { toolID: r.toolID, reason } });
 
 /** The tool under the record's name and description, running `impl` (its own schema checked first when it differs). */
 const renamed = (r: ToolRecord, impl: Tool): Tool => {
@@ -173,7 +173,9 @@ export const materialize = (r: ToolRecord, impls: Implementations): Either<Catal
   switch (r.type) {
     case 'http': {
       const hosts = httpHostProblem(r, impls);
-      if (hosts !== undefined) return left({ code: CatalogCodes.HOST_NOT_ALLOWED, message: `tool ${r.slug} ${r.version} cannot be invoked: ${hosts}`, details: { toolID: r.toolID, reason: hosts } });
+      if (hosts !== undefined) {
+        return left({ ...catalogCodes(CatalogCodes.HOST_NOT_ALLOWED), message: `tool ${r.slug} ${r.version} cannot be invoked: ${hosts}`, details: { toolID: r.toolID, reason: hosts } });
+      }
       const t = httpTool(spec.right, r.impl as unknown as HttpToolConfigInput, {
         ...(impls.secrets !== undefined ? { secrets: impls.secrets } : {}),
         ...(impls.secretHosts !== undefined ? { secretHosts: impls.secretHosts } : {}),

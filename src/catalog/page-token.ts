@@ -12,7 +12,7 @@ import { type Either, left, right } from '../core/either.js';
 import { isJsonObject } from '../core/json.js';
 import { stableStringify } from '../core/stable-json.js';
 import { CatalogCodes } from './codes.js';
-import type { CatalogError } from './result.js';
+import { type CatalogError, catalogCodes } from './result.js';
 import type { SearchCursor, SearchTier } from './search-index.js';
 
 export type PagePosition = { readonly kind: 'id'; readonly after: string } | { readonly kind: 'search'; readonly cursor: SearchCursor };
@@ -26,7 +26,7 @@ export const encodePageToken = (position: PagePosition, fingerprint: string): st
   return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
 };
 
-const bad = (message: string): Either<CatalogError, never> => left({ code: CatalogCodes.INVALID_PAGE_TOKEN, message, details: { hint: 'start again without pageToken' } });
+const bad = (message: string): Either<CatalogError, never> => left({ ...catalogCodes(CatalogCodes.INVALID_PAGE_TOKEN), message, details: { hint: 'start again without pageToken' } });
 
 export const decodePageToken = (token: string, fingerprint: string, kind: PagePosition['kind']): Either<CatalogError, PagePosition> => {
   if (token.length > 1024 || !/^[A-Za-z0-9_-]+$/.test(token)) return bad('the page token is not one this server issued');

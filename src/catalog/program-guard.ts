@@ -17,7 +17,7 @@
 import { type Either, left, right } from '../core/either.js';
 import type { JsonObject } from '../core/json-schema.js';
 import { CatalogCodes } from './codes.js';
-import type { CatalogError } from './result.js';
+import { type CatalogError, catalogCodes } from './result.js';
 import type { ToolWrite } from './tool-json.js';
 import type { SecretProvider } from '../core/redact.js';
 import type { SecretHosts } from '../tools/http/http-tool.js';
@@ -43,7 +43,7 @@ const guardSecrets = <W extends ToolWrite>(write: W, s: RequestSecrets): Either<
   if (unbound.length === 0) return right(write);
   const names = `secret${unbound.length > 1 ? 's' : ''} ${unbound.join(', ')}`;
   return left({
-    code: CatalogCodes.SECRET_REFUSED,
+    ...catalogCodes(CatalogCodes.SECRET_REFUSED),
     message: `tool ${c.slug} names the ${names}, bound to no host: only the operator's own tools may use it (bind it with --secret NAME@host, or add the tool with gramkit catalog add)`,
     details: { slug: c.slug, secrets: unbound },
   });
@@ -60,14 +60,14 @@ export const guardRequestWrite = <W extends ToolWrite>(write: W, programs: Reque
   const sandbox = c.impl['sandbox'];
   if (programs === 'refuse') {
     return left({
-      code: CatalogCodes.PROGRAM_REFUSED,
+      ...catalogCodes(CatalogCodes.PROGRAM_REFUSED),
       message: `tool ${c.slug} runs a program (a command tool): this server does not let requests register programs (start it with --allow-command-tools to allow sandboxed ones, or add the tool with gramkit catalog add)`,
       details: { slug: c.slug, type: c.type },
     });
   }
   if (sandbox === 'none') {
     return left({
-      code: CatalogCodes.PROGRAM_REFUSED,
+      ...catalogCodes(CatalogCodes.PROGRAM_REFUSED),
       message: `tool ${c.slug} asks for sandbox "none" (its program would run on the host): only the operator's own files may declare that (the bootstrap file, gramkit catalog add)`,
       details: { slug: c.slug, sandbox },
     });

@@ -1,12 +1,16 @@
 /**
  * What catalog operations return: `{ok: true, value}` or `{ok: false, error}`, never a rejection.
- * An error has a stable `CATALOG_…` code, a message, and the diagnostics or details behind it.
+ * An error has a canonical `code`, a precise `CATALOG_…` `reason`, a message, and the diagnostics or details behind it.
  */
+import { type CanonicalCode, canonicalOf } from '../core/codes.js';
 import type { Diagnostic } from '../core/diagnostic.js';
 import { type CatalogCode, CatalogCodes } from './codes.js';
 
 export interface CatalogError {
-  readonly code: CatalogCode;
+  /** The canonical code of `reason` (`NOT_FOUND`, `CONFLICT`, ...). */
+  readonly code: CanonicalCode;
+  /** The precise code (`CATALOG_TOOL_NOT_FOUND`, ...). */
+  readonly reason: CatalogCode;
   readonly message: string;
   /** Every problem of a write (field by field), when there are several. */
   readonly diagnostics?: ReadonlyArray<Diagnostic>;
@@ -16,11 +20,23 @@ export interface CatalogError {
 
 export type CatalogResult<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly error: CatalogError };
 
+/** The codes of a catalog error from its precise code: `{code: canonical, reason}`. */
+export const catalogCodes = (reason: CatalogCode): { readonly code: CanonicalCode; readonly reason: CatalogCode } => ({ code: canonicalOf(reason), reason });
+
 export const success = <A>(value: A): CatalogResult<A> => ({ ok: true, value });
 
-export const failure = (code: CatalogCode, message: string, extra: { readonly diagnostics?: ReadonlyArray<Diagnostic>; readonly details?: Readonly<Record<string, unknown>> } = {}): CatalogResult<never> => ({
+export const failure = (
+  reason: CatalogCode,
+  message: string,
+  extra: { readonly diagnostics?: ReadonlyArray<Diagnostic>; readonly details?: Readonly<Record<string, unknown>> } = {},
+): CatalogResult<never> => ({
   ok: false,
-  error: { code, message, ...(extra.diagnostics !== undefined && extra.diagnostics.length > 0 ? { diagnostics: extra.diagnostics } : {}), ...(extra.details !== undefined ? { details: extra.details } : {}) },
+  error: {
+    ...catalogCodes(reason),
+    message,
+    ...(extra.diagnostics !== undefined && extra.diagnostics.length > 0 ? { diagnostics: extra.diagnostics } : {}),
+    ...(extra.details !== undefined ? { details: extra.details } : {}),
+  },
 });
 
 /** A failure from the diagnostics of a decoding: the first error's code, every message. */

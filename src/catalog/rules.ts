@@ -17,25 +17,29 @@
 import { type Either, left, right, isLeft } from '../core/either.js';
 import type { BundleWrite } from './bundle-json.js';
 import { type CatalogState, toolKey } from './catalog-state.js';
-import { CatalogCodes } from './codes.js';
+import { type CatalogCode, CatalogCodes } from './codes.js';
 import { newId } from './ids.js';
 import { type BundleRecord, SCHEMA_VERSION, STRUCTURAL_FIELDS, type ToolRecord } from './records.js';
-import { type CatalogError } from './result.js';
+import { type CatalogError, catalogCodes } from './result.js';
 import type { ToolWrite } from './tool-json.js';
 import { jsonEqual } from '../core/json-equal.js';
 
 export type Decided<A> = Either<CatalogError, { readonly bundles: ReadonlyArray<BundleRecord | { readonly deleted: string }>; readonly tools: ReadonlyArray<ToolRecord | { readonly deleted: string }>; readonly value: A }>;
 
-const refuse = (code: CatalogError['code'], message: string, details?: Readonly<Record<string, unknown>>): Decided<never> => left({ code, message, ...(details !== undefined ? { details } : {}) });
+const refuse = (reason: CatalogCode, message: string, details?: Readonly<Record<string, unknown>>): Decided<never> =>
+  left({ ...catalogCodes(reason), message, ...(details !== undefined ? { details } : {}) });
 
 const nothing = <A>(value: A): Decided<A> => right({ bundles: [], tools: [], value });
 
 /** Whether writes inside a bundle are allowed (and why not). */
 export const writableBundle = (state: CatalogState, bundleID: string, pending?: BundleRecord): Either<CatalogError, BundleRecord> => {
   const b = pending?.bundleID === bundleID ? pending : state.bundles.get(bundleID);
-  if (b === undefined) return left({ code: CatalogCodes.BUNDLE_NOT_FOUND, message: `there is no bundle ${bundleID}` });
-  if (b.softDeletedAt !== null) return left({ code: CatalogCodes.BUNDLE_DELETED, message: `bundle "${b.slug}" (${bundleID}) was deleted at ${b.softDeletedAt}; restore it with a PUT first` });
-  if (!b.isEnabled) return left({ code: CatalogCodes.BUNDLE_DISABLED, message: `bundle "${b.slug}" (${bundleID}) is disabled: tools inside it cannot be written`, details: { hint: 'PATCH the bundle with {"isEnabled": true} first' } });
+  if (b === undefined) return left({ ...catalogCodes(CatalogCodes.BUNDLE_NOT_FOUND), message: `there is no bundle ${bundleID}` });
+  if (b.softDeletedAt !== null) return left({ ...catalogCodes(CatalogCodes.BUNDLE_DELETED), message: `bundle "${b.slug}" (${bundleID}) was deleted at ${b.softDeletedAt}; restore it with a PUT first` });
+  if (!b.isEnabled) {
+    const message = `bundle "${b.slug}" (${bundleID}) is disabled: tools inside it cannot be written`;
+    return left({ ...catalogCodes(CatalogCodes.BUNDLE_DISABLED), message, details: { hint: 'PATCH the bundle with {"isEnabled": true} first' } });
+  }
   return right(b);
 };
 
@@ -104,14 +108,14 @@ export const decideImportBundles = (state: CatalogState, bundles: ReadonlyArray<
     }
     if (b.isBuiltIn) {
       const message = `bundle "${b.slug}" (${b.bundleID}) is a built-in bundle: each catalog has its own, it is not imported`;
-      refused.push({ index, error: { code: CatalogCodes.BUILTIN_READ_ONLY, message } });
+      refused.push({ index, error: { ...catalogCodes(CatalogCodes.BUILTIN_READ_ONLY), message } });
       return;
     }
     if (b.softDeletedAt === null) {
       const other = state.bundleBySlug(b.slug)?.bundleID ?? slugs.get(b.slug);
       if (other !== undefined) {
         const message = `a bundle with the slug "${b.slug}" exists: ${other}; bundle ${b.bundleID} was left out`;
-        refused.push({ index, error: { code: CatalogCodes.CONFLICT, message, details: { existing: { kind: 'bundle', bundleID: other, slug: b.slug } } } });
+        refused.push({ index, error: { ...catalogCodes(CatalogCodes.CONFLICT), message, details: { existing: { kind: 'bundle', bundleID: other, slug: b.slug } } } });
         return;
       }
       slugs.set(b.slug, b.bundleID);
@@ -209,7 +213,7 @@ export const decideImportTools = (state: CatalogState, items: ReadonlyArray<{ re
     const c = write.built.content;
     const key = toolKey(bundleID, c.slug, c.version);
     if (keys.has(key) || (write.registryId !== undefined && registryIds.has(write.registryId))) {
-      refused.push({ index, error: { code: CatalogCodes.CONFLICT, message: `${c.slug} version ${c.version} (or its registry id) comes twice in the import; the second is left out` } });
+      refused.push({ index, error: { ...catalogCodes(CatalogCodes.CONFLICT), message: `${c.slug} version ${c.version} (or its registry id) comes twice in the import; the second is left out` } });
       return;
     }
     const d = decideCreateTool(state, bundleID, write, now, nowMs, undefined, true);

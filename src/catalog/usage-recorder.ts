@@ -46,7 +46,7 @@ export class UsageRecorder {
       tool: registryIdOf(t),
       toolID: t.toolID,
       ok: result.ok,
-      ...(result.ok ? {} : { code: String(result.error.code) }),
+      ...(result.ok ? {} : { code: result.error.code, reason: String(result.error.reason) }),
       durationMs: Math.round(facts.durationMs * 1000) / 1000,
       ...(facts.agentId !== undefined ? { agent_id: facts.agentId } : {}),
       ...(facts.projectId !== undefined ? { project_id: facts.projectId } : {}),

@@ -12,6 +12,8 @@ import { registerCommands } from './commands/index.js';
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, type CommandContext } from './context.js';
 import type { CliIO } from './io.js';
 import { VERSION } from './version.js';
+import { reportError } from './report.js';
+import { CliCodes } from './codes.js';
 
 /** Runs the CLI; `argv` excludes `node` and the script (e.g. `['check', 'a.gram']`). */
 export const runCli = async (argv: ReadonlyArray<string>, io: CliIO): Promise<number> => {
@@ -35,7 +37,7 @@ export const runCli = async (argv: ReadonlyArray<string>, io: CliIO): Promise<nu
       if (e.code === 'commander.executeSubCommandAsync') return code;
       return EXIT_USAGE;
     }
-    io.stderr(`gramkit: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    reportError(io, { reason: CliCodes.INTERNAL, message: `internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}` });
     return EXIT_INTERNAL;
   } finally {
     for (const f of cleanups.reverse()) {

@@ -7,6 +7,7 @@
  * This module owns the type, its constructors, and the conversions to and from fp-ts `Either`
  * (the compile-time vocabulary, either.ts) and `TaskEither` (for composing at an API edge).
  */
+import { type CanonicalCode, canonicalOf, codeInfo, isCanonicalCode } from './codes.js';
 import { type Either, isLeft, left, right, type TaskEither } from './either.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -26,10 +27,12 @@ export interface Err<E> {
 /** The outcome of run-time work. */
 export type Result<A, E = CodedError> = Ok<A> | Err<E>;
 
-/** An error with a stable code. */
+/** An error with stable codes: a canonical one (`code`) and a precise one (`reason`). */
 export interface CodedError<C extends string = string> {
-  /** Stable SCREAMING_SNAKE code, prefixed by the layer that detects it (`TOOL_TIMEOUT`, `NET_PRIVATE_ADDRESS`). */
-  readonly code: C;
+  /** The canonical code (`TIMEOUT`, `NOT_FOUND`, `INVALID_PATH`: core/codes.ts `CANONICAL_CODES`), what a client matches on. */
+  readonly code: CanonicalCode;
+  /** The precise code, prefixed by the layer that detects it (`TOOL_TIMEOUT`, `NET_PRIVATE_ADDRESS`), or an implementation's own. */
+  readonly reason: C;
   /** What went wrong, in words a person or a model can act on. */
   readonly message: string;
   /** Whether the same work may succeed if tried again (timeouts, rate limits, transient I/O). */
@@ -41,6 +44,11 @@ export interface CodedError<C extends string = string> {
 }
 
 export interface CodedErrorOptions {
+  /**
+   * The canonical code of a reason no registry knows (an implementation's own code, a newer
+   * server's): used only then; a registered reason always has its registry's canonical code.
+   */
+  readonly code?: CanonicalCode;
   readonly retryable?: boolean;
   readonly details?: unknown;
   readonly hint?: string;
@@ -54,9 +62,10 @@ export const ok = <A>(value: A): Ok<A> => ({ ok: true, value });
 
 export const err = <E>(error: E): Err<E> => ({ ok: false, error });
 
-/** A coded error; not retryable unless said so. */
-export const codedError = <C extends string>(code: C, message: string, options: CodedErrorOptions = {}): CodedError<C> => ({
-  code,
+/** A coded error from its precise code (its canonical code comes from the code's registry); not retryable unless said so. */
+export const codedError = <C extends string>(reason: C, message: string, options: CodedErrorOptions = {}): CodedError<C> => ({
+  code: options.code !== undefined && isCanonicalCode(options.code) && codeInfo(reason) === undefined ? options.code : canonicalOf(reason),
+  reason,
   message,
   ...(options.details !== undefined ? { details: options.details } : {}),
   retryable: options.retryable ?? false,
@@ -64,7 +73,7 @@ export const codedError = <C extends string>(code: C, message: string, options: 
 });
 
 /** `err(codedError(...))`. */
-export const failWith = <C extends string>(code: C, message: string, options: CodedErrorOptions = {}): Err<CodedError<C>> => err(codedError(code, message, options));
+export const failWith = <C extends string>(reason: C, message: string, options: CodedErrorOptions = {}): Err<CodedError<C>> => err(codedError(reason, message, options));
 
 // -------------------------------------------------------------------------------------------------
 // combinators

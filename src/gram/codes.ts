@@ -50,6 +50,6 @@ export const GramCodes = defineCodes('gram', 'GRAM', {
   RANGE_UNIT: { summary: 'a measurement as a range bound: its unit is dropped when lowering', severity: 'warning', hint: 'write the bounds as plain numbers and put the unit in a property' },
   TOO_MANY_ERRORS: { summary: 'reporting stopped after 100 errors (`maxErrors`)', severity: 'info', hint: 'fix the errors shown first; there may be more' },
   INTERNAL_ERROR: { summary: 'a bug in gramkit (never expected)', hint: 'please report it with the input that caused it' },
-});
+}, { canonical: 'INVALID_CONFIGURATION' });
 
 export type GramCode = CodeOf<typeof GramCodes>;

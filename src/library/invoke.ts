@@ -21,6 +21,7 @@
  * gives the same results as the full path (a property test checks it).
  */
 import { ToolCodes } from './codes.js';
+import { type CanonicalCode, isCanonicalCode } from '../core/codes.js';
 import type { TaskEither } from '../core/either.js';
 import { isCodedResult, ok, toTaskEither } from '../core/result.js';
 import { formatIssues, type ValidationIssue } from '../spec/validate.js';
@@ -473,10 +474,21 @@ const settle = (b: BoundToolImpl, r: unknown): ToolResult => {
   return r.ok ? checkOutput(b, r.value) : returnedFailure(r.error);
 };
 
-/** A failure the implementation returned (`fail(...)`): its code, message, details and retryable, made safe. */
-const returnedFailure = (e: { readonly code: string; readonly message: string; readonly details?: unknown; readonly retryable?: unknown }): ToolResult => {
+/**
+ * The precise code of a failure an implementation gave: its `reason` (gramkit's `fail` and
+ * `ToolFailure` set it), else its `code` (a hand-written `{code, message}`); `TOOL_EXECUTION_ERROR` when empty.
+ */
+const reasonOf = (e: { readonly code: unknown; readonly reason?: unknown }): string =>
+  typeof e.reason === 'string' && e.reason !== '' ? e.reason : typeof e.code === 'string' && e.code !== '' ? e.code : ToolCodes.EXECUTION_ERROR;
+
+/** The canonical code an implementation gave with a reason no registry knows (kept then, when it is canonical). */
+const givenCode = (e: { readonly code: unknown }): { code?: CanonicalCode } => (typeof e.code === 'string' && isCanonicalCode(e.code) ? { code: e.code } : {});
+
+/** A failure the implementation returned (`fail(...)`): its codes, message, details and retryable, made safe. */
+const returnedFailure = (e: { readonly code: string; readonly reason?: unknown; readonly message: string; readonly details?: unknown; readonly retryable?: unknown }): ToolResult => {
   const details = safeDetails(e.details);
-  return fail(e.code !== '' ? e.code : ToolCodes.EXECUTION_ERROR, clip(e.message !== '' ? e.message : 'the tool failed without a message'), {
+  return fail(reasonOf(e), clip(e.message !== '' ? e.message : 'the tool failed without a message'), {
+    ...givenCode(e),
     ...(details !== undefined ? { details } : {}),
     retryable: e.retryable === true,
   });
@@ -512,9 +524,8 @@ const clip = (s: string): string => (s.length > MAX_MESSAGE ? `${s.slice(0, MAX_
 
 const executionFailure = (e: unknown): Outcome => {
   if (isToolFailure(e)) {
-    const code = typeof e.code === 'string' && e.code !== '' ? e.code : ToolCodes.EXECUTION_ERROR;
     const details = safeDetails(e.details);
-    return fail(code, clip(messageOf(e)), { ...(details !== undefined ? { details } : {}), retryable: e.retryable === true }) as Outcome;
+    return fail(reasonOf(e), clip(messageOf(e)), { ...givenCode(e), ...(details !== undefined ? { details } : {}), retryable: e.retryable === true }) as Outcome;
   }
   let name: string | undefined;
   try {

@@ -174,7 +174,7 @@ export const createToolMetrics = (): ToolMetrics => {
     },
     failed: (e) => {
       const u = record(e.toolName, e.startedAt, e.durationMs);
-      const code = String(e.error.code);
+      const code = String(e.error.reason);
       u.errorsByCode.set(code, (u.errorsByCode.get(code) ?? 0) + 1);
     },
     snapshot,

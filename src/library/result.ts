@@ -4,10 +4,13 @@
  * a model can act on, and whether retrying can help.
  *
  * An implementation fails with a specific code in either of two ways, which `invoke` treats alike:
- * it returns `fail(code, message)` (a returned `ok(value)` is its value), or it throws a
- * `ToolFailure`. Anything else it throws is `TOOL_EXECUTION_ERROR`.
+ * it returns `fail(reason, message)` (a returned `ok(value)` is its value), or it throws a
+ * `ToolFailure`. Anything else it throws is `TOOL_EXECUTION_ERROR`. The precise code given is the
+ * error's `reason`; its `code` is the canonical code the registry maps it to (`EXECUTION_ERROR`
+ * for an implementation's own code that is not canonical).
  */
-import { type CodedError, type CodedErrorOptions, type Err, failWith, type Result } from '../core/result.js';
+import type { CanonicalCode } from '../core/codes.js';
+import { type CodedError, type CodedErrorOptions, codedError, type Err, failWith, type Result } from '../core/result.js';
 import type { ToolCode } from './codes.js';
 
 export { ok, isOk, isErr } from '../core/result.js';
@@ -27,23 +30,27 @@ export type ToolResult<T = unknown> = Result<T, ToolError>;
 // constructors
 // -------------------------------------------------------------------------------------------------
 
-/** A failed tool result: `{ok: false, error: {code, message, retryable, details?}}`. */
-export const fail = (code: ToolErrorCode, message: string, options: Omit<CodedErrorOptions, 'hint'> = {}): Err<ToolError> => failWith(code, message, options);
+/** A failed tool result: `{ok: false, error: {code, reason, message, retryable, details?}}` (`code` the canonical code of `reason`). */
+export const fail = (reason: ToolErrorCode, message: string, options: Omit<CodedErrorOptions, 'hint'> = {}): Err<ToolError> => failWith(reason, message, options);
 
 /**
- * What an implementation throws to fail with a specific code (`BUILTIN_FILE_NOT_FOUND`, ...);
+ * What an implementation throws to fail with a specific code (`BUILTIN_FILE_NOT_FOUND`, ...: its `reason`);
  * returning `fail(...)` does the same. Anything else it throws becomes `TOOL_EXECUTION_ERROR` with
  * the thrown message.
  */
 export class ToolFailure extends Error {
-  readonly code: ToolErrorCode;
+  /** The canonical code of `reason`. */
+  readonly code: CanonicalCode;
+  /** The precise code given. */
+  readonly reason: ToolErrorCode;
   readonly details?: unknown;
   readonly retryable: boolean;
 
-  constructor(code: ToolErrorCode, message: string, options: { details?: unknown; retryable?: boolean } = {}) {
+  constructor(reason: ToolErrorCode, message: string, options: { details?: unknown; retryable?: boolean; code?: CanonicalCode } = {}) {
     super(message);
     this.name = 'ToolFailure';
-    this.code = code;
+    this.code = codedError(reason, '', options.code !== undefined ? { code: options.code } : {}).code;
+    this.reason = reason;
     if (options.details !== undefined) this.details = options.details;
     this.retryable = options.retryable ?? false;
   }

@@ -73,7 +73,7 @@ export const startToolSpan = (toolName: string, callId: string, description: str
 export const endToolSpan = (s: ToolSpan, error: ToolError | undefined): void => {
   try {
     if (error !== undefined) {
-      s.span.setAttribute('error.type', String(error.code));
+      s.span.setAttribute('error.type', String(error.reason));
       s.span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
     } else {
       s.span.setStatus({ code: SpanStatusCode.OK });

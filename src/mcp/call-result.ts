@@ -18,6 +18,7 @@
  * sent one, else `MCP_TOOL_ERROR` with the server's text. So a call through a gramkit server gives
  * the result of the same call made locally (a property test checks it).
  */
+import { isCanonicalCode } from '../core/codes.js';
 import { isJsonValue, isRecord } from '../core/json.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
 import { ToolFailure, type ToolError, type ToolResult } from '../library/result.js';
@@ -85,7 +86,8 @@ const jsonText = (v: unknown): string => {
 
 /** The JSON form of an error for `_meta` (details dropped when they are not JSON). */
 const errorMeta = (e: ToolError): JsonObject => ({
-  code: String(e.code),
+  code: e.code,
+  reason: String(e.reason),
   message: e.message,
   retryable: e.retryable,
   ...(e.details !== undefined && isJsonValue(e.details) ? { details: e.details as JsonValue } : {}),
@@ -97,7 +99,7 @@ const errorMeta = (e: ToolError): JsonObject => ({
  */
 export const toMcpCallResult = (result: ToolResult, structured: boolean): McpCallResult => {
   if (!result.ok) {
-    return { content: [{ type: 'text', text: `${result.error.code}: ${result.error.message}` }], isError: true, _meta: { [ERROR_META_KEY]: errorMeta(result.error) } };
+    return { content: [{ type: 'text', text: `${result.error.reason}: ${result.error.message}` }], isError: true, _meta: { [ERROR_META_KEY]: errorMeta(result.error) } };
   }
   const v = result.value;
   if (typeof v === 'string') return { content: [{ type: 'text', text: v }], _meta: { [TEXT_META_KEY]: true } };
@@ -131,7 +133,9 @@ const parseJson = (text: string): unknown => {
 export const failureOf = (result: Readonly<Record<string, unknown>>): ToolFailure => {
   const meta = isRecord(result['_meta']) ? result['_meta'][ERROR_META_KEY] : undefined;
   if (isRecord(meta) && typeof meta['code'] === 'string' && typeof meta['message'] === 'string') {
-    return new ToolFailure(meta['code'], meta['message'], {
+    const reason = typeof meta['reason'] === 'string' && meta['reason'] !== '' ? meta['reason'] : meta['code'];
+    return new ToolFailure(reason, meta['message'], {
+      ...(isCanonicalCode(meta['code']) ? { code: meta['code'] } : {}),
       retryable: meta['retryable'] === true,
       ...(meta['details'] !== undefined ? { details: meta['details'] } : {}),
     });
@@ -163,6 +167,6 @@ export const fromMcpCallResult = (result: Readonly<Record<string, unknown>>): To
     return { ok: true, value: valueOf(result) };
   } catch (e) {
     const f = e as ToolFailure;
-    return { ok: false, error: { code: f.code, message: f.message, ...(f.details !== undefined ? { details: f.details } : {}), retryable: f.retryable } };
+    return { ok: false, error: { code: f.code, reason: f.reason, message: f.message, ...(f.details !== undefined ? { details: f.details } : {}), retryable: f.retryable } };
   }
 };

@@ -207,7 +207,7 @@ export const mcpServerFactory = (source: McpToolSource, options: McpServeOptions
       if (log !== undefined) {
         const durationMs = Math.round(performance.now() - t0);
         if (result.ok) log('info', { event: 'result', tool: name, durationMs });
-        else log('warning', { event: 'failed', tool: name, code: String(result.error.code), message: result.error.message, durationMs });
+        else log('warning', { event: 'failed', tool: name, code: result.error.code, reason: String(result.error.reason), message: result.error.message, durationMs });
       }
       return toMcpCallResult(result, s.structured.has(name)) as never;
     });

@@ -14,6 +14,7 @@
  * trusted with connecting; only the URL checks (scheme, allowlist, IP literals) apply to it.
  */
 import { NetCodes } from './codes.js';
+import { canonicalOf } from '../core/codes.js';
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { left, right, type Either } from '../core/either.js';
 import { type CodedError, type Err, err, ok, type Result } from '../core/result.js';
@@ -329,8 +330,8 @@ const fetchChecked = async (url: string, options: SafeFetchOptions): Promise<Res
 // utilities
 // -------------------------------------------------------------------------------------------------
 
-const failure = (code: FetchErrorCode, message: string, retryable: boolean, details?: FetchError['details']): Err<FetchError> =>
-  err({ code, message, retryable, ...(details !== undefined ? { details } : {}) });
+const failure = (reason: FetchErrorCode, message: string, retryable: boolean, details?: FetchError['details']): Err<FetchError> =>
+  err({ code: canonicalOf(reason), reason, message, retryable, ...(details !== undefined ? { details } : {}) });
 
 const tooLarge = (url: string, maxBytes: number, status: number, declared?: number): Err<FetchError> =>
   failure(

@@ -7,7 +7,7 @@
  * 2. approval (`checkApproval`): when the call needs a person's yes and its arguments validate
  *    (a call that will fail validation is not put to a person: it goes on, and `invoke` refuses it
  *    with `TOOL_INVALID_ARGUMENTS`), the approver is asked. No approver, a refusal, an approver
- *    that throws or answers nonsense: `POLICY_DENIED` (`details.approvalNeeded` without approver);
+ *    that throws or answers nonsense: `POLICY_DENIED`; a call that needs approval in a run without approver: `POLICY_APPROVAL_REQUIRED` (`details.approvalNeeded`);
  * 3. arguments a person changed are validated against the schema with its defaults applied
  *    (`TOOL_INVALID_ARGUMENTS` when they do not validate), and the permissions and rules judge
  *    exactly those arguments, the ones that will run. A person may change the arguments, not the
@@ -115,7 +115,7 @@ export const passGate = async (call: GateCall, options: GateOptions): Promise<Ga
     if (options.approver === undefined) {
       return {
         args,
-        refused: fail(PolicyCodes.DENIED, `${decision.reason}; this run has no approver, so the call was not made`, { details: { source: 'approval', approvalNeeded: true } }),
+        refused: fail(PolicyCodes.APPROVAL_REQUIRED, `${decision.reason}; this run has no approver, so the call was not made`, { details: { source: 'approval', approvalNeeded: true } }),
         approval: { reason: decision.reason, approved: false, message: 'no approver' },
       };
     }

@@ -60,7 +60,7 @@ const guarded = (tool: Tool, options: GuardOptions) => {
     );
     if (!ran && !refused.ok) {
       const e = refused.error;
-      throw new ToolFailure(e.code, e.message, { ...(e.details !== undefined ? { details: e.details } : {}), retryable: e.retryable });
+      throw new ToolFailure(e.reason, e.message, { ...(e.details !== undefined ? { details: e.details } : {}), retryable: e.retryable });
     }
     return value;
   };

@@ -60,7 +60,8 @@ const readToolError = (content: string): { code?: string; message: string } => {
     const v = JSON.parse(content) as unknown;
     if (typeof v === 'object' && v !== null) {
       const o = ((v as Record<string, unknown>)['error'] ?? v) as Record<string, unknown>;
-      if (typeof o['message'] === 'string') return { ...(typeof o['code'] === 'string' ? { code: o['code'] } : {}), message: o['message'] };
+      const code = typeof o['reason'] === 'string' ? o['reason'] : o['code'];
+      if (typeof o['message'] === 'string') return { ...(typeof code === 'string' ? { code } : {}), message: o['message'] };
     }
     if (typeof v === 'string') return { message: v };
   } catch {

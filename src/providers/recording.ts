@@ -15,7 +15,7 @@ import { type Either, left, right } from '../core/either.js';
 import * as t from 'io-ts';
 import type { ModelError, ModelRequest, ModelResult } from '../agent/model.js';
 import { AgentCodes, type ModelErrorCode } from '../agent/codes.js';
-import { configurationError } from './model-error.js';
+import { configurationError, modelError } from './model-error.js';
 import { diffJson } from '../core/json-diff.js';
 import { displayPath } from '../spec/describe-value.js';
 
@@ -114,8 +114,29 @@ export const parseRecording = (text: string, file = 'the recording'): Either<Mod
   }
   const decoded = RecordingC.decode(json);
   if (decoded._tag === 'Left') return left(configurationError(`${file} is not a gramkit replay file (${describeDecodeError(decoded.left)})`));
-  return right(decoded.right as unknown as Recording);
+  return right(withErrorCodes(decoded.right as unknown as Recording));
 };
+
+/** A recording's errors as run-time errors: the file keeps the precise code in `code`; a model error has both codes. */
+const withErrorCodes = (r: Recording): Recording => ({
+  ...r,
+  exchanges: r.exchanges.map((x) => {
+    if (x.response.ok) return x;
+    const e = x.response.error;
+    const options = { retryable: e.retryable, ...(e.status !== undefined ? { status: e.status } : {}), ...(e.details !== undefined ? { details: e.details } : {}) };
+    const error = modelError(e.code as ModelErrorCode, e.message, options);
+    return { ...x, response: { ok: false as const, error } };
+  }),
+});
+
+/** The file form of an error: the precise code in `code`, as the format has always had it. */
+const fileError = (e: ModelError): Record<string, unknown> => ({
+  code: e.reason,
+  message: e.message,
+  retryable: e.retryable,
+  ...(e.status !== undefined ? { status: e.status } : {}),
+  ...(e.details !== undefined ? { details: e.details } : {}),
+});
 
 /** A recording from a file (`path` relative to `cwd` when given). */
 export const loadRecording = (path: string, cwd?: string): Either<ModelError, Recording> => {
@@ -142,7 +163,8 @@ export const recordedRequest = (r: ModelRequest): RecordedModelRequest => ({
 });
 
 /** The file's text: indented JSON, stable for review in version control. */
-export const serializeRecording = (r: Recording): string => `${JSON.stringify(r, null, 2)}\n`;
+export const serializeRecording = (r: Recording): string =>
+  `${JSON.stringify({ ...r, exchanges: r.exchanges.map((x) => (x.response.ok ? x : { ...x, response: { ok: false, error: fileError(x.response.error) } })) }, null, 2)}\n`;
 
 // -------------------------------------------------------------------------------------------------
 // utilities

@@ -153,7 +153,7 @@ export const recordModel = (inner: Model, file: string, options: RecordOptions =
               },
             },
       );
-      const cancelled = !result.ok && result.error.code === AgentCodes.CANCELLED;
+      const cancelled = !result.ok && result.error.reason === AgentCodes.CANCELLED;
       if (!cancelled) exchanges.push({ request: recordedRequest(request), response: result, ...(onTextDelta !== undefined ? { textDeltas: deltas } : {}) });
       const problem = await save();
       if (cancelled) return result;

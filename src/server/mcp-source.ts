@@ -26,6 +26,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { ToolRecord } from '../catalog/records.js';
 import { retryableCode } from '../core/codes.js';
+import { type CodedError, codedError } from '../core/result.js';
 import { type BoundTool, bindTool } from '../library/bind.js';
 import { fail, type ToolResult } from '../library/result.js';
 import { createTool, type Tool } from '../library/tool.js';
@@ -54,7 +55,7 @@ const callThroughCatalog = async (catalog: Catalog, toolID: string, args: unknow
     ...(options.scopes !== undefined ? { steps: [requireScope(options.scopes, Scopes.INVOKE)] } : {}),
   });
   if (r.ok) return r.value;
-  return fail(r.error.code, r.error.message, { ...(r.error.details !== undefined ? { details: r.error.details } : {}), retryable: retryableCode(r.error.code) });
+  return fail(r.error.reason, r.error.message, { ...(r.error.details !== undefined ? { details: r.error.details } : {}), retryable: retryableCode(r.error.reason) });
 };
 
 /** The catalog tool each served tool stands for. */
@@ -225,10 +226,7 @@ export interface McpMount {
 }
 
 /** Why the MCP endpoint could not be made (the SDK, an optional peer, is not installed). */
-export interface McpMountError {
-  readonly code: typeof McpCodes.SDK_MISSING;
-  readonly message: string;
-}
+export type McpMountError = CodedError<typeof McpCodes.SDK_MISSING>;
 
 /**
  * The MCP endpoint of a service: `createMcpHttpHandler` over the catalog's tools, at `path`
@@ -245,7 +243,7 @@ export const catalogMcpMount = async (
   try {
     ({ createMcpHttpHandler } = await import('../mcp/http-handler.js'));
   } catch (e) {
-    return { ok: false, error: { code: McpCodes.SDK_MISSING, message: `MCP at /mcp needs the MCP server SDK, which could not be loaded (npm install @modelcontextprotocol/server): ${e instanceof Error ? e.message : String(e)}` } };
+    return { ok: false, error: codedError(McpCodes.SDK_MISSING, `MCP at /mcp needs the MCP server SDK, which could not be loaded (npm install @modelcontextprotocol/server): ${e instanceof Error ? e.message : String(e)}`) };
   }
   const source = catalogToolSource(catalog, options.approvals !== undefined ? { approvals: options.approvals } : {});
   const handler = createMcpHttpHandler(source, {

@@ -1,11 +1,12 @@
 /**
  * Errors as RFC 9457 problem details (`application/problem+json`): `type`, `title`, `status`,
- * `detail`, and gramkit's `code` (a stable `SERVICE_…` or `CATALOG_…` constant), with the
- * diagnostics or details behind it as extension members.
+ * `detail`, and gramkit's codes: `code`, the canonical code (`NOT_FOUND`, `PERMISSION_DENIED`, ...),
+ * and `reason`, the precise one (a `SERVICE_…`, `CATALOG_…`, `POLICY_…` or `TOOL_…` constant,
+ * which also names the `type`), with the diagnostics or details behind it as extension members.
  */
 import type { CatalogError } from '../catalog/result.js';
 import '../catalog/codes.js';
-import { codeInfo, httpStatusOf, registries } from '../core/codes.js';
+import { CANONICAL_CODES, type CanonicalCode, canonicalOf, codeInfo, httpStatusOf, registries } from '../core/codes.js';
 import type { Diagnostic } from '../core/diagnostic.js';
 import './codes.js';
 
@@ -16,7 +17,10 @@ export interface Problem {
   readonly title: string;
   readonly status: number;
   readonly detail: string;
-  readonly code: string;
+  /** The canonical code. */
+  readonly code: CanonicalCode;
+  /** The precise code. */
+  readonly reason: string;
   readonly [extension: string]: unknown;
 }
 
@@ -44,21 +48,23 @@ export const CATALOG_STATUS: Readonly<Record<string, number>> = statusesOf('cata
 export const SERVICE_STATUS: Readonly<Record<string, number>> = statusesOf('server');
 
 /** The members of a problem that extensions may not replace. */
-const CORE = new Set(['type', 'title', 'status', 'detail', 'code', 'instance']);
+const CORE = new Set(['type', 'title', 'status', 'detail', 'code', 'reason', 'instance']);
 
 const diagnosticView = (d: Diagnostic): Readonly<Record<string, unknown>> => ({ code: d.code, severity: d.severity, message: d.message, ...(d.hint !== undefined ? { hint: d.hint } : {}) });
 
-export const problem = (code: string, detail: string, extensions: Readonly<Record<string, unknown>> = {}): Problem => {
-  const status = httpStatusOf(code) ?? 500;
+/** A problem from its precise code (`reason`): its status from the code's registry entry, else its canonical code's. */
+export const problem = (reason: string, detail: string, extensions: Readonly<Record<string, unknown>> = {}): Problem => {
+  const code = canonicalOf(reason);
+  const status = httpStatusOf(reason) ?? CANONICAL_CODES[code].http;
   const extra = Object.fromEntries(Object.entries(extensions).filter(([k]) => !CORE.has(k)));
   // a code whose registry says retrying helps (the store is down) says so to the client
-  const retryable = codeInfo(code)?.retryable === true ? { retryable: true } : {};
-  return { type: `${PROBLEM_TYPE_BASE}${code.toLowerCase().replace(/_/g, '-')}`, title: TITLES[status] ?? 'Error', status, detail, code, ...retryable, ...extra };
+  const retryable = codeInfo(reason)?.retryable === true ? { retryable: true } : {};
+  return { type: `${PROBLEM_TYPE_BASE}${reason.toLowerCase().replace(/_/g, '-')}`, title: TITLES[status] ?? 'Error', status, detail, code, reason, ...retryable, ...extra };
 };
 
 /** A catalog error as a problem: its diagnostics and details as extensions. */
 export const catalogProblem = (e: CatalogError): Problem =>
-  problem(e.code, e.message, {
+  problem(e.reason, e.message, {
     ...(e.diagnostics !== undefined ? { diagnostics: e.diagnostics.map(diagnosticView) } : {}),
     ...(e.details !== undefined ? e.details : {}),
   });

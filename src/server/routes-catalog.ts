@@ -324,8 +324,8 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
 export const invokeReply = (r: CatalogResult<ToolResult>): Reply => {
   if (!r.ok || r.value.ok) return reply(r, 200);
   const e = r.value.error;
-  if (httpStatusOf(e.code) === undefined) return json(200, r.value);
-  return { kind: 'problem', problem: problem(e.code, e.message, { ...(isRecord(e.details) ? e.details : {}), retryable: e.retryable }) };
+  if (httpStatusOf(e.reason) === undefined) return json(200, r.value);
+  return { kind: 'problem', problem: problem(e.reason, e.message, { ...(isRecord(e.details) ? e.details : {}), retryable: e.retryable }) };
 };
 
 export const invokeOptions = (c: RequestContext): InvokeOptions => ({

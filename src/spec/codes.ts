@@ -61,7 +61,7 @@ export const SpecCodes = defineCodes('spec', 'SPEC', {
   ANNOTATION_IGNORED: { summary: 'annotations (`@k(v)`) on a tool or agent pattern, which gramkit does not read', severity: 'warning', hint: 'put the information in the record (it becomes metadata)' },
   // schemas
   INVALID_SCHEMA: { summary: 'a JSON Schema ajv cannot compile', hint: 'fix the schema as the message says' },
-});
+}, { canonical: 'INVALID_CONFIGURATION' });
 
 export type SpecCode = CodeOf<typeof SpecCodes>;
 
@@ -83,7 +83,7 @@ export const ArgCodes = defineCodes('spec', 'SPEC_ARG', {
   ITEMS: { summary: 'too few or too many items or properties, or repeated items', hint: 'give as many items as the message says, without repeats' },
   NO_MATCH: { summary: 'a value that matches none (or more than one) of the alternatives of a union', hint: 'give a value of one of the alternatives' },
   INVALID: { summary: 'any other way a value fails its schema', hint: 'the message says what the schema requires' },
-});
+}, { canonical: 'INVALID_ARGUMENTS' });
 
 export type ArgCode = CodeOf<typeof ArgCodes>;
 
@@ -114,7 +114,7 @@ export const ImportCodes = defineCodes('spec', 'SPEC_IMPORT', {
   MISSING_DESCRIPTION: { summary: 'a tool definition without a description', hint: 'give the definition a description: the model reads it to choose the tool' },
   DUPLICATE: { summary: 'a tool name imported twice (info when identical, error when different)', hint: 'rename one of them, or remove the copy' },
   ROUND_TRIP: { summary: 'the printed gram does not read back to the imported signature (a bug in gramkit)', hint: 'please report it with the schema that caused it' },
-});
+}, { canonical: 'INVALID_CONFIGURATION' });
 
 export type ImportCode = CodeOf<typeof ImportCodes>;
 
@@ -137,6 +137,6 @@ export const DialectCodes = defineCodes('spec', 'SPEC_DIALECT', {
   INVALID_SCHEMA: { summary: 'the schema is not a tool argument schema (its root is not an object schema), or a tool of that name was already exported', hint: 'give the tool an object schema at the root, and each tool a distinct name' },
   RULE_VIOLATION: { summary: "an exported definition breaks a rule of its provider (`checkExportedTool`)", hint: 'the message names the rule; this is a bug in the exporter if gramkit produced the definition' },
   UNKNOWN: { summary: 'a dialect name gramkit does not know', hint: 'use one of openai, openai-strict, anthropic, gemini, mcp, jsonschema (parseDialect checks names from users)' },
-});
+}, { canonical: 'INVALID_CONFIGURATION' });
 
 export type DialectCode = CodeOf<typeof DialectCodes>;

@@ -64,7 +64,7 @@ describe('toAISDKTools with generateText', () => {
     const errors = r.steps[0]?.content.filter((p) => p.type === 'tool-error') as Array<{ error: unknown }>;
     expect(errors).toHaveLength(2);
     expect(errors[0]?.error).toBeInstanceOf(ToolFailure);
-    expect((errors[0]?.error as ToolFailure).code).toBe(ToolCodes.INVALID_ARGUMENTS);
+    expect((errors[0]?.error as ToolFailure).reason).toBe(ToolCodes.INVALID_ARGUMENTS);
     const sent = toolResultsSent(prompts);
     expect(sent[0]?.output.type).toBe('error-text');
     expect(String(sent[0]?.output.value)).toContain(`${ToolCodes.INVALID_ARGUMENTS}: invalid arguments for "get_weather": argument "days" must be at most 7, got 30`);
@@ -75,7 +75,7 @@ describe('toAISDKTools with generateText', () => {
   it('with failures: "result" the failure is the tool’s output', async () => {
     const { model, prompts } = scripted([{ toolName: 'lookup', input: { word: 'gram' } }]);
     await generateText({ model, tools: toAISDKTools(fixtureTools(), { failures: 'result' }), prompt: 'x', stopWhen: stepCountIs(3) });
-    expect(toolResultsSent(prompts)[0]?.output).toEqual({ type: 'json', value: { error: { code: 'NOT_FOUND', message: 'no word "gram" in the dictionary', retryable: false } } });
+    expect(toolResultsSent(prompts)[0]?.output).toEqual({ type: 'json', value: { error: { code: 'NOT_FOUND', reason: 'NOT_FOUND', message: 'no word "gram" in the dictionary', retryable: false } } });
   });
 
   it('a tool that asks for approval is not run without it (needsApproval)', async () => {

@@ -77,7 +77,7 @@ describe('runExperiment', () => {
     const r = await runExperiment({ agent, variants: { fast, wrong, empty: toolLibrary([]) }, inputs: ['France'], model });
     expect(r.ok).toBe(false);
     if (!r.ok) {
-      expect(r.error.code).toBe('AGENT_CONFIGURATION_ERROR');
+      expect(r.error.reason).toBe('AGENT_CONFIGURATION_ERROR');
       expect(r.error.message).toContain('variant "wrong"');
       expect(r.error.message).toContain('variant "empty"');
       expect((r.error.details as { variants: Array<{ variant: string }> }).variants.map((v) => v.variant)).toEqual(['wrong', 'empty']);
@@ -237,7 +237,7 @@ describe('rate limits', () => {
         if (limitedLeft > 0) {
           limitedLeft--;
           refused++;
-          return { ok: false as const, error: { code: AgentCodes.RATE_LIMITED, message: 'slow down', retryable: true, details: { retryAfterMs: 5 } } };
+          return { ok: false as const, error: { code: 'RATE_LIMITED' as const, reason: AgentCodes.RATE_LIMITED, message: 'slow down', retryable: true, details: { retryAfterMs: 5 } } };
         }
         return inner.generate(request);
       },

@@ -96,16 +96,16 @@ describe('runAgent: the loop', () => {
     ]);
     const r = okRun(await runAgent(helper, recordingLibrary().library, 'try everything', { model, toolTimeoutMs: 50 }));
     expect(r.content).toBe('I tried');
-    const results = r.toolsUsed.map((u) => (u.result.ok ? 'ok' : u.result.error.code));
+    const results = r.toolsUsed.map((u) => (u.result.ok ? 'ok' : u.result.error.reason));
     expect(results).toEqual(['TOOL_NOT_BOUND', 'TOOL_INVALID_ARGUMENTS', 'TOOL_INVALID_ARGUMENTS', 'TOOL_EXECUTION_ERROR', 'NOT_FOUND', 'TOOL_TIMEOUT', 'ok']);
     const tools = toolContents(r.messages);
     expect(tools).toHaveLength(7);
     const first = JSON.parse(tools[0]?.content ?? '');
-    expect(first.error.code).toBe('TOOL_NOT_BOUND');
+    expect(first.error.reason).toBe('TOOL_NOT_BOUND');
     expect(first.error.message).toContain('echo, add, slow, boom');
     expect(tools[0]).toMatchObject({ isError: true, toolName: 'nope' });
     expect(JSON.parse(tools[3]?.content ?? '').error.message).toBe('boom: oops');
-    expect(JSON.parse(tools[4]?.content ?? '').error).toEqual({ code: 'NOT_FOUND', message: 'nothing there', retryable: false, details: { why: 'failure' } });
+    expect(JSON.parse(tools[4]?.content ?? '').error).toEqual({ code: 'NOT_FOUND', reason: 'NOT_FOUND', message: 'nothing there', retryable: false, details: { why: 'failure' } });
     expect(tools[6]).toMatchObject({ content: '5' });
     expect(tools[6]?.role === 'tool' && tools[6].isError).toBeFalsy();
     // the text that was not JSON is kept as the call's args
@@ -140,7 +140,7 @@ describe('runAgent: errors that end a run', () => {
   it('reports every tool that does not bind, at once, as AGENT_CONFIGURATION_ERROR', async () => {
     const library = toolLibrary([createTool('echo', 'Returns text', { type: 'object', properties: { text: { type: 'integer' } } }, () => 1)]);
     const e = errorOf(await runAgent(agentNamed('greedy'), library, 'hi', { model: offlineModel() }));
-    expect(e.code).toBe('AGENT_CONFIGURATION_ERROR');
+    expect(e.reason).toBe('AGENT_CONFIGURATION_ERROR');
     expect(e.message).toContain('2 of its 2 tools do not bind');
     const bindErrors = (e.details as { bindErrors: Array<{ code: string; toolName: string }> }).bindErrors;
     expect(bindErrors.map((b) => [b.toolName, b.code])).toEqual([
@@ -152,7 +152,7 @@ describe('runAgent: errors that end a run', () => {
   it('ends with the model error code and keeps what was done (AGENT_LLM_API_ERROR)', async () => {
     const model = scriptedModel([{ toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] }, { error: { code: 'AGENT_LLM_API_ERROR', message: 'server said 500', status: 500, retryable: true } }]);
     const e = errorOf(await runAgent(helper, recordingLibrary().library, 'go', { model }));
-    expect(e).toMatchObject({ code: 'AGENT_LLM_API_ERROR', status: 500, retryable: true });
+    expect(e).toMatchObject({ reason: 'AGENT_LLM_API_ERROR', status: 500, retryable: true });
     expect(e.partial?.toolsUsed.map((u) => u.result)).toEqual([{ ok: true, value: 3 }]);
     expect(e.partial?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
     expect(e.partial?.trace.spans.some((s) => s.kind === 'model' && s.status === 'error' && s.error === 'AGENT_LLM_API_ERROR')).toBe(true);
@@ -161,7 +161,7 @@ describe('runAgent: errors that end a run', () => {
   it('stops with AGENT_MAX_STEPS when the model never answers', async () => {
     const model = scriptedModel(() => ({ toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] }));
     const e = errorOf(await runAgent(helper, recordingLibrary().library, 'loop', { model, maxSteps: 3 }));
-    expect(e.code).toBe('AGENT_MAX_STEPS');
+    expect(e.reason).toBe('AGENT_MAX_STEPS');
     expect(e.partial?.steps).toBe(3);
     expect(e.partial?.toolsUsed).toHaveLength(3);
     expect(model.requests).toHaveLength(3);
@@ -171,7 +171,7 @@ describe('runAgent: errors that end a run', () => {
     const model = scriptedModel([{ delayMs: 10_000, then: { text: 'too late' } }]);
     const t0 = Date.now();
     const e = errorOf(await runAgent(helper, recordingLibrary().library, 'go', { model, maxDurationMs: 50 }));
-    expect(e.code).toBe('AGENT_TIMEOUT');
+    expect(e.reason).toBe('AGENT_TIMEOUT');
     expect(e.retryable).toBe(true);
     expect(Date.now() - t0).toBeLessThan(5000);
   });
@@ -179,10 +179,10 @@ describe('runAgent: errors that end a run', () => {
   it('stops with AGENT_TIMEOUT when a running tool outlives the run', async () => {
     const model = scriptedModel([{ toolCalls: [{ name: 'slow', arguments: { label: 'x', ms: 10_000 } }] }, { text: 'never' }]);
     const e = errorOf(await runAgent(helper, recordingLibrary().library, 'go', { model, maxDurationMs: 50 }));
-    expect(e.code).toBe('AGENT_TIMEOUT');
+    expect(e.reason).toBe('AGENT_TIMEOUT');
     // the cancelled call is paired with its result, so the conversation can be continued
     expect(e.partial?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
-    expect(e.partial?.toolsUsed[0]?.result).toMatchObject({ ok: false, error: { code: 'TOOL_CANCELLED' } });
+    expect(e.partial?.toolsUsed[0]?.result).toMatchObject({ ok: false, error: { reason: 'TOOL_CANCELLED' } });
   });
 
   it('stops with AGENT_CANCELLED when the caller aborts', async () => {
@@ -191,21 +191,21 @@ describe('runAgent: errors that end a run', () => {
     const running = runAgent(helper, recordingLibrary().library, 'go', { model, signal: controller.signal });
     setTimeout(() => controller.abort(), 20);
     const e = errorOf(await running);
-    expect(e.code).toBe('AGENT_CANCELLED');
+    expect(e.reason).toBe('AGENT_CANCELLED');
     expect(model.requests).toHaveLength(1);
   });
 
   it('does not start when the signal is already aborted', async () => {
     const model = scriptedModel([{ text: 'never' }]);
     const e = errorOf(await runAgent(helper, recordingLibrary().library, 'go', { model, signal: AbortSignal.abort() }));
-    expect(e.code).toBe('AGENT_CANCELLED');
+    expect(e.reason).toBe('AGENT_CANCELLED');
     expect(model.requests).toHaveLength(0);
   });
 
   it('honours the caller\'s stop conditions (AGENT_STOPPED)', async () => {
     const model = scriptedModel(() => ({ toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] }));
     const e = errorOf(await runAgent(helper, recordingLibrary().library, 'go', { model, stopWhen: [stopWhen((s) => s.toolCalls >= 2, 'two calls are enough')] }));
-    expect(e).toMatchObject({ code: 'AGENT_STOPPED', message: 'two calls are enough' });
+    expect(e).toMatchObject({ reason: 'AGENT_STOPPED', message: 'two calls are enough' });
     expect(e.partial?.toolsUsed).toHaveLength(2);
   });
 
@@ -213,22 +213,22 @@ describe('runAgent: errors that end a run', () => {
     const lib = recordingLibrary().library;
     expect(errorOf(await runAgent(helper, lib, 'x', { model: offlineModel(), maxSteps: 0 })).message).toContain('maxSteps');
     expect(errorOf(await runAgent(helper, lib, 'x', { model: offlineModel(), maxDurationMs: -1 })).message).toContain('maxDurationMs');
-    expect(errorOf(await runAgent(helper, lib, 'x', { model: {} as Model })).code).toBe('AGENT_CONFIGURATION_ERROR');
-    expect(errorOf(await runAgent(helper, lib, '   ', { model: offlineModel() })).code).toBe('AGENT_INVALID_CONVERSATION');
+    expect(errorOf(await runAgent(helper, lib, 'x', { model: {} as Model })).reason).toBe('AGENT_CONFIGURATION_ERROR');
+    expect(errorOf(await runAgent(helper, lib, '   ', { model: offlineModel() })).reason).toBe('AGENT_INVALID_CONVERSATION');
   });
 
   it('survives a model that rejects or returns garbage (contract breaches are errors, not crashes)', async () => {
     const rejecting: Model = { id: 'bad', generate: () => Promise.reject(new Error('kaput')) };
-    expect(errorOf(await runAgent(helper, recordingLibrary().library, 'x', { model: rejecting }))).toMatchObject({ code: 'AGENT_LLM_API_ERROR' });
+    expect(errorOf(await runAgent(helper, recordingLibrary().library, 'x', { model: rejecting }))).toMatchObject({ reason: 'AGENT_LLM_API_ERROR' });
     const garbage = { id: 'worse', generate: async () => 42 } as unknown as Model;
-    expect(errorOf(await runAgent(helper, recordingLibrary().library, 'x', { model: garbage })).code).toBe('AGENT_INVALID_RESPONSE');
+    expect(errorOf(await runAgent(helper, recordingLibrary().library, 'x', { model: garbage })).reason).toBe('AGENT_INVALID_RESPONSE');
   });
 
   it('is available as a TaskEither', async () => {
     const r = await runAgentTask(helper, recordingLibrary().library, 'x', { model: scriptedModel([{ text: 'fine' }]) })();
     expect(r._tag === 'Right' && r.right.content).toBe('fine');
     const l = await runAgentTask(helper, emptyToolLibrary, 'x', { model: scriptedModel([{ text: 'fine' }]) })();
-    expect(l._tag === 'Left' && l.left.code).toBe('AGENT_CONFIGURATION_ERROR');
+    expect(l._tag === 'Left' && l.left.reason).toBe('AGENT_CONFIGURATION_ERROR');
   });
 });
 
@@ -285,7 +285,7 @@ describe('runAgent: conversations as data', () => {
     ];
     for (const [conversation, expected] of cases) {
       const e = errorOf(await runAgent(helper, lib, conversation as Message[], { model: offlineModel() }));
-      expect(e.code, JSON.stringify(conversation)).toBe('AGENT_INVALID_CONVERSATION');
+      expect(e.reason, JSON.stringify(conversation)).toBe('AGENT_INVALID_CONVERSATION');
       expect(e.message).toContain(expected);
     }
   });
@@ -299,19 +299,19 @@ describe('runAgent: policies and approvals', () => {
     const model = scriptedModel([{ toolCalls: [{ name: 'echo', arguments: { text: 'the secret plan' } }] }, { text: 'ok' }]);
     const r = okRun(await runAgent(helper, library, 'go', { model, policies: denyEcho }));
     expect(calls).toEqual([]);
-    expect(r.toolsUsed[0]?.result).toMatchObject({ ok: false, error: { code: 'POLICY_DENIED', details: { source: 'rules', rules: ['no-secrets'] } } });
+    expect(r.toolsUsed[0]?.result).toMatchObject({ ok: false, error: { reason: 'POLICY_DENIED', details: { source: 'rules', rules: ['no-secrets'] } } });
     expect((r.toolsUsed[0]?.result as { error: { message: string } }).error.message).toContain('no-secrets');
   });
 
   const asking = { approvals: { tools: { echo: 'confirm' as const } } };
 
-  it('without an approve hook, a call that needs approval is POLICY_DENIED, saying approval was needed', async () => {
+  it('without an approve hook, a call that needs approval is POLICY_APPROVAL_REQUIRED, saying approval was needed', async () => {
     const { library, calls } = recordingLibrary();
     const model = scriptedModel([{ toolCalls: [{ name: 'echo', arguments: { text: 'hi' } }] }, { text: 'ok' }]);
     const r = okRun(await runAgent(helper, library, 'go', { model, policies: asking }));
     expect(calls).toEqual([]);
     const e = r.toolsUsed[0]?.result;
-    expect(e).toMatchObject({ ok: false, error: { code: 'POLICY_DENIED', details: { source: 'approval', approvalNeeded: true } } });
+    expect(e).toMatchObject({ ok: false, error: { code: 'APPROVAL_REQUIRED', reason: 'POLICY_APPROVAL_REQUIRED', details: { source: 'approval', approvalNeeded: true } } });
     expect((e as { error: { message: string } }).error.message).toMatch(/always asks for approval.*no approver/);
     expect(r.toolsUsed[0]?.approval).toMatchObject({ approved: false });
   });
@@ -334,7 +334,7 @@ describe('runAgent: policies and approvals', () => {
     ]);
     const r = okRun(await runAgent(helper, library, 'go', { model, approve, policies: { ...asking, ...denyEcho }, onEvent: (e) => events.push(e) }));
     expect(calls.map((c) => c.args)).toEqual([{ text: 'yes' }, { text: 'changed' }]);
-    const outcome = r.toolsUsed.map((u) => (u.result.ok ? `ok ${String(u.result.value)}` : `${u.result.error.code} ${u.result.error.message}`));
+    const outcome = r.toolsUsed.map((u) => (u.result.ok ? `ok ${String(u.result.value)}` : `${u.result.error.reason} ${u.result.error.message}`));
     expect(outcome[0]).toBe('ok yes');
     expect(outcome[1]).toBe('POLICY_DENIED echo was not approved: not this one');
     expect(outcome[2]).toBe('ok changed');
@@ -356,7 +356,7 @@ describe('runAgent: policies and approvals', () => {
     const model = scriptedModel([{ toolCalls: [{ name: 'echo', arguments: { text: 7 } }] }, { text: 'ok' }]);
     const r = okRun(await runAgent(helper, recordingLibrary().library, 'go', { model, approve, policies: asking }));
     expect(asked).toBe(0);
-    expect(r.toolsUsed[0]?.result).toMatchObject({ ok: false, error: { code: 'TOOL_INVALID_ARGUMENTS' } });
+    expect(r.toolsUsed[0]?.result).toMatchObject({ ok: false, error: { reason: 'TOOL_INVALID_ARGUMENTS' } });
   });
 
   it('honours the approval annotations of tools (built-in style) with no policies given', async () => {
@@ -370,7 +370,7 @@ describe('runAgent: policies and approvals', () => {
     const model = scriptedModel([{ toolCalls: [{ name: 'echo', arguments: { text: 'fine' } }, { name: 'echo', arguments: { text: 'overwrite' } }] }, { text: 'ok' }]);
     const r = okRun(await runAgent(helper, lib, 'go', { model }));
     expect(ran).toBe(1);
-    expect(r.toolsUsed.map((u) => (u.result.ok ? 'ok' : u.result.error.code))).toEqual(['ok', 'POLICY_DENIED']);
+    expect(r.toolsUsed.map((u) => (u.result.ok ? 'ok' : u.result.error.reason))).toEqual(['ok', 'POLICY_APPROVAL_REQUIRED']);
   });
 });
 

@@ -86,7 +86,7 @@ describe('model failures over the wire', () => {
     const r = await runAgent(helper, recordingLibrary().library, 'hello', { model: bad.right });
     expect(r.ok).toBe(false);
     if (!r.ok) {
-      expect(r.error.code).toBe('AGENT_LLM_API_ERROR');
+      expect(r.error.reason).toBe('AGENT_LLM_API_ERROR');
       expect(r.error.status).toBe(401);
       expect(r.error.partial?.steps).toBe(1);
     }

@@ -96,7 +96,8 @@ describe('codes', () => {
     for (const r of registries) for (const c of r.codes) expect(c.code.startsWith(PREFIX[c.layer] ?? '?'), `${c.code} (${c.layer})`).toBe(true);
   });
 
-  const files = sourceFiles().filter((f) => !REGISTRY_FILES.includes(f));
+  // core/codes.ts is the registry of the canonical codes (`EXECUTION_ERROR`, the code of an unregistered reason)
+  const files = sourceFiles().filter((f) => !REGISTRY_FILES.includes(f) && f !== 'core/codes.ts');
   it('are never written as literals outside the registries', () => {
     const bare: string[] = [];
     for (const f of files) {

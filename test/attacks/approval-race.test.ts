@@ -45,7 +45,7 @@ describe('attack: approval races within one turn', () => {
       const survivors = ['a.txt', 'b.txt'].map((f) => path.join(s.ws, f)).filter(existsSync).map((f) => readFileSync(f, 'utf8'));
       expect(survivors, `run ${run}`).toContain(`precious ${run}`);
       const used = r.ok ? r.value.toolsUsed : [];
-      expect(used.map((u) => [u.id, u.result.ok ? 'ok' : u.result.error.code])).toEqual([
+      expect(used.map((u) => [u.id, u.result.ok ? 'ok' : u.result.error.reason])).toEqual([
         ['m', 'ok'],
         ['w', PolicyCodes.DENIED],
       ]);
@@ -61,7 +61,7 @@ describe('attack: approval races within one turn', () => {
     const used = r.ok ? r.value.toolsUsed : [];
     expect(used).toHaveLength(60);
     expect(used.slice(0, 8).every((u) => u.result.ok)).toBe(true);
-    expect(new Set(used.slice(8).map((u) => (u.result.ok ? 'ok' : u.result.error.code)))).toEqual(new Set([ToolCodes.TOO_MANY_CALLS]));
+    expect(new Set(used.slice(8).map((u) => (u.result.ok ? 'ok' : u.result.error.reason)))).toEqual(new Set([ToolCodes.TOO_MANY_CALLS]));
     expect(existsSync(path.join(s.ws, 'f7.txt'))).toBe(true);
     expect(existsSync(path.join(s.ws, 'f8.txt'))).toBe(false);
     // the default is 16
@@ -116,7 +116,7 @@ describe('attack: approval races within one turn', () => {
         expect(r.ok).toBe(true);
         expect(overlaps).toEqual([]);
         expect(most).toBeLessThanOrEqual(width);
-        expect(r.ok && r.value.toolsUsed.map((u) => (u.result.ok ? u.result.value : u.result.error.code))).toEqual(writes.map((_, n) => n));
+        expect(r.ok && r.value.toolsUsed.map((u) => (u.result.ok ? u.result.value : u.result.error.reason))).toEqual(writes.map((_, n) => n));
       }),
       { numRuns: 40 },
     );

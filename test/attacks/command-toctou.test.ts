@@ -78,8 +78,8 @@ describe('attack: a link swapped between the check and the program\'s open', () 
     mkdirSync(path.join(s.ws, 'fifo-dir'));
     execFileSync('mkfifo', [path.join(s.ws, 'fifo-dir', 'p')]);
     const fifo = await hostTool(s.ws, ['cat', '{file}'], ['file'])({ file: 'fifo-dir/p' });
-    expect(fifo.ok ? 'ok' : fifo.error.code).toBe('COMMAND_INVALID_PATH');
+    expect(fifo.ok ? 'ok' : fifo.error.reason).toBe('COMMAND_INVALID_PATH');
     const deep = await hostTool(s.ws, ['touch', '{file}'], ['file'])({ file: 'no/such/dir/x' });
-    expect(deep.ok ? 'ok' : deep.error.code).toBe('COMMAND_INVALID_PATH');
+    expect(deep.ok ? 'ok' : deep.error.reason).toBe('COMMAND_INVALID_PATH');
   });
 });

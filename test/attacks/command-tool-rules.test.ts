@@ -30,7 +30,7 @@ const tool = (ws: string, argv: ReadonlyArray<string>, params: ReadonlyArray<str
   return (args) => invoke(b.right, args);
 };
 
-const code = (r: ToolResult): string => (r.ok ? 'ok' : r.error.code);
+const code = (r: ToolResult): string => (r.ok ? 'ok' : r.error.reason);
 
 describe('attack: command tools judged by the shell rules', () => {
   it('`rm -rf {dir}` as a tool deletes nothing that `shell` may not delete', async () => {

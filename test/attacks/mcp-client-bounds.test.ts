@@ -64,7 +64,7 @@ describe('attack: a hostile MCP server against the client', () => {
       const bound = bindAll(c.right.specifications, c.right.library);
       if (bound._tag === 'Left') throw new Error('bind');
       const r = await invokeByName(bound.right, 'big', {}, { timeoutMs: 20_000 });
-      expect(r.ok ? 'ok' : r.error.code).toBe(McpCodes.RESULT_TOO_LARGE);
+      expect(r.ok ? 'ok' : r.error.reason).toBe(McpCodes.RESULT_TOO_LARGE);
     } finally {
       await c.right.close();
     }
@@ -79,7 +79,7 @@ describe('attack: a hostile MCP server against the client', () => {
       const bound = bindAll(c.right.specifications, c.right.library);
       if (bound._tag === 'Left') throw new Error('bind');
       const r = await invokeByName(bound.right, 'hang', {});
-      expect(r.ok ? 'ok' : r.error.code).toBe('TOOL_TIMEOUT');
+      expect(r.ok ? 'ok' : r.error.reason).toBe('TOOL_TIMEOUT');
       // without an option, the default wait applies (not forever)
       expect(lookupTool('hang', d.right.library)?.limits?.timeoutMs).toBe(120_000);
     } finally {

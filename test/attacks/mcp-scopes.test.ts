@@ -46,7 +46,7 @@ describe('attack: /mcp under --require-scopes', () => {
       // so does /mcp now: a failed call, nothing written
       const refused = (await rpc(service.fetch, 'read_registry', 'tools/call', { name: write, arguments: { path: 'pwned.txt', content: 'x' } }))['result'] as Record<string, unknown>;
       expect(refused['isError']).toBe(true);
-      expect((refused['_meta'] as Record<string, { code: string }>)['gramkit/error']?.code).toBe('SERVICE_MISSING_SCOPE');
+      expect((refused['_meta'] as Record<string, { code: string; reason: string }>)['gramkit/error']?.reason).toBe('SERVICE_MISSING_SCOPE');
       expect(existsSync(join(h.dir, 'pwned.txt'))).toBe(false);
 
       // a caller with the scope runs it

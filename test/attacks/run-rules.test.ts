@@ -52,7 +52,7 @@ describe('attack: a run\'s rules reach the built-ins\' real-path checks', () => 
     for (const u of r.value.toolsUsed) expect(JSON.stringify(u.result), `${u.name} ${JSON.stringify(u.args)}`).not.toContain(KEY);
     // the link is refused by the run's rule, naming it
     const link = r.value.toolsUsed[1]?.result;
-    expect(link === undefined || link.ok ? 'ok' : link.error.code).toBe(PolicyCodes.DENIED);
+    expect(link === undefined || link.ok ? 'ok' : link.error.reason).toBe(PolicyCodes.DENIED);
     expect(JSON.stringify(link)).toContain('no-env-files');
   });
 

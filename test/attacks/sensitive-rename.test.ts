@@ -45,7 +45,7 @@ describe('attack: credentials carried past the rule by a rename', () => {
       // the shell meets the same judgment on the files its words name
       for (const command of ['cat hardlink', `wc -c < backup/${file}.txt`, `cd backup && cat ${file}.txt`]) {
         const r = await call('shell', { command });
-        expect(r.ok ? 'ok' : r.error.code, command).toBe(PolicyCodes.DENIED);
+        expect(r.ok ? 'ok' : r.error.reason, command).toBe(PolicyCodes.DENIED);
       }
       const found = value<{ matches: ReadonlyArray<{ path: string }> }>(await call('text_search', { pattern: '.', path: '.', includeHidden: true }));
       expect(found.matches.map((m) => m.path).filter((p) => p.startsWith('backup') || p === 'hardlink')).toEqual([]);

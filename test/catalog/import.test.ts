@@ -31,7 +31,8 @@ describe('importTools', () => {
     await target.putBundle(bundle, { slug: 'b' });
     const twice = { ...exported[0], body: { ...(exported[0]?.body as object), toolID: newId() } } as (typeof exported)[number];
     const r = await target.importTools([...exported, twice]);
-    expect(r.ok && { created: r.value.created, existing: r.value.existing, refused: r.value.refused.map((e) => [e.index, e.error.code]) }).toEqual({ created: 20, existing: 0, refused: [[20, CatalogCodes.CONFLICT]] });
+    const refused = r.ok ? r.value.refused.map((e) => [e.index, e.error.reason]) : [];
+    expect(r.ok && { created: r.value.created, existing: r.value.existing, refused }).toEqual({ created: 20, existing: 0, refused: [[20, CatalogCodes.CONFLICT]] });
     const again = await target.importTools(exported);
     expect(again.ok && [again.value.created, again.value.existing]).toEqual([0, 20]);
     await target.close();

@@ -40,7 +40,7 @@ const weather = () => ({
   impl: { urlTemplate: `${api.origin}/current.json?q=\${city}`, extractExpr: '$.current.condition.text' },
 });
 
-const code = (r: { readonly ok: boolean; readonly error?: { readonly code: string } }): string | undefined => (r.ok ? undefined : r.error?.code);
+const code = (r: { readonly ok: boolean; readonly error?: { readonly reason: string } }): string | undefined => (r.ok ? undefined : r.error?.reason);
 
 describe('invoking catalog tools', () => {
   it('an HTTP tool runs when the server allows its host, and is refused by name when it does not', async () => {
@@ -121,20 +121,20 @@ describe('invoking catalog tools', () => {
       const first = await c.invokeTool(ref, { city: 'Paris' });
       expect(first.ok && first.value).toEqual({ ok: true, value: 'sunny in Paris' });
       const second = await c.invokeTool(ref, { city: 'Rome' });
-      expect(second.ok && !second.value.ok && second.value.error.code).toBe(ToolCodes.RATE_LIMITED);
+      expect(second.ok && !second.value.ok && second.value.error.reason).toBe(ToolCodes.RATE_LIMITED);
 
       const hanging = { ...weather(), impl: { urlTemplate: `${slow.origin}/current.json?q=\${city}` }, limits: { timeoutMs: 50 } };
       expect((await c.putTool(b, 'hanging', '1', hanging)).ok).toBe(true);
       const timedOut = await c.invokeTool({ bundleID: b, slug: 'hanging', version: '1' }, { city: 'Paris' });
-      expect(timedOut.ok && !timedOut.value.ok && timedOut.value.error.code).toBe(ToolCodes.TIMEOUT);
+      expect(timedOut.ok && !timedOut.value.ok && timedOut.value.error.reason).toBe(ToolCodes.TIMEOUT);
       // a caller cannot raise the record's timeout
       const asked = await c.invokeTool({ bundleID: b, slug: 'hanging', version: '1' }, { city: 'Paris' }, { timeoutMs: 600_000 });
-      expect(asked.ok && !asked.value.ok && asked.value.error.code).toBe(ToolCodes.TIMEOUT);
+      expect(asked.ok && !asked.value.ok && asked.value.error.reason).toBe(ToolCodes.TIMEOUT);
 
       const small = await c.putTool(b, 'small', '1', { ...weather(), limits: { maxResultBytes: 5 } });
       expect(small.ok).toBe(true);
       const big = await c.invokeTool({ bundleID: b, slug: 'small', version: '1' }, { city: 'Paris' });
-      expect(big.ok && !big.value.ok && big.value.error.code).toBe(ToolCodes.RESULT_TOO_LARGE);
+      expect(big.ok && !big.value.ok && big.value.error.reason).toBe(ToolCodes.RESULT_TOO_LARGE);
       await c.close();
     } finally {
       await slow.close();
@@ -172,7 +172,7 @@ describe('invoking catalog tools', () => {
     const c = await open();
     expect((await c.registerTool({ id: 'tool_file_read', description: 'Read', input_schema: { path: 'string', encoding: 'string' } })).ok).toBe(true);
     const r = await c.invokeTool({ id: 'tool_file_read' }, { path: 'x.txt', encoding: 'latin1' });
-    expect(r.ok && !r.value.ok && r.value.error.code).toBe(ToolCodes.INVALID_ARGUMENTS);
+    expect(r.ok && !r.value.ok && r.value.error.reason).toBe(ToolCodes.INVALID_ARGUMENTS);
     await c.close();
   });
 
@@ -180,7 +180,7 @@ describe('invoking catalog tools', () => {
     const c = await open({ policies: { permissions: { allowed: parsePermissionList('fs:read') } } });
     expect((await c.invokeTool({ id: 'json_parse' }, { text: '1' })).ok).toBe(true);
     const denied = await c.invokeTool({ id: 'write_file' }, { path: 'x.txt', content: 'x' });
-    expect(denied.ok && !denied.value.ok && denied.value.error.code).toBe(PolicyCodes.DENIED);
+    expect(denied.ok && !denied.value.ok && denied.value.error.reason).toBe(PolicyCodes.DENIED);
     expect(denied.ok && !denied.value.ok && denied.value.error.message).toContain('fs:write');
     await c.close();
   });
@@ -188,11 +188,11 @@ describe('invoking catalog tools', () => {
   it('a call that needs approval is refused without an approver, and runs with one (--yes)', async () => {
     const refusing = await open();
     const r = await refusing.invokeTool({ id: 'delete_file' }, { path: 'nothing.txt' });
-    expect(r.ok && !r.value.ok && [r.value.error.code, (r.value.error.details as { approvalNeeded?: boolean }).approvalNeeded]).toEqual([PolicyCodes.DENIED, true]);
+    expect(r.ok && !r.value.ok && [r.value.error.reason, (r.value.error.details as { approvalNeeded?: boolean }).approvalNeeded]).toEqual([PolicyCodes.APPROVAL_REQUIRED, true]);
     await refusing.close();
     const approving = await open({ approver: approveAll });
     const a = await approving.invokeTool({ id: 'delete_file' }, { path: 'nothing.txt' });
-    expect(a.ok && !a.value.ok && a.value.error.code).toBe(BuiltinCodes.FILE_NOT_FOUND);
+    expect(a.ok && !a.value.ok && a.value.error.reason).toBe(BuiltinCodes.FILE_NOT_FOUND);
     await approving.close();
   });
 });

@@ -50,7 +50,7 @@ describe('processes racing on one data directory', () => {
     expect((await catalog.putBundle(bundleID, { slug: 'race' })).ok).toBe(true);
     const results = await Promise.all(Array.from({ length: 6 }, (_, i) => lines(run('racer.ts', [dir, bundleID, '60', String(i)]))));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
-    const answers = results.flatMap((r) => r.lines.map((l) => JSON.parse(l) as { key: string; ok: boolean; toolID?: string; code?: string }));
+    const answers = results.flatMap((r) => r.lines.map((l) => JSON.parse(l) as { key: string; ok: boolean; toolID?: string; code?: string; reason?: string }));
     expect(answers).toHaveLength(360);
     const winners = new Map<string, string>();
     for (const a of answers.filter((x) => x.ok)) {
@@ -58,7 +58,7 @@ describe('processes racing on one data directory', () => {
       winners.set(a.key, a.toolID as string);
     }
     expect(winners.size).toBe(60);
-    expect(answers.filter((x) => !x.ok).every((x) => x.code === CatalogCodes.CONFLICT)).toBe(true);
+    expect(answers.filter((x) => !x.ok).every((x) => x.reason === CatalogCodes.CONFLICT)).toBe(true);
     const list = await catalog.listTools({ bundleIDs: [bundleID], pageSize: 1000 });
     expect(list.ok && list.value.tools.map((t) => [t['slug'], t['toolID']]).sort()).toEqual([...winners].sort());
     await catalog.close();

@@ -98,7 +98,7 @@ import { echoTool, storeSuite } from './store-suite.js';
         expect((await put(b.server, `/tools/bundles/${bundle}/tools/echo/version/1`, echoTool())).status).toBe(201);
         const dup = await put(a.server, `/tools/bundles/${bundle}/tools/echo/version/1`, echoTool());
         expect(dup.status).toBe(409);
-        expect(((await dup.json()) as { code: string }).code).toBe(CatalogCodes.CONFLICT);
+        expect(((await dup.json()) as { code: string; reason: string }).reason).toBe(CatalogCodes.CONFLICT);
         const found = (await (await fetch(`${a.server.url}/tools/tools/search?q=echo`)).json()) as { tools: Array<{ bundleID: string }> };
         expect(found.tools.map((t) => t.bundleID)).toContain(bundle);
         // racing writes through both servers: exactly one wins

@@ -64,7 +64,7 @@ export const storeSuite = (label: string, factory: StoreFactory): void => {
       return id;
     };
 
-    const code = (r: { readonly ok: boolean; readonly error?: { readonly code: string } }): string | undefined => (r.ok ? undefined : r.error?.code);
+    const code = (r: { readonly ok: boolean; readonly error?: { readonly reason: string } }): string | undefined => (r.ok ? undefined : r.error?.reason);
 
     // ---------------------------------------------------------------------------------------------
     describe('bundles', () => {
@@ -239,7 +239,7 @@ export const storeSuite = (label: string, factory: StoreFactory): void => {
         const { catalog } = await open();
         const bad = await catalog.invokeTool({ id: 'json_parse' }, { text: 5, extra: true });
         // the invoker's validation: a failed call, with every issue
-        expect(bad.ok && !bad.value.ok && bad.value.error.code).toBe(ToolCodes.INVALID_ARGUMENTS);
+        expect(bad.ok && !bad.value.ok && bad.value.error.reason).toBe(ToolCodes.INVALID_ARGUMENTS);
         expect(bad.ok && !bad.value.ok && ((bad.value.error.details as { issues: unknown[] }).issues).length).toBe(2);
         const ok = await catalog.invokeTool({ id: 'json_parse' }, { text: '{"a": [1, 2]}', query: '$.a[1]' });
         expect(ok.ok && ok.value).toEqual({ ok: true, value: { value: [2], pretty: '[\n  2\n]' } });
@@ -462,7 +462,7 @@ export const storeSuite = (label: string, factory: StoreFactory): void => {
         const failed = events.find((e) => e.type === 'failed');
         expect(failed?.type === 'failed' && failed.agentId).toBe('a1');
         expect(failed?.type === 'failed' && typeof failed.error.code).toBe('string');
-        expect(failed?.type === 'failed' && failed.error.code).not.toBe(ToolCodes.INVALID_ARGUMENTS);
+        expect(failed?.type === 'failed' && failed.error.reason).not.toBe(ToolCodes.INVALID_ARGUMENTS);
       });
     });
   });

@@ -129,9 +129,11 @@ describe('gramkit ab offline: scripted tool calls, replay by sequence, what the 
     expect(recorded.code, recorded.stderr).toBe(0);
     const inputs = join(tmp, 'brazil.jsonl');
     writeFileSync(inputs, '"What is the capital of Brazil"\n');
-    const exact = JSON.parse((await cli(['ab', AGENT, '-l', FAST, '-l', OLD, '-i', inputs, '-m', `replay:${recording}`, '--json'])).stdout) as { results: ReadonlyArray<{ completed: boolean; error?: { code: string } }> };
+    const exact = JSON.parse((await cli(['ab', AGENT, '-l', FAST, '-l', OLD, '-i', inputs, '-m', `replay:${recording}`, '--json'])).stdout) as {
+      results: ReadonlyArray<{ completed: boolean; error?: { code: string; reason: string } }>;
+    };
     expect(exact.results.map((x) => x.completed)).toEqual([true, false]);
-    expect(exact.results[1]?.error?.code).toBe(AgentCodes.REPLAY_MISMATCH);
+    expect(exact.results[1]?.error?.reason).toBe(AgentCodes.REPLAY_MISMATCH);
     const sequence = JSON.parse((await cli(['ab', AGENT, '-l', FAST, '-l', OLD, '-i', inputs, '-m', `replay:${recording}`, '--replay-match', 'sequence', '--runs', '2', '--json'])).stdout) as {
       results: ReadonlyArray<{ completed: boolean; toolCalls: ReadonlyArray<unknown> }>;
     };

@@ -184,7 +184,7 @@ describe('gramkit serve', () => {
     expect(((await ok.json()) as { ok: boolean }).ok).toBe(true);
     const denied = await fetch(`${url}/api/v1/tools/tool_file_write/invoke`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"path": "x", "content": "y"}' });
     expect(denied.status).toBe(403);
-    expect(((await denied.json()) as { code: string }).code).toBe(PolicyCodes.DENIED);
+    expect(((await denied.json()) as { code: string; reason: string }).reason).toBe(PolicyCodes.DENIED);
     s.stop();
     expect(await s.done).toBe(0);
     expect(s.err()).toContain('SIGTERM: stopping');
@@ -205,7 +205,7 @@ describe('gramkit serve', () => {
     expect((await fetch(`${url}/api/v1/tools/tool_ls/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' } })).status).toBe(401);
     // with the token, still no program on the host: command tools need --allow-command-tools, and sandbox "none" never comes from a request
     const authed = await fetch(`${url}/api/v1/tools`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(sh) });
-    expect(((await authed.json()) as { code: string }).code).toBe(CatalogCodes.PROGRAM_REFUSED);
+    expect(((await authed.json()) as { code: string; reason: string }).reason).toBe(CatalogCodes.PROGRAM_REFUSED);
     s.stop();
     expect(await s.done).toBe(0);
     expect(existsSync(file)).toBe(false);

@@ -48,7 +48,7 @@ describe('gramkit check', () => {
     mkdirSync(join(dir, 'empty'), { recursive: true });
     const e = await cli(['check', 'empty'], { cwd: dir });
     expect(e.code).toBe(1);
-    expect(e.stderr).toBe('gramkit: no .gram files found\n');
+    expect(e.stderr).toBe('error[CLI_USAGE]: no .gram files found\n  hint: see gramkit <command> --help\n');
   });
   it('checks the README quick-start example', async () => {
     const r = await cli(['check', 'examples/hello.gram']);

@@ -65,7 +65,7 @@ describe('tools declared in the specification file', () => {
       env: { PATH: process.env['PATH'] },
     });
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).error.code).toBe('COMMAND_INVALID_PATH');
+    expect(JSON.parse(r.stdout).error.reason).toBe('COMMAND_INVALID_PATH');
   });
 
   it('gramkit invoke runs an HTTP tool, its secret taken from the environment and never shown', async () => {

@@ -25,7 +25,7 @@ const workspace = (): string => {
   return dir;
 };
 
-const result = (stdout: string): { ok: boolean; error?: { code: string; message: string } } => JSON.parse(stdout) as never;
+const result = (stdout: string): { ok: boolean; error?: { code: string; reason: string; message: string } } => JSON.parse(stdout) as never;
 
 /** The CLI on a terminal: `answers` are what the person types. */
 const onTerminal = async (argv: string[], answers: string): Promise<{ code: number; stdout: string; stderr: string }> => {
@@ -50,7 +50,7 @@ describe('gramkit invoke applies the policies of gramkit run', () => {
     const r = await cli(['invoke', 'builtin', '--tool', 'delete_file', '--workspace', ws, '--args', '{"path": "notes.txt"}']);
     expect(r.code).toBe(1);
     const out = result(r.stdout);
-    expect(out.error?.code).toBe(PolicyCodes.DENIED);
+    expect(out.error?.reason).toBe(PolicyCodes.DENIED);
     expect(out.error?.message).toContain('--yes');
     expect(existsSync(join(ws, 'notes.txt'))).toBe(true);
   });
@@ -58,7 +58,7 @@ describe('gramkit invoke applies the policies of gramkit run', () => {
   it('--yes approves the call, --deny refuses it, and the two together are a usage error', async () => {
     const ws = workspace();
     const denied = await cli(['invoke', 'builtin', '-t', 'delete_file', '-w', ws, '-a', '{"path": "notes.txt"}', '--deny']);
-    expect(result(denied.stdout).error?.code).toBe(PolicyCodes.DENIED);
+    expect(result(denied.stdout).error?.reason).toBe(PolicyCodes.DENIED);
     expect(existsSync(join(ws, 'notes.txt'))).toBe(true);
     const approved = await cli(['invoke', 'builtin', '-t', 'delete_file', '-w', ws, '-a', '{"path": "notes.txt"}', '--yes']);
     expect(approved.code, approved.stdout).toBe(0);
@@ -72,7 +72,7 @@ describe('gramkit invoke applies the policies of gramkit run', () => {
     const ws = workspace();
     const no = await onTerminal(['invoke', 'builtin', '-t', 'delete_file', '-w', ws, '-a', '{"path": "notes.txt"}'], 'n\n');
     expect(no.stderr).toContain('delete_file');
-    expect(result(no.stdout).error?.code).toBe(PolicyCodes.DENIED);
+    expect(result(no.stdout).error?.reason).toBe(PolicyCodes.DENIED);
     expect(existsSync(join(ws, 'notes.txt'))).toBe(true);
     const yes = await onTerminal(['invoke', 'builtin', '-t', 'delete_file', '-w', ws, '-a', '{"path": "notes.txt"}'], 'y\n');
     expect(yes.code, yes.stdout).toBe(0);
@@ -83,7 +83,7 @@ describe('gramkit invoke applies the policies of gramkit run', () => {
     const ws = workspace();
     const r = await cli(['invoke', 'builtin', '-t', 'read_file', '-w', ws, '-a', '{"path": ".ssh/id_rsa"}', '--yes']);
     expect(r.code).toBe(1);
-    expect(result(r.stdout).error?.code).toBe(PolicyCodes.DENIED);
+    expect(result(r.stdout).error?.reason).toBe(PolicyCodes.DENIED);
     expect(r.stdout).not.toContain('PRIVATE KEY');
   });
 
@@ -95,7 +95,7 @@ describe('gramkit invoke applies the policies of gramkit run', () => {
     const write = await cli(['invoke', 'builtin', '-t', 'write_file', '-w', ws, '-a', '{"path": "new.txt", "content": "x"}', '--yes'], { env });
     expect(write.code).toBe(1);
     const out = result(write.stdout);
-    expect(out.error?.code).toBe(PolicyCodes.DENIED);
+    expect(out.error?.reason).toBe(PolicyCodes.DENIED);
     expect(out.error?.message).toContain('fs:write');
     expect(existsSync(join(ws, 'new.txt'))).toBe(false);
   });
@@ -130,10 +130,10 @@ describe('ALLOWED_TOOL_PERMS in every command that calls tools', () => {
     const ws = workspace();
     writeFileSync(join(ws, 'agent.gram'), '[writer:Agent {description: "Writes files", instruction: "Write the file the user asks for."} | write_file]\n');
     const r = await cli(['run', join(ws, 'agent.gram'), 'write "x" to new.txt', '--workspace', ws, '--yes', '--json'], { env: { ALLOWED_TOOL_PERMS: 'fs:read' } });
-    const out = JSON.parse(r.stdout) as { value?: { toolsUsed: ReadonlyArray<{ name: string; result: { ok: boolean; error?: { code: string } } }> } };
+    const out = JSON.parse(r.stdout) as { value?: { toolsUsed: ReadonlyArray<{ name: string; result: { ok: boolean; error?: { code: string; reason: string } } }> } };
     const calls = out.value?.toolsUsed ?? [];
     expect(calls.length, r.stdout).toBeGreaterThan(0);
-    for (const c of calls) expect(c.result.error?.code).toBe(PolicyCodes.DENIED);
+    for (const c of calls) expect(c.result.error?.reason).toBe(PolicyCodes.DENIED);
     expect(existsSync(join(ws, 'new.txt'))).toBe(false);
   });
 });

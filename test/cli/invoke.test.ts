@@ -33,19 +33,19 @@ describe('gramkit invoke', () => {
   it('prints failed results as JSON too, with exit 1', async () => {
     const notFound = await run(`${dir}/tools.gram`, '-t', 'greet', '-l', `${dir}/library.ts`, '-a', '{"name":"nobody"}');
     expect(notFound.code).toBe(1);
-    expect(json(notFound.stdout)).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: 'there is nobody to greet', retryable: false } });
+    expect(json(notFound.stdout)).toEqual({ ok: false, error: { code: 'NOT_FOUND', reason: 'NOT_FOUND', message: 'there is nobody to greet', retryable: false } });
     const invalid = await run(`${dir}/tools.gram`, '-t', 'greet', '-l', `${dir}/library.ts`, '-a', '{"name": 3}');
     expect(invalid.code).toBe(1);
-    expect(json(invalid.stdout)).toMatchObject({ ok: false, error: { code: 'TOOL_INVALID_ARGUMENTS', message: 'invalid arguments for "greet": argument "name" must be a string, got 3' } });
+    expect(json(invalid.stdout)).toMatchObject({ ok: false, error: { reason: 'TOOL_INVALID_ARGUMENTS', message: 'invalid arguments for "greet": argument "name" must be a string, got 3' } });
     const notJson = await run(`${dir}/tools.gram`, '-t', 'greet', '-l', `${dir}/library.ts`, '-a', '{name}');
     expect(notJson.code).toBe(1);
-    expect(json(notJson.stdout)).toMatchObject({ ok: false, error: { code: 'TOOL_INVALID_ARGUMENTS' } });
+    expect(json(notJson.stdout)).toMatchObject({ ok: false, error: { reason: 'TOOL_INVALID_ARGUMENTS' } });
   });
 
   it('gives TOOL_TIMEOUT when the implementation does not answer in time', async () => {
     const r = await run(`${dir}/tools.gram`, '-t', 'greet', '-l', `${dir}/hangs.ts`, '-a', '{"name":"Ada"}', '--timeout', '50');
     expect(r.code).toBe(1);
-    expect(json(r.stdout)).toEqual({ ok: false, error: { code: 'TOOL_TIMEOUT', message: '"greet" did not finish within 50 ms', details: { timeoutMs: 50 }, retryable: true } });
+    expect(json(r.stdout)).toEqual({ ok: false, error: { code: 'TIMEOUT', reason: 'TOOL_TIMEOUT', message: '"greet" did not finish within 50 ms', details: { timeoutMs: 50 }, retryable: true } });
   });
 
   it('reads the arguments from stdin with --args -, and takes the only tool of a file without --tool', async () => {
@@ -80,7 +80,7 @@ describe('gramkit invoke', () => {
 
   it('reports a missing tool, bad specification files and library problems on stderr (exit 1)', async () => {
     const missing = await run(`${dir}/tools.gram`, '-t', 'nope', '-l', `${dir}/library.ts`);
-    expect([missing.code, missing.stderr]).toEqual([1, `error: ${dir}/tools.gram defines no tool "nope"; it defines greet, add\n`]);
+    expect([missing.code, missing.stderr]).toEqual([1, `error[CLI_UNKNOWN_TOOL]: ${dir}/tools.gram defines no tool "nope"; it defines greet, add\n  hint: name one of the tools the message lists\n`]);
 
     const broken = await run(`${dir}/broken.gram`, '-l', `${dir}/library.ts`);
     expect(broken.code).toBe(1);
@@ -89,7 +89,7 @@ describe('gramkit invoke', () => {
     expect(broken.stderr).toContain('^');
 
     const noFile = await run(`${dir}/absent.gram`, '-l', `${dir}/library.ts`);
-    expect([noFile.code, noFile.stderr]).toEqual([1, `error: cannot read ${dir}/absent.gram: no such file\n`]);
+    expect([noFile.code, noFile.stderr]).toEqual([1, `error[CLI_UNREADABLE]: cannot read ${dir}/absent.gram: no such file\n  hint: check the path and its permissions\n`]);
 
     const codes = async (library: string) => {
       const r = await run(`${dir}/tools.gram`, '-t', 'add', '-l', library);
@@ -107,7 +107,7 @@ describe('gramkit invoke', () => {
 
   it('exits 2 on usage errors', async () => {
     const several = await run(`${dir}/tools.gram`, '-l', `${dir}/library.ts`);
-    expect([several.code, several.stderr]).toEqual([2, `gramkit invoke: ${dir}/tools.gram defines 2 tools; choose one with --tool (greet, add)\n`]);
+    expect([several.code, several.stderr]).toEqual([2, `error[CLI_USAGE]: ${dir}/tools.gram defines 2 tools; choose one with --tool (greet, add)\n  hint: see gramkit <command> --help\n`]);
     const noLibrary = await run(`${dir}/tools.gram`, '-t', 'add');
     expect(noLibrary.code).toBe(2);
     expect(noLibrary.stderr).toContain('--library <module> is required');

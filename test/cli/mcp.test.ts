@@ -14,7 +14,7 @@ import { CLI, CLIENT_KINDS, FIXTURE, fixtureTools, listen, type Listening, ROOT,
 import { PolicyCodes } from '../../src/entries/policy.js';
 import { BuiltinCodes } from '../../src/entries/builtins.js';
 
-const errorCode = (r: Record<string, unknown>): unknown => ((r['_meta'] as Record<string, Record<string, unknown>>)['gramkit/error'] as Record<string, unknown>)['code'];
+const errorCode = (r: Record<string, unknown>): unknown => ((r['_meta'] as Record<string, Record<string, unknown>>)['gramkit/error'] as Record<string, unknown>)['reason'];
 const text = (r: Record<string, unknown>): string => ((r['content'] as Array<{ text: string }>)[0] as { text: string }).text;
 
 describe.each(CLIENT_KINDS)('gramkit mcp over stdio, %s client', (kind) => {

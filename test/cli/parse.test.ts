@@ -59,7 +59,7 @@ describe('gramkit parse', () => {
   it('exits 1 for a missing file and 2 for usage errors', async () => {
     const missing = await cli(['parse', 'nope.gram'], { cwd: dir });
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toBe('gramkit: cannot read nope.gram: no such file\n');
+    expect(missing.stderr).toBe('error[CLI_UNREADABLE]: cannot read nope.gram: no such file\n  hint: check the path and its permissions\n');
     expect((await cli(['parse', 'ok.gram', '--format', 'yaml'], { cwd: dir })).code).toBe(2);
     expect((await cli(['parse'], { cwd: dir })).code).toBe(2);
   });

@@ -40,7 +40,7 @@ describe('builtin in every command', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, value: { content: 'hi there\n' } });
     const outside = await cli(['invoke', 'builtin', '--tool', 'read_file', '--args', '{"path": "../../etc/passwd"}', '--workspace', ws]);
     expect(outside.code).toBe(1);
-    expect(JSON.parse(outside.stdout).error.code).toBe('BUILTIN_INVALID_PATH');
+    expect(JSON.parse(outside.stdout).error.reason).toBe('BUILTIN_INVALID_PATH');
     const nowhere = await cli(['invoke', 'builtin', '--tool', 'read_file', '--args', '{}', '--workspace', join(ws, 'missing')]);
     expect(nowhere.code).toBe(1);
     expect(nowhere.stderr).toContain('does not exist');

@@ -228,7 +228,7 @@ describe('gramkit run: built-in tools and approvals', () => {
     const ask = 'write the file notes.txt with content "buy bread"';
     const refused = await cli(['run', agentFile, ask, '-w', workspace]);
     expect(refused.code).toBe(0);
-    expect(refused.stdout).toContain('POLICY_DENIED');
+    expect(refused.stdout).toContain('POLICY_APPROVAL_REQUIRED');
     expect(refused.stderr).toContain('note: 1 call (write_file) needed approval and was refused: run with --yes');
     expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('remember the milk\n');
     const denied = await cli(['run', agentFile, ask, '-w', workspace, '--deny']);

@@ -74,8 +74,8 @@ describe('gramkit serve: approvals a person gives', () => {
       expect((await post(`${url}/api/v1/approvals/${pending!.id}/deny`, { message: 'leave my notes alone' })).status).toBe(200);
       const result = await call;
       expect(result.status).toBe(403);
-      const problem = (await result.json()) as { code: string; detail: string };
-      expect(problem.code).toBe(PolicyCodes.DENIED);
+      const problem = (await result.json()) as { code: string; reason: string; detail: string };
+      expect(problem.reason).toBe(PolicyCodes.DENIED);
       expect(problem.detail).toContain('leave my notes alone');
       expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('original\n');
     } finally {
@@ -91,8 +91,8 @@ describe('gramkit serve: approvals a person gives', () => {
       const [pending] = await waitingCalls(url, 1);
       const result = await call;
       expect(result.status).toBe(403);
-      const problem = (await result.json()) as { code: string; detail: string };
-      expect(problem.code).toBe(PolicyCodes.DENIED);
+      const problem = (await result.json()) as { code: string; reason: string; detail: string };
+      expect(problem.reason).toBe(PolicyCodes.DENIED);
       expect(problem.detail).toContain('no one approved the call within 1 second');
       const late = await post(`${url}/api/v1/approvals/${pending!.id}/approve`, {});
       expect(late.status).toBe(409);
@@ -148,7 +148,7 @@ describe('gramkit serve: approvals a person gives', () => {
     const deny = await serve(['--approvals', 'deny']);
     try {
       const r = await post(`${deny.url}/api/v1/tools/tool_file_write/invoke`, { path: 'notes.txt', content: 'x' });
-      expect(((await r.json()) as { code: string }).code).toBe(PolicyCodes.DENIED);
+      expect(((await r.json()) as { code: string; reason: string }).reason).toBe(PolicyCodes.APPROVAL_REQUIRED);
       expect(((await (await fetch(`${deny.url}/api/v1/approvals`)).json()) as { enabled: boolean }).enabled).toBe(false);
     } finally {
       deny.s.stop();

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CodeInfo, Registry } from '../../src/core/codes.js';
+import { CANONICAL_CODES, type CodeInfo, type Registry, type Retry } from '../../src/core/codes.js';
 import { loadRegistries } from '../support/registries.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -20,12 +20,27 @@ const codes = new Map(registries.flatMap((r) => r.codes.map((c) => [c.code, c] a
 const ORDER = ['GRAM', 'SPEC', 'SPEC_ARG', 'SPEC_IMPORT', 'SPEC_DIALECT', 'TOOL', 'NET', 'POLICY', 'IMPL', 'HTTP', 'COMMAND', 'BUILTIN', 'AGENT', 'MCP', 'ADAPTER', 'CATALOG', 'SERVICE', 'CLI'];
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|');
-const retry = (c: CodeInfo): string => (c.retryable === true ? 'yes' : c.retryable === false ? 'no' : 'sometimes');
+const retry = (c: { readonly retryable: Retry }): string => (c.retryable === true ? 'yes' : c.retryable === false ? 'no' : 'sometimes');
 const meaning = (c: CodeInfo): string => `${c.severity === 'error' ? '' : `(${c.severity}) `}${cell(c.summary)}`;
 
-/** A registry as the table docs/errors.md shows. */
+/** A registry as the table docs/errors.md shows: each precise code (a failure's `reason`) with its canonical code. */
 const table = (r: Registry): string =>
-  ['| code | retry | HTTP | meaning | what to do |', '| --- | --- | --- | --- | --- |', ...r.codes.map((c) => `| \`${c.code}\` | ${retry(c)} | ${c.http ?? '—'} | ${meaning(c)} | ${cell(c.hint)} |`)].join('\n');
+  [
+    '| reason (precise code) | code (canonical) | retry | HTTP | meaning | what to do |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...r.codes.map((c) => `| \`${c.code}\` | \`${c.canonical}\` | ${retry(c)} | ${c.http ?? '—'} | ${meaning(c)} | ${cell(c.hint)} |`),
+  ].join('\n');
+
+/** The canonical codes, each with the precise codes of result registries (not the diagnostics') that map to it. */
+const canonicalTable = (): string => {
+  const diagnostics = new Set(['GRAM', 'SPEC', 'SPEC_ARG', 'SPEC_IMPORT', 'SPEC_DIALECT']);
+  const precise = (code: string): string[] => registries.filter((r) => !diagnostics.has(r.prefix)).flatMap((r) => r.codes.filter((c) => c.canonical === code).map((c) => `\`${c.code}\``));
+  return [
+    '| code | retry | HTTP | meaning | reasons (precise codes) |',
+    '| --- | --- | --- | --- | --- |',
+    ...Object.entries(CANONICAL_CODES).map(([code, c]) => `| \`${code}\` | ${retry(c)} | ${c.http} | ${cell(c.summary)} | ${precise(code).join(', ')} |`),
+  ].join('\n');
+};
 
 const marker = (prefix: string): RegExp => new RegExp(`(<!-- codes ${prefix} -->\\n)([\\s\\S]*?)(\\n<!-- /codes ${prefix} -->)`);
 
@@ -38,6 +53,17 @@ const EXPORTED = new Set((await Promise.all(entryFiles.map((f) => import(f) as P
 
 describe('docs/errors.md', () => {
   let doc = readFileSync(ERRORS, 'utf8');
+
+  it('has the table of canonical codes, rendered from core/codes.ts and the registries (UPDATE_GOLDEN=1 rewrites it)', () => {
+    const m = marker('CANONICAL').exec(doc);
+    expect(m, 'docs/errors.md has no <!-- codes CANONICAL --> section').not.toBeNull();
+    if (process.env['UPDATE_GOLDEN'] === '1') {
+      doc = doc.replace(marker('CANONICAL'), (_all, open: string, _old, close: string) => `${open}${canonicalTable()}${close}`);
+      writeFileSync(ERRORS, doc);
+      return;
+    }
+    expect(m?.[2], 'the canonical table of docs/errors.md (run UPDATE_GOLDEN=1 npx vitest run test/docs)').toBe(canonicalTable());
+  });
 
   it('has one table per registry, rendered from it (UPDATE_GOLDEN=1 rewrites them)', () => {
     expect(registries.map((r) => r.prefix).sort()).toEqual([...ORDER].sort());

@@ -43,7 +43,7 @@ describe('bindTool', () => {
     const result = await invoke(r.right, { a: 1 });
     expect(result.ok).toBe(false);
     if (!result.ok) {
-      expect(result.error.code).toBe('TOOL_INVALID_SCHEMA');
+      expect(result.error.reason).toBe('TOOL_INVALID_SCHEMA');
       expect(result.error.message).toMatch(/^the argument schema of "broken" is not valid: invalid JSON Schema/);
     }
   });

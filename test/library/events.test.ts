@@ -25,7 +25,7 @@ describe('events', () => {
     expect(isUuid(inv.callId) && uuidVersion(inv.callId)).toBe(7);
     expect(res.type === 'result' && res.value).toEqual({ x: 1 });
     expect(res.type === 'result' && res.durationMs).toBeGreaterThanOrEqual(0);
-    expect(failed.type === 'failed' && failed.error.code).toBe('TOOL_INVALID_ARGUMENTS');
+    expect(failed.type === 'failed' && failed.error.reason).toBe('TOOL_INVALID_ARGUMENTS');
     expect(Math.abs(inv.startedAt - Date.now())).toBeLessThan(60_000);
     // events are data
     expect(JSON.parse(JSON.stringify(res))).toEqual({ ...res });

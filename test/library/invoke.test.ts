@@ -19,7 +19,7 @@ describe('invoke: arguments', () => {
     const b = boundFor(greetSpec, greet);
     const r = await invoke(b, { name: 42, times: 0, extra: true });
     const e = failure(r);
-    expect(e?.code).toBe('TOOL_INVALID_ARGUMENTS');
+    expect(e?.reason).toBe('TOOL_INVALID_ARGUMENTS');
     expect(e?.retryable).toBe(false);
     expect(e?.message).toMatch(/^invalid arguments for "greet": /);
     for (const m of ['argument "name" must be a string, got 42', 'argument "times" must be at least 1, got 0', 'argument "extra" is not allowed here (unknown property; the arguments are name, times)']) {
@@ -47,7 +47,7 @@ describe('invoke: arguments', () => {
     expect(await invokeJson(b, '{"x":[1,2]}')).toEqual({ ok: true, value: { x: [1, 2] } });
     expect(await invokeJson(b, '  ')).toEqual({ ok: true, value: {} });
     const bad = failure(await invokeJson(b, '{"x":'));
-    expect(bad?.code).toBe('TOOL_INVALID_ARGUMENTS');
+    expect(bad?.reason).toBe('TOOL_INVALID_ARGUMENTS');
     expect(bad?.message).toMatch(/^the arguments are not valid JSON \(.+\); send a JSON object$/);
     expect(parseArguments('[1]')).toEqual({ ok: true, value: [1] });
   });
@@ -81,24 +81,24 @@ describe('invoke: failures of the implementation', () => {
           return Promise.reject(x);
         });
         const e = failure(await invoke(b, {}));
-        expect(e?.code).toBe('TOOL_EXECUTION_ERROR');
+        expect(e?.reason).toBe('TOOL_EXECUTION_ERROR');
         expect(typeof e?.message).toBe('string');
         expect(e?.message).not.toMatch(/\n\s+at /);
         expect(() => JSON.stringify(e)).not.toThrow();
       }
     }
     const e = failure(await invoke(boundFor(anyArgs, () => JSON.parse('{')), {}));
-    expect(e).toMatchObject({ code: 'TOOL_EXECUTION_ERROR', details: { errorName: 'SyntaxError' }, retryable: false });
+    expect(e).toMatchObject({ reason: 'TOOL_EXECUTION_ERROR', details: { errorName: 'SyntaxError' }, retryable: false });
   });
 
   it('keeps the code, details and retryability of a ToolFailure (also one from another copy of gramkit)', async () => {
     const b = boundFor(anyArgs, () => {
       throw new ToolFailure('FILE_NOT_FOUND', 'no such file: a.txt', { details: { path: 'a.txt' } });
     });
-    expect(await invoke(b, {})).toEqual({ ok: false, error: { code: 'FILE_NOT_FOUND', message: 'no such file: a.txt', details: { path: 'a.txt' }, retryable: false } });
+    expect(await invoke(b, {})).toEqual({ ok: false, error: { code: 'FILE_NOT_FOUND', reason: 'FILE_NOT_FOUND', message: 'no such file: a.txt', details: { path: 'a.txt' }, retryable: false } });
     const foreign = Object.assign(new Error('busy'), { name: 'ToolFailure', code: 'UPSTREAM_BUSY', retryable: true, details: { f: () => 1 } });
     const r = failure(await invoke(boundFor(anyArgs, () => Promise.reject(foreign)), {}));
-    expect(r?.code).toBe('UPSTREAM_BUSY');
+    expect([r?.code, r?.reason]).toEqual(['EXECUTION_ERROR', 'UPSTREAM_BUSY']);
     expect(r?.retryable).toBe(true);
     expect(r?.details).toEqual({ note: 'the error details are not JSON data (f: a function) and were left out' });
   });
@@ -117,12 +117,13 @@ describe('invoke: failures of the implementation', () => {
     ];
     for (const [value, code] of cases) {
       const r = await invoke(boundFor(anyArgs, () => value), {});
-      expect(r.ok ? undefined : r.error.code, String(code)).toBe(code);
+      expect(r.ok ? undefined : r.error.reason, String(code)).toBe(code);
     }
     expect(await invoke(boundFor(anyArgs, () => undefined), {})).toEqual({ ok: true, value: null });
     const typed = boundFor(spec('typed', { type: 'object' }, { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }), () => ({ n: 'one' }));
     expect(failure(await invoke(typed, {}))).toEqual({
-      code: 'TOOL_INVALID_OUTPUT',
+      code: 'INVALID_OUTPUT',
+      reason: 'TOOL_INVALID_OUTPUT',
       message: '"typed" returned an invalid result: result field "n" must be an integer, got "one"',
       details: { issues: [{ path: 'n', code: 'SPEC_ARG_TYPE', message: 'result field "n" must be an integer, got "one"' }] },
       retryable: false,
@@ -169,7 +170,7 @@ describe('invoke: timeouts and cancellation', () => {
     expect(settled).toBeUndefined();
     expect(signal?.aborted).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    expect(settled).toEqual({ ok: false, error: { code: 'TOOL_TIMEOUT', message: '"any" did not finish within 100 ms', details: { timeoutMs: 100 }, retryable: true } });
+    expect(settled).toEqual({ ok: false, error: { code: 'TIMEOUT', reason: 'TOOL_TIMEOUT', message: '"any" did not finish within 100 ms', details: { timeoutMs: 100 }, retryable: true } });
     expect(signal?.aborted).toBe(true);
     expect((signal?.reason as Error).name).toBe('TimeoutError');
   });
@@ -201,7 +202,7 @@ describe('invoke: timeouts and cancellation', () => {
     });
     const pending = invoke(b, {}, { signal: controller.signal, timeoutMs: 60_000 });
     controller.abort(new Error('user pressed stop'));
-    expect(await pending).toEqual({ ok: false, error: { code: 'TOOL_CANCELLED', message: 'the call of "any" was cancelled by the caller (user pressed stop)', retryable: false } });
+    expect(await pending).toEqual({ ok: false, error: { code: 'CANCELLED', reason: 'TOOL_CANCELLED', message: 'the call of "any" was cancelled by the caller (user pressed stop)', retryable: false } });
     expect(signal?.aborted).toBe(true);
     expect((signal?.reason as Error).message).toBe('user pressed stop');
   });
@@ -209,7 +210,7 @@ describe('invoke: timeouts and cancellation', () => {
   it('does not start a call whose signal is already aborted', async () => {
     const impl = vi.fn(() => 1);
     const r = await invoke(boundFor(anyArgs, impl), {}, { signal: AbortSignal.abort() });
-    expect(failure(r)?.code).toBe('TOOL_CANCELLED');
+    expect(failure(r)?.reason).toBe('TOOL_CANCELLED');
     expect(impl).not.toHaveBeenCalled();
   });
 
@@ -223,8 +224,8 @@ describe('invoke: timeouts and cancellation', () => {
         await new Promise((r) => setTimeout(r, 20));
         throw new Error(`after abort: ${String(ctx.signal.aborted)}`);
       });
-      expect(failure(await invoke(late, {}, { timeoutMs: 1 }))?.code).toBe('TOOL_TIMEOUT');
-      expect(failure(await invoke(lateThrowSync, {}, { timeoutMs: 1 }))?.code).toBe('TOOL_TIMEOUT');
+      expect(failure(await invoke(late, {}, { timeoutMs: 1 }))?.reason).toBe('TOOL_TIMEOUT');
+      expect(failure(await invoke(lateThrowSync, {}, { timeoutMs: 1 }))?.reason).toBe('TOOL_TIMEOUT');
       await new Promise((r) => setTimeout(r, 60));
       expect(unhandled).toEqual([]);
     } finally {
@@ -288,17 +289,17 @@ describe('invoke: timeouts and cancellation', () => {
       { signal: controller.signal },
     );
     controller.abort('stop');
-    expect(failure(await pending)?.code).toBe('TOOL_CANCELLED');
+    expect(failure(await pending)?.reason).toBe('TOOL_CANCELLED');
     expect([inner?.aborted, inner?.reason]).toEqual([true, 'stop']);
   });
 
   it('rejects unusable options as TOOL_INVALID_OPTIONS', async () => {
     const b = boundFor(anyArgs, () => 1);
     for (const timeoutMs of [0, -5, Number.NaN]) {
-      expect(failure(await invoke(b, {}, { timeoutMs }))?.code).toBe('TOOL_INVALID_OPTIONS');
+      expect(failure(await invoke(b, {}, { timeoutMs }))?.reason).toBe('TOOL_INVALID_OPTIONS');
     }
     expect(await invoke(b, {}, { timeoutMs: Number.POSITIVE_INFINITY })).toEqual({ ok: true, value: 1 });
-    expect(failure(await invoke(undefined as unknown as BoundTool, {}))?.code).toBe('TOOL_INVALID_OPTIONS');
+    expect(failure(await invoke(undefined as unknown as BoundTool, {}))?.reason).toBe('TOOL_INVALID_OPTIONS');
     expect(failure(await invoke({ name: 'fake' } as unknown as BoundTool, {}))?.message).toBe('invoke needs a tool bound with bindTool or bindAll, got object');
   });
 });
@@ -308,7 +309,8 @@ describe('invoke: limits', () => {
     const b = boundFor(anyArgs, (a: { n?: number }) => 'é'.repeat(a.n ?? 0), { limits: { maxResultBytes: 12 } });
     expect(await invoke(b, { n: 5 })).toEqual({ ok: true, value: 'ééééé' }); // "ééééé" is 12 bytes of JSON
     expect(failure(await invoke(b, { n: 6 }))).toEqual({
-      code: 'TOOL_RESULT_TOO_LARGE',
+      code: 'LIMIT_EXCEEDED',
+      reason: 'TOOL_RESULT_TOO_LARGE',
       message: '"any" returned 14 bytes of JSON; the limit is 12',
       details: { bytes: 14, maxResultBytes: 12 },
       retryable: false,
@@ -324,7 +326,8 @@ describe('invoke: limits', () => {
     expect((await invoke(b, {})).ok).toBe(true);
     vi.setSystemTime(30_000);
     expect(failure(await invoke(b, {}))).toEqual({
-      code: 'TOOL_RATE_LIMITED',
+      code: 'RATE_LIMITED',
+      reason: 'TOOL_RATE_LIMITED',
       message: '"any" allows 2 calls per minute; try again in 30 s',
       details: { maxCallsPerMinute: 2, retryAfterMs: 30_000 },
       retryable: true,
@@ -332,7 +335,7 @@ describe('invoke: limits', () => {
     // invalid arguments do not use the budget; a refused call does not either
     vi.setSystemTime(60_001);
     expect((await invoke(b, {})).ok).toBe(true);
-    expect(failure(await invoke(b, {}))?.code).toBe('TOOL_RATE_LIMITED');
+    expect(failure(await invoke(b, {}))?.reason).toBe('TOOL_RATE_LIMITED');
     vi.setSystemTime(70_001);
     expect((await invoke(b, {})).ok).toBe(true);
   });
@@ -343,7 +346,7 @@ describe('invoke: limits', () => {
     const lib = toolLibrary([tool]);
     const [one, two] = [bindAll([s], lib), bindAll([s], lib)].map((r) => (r._tag === 'Right' ? (r.right.tools[0] as BoundTool) : undefined));
     expect((await invoke(one as BoundTool, {})).ok).toBe(true);
-    expect(failure(await invoke(two as BoundTool, {}))?.code).toBe('TOOL_RATE_LIMITED');
+    expect(failure(await invoke(two as BoundTool, {}))?.reason).toBe('TOOL_RATE_LIMITED');
   });
 });
 
@@ -361,7 +364,8 @@ describe('invoke: context, lookup by name, TaskEither', () => {
     if (r._tag === 'Left') throw new Error('bind');
     expect(await invokeByName(r.right, 'echo', { x: 1 })).toEqual({ ok: true, value: { x: 1 } });
     expect(failure(await invokeByName(r.right, 'nope', {}))).toEqual({
-      code: 'TOOL_NOT_BOUND',
+      code: 'NOT_FOUND',
+      reason: 'TOOL_NOT_BOUND',
       message: 'there is no tool "nope"; the available tools are: echo',
       details: { available: ['echo'] },
       retryable: false,
@@ -372,7 +376,7 @@ describe('invoke: context, lookup by name, TaskEither', () => {
     const b = boundFor(greetSpec, greet);
     expect(await invokeTask(b, { name: 'Ada' })()).toEqual({ _tag: 'Right', right: 'Hello, Ada!' });
     const left = await invokeTask(b, {})();
-    expect(left._tag === 'Left' && left.left.code).toBe('TOOL_INVALID_ARGUMENTS');
+    expect(left._tag === 'Left' && left.left.reason).toBe('TOOL_INVALID_ARGUMENTS');
   });
 
   it('accepts the accepted calls of the BFCL simple category, and catches the data set’s own mistakes', async () => {
@@ -490,7 +494,7 @@ const settlingArb: fc.Arbitrary<() => unknown> = fc.oneof(
 describe('invoke: one meaning for both paths', () => {
   it('gives an implementation\'s fail(...) back as the failure, never as {ok: true, value: {ok: false}}', async () => {
     const r = await invoke(boundFor(anyArgs, () => fail('WEATHER_UNKNOWN_CITY', 'no city "X"', { details: { city: 'X' } })), {});
-    expect(r).toEqual({ ok: false, error: { code: 'WEATHER_UNKNOWN_CITY', message: 'no city "X"', details: { city: 'X' }, retryable: false } });
+    expect(r).toEqual({ ok: false, error: { code: 'EXECUTION_ERROR', reason: 'WEATHER_UNKNOWN_CITY', message: 'no city "X"', details: { city: 'X' }, retryable: false } });
     expect(await invoke(boundFor(anyArgs, () => ok(3)), {})).toEqual({ ok: true, value: 3 });
   });
 

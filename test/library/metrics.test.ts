@@ -13,7 +13,7 @@ const failed = (toolName: string, code: string, durationMs: number, startedAt = 
   toolName,
   args: {},
   startedAt,
-  error: { code, message: code, retryable: false },
+  error: { code: 'EXECUTION_ERROR', reason: code, message: code, retryable: false },
   durationMs,
 });
 

@@ -96,14 +96,14 @@ describe('a server’s tools as specifications', () => {
     const bound = bindTool(spec, connection.library);
     if (bound._tag === 'Left') throw new Error(bound.left.map((e) => e.message).join('; '));
     const r = await invoke(bound.right, { label: 'x' }, { timeoutMs: 50 });
-    expect(r.ok || r.error.code).toBe(ToolCodes.TIMEOUT);
+    expect(r.ok || r.error.reason).toBe(ToolCodes.TIMEOUT);
     const c = await connectMcp(`mcp:${server.url.href}`);
     if (c._tag === 'Left') throw new Error('no connection');
     const shout = bindTool(c.right.specifications.find((s) => s.name === 'shout')!, c.right.library);
     await c.right.close();
     if (shout._tag === 'Left') throw new Error(shout.left.map((e) => e.message).join('; '));
     const closed = await invoke(shout.right, { text: 'x' });
-    expect(closed.ok || [closed.error.code, closed.error.retryable]).toEqual([McpCodes.TRANSPORT_ERROR, true]);
+    expect(closed.ok || [closed.error.reason, closed.error.retryable]).toEqual([McpCodes.TRANSPORT_ERROR, true]);
   });
 
   it('a server that cannot be reached is a diagnostic, not a rejection', async () => {
@@ -127,7 +127,7 @@ describe('stdio', () => {
     expect(await invoke(shout.right, { text: 'over stdio' })).toEqual({ ok: true, value: 'OVER STDIO' });
     await c.right.close();
     const again = await invoke(shout.right, { text: 'x' });
-    expect(again.ok || again.error.code).toBe(McpCodes.TRANSPORT_ERROR);
+    expect(again.ok || again.error.reason).toBe(McpCodes.TRANSPORT_ERROR);
   });
 });
 

@@ -203,7 +203,7 @@ describe('logging', () => {
         ['debug', 'invoked', 'hang'],
         ['warning', 'failed', 'hang'],
       ]);
-      expect(logs[3]?.data['code']).toBe('TOOL_INVALID_ARGUMENTS');
+      expect(logs[3]?.data['reason']).toBe('TOOL_INVALID_ARGUMENTS');
       logs.length = 0;
       await client.setLoggingLevel('warning');
       await client.callTool({ name: 'hello', arguments: { name: 'Bo' } });
@@ -252,7 +252,7 @@ describe('approvals through the client (elicitation)', () => {
     try {
       const r = await declined.client.callTool({ name: 'remove', arguments: { path: 'notes.txt' } });
       expect(r.isError).toBe(true);
-      expect(((r._meta as Record<string, Record<string, unknown>>)['gramkit/error'])?.['code']).toBe(PolicyCodes.DENIED);
+      expect(((r._meta as Record<string, Record<string, unknown>>)['gramkit/error'])?.['reason']).toBe(PolicyCodes.DENIED);
       expect(JSON.stringify(r.content)).toContain('declined');
     } finally {
       await declined.close();
@@ -265,7 +265,7 @@ describe('approvals through the client (elicitation)', () => {
     try {
       const r = await client.callTool({ name: 'remove', arguments: { path: 'notes.txt' } });
       expect(r.isError).toBe(true);
-      expect(((r._meta as Record<string, Record<string, unknown>>)['gramkit/error'])?.['code']).toBe(PolicyCodes.DENIED);
+      expect(((r._meta as Record<string, Record<string, unknown>>)['gramkit/error'])?.['reason']).toBe(PolicyCodes.APPROVAL_REQUIRED);
     } finally {
       await pair.close();
     }

@@ -71,11 +71,11 @@ describe.each(CLIENT_KINDS)('Streamable HTTP, %s client', (kind) => {
       const invalid = await client.callTool('get_weather', { city: 'Paris', days: 30 });
       expect(invalid['isError']).toBe(true);
       expect(text(invalid)).toContain('argument "days" must be at most 7, got 30');
-      expect(errorMeta(invalid)['code']).toBe(ToolCodes.INVALID_ARGUMENTS);
+      expect(errorMeta(invalid)['reason']).toBe(ToolCodes.INVALID_ARGUMENTS);
       const missing = await client.callTool('lookup', { word: 'gram' });
       expect(missing['isError']).toBe(true);
       expect(text(missing)).toBe('NOT_FOUND: no word "gram" in the dictionary');
-      expect(errorMeta(missing)).toEqual({ code: 'NOT_FOUND', message: 'no word "gram" in the dictionary', retryable: false, details: { word: 'gram' } });
+      expect(errorMeta(missing)).toEqual({ code: 'NOT_FOUND', reason: 'NOT_FOUND', message: 'no word "gram" in the dictionary', retryable: false, details: { word: 'gram' } });
     } finally {
       await client.close();
     }
@@ -96,7 +96,7 @@ describe.each(CLIENT_KINDS)('Streamable HTTP, %s client', (kind) => {
     try {
       const r = await client.callTool('erase', { path: 'notes.txt' });
       expect(r['isError']).toBe(true);
-      expect(errorMeta(r)['code']).toBe(PolicyCodes.DENIED);
+      expect(errorMeta(r)['reason']).toBe(PolicyCodes.APPROVAL_REQUIRED);
       expect(text(r)).toMatch(/erase/);
     } finally {
       await client.close();
@@ -112,7 +112,7 @@ describe('policies over HTTP', () => {
       const client = await httpClient('v2', s.url);
       const denied = await client.callTool('erase', { path: 'notes.txt' });
       expect(denied['isError']).toBe(true);
-      expect(errorMeta(denied)['code']).toBe(PolicyCodes.DENIED);
+      expect(errorMeta(denied)['reason']).toBe(PolicyCodes.DENIED);
       expect(text(denied)).toContain('needs the permission fs:write');
       expect((await client.callTool('get_weather', { city: 'Oslo' }))['isError']).toBeFalsy();
       await client.close();

@@ -135,7 +135,7 @@ describe('the approval queue', () => {
     const second = passGate(call, { policies: {}, approver: q.ask });
     while (q.pending().length === 0) await Promise.resolve();
     q.decide(q.pending()[0]!.id, { approved: true, modifiedArgs: { where: 1 } });
-    expect((await second).refused?.error.code).toBe('TOOL_INVALID_ARGUMENTS');
+    expect((await second).refused?.error.reason).toBe('TOOL_INVALID_ARGUMENTS');
   });
 });
 

@@ -43,7 +43,7 @@ describe('evaluatePolicies', () => {
     expect(d.kind).toBe('deny');
     if (d.kind !== 'deny') return;
     const r = deniedResult(d);
-    expect(r).toMatchObject({ ok: false, error: { code: 'POLICY_DENIED', retryable: false, details: { source: 'rules', rules: ['no-filesystem-format'] } } });
+    expect(r).toMatchObject({ ok: false, error: { reason: 'POLICY_DENIED', retryable: false, details: { source: 'rules', rules: ['no-filesystem-format'] } } });
     if (!r.ok) expect(r.error.message).toContain('mkfs.ext4 /dev/sda');
   });
   it('law: the decision is deny exactly when a permission, the level or a rule refuses', async () => {
@@ -73,7 +73,7 @@ describe('withPolicies', () => {
     const denied = await invoke(bound.right, { command: 'sudo rm -rf --no-preserve-root /' });
     expect(denied.ok).toBe(false);
     if (!denied.ok) {
-      expect(denied.error.code).toBe('POLICY_DENIED');
+      expect(denied.error.reason).toBe('POLICY_DENIED');
       expect(denied.error.message).toContain('no-recursive-delete-of-root');
     }
     expect(ran).toEqual([{ command: 'ls -la' }]);
@@ -86,21 +86,21 @@ describe('withPolicies', () => {
     expect(seen).toEqual([{ stepId: 'step-7', tool: 'shell', args: { command: 'ls' }, reason: 'shell always asks for approval' }]);
     expect(ran).toEqual([{ command: 'ls' }]);
     const no = withPolicies(tool, { policies: {}, approver: denyAll });
-    await expect(no.invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ code: 'POLICY_DENIED' });
+    await expect(no.invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ reason: 'POLICY_DENIED' });
     expect(ran).toHaveLength(1);
   });
   it('without an approver, a call that needs approval is denied', async () => {
     const { tool } = recordingTool({ approval: 'confirm' });
-    await expect(withPolicies(tool, { policies: {} }).invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ code: 'POLICY_DENIED', details: { source: 'approval' } });
+    await expect(withPolicies(tool, { policies: {} }).invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ reason: 'POLICY_APPROVAL_REQUIRED', details: { source: 'approval' } });
   });
   it('modified arguments are validated and checked by the rules again', async () => {
     const { tool, ran } = recordingTool({ approval: 'confirm' });
     const edit = (modifiedArgs: Record<string, unknown>) => withPolicies(tool, { policies: { rules: defaultRuleEngine }, approver: approverFrom(() => ({ approved: true, modifiedArgs })) });
     await edit({ command: 'ls -l' }).invoke({ command: 'ls' }, ctx);
     expect(ran).toEqual([{ command: 'ls -l' }]);
-    await expect(edit({ command: '' }).invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ code: 'TOOL_INVALID_ARGUMENTS' });
-    await expect(edit({ command: 'ls', extra: 1 }).invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ code: 'TOOL_INVALID_ARGUMENTS' });
-    await expect(edit({ command: 'rm -rf /' }).invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ code: 'POLICY_DENIED' });
+    await expect(edit({ command: '' }).invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ reason: 'TOOL_INVALID_ARGUMENTS' });
+    await expect(edit({ command: 'ls', extra: 1 }).invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ reason: 'TOOL_INVALID_ARGUMENTS' });
+    await expect(edit({ command: 'rm -rf /' }).invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ reason: 'POLICY_DENIED' });
     expect(ran).toHaveLength(1);
   });
   it('reports every decision', async () => {

@@ -6,7 +6,7 @@
  * `invoke` (the reference), an invoker built with `gateStep`, `invokeGated` (`gramkit invoke`),
  * `withPolicies` around a tool, an agent run, an MCP server with policies (`gramkit mcp`, through
  * its HTTP handler) and the AI SDK adapter with the gate step agree on whether the tool runs, with
- * which arguments, and on the code of a refusal. Arguments that do not validate are refused as
+ * which arguments, and on the precise code (`reason`) of a refusal. Arguments that do not validate are refused as
  * such (`TOOL_INVALID_ARGUMENTS`) on every surface, before any policy is asked: the invoker
  * validates once, first.
  */
@@ -32,8 +32,8 @@ const shell = (annotations: ToolAnnotations): Tool => createTool(spec.name, spec
 
 /** What a caller saw: the tool ran with these arguments, or a refusal with this code. */
 type Seen = { readonly ran: unknown } | { readonly refused: string };
-const seen = (r: { readonly ok: boolean; readonly value?: unknown; readonly error?: { readonly code: string } }): Seen =>
-  r.ok ? { ran: (r.value as { ran: unknown }).ran } : { refused: (r.error as { code: string }).code };
+const seen = (r: { readonly ok: boolean; readonly value?: unknown; readonly error?: { readonly reason: string } }): Seen =>
+  r.ok ? { ran: (r.value as { ran: unknown }).ran } : { refused: (r.error as { reason: string }).reason };
 
 const APPROVERS: Readonly<Record<string, Approver | undefined>> = {
   none: undefined,
@@ -70,16 +70,16 @@ const mcpCall = async (h: McpHttpHandler, args: unknown): Promise<Seen> => {
   );
   const text = await response.text();
   const data = text.includes('data: ') ? (text.split('\n').find((l) => l.startsWith('data: ')) ?? '').slice(6) : text;
-  const result = (JSON.parse(data) as { result: { isError?: boolean; content: Array<{ text: string }>; _meta?: Record<string, { code: string }> } }).result;
-  if (result.isError === true) return { refused: (result._meta?.['gramkit/error'] as { code: string }).code };
+  const result = (JSON.parse(data) as { result: { isError?: boolean; content: Array<{ text: string }>; _meta?: Record<string, { reason: string }> } }).result;
+  if (result.isError === true) return { refused: (result._meta?.['gramkit/error'] as { reason: string }).reason };
   return { ran: (JSON.parse(result.content[0]?.text ?? 'null') as { ran: unknown }).ran };
 };
 
 /** One call through the AI SDK adapter with the gate step (`failures: 'result'`). */
 const aiSdkCall = async (bound: BoundTool, gate: Parameters<typeof gateStep>[0], args: unknown): Promise<Seen> => {
   const t = toAISDKTool(bound, { steps: [gateStep(gate)], failures: 'result' }) as unknown as { execute: (input: unknown, o: object) => Promise<unknown> };
-  const out = (await t.execute(args, { toolCallId: 'c1' })) as { ran?: unknown; error?: { code: string } };
-  return out.error !== undefined ? { refused: out.error.code } : { ran: out.ran };
+  const out = (await t.execute(args, { toolCallId: 'c1' })) as { ran?: unknown; error?: { reason: string } };
+  return out.error !== undefined ? { refused: out.error.reason } : { ran: out.ran };
 };
 
 const handlers: McpHttpHandler[] = [];
@@ -119,7 +119,7 @@ describe('one invoker for every surface', () => {
         // an agent run: the model calls the tool once, then answers
         const model = scriptedModel([{ toolCalls: [{ name: spec.name, arguments: args }] }, { text: 'done' }]);
         const run = await runAgent(agent, toolLibrary([tool]), 'go', { model, policies, ...(approver !== undefined ? { approve: approver } : {}) });
-        if (!run.ok) throw new Error(`${run.error.code}: ${run.error.message}`);
+        if (!run.ok) throw new Error(`${run.error.reason}: ${run.error.message}`);
         expect(run.value.toolsUsed.map((u) => seen(u.result))).toEqual([reference]);
 
         // withPolicies: the gate inside the tool, after invoke validated the arguments

@@ -109,7 +109,7 @@ describe('anthropic answers', () => {
   it('reports an error event in the stream (overloaded) as a retryable error', async () => {
     const m = await model([{ streamError: { type: 'overloaded_error', message: 'Overloaded' }, afterText: 'Par' }]);
     const r = await m.generate({ messages: [{ role: 'user', content: 'x' }], tools, onTextDelta: () => undefined });
-    expect(!r.ok && r.error).toMatchObject({ code: 'AGENT_LLM_API_ERROR', retryable: true });
+    expect(!r.ok && r.error).toMatchObject({ reason: 'AGENT_LLM_API_ERROR', retryable: true });
     expect(!r.ok && r.error.message).toContain('Overloaded');
   });
   it('retries a 529 overloaded answer', async () => {

@@ -305,7 +305,7 @@ describe.each(harnesses)('conformance: $name', (h) => {
         messages: good.messages.map((m) => (m.role === 'tool' ? { ...m, toolCallId: 'call_nonexistent' } : m)),
       };
       const e = failed(await model.generate(broken));
-      expect(e.code).toBe('AGENT_LLM_API_ERROR');
+      expect(e.reason).toBe('AGENT_LLM_API_ERROR');
       expect(e.status).toBe(400);
       expect(e.retryable).toBe(false);
       expect(e.message).toMatch(h.name === 'anthropic' ? /tool_use|tool_result/ : /tool_call|function/);
@@ -341,7 +341,7 @@ describe.each(harnesses)('conformance: $name', (h) => {
   it('returns a provider error as a result, with its status and message, without retrying a 4xx', async () => {
     await h.run([{ status: 400, message: "Invalid 'messages[0].content': too long." }, { text: 'not reached' }], async (model, ctx) => {
       const e = failed(await model.generate(ask('x')));
-      expect(e.code).toBe('AGENT_LLM_API_ERROR');
+      expect(e.reason).toBe('AGENT_LLM_API_ERROR');
       expect(e.status).toBe(400);
       expect(e.message).toContain("Invalid 'messages[0].content': too long.");
       if (h.kind === 'http') expect(ctx.wire()).toHaveLength(1);
@@ -372,7 +372,7 @@ describe.each(harnesses)('conformance: $name', (h) => {
       [limited, limited, limited, { text: 'not reached' }],
       async (model, ctx) => {
         const e = failed(await model.generate(ask('x')));
-        expect(e.code).toBe('AGENT_RATE_LIMITED');
+        expect(e.reason).toBe('AGENT_RATE_LIMITED');
         expect(e.status).toBe(429);
         expect(e.message).toContain('after 3 attempts');
         if (h.kind === 'http') expect(ctx.wire()).toHaveLength(3);
@@ -385,7 +385,7 @@ describe.each(harnesses)('conformance: $name', (h) => {
     if (h.kind === 'scripted') return;
     await h.run([{ raw: '<html>502 Bad Gateway</html>' }], async (model) => {
       const e = failed(await model.generate(ask('x')));
-      expect(e.code).toBe('AGENT_INVALID_RESPONSE');
+      expect(e.reason).toBe('AGENT_INVALID_RESPONSE');
     });
   });
 
@@ -393,12 +393,12 @@ describe.each(harnesses)('conformance: $name', (h) => {
     await h.run([{ delayMs: 10_000, then: { text: 'too late' } }], async (model) => {
       const pre = new AbortController();
       pre.abort();
-      expect(failed(await model.generate(ask('x', { signal: pre.signal }))).code).toBe('AGENT_CANCELLED');
+      expect(failed(await model.generate(ask('x', { signal: pre.signal }))).reason).toBe('AGENT_CANCELLED');
       if (h.kind === 'replay') return; // a replay answers at once: nothing to interrupt
       const during = new AbortController();
       setTimeout(() => during.abort(), 50);
       const e = failed(await model.generate(ask('x', { signal: during.signal })));
-      expect(e.code).toBe('AGENT_CANCELLED');
+      expect(e.reason).toBe('AGENT_CANCELLED');
       expect(e.retryable).toBe(false);
     });
   });
@@ -409,7 +409,7 @@ describe.each(harnesses)('conformance: $name', (h) => {
       [{ delayMs: 10_000, then: { text: 'too late' } }],
       async (model) => {
         const e = failed(await model.generate(ask('x')));
-        expect(e.code).toBe('AGENT_TIMEOUT');
+        expect(e.reason).toBe('AGENT_TIMEOUT');
         expect(e.retryable).toBe(true);
       },
       { timeoutMs: 150, maxRetries: 0 },
@@ -422,7 +422,7 @@ describe.each(harnesses)('conformance: $name', (h) => {
       [{ stallMs: 10_000, then: { text: 'stalled answer' } }],
       async (model) => {
         const e = failed(await model.generate(ask('x', { onTextDelta: () => undefined })));
-        expect(e.code).toBe('AGENT_TIMEOUT');
+        expect(e.reason).toBe('AGENT_TIMEOUT');
       },
       { bodyTimeoutMs: 150, maxRetries: 0 },
     );
@@ -466,6 +466,6 @@ describe('conformance: offline', () => {
   it('is cancelled by an aborted signal', async () => {
     const c = new AbortController();
     c.abort();
-    expect(failed(await model.generate(ask('x', { signal: c.signal }))).code).toBe('AGENT_CANCELLED');
+    expect(failed(await model.generate(ask('x', { signal: c.signal }))).reason).toBe('AGENT_CANCELLED');
   });
 });

@@ -284,7 +284,7 @@ describe('gemini answers', () => {
   });
   it('reports a body that is not a Gemini answer as INVALID_RESPONSE', async () => {
     const m = await model([raw({ choices: [] })]);
-    expect(failed(await m.generate({ messages: [user('x')], tools }))).toMatchObject({ code: 'AGENT_INVALID_RESPONSE', message: expect.stringContaining('neither candidates nor promptFeedback') });
+    expect(failed(await m.generate({ messages: [user('x')], tools }))).toMatchObject({ reason: 'AGENT_INVALID_RESPONSE', message: expect.stringContaining('neither candidates nor promptFeedback') });
   });
 });
 
@@ -301,35 +301,35 @@ describe('gemini streams', () => {
   it('runs no call from a stream that ends without a finishReason: a transport error', async () => {
     const m = await model([sse({ candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'files.read', args: { path: '/etc/passwd' } } }] }, index: 0 }] })]);
     const e = failed(await m.generate({ messages: [user('x')], tools, onTextDelta: () => undefined }));
-    expect(e).toMatchObject({ code: 'AGENT_STREAM_INTERRUPTED', retryable: true });
+    expect(e).toMatchObject({ reason: 'AGENT_STREAM_INTERRUPTED', retryable: true });
     expect(e.message).toContain('ended before its last chunk');
   });
   it('reports an error chunk in the stream with its status', async () => {
     const m = await model([{ streamError: { type: 'UNAVAILABLE', message: 'The model is overloaded. Please try again later.' }, afterText: 'Par' }]);
     const deltas: string[] = [];
     const e = failed(await m.generate({ messages: [user('x')], tools, onTextDelta: (d) => deltas.push(d) }));
-    expect(e).toMatchObject({ code: 'AGENT_LLM_API_ERROR', status: 503, retryable: true });
+    expect(e).toMatchObject({ reason: 'AGENT_LLM_API_ERROR', status: 503, retryable: true });
     expect(e.message).toBe('Gemini API error 503 (UNAVAILABLE): The model is overloaded. Please try again later.');
     expect(deltas).toEqual(['Par']);
     const limited = await model([sse({ error: { code: 429, message: 'Resource exhausted', status: 'RESOURCE_EXHAUSTED' } })]);
-    expect(failed(await limited.generate({ messages: [user('x')], tools, onTextDelta: () => undefined }))).toMatchObject({ code: 'AGENT_RATE_LIMITED', status: 429, retryable: true });
+    expect(failed(await limited.generate({ messages: [user('x')], tools, onTextDelta: () => undefined }))).toMatchObject({ reason: 'AGENT_RATE_LIMITED', status: 429, retryable: true });
   });
 });
 
 describe('gemini errors and retries', () => {
   it('needs a key: a missing one is a configuration error naming GEMINI_API_KEY', () => {
     const m = geminiModel('gemini-2.5-flash');
-    expect(m._tag === 'Left' && m.left).toMatchObject({ code: 'AGENT_CONFIGURATION_ERROR', message: expect.stringContaining('GEMINI_API_KEY') });
+    expect(m._tag === 'Left' && m.left).toMatchObject({ reason: 'AGENT_CONFIGURATION_ERROR', message: expect.stringContaining('GEMINI_API_KEY') });
     expect(geminiModel('models/gemini-2.5-flash', { apiKey: 'k' })._tag === 'Right' && 'ok').toBe('ok');
     const bad = geminiModel('a/b', { apiKey: 'k' });
-    expect(bad._tag === 'Left' && bad.left.code).toBe('AGENT_CONFIGURATION_ERROR');
+    expect(bad._tag === 'Left' && bad.left.reason).toBe('AGENT_CONFIGURATION_ERROR');
   });
   it('reports a wrong key (Gemini answers 400, not 401) with the hint to check it, without retrying', async () => {
     server = await startFakeServer({ script: [{ text: 'x' }], apiKey: 'right' });
     const m = geminiModel('gemini-test', { apiKey: 'wrong', baseUrl: `${server.geminiBaseUrl}/v1beta` });
     if (m._tag === 'Left') throw new Error(m.left.message);
     const e = failed(await m.right.generate({ messages: [user('x')], tools }));
-    expect(e).toMatchObject({ code: 'AGENT_LLM_API_ERROR', status: 400, retryable: false });
+    expect(e).toMatchObject({ reason: 'AGENT_LLM_API_ERROR', status: 400, retryable: false });
     expect(e.message).toBe('Gemini API error 400 (INVALID_ARGUMENT): API key not valid. Please pass a valid API key. (check the API key)');
     expect(server.requests).toHaveLength(1);
   });
@@ -342,7 +342,7 @@ describe('gemini errors and retries', () => {
     });
     const m = await model([googleError('Expired credentials. Renew them.', 'API_KEY_EXPIRED'), googleError('* GenerateContentRequest.contents[0]: the API key field is not a part')]);
     const expired = failed(await m.generate({ messages: [user('x')], tools }));
-    expect(expired).toMatchObject({ code: 'AGENT_LLM_API_ERROR', status: 400, retryable: false, details: { reason: 'API_KEY_EXPIRED' } });
+    expect(expired).toMatchObject({ reason: 'AGENT_LLM_API_ERROR', status: 400, retryable: false, details: { reason: 'API_KEY_EXPIRED' } });
     expect(expired.message).toBe('Gemini API error 400 (INVALID_ARGUMENT): Expired credentials. Renew them. (check the API key)');
     const other = failed(await m.generate({ messages: [user('x')], tools }));
     expect(other.message).not.toContain('check the API key');
@@ -356,7 +356,7 @@ describe('gemini errors and retries', () => {
   it('gives up at once when Gemini asks to wait longer than allowed', async () => {
     const m = await model([{ rateLimited: { retryAfter: '3600' } }, { text: 'not reached' }], { retry: { maxRetryAfterMs: 60_000 } });
     const e = failed(await m.generate({ messages: [user('x')], tools }));
-    expect(e).toMatchObject({ code: 'AGENT_RATE_LIMITED', status: 429 });
+    expect(e).toMatchObject({ reason: 'AGENT_RATE_LIMITED', status: 429 });
     expect(e.message).toContain('Gemini API error 429 (RESOURCE_EXHAUSTED)');
     expect(e.message).toContain('retry after 3600 s');
     expect(server?.requests).toHaveLength(1);
@@ -365,7 +365,7 @@ describe('gemini errors and retries', () => {
     const m = await model([{ status: 503, message: 'The model is overloaded.' }, { text: 'fine now' }, { status: 403, message: 'Permission denied' }, { text: 'not reached' }]);
     expect(ok(await m.generate({ messages: [user('x')], tools })).message.content).toBe('fine now');
     const e = failed(await m.generate({ messages: [user('x')], tools }));
-    expect(e).toMatchObject({ code: 'AGENT_LLM_API_ERROR', status: 403, retryable: false });
+    expect(e).toMatchObject({ reason: 'AGENT_LLM_API_ERROR', status: 403, retryable: false });
     expect(e.message).toContain('check the API key');
     expect(server?.requests).toHaveLength(3);
   });

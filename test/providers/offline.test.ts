@@ -64,7 +64,7 @@ describe('offline demo model: choosing a tool and its arguments', () => {
     expect(await call('Tell me a joke', { toolChoice: { tool: 'searchWeb' } })).toEqual({ name: 'searchWeb', args: { query: 'Tell me a joke', limit: 5 } });
     expect((await call('Tell me a joke', { toolChoice: 'required' })).name).toBe('sayHello');
     const r = await model.generate({ messages: [{ role: 'user', content: 'x' }], tools, toolChoice: { tool: 'nope' } });
-    expect(!r.ok && r.error.code).toBe('AGENT_CONFIGURATION_ERROR');
+    expect(!r.ok && r.error.reason).toBe('AGENT_CONFIGURATION_ERROR');
   });
 });
 

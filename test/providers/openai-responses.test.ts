@@ -154,12 +154,12 @@ describe('openai responses answers', () => {
     expect(ok(await m.generate(request())).finishReason).toBe('content_filter');
     const refused = ok(await m.generate(request()));
     expect([refused.message.content, refused.finishReason]).toEqual(["I can't help with that.", 'content_filter']);
-    expect(failed(await m.generate(request()))).toMatchObject({ code: 'AGENT_LLM_API_ERROR', retryable: true, message: 'OpenAI API error in the response (server_error): The model failed.' });
+    expect(failed(await m.generate(request()))).toMatchObject({ reason: 'AGENT_LLM_API_ERROR', retryable: true, message: 'OpenAI API error in the response (server_error): The model failed.' });
     expect(failed(await m.generate(request())).message).toContain('cancelled');
   });
   it('reports a body without output as INVALID_RESPONSE', async () => {
     const m = await model([raw({ id: 'x', object: 'response', status: 'completed' })]);
-    expect(failed(await m.generate(request()))).toMatchObject({ code: 'AGENT_INVALID_RESPONSE', message: 'the response has no output array' });
+    expect(failed(await m.generate(request()))).toMatchObject({ reason: 'AGENT_INVALID_RESPONSE', message: 'the response has no output array' });
   });
 });
 
@@ -179,7 +179,7 @@ describe('openai responses streams', () => {
   it('runs no call from a stream that ends without response.completed: a transport error', async () => {
     const m = await model([sse({ type: 'response.created', response: { id: 'resp_1', status: 'in_progress', output: [] } }, added, delta)]);
     const e = failed(await m.generate(request({ onTextDelta: () => undefined })));
-    expect(e).toMatchObject({ code: 'AGENT_STREAM_INTERRUPTED', retryable: true });
+    expect(e).toMatchObject({ reason: 'AGENT_STREAM_INTERRUPTED', retryable: true });
     expect(e.message).toContain('ended before response.completed');
   });
   it('takes the final arguments of .done and of the finished item', async () => {
@@ -208,16 +208,16 @@ describe('openai responses streams', () => {
     ]);
     const deltas: string[] = [];
     const e = failed(await m.generate(request({ onTextDelta: (d) => deltas.push(d) })));
-    expect(e).toMatchObject({ code: 'AGENT_LLM_API_ERROR', retryable: true, message: 'OpenAI API error in the stream (server_error): The model crashed' });
+    expect(e).toMatchObject({ reason: 'AGENT_LLM_API_ERROR', retryable: true, message: 'OpenAI API error in the stream (server_error): The model crashed' });
     expect(deltas).toEqual(['Half']);
-    expect(failed(await m.generate(request({ onTextDelta: () => undefined })))).toMatchObject({ code: 'AGENT_RATE_LIMITED', retryable: true });
+    expect(failed(await m.generate(request({ onTextDelta: () => undefined })))).toMatchObject({ reason: 'AGENT_RATE_LIMITED', retryable: true });
   });
 });
 
 describe('openai responses errors and retries', () => {
   it('needs a key for api.openai.com, not for a compatible server', () => {
     const m = openAIResponsesModel('gpt-4.1-mini');
-    expect(m._tag === 'Left' && m.left).toMatchObject({ code: 'AGENT_CONFIGURATION_ERROR', message: expect.stringContaining('OPENAI_API_KEY') });
+    expect(m._tag === 'Left' && m.left).toMatchObject({ reason: 'AGENT_CONFIGURATION_ERROR', message: expect.stringContaining('OPENAI_API_KEY') });
     expect(openAIResponsesModel('llama3.2', { baseUrl: 'http://127.0.0.1:11434/v1' })._tag).toBe('Right');
   });
   it('reports a 401 with the hint to check the key, without retrying', async () => {
@@ -225,7 +225,7 @@ describe('openai responses errors and retries', () => {
     const m = openAIResponsesModel('gpt-test', { apiKey: 'wrong', baseUrl: server.openaiBaseUrl });
     if (m._tag === 'Left') throw new Error();
     const e = failed(await m.right.generate(request()));
-    expect(e).toMatchObject({ code: 'AGENT_LLM_API_ERROR', status: 401, retryable: false });
+    expect(e).toMatchObject({ reason: 'AGENT_LLM_API_ERROR', status: 401, retryable: false });
     expect(e.message).toContain('check the API key');
     expect(server.requests).toHaveLength(1);
   });

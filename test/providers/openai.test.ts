@@ -136,7 +136,7 @@ describe('openai legacy functions', () => {
   it('cannot force "some tool" among several: a clear configuration error', async () => {
     const m = await model([{ text: 'x' }], { legacyFunctions: true });
     const r = await m.generate({ ...request({ toolChoice: 'required' }), tools: [...tools, { name: 'other', description: 'x', inputSchema: { type: 'object', properties: {} } }] });
-    expect(!r.ok && r.error.code).toBe('AGENT_CONFIGURATION_ERROR');
+    expect(!r.ok && r.error.reason).toBe('AGENT_CONFIGURATION_ERROR');
     expect(server?.requests).toHaveLength(0);
   });
 });
@@ -182,14 +182,14 @@ describe('openai answers', () => {
         },
       }),
     );
-    expect(!r.ok && r.error).toMatchObject({ code: 'AGENT_CONFIGURATION_ERROR', message: 'the onTextDelta callback threw: boom' });
+    expect(!r.ok && r.error).toMatchObject({ reason: 'AGENT_CONFIGURATION_ERROR', message: 'the onTextDelta callback threw: boom' });
   });
   it('reports a 401 with the hint to check the key', async () => {
     server = await startFakeServer({ script: [{ text: 'x' }], apiKey: 'right' });
     const m = openAIModel('gpt-test', { apiKey: 'wrong', baseUrl: server.openaiBaseUrl });
     if (m._tag === 'Left') throw new Error();
     const r = await m.right.generate(request());
-    expect(!r.ok && r.error).toMatchObject({ code: 'AGENT_LLM_API_ERROR', status: 401, retryable: false });
+    expect(!r.ok && r.error).toMatchObject({ reason: 'AGENT_LLM_API_ERROR', status: 401, retryable: false });
     expect(!r.ok && r.error.message).toContain('check the API key');
   });
 });
@@ -204,7 +204,7 @@ describe('openai transport', () => {
   it('gives up at once when the server asks to wait longer than allowed', async () => {
     const m = await model([{ rateLimited: { retryAfter: '3600' } }, { text: 'not reached' }], { retry: { maxRetryAfterMs: 60_000 } });
     const r = await m.generate(request());
-    expect(!r.ok && r.error.code).toBe('AGENT_RATE_LIMITED');
+    expect(!r.ok && r.error.reason).toBe('AGENT_RATE_LIMITED');
     expect(!r.ok && r.error.message).toContain('retry after 3600 s');
     expect(server?.requests).toHaveLength(1);
   });
@@ -220,7 +220,7 @@ describe('openai transport', () => {
     const m = openAIModel('x', { baseUrl: url, maxRetries: 1, retry: { baseDelayMs: 5 }, onRetry: (i) => retries.push(i.reason) });
     if (m._tag === 'Left') throw new Error();
     const r = await m.right.generate(request());
-    expect(!r.ok && r.error).toMatchObject({ code: 'AGENT_LLM_API_ERROR', retryable: true });
+    expect(!r.ok && r.error).toMatchObject({ reason: 'AGENT_LLM_API_ERROR', retryable: true });
     expect(!r.ok && r.error.message).toContain('cannot reach');
     expect(retries).toHaveLength(1);
   });

@@ -23,7 +23,7 @@ describe('createModel', () => {
   });
   it('never falls back to offline: a real provider without a key is a AGENT_CONFIGURATION_ERROR', () => {
     const e = left(createModel('openai/gpt-4o-mini'));
-    expect(e.code).toBe('AGENT_CONFIGURATION_ERROR');
+    expect(e.reason).toBe('AGENT_CONFIGURATION_ERROR');
     expect(e.message).toContain('OPENAI_API_KEY');
     expect(left(createModel('anthropic/claude-sonnet-4-5', { apiKey: '  ' })).message).toContain('ANTHROPIC_API_KEY');
     expect(left(createModel('gemini/gemini-2.5-flash')).message).toContain('GEMINI_API_KEY');
@@ -59,7 +59,7 @@ describe('createModel', () => {
   });
   it('says which forms exist for an unknown id, with a guess', () => {
     const e = left(createModel('gpt-4o'));
-    expect(e.code).toBe('AGENT_CONFIGURATION_ERROR');
+    expect(e.reason).toBe('AGENT_CONFIGURATION_ERROR');
     expect(e.message).toContain('did you mean openai/gpt-4o?');
     expect(e.message).toContain('replay:<file>');
     expect(left(createModel('claude-3-haiku')).message).toContain('anthropic/claude-3-haiku');

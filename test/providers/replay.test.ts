@@ -52,7 +52,7 @@ describe('record and replay', () => {
     const recording = loadRecording('mismatch.json', dir);
     if (recording._tag === 'Left') throw new Error();
     const r = await replayModel(recording.right).generate({ ...first, messages: [{ role: 'user', content: "Hello, I'm Bob" }] });
-    expect(!r.ok && r.error.code).toBe('AGENT_REPLAY_MISMATCH');
+    expect(!r.ok && r.error.reason).toBe('AGENT_REPLAY_MISMATCH');
     expect(!r.ok && r.error.message).toBe('request 1 is not in the recording; it differs from recorded exchange 1 at messages[0].content: recorded "Hello, I\'m Alice", got "Hello, I\'m Bob"');
   });
   it('replays in any order (concurrent conversations), and says when the recording is used up', async () => {
@@ -81,7 +81,7 @@ describe('record and replay', () => {
     const rec = loadRecording('errors.json', dir);
     if (rec._tag === 'Left') throw new Error();
     const r = await replayModel(rec.right).generate(first);
-    expect(!r.ok && r.error).toEqual({ code: 'AGENT_LLM_API_ERROR', message: 'boom', status: 500, retryable: true });
+    expect(!r.ok && r.error).toEqual({ code: 'UNAVAILABLE', reason: 'AGENT_LLM_API_ERROR', message: 'boom', status: 500, retryable: true });
   });
   it('fails a call loudly when the recording cannot be written', async () => {
     const ro = join(dir, 'read-only');

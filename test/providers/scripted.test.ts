@@ -13,7 +13,7 @@ describe('scripted model', () => {
       { id: 'call_s1_1', name: 't', arguments: '{"broken"' },
     ]);
     expect(r2.ok && r2.value.finishReason).toBe('tool_calls');
-    expect(!r3.ok && r3.error).toMatchObject({ code: 'AGENT_CONFIGURATION_ERROR', message: 'the scripted model has no turn left: 2 scripted, this is request 3' });
+    expect(!r3.ok && r3.error).toMatchObject({ reason: 'AGENT_CONFIGURATION_ERROR', message: 'the scripted model has no turn left: 2 scripted, this is request 3' });
     expect(m.requests.map((r) => r.messages[0]?.content)).toEqual(['a', 'b', 'c']);
     expect(m.remaining()).toBe(0);
   });
@@ -35,6 +35,6 @@ describe('scripted model', () => {
     const c = new AbortController();
     setTimeout(() => c.abort(), 20);
     const r = await m.generate({ messages: [], tools: [], signal: c.signal });
-    expect(!r.ok && r.error.code).toBe('AGENT_CANCELLED');
+    expect(!r.ok && r.error.reason).toBe('AGENT_CANCELLED');
   });
 });

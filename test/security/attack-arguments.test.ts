@@ -17,7 +17,7 @@ describe('attack: a parameter named __proto__', () => {
     if (b._tag === 'Right') {
       for (const args of [{}, JSON.parse('{"__proto__": 5}')]) {
         const r = await invoke(b.right, args);
-        expect(r).toMatchObject({ ok: false, error: { code: ToolCodes.INVALID_SCHEMA } });
+        expect(r).toMatchObject({ ok: false, error: { reason: ToolCodes.INVALID_SCHEMA } });
       }
     }
   });
@@ -27,7 +27,7 @@ describe('attack: a parameter named __proto__', () => {
     const spec: ToolSpecification = { name: 'q', description: 'd', typeSignature: '', schema, outputSchema: {} };
     const b = bindTool(spec, toolLibrary([createTool('q', 'd', schema, () => 'ran')]));
     if (b._tag === 'Left') throw new Error('bind');
-    expect(await invoke(b.right, JSON.parse('{"__proto__": {"a": 1}}'))).toMatchObject({ ok: false, error: { code: ToolCodes.INVALID_ARGUMENTS } });
+    expect(await invoke(b.right, JSON.parse('{"__proto__": {"a": 1}}'))).toMatchObject({ ok: false, error: { reason: ToolCodes.INVALID_ARGUMENTS } });
   });
 });
 

@@ -42,7 +42,7 @@ describe('attack: a leading dash assembled from several placeholders', () => {
     const r = await invoke(printf, { a: '', b: '--output=/etc/x' });
     expect(r.ok).toBe(false);
     if (!r.ok) {
-      expect(r.error.code).toBe(ToolCodes.INVALID_ARGUMENTS);
+      expect(r.error.reason).toBe(ToolCodes.INVALID_ARGUMENTS);
       expect(r.error.message).toContain('"b"');
     }
   });
@@ -53,7 +53,7 @@ describe('attack: a leading dash assembled from several placeholders', () => {
       fc.asyncProperty(piece, piece, piece, async (a, b, c) => {
         const r = await invoke(printf, { a, b, c });
         if (r.ok) for (const arg of received(r)) expect(arg.startsWith('-')).toBe(false);
-        else expect(r.error.code).toBe(ToolCodes.INVALID_ARGUMENTS);
+        else expect(r.error.reason).toBe(ToolCodes.INVALID_ARGUMENTS);
         expect(r.ok).toBe(!`${a}${b}`.startsWith('-') && !c.startsWith('-'));
       }),
       { numRuns: 60 },

@@ -61,7 +61,7 @@ describe('attack: a stream cut before its end marker', () => {
     if (agent._tag === 'Left') throw new Error('agent');
     const r = await runAgent(agent.right, toolLibrary([createTool('remove', 'removes a path', spec.schema, (a) => void calls.push(a))]), 'go', { model, stream: true, onEvent: () => undefined });
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.error, JSON.stringify(r.error)).toMatchObject({ code: AgentCodes.STREAM_INTERRUPTED, retryable: true });
+    if (!r.ok) expect(r.error, JSON.stringify(r.error)).toMatchObject({ reason: AgentCodes.STREAM_INTERRUPTED, retryable: true });
     expect(calls).toEqual([]);
   });
 });

@@ -33,7 +33,7 @@ describe('attack: arguments nested 200,000 levels deep', () => {
     const r = await cli(['run', 'examples/helloAgent.gram', 'hi', '--json', '--record', record, '--model', 'openai/gpt-test', '--base-url', server.openaiBaseUrl], { env: { OPENAI_API_KEY: 'k-test' } });
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { ok: boolean; value: { content: string; toolsUsed: Array<{ result: { ok: boolean; error: { code: string } } }> } };
-    expect(out.value.toolsUsed[0]?.result).toMatchObject({ ok: false, error: { code: ToolCodes.INVALID_ARGUMENTS } });
+    expect(out.value.toolsUsed[0]?.result).toMatchObject({ ok: false, error: { reason: ToolCodes.INVALID_ARGUMENTS } });
     expect(out.value.content).toContain(`more than ${MAX_ARGUMENT_DEPTH} levels deep`);
     expect(existsSync(record)).toBe(true);
     expect(() => JSON.parse(readFileSync(record, 'utf8'))).not.toThrow();
@@ -48,7 +48,7 @@ describe('attack: arguments nested 200,000 levels deep', () => {
         const text = `{"x": ${'['.repeat(n - 1)}0${']'.repeat(n - 1)}}`;
         const r = await invokeJson(b.right, text);
         expect(r.ok).toBe(n <= MAX_ARGUMENT_DEPTH);
-        if (!r.ok) expect(r.error.code).toBe(ToolCodes.INVALID_ARGUMENTS);
+        if (!r.ok) expect(r.error.reason).toBe(ToolCodes.INVALID_ARGUMENTS);
       }),
       { numRuns: 60 },
     );
@@ -82,17 +82,17 @@ describe('attack: the audit trail and tools that never settle', () => {
     const model = scriptedModel([{ toolCalls: [{ name: 'meddle', arguments: { path: 'x' } }] }, { text: 'ok' }]);
     // the run's own tool timeout is the default's stand-in here: the default applies when none is set
     const r = await runAgent(agent.right, toolLibrary([never]), 'go', { model, toolTimeoutMs: 50 });
-    expect(r.ok ? r.value.toolsUsed[0]?.result : r.error).toMatchObject({ ok: false, error: { code: ToolCodes.TIMEOUT } });
+    expect(r.ok ? r.value.toolsUsed[0]?.result : r.error).toMatchObject({ ok: false, error: { reason: ToolCodes.TIMEOUT } });
   });
 
   it('invoke applies the default timeout only when nothing else sets one', async () => {
     const never = createTool('meddle', 'changes its arguments', spec.schema, () => new Promise(() => {}));
     const b = bindTool(spec, toolLibrary([never]));
     if (b._tag === 'Left') throw new Error('bind');
-    expect(await invokeJson(b.right, '{"path": "x"}', { defaultTimeoutMs: 20 })).toMatchObject({ ok: false, error: { code: ToolCodes.TIMEOUT, details: { timeoutMs: 20 } } });
+    expect(await invokeJson(b.right, '{"path": "x"}', { defaultTimeoutMs: 20 })).toMatchObject({ ok: false, error: { reason: ToolCodes.TIMEOUT, details: { timeoutMs: 20 } } });
     const own = createTool('meddle', 'changes its arguments', spec.schema, () => new Promise(() => {}), { limits: { timeoutMs: 30 } });
     const b2 = bindTool(spec, toolLibrary([own]));
     if (b2._tag === 'Left') throw new Error('bind');
-    expect(await invokeJson(b2.right, '{"path": "x"}', { defaultTimeoutMs: 10_000 })).toMatchObject({ ok: false, error: { code: ToolCodes.TIMEOUT, details: { timeoutMs: 30 } } });
+    expect(await invokeJson(b2.right, '{"path": "x"}', { defaultTimeoutMs: 10_000 })).toMatchObject({ ok: false, error: { reason: ToolCodes.TIMEOUT, details: { timeoutMs: 30 } } });
   });
 });

@@ -47,7 +47,7 @@ describe('attack: redirects', () => {
     const before = b.requests.length;
     const tool = bound({ method: 'POST', urlTemplate: `${a.origin}/login?status=${status}&to=\${to}`, bodyTemplate: '{"password": "${PASSWORD}"}', allowedHosts: ['127.0.0.1'], retry: { maxAttempts: 1 } });
     const r = await invoke(tool, { to: `${b.origin}/collect` });
-    expect(r).toMatchObject({ ok: false, error: { code: NetCodes.REDIRECT_REFUSED } });
+    expect(r).toMatchObject({ ok: false, error: { reason: NetCodes.REDIRECT_REFUSED } });
     expect(b.requests.length).toBe(before);
   });
 
@@ -64,7 +64,7 @@ describe('attack: redirects', () => {
     mock.get('http://127.0.0.1:6379').intercept({ path: '/' }).reply(200, '"redis"').persist();
     const tool = bound({ urlTemplate: 'http://127.0.0.1/start', allowPrivateAddresses: false, retry: { maxAttempts: 1 } }, { dispatcher: mock });
     const r = await invoke(tool, {});
-    expect(r).toMatchObject({ ok: false, error: { code: NetCodes.PRIVATE_ADDRESS, details: { url: 'http://127.0.0.1:6379/' } } });
+    expect(r).toMatchObject({ ok: false, error: { reason: NetCodes.PRIVATE_ADDRESS, details: { url: 'http://127.0.0.1:6379/' } } });
     await mock.close();
   });
 });

@@ -30,7 +30,7 @@ describe('attack: extractExpr', () => {
       if (t._tag === 'Left') throw new Error(JSON.stringify(t.left));
       const b = bindTool(spec, toolLibrary([t.right]));
       if (b._tag === 'Left') throw new Error('bind');
-      expect(await invoke(b.right, {}), extractExpr).toMatchObject({ ok: false, error: { code: HttpCodes.EXTRACT_NO_MATCH } });
+      expect(await invoke(b.right, {}), extractExpr).toMatchObject({ ok: false, error: { reason: HttpCodes.EXTRACT_NO_MATCH } });
     }
   });
 
@@ -49,7 +49,7 @@ describe('attack: schema pattern', () => {
     const s: ToolSpecification = { name: 'named', description: 'takes a name', typeSignature: '', schema, outputSchema: {} };
     const b = bindTool(s, toolLibrary([createTool('named', 'takes a name', schema, () => 'ok')]));
     if (b._tag === 'Left') throw new Error('bind');
-    expect(await invoke(b.right, { name: `${'a'.repeat(40)}!` })).toMatchObject({ ok: false, error: { code: ToolCodes.INVALID_ARGUMENTS } });
+    expect(await invoke(b.right, { name: `${'a'.repeat(40)}!` })).toMatchObject({ ok: false, error: { reason: ToolCodes.INVALID_ARGUMENTS } });
     expect(await invoke(b.right, { name: 'a b c' })).toMatchObject({ ok: true });
   });
 

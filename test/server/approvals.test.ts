@@ -166,7 +166,7 @@ describe('the approval routes', () => {
     writeFileSync(join(h.dir, 'notes.txt'), 'original\n');
     expect((await h.call('GET', '/api/v1/approvals')).json).toEqual({ approvals: [], enabled: false });
     isProblem(await h.call('POST', '/api/v1/approvals/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b/approve'), 404, ServiceCodes.APPROVAL_NOT_FOUND);
-    isProblem(await overwrite(h, 'x'), 403, PolicyCodes.DENIED);
+    isProblem(await overwrite(h, 'x'), 403, PolicyCodes.APPROVAL_REQUIRED);
   });
 
   it('the events stream tells when an approval is requested and decided, without the arguments', async () => {

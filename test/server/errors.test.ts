@@ -127,9 +127,9 @@ describe('fuzzing every route', () => {
         expect(r.status, `${method} ${url} ${body.slice(0, 200)} → ${text.slice(0, 300)}`).toBeLessThan(500);
         if (r.status >= 400) {
           expect(r.headers.get('content-type')).toContain('application/problem+json');
-          const p = JSON.parse(text) as { code: string; status: number };
+          const p = JSON.parse(text) as { code: string; reason: string; status: number };
           expect(p.status).toBe(r.status);
-          expect(p.code).toMatch(/^(SERVICE|CATALOG|TOOL|POLICY)_[A-Z_]+$/);
+          expect(p.reason).toMatch(/^(SERVICE|CATALOG|TOOL|POLICY)_[A-Z_]+$/);
         }
         if (r.status === 201 && method === 'PUT' && url.includes('/version/')) acknowledged.add(JSON.parse(text).tool.toolID);
         if (r.status === 201 && method === 'POST') acknowledged.add(JSON.parse(text).id);

@@ -38,11 +38,11 @@ describe.skipIf(redisUnavailable !== undefined)('a Redis outage', () => {
       await redis.pause();
       await until('/healthz reports the outage', async () => (await health()).status === 503);
       const down = (await (await health()).json()) as { code: string; retryable?: boolean };
-      expect(down).toMatchObject({ code: CatalogCodes.STORE_UNAVAILABLE, retryable: true });
+      expect(down).toMatchObject({ reason: CatalogCodes.STORE_UNAVAILABLE, retryable: true });
       const write = await put('during');
       expect(write.status).toBe(503);
       expect(write.headers.get('retry-after')).not.toBeNull();
-      expect(((await write.json()) as { code: string }).code).toBe(CatalogCodes.STORE_UNAVAILABLE);
+      expect(((await write.json()) as { code: string; reason: string }).reason).toBe(CatalogCodes.STORE_UNAVAILABLE);
       // what needs no store still answers
       expect((await fetch(`${server.url}/openapi.json`)).status).toBe(200);
       await redis.resume();

@@ -222,6 +222,6 @@ describe('the service', () => {
   it('tool results keep the library codes', async () => {
     h = await harness();
     const r = await h.call('POST', '/api/v1/tools/read_file/invoke', { body: { path: 'missing.txt' } });
-    expect(r.json.error.code).toBe(BuiltinCodes.FILE_NOT_FOUND);
+    expect(r.json.error.reason).toBe(BuiltinCodes.FILE_NOT_FOUND);
   });
 });

@@ -98,7 +98,7 @@ describe('security', () => {
     const stream = (n: number) => new ReadableStream<Uint8Array>({ start(c) { for (let i = 0; i < n; i++) c.enqueue(new Uint8Array(50)); c.close(); } });
     const streamed = await post(stream(100));
     expect(streamed.status).toBe(413);
-    expect(((await streamed.json()) as { code: string }).code).toBe(ServiceCodes.BODY_TOO_LARGE);
+    expect(((await streamed.json()) as { code: string; reason: string }).reason).toBe(ServiceCodes.BODY_TOO_LARGE);
     expect(await (await post(stream(2))).text()).toBe('read 100');
     expect(await (await post('x'.repeat(100))).text()).toBe('read 100');
   });

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Catalog, type CatalogOptions, openCatalog, openFileStore } from 'gramkit/catalog';
+import { codeInfo } from 'gramkit';
 import { ALL_SCOPES, type Credential, createService, type Service, type ServiceOptions } from 'gramkit/server';
 
 export interface Harness {
@@ -61,11 +62,12 @@ export const harness = async (options: Partial<ServiceOptions> = {}, catalogOpti
   };
 };
 
-export const isProblem = (a: Answer, status: number, code: string): void => {
-  if (a.status !== status || a.json?.code !== code || !String(a.headers.get('content-type')).startsWith('application/problem+json')) {
-    throw new Error(`expected a ${status} ${code} problem, got ${a.status} ${a.headers.get('content-type')} ${a.text.slice(0, 300)}`);
+/** A problem document of that status whose `reason` is that precise code, and whose `code` is its canonical code. */
+export const isProblem = (a: Answer, status: number, reason: string): void => {
+  if (a.status !== status || a.json?.reason !== reason || a.json?.code !== codeInfo(reason)?.canonical || !String(a.headers.get('content-type')).startsWith('application/problem+json')) {
+    throw new Error(`expected a ${status} ${reason} problem, got ${a.status} ${a.headers.get('content-type')} ${a.text.slice(0, 300)}`);
   }
-  for (const k of ['type', 'title', 'status', 'detail', 'code']) if (a.json[k] === undefined) throw new Error(`the problem has no ${k}: ${a.text}`);
+  for (const k of ['type', 'title', 'status', 'detail', 'code', 'reason']) if (a.json[k] === undefined) throw new Error(`the problem has no ${k}: ${a.text}`);
 };
 
 /** Reads server-sent events from a response until `count` events arrived, then cancels the stream. */

@@ -91,7 +91,7 @@ describe('commandTool: one placeholder, one argument, no shell', () => {
 
   it('values that would start an option are refused, unless after "--" or allowed', async () => {
     const e = failure(await call(argsTool, argsSpec, { a: '--output=/etc/passwd' }));
-    expect(e.code).toBe('TOOL_INVALID_ARGUMENTS');
+    expect(e.reason).toBe('TOOL_INVALID_ARGUMENTS');
     expect(e.message).toContain('"a"');
     const s = spec('dd', { a: text });
     const afterDashes = make(s, { argv: ['printf', '%s\\0', 'first', '--', '{a}'], output: 'text' });
@@ -129,7 +129,7 @@ describe('commandTool: input, output, exit codes', () => {
     const plain = make(s, { argv: ['echo', 'hello world'] });
     expect(value(await call(plain, s, {}))).toEqual({ output: 'hello world\n' });
     const strict = make(s, { argv: ['echo', 'hello world'], output: 'json' });
-    expect(failure(await call(strict, s, {})).code).toBe('COMMAND_OUTPUT_NOT_JSON');
+    expect(failure(await call(strict, s, {})).reason).toBe('COMMAND_OUTPUT_NOT_JSON');
     const raw = make(s, { argv: ['sh', '-c', 'echo out; echo err >&2; exit 3'], output: 'raw', successExitCodes: [0, 3] });
     expect(value(await call(raw, s, {}))).toEqual({ stdout: 'out\n', stderr: 'err\n', exitCode: 3 });
   });
@@ -150,7 +150,7 @@ describe('commandTool: input, output, exit codes', () => {
     const s = spec('fail', {});
     const t = make(s, { argv: ['sh', '-c', 'echo "bad input: line 3" >&2; exit 2'] });
     const e = failure(await call(t, s, {}));
-    expect(e.code).toBe('COMMAND_FAILED');
+    expect(e.reason).toBe('COMMAND_FAILED');
     expect(e.message).toContain('exited with code 2');
     expect(e.message).toContain('bad input: line 3');
     expect(e.details).toMatchObject({ exitCode: 2 });
@@ -158,7 +158,7 @@ describe('commandTool: input, output, exit codes', () => {
 
   it('a missing program', async () => {
     const s = spec('nope', {});
-    expect(failure(await call(make(s, { argv: ['gramkit-no-such-program'] }), s, {})).code).toBe('COMMAND_NOT_FOUND');
+    expect(failure(await call(make(s, { argv: ['gramkit-no-such-program'] }), s, {})).reason).toBe('COMMAND_NOT_FOUND');
   });
 });
 
@@ -189,7 +189,7 @@ describe('commandTool: environment and working directory', () => {
     expect(value(await call(t, s, { file: '../x', dir: 'sub' }))).toEqual({ output: '../x' }); // sub/../x is inside
     for (const file of ['../x', '../../etc/passwd', '/etc/passwd', 'escape/anything', 'escape', 'sub/../../x', 'missing/../../x']) {
       const e = failure(await call(t, s, { file }));
-      expect(e.code, file).toBe('COMMAND_INVALID_PATH');
+      expect(e.reason, file).toBe('COMMAND_INVALID_PATH');
       expect(e.message).toContain('"file"');
     }
   });
@@ -198,8 +198,8 @@ describe('commandTool: environment and working directory', () => {
     const s = spec('pwd', { dir: text });
     const t = make(s, { argv: ['pwd'], cwd: '{dir}' });
     expect(value(await call(t, s, { dir: 'sub' }))).toEqual({ output: `${join(workspace, 'sub')}\n` });
-    for (const dir of ['..', '../..', 'sub/../..', '/etc', 'escape', 'escape/..']) expect(failure(await call(t, s, { dir })).code, dir).toBe('COMMAND_INVALID_PATH');
-    expect(failure(await call(t, s, { dir: 'missing' })).code).toBe('COMMAND_FILE_NOT_FOUND');
+    for (const dir of ['..', '../..', 'sub/../..', '/etc', 'escape', 'escape/..']) expect(failure(await call(t, s, { dir })).reason, dir).toBe('COMMAND_INVALID_PATH');
+    expect(failure(await call(t, s, { dir: 'missing' })).reason).toBe('COMMAND_FILE_NOT_FOUND');
   });
 });
 
@@ -218,7 +218,7 @@ describe('commandTool: timeouts, cancellation, output size', () => {
     // on the host: the pids written are the host's (in the sandbox its PID namespace dies whole)
     const t = make(s, { argv: stubborn(pidFile), timeoutMs: 400, killGraceMs: 200, sandbox: 'none' });
     const e = failure(await call(t, s, {}));
-    expect(e).toMatchObject({ code: 'COMMAND_TIMEOUT', retryable: true });
+    expect(e).toMatchObject({ reason: 'COMMAND_TIMEOUT', retryable: true });
     expect(pids(pidFile)).toHaveLength(2);
     expect(await eventually(() => pids(pidFile).every((p) => !isAlive(p)))).toBe(true);
   });
@@ -229,7 +229,7 @@ describe('commandTool: timeouts, cancellation, output size', () => {
     const t = make(s, { argv: stubborn(pidFile), timeoutMs: 60_000, killGraceMs: 200, sandbox: 'none' });
     const events: InvocationEvent[] = [];
     const e = failure(await call(t, s, {}, { timeoutMs: 400, observer: onEvent((ev) => events.push(ev)) }));
-    expect(e.code).toBe('TOOL_TIMEOUT');
+    expect(e.reason).toBe('TOOL_TIMEOUT');
     expect(await eventually(() => existsSync(pidFile) && pids(pidFile).length === 2 && pids(pidFile).every((p) => !isAlive(p)), 5000)).toBe(true);
     expect(events.map((ev) => ev.type)).toEqual(['invoked', 'failed']);
   });
@@ -238,7 +238,7 @@ describe('commandTool: timeouts, cancellation, output size', () => {
     const s = spec('yes', {});
     const t = make(s, { argv: ['cat', '/dev/zero'], maxOutputBytes: 64 * 1024 });
     const e = failure(await call(t, s, {}));
-    expect(e.code).toBe('COMMAND_OUTPUT_TOO_LARGE');
+    expect(e.reason).toBe('COMMAND_OUTPUT_TOO_LARGE');
     expect(e.details).toMatchObject({ maxOutputBytes: 65536 });
   });
 });

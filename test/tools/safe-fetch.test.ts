@@ -78,20 +78,20 @@ describe('safeFetch: requests', () => {
   it('refuses header values with line breaks before sending anything', async () => {
     const before = a.requests.length;
     const e = err(await safeFetch(`${a.origin}/echo`, { ...opts(), headers: { 'X-Evil': 'a\r\nX-Injected: 1' } }));
-    expect(e.code).toBe('NET_INVALID_REQUEST');
+    expect(e.reason).toBe('NET_INVALID_REQUEST');
     expect(a.requests.length).toBe(before);
   });
 
   it('refuses schemes other than http and https, and credentials in URLs', async () => {
-    expect(err(await safeFetch('file:///etc/passwd', { ...opts(), allowedHosts: ['*'] })).code).toBe('NET_UNSUPPORTED_SCHEME');
-    expect(err(await safeFetch('ftp://127.0.0.1/x', opts())).code).toBe('NET_UNSUPPORTED_SCHEME');
-    expect(err(await safeFetch(`http://user:pw@127.0.0.1:${a.port}/echo`, opts())).code).toBe('NET_INVALID_URL');
-    expect(err(await safeFetch('not a url', opts())).code).toBe('NET_INVALID_URL');
+    expect(err(await safeFetch('file:///etc/passwd', { ...opts(), allowedHosts: ['*'] })).reason).toBe('NET_UNSUPPORTED_SCHEME');
+    expect(err(await safeFetch('ftp://127.0.0.1/x', opts())).reason).toBe('NET_UNSUPPORTED_SCHEME');
+    expect(err(await safeFetch(`http://user:pw@127.0.0.1:${a.port}/echo`, opts())).reason).toBe('NET_INVALID_URL');
+    expect(err(await safeFetch('not a url', opts())).reason).toBe('NET_INVALID_URL');
   });
 
   it('reports malformed allowlists', async () => {
     const e = err(await safeFetch(`${a.origin}/echo`, { ...opts(), allowedHosts: ['ok.example', 'bad/host'] }));
-    expect(e.code).toBe('NET_INVALID_REQUEST');
+    expect(e.reason).toBe('NET_INVALID_REQUEST');
     expect(e.message).toContain('bad/host');
   });
 
@@ -99,32 +99,32 @@ describe('safeFetch: requests', () => {
     const closed = await startServer(() => undefined);
     await closed.close();
     const e = err(await safeFetch(`${closed.origin}/`, opts()));
-    expect(e).toMatchObject({ code: 'NET_NETWORK_ERROR', retryable: true });
+    expect(e).toMatchObject({ reason: 'NET_NETWORK_ERROR', retryable: true });
   });
 });
 
 describe('safeFetch: hosts and private addresses', () => {
   it('refuses hosts not in the list before connecting', async () => {
     const e = err(await safeFetch(`${a.origin}/echo`, { ...opts(), allowedHosts: ['api.example.com'] }));
-    expect(e.code).toBe('NET_PRIVATE_ADDRESS'); // 127.0.0.1 is private and not listed
+    expect(e.reason).toBe('NET_PRIVATE_ADDRESS'); // 127.0.0.1 is private and not listed
     const e2 = err(await safeFetch('http://api.other.test/x', { ...opts(), allowedHosts: ['api.example.com'] }));
-    expect(e2.code).toBe('NET_HOST_NOT_ALLOWED');
+    expect(e2.reason).toBe('NET_HOST_NOT_ALLOWED');
   });
 
   it('"*" does not allow private addresses; listing the IP does', async () => {
-    expect(err(await safeFetch(`${a.origin}/echo`, { ...opts(), allowedHosts: ['*'] })).code).toBe('NET_PRIVATE_ADDRESS');
+    expect(err(await safeFetch(`${a.origin}/echo`, { ...opts(), allowedHosts: ['*'] })).reason).toBe('NET_PRIVATE_ADDRESS');
     expect(ok(await safeFetch(`${a.origin}/echo`, { ...opts(), allowedHosts: [`127.0.0.1:${a.port}`] })).status).toBe(200);
     expect(ok(await safeFetch(`${a.origin}/echo`, { ...opts(), allowedHosts: ['*'], allowPrivateAddresses: true })).status).toBe(200);
   });
 
   it('a listed port restricts the port', async () => {
-    expect(err(await safeFetch(`${b.origin}/`, { ...opts(), allowedHosts: [`127.0.0.1:${a.port}`] })).code).toBe('NET_PRIVATE_ADDRESS');
+    expect(err(await safeFetch(`${b.origin}/`, { ...opts(), allowedHosts: [`127.0.0.1:${a.port}`] })).reason).toBe('NET_PRIVATE_ADDRESS');
   });
 
   it('other spellings of a private address are recognized (decimal, hex, IPv4-mapped IPv6)', async () => {
     for (const host of ['2130706433', '0x7f.0.0.1', '127.1', '[::ffff:127.0.0.1]']) {
       const e = err(await safeFetch(`http://${host}:${a.port}/echo`, { ...opts(), allowedHosts: ['*'] }));
-      expect(e.code).toBe('NET_PRIVATE_ADDRESS');
+      expect(e.reason).toBe('NET_PRIVATE_ADDRESS');
     }
     // the same spellings reach the server when 127.0.0.1 is listed
     expect(ok(await safeFetch(`http://2130706433:${a.port}/echo`, opts())).status).toBe(200);
@@ -132,7 +132,7 @@ describe('safeFetch: hosts and private addresses', () => {
 
   it('a listed name that resolves to a private address is refused at connect time', async () => {
     const e = err(await safeFetch(`http://localhost:${a.port}/echo`, { ...opts(), allowedHosts: ['localhost'] }));
-    expect(e.code).toBe('NET_PRIVATE_ADDRESS');
+    expect(e.reason).toBe('NET_PRIVATE_ADDRESS');
     expect(e.message).toContain('localhost');
     expect(ok(await safeFetch(`http://localhost:${a.port}/echo`, { ...opts(), allowedHosts: ['localhost'], allowPrivateAddresses: true })).status).toBe(200);
   });
@@ -149,24 +149,24 @@ describe('safeFetch: redirects', () => {
   it('checks every redirect against the allowlist', async () => {
     const toEvil = encodeURIComponent('http://evil.example/steal');
     const e = err(await safeFetch(`${a.origin}/redirect?to=${toEvil}`, opts()));
-    expect(e.code).toBe('NET_HOST_NOT_ALLOWED');
+    expect(e.reason).toBe('NET_HOST_NOT_ALLOWED');
     expect(e.message).toContain('evil.example');
     // a redirect to a private address the list does not name
     const toB = encodeURIComponent(`${b.origin}/`);
-    expect(err(await safeFetch(`${a.origin}/redirect?to=${toB}`, { ...opts(), allowedHosts: [`127.0.0.1:${a.port}`] })).code).toBe('NET_PRIVATE_ADDRESS');
+    expect(err(await safeFetch(`${a.origin}/redirect?to=${toB}`, { ...opts(), allowedHosts: [`127.0.0.1:${a.port}`] })).reason).toBe('NET_PRIVATE_ADDRESS');
     // and to metadata endpoints
     const toMeta = encodeURIComponent('http://169.254.169.254/latest/meta-data/');
-    expect(err(await safeFetch(`${a.origin}/redirect?to=${toMeta}`, { ...opts(), allowedHosts: ['127.0.0.1', '*'] })).code).toBe('NET_PRIVATE_ADDRESS');
+    expect(err(await safeFetch(`${a.origin}/redirect?to=${toMeta}`, { ...opts(), allowedHosts: ['127.0.0.1', '*'] })).reason).toBe('NET_PRIVATE_ADDRESS');
   });
 
   it('refuses redirects to other schemes', async () => {
     const e = err(await safeFetch(`${a.origin}/redirect?to=${encodeURIComponent('file:///etc/passwd')}`, opts()));
-    expect(e.code).toBe('NET_UNSUPPORTED_SCHEME');
+    expect(e.reason).toBe('NET_UNSUPPORTED_SCHEME');
   });
 
   it('stops redirect loops', async () => {
     const e = err(await safeFetch(`${a.origin}/loop`, { ...opts(), maxRedirects: 3 }));
-    expect(e.code).toBe('NET_TOO_MANY_REDIRECTS');
+    expect(e.reason).toBe('NET_TOO_MANY_REDIRECTS');
   });
 
   it('maxRedirects 0 returns the redirect itself', async () => {
@@ -201,7 +201,7 @@ describe('safeFetch: redirects', () => {
     mock.disableNetConnect();
     mock.get('https://secure.example').intercept({ path: '/start' }).reply(302, '', { headers: { location: 'http://secure.example/plain' } });
     const e = err(await safeFetch('https://secure.example/start', { ...opts(), allowedHosts: ['secure.example'], dispatcher: mock }));
-    expect(e.code).toBe('NET_INSECURE_REDIRECT');
+    expect(e.reason).toBe('NET_INSECURE_REDIRECT');
     await mock.close();
   });
 });
@@ -209,12 +209,12 @@ describe('safeFetch: redirects', () => {
 describe('safeFetch: size, time, cancellation', () => {
   it('refuses a declared length above the cap without reading it', async () => {
     const e = err(await safeFetch(`${a.origin}/big-declared`, { ...opts(), maxBytes: 1000 }));
-    expect(e).toMatchObject({ code: 'NET_RESPONSE_TOO_LARGE', retryable: false });
+    expect(e).toMatchObject({ reason: 'NET_RESPONSE_TOO_LARGE', retryable: false });
   });
 
   it('stops reading a streamed body at the cap', async () => {
     const e = err(await safeFetch(`${a.origin}/stream?bytes=${1024 ** 3}`, { ...opts(), maxBytes: 256 * 1024 }));
-    expect(e.code).toBe('NET_RESPONSE_TOO_LARGE');
+    expect(e.reason).toBe('NET_RESPONSE_TOO_LARGE');
   });
 
   it('law: a body of n bytes passes a cap c exactly when n <= c', async () => {
@@ -222,22 +222,22 @@ describe('safeFetch: size, time, cancellation', () => {
       fc.asyncProperty(fc.integer({ min: 0, max: 300_000 }), fc.integer({ min: 0, max: 300_000 }), async (n, c) => {
         const r = await safeFetch(`${a.origin}/stream?bytes=${n}`, { ...opts(), maxBytes: c });
         if (n <= c) expect(r.ok && r.value.body.length).toBe(n);
-        else expect(!r.ok && r.error.code).toBe('NET_RESPONSE_TOO_LARGE');
+        else expect(!r.ok && r.error.reason).toBe('NET_RESPONSE_TOO_LARGE');
       }),
       { numRuns: 20 },
     );
   });
 
   it('times out waiting for headers and waiting for the body', async () => {
-    expect(err(await safeFetch(`${a.origin}/slow-headers`, { ...opts(), timeoutMs: 200 }))).toMatchObject({ code: 'NET_TIMEOUT', retryable: true });
-    expect(err(await safeFetch(`${a.origin}/slow-body`, { ...opts(), timeoutMs: 200 }))).toMatchObject({ code: 'NET_TIMEOUT', retryable: true });
+    expect(err(await safeFetch(`${a.origin}/slow-headers`, { ...opts(), timeoutMs: 200 }))).toMatchObject({ reason: 'NET_TIMEOUT', retryable: true });
+    expect(err(await safeFetch(`${a.origin}/slow-body`, { ...opts(), timeoutMs: 200 }))).toMatchObject({ reason: 'NET_TIMEOUT', retryable: true });
   });
 
   it('is cancelled by its signal', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    expect(err(await safeFetch(`${a.origin}/slow-headers`, { ...opts(), signal: controller.signal })).code).toBe('NET_CANCELLED');
-    expect(err(await safeFetch(`${a.origin}/echo`, { ...opts(), signal: AbortSignal.abort() })).code).toBe('NET_CANCELLED');
+    expect(err(await safeFetch(`${a.origin}/slow-headers`, { ...opts(), signal: controller.signal })).reason).toBe('NET_CANCELLED');
+    expect(err(await safeFetch(`${a.origin}/echo`, { ...opts(), signal: AbortSignal.abort() })).reason).toBe('NET_CANCELLED');
   });
 });
 

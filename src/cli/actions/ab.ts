@@ -44,6 +44,8 @@ import { progressBar } from './ab-progress.js';
 import type { ExperimentScorer } from '../../agent/experiment-scoring.js';
 import type { AgentSpecification } from '../../spec/agent-spec.js';
 import type { ToolLibrary } from '../../library/tool-library.js';
+import { reportError, usageError } from '../report.js';
+import { CliCodes } from '../codes.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -274,7 +276,7 @@ const bfclAnswers = async (path: string | undefined): Promise<ReadonlyMap<string
 export const action = async (ctx: CommandContext, file: string, options: AbCommandOptions): Promise<number> => {
   const { io } = ctx;
   const usage = (text: string): number => {
-    io.stderr(`gramkit ab: ${text}\n`);
+    usageError(io, text);
     return EXIT_USAGE;
   };
   const refs = options.library ?? [];
@@ -293,7 +295,7 @@ export const action = async (ctx: CommandContext, file: string, options: AbComma
 
   const workspace = await resolveWorkspace(io, options.workspace);
   if (!workspace.ok) {
-    io.stderr(`gramkit: ${workspace.error.message}\n`);
+    reportError(io, workspace.error);
     return EXIT_FAILURE;
   }
   const sources: AgentCatalog[] = [];
@@ -333,7 +335,7 @@ const specVariants = async (
     if (isLeft(loaded)) {
       failed = true;
       const problem = loaded.left;
-      if (problem.message !== undefined) ctx.io.stderr(`gramkit: --spec ${f}: ${problem.message}\n`);
+      if (problem.message !== undefined) usageError(ctx.io, `--spec ${f}: ${problem.message}`);
       else ctx.io.stderr(renderDiagnostics(problem.diagnostics, problem.source?.text ?? '', problem.source?.name ?? f));
       continue;
     }
@@ -342,7 +344,7 @@ const specVariants = async (
     if (tools.size === 0 || unused.length > 0) {
       failed = true;
       const uses = agent.tools.map((t) => t.name).join(', ');
-      ctx.io.stderr(`gramkit: --spec ${f}: ${tools.size === 0 ? 'specifies no tool' : `specifies ${unused.join(', ')}, which agent "${agent.name}" does not use`} (it uses ${uses})\n`);
+      usageError(ctx.io, `--spec ${f}: ${tools.size === 0 ? 'specifies no tool' : `specifies ${unused.join(', ')}, which agent "${agent.name}" does not use`} (it uses ${uses})`);
       continue;
     }
     out.push({ name: names[i + 1] as string, value: { ...agent, tools: agent.tools.map((t) => tools.get(t.name) ?? t) } });
@@ -373,7 +375,7 @@ const experiment = async (ctx: CommandContext, file: string, options: AbCommandO
   // --out *.jsonl: the runs stream to it as they finish; --resume continues it
   const streaming = options.out !== undefined && extname(options.out).toLowerCase() === '.jsonl';
   if (options.resume === true && !streaming) {
-    io.stderr('gramkit ab: --resume continues a results file: give it with --out results.jsonl\n');
+    usageError(io, '--resume continues a results file: give it with --out results.jsonl');
     return EXIT_USAGE;
   }
   let results: ResultsFile | undefined;
@@ -389,7 +391,7 @@ const experiment = async (ctx: CommandContext, file: string, options: AbCommandO
       }
       results = opened.value;
     } catch (e) {
-      io.stderr(`gramkit: cannot write ${options.out}: ${e instanceof Error ? e.message : String(e)}\n`);
+      reportError(io, { reason: CliCodes.UNWRITABLE, message: `cannot write ${options.out}: ${e instanceof Error ? e.message : String(e)}` });
       return EXIT_FAILURE;
     }
   }
@@ -397,7 +399,7 @@ const experiment = async (ctx: CommandContext, file: string, options: AbCommandO
   const inputIds = plan.inputs.map((x, i) => x.id ?? String(i + 1));
   const queued = options.queue === undefined ? undefined : await (await import('./ab-queue.js')).queueExecutor(options.queue, { file, options, cwd: io.cwd }, inputIds);
   if (queued !== undefined && !queued.ok) {
-    io.stderr(`gramkit: --queue ${options.queue}: ${queued.error}\n`);
+    usageError(io, `--queue ${options.queue}: ${queued.error}`);
     return EXIT_FAILURE;
   }
   try {
@@ -430,13 +432,13 @@ export const planExperiment = async (ctx: CommandContext, file: string, options:
 
   const inputsFile = await loadSource(io, options.inputs);
   if (!inputsFile.ok) {
-    io.stderr(`gramkit: ${inputsFile.error.message}\n`);
+    reportError(io, inputsFile.error);
     return EXIT_FAILURE;
   }
   const parsed = parseInputs(inputsFile.value.text, await bfclAnswers(inputsFile.value.path));
   if (parsed.problems.length > 0 || parsed.inputs.length === 0) {
     const problems = parsed.problems.length > 0 ? parsed.problems : ['no inputs (one JSON line per message)'];
-    io.stderr(`gramkit: ${inputsFile.value.name}: ${problems.join('\n  ')}\n`);
+    usageError(io, `${inputsFile.value.name}: ${problems.join('\n  ')}`);
     return EXIT_FAILURE;
   }
 
@@ -484,7 +486,7 @@ export const planExperiment = async (ctx: CommandContext, file: string, options:
   const variants = experimentVariants(parts);
   const loadedScorers = await loadScorers(io.cwd, options.scorer ?? []);
   if (loadedScorers.problems.length > 0) {
-    io.stderr(`gramkit: ${loadedScorers.problems.join('\n  ')}\n`);
+    usageError(io, `${loadedScorers.problems.join('\n  ')}`);
     return EXIT_FAILURE;
   }
   return { agent, variants, inputs: parsed.inputs, scorers: loadedScorers.scorers };
@@ -547,7 +549,7 @@ const runAndReport = async (ctx: CommandContext, options: AbCommandOptions, plan
       await rename(tmp, path);
       return true;
     } catch (e) {
-      io.stderr(`gramkit: cannot write ${file}: ${e instanceof Error ? e.message : String(e)}\n`);
+      reportError(io, { reason: CliCodes.UNWRITABLE, message: `cannot write ${file}: ${e instanceof Error ? e.message : String(e)}` });
       return false;
     }
   };

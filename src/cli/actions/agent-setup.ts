@@ -12,6 +12,7 @@
  *   Keys come from `OPENAI_API_KEY`, `ANTHROPIC_API_KEY` and `GEMINI_API_KEY` in the CLI's
  *   environment only.
  */
+import { formatError } from '../../core/format-error.js';
 import { isRecord } from '../../core/json.js';
 import { declaredLibrary } from './declared-library.js';
 import { declaresImplementation } from '../../tools/declared-kind.js';
@@ -182,7 +183,7 @@ const KEY_VARIABLES: Readonly<Record<string, string>> = {
 export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choice: ModelChoice): Either<Reported, Model> => {
   const id = choice.model ?? agent.model ?? 'offline';
   const parsed = parseModelId(id);
-  if (parsed._tag === 'Left') return left(fail(ctx, `error[${parsed.left.code}]: ${parsed.left.message}`));
+  if (parsed._tag === 'Left') return left(fail(ctx, formatError(parsed.left)));
   const provider = parsed.right.provider;
   const keyVariable = KEY_VARIABLES[provider];
   if (choice.baseUrl !== undefined && keyVariable === undefined) {
@@ -202,7 +203,7 @@ export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choic
     const hint = missingKey
       ? `set ${keyVariable} in the environment, or run the offline demo model with --model offline`
       : `the model comes from ${from}; accepted forms: ${MODEL_ID_FORMS.join(', ')}`;
-    return left(fail(ctx, `error[${made.left.code}]: ${made.left.message}\n  hint: ${hint}`));
+    return left(fail(ctx, formatError({ reason: made.left.reason, message: made.left.message, hint })));
   }
   return right(choice.record !== undefined ? recordModel(made.right, choice.record, { cwd: ctx.io.cwd }) : made.right);
 };

@@ -77,7 +77,7 @@ export const openCliCatalog = async (location: string, io: CliIO, options: CliCa
   });
   if (!opened.ok) {
     await store.close().catch(() => undefined);
-    return err(`${opened.error.code}: ${opened.error.message}`);
+    return err(`${opened.error.reason}: ${opened.error.message}`);
   }
   return ok(opened.value);
 };

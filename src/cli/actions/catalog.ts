@@ -14,7 +14,7 @@ import { contentToGram } from '../../catalog/content.js';
 import { newId, isUuidV7 } from '../../catalog/ids.js';
 import { isSlug, slugOfRegistryId } from '../../catalog/slug.js';
 import type { ToolRecord } from '../../catalog/records.js';
-import type { CatalogResult } from '../../catalog/result.js';
+import { type CatalogResult, catalogCodes } from '../../catalog/result.js';
 import { decodeStoredTool } from '../../catalog/tool-json.js';
 import { isJsonObject } from '../../core/json.js';
 import type { JsonObject } from '../../core/json-schema.js';
@@ -25,6 +25,8 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../conte
 import { openCliCatalog, storeLocation } from './catalog-store.js';
 import { functionLibraries } from './spec-source.js';
 import { isLeft } from '../../core/either.js';
+import { reportError, usageError } from '../report.js';
+import { CliCodes } from '../codes.js';
 
 interface Options {
   readonly data?: string;
@@ -54,7 +56,7 @@ export const action = async (ctx: CommandContext, name: string, args: ReadonlyAr
   const positional = args.slice(0, -2);
   const where = storeLocation(options, io);
   if (where.problem !== undefined) {
-    io.stderr(`gramkit catalog ${name}: ${where.problem}\n`);
+    usageError(io, `${where.problem}`);
     return EXIT_USAGE;
   }
   // the libraries `function` tools name (--library): without them, such tools are unavailable, saying so
@@ -88,7 +90,7 @@ export const action = async (ctx: CommandContext, name: string, args: ReadonlyAr
       case 'import':
         return await importFile(c, positional[0] as string);
       default:
-        io.stderr(`gramkit catalog: unknown command ${name}\n`);
+        usageError(io, `unknown command ${name}`);
         return EXIT_USAGE;
     }
   } finally {
@@ -106,7 +108,7 @@ interface Run {
 const refused = (r: Run, what: string, result: CatalogResult<unknown>): number => {
   if (!result.ok) {
     const details = result.error.diagnostics !== undefined && result.error.diagnostics.length > 1 ? `\n${formatDiagnostics(result.error.diagnostics)}` : '';
-    r.ctx.io.stderr(`gramkit catalog ${r.name}: ${what}: error[${result.error.code}]: ${result.error.message}${details}\n`);
+    reportError(r.ctx.io, { reason: result.error.reason, message: `${what}: ${result.error.message}${details}` });
   }
   return EXIT_FAILURE;
 };
@@ -173,7 +175,7 @@ const toolRef = async (r: Run, text: string): Promise<CatalogResult<ToolRef>> =>
     matches.length === 0
       ? `no tool ${text}`
       : `${text} names ${matches.length} tools (${matches.map((t) => `${t['bundleSlug'] as string}/${t['slug'] as string}@${t['version'] as string}`).join(', ')}); name one as bundle/slug@version or by toolID`;
-  return { ok: false, error: { code: matches.length === 0 ? CatalogCodes.TOOL_NOT_FOUND : CatalogCodes.CONFLICT, message: detail } };
+  return { ok: false, error: { ...catalogCodes(matches.length === 0 ? CatalogCodes.TOOL_NOT_FOUND : CatalogCodes.CONFLICT), message: detail } };
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -184,7 +186,7 @@ const readText = async (r: Run, file: string): Promise<string | undefined> => {
   try {
     return await readFile(isAbsolute(file) ? file : resolve(r.ctx.io.cwd, file), 'utf8');
   } catch (e) {
-    r.ctx.io.stderr(`gramkit catalog ${r.name}: cannot read ${file}: ${(e as Error).message}\n`);
+    reportError(r.ctx.io, { reason: CliCodes.UNREADABLE, message: `cannot read ${file}: ${(e as Error).message}` });
     return undefined;
   }
 };
@@ -243,7 +245,7 @@ const add = async (r: Run, files: ReadonlyArray<string>): Promise<number> => {
     try {
       doc = JSON.parse(text);
     } catch (e) {
-      r.ctx.io.stderr(`gramkit catalog add: ${file} is not JSON: ${(e as Error).message}\n`);
+      reportError(r.ctx.io, { reason: CliCodes.INVALID_JSON, message: `${file} is not JSON: ${(e as Error).message}` });
       code = EXIT_FAILURE;
       continue;
     }
@@ -253,7 +255,7 @@ const add = async (r: Run, files: ReadonlyArray<string>): Promise<number> => {
     for (const [i, item] of items.entries()) {
       const label = bootstrap !== undefined ? `${file} tools[${i}]` : Array.isArray(doc) ? `${file}[${i}]` : file;
       if (!isJsonObject(item)) {
-        r.ctx.io.stderr(`gramkit catalog add: ${label}: expected a tool (a JSON object)\n`);
+        usageError(r.ctx.io, `${label}: expected a tool (a JSON object)`);
         code = EXIT_FAILURE;
         continue;
       }
@@ -295,11 +297,11 @@ const importFile = async (r: Run, file: string): Promise<number> => {
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    r.ctx.io.stderr(`gramkit catalog import: ${file} is not JSON: ${(e as Error).message}\n`);
+    reportError(r.ctx.io, { reason: CliCodes.INVALID_JSON, message: `${file} is not JSON: ${(e as Error).message}` });
     return EXIT_FAILURE;
   }
   if (!isJsonObject(doc) || !Array.isArray(doc['bundles']) || !Array.isArray(doc['tools'])) {
-    r.ctx.io.stderr(`gramkit catalog import: ${file} is not an export ({"bundles": [...], "tools": [...]}); add tool.json files with gramkit catalog add\n`);
+    usageError(r.ctx.io, `${file} is not an export ({"bundles": [...], "tools": [...]}); add tool.json files with gramkit catalog add`);
     return EXIT_FAILURE;
   }
   let code = EXIT_OK;
@@ -314,7 +316,7 @@ const importFile = async (r: Run, file: string): Promise<number> => {
   for (const t of doc['tools']) {
     const stored = decodeStoredTool(t);
     if (stored._tag === 'Left') {
-      r.ctx.io.stderr(`gramkit catalog import: a tool record does not decode: ${stored.left.map((d) => d.message).join('; ')}\n`);
+      reportError(r.ctx.io, { reason: CatalogCodes.INVALID_RECORD, message: `a tool record does not decode: ${stored.left.map((d) => d.message).join('; ')}` });
       code = EXIT_FAILURE;
       continue;
     }
@@ -415,7 +417,7 @@ const whyUnavailable = (tools: ReadonlyArray<JsonObject>): string =>
 const search = async (r: Run, query: string): Promise<number> => {
   const limit = r.options.limit === undefined ? 20 : Number(r.options.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-    r.ctx.io.stderr(`gramkit catalog search: --limit must be a whole number from 1 to 1000\n`);
+    usageError(r.ctx.io, `--limit must be a whole number from 1 to 1000`);
     return EXIT_USAGE;
   }
   const p = await r.catalog.searchTools({ q: query, includeDisabled: r.options.all === true, pageSize: limit });
@@ -427,7 +429,7 @@ const search = async (r: Run, query: string): Promise<number> => {
 const exportCatalog = async (r: Run): Promise<number> => {
   const format = r.options.format ?? 'json';
   if (format !== 'json' && format !== 'gram') {
-    r.ctx.io.stderr(`gramkit catalog export: --format is json or gram, got ${JSON.stringify(format)}\n`);
+    usageError(r.ctx.io, `--format is json or gram, got ${JSON.stringify(format)}`);
     return EXIT_USAGE;
   }
   let bundleIDs: ReadonlyArray<string> | undefined;
@@ -481,7 +483,7 @@ const toggle = async (r: Run, tool: string | undefined, isEnabled: boolean): Pro
   const verb = isEnabled ? 'enabled' : 'disabled';
   if (tool === undefined) {
     if (r.options.bundle === undefined) {
-      r.ctx.io.stderr(`gramkit catalog ${r.name}: name a tool, or a bundle with --bundle\n`);
+      usageError(r.ctx.io, `name a tool, or a bundle with --bundle`);
       return EXIT_USAGE;
     }
     const b = await bundleId(r, r.options.bundle);
@@ -502,7 +504,7 @@ const toggle = async (r: Run, tool: string | undefined, isEnabled: boolean): Pro
 const remove = async (r: Run, tool: string | undefined): Promise<number> => {
   if (tool === undefined) {
     if (r.options.bundle === undefined) {
-      r.ctx.io.stderr('gramkit catalog rm: name a tool, or a bundle with --bundle\n');
+      usageError(r.ctx.io, 'name a tool, or a bundle with --bundle');
       return EXIT_USAGE;
     }
     const b = await bundleId(r, r.options.bundle);

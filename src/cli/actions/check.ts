@@ -28,6 +28,7 @@ import { declaresImplementation } from '../../tools/declared-kind.js';
 import { expandArguments } from './gram-input.js';
 import { countText, diagnosticsJson, renderDiagnostics } from './gram-report.js';
 import { loadLibraryArgument, readSpecSource, resolveWorkspace, type SpecSource, specsOfSource } from './spec-source.js';
+import { reportError, usageError } from '../report.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -81,7 +82,7 @@ const runChecks = async (ctx: CommandContext, source: SpecSource, specs: Specifi
   for (const a of specs.agents) {
     if (a.model === undefined) continue;
     const m = parseModelId(a.model);
-    if (m._tag === 'Left') out.push(error(m.left.code, `agent \`${a.name}\`: ${m.left.message}`, { file: source.name, hint: '`gramkit run --model` can override it' }));
+    if (m._tag === 'Left') out.push(error(m.left.reason, `agent \`${a.name}\`: ${m.left.message}`, { file: source.name, hint: '`gramkit run --model` can override it' }));
   }
   const declared = await declaredLibraryOf(toolsOf(specs).filter((t) => !builtins.has(t.name)), ctx, workspace);
   if (declared?._tag === 'Left') out.push(...declared.left.map(secretsAreEnvironment));
@@ -184,7 +185,7 @@ export const checkSource = async (
 
 const checkOne = async (ctx: CommandContext, arg: string, options: CheckCommandOptions, workspace: string): Promise<FileReport> => {
   const read = await readSpecSource(ctx.io, arg);
-  if (!read.ok) return { diagnostics: [error(read.error.code, read.error.message)], text: '', name: arg };
+  if (!read.ok) return { diagnostics: [error(read.error.reason, read.error.message)], text: '', name: arg };
   const source = read.value;
   return { diagnostics: (await checkSource(ctx, source, options, workspace)).diagnostics, text: source.text, name: source.name };
 };
@@ -192,12 +193,12 @@ const checkOne = async (ctx: CommandContext, arg: string, options: CheckCommandO
 export const action = async (ctx: CommandContext, files: ReadonlyArray<string>, options: CheckCommandOptions): Promise<number> => {
   const args = await expandArguments(ctx.io, files);
   if (args.length === 0) {
-    ctx.io.stderr('gramkit: no .gram files found\n');
+    usageError(ctx.io, 'no .gram files found');
     return EXIT_FAILURE;
   }
   const workspace = await resolveWorkspace(ctx.io, options.workspace);
   if (!workspace.ok) {
-    ctx.io.stderr(`gramkit: ${workspace.error.message}\n`);
+    reportError(ctx.io, workspace.error);
     return EXIT_FAILURE;
   }
   let errors = 0;

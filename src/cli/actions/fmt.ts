@@ -10,6 +10,8 @@ import { formatGram } from '../../gram/print.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { expandArguments, loadSource } from './gram-input.js';
 import { renderDiagnostics } from './gram-report.js';
+import { reportError, usageError } from '../report.js';
+import { CliCodes } from '../codes.js';
 
 export interface FmtCommandOptions {
   readonly write?: boolean;
@@ -31,17 +33,17 @@ const writeAtomically = async (path: string, text: string): Promise<void> => {
 
 export const action = async (ctx: CommandContext, files: ReadonlyArray<string>, options: FmtCommandOptions): Promise<number> => {
   if (options.write === true && options.check === true) {
-    ctx.io.stderr('gramkit: --write and --check cannot be used together\n');
+    usageError(ctx.io, '--write and --check cannot be used together');
     return EXIT_USAGE;
   }
   const width = options.width === undefined ? 80 : Number(options.width);
   if (!Number.isInteger(width) || width < 20 || width > 400) {
-    ctx.io.stderr('gramkit: --width must be an integer between 20 and 400\n');
+    usageError(ctx.io, '--width must be an integer between 20 and 400');
     return EXIT_USAGE;
   }
   const args = await expandArguments(ctx.io, files);
   if (options.write === true && args.includes('-')) {
-    ctx.io.stderr('gramkit: --write cannot rewrite standard input\n');
+    usageError(ctx.io, '--write cannot rewrite standard input');
     return EXIT_USAGE;
   }
   let code = EXIT_OK;
@@ -49,7 +51,7 @@ export const action = async (ctx: CommandContext, files: ReadonlyArray<string>, 
   for (const arg of args) {
     const loaded = await loadSource(ctx.io, arg);
     if (!loaded.ok) {
-      ctx.io.stderr(`gramkit: ${loaded.error.message}\n`);
+      reportError(ctx.io, loaded.error);
       code = EXIT_FAILURE;
       continue;
     }
@@ -72,7 +74,7 @@ export const action = async (ctx: CommandContext, files: ReadonlyArray<string>, 
           await writeAtomically(path, formatted);
           ctx.io.stdout(`formatted ${name}\n`);
         } catch (e) {
-          ctx.io.stderr(`gramkit: cannot write ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
+          reportError(ctx.io, { reason: CliCodes.UNWRITABLE, message: `cannot write ${name}: ${e instanceof Error ? e.message : String(e)}` });
           code = EXIT_FAILURE;
         }
       }

@@ -21,6 +21,7 @@ import { loadSource, type Loaded } from './gram-input.js';
 import type { CommandContext } from '../context.js';
 import { isMcpAddress, openMcp } from './mcp-source.js';
 import { visibleControls } from '../terminal-text.js';
+import { reportError } from '../report.js';
 
 export interface ImportCommandOptions {
   readonly from?: string;
@@ -93,7 +94,7 @@ export const action = async (ctx: CommandContext, file: string, options: ImportC
   const mcp = isMcpAddress(file);
   const loaded = await loadInput(ctx, file);
   if (!loaded.ok) {
-    ctx.io.stderr(`gramkit: ${loaded.error.message}\n`);
+    reportError(ctx.io, loaded.error);
     ctx.exit(1);
     return;
   }

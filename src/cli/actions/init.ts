@@ -14,6 +14,8 @@ import { parseSpecifications } from '../../spec/load.js';
 import { toolsToTypeScript } from '../../spec/to-typescript.js';
 import { VERSION } from '../version.js';
 import { EXIT_FAILURE, EXIT_OK, type CommandContext } from '../context.js';
+import { reportError, usageError } from '../report.js';
+import { CliCodes } from '../codes.js';
 
 // -------------------------------------------------------------------------------------------------
 // the files
@@ -132,14 +134,14 @@ export const action = async (ctx: CommandContext, dir: string): Promise<number> 
   const taken = [];
   for (const [name] of files) if (await exists(join(target, name))) taken.push(name);
   if (taken.length > 0) {
-    ctx.io.stderr(`gramkit: ${dir} already has ${taken.join(', ')}: init writes nothing rather than overwrite (choose an empty folder: gramkit init <dir>)\n`);
+    usageError(ctx.io, `${dir} already has ${taken.join(', ')}: init writes nothing rather than overwrite (choose an empty folder: gramkit init <dir>)`);
     return EXIT_FAILURE;
   }
   try {
     await mkdir(target, { recursive: true });
     for (const [name, text] of files) await writeFile(join(target, name), text, { encoding: 'utf8', flag: 'wx' });
   } catch (e) {
-    ctx.io.stderr(`gramkit: cannot write into ${dir}: ${(e as Error).message}\n`);
+    reportError(ctx.io, { reason: CliCodes.UNWRITABLE, message: `cannot write into ${dir}: ${(e as Error).message}` });
     return EXIT_FAILURE;
   }
   const cd = dir === '.' ? [] : [`cd ${/^[\w./-]+$/.test(dir) ? dir : `'${dir.replace(/'/g, `'\\''`)}'`}`];

@@ -30,6 +30,8 @@ import type { ToolLibrary } from '../../library/tool-library.js';
 import { invokeGated } from '../../policy/guard.js';
 import { headerLibraryOf } from './spec-facts.js';
 import { commandApprover, commandPolicies } from './policies.js';
+import { reportError, usageError } from '../report.js';
+import { CliCodes } from '../codes.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -70,11 +72,15 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
     ...Object.fromEntries(servers.map((a) => [a, mcpLibrary(ctx, a)])),
   };
   const usage = (message: string): void => {
-    io.stderr(`gramkit invoke: ${message}\n`);
+    usageError(io, message);
     ctx.exit(EXIT_USAGE);
   };
   const failed = (message: string): void => {
     io.stderr(`${message}\n`);
+    ctx.exit(EXIT_FAILURE);
+  };
+  const failedWith = (reason: string, message: string): void => {
+    reportError(io, { reason, message });
     ctx.exit(EXIT_FAILURE);
   };
 
@@ -93,7 +99,7 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
     try {
       specs = await namedSource.specifications();
     } catch (e) {
-      return failed(`error: cannot load the specifications of "${source}": ${e instanceof Error ? e.message : String(e)}`);
+      return failedWith(CliCodes.LIBRARY_LOAD_FAILED, `cannot load the specifications of "${source}": ${e instanceof Error ? e.message : String(e)}`);
     }
   } else {
     const path = isAbsolute(source) ? source : resolve(io.cwd, source);
@@ -102,7 +108,7 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
       text = source === '-' ? await io.readStdin() : await readFile(path, 'utf8');
     } catch (e) {
       const code = (e as { code?: string }).code;
-      return failed(`error: cannot read ${source}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : e instanceof Error ? e.message : String(e)}`);
+      return failedWith(CliCodes.UNREADABLE, `cannot read ${source}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : e instanceof Error ? e.message : String(e)}`);
     }
     const filename = source === '-' ? '<stdin>' : source;
     const loaded = loadSpecifications([{ text, filename, format: extname(source).toLowerCase() === '.json' ? 'json' : 'gram' }]);
@@ -110,7 +116,7 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
     specs = loaded.right.tools;
     const format = extname(source).toLowerCase() === '.json' ? 'json' : 'gram';
     const header = headerLibraryOf(ctx, { name: filename, text, format, builtin: false, ...(source !== '-' ? { path } : {}) });
-    if (header.problem !== undefined) return failed(`error: ${filename}: ${header.problem}`);
+    if (header.problem !== undefined) return failedWith(CliCodes.INVALID_HEADER, `${filename}: ${header.problem}`);
     headerLibrary = header.library;
   }
 
@@ -125,7 +131,7 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
   } else {
     spec = specs.find((s) => s.name === opts.tool);
     if (spec === undefined) {
-      return failed(`error: ${source} defines no tool "${opts.tool}"${names.length > 0 ? `; it defines ${names.join(', ')}` : ''}`);
+      return failedWith(CliCodes.UNKNOWN_TOOL, `${source} defines no tool "${opts.tool}"${names.length > 0 ? `; it defines ${names.join(', ')}` : ''}`);
     }
   }
   if (spec === undefined) return usage(`${source} defines no tool`);

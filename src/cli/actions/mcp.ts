@@ -32,6 +32,7 @@ import { renderDiagnostics } from './gram-report.js';
 import { commandPolicies } from './policies.js';
 import { isMcpAddress } from './mcp-source.js';
 import { BUILTIN, loadSpecSource, resolveWorkspace } from './spec-source.js';
+import { reportError, usageError } from '../report.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -98,17 +99,17 @@ const load = async (ctx: CommandContext, file: string, options: McpCommandOption
 export const action = async (ctx: CommandContext, file: string, options: McpCommandOptions): Promise<number> => {
   const { io } = ctx;
   if (file === '-') {
-    io.stderr('gramkit mcp: stdin carries the protocol, so the specifications must come from a file (or builtin)\n');
+    usageError(io, 'stdin carries the protocol, so the specifications must come from a file (or builtin)');
     return EXIT_USAGE;
   }
   const timeout = positiveInteger('--timeout', options.timeout);
   if (timeout.problem !== undefined) {
-    io.stderr(`gramkit mcp: ${timeout.problem}\n`);
+    usageError(io, `${timeout.problem}`);
     return EXIT_USAGE;
   }
   const workspace = await resolveWorkspace(io, options.workspace);
   if (!workspace.ok) {
-    io.stderr(`gramkit: ${workspace.error.message}\n`);
+    reportError(io, workspace.error);
     return EXIT_FAILURE;
   }
   const first = await load(ctx, file, options, workspace.value);

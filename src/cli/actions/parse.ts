@@ -10,6 +10,7 @@ import { formatGram } from '../../gram/print.js';
 import { EXIT_FAILURE, EXIT_OK, type CommandContext } from '../context.js';
 import { loadSource } from './gram-input.js';
 import { renderDiagnostics } from './gram-report.js';
+import { reportError } from '../report.js';
 
 export interface ParseCommandOptions {
   readonly strict?: boolean;
@@ -20,7 +21,7 @@ export interface ParseCommandOptions {
 export const action = async (ctx: CommandContext, file: string, options: ParseCommandOptions): Promise<number> => {
   const loaded = await loadSource(ctx.io, file);
   if (!loaded.ok) {
-    ctx.io.stderr(`gramkit: ${loaded.error.message}\n`);
+    reportError(ctx.io, loaded.error);
     return EXIT_FAILURE;
   }
   const { name, text } = loaded.value;

@@ -26,6 +26,7 @@ import { functionLibraries, resolveWorkspace } from './spec-source.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import { isLeft } from '../../core/either.js';
 import { type AgentCatalog, catalogLibrary, openAgentCatalog } from './catalog-library.js';
+import { reportError, usageError } from '../report.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -69,15 +70,15 @@ export const describeEvent = (e: AgentEvent): string | undefined => {
       return `[step ${e.step}] model (${e.finishReason}, ${e.usage.inputTokens}+${e.usage.outputTokens} tokens, ${e.durationMs.toFixed(1)} ms)${text}${what}`;
     }
     case 'model-error':
-      return `[step ${e.step}] model failed: ${e.code}: ${e.message}`;
+      return `[step ${e.step}] model failed: ${e.reason}: ${e.message}`;
     case 'approval-asked':
       return `[step ${e.step}] ${e.request.tool} needs approval: ${e.request.reason}`;
     case 'approval-answered':
       return `[step ${e.step}] ${e.request.tool} ${e.response.approved ? `approved${e.response.modifiedArgs !== undefined ? ' with changed arguments' : ''}` : `refused${e.response.message !== undefined ? `: ${e.response.message}` : ''}`}`;
     case 'tool-call-finished':
-      return `[step ${e.step}] ${e.call.name} → ${e.result.ok ? `ok ${cut(JSON.stringify(e.result.value) ?? 'null', 120)}` : `${e.result.error.code}: ${cut(e.result.error.message, 200)}`} (${e.durationMs.toFixed(1)} ms)`;
+      return `[step ${e.step}] ${e.call.name} → ${e.result.ok ? `ok ${cut(JSON.stringify(e.result.value) ?? 'null', 120)}` : `${e.result.error.reason}: ${cut(e.result.error.message, 200)}`} (${e.durationMs.toFixed(1)} ms)`;
     case 'run-finished':
-      return `run finished: ${e.ok ? 'answered' : e.code} after ${e.steps} step${e.steps === 1 ? '' : 's'} (${e.durationMs.toFixed(1)} ms)`;
+      return `run finished: ${e.ok ? 'answered' : e.reason} after ${e.steps} step${e.steps === 1 ? '' : 's'} (${e.durationMs.toFixed(1)} ms)`;
     default:
       return undefined;
   }
@@ -112,7 +113,7 @@ const printResult = (ctx: CommandContext, result: AgentResult, options: RunComma
 export const action = async (ctx: CommandContext, file: string, message: string | undefined, options: RunCommandOptions): Promise<number> => {
   const { io } = ctx;
   const usage = (text: string): number => {
-    io.stderr(`gramkit run: ${text}\n`);
+    usageError(io, text);
     return EXIT_USAGE;
   };
   if (options.yes === true && options.deny === true) return usage('--yes and --deny cannot be used together');
@@ -124,7 +125,7 @@ export const action = async (ctx: CommandContext, file: string, message: string 
 
   const workspace = await resolveWorkspace(io, options.workspace);
   if (!workspace.ok) {
-    io.stderr(`gramkit: ${workspace.error.message}\n`);
+    reportError(io, workspace.error);
     return EXIT_FAILURE;
   }
   let source: AgentCatalog | undefined;
@@ -153,7 +154,7 @@ export const action = async (ctx: CommandContext, file: string, message: string 
 const runWith = async (ctx: CommandContext, file: string, message: string | undefined, options: RunCommandOptions, workspacePath: string, source: AgentCatalog | undefined): Promise<number> => {
   const { io } = ctx;
   const usage = (text: string): number => {
-    io.stderr(`gramkit run: ${text}\n`);
+    usageError(io, text);
     return EXIT_USAGE;
   };
   const maxSteps = positiveInteger('--max-steps', options.maxSteps);

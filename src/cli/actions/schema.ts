@@ -13,6 +13,8 @@ import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { loadSpecSource } from './spec-source.js';
 import { renderDiagnostics } from './gram-report.js';
 import type { CommandContext } from '../context.js';
+import { reportError, usageError } from '../report.js';
+import { CliCodes } from '../codes.js';
 
 // -------------------------------------------------------------------------------------------------
 // shared: loading specifications for a command
@@ -24,7 +26,7 @@ export const loadSpecsForCli = async (ctx: CommandContext, file: string): Promis
   const loaded = await loadSpecSource(ctx, file);
   if (loaded._tag === 'Left') {
     const f = loaded.left;
-    if (f.message !== undefined) ctx.io.stderr(`gramkit: ${f.message}\n`);
+    if (f.message !== undefined) usageError(ctx.io, `${f.message}`);
     else if (f.diagnostics.length > 0) ctx.io.stderr(renderDiagnostics(f.diagnostics, f.source?.text ?? '', f.source?.name ?? file));
     ctx.exit(1);
     return undefined;
@@ -41,7 +43,7 @@ export const pickTool = (ctx: CommandContext, specs: Specifications, name: strin
   if (t !== undefined) return t;
   const names = specs.tools.map((x) => x.name);
   const hint = didYouMean(name, names);
-  ctx.io.stderr(`gramkit: ${file} has no tool named "${name}"${hint !== undefined ? ` (${hint})` : names.length > 0 ? ` (tools: ${names.join(', ')})` : ''}\n`);
+  reportError(ctx.io, { reason: CliCodes.UNKNOWN_TOOL, message: `${file} has no tool named "${name}"${hint !== undefined ? ` (${hint})` : names.length > 0 ? ` (tools: ${names.join(', ')})` : ''}` });
   ctx.exit(1);
   return undefined;
 };
@@ -79,7 +81,7 @@ export const action = async (ctx: CommandContext, file: string, options: SchemaO
   const byName: Record<string, JsonValue> = {};
   if (format === 'jsonschema' || options.output === true) {
     if (options.output === true && format !== 'jsonschema') {
-      ctx.io.stderr('gramkit: --output prints the result schemas in JSON Schema; it cannot be combined with --format\n');
+      usageError(ctx.io, '--output prints the result schemas in JSON Schema; it cannot be combined with --format');
       ctx.exit(2);
       return;
     }
@@ -88,7 +90,7 @@ export const action = async (ctx: CommandContext, file: string, options: SchemaO
     const dialects = await import('../../spec/dialects/index.js');
     const parsed = dialects.parseDialect(format);
     if (parsed._tag === 'Left') {
-      for (const d of parsed.left) ctx.io.stderr(`gramkit: ${d.message}${d.hint !== undefined ? ` (${d.hint})` : ''}\n`);
+      for (const d of parsed.left) usageError(ctx.io, `${d.message}${d.hint !== undefined ? ` (${d.hint})` : ''}`);
       ctx.exit(2);
       return;
     }

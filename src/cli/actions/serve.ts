@@ -26,6 +26,7 @@ import { openCliCatalog, storeLocation } from './catalog-store.js';
 import { generatedTokenPath, NO_AUTH_WARNING, readAuth, saveToken } from './serve-auth.js';
 import { functionLibraries, resolveWorkspace, webSearchOf } from './spec-source.js';
 import { isLeft } from '../../core/either.js';
+import { usageError } from '../report.js';
 
 export interface ServeCommandOptions {
   readonly host?: string;
@@ -77,11 +78,11 @@ const bootstrapDocument = async (cwd: string, given: string | undefined): Promis
 export const action = async (ctx: CommandContext, options: ServeCommandOptions): Promise<number> => {
   const { io } = ctx;
   const usage = (text: string): number => {
-    io.stderr(`gramkit serve: ${text}\n`);
+    usageError(io, text);
     return EXIT_USAGE;
   };
   const failed = (text: string): number => {
-    io.stderr(`gramkit serve: ${text}\n`);
+    usageError(io, text);
     return EXIT_FAILURE;
   };
   const host = options.host ?? DEFAULT_HOST;
@@ -157,7 +158,7 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   const registered = await catalog.bootstrap(boot.doc ?? nucleusToolJson(usable));
   if (!registered.ok) {
     await closeAll();
-    return failed(`${registered.error.code}: ${registered.error.message}`);
+    return failed(`${registered.error.reason}: ${registered.error.message}`);
   }
   for (const s of registered.value.skipped) io.stderr(`gramkit serve: bootstrap: ${s.id} skipped: ${s.reason}\n`);
   // the store emptied under the server (Redis FLUSHALL): the catalog starts again from nothing, and
@@ -165,13 +166,13 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   catalog.onWiped(async () => {
     io.stderr(`gramkit serve: the store ${catalog.store.location} was wiped: bootstrapping again\n`);
     const again = await catalog.bootstrap(boot.doc ?? nucleusToolJson(usable));
-    if (!again.ok) io.stderr(`gramkit serve: bootstrap after the wipe: ${again.error.code}: ${again.error.message}\n`);
+    if (!again.ok) io.stderr(`gramkit serve: bootstrap after the wipe: ${again.error.reason}: ${again.error.message}\n`);
   });
   for (const p of catalog.problems()) io.stderr(`gramkit serve: warning: the stored record ${p.record} does not decode and is skipped: ${p.diagnostics.map((d) => d.message).join('; ')}\n`);
 
   // the catalog's enabled tools over MCP (Streamable HTTP) at /mcp; list_changed follows the catalog
   const mcpMount = await catalogMcpMount(catalog, { local: isLoopbackHost(host), version: VERSION, ...(approvals !== undefined ? { approvals } : {}) });
-  if (!mcpMount.ok) io.stderr(`gramkit serve: warning: ${mcpMount.error.code}: ${mcpMount.error.message}\n`);
+  if (!mcpMount.ok) io.stderr(`gramkit serve: warning: ${mcpMount.error.reason}: ${mcpMount.error.message}\n`);
   const mcp = mcpMount.ok ? mcpMount.value : undefined;
   const service = createService({
     catalog,

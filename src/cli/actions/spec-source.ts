@@ -11,7 +11,7 @@
  *
  * `builtin` is a name, not a file: to use a file named so, write `./builtin`.
  */
-import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
+import { type CodedError, codedError, failWith, ok, type Result } from '../../core/result.js';
 import { type CliCode, CliCodes } from '../codes.js';
 import { stat } from 'node:fs/promises';
 import { extname, isAbsolute, resolve } from 'node:path';
@@ -135,7 +135,7 @@ export const resolveWorkspace = async (io: CliIO, dir: string | undefined): Prom
  */
 export const webSearchOf = (env: Readonly<Record<string, string | undefined>>): Result<WebSearchBackend | undefined, CodedError<string>> => {
   const w = webSearchFromEnv(env);
-  return isLeft(w) ? { ok: false, error: { code: w.left.code, retryable: false, message: `${w.left.message}${w.left.hint !== undefined ? ` (${w.left.hint})` : ''}` } } : ok(w.right);
+  return isLeft(w) ? { ok: false, error: codedError(w.left.code, `${w.left.message}${w.left.hint !== undefined ? ` (${w.left.hint})` : ''}`) } : ok(w.right);
 };
 
 /** The named libraries a command accepts: `builtin`, confined to `workspace` (which must be a directory), with the environment's `web_search` backend. */

@@ -7,6 +7,8 @@ import { isAbsolute, resolve } from 'node:path';
 import { toolsToTypeScript } from '../../spec/to-typescript.js';
 import { loadSpecsForCli, selectTools } from './schema.js';
 import type { CommandContext } from '../context.js';
+import { reportError } from '../report.js';
+import { CliCodes } from '../codes.js';
 
 export interface TypesOptions {
   readonly tool?: string;
@@ -27,7 +29,7 @@ export const action = async (ctx: CommandContext, file: string, options: TypesOp
   try {
     await writeFile(path, text, 'utf8');
   } catch (e) {
-    ctx.io.stderr(`gramkit: cannot write ${options.out}: ${(e as Error).message}\n`);
+    reportError(ctx.io, { reason: CliCodes.UNWRITABLE, message: `cannot write ${options.out}: ${(e as Error).message}` });
     ctx.exit(1);
   }
 };

@@ -13,6 +13,7 @@ import { validateToolArgs } from '../../spec/validate.js';
 import { loadSource } from './gram-input.js';
 import { loadSpecsForCli, pickTool, printJson } from './schema.js';
 import type { CommandContext } from '../context.js';
+import { reportError, usageError } from '../report.js';
 
 export interface ValidateOptions {
   readonly tool?: string;
@@ -31,12 +32,12 @@ const parseJson = (text: string): Result<unknown, CodedError<CliCode>> => {
 
 export const action = async (ctx: CommandContext, file: string, options: ValidateOptions): Promise<void> => {
   if ((options.args === undefined) === (options.calls === undefined)) {
-    ctx.io.stderr('gramkit: give either --args (with --tool) or --calls\n');
+    usageError(ctx.io, 'give either --args (with --tool) or --calls');
     ctx.exit(2);
     return;
   }
   if (options.args !== undefined && options.tool === undefined) {
-    ctx.io.stderr('gramkit: --args needs --tool NAME\n');
+    usageError(ctx.io, '--args needs --tool NAME');
     ctx.exit(2);
     return;
   }
@@ -79,7 +80,7 @@ interface CallResult {
 const many = async (ctx: CommandContext, specs: Specifications, callsFile: string, defaultTool: string | undefined): Promise<void> => {
   const loaded = await loadSource(ctx.io, callsFile);
   if (!loaded.ok) {
-    ctx.io.stderr(`gramkit: ${loaded.error.message}\n`);
+    reportError(ctx.io, loaded.error);
     ctx.exit(1);
     return;
   }

@@ -79,7 +79,7 @@ export const sharedLimits = (store: LimitStore, options: { readonly requestsPerM
         await waitForPause().catch(() => undefined);
         if (options.requestsPerMinute !== undefined) await takePlace(options.requestsPerMinute).catch(() => undefined);
         const response = await model.generate(request);
-        if (!response.ok && response.error.code === AgentCodes.RATE_LIMITED) {
+        if (!response.ok && response.error.reason === AgentCodes.RATE_LIMITED) {
           const asked = (response.error.details as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
           const delay = typeof asked === 'number' && Number.isFinite(asked) && asked >= 0 ? Math.min(asked, WINDOW_MS) : 1000;
           await store.eval(PAUSE, { keys: [pauseKey], arguments: [String(Math.max(1, Math.round(delay)))] }).catch(() => undefined);

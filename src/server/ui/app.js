@@ -342,8 +342,8 @@ const renderTester = (tool) => {
 const loadUsage = async () => {
   const { usage } = await api('GET', '/api/v1/tools/usage?limit=20');
   $('usage').tBodies[0].replaceChildren(
-    ...usage.map((u) =>
-      el('tr', { class: u.ok ? 'ok' : 'failed' }, el('td', {}, u.ts), el('td', {}, u.tool === u.toolID ? (state.names.get(u.toolID) ?? u.tool) : u.tool), el('td', {}, u.agent_id ?? '—'), el('td', {}, u.ok ? 'ok' : (u.code ?? 'failed')), el('td', {}, `${Math.round(u.durationMs * 10) / 10} ms`)),
+    ...usage.map((u) => [u, u.ok ? 'ok' : (u.reason ?? u.code ?? 'failed')]).map(([u, outcome]) =>
+      el('tr', { class: u.ok ? 'ok' : 'failed' }, el('td', {}, u.ts), el('td', {}, u.tool === u.toolID ? (state.names.get(u.toolID) ?? u.tool) : u.tool), el('td', {}, u.agent_id ?? '—'), el('td', {}, outcome), el('td', {}, `${Math.round(u.durationMs * 10) / 10} ms`)),
     ),
   );
 };

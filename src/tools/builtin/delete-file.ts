@@ -64,7 +64,7 @@ export const deleteFile: BuiltinFactory = (options) => ({
       });
     } catch (e) {
       if (deleted.length > 0 && e instanceof ToolFailure) {
-        throw new ToolFailure(e.code, `${e.message} (after deleting ${deleted.length} entries, listed in details.deleted)`, {
+        throw new ToolFailure(e.reason, `${e.message} (after deleting ${deleted.length} entries, listed in details.deleted)`, {
           details: { deleted },
           retryable: e.retryable,
         });

@@ -67,8 +67,8 @@ export const webFetch: BuiltinFactory = (options) => {
       });
       if (!r.ok) {
         const e = r.error;
-        const hint = e.code === NetCodes.HOST_NOT_ALLOWED || e.code === NetCodes.PRIVATE_ADDRESS ? ' (the hosts this run may reach are set by its operator)' : '';
-        throw new ToolFailure(e.code, `${e.message}${hint}`, { retryable: e.retryable, ...(e.details !== undefined ? { details: e.details } : {}) });
+        const hint = e.reason === NetCodes.HOST_NOT_ALLOWED || e.reason === NetCodes.PRIVATE_ADDRESS ? ' (the hosts this run may reach are set by its operator)' : '';
+        throw new ToolFailure(e.reason, `${e.message}${hint}`, { retryable: e.retryable, ...(e.details !== undefined ? { details: e.details } : {}) });
       }
       const res = r.value;
       const text = bodyText(res.headers['content-type'], res.body, res.text);

@@ -166,7 +166,7 @@ const fetchJson = async (url: URL, reach: Reach, request: WebSearchRequest, init
     signal: request.signal,
     ...(init.body !== undefined ? { sensitiveBody: true } : {}),
   });
-  if (!r.ok) throw new ToolFailure(r.error.code, `the search backend failed: ${r.error.message}`, { retryable: r.error.retryable });
+  if (!r.ok) throw new ToolFailure(r.error.reason, `the search backend failed: ${r.error.message}`, { retryable: r.error.retryable });
   if (r.value.status < 200 || r.value.status > 299) {
     const hint = r.value.status === 401 || r.value.status === 403 ? ' (is its API key right?)' : '';
     throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `the search backend answered HTTP ${r.value.status}${hint}`, { retryable: r.value.status >= 500 || r.value.status === 429 });

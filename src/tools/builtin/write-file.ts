@@ -108,7 +108,7 @@ const parentDirectory = async (target: WorkspacePath, input: string, createDirs:
     try {
       return await openDirectory(target.root, parentReal, path.posix.dirname(input));
     } catch (e) {
-      if (e instanceof ToolFailure && e.code === BuiltinCodes.FILE_NOT_FOUND) {
+      if (e instanceof ToolFailure && e.reason === BuiltinCodes.FILE_NOT_FOUND) {
         throw new ToolFailure(BuiltinCodes.FILE_NOT_FOUND, `the directory of ${JSON.stringify(input)} does not exist; pass createDirs: true to create it`);
       }
       throw e;

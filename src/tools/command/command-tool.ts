@@ -119,7 +119,7 @@ const run = async (tool: string, c: CompiledCommandConfig, options: CommandToolO
 
   const cwdText = renderCwd(c, lookup);
   const cwd = await confineDirectory(options.workspace, cwdText === '' ? '.' : cwdText);
-  if (!cwd.ok) throw new ToolFailure(cwd.error.code, `working directory: ${cwd.error.message}`);
+  if (!cwd.ok) throw new ToolFailure(cwd.error.reason, `working directory: ${cwd.error.message}`);
 
   for (const name of config.pathParameters) {
     const values = Array.isArray(args[name]) ? (args[name] as unknown[]) : [args[name]];
@@ -127,7 +127,7 @@ const run = async (tool: string, c: CompiledCommandConfig, options: CommandToolO
       const text = argText(v);
       if (text === undefined) continue;
       const inside = await confinePath(options.workspace, cwd.value, text);
-      if (!inside.ok) throw new ToolFailure(inside.error.code, `argument "${name}": ${inside.error.message}`, { details: { argument: name } });
+      if (!inside.ok) throw new ToolFailure(inside.error.reason, `argument "${name}": ${inside.error.message}`, { details: { argument: name } });
     }
   }
 
@@ -268,7 +268,7 @@ const runOnHost = async (l: Launch): Promise<ProcessResult> => {
           continue;
         }
         const o = await openConfined(options.workspace, cwd, text);
-        if (!o.ok) throw new ToolFailure(o.error.code, `argument "${name}": ${o.error.message}`, { details: { argument: name } });
+        if (!o.ok) throw new ToolFailure(o.error.reason, `argument "${name}": ${o.error.message}`, { details: { argument: name } });
         out.push(`/proc/self/fd/${3 + opened.length}`);
         opened.push(o.value);
       }

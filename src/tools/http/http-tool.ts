@@ -297,7 +297,7 @@ const pause = async (ms: number, signal: AbortSignal): Promise<void> => {
 };
 
 const fetchFailure = (e: FetchError, attempts: number): ToolFailure =>
-  new ToolFailure(e.code, attempts > 1 ? `${e.message} (after ${attempts} attempts)` : e.message, {
+  new ToolFailure(e.reason, attempts > 1 ? `${e.message} (after ${attempts} attempts)` : e.message, {
     details: { ...(e.details ?? {}), attempts },
     retryable: e.retryable,
   });
@@ -318,7 +318,7 @@ const jsonProblem = (redacted: string, first: unknown): string => {
 const redactFailure = (e: unknown, red: Redactor): ToolFailure => {
   if (isToolFailure(e)) {
     const details = e.details === undefined ? undefined : red.value(e.details);
-    return new ToolFailure(e.code, red.text(e.message), { ...(details !== undefined ? { details } : {}), retryable: e.retryable });
+    return new ToolFailure(e.reason, red.text(e.message), { ...(details !== undefined ? { details } : {}), retryable: e.retryable });
   }
   return new ToolFailure(ToolCodes.EXECUTION_ERROR, red.text(e instanceof Error ? e.message : String(e)));
 };

@@ -231,13 +231,13 @@ describe('move_file', () => {
 describe('system errors', () => {
   it('map to the file tools\' shared codes and say what to do', () => {
     const e = (code: string) => Object.assign(new Error(code), { code });
-    expect(systemFailure(e('EACCES'), 'a.txt')).toMatchObject({ code: 'BUILTIN_PERMISSION_DENIED', message: 'permission denied for "a.txt"' });
-    expect(systemFailure(e('EPERM'), 'a.txt').code).toBe('BUILTIN_PERMISSION_DENIED');
-    expect(systemFailure(e('EROFS'), 'a.txt').code).toBe('BUILTIN_PERMISSION_DENIED');
-    expect(systemFailure(e('ENOENT'), 'a.txt').code).toBe('BUILTIN_FILE_NOT_FOUND');
-    expect(systemFailure(e('ENOSPC'), 'a.txt')).toMatchObject({ code: 'TOOL_EXECUTION_ERROR', retryable: false });
-    expect(systemFailure(e('EMFILE'), 'a.txt')).toMatchObject({ code: 'TOOL_EXECUTION_ERROR', retryable: true });
-    expect(systemFailure(e('ELOOP'), 'a.txt')).toMatchObject({ code: 'BUILTIN_INVALID_PATH', retryable: true });
+    expect(systemFailure(e('EACCES'), 'a.txt')).toMatchObject({ reason: 'BUILTIN_PERMISSION_DENIED', message: 'permission denied for "a.txt"' });
+    expect(systemFailure(e('EPERM'), 'a.txt').reason).toBe('BUILTIN_PERMISSION_DENIED');
+    expect(systemFailure(e('EROFS'), 'a.txt').reason).toBe('BUILTIN_PERMISSION_DENIED');
+    expect(systemFailure(e('ENOENT'), 'a.txt').reason).toBe('BUILTIN_FILE_NOT_FOUND');
+    expect(systemFailure(e('ENOSPC'), 'a.txt')).toMatchObject({ reason: 'TOOL_EXECUTION_ERROR', retryable: false });
+    expect(systemFailure(e('EMFILE'), 'a.txt')).toMatchObject({ reason: 'TOOL_EXECUTION_ERROR', retryable: true });
+    expect(systemFailure(e('ELOOP'), 'a.txt')).toMatchObject({ reason: 'BUILTIN_INVALID_PATH', retryable: true });
   });
   it('a file root cannot read is BUILTIN_PERMISSION_DENIED (when not running as root)', async () => {
     const s = workspace();

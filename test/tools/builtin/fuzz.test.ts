@@ -38,7 +38,7 @@ describe('fuzzing the built-in tools through invoke', () => {
       fc.asyncProperty(fc.constantFrom(...TOOLS), fc.nat(), async (tool, seed) => {
         const [args] = fc.sample(argsFor(tool), { seed, numRuns: 1 });
         const r = await call(tool, args as Record<string, unknown>);
-        if (!r.ok) expect(KNOWN.has(r.error.code), `${tool} ${JSON.stringify(args)} → ${r.error.code}: ${r.error.message}`).toBe(true);
+        if (!r.ok) expect(KNOWN.has(r.error.reason), `${tool} ${JSON.stringify(args)} → ${r.error.reason}: ${r.error.message}`).toBe(true);
         expect(JSON.stringify(r)).not.toContain(SECRET);
       }),
       { numRuns: 400 },

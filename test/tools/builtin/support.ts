@@ -75,5 +75,5 @@ export const value = <T = Record<string, unknown>>(r: ToolResult): T => {
 /** The error code of a failed result (fails the test otherwise). */
 export const code = (r: ToolResult): string => {
   if (r.ok) throw new Error(`expected a failure, got ${JSON.stringify(r.value).slice(0, 200)}`);
-  return r.error.code;
+  return r.error.reason;
 };

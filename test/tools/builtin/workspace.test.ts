@@ -41,13 +41,13 @@ describe('the path-traversal corpus', () => {
       if (tool === 'write_file' || tool === 'delete_file' || tool === 'move_file' || tool === 'shell') continue;
       const r = await call(tool, args(p));
       expect(JSON.stringify(r)).not.toContain(SECRET);
-      if (!r.ok) expect(r.error.code).not.toBe('BUILTIN_INVALID_PATH');
+      if (!r.ok) expect(r.error.reason).not.toBe('BUILTIN_INVALID_PATH');
     }
     const wp = await resolveWorkspacePath(s.ws, p);
     expect(wp.real.startsWith(`${s.ws}/`)).toBe(true);
     // writing creates the file inside (unless a safety rule refuses the name, as for a .ssh key); the secret is untouched
     const written = await call('write_file', { path: p, content: 'x', createDirs: true });
-    if (!written.ok && written.error.code === PolicyCodes.DENIED) {
+    if (!written.ok && written.error.reason === PolicyCodes.DENIED) {
       expect(written.error.message).toContain('no-sensitive-files');
       expect(value(await unruled('write_file', { path: p, content: 'x', createDirs: true }))).toMatchObject({ size: 1 });
     } else expect(value(written)).toMatchObject({ size: 1 });
@@ -155,7 +155,7 @@ describe('races', () => {
     // the attacker acts between the check and the use
     rmSync(dir, { recursive: true });
     symlinkSync(s.outside, dir);
-    await expect(openDirectory(wp.root, wp.real, 'swap')).rejects.toMatchObject({ code: 'BUILTIN_INVALID_PATH' });
+    await expect(openDirectory(wp.root, wp.real, 'swap')).rejects.toMatchObject({ reason: 'BUILTIN_INVALID_PATH' });
   });
 
   it('reading while another task flips a directory and a link never returns the secret', async () => {
@@ -181,9 +181,9 @@ describe('races', () => {
     for (let i = 0; i < 300; i++) {
       const r = await call('read_file', { path: 'flip/secret.txt' });
       expect(JSON.stringify(r)).not.toContain(SECRET);
-      outcomes.add(r.ok ? 'ok' : r.error.code);
+      outcomes.add(r.ok ? 'ok' : r.error.reason);
       const w = await call('write_file', { path: 'flip/written.txt', content: 'x' });
-      outcomes.add(w.ok ? 'ok' : w.error.code);
+      outcomes.add(w.ok ? 'ok' : w.error.reason);
     }
     running = false;
     await flipper;
@@ -246,7 +246,7 @@ describe('laws of normalizeWorkspacePath', () => {
           const wp = await resolveWorkspacePath(s.ws, segs.join('/'), { allowRoot: true });
           expect(wp.real === s.ws || wp.real.startsWith(`${s.ws}/`)).toBe(true);
         } catch (e) {
-          expect((e as { code?: string }).code).toBe('BUILTIN_INVALID_PATH');
+          expect((e as { reason?: string }).reason).toBe('BUILTIN_INVALID_PATH');
         }
       }),
       { numRuns: 500 },
