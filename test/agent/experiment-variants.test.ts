@@ -96,7 +96,7 @@ describe('runExperiment with spec variants', () => {
     });
     expect(requests).toBe(0);
     if (r.ok) throw new Error('it ran');
-    expect(r.error.code).toBe(AgentCodes.CONFIGURATION_ERROR);
+    expect(r.error.reason).toBe(AgentCodes.CONFIGURATION_ERROR);
     expect(r.error.message).toContain('variant "wider/fast"');
     expect(r.error.message).toContain('variant "wider/old"');
     expect(r.error.message).toContain('variant "no-model": model must be a Model');

@@ -186,7 +186,7 @@ describe.skipIf(redisUnavailable !== undefined)('seed 002\'s Redis layout', () =
       // what the stored tools hold unique is indexed for the write script (catalog:keys, catalog:rids), and a second old_tool is refused
       expect(await c.sendCommand(['HGET', 'catalog:rids', 'old_tool'])).toBe(toolID);
       const dup = await second.value.registerTool({ id: 'old_tool', description: 'again' });
-      expect(dup.ok ? 'registered' : dup.error.code).toBe('CATALOG_CONFLICT');
+      expect(dup.ok ? 'registered' : dup.error.reason).toBe('CATALOG_CONFLICT');
     } finally {
       await second.value.close();
     }

@@ -95,7 +95,7 @@ describe('function tools in the catalog', () => {
       for (const slug of ['team__x', '_x', 'x_']) {
         const r = await put(text.bundleID, slug);
         expect(r.status, slug).toBe(400);
-        expect(((await r.json()) as { code: string }).code).toBe(CatalogCodes.INVALID_SLUG);
+        expect(((await r.json()) as { reason: string }).reason).toBe(CatalogCodes.INVALID_SLUG);
       }
     } finally {
       await client.close();

@@ -343,7 +343,7 @@ describe('the contract of /openapi.json, on a running server', () => {
       expect(got.status, `${path}: ${got.text}`).toBe(400);
       conforms(o, got, path);
       const problem = JSON.parse(got.text);
-      expect(problem.code).toBe('SERVICE_INVALID_REQUEST');
+      expect(problem.reason).toBe('SERVICE_INVALID_REQUEST');
       expect(problem.invalidParams.map((p: { name: string }) => p.name), path).toContain(name);
       expect(problem.detail).toContain(name);
     }
