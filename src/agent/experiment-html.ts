@@ -115,10 +115,10 @@ const conversation = (name: string, message: string, run: ExperimentRun | undefi
   if (run === undefined) return `<div class="conv"><h4>${esc(name)}</h4><p class="missing">(the run is not in the report)</p></div>`;
   const calls = run.askedToolCalls.map((c, i) => {
     const made = run.toolCalls[i];
-    const result = made === undefined ? 'not run' : made.ok ? 'ok' : `error ${made.code ?? ''}`;
+    const result = made === undefined ? 'not run' : made.ok ? 'ok' : `error ${made.reason ?? made.code ?? ''}`;
     return `<li class="call"><code>${esc(c.name)}(${esc(JSON.stringify(c.arguments))})</code> → <span class="${made?.ok === true ? 'ok' : 'err'}">${esc(result)}</span></li>`;
   });
-  const answer = run.completed ? esc(run.content ?? '') : `<span class="err">run ended: ${esc(run.error?.code ?? '')} ${esc(run.error?.message ?? '')}</span>`;
+  const answer = run.completed ? esc(run.content ?? '') : `<span class="err">run ended: ${esc(run.error?.reason ?? run.error?.code ?? '')} ${esc(run.error?.message ?? '')}</span>`;
   return [
     `<div class="conv" data-variant="${esc(name)}"><h4>${esc(name)}</h4>`,
     `<p class="user"><b>user</b> ${esc(message)}</p>`,

@@ -45,7 +45,7 @@ const api = async (method, path, body) => {
     $('token').focus();
   }
   if (!response.ok) {
-    const error = new Error(typeof data === 'object' && data !== null ? `${data.code}: ${data.detail}` : `${response.status} ${text}`);
+    const error = new Error(typeof data === 'object' && data !== null ? `${data.reason ?? data.code}: ${data.detail}` : `${response.status} ${text}`);
     error.problem = data;
     throw error;
   }

@@ -220,7 +220,7 @@ const checkEditor = async () => {
       const answer = await api('POST', `/tools/tools/check${query({ slug: $('tool-slug').value.trim(), version: $('tool-version').value.trim() })}`, body);
       diagnostics = answer.diagnostics;
     } catch (e) {
-      diagnostics = [...(e.problem?.diagnostics ?? []), { severity: 'error', code: e.problem?.code ?? 'CHECK_FAILED', message: e.problem?.detail ?? e.message }];
+      diagnostics = [...(e.problem?.diagnostics ?? []), { severity: 'error', code: e.problem?.reason ?? e.problem?.code ?? 'CHECK_FAILED', message: e.problem?.detail ?? e.message }];
     }
   }
   if (generation !== editor.generation) return;
