@@ -303,7 +303,7 @@ export const action = async (ctx: CommandContext, file: string, options: AbComma
     for (const location of catalogs) {
       const opened = await openAgentCatalog(io, location, workspace.value);
       if (!opened.ok) {
-        io.stderr(`gramkit: --catalog ${location}: ${opened.error}\n`);
+        reportError(io, { ...opened.error, message: `--catalog ${location}: ${opened.error.message}` });
         return EXIT_FAILURE;
       }
       sources.push(opened.value);

@@ -6,6 +6,7 @@
  * built-in's or another bundle's name. Each is made by its implementation (HTTP, command,
  * built-in or function) as the server would make it.
  */
+import type { Reportable } from '../../core/format-error.js';
 import type { AgentSpecification } from '../../spec/agent-spec.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import { agentNames, servedNameOf } from '../../catalog/served-names.js';
@@ -26,7 +27,7 @@ export interface AgentCatalog {
 }
 
 /** Opens the catalog of `--catalog` (a directory or a Redis URL) for an agent run; its `function` tools name the tools of `functions` (`--library`). */
-export const openAgentCatalog = async (io: CliIO, location: string, workspace: string, functions?: ToolLibrary): Promise<Result<AgentCatalog, string>> => {
+export const openAgentCatalog = async (io: CliIO, location: string, workspace: string, functions?: ToolLibrary): Promise<Result<AgentCatalog, Reportable>> => {
   const opened = await openCliCatalog(location, io, { workspace, ...(functions !== undefined ? { functions } : {}) });
   if (!opened.ok) return opened;
   const catalog = opened.value;

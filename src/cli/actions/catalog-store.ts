@@ -10,6 +10,8 @@ import { type Catalog, type CatalogOptions, openCatalog } from '../../catalog/ca
 import type { CatalogBackend } from '../../catalog/backend.js';
 import { openFileStore } from '../../catalog/file-store.js';
 import { err, ok, type Result } from '../../core/result.js';
+import type { Reportable } from '../../core/format-error.js';
+import { CatalogCodes } from '../../catalog/codes.js';
 import type { CliIO } from '../io.js';
 import { webSearchOf } from './spec-source.js';
 
@@ -50,18 +52,18 @@ const secretBinding = (text: string): { readonly name: string; readonly hosts?: 
   return { name: text.slice(0, at), hosts: text.slice(at + 1).split(',').map((h) => h.trim()).filter((h) => h !== '') };
 };
 
-/** Opens the catalog at `location` (a directory or a Redis URL), or says why it cannot. */
-export const openCliCatalog = async (location: string, io: CliIO, options: CliCatalogOptions): Promise<Result<Catalog, string>> => {
+/** Opens the catalog at `location` (a directory or a Redis URL), or says why it cannot (an error the CLI's renderer prints). */
+export const openCliCatalog = async (location: string, io: CliIO, options: CliCatalogOptions): Promise<Result<Catalog, Reportable>> => {
   let store: CatalogBackend;
   try {
     store = await openBackend(location, io);
   } catch (e) {
-    return err(e instanceof Error ? e.message : String(e));
+    return err({ reason: CatalogCodes.STORE_UNAVAILABLE, message: e instanceof Error ? e.message : String(e) });
   }
   const webSearch = webSearchOf(io.env);
   if (!webSearch.ok) {
     await store.close().catch(() => undefined);
-    return err(`web_search: ${webSearch.error.message}`);
+    return err({ reason: webSearch.error.reason, message: `web_search: ${webSearch.error.message}` });
   }
   const bindings = (options.secrets ?? []).map(secretBinding);
   const secretNames = new Set(bindings.map((b) => b.name));
@@ -77,7 +79,7 @@ export const openCliCatalog = async (location: string, io: CliIO, options: CliCa
   });
   if (!opened.ok) {
     await store.close().catch(() => undefined);
-    return err(`${opened.error.reason}: ${opened.error.message}`);
+    return err(opened.error);
   }
   return ok(opened.value);
 };

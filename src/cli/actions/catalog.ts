@@ -67,7 +67,7 @@ export const action = async (ctx: CommandContext, name: string, args: ReadonlyAr
   }
   const opened = await openCliCatalog(where.location as string, io, { workspace: io.cwd, functions: functions.right });
   if (!opened.ok) {
-    io.stderr(`gramkit catalog ${name}: ${opened.error}\n`);
+    reportError(io, opened.error);
     return EXIT_FAILURE;
   }
   const catalog = opened.value;

@@ -138,7 +138,7 @@ export const action = async (ctx: CommandContext, file: string, message: string 
     }
     const opened = await openAgentCatalog(io, options.catalog, workspace.value, functions.right);
     if (!opened.ok) {
-      io.stderr(`gramkit: --catalog ${options.catalog}: ${opened.error}\n`);
+      reportError(io, { ...opened.error, message: `--catalog ${options.catalog}: ${opened.error.message}` });
       return EXIT_FAILURE;
     }
     source = opened.value;

@@ -26,7 +26,7 @@ import { openCliCatalog, storeLocation } from './catalog-store.js';
 import { generatedTokenPath, NO_AUTH_WARNING, readAuth, saveToken } from './serve-auth.js';
 import { functionLibraries, resolveWorkspace, webSearchOf } from './spec-source.js';
 import { isLeft } from '../../core/either.js';
-import { usageError } from '../report.js';
+import { reportError, usageError } from '../report.js';
 
 export interface ServeCommandOptions {
   readonly host?: string;
@@ -126,7 +126,10 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
     ...(approvals !== undefined ? { approver: approvals.ask } : approvalMode === 'yes' ? { approver: approveAll } : {}),
     ...(options.secret !== undefined ? { secrets: options.secret } : {}),
   });
-  if (!opened.ok) return failed(opened.error);
+  if (!opened.ok) {
+    reportError(io, opened.error);
+    return EXIT_FAILURE;
+  }
   const catalog = opened.value;
 
   // the events on a NATS bus too (before the bootstrap, so its registrations are published); the client is loaded only then

@@ -85,7 +85,7 @@ export const action = async (ctx: CommandContext, options: WorkerCommandOptions)
     const sources: AgentCatalog[] = [];
     for (const location of o.catalog ?? []) {
       const opened = await openAgentCatalog(jobCtx.io, location, workspace.value);
-      if (!opened.ok) return { ok: false, reason: `--catalog ${location}: ${opened.error}` };
+      if (!opened.ok) return { ok: false, reason: `--catalog ${location}: ${opened.error.reason}: ${opened.error.message}` };
       sources.push(opened.value);
     }
     const abOptions: AbCommandOptions = { ...o, ...(o.model !== undefined ? { model: o.model } : {}) };

@@ -1,0 +1,1 @@
+/tmp/gramkit-forged-nVxu2I/evil-library.mjs
