@@ -1,1 +1,0 @@
-/tmp/gramkit-forged-nVxu2I/evil-library.mjs
