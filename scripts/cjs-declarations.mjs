@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const dist = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', 'dist');
+const dist = join(import.meta.dirname, '..', 'dist');
 const RELATIVE = /((?:from|import)\s*\(?\s*['"])(\.\.?\/[^'"]+?)\.js(['"])/g;
 let count = 0;
 for (const file of readdirSync(dist).filter((f) => f.endsWith('.d.ts'))) {

@@ -13,7 +13,7 @@
  * BullMQ is loaded only here and in the worker: `gramkit ab` without `--queue` never loads it. It
  * talks to Redis through the node-redis client the catalog store already uses.
  */
-import { canonicalOf } from '../../core/codes.js';
+import { codedError } from '../../core/result.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { AgentCodes } from '../../agent/codes.js';
 import type { ExperimentExecutor, ExperimentRun, ExperimentRunKey } from '../../agent/experiment.js';
@@ -110,7 +110,7 @@ const failedRun = (key: ExperimentRunKey, inputId: string, message: string): Exp
   scores: {},
   score: 0,
   askedToolCalls: [],
-  error: { code: canonicalOf(AgentCodes.EXECUTOR_FAILED), reason: AgentCodes.EXECUTOR_FAILED, message },
+  error: codedError(AgentCodes.EXECUTOR_FAILED, message),
   toolCalls: [],
   steps: 0,
   durationMs: 0,

@@ -111,7 +111,10 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   if (!webSearch.ok) return usage(`web_search: ${webSearch.error.message}`);
   if (options.events !== undefined && !isNatsUrl(options.events)) return usage(`--events takes a NATS address, nats://host:port, got ${JSON.stringify(options.events)}`);
   const workspace = await resolveWorkspace(io, options.workspace);
-  if (!workspace.ok) return failed(workspace.error.message);
+  if (!workspace.ok) {
+    reportError(io, workspace.error);
+    return EXIT_FAILURE;
+  }
 
   // libraries whose tools `function` tools may name
   const functions = await functionLibraries(ctx, options.library ?? [], workspace.value);
@@ -161,7 +164,8 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   const registered = await catalog.bootstrap(boot.doc ?? nucleusToolJson(usable));
   if (!registered.ok) {
     await closeAll();
-    return failed(`${registered.error.reason}: ${registered.error.message}`);
+    reportError(io, registered.error);
+    return EXIT_FAILURE;
   }
   for (const s of registered.value.skipped) io.stderr(`gramkit serve: bootstrap: ${s.id} skipped: ${s.reason}\n`);
   // the store emptied under the server (Redis FLUSHALL): the catalog starts again from nothing, and
