@@ -3,7 +3,7 @@
  *
  * Each command is declared in `commands/<name>.ts` as `register(program, ctx)`; its action loads
  * its implementation with a dynamic `import()` (the CLI bundle is code-split), so start-up only
- * evaluates commander and the declarations. An action returns its exit code through `ctx.exit`.
+ * evaluates commander and the declarations (of the one command named, when one is). An action returns its exit code through `ctx.exit`.
  *
  * Exit codes: see `context.ts`.
  */
@@ -26,7 +26,7 @@ export const runCli = async (argv: ReadonlyArray<string>, io: CliIO): Promise<nu
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .exitOverride();
-  registerCommands(program, ctx);
+  registerCommands(program, ctx, argv);
   for (const c of program.commands) c.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   try {
     await program.parseAsync([...argv], { from: 'user' });
