@@ -2,10 +2,12 @@
  * A TypeScript library is bundled by tsx's esbuild and imported (cli/actions/bundle-typescript.ts):
  * its relative imports come along, each file keeps its own `import.meta.url`, nothing is left in
  * the library's folder, and a syntax error is a diagnostic with its place, never a stack trace.
+ * The bundle is kept in the user's cache (cli/actions/bundle-cache.ts) and used while none of its
+ * files changed: esbuild is then not needed (a run with an esbuild that cannot start shows it).
  * Through the built CLI, as a user runs it.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,11 +15,16 @@ import { LibraryCodes } from '../../src/cli/actions/load-library.js';
 
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
 const home = mkdtempSync(join(tmpdir(), 'gramkit-ts-library-'));
-afterAll(() => rmSync(home, { recursive: true, force: true }));
+const cache = mkdtempSync(join(tmpdir(), 'gramkit-ts-cache-'));
+afterAll(() => {
+  rmSync(home, { recursive: true, force: true });
+  rmSync(cache, { recursive: true, force: true });
+});
 
-const gramkit = (args: ReadonlyArray<string>): Promise<{ code: number; stdout: string; stderr: string }> =>
+/** Runs the built CLI in `home`, with a cache folder of its own; `env` adds variables. */
+const gramkit = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { cwd: home, timeout: 60_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, [cli, ...args], { cwd: home, timeout: 60_000, env: { ...process.env, XDG_CACHE_HOME: cache, ...env } }, (error, stdout, stderr) =>
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }),
     );
   });
@@ -58,5 +65,53 @@ describe('a TypeScript library', { timeout: 90_000 }, () => {
     expect(r.stderr).toMatch(/broken\.ts:2/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(readdirSync(home).filter((f) => f.includes('.gramkit-'))).toEqual([]);
+  });
+
+  describe('the cache of its bundle', () => {
+    // an esbuild binary that exits at once (a path that does not exist, esbuild ignores)
+    const NO_ESBUILD = { ESBUILD_BINARY_PATH: '/bin/false' };
+    const invoke = (env: Readonly<Record<string, string>> = {}) =>
+      gramkit(['invoke', 'tools.gram', '--library', 'cached/index.ts', '--args', '{"place": "Paris"}'], env);
+    const write = (greeting: string): void => {
+      mkdirSync(join(home, 'cached'), { recursive: true });
+      writeFileSync(join(home, 'tools.gram'), TOOLS);
+      writeFileSync(join(home, 'cached', 'greeting.ts'), `export const greeting = (place: string): string => \`${greeting}, \${place}\`;\n`);
+      writeFileSync(
+        join(home, 'cached', 'index.ts'),
+        "import { greeting } from './greeting.js';\nexport default [{ name: 'motto', description: 'Says the motto of a place', schema: { type: 'object', properties: { place: { type: 'string' } }, required: ['place'] }, invoke: ({ place }: { place: string }) => greeting(place) }];\n",
+      );
+    };
+    const folder = join(cache, 'gramkit', 'typescript');
+
+    it('serves a library whose files are unchanged without esbuild, and bundles it again when one of them changes', async () => {
+      write('Hello');
+      const first = await invoke();
+      expect(first.stderr).toBe('');
+      expect(JSON.parse(first.stdout)).toEqual({ ok: true, value: 'Hello, Paris' });
+      expect(readdirSync(folder).filter((f) => f.endsWith('.json')).length).toBeGreaterThan(0);
+      // unchanged: no esbuild needed
+      const cached = await invoke(NO_ESBUILD);
+      expect(cached.stderr).toBe('');
+      expect(JSON.parse(cached.stdout)).toEqual({ ok: true, value: 'Hello, Paris' });
+      // a relative import changed: bundled again (so an esbuild that cannot start fails it)
+      write('Salut');
+      expect((await invoke(NO_ESBUILD)).code).toBe(1);
+      expect(JSON.parse((await invoke()).stdout)).toEqual({ ok: true, value: 'Salut, Paris' });
+      expect(JSON.parse((await invoke(NO_ESBUILD)).stdout)).toEqual({ ok: true, value: 'Salut, Paris' });
+    });
+
+    it('is not used from a folder others may write to (a bundle there could be anyone\'s code)', async () => {
+      write('Hola');
+      expect(JSON.parse((await invoke()).stdout)).toEqual({ ok: true, value: 'Hola, Paris' });
+      chmodSync(folder, 0o777);
+      try {
+        const r = await invoke(NO_ESBUILD);
+        expect(r.code).toBe(1);
+        expect(r.stdout).toBe('');
+      } finally {
+        chmodSync(folder, 0o700);
+      }
+      expect(JSON.parse((await invoke(NO_ESBUILD)).stdout)).toEqual({ ok: true, value: 'Hola, Paris' });
+    });
   });
 });

@@ -6,14 +6,16 @@
  * each bundled file keeps its own `import.meta.url`. Compared with tsx's `tsImport`, which
  * registers module hooks in a worker thread, this costs about half the CPU time of `gramkit run`
  * on a TypeScript library. Anything that stops it (no esbuild, a folder that cannot be written)
- * returns `undefined`, and the caller falls back to `tsImport`.
+ * returns `undefined`, and the caller falls back to `tsImport`. A bundle is kept in the user's cache
+ * (bundle-cache.ts) and taken from there while none of its files changed: esbuild is then not loaded.
  */
 import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type BundleEntry, cacheBundle, cachedBundle, textHash } from './bundle-cache.js';
 
 type Esbuild = typeof import('esbuild');
 
@@ -62,10 +64,21 @@ const gramkitFrom = (dir: string): string | undefined => {
 
 const SOURCE = /\.(?:[cm]?ts|tsx|[cm]?js|jsx)$/;
 
-/** The module's code as one ESM text, or `undefined` when esbuild is not available. Rejects with esbuild's message on a syntax or resolution error. */
-const bundle = async (file: string): Promise<string | undefined> => {
+/** Whether an `import … from 'gramkit'` from `dir` is served by the CLI's own copy (see the plugin below). */
+const servedByCli = (dir: string): boolean => {
+  const own = ownApi();
+  return own !== undefined && gramkitFrom(dir) === own.root;
+};
+
+/**
+ * The module's code as one ESM text with what it was made of, or `undefined` when esbuild is not
+ * available. Rejects with esbuild's message on a syntax or resolution error.
+ */
+const bundle = async (file: string): Promise<BundleEntry | undefined> => {
   const esbuild = await loadEsbuild();
   if (esbuild === undefined) return undefined;
+  const inputs = new Map<string, string>();
+  const gramkit = new Map<string, boolean>();
   const result = await esbuild.build({
     entryPoints: [file],
     bundle: true,
@@ -76,6 +89,8 @@ const bundle = async (file: string): Promise<string | undefined> => {
     write: false,
     logLevel: 'silent',
     sourcemap: 'inline',
+    metafile: true,
+    absWorkingDir: process.cwd(),
     define: { 'import.meta.url': META_URL, 'import.meta.filename': `${META_URL}_file`, 'import.meta.dirname': `${META_URL}_dir` },
     plugins: [
       {
@@ -85,9 +100,11 @@ const bundle = async (file: string): Promise<string | undefined> => {
         setup(build) {
           const own = ownApi();
           if (own === undefined) return;
-          build.onResolve({ filter: /^gramkit$/ }, (args) =>
-            gramkitFrom(args.resolveDir) === own.root ? { path: pathToFileURL(own.file).href, external: true } : undefined,
-          );
+          build.onResolve({ filter: /^gramkit$/ }, (args) => {
+            const served = servedByCli(args.resolveDir);
+            gramkit.set(args.resolveDir, served);
+            return served ? { path: pathToFileURL(own.file).href, external: true } : undefined;
+          });
         },
       },
       {
@@ -95,6 +112,7 @@ const bundle = async (file: string): Promise<string | undefined> => {
         setup(build) {
           build.onLoad({ filter: SOURCE }, async (args) => {
             const text = await readFile(args.path, 'utf8');
+            inputs.set(args.path, textHash(text));
             const url = pathToFileURL(args.path).href;
             const prelude = `const ${META_URL} = ${JSON.stringify(url)}, ${META_URL}_file = ${JSON.stringify(args.path)}, ${META_URL}_dir = ${JSON.stringify(dirname(args.path))};`;
             const loader = /\.[cm]?tsx?$/.test(args.path) ? (args.path.endsWith('x') ? 'tsx' : 'ts') : args.path.endsWith('x') ? 'jsx' : 'js';
@@ -104,12 +122,18 @@ const bundle = async (file: string): Promise<string | undefined> => {
       },
     ],
   });
-  return result.outputFiles[0]?.text;
+  const code = result.outputFiles[0]?.text;
+  if (code === undefined) return undefined;
+  // every file bundled passed through the plugin above (which hashed the text esbuild was given), or the bundle is not kept
+  const bundled = Object.keys(result.metafile.inputs).map((p) => resolve(process.cwd(), p));
+  const entry = { inputs: [...inputs], gramkit: [...gramkit], code };
+  if (bundled.every((p) => inputs.has(p))) cacheBundle(file, import.meta.url, entry);
+  return entry;
 };
 
 /** Imports `file` bundled (see the module comment), or `undefined` when it cannot be bundled here. */
 export const importBundled = async (file: string): Promise<unknown> => {
-  const code = await bundle(file);
+  const code = cachedBundle(file, import.meta.url, servedByCli) ?? (await bundle(file))?.code;
   if (code === undefined) return undefined;
   const out = join(dirname(file), `.${basename(file)}.gramkit-${randomBytes(6).toString('hex')}.mjs`);
   try {

@@ -25,7 +25,8 @@ import { commandPolicies } from './policies.js';
 import { functionLibraries, resolveWorkspace } from './spec-source.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import { isLeft } from '../../core/either.js';
-import { type AgentCatalog, catalogLibrary, openAgentCatalog } from './catalog-library.js';
+// loaded only with --catalog (the catalog's modules cost start-up time)
+import type { AgentCatalog } from './catalog-library.js';
 import { reportError, usageError } from '../report.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -136,6 +137,7 @@ export const action = async (ctx: CommandContext, file: string, message: string 
       io.stderr(`${formatDiagnostics(functions.left)}\n`);
       return EXIT_FAILURE;
     }
+    const { openAgentCatalog } = await import('./catalog-library.js');
     const opened = await openAgentCatalog(io, options.catalog, workspace.value, functions.right);
     if (!opened.ok) {
       reportError(io, { ...opened.error, message: `--catalog ${options.catalog}: ${opened.error.message}` });
@@ -161,7 +163,7 @@ const runWith = async (ctx: CommandContext, file: string, message: string | unde
   const timeout = positiveInteger('--timeout', options.timeout);
   const loaded = await loadAgent(ctx, file, options.agent, source?.specifications ?? []);
   if (loaded._tag === 'Left') return loaded.left.code;
-  const fromCatalog = source !== undefined ? await catalogLibrary(source, loaded.right.agent) : undefined;
+  const fromCatalog = source !== undefined ? await (await import('./catalog-library.js')).catalogLibrary(source, loaded.right.agent) : undefined;
   const library = await agentLibrary(ctx, loaded.right, options.library ?? [], workspacePath, fromCatalog);
   if (library._tag === 'Left') return library.left.code;
   const bound = bindAgent(loaded.right.agent, library.right);
