@@ -1,3 +1,5 @@
+import { isatty } from 'node:tty';
+
 /**
  * What a command may touch of the outside world. The binary passes the real process; tests pass
  * buffers, so every command runs in-process under test.
@@ -21,7 +23,10 @@ export interface CliIO {
   readonly untilStopped?: () => Promise<string>;
 }
 
-/** The real process. */
+/**
+ * The real process. Standard input is touched only by a command that reads it: creating its
+ * stream costs start-up time (whether it is a terminal is asked of the descriptor).
+ */
 export const processIO = (): CliIO => ({
   stdout: (t) => void process.stdout.write(t),
   stderr: (t) => void process.stderr.write(t),
@@ -30,8 +35,10 @@ export const processIO = (): CliIO => ({
     for await (const c of process.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
     return Buffer.concat(chunks).toString('utf8');
   },
-  stdin: process.stdin,
-  isTTY: Boolean(process.stdin.isTTY && process.stdout.isTTY),
+  get stdin() {
+    return process.stdin;
+  },
+  isTTY: isatty(0) && isatty(1),
   env: process.env,
   cwd: process.cwd(),
   untilStopped: () =>
