@@ -1,13 +1,15 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { transform } from 'esbuild';
 import { defineConfig } from 'tsup';
 
 // Two builds:
-// - the library (ESM + CJS + .d.ts). Both formats bundle Chevrotain: it is ESM-only (Node 20.18
-//   cannot require() it), and unbundled it loads as hundreds of modules (~0.4 s of start-up here,
-//   against ~0.02 s bundled). So do ajv and the OpenTelemetry API (see below); the other
-//   dependencies stay external.
+// - the library (ESM + .d.ts). It bundles Chevrotain: unbundled it loads as hundreds of modules
+//   (~0.4 s of start-up here, against ~0.02 s bundled). So do ajv and the OpenTelemetry API (see
+//   below); the other dependencies stay external. Its CommonJS entries (`require('gramkit')`) are
+//   one line each, `module.exports = require('./index.js')`: Node ≥ 20.19 requires an ES module
+//   (no entry has a top-level await), so a program that both requires and imports gramkit gets one
+//   copy of it (one validator cache, one ToolFailure class), and the package carries no second
+//   build (1.7 MB).
 // - the CLI, one minified ESM bundle (code-split per command) with its dependencies bundled, so
 //   start-up reads a few files instead of resolving hundreds of modules (importing Chevrotain
 //   unbundled alone costs ~0.3 s). Dependencies that cost no such resolution stay external: the
@@ -43,7 +45,7 @@ const ENTRIES = {
 // ~90 modules) and the OpenTelemetry API (~50), which the root entry loads; each module a program
 // loads costs a resolution, a file read and, from ESM, a parse for its CommonJS exports. The
 // OpenTelemetry API keeps its state in a global, so a user's SDK still sees gramkit's spans. The
-// ESM build bundles fp-ts and io-ts too (CommonJS only: ESM would parse them for their exports);
+// library bundles fp-ts and io-ts too (CommonJS only: ESM would parse them for their exports);
 // their values are plain data and structural codecs, so a user's own copy works with them.
 /** Not bundled into the CLI (see above); tsx and fs-native-extensions load files of their own. */
 const CLI_EXTERNAL = ['tsx', 'nats', 'fs-native-extensions', 'bullmq', 'vscode-languageserver', 'vscode-languageserver-textdocument', 'undici', '@redis/client', 'hono', '@hono/node-server', 're2js', 'jsonpath-plus', 'commander', 'eventsource-parser'];
@@ -53,43 +55,39 @@ export const CLI_NO_EXTERNAL = new RegExp(`^(?!(${CLI_EXTERNAL.map((p) => p.repl
 
 const BUNDLED = ['chevrotain', /^ajv(-formats)?(\/|$)/, 'fast-deep-equal', 'json-schema-traverse', 'fast-uri', '@opentelemetry/api'];
 
-/** Minifies the CommonJS build in place (whitespace and syntax; names are kept). */
-const minifyCommonJs = async (): Promise<void> => {
-  const files = (await readdir('dist')).filter((f) => f.endsWith('.cjs'));
+/** The CommonJS entries: `dist/<entry>.cjs`, each requiring its ES module (see the top of this file). */
+const commonJsEntries = async (): Promise<void> => {
   await Promise.all(
-    files.map(async (f) => {
-      const path = join('dist', f);
-      const out = await transform(await readFile(path, 'utf8'), { loader: 'js', minifyWhitespace: true, minifySyntax: true, target: 'node20' });
-      await writeFile(path, out.code);
-    }),
+    Object.keys(ENTRIES).map((name) =>
+      writeFile(join('dist', `${name}.cjs`), `'use strict';\n// gramkit's ES module, required (Node >= 20.19): one copy of gramkit for require() and import\nmodule.exports = require('./${name}.js');\n`),
+    ),
   );
 };
 
-const library = (format: 'esm' | 'cjs') => ({
+const library = {
   entry: ENTRIES,
-  format: [format],
+  format: ['esm' as const],
   external: OPTIONAL_PEERS,
-  noExternal: format === 'esm' ? [...BUNDLED, /^fp-ts(\/|$)/, /^io-ts(\/|$)/] : BUNDLED,
-  // declarations once, in the ESM pass; scripts/cjs-declarations.mjs copies them as the CommonJS
-  // ones (`npm run build` runs it after tsup)
-  dts: format === 'esm',
+  noExternal: [...BUNDLED, /^fp-ts(\/|$)/, /^io-ts(\/|$)/],
+  // the CommonJS declarations are copies of these (scripts/cjs-declarations.mjs, which `npm run
+  // build` runs after tsup)
+  dts: true,
   // shared chunks between the entries: one copy of each module's state (the validator cache,
   // ToolFailure's class) whichever entries a program imports
   splitting: true,
   // source maps for work in this repository (the package ships without them: package.json
-  // "files"). The code is minified but for names, so stack traces still name functions. The
-  // CommonJS code is minified after the build (minifyCommonJs): tsup's CommonJS pass over code
-  // esbuild has minified writes invalid syntax; its maps would then be wrong, so it has none.
-  sourcemap: format === 'esm',
-  ...(format === 'esm' ? { minifyWhitespace: true, minifySyntax: true } : { onSuccess: minifyCommonJs }),
-  clean: format === 'esm',
+  // "files"). The code is minified but for names, so stack traces still name functions.
+  sourcemap: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  onSuccess: commonJsEntries,
+  clean: true,
   target: 'node20',
   platform: 'node' as const,
-});
+};
 
 export default defineConfig([
-  library('esm'),
-  library('cjs'),
+  library,
   {
     // `gramkit-api`: the root entry inside the CLI's own chunks, which a TypeScript library the CLI bundles imports as `gramkit` (cli/actions/bundle-typescript.ts)
     entry: { cli: 'src/cli/main.ts', 'gramkit-api': 'src/index.ts' },

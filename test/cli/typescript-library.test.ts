@@ -78,7 +78,12 @@ describe('a TypeScript library', { timeout: 90_000 }, () => {
       writeFileSync(join(home, 'cached', 'greeting.ts'), `export const greeting = (place: string): string => \`${greeting}, \${place}\`;\n`);
       writeFileSync(
         join(home, 'cached', 'index.ts'),
-        "import { greeting } from './greeting.js';\nexport default [{ name: 'motto', description: 'Says the motto of a place', schema: { type: 'object', properties: { place: { type: 'string' } }, required: ['place'] }, invoke: ({ place }: { place: string }) => greeting(place) }];\n",
+        [
+          "import { greeting } from './greeting.js';",
+          "const schema = { type: 'object', properties: { place: { type: 'string' } }, required: ['place'] };",
+          "export default [{ name: 'motto', description: 'Says the motto of a place', schema, invoke: ({ place }: { place: string }) => greeting(place) }];",
+          '',
+        ].join('\n'),
       );
     };
     const folder = join(cache, 'gramkit', 'typescript');
