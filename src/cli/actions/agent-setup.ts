@@ -15,11 +15,11 @@
 import { formatError } from '../../core/format-error.js';
 import { isRecord } from '../../core/json.js';
 import { declaredLibrary } from './declared-library.js';
-import { declaresImplementation } from '../../tools/declared-kind.js';
 import { type Either, left, right } from '../../core/either.js';
 import type { Diagnostic } from '../../core/diagnostic.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
-import { emptyToolLibrary, hasTool, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
+import { emptyToolLibrary, type ToolLibrary } from '../../library/tool-library.js';
+import { type LibraryLoaders, resolveLibrary } from '../../project/library.js';
 import type { AgentSpecification } from '../../spec/agent-spec.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { didYouMean } from '../../core/suggest.js';
@@ -28,8 +28,7 @@ import { createModel, MODEL_ID_FORMS, parseModelId } from '../../providers/regis
 import { recordModel } from '../../providers/replay.js';
 import type { CommandContext } from '../context.js';
 import { renderDiagnostics } from './gram-report.js';
-import { builtinToolsOf, headerLibraryOf } from './spec-facts.js';
-import { BUILTIN, loadLibraryArgument, loadSpecSource, type SpecSource, webSearchOf } from './spec-source.js';
+import { loadLibraryArgument, loadSpecSource, type SpecSource, webSearchOf } from './spec-source.js';
 import { ok } from '../../core/result.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -90,7 +89,7 @@ export const loadAgent = async (ctx: CommandContext, file: string, agentName: st
     return left(fail(ctx, `gramkit: ${source.name} defines ${agents.length} agents; choose one with --agent (${agents.map((a) => a.name).join(', ')})`, 2));
   }
   if (agent === undefined) return left({ code: 1 });
-  const header = headerLibraryOf(ctx, source);
+  const header = loaded.right.header;
   if (header.problem !== undefined) return left(fail(ctx, `gramkit: ${source.name}: ${header.problem}`));
   return right({ agent, source, ...(header.library !== undefined ? { headerLibrary: header.library } : {}) });
 };
@@ -114,10 +113,10 @@ export const agentLibrary = (ctx: CommandContext, loaded: LoadedAgent, refs: Rea
   toolsLibrary(ctx, loaded.agent.tools, `agent "${loaded.agent.name}"`, loaded.headerLibrary, refs, workspace, catalog);
 
 /**
- * The library implementing `tools` (`what` names them in messages, e.g. `agent "x"`): `refs`, else
- * the file header's library; the tools the file declares itself (`http: {...}`, `command: {...}`)
- * unless a library provides them; a catalog's tools; and the built-in tools among them. The right
- * wins: the user's libraries over declared tools over a catalog's over built-in ones.
+ * The library implementing `tools` (`what` names them in messages, e.g. `agent "x"`), by the one
+ * rule of src/project/library.ts: `refs` (after `source`, the file argument when it is a library
+ * itself), else the file header's library; the tools the file declares itself; a catalog's tools;
+ * and the built-in tools among them.
  */
 export const toolsLibrary = async (
   ctx: CommandContext,
@@ -127,38 +126,39 @@ export const toolsLibrary = async (
   refs: ReadonlyArray<string>,
   workspace: string,
   catalog?: ToolLibrary,
+  source?: string,
 ): Promise<Either<Reported, ToolLibrary>> => {
-  const chosen = refs.length > 0 ? refs : headerLibrary !== undefined ? [headerLibrary] : [];
-  const libraries: ToolLibrary[] = [];
-  for (const ref of chosen) {
-    const lib = await loadLibraryArgument(ctx, ref, workspace);
-    if (lib._tag === 'Left') return left(showDiagnostics(ctx, lib.left));
-    libraries.push(lib.right);
-  }
-  const builtins = await builtinToolsOf(tools);
-  const builtin = builtins.size > 0 && !chosen.includes(BUILTIN);
-  // tools the file implements itself (`http: {...}`, `command: {...}`), unless a library provides them
-  const provided = (name: string): boolean => libraries.some((l) => hasTool(name, l)) || (catalog !== undefined && hasTool(name, catalog));
-  const declared = declaredLibrary(tools.filter((t) => !builtins.has(t.name) && !provided(t.name)), ctx.io, workspace);
-  if (declared?._tag === 'Left') return left(showDiagnostics(ctx, declared.left));
-  if (chosen.length === 0) {
-    const own = tools.filter((t) => !builtins.has(t.name) && !declaresImplementation(t) && !provided(t.name)).map((t) => t.name);
-    if (own.length > 0) {
+  const request = { tools, given: refs, ...(headerLibrary !== undefined ? { header: headerLibrary } : {}), ...(source !== undefined ? { source } : {}), ...(catalog !== undefined ? { catalog } : {}) };
+  const resolved = await resolveLibrary(request, libraryLoaders(ctx, workspace));
+  if (resolved.ok) return right(resolved.value.library);
+  const failure = resolved.error;
+  switch (failure.kind) {
+    case 'module':
+    case 'declared':
+      return left(showDiagnostics(ctx, failure.diagnostics));
+    case 'unimplemented':
       return left(
         fail(
           ctx,
-          `gramkit: no library implements the tools of ${what} (${own.join(', ')})\n  hint: pass --library <module.ts> or --catalog <dir|redis://…>, or name it in the file's header: {library: "./tools.ts"}`,
+          `gramkit: no library implements the tools of ${what} (${failure.tools.join(', ')})\n  hint: pass --library <module.ts> or --catalog <dir|redis://…>, or name it in the file's header: {library: "./tools.ts"}`,
         ),
       );
-    }
+    case 'builtin':
+      return left(fail(ctx, `gramkit: web_search: ${failure.error.message}`, 2));
   }
-  const webSearch = builtin ? webSearchOf(ctx.io.env) : ok(undefined);
-  if (!webSearch.ok) return left(fail(ctx, `gramkit: web_search: ${webSearch.error.message}`, 2));
-  const base = builtin ? [(await import('../../tools/builtin/builtin-tools.js')).builtinLibrary({ workspace, ...(webSearch.value !== undefined ? { webSearch: webSearch.value } : {}) })] : [];
-  // the right wins: the user's libraries over declared tools over a catalog's tools over built-in ones
-  const all = [...base, ...(catalog !== undefined ? [catalog] : []), ...(declared !== undefined ? [declared.right] : []), ...libraries];
-  return right(all.length === 0 ? emptyToolLibrary : unionLibraries(...all));
 };
+
+/** How the CLI makes the parts of a library (src/project/library.ts): modules, declared tools, built-in tools of `workspace`. */
+export const libraryLoaders = (ctx: CommandContext, workspace: string): LibraryLoaders => ({
+  module: (ref) => loadLibraryArgument(ctx, ref, workspace),
+  declared: (tools) => declaredLibrary(tools, ctx.io, workspace) ?? right(emptyToolLibrary),
+  builtin: async () => {
+    const webSearch = webSearchOf(ctx.io.env);
+    if (!webSearch.ok) return webSearch;
+    const { builtinLibrary } = await import('../../tools/builtin/builtin-tools.js');
+    return ok(builtinLibrary({ workspace, ...(webSearch.value !== undefined ? { webSearch: webSearch.value } : {}) }));
+  },
+});
 
 // -------------------------------------------------------------------------------------------------
 // the model
