@@ -1,13 +1,13 @@
 /**
  * Which library implements a file's tools: one rule for every command that runs them (`run`,
- * `invoke`, `mcp`, `ab`; `check --library` binds as they do).
+ * `invoke`, `mcp`, `ab`; `check --library` binds to the same modules).
  *
  * 1. The modules: the file argument when it is a library itself (`builtin`, an MCP server), then
  *    each `--library` in order; when there is none of these, the file header's `library`. A
  *    `--library` replaces the header's library, it does not add to it.
- * 2. The tools the file declares itself (`http: {...}`, `command: {...}`), for those no module and
+ * 2. The tools of a catalog (`--catalog`).
+ * 3. The tools the file declares itself (`http: {...}`, `command: {...}`), for those no module and
  *    no catalog provides.
- * 3. The tools of a catalog (`--catalog`).
  * 4. The built-in tools the file names without defining them (`read_file`), unless `builtin` is
  *    among the modules.
  *
@@ -105,7 +105,7 @@ export const resolveLibrary = async (request: LibraryRequest, loaders: LibraryLo
     if (!b.ok) return err({ kind: 'builtin', error: b.error });
     base = [b.value];
   }
-  // the right wins: modules over a catalog's tools over declared tools over built-in ones
+  // the right wins: modules over a catalog's tools over declared tools (none of which a catalog has) over built-in ones
   const all = [...base, ...(declared !== undefined ? [declared.right] : []), ...(catalog !== undefined ? [catalog] : []), ...libraries];
   return ok({ library: all.length === 0 ? emptyToolLibrary : unionLibraries(...all), modules });
 };
