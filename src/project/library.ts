@@ -17,11 +17,12 @@
  */
 import { type Either, isLeft } from '../core/either.js';
 import type { Diagnostic } from '../core/diagnostic.js';
-import { type CodedError, err, ok, type Result } from '../core/result.js';
+import { type CodedError, codedError, err, ok, type Result } from '../core/result.js';
 import { emptyToolLibrary, hasTool, type ToolLibrary, unionLibraries } from '../library/tool-library.js';
 import type { ToolSpecification } from '../spec/tool-spec.js';
 import { declaresImplementation } from '../tools/declared-kind.js';
 import { builtinSpecification, isBuiltinToolName } from '../tools/builtin/specifications.js';
+import { type ProjectCode, ProjectCodes } from './codes.js';
 import { BUILTIN } from './project-file.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -40,6 +41,8 @@ export interface LibraryRequest {
   readonly source?: string;
   /** The tools of a catalog. */
   readonly catalog?: ToolLibrary;
+  /** What the tools are, in messages: `agent "greeter"`, a file's name (default `the file`). */
+  readonly what?: string;
 }
 
 /** How the parts are made; the command supplies them (a module is loaded with the command's context). */
@@ -54,7 +57,7 @@ export interface LibraryLoaders {
 export type LibraryFailure =
   | { readonly kind: 'module'; readonly ref: string; readonly diagnostics: ReadonlyArray<Diagnostic> }
   | { readonly kind: 'declared'; readonly diagnostics: ReadonlyArray<Diagnostic> }
-  | { readonly kind: 'unimplemented'; readonly tools: ReadonlyArray<string> }
+  | { readonly kind: 'unimplemented'; readonly tools: ReadonlyArray<string>; readonly error: CodedError<ProjectCode> }
   | { readonly kind: 'builtin'; readonly error: CodedError };
 
 export interface ResolvedLibrary {
@@ -97,7 +100,10 @@ export const resolveLibrary = async (request: LibraryRequest, loaders: LibraryLo
   if (declared !== undefined && isLeft(declared)) return err({ kind: 'declared', diagnostics: declared.left });
   if (modules.length === 0) {
     const missing = own.filter((t) => !declaresImplementation(t)).map((t) => t.name);
-    if (missing.length > 0) return err({ kind: 'unimplemented', tools: missing });
+    if (missing.length > 0) {
+      const error = codedError(ProjectCodes.UNIMPLEMENTED_TOOLS, `no library implements the tools of ${request.what ?? 'the file'} (${missing.join(', ')})`);
+      return err({ kind: 'unimplemented', tools: missing, error });
+    }
   }
   let base: ToolLibrary[] = [];
   if (builtins.size > 0 && !modules.includes(BUILTIN)) {

@@ -75,7 +75,13 @@ describe('the library precedence rule', () => {
 
   it('does not load the built-in tools again when builtin is a module', async () => {
     let loaded = 0;
-    const r = await resolveLibrary({ tools: [BUILTIN], given: ['builtin'] }, { ...loaders, builtin: async () => (loaded++, ok(made('built-in', ['read_file']))) });
+    const r = await resolveLibrary({ tools: [BUILTIN], given: ['builtin'] }, {
+        ...loaders,
+        builtin: async () => {
+          loaded++;
+          return ok(made('built-in', ['read_file']));
+        },
+      });
     expect([r.ok, loaded]).toEqual([true, 0]);
   });
 });

@@ -12,21 +12,24 @@
  *   Keys come from `OPENAI_API_KEY`, `ANTHROPIC_API_KEY` and `GEMINI_API_KEY` in the CLI's
  *   environment only.
  */
-import { formatError } from '../../core/format-error.js';
+import type { Reportable } from '../../core/format-error.js';
+import { chooseAgent } from '../../project/choose-agent.js';
+import { ProjectCodes } from '../../project/codes.js';
+import { CliCodes } from '../codes.js';
+import { reportError } from '../report.js';
 import { isRecord } from '../../core/json.js';
 import { declaredLibrary } from './declared-library.js';
-import { type Either, left, right } from '../../core/either.js';
+import { type Either, isLeft, left, right } from '../../core/either.js';
 import type { Diagnostic } from '../../core/diagnostic.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import { emptyToolLibrary, type ToolLibrary } from '../../library/tool-library.js';
 import { type LibraryLoaders, resolveLibrary } from '../../project/library.js';
 import type { AgentSpecification } from '../../spec/agent-spec.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
-import { didYouMean } from '../../core/suggest.js';
 import type { Model } from '../../agent/model.js';
 import { createModel, MODEL_ID_FORMS, parseModelId } from '../../providers/registry.js';
 import { recordModel } from '../../providers/replay.js';
-import type { CommandContext } from '../context.js';
+import { type CommandContext, EXIT_FAILURE, EXIT_USAGE } from '../context.js';
 import { renderDiagnostics } from './gram-report.js';
 import { loadLibraryArgument, loadSpecSource, type SpecSource, webSearchOf } from './spec-source.js';
 import { ok } from '../../core/result.js';
@@ -47,8 +50,9 @@ export interface Reported {
   readonly code: number;
 }
 
-const fail = (ctx: CommandContext, message: string, code = 1): Reported => {
-  ctx.io.stderr(`${message}\n`);
+/** A coded failure, rendered by the one renderer (report.ts). */
+const reported = (ctx: CommandContext, e: Reportable, code: number = EXIT_FAILURE): Reported => {
+  reportError(ctx.io, e);
   return { code };
 };
 
@@ -58,40 +62,22 @@ const fail = (ctx: CommandContext, message: string, code = 1): Reported => {
 // -------------------------------------------------------------------------------------------------
 
 
-/** The agent to run from a specification argument (`--agent` picks one when the file has several). */
+/** The agent to run from a specification argument (`--agent` picks one when the file has several: src/project/choose-agent.ts). */
 export const loadAgent = async (ctx: CommandContext, file: string, agentName: string | undefined, knownTools: ReadonlyArray<ToolSpecification> = []): Promise<Either<Reported, LoadedAgent>> => {
   const loaded = await loadSpecSource(ctx, file, knownTools);
-  if (loaded._tag === 'Left') {
+  if (isLeft(loaded)) {
     const f = loaded.left;
-    if (f.message !== undefined) return left(fail(ctx, `gramkit: ${f.message}`));
+    if (f.message !== undefined) return left(reported(ctx, { reason: CliCodes.UNREADABLE, message: f.message }));
     ctx.io.stderr(renderDiagnostics(f.diagnostics, f.source?.text ?? '', f.source?.name ?? file));
-    return left({ code: 1 });
+    return left({ code: EXIT_FAILURE });
   }
-  const { source, specs } = loaded.right;
+  const { source, specs, header } = loaded.right;
   const warnings = specs.warnings.filter((d) => d.severity === 'warning');
   if (warnings.length > 0) ctx.io.stderr(renderDiagnostics(warnings, source.text, source.name));
-  const agents = specs.agents;
-  let agent: AgentSpecification | undefined;
-  if (agentName !== undefined) {
-    agent = agents.find((a) => a.name === agentName);
-    if (agent === undefined) {
-      const names = agents.map((a) => a.name);
-      const hint = didYouMean(agentName, names);
-      return left(fail(ctx, `gramkit: ${source.name} has no agent named "${agentName}"${hint !== undefined ? ` (${hint})` : names.length > 0 ? ` (agents: ${names.join(', ')})` : ''}`));
-    }
-  } else if (agents.length === 1) {
-    agent = agents[0];
-  } else if (agents.length === 0) {
-    return left(
-      fail(ctx, `gramkit: ${source.name} defines no agent; an agent is [name:Agent {description: "..", instruction: ".."} | tool, ...]${specs.tools.length > 0 ? ` (it defines the tools ${specs.tools.map((t) => t.name).join(', ')})` : ''}`),
-    );
-  } else {
-    return left(fail(ctx, `gramkit: ${source.name} defines ${agents.length} agents; choose one with --agent (${agents.map((a) => a.name).join(', ')})`, 2));
-  }
-  if (agent === undefined) return left({ code: 1 });
-  const header = loaded.right.header;
-  if (header.problem !== undefined) return left(fail(ctx, `gramkit: ${source.name}: ${header.problem}`));
-  return right({ agent, source, ...(header.library !== undefined ? { headerLibrary: header.library } : {}) });
+  const agent = chooseAgent(loaded.right, agentName);
+  if (!agent.ok) return left(reported(ctx, agent.error, agent.error.reason === ProjectCodes.AMBIGUOUS_AGENT ? EXIT_USAGE : EXIT_FAILURE));
+  if (header.problem !== undefined) return left(reported(ctx, { reason: CliCodes.INVALID_HEADER, message: `${source.name}: ${header.problem}` }));
+  return right({ agent: agent.value, source, ...(header.library !== undefined ? { headerLibrary: header.library } : {}) });
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -101,7 +87,7 @@ export const loadAgent = async (ctx: CommandContext, file: string, agentName: st
 
 const showDiagnostics = (ctx: CommandContext, ds: ReadonlyArray<Diagnostic>): Reported => {
   ctx.io.stderr(`${formatDiagnostics(ds)}\n`);
-  return { code: 1 };
+  return { code: EXIT_FAILURE };
 };
 
 /**
@@ -128,7 +114,14 @@ export const toolsLibrary = async (
   catalog?: ToolLibrary,
   source?: string,
 ): Promise<Either<Reported, ToolLibrary>> => {
-  const request = { tools, given: refs, ...(headerLibrary !== undefined ? { header: headerLibrary } : {}), ...(source !== undefined ? { source } : {}), ...(catalog !== undefined ? { catalog } : {}) };
+  const request = {
+    tools,
+    what,
+    given: refs,
+    ...(headerLibrary !== undefined ? { header: headerLibrary } : {}),
+    ...(source !== undefined ? { source } : {}),
+    ...(catalog !== undefined ? { catalog } : {}),
+  };
   const resolved = await resolveLibrary(request, libraryLoaders(ctx, workspace));
   if (resolved.ok) return right(resolved.value.library);
   const failure = resolved.error;
@@ -137,14 +130,9 @@ export const toolsLibrary = async (
     case 'declared':
       return left(showDiagnostics(ctx, failure.diagnostics));
     case 'unimplemented':
-      return left(
-        fail(
-          ctx,
-          `gramkit: no library implements the tools of ${what} (${failure.tools.join(', ')})\n  hint: pass --library <module.ts> or --catalog <dir|redis://…>, or name it in the file's header: {library: "./tools.ts"}`,
-        ),
-      );
+      return left(reported(ctx, failure.error));
     case 'builtin':
-      return left(fail(ctx, `gramkit: web_search: ${failure.error.message}`, 2));
+      return left(reported(ctx, { ...failure.error, message: `web_search: ${failure.error.message}` }, EXIT_USAGE));
   }
 };
 
@@ -183,11 +171,12 @@ const KEY_VARIABLES: Readonly<Record<string, string>> = {
 export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choice: ModelChoice): Either<Reported, Model> => {
   const id = choice.model ?? agent.model ?? 'offline';
   const parsed = parseModelId(id);
-  if (parsed._tag === 'Left') return left(fail(ctx, formatError(parsed.left)));
+  if (isLeft(parsed)) return left(reported(ctx, parsed.left));
   const provider = parsed.right.provider;
   const keyVariable = KEY_VARIABLES[provider];
   if (choice.baseUrl !== undefined && keyVariable === undefined) {
-    return left(fail(ctx, `gramkit: --base-url is for openai/<model>, openai-responses/<model>, anthropic/<model> and gemini/<model> models, not ${id}`, 2));
+    const message = `--base-url is for openai/<model>, openai-responses/<model>, anthropic/<model> and gemini/<model> models, not ${id}`;
+    return left(reported(ctx, { reason: CliCodes.USAGE, message }, EXIT_USAGE));
   }
   const apiKey = keyVariable !== undefined ? ctx.io.env[keyVariable] : undefined;
   const made = createModel(id, {
@@ -196,14 +185,14 @@ export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choic
     ...(choice.baseUrl !== undefined ? { baseUrl: choice.baseUrl } : {}),
     ...(choice.replayMatch !== undefined ? { replayMatch: choice.replayMatch } : {}),
   });
-  if (made._tag === 'Left') {
+  if (isLeft(made)) {
     const from = choice.model !== undefined ? '--model' : agent.model !== undefined ? `the model property of agent "${agent.name}"` : 'the default';
     // the provider says where it found the problem: a missing key is `details.option: "apiKey"`
     const missingKey = keyVariable !== undefined && isRecord(made.left.details) && made.left.details['option'] === 'apiKey';
     const hint = missingKey
       ? `set ${keyVariable} in the environment, or run the offline demo model with --model offline`
       : `the model comes from ${from}; accepted forms: ${MODEL_ID_FORMS.join(', ')}`;
-    return left(fail(ctx, formatError({ reason: made.left.reason, message: made.left.message, hint })));
+    return left(reported(ctx, { reason: made.left.reason, message: made.left.message, hint }));
   }
   return right(choice.record !== undefined ? recordModel(made.right, choice.record, { cwd: ctx.io.cwd }) : made.right);
 };

@@ -131,7 +131,8 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
   if (!resolved.ok) {
     const failure = resolved.error;
     if (failure.kind === 'unimplemented') return usage('--library <module> is required: a .ts or .js module exporting a ToolLibrary or tools (or declare the tool with http: {...} or command: {...})');
-    return failed(failure.kind === 'builtin' ? `gramkit: web_search: ${failure.error.message}` : formatDiagnostics(failure.diagnostics));
+    if (failure.kind === 'builtin') return failedWith(failure.error.reason, `web_search: ${failure.error.message}`);
+    return failed(formatDiagnostics(failure.diagnostics));
   }
   const library = resolved.value.library;
   const bound = bindTool(spec, library);

@@ -18,6 +18,9 @@ import { isAbsolute, resolve } from 'node:path';
 import { type Readable, Writable } from 'node:stream';
 import { type Either, left, right } from '../../core/either.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
+import { formatError, type Reportable } from '../../core/format-error.js';
+import { ProjectCodes } from '../../project/codes.js';
+import { CliCodes } from '../codes.js';
 import { bindAll, type BoundTools, formatBindError } from '../../library/bind.js';
 import type { Approver } from '../../policy/approvals.js';
 import { mutableToolSource } from '../../mcp/tool-source.js';
@@ -60,6 +63,9 @@ const serveApprover = (yes: boolean): Approver => chooseApprover({ yes }, { unat
 // loading
 // -------------------------------------------------------------------------------------------------
 
+/** A failure as the one renderer writes it (report.ts), for stderr. */
+const rendered = (e: Reportable): string => `${formatError(e)}\n`;
+
 const load = async (ctx: CommandContext, file: string, options: McpCommandOptions, workspace: string): Promise<Loaded> => {
   let problems = '';
   const err = ctx.io.stderr;
@@ -68,14 +74,14 @@ const load = async (ctx: CommandContext, file: string, options: McpCommandOption
   const loaded = await loadSpecSource(isMcpAddress(file) ? captured : { ...captured, io: ctx.io }, file);
   if (loaded._tag === 'Left') {
     const f = loaded.left;
-    return left(f.message !== undefined ? `gramkit: ${f.message}\n` : renderDiagnostics(f.diagnostics, f.source?.text ?? '', f.source?.name ?? file));
+    return left(f.message !== undefined ? rendered({ reason: CliCodes.UNREADABLE, message: f.message }) : renderDiagnostics(f.diagnostics, f.source?.text ?? '', f.source?.name ?? file));
   }
   const { source, specs } = loaded.right;
   const warnings = specs.warnings.filter((d) => d.severity === 'warning');
   if (warnings.length > 0) err(renderDiagnostics(warnings, source.text, source.name));
-  if (specs.tools.length === 0) return left(`gramkit: ${source.name} defines no tool to serve\n`);
+  if (specs.tools.length === 0) return left(rendered({ reason: ProjectCodes.NO_TOOLS, message: `${source.name} defines no tool to serve` }));
   const header = loaded.right.header;
-  if (header.problem !== undefined) return left(`gramkit: ${source.name}: ${header.problem}\n`);
+  if (header.problem !== undefined) return left(rendered({ reason: CliCodes.INVALID_HEADER, message: `${source.name}: ${header.problem}` }));
   // `builtin` serves the built-in library, an MCP server its own remote tools (a proxy with
   // gramkit's policies), under the user's libraries, which win on a shared name (src/project/library.ts)
   const itself = source.builtin ? BUILTIN : isMcpAddress(file) ? file : undefined;
