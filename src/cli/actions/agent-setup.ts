@@ -2,11 +2,12 @@
  * What `gramkit run` and `gramkit ab` share: loading the agent of a `.gram` file, finding its
  * library, and making its model.
  *
- * - The agent: the file's only agent, or `--agent NAME`. Its tools may be built-in tools named
- *   in the file (`read_file`, ...).
- * - The library: `--library` (a module or `builtin`), else the file header's `{library: "..."}`
- *   (relative to the file). When the agent uses built-in tools, the built-in library of the
- *   workspace is added under the user's (the user's library wins on a shared name).
+ * - The agent: the file, loaded once (src/project/project-file.ts), and its only agent or
+ *   `--agent NAME` (src/project/choose-agent.ts). Its tools may be built-in tools named in the
+ *   file (`read_file`, ...).
+ * - The library: by the one rule of src/project/library.ts (`--library`, else the file header's
+ *   `{library: "..."}`; a catalog's tools, declared tools, built-in tools), each part made here
+ *   with the command's context (`libraryLoaders`).
  * - The model: `--model`, else the agent's `model` property, else `offline`. A real model without
  *   its key is an `AGENT_CONFIGURATION_ERROR` with a hint, never a silent fallback to the offline model.
  *   Keys come from `OPENAI_API_KEY`, `ANTHROPIC_API_KEY` and `GEMINI_API_KEY` in the CLI's
