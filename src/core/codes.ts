@@ -11,7 +11,7 @@
  *   code, what it means, whether retrying can help and what to do. A failure carries its precise
  *   code in `error.reason`. Every precise code starts with its layer's prefix (`GRAM_`, `SPEC_`,
  *   `TOOL_`, `NET_`, `POLICY_`, `HTTP_`, `COMMAND_`, `IMPL_`, `BUILTIN_`, `AGENT_`, `MCP_`,
- *   `ADAPTER_`, `CATALOG_`, `SERVICE_`, `CLI_`), so one code never means two things. Diagnostics
+ *   `ADAPTER_`, `CATALOG_`, `SERVICE_`, `PROJECT_`, `CLI_`), so one code never means two things. Diagnostics
  *   (`GRAM_`, `SPEC_`) are not failures of a result: they keep their precise code in `code`.
  *
  * docs/errors.md lists both tiers and the mapping; a test keeps it in step with the registries.

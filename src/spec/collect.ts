@@ -4,11 +4,12 @@
  * file defines), each agent's properties and elements. References between specifications are
  * resolved later, by the linker (link.ts), across every document loaded together.
  */
-import { checkedDiagnostics, checkedValue } from '../core/either.js';
+import { type Checked, checkedDiagnostics, checkedValue } from '../core/either.js';
 import type { NodePattern, PathPattern, Property, SubjectPattern, SubjectPatternElement, TopLevelPattern } from '../gram/ast.js';
 import { isBareIdentity, keySpan, subjectSpan } from '../gram/subject.js';
 import { type Diagnostic, error, warning } from '../core/diagnostic.js';
-import { analyzeGram } from '../gram/parse.js';
+import { analyzeGram, type ParseOptions } from '../gram/parse.js';
+import type { GramDocument } from '../gram/ast.js';
 import type { Span } from '../core/span.js';
 import { SpecCodes } from './codes.js';
 import { gramToJson, stringText } from './gram-values.js';
@@ -111,21 +112,25 @@ interface Reusable {
   readonly fields: Array<Field | undefined>;
 }
 
+/** The options a document of `collect` is parsed with (a caller that parses it first uses the same). */
+export const gramOptionsOf = (options: LoadOptions): ParseOptions => ({ ...(options.strict !== undefined ? { strict: options.strict } : {}), ...fileOpt(options.filename) });
+
 /**
  * Collects the tools and agents of one parsed document (agents' references are resolved later).
  * With a `cache` (compile-cache.ts), the top-level tools whose text the last run compiled are not
- * compiled again.
+ * compiled again. `parsed`: the text's parse by `analyzeGram` with `gramOptionsOf(options)`, when
+ * the caller has it already (the document is then not parsed again).
  */
-export const collect = (text: string, options: LoadOptions, cache?: CompileCache): Collected => {
-  const collected = collectWith(text, options, cache);
+export const collect = (text: string, options: LoadOptions, cache?: CompileCache, parsed?: Checked<GramDocument>): Collected => {
+  const collected = collectWith(text, options, cache, parsed);
   cache?.endRun();
   return collected;
 };
 
-const collectWith = (text: string, options: LoadOptions, cache: CompileCache | undefined): Collected => {
+const collectWith = (text: string, options: LoadOptions, cache: CompileCache | undefined, given: Checked<GramDocument> | undefined): Collected => {
   const file = options.filename;
   const diagnostics: Diagnostic[] = [];
-  const parsed = analyzeGram(text, { ...(options.strict !== undefined ? { strict: options.strict } : {}), ...fileOpt(file) });
+  const parsed = given ?? analyzeGram(text, gramOptionsOf(options));
   if (parsed._tag === 'Left') {
     // every syntax error, and the warnings found before them
     diagnostics.push(...parsed.left, ...ioTypeHints(text, file));

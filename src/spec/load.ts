@@ -17,6 +17,8 @@ import { extname } from 'node:path';
 import { type Either } from '../core/either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { type Collected, collect, fileOpt, type ToolEntry } from './collect.js';
+import type { Checked } from '../core/either.js';
+import type { GramDocument } from '../gram/ast.js';
 import { finish, knownMap, link } from './link.js';
 import type { KnownTools, LoadOptions, Specifications } from './specifications.js';
 import { type AgentSpecification } from './agent-spec.js';
@@ -100,4 +102,24 @@ export const loadSpecificationsWith = (
   const all: Collected[] = [...docs, { tools: extraTools, agents: [], diagnostics: jsonDiagnostics }];
   const linked = link(all, known);
   return finish({ ...linked, agents: [...linked.agents, ...extraAgents] });
+};
+
+/**
+ * The specifications of one gram document its caller parsed already (`parsed`: `analyzeGram` of
+ * `text` with the options `gramOptionsOf` gives, collect.ts), compiled once. The function returned
+ * links them against `knownTools` as `loadSpecifications` does, and may be called again with more
+ * known tools (the built-in ones): the document is neither parsed nor compiled again.
+ */
+export const compileParsed = (
+  text: string,
+  parsed: Checked<GramDocument>,
+  options: { readonly filename?: string; readonly strict?: boolean },
+  cache?: CompileCache,
+): ((knownTools?: KnownTools) => Either<ReadonlyArray<Diagnostic>, Specifications>) => {
+  const collected = collect(text, options, cache, parsed);
+  return (knownTools) => {
+    const known = new Map(knownMap(knownTools));
+    for (const t of collected.tools) if (t.spec !== undefined && !known.has(t.name)) known.set(t.name, t.spec);
+    return finish(link([collected, { tools: [], agents: [], diagnostics: [] }], known));
+  };
 };

@@ -26,6 +26,7 @@ const NOT_CODES = new Set([
   'ALLOWED_TOOL_PERMS',
   'GRAMKIT_TOKEN',
   'GRAMKIT_MAX_CONCURRENT_RUNS',
+  'GRAMKIT_TRACE',
   'GRAMKIT_WEB_SEARCH',
   'GRAMKIT_WEB_SEARCH_KEY',
   'GRAMKIT_WEB_SEARCH_URL',
@@ -92,7 +93,8 @@ describe('codes', () => {
     expect(new Set(all).size).toBe(all.length);
     expect(REGISTRY_FILES.length).toBeGreaterThanOrEqual(13);
     const PREFIX: Readonly<Record<string, string>> = {
-      gram: 'GRAM_', spec: 'SPEC_', library: 'TOOL_', net: 'NET_', policy: 'POLICY_', tools: 'IMPL_', 'tools/http': 'HTTP_', 'tools/command': 'COMMAND_', 'tools/builtin': 'BUILTIN_', agent: 'AGENT_', mcp: 'MCP_', adapters: 'ADAPTER_', catalog: 'CATALOG_', server: 'SERVICE_', cli: 'CLI_',
+      gram: 'GRAM_', spec: 'SPEC_', library: 'TOOL_', net: 'NET_', policy: 'POLICY_', tools: 'IMPL_', 'tools/http': 'HTTP_', 'tools/command': 'COMMAND_', 'tools/builtin': 'BUILTIN_',
+      agent: 'AGENT_', mcp: 'MCP_', adapters: 'ADAPTER_', catalog: 'CATALOG_', server: 'SERVICE_', project: 'PROJECT_', cli: 'CLI_',
     };
     for (const r of registries) for (const c of r.codes) expect(c.code.startsWith(PREFIX[c.layer] ?? '?'), `${c.code} (${c.layer})`).toBe(true);
   });

@@ -27,6 +27,7 @@ export const LAYERS: Readonly<Record<string, ReadonlyArray<string>>> = {
   adapters: ['core', 'gram', 'spec', 'library', 'policy'],
   catalog: ['core', 'gram', 'spec', 'library', 'net', 'policy', 'tools'],
   server: ['core', 'gram', 'spec', 'library', 'net', 'policy', 'tools', 'catalog', 'agent', 'mcp'],
+  project: ['core', 'gram', 'spec', 'library', 'policy', 'tools'],
   cli: ['*'],
   entries: ['*', '!cli'],
 };

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import type { CliIO } from '../../src/cli/io.js';
 import { cli } from '../support/cli.js';
+import { ProjectCodes } from '../../src/project/codes.js';
 import { type FakeServer, lastUserText, startFakeServer, toolResults } from '../support/fake-llm-server.js';
 import { stable } from '../agent/support.js';
 import { expectGolden } from '../support/golden.js';
@@ -182,7 +183,7 @@ describe('gramkit run: libraries', () => {
     writeFileSync(file, readFileSync(join(root, HELLO), 'utf8').replace(/^\{library:.*\}$/m, ''));
     const r = await cli(['run', file, 'hi']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('no library implements the tools of agent "hello_world_agent" (sayHello)');
+    expect(r.stderr).toContain(`error[${ProjectCodes.UNIMPLEMENTED_TOOLS}]: no library implements the tools of agent "hello_world_agent" (sayHello)`);
     expect(r.stderr).toContain('hint: pass --library');
   });
 
@@ -194,10 +195,10 @@ describe('gramkit run: libraries', () => {
     );
     const r = await cli(['run', file, "Hello, I'm Alice"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('defines 2 agents; choose one with --agent (hello_world_agent, other)');
+    expect(r.stderr).toContain(`error[${ProjectCodes.AMBIGUOUS_AGENT}]: ${file} defines 2 agents; choose one with --agent (hello_world_agent, other)`);
     expect((await cli(['run', file, "Hello, I'm Alice", '--agent', 'other'])).code).toBe(0);
     const typo = await cli(['run', file, 'hi', '--agent', 'otherr']);
-    expect(typo.stderr).toContain('did you mean');
+    expect([typo.code, typo.stderr]).toEqual([1, expect.stringMatching(new RegExp(`^error\\[${ProjectCodes.UNKNOWN_AGENT}\\]: .*did you mean`))]);
   });
 
   it('usage errors exit 2', async () => {

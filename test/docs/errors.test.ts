@@ -17,7 +17,9 @@ const registries = await loadRegistries();
 const codes = new Map(registries.flatMap((r) => r.codes.map((c) => [c.code, c] as const)));
 
 /** The order of the sections: the layers bottom-up, as docs/architecture.md lists them. */
-const ORDER = ['GRAM', 'SPEC', 'SPEC_ARG', 'SPEC_IMPORT', 'SPEC_DIALECT', 'TOOL', 'NET', 'POLICY', 'IMPL', 'HTTP', 'COMMAND', 'BUILTIN', 'AGENT', 'MCP', 'ADAPTER', 'CATALOG', 'SERVICE', 'CLI'];
+const ORDER = [
+  'GRAM', 'SPEC', 'SPEC_ARG', 'SPEC_IMPORT', 'SPEC_DIALECT', 'TOOL', 'NET', 'POLICY', 'IMPL', 'HTTP', 'COMMAND', 'BUILTIN', 'AGENT', 'MCP', 'ADAPTER', 'CATALOG', 'SERVICE', 'PROJECT', 'CLI',
+];
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|');
 const retry = (c: { readonly retryable: Retry }): string => (c.retryable === true ? 'yes' : c.retryable === false ? 'no' : 'sometimes');

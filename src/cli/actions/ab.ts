@@ -29,12 +29,12 @@ import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { EXPERIMENT_COLUMNS, formatExperimentReport } from '../../agent/experiment-report.js';
 import { experimentHtml } from '../../agent/experiment-html.js';
 import type { Model } from '../../agent/model.js';
-import { approveAll, denyAll } from '../../policy/approvers.js';
+import { denyAll } from '../../policy/approvers.js';
 import { type ScriptedCall, type ScriptedSteps, withScriptedCalls } from '../../providers/scripted-calls.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { agentLibrary, agentModel, loadAgent, type ModelChoice, positiveInteger } from './agent-setup.js';
 import { loadSource } from './gram-input.js';
-import { commandPolicies } from './policies.js';
+import { chooseApprover, commandPolicies } from '../../project/approval.js';
 import { resolveWorkspace } from './spec-source.js';
 import { type AgentCatalog, catalogLibrary, openAgentCatalog } from './catalog-library.js';
 import { openResults, type ResultsFile } from './ab-results.js';
@@ -501,7 +501,8 @@ interface Planned extends Plan {
 /** How the runs of `gramkit ab` (and of a worker, with its own `--yes`) are made: policies, approvals, limits. */
 export const runOptionsOf = (ctx: CommandContext, options: Pick<AbCommandOptions, 'yes'>, { runs, concurrency, maxSteps, timeout }: Numbers) => ({
   policies: commandPolicies(ctx.io.env),
-  approve: options.yes === true ? approveAll : denyAll,
+  // --yes approves every call that needs approval; without it, each is refused (no one to ask)
+  approve: chooseApprover({ yes: options.yes === true, deny: options.yes !== true }).approver ?? denyAll,
   ...(runs.value !== undefined ? { runs: runs.value } : {}),
   ...(concurrency.value !== undefined ? { concurrency: concurrency.value } : {}),
   ...(maxSteps.value !== undefined ? { maxSteps: maxSteps.value } : {}),

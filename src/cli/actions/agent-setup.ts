@@ -2,34 +2,37 @@
  * What `gramkit run` and `gramkit ab` share: loading the agent of a `.gram` file, finding its
  * library, and making its model.
  *
- * - The agent: the file's only agent, or `--agent NAME`. Its tools may be built-in tools named
- *   in the file (`read_file`, ...).
- * - The library: `--library` (a module or `builtin`), else the file header's `{library: "..."}`
- *   (relative to the file). When the agent uses built-in tools, the built-in library of the
- *   workspace is added under the user's (the user's library wins on a shared name).
+ * - The agent: the file, loaded once (src/project/project-file.ts), and its only agent or
+ *   `--agent NAME` (src/project/choose-agent.ts). Its tools may be built-in tools named in the
+ *   file (`read_file`, ...).
+ * - The library: by the one rule of src/project/library.ts (`--library`, else the file header's
+ *   `{library: "..."}`; a catalog's tools, declared tools, built-in tools), each part made here
+ *   with the command's context (`libraryLoaders`).
  * - The model: `--model`, else the agent's `model` property, else `offline`. A real model without
  *   its key is an `AGENT_CONFIGURATION_ERROR` with a hint, never a silent fallback to the offline model.
  *   Keys come from `OPENAI_API_KEY`, `ANTHROPIC_API_KEY` and `GEMINI_API_KEY` in the CLI's
  *   environment only.
  */
-import { formatError } from '../../core/format-error.js';
+import type { Reportable } from '../../core/format-error.js';
+import { chooseAgent } from '../../project/choose-agent.js';
+import { ProjectCodes } from '../../project/codes.js';
+import { CliCodes } from '../codes.js';
+import { reportError } from '../report.js';
 import { isRecord } from '../../core/json.js';
 import { declaredLibrary } from './declared-library.js';
-import { declaresImplementation } from '../../tools/declared-kind.js';
-import { type Either, left, right } from '../../core/either.js';
+import { type Either, isLeft, left, right } from '../../core/either.js';
 import type { Diagnostic } from '../../core/diagnostic.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
-import { emptyToolLibrary, hasTool, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
+import { emptyToolLibrary, type ToolLibrary } from '../../library/tool-library.js';
+import { type LibraryLoaders, resolveLibrary } from '../../project/library.js';
 import type { AgentSpecification } from '../../spec/agent-spec.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
-import { didYouMean } from '../../core/suggest.js';
 import type { Model } from '../../agent/model.js';
 import { createModel, MODEL_ID_FORMS, parseModelId } from '../../providers/registry.js';
 import { recordModel } from '../../providers/replay.js';
-import type { CommandContext } from '../context.js';
+import { type CommandContext, EXIT_FAILURE, EXIT_USAGE } from '../context.js';
 import { renderDiagnostics } from './gram-report.js';
-import { builtinToolsOf, headerLibraryOf } from './spec-facts.js';
-import { BUILTIN, loadLibraryArgument, loadSpecSource, type SpecSource, webSearchOf } from './spec-source.js';
+import { loadLibraryArgument, loadSpecSource, type SpecSource, webSearchOf } from './spec-source.js';
 import { ok } from '../../core/result.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -48,8 +51,9 @@ export interface Reported {
   readonly code: number;
 }
 
-const fail = (ctx: CommandContext, message: string, code = 1): Reported => {
-  ctx.io.stderr(`${message}\n`);
+/** A coded failure, rendered by the one renderer (report.ts). */
+const reported = (ctx: CommandContext, e: Reportable, code: number = EXIT_FAILURE): Reported => {
+  reportError(ctx.io, e);
   return { code };
 };
 
@@ -59,40 +63,22 @@ const fail = (ctx: CommandContext, message: string, code = 1): Reported => {
 // -------------------------------------------------------------------------------------------------
 
 
-/** The agent to run from a specification argument (`--agent` picks one when the file has several). */
+/** The agent to run from a specification argument (`--agent` picks one when the file has several: src/project/choose-agent.ts). */
 export const loadAgent = async (ctx: CommandContext, file: string, agentName: string | undefined, knownTools: ReadonlyArray<ToolSpecification> = []): Promise<Either<Reported, LoadedAgent>> => {
   const loaded = await loadSpecSource(ctx, file, knownTools);
-  if (loaded._tag === 'Left') {
+  if (isLeft(loaded)) {
     const f = loaded.left;
-    if (f.message !== undefined) return left(fail(ctx, `gramkit: ${f.message}`));
+    if (f.message !== undefined) return left(reported(ctx, { reason: CliCodes.UNREADABLE, message: f.message }));
     ctx.io.stderr(renderDiagnostics(f.diagnostics, f.source?.text ?? '', f.source?.name ?? file));
-    return left({ code: 1 });
+    return left({ code: EXIT_FAILURE });
   }
-  const { source, specs } = loaded.right;
+  const { source, specs, header } = loaded.right;
   const warnings = specs.warnings.filter((d) => d.severity === 'warning');
   if (warnings.length > 0) ctx.io.stderr(renderDiagnostics(warnings, source.text, source.name));
-  const agents = specs.agents;
-  let agent: AgentSpecification | undefined;
-  if (agentName !== undefined) {
-    agent = agents.find((a) => a.name === agentName);
-    if (agent === undefined) {
-      const names = agents.map((a) => a.name);
-      const hint = didYouMean(agentName, names);
-      return left(fail(ctx, `gramkit: ${source.name} has no agent named "${agentName}"${hint !== undefined ? ` (${hint})` : names.length > 0 ? ` (agents: ${names.join(', ')})` : ''}`));
-    }
-  } else if (agents.length === 1) {
-    agent = agents[0];
-  } else if (agents.length === 0) {
-    return left(
-      fail(ctx, `gramkit: ${source.name} defines no agent; an agent is [name:Agent {description: "..", instruction: ".."} | tool, ...]${specs.tools.length > 0 ? ` (it defines the tools ${specs.tools.map((t) => t.name).join(', ')})` : ''}`),
-    );
-  } else {
-    return left(fail(ctx, `gramkit: ${source.name} defines ${agents.length} agents; choose one with --agent (${agents.map((a) => a.name).join(', ')})`, 2));
-  }
-  if (agent === undefined) return left({ code: 1 });
-  const header = headerLibraryOf(ctx, source);
-  if (header.problem !== undefined) return left(fail(ctx, `gramkit: ${source.name}: ${header.problem}`));
-  return right({ agent, source, ...(header.library !== undefined ? { headerLibrary: header.library } : {}) });
+  const agent = chooseAgent(loaded.right, agentName);
+  if (!agent.ok) return left(reported(ctx, agent.error, agent.error.reason === ProjectCodes.AMBIGUOUS_AGENT ? EXIT_USAGE : EXIT_FAILURE));
+  if (header.problem !== undefined) return left(reported(ctx, { reason: CliCodes.INVALID_HEADER, message: `${source.name}: ${header.problem}` }));
+  return right({ agent: agent.value, source, ...(header.library !== undefined ? { headerLibrary: header.library } : {}) });
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -102,7 +88,7 @@ export const loadAgent = async (ctx: CommandContext, file: string, agentName: st
 
 const showDiagnostics = (ctx: CommandContext, ds: ReadonlyArray<Diagnostic>): Reported => {
   ctx.io.stderr(`${formatDiagnostics(ds)}\n`);
-  return { code: 1 };
+  return { code: EXIT_FAILURE };
 };
 
 /**
@@ -114,10 +100,10 @@ export const agentLibrary = (ctx: CommandContext, loaded: LoadedAgent, refs: Rea
   toolsLibrary(ctx, loaded.agent.tools, `agent "${loaded.agent.name}"`, loaded.headerLibrary, refs, workspace, catalog);
 
 /**
- * The library implementing `tools` (`what` names them in messages, e.g. `agent "x"`): `refs`, else
- * the file header's library; the tools the file declares itself (`http: {...}`, `command: {...}`)
- * unless a library provides them; a catalog's tools; and the built-in tools among them. The right
- * wins: the user's libraries over declared tools over a catalog's over built-in ones.
+ * The library implementing `tools` (`what` names them in messages, e.g. `agent "x"`), by the one
+ * rule of src/project/library.ts: `refs` (after `source`, the file argument when it is a library
+ * itself), else the file header's library; the tools the file declares itself; a catalog's tools;
+ * and the built-in tools among them.
  */
 export const toolsLibrary = async (
   ctx: CommandContext,
@@ -127,38 +113,41 @@ export const toolsLibrary = async (
   refs: ReadonlyArray<string>,
   workspace: string,
   catalog?: ToolLibrary,
+  source?: string,
 ): Promise<Either<Reported, ToolLibrary>> => {
-  const chosen = refs.length > 0 ? refs : headerLibrary !== undefined ? [headerLibrary] : [];
-  const libraries: ToolLibrary[] = [];
-  for (const ref of chosen) {
-    const lib = await loadLibraryArgument(ctx, ref, workspace);
-    if (lib._tag === 'Left') return left(showDiagnostics(ctx, lib.left));
-    libraries.push(lib.right);
+  const request = {
+    tools,
+    what,
+    given: refs,
+    ...(headerLibrary !== undefined ? { header: headerLibrary } : {}),
+    ...(source !== undefined ? { source } : {}),
+    ...(catalog !== undefined ? { catalog } : {}),
+  };
+  const resolved = await resolveLibrary(request, libraryLoaders(ctx, workspace));
+  if (resolved.ok) return right(resolved.value.library);
+  const failure = resolved.error;
+  switch (failure.kind) {
+    case 'module':
+    case 'declared':
+      return left(showDiagnostics(ctx, failure.diagnostics));
+    case 'unimplemented':
+      return left(reported(ctx, failure.error));
+    case 'builtin':
+      return left(reported(ctx, { ...failure.error, message: `web_search: ${failure.error.message}` }, EXIT_USAGE));
   }
-  const builtins = await builtinToolsOf(tools);
-  const builtin = builtins.size > 0 && !chosen.includes(BUILTIN);
-  // tools the file implements itself (`http: {...}`, `command: {...}`), unless a library provides them
-  const provided = (name: string): boolean => libraries.some((l) => hasTool(name, l)) || (catalog !== undefined && hasTool(name, catalog));
-  const declared = declaredLibrary(tools.filter((t) => !builtins.has(t.name) && !provided(t.name)), ctx.io, workspace);
-  if (declared?._tag === 'Left') return left(showDiagnostics(ctx, declared.left));
-  if (chosen.length === 0) {
-    const own = tools.filter((t) => !builtins.has(t.name) && !declaresImplementation(t) && !provided(t.name)).map((t) => t.name);
-    if (own.length > 0) {
-      return left(
-        fail(
-          ctx,
-          `gramkit: no library implements the tools of ${what} (${own.join(', ')})\n  hint: pass --library <module.ts> or --catalog <dir|redis://…>, or name it in the file's header: {library: "./tools.ts"}`,
-        ),
-      );
-    }
-  }
-  const webSearch = builtin ? webSearchOf(ctx.io.env) : ok(undefined);
-  if (!webSearch.ok) return left(fail(ctx, `gramkit: web_search: ${webSearch.error.message}`, 2));
-  const base = builtin ? [(await import('../../tools/builtin/builtin-tools.js')).builtinLibrary({ workspace, ...(webSearch.value !== undefined ? { webSearch: webSearch.value } : {}) })] : [];
-  // the right wins: the user's libraries over declared tools over a catalog's tools over built-in ones
-  const all = [...base, ...(catalog !== undefined ? [catalog] : []), ...(declared !== undefined ? [declared.right] : []), ...libraries];
-  return right(all.length === 0 ? emptyToolLibrary : unionLibraries(...all));
 };
+
+/** How the CLI makes the parts of a library (src/project/library.ts): modules, declared tools, built-in tools of `workspace`. */
+export const libraryLoaders = (ctx: CommandContext, workspace: string): LibraryLoaders => ({
+  module: (ref) => loadLibraryArgument(ctx, ref, workspace),
+  declared: (tools) => declaredLibrary(tools, ctx.io, workspace) ?? right(emptyToolLibrary),
+  builtin: async () => {
+    const webSearch = webSearchOf(ctx.io.env);
+    if (!webSearch.ok) return webSearch;
+    const { builtinLibrary } = await import('../../tools/builtin/builtin-tools.js');
+    return ok(builtinLibrary({ workspace, ...(webSearch.value !== undefined ? { webSearch: webSearch.value } : {}) }));
+  },
+});
 
 // -------------------------------------------------------------------------------------------------
 // the model
@@ -183,11 +172,12 @@ const KEY_VARIABLES: Readonly<Record<string, string>> = {
 export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choice: ModelChoice): Either<Reported, Model> => {
   const id = choice.model ?? agent.model ?? 'offline';
   const parsed = parseModelId(id);
-  if (parsed._tag === 'Left') return left(fail(ctx, formatError(parsed.left)));
+  if (isLeft(parsed)) return left(reported(ctx, parsed.left));
   const provider = parsed.right.provider;
   const keyVariable = KEY_VARIABLES[provider];
   if (choice.baseUrl !== undefined && keyVariable === undefined) {
-    return left(fail(ctx, `gramkit: --base-url is for openai/<model>, openai-responses/<model>, anthropic/<model> and gemini/<model> models, not ${id}`, 2));
+    const message = `--base-url is for openai/<model>, openai-responses/<model>, anthropic/<model> and gemini/<model> models, not ${id}`;
+    return left(reported(ctx, { reason: CliCodes.USAGE, message }, EXIT_USAGE));
   }
   const apiKey = keyVariable !== undefined ? ctx.io.env[keyVariable] : undefined;
   const made = createModel(id, {
@@ -196,14 +186,14 @@ export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choic
     ...(choice.baseUrl !== undefined ? { baseUrl: choice.baseUrl } : {}),
     ...(choice.replayMatch !== undefined ? { replayMatch: choice.replayMatch } : {}),
   });
-  if (made._tag === 'Left') {
+  if (isLeft(made)) {
     const from = choice.model !== undefined ? '--model' : agent.model !== undefined ? `the model property of agent "${agent.name}"` : 'the default';
     // the provider says where it found the problem: a missing key is `details.option: "apiKey"`
     const missingKey = keyVariable !== undefined && isRecord(made.left.details) && made.left.details['option'] === 'apiKey';
     const hint = missingKey
       ? `set ${keyVariable} in the environment, or run the offline demo model with --model offline`
       : `the model comes from ${from}; accepted forms: ${MODEL_ID_FORMS.join(', ')}`;
-    return left(fail(ctx, formatError({ reason: made.left.reason, message: made.left.message, hint })));
+    return left(reported(ctx, { reason: made.left.reason, message: made.left.message, hint }));
   }
   return right(choice.record !== undefined ? recordModel(made.right, choice.record, { cwd: ctx.io.cwd }) : made.right);
 };

@@ -13,6 +13,7 @@
  * Exit 1 when any file has an error (with `--strict`, a warning too).
  */
 import { error, type Diagnostic } from '../../core/diagnostic.js';
+import { isLeft } from '../../core/either.js';
 import type { Span } from '../../core/span.js';
 import { unescapePointer } from '../../core/json-pointer.js';
 import { hasTool, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
@@ -23,7 +24,8 @@ import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { HttpCodes } from '../../tools/http/codes.js';
 import { CliCodes } from '../codes.js';
 import { EXIT_FAILURE, EXIT_OK, type CommandContext } from '../context.js';
-import { builtinToolsOf, headerLibraryOf } from './spec-facts.js';
+import { builtinToolsOf } from '../../project/library.js';
+import type { ProjectFile } from '../../project/project-file.js';
 import { declaresImplementation } from '../../tools/declared-kind.js';
 import { expandArguments } from './gram-input.js';
 import { countText, diagnosticsJson, renderDiagnostics } from './gram-report.js';
@@ -41,6 +43,8 @@ export interface CheckCommandOptions {
   readonly workspace?: string;
   /** The memo of a document checked at each edit (the language server). */
   readonly cache?: CompileCache;
+  /** Without `library`: bind to the library the file's header names (the language server). */
+  readonly headerLibrary?: boolean;
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -75,9 +79,8 @@ const declaredLibraryOf = async (tools: ReadonlyArray<ToolSpecification>, ctx: C
 };
 
 /** What `run` checks before it starts: the header, the models, the declared implementations. */
-const runChecks = async (ctx: CommandContext, source: SpecSource, specs: Specifications, builtins: ReadonlySet<string>, workspace: string): Promise<Diagnostic[]> => {
+const runChecks = async (ctx: CommandContext, { source, specs, header }: ProjectFile, builtins: ReadonlySet<string>, workspace: string): Promise<Diagnostic[]> => {
   const out: Diagnostic[] = [];
-  const header = headerLibraryOf(ctx, source);
   if (header.problem !== undefined) out.push(error(CliCodes.INVALID_HEADER, header.problem, { file: source.name }));
   for (const a of specs.agents) {
     if (a.model === undefined) continue;
@@ -173,12 +176,12 @@ export const checkSource = async (
   options: CheckCommandOptions,
   workspace: string,
 ): Promise<{ readonly diagnostics: ReadonlyArray<Diagnostic>; readonly specs?: Specifications }> => {
-  const loaded = await specsOfSource(source, { strict: options.strict === true, ...(options.cache !== undefined ? { cache: options.cache } : {}) });
-  if (loaded._tag === 'Left') return { diagnostics: loaded.left.diagnostics };
-  const specs = loaded.right.specs;
-  const builtins = await builtinToolsOf(toolsOf(specs));
-  const diagnostics = [...specs.warnings.filter((d) => d.severity !== 'info'), ...(await runChecks(ctx, source, specs, builtins, workspace))];
-  const refs = options.library ?? [];
+  const loaded = await specsOfSource(ctx.io, source, { strict: options.strict === true, ...(options.cache !== undefined ? { cache: options.cache } : {}) });
+  if (isLeft(loaded)) return { diagnostics: loaded.left.diagnostics };
+  const { specs, header } = loaded.right;
+  const builtins = builtinToolsOf(toolsOf(specs));
+  const diagnostics = [...specs.warnings.filter((d) => d.severity !== 'info'), ...(await runChecks(ctx, loaded.right, builtins, workspace))];
+  const refs = options.library ?? (options.headerLibrary === true && header.library !== undefined ? [header.library] : []);
   if (refs.length > 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...(await bindChecks(ctx, source, specs, refs, builtins, workspace)));
   return { diagnostics, specs };
 };

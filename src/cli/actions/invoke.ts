@@ -3,9 +3,10 @@
  * binds one tool of a specification file to its implementation in a library module, calls it,
  * and prints the result as JSON: a live tester of one tool.
  *
- * The library is `--library`, else the file header's `{library: "..."}` (relative to the file), else
- * the implementation the file declares for the tool. The call goes through the policies of
- * `gramkit run` (policies.ts): the safety rules, `ALLOWED_TOOL_PERMS`, and approval, asked on a
+ * The library follows the one rule of src/project/library.ts: `--library` (after the source when it
+ * is a library itself: `builtin`, an MCP server), else the file header's `{library: "..."}`
+ * (relative to the file), else the implementation the file declares for the tool. The call goes
+ * through the policies of every command (src/project/approval.ts): the safety rules, `ALLOWED_TOOL_PERMS`, and approval, asked on a
  * terminal, given by `--yes` or refused by `--deny` (without a terminal or either flag, a call that
  * needs approval is refused: `DENIED`, saying how to approve).
  *
@@ -13,23 +14,20 @@
  * stderr: why it could not be called (specification errors with carets, library problems, bind
  * errors with the JSON-pointer diff); exit 1, or 2 for usage errors.
  */
-import { readFile } from 'node:fs/promises';
-import { extname, isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { isLeft } from '../../core/either.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
-import type { Diagnostic } from '../../core/diagnostic.js';
 import { bindTool, formatBindError } from '../../library/bind.js';
 import { invokeJson, parseArguments } from '../../library/invoke.js';
-import { loadSpecifications } from '../../spec/load.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { loadLibrary, type NamedLibrary } from './load-library.js';
-import { namedLibraries as builtinLibraries } from './spec-source.js';
+import { namedLibraries as builtinLibraries, readSpecSource, specsOfSource } from './spec-source.js';
 import { isMcpAddress, mcpLibrary } from './mcp-source.js';
-import { declaredLibrary } from './declared-library.js';
-import type { ToolLibrary } from '../../library/tool-library.js';
+import { libraryLoaders } from './agent-setup.js';
+import { resolveLibrary } from '../../project/library.js';
 import { invokeGated } from '../../policy/guard.js';
-import { headerLibraryOf } from './spec-facts.js';
-import { commandApprover, commandPolicies } from './policies.js';
+import { chooseApprover, commandPolicies, refusing } from '../../project/approval.js';
 import { reportError, usageError } from '../report.js';
 import { CliCodes } from '../codes.js';
 
@@ -50,27 +48,20 @@ export interface InvokeCommandOptions {
   readonly deny?: boolean;
 }
 
-/**
- * Libraries known by name: `gramkit invoke <name> --tool T` uses the named library's own
- * specifications and implementations (`--library` may then be left out). Empty here; named
- * libraries (the built-in tools) are added by the module that owns them.
- */
-export const NAMED_LIBRARIES: Readonly<Record<string, NamedLibrary>> = {};
-
 // -------------------------------------------------------------------------------------------------
 // action
 // -------------------------------------------------------------------------------------------------
 
+/**
+ * `namedLibraries`: the libraries known by name, whose own specifications `gramkit invoke <name>`
+ * uses (default: `builtin`, spec-source.ts, confined to --workspace, and the MCP servers named
+ * `mcp:<url>` or `mcp+stdio:<command>`: their tools' specifications and remote implementations).
+ */
 export const action = async (source: string, opts: InvokeCommandOptions, ctx: CommandContext, namedLibraries?: Readonly<Record<string, NamedLibrary>>): Promise<void> => {
   const { io } = ctx;
-  // `builtin` (spec-source.ts): the built-in tools, confined to --workspace; MCP servers
-  // (`mcp:<url>`, `mcp+stdio:<command>`): their tools' specifications and remote implementations
+  const workspace = resolve(io.cwd, opts.workspace ?? '.');
   const servers = [source, opts.library].filter((a): a is string => a !== undefined && isMcpAddress(a));
-  const named = namedLibraries ?? {
-    ...NAMED_LIBRARIES,
-    ...builtinLibraries(resolve(io.cwd, opts.workspace ?? '.'), io.env),
-    ...Object.fromEntries(servers.map((a) => [a, mcpLibrary(ctx, a)])),
-  };
+  const named = namedLibraries ?? { ...builtinLibraries(workspace, io.env), ...Object.fromEntries(servers.map((a) => [a, mcpLibrary(ctx, a)])) };
   const usage = (message: string): void => {
     usageError(io, message);
     ctx.exit(EXIT_USAGE);
@@ -91,7 +82,7 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
     if (!/^\s*\d+(\.\d+)?\s*$/.test(opts.timeout) || !(timeoutMs > 0)) return usage(`--timeout must be a positive number of milliseconds, got ${JSON.stringify(opts.timeout)}`);
   }
 
-  // the specifications: a named library's own, or a specification file
+  // the specifications: a named library's own, or a specification file (loaded once: src/project/)
   const namedSource = Object.prototype.hasOwnProperty.call(named, source) ? named[source] : undefined;
   let specs: ReadonlyArray<ToolSpecification>;
   let headerLibrary: string | undefined;
@@ -102,21 +93,16 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
       return failedWith(CliCodes.LIBRARY_LOAD_FAILED, `cannot load the specifications of "${source}": ${e instanceof Error ? e.message : String(e)}`);
     }
   } else {
-    const path = isAbsolute(source) ? source : resolve(io.cwd, source);
-    let text: string;
-    try {
-      text = source === '-' ? await io.readStdin() : await readFile(path, 'utf8');
-    } catch (e) {
-      const code = (e as { code?: string }).code;
-      return failedWith(CliCodes.UNREADABLE, `cannot read ${source}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : e instanceof Error ? e.message : String(e)}`);
+    const read = await readSpecSource(io, source);
+    if (!read.ok) {
+      reportError(io, read.error);
+      return ctx.exit(EXIT_FAILURE);
     }
-    const filename = source === '-' ? '<stdin>' : source;
-    const loaded = loadSpecifications([{ text, filename, format: extname(source).toLowerCase() === '.json' ? 'json' : 'gram' }]);
-    if (loaded._tag === 'Left') return failed(formatDiagnostics(loaded.left, text, { filename }));
-    specs = loaded.right.tools;
-    const format = extname(source).toLowerCase() === '.json' ? 'json' : 'gram';
-    const header = headerLibraryOf(ctx, { name: filename, text, format, builtin: false, ...(source !== '-' ? { path } : {}) });
-    if (header.problem !== undefined) return failedWith(CliCodes.INVALID_HEADER, `${filename}: ${header.problem}`);
+    const loaded = await specsOfSource(io, read.value);
+    if (isLeft(loaded)) return failed(formatDiagnostics(loaded.left.diagnostics, read.value.text, { filename: read.value.name }));
+    specs = loaded.right.specs.tools;
+    const header = loaded.right.header;
+    if (header.problem !== undefined) return failedWith(CliCodes.INVALID_HEADER, `${read.value.name}: ${header.problem}`);
     headerLibrary = header.library;
   }
 
@@ -136,22 +122,19 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
   }
   if (spec === undefined) return usage(`${source} defines no tool`);
 
-  // the library, and the binding: --library, else the implementation the file declares for the
-  // tool (`http: {...}`, `command: {...}`)
-  const libraryRef = opts.library ?? (namedSource !== undefined ? source : headerLibrary);
-  let library: ToolLibrary;
-  if (libraryRef !== undefined) {
-    const loaded = await loadLibrary(libraryRef, { cwd: io.cwd, named });
-    if (loaded._tag === 'Left') return failed(render(loaded.left));
-    library = loaded.right;
-  } else {
-    const declared = declaredLibrary([spec], io, resolve(io.cwd, opts.workspace ?? '.'));
-    if (declared === undefined) {
-      return usage('--library <module> is required: a .ts or .js module exporting a ToolLibrary or tools (or declare the tool with http: {...} or command: {...})');
-    }
-    if (declared._tag === 'Left') return failed(render(declared.left));
-    library = declared.right;
+  // the library, by the one rule (src/project/library.ts): the named source and --library, else the
+  // header's, else the implementation the file declares for the tool (`http: {...}`, `command: {...}`)
+  const resolved = await resolveLibrary(
+    { tools: [spec], given: opts.library !== undefined ? [opts.library] : [], ...(headerLibrary !== undefined ? { header: headerLibrary } : {}), ...(namedSource !== undefined ? { source } : {}) },
+    { ...libraryLoaders(ctx, workspace), module: (ref) => loadLibrary(ref, { cwd: io.cwd, named }) },
+  );
+  if (!resolved.ok) {
+    const failure = resolved.error;
+    if (failure.kind === 'unimplemented') return usage('--library <module> is required: a .ts or .js module exporting a ToolLibrary or tools (or declare the tool with http: {...} or command: {...})');
+    if (failure.kind === 'builtin') return failedWith(failure.error.reason, `web_search: ${failure.error.message}`);
+    return failed(formatDiagnostics(failure.diagnostics));
   }
+  const library = resolved.value.library;
   const bound = bindTool(spec, library);
   if (bound._tag === 'Left') return failed(bound.left.map(formatBindError).join('\n'));
 
@@ -159,12 +142,15 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
   // it: invokeJson refuses them)
   let argsText = opts.args ?? '{}';
   if (argsText === '-') argsText = await io.readStdin();
-  const approval = commandApprover(io, opts, 'gramkit invoke');
+  const approval = chooseApprover(opts, {
+    ...(io.isTTY ? { terminal: { input: io.stdin, output: io.stderr } } : {}),
+    unattended: refusing((request) => `${request.reason}, and gramkit invoke is not on a terminal to ask: pass --yes to approve such calls (or --deny to refuse them without this message)`),
+  });
   const options = timeoutMs !== undefined ? { timeoutMs } : {};
   try {
     const parsed = parseArguments(argsText);
     const result = parsed.ok
-      ? await invokeGated(bound.right, parsed.value, { policies: commandPolicies(io.env), approver: approval.approver }, options)
+      ? await invokeGated(bound.right, parsed.value, { policies: commandPolicies(io.env), ...(approval.approver !== undefined ? { approver: approval.approver } : {}) }, options)
       : await invokeJson(bound.right, argsText, options);
     io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     ctx.exit(result.ok ? EXIT_OK : EXIT_FAILURE);
@@ -173,4 +159,3 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
   }
 };
 
-const render = (ds: ReadonlyArray<Diagnostic>): string => formatDiagnostics(ds);

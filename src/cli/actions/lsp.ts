@@ -25,7 +25,6 @@ import { KEYWORDS } from '../../spec/keywords.js';
 import { TYPE_NAMES } from '../../spec/type-expr.js';
 import type { Specifications } from '../../spec/specifications.js';
 import type { SpecSource } from './spec-source.js';
-import { headerLibraryOf } from './spec-facts.js';
 import { checkSource } from './check.js';
 import type { CommandContext } from '../context.js';
 import { isLeft } from '../../core/either.js';
@@ -121,13 +120,11 @@ export const action = async (ctx: CommandContext): Promise<void> => {
     versions.set(doc.uri, doc.version);
     const path = pathOf(doc.uri);
     const source: SpecSource = { name: path ?? doc.uri, text, builtin: false, format: 'gram', ...(path !== undefined ? { path } : {}) };
-    // a header is the document's first record: parsed for its library only when the text starts with one
-    const header = headerLibraryOf(ctx, source).library;
     let ds: ReadonlyArray<GramDiagnostic>;
     try {
       const cache = caches.get(doc.uri) ?? new CompileCache();
       caches.set(doc.uri, cache);
-      const checked = await checkSource(ctx, source, { cache, ...(header !== undefined ? { library: [header] } : {}) }, ctx.io.cwd);
+      const checked = await checkSource(ctx, source, { cache, headerLibrary: true }, ctx.io.cwd);
       ds = checked.diagnostics;
       if (checked.specs !== undefined) lastSpecs.set(doc.uri, checked.specs);
     } catch (e) {

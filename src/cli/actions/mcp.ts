@@ -18,18 +18,19 @@ import { isAbsolute, resolve } from 'node:path';
 import { type Readable, Writable } from 'node:stream';
 import { type Either, left, right } from '../../core/either.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
+import { formatError, type Reportable } from '../../core/format-error.js';
+import { ProjectCodes } from '../../project/codes.js';
+import { CliCodes } from '../codes.js';
 import { bindAll, type BoundTools, formatBindError } from '../../library/bind.js';
 import type { Approver } from '../../policy/approvals.js';
-import { approveAll, approverFrom } from '../../policy/approvers.js';
 import { mutableToolSource } from '../../mcp/tool-source.js';
 import type { AgentSpecification } from '../../spec/agent-spec.js';
 import { serveMcpStdio } from '../../mcp/stdio-server.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { VERSION } from '../version.js';
 import { positiveInteger, toolsLibrary } from './agent-setup.js';
-import { headerLibraryOf } from './spec-facts.js';
 import { renderDiagnostics } from './gram-report.js';
-import { commandPolicies } from './policies.js';
+import { chooseApprover, commandPolicies, refusing } from '../../project/approval.js';
 import { isMcpAddress } from './mcp-source.js';
 import { BUILTIN, loadSpecSource, resolveWorkspace } from './spec-source.js';
 import { reportError, usageError } from '../report.js';
@@ -51,36 +52,40 @@ export interface McpCommandOptions {
 type Loaded = Either<string, { readonly bound: BoundTools; readonly agents: ReadonlyArray<AgentSpecification>; readonly files: ReadonlyArray<string> }>;
 
 // -------------------------------------------------------------------------------------------------
-// policies (the rules and permissions are every command's: policies.ts)
+// policies (every command's: src/project/approval.ts)
 // -------------------------------------------------------------------------------------------------
 
 /** Who approves calls that need it: everyone with `--yes`, else no one (the refusal says how to change that). */
-const serveApprover = (yes: boolean): Approver =>
-  yes ? approveAll : approverFrom((request) => ({ approved: false, message: `${request.reason}; this MCP server cannot ask anyone (start it with --yes to approve such calls)` }));
+const unattended = refusing((request) => `${request.reason}; this MCP server cannot ask anyone (start it with --yes to approve such calls)`);
+const serveApprover = (yes: boolean): Approver => chooseApprover({ yes }, { unattended }).approver ?? unattended;
 
 // -------------------------------------------------------------------------------------------------
 // loading
 // -------------------------------------------------------------------------------------------------
 
+/** A failure as the one renderer writes it (report.ts), for stderr. */
+const rendered = (e: Reportable): string => `${formatError(e)}\n`;
+
 const load = async (ctx: CommandContext, file: string, options: McpCommandOptions, workspace: string): Promise<Loaded> => {
   let problems = '';
   const err = ctx.io.stderr;
   const captured: CommandContext = { ...ctx, io: { ...ctx.io, stderr: (t) => void (problems += t) } };
-  const loaded = await loadSpecSource(captured, file);
+  // the file's parse is traced on the real stderr (GRAMKIT_TRACE); an MCP server's connection is the captured context's
+  const loaded = await loadSpecSource(isMcpAddress(file) ? captured : { ...captured, io: ctx.io }, file);
   if (loaded._tag === 'Left') {
     const f = loaded.left;
-    return left(f.message !== undefined ? `gramkit: ${f.message}\n` : renderDiagnostics(f.diagnostics, f.source?.text ?? '', f.source?.name ?? file));
+    return left(f.message !== undefined ? rendered({ reason: CliCodes.UNREADABLE, message: f.message }) : renderDiagnostics(f.diagnostics, f.source?.text ?? '', f.source?.name ?? file));
   }
   const { source, specs } = loaded.right;
   const warnings = specs.warnings.filter((d) => d.severity === 'warning');
   if (warnings.length > 0) err(renderDiagnostics(warnings, source.text, source.name));
-  if (specs.tools.length === 0) return left(`gramkit: ${source.name} defines no tool to serve\n`);
-  const header = headerLibraryOf(ctx, source);
-  if (header.problem !== undefined) return left(`gramkit: ${source.name}: ${header.problem}\n`);
+  if (specs.tools.length === 0) return left(rendered({ reason: ProjectCodes.NO_TOOLS, message: `${source.name} defines no tool to serve` }));
+  const header = loaded.right.header;
+  if (header.problem !== undefined) return left(rendered({ reason: CliCodes.INVALID_HEADER, message: `${source.name}: ${header.problem}` }));
   // `builtin` serves the built-in library, an MCP server its own remote tools (a proxy with
-  // gramkit's policies), under the user's libraries, which win on a shared name
-  const refs = [...(source.builtin ? [BUILTIN] : []), ...(isMcpAddress(file) ? [file] : []), ...(options.library ?? [])];
-  const library = await toolsLibrary(captured, specs.tools, source.name, header.library, refs, workspace);
+  // gramkit's policies), under the user's libraries, which win on a shared name (src/project/library.ts)
+  const itself = source.builtin ? BUILTIN : isMcpAddress(file) ? file : undefined;
+  const library = await toolsLibrary(captured, specs.tools, source.name, header.library, options.library ?? [], workspace, undefined, itself);
   if (library._tag === 'Left') return left(problems);
   const bound = bindAll(specs.tools, library.right);
   if (bound._tag === 'Left') return left(`${bound.left.map(formatBindError).join('\n\n')}\n`);

@@ -16,12 +16,11 @@ import type { Model } from '../../agent/model.js';
 import { runBoundAgent } from '../../agent/run-agent.js';
 import type { AgentProgress, AgentResult, RunAgentOptions } from '../../agent/run-types.js';
 import { formatTrace } from '../../agent/trace.js';
-import type { ApprovalResponse, Approver } from '../../policy/approvals.js';
-import { approveAll, denyAll, terminalApprover } from '../../policy/approvers.js';
+import type { Approver } from '../../policy/approvals.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { agentLibrary, agentModel, loadAgent, positiveInteger } from './agent-setup.js';
 import { chatInput } from './chat-input.js';
-import { commandPolicies } from './policies.js';
+import { chooseApprover, commandPolicies } from '../../project/approval.js';
 import { functionLibraries, resolveWorkspace } from './spec-source.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import { isLeft } from '../../core/either.js';
@@ -188,15 +187,15 @@ const runWith = async (ctx: CommandContext, file: string, message: string | unde
     ...(timeout.value !== undefined ? { maxDurationMs: timeout.value } : {}),
     ...(onEvent !== undefined ? { onEvent } : {}),
   });
-  const scripted = options.yes === true ? approveAll : options.deny === true ? denyAll : undefined;
 
   if (!interactive) {
     const text = message ?? (await io.readStdin());
     if (text.trim() === '') return usage('give a message: gramkit run <agent.gram> "your message" (or pipe it on standard input)');
-    const result = await runBoundAgent(bound.right, text, base(scripted));
+    // --yes, --deny, else no approver: a call that needs approval is refused, and the note says how to approve
+    const result = await runBoundAgent(bound.right, text, base(chooseApprover(options).approver));
     return printResult(ctx, result, options);
   }
-  return chat(ctx, bound.right, model.right, base, scripted, options);
+  return chat(ctx, bound.right, model.right, base, options);
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -208,13 +207,13 @@ const chat = async (
   bound: Parameters<typeof runBoundAgent>[0],
   model: Model,
   base: (approve: Approver | undefined) => RunAgentOptions,
-  scripted: Approver | undefined,
   options: RunCommandOptions,
 ): Promise<number> => {
   const { io } = ctx;
   const input = chatInput(io.stdin);
-  const terminal = scripted === undefined ? terminalApprover({ input: input.approvals, output: io.stderr }) : undefined;
-  const approve: Approver = scripted ?? ((request, o): Promise<ApprovalResponse> => (terminal as NonNullable<typeof terminal>)(request, o));
+  // --yes, --deny, else the person at the terminal (answers read between the chat's messages)
+  const chosen = chooseApprover(options, { terminal: { input: input.approvals, output: io.stderr } });
+  const approve = chosen.approver;
   io.stderr(`Chatting with ${bound.agent.name} (model ${model.id}). Type /exit or press Ctrl-D to leave, /reset to start over.\n`);
   let conversation: ReadonlyArray<Message> = [];
   let code = EXIT_OK;
@@ -267,7 +266,7 @@ const chat = async (
       }
     }
   } finally {
-    terminal?.close();
+    chosen.close();
     input.close();
   }
   return code;

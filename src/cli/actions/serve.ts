@@ -6,13 +6,12 @@
  * Only here is the process read: `ALLOWED_TOOL_PERMS`, the working directory (the bootstrap file,
  * the default data directory and workspace), the environment variables named by `--secret`.
  */
-import { commandPolicies } from './policies.js';
+import { chooseApprover, commandPolicies } from '../../project/approval.js';
 import { readFile, unlink } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Catalog } from '../../catalog/catalog.js';
 import { nucleusToolJson } from '../../catalog/nucleus.js';
 import { approvalQueue } from '../../policy/approval-queue.js';
-import { approveAll } from '../../policy/approvers.js';
 import type { Policies } from '../../policy/evaluate.js';
 import { DEFAULT_HOST, DEFAULT_PORT, isLoopbackHost, startServer } from '../../server/serve.js';
 import { adminPage } from '../../server/admin-page.js';
@@ -120,13 +119,14 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   const functions = await functionLibraries(ctx, options.library ?? [], workspace.value);
   if (isLeft(functions)) return failed(formatDiagnostics(functions.left));
   const policies: Policies = commandPolicies(io.env);
+  // calls that need approval: wait in the queue (each surface names its caller), all approved (--yes), or refused (no approver)
+  const approver = chooseApprover({ yes: approvalMode === 'yes' }, approvals !== undefined ? { unattended: approvals.ask } : {}).approver;
   const opened = await openCliCatalog(where.location as string, io, {
     workspace: workspace.value,
     functions: functions.right,
     allowHosts: options.allowHost ?? [],
     policies,
-    // calls that need approval: wait in the queue (each surface names its caller), all approved (--yes), or refused
-    ...(approvals !== undefined ? { approver: approvals.ask } : approvalMode === 'yes' ? { approver: approveAll } : {}),
+    ...(approver !== undefined ? { approver } : {}),
     ...(options.secret !== undefined ? { secrets: options.secret } : {}),
   });
   if (!opened.ok) {

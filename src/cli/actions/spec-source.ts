@@ -16,47 +16,42 @@ import { type CliCode, CliCodes } from '../codes.js';
 import { stat } from 'node:fs/promises';
 import { extname, isAbsolute, resolve } from 'node:path';
 import { type Either, isLeft, left, right } from '../../core/either.js';
+import { type FileLoadFailure, loadProjectFile, type ParseEvent, type ProjectFile, type ProjectSource, BUILTIN } from '../../project/project-file.js';
 import type { WebSearchBackend } from '../../tools/builtin/web-search-backend.js';
 import { webSearchFromEnv } from '../../tools/builtin/web-search-env.js';
 import { BUILTINS_GRAM } from '../../tools/builtin/builtins-gram.js';
 import type { Diagnostic } from '../../core/diagnostic.js';
 import { emptyToolLibrary, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
-import { SpecCodes } from '../../spec/codes.js';
 import type { ToolSpecification } from '../../spec/tool-spec.js';
-import { type Specifications, loadSpecificationsWith } from '../../spec/load.js';
 import type { CompileCache } from '../../spec/compile-cache.js';
 import type { CommandContext } from '../context.js';
 import type { CliIO } from '../io.js';
-import { type Loaded, loadSource, type Source } from './gram-input.js';
+import { type Loaded, loadSource } from './gram-input.js';
 import { loadLibrary, type NamedLibrary } from './load-library.js';
 import { isMcpAddress, mcpLibrary, openMcp } from './mcp-source.js';
 
 // -------------------------------------------------------------------------------------------------
-// model
+// model (the project layer's: a file is loaded once there, src/project/project-file.ts)
 // -------------------------------------------------------------------------------------------------
 
-/** The name that stands for the built-in tools, as a specification source and as a library. */
-export const BUILTIN = 'builtin';
+export { BUILTIN } from '../../project/project-file.js';
 
 /** A loaded specification source: the text and where it came from. */
-export interface SpecSource extends Source {
-  /** `builtin`: the built-in specifications. */
-  readonly builtin: boolean;
-  readonly format: 'gram' | 'json';
-}
+export type SpecSource = ProjectSource;
 
-export interface LoadedSpecs {
-  readonly source: SpecSource;
-  readonly specs: Specifications;
-}
+/** A loaded file: the source, its specifications and its header. */
+export type LoadedSpecs = ProjectFile;
 
-export interface SpecLoadFailure {
-  /** The source, when it could be read (diagnostics then point into its text). */
-  readonly source?: SpecSource;
-  /** A message when the source could not be read. */
-  readonly message?: string;
-  readonly diagnostics: ReadonlyArray<Diagnostic>;
-}
+export type SpecLoadFailure = FileLoadFailure;
+
+/** The environment variable that names what the CLI traces on stderr (`parse`: each parse of a specification file). */
+export const GRAMKIT_TRACE = 'GRAMKIT_TRACE';
+
+/** `GRAMKIT_TRACE=parse`: a line on stderr for each parse of a specification file. */
+export const parseTrace = (io: CliIO): ((e: ParseEvent) => void) | undefined => {
+  if (!(io.env[GRAMKIT_TRACE] ?? '').split(',').some((w) => w.trim() === 'parse')) return undefined;
+  return (e) => io.stderr(`gramkit: trace: parse ${e.file} (${e.format}, ${e.bytes} bytes)\n`);
+};
 
 // -------------------------------------------------------------------------------------------------
 // specifications
@@ -71,37 +66,29 @@ export const readSpecSource = async (io: CliIO, arg: string): Promise<Result<Spe
 };
 
 /**
- * The specifications of an argument. Agents may name built-in tools (they are known tools), so an
- * agent file that uses `read_file` loads without defining it. The built-in specifications are
- * parsed only when a file names a tool it does not define (commands on plain files start fast).
- * An MCP server's tools come through the importer; tools it could not import are warnings.
+ * The specifications of an argument, loaded once (src/project/project-file.ts). An MCP server's
+ * tools come through the importer; tools it could not import are warnings.
+ * `knownTools`: more specifications agents may name without defining them (a catalog's), besides the built-in ones.
  */
-/** `knownTools`: more specifications agents may name without defining them (a catalog's), besides the built-in ones. */
 export const loadSpecSource = async (ctx: CommandContext, arg: string, knownTools: ReadonlyArray<ToolSpecification> = []): Promise<Either<SpecLoadFailure, LoadedSpecs>> => {
   const io = ctx.io;
   if (isMcpAddress(arg)) return loadMcpSpecs(ctx, arg);
   const read = await readSpecSource(io, arg);
   if (!read.ok) return left({ message: read.error.message, diagnostics: [] });
-  return specsOfSource(read.value, { knownTools });
+  return specsOfSource(io, read.value, { knownTools });
 };
 
 /**
  * The specifications of a source already read: the one pipeline every command runs (`check`,
- * `schema`, `run`, ...). Agents may name built-in tools, whose specifications are parsed only when
- * a file names a tool it does not define.
+ * `schema`, `run`, ...), through the project layer (one parse; agents may name built-in tools).
  */
-export const specsOfSource = async (
+export const specsOfSource = (
+  io: CliIO,
   source: SpecSource,
   options: { readonly strict?: boolean; readonly knownTools?: ReadonlyArray<ToolSpecification>; readonly cache?: CompileCache } = {},
 ): Promise<Either<SpecLoadFailure, LoadedSpecs>> => {
-  const { knownTools = [], cache, ...loadOptions } = options;
-  const sources = [{ text: source.text, filename: source.name, format: source.format }];
-  let r = loadSpecificationsWith(sources, loadOptions, cache);
-  if (!source.builtin && r._tag === 'Left' && r.left.some((d) => d.code === SpecCodes.UNKNOWN_TOOL)) {
-    const { builtinSpecifications } = await import('../../tools/builtin/specifications.js');
-    r = loadSpecificationsWith(sources, { ...loadOptions, knownTools: [...builtinSpecifications(), ...knownTools] }, cache);
-  }
-  return r._tag === 'Left' ? left({ source, diagnostics: r.left }) : right({ source, specs: r.right });
+  const onParse = parseTrace(io);
+  return loadProjectFile(source, { ...options, cwd: io.cwd, ...(onParse !== undefined ? { onParse } : {}) });
 };
 
 /** The tools of an MCP server as a specification source (its gram is what `gramkit import` would write). */
@@ -110,7 +97,8 @@ const loadMcpSpecs = async (ctx: CommandContext, arg: string): Promise<Either<Sp
   if (c._tag === 'Left') return left({ diagnostics: c.left });
   const connection = c.right;
   const source: SpecSource = { name: arg, text: connection.imported.gram, builtin: false, format: 'gram' };
-  return right({ source, specs: { tools: connection.specifications, agents: [], warnings: connection.diagnostics.map((d) => ({ ...d, severity: d.severity === 'error' ? 'warning' : d.severity })) } });
+  const warnings = connection.diagnostics.map((d) => ({ ...d, severity: d.severity === 'error' ? 'warning' : d.severity }));
+  return right({ source, header: {}, specs: { tools: connection.specifications, agents: [], warnings } });
 };
 
 // -------------------------------------------------------------------------------------------------
