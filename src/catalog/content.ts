@@ -154,17 +154,17 @@ export const buildContent = (input: ContentInput, env: ContentEnvironment): Eith
   }
   if (problems.length > 0 || impl._tag === 'Left') return left(problems);
 
+  // what the implementation brings: permissions, safety level, and the schemas when the write gives none
+  const defaults = toolKind(type).defaults(impl.right, env);
   let signed: Either<ReadonlyArray<Diagnostic>, Signed>;
   if (input.signature !== undefined) signed = fromSignature(input, description);
   else {
-    const defaults = toolKind(type).defaults(impl.right, env);
     const arg = input.argSchema !== undefined ? schemaOf(input.argSchema, 'argSchema') : right(defaults.input);
     const out = input.outputSchema !== undefined ? schemaOf(input.outputSchema, 'outputSchema') : right(defaults.output);
     if (arg._tag === 'Left' || out._tag === 'Left') return left([...(arg._tag === 'Left' ? arg.left : []), ...(out._tag === 'Left' ? out.left : [])]);
     signed = fromSchemas(input.slug, description, arg.right, out.right);
   }
   if (signed._tag === 'Left') return signed;
-  const annotations = toolKind(type).defaults(impl.right, env);
   return right({
     content: Object.freeze({
       slug: input.slug,
@@ -177,8 +177,8 @@ export const buildContent = (input: ContentInput, env: ContentEnvironment): Eith
       outputSchema: signed.right.outputSchema,
       impl: impl.right,
       tags: Object.freeze([...(input.tags ?? [])]),
-      permissions: Object.freeze([...(input.permissions ?? annotations.permissions)]),
-      safetyLevel: input.safetyLevel ?? annotations.safetyLevel,
+      permissions: Object.freeze([...(input.permissions ?? defaults.permissions)]),
+      safetyLevel: input.safetyLevel ?? defaults.safetyLevel,
     }),
     warnings: signed.right.warnings.filter((d) => !isError(d)),
   });
