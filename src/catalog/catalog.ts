@@ -62,6 +62,7 @@ import { parseSlug, parseVersion } from './slug.js';
 import { storeFailure, SyncedState } from './synced-state.js';
 import { decodeToolJson, encodeTool, type ToolWrite } from './tool-json.js';
 import { UsageRecorder } from './usage-recorder.js';
+import { toolKind } from '../tools/kinds.js';
 
 export * from './catalog-types.js';
 
@@ -71,8 +72,6 @@ const DAY = 24 * 60 * 60 * 1000;
 /** (From the names, not the specifications: parsing builtins.gram when the module loads cost every command importing it ≈ 50 ms.) */
 const BUILTIN_SLUGS: ReadonlySet<string> = new Set(BUILTIN_TOOL_NAMES.map((name) => name.replace(/_/g, '-')));
 
-/** Built-ins that run in process without waiting on the network or a program. */
-const QUICK_BUILTINS: ReadonlySet<string> = new Set(['json_parse', 'list_directory', 'read_file', 'write_file', 'delete_file', 'move_file']);
 
 /** Loads a catalog from its store. Fails with `CATALOG_STORE_UNAVAILABLE` when the store cannot be read. */
 export const openCatalog = async (options: CatalogOptions): Promise<CatalogResult<Catalog>> => {
@@ -468,10 +467,11 @@ class CatalogImpl {
     const id = callId();
     const context = { ...(options.agentId !== undefined ? { agentId: options.agentId } : {}), ...(options.projectId !== undefined ? { projectId: options.projectId } : {}) };
     // policies run under the name rules know: a built-in's own (its path and command rules apply)
-    const policyName = record.type === 'builtin' ? (record.impl['builtin'] as string) : record.slug;
+    const kind = toolKind(record.type);
+    const policyName = kind.policyName?.(record.impl) ?? record.slug;
     // the caller's signal (a client that went away) cancels what may wait: not the quick in-process
     // built-ins, which then take invoke's plain path (the signal is not even built for them)
-    const cancellable = record.type !== 'builtin' || !QUICK_BUILTINS.has(record.impl['builtin'] as string);
+    const cancellable = kind.quick?.(record.impl) !== true;
     const signal = cancellable ? options.signal : undefined;
     // the one invoker: arguments validated once, the caller's steps (scopes), calls that change
     // state one at a time and each judged when it starts, the gate, then the tool; usage after

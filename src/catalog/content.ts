@@ -15,20 +15,17 @@
  * Pure: the implementations a default depends on (a built-in's schema, a function's annotations)
  * come from a `ContentEnvironment`.
  */
-import { checkedDiagnostics, checkedValue, type Either, left, right } from '../core/either.js';
+import { checkedDiagnostics, checkedValue, type Either, isLeft, left, right } from '../core/either.js';
 import { type Diagnostic, error, isError } from '../core/diagnostic.js';
-import { isJsonObject } from '../core/json.js';
 import type { JsonObject, JsonSchema, JsonValue } from '../core/json-schema.js';
 import { didYouMean } from '../core/suggest.js';
-import type { SafetyLevel, Tool, ToolAnnotations } from '../library/tool.js';
+import type { SafetyLevel } from '../library/tool.js';
 import { importDefinitions } from '../spec/import.js';
 import { parseSpecifications } from '../spec/load.js';
 import { printToolSpecification } from '../spec/serialize.js';
 import { checkToolSpecification, type ToolSpecification } from '../spec/tool-spec.js';
 import { jsonEqual } from '../core/json-equal.js';
-import { decodeCommandToolConfig } from '../tools/command/command-config.js';
-import { decodeHttpToolConfig } from '../tools/http/http-config.js';
-import { BUILTIN_TOOL_NAMES } from '../tools/builtin/specifications.js';
+import { type ContentEnvironment, type ImplIssue, isKindName, KINDS, toolKind } from '../tools/kinds.js';
 import { CatalogCodes } from './codes.js';
 import { isMapForm, mapToSchema } from './map-schema.js';
 import type { ToolContent, ToolType } from './records.js';
@@ -39,15 +36,8 @@ import { parseSlug, parseVersion } from './slug.js';
 // model
 // -------------------------------------------------------------------------------------------------
 
-/** What defaults and checks of a write need to know about implementations. */
-export interface ContentEnvironment {
-  /** The specification of a built-in tool (its schemas are the defaults of a `builtin` tool). */
-  readonly builtinSpecification: (name: string) => ToolSpecification | undefined;
-  /** The annotations of a built-in tool (default permissions and safety level). */
-  readonly builtinAnnotations: (name: string) => ToolAnnotations | undefined;
-  /** A tool of the libraries the server loaded (`function` tools resolve to it). */
-  readonly functionTool: (name: string) => Tool | undefined;
-}
+/** What defaults and checks of a write need to know about implementations (built-ins' schemas, functions' annotations). */
+export type { ContentEnvironment } from '../tools/kinds.js';
 
 /** The parts of a write that define content, decoded but not yet checked together. */
 export interface ContentInput {
@@ -76,84 +66,28 @@ const SAFETY_LEVELS: ReadonlyArray<SafetyLevel> = ['low', 'medium', 'high'];
 /** Metadata keys of a catalog tool's gram form, besides the implementation key. */
 const GRAM_KEYS = ['version', 'displayName', 'tags', 'permissions', 'safetyLevel'] as const;
 const IMPL_KEYS: ReadonlyArray<ToolType> = TOOL_TYPES;
+/** How each kind is written, for hints: `http: {…}, command: {…}, builtin: "read_file" or function: "name"`. */
+const EXAMPLES = Object.values(KINDS).map((k) => k.example).join(', ').replace(/, ([^,]*)$/, ' or $1');
 
 // -------------------------------------------------------------------------------------------------
 // implementations
 // -------------------------------------------------------------------------------------------------
 
-const nameImpl = (type: 'builtin' | 'function', impl: unknown): Either<Diagnostic, string> => {
-  const name = typeof impl === 'string' ? impl : isJsonObject(impl) ? impl[type] : undefined;
-  if (typeof name === 'string' && name.trim() !== '' && (!isJsonObject(impl) || Object.keys(impl).length === 1)) return right(name);
-  return left(error(CatalogCodes.INVALID_IMPL, `a ${type} tool's impl is {"${type}": "<name>"}, got ${JSON.stringify(impl)?.slice(0, 120)}`));
+/** A kind's issue with an implementation block, with the catalog's code (a configuration's own code stays in the message). */
+const implProblem = (i: ImplIssue): Diagnostic => {
+  if (i.issue === 'config') return isError(i.diagnostic) ? { ...i.diagnostic, code: CatalogCodes.INVALID_IMPL, message: `${i.diagnostic.code}: ${i.diagnostic.message}` } : i.diagnostic;
+  return error(i.issue === 'unknown' ? CatalogCodes.UNKNOWN_BUILTIN : CatalogCodes.INVALID_IMPL, i.message, i.hint !== undefined ? { hint: i.hint } : {});
 };
 
-/** The implementation block in its stored form, checked against its type. */
+/** The implementation block in its stored form, checked by its kind. */
 const checkImpl = (type: ToolType, impl: unknown, env: ContentEnvironment): Either<ReadonlyArray<Diagnostic>, JsonObject> => {
-  switch (type) {
-    case 'http': {
-      const d = decodeHttpToolConfig(impl, 'impl');
-      return d._tag === 'Left' ? left(d.left.map(asImplError)) : right(impl as JsonObject);
-    }
-    case 'command': {
-      const d = decodeCommandToolConfig(impl, 'impl');
-      return d._tag === 'Left' ? left(d.left.map(asImplError)) : right(impl as JsonObject);
-    }
-    case 'builtin': {
-      const n = nameImpl('builtin', impl);
-      if (n._tag === 'Left') return left([n.left]);
-      if (env.builtinSpecification(n.right) === undefined) {
-        const hint = didYouMean(n.right, BUILTIN_TOOL_NAMES);
-        return left([error(CatalogCodes.UNKNOWN_BUILTIN, `there is no built-in tool "${n.right}"`, hint !== undefined ? { hint } : {})]);
-      }
-      return right({ builtin: n.right });
-    }
-    case 'function': {
-      const n = nameImpl('function', impl);
-      return n._tag === 'Left' ? left([n.left]) : right({ function: n.right });
-    }
-  }
-};
-
-/** Configuration problems keep their own code in the message and become `CATALOG_INVALID_IMPL`. */
-const asImplError = (d: Diagnostic): Diagnostic => (isError(d) ? { ...d, code: CatalogCodes.INVALID_IMPL, message: `${d.code}: ${d.message}` } : d);
-
-/** Default permissions and safety level of an implementation. */
-const defaultAnnotations = (type: ToolType, impl: JsonObject, env: ContentEnvironment): { readonly permissions: ReadonlyArray<string>; readonly safetyLevel: SafetyLevel } => {
-  switch (type) {
-    case 'http': {
-      const method = typeof impl['method'] === 'string' ? impl['method'].toUpperCase() : 'GET';
-      const safe = method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
-      return { permissions: [safe ? 'net:read' : 'net:write'], safetyLevel: safe ? 'low' : 'medium' };
-    }
-    case 'command':
-      return { permissions: ['proc:exec'], safetyLevel: 'high' };
-    case 'builtin': {
-      const a = env.builtinAnnotations(impl['builtin'] as string);
-      return { permissions: a?.permissions ?? [], safetyLevel: a?.safetyLevel ?? 'low' };
-    }
-    case 'function': {
-      const a = env.functionTool(impl['function'] as string)?.annotations;
-      return { permissions: a?.permissions ?? [], safetyLevel: a?.safetyLevel ?? 'low' };
-    }
-  }
+  const d = toolKind(type).decode(impl, env);
+  return isLeft(d) ? left(d.left.map(implProblem)) : d;
 };
 
 // -------------------------------------------------------------------------------------------------
 // signatures
 // -------------------------------------------------------------------------------------------------
-
-/** The schemas an implementation brings when a write gives none (built-ins, functions). */
-const implementationSchemas = (type: ToolType, impl: JsonObject, env: ContentEnvironment): { readonly input?: JsonSchema; readonly output?: JsonSchema } => {
-  if (type === 'builtin') {
-    const s = env.builtinSpecification(impl['builtin'] as string);
-    return s === undefined ? {} : { input: s.schema, output: s.outputSchema };
-  }
-  if (type === 'function') {
-    const t = env.functionTool(impl['function'] as string);
-    return t === undefined ? {} : { input: t.schema, ...(t.outputSchema !== undefined ? { output: t.outputSchema } : {}) };
-  }
-  return {};
-};
 
 /** A schema given in the map form (`{"url": "string"}`), as JSON Schema. */
 const schemaOf = (v: unknown, at: string): Either<ReadonlyArray<Diagnostic>, unknown> => (isMapForm(v) ? mapToSchema(v, at) : right(v));
@@ -195,7 +129,8 @@ const fromSchemas = (slug: string, description: string, argSchema: unknown, outp
 // content
 // -------------------------------------------------------------------------------------------------
 
-const isType = (s: unknown): s is ToolType => typeof s === 'string' && (TOOL_TYPES as ReadonlyArray<string>).includes(s);
+/** The types, as a message lists them: `http, command, builtin, function`. */
+const TYPE_LIST = TOOL_TYPES.join(', ');
 
 /** Checks a write's content fields together and fills the defaults; every problem at once. */
 export const buildContent = (input: ContentInput, env: ContentEnvironment): Either<ReadonlyArray<Diagnostic>, Built> => {
@@ -207,10 +142,8 @@ export const buildContent = (input: ContentInput, env: ContentEnvironment): Eith
   const description = input.description ?? '';
   if (description.trim() === '') problems.push(error(CatalogCodes.INVALID_RECORD, 'description: a tool needs a non-empty description (it is what a model reads to choose the tool)'));
   if (input.displayName !== undefined && input.displayName.trim() === '') problems.push(error(CatalogCodes.INVALID_RECORD, 'displayName: must not be empty (leave it out to use the slug)'));
-  if (!isType(input.type)) {
-    problems.push(
-      error(CatalogCodes.INVALID_RECORD, input.type === undefined ? 'type: missing; one of http, command, builtin, function' : `type: ${JSON.stringify(input.type)} is not one of http, command, builtin, function`),
-    );
+  if (!isKindName(input.type)) {
+    problems.push(error(CatalogCodes.INVALID_RECORD, input.type === undefined ? `type: missing; one of ${TYPE_LIST}` : `type: ${JSON.stringify(input.type)} is not one of ${TYPE_LIST}`));
     return left(problems);
   }
   const type = input.type;
@@ -221,17 +154,17 @@ export const buildContent = (input: ContentInput, env: ContentEnvironment): Eith
   }
   if (problems.length > 0 || impl._tag === 'Left') return left(problems);
 
+  // what the implementation brings: permissions, safety level, and the schemas when the write gives none
+  const defaults = toolKind(type).defaults(impl.right, env);
   let signed: Either<ReadonlyArray<Diagnostic>, Signed>;
   if (input.signature !== undefined) signed = fromSignature(input, description);
   else {
-    const defaults = implementationSchemas(type, impl.right, env);
     const arg = input.argSchema !== undefined ? schemaOf(input.argSchema, 'argSchema') : right(defaults.input);
     const out = input.outputSchema !== undefined ? schemaOf(input.outputSchema, 'outputSchema') : right(defaults.output);
     if (arg._tag === 'Left' || out._tag === 'Left') return left([...(arg._tag === 'Left' ? arg.left : []), ...(out._tag === 'Left' ? out.left : [])]);
     signed = fromSchemas(input.slug, description, arg.right, out.right);
   }
   if (signed._tag === 'Left') return signed;
-  const annotations = defaultAnnotations(type, impl.right, env);
   return right({
     content: Object.freeze({
       slug: input.slug,
@@ -244,8 +177,8 @@ export const buildContent = (input: ContentInput, env: ContentEnvironment): Eith
       outputSchema: signed.right.outputSchema,
       impl: impl.right,
       tags: Object.freeze([...(input.tags ?? [])]),
-      permissions: Object.freeze([...(input.permissions ?? annotations.permissions)]),
-      safetyLevel: input.safetyLevel ?? annotations.safetyLevel,
+      permissions: Object.freeze([...(input.permissions ?? defaults.permissions)]),
+      safetyLevel: input.safetyLevel ?? defaults.safetyLevel,
     }),
     warnings: signed.right.warnings.filter((d) => !isError(d)),
   });
@@ -269,7 +202,7 @@ export const gramMetadata = (c: ToolContent): JsonObject => ({
   tags: [...c.tags],
   permissions: [...c.permissions],
   safetyLevel: c.safetyLevel,
-  [c.type]: c.type === 'builtin' ? (c.impl['builtin'] as string) : c.type === 'function' ? (c.impl['function'] as string) : c.impl,
+  [c.type]: toolKind(c.type).metadataValue(c.impl),
 });
 
 /** The gram form of a tool: `[slug:Tool {description, version, …, http: {…}} | signature]`. */
@@ -308,7 +241,7 @@ export const gramToInput = (text: string, defaults: { readonly version?: string 
   if (implKeys.length !== 1) {
     problems.push(
       error(CatalogCodes.INVALID_GRAM, `tool "${spec.name}" must declare exactly one implementation (${IMPL_KEYS.join(', ')}); it declares ${implKeys.length === 0 ? 'none' : implKeys.join(' and ')}`, {
-        hint: 'e.g. http: {urlTemplate: "https://…"}, command: {argv: […]}, builtin: "read_file" or function: "name"',
+        hint: `e.g. ${EXAMPLES}`,
       }),
     );
   }

@@ -15,23 +15,12 @@
  * A missing built-in or function makes the tool unavailable (`CATALOG_TOOL_UNAVAILABLE`), with
  * the reason; the record is never changed because of it.
  */
-import type { RuleEngine } from '../policy/rules.js';
-import { type Either, isRight, left, right } from '../core/either.js';
+import { type Either, isLeft, isRight, left, right } from '../core/either.js';
 import { formatDiagnostics } from '../core/format-diagnostic.js';
-import type { SecretProvider } from '../core/redact.js';
 import { bindTool, type BoundTool, formatBindError } from '../library/bind.js';
-import { ToolCodes } from '../library/codes.js';
-import { ToolFailure } from '../library/result.js';
 import { createTool, type Tool, type ToolLimits } from '../library/tool.js';
-import { lookupTool, registerTool, emptyToolLibrary, type ToolLibrary } from '../library/tool-library.js';
-import type { HttpDispatcher } from '../net/dispatcher.js';
-import { type HostAllowlist, type HostPattern, isPrivateAddress, parseAllowedHosts } from '../net/host-allowlist.js';
-import { compileSchema, formatIssues } from '../spec/validate.js';
-import { commandTool } from '../tools/command/command-tool.js';
-import type { CommandToolConfigInput } from '../tools/command/command-config.js';
-import { decodeHttpToolConfig, type HttpToolConfigInput } from '../tools/http/http-config.js';
-import { httpTool, type SecretHosts } from '../tools/http/http-tool.js';
-import { isIP } from 'node:net';
+import { registerTool, emptyToolLibrary, type ToolLibrary } from '../library/tool-library.js';
+import { type KindContext, toolKind } from '../tools/kinds.js';
 import { type CatalogCode, CatalogCodes } from './codes.js';
 import { contentSpecification } from './content.js';
 import type { ToolRecord } from './records.js';
@@ -41,26 +30,12 @@ import { type CatalogError, catalogCodes } from './result.js';
 // model
 // -------------------------------------------------------------------------------------------------
 
-/** What the implementations of records resolve against: fixed when the catalog opens. */
-export interface Implementations {
-  /** The directory built-in and command tools are confined to. */
-  readonly workspace: string;
+/** What the implementations of records resolve against: fixed when the catalog opens (the built-ins and the functions always given). */
+export interface Implementations extends KindContext {
   /** The built-in tools, by name. */
   readonly builtins: ReadonlyMap<string, Tool>;
   /** The tools of the libraries loaded at start (`--library`): what `function` tools name. */
   readonly functions: ToolLibrary;
-  /** Secrets of `${NAME}` placeholders in HTTP tools. */
-  readonly secrets?: SecretProvider;
-  /** The hosts each secret is for (`--secret NAME@host`); a secret bound to none only serves the operator's tools. */
-  readonly secretHosts?: SecretHosts;
-  /** An undici dispatcher for HTTP tools (tests: a mock). */
-  readonly dispatcher?: HttpDispatcher;
-  /** The environment command tools pass listed variables from. */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  /** The hosts HTTP tools may reach (the server's `--allow-host`); absent: each tool's own list only. */
-  readonly allowHosts?: ReadonlyArray<string>;
-  /** The safety rules command tools judge their argv by (default: the default rules, as `shell`). */
-  readonly rules?: RuleEngine;
 }
 
 export interface Availability {
@@ -71,73 +46,27 @@ export interface Availability {
 }
 
 // -------------------------------------------------------------------------------------------------
-// hosts
-// -------------------------------------------------------------------------------------------------
-
-const portCovered = (inner: number | undefined, outer: number | undefined): boolean => outer === undefined || inner === outer;
-
-/** Whether every host `p` allows is allowed by `s`. */
-const covers = (s: HostPattern, p: HostPattern): boolean => {
-  switch (s.kind) {
-    case 'any':
-      return p.kind === 'subdomain' || (p.kind === 'exact' && (isIP(p.host.replace(/^\[|\]$/g, '')) === 0 || !isPrivateAddress(p.host.replace(/^\[|\]$/g, ''))));
-    case 'exact':
-      return p.kind === 'exact' && p.host === s.host && portCovered(p.port, s.port);
-    case 'subdomain':
-      return (
-        (p.kind === 'exact' && p.host.endsWith(`.${s.suffix}`) && portCovered(p.port, s.port)) ||
-        (p.kind === 'subdomain' && (p.suffix === s.suffix || p.suffix.endsWith(`.${s.suffix}`)) && portCovered(p.port, s.port))
-      );
-  }
-};
-
-/** The entries of a tool's host list that the server's list does not allow. */
-export const hostsOutside = (tool: HostAllowlist, server: HostAllowlist): ReadonlyArray<string> =>
-  tool.patterns.flatMap((p, i) => (server.patterns.some((s) => covers(s, p)) ? [] : [tool.entries[i] ?? '?']));
-
-const httpHostProblem = (r: ToolRecord, impls: Implementations): string | undefined => {
-  if (impls.allowHosts === undefined) return undefined;
-  const config = decodeHttpToolConfig(r.impl);
-  if (config._tag === 'Left') return `its HTTP configuration is invalid: ${config.left.map((d) => d.message).join('; ')}`;
-  const own = parseAllowedHosts(config.right.allowedHosts);
-  const server = parseAllowedHosts(impls.allowHosts);
-  if (own._tag === 'Left' || server._tag === 'Left') return 'a host list is invalid';
-  const outside = hostsOutside(own.right, server.right);
-  if (outside.length === 0) return undefined;
-  return `it may reach ${outside.join(', ')}, which the server does not allow (--allow-host ${impls.allowHosts.length > 0 ? impls.allowHosts.join(', ') : 'is empty'})`;
-};
-
-// -------------------------------------------------------------------------------------------------
 // availability
 // -------------------------------------------------------------------------------------------------
 
 /**
- * Whether a record can run here, and why not: a built-in or function that is missing; an HTTP or
- * command tool whose configuration cannot be built against this server (a host outside its
- * `--allow-host`, a placeholder that names neither a parameter nor a known secret, …). HTTP and
- * command tools are built to tell (no request, no program): the catalog keeps the answer per
- * record, so it is decided once per write and per start (the server's configuration is fixed then).
+ * Whether a record can run here, and why not: a built-in or function that is missing (its kind
+ * tells from the block); an HTTP or command tool whose configuration cannot be built against this
+ * server (a host outside its `--allow-host`, a placeholder that names neither a parameter nor a
+ * known secret, …), which is built to tell (no request, no program): the catalog keeps the answer
+ * per record, so it is decided once per write and per start (the server's configuration is fixed
+ * then).
  */
 export const availability = (r: ToolRecord, impls: Implementations): Availability => {
-  switch (r.type) {
-    case 'builtin': {
-      const name = r.impl['builtin'];
-      if (typeof name === 'string' && impls.builtins.has(name)) return { available: true };
-      return { available: false, code: CatalogCodes.TOOL_UNAVAILABLE, reason: `the built-in tool ${JSON.stringify(name)} does not exist in this version of gramkit` };
-    }
-    case 'function': {
-      const name = r.impl['function'];
-      if (typeof name === 'string' && lookupTool(name, impls.functions) !== undefined) return { available: true };
-      const reason = `no library loaded implements the function ${JSON.stringify(name)} (give the module that exports it with --library <module>: serve, run --catalog, catalog ls)`;
-      return { available: false, code: CatalogCodes.TOOL_UNAVAILABLE, reason };
-    }
-    default: {
-      const built = materialize(r, impls);
-      if (isRight(built)) return { available: true };
-      const reason = built.left.details?.['reason'];
-      return { available: false, code: built.left.reason, reason: typeof reason === 'string' ? reason : built.left.message };
-    }
+  const missing = toolKind(r.type).missing;
+  if (missing !== undefined) {
+    const reason = missing(r.impl, impls);
+    return reason === undefined ? { available: true } : { available: false, code: CatalogCodes.TOOL_UNAVAILABLE, reason };
   }
+  const built = materialize(r, impls);
+  if (isRight(built)) return { available: true };
+  const reason = built.left.details?.['reason'];
+  return { available: false, code: built.left.reason, reason: typeof reason === 'string' ? reason : built.left.message };
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -147,69 +76,18 @@ export const availability = (r: ToolRecord, impls: Implementations): Availabilit
 const unavailable = (r: ToolRecord, reason: string): Either<CatalogError, never> =>
   left({ ...catalogCodes(CatalogCodes.TOOL_UNAVAILABLE), message: `tool ${r.slug} ${r.version} (${r.toolID}) cannot be invoked: ${reason}`, details: { toolID: r.toolID, reason } });
 
-/** The tool under the record's name and description, running `impl` (its own schema checked first when it differs). */
-const renamed = (r: ToolRecord, impl: Tool): Tool => {
-  const own = compileSchema(impl.schema);
-  const run =
-    own._tag === 'Right' && JSON.stringify(impl.schema) !== JSON.stringify(r.argSchema)
-      ? (args: unknown, ctx: Parameters<Tool['invoke']>[1]) => {
-          const withDefaults = own.right.applyDefaults(args);
-          if (!own.right.check(withDefaults)) throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `invalid arguments for the ${impl.name} implementation: ${formatIssues(own.right.issues(withDefaults))}`);
-          return impl.invoke(withDefaults, ctx);
-        }
-      : impl.invoke;
-  return createTool(r.slug, r.description, r.argSchema, run, {
-    outputSchema: r.outputSchema,
-    ...(impl.limits !== undefined ? { limits: impl.limits } : {}),
-    ...(impl.annotations !== undefined ? { annotations: impl.annotations } : {}),
-  });
-};
-
 /** The record bound to its implementation, ready for `invoke`; or why it cannot be. */
 export const materialize = (r: ToolRecord, impls: Implementations): Either<CatalogError, BoundTool> => {
   const spec = contentSpecification(r);
   if (spec._tag === 'Left') return unavailable(r, `its stored signature does not compile: ${formatDiagnostics(spec.left)}`);
-  let tool: Either<string, Tool>;
-  switch (r.type) {
-    case 'http': {
-      const hosts = httpHostProblem(r, impls);
-      if (hosts !== undefined) {
-        return left({ ...catalogCodes(CatalogCodes.HOST_NOT_ALLOWED), message: `tool ${r.slug} ${r.version} cannot be invoked: ${hosts}`, details: { toolID: r.toolID, reason: hosts } });
-      }
-      const t = httpTool(spec.right, r.impl as unknown as HttpToolConfigInput, {
-        ...(impls.secrets !== undefined ? { secrets: impls.secrets } : {}),
-        ...(impls.secretHosts !== undefined ? { secretHosts: impls.secretHosts } : {}),
-        ...(impls.dispatcher !== undefined ? { dispatcher: impls.dispatcher } : {}),
-      });
-      tool = t._tag === 'Left' ? left(t.left.map((d) => d.message).join('; ')) : right(t.right);
-      break;
-    }
-    case 'command': {
-      const t = commandTool(spec.right, r.impl as unknown as CommandToolConfigInput, {
-        workspace: impls.workspace,
-        ...(impls.env !== undefined ? { env: impls.env } : {}),
-        ...(impls.rules !== undefined ? { rules: impls.rules } : {}),
-      });
-      tool = t._tag === 'Left' ? left(t.left.map((d) => d.message).join('; ')) : right(t.right);
-      break;
-    }
-    case 'builtin':
-    case 'function': {
-      const a = availability(r, impls);
-      if (!a.available) return unavailable(r, a.reason ?? 'its implementation is missing');
-      const name = r.impl[r.type] as string;
-      const impl = r.type === 'builtin' ? (impls.builtins.get(name) as Tool) : (lookupTool(name, impls.functions) as Tool);
-      if (r.type === 'function') {
-        // the function must implement exactly this specification (what the model reads)
-        const check = bindTool({ ...spec.right, description: impl.description, name: impl.name }, registerTool(impl.name, impl, emptyToolLibrary));
-        if (check._tag === 'Left') return unavailable(r, `the function ${name} does not match the record: ${check.left.map(formatBindError).join('; ')}`);
-      }
-      tool = right(renamed(r, impl));
-      break;
-    }
+  // the record's schemas (what the signature compiles to) are the tool's
+  const built = toolKind(r.type).build({ ...spec.right, schema: r.argSchema, outputSchema: r.outputSchema }, r.impl, impls);
+  if (isLeft(built)) {
+    const reason = built.left.diagnostics.map((d) => d.message).join('; ');
+    if (built.left.cause !== 'host') return unavailable(r, reason);
+    return left({ ...catalogCodes(CatalogCodes.HOST_NOT_ALLOWED), message: `tool ${r.slug} ${r.version} cannot be invoked: ${reason}`, details: { toolID: r.toolID, reason } });
   }
-  if (tool._tag === 'Left') return unavailable(r, tool.left);
-  const withAnnotations = annotate(r, tool.right);
+  const withAnnotations = annotate(r, built.right);
   const bound = bindTool(spec.right, registerTool(r.slug, withAnnotations, emptyToolLibrary));
   return bound._tag === 'Left' ? unavailable(r, bound.left.map(formatBindError).join('; ')) : right(bound.right);
 };

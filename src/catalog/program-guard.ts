@@ -12,7 +12,8 @@
  * HTTP tools are bounded by `--allow-host`, and may name only secrets bound to hosts (`--secret
  * NAME@host`, sent to those hosts only): a secret bound to none serves the operator's tools alone.
  * Built-ins by their own confinement, functions by the
- * libraries the operator loaded: none of them runs a program a request names.
+ * libraries the operator loaded: none of them runs a program a request names. Which check a
+ * write takes is its kind's `requestCheck` (src/tools/kinds/).
  */
 import { type Either, left, right } from '../core/either.js';
 import type { JsonObject } from '../core/json-schema.js';
@@ -21,6 +22,7 @@ import { type CatalogError, catalogCodes } from './result.js';
 import type { ToolWrite } from './tool-json.js';
 import type { SecretProvider } from '../core/redact.js';
 import type { SecretHosts } from '../tools/http/http-tool.js';
+import { toolKind } from '../tools/kinds.js';
 
 /** The server's secrets, as a request's HTTP tool may see them. */
 export interface RequestSecrets {
@@ -55,8 +57,9 @@ export type RequestPrograms = 'refuse' | 'sandboxed';
 /** The write as a request may make it, or why it may not. */
 export const guardRequestWrite = <W extends ToolWrite>(write: W, programs: RequestPrograms, secrets: RequestSecrets = {}): Either<CatalogError, W> => {
   const c = write.built.content;
-  if (c.type === 'http') return guardSecrets(write, secrets);
-  if (c.type !== 'command') return right(write);
+  const check = toolKind(c.type).requestCheck;
+  if (check === 'secrets') return guardSecrets(write, secrets);
+  if (check === 'none') return right(write);
   const sandbox = c.impl['sandbox'];
   if (programs === 'refuse') {
     return left({

@@ -10,13 +10,15 @@
  */
 import type { JsonObject, JsonSchema } from '../core/json-schema.js';
 import type { SafetyLevel, ToolLimits } from '../library/tool.js';
+import { IMPLEMENTATION_PROPERTY_NAMES, type ImplementationProperty } from '../spec/specifications.js';
 
 /** The `schemaVersion` written in every record. */
 export const SCHEMA_VERSION = '1';
 
 /** How a tool is implemented: an HTTP request (`http`), a program (`command`, the registry's `exec` blocks), a built-in, or a function of a loaded library (`function`; a `tool.json`'s `go` reads as this). */
-export type ToolType = 'http' | 'command' | 'builtin' | 'function';
-export const TOOL_TYPES: ReadonlyArray<ToolType> = ['http', 'command', 'builtin', 'function'];
+export type ToolType = ImplementationProperty;
+/** The types, one per implementation kind (src/tools/kinds.ts). */
+export const TOOL_TYPES: ReadonlyArray<ToolType> = IMPLEMENTATION_PROPERTY_NAMES;
 
 export type CreatedBy = 'system' | 'agent';
 

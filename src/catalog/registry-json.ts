@@ -32,6 +32,7 @@ import { schemaToMap } from './map-schema.js';
 import { NUCLEUS } from './nucleus.js';
 import { type CreatedBy, NO_USAGE, type ToolRecord, type UsageCount } from './records.js';
 import { slugOfRegistryId } from './slug.js';
+import { toolKind } from '../tools/kinds.js';
 import { decodeToolJson, type ToolWrite } from './tool-json.js';
 
 /** The version of every tool registered through the registry API. */
@@ -133,8 +134,7 @@ export interface RegistryView {
 
 /** A tool as the registry's Tool JSON (schemas in the map form when it says the same), with the catalog's ids beside. */
 export const encodeRegistryTool = (r: ToolRecord, view: RegistryView): JsonObject => {
-  const argv = r.type === 'command' && Array.isArray(r.impl['argv']) ? (r.impl['argv'] as ReadonlyArray<JsonValue>) : undefined;
-  const flat = argv !== undefined && argv.every((a) => typeof a === 'string') ? (argv as ReadonlyArray<string>) : undefined;
+  const exec = toolKind(r.type).registryExec?.(r.impl);
   return {
     id: registryIdOf(r),
     name: r.displayName,
@@ -145,7 +145,7 @@ export const encodeRegistryTool = (r: ToolRecord, view: RegistryView): JsonObjec
     safety_level: r.safetyLevel,
     created_by: r.createdBy,
     created_at: r.createdAt,
-    ...(flat !== undefined && flat.length > 0 ? { exec: { type: 'cmd', cmd: flat[0] as string, args: flat.slice(1) } } : {}),
+    ...(exec !== undefined ? { exec } : {}),
     tags: [...r.tags],
     type: r.type,
     impl: r.impl,

@@ -25,6 +25,7 @@ import { type CatalogResult, failure, success } from './result.js';
 import type { Decided } from './rules.js';
 import { hasRegistryView, registryIdOf, seedRegistryTool } from './registry-json.js';
 import { decodeStoredTool, encodeTool } from './tool-json.js';
+import { builtinName } from '../tools/kinds/builtin.js';
 
 /** A store failure as the catalog reports it. */
 export const storeFailure = (e: unknown): CatalogResult<never> =>
@@ -305,9 +306,9 @@ export class SyncedState {
   /** A stored built-in tool: the code's record with the stored `isEnabled` (kept as stored when the code no longer has it). */
   private overlayBuiltin(t: ToolRecord): ToolRecord {
     if (!t.isBuiltIn) return t;
-    const name = t.impl['builtin'];
-    const spec = typeof name === 'string' ? builtinSpecification(name) : undefined;
-    const impl = typeof name === 'string' ? this.builtins.get(name) : undefined;
+    const name = builtinName(t.impl);
+    const spec = name !== undefined ? builtinSpecification(name) : undefined;
+    const impl = name !== undefined ? this.builtins.get(name) : undefined;
     return spec !== undefined && impl !== undefined ? builtinToolRecord(spec, impl.annotations, t) : t;
   }
 

@@ -5,6 +5,7 @@
  * shape.
  */
 import type { JsonObject } from '../core/json-schema.js';
+import { TOOL_TYPES } from '../catalog/records.js';
 
 export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-7[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$';
 /** A tool slug: single underscores inside (never `__`, nor one at an end); the length (64 runes) is checked by the catalog (patterns run on a linear-time engine: no lookahead). */
@@ -40,13 +41,13 @@ export const EnabledPatchSchema: JsonObject = {
 export const ToolWriteSchema: JsonObject = {
   type: 'object',
   description:
-    'A tool, as a tool.json record: its fields. Either argSchema (JSON Schema, or the map form {"url": "string"}), outputSchema, type and impl; or gram ("[slug:Tool {description, version, http|command|builtin|function: …} | signature]").',
+    `A tool, as a tool.json record: its fields. Either argSchema (JSON Schema, or the map form {"url": "string"}), outputSchema, type and impl; or gram ("[slug:Tool {description, version, ${TOOL_TYPES.join('|')}: …} | signature]").`,
   properties: {
     slug: { type: 'string', description: 'must equal the path\'s when present' },
     version: { type: 'string', description: 'must equal the path\'s when present' },
     displayName: { type: 'string' },
     description: { type: 'string' },
-    type: { type: 'string', enum: ['http', 'command', 'builtin', 'function', 'go'] },
+    type: { type: 'string', enum: [...TOOL_TYPES, 'go'] },
     argSchema: { type: 'object' },
     outputSchema: { type: ['object', 'boolean'] },
     impl: { type: ['object', 'string'] },
@@ -164,7 +165,7 @@ export const COMPONENTS: Readonly<Record<string, JsonObject>> = {
       version: { type: 'string' },
       displayName: { type: 'string' },
       description: { type: 'string' },
-      type: { type: 'string', enum: ['http', 'command', 'builtin', 'function'] },
+      type: { type: 'string', enum: [...TOOL_TYPES] },
       isEnabled: { type: 'boolean' },
       isBuiltIn: { type: 'boolean' },
       signature: { type: 'string', description: 'the gram type signature (the source of the schemas)' },

@@ -32,14 +32,32 @@ export const TOOL_LABELS: ReadonlySet<string> = new Set(['Tool', 'ToolSpecificat
 export const AGENT_LABEL = 'Agent';
 
 /**
- * The properties of a tool that gramkit reads: its description, the implementations declared in
- * data (`http`, `command`), the fields of MCP, OpenAI and Anthropic tool definitions that
- * `gramkit import` keeps, and the catalog's fields in the gram it writes (`version`,
- * `displayName`, `tags`, `permissions`, `safetyLevel`, and the `builtin` and `function`
- * implementations). Any other property is kept as metadata with a warning
- * (`SPEC_UNKNOWN_PROPERTY`), except a property of the user's own, whose name starts with `x-`.
+ * The properties that declare a tool's implementation, one per implementation kind (each kind is a
+ * module of src/tools/kinds/, listed in src/tools/kinds.ts, which must name exactly these): `self`,
+ * a kind the specification implements by itself (`http`, `command`: its file is the
+ * implementation); `host`, a kind that names what the host has (a built-in tool, a function of a
+ * library loaded with `--library`). The catalog's record `type` is one of them.
  */
-export const TOOL_PROPERTIES: ReadonlyArray<string> = ['description', 'http', 'command', 'title', 'annotations', 'icons', '_meta', 'strict', 'cache_control', 'version', 'displayName', 'tags', 'permissions', 'safetyLevel', 'builtin', 'function'];
+export const IMPLEMENTATION_PROPERTIES = { http: 'self', command: 'self', builtin: 'host', function: 'host' } as const;
+
+/** The name of an implementation kind: the property that declares it, and a catalog record's `type`. */
+export type ImplementationProperty = keyof typeof IMPLEMENTATION_PROPERTIES;
+
+/** The kinds a specification implements by itself (`http`, `command`). */
+export type SelfImplementationProperty = { readonly [K in ImplementationProperty]: (typeof IMPLEMENTATION_PROPERTIES)[K] extends 'self' ? K : never }[ImplementationProperty];
+
+/** The implementation properties, in their order (http, command, builtin, function). */
+export const IMPLEMENTATION_PROPERTY_NAMES = Object.keys(IMPLEMENTATION_PROPERTIES) as ReadonlyArray<ImplementationProperty>;
+
+/**
+ * The properties of a tool that gramkit reads: its description, the implementations
+ * (`IMPLEMENTATION_PROPERTIES`), the fields of MCP, OpenAI and Anthropic tool definitions that
+ * `gramkit import` keeps, and the catalog's fields in the gram it writes (`version`,
+ * `displayName`, `tags`, `permissions`, `safetyLevel`). Any other property is kept as metadata
+ * with a warning (`SPEC_UNKNOWN_PROPERTY`), except a property of the user's own, whose name starts
+ * with `x-`.
+ */
+export const TOOL_PROPERTIES: ReadonlyArray<string> = ['description', ...IMPLEMENTATION_PROPERTY_NAMES, 'title', 'annotations', 'icons', '_meta', 'strict', 'cache_control', 'version', 'displayName', 'tags', 'permissions', 'safetyLevel'];
 
 /** The properties of an agent that gramkit reads (others: as for tools). */
 export const AGENT_PROPERTIES: ReadonlyArray<string> = ['description', 'instruction', 'model'];

@@ -15,6 +15,11 @@ export const ImplCodes = defineCodes('tools', 'IMPL', {
     canonical: 'INVALID_ARGUMENTS',
     summary: 'the process runner got an empty argv, or an argument with a NUL character', hint: 'name the program first; no program can receive NUL characters',
   },
+  UNAVAILABLE: {
+    canonical: 'FAILED_PRECONDITION',
+    summary: 'an implementation that cannot be built here: a host outside the allowed list, a built-in or function that is missing (the catalog reports it as its own code)',
+    hint: 'read the message: give the library, allow the host, or fix the implementation',
+  },
   SPAWN_FAILED: { canonical: 'EXECUTION_ERROR', summary: 'a program could not be started for a reason the system did not name', retryable: 'sometimes', hint: 'read the message' },
   CANCELLED: { canonical: 'CANCELLED', summary: 'the process runner was cancelled before the program started', hint: 'nothing to do: the caller asked for it' },
   // implement(source, handlers)

@@ -11,14 +11,14 @@
  * ]
  * ```
  *
- * `declarativeLibrary` turns every such specification of a file into one `ToolLibrary`, reporting
+ * Each kind is looked up in the registry of kinds (kinds.ts). `declarativeLibrary` turns every such specification of a file into one `ToolLibrary`, reporting
  * every problem of every tool at once; specifications without `http` or `command` are left for
  * other libraries to implement.
  */
 import type { RuleEngine } from '../policy/rules.js';
 import { ImplCodes } from './codes.js';
-import { declaredKind } from './declared-kind.js';
-import { left, right, type Either } from '../core/either.js';
+import { declaredKinds } from './declared-kind.js';
+import { isLeft, left, right, type Either } from '../core/either.js';
 import type { HttpDispatcher } from '../net/dispatcher.js';
 import { error, type Diagnostic } from '../core/diagnostic.js';
 import type { Tool } from '../library/tool.js';
@@ -26,10 +26,8 @@ import { toolLibrary, type ToolLibrary } from '../library/tool-library.js';
 import { type KnownTools, type Specifications } from '../spec/load.js';
 import { loadSpecificationFiles } from '../spec/load-files.js';
 import type { ToolSpecification } from '../spec/tool-spec.js';
-import type { CommandToolConfigInput } from './command/command-config.js';
-import { commandTool } from './command/command-tool.js';
-import type { HttpToolConfigInput } from './http/http-config.js';
-import { httpTool } from './http/http-tool.js';
+import type { JsonValue } from '../core/json-schema.js';
+import { toolKind } from './kinds.js';
 import type { SecretProvider } from '../core/redact.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -69,22 +67,14 @@ export interface DeclarativeLoad {
  * neither (it is implemented elsewhere).
  */
 export const declaredTool = (spec: ToolSpecification, options: DeclarativeToolOptions = {}): Either<ReadonlyArray<Diagnostic>, Tool> | undefined => {
-  const kind = declaredKind(spec);
+  const kinds = declaredKinds(spec);
+  const kind = kinds[0];
   if (kind === undefined) return undefined;
-  if (kind === 'both')
-    return left([error(ImplCodes.CONFLICT, `tool "${spec.name}" declares both http and command implementations`, { hint: 'keep one of them' })]);
-  const meta = spec.metadata!;
-  if (kind === 'http')
-    return httpTool(spec, meta['http'] as unknown as HttpToolConfigInput, {
-      ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
-      ...(options.dispatcher !== undefined ? { dispatcher: options.dispatcher } : {}),
-      ...(options.random !== undefined ? { random: options.random } : {}),
-    });
-  return commandTool(spec, meta['command'] as unknown as CommandToolConfigInput, {
-    workspace: options.workspace ?? '',
-    ...(options.env !== undefined ? { env: options.env } : {}),
-    ...(options.rules !== undefined ? { rules: options.rules } : {}),
-  });
+  if (kinds.length > 1) {
+    return left([error(ImplCodes.CONFLICT, `tool "${spec.name}" declares ${kinds.length === 2 ? 'both ' : ''}${kinds.join(' and ')} implementations`, { hint: 'keep one of them' })]);
+  }
+  const built = toolKind(kind).build(spec, spec.metadata?.[kind] as JsonValue, { ...options, workspace: options.workspace ?? '' });
+  return isLeft(built) ? left(built.left.diagnostics) : built;
 };
 
 /**

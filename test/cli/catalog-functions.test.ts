@@ -2,7 +2,7 @@
  * Function tools in the catalog (`function: "name"`, bound at run time to the tools of `--library`)
  * and slugs that keep a tool's `snake_case` name: `catalog ls`, `run --catalog` and `serve` (REST
  * and `/mcp` with a real MCP client) report them available when `--library` provides the function,
- * and unavailable with the reason otherwise; a second bundle's tool is served as
+ * and unavailable with the reason otherwise (`run --catalog` still binds it: each call fails with the reason); a second bundle's tool is served as
  * `<bundle>__word_count`, never confused with a slug (bundle slugs hold no `_`, tool slugs no `__`).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -59,9 +59,18 @@ describe('function tools in the catalog', () => {
     const used = (JSON.parse(r.stdout) as { value: { toolsUsed: Array<{ name: string; result: { ok: boolean; value: unknown } }> } }).value.toolsUsed;
     expect(used[0]).toMatchObject({ name: 'word_count', result: { ok: true } });
     expect(typeof used[0]?.result.value).toBe('number');
+    // without it the run still binds (no SPEC_UNKNOWN_TOOL): the warning, then each call fails with the reason, which the model reads
     const without = await cli(['run', 'agent.gram', 'count the words of: one two three', '--catalog', data, '--json'], { cwd: root });
-    expect(without.code).toBe(1);
     expect(without.stderr).toContain(`warning: --catalog ${data}: word_count@1: no library loaded implements the function "word_count"`);
+    expect(without.stderr).not.toContain('SPEC_UNKNOWN_TOOL');
+    const failed = (JSON.parse(without.stdout) as { value: { toolsUsed: Array<{ name: string; result: { ok: boolean; error: Record<string, unknown> } }> } }).value.toolsUsed;
+    expect(failed[0]).toMatchObject({ name: 'word_count', result: { ok: false, error: { code: 'FAILED_PRECONDITION', reason: CatalogCodes.TOOL_UNAVAILABLE, retryable: false } } });
+    expect(failed[0]?.result.error['message']).toContain('no library loaded implements the function "word_count"');
+    // a library that does not implement it: the same
+    writeFileSync(join(root, 'other.mjs'), "export default { other: { name: 'other', description: 'x', schema: { type: 'object', properties: {} }, invoke: () => 1 } };\n");
+    const other = await cli(['run', 'agent.gram', 'count the words of: one two three', '--catalog', data, '--library', './other.mjs', '--json'], { cwd: root });
+    expect(other.stderr).not.toContain('SPEC_UNKNOWN_TOOL');
+    expect((JSON.parse(other.stdout) as { value: { toolsUsed: Array<{ result: { ok: boolean } }> } }).value.toolsUsed[0]?.result.ok).toBe(false);
   });
 
   it('serve --library: REST and /mcp serve word_count and team__word_count; underscores are refused where they would be ambiguous', async () => {
