@@ -52,6 +52,7 @@
  * Redis Stack that gramkit does not use).
  */
 import { createClient } from '@redis/client';
+import { createHash } from 'node:crypto';
 import { callId } from '../core/call-id.js';
 import type { JsonObject } from '../core/json-schema.js';
 import { type CatalogBackend, type Committed, type Decision, type JournalChanges, type LoadedRecords, type RecordKind, type RecordRead, StoreError, type UsageDelta } from './backend.js';
@@ -88,9 +89,12 @@ const MAX_RETRIES = 100;
  * (the store was wiped).
  *
  * A decision is checked against the store's revision, or, when it is `keyed` (new tools only) and
- * the store is indexed, against what it holds unique (`catalog:keys`: `<bundle> <slug> <version>`
- * → toolID; `catalog:rids`: registry id → toolID) and the revision its bundles last changed at
- * (`catalog:brev`): writes to other tools do not refuse it.
+ * the store is indexed, against what it holds unique (its tools' ids are not stored;
+ * `catalog:keys`: `<bundle> <slug> <version>` → toolID; `catalog:rids`: registry id → toolID) and
+ * the revision its bundles last changed at (`catalog:brev`): writes to other tools do not refuse
+ * it, and it may be decided without a sync first (`checksKeyed`).
+ *
+ * Sent as text the first time, then by its SHA-1 (`EVALSHA`, see `script`).
  */
 const COMMIT = `
 if redis.call('GET', 'catalog:epoch') ~= ARGV[1] then return {-2} end
@@ -104,6 +108,7 @@ local i = 6
 for j = 1, n do
   if ARGV[i] == 'tool' and ARGV[i + 2] ~= '' then
     local id = ARGV[i + 1]
+    if keyed and redis.call('EXISTS', 'catalog:tool:' .. id) == 1 then return {-1} end
     if ARGV[i + 5] ~= '' then
       local h = redis.call('HGET', 'catalog:keys', ARGV[i + 5])
       if h and h ~= id then return {-1} end
@@ -272,6 +277,28 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
     }
   };
   const command = (args: ReadonlyArray<string>): Promise<unknown> => client.sendCommand([...args]);
+  /**
+   * Runs a Lua script by its SHA-1 (`EVALSHA`: a write sends its arguments, not the script); the
+   * first time, and again after Redis forgot it (a restart, `SCRIPT FLUSH`), as text (`EVAL`
+   * caches it).
+   */
+  const script = (source: string): ((args: ReadonlyArray<string>) => Promise<unknown>) => {
+    const sha = createHash('sha1').update(source).digest('hex');
+    let loaded = false;
+    return async (args) => {
+      if (loaded) {
+        try {
+          return await command(['EVALSHA', sha, '0', ...args]);
+        } catch (e) {
+          if (!String((e as Error).message).startsWith('NOSCRIPT')) throw e;
+        }
+      }
+      const r = await command(['EVAL', source, '0', ...args]);
+      loaded = true;
+      return r;
+    };
+  };
+  const commit = script(COMMIT);
   /** The identity of the store this process loaded (see `catalog:epoch`). */
   let epoch = '';
   /** This process's writes, one at a time (they would only refuse each other). */
@@ -348,7 +375,7 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
         args.push(w.registry?.id ?? '', w.registry?.record === undefined ? '' : JSON.stringify(w.registry.record));
         args.push(w.unique?.key ?? '', w.unique?.registryId ?? '', w.unique?.bundleID ?? '');
       }
-      const [r, contiguous] = ((await call('write', () => command(['EVAL', COMMIT, '0', ...args]))) as ReadonlyArray<number>).map(Number) as [number, number?];
+      const [r, contiguous] = ((await call('write', () => commit(args))) as ReadonlyArray<number>).map(Number) as [number, number?];
       if (r >= 0) return contiguous === 1 ? { result: decision.result, cursor: String(r) } : { result: decision.result, behind: true };
       // another server wrote first (-1), or the store was wiped (-2: the body's sync starts again
       // from the empty store): decide again on the new state
@@ -430,6 +457,7 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
   return {
     kind: 'redis',
     location,
+    checksKeyed: true,
     load,
     changesSince,
     transact,
