@@ -81,7 +81,7 @@ import { echoTool, storeSuite } from './store-suite.js';
       await expect(openRedisStore('redis://user:secret@127.0.0.1:1', { connectTimeoutMs: 500 })).rejects.not.toThrow(/secret/);
     });
 
-    it('a new tool is written by the script\'s SHA-1 without a sync first, and nothing is read back; a stale process is refused by the script and decides again', async () => {
+    it('a new tool is written by the script\'s SHA-1 without a sync first, and nothing is read back; a stale process is refused by the script and decides again; writes waiting go together', async () => {
       await flush();
       const ws = mkdtempSync(join(tmpdir(), 'gramkit-ws-'));
       const open = async (): Promise<Catalog> => {
@@ -115,11 +115,26 @@ import { echoTool, storeSuite } from './store-suite.js';
         await c.sendCommand(['CONFIG', 'RESETSTAT']);
         for (let i = 0; i < 3; i++) expect((await a.putTool(bundle, `w${i}`, '1', tool(`w${i}`))).ok).toBe(true);
         for (let i = 0; i < 50 && listed < 3; i++) await new Promise((r) => setTimeout(r, 10));
-        const stats = (await c.sendCommand(['INFO', 'commandstats'])) as string;
+        let stats = (await c.sendCommand(['INFO', 'commandstats'])) as string;
         const calls = (cmd: string): number => Number(new RegExp(`cmdstat_${cmd}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
         expect([calls('evalsha'), calls('eval'), calls('xrange')]).toEqual([3, 0, 0]);
         expect(listed).toBe(3);
         stop();
+        // writes waiting while one is in flight go together in one call (group commit); the
+        // script checks each in order, so of four writes of one key exactly one lands
+        await c.sendCommand(['CONFIG', 'RESETSTAT']);
+        const group = await Promise.all([
+          ...Array.from({ length: 16 }, (_, i) => a.putTool(bundle, `g${i}`, '1', tool(`g${i}`))),
+          ...Array.from({ length: 4 }, () => a.putTool(bundle, 'same', '1', tool('same'))),
+        ]);
+        expect(group.filter((r) => r.ok)).toHaveLength(17);
+        expect(group.filter((r) => !r.ok).map((r) => (r.ok ? '' : r.error.reason))).toEqual([CatalogCodes.CONFLICT, CatalogCodes.CONFLICT, CatalogCodes.CONFLICT]);
+        stats = (await c.sendCommand(['INFO', 'commandstats'])) as string;
+        const grouped = calls('evalsha');
+        expect(grouped).toBeGreaterThan(0);
+        expect(grouped).toBeLessThanOrEqual(4);
+        const seen = await b.listTools({ bundleIDs: [bundle], pageSize: 100 });
+        expect(seen.ok && seen.value.tools.filter((t) => /^(g\d+|same)$/.test(t['slug'] as string))).toHaveLength(17);
         // Redis forgot the script (a restart, SCRIPT FLUSH): the write sends it again
         await c.sendCommand(['SCRIPT', 'FLUSH']);
         expect((await a.putTool(bundle, 'after-flush', '1', tool('after-flush'))).ok).toBe(true);
