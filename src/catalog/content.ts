@@ -15,7 +15,7 @@
  * Pure: the implementations a default depends on (a built-in's schema, a function's annotations)
  * come from a `ContentEnvironment`.
  */
-import { checkedDiagnostics, checkedValue, type Either, left, right } from '../core/either.js';
+import { checkedDiagnostics, checkedValue, type Either, isRight, left, right } from '../core/either.js';
 import { type Diagnostic, error, isError } from '../core/diagnostic.js';
 import { isJsonObject } from '../core/json.js';
 import type { JsonObject, JsonSchema, JsonValue } from '../core/json-schema.js';
@@ -204,7 +204,7 @@ const implementationSigned = (slug: string, description: string, input: JsonSche
   const known = key !== undefined ? implementationSignatures.get(key) : undefined;
   if (known !== undefined && known.output === output) return right(known.signed);
   const signed = fromSchemas(slug, description, input, output);
-  if (key !== undefined && signed._tag === 'Right' && signed.right.warnings.length === 0) implementationSignatures.set(key, { output, signed: signed.right });
+  if (key !== undefined && isRight(signed) && signed.right.warnings.length === 0) implementationSignatures.set(key, { output, signed: signed.right });
   return signed;
 };
 

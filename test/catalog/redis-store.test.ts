@@ -81,7 +81,7 @@ import { echoTool, storeSuite } from './store-suite.js';
       await expect(openRedisStore('redis://user:secret@127.0.0.1:1', { connectTimeoutMs: 500 })).rejects.not.toThrow(/secret/);
     });
 
-    it('a new tool is written by the script\'s SHA-1 without a sync first, and nothing is read back; a stale process is refused by the script and decides again; writes waiting go together', async () => {
+    it('a new tool is written by the script\'s SHA-1, decided without a sync, never read back; a stale process is refused by the script; writes waiting go together', async () => {
       await flush();
       const ws = mkdtempSync(join(tmpdir(), 'gramkit-ws-'));
       const open = async (): Promise<Catalog> => {
