@@ -104,6 +104,13 @@ export interface CatalogBackend {
   readonly publish: (event: JsonObject) => Promise<void>;
   /** Receives the events other processes published; the function returned stops it. */
   readonly onPublished: (listener: (event: JsonObject) => void) => Promise<() => Promise<void>>;
+  /**
+   * The store itself checks a `keyed` decision (its tools' ids, `<bundle, slug, version>` and
+   * registry ids are free, their bundles unchanged since `basedOn`) when it commits: such a
+   * decision may be made on the state as it is, without a sync first (Redis). A store without it
+   * (files) gets every decision made after a sync, under its lock.
+   */
+  readonly checksKeyed?: boolean;
   /** Writes registry views (`RecordWrite.registry`) apart from any record: the repair `missingViews` asks for. */
   readonly writeViews?: (views: ReadonlyArray<{ readonly id: string; readonly record: JsonObject }>) => Promise<void>;
   readonly close: () => Promise<void>;

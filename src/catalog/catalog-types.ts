@@ -159,9 +159,10 @@ export interface Catalog {
    * The enabled, available tools as `/mcp` and `run --catalog` serve them, each bundle's newest
    * version of a slug under one name: the slug for the bundle that owns it (the built-in bundle
    * for built-in names, else the bundle of its oldest record), `<bundle>__<slug>` for the others
-   * (served-names.ts). Only these slugs when given.
+   * (served-names.ts). Only these slugs when given. `sync: false` reads the state as it is (the
+   * `/mcp` list rebinding the slugs a change it was just told of touched: no store round trip).
    */
-  readonly servedTools: (slugs?: Iterable<string>) => Promise<ReadonlyArray<ServedTool>>;
+  readonly servedTools: (slugs?: Iterable<string>, options?: { readonly sync?: boolean }) => Promise<ReadonlyArray<ServedTool>>;
   /** Calls `listener` with the slugs whose served tools may have changed, after each change to a record. */
   readonly onServedChange: (listener: (slugs: ReadonlySet<string>) => void) => () => void;
   /**

@@ -422,8 +422,8 @@ class CatalogImpl {
   };
 
   /** The served tools of these slugs (after a sync); every slug when none are given. */
-  servedTools = async (slugs?: Iterable<string>): Promise<ReadonlyArray<ServedTool>> => {
-    await this.store.sync().catch(() => undefined);
+  servedTools = async (slugs?: Iterable<string>, options: { readonly sync?: boolean } = {}): Promise<ReadonlyArray<ServedTool>> => {
+    if (options.sync !== false) await this.store.sync().catch(() => undefined);
     return [...(slugs ?? this.state.slugs())].flatMap((slug) => servedOfSlug(this.naming, slug));
   };
 

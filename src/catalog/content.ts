@@ -15,7 +15,7 @@
  * Pure: the implementations a default depends on (a built-in's schema, a function's annotations)
  * come from a `ContentEnvironment`.
  */
-import { checkedDiagnostics, checkedValue, type Either, isLeft, left, right } from '../core/either.js';
+import { checkedDiagnostics, checkedValue, type Either, isLeft, isRight, left, right } from '../core/either.js';
 import { type Diagnostic, error, isError } from '../core/diagnostic.js';
 import type { JsonObject, JsonSchema, JsonValue } from '../core/json-schema.js';
 import { didYouMean } from '../core/suggest.js';
@@ -125,6 +125,23 @@ const fromSchemas = (slug: string, description: string, argSchema: unknown, outp
   return right({ signature: t.spec.typeSignature, argSchema: t.spec.schema, outputSchema: t.spec.outputSchema, warnings: diagnostics });
 };
 
+/** The signatures of implementations' own schemas, imported once (by the schema objects the environment holds). */
+const implementationSignatures = new WeakMap<object, { readonly output: JsonSchema | undefined; readonly signed: Signed }>();
+
+/**
+ * A write that gives no schemas takes its implementation's (a built-in's, a function's): the same
+ * schema objects every time, so their import is kept (one per implementation, not one per write).
+ * Only a clean import is kept: its signature and schemas name no tool.
+ */
+const implementationSigned = (slug: string, description: string, input: JsonSchema, output: JsonSchema | undefined): Either<ReadonlyArray<Diagnostic>, Signed> => {
+  const key = typeof input === 'object' ? input : undefined;
+  const known = key !== undefined ? implementationSignatures.get(key) : undefined;
+  if (known !== undefined && known.output === output) return right(known.signed);
+  const signed = fromSchemas(slug, description, input, output);
+  if (key !== undefined && isRight(signed) && signed.right.warnings.length === 0) implementationSignatures.set(key, { output, signed: signed.right });
+  return signed;
+};
+
 // -------------------------------------------------------------------------------------------------
 // content
 // -------------------------------------------------------------------------------------------------
@@ -162,7 +179,8 @@ export const buildContent = (input: ContentInput, env: ContentEnvironment): Eith
     const arg = input.argSchema !== undefined ? schemaOf(input.argSchema, 'argSchema') : right(defaults.input);
     const out = input.outputSchema !== undefined ? schemaOf(input.outputSchema, 'outputSchema') : right(defaults.output);
     if (arg._tag === 'Left' || out._tag === 'Left') return left([...(arg._tag === 'Left' ? arg.left : []), ...(out._tag === 'Left' ? out.left : [])]);
-    signed = fromSchemas(input.slug, description, arg.right, out.right);
+    const implementation = input.argSchema === undefined && input.outputSchema === undefined ? defaults.input : undefined;
+    signed = implementation !== undefined ? implementationSigned(input.slug, description, implementation, defaults.output) : fromSchemas(input.slug, description, arg.right, out.right);
   }
   if (signed._tag === 'Left') return signed;
   return right({

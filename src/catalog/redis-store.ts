@@ -52,6 +52,7 @@
  * Redis Stack that gramkit does not use).
  */
 import { createClient } from '@redis/client';
+import { createHash } from 'node:crypto';
 import { callId } from '../core/call-id.js';
 import type { JsonObject } from '../core/json-schema.js';
 import { type CatalogBackend, type Committed, type Decision, type JournalChanges, type LoadedRecords, type RecordKind, type RecordRead, StoreError, type UsageDelta } from './backend.js';
@@ -82,86 +83,101 @@ const CHANNEL = 'catalog:events';
 const MAX_RETRIES = 100;
 
 /**
- * ARGV: epoch, basedOn, keyed ('1'), n, maxlen, then per write: kind, id, json ('' deletes), view id
- * ('' none), view json ('' deletes), unique key, registry id, bundle ('' none). Returns
- * {rev, contiguous} (contiguous: no other write since basedOn), {-1} (refused: decide again), {-2}
- * (the store was wiped).
+ * ARGV: epoch, maxlen, the number of decisions, then per decision: basedOn, keyed ('1'), n, then
+ * per write: kind, id, json ('' deletes), view id ('' none), view json ('' deletes), unique key,
+ * registry id, bundle ('' none). Returns {-2} when the store was wiped, else {rev at the start, then
+ * per decision: the revision after its writes, or -1 (refused: decide again)}.
  *
- * A decision is checked against the store's revision, or, when it is `keyed` (new tools only) and
- * the store is indexed, against what it holds unique (`catalog:keys`: `<bundle> <slug> <version>`
- * → toolID; `catalog:rids`: registry id → toolID) and the revision its bundles last changed at
- * (`catalog:brev`): writes to other tools do not refuse it.
+ * Each decision is checked, then written, in order (a later one sees what an earlier one wrote):
+ * against the store's revision, or, when it is `keyed` (new tools only) and the store is
+ * indexed, against what it holds unique (its tools' ids are not stored; `catalog:keys`:
+ * `<bundle> <slug> <version>` → toolID; `catalog:rids`: registry id → toolID) and the revision its
+ * bundles last changed at (`catalog:brev`): writes to other tools do not refuse it, it may be
+ * decided without a sync first (`checksKeyed`), and the keyed decisions waiting in a process go
+ * together in one call (group commit).
+ *
+ * Sent as text the first time, then by its SHA-1 (`EVALSHA`, see `script`).
  */
 const COMMIT = `
 if redis.call('GET', 'catalog:epoch') ~= ARGV[1] then return {-2} end
-local based = tonumber(ARGV[2])
+local maxlen = ARGV[2]
 local rev = tonumber(redis.call('GET', 'catalog:rev') or '0')
-local keyed = ARGV[3] == '1' and redis.call('EXISTS', 'catalog:indexed') == 1
-if rev ~= based and not keyed then return {-1} end
-local n = tonumber(ARGV[4])
-local maxlen = ARGV[5]
-local i = 6
-for j = 1, n do
-  if ARGV[i] == 'tool' and ARGV[i + 2] ~= '' then
-    local id = ARGV[i + 1]
-    if ARGV[i + 5] ~= '' then
-      local h = redis.call('HGET', 'catalog:keys', ARGV[i + 5])
-      if h and h ~= id then return {-1} end
+local out = {rev}
+local indexed = redis.call('EXISTS', 'catalog:indexed') == 1
+local i = 4
+for d = 1, tonumber(ARGV[3]) do
+  local based = tonumber(ARGV[i])
+  local keyed = ARGV[i + 1] == '1' and indexed
+  local n = tonumber(ARGV[i + 2])
+  i = i + 3
+  local ok = rev == based or keyed
+  local k = i
+  for j = 1, n do
+    if ok and ARGV[k] == 'tool' and ARGV[k + 2] ~= '' then
+      local id = ARGV[k + 1]
+      if keyed and redis.call('EXISTS', 'catalog:tool:' .. id) == 1 then ok = false end
+      if ok and ARGV[k + 5] ~= '' then
+        local h = redis.call('HGET', 'catalog:keys', ARGV[k + 5])
+        if h and h ~= id then ok = false end
+      end
+      if ok and ARGV[k + 6] ~= '' then
+        local h = redis.call('HGET', 'catalog:rids', ARGV[k + 6])
+        if h and h ~= id then ok = false end
+      end
+      if ok and keyed and ARGV[k + 7] ~= '' then
+        if tonumber(redis.call('HGET', 'catalog:brev', ARGV[k + 7]) or '0') > based then ok = false end
+      end
     end
-    if ARGV[i + 6] ~= '' then
-      local h = redis.call('HGET', 'catalog:rids', ARGV[i + 6])
-      if h and h ~= id then return {-1} end
-    end
-    if keyed and ARGV[i + 7] ~= '' then
-      if tonumber(redis.call('HGET', 'catalog:brev', ARGV[i + 7]) or '0') > based then return {-1} end
-    end
+    k = k + 8
   end
-  i = i + 8
-end
-local contiguous = 0
-if rev == based then contiguous = 1 end
-i = 6
-for j = 1, n do
-  local kind = ARGV[i]
-  local id = ARGV[i + 1]
-  local json = ARGV[i + 2]
-  local view = ARGV[i + 3]
-  local viewJson = ARGV[i + 4]
-  local ukey = ARGV[i + 5]
-  local urid = ARGV[i + 6]
-  i = i + 8
-  local set = 'catalog:bundles'
-  if kind == 'tool' then set = 'catalog:tools' end
-  if json == '' then
-    redis.call('DEL', 'catalog:' .. kind .. ':' .. id)
-    redis.call('SREM', set, id)
-    if kind == 'tool' then
-      redis.call('HDEL', 'catalog:usage:count', id)
-      redis.call('HDEL', 'catalog:usage:last', id)
-      if ukey ~= '' and redis.call('HGET', 'catalog:keys', ukey) == id then redis.call('HDEL', 'catalog:keys', ukey) end
-      if urid ~= '' and redis.call('HGET', 'catalog:rids', urid) == id then redis.call('HDEL', 'catalog:rids', urid) end
-    end
+  if not ok then
+    out[#out + 1] = -1
+    i = i + 8 * n
   else
-    redis.call('SET', 'catalog:' .. kind .. ':' .. id, json)
-    redis.call('SADD', set, id)
-    if ukey ~= '' then redis.call('HSET', 'catalog:keys', ukey, id) end
-    if urid ~= '' then redis.call('HSET', 'catalog:rids', urid, id) end
-  end
-  if view ~= '' then
-    if viewJson == '' then
-      redis.call('DEL', 'tool:' .. view)
-      redis.call('SREM', 'tools:registry', view)
-    else
-      redis.call('SET', 'tool:' .. view, viewJson)
-      redis.call('SADD', 'tools:registry', view)
+    for j = 1, n do
+      local kind = ARGV[i]
+      local id = ARGV[i + 1]
+      local json = ARGV[i + 2]
+      local view = ARGV[i + 3]
+      local viewJson = ARGV[i + 4]
+      local ukey = ARGV[i + 5]
+      local urid = ARGV[i + 6]
+      i = i + 8
+      local set = 'catalog:bundles'
+      if kind == 'tool' then set = 'catalog:tools' end
+      if json == '' then
+        redis.call('DEL', 'catalog:' .. kind .. ':' .. id)
+        redis.call('SREM', set, id)
+        if kind == 'tool' then
+          redis.call('HDEL', 'catalog:usage:count', id)
+          redis.call('HDEL', 'catalog:usage:last', id)
+          if ukey ~= '' and redis.call('HGET', 'catalog:keys', ukey) == id then redis.call('HDEL', 'catalog:keys', ukey) end
+          if urid ~= '' and redis.call('HGET', 'catalog:rids', urid) == id then redis.call('HDEL', 'catalog:rids', urid) end
+        end
+      else
+        redis.call('SET', 'catalog:' .. kind .. ':' .. id, json)
+        redis.call('SADD', set, id)
+        if ukey ~= '' then redis.call('HSET', 'catalog:keys', ukey, id) end
+        if urid ~= '' then redis.call('HSET', 'catalog:rids', urid, id) end
+      end
+      if view ~= '' then
+        if viewJson == '' then
+          redis.call('DEL', 'tool:' .. view)
+          redis.call('SREM', 'tools:registry', view)
+        else
+          redis.call('SET', 'tool:' .. view, viewJson)
+          redis.call('SADD', 'tools:registry', view)
+        end
+      end
+      rev = rev + 1
+      if kind == 'bundle' then redis.call('HSET', 'catalog:brev', id, rev) end
+      redis.call('XADD', 'catalog:journal', 'MAXLEN', '~', maxlen, rev .. '-1', 'k', kind, 'i', id)
     end
+    out[#out + 1] = rev
   end
-  rev = rev + 1
-  if kind == 'bundle' then redis.call('HSET', 'catalog:brev', id, rev) end
-  redis.call('XADD', 'catalog:journal', 'MAXLEN', '~', maxlen, rev .. '-1', 'k', kind, 'i', id)
 end
 redis.call('SET', 'catalog:rev', tostring(rev))
-return {rev, contiguous}
+return out
 `;
 
 /** Indexes what the stored tools hold unique (`catalog:keys`, `catalog:rids`), once per store: a store written before the index existed. */
@@ -272,10 +288,30 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
     }
   };
   const command = (args: ReadonlyArray<string>): Promise<unknown> => client.sendCommand([...args]);
+  /**
+   * Runs a Lua script by its SHA-1 (`EVALSHA`: a write sends its arguments, not the script); the
+   * first time, and again after Redis forgot it (a restart, `SCRIPT FLUSH`), as text (`EVAL`
+   * caches it).
+   */
+  const script = (source: string): ((args: ReadonlyArray<string>) => Promise<unknown>) => {
+    const sha = createHash('sha1').update(source).digest('hex');
+    let loaded = false;
+    return async (args) => {
+      if (loaded) {
+        try {
+          return await command(['EVALSHA', sha, '0', ...args]);
+        } catch (e) {
+          if (!String((e as Error).message).startsWith('NOSCRIPT')) throw e;
+        }
+      }
+      const r = await command(['EVAL', source, '0', ...args]);
+      loaded = true;
+      return r;
+    };
+  };
+  const commit = script(COMMIT);
   /** The identity of the store this process loaded (see `catalog:epoch`). */
   let epoch = '';
-  /** This process's writes, one at a time (they would only refuse each other). */
-  let queue: Promise<unknown> = Promise.resolve();
 
   const readRecords = async (kind: RecordKind, ids: ReadonlyArray<string>): Promise<RecordRead[]> => {
     const batches: Array<ReadonlyArray<string>> = [];
@@ -338,30 +374,102 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
       return { reset: false, changes, cursor: String(last) };
     });
 
-  const attempt = async <A>(body: () => Promise<Decision<A>>): Promise<Committed<A>> => {
-    for (let n = 0; n < MAX_RETRIES; n++) {
-      const decision = await body();
-      if (decision.writes.length === 0) return { result: decision.result };
-      const args = [epoch, decision.basedOn, decision.keyed === true ? '1' : '0', String(decision.writes.length), String(JOURNAL_MAXLEN)];
+  /** The script's arguments for these decisions. */
+  const commitArgs = (decisions: ReadonlyArray<Decision<unknown>>): string[] => {
+    const args = [epoch, String(JOURNAL_MAXLEN), String(decisions.length)];
+    for (const decision of decisions) {
+      args.push(decision.basedOn, decision.keyed === true ? '1' : '0', String(decision.writes.length));
       for (const w of decision.writes) {
         args.push(w.kind, w.id, w.record === undefined ? '' : JSON.stringify(w.record));
         args.push(w.registry?.id ?? '', w.registry?.record === undefined ? '' : JSON.stringify(w.registry.record));
         args.push(w.unique?.key ?? '', w.unique?.registryId ?? '', w.unique?.bundleID ?? '');
       }
-      const [r, contiguous] = ((await call('write', () => command(['EVAL', COMMIT, '0', ...args]))) as ReadonlyArray<number>).map(Number) as [number, number?];
-      if (r >= 0) return contiguous === 1 ? { result: decision.result, cursor: String(r) } : { result: decision.result, behind: true };
-      // another server wrote first (-1), or the store was wiped (-2: the body's sync starts again
-      // from the empty store): decide again on the new state
+    }
+    return args;
+  };
+
+  /**
+   * Commits decisions in one script call: for each, what it committed, or `undefined` when it was
+   * refused (decide again). A decision is contiguous when the store was at its `basedOn` when the
+   * call began: the writes since are this call's, which the caller applies in order.
+   */
+  const commitAll = async <A>(decisions: ReadonlyArray<Decision<A>>): Promise<ReadonlyArray<Committed<A> | undefined>> => {
+    const reply = ((await call('write', () => commit(commitArgs(decisions)))) as ReadonlyArray<number>).map(Number);
+    const start = reply[0] as number;
+    // wiped (-2): every decision is made again, the body's sync starting from the empty store
+    if (start < 0) return decisions.map(() => undefined);
+    return decisions.map((d, i) => {
+      const r = reply[i + 1] as number;
+      if (r < 0) return undefined;
+      return start === Number(d.basedOn) ? { result: d.result, cursor: String(r) } : { result: d.result, behind: true };
+    });
+  };
+
+  /** One body, decided and committed until the store takes it (another server wrote first: decide again). */
+  const attempt = async <A>(body: () => Promise<Decision<A>>, first?: Decision<A>): Promise<Committed<A>> => {
+    for (let n = 0; n < MAX_RETRIES; n++) {
+      const decision = n === 0 && first !== undefined ? first : await body();
+      if (decision.writes.length === 0) return { result: decision.result };
+      const [committed] = await commitAll([decision]);
+      if (committed !== undefined) return committed;
       await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * Math.min(50, 2 ** n))));
     }
     throw new StoreError(`Redis at ${location}: the write kept conflicting with other servers' writes (${MAX_RETRIES} attempts)`);
   };
 
-  const transact = <A>(body: () => Promise<Decision<A>>): Promise<Committed<A>> => {
-    const run = queue.then(() => attempt(body));
-    queue = run.catch(() => undefined);
-    return run;
+  interface Waiting {
+    readonly body: () => Promise<Decision<unknown>>;
+    readonly resolve: (c: Committed<unknown>) => void;
+    readonly reject: (e: unknown) => void;
+  }
+  /** Bodies waiting while a commit is in flight (this process's writes would only refuse each other). */
+  const waiting: Waiting[] = [];
+  let running = false;
+
+  /**
+   * The waiting bodies, decided in order; the keyed decisions among them committed together in one
+   * script call (group commit: one round trip for all the writes that queued meanwhile), each
+   * other one alone. Resolved in order, so their callers apply them in order.
+   */
+  const runGroup = async (group: ReadonlyArray<Waiting>): Promise<void> => {
+    const keyed: Array<{ readonly w: Waiting; readonly d: Decision<unknown> }> = [];
+    const alone: Array<{ readonly w: Waiting; readonly d?: Decision<unknown> }> = [];
+    for (const w of group) {
+      try {
+        const d = await w.body();
+        if (d.writes.length === 0) w.resolve({ result: d.result });
+        else if (d.keyed === true) keyed.push({ w, d });
+        else alone.push({ w, d });
+      } catch (e) {
+        w.reject(e);
+      }
+    }
+    if (keyed.length > 0) {
+      try {
+        const results = await commitAll(keyed.map((k) => k.d));
+        keyed.forEach((k, i) => {
+          const c = results[i];
+          if (c !== undefined) k.w.resolve(c);
+          else alone.push({ w: k.w });
+        });
+      } catch (e) {
+        for (const k of keyed) k.w.reject(e);
+      }
+    }
+    // decided before the group's writes landed: a refused one is decided again
+    for (const a of alone) await attempt(a.w.body, a.d).then(a.w.resolve, a.w.reject);
   };
+
+  const transact = <A>(body: () => Promise<Decision<A>>): Promise<Committed<A>> =>
+    new Promise<Committed<A>>((resolve, reject) => {
+      waiting.push({ body, resolve: resolve as (c: Committed<unknown>) => void, reject });
+      if (running) return;
+      running = true;
+      void (async () => {
+        while (waiting.length > 0) await runGroup(waiting.splice(0));
+        running = false;
+      })();
+    });
 
   const writeViews = (views: ReadonlyArray<{ readonly id: string; readonly record: JsonObject }>): Promise<void> =>
     call('write the registry views', async () => {
@@ -430,6 +538,7 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
   return {
     kind: 'redis',
     location,
+    checksKeyed: true,
     load,
     changesSince,
     transact,

@@ -155,10 +155,17 @@ export class SyncedState {
   /** Runs a decision in the store's transaction on the latest state; applies and announces what it wrote. */
   async write<A>(decide: () => Decided<A>): Promise<CatalogResult<A>> {
     const mine: string[] = [];
+    // a store that checks keyed decisions itself takes the first one on the state as it is (no
+    // round trip): it refuses it if another process took its keys meanwhile, and the retry syncs
+    let first = this.backend.checksKeyed === true;
     try {
       const committed = await this.backend.transact(async () => {
-        await this.sync();
-        const decided = decide();
+        let decided = first ? decide() : undefined;
+        if (decided === undefined || !this.isKeyed(decided)) {
+          await this.sync();
+          decided = decide();
+        }
+        first = false;
         const writes: RecordWrite[] = [];
         if (decided._tag === 'Right') {
           for (const b of decided.right.bundles) mine.push('deleted' in b ? b.deleted : b.bundleID);
@@ -167,10 +174,7 @@ export class SyncedState {
           for (const b of decided.right.bundles) writes.push('deleted' in b ? { kind: 'bundle', id: b.deleted } : { kind: 'bundle', id: b.bundleID, record: encodeBundle(b) });
           for (const t of decided.right.tools) writes.push('deleted' in t ? this.toolDeletion(t.deleted) : this.toolWrite(t));
         }
-        // new tools only: the decision rests on what they hold unique and on their bundles
-        const tools = isRight(decided) && decided.right.bundles.length === 0 ? decided.right.tools : [];
-        const keyed = tools.length > 0 && tools.every((t) => !('deleted' in t) && !this.state.tools.has(t.toolID));
-        return { writes, result: decided, basedOn: this.cursor, ...(keyed ? { keyed: true } : {}) };
+        return { writes, result: decided, basedOn: this.cursor, ...(this.isKeyed(decided) ? { keyed: true } : {}) };
       });
       // written after others' writes this process has not seen: see them all, its own included (as its own)
       // (the write is done: a failing sync here does not make it a failure; the next one catches up)
@@ -179,6 +183,8 @@ export class SyncedState {
       if (d._tag === 'Left') return { ok: false, error: d.left };
       // a sync that ran since the commit may have applied these records already
       if (committed.cursor !== undefined && !cursorAtLeast(this.cursor, committed.cursor)) {
+        // first: a sync the listeners start (the /mcp list's) must not read these records back
+        this.cursor = committed.cursor;
         for (const b of d.right.bundles) {
           const id = 'deleted' in b ? b.deleted : b.bundleID;
           const record = 'deleted' in b ? undefined : b.bundleID === BUILTIN_BUNDLE_ID ? builtinBundle(b) : b;
@@ -189,7 +195,6 @@ export class SyncedState {
           const record = 'deleted' in t ? undefined : this.overlayBuiltin(t);
           this.emitChange('tool', id, this.state.setTool(id, record), record, false);
         }
-        this.cursor = committed.cursor;
       }
       return success(d.right.value);
     } catch (e) {
@@ -197,6 +202,13 @@ export class SyncedState {
     } finally {
       for (const id of mine) this.own.delete(id);
     }
+  }
+
+  /** Whether a decision only creates tools (no bundle, no tool it knows): it rests on what they hold unique and on their bundles. */
+  private isKeyed<A>(decided: Decided<A>): boolean {
+    if (!isRight(decided) || decided.right.bundles.length > 0) return false;
+    const tools = decided.right.tools;
+    return tools.length > 0 && tools.every((t) => !('deleted' in t) && !this.state.tools.has(t.toolID));
   }
 
   /** A tool's record, with its registry view (seed 002's Tool JSON). */

@@ -131,7 +131,8 @@ export const catalogToolSource = (catalog: Catalog, options: { readonly approval
     const slugs = everything ? undefined : [...dirty];
     everything = false;
     dirty.clear();
-    const served = await catalog.servedTools(slugs);
+    // the changes were applied to the catalog before it told of them: no sync for those
+    const served = await catalog.servedTools(slugs, slugs === undefined ? {} : { sync: false });
     const seen = new Map<string, string[]>();
     for (const slug of slugs ?? [...namesOf.keys()]) seen.set(slug, []);
     const fresh: BoundTool[] = [];

@@ -81,6 +81,71 @@ import { echoTool, storeSuite } from './store-suite.js';
       await expect(openRedisStore('redis://user:secret@127.0.0.1:1', { connectTimeoutMs: 500 })).rejects.not.toThrow(/secret/);
     });
 
+    it('a new tool is written by the script\'s SHA-1, decided without a sync, never read back; a stale process is refused by the script; writes waiting go together', async () => {
+      await flush();
+      const ws = mkdtempSync(join(tmpdir(), 'gramkit-ws-'));
+      const open = async (): Promise<Catalog> => {
+        const opened = await openCatalog({ store: await openRedisStore(redis.url), workspace: ws });
+        if (!opened.ok) throw new Error(opened.error.message);
+        return opened.value;
+      };
+      const [a, b] = [await open(), await open()];
+      const c = createClient({ url: redis.url });
+      await c.connect();
+      try {
+        const tool = (slug: string) => ({ description: `Tool ${slug}`, type: 'builtin', impl: { builtin: 'json_parse' } });
+        const bundle = newId();
+        expect((await a.putBundle(bundle, { slug: 'b' })).ok).toBe(true);
+        // b has not seen the bundle: its first decision (no such bundle) is made again after a sync
+        expect((await b.putTool(bundle, 'one', '1', tool('one'))).ok).toBe(true);
+        // a has not seen b's tool: the script refuses a's decision, and a's next one (synced) is a conflict
+        const dup = await a.putTool(bundle, 'one', '1', tool('one'));
+        expect(dup.ok ? 'created' : dup.error.reason).toBe(CatalogCodes.CONFLICT);
+        // an import keeping a toolID that b wrote meanwhile (a does not know it) does not overwrite that record
+        const theirs = await b.putTool(bundle, 'theirs', '1', tool('theirs'));
+        if (!theirs.ok) throw new Error(theirs.error.message);
+        const imported = await a.importTools([{ bundleID: bundle, slug: 'mine', version: '1', body: { ...tool('mine'), toolID: theirs.value.value.toolID } }]);
+        expect(imported.ok && imported.value).toEqual({ created: 0, existing: 1, refused: [] });
+        expect(JSON.parse((await c.sendCommand(['GET', `catalog:tool:${theirs.value.value.toolID}`])) as string)).toMatchObject({ slug: 'theirs' });
+
+        // a's writes with a listener that syncs on every change (as the /mcp list does): one
+        // EVALSHA each, and the sync finds nothing new (no journal read, no record read back)
+        let listed = 0;
+        const stop = a.onServedChange(() => void a.servedTools().then(() => listed++));
+        await c.sendCommand(['CONFIG', 'RESETSTAT']);
+        for (let i = 0; i < 3; i++) expect((await a.putTool(bundle, `w${i}`, '1', tool(`w${i}`))).ok).toBe(true);
+        for (let i = 0; i < 50 && listed < 3; i++) await new Promise((r) => setTimeout(r, 10));
+        let stats = (await c.sendCommand(['INFO', 'commandstats'])) as string;
+        const calls = (cmd: string): number => Number(new RegExp(`cmdstat_${cmd}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
+        expect([calls('evalsha'), calls('eval'), calls('xrange')]).toEqual([3, 0, 0]);
+        expect(listed).toBe(3);
+        stop();
+        // writes waiting while one is in flight go together in one call (group commit); the
+        // script checks each in order, so of four writes of one key exactly one lands
+        await c.sendCommand(['CONFIG', 'RESETSTAT']);
+        const group = await Promise.all([
+          ...Array.from({ length: 16 }, (_, i) => a.putTool(bundle, `g${i}`, '1', tool(`g${i}`))),
+          ...Array.from({ length: 4 }, () => a.putTool(bundle, 'same', '1', tool('same'))),
+        ]);
+        expect(group.filter((r) => r.ok)).toHaveLength(17);
+        expect(group.filter((r) => !r.ok).map((r) => (r.ok ? '' : r.error.reason))).toEqual([CatalogCodes.CONFLICT, CatalogCodes.CONFLICT, CatalogCodes.CONFLICT]);
+        stats = (await c.sendCommand(['INFO', 'commandstats'])) as string;
+        const grouped = calls('evalsha');
+        expect(grouped).toBeGreaterThan(0);
+        expect(grouped).toBeLessThanOrEqual(4);
+        const seen = await b.listTools({ bundleIDs: [bundle], pageSize: 100 });
+        expect(seen.ok && seen.value.tools.filter((t) => /^(g\d+|same)$/.test(t['slug'] as string))).toHaveLength(17);
+        // Redis forgot the script (a restart, SCRIPT FLUSH): the write sends it again
+        await c.sendCommand(['SCRIPT', 'FLUSH']);
+        expect((await a.putTool(bundle, 'after-flush', '1', tool('after-flush'))).ok).toBe(true);
+        expect((await b.listTools({ bundleIDs: [bundle] })).ok && (await b.getTool({ bundleID: bundle, slug: 'after-flush', version: '1' })).ok).toBe(true);
+      } finally {
+        await c.close();
+        await a.close();
+        await b.close();
+      }
+    });
+
     it('two servers share one catalog: a write through one is read, searched and refused as a duplicate through the other', async () => {
       await flush();
       const ws = mkdtempSync(join(tmpdir(), 'gramkit-ws-'));
