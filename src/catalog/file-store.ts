@@ -50,7 +50,10 @@ import { listRecordIds, makeRecordDirectories, migrateFlatRecords, RECORD_KINDS,
 import type { UsageCount, UsageEntry } from './records.js';
 import { prepareSnapshot, readSnapshot, snapshotAppend, snapshotCursor, writeSnapshot } from './snapshot.js';
 
-/** The journal is compacted past this size, or past twice the catalog's own lines when that is more (so a compaction, which rewrites the snapshot, comes once per catalog's worth of writes at any size). */
+/**
+ * The journal is compacted past this size, or past twice the catalog's own lines when that is more
+ * (so a compaction, which rewrites the snapshot, comes once per catalog's worth of writes at any size).
+ */
 const JOURNAL_LIMIT = 4 * 1024 * 1024;
 /** The bytes of one journal line ("tool <uuid>\n"). */
 const LINE_BYTES = 42;
