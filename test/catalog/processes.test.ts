@@ -43,12 +43,18 @@ const openDir = async (dir: string, snapshotEvery?: number) => {
   return r.value;
 };
 
+/** A catalog at `dir` with one new bundle. */
+const withBundle = async (dir: string, slug: string, snapshotEvery?: number) => {
+  const catalog = await openDir(dir, snapshotEvery);
+  const bundleID = newId();
+  expect((await catalog.putBundle(bundleID, { slug })).ok).toBe(true);
+  return { catalog, bundleID };
+};
+
 describe('processes racing on one data directory', () => {
   it('6 processes × 60 racing unique PUTs: each key is won exactly once, and every process sees the winner', async () => {
     const dir = join(root, 'race');
-    const catalog = await openDir(dir);
-    const bundleID = newId();
-    expect((await catalog.putBundle(bundleID, { slug: 'race' })).ok).toBe(true);
+    const { catalog, bundleID } = await withBundle(dir, 'race');
     const results = await Promise.all(Array.from({ length: 6 }, (_, i) => lines(run('racer.ts', [dir, bundleID, '60', String(i)]))));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const answers = results.flatMap((r) => r.lines.map((l) => JSON.parse(l) as { key: string; ok: boolean; toolID?: string; code?: string; reason?: string }));
@@ -69,9 +75,7 @@ describe('processes racing on one data directory', () => {
 describe('kill -9 mid-write', () => {
   it('the store loads and every acknowledged write is there, whenever the writer dies', async () => {
     const dir = join(root, 'crash');
-    const catalog = await openDir(dir);
-    const bundleID = newId();
-    expect((await catalog.putBundle(bundleID, { slug: 'crash' })).ok).toBe(true);
+    const { catalog, bundleID } = await withBundle(dir, 'crash');
     await catalog.close();
     const acknowledged: string[] = [];
     for (const [round, afterAcks] of [3, 7, 1, 12, 5].entries()) {
@@ -103,9 +107,7 @@ describe('kill -9 mid-write', () => {
 describe('kill -9 with writers in several processes and snapshots taken meanwhile', () => {
   it('two processes write at once (their flushes outside the lock), snapshots every few writes: every acknowledged write survives', async () => {
     const dir = join(root, 'crash-snapshots');
-    const catalog = await openDir(dir, 3);
-    const bundleID = newId();
-    expect((await catalog.putBundle(bundleID, { slug: 'crash' })).ok).toBe(true);
+    const { catalog, bundleID } = await withBundle(dir, 'crash', 3);
     await catalog.close();
     const acknowledged: string[] = [];
     for (const [round, afterAcks] of [4, 9, 2].entries()) {
@@ -158,9 +160,7 @@ describe('kill -9 during gramkit catalog import', () => {
   it('the catalog opens with no half record and every key once; the import run again completes it', async () => {
     // an export of 11,000 tools (the import writes 5,000 a transaction, flushed together)
     const source = join(root, 'import-source');
-    const catalog = await openDir(source);
-    const bundleID = newId();
-    expect((await catalog.putBundle(bundleID, { slug: 'imported' })).ok).toBe(true);
+    const { catalog, bundleID } = await withBundle(source, 'imported');
     expect((await catalog.putTool(bundleID, 'template', '1', { description: 'Parses JSON', type: 'builtin', impl: { builtin: 'json_parse' } })).ok).toBe(true);
     await catalog.close();
     const file = join(root, 'import-export.json');
