@@ -89,7 +89,11 @@ export class CatalogState {
   // writes
   // -----------------------------------------------------------------------------------------------
 
-  /** Runs `f` (many records set at once: a load) with the sorted indexes merged once, at the end. */
+  /**
+   * Runs `f` (many records set at once: a load) with the sorted indexes merged once, at the end,
+   * and the search index filled afterwards, a slice at a time between other work (a search before
+   * it is done indexes the rest first): a start-up does not wait for it.
+   */
   bulk<A>(f: () => A): A {
     this.bundleIds.defer();
     this.toolIds.defer();
@@ -98,7 +102,20 @@ export class CatalogState {
     } finally {
       this.bundleIds.settle();
       this.toolIds.settle();
+      this.indexSoon();
     }
+  }
+
+  private indexing = false;
+  /** Runs the search index's `catchUp`, 2,000 documents a turn of the event loop (a process may end meanwhile: `unref`). */
+  private indexSoon(): void {
+    if (this.indexing) return;
+    this.indexing = true;
+    const slice = (): void => {
+      if (this.search.catchUp(2000) > 0) setImmediate(slice).unref();
+      else this.indexing = false;
+    };
+    setImmediate(slice).unref();
   }
 
   /** Sets (or removes) a bundle; returns the previous record. */

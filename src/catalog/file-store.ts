@@ -38,12 +38,11 @@
  * the same at any size, and the tail an open reads stays short). When the journal passes 4 MB it is replaced by an empty one (new
  * inode) together with a snapshot at its start: readers then reload from that snapshot.
  */
-import { randomBytes } from 'node:crypto';
 import { closeSync, constants, ftruncateSync, fstatSync, mkdirSync, readFileSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import { type FileHandle, lstat, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JsonObject } from '../core/json-schema.js';
-import { APPEND, flushFiles, openRegular, openRegularSync, placeFile, READ_APPEND, removeFile, sweepTemp, syncDirectory, writeFileAtomic } from './atomic-write.js';
+import { APPEND, flushFiles, openRegular, openRegularSync, placeFile, READ_APPEND, removeFile, sweepTemp, syncDirectory, syncFileSystem, tempPath, writeFileAtomic } from './atomic-write.js';
 import { type CatalogBackend, type Committed, type Decision, type JournalChanges, type LoadedRecords, type RecordKind, type RecordRead, StoreError, type UsageDelta } from './backend.js';
 import { fileLock } from './file-lock.js';
 import { agentHistoryName } from './ids.js';
@@ -51,9 +50,15 @@ import { listRecordIds, makeRecordDirectories, migrateFlatRecords, RECORD_KINDS,
 import type { UsageCount, UsageEntry } from './records.js';
 import { prepareSnapshot, readSnapshot, snapshotAppend, snapshotCursor, writeSnapshot } from './snapshot.js';
 
+/**
+ * The journal is compacted past this size, or past twice the catalog's own lines when that is more
+ * (so a compaction, which rewrites the snapshot, comes once per catalog's worth of writes at any size).
+ */
 const JOURNAL_LIMIT = 4 * 1024 * 1024;
 /** The bytes of one journal line ("tool <uuid>\n"). */
 const LINE_BYTES = 42;
+/** A write of this many records or more (an import's batch) is flushed with one `syncfs` (`syncFileSystem`), not a flush per file. */
+const BULK_WRITE = 256;
 
 export interface FileStoreOptions {
   /** Flush every write to disk (default true; tests of speed only may turn it off). */
@@ -446,7 +451,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
    */
   const compactJournal = async (): Promise<void> => {
     const now = await current();
-    const tmp = join(paths.tmp, `journal.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    const tmp = tempPath(paths.tmp, 'journal');
     const fd = openRegularSync(tmp, APPEND | constants.O_EXCL);
     let ino: number;
     try {
@@ -526,7 +531,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
       at = appendJournal(text);
       ftruncateSync(intent.fd, 0);
       appendToSnapshot({ ino: at.ino, size: at.size - Buffer.byteLength(text) }, at, decision.writes);
-      if (at.size >= JOURNAL_LIMIT) await compactJournal();
+      if (at.size >= Math.max(JOURNAL_LIMIT, 2 * LINE_BYTES * (snapshotAt?.records ?? 0))) await compactJournal();
       committed = { result: decision.result, cursor: `${at.ino}:${at.size}` };
     } catch (e) {
       throw e instanceof StoreError ? e : new StoreError(`cannot write to the catalog at ${dir}: ${(e as Error).message}`, e);
@@ -535,8 +540,9 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
       release();
     }
     try {
-      // the files and their directories at once: the write is acknowledged when both are on disk
-      if (durable) await Promise.all([flushFiles(placed), ...[...dirs].map((d) => syncDirectory(d))]);
+      // the write is acknowledged once its files and their directories are on disk: a bulk write's
+      // with one syncfs, a small one's each flushed (at once, so concurrent writers' share the disk's commits)
+      if (durable && !(placed.length >= BULK_WRITE && (await syncFileSystem(dir)))) await Promise.all([flushFiles(placed), ...[...dirs].map((d) => syncDirectory(d))]);
     } catch (e) {
       throw new StoreError(`cannot flush the catalog at ${dir}: ${(e as Error).message}`, e);
     }

@@ -22,11 +22,9 @@
  * place), and not flushed: after a crash of the machine a snapshot that lost its content fails to
  * parse, and the full read takes over.
  */
-import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { openRegular, writeFileAtomic } from './atomic-write.js';
+import { openRegular, tempPath, writeFileAtomic } from './atomic-write.js';
 import { SAFE_ID } from './record-files.js';
 
 const MAGIC = 'gramkit-snapshot 1';
@@ -119,7 +117,7 @@ export const writeSnapshot = async (path: string, tmpDir: string, cursor: string
 
 /** The same, to a temporary file of `tmpDir` put in place later (`rename`) or dropped; returns its path. */
 export const prepareSnapshot = async (tmpDir: string, cursor: string, lines: ReadonlyMap<string, string>): Promise<string> => {
-  const tmp = join(tmpDir, `snapshot.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = tempPath(tmpDir, 'snapshot');
   await writeFile(tmp, snapshotText(cursor, lines), { encoding: 'utf8', flag: 'wx' });
   return tmp;
 };

@@ -86,6 +86,38 @@ describe('the search index', () => {
     );
   });
 
+  it('a load (bulk) indexed later, a slice at a time, with puts and removes in between: every search as if each document had been indexed at once', () => {
+    const words = ['alpha', 'alps', 'beta', 'bet', 'gamma', 'gam'];
+    const op = fc.oneof(
+      fc.record({ put: fc.integer({ min: 0, max: 12 }), slug: fc.constantFrom(...words), d: fc.constantFrom(...words), t: fc.integer({ min: 0, max: 30 }) }),
+      fc.record({ remove: fc.integer({ min: 0, max: 12 }) }),
+      fc.record({ slice: fc.integer({ min: 0, max: 5 }) }),
+    );
+    const queries = ['al', 'alpha', 'bet', 'gama', ''];
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 20 }), fc.array(op, { maxLength: 20 }), (loaded, after) => {
+        const lazy = new SearchIndex();
+        const eager = new SearchIndex();
+        const apply = (o: (typeof loaded)[number], into: SearchIndex[]): void => {
+          for (const i of into) {
+            if ('put' in o) i.put(doc(`d${o.put}`, `${o.slug}-${o.put}`, o.d, o.t));
+            else if ('remove' in o) i.remove(`d${o.remove}`);
+            else if (i === lazy) i.catchUp(o.slice);
+          }
+        };
+        lazy.bulk(() => loaded.forEach((o) => apply(o, [lazy])));
+        loaded.forEach((o) => apply(o, [eager]));
+        for (const o of after) {
+          apply(o, [lazy, eager]);
+          if ('slice' in o) for (const q of queries) expect(lazy.search(q, { limit: 100 }).hits).toEqual(eager.search(q, { limit: 100 }).hits);
+        }
+        for (const q of queries) expect(lazy.search(q, { limit: 100 }).hits).toEqual(eager.search(q, { limit: 100 }).hits);
+        expect(lazy.size).toBe(eager.size);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('filters with `visible` without breaking pages', () => {
     const i = new SearchIndex();
     for (let n = 0; n < 30; n++) i.put(doc(`d${n}`, `tool-${n}`, 'same words', n));
