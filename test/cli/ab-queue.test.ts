@@ -10,7 +10,7 @@
  * - a Redis that does not answer is a reason at once.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Queue, QueueEvents } from 'bullmq';
@@ -89,6 +89,7 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
   afterEach(closeConnections);
   afterAll(async () => {
     await redis?.stop();
+    rmSync(tmp, { recursive: true, force: true });
   });
 
   it('two workers, one killed with kill -9 mid-experiment: every run exactly once, the report of one process', async () => {
@@ -134,24 +135,33 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
   }, 120_000);
 
   it('refuses a job forged on the queue that names a library outside its --root, without loading it', async () => {
-    // the worker may load examples/ only; the forged library would leave a mark if it were loaded
+    // the worker's root is a temporary directory (never under the checkout: a test that times out
+    // must not leave a link there); the forged library would leave a mark if it were loaded
     const outside = mkdtempSync(join(tmpdir(), 'gramkit-forged-'));
+    const jail = mkdtempSync(join(tmpdir(), 'gramkit-forged-root-'));
     const mark = join(outside, 'loaded');
     const evil = join(outside, 'evil-library.mjs');
     writeFileSync(evil, `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(mark)}, 'loaded');\nexport default {};\n`);
+    copyFileSync(join(root, AGENT), join(jail, 'agent.gram'));
+    copyFileSync(join(root, INPUTS), join(jail, 'inputs.jsonl'));
+    writeFileSync(join(jail, 'library.mjs'), 'export default {};\n');
     // a link inside the root to the file outside it is the same file: refused too
-    const inside = mkdtempSync(join(root, 'examples', '.forged-'));
-    symlinkSync(evil, join(inside, 'evil-library.mjs'));
-    const w = await startWorker(redis.url, ['--root', join(root, 'examples')]);
-    const queue = new Queue('gramkit-ab', { connection: connection(redis.url) as never });
-    const events = new QueueEvents('gramkit-ab', { connection: connection(redis.url) as never });
-    await events.waitUntilReady();
+    symlinkSync(evil, join(jail, 'evil-library.mjs'));
+    const agent = join(jail, 'agent.gram');
+    const inputs = join(jail, 'inputs.jsonl');
+    let w: Worker | undefined;
+    let queue: Queue | undefined;
+    let events: QueueEvents | undefined;
     try {
-      for (const library of [evil, join(inside, 'evil-library.mjs')]) {
+      w = await startWorker(redis.url, ['--root', jail]);
+      queue = new Queue('gramkit-ab', { connection: connection(redis.url) as never });
+      events = new QueueEvents('gramkit-ab', { connection: connection(redis.url) as never });
+      await events.waitUntilReady();
+      for (const library of [evil, join(jail, 'evil-library.mjs')]) {
         const job = await queue.add('run', {
           kind: 'gramkit-ab-run',
           experiment: `forged-${library.length}`,
-          definition: { file: join(root, AGENT), options: { library: [library], inputs: join(root, INPUTS) } },
+          definition: { file: agent, options: { library: [library], inputs } },
           key: { variant: 'evil-library', input: 0, repetition: 0 },
         });
         await expect(job.waitUntilFinished(events)).rejects.toThrow(/outside the worker's root/);
@@ -160,14 +170,14 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
       const started = join(outside, 'started');
       const command = `mcp+stdio:${process.execPath} -e require('fs').writeFileSync(${JSON.stringify(started)},'x')`;
       const others: ReadonlyArray<readonly [Record<string, unknown>, RegExp]> = [
-        [{ library: [command], inputs: join(root, INPUTS) }, /does not start or connect to MCP servers/],
-        [{ library: [join(root, 'examples/ab/fast-library.ts')], inputs: join(root, INPUTS), model: ['openai/gpt-4o-mini'], baseUrl: 'http://127.0.0.1:9/v1' }, /is not this worker's/],
+        [{ library: [command], inputs }, /does not start or connect to MCP servers/],
+        [{ library: [join(jail, 'library.mjs')], inputs, model: ['openai/gpt-4o-mini'], baseUrl: 'http://127.0.0.1:9/v1' }, /is not this worker's/],
       ];
       for (const [options, reason] of others) {
         const job = await queue.add('run', {
           kind: 'gramkit-ab-run',
           experiment: 'forged-more',
-          definition: { file: join(root, AGENT), options },
+          definition: { file: agent, options },
           key: { variant: 'x', input: 0, repetition: 0 },
         });
         await expect(job.waitUntilFinished(events)).rejects.toThrow(reason);
@@ -176,10 +186,11 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
       expect(existsSync(started)).toBe(false);
       expect(w.out()).toContain('refused a job');
     } finally {
-      await events.close();
-      await queue.close();
-      await stopWorker(w);
-      rmSync(inside, { recursive: true, force: true });
+      await events?.close();
+      await queue?.close();
+      if (w !== undefined) await stopWorker(w);
+      rmSync(jail, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
     }
   }, 60_000);
 
