@@ -112,12 +112,14 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
       const r = await queued;
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
-      const report = JSON.parse(r.stdout) as { results: Array<{ variant: string; input: number; repetition: number; error?: unknown }> };
+      const report = JSON.parse(r.stdout) as { results: Array<{ variant: string; input: number; repetition: number; error?: unknown }>; summaries: unknown };
       expect(report.results).toHaveLength(42);
       expect(new Set(report.results.map((x) => `${x.variant}/${x.input}/${x.repetition}`)).size).toBe(42);
       expect(report.results.filter((x) => x.error !== undefined)).toEqual([]);
-      const lines = readFileSync(out, 'utf8').split('\n').slice(1).filter((l) => l !== '');
-      expect(lines).toHaveLength(42);
+      // the experiment's line, a line per run, and the report
+      const lines = readFileSync(out, 'utf8').split('\n').filter((l) => l !== '');
+      expect(lines).toHaveLength(44);
+      expect(JSON.parse(lines.at(-1) as string)).toMatchObject({ kind: 'gramkit-experiment-report', summaries: report.summaries });
       // the killed worker's runs were taken over by the other one: some job stalled and was made again
       const jobs = await queue.getCompleted(0, 100);
       expect(jobs).toHaveLength(42);
