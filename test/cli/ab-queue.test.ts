@@ -220,6 +220,35 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
     expect(await onWorker(['--yes'])).toEqual([0, false]);
   }, 60_000);
 
+  it('a worker loads an experiment once per set of files: another experiment on the same files reuses it, a changed file is loaded again', async () => {
+    const ws = mkdtempSync(join(tmp, 'files-'));
+    writeFileSync(join(ws, 'agent.gram'), '[parser:Agent {description: "Parses JSON", instruction: "Parse what the user gives."} | json_parse]\n');
+    const call = { name: 'json_parse', arguments: { text: '[1]' } };
+    const inputs = (text: string): string => `${JSON.stringify({ message: 'parse it', toolCalls: [call], expectedToolCalls: [{ json_parse: { text: [text] } }] })}\n`;
+    writeFileSync(join(ws, 'inputs.jsonl'), inputs('[1]'));
+    const args = ['ab', join(ws, 'agent.gram'), '-l', 'builtin', '-i', join(ws, 'inputs.jsonl'), '--runs', '3', '--json', '--queue', redis.url];
+    const w = await startWorker(redis.url, ['--root', ws]);
+    try {
+      const succeeded = async (): Promise<number | undefined> => {
+        const r = await cli(args, { cwd: ws });
+        expect(r.code, r.stderr).toBe(0);
+        return (JSON.parse(r.stdout) as { summaries: ReadonlyArray<{ succeeded: number }> }).summaries[0]?.succeeded;
+      };
+      const loads = (): number => w.out().split('\n').filter((l) => l.startsWith('gramkit worker: loaded')).length;
+      expect(await succeeded()).toBe(3);
+      expect(loads()).toBe(1);
+      // another experiment (another id) on the same files: nothing loaded again
+      expect(await succeeded()).toBe(3);
+      expect(loads()).toBe(1);
+      // the inputs changed (the calls expected are others): loaded again, and scored by the new ones
+      writeFileSync(join(ws, 'inputs.jsonl'), inputs('[2]'));
+      expect(await succeeded()).toBe(0);
+      expect(loads()).toBe(2);
+    } finally {
+      await stopWorker(w);
+    }
+  }, 60_000);
+
   it('a Redis that does not answer is a reason at once', async () => {
     const port = await freePort();
     const r = await cli([...ARGS, '--queue', `redis://127.0.0.1:${port}`], { cwd: root });
