@@ -62,7 +62,8 @@ export type ExperimentScorer = (run: ScorerInput) => RunScore | number | boolean
 // the checks
 // -------------------------------------------------------------------------------------------------
 
-const pass = (ok: boolean, reason: string): RunScore => (ok ? { score: 1 } : { score: 0, reason });
+/** A pass, or a fail with its reason (made only then: most runs pass). */
+const pass = (ok: boolean, reason: () => string): RunScore => (ok ? { score: 1 } : { score: 0, reason: reason() });
 
 /** The problem with an input's checks (a bad regular expression or schema), if any. */
 export const checkAnswerChecks = (c: AnswerChecks): string | undefined => {
@@ -96,15 +97,16 @@ export const builtinScores = (checks: AnswerChecks, run: Pick<ScorerInput, 'comp
     out['toolCalls'] = m.match ? { score: 1 } : { score: 0, reason: m.reason };
   }
   const answer = run.completed ? (run.content ?? '') : undefined;
-  const none = 'the run ended without an answer';
-  if (checks.expected !== undefined) out['expected'] = answer === undefined ? pass(false, none) : pass(answer.toLowerCase().includes(checks.expected.toLowerCase()), `the answer does not contain ${JSON.stringify(checks.expected)}`);
-  if (checks.equals !== undefined) out['equals'] = answer === undefined ? pass(false, none) : pass(answer.trim() === checks.equals.trim(), `the answer is not ${JSON.stringify(checks.equals)}`);
-  if (checks.pattern !== undefined) out['pattern'] = answer === undefined ? pass(false, none) : pass(new RegExp(checks.pattern).test(answer), `the answer does not match /${checks.pattern}/`);
+  const none = (): string => 'the run ended without an answer';
+  const { expected, equals, pattern } = checks;
+  if (expected !== undefined) out['expected'] = answer === undefined ? pass(false, none) : pass(answer.toLowerCase().includes(expected.toLowerCase()), () => `the answer does not contain ${JSON.stringify(expected)}`);
+  if (equals !== undefined) out['equals'] = answer === undefined ? pass(false, none) : pass(answer.trim() === equals.trim(), () => `the answer is not ${JSON.stringify(equals)}`);
+  if (pattern !== undefined) out['pattern'] = answer === undefined ? pass(false, none) : pass(new RegExp(pattern).test(answer), () => `the answer does not match /${pattern}/`);
   if (checks.schema !== undefined) {
     if (answer === undefined) out['schema'] = pass(false, none);
     else {
       const json = parsed(answer.trim());
-      if (!json.ok) out['schema'] = pass(false, 'the answer is not JSON');
+      if (!json.ok) out['schema'] = pass(false, () => 'the answer is not JSON');
       else {
         const v = validateValue(checks.schema, json.value);
         out['schema'] = isRight(v) ? { score: 1 } : { score: 0, reason: `the answer does not satisfy the schema: ${formatIssues(v.left)}` };

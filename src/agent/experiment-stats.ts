@@ -74,6 +74,9 @@ export const mean = (values: ReadonlyArray<number>): number => (values.length ==
 export const bootstrapMeanInterval = (values: ReadonlyArray<number>, resamples = 2000, seed = 20): Interval => {
   const n = values.length;
   if (n === 0) return [0, 0];
+  // values all the same (one value, a variant that always passes): every resample's mean is that value
+  const first = values[0] as number;
+  if (values.every((v) => v === first)) return [first, first];
   // the generator inlined (this loop is most of an experiment's own cost): mulberry32, as `generator`
   const data = Float64Array.from(values);
   const means = new Float64Array(resamples);

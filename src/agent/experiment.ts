@@ -10,7 +10,7 @@
  * `runExperiment` fails only when the experiment cannot start (`CONFIGURATION_ERROR`).
  */
 import { AgentCodes } from './codes.js';
-import { isLeft } from '../core/either.js';
+import { isLeft, right } from '../core/either.js';
 import { codedError, err, ok, type Result } from '../core/result.js';
 import { createToolMetrics, type MetricsSnapshot, type ToolMetrics } from '../library/metrics.js';
 import type { ToolLibrary } from '../library/tool-library.js';
@@ -273,6 +273,27 @@ const modelProblem = (options: ExperimentOptions, model: ExperimentOptions['mode
   return checkRunOptions({ ...options, model })?.message;
 };
 
+/**
+ * Bound agents by agent, library and match, kept while both are: an experiment made again on the
+ * same objects (a worker making one run per job, `only`) binds and compiles its validators once.
+ * Binding is a pure function of immutable values, so the one bound before is the one binding gives.
+ */
+const boundAgents = new WeakMap<AgentSpecification, WeakMap<ToolLibrary, Map<string, BoundAgent>>>();
+
+const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null;
+
+const bindOnce = (agent: AgentSpecification, library: ToolLibrary, match: 'same' | 'accepts'): ReturnType<typeof bindAgent> => {
+  const byLibrary = isObject(agent) && isObject(library) ? boundAgents.get(agent) : undefined;
+  const known = byLibrary?.get(library)?.get(match);
+  if (known !== undefined) return right(known);
+  const bound = bindAgent(agent, library, match === 'accepts' ? { match } : {});
+  if (isLeft(bound) || !isObject(agent) || !isObject(library)) return bound;
+  const libraries = byLibrary ?? new WeakMap<ToolLibrary, Map<string, BoundAgent>>();
+  if (byLibrary === undefined) boundAgents.set(agent, libraries);
+  libraries.set(library, (libraries.get(library) ?? new Map<string, BoundAgent>()).set(match, bound.right));
+  return bound;
+};
+
 /** Every variant bound, or one `CONFIGURATION_ERROR` naming every problem of every variant. */
 const prepare = (options: ExperimentOptions): Result<{ readonly variants: Prepared[]; readonly inputs: ExperimentInput[] }, AgentError> => {
   const problems: string[] = [];
@@ -311,7 +332,7 @@ const prepare = (options: ExperimentOptions): Result<{ readonly variants: Prepar
     const metrics = createToolMetrics();
     // a specification of the variant's own binds to a library that accepts what it allows
     const own = v.agent !== undefined && v.agent !== options.agent;
-    const bound = bindAgent(own ? (v.agent as AgentSpecification) : options.agent, v.library, own ? { match: 'accepts' } : {});
+    const bound = bindOnce(own ? (v.agent as AgentSpecification) : options.agent, v.library, own ? 'accepts' : 'same');
     if (isLeft(bound)) {
       problems.push(`variant "${v.name}": ${bound.left.message}`);
       bindErrors.push({ variant: v.name, ...(typeof bound.left.details === 'object' ? (bound.left.details as object) : {}) });

@@ -239,7 +239,7 @@ export const matchToolCalls = (expected: ReadonlyArray<ExpectedToolCall>, calls:
   for (const [i, answer] of expected.entries()) {
     const [name, params] = Object.entries(answer)[0] ?? ['', {}];
     const schema = schemaOf(name);
-    let last: Check = fail('cannot_find_match', `No call matches expected call ${i + 1} ("${name}").`);
+    let last: Check | undefined;
     let found = false;
     for (const [j, call] of calls.entries()) {
       if (matched.has(j)) continue;
@@ -250,7 +250,10 @@ export const matchToolCalls = (expected: ReadonlyArray<ExpectedToolCall>, calls:
         break;
       }
     }
-    if (!found) return last.match ? fail('cannot_find_match', `No call matches expected call ${i + 1} ("${name}").`) : calls.length === 1 ? last : fail(last.kind, `expected call ${i + 1} ("${name}"): ${last.reason}`);
+    if (!found) {
+      if (last === undefined || last.match) return fail('cannot_find_match', `No call matches expected call ${i + 1} ("${name}").`);
+      return calls.length === 1 ? last : fail(last.kind, `expected call ${i + 1} ("${name}"): ${last.reason}`);
+    }
   }
   return OK;
 };

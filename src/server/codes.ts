@@ -42,6 +42,18 @@ export const ServiceCodes = defineCodes('server', 'SERVICE', {
     canonical: 'CONFLICT',
     http: 409, summary: 'the approval already ended: decided, expired, or cancelled by its caller (`outcome` says which)', hint: 'nothing to do: the call has its answer; list the calls still waiting with GET /api/v1/approvals',
   },
+  EXPERIMENT_NOT_FOUND: {
+    canonical: 'NOT_FOUND',
+    http: 404,
+    summary: 'no experiment of that name in the server\'s --experiments directory (a name is a results file\'s, `NAME.jsonl`, a regular file in the directory itself)',
+    hint: 'list the experiments with GET /api/v1/experiments',
+  },
+  EXPERIMENT_UNFINISHED: {
+    canonical: 'CONFLICT',
+    http: 409,
+    summary: 'the experiment has no report yet: it is still running, or it stopped before its last run (`runs` and `total` say how far it got)',
+    hint: 'wait for gramkit ab to finish, or continue it with gramkit ab … --out FILE --resume',
+  },
   INTERNAL: { canonical: 'INTERNAL', http: 500, summary: 'a bug: the request could not be answered (reported, never expected)', retryable: 'sometimes', hint: 'report it as a bug, with the request' },
 });
 

@@ -126,7 +126,9 @@ const operation = (r: RouteSpec, secured: boolean): JsonObject => {
     const content: JsonValue | undefined =
       resp.schema === 'text'
         ? { 'text/plain': { schema: { type: 'string' } } }
-        : resp.schema === 'sse'
+        : resp.schema === 'html'
+          ? { 'text/html': { schema: { type: 'string' } } }
+          : resp.schema === 'sse'
           ? { 'text/event-stream': { schema: { type: 'string' } } }
           : resp.schema !== undefined
             ? { 'application/json': { schema: resp.schema as JsonValue } }
@@ -154,6 +156,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   registry: 'the tool registry: Tool JSON by id, discovery, invocation, usage (under /api)',
   events: 'the catalog\'s events as server-sent events',
   approvals: 'the calls waiting for a person\'s approval, and the decisions',
+  experiments: 'the reports of the experiments (gramkit ab --out *.jsonl) in the directory the server was given (--experiments)',
 };
 
 export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: { readonly version: string; readonly secured: boolean }): JsonObject => {

@@ -34,8 +34,8 @@ export interface PathParameter {
 
 export interface RouteResponse {
   readonly description: string;
-  /** The body's schema (JSON), or `text` for text/plain, or `sse` for an event stream. */
-  readonly schema?: JsonSchema | 'text' | 'sse';
+  /** The body's schema (JSON), or `text` for text/plain, `html` for a page (text/html), or `sse` for an event stream. */
+  readonly schema?: JsonSchema | 'text' | 'html' | 'sse';
 }
 
 /** What a handler gets: the request, parsed and validated. */

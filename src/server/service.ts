@@ -1,6 +1,7 @@
 /**
  * The tool service as a web-standard handler: `createService({catalog, …}).fetch(request)` answers
- * the catalog routes (under `/tools`), the registry routes (under `/api/v1`), `/healthz`,
+ * the catalog routes (under `/tools`), the registry routes (under `/api/v1`), the experiments of a
+ * directory (`experiments`, under `/api/v1/experiments`), `/healthz`,
  * `/openapi.json` and the events stream, with problem+json errors. `startServer` (serve.ts) puts it
  * on a socket; tests call `fetch` directly.
  *
@@ -32,6 +33,7 @@ import { missingScope } from './scopes.js';
 import { json, type Reply, type RouteSpec } from './route.js';
 import { catalogRoutes } from './routes-catalog.js';
 import { approvalRoutes } from './routes-approvals.js';
+import { experimentRoutes } from './routes-experiments.js';
 import { eventsRoute } from './routes-events.js';
 import { healthRoute, monitorRoutes, registryRoutes } from './routes-registry.js';
 
@@ -83,6 +85,12 @@ export interface ServiceOptions {
   readonly approvals?: ApprovalQueue;
   /** The most bytes an events subscriber may have waiting before it is dropped (default 4 MiB). */
   readonly eventBufferBytes?: number;
+  /**
+   * A directory of experiments' results files (`gramkit ab --out NAME.jsonl`): their reports under
+   * `/api/v1/experiments` (list, JSON report, the HTML page). Without it, the list is empty and
+   * says so (`enabled: false`).
+   */
+  readonly experiments?: string;
 }
 
 export interface Service {
@@ -228,6 +236,7 @@ export const createService = (options: ServiceOptions): Service => {
     ...monitorRoutes(),
     eventsRoute(options.eventBufferBytes !== undefined ? { bufferBytes: options.eventBufferBytes } : {}),
     ...approvalRoutes,
+    ...experimentRoutes(options.experiments),
     documentRoute,
   ];
   openapi = openApiDocument(routes, { version, secured: (options.tokens ?? []).length > 0 });

@@ -10,7 +10,7 @@
  * - a Redis that does not answer is a reason at once.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Queue, QueueEvents } from 'bullmq';
@@ -89,6 +89,7 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
   afterEach(closeConnections);
   afterAll(async () => {
     await redis?.stop();
+    rmSync(tmp, { recursive: true, force: true });
   });
 
   it('two workers, one killed with kill -9 mid-experiment: every run exactly once, the report of one process', async () => {
@@ -111,12 +112,14 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
       const r = await queued;
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
-      const report = JSON.parse(r.stdout) as { results: Array<{ variant: string; input: number; repetition: number; error?: unknown }> };
+      const report = JSON.parse(r.stdout) as { results: Array<{ variant: string; input: number; repetition: number; error?: unknown }>; summaries: unknown };
       expect(report.results).toHaveLength(42);
       expect(new Set(report.results.map((x) => `${x.variant}/${x.input}/${x.repetition}`)).size).toBe(42);
       expect(report.results.filter((x) => x.error !== undefined)).toEqual([]);
-      const lines = readFileSync(out, 'utf8').split('\n').slice(1).filter((l) => l !== '');
-      expect(lines).toHaveLength(42);
+      // the experiment's line, a line per run, and the report
+      const lines = readFileSync(out, 'utf8').split('\n').filter((l) => l !== '');
+      expect(lines).toHaveLength(44);
+      expect(JSON.parse(lines.at(-1) as string)).toMatchObject({ kind: 'gramkit-experiment-report', summaries: report.summaries });
       // the killed worker's runs were taken over by the other one: some job stalled and was made again
       const jobs = await queue.getCompleted(0, 100);
       expect(jobs).toHaveLength(42);
@@ -134,24 +137,33 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
   }, 120_000);
 
   it('refuses a job forged on the queue that names a library outside its --root, without loading it', async () => {
-    // the worker may load examples/ only; the forged library would leave a mark if it were loaded
+    // the worker's root is a temporary directory (never under the checkout: a test that times out
+    // must not leave a link there); the forged library would leave a mark if it were loaded
     const outside = mkdtempSync(join(tmpdir(), 'gramkit-forged-'));
+    const jail = mkdtempSync(join(tmpdir(), 'gramkit-forged-root-'));
     const mark = join(outside, 'loaded');
     const evil = join(outside, 'evil-library.mjs');
     writeFileSync(evil, `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(mark)}, 'loaded');\nexport default {};\n`);
+    copyFileSync(join(root, AGENT), join(jail, 'agent.gram'));
+    copyFileSync(join(root, INPUTS), join(jail, 'inputs.jsonl'));
+    writeFileSync(join(jail, 'library.mjs'), 'export default {};\n');
     // a link inside the root to the file outside it is the same file: refused too
-    const inside = mkdtempSync(join(root, 'examples', '.forged-'));
-    symlinkSync(evil, join(inside, 'evil-library.mjs'));
-    const w = await startWorker(redis.url, ['--root', join(root, 'examples')]);
-    const queue = new Queue('gramkit-ab', { connection: connection(redis.url) as never });
-    const events = new QueueEvents('gramkit-ab', { connection: connection(redis.url) as never });
-    await events.waitUntilReady();
+    symlinkSync(evil, join(jail, 'evil-library.mjs'));
+    const agent = join(jail, 'agent.gram');
+    const inputs = join(jail, 'inputs.jsonl');
+    let w: Worker | undefined;
+    let queue: Queue | undefined;
+    let events: QueueEvents | undefined;
     try {
-      for (const library of [evil, join(inside, 'evil-library.mjs')]) {
+      w = await startWorker(redis.url, ['--root', jail]);
+      queue = new Queue('gramkit-ab', { connection: connection(redis.url) as never });
+      events = new QueueEvents('gramkit-ab', { connection: connection(redis.url) as never });
+      await events.waitUntilReady();
+      for (const library of [evil, join(jail, 'evil-library.mjs')]) {
         const job = await queue.add('run', {
           kind: 'gramkit-ab-run',
           experiment: `forged-${library.length}`,
-          definition: { file: join(root, AGENT), options: { library: [library], inputs: join(root, INPUTS) } },
+          definition: { file: agent, options: { library: [library], inputs } },
           key: { variant: 'evil-library', input: 0, repetition: 0 },
         });
         await expect(job.waitUntilFinished(events)).rejects.toThrow(/outside the worker's root/);
@@ -160,14 +172,14 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
       const started = join(outside, 'started');
       const command = `mcp+stdio:${process.execPath} -e require('fs').writeFileSync(${JSON.stringify(started)},'x')`;
       const others: ReadonlyArray<readonly [Record<string, unknown>, RegExp]> = [
-        [{ library: [command], inputs: join(root, INPUTS) }, /does not start or connect to MCP servers/],
-        [{ library: [join(root, 'examples/ab/fast-library.ts')], inputs: join(root, INPUTS), model: ['openai/gpt-4o-mini'], baseUrl: 'http://127.0.0.1:9/v1' }, /is not this worker's/],
+        [{ library: [command], inputs }, /does not start or connect to MCP servers/],
+        [{ library: [join(jail, 'library.mjs')], inputs, model: ['openai/gpt-4o-mini'], baseUrl: 'http://127.0.0.1:9/v1' }, /is not this worker's/],
       ];
       for (const [options, reason] of others) {
         const job = await queue.add('run', {
           kind: 'gramkit-ab-run',
           experiment: 'forged-more',
-          definition: { file: join(root, AGENT), options },
+          definition: { file: agent, options },
           key: { variant: 'x', input: 0, repetition: 0 },
         });
         await expect(job.waitUntilFinished(events)).rejects.toThrow(reason);
@@ -176,10 +188,11 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
       expect(existsSync(started)).toBe(false);
       expect(w.out()).toContain('refused a job');
     } finally {
-      await events.close();
-      await queue.close();
-      await stopWorker(w);
-      rmSync(inside, { recursive: true, force: true });
+      await events?.close();
+      await queue?.close();
+      if (w !== undefined) await stopWorker(w);
+      rmSync(jail, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
     }
   }, 60_000);
 
@@ -205,6 +218,35 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
     // the worker's ALLOWED_TOOL_PERMS hold too, even with its --yes
     expect(await onWorker(['--yes'], { ALLOWED_TOOL_PERMS: 'fs:read' })).toEqual([1, true]);
     expect(await onWorker(['--yes'])).toEqual([0, false]);
+  }, 60_000);
+
+  it('a worker loads an experiment once per set of files: another experiment on the same files reuses it, a changed file is loaded again', async () => {
+    const ws = mkdtempSync(join(tmp, 'files-'));
+    writeFileSync(join(ws, 'agent.gram'), '[parser:Agent {description: "Parses JSON", instruction: "Parse what the user gives."} | json_parse]\n');
+    const call = { name: 'json_parse', arguments: { text: '[1]' } };
+    const inputs = (text: string): string => `${JSON.stringify({ message: 'parse it', toolCalls: [call], expectedToolCalls: [{ json_parse: { text: [text] } }] })}\n`;
+    writeFileSync(join(ws, 'inputs.jsonl'), inputs('[1]'));
+    const args = ['ab', join(ws, 'agent.gram'), '-l', 'builtin', '-i', join(ws, 'inputs.jsonl'), '--runs', '3', '--json', '--queue', redis.url];
+    const w = await startWorker(redis.url, ['--root', ws]);
+    try {
+      const succeeded = async (): Promise<number | undefined> => {
+        const r = await cli(args, { cwd: ws });
+        expect(r.code, r.stderr).toBe(0);
+        return (JSON.parse(r.stdout) as { summaries: ReadonlyArray<{ succeeded: number }> }).summaries[0]?.succeeded;
+      };
+      const loads = (): number => w.out().split('\n').filter((l) => l.startsWith('gramkit worker: loaded')).length;
+      expect(await succeeded()).toBe(3);
+      expect(loads()).toBe(1);
+      // another experiment (another id) on the same files: nothing loaded again
+      expect(await succeeded()).toBe(3);
+      expect(loads()).toBe(1);
+      // the inputs changed (the calls expected are others): loaded again, and scored by the new ones
+      writeFileSync(join(ws, 'inputs.jsonl'), inputs('[2]'));
+      expect(await succeeded()).toBe(0);
+      expect(loads()).toBe(2);
+    } finally {
+      await stopWorker(w);
+    }
   }, 60_000);
 
   it('a Redis that does not answer is a reason at once', async () => {

@@ -3,18 +3,23 @@
  * `gramkit ab --report report.html`, in Chromium (Debian's, driven by puppeteer-core, which never
  * downloads one): the page makes no request but its own file; its plots show the JSON report's
  * numbers (bar heights and labels, interval whiskers, latency marks, tool errors by code); the
- * disagreement rows open the two runs side by side; a screenshot is taken.
+ * disagreement rows open the two runs side by side; a screenshot is taken. The same page served by
+ * `gramkit serve --experiments DIR` (the results file in DIR), with the token: the same plots, and
+ * the admin page lists the experiment and saves its page with the token.
  */
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Catalog, openCatalog, openFileStore } from 'gramkit/catalog';
+import { adminPage, ALL_SCOPES, createService, type RunningServer, startServer } from 'gramkit/server';
 import { launchChromium, pageErrors } from '../server/browser.js';
 import { cli } from '../support/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'gramkit-ab-html-'));
 const PLOT_H = 200;
+const TOKEN = 'report-token-0123456789';
 
 interface Summary {
   name: string;
@@ -29,7 +34,7 @@ interface Summary {
 describe('gramkit ab --report, in Chromium', () => {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let browser: any;
-  let report: { summaries: Summary[]; differences: Array<{ inputId: string; repetition: number }>; variants: string[] };
+  let report: { summaries: Summary[]; differences: Array<{ inputId: string; repetition: number }>; variants: string[]; inputs: number; runsPerInput: number };
   const html = join(tmp, 'report.html');
 
   beforeAll(async () => {
@@ -46,14 +51,16 @@ describe('gramkit ab --report, in Chromium', () => {
     await browser?.close();
   });
 
-  it('requests nothing but its own file, and plots the JSON report’s numbers', async () => {
+  /** The page at `url` requests nothing else, and plots the JSON report's numbers. */
+  const checkPage = async (url: string, headers: Readonly<Record<string, string>> = {}): Promise<void> => {
     const page = await browser.newPage();
     const errors = pageErrors(page);
     const requests: string[] = [];
     page.on('request', (req: { url: () => string }) => requests.push(req.url()));
+    await page.setExtraHTTPHeaders(headers);
     await page.setViewport({ width: 1200, height: 900 });
-    await page.goto(pathToFileURL(html).href, { waitUntil: 'load' });
-    expect(requests).toEqual([pathToFileURL(html).href]);
+    await page.goto(url, { waitUntil: 'load' });
+    expect(requests).toEqual([url]);
     expect(errors).toEqual([]);
 
     for (const id of ['success', 'score'] as const) {
@@ -131,8 +138,52 @@ describe('gramkit ab --report, in Chromium', () => {
     const shot = process.env['REPORT_SCREENSHOT'] ?? join(tmp, 'report.png');
     await page.screenshot({ path: shot, fullPage: true });
     expect(statSync(shot).size).toBeGreaterThan(10_000);
-    expect(requests).toEqual([pathToFileURL(html).href]);
+    expect(requests).toEqual([url]);
     await page.close();
+  };
+
+  it('requests nothing but its own file, and plots the JSON report’s numbers', async () => {
+    await checkPage(pathToFileURL(html).href);
+  }, 60_000);
+
+  it('gramkit serve --experiments serves the same page, with the token; the admin page lists it and saves it with the token', async () => {
+    const opened = await openCatalog({ store: openFileStore(join(tmp, 'catalog')), workspace: tmp, allowHosts: [] });
+    if (!opened.ok) throw new Error(opened.error.message);
+    const catalog: Catalog = opened.value;
+    let server: RunningServer | undefined;
+    try {
+      const service = createService({ catalog, experiments: tmp, mounts: [adminPage()], tokens: [{ name: 'full', token: TOKEN, scopes: ALL_SCOPES }] });
+      server = await startServer(service, { host: '127.0.0.1', port: 0 });
+      const url = `${server.url}/api/v1/experiments/results/report.html`;
+      await checkPage(url, { authorization: `Bearer ${TOKEN}` });
+      // the admin page: the experiment listed, its page saved with the token (a link cannot send it)
+      const page = await browser.newPage();
+      const errors = pageErrors(page);
+      const downloads = join(tmp, 'downloads');
+      const cdp = await page.createCDPSession();
+      await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
+      await page.evaluateOnNewDocument((token: string) => sessionStorage.setItem('gramkit-token', token), TOKEN);
+      await page.goto(`${server.url}/ui`, { waitUntil: 'load' });
+      await page.waitForSelector('#experiments tr[data-experiment="results"]');
+      const row = await page.$eval('#experiments tr[data-experiment="results"]', (tr: HTMLElement) => ({
+        cells: [...tr.querySelectorAll('td')].map((td) => td.textContent),
+        links: [...tr.querySelectorAll('a')].map((a) => a.getAttribute('href')),
+      }));
+      const total = report.inputs * report.runsPerInput * report.variants.length;
+      expect(row.cells.slice(0, 4)).toEqual(['results', 'capitals_agent', report.variants.join(', '), `${total} / ${total}`]);
+      expect(row.links).toEqual(['/api/v1/experiments/results/report.html', '/api/v1/experiments/results']);
+      await page.click('#experiments tr[data-experiment="results"] a');
+      const saved = join(downloads, 'results-report.html');
+      for (let i = 0; i < 200 && !readdirSync(tmp).includes('downloads'); i++) await new Promise((r) => setTimeout(r, 25));
+      for (let i = 0; i < 200 && !readdirSync(downloads).includes('results-report.html'); i++) await new Promise((r) => setTimeout(r, 25));
+      const served = await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(readFileSync(saved, 'utf8')).toBe(await served.text());
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      await server?.close();
+      await catalog.close();
+    }
   }, 60_000);
 
   it('the file names no other host, and forbids every fetch in its policy', () => {

@@ -17,12 +17,16 @@ const SLOW = 'examples/ab/slow-library.ts';
 const OLD = 'examples/capitals-1950-library.ts';
 const ARGS = (out: string) => ['ab', AGENT, '-l', SLOW, '-l', OLD, '-i', INPUTS, '--runs', '6', '--concurrency', '1', '--out', out];
 
+/** The file's runs: its lines but the first (the experiment) and the reports (one per finished `ab`, the last line). */
 const runLines = (file: string): unknown[] =>
   readFileSync(file, 'utf8')
     .split('\n')
     .slice(1)
     .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as unknown);
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((l) => l['kind'] === undefined);
+
+const lastLine = (file: string): Record<string, unknown> => JSON.parse(readFileSync(file, 'utf8').trimEnd().split('\n').at(-1) as string);
 
 /** Resolves once `file` holds at least `n` lines (watching it, no sleeps). */
 const untilLines = (file: string, n: number): Promise<void> =>
@@ -88,12 +92,16 @@ describe('gramkit ab --out results.jsonl --resume', () => {
     const args = ['ab', AGENT, '-l', SLOW, '-i', INPUTS, '--out', out];
     expect((await cli(args)).code).toBe(0);
     const full = readFileSync(out, 'utf8');
-    const cut = full.slice(0, full.length - 30);
+    // the file ends with the report; a kill in the middle of the last run leaves neither
+    expect(lastLine(out)).toMatchObject({ kind: 'gramkit-experiment-report', agent: 'capitals_agent', variants: ['slow-library'] });
+    const runs = full.slice(0, full.lastIndexOf('{"kind":"gramkit-experiment-report"'));
+    const cut = runs.slice(0, runs.length - 30);
     writeFileSync(out, cut);
     const r = await cli([...args, '--resume', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(runLines(out)).toHaveLength(7);
     expect(JSON.parse(r.stdout).results).toHaveLength(7);
+    expect(lastLine(out)).toMatchObject({ kind: 'gramkit-experiment-report', summaries: JSON.parse(r.stdout).summaries });
     // without --resume the file is not overwritten
     const refused = await cli(args);
     expect(refused.code).toBe(1);

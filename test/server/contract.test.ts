@@ -10,7 +10,7 @@
  * without the route's scope), 404 (path parameters naming nothing), 413 (a body over the limit), 415
  * (a body that is not JSON), and 405 with `Allow` for each path.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,8 +82,8 @@ const pointer = (...parts: ReadonlyArray<string>): string => parts.map((p) => `/
 // -------------------------------------------------------------------------------------------------
 
 const UNKNOWN_UUID = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
-const fixtures = { bundleID: '', toolSlug: 'contract-echo', v: '1.0.0', id: 'tool_json_parse', approvalToDeny: '' };
-const unknown: Readonly<Record<string, string>> = { bundleID: UNKNOWN_UUID, toolSlug: 'no-such-tool', v: '9.9.9', id: 'tool_no_such_thing' };
+const fixtures = { bundleID: '', toolSlug: 'contract-echo', v: '1.0.0', id: 'tool_json_parse', approvalToDeny: '', name: 'capitals' };
+const unknown: Readonly<Record<string, string>> = { bundleID: UNKNOWN_UUID, toolSlug: 'no-such-tool', v: '9.9.9', id: 'tool_no_such_thing', name: 'no-such-experiment' };
 
 /** The path of an operation, its parameters filled with `values` (the fixtures by default). */
 const fill = (path: string, values: Readonly<Record<string, string>>): string => path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? ''));
@@ -154,6 +154,11 @@ const specific: Readonly<Record<string, () => Sent>> = {
   'approvalsApprove 200': () => ({ method: 'POST', path: `/api/v1/approvals/${fixtures.approvalToDeny}/approve`, body: '{}' }),
   'approvalsApprove 409': () => ({ method: 'POST', path: `/api/v1/approvals/${fixtures.approvalToDeny}/approve`, body: '{}' }),
   'approvalsDeny 409': () => ({ method: 'POST', path: `/api/v1/approvals/${fixtures.approvalToDeny}/deny`, body: '{}' }),
+  'experimentsList 200': () => ({ method: 'GET', path: '/api/v1/experiments' }),
+  'experimentsGet 200': () => ({ method: 'GET', path: '/api/v1/experiments/capitals' }),
+  'experimentsGet 409': () => ({ method: 'GET', path: '/api/v1/experiments/running' }),
+  'experimentsPage 200': () => ({ method: 'GET', path: '/api/v1/experiments/capitals/report.html' }),
+  'experimentsPage 409': () => ({ method: 'GET', path: '/api/v1/experiments/running/report.html' }),
 };
 
 /** Documented statuses no request here yields, and why. */
@@ -174,6 +179,12 @@ const impractical: Readonly<Record<string, string>> = {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'gramkit-contract-'));
   writeFileSync(join(dir, 'notes.txt'), 'original\n');
+  // the experiments: one finished (gramkit ab --out), one still running (its first runs)
+  const experiments = join(dir, 'experiments');
+  mkdirSync(experiments);
+  const results = readFileSync(new URL('../fixtures/experiments/capitals.jsonl', import.meta.url), 'utf8');
+  writeFileSync(join(experiments, 'capitals.jsonl'), results);
+  writeFileSync(join(experiments, 'running.jsonl'), `${results.split('\n').slice(0, 4).join('\n')}\n`);
   approvals = approvalQueue();
   const opened = await openCatalog({ store: openFileStore(join(dir, 'data')), workspace: dir, allowHosts: [], approver: approvals.ask });
   if (!opened.ok) throw new Error(opened.error.message);
@@ -181,6 +192,7 @@ beforeAll(async () => {
   const service = createService({
     catalog,
     approvals,
+    experiments: join(dir, 'experiments'),
     maxBodyBytes: LIMIT,
     tokens: [
       { name: 'full', token: TOKEN, scopes: ALL_SCOPES },

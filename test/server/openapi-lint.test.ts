@@ -6,13 +6,14 @@
  * path's own responses; every path's description names it).
  */
 import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, harness, fullToken } from './support.js';
 
 let secured: Harness;
 let open: Harness;
 beforeAll(async () => {
-  secured = await harness({ tokens: [fullToken('t'.repeat(16))] });
+  secured = await harness({ tokens: [fullToken('t'.repeat(16))], experiments: tmpdir() });
   open = await harness();
 });
 afterAll(async () => {
@@ -31,7 +32,7 @@ const lint = async (h: Harness): Promise<ReadonlyArray<{ severity: string; rule:
 const ALLOWED = [{ severity: 'warn', rule: 'no-unused-components', where: '#/components/responses/MethodNotAllowed' }];
 
 describe('the OpenAPI document, linted by Redocly (recommended rules)', () => {
-  it('has no error and no warning but the shared 405, on a server with tokens', async () => {
+  it('has no error and no warning but the shared 405, on a server with tokens (and experiments)', async () => {
     const found = await lint(secured);
     expect(found.filter((p) => p.severity === 'error')).toEqual([]);
     expect(found.map(({ severity, rule, where }) => ({ severity, rule, where }))).toEqual(ALLOWED);

@@ -538,6 +538,8 @@ const runAndReport = async (ctx: CommandContext, options: AbCommandOptions, plan
     io.stderr(`${formatAgentError(result.error)}\n${(report ?? []).map((r) => (r.report !== undefined ? `${r.variant}:\n${r.report}\n` : '')).join('')}`);
     return EXIT_FAILURE;
   }
+  // the file ends with the report: gramkit serve --experiments shows it
+  results?.finish(result.value);
   const streamedRuns = results !== undefined && (options.json === true || options.report !== undefined) ? results.runs() : undefined;
   const report = streamedRuns !== undefined && options.json === true ? { ...result.value, results: streamedRuns } : result.value;
   const json = `${JSON.stringify({ ...report, columns: EXPERIMENT_COLUMNS }, null, 2)}\n`;

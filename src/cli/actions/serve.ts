@@ -7,7 +7,7 @@
  * the default data directory and workspace), the environment variables named by `--secret`.
  */
 import { chooseApprover, commandPolicies } from '../../project/approval.js';
-import { readFile, unlink } from 'node:fs/promises';
+import { readFile, stat, unlink } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Catalog } from '../../catalog/catalog.js';
 import { nucleusToolJson } from '../../catalog/nucleus.js';
@@ -48,6 +48,8 @@ export interface ServeCommandOptions {
   readonly maxBody?: string;
   /** `nats://host:port`: the events published on that bus too. */
   readonly events?: string;
+  /** A directory of `gramkit ab --out NAME.jsonl` files: their reports under /api/v1/experiments. */
+  readonly experiments?: string;
 }
 
 const BOOTSTRAP_FILES = ['tools_bootstrap.json', join('config', 'tools_bootstrap.json')];
@@ -109,6 +111,8 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   const webSearch = webSearchOf(io.env);
   if (!webSearch.ok) return usage(`web_search: ${webSearch.error.message}`);
   if (options.events !== undefined && !isNatsUrl(options.events)) return usage(`--events takes a NATS address, nats://host:port, got ${JSON.stringify(options.events)}`);
+  const experiments = options.experiments === undefined ? undefined : resolve(io.cwd, options.experiments);
+  if (experiments !== undefined && !(await stat(experiments).then((s) => s.isDirectory(), () => false))) return usage(`--experiments names a directory of results files, and ${options.experiments} is none`);
   const workspace = await resolveWorkspace(io, options.workspace);
   if (!workspace.ok) {
     reportError(io, workspace.error);
@@ -192,6 +196,7 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
     version: VERSION,
     discoverUsable: usable,
     ...(approvals !== undefined ? { approvals } : {}),
+    ...(experiments !== undefined ? { experiments } : {}),
   });
   let server;
   try {

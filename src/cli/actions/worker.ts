@@ -5,7 +5,9 @@
  *
  * A job is data (ab-job.ts): the worker checks it against what it was allowed (files under its
  * `--root`, its own `--base-url`), builds the experiment as `gramkit ab` would from the same
- * arguments (once per experiment, kept for its next runs), and makes the one run the job names,
+ * arguments (once per set of files: kept, by their paths, sizes and modification times, for the
+ * next runs of this experiment and of others on the same files, and built again when one changes;
+ * its variants bound once), and makes the one run the job names,
  * with the worker's policies (`ALLOWED_TOOL_PERMS`) and approvals: nobody is there to ask, so a call
  * that needs approval is refused unless the worker was started with `--yes`, whatever the job says.
  * A refused job fails at once (not retried) with the reasons; `gramkit ab` reports it as a failed
@@ -17,6 +19,7 @@
  */
 import { type ExperimentRun, type ExperimentRunKey, runExperiment } from '../../agent/experiment.js';
 import type { Model } from '../../agent/model.js';
+import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { positiveInteger } from './agent-setup.js';
@@ -44,6 +47,28 @@ export interface WorkerCommandOptions {
 
 /** An experiment built for a job (or why it cannot be), kept for the experiment's other runs. */
 type Built = { readonly ok: true; readonly plan: Plan; readonly sources: ReadonlyArray<AgentCatalog> } | { readonly ok: false; readonly reason: string };
+
+/** The files a job's definition names (checked to be under the root), each as path, size, modification time and inode. */
+const fileStamps = (d: AbJob['definition']): ReadonlyArray<string> => {
+  const o = d.options;
+  const files = [
+    d.file,
+    o.inputs,
+    ...(o.library ?? []).filter((r) => r !== 'builtin' && !r.includes(':')),
+    ...(o.spec ?? []),
+    ...(o.scorer ?? []),
+    ...(o.catalog ?? []),
+    ...(o.model ?? []).flatMap((m) => (m.startsWith('replay:') ? [m.slice(7)] : [])),
+  ];
+  return files.map((f) => {
+    try {
+      const s = statSync(f);
+      return `${s.size}:${s.mtimeMs}:${s.ino}`;
+    } catch {
+      return 'missing';
+    }
+  });
+};
 
 /** Experiments kept at once: an older one is built again if a job of it comes back. */
 const KEPT_EXPERIMENTS = 8;
@@ -94,10 +119,13 @@ export const action = async (ctx: CommandContext, options: WorkerCommandOptions)
       for (const s of sources) await s.close();
       return { ok: false, reason: messages.join('').trim() || `the experiment does not load (exit ${plan})` };
     }
+    io.stdout(`gramkit worker: loaded ${file} (${plan.variants.length} variants, ${plan.inputs.length} inputs)\n`);
     return { ok: true, plan, sources };
   };
   const experimentOf = (job: AbJob): Promise<Built> => {
-    const key = JSON.stringify([job.experiment, job.definition]);
+    // by the job's files as they are now: another experiment on the same files reuses what is
+    // built (variants bound once), and a file changed since is loaded again
+    const key = JSON.stringify([job.definition, fileStamps(job.definition)]);
     let b = built.get(key);
     if (b === undefined) {
       b = build(job);

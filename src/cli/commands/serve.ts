@@ -27,6 +27,7 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .option('--approval-timeout <seconds>', 'how long a queued call waits for a person before it is refused (default 300)')
     .option('-y, --yes', 'approve every call that needs approval (--approvals yes)')
     .option('--max-body <bytes>', 'largest request body, /mcp included (default 1048576)')
+    .option('--experiments <dir>', 'show the experiments of this directory (the gramkit ab --out NAME.jsonl files in it): GET /api/v1/experiments, their JSON reports and report pages, linked from the admin page')
     .option('--events <url>', 'also publish the catalog\'s events on a NATS bus: nats://host:port (subjects agi.tool.discovered|created|invoked|result|failed; SSE stays at /api/v1/events)')
     .addHelpText(
       'after',
@@ -41,7 +42,8 @@ Examples:
   gramkit serve
   gramkit serve --port 9000 --data ./catalog --allow-host api.weatherapi.com --secret WEATHER_API_KEY@api.weatherapi.com
   gramkit serve --store redis://127.0.0.1:6379 --host 0.0.0.0 --token-file tokens.json
-  gramkit serve --events nats://127.0.0.1:4222`,
+  gramkit serve --events nats://127.0.0.1:4222
+  gramkit serve --experiments results/`,
     )
     .action(async (opts: Record<string, unknown>) => {
       const { action } = await import('../actions/serve.js');

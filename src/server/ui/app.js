@@ -349,6 +349,57 @@ const loadUsage = async () => {
 };
 
 // ------------------------------------------------------------------------------------------------
+// experiments (gramkit serve --experiments DIR): each one's report page and JSON report. Without a
+// token a link opens them; with one (a link cannot send it), a click fetches the file with the
+// token and saves it: the page is self-contained, and opens from the disk as it is.
+// ------------------------------------------------------------------------------------------------
+
+const saveWithToken = async (event) => {
+  if (state.token === '') return;
+  event.preventDefault();
+  const link = event.currentTarget;
+  const response = await fetch(link.href, { headers: { authorization: `Bearer ${state.token}` } });
+  const file = link.dataset.file;
+  if (!response.ok) throw new Error(`${file}: ${response.status} ${(await response.text()).slice(0, 200)}`);
+  const url = URL.createObjectURL(await response.blob());
+  const save = el('a', { href: url, download: file });
+  document.body.append(save);
+  save.click();
+  save.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  say(`saved ${file}: open it in the browser`);
+};
+
+const loadExperiments = async () => {
+  let answer;
+  try {
+    answer = await api('GET', '/api/v1/experiments');
+  } catch (e) {
+    // a caller without read_registry (403): no panel
+    if (e.problem?.status === 403) return void ($('experiments-pane').hidden = true);
+    throw e;
+  }
+  // a server without --experiments: no panel
+  $('experiments-pane').hidden = !answer.enabled;
+  const path = (x) => `/api/v1/experiments/${encodeURIComponent(x.name)}`;
+  const link = (x, suffix, file, text) => el('a', { href: `${path(x)}${suffix}`, target: '_blank', rel: 'noopener', dataset: { file }, onclick: (e) => void guard(saveWithToken)(e) }, text);
+  $('experiments').tBodies[0].replaceChildren(
+    ...answer.experiments.map((x) =>
+      el(
+        'tr',
+        { dataset: { experiment: x.name }, class: x.finished ? 'finished' : 'unfinished' },
+        el('td', {}, x.name),
+        el('td', {}, x.agent),
+        el('td', {}, x.variants.join(', ')),
+        el('td', {}, `${x.runs} / ${x.total}`),
+        el('td', {}, x.startedAt ?? (x.finished ? '' : 'running or stopped')),
+        el('td', {}, ...(x.finished ? [link(x, '/report.html', `${x.name}-report.html`, 'page'), link(x, '', `${x.name}-report.json`, 'JSON')] : ['—'])),
+      ),
+    ),
+  );
+};
+
+// ------------------------------------------------------------------------------------------------
 // approvals: the calls waiting for a person, decided here (approve, approve with changed
 // arguments, deny); kept live by the events stream, and every 5 s in case it drops
 // ------------------------------------------------------------------------------------------------
@@ -493,6 +544,7 @@ const start = guard(async () => {
   await loadBundles();
   await loadTools();
   await loadUsage();
+  await loadExperiments();
 });
 void start();
 void followApprovals();
