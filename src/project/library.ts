@@ -58,7 +58,7 @@ export type LibraryFailure =
   | { readonly kind: 'module'; readonly ref: string; readonly diagnostics: ReadonlyArray<Diagnostic> }
   | { readonly kind: 'declared'; readonly diagnostics: ReadonlyArray<Diagnostic> }
   | { readonly kind: 'unimplemented'; readonly tools: ReadonlyArray<string>; readonly error: CodedError<ProjectCode> }
-  | { readonly kind: 'builtin'; readonly error: CodedError };
+  | { readonly kind: 'builtins'; readonly error: CodedError };
 
 export interface ResolvedLibrary {
   readonly library: ToolLibrary;
@@ -108,7 +108,7 @@ export const resolveLibrary = async (request: LibraryRequest, loaders: LibraryLo
   let base: ToolLibrary[] = [];
   if (builtins.size > 0 && !modules.includes(BUILTIN)) {
     const b = await loaders.builtin();
-    if (!b.ok) return err({ kind: 'builtin', error: b.error });
+    if (!b.ok) return err({ kind: 'builtins', error: b.error });
     base = [b.value];
   }
   // the right wins: modules over a catalog's tools over declared tools (none of which a catalog has) over built-in ones

@@ -132,7 +132,7 @@ export const toolsLibrary = async (
       return left(showDiagnostics(ctx, failure.diagnostics));
     case 'unimplemented':
       return left(reported(ctx, failure.error));
-    case 'builtin':
+    case 'builtins':
       return left(reported(ctx, { ...failure.error, message: `web_search: ${failure.error.message}` }, EXIT_USAGE));
   }
 };

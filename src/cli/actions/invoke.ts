@@ -131,7 +131,7 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
   if (!resolved.ok) {
     const failure = resolved.error;
     if (failure.kind === 'unimplemented') return usage('--library <module> is required: a .ts or .js module exporting a ToolLibrary or tools (or declare the tool with http: {...} or command: {...})');
-    if (failure.kind === 'builtin') return failedWith(failure.error.reason, `web_search: ${failure.error.message}`);
+    if (failure.kind === 'builtins') return failedWith(failure.error.reason, `web_search: ${failure.error.message}`);
     return failed(formatDiagnostics(failure.diagnostics));
   }
   const library = resolved.value.library;
