@@ -501,7 +501,12 @@ class CatalogImpl {
   private recordUsage(record: ToolRecord, options: InvokeOptions, t0: number): Step {
     return async (call, next) => {
       const result = await next(call);
-      this.usageRecorder.record(record, result, { ...options, durationMs: performance.now() - t0 });
+      // the caller's ids only: spreading `options` would read its signal (a getter that builds one)
+      this.usageRecorder.record(record, result, {
+        ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
+        ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
+        durationMs: performance.now() - t0,
+      });
       return result;
     };
   }
