@@ -262,7 +262,8 @@ const fullCall = async (b: BoundToolImpl, args: unknown, o: InvokeOptions, early
           outcome = executionFailure(e);
         }
       } else {
-        outcome = await guarded(b, prepared, span);
+        const g = guarded(b, prepared, span);
+        outcome = g instanceof Promise ? await g : g;
       }
       result = outcome.ok ? settle(b, outcome.value) : outcome;
     }
@@ -327,33 +328,36 @@ const prepare = (b: BoundToolImpl, args: unknown, o: InvokeOptions, validated: b
  * of: its result, the timeout (`TOOL_TIMEOUT`), the caller's abort (`TOOL_CANCELLED`). The implementation's
  * signal is its own (listeners it adds die with the call, even when the caller passes one signal
  * to many calls), made only if it reads `ctx.signal` (creating an AbortSignal costs
- * microseconds). No closure is made per call.
+ * microseconds). No closure is made per call. An implementation that answers at once (no promise)
+ * is guarded by nothing: no listener on the caller's signal, no timer (neither could fire while it
+ * runs); the guards are set when it returns a promise, the timer for what remains of the timeout.
  */
-const guarded = (b: BoundToolImpl, p: Prepared, span: ToolSpan | undefined): Promise<Outcome> =>
-  new Promise<Outcome>((resolve) => {
-    const call = new GuardedCall(b.name, p, resolve);
-    let r: unknown;
-    try {
-      r = span !== undefined ? withSpanContext(span, () => b.tool.invoke(p.a, call.ctx)) : b.tool.invoke(p.a, call.ctx);
-      if (!isThenable(r)) {
-        call.finish(ok(r));
-        return;
-      }
-    } catch (e) {
-      call.finish(executionFailure(e));
-      return;
-    }
+const guarded = (b: BoundToolImpl, p: Prepared, span: ToolSpan | undefined): Outcome | Promise<Outcome> => {
+  const call = new GuardedCall(b.name, p);
+  const started = p.timeoutMs !== undefined ? performance.now() : 0;
+  let r: unknown;
+  try {
+    r = span !== undefined ? withSpanContext(span, () => b.tool.invoke(p.a, call.ctx)) : b.tool.invoke(p.a, call.ctx);
+  } catch (e) {
+    return p.signal?.aborted === true ? cancelled(b.name, p.signal.reason) as Outcome : executionFailure(e);
+  }
+  if (!isThenable(r)) return p.signal?.aborted === true ? cancelled(b.name, p.signal.reason) as Outcome : ok(r);
+  const pending = r;
+  return new Promise<Outcome>((resolve) => {
+    call.arm(resolve, started);
     // a rejection after the timeout is still handled here (and ignored): no unhandled rejection
-    Promise.resolve(r).then(
+    Promise.resolve(pending).then(
       (value) => call.finish(ok(value)),
       (e: unknown) => call.finish(executionFailure(e)),
     );
   });
+};
 
 /** One guarded call: its timer, its listener on the caller's signal (itself), its abort state. */
 class GuardedCall {
   readonly ctx: GuardedContext;
   private done = false;
+  private resolve: ((o: Outcome) => void) | undefined = undefined;
   private timer: ReturnType<typeof setTimeout> | undefined = undefined;
   controller: AbortController | undefined = undefined;
   aborted = false;
@@ -362,11 +366,22 @@ class GuardedCall {
   constructor(
     readonly toolName: string,
     readonly p: Prepared,
-    private readonly resolve: (o: Outcome) => void,
   ) {
     this.ctx = new GuardedContext(this);
-    if (p.signal !== undefined) p.signal.addEventListener('abort', this, { once: true });
-    if (p.timeoutMs !== undefined) this.timer = setTimeout(timeUp, p.timeoutMs, this);
+  }
+
+  /** The implementation returned a promise: guard it (the caller's signal may have aborted meanwhile; the timeout counts from `started`). */
+  arm(resolve: (o: Outcome) => void, started: number): void {
+    this.resolve = resolve;
+    const { signal, timeoutMs } = this.p;
+    if (signal !== undefined) {
+      if (signal.aborted) {
+        this.handleEvent();
+        return;
+      }
+      signal.addEventListener('abort', this, { once: true });
+    }
+    if (timeoutMs !== undefined) this.timer = setTimeout(timeUp, Math.max(0, timeoutMs - (performance.now() - started)), this);
   }
 
   finish(outcome: Outcome): void {
@@ -374,7 +389,7 @@ class GuardedCall {
     this.done = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.p.signal?.removeEventListener('abort', this);
-    this.resolve(outcome);
+    this.resolve?.(outcome);
   }
 
   abort(reason: unknown): void {

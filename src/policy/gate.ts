@@ -49,7 +49,7 @@ export interface GateCall {
   readonly schema?: JsonSchema;
   /** The arguments were validated against `schema` already (the invoker validates before its steps). */
   readonly validated?: boolean;
-  /** Names the call in approval requests (the agent passes `step:callId`); a fresh id by default. */
+  /** Names the call in approval requests (the agent passes `step:callId`); a fresh id (made when a person is asked) by default. */
   readonly stepId?: string;
   /** The invocation context, passed to approval predicates. */
   readonly context?: unknown;
@@ -97,12 +97,12 @@ export interface GateOutcome {
 export const passGate = async (call: GateCall, options: GateOptions): Promise<GateOutcome> => {
   const args = call.args;
   try {
-    const stepId = call.stepId ?? callId();
+    // a fresh step id only for a call put to a person (most calls are decided without one)
     const policyCall: PolicyCall = {
       tool: call.tool,
       args,
       ...(call.annotations !== undefined ? { annotations: call.annotations } : {}),
-      stepId,
+      ...(call.stepId !== undefined ? { stepId: call.stepId } : {}),
       ...(call.context !== undefined ? { context: call.context } : {}),
       ...(call.signal !== undefined ? { signal: call.signal } : {}),
     };
@@ -119,7 +119,7 @@ export const passGate = async (call: GateCall, options: GateOptions): Promise<Ga
         approval: { reason: decision.reason, approved: false, message: 'no approver' },
       };
     }
-    const request: ApprovalRequest = { stepId, tool: call.tool, args: isRecord(args) ? args : {}, reason: decision.reason };
+    const request: ApprovalRequest = { stepId: call.stepId ?? callId(), tool: call.tool, args: isRecord(args) ? args : {}, reason: decision.reason };
     const asking = (): Promise<ApprovalResponse> => ask(options, request, call.signal);
     const response = await (call.pause !== undefined ? call.pause(asking) : asking());
     const approval: GateApproval = { reason: decision.reason, approved: response.approved, ...(response.message !== undefined ? { message: response.message } : {}) };
