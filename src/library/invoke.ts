@@ -44,6 +44,12 @@ import { endToolSpan, startToolSpan, type ToolSpan, tracingEnabled, withSpanCont
 export interface InvokeOptions {
   /** Aborting it cancels the call (`TOOL_CANCELLED`); the implementation's signal is aborted too. */
   readonly signal?: AbortSignal;
+  /**
+   * The caller's signal made on first need, for callers whose signal costs to make (an MCP
+   * request's): asked only when the call can still be cancelled, i.e. when the implementation
+   * returns a promise (or the gate has a person or an approval check to wait for). `signal` wins.
+   */
+  readonly signalOf?: () => AbortSignal;
   /** Milliseconds before the call gives `TOOL_TIMEOUT` (overrides the binding's and the tool's default). */
   readonly timeoutMs?: number;
   /** Passed to the implementation as `ctx.context` (overrides the binding's). */
@@ -107,6 +113,7 @@ const run = (bound: BoundTool, args: unknown, options: InvokeOptions | undefined
       bound.plain &&
       (options === undefined ||
         (options.signal === undefined &&
+          options.signalOf === undefined &&
           options.timeoutMs === undefined &&
           options.observer === undefined &&
           options.defaultTimeoutMs === undefined &&
@@ -213,6 +220,8 @@ interface Prepared {
   readonly context: unknown;
   readonly timeoutMs: number | undefined;
   readonly signal: AbortSignal | undefined;
+  /** The caller's signal when it is made on first need (`signalOf`; `signal` is then undefined). */
+  readonly signalOf: (() => AbortSignal) | undefined;
   readonly progress: ProgressReporter | undefined;
   readonly rules: unknown;
 }
@@ -246,7 +255,7 @@ const fullCall = async (b: BoundToolImpl, args: unknown, o: InvokeOptions, early
       result = prepared;
     } else {
       let outcome: Outcome;
-      if (prepared.timeoutMs === undefined && prepared.signal === undefined) {
+      if (prepared.timeoutMs === undefined && prepared.signal === undefined && prepared.signalOf === undefined) {
         try {
           const ctx: InvocationContext = {
             signal: NEVER,
@@ -318,6 +327,7 @@ const prepare = (b: BoundToolImpl, args: unknown, o: InvokeOptions, validated: b
     context: o.context !== undefined ? o.context : b.options.context,
     timeoutMs: timeout !== undefined && timeout <= MAX_TIMER_MS ? timeout : undefined,
     signal,
+    signalOf: signal === undefined ? o.signalOf : undefined,
     progress: o.onProgress === undefined ? undefined : safeProgress(o.onProgress),
     rules: o.rules,
   };
@@ -359,6 +369,8 @@ class GuardedCall {
   private done = false;
   private resolve: ((o: Outcome) => void) | undefined = undefined;
   private timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  /** The caller's signal, once armed (`signalOf` is asked then). */
+  private signal: AbortSignal | undefined = undefined;
   controller: AbortController | undefined = undefined;
   aborted = false;
   abortReason: unknown = undefined;
@@ -373,7 +385,9 @@ class GuardedCall {
   /** The implementation returned a promise: guard it (the caller's signal may have aborted meanwhile; the timeout counts from `started`). */
   arm(resolve: (o: Outcome) => void, started: number): void {
     this.resolve = resolve;
-    const { signal, timeoutMs } = this.p;
+    const timeoutMs = this.p.timeoutMs;
+    const signal = this.p.signal ?? this.p.signalOf?.();
+    this.signal = signal;
     if (signal !== undefined) {
       if (signal.aborted) {
         this.handleEvent();
@@ -388,7 +402,7 @@ class GuardedCall {
     if (this.done) return;
     this.done = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
-    this.p.signal?.removeEventListener('abort', this);
+    this.signal?.removeEventListener('abort', this);
     this.resolve?.(outcome);
   }
 
@@ -400,7 +414,7 @@ class GuardedCall {
 
   /** The caller's signal aborted (EventTarget calls `handleEvent` on listener objects). */
   handleEvent(): void {
-    const reason: unknown = this.p.signal?.reason;
+    const reason: unknown = this.signal?.reason;
     this.abort(reason);
     this.finish(cancelled(this.toolName, reason));
   }

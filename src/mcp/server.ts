@@ -192,8 +192,9 @@ export const mcpServerFactory = (source: McpToolSource, options: McpServeOptions
       const args = request.params.arguments ?? {};
       // over stateless HTTP a cancellation reaches the call as the client closing its request
       const request_ = ctx.http?.req;
+      // the request's signal is made on first need: a tool that answers at once, ungated by a person, never needs one
+      const signalOf = request_ !== undefined ? () => AbortSignal.any([ctx.mcpReq.signal, request_.signal]) : () => ctx.mcpReq.signal;
       const callOptions = {
-        signal: request_ !== undefined ? AbortSignal.any([ctx.mcpReq.signal, request_.signal]) : ctx.mcpReq.signal,
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
         ...(onProgress !== undefined ? { onProgress } : {}),
       };
@@ -202,8 +203,8 @@ export const mcpServerFactory = (source: McpToolSource, options: McpServeOptions
       const scopes = ctx.http?.authInfo?.scopes;
       const result: ToolResult =
         source.call !== undefined
-          ? await source.call(bound, args, { ...callOptions, ...(scopes !== undefined ? { scopes: new Set(scopes) } : {}), ...(approver !== undefined ? { approver } : {}) })
-          : await (approver === options.approver ? invoker : serverInvoker({ ...options, ...(approver !== undefined ? { approver } : {}) }, lock))(bound, args, callOptions);
+          ? await source.call(bound, args, { ...callOptions, signal: signalOf(), ...(scopes !== undefined ? { scopes: new Set(scopes) } : {}), ...(approver !== undefined ? { approver } : {}) })
+          : await (approver === options.approver ? invoker : serverInvoker({ ...options, ...(approver !== undefined ? { approver } : {}) }, lock))(bound, args, { ...callOptions, signalOf });
       if (log !== undefined) {
         const durationMs = Math.round(performance.now() - t0);
         if (result.ok) log('info', { event: 'result', tool: name, durationMs });

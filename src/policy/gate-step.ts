@@ -11,6 +11,7 @@
  */
 import type { Call, Step } from '../library/invoker.js';
 import type { ToolResult } from '../library/result.js';
+import { approvalRequirement } from './approvals.js';
 import { type GateOptions, type GateOutcome, passGate } from './gate.js';
 
 export interface GateStepOptions extends GateOptions {
@@ -24,6 +25,8 @@ export const gateStep =
   async (call, next): Promise<ToolResult> => {
     const annotations = call.tool.tool.annotations;
     const o = call.options;
+    // a signal made on first need (an MCP request's) is made here only when a person or an approval check may wait on it
+    const signal = o.signal ?? (o.signalOf !== undefined && approvalRequirement(options.policies.approvals, call.name, annotations) !== 'auto' ? o.signalOf() : undefined);
     const outcome = await passGate(
       {
         tool: call.name,
@@ -33,7 +36,7 @@ export const gateStep =
         validated: call.args === call.checked,
         ...(o.callId !== undefined ? { stepId: o.callId } : {}),
         ...(o.context !== undefined ? { context: o.context } : {}),
-        ...(o.signal !== undefined ? { signal: o.signal } : {}),
+        ...(signal !== undefined ? { signal } : {}),
         ...(call.pause !== undefined ? { pause: call.pause } : {}),
       },
       options,
