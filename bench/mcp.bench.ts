@@ -4,8 +4,13 @@
  * as content) against a minimal server on the official SDK (`McpServer.registerTool`, served by the
  * SDK's own `createMcpHandler` and `serveStdio`), over Streamable HTTP (stateless, node:http on
  * 127.0.0.1) and over stdio (in-process pipes). The same SDK client calls each in alternating
- * rounds, 16 calls in flight; the best round of each counts. Target: ≥ 1× the SDK server.
+ * rounds, 16 calls in flight; the ratio is the median of the rounds' own ratios (round i of each
+ * ran side by side), printed with the best round and the CPU time a call (client and server share
+ * this process, so the client's part is the same on both sides). Target: ≥ 1× the SDK server. The
+ * gramkit servers judge every call by the default rules, as `gramkit mcp` does; the SDK server
+ * judges nothing.
  */
+import { loadavg } from 'node:os';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -17,7 +22,7 @@ import { createMcpHttpHandler, serveMcpStdio, staticToolSource } from '../src/en
 import { handleNodeRequest } from '../src/mcp/node-http.js';
 import { defaultRuleEngine } from '../src/entries/policy.js';
 import { pipePair } from '../test/support/pipe-transport.js';
-import { ratio, report } from './harness.js';
+import { median, ratio, report } from './harness.js';
 
 const GRAM = '[shout:Tool {description: "The text in capitals"} | (text::String)==>(::String)]';
 const ROUNDS = 3;
@@ -47,11 +52,19 @@ const listenOn = (handler: (req: IncomingMessage, res: ServerResponse) => unknow
     server.listen(0, '127.0.0.1', () => resolve({ server, url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`) }));
   });
 
-/** Calls per second of `client` over MS milliseconds, IN_FLIGHT calls at a time. */
-const rate = async (client: Client): Promise<number> => {
+interface Round {
+  /** Calls per second. */
+  readonly rate: number;
+  /** This process's CPU time (client and server: they share it) over the calls, in µs. */
+  readonly cpuUs: number;
+}
+
+/** Calls per second of `client` over MS milliseconds, IN_FLIGHT calls at a time, and the CPU time a call. */
+const rate = async (client: Client): Promise<Round> => {
   let done = 0;
   const end = Date.now() + MS;
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   const worker = async () => {
     while (Date.now() < end) {
       const r = await client.callTool({ name: 'shout', arguments: { text: 'hello' } });
@@ -60,16 +73,27 @@ const rate = async (client: Client): Promise<number> => {
     }
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-  return done / ((performance.now() - t0) / 1000);
+  const c = process.cpuUsage(c0);
+  return { rate: done / ((performance.now() - t0) / 1000), cpuUs: (c.user + c.system) / Math.max(1, done) };
 };
 
-const best = async (clients: ReadonlyArray<Client>): Promise<number[]> => {
-  const out = clients.map(() => 0);
+/** ROUNDS interleaved rounds of each client (after one warm-up round each). */
+const rounds = async (clients: readonly [Client, Client]): Promise<[Round[], Round[]]> => {
+  const out: [Round[], Round[]] = [[], []];
+  for (const c of clients) await rate(c);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, c] of clients.entries()) out[i] = Math.max(out[i]!, await rate(c));
+    for (const [i, c] of clients.entries()) out[i as 0 | 1].push(await rate(c));
   }
   return out;
 };
+
+/** Best round's rate, least CPU a call, and the median of the rounds' own ratios (ours over theirs). */
+const summary = ([ours, theirs]: [Round[], Round[]]) => ({
+  ours: `${Math.round(Math.max(...ours.map((r) => r.rate)))} calls/s, ${Math.min(...ours.map((r) => r.cpuUs)).toFixed(0)} µs of CPU a call (client and server)`,
+  theirs: `${Math.round(Math.max(...theirs.map((r) => r.rate)))} calls/s, ${Math.min(...theirs.map((r) => r.cpuUs)).toFixed(0)} µs of CPU a call (client and server)`,
+  rate: median(ours.map((r, i) => r.rate / (theirs[i] as Round).rate)),
+  capacity: median(ours.map((r, i) => (theirs[i] as Round).cpuUs / r.cpuUs)),
+});
 
 export default async (): Promise<void> => {
   const source = gramkitTools();
@@ -84,7 +108,8 @@ export default async (): Promise<void> => {
   const cb = new Client({ name: 'bench', version: '1.0.0' });
   await ca.connect(new StreamableHTTPClientTransport(a.url));
   await cb.connect(new StreamableHTTPClientTransport(b.url));
-  const [httpOurs, httpSdk] = await best([ca, cb]);
+  const load0 = loadavg()[0] ?? 0;
+  const http = summary(await rounds([ca, cb]));
   await ca.close();
   await cb.close();
   await ours.close();
@@ -103,18 +128,22 @@ export default async (): Promise<void> => {
   const db = new Client({ name: 'bench', version: '1.0.0' });
   await da.connect(pa.transport as never);
   await db.connect(pb.transport as never);
-  const [stdioOurs, stdioSdk] = await best([da, db]);
+  const stdio = summary(await rounds([da, db]));
   await da.close();
   await db.close();
   await sa.close();
   await sb.close();
 
-  report('MCP tools/call throughput: gramkit against a minimal server on the official SDK', [
-    ['Streamable HTTP, gramkit', `${Math.round(httpOurs!)} calls/s`],
-    ['Streamable HTTP, SDK', `${Math.round(httpSdk!)} calls/s`],
-    ['Streamable HTTP, ratio', ratio(httpOurs! / httpSdk!, { min: 1 })],
-    ['stdio, gramkit', `${Math.round(stdioOurs!)} calls/s`],
-    ['stdio, SDK', `${Math.round(stdioSdk!)} calls/s`],
-    ['stdio, ratio', ratio(stdioOurs! / stdioSdk!, { min: 1 })],
+  const how = `${IN_FLIGHT} calls in flight, ${ROUNDS} interleaved rounds of ${MS / 1000} s; ratios: median of the rounds'`;
+  report(`MCP tools/call throughput: gramkit against a minimal server on the official SDK (${how})`, [
+    ['Streamable HTTP, gramkit', http.ours],
+    ['Streamable HTTP, SDK', http.theirs],
+    ['Streamable HTTP, ratio (calls/s)', ratio(http.rate, { min: 1 })],
+    ['Streamable HTTP, capacity (CPU time a call)', ratio(http.capacity)],
+    ['stdio, gramkit', stdio.ours],
+    ['stdio, SDK', stdio.theirs],
+    ['stdio, ratio (calls/s)', ratio(stdio.rate, { min: 1 })],
+    ['stdio, capacity (CPU time a call)', ratio(stdio.capacity)],
+    ['load average (1 min), before and after', `${load0.toFixed(1)}, ${(loadavg()[0] ?? 0).toFixed(1)}`],
   ]);
 };

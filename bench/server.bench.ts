@@ -7,7 +7,10 @@
  * in alternating rounds. Two figures: requests per second (best round of each), and the server's
  * CPU time per request (this process's CPU time over the requests it answered, best round), whose
  * ratio is the capacity ratio on a machine whose other load disturbs wall-clock rates. Target:
- * ≥ 0.5× the bare server.
+ * ≥ 0.5× the bare server. A second baseline, a bare Hono app on `@hono/node-server` doing the same
+ * JSON work, shows what the adapter and the router cost before gramkit does anything (the floor of
+ * a service built on them). The ratios are the median of the rounds' own ratios (round i of each
+ * server ran side by side), beside the best round of each.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -16,10 +19,12 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { createAdaptorServer } from '@hono/node-server';
+import { Hono } from 'hono';
 import { openCatalog, openFileStore } from '../src/entries/catalog.js';
 import { approvalQueue, defaultRuleEngine } from '../src/entries/policy.js';
 import { ALL_SCOPES, createService, startServer } from '../src/entries/server.js';
-import { ratio, report } from './harness.js';
+import { median, ratio, report } from './harness.js';
 
 const BODY = JSON.stringify({ text: '{"city": "Paris", "days": [1, 2, 3]}' });
 const ROUNDS = 3;
@@ -55,6 +60,20 @@ const bare = (): Promise<Server> =>
     s.listen(0, '127.0.0.1', () => resolve(s));
   });
 
+/** The same JSON work as a Hono route on Hono's Node adapter (what gramkit serve is built on), nothing else. */
+const honoEcho = (): Promise<Server> => {
+  const app = new Hono();
+  app.post('/api/v1/tools/:id/invoke', async (c) => {
+    const args = (await c.req.json()) as { text: string };
+    const value = JSON.parse(args.text) as unknown;
+    return c.json({ ok: true, value: { value, pretty: JSON.stringify(value, null, 2) } });
+  });
+  const s = createAdaptorServer({ fetch: app.fetch }) as Server;
+  return new Promise((resolve) => s.listen(0, '127.0.0.1', () => resolve(s)));
+};
+
+const urlOf = (s: Server): string => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+
 export default async (): Promise<void> => {
   const dir = mkdtempSync(join(tmpdir(), 'gramkit-bench-server-'));
   // as `gramkit serve` builds it: the default rules as policies, approvals queued, a token required
@@ -64,34 +83,44 @@ export default async (): Promise<void> => {
   const service = createService({ catalog: opened.value, approvals, tokens: [{ name: 'bench', token: TOKEN, scopes: [...ALL_SCOPES] }] });
   const running = await startServer(service, { host: '127.0.0.1', port: 0 });
   const echo = await bare();
-  const echoUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+  const hono = await honoEcho();
+  const path = '/api/v1/tools/json_parse/invoke';
+  const load0 = loadavg()[0] ?? 0;
   try {
-    let bestBare = 0;
-    let bestService = 0;
-    let cpuBare = Number.POSITIVE_INFINITY;
-    let cpuService = Number.POSITIVE_INFINITY;
-    let failures = 0;
+    type Round = Awaited<ReturnType<typeof load>>;
+    const rounds: { bare: Round[]; hono: Round[]; service: Round[] } = { bare: [], hono: [], service: [] };
     for (let i = 0; i < ROUNDS; i++) {
-      const b = await load(echoUrl, '/');
-      const s = await load(running.url, '/api/v1/tools/json_parse/invoke', { authorization: `Bearer ${TOKEN}` });
-      bestBare = Math.max(bestBare, b.perSecond);
-      bestService = Math.max(bestService, s.perSecond);
-      cpuBare = Math.min(cpuBare, b.cpuPerRequestUs);
-      cpuService = Math.min(cpuService, s.cpuPerRequestUs);
-      failures += b.failed + s.failed;
+      rounds.bare.push(await load(urlOf(echo), path));
+      rounds.hono.push(await load(urlOf(hono), path));
+      rounds.service.push(await load(running.url, path, { authorization: `Bearer ${TOKEN}` }));
     }
-    report(`service throughput: json_parse through gramkit serve vs a bare node:http JSON echo (${CONNECTIONS} connections, best of ${ROUNDS} rounds of ${MS / 1000} s)`, [
-      ['bare node:http', `${Math.round(bestBare).toLocaleString('en')} requests/s, ${cpuBare.toFixed(0)} µs of CPU a request`],
-      ['gramkit serve, POST /api/v1/tools/json_parse/invoke', `${Math.round(bestService).toLocaleString('en')} requests/s, ${cpuService.toFixed(0)} µs of CPU a request`],
-      ['service / bare, requests per second', ratio(bestService / bestBare, { min: 0.5 })],
-      ['service / bare, capacity (CPU time a request)', ratio(cpuBare / cpuService, { min: 0.5 })],
+    const best = (rs: ReadonlyArray<Round>): number => Math.max(...rs.map((r) => r.perSecond));
+    const cpu = (rs: ReadonlyArray<Round>): number => Math.min(...rs.map((r) => r.cpuPerRequestUs));
+    const perRound = (a: ReadonlyArray<Round>, b: ReadonlyArray<Round>, f: (x: Round, y: Round) => number): number => median(a.map((x, i) => f(x, b[i] as Round)));
+    const rate = (x: Round, y: Round): number => x.perSecond / y.perSecond;
+    const capacity = (x: Round, y: Round): number => y.cpuPerRequestUs / x.cpuPerRequestUs;
+    const failures = [...rounds.bare, ...rounds.hono, ...rounds.service].reduce((n, r) => n + r.failed, 0);
+    const line = (rs: ReadonlyArray<Round>): string => `${Math.round(best(rs)).toLocaleString('en')} requests/s, ${cpu(rs).toFixed(0)} µs of CPU a request`;
+    const how = `${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${MS / 1000} s; best round, least CPU`;
+    report(`service throughput: json_parse through gramkit serve vs a bare node:http JSON echo and a bare Hono echo (${how})`, [
+      ['bare node:http', line(rounds.bare)],
+      ['bare Hono on @hono/node-server', line(rounds.hono)],
+      ['gramkit serve, POST /api/v1/tools/json_parse/invoke', line(rounds.service)],
+      ['service / bare, requests per second (median of rounds)', ratio(perRound(rounds.service, rounds.bare, rate), { min: 0.5 })],
+      ['service / bare, capacity (CPU time a request, median of rounds)', ratio(perRound(rounds.service, rounds.bare, capacity), { min: 0.5 })],
+      ['Hono echo / bare, requests per second (the adapter and router alone)', ratio(perRound(rounds.hono, rounds.bare, rate))],
+      ['Hono echo / bare, capacity', ratio(perRound(rounds.hono, rounds.bare, capacity))],
+      ['service / Hono echo, requests per second', ratio(perRound(rounds.service, rounds.hono, rate))],
+      ['service / Hono echo, capacity', ratio(perRound(rounds.service, rounds.hono, capacity))],
       ['failed requests', String(failures)],
-      ['load average (1 min)', loadavg()[0]?.toFixed(1) ?? '?'],
+      ['load average (1 min), before and after', `${load0.toFixed(1)}, ${(loadavg()[0] ?? 0).toFixed(1)}`],
     ]);
   } finally {
     await running.close();
     approvals.close();
     await new Promise<void>((r) => echo.close(() => r()));
+    hono.closeAllConnections();
+    await new Promise<void>((r) => hono.close(() => r()));
     await opened.value.close();
     rmSync(dir, { recursive: true, force: true });
   }

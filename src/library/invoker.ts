@@ -18,7 +18,7 @@
 import { messageOf } from '../core/message.js';
 import type { BoundTool } from './bind.js';
 import { ToolCodes } from './codes.js';
-import { checkArguments, invoke, invokeValidated, type InvokeOptions } from './invoke.js';
+import { checkArguments, invoke, invokeOptionsWith, invokeValidated, type InvokeOptions } from './invoke.js';
 import { fail, type ToolResult } from './result.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -44,6 +44,20 @@ export interface Call {
    */
   readonly pause?: <T>(wait: () => Promise<T>) => Promise<T>;
 }
+
+/**
+ * `call` with some fields changed, as one literal of every field: steps change a call with it, not
+ * with a spread (an object made by spreading another and adding a key is one V8 reads several
+ * times slower; see `invokeOptionsWith`).
+ */
+export const callWith = (call: Call, changes: Partial<Call>): Call => ({
+  tool: changes.tool ?? call.tool,
+  name: changes.name ?? call.name,
+  args: 'args' in changes ? changes.args : call.args,
+  checked: 'checked' in changes ? changes.checked : call.checked,
+  options: changes.options ?? call.options,
+  pause: changes.pause ?? call.pause,
+});
 
 /** Runs the rest of the pipeline, on the call as it was or as a step changed it. */
 export type Next = (call?: Call) => Promise<ToolResult>;
@@ -71,23 +85,30 @@ export const createInvoker = (steps: ReadonlyArray<Step>): Invoker => {
     try {
       // invalid arguments fail before any step (invoke reports them, with their events)
       if (checkArguments(bound, args) !== undefined) return await invoke(bound, args, options);
-      const { name, ...invokeOptions } = options;
-      const first: Call = { tool: bound, name: name ?? bound.name, args, checked: args, options: invokeOptions };
-      const dispatch = async (i: number, call: Call): Promise<ToolResult> => {
-        if (i === chain.length) {
-          return call.args === call.checked ? invokeValidated(call.tool, call.args, call.options) : invoke(call.tool, call.args, call.options);
-        }
-        try {
-          return await (chain[i] as Step)(call, (changed) => dispatch(i + 1, changed ?? call));
-        } catch (e) {
-          return fail(ToolCodes.EXECUTION_ERROR, `a step of the call of "${call.name}" failed: ${messageOf(e)}`);
-        }
-      };
-      return await dispatch(0, first);
+      const first: Call = { tool: bound, name: options.name ?? bound.name, args, checked: args, options: options.name === undefined ? options : withoutName(options) };
+      return await dispatch(chain, 0, first);
     } catch (e) {
       return fail(ToolCodes.EXECUTION_ERROR, `gramkit failed while invoking the tool: ${messageOf(e)}`);
     }
   };
+};
+
+/** The options `invoke` takes: the invoker's, without the policies' name for the tool (one literal, not a rest spread: see `invokeOptionsWith`). */
+const withoutName = (options: InvokerOptions): InvokeOptions => invokeOptionsWith(options, {});
+
+/**
+ * Step `i` of the chain on `call`, or the tool after the last. Made once, not per call (no closure
+ * but each step's `next`): the pipeline's own cost is a few object reads a step.
+ */
+const dispatch = async (chain: ReadonlyArray<Step>, i: number, call: Call): Promise<ToolResult> => {
+  if (i === chain.length) {
+    return call.args === call.checked ? invokeValidated(call.tool, call.args, call.options) : invoke(call.tool, call.args, call.options);
+  }
+  try {
+    return await (chain[i] as Step)(call, (changed) => dispatch(chain, i + 1, changed ?? call));
+  } catch (e) {
+    return fail(ToolCodes.EXECUTION_ERROR, `a step of the call of "${call.name}" failed: ${messageOf(e)}`);
+  }
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -97,5 +118,5 @@ export const createInvoker = (steps: ReadonlyArray<Step>): Invoker => {
 /** The tool gets its own copy of the arguments: a tool that changes them does not rewrite the caller's record. */
 export const copyArguments: Step = (call, next) => {
   const copy: unknown = structuredClone(call.args);
-  return next({ ...call, args: copy, checked: call.args === call.checked ? copy : call.checked });
+  return next(callWith(call, { args: copy, checked: call.args === call.checked ? copy : call.checked }));
 };

@@ -14,7 +14,7 @@
  * One `CallLock` per set of tools sharing a state (a server, a catalog), first come first served.
  * The agent loop orders the calls of a turn the same way (agent/schedule.ts, with `runsAlone`).
  */
-import type { Step } from './invoker.js';
+import { callWith, type Step } from './invoker.js';
 import type { ToolAnnotations } from './tool.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -45,11 +45,15 @@ export class CallLock {
 
   /** Resolves when the call may start; the caller must `release(alone)` when it ends. */
   acquire(alone: boolean): Promise<void> {
-    if (this.queue.length === 0 && this.admits(alone)) {
-      this.enter(alone);
-      return Promise.resolve();
-    }
+    if (this.tryAcquire(alone)) return Promise.resolve();
     return new Promise<void>((resolve) => this.queue.push({ alone, start: resolve }));
+  }
+
+  /** Takes a place at once when nothing is ahead (then `release(alone)` when it ends); false when the call must wait (`acquire`). */
+  tryAcquire(alone: boolean): boolean {
+    if (this.queue.length !== 0 || !this.admits(alone)) return false;
+    this.enter(alone);
+    return true;
   }
 
   release(alone: boolean): void {
@@ -72,24 +76,30 @@ export class CallLock {
   }
 }
 
+/**
+ * While the gate waits for a person, the call gives up its place and takes it again after: it is
+ * judged at start as before, and a pending approval holds up no other call.
+ */
+const pauser =
+  (lock: CallLock, alone: boolean) =>
+  async <T>(wait: () => Promise<T>): Promise<T> => {
+    lock.release(alone);
+    try {
+      return await wait();
+    } finally {
+      await lock.acquire(alone);
+    }
+  };
+
 /** The step: calls that change state run alone on `lock`; the rest of the pipeline (the gate first) runs inside. */
 export const serialise =
   (lock: CallLock): Step =>
   async (call, next) => {
     const alone = runsAlone(call.tool.tool.annotations);
-    await lock.acquire(alone);
+    // no await when the place is free (most calls): one turn of the event loop less per call
+    if (!lock.tryAcquire(alone)) await lock.acquire(alone);
     try {
-      // while the gate waits for a person, the call gives up its place and takes it again after:
-      // it is judged at start as before, and a pending approval holds up no other call
-      const pause = async <T>(wait: () => Promise<T>): Promise<T> => {
-        lock.release(alone);
-        try {
-          return await wait();
-        } finally {
-          await lock.acquire(alone);
-        }
-      };
-      return await next({ ...call, pause });
+      return await next(callWith(call, { pause: pauser(lock, alone) }));
     } finally {
       lock.release(alone);
     }

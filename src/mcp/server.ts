@@ -192,18 +192,22 @@ export const mcpServerFactory = (source: McpToolSource, options: McpServeOptions
       const args = request.params.arguments ?? {};
       // over stateless HTTP a cancellation reaches the call as the client closing its request
       const request_ = ctx.http?.req;
-      const callOptions = {
-        signal: request_ !== undefined ? AbortSignal.any([ctx.mcpReq.signal, request_.signal]) : ctx.mcpReq.signal,
-        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-        ...(onProgress !== undefined ? { onProgress } : {}),
-      };
+      // the request's signal is made on first need: a tool that answers at once, ungated by a person, never needs one
+      const signalOf = request_ !== undefined ? () => AbortSignal.any([ctx.mcpReq.signal, request_.signal]) : () => ctx.mcpReq.signal;
+      // one literal of every field (an absent one undefined): invoke reads a spread-made object several times slower
+      const callOptions = { timeoutMs: options.timeoutMs, onProgress, signalOf: undefined as (() => AbortSignal) | undefined };
       log?.('debug', { event: 'invoked', tool: name, args });
       const t0 = log !== undefined ? performance.now() : 0;
       const scopes = ctx.http?.authInfo?.scopes;
       const result: ToolResult =
         source.call !== undefined
-          ? await source.call(bound, args, { ...callOptions, ...(scopes !== undefined ? { scopes: new Set(scopes) } : {}), ...(approver !== undefined ? { approver } : {}) })
-          : await (approver === options.approver ? invoker : serverInvoker({ ...options, ...(approver !== undefined ? { approver } : {}) }, lock))(bound, args, callOptions);
+          ? await source.call(bound, args, {
+              ...callOptions,
+              signal: signalOf(),
+              ...(scopes !== undefined ? { scopes: new Set(scopes) } : {}),
+              ...(approver !== undefined ? { approver } : {}),
+            })
+          : await (approver === options.approver ? invoker : serverInvoker({ ...options, ...(approver !== undefined ? { approver } : {}) }, lock))(bound, args, { ...callOptions, signalOf });
       if (log !== undefined) {
         const durationMs = Math.round(performance.now() - t0);
         if (result.ok) log('info', { event: 'result', tool: name, durationMs });

@@ -22,7 +22,7 @@ import { commandViews, resolveIn, type CommandView } from './command-view.js';
 import { getopt, hasOption, optionSpec, type ParsedOptions } from './getopt.js';
 import { isRight } from '../core/either.js';
 import { linearRegex } from '../core/linear-regex.js';
-import { normalizeForMatch, ruleEngine, type Rule, type RuleEngine, type RuleInput } from './rules.js';
+import { normalizeForMatch, readsCommandsAndPaths, ruleEngine, type Rule, type RuleEngine, type RuleInput } from './rules.js';
 
 // -------------------------------------------------------------------------------------------------
 // path classes
@@ -496,7 +496,7 @@ export const noSystemAccountFiles: Rule = {
   },
 };
 
-/** Every default rule, in the order they are checked. */
+/** Every default rule, in the order they are checked. They read only a call's commands and paths (`readsCommandsAndPaths`). */
 export const defaultRules: ReadonlyArray<Rule> = [
   noRecursiveDeleteOfRoot,
   noFilesystemFormat,
@@ -509,7 +509,7 @@ export const defaultRules: ReadonlyArray<Rule> = [
   noAccountChanges,
   noRmRf,
   noSystemAccountFiles,
-];
+].map(readsCommandsAndPaths);
 
 /** The engine with the default rules, knowing the built-in tools' commands and paths. */
 export const defaultRuleEngine: RuleEngine = ruleEngine(defaultRules);

@@ -4,7 +4,7 @@
  * a person must say yes). The first denial wins; `ask` comes only from approval. Pure decisions:
  * the gate (gate.ts) acts on them, and asks the person.
  */
-import { checkApproval, type ApprovalPolicy } from './approvals.js';
+import { approvalRequirement, checkApproval, type ApprovalPolicy } from './approvals.js';
 import { policyAllow, policyDeny, type PolicyCall, type PolicyDecision } from './decision.js';
 import { checkPermissions, type PermissionPolicy } from './permissions.js';
 import { checkRules, describeViolations, type RuleEngine } from './rules.js';
@@ -36,9 +36,15 @@ export const evaluateStaticPolicies = (policies: Policies, call: PolicyCall): Po
   return policyAllow;
 };
 
-/** The decision for a call: `allow`, `deny {reason, code: POLICY_DENIED}` or `ask {reason}`. Never rejects. */
-export const evaluatePolicies = async (policies: Policies, call: PolicyCall): Promise<PolicyDecision> => {
+/**
+ * The decision for a call, without a promise when no approval check has to run (most calls: the
+ * gate's hot path); a promise only for an approval predicate. Never throws, never rejects.
+ */
+export const decidePolicies = (policies: Policies, call: PolicyCall): PolicyDecision | Promise<PolicyDecision> => {
   const d = evaluateStaticPolicies(policies, call);
   if (d.kind !== 'allow') return d;
-  return checkApproval(policies.approvals, call);
+  return approvalRequirement(policies.approvals, call.tool, call.annotations) === 'auto' ? policyAllow : checkApproval(policies.approvals, call);
 };
+
+/** The decision for a call: `allow`, `deny {reason, code: POLICY_DENIED}` or `ask {reason}`. Never rejects. */
+export const evaluatePolicies = async (policies: Policies, call: PolicyCall): Promise<PolicyDecision> => decidePolicies(policies, call);

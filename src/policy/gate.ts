@@ -28,7 +28,7 @@ import { compileSchema, formatIssues } from '../spec/validate.js';
 import type { ApprovalRequest, ApprovalResponse, Approver } from './approvals.js';
 import { PolicyCodes } from './codes.js';
 import { deniedResult, type PolicyCall, type PolicyDecision } from './decision.js';
-import { evaluatePolicies, evaluateStaticPolicies, type Policies } from './evaluate.js';
+import { decidePolicies, evaluateStaticPolicies, type Policies } from './evaluate.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -49,7 +49,7 @@ export interface GateCall {
   readonly schema?: JsonSchema;
   /** The arguments were validated against `schema` already (the invoker validates before its steps). */
   readonly validated?: boolean;
-  /** Names the call in approval requests (the agent passes `step:callId`); a fresh id by default. */
+  /** Names the call in approval requests (the agent passes `step:callId`); a fresh id (made when a person is asked) by default. */
   readonly stepId?: string;
   /** The invocation context, passed to approval predicates. */
   readonly context?: unknown;
@@ -94,45 +94,69 @@ export interface GateOutcome {
 // -------------------------------------------------------------------------------------------------
 
 /** Puts a call through the policies and, when needed, a person. Never rejects. */
-export const passGate = async (call: GateCall, options: GateOptions): Promise<GateOutcome> => {
+export const passGate = async (call: GateCall, options: GateOptions): Promise<GateOutcome> => judgeCall(call, options);
+
+/**
+ * `passGate` without a promise when the policies decide at once (no approval predicate, no
+ * person): the gate step's hot path, most calls. Never throws; a promise it returns never rejects.
+ */
+export const judgeCall = (call: GateCall, options: GateOptions): GateOutcome | Promise<GateOutcome> => {
+  try {
+    // one shape for every call (an absent field is undefined); a fresh step id only for a call put to a person
+    const policyCall: PolicyCall = { tool: call.tool, args: call.args, annotations: call.annotations, stepId: call.stepId, context: call.context, signal: call.signal };
+    const decided = decidePolicies(options.policies, policyCall);
+    if (decided instanceof Promise) return decided.then((d) => decide(call, options, policyCall, d)).catch((e: unknown) => gateFailure(call.args, e));
+    return decide(call, options, policyCall, decided);
+  } catch (e) {
+    return gateFailure(call.args, e);
+  }
+};
+
+/** What follows the policies' decision: run, refuse, or ask a person (the only part that waits). */
+const decide = (call: GateCall, options: GateOptions, policyCall: PolicyCall, decision: PolicyDecision): GateOutcome | Promise<GateOutcome> => {
   const args = call.args;
   try {
-    const stepId = call.stepId ?? callId();
-    const policyCall: PolicyCall = {
-      tool: call.tool,
-      args,
-      ...(call.annotations !== undefined ? { annotations: call.annotations } : {}),
-      stepId,
-      ...(call.context !== undefined ? { context: call.context } : {}),
-      ...(call.signal !== undefined ? { signal: call.signal } : {}),
-    };
-    const decision = await evaluatePolicies(options.policies, policyCall);
     tell(options.onDecision, policyCall, decision);
     if (decision.kind === 'allow') return { args };
     if (decision.kind === 'deny') return { args, refused: deniedResult(decision) };
-    // ask: a call that will fail validation runs nothing, so no one is asked about it
+    return askPerson(call, options, policyCall, decision.reason);
+  } catch (e) {
+    return gateFailure(args, e);
+  }
+};
+
+/** A call the policies put to a person. Never rejects. */
+const askPerson = async (call: GateCall, options: GateOptions, policyCall: PolicyCall, reason: string): Promise<GateOutcome> => {
+  const args = call.args;
+  try {
+    // a call that will fail validation runs nothing, so no one is asked about it
     if (call.validated !== true && !argumentsValid(call.schema, args)) return { args };
     if (options.approver === undefined) {
       return {
         args,
-        refused: fail(PolicyCodes.APPROVAL_REQUIRED, `${decision.reason}; this run has no approver, so the call was not made`, { details: { source: 'approval', approvalNeeded: true } }),
-        approval: { reason: decision.reason, approved: false, message: 'no approver' },
+        refused: fail(PolicyCodes.APPROVAL_REQUIRED, `${reason}; this run has no approver, so the call was not made`, { details: { source: 'approval', approvalNeeded: true } }),
+        approval: { reason, approved: false, message: 'no approver' },
       };
     }
-    const request: ApprovalRequest = { stepId, tool: call.tool, args: isRecord(args) ? args : {}, reason: decision.reason };
+    const request: ApprovalRequest = { stepId: call.stepId ?? callId(), tool: call.tool, args: isRecord(args) ? args : {}, reason };
     const asking = (): Promise<ApprovalResponse> => ask(options, request, call.signal);
     const response = await (call.pause !== undefined ? call.pause(asking) : asking());
-    const approval: GateApproval = { reason: decision.reason, approved: response.approved, ...(response.message !== undefined ? { message: response.message } : {}) };
+    const approval: GateApproval = { reason, approved: response.approved, ...(response.message !== undefined ? { message: response.message } : {}) };
     if (!response.approved) {
       return { args, refused: fail(PolicyCodes.DENIED, `${call.tool} was not approved${response.message !== undefined ? `: ${response.message}` : ''}`, { details: { source: 'approval' } }), approval };
     }
     if (response.modifiedArgs === undefined) return { args, approval };
     return changedArguments(call, options, policyCall, response.modifiedArgs, { ...approval, requestedArgs: args });
   } catch (e) {
-    // every step above is built not to throw (hooks and approvers included); this guards the rest
-    return { args, refused: fail(PolicyCodes.DENIED, `the policies could not be checked: ${messageOf(e)}`, { details: { source: 'gate' } }) };
+    return gateFailure(args, e);
   }
 };
+
+/** Every step above is built not to throw (hooks and approvers included); this guards the rest. */
+const gateFailure = (args: unknown, e: unknown): GateOutcome => ({
+  args,
+  refused: fail(PolicyCodes.DENIED, `the policies could not be checked: ${messageOf(e)}`, { details: { source: 'gate' } }),
+});
 
 /** A person's changes: validated (defaults applied), then judged by the permissions and rules as they will run. */
 const changedArguments = (call: GateCall, options: GateOptions, policyCall: PolicyCall, changed: unknown, approval: GateApproval): GateOutcome => {

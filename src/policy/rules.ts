@@ -194,7 +194,7 @@ export const forbiddenPathsRule = (options: ForbiddenPathsOptions): Rule => {
     const n = normalizeForMatch(p);
     return globs.find((g) => g.re.test(n))?.glob;
   };
-  return {
+  return readsCommandsAndPaths({
     name: options.name,
     description: options.description ?? `blocks calls that name ${options.paths.join(', ')}`,
     ...(options.tools !== undefined ? { tools: options.tools } : {}),
@@ -218,7 +218,7 @@ export const forbiddenPathsRule = (options: ForbiddenPathsOptions): Rule => {
       }
       return undefined;
     },
-  };
+  });
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -272,6 +272,31 @@ export const ruleInput = (engine: RuleEngine, tool: string, args: unknown): Rule
  */
 export const MAX_COMMAND_LENGTH = 65_536;
 
+/**
+ * Rules that read nothing of a call but its shell commands and its paths (the default rules,
+ * `forbiddenPathsRule`'s): a call that has neither cannot break them, and they are not run for it
+ * (most calls: a tool whose arguments hold no command and no path).
+ */
+const commandAndPathRules = new WeakSet<Rule>();
+
+/** Marks a rule as one that reads only the call's commands and paths (internal to the policy layer). */
+export const readsCommandsAndPaths = <R extends Rule>(rule: R): R => {
+  commandAndPathRules.add(rule);
+  return rule;
+};
+
+/** Per applicable list, those that read more than commands and paths (what a call with neither meets). */
+const argumentRules = new WeakMap<ReadonlyArray<Rule>, ReadonlyArray<Rule>>();
+
+const rulesReadingArguments = (applicable: ReadonlyArray<Rule>): ReadonlyArray<Rule> => {
+  let rules = argumentRules.get(applicable);
+  if (rules === undefined) {
+    rules = Object.freeze(applicable.filter((r) => !commandAndPathRules.has(r)));
+    argumentRules.set(applicable, rules);
+  }
+  return rules;
+};
+
 /** Every violation of the engine's rules by a call of `tool` with `args` (empty: allowed). */
 export const checkRules = (engine: RuleEngine, tool: string, args: unknown): ReadonlyArray<RuleViolation> => {
   const applicable = rulesFor(engine, tool);
@@ -280,11 +305,28 @@ export const checkRules = (engine: RuleEngine, tool: string, args: unknown): Rea
   const long = input.commands.find((c) => c.text.length > MAX_COMMAND_LENGTH);
   if (long !== undefined)
     return [{ rule: 'command-too-long', reason: `argument "${long.argument}" holds ${long.text.length} characters of shell, more than the ${MAX_COMMAND_LENGTH} the rules read; split it or write a script file` }];
-  return runRules(applicable, input, 'call');
+  const rules = input.commands.length === 0 && input.paths.length === 0 ? rulesReadingArguments(applicable) : applicable;
+  return rules.length === 0 ? [] : runRules(rules, input, 'call');
 };
 
+/** Per engine (immutable data), the rules that apply to each tool: worked out once, not per call. */
+const applicableRules = new WeakMap<RuleEngine, Map<string, ReadonlyArray<Rule>>>();
+
 /** The engine's rules that apply to `tool`. */
-export const rulesFor = (engine: RuleEngine, tool: string): ReadonlyArray<Rule> => engine.rules.filter((r) => r.tools === undefined || r.tools.includes(tool));
+export const rulesFor = (engine: RuleEngine, tool: string): ReadonlyArray<Rule> => {
+  let byTool = applicableRules.get(engine);
+  if (byTool === undefined) {
+    byTool = new Map();
+    applicableRules.set(engine, byTool);
+  }
+  let rules = byTool.get(tool);
+  if (rules === undefined) {
+    rules = Object.freeze(engine.rules.filter((r) => r.tools === undefined || r.tools.includes(tool)));
+    // bounded: tool names come from callers (a name the engine has never seen is worked out again)
+    if (byTool.size < 1024) byTool.set(tool, rules);
+  }
+  return rules;
+};
 
 /** Every violation of `rules` by `input`; a rule that throws blocks the `what` (call, access), saying so. */
 export const runRules = (rules: ReadonlyArray<Rule>, input: RuleInput, what: 'call' | 'access'): ReadonlyArray<RuleViolation> => {

@@ -37,18 +37,26 @@ export const bearerOf = (request: Request): string | undefined => {
   return m === null ? undefined : (m[1] as string);
 };
 
-const sameSecret = (given: string, expected: string): boolean => {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+/** The accepted tokens as bytes, made once per list of credentials (not per request). */
+const secretsOf = new WeakMap<ReadonlyArray<Credential>, ReadonlyArray<Buffer>>();
+
+const secrets = (credentials: ReadonlyArray<Credential>): ReadonlyArray<Buffer> => {
+  let s = secretsOf.get(credentials);
+  if (s === undefined) {
+    s = credentials.map((c) => Buffer.from(c.token));
+    secretsOf.set(credentials, s);
+  }
+  return s;
 };
 
 /** The credential a request carries, among those the server accepts (each compared in constant time). */
 export const credentialOf = (request: Request, credentials: ReadonlyArray<Credential>): Credential | undefined => {
   const given = bearerOf(request);
   if (given === undefined) return undefined;
+  const a = Buffer.from(given);
+  const expected = secrets(credentials);
   let found: Credential | undefined;
-  for (const c of credentials) if (sameSecret(given, c.token) && found === undefined) found = c;
+  for (const [i, b] of expected.entries()) if (a.length === b.length && timingSafeEqual(a, b) && found === undefined) found = credentials[i];
   return found;
 };
 

@@ -332,10 +332,10 @@ export const invokeOptions = (c: RequestContext): InvokeOptions => ({
   get signal() {
     return c.signal;
   },
-  ...(c.agentId !== undefined ? { agentId: c.agentId } : {}),
-  ...(c.projectId !== undefined ? { projectId: c.projectId } : {}),
+  agentId: c.agentId,
+  projectId: c.projectId,
   // a call that needs approval waits in the queue, naming its caller, until the client goes away
-  ...(c.approvals !== undefined ? { approver: queueApprover(c.approvals, { via: 'rest', ...(c.agentId !== undefined ? { agentId: c.agentId } : {}), ...(c.projectId !== undefined ? { projectId: c.projectId } : {}) }, () => c.signal) } : {}),
+  approver: c.approvals !== undefined ? queueApprover(c.approvals, { via: 'rest', ...(c.agentId !== undefined ? { agentId: c.agentId } : {}), ...(c.projectId !== undefined ? { projectId: c.projectId } : {}) }, () => c.signal) : undefined,
 });
 
 /** A request that is not what the route takes (its query or its body), with what to change. */

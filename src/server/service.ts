@@ -282,15 +282,16 @@ export const createService = (options: ServiceOptions): Service => {
         return problemResponse(problem(ServiceCodes.INVALID_REQUEST, `the body does not fit: ${issues.map((i) => i.message).join('; ')}`, { issues }));
       }
     }
+    // one literal of every field, an absent one undefined (no conditional spreads: V8 reads such objects slower)
     const reply = await route.handler({
       catalog: options.catalog,
       params,
       query: query.value,
       body,
       programs,
-      ...(agentId !== undefined ? { agentId } : {}),
-      ...(projectId !== undefined ? { projectId } : {}),
-      ...(options.approvals !== undefined ? { approvals: options.approvals } : {}),
+      agentId,
+      projectId,
+      approvals: options.approvals,
       // built on first use (creating it costs the server an AbortController per request)
       get signal() {
         return request.signal;

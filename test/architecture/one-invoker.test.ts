@@ -1,7 +1,8 @@
 /**
  * One invoker (issue 22): "judge the call, then invoke it" is composed in one place,
  * library/invoker.ts, from steps; the gate is one step (policy/gate-step.ts). No other module
- * composes the gate and `invoke`: only the gate step calls `passGate`, only the invoker runs
+ * composes the gate and `invoke`: only the gate step calls `passGate` (or `judgeCall`, its form
+ * without a promise for calls decided at once), only the invoker runs
  * validated calls, and no module imports both a gate and `invoke`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -28,15 +29,15 @@ const imports = (): ReadonlyArray<{ readonly file: string; readonly names: Reado
     return { file: relative(SRC, file), names };
   });
 
-const GATES = ['passGate', 'gateStep'];
+const GATES = ['passGate', 'judgeCall', 'gateStep'];
 const INVOKES = ['invoke', 'invokeValidated', 'invokeJson', 'invokeByName'];
 
 describe('one invoker', () => {
   const modules = imports();
   const entry = (f: string): boolean => f.startsWith('entries/') || f === 'index.ts';
 
-  it('only the gate step calls passGate', () => {
-    expect(modules.filter((m) => m.names.has('passGate') && !entry(m.file)).map((m) => m.file)).toEqual(['policy/gate-step.ts']);
+  it('only the gate step calls passGate (or judgeCall)', () => {
+    expect(modules.filter((m) => (m.names.has('passGate') || m.names.has('judgeCall')) && !entry(m.file)).map((m) => m.file)).toEqual(['policy/gate-step.ts']);
   });
 
   it('only the invoker runs calls whose arguments it validated', () => {

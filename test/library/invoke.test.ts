@@ -255,8 +255,11 @@ describe('invoke: timeouts and cancellation', () => {
       expect(made).toBe(0);
       expect(new Set(signals).size).toBe(1);
       expect(signals[0]?.aborted).toBe(false);
-      // with a timeout, a timer; the signal only if the implementation reads it
+      // with a timeout, a timer only for an implementation that returns a promise (one that answers
+      // at once cannot be overtaken); the signal only if the implementation reads it
       await invoke(boundFor(anyArgs, () => 1), {}, { timeoutMs: 1000 });
+      expect(timers).not.toHaveBeenCalled();
+      await invoke(boundFor(anyArgs, async () => 1), {}, { timeoutMs: 1000 });
       expect(timers).toHaveBeenCalledTimes(1);
       expect(made).toBe(0);
       await invoke(b, {}, { timeoutMs: 1000 });
@@ -264,6 +267,27 @@ describe('invoke: timeouts and cancellation', () => {
     } finally {
       globalThis.AbortController = Original;
     }
+  });
+
+  it('counts the timeout from the start of the call, the synchronous part of an implementation that returns a promise included', async () => {
+    // 40 ms of work before the promise, which settles 40 ms later: over a 50 ms timeout in all
+    const b = boundFor(anyArgs, () => {
+      const end = Date.now() + 40;
+      while (Date.now() < end) {
+        // busy
+      }
+      return new Promise((resolve) => setTimeout(() => resolve(1), 40));
+    });
+    expect(failure(await invoke(b, {}, { timeoutMs: 50 }))?.reason).toBe('TOOL_TIMEOUT');
+  });
+
+  it('cancels a call whose signal aborts while its implementation runs, even one that answers at once', async () => {
+    const controller = new AbortController();
+    const b = boundFor(anyArgs, () => {
+      controller.abort(new Error('the client went away'));
+      return 1;
+    });
+    expect(failure(await invoke(b, {}, { signal: controller.signal }))?.reason).toBe('TOOL_CANCELLED');
   });
 
   it('gives each call its own signal, following the caller’s, so listeners do not pile up on the caller’s signal', async () => {

@@ -45,6 +45,23 @@ describe('default rules: no false positives', () => {
 
 describe('default rules: laws', () => {
   const dataRules = removeRule(removeRule(defaultRuleEngine, 'no-sensitive-files'), 'no-fork-bomb');
+  it('a call with no command and no path breaks no default rule (so they need not run for it); rules that read the arguments still judge it', () => {
+    const readsArgs = customRule({ name: 'no-secret', description: 'blocks the word secret', check: (i) => (JSON.stringify(i.args).includes('secret') ? 'says secret' : undefined) });
+    // a copy of a default rule is a rule of the user's: it runs whatever the call holds
+    const copy = customRule({ ...defaultRules[0]!, name: 'copy' });
+    const engine = addRule(addRule(defaultRuleEngine, readsArgs), copy);
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('rm -rf /', '/etc/shadow', '~/.ssh/id_rsa', 'secret'))), (args) => {
+        const input = { tool: 'note', args, commands: [], paths: [] };
+        for (const r of defaultRules) expect(r.check(input)).toBeUndefined();
+        expect(checkRules(engine, 'note', args).map((v) => v.rule)).toEqual(JSON.stringify(args).includes('secret') ? ['no-secret'] : []);
+      }),
+      { numRuns: 200 },
+    );
+    // the same rules, where the call holds a command or a path, still block it
+    expect(checkRules(engine, 'shell', { command: 'rm -rf /' }).map((v) => v.rule)).toEqual(expect.arrayContaining(['no-recursive-delete-of-root', 'copy']));
+    expect(checkRules(engine, 'read_file', { path: '/etc/shadow' }).map((v) => v.rule)).toContain('no-sensitive-files');
+  });
   it('quoted data is never a command: git commit -m <any text> is allowed', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), (s) => {
