@@ -22,11 +22,11 @@
  *    new place; a specifier whose file and target did not move is left as written);
  * 2. every path that names a moved module (`src/spec/load.ts`, `spec/load.js`, `catalog/ids.ts`)
  *    in the text of the tracked files (docs, comments, strings, habits-allow.json), CHANGELOG.md and
- *    test/fixtures/ left out; a path ending in `.ts`/`.js`, or starting with `src/`, a folder of
+ *    test/fixtures/, this script and scripts/layout/ left out; a path ending in `.ts`/`.js`, or starting with `src/`, a folder of
  *    `folders` too; not one that is the tail of a longer path (`test/spec/load.test.ts`).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix, relative } from 'node:path';
 
 const [planFile] = process.argv.slice(2);
@@ -75,9 +75,17 @@ const oldPlace = new Map([...moves].map(([a, b]) => [b, a]));
 
 if (moves.size > 0) log(`moving ${moves.size} files`);
 for (const [from, to] of moves) {
-  execFileSync('mkdir', ['-p', dirname(join(ROOT, to))]);
+  mkdirSync(dirname(join(ROOT, to)), { recursive: true });
   git('mv', from, to);
 }
+/** The folders the moves emptied, removed (git leaves them). */
+const removeIfEmpty = (dir) => {
+  if (dir === '.' || dir === '' || !existsSync(join(ROOT, dir))) return;
+  if (readdirSync(join(ROOT, dir)).length > 0) return;
+  rmdirSync(join(ROOT, dir));
+  removeIfEmpty(dirname(dir));
+};
+for (const from of moves.keys()) removeIfEmpty(dirname(from));
 
 // ---------------------------------------------------------------------------------------------
 // 1. relative specifiers
@@ -146,7 +154,7 @@ for (const [file, from, to] of plan.replace ?? []) {
 // 3. paths in text
 // ---------------------------------------------------------------------------------------------
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** `src/spec/load.ts` → [`spec/load`, `src/`-optional]; rules longest first. */
+/** `src/spec/load.ts` → `specification/load` after `src/`, or with an extension after anything but a path. */
 const rules = [];
 for (const [from, to] of allPaths) {
   if (from === to) continue;
@@ -162,9 +170,11 @@ for (const [from, to] of Object.entries(plan.folders ?? {})) {
   rules.push({ re: new RegExp(`(?<![\\w./-])(src/)?${escape(a)}(?![\\w.-])`, 'g'), to: (m, src) => `${src ?? ''}${b}` });
 }
 const TEXT_EXT = /\.(md|ts|mts|cts|mjs|cjs|js|json|jsonc|yml|yaml|txt)$/;
+/** This script and the plans (scripts/layout/) name the old paths on purpose. */
+const SELF = relative(ROOT, new URL(import.meta.url).pathname);
 const textFiles = git('ls-files', '-z')
   .split('\0')
-  .filter((f) => f && TEXT_EXT.test(f) && f !== 'CHANGELOG.md' && f !== planFile && !f.startsWith('test/fixtures/') && !f.includes('node_modules/') && isFile(f));
+  .filter((f) => f && TEXT_EXT.test(f) && f !== 'CHANGELOG.md' && f !== planFile && f !== SELF && !f.startsWith('scripts/layout/') && !f.startsWith('test/fixtures/') && !f.includes('node_modules/') && isFile(f));
 let pathHits = 0;
 for (const file of textFiles) {
   const text = readFileSync(join(ROOT, file), 'utf8');
