@@ -16,7 +16,7 @@
  *   split into several, in test/architecture/layers.test.ts's table and docs/architecture.md's.
  *
  * What it rewrites, after `git mv`:
- * 1. every relative import / export / `import()` / `vi.mock()` specifier in the TypeScript and
+ * 1. every relative import / export / `import()` / `vi.mock()` / `new URL()` specifier in the TypeScript and
  *    JavaScript files of src/, test/, bench/, scripts/, examples/, packages/ (resolved from the
  *    importing file's old place to the target's old place, then written from the new place to the
  *    new place; a specifier whose file and target did not move is left as written);
@@ -95,7 +95,7 @@ const CODE_EXT = /\.(ts|mts|cts|tsx|js|mjs|cjs)$/;
 const codeFiles = () =>
   CODE_DIRS.flatMap((d) => filesUnder(d)).filter((f) => CODE_EXT.test(f) && !/(^|\/)(node_modules|dist)\//.test(f));
 
-const SPECIFIER = /(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|\bvi\.mock\(\s*|\brequire\(\s*)(['"])(\.\.?\/[^'"\n]+)\2/g;
+const SPECIFIER = /(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|\bvi\.mock\(\s*|\brequire\(\s*|\bnew URL\(\s*)(['"])(\.\.?\/[^'"\n]+)\2/g;
 
 /** The file a specifier names (a `.js` specifier names its `.ts` module when that exists). */
 const resolveOld = (fromOld, spec) => {
