@@ -90,10 +90,11 @@ const prefix = (at: string | undefined, rest: string): string => (at === undefin
 const pathOf = (context: t.Context): string => {
   let out = '';
   for (let i = 1; i < context.length; i++) {
-    const parent = (context[i - 1] as t.ContextEntry).type as unknown as { readonly _tag?: string };
+    // the kind of io-ts codec the key is inside (io-ts is a type-only import here: no instanceof)
+    const { _tag: kind } = (context[i - 1] as t.ContextEntry).type as unknown as { readonly _tag?: string };
     const key = (context[i] as t.ContextEntry).key;
-    if (parent._tag === 'IntersectionType' || parent._tag === 'UnionType') continue;
-    out += parent._tag === 'ArrayType' ? `[${key}]` : out === '' ? key : `.${key}`;
+    if (kind === 'IntersectionType' || kind === 'UnionType') continue;
+    out += kind === 'ArrayType' ? `[${key}]` : out === '' ? key : `.${key}`;
   }
   return out;
 };
