@@ -2,8 +2,9 @@
  * Every JSON Schema keyword gramkit meets, in one table: whether it is an annotation (it changes no
  * validation outcome, as ajv reads draft 2020-12 and draft-07 here), what the importer does with
  * it, and what the lowering dialects (OpenAI strict, Gemini) do with it. The lists that used to be
- * kept apart (bind's "accepts anything", the dialects' dropped annotations, the importer's dropped
- * and unsupported keywords) are read from here, so they cannot disagree.
+ * kept apart (bind's "accepts anything", the importer's dropped and unsupported keywords) are read
+ * from here, so they cannot disagree; the lowerings read each keyword's action here (they keep,
+ * describe or drop it as the table says, and hold only how a keyword the table lowers is lowered).
  *
  * Decisions worth knowing:
  * - `$defs` and `definitions` are annotations: they hold subschemas for `$ref`, and validate nothing
@@ -148,11 +149,6 @@ export const IMPORT_UNSUPPORTED: ReadonlySet<string> = namesWhere((x) => x.impor
 /** Keywords the importer reads as the structure of the type. */
 export const IMPORT_STRUCTURE: ReadonlySet<string> = namesWhere((x) => x.import === 'structure');
 
-/** Annotations OpenAI strict schemas leave out with a note (besides `x-*` extensions). */
-export const OPENAI_STRICT_DROPPED: ReadonlySet<string> = namesWhere((x) => x.annotation && x.openaiStrict === 'drop');
-
-/** Annotations Gemini schemas leave out with a note (besides `x-*` extensions). */
-export const GEMINI_DROPPED: ReadonlySet<string> = namesWhere((x) => x.annotation && x.gemini === 'drop');
 
 // -------------------------------------------------------------------------------------------------
 // utilities

@@ -4,7 +4,7 @@
  */
 import { stableStringify } from '../../core/stable-json.js';
 import type { JsonObject, JsonSchema, JsonValue } from '../../core/json-schema.js';
-import { isObj, typesOf } from './schema-walk.js';
+import { brief, isObj, typesOf } from './schema-walk.js';
 
 // -------------------------------------------------------------------------------------------------
 // utilities
@@ -62,3 +62,15 @@ export const joinDescription = (description: JsonValue | undefined, phrases: Rea
   const extra = `(${phrases.join('; ')})`;
   return typeof description === 'string' && description.length > 0 ? `${description} ${extra}` : extra;
 };
+
+/** How a lowering says, in the description, the keywords it describes: by keyword, from its value. */
+export type Phrases = Readonly<Record<string, (v: JsonValue) => string | undefined>>;
+
+/** The phrases both lowerings use; a keyword in neither reads `keyword: value`. */
+const COMMON_PHRASES: Phrases = {
+  uniqueItems: (v) => (v === true ? 'items must be unique' : undefined),
+  contains: (v) => `must contain an item matching ${brief(v, 60)}`,
+};
+
+/** A keyword the table says a lowering describes, as its description says it (undefined: nothing to say). */
+export const describePhrase = (k: string, v: JsonValue, phrases: Phrases): string | undefined => (phrases[k] ?? COMMON_PHRASES[k] ?? ((x: JsonValue) => `${k}: ${brief(x, 60)}`))(v);

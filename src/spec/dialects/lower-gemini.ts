@@ -6,11 +6,11 @@
  * and what cannot be said in the subset is moved into the description (gramkit still validates
  * it). An object with no properties at the root means "no parameters": `parameters` is omitted.
  */
-import { GEMINI_DROPPED } from '../schema-keywords.js';
+import { SCHEMA_KEYWORD_INFO } from '../schema-keywords.js';
 import { stableStringify } from '../../core/stable-json.js';
 import type { JsonObject, JsonSchema, JsonValue } from '../../core/json-schema.js';
 import { DialectCodes, noteInfo, noteWarning, type Notes } from './dialect.js';
-import { joinDescription, mergeAllOf, uniqueAnyOf } from './lower-common.js';
+import { describePhrase, joinDescription, mergeAllOf, type Phrases, uniqueAnyOf } from './lower-common.js';
 import { brief, describeSchema, isAnySchema, isObj, resolveRef, seg, typesOf } from './schema-walk.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -63,6 +63,31 @@ interface Ctx {
 // -------------------------------------------------------------------------------------------------
 // lowering
 // -------------------------------------------------------------------------------------------------
+
+/** The keywords of the shape (types, values, bounds, unions, object and array structure), lowered around the keyword loop of `gem`. */
+const GEMINI_SHAPE: ReadonlySet<string> = new Set([
+  'type',
+  'nullable',
+  'enum',
+  'const',
+  'properties',
+  'required',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'additionalProperties',
+  'anyOf',
+  'oneOf',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minimum',
+  'maximum',
+]);
+
+/** How the keywords Gemini does not enforce read in the description (the others: `keyword: value`). */
+const GEMINI_PHRASES: Phrases = {
+  multipleOf: (v) => `a multiple of ${String(v)}`,
+};
 
 const gem = (input: JsonSchema, path: ReadonlyArray<string>, ctx: Ctx): JsonObject => {
   const notes = ctx.notes;
@@ -169,82 +194,38 @@ const gem = (input: JsonSchema, path: ReadonlyArray<string>, ctx: Ctx): JsonObje
   if (enumOut !== undefined) out['enum'] = enumOut;
   if (enumFormat) out['format'] = 'enum';
 
+  // what happens to each keyword is the table's (schema-keywords.ts, `gemini`); the switch below
+  // says only how a keyword the table lowers is lowered
   for (const [k, v] of Object.entries(s)) {
-    switch (k) {
-      case 'type':
-      case 'nullable':
-      case 'enum':
-      case 'const':
-      case 'properties':
-      case 'required':
-      case 'items':
-      case 'prefixItems':
-      case 'additionalItems':
-      case 'additionalProperties':
-      case 'anyOf':
-      case 'oneOf':
-      case 'exclusiveMinimum':
-      case 'exclusiveMaximum':
-      case 'minimum':
-      case 'maximum':
-        break; // handled below
-      case 'title':
-      case 'description':
-      case 'default':
-      case 'pattern':
-      case 'minLength':
-      case 'maxLength':
-      case 'minItems':
-      case 'maxItems':
-      case 'minProperties':
-      case 'maxProperties':
+    if (GEMINI_SHAPE.has(k)) continue;
+    const info = SCHEMA_KEYWORD_INFO.get(k);
+    switch (info?.gemini) {
+      case 'keep':
         out[k] = v;
         break;
-      case 'format': {
-        if (enumFormat) break;
-        const allowed = type !== undefined ? GEMINI_FORMATS[type] : undefined;
-        if (typeof v === 'string' && allowed?.has(v)) out[k] = v;
-        else phrases.push(`format: ${String(v)}`);
+      case 'describe': {
+        const words = k === 'deprecated' ? (v === true ? 'deprecated' : undefined) : describePhrase(k, v, GEMINI_PHRASES);
+        if (words !== undefined) (info.annotation ? annotations : phrases).push(words);
         break;
       }
-      case 'examples':
-        if (Array.isArray(v) && v.length > 0) {
-          out['example'] = v[0] as JsonValue;
-          if (v.length > 1) noteInfo(notes, DialectCodes.DROPPED, path, `examples after the first dropped (Gemini takes one "example")`);
-        }
-        break;
-      case 'multipleOf':
-        phrases.push(`a multiple of ${String(v)}`);
-        break;
-      case 'deprecated':
-        if (v === true) annotations.push('deprecated');
-        break;
-      case 'uniqueItems':
-        if (v === true) phrases.push('items must be unique');
-        break;
-      case 'contains':
-        phrases.push(`must contain an item matching ${brief(v, 60)}`);
-        break;
-      case 'allOf':
-        phrases.push(`must also match all of: ${brief(v, 80)}`);
-        break;
-      case 'not':
-      case 'if':
-      case 'then':
-      case 'else':
-      case 'dependentRequired':
-      case 'dependentSchemas':
-      case 'dependencies':
-      case 'patternProperties':
-      case 'propertyNames':
-      case 'unevaluatedProperties':
-      case 'unevaluatedItems':
-      case 'minContains':
-      case 'maxContains':
-        phrases.push(`${k}: ${brief(v, 60)}`);
+      case 'lower':
+        if (k === 'format') {
+          if (enumFormat) break;
+          const allowed = type !== undefined ? GEMINI_FORMATS[type] : undefined;
+          if (typeof v === 'string' && allowed?.has(v)) out[k] = v;
+          else phrases.push(`format: ${String(v)}`);
+        } else if (k === 'examples') {
+          if (Array.isArray(v) && v.length > 0) {
+            out['example'] = v[0] as JsonValue;
+            if (v.length > 1) noteInfo(notes, DialectCodes.DROPPED, path, `examples after the first dropped (Gemini takes one "example")`);
+          }
+        } else if (k === 'allOf') phrases.push(`must also match all of: ${brief(v, 80)}`);
+        else unknown.push(k); // $ref: resolved before
         break;
       default:
-        if (GEMINI_DROPPED.has(k) || k.startsWith('x-')) dropped.push(k);
+        // `drop`: an annotation left out with a note; a keyword that validates, or one the table
+        // does not know, with a warning (gramkit still validates it)
+        if ((info?.gemini === 'drop' && info.annotation) || k.startsWith('x-')) dropped.push(k);
         else unknown.push(k);
     }
   }

@@ -12,11 +12,11 @@
  *   value of any type, maps with free keys, a root union) is returned as a blocker: the exporter
  *   then sends the tool with `strict: false` and says why.
  */
-import { OPENAI_STRICT_DROPPED } from '../schema-keywords.js';
+import { SCHEMA_KEYWORD_INFO } from '../schema-keywords.js';
 import { stableStringify } from '../../core/stable-json.js';
 import type { JsonObject, JsonSchema, JsonValue } from '../../core/json-schema.js';
 import { DialectCodes, noteInfo, noteWarning, type Notes } from './dialect.js';
-import { isSchema, joinDescription, mapValues, mergeAllOf, uniqueAnyOf } from './lower-common.js';
+import { describePhrase, isSchema, joinDescription, mapValues, mergeAllOf, type Phrases, uniqueAnyOf } from './lower-common.js';
 import {
   ARRAY_SUBSCHEMAS,
   MAP_SUBSCHEMAS,
@@ -140,6 +140,38 @@ const typesOfValues = (values: ReadonlyArray<unknown>): string[] => {
 /** `1 character`, `3 characters`. */
 const count = (n: JsonValue, one: string, many = `${one}s`): string => `${String(n)} ${n === 1 ? one : many}`;
 
+/** The keywords of the shape (types, object and array structure), lowered around the keyword loop of `strictNode`. */
+const STRICT_SHAPE: ReadonlySet<string> = new Set([
+  'type',
+  'nullable',
+  'properties',
+  'required',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'patternProperties',
+  'items',
+  'prefixItems',
+  'additionalItems',
+]);
+
+/** How the keywords strict mode does not enforce read in the description (the others: `keyword: value`). */
+const STRICT_PHRASES: Phrases = {
+  minLength: (v) => `at least ${count(v, 'character')}`,
+  maxLength: (v) => `at most ${count(v, 'character')}`,
+  minProperties: (v) => `at least ${count(v, 'property', 'properties')}`,
+  maxProperties: (v) => `at most ${count(v, 'property', 'properties')}`,
+  minContains: (v) => `minContains: ${String(v)}`,
+  maxContains: (v) => `maxContains: ${String(v)}`,
+};
+
+/** The annotations strict schemas do not take, as the description says them (a default is applied locally when null comes back). */
+const strictAnnotation = (k: string, v: JsonValue, optional: boolean): string | undefined => {
+  if (k === 'default') return optional ? `default: ${brief(v, 60)}, used when null` : `default: ${brief(v, 60)}`;
+  if (k === 'examples') return Array.isArray(v) && v.length > 0 ? `examples: ${v.slice(0, 3).map((x) => brief(x, 40)).join(', ')}` : undefined;
+  if (k === 'deprecated') return v === true ? 'deprecated' : undefined;
+  return `${k}: ${brief(v, 60)}`;
+};
+
 const oneOrMany = (ts: ReadonlyArray<string>): JsonValue => (ts.length === 1 ? (ts[0] as string) : [...ts]);
 
 /** Makes a lowered schema accept null too (it does not yet). */
@@ -215,100 +247,44 @@ const strictNode = (input: JsonSchema, path: ReadonlyArray<string>, ctx: StrictC
   const isObject = types?.includes('object') ?? false;
   const isArray = types?.includes('array') ?? false;
 
+  // what happens to each keyword is the table's (schema-keywords.ts, `openaiStrict`); the switch
+  // below says only how a keyword the table lowers is lowered
   for (const [k, v] of Object.entries(s)) {
-    switch (k) {
-      case 'type':
-      case 'nullable':
-      case 'properties':
-      case 'required':
-      case 'additionalProperties':
-      case 'unevaluatedProperties':
-      case 'patternProperties':
-      case 'items':
-      case 'prefixItems':
-      case 'additionalItems':
-        break; // handled below
-      case 'title':
-      case 'description':
-      case 'enum':
-      case 'const':
-      case 'pattern':
-      case 'minimum':
-      case 'maximum':
-      case 'exclusiveMinimum':
-      case 'exclusiveMaximum':
-      case 'multipleOf':
-      case 'minItems':
-      case 'maxItems':
-      case '$ref':
+    if (STRICT_SHAPE.has(k)) continue;
+    const info = SCHEMA_KEYWORD_INFO.get(k);
+    switch (info?.openaiStrict) {
+      case 'keep':
         out[k] = v;
         break;
-      case 'format':
-        if (typeof v === 'string' && OPENAI_STRICT_FORMATS.has(v)) out[k] = v;
-        else phrases.push(`format: ${String(v)}`);
+      case 'describe': {
+        const words = info.annotation ? strictAnnotation(k, v, optional) : describePhrase(k, v, STRICT_PHRASES);
+        if (words !== undefined) (info.annotation ? annotations : phrases).push(words);
         break;
-      case 'minLength':
-        phrases.push(`at least ${count(v, 'character')}`);
-        break;
-      case 'maxLength':
-        phrases.push(`at most ${count(v, 'character')}`);
-        break;
-      case 'uniqueItems':
-        if (v === true) phrases.push('items must be unique');
-        break;
-      case 'minProperties':
-        phrases.push(`at least ${count(v, 'property', 'properties')}`);
-        break;
-      case 'maxProperties':
-        phrases.push(`at most ${count(v, 'property', 'properties')}`);
-        break;
-      case 'contains':
-        phrases.push(`must contain an item matching ${brief(v, 60)}`);
-        break;
-      case 'minContains':
-      case 'maxContains':
-        phrases.push(`${k}: ${String(v)}`);
-        break;
-      case 'default':
-        annotations.push(optional ? `default: ${brief(v, 60)}, used when null` : `default: ${brief(v, 60)}`);
-        break;
-      case 'examples':
-        if (Array.isArray(v) && v.length > 0) annotations.push(`examples: ${v.slice(0, 3).map((x) => brief(x, 40)).join(', ')}`);
-        break;
-      case 'deprecated':
-        if (v === true) annotations.push('deprecated');
-        break;
-      case 'anyOf':
-      case 'oneOf':
-        if (Array.isArray(v)) {
-          if (path.length === 0) block(ctx, path, 'a union (anyOf/oneOf) at the root has no strict form');
-          const branches = v.map((b, i) => strictNode(b as JsonSchema, [...path, seg.keyword(k, i)], ctx));
-          out['anyOf'] = [...(Array.isArray(out['anyOf']) ? out['anyOf'] : []), ...branches];
-          if (k === 'oneOf') {
-            const kinds = v.map((b) => (isObj(b) ? stableStringify(typesOf(b) ?? null) : 'x'));
-            const disjoint = v.every((b) => isObj(b) && typesOf(b)?.length === 1) && new Set(kinds).size === kinds.length;
-            if (disjoint) noteInfo(notes, DialectCodes.LOWERED, path, 'oneOf written as anyOf (its branches have distinct types)');
-            else noteWarning(notes, DialectCodes.LOWERED, path, 'oneOf written as anyOf: a value matching several branches is accepted by OpenAI and rejected by local validation');
+      }
+      case 'lower':
+        if (k === 'format') {
+          if (typeof v === 'string' && OPENAI_STRICT_FORMATS.has(v)) out[k] = v;
+          else phrases.push(`format: ${String(v)}`);
+        } else if (k === 'anyOf' || k === 'oneOf') {
+          if (Array.isArray(v)) {
+            if (path.length === 0) block(ctx, path, 'a union (anyOf/oneOf) at the root has no strict form');
+            const branches = v.map((b, i) => strictNode(b as JsonSchema, [...path, seg.keyword(k, i)], ctx));
+            out['anyOf'] = [...(Array.isArray(out['anyOf']) ? out['anyOf'] : []), ...branches];
+            if (k === 'oneOf') {
+              const kinds = v.map((b) => (isObj(b) ? stableStringify(typesOf(b) ?? null) : 'x'));
+              const disjoint = v.every((b) => isObj(b) && typesOf(b)?.length === 1) && new Set(kinds).size === kinds.length;
+              if (disjoint) noteInfo(notes, DialectCodes.LOWERED, path, 'oneOf written as anyOf (its branches have distinct types)');
+              else noteWarning(notes, DialectCodes.LOWERED, path, 'oneOf written as anyOf: a value matching several branches is accepted by OpenAI and rejected by local validation');
+            }
           }
-        }
-        break;
-      case '$defs':
-      case 'definitions':
-        if (isObj(v)) out[k] = mapValues(v, (sub, name) => strictNode(sub as JsonSchema, [...path, `${k}.${name}`], ctx));
-        break;
-      case 'not':
-      case 'if':
-      case 'then':
-      case 'else':
-      case 'dependentRequired':
-      case 'dependentSchemas':
-      case 'dependencies':
-      case 'propertyNames':
-      case 'unevaluatedItems':
-        phrases.push(`${k}: ${brief(v, 60)}`);
+        } else if (k === '$defs' || k === 'definitions') {
+          if (isObj(v)) out[k] = mapValues(v, (sub, name) => strictNode(sub as JsonSchema, [...path, `${k}.${name}`], ctx));
+        } else unknown.push(k); // allOf: merged above, or the schema has no strict form
         break;
       default:
-        if (OPENAI_STRICT_DROPPED.has(k) || k.startsWith('x-')) dropped.push(k);
+        // `drop`: an annotation left out with a note; a keyword that validates, or one the table
+        // does not know, with a warning (gramkit still validates it)
+        if ((info?.openaiStrict === 'drop' && info.annotation) || k.startsWith('x-')) dropped.push(k);
         else unknown.push(k);
     }
   }
