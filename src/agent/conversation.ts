@@ -12,6 +12,7 @@
  */
 import { AgentCodes } from './codes.js';
 import { isRecord } from '../core/json.js';
+import type { Result } from '../core/result.js';
 import type { AssistantMessage, Message, ToolCall } from './messages.js';
 import { agentError, type AgentError } from './agent-error.js';
 
@@ -120,7 +121,7 @@ export const conversationProblems = (messages: unknown): ReadonlyArray<Conversat
  * The conversation checked, with the calls still waiting for a result, or an
  * `INVALID_CONVERSATION` error listing every problem.
  */
-export const checkConversation = (messages: unknown): { readonly ok: true; readonly value: CheckedConversation } | { readonly ok: false; readonly error: AgentError } => {
+export const checkConversation = (messages: unknown): Result<CheckedConversation, AgentError> => {
   const problems = conversationProblems(messages);
   if (problems.length > 0) {
     const shown = problems.slice(0, 5).map((p) => (p.index >= 0 ? `message ${p.index}: ${p.message}` : p.message));

@@ -4,6 +4,7 @@
  */
 import { type CanonicalCode, canonicalOf } from '../core/codes.js';
 import type { Diagnostic } from '../core/diagnostic.js';
+import type { Result } from '../core/result.js';
 import { type CatalogCode, CatalogCodes } from './codes.js';
 
 export interface CatalogError {
@@ -18,7 +19,8 @@ export interface CatalogError {
   readonly details?: Readonly<Record<string, unknown>>;
 }
 
-export type CatalogResult<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly error: CatalogError };
+/** The run-time result (core/result.ts) of a catalog operation. */
+export type CatalogResult<A> = Result<A, CatalogError>;
 
 /** The codes of a catalog error from its precise code: `{code: canonical, reason}`. */
 export const catalogCodes = (reason: CatalogCode): { readonly code: CanonicalCode; readonly reason: CatalogCode } => ({ code: canonicalOf(reason), reason });

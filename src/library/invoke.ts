@@ -23,7 +23,7 @@
 import { ToolCodes } from './codes.js';
 import { type CanonicalCode, isCanonicalCode } from '../core/codes.js';
 import type { TaskEither } from '../core/either.js';
-import { isCodedResult, ok, toTaskEither } from '../core/result.js';
+import { isCodedResult, ok, type Result, toTaskEither } from '../core/result.js';
 import { formatIssues, type ValidationIssue } from '../spec/validate.js';
 import { type BoundTool, type BoundToolImpl, type BoundTools, type CompiledValidators, isBoundToolImpl } from './bind.js';
 import { callId } from '../core/call-id.js';
@@ -229,7 +229,7 @@ const plainCall = async (b: BoundToolImpl, args: unknown, context: unknown, rule
 // the full path: events, spans, limits, timeouts, signals
 // -------------------------------------------------------------------------------------------------
 
-type Outcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: ToolError };
+type Outcome = Result<unknown, ToolError>;
 
 /** A call ready to run: validated arguments with defaults, and how to guard it. */
 interface Prepared {

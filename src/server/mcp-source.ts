@@ -26,7 +26,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { ToolRecord } from '../catalog/records.js';
 import { retryableCode } from '../core/codes.js';
-import { type CodedError, codedError } from '../core/result.js';
+import { type CodedError, codedError, type Result } from '../core/result.js';
 import { type BoundTool, bindTool } from '../library/bind.js';
 import { fail, type ToolResult } from '../library/result.js';
 import { createTool, type Tool } from '../library/tool.js';
@@ -239,7 +239,7 @@ export type McpMountError = CodedError<typeof McpCodes.SDK_MISSING>;
 export const catalogMcpMount = async (
   catalog: Catalog,
   options: { readonly path?: string; readonly local?: boolean; readonly name?: string; readonly version?: string; readonly approvals?: ApprovalQueue } = {},
-): Promise<{ readonly ok: true; readonly value: McpMount } | { readonly ok: false; readonly error: McpMountError }> => {
+): Promise<Result<McpMount, McpMountError>> => {
   let createMcpHttpHandler: typeof import('../mcp/http-handler.js').createMcpHttpHandler;
   try {
     ({ createMcpHttpHandler } = await import('../mcp/http-handler.js'));
