@@ -9,6 +9,7 @@ cd "$(dirname "$0")/../.."
 npx biome format --write >/dev/null
 npx biome format --write >/dev/null
 npx biome format >/dev/null
-UPDATE_HABITS=1 npx vitest run test/architecture/habits.test.ts >/dev/null
+# the run that lowers the budget fails its own check (it compares with the budget it read): the next run must pass
+UPDATE_HABITS=1 npx vitest run test/architecture/habits.test.ts >/dev/null 2>&1 || true
 npx vitest run test/architecture/habits.test.ts >/dev/null
 git diff --shortstat
