@@ -142,11 +142,16 @@ log(`relative specifiers: ${rewrittenSpecifiers} in ${rewrittenFiles} files`);
 // ---------------------------------------------------------------------------------------------
 // 2. exact replacements (paragraphs the plan rewrites), before the paths in them are rewritten
 // ---------------------------------------------------------------------------------------------
+// a text may be listed in several forms (the branch's, main's): one applies, the others are not missed
+const missed = [];
 for (const [file, from, to] of plan.replace ?? []) {
   const text = readFileSync(join(ROOT, file), 'utf8');
-  if (text.includes(from)) {
-    writeFileSync(join(ROOT, file), text.replace(from, to));
-  } else if (!text.includes(to)) {
+  if (text.includes(from)) writeFileSync(join(ROOT, file), text.replace(from, to));
+  else missed.push([file, from, to]);
+}
+for (const [file, from, to] of missed) {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  if (!text.includes(to)) {
     warn(`${file}: the text to replace has changed since the plan was written; replace it by hand with:\n${to}\n--- (the plan expected:)\n${from}`);
   }
 }
