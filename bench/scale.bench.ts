@@ -28,8 +28,8 @@ import { open, rename } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeTool, newId, openCatalog, openFileStore, type Catalog, type RecordWrite } from '../src/entries/catalog.js';
-import { decodeStoredTool } from '../src/catalog/tool-json.js';
-import { syncDirectory } from '../src/catalog/atomic-write.js';
+import { decodeStoredTool } from '../src/catalog/records/tool-json.js';
+import { syncDirectory } from '../src/catalog/stores/atomic-write.js';
 import { catalogToolSource, type CatalogToolSource } from '../src/server/mcp-source.js';
 import { collectGarbage, ratio, report } from './harness.js';
 

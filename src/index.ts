@@ -38,44 +38,44 @@ export type { GramFormatOptions } from './gram/print.js';
 export { formatGram } from './gram/print.js';
 
 // spec: type signatures and JSON Schema
-export type { TypeSignature, Type } from './spec/types.js';
-export type { SignatureOptions } from './spec/signature.js';
-export { parseTypeSignature, typeSignatureToJSONSchema, checkTypeSignature } from './spec/signature.js';
-export type { CompiledSignature } from './spec/compile-signature.js';
-export { compileSignature } from './spec/compile-signature.js';
-export type { SpecCode, ArgCode } from './spec/codes.js';
-export { SpecCodes, ArgCodes } from './spec/codes.js';
+export type { TypeSignature, Type } from './types/types.js';
+export type { SignatureOptions } from './specification/signature.js';
+export { parseTypeSignature, typeSignatureToJSONSchema, checkTypeSignature } from './specification/signature.js';
+export type { CompiledSignature } from './types/compile-signature.js';
+export { compileSignature } from './types/compile-signature.js';
+export type { SpecCode, ArgCode } from './types/codes.js';
+export { SpecCodes, ArgCodes } from './types/codes.js';
 
 // spec: validation
-export type { ValidationIssue, ValidationIssueCode, CompiledSchema } from './spec/validate.js';
-export { validateToolArgs, compileSchema, validateValue, formatIssues } from './spec/validate.js';
+export type { ValidationIssue, ValidationIssueCode, CompiledSchema } from './schema/validate.js';
+export { validateToolArgs, compileSchema, validateValue, formatIssues } from './schema/validate.js';
 
 // spec: tool and agent specifications, in gram and in JSON
-export type { ToolSpecification, ToolSpecificationOptions } from './spec/tool-spec.js';
+export type { ToolSpecification, ToolSpecificationOptions } from './specification/tool-spec.js';
 export {
   createToolSpecification, checkToolSpecification, toolSpecName, toolSpecDescription, toolSpecTypeSignature, toolSpecSchema,
   toolSpecOutputSchema, toolSpecMetadata, toolSpecSignature, withMetadata,
-} from './spec/tool-spec.js';
-export type { AgentSpecification, AgentSpecificationOptions } from './spec/agent-spec.js';
+} from './specification/tool-spec.js';
+export type { AgentSpecification, AgentSpecificationOptions } from './specification/agent-spec.js';
 export {
   createAgentSpecification, checkAgentSpecification, agentSpecName, agentSpecDescription, agentSpecInstruction, agentSpecModel,
   agentSpecTools, agentTool,
-} from './spec/agent-spec.js';
-export type { DecodeOptions, DecodedSpecifications } from './spec/json-form.js';
+} from './specification/agent-spec.js';
+export type { DecodeOptions, DecodedSpecifications } from './specification/json-form.js';
 export {
   encodeToolSpecification, decodeToolSpecification, encodeAgentSpecification, decodeAgentSpecification, encodeSpecifications,
   decodeSpecifications,
-} from './spec/json-form.js';
-export type { GramPrintOptions } from './spec/serialize.js';
-export { printToolSpecification, printAgentSpecification, printSpecifications } from './spec/serialize.js';
-export type { LoadOptions, Specifications, SpecificationSource, KnownTools } from './spec/load.js';
-export { parseSpecifications, loadSpecifications } from './spec/load.js';
-export { loadSpecificationFiles } from './spec/load-files.js';
-export type { ImportFormat, ImportOptions, ImportedTool, ImportReport } from './spec/import.js';
-export { importTools } from './spec/import.js';
-export type { TypeScriptOptions } from './spec/to-typescript.js';
-export { toolsToTypeScript } from './spec/to-typescript.js';
-export type { InferArgs, InferInput, InferResult, InferToolArgs, InferToolResult, SignatureOf, ExprType } from './spec/infer.js';
+} from './specification/json-form.js';
+export type { GramPrintOptions } from './specification/serialize.js';
+export { printToolSpecification, printAgentSpecification, printSpecifications } from './specification/serialize.js';
+export type { LoadOptions, Specifications, SpecificationSource, KnownTools } from './specification/load.js';
+export { parseSpecifications, loadSpecifications } from './specification/load.js';
+export { loadSpecificationFiles } from './specification/load-files.js';
+export type { ImportFormat, ImportOptions, ImportedTool, ImportReport } from './specification/import.js';
+export { importTools } from './specification/import.js';
+export type { TypeScriptOptions } from './specification/to-typescript.js';
+export { toolsToTypeScript } from './specification/to-typescript.js';
+export type { InferArgs, InferInput, InferResult, InferToolArgs, InferToolResult, SignatureOf, ExprType } from './types/infer.js';
 
 // library: tools and their results
 export type { Tool, ToolImplementation, InvocationContext, ProgressReporter, ToolLimits, ToolAnnotations, SafetyLevel, ApprovalRequirement, ToolOptions } from './library/tool.js';

@@ -8,8 +8,8 @@ import { type Either, left, right } from '../core/either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { isJsonObject } from '../core/json.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
-import { importDefinitions } from '../spec/import.js';
-import type { ToolSpecification } from '../spec/tool-spec.js';
+import { importDefinitions } from '../specification/import.js';
+import type { ToolSpecification } from '../specification/tool-spec.js';
 import { AdapterCodes } from './codes.js';
 
 // -------------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
  */
 import { type Either, left } from '../core/either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
-import type { ToolSpecification } from '../spec/tool-spec.js';
+import type { ToolSpecification } from '../specification/tool-spec.js';
 import { AdapterCodes } from './codes.js';
 import { type SchemaToolOptions, specFromJsonSchemas, unrepresentable } from './schema-spec.js';
 

@@ -10,7 +10,7 @@ import type { Either } from '../core/either.js';
 import { toJSONSchema } from 'zod';
 import type { $ZodType } from 'zod/v4/core';
 import type { Diagnostic } from '../core/diagnostic.js';
-import type { ToolSpecification } from '../spec/tool-spec.js';
+import type { ToolSpecification } from '../specification/tool-spec.js';
 import { type SchemaToolOptions, specFromJsonSchemas, unrepresentable } from './schema-spec.js';
 
 /** A Zod schema (classic or mini). */

@@ -3,10 +3,10 @@
  * (`bindAll`, every failure at once), and the tool definitions the model is sent. Pure: nothing
  * runs, nothing is compiled (validators compile on the first call).
  */
-import { type Either, left, right } from '../core/either.js';
+import { type Either, left, right, isLeft } from '../core/either.js';
 import { bindAll, type BindOptions, type BoundTools, formatBindError } from '../library/bind.js';
 import { isToolLibrary, type ToolLibrary } from '../library/tool-library.js';
-import type { AgentSpecification } from '../spec/agent-spec.js';
+import type { AgentSpecification } from '../specification/agent-spec.js';
 import { configurationError, type AgentError } from './agent-error.js';
 import type { ToolDefinition } from './model.js';
 
@@ -37,7 +37,7 @@ export const bindAgent = (agent: AgentSpecification, library: ToolLibrary, optio
   if (!isAgent(agent)) return left(configurationError('expected an AgentSpecification (name, instruction, tools)', { hint: 'load one with parseSpecifications or createAgentSpecification' }));
   if (!isToolLibrary(library)) return left(configurationError(`expected a ToolLibrary for agent "${agent.name}"`, { hint: 'make one with toolLibrary([...tools])' }));
   const bound = bindAll(agent.tools, library, options);
-  if (bound._tag === 'Left') {
+  if (isLeft(bound)) {
     const errors = bound.left;
     const n = errors.length;
     return left(

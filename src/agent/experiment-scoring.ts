@@ -14,7 +14,7 @@
  */
 import { isJsonObject } from '../core/json.js';
 import type { JsonObject } from '../core/json-schema.js';
-import { validateValue, formatIssues } from '../spec/validate.js';
+import { validateValue, formatIssues } from '../schema/validate.js';
 import { type AskedToolCall, type ExpectedToolCall, matchToolCalls } from './tool-call-match.js';
 import { isRight } from '../core/either.js';
 

@@ -6,7 +6,7 @@
  * library and the first model. `gramkit ab` builds its variants with it.
  */
 import type { ToolLibrary } from '../library/tool-library.js';
-import type { AgentSpecification } from '../spec/agent-spec.js';
+import type { AgentSpecification } from '../specification/agent-spec.js';
 
 // -------------------------------------------------------------------------------------------------
 // model

@@ -14,7 +14,7 @@ import { isLeft, right } from '../core/either.js';
 import { codedError, err, ok, type Result } from '../core/result.js';
 import { createToolMetrics, type MetricsSnapshot, type ToolMetrics } from '../library/metrics.js';
 import type { ToolLibrary } from '../library/tool-library.js';
-import type { AgentSpecification } from '../spec/agent-spec.js';
+import type { AgentSpecification } from '../specification/agent-spec.js';
 import { configurationError, type AgentError } from './agent-error.js';
 import { bindAgent, type BoundAgent } from './bind-agent.js';
 import type { Model, ModelResult } from './model.js';

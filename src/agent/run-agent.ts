@@ -12,12 +12,13 @@ import { AgentCodes } from './codes.js';
 import type { TaskEither } from '../core/either.js';
 import { err, ok, type Result, toTaskEither } from '../core/result.js';
 import type { ToolLibrary } from '../library/tool-library.js';
-import type { AgentSpecification } from '../spec/agent-spec.js';
+import type { AgentSpecification } from '../specification/agent-spec.js';
 import { agentError, configurationError, type AgentError } from './agent-error.js';
 import { bindAgent, type BoundAgent } from './bind-agent.js';
 import { type CheckedConversation, checkConversation } from './conversation.js';
 import { runLoop } from './loop.js';
 import type { AgentFailure, AgentInput, AgentResult, AgentRun, RunAgentOptions } from './run-types.js';
+import { isLeft } from '../core/either.js';
 
 // -------------------------------------------------------------------------------------------------
 // checking the call
@@ -86,7 +87,7 @@ export const runAgent = async (agent: AgentSpecification, library: ToolLibrary, 
   const bad = checkRunOptions(options);
   if (bad !== undefined) return failure(bad);
   const bound = bindAgent(agent, library);
-  if (bound._tag === 'Left') return failure(bound.left);
+  if (isLeft(bound)) return failure(bound.left);
   return runBoundAgent(bound.right, input, options);
 };
 

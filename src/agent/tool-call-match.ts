@@ -22,7 +22,7 @@
  */
 import { isJsonObject } from '../core/json.js';
 import type { JsonObject } from '../core/json-schema.js';
-import { BFCL_TYPES, isBfclType } from '../spec/bfcl.js';
+import { BFCL_TYPES, isBfclType } from '../schema/bfcl.js';
 
 // -------------------------------------------------------------------------------------------------
 // model

@@ -7,7 +7,7 @@
  * Mutable, owned by one `Catalog`; everything it hands out is a frozen record.
  */
 import type { Diagnostic } from '../core/diagnostic.js';
-import type { BundleRecord, ToolRecord } from './records.js';
+import type { BundleRecord, ToolRecord } from './records/records.js';
 import { SearchIndex } from './search-index.js';
 import { SortedKeys } from './sorted-keys.js';
 

@@ -15,13 +15,13 @@ import type { ToolLibrary } from '../library/tool-library.js';
 import type { HttpDispatcher } from '../net/dispatcher.js';
 import type { Approver } from '../policy/approvals.js';
 import type { Policies } from '../policy/evaluate.js';
-import type { ToolSpecification } from '../spec/tool-spec.js';
-import type { CatalogBackend } from './backend.js';
+import type { ToolSpecification } from '../specification/tool-spec.js';
+import type { CatalogBackend } from './stores/backend.js';
 import type { CatalogListener } from './events.js';
-import { fixedId } from './ids.js';
+import { fixedId } from './records/ids.js';
 import type { ServedTool } from './served-names.js';
 import type { RequestPrograms } from './program-guard.js';
-import type { ToolRecord, UsageEntry } from './records.js';
+import type { ToolRecord, UsageEntry } from './records/records.js';
 import type { CatalogError, CatalogResult } from './result.js';
 
 export interface CatalogOptions {

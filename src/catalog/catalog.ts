@@ -10,7 +10,7 @@
  * pages), implementation.ts and gate.ts (invocation through the library's pipeline, policies in
  * one place), usage-recorder.ts (usage off the response path).
  */
-import { isLeft, left, right } from '../core/either.js';
+import { isLeft, left, right, isRight } from '../core/either.js';
 import { callId } from '../core/call-id.js';
 import { type Diagnostic, error, warning } from '../core/diagnostic.js';
 import type { JsonObject } from '../core/json-schema.js';
@@ -22,12 +22,12 @@ import { gateStep } from '../policy/gate-step.js';
 import type { ToolResult } from '../library/result.js';
 import type { Tool } from '../library/tool.js';
 import { emptyToolLibrary, listTools as libraryTools } from '../library/tool-library.js';
-import type { ToolSpecification } from '../spec/tool-spec.js';
+import type { ToolSpecification } from '../specification/tool-spec.js';
 import { builtinTools } from '../tools/builtin/builtin-tools.js';
 import { BUILTIN_TOOL_NAMES } from '../tools/builtin/specifications.js';
-import { BUILTIN_BUNDLE_ID } from './builtin-records.js';
-import { contentEnvironment } from './convert.js';
-import { decodeBundleWrite, decodeEnabledPatch, decodeStoredBundle, encodeBundle } from './bundle-json.js';
+import { BUILTIN_BUNDLE_ID } from './records/builtin-records.js';
+import { contentEnvironment } from './records/convert.js';
+import { decodeBundleWrite, decodeEnabledPatch, decodeStoredBundle, encodeBundle } from './records/bundle-json.js';
 import {
   type BundleList,
   type BundleQuery,
@@ -46,21 +46,21 @@ import {
   type WriteOutcome,
 } from './catalog-types.js';
 import { CatalogCodes } from './codes.js';
-import { type ContentEnvironment, contentSpecification, contentToGram } from './content.js';
+import { type ContentEnvironment, contentSpecification, contentToGram } from './records/content.js';
 import type { CatalogEvent } from './events.js';
-import { isRegistryId, isUuidV7, parseId } from './ids.js';
-import { type Availability, availability, type Implementations, materialize } from './implementation.js';
+import { isRegistryId, isUuidV7, parseId } from './records/ids.js';
+import { type Availability, availability, type Implementations, materialize } from './records/implementation.js';
 import { bundlePage, isLive, searchPage, toolPage } from './listing.js';
-import { nucleusToolJson } from './nucleus.js';
-import { type BundleRecord, NO_USAGE, type ToolRecord, type UsageCount, type UsageEntry } from './records.js';
-import { decodeRegistryTool, encodeRegistryTool, hasRegistryView, registryIdOf, seedRegistryTool } from './registry-json.js';
+import { nucleusToolJson } from './records/nucleus.js';
+import { type BundleRecord, NO_USAGE, type ToolRecord, type UsageCount, type UsageEntry } from './records/records.js';
+import { decodeRegistryTool, encodeRegistryTool, hasRegistryView, registryIdOf, seedRegistryTool } from './records/registry-json.js';
 import { type CatalogError, type CatalogResult, catalogCodes, failure, invalid, success } from './result.js';
 import { type Decided, decideCreateTool, decideImportBundles, decideImportTools, decideDeleteBundle, decideDeleteTool, decidePatchBundle, decidePatchTool, decidePutBundle, decideReap } from './rules.js';
 import { type NamingState, type ServedTool, servedOfSlug } from './served-names.js';
 import { guardRequestWrite, type RequestPrograms } from './program-guard.js';
-import { parseSlug, parseVersion } from './slug.js';
+import { parseSlug, parseVersion } from './records/slug.js';
 import { storeFailure, SyncedState } from './synced-state.js';
-import { decodeToolJson, encodeTool, type ToolWrite } from './tool-json.js';
+import { decodeToolJson, encodeTool, type ToolWrite } from './records/tool-json.js';
 import { UsageRecorder } from './usage-recorder.js';
 import { toolKind } from '../tools/kinds.js';
 
@@ -443,7 +443,7 @@ class CatalogImpl {
     const out: Array<{ readonly name: string; readonly record: ToolRecord; readonly spec: ToolSpecification }> = [];
     for (const { name, record } of await this.servedTools()) {
       const s = contentSpecification(record);
-      if (s._tag === 'Right') out.push({ name, record, spec: s.right.name === name ? s.right : { ...s.right, name } });
+      if (isRight(s)) out.push({ name, record, spec: s.right.name === name ? s.right : { ...s.right, name } });
     }
     return out;
   };

@@ -7,7 +7,7 @@ import { isLeft } from '../core/either.js';
 import type { CatalogState } from './catalog-state.js';
 import type { BundleQuery, SearchQuery, ToolQuery } from './catalog-types.js';
 import { decodePageToken, encodePageToken, queryFingerprint } from './page-token.js';
-import type { BundleRecord, ToolRecord } from './records.js';
+import type { BundleRecord, ToolRecord } from './records/records.js';
 import type { CatalogResult } from './result.js';
 import type { SearchCursor, SearchTier } from './search-index.js';
 

@@ -19,7 +19,7 @@ import { type Either, left, right } from '../core/either.js';
 import type { JsonObject } from '../core/json-schema.js';
 import { CatalogCodes } from './codes.js';
 import { type CatalogError, catalogCodes } from './result.js';
-import type { ToolWrite } from './tool-json.js';
+import type { ToolWrite } from './records/tool-json.js';
 import type { SecretProvider } from '../core/redact.js';
 import type { SecretHosts } from '../tools/http/http-tool.js';
 import { toolKind } from '../tools/kinds.js';

@@ -15,13 +15,13 @@
  * - `modifiedAt` moves on structural changes only: toggling `isEnabled` keeps it.
  */
 import { type Either, left, right, isLeft } from '../core/either.js';
-import type { BundleWrite } from './bundle-json.js';
+import type { BundleWrite } from './records/bundle-json.js';
 import { type CatalogState, toolKey } from './catalog-state.js';
 import { type CatalogCode, CatalogCodes } from './codes.js';
-import { newId } from './ids.js';
-import { type BundleRecord, SCHEMA_VERSION, STRUCTURAL_FIELDS, type ToolRecord } from './records.js';
+import { newId } from './records/ids.js';
+import { type BundleRecord, SCHEMA_VERSION, STRUCTURAL_FIELDS, type ToolRecord } from './records/records.js';
 import { type CatalogError, catalogCodes } from './result.js';
-import type { ToolWrite } from './tool-json.js';
+import type { ToolWrite } from './records/tool-json.js';
 import { jsonEqual } from '../core/json-equal.js';
 
 export type Decided<A> = Either<CatalogError, { readonly bundles: ReadonlyArray<BundleRecord | { readonly deleted: string }>; readonly tools: ReadonlyArray<ToolRecord | { readonly deleted: string }>; readonly value: A }>;

@@ -16,7 +16,7 @@
  * to another tool while its owner keeps a record of it (it passes on only when the owner's records
  * of the slug are all deleted).
  */
-import type { ToolRecord } from './records.js';
+import type { ToolRecord } from './records/records.js';
 
 /** Between a bundle's slug and a tool's slug in a qualified name. */
 export const QUALIFIER = '__';

@@ -13,18 +13,18 @@ import { jsonEqual } from '../core/json-equal.js';
 import type { JsonObject } from '../core/json-schema.js';
 import type { Tool } from '../library/tool.js';
 import { builtinSpecification, builtinSpecifications } from '../tools/builtin/specifications.js';
-import type { CatalogBackend, RecordRead, RecordWrite } from './backend.js';
-import { StoreError } from './backend.js';
-import { BUILTIN_BUNDLE_ID, builtinBundle, builtinToolRecord } from './builtin-records.js';
-import { decodeStoredBundle, encodeBundle } from './bundle-json.js';
+import type { CatalogBackend, RecordRead, RecordWrite } from './stores/backend.js';
+import { StoreError } from './stores/backend.js';
+import { BUILTIN_BUNDLE_ID, builtinBundle, builtinToolRecord } from './records/builtin-records.js';
+import { decodeStoredBundle, encodeBundle } from './records/bundle-json.js';
 import { CatalogState } from './catalog-state.js';
 import { CatalogCodes } from './codes.js';
 import { type CatalogEvent, type ChangeAction, type EventBus, eventBus } from './events.js';
-import type { BundleRecord, ToolRecord } from './records.js';
+import type { BundleRecord, ToolRecord } from './records/records.js';
 import { type CatalogResult, failure, success } from './result.js';
 import type { Decided } from './rules.js';
-import { hasRegistryView, registryIdOf, seedRegistryTool } from './registry-json.js';
-import { decodeStoredTool, encodeTool } from './tool-json.js';
+import { hasRegistryView, registryIdOf, seedRegistryTool } from './records/registry-json.js';
+import { decodeStoredTool, encodeTool } from './records/tool-json.js';
 import { builtinName } from '../tools/kinds/builtin.js';
 
 /** A store failure as the catalog reports it. */
@@ -167,7 +167,7 @@ export class SyncedState {
         }
         first = false;
         const writes: RecordWrite[] = [];
-        if (decided._tag === 'Right') {
+        if (isRight(decided)) {
           for (const b of decided.right.bundles) mine.push('deleted' in b ? b.deleted : b.bundleID);
           for (const t of decided.right.tools) mine.push('deleted' in t ? t.deleted : t.toolID);
           for (const id of mine) this.own.add(id);
@@ -180,7 +180,7 @@ export class SyncedState {
       // (the write is done: a failing sync here does not make it a failure; the next one catches up)
       if (committed.behind === true) await this.sync().catch(() => undefined);
       const d = committed.result;
-      if (d._tag === 'Left') return { ok: false, error: d.left };
+      if (isLeft(d)) return { ok: false, error: d.left };
       // a sync that ran since the commit may have applied these records already
       if (committed.cursor !== undefined && !cursorAtLeast(this.cursor, committed.cursor)) {
         // first: a sync the listeners start (the /mcp list's) must not read these records back

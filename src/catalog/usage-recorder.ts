@@ -5,9 +5,9 @@
  * is down, counts are kept for the next flush and the history is bounded.
  */
 import type { ToolResult } from '../library/result.js';
-import type { CatalogBackend } from './backend.js';
-import { NO_USAGE, type ToolRecord, type UsageCount, type UsageEntry } from './records.js';
-import { registryIdOf } from './registry-json.js';
+import type { CatalogBackend } from './stores/backend.js';
+import { NO_USAGE, type ToolRecord, type UsageCount, type UsageEntry } from './records/records.js';
+import { registryIdOf } from './records/registry-json.js';
 
 /** History entries kept in memory until the next flush. */
 const PENDING_ENTRIES = 10_000;

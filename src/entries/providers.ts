@@ -3,11 +3,11 @@
  * record and replay, `createModel` from an id) and the schema dialects of each provider (export,
  * tool-name rules, the argument normalizer).
  */
-export type { Dialect, DialectCode, ExportableTool, ExportedTool, ExportedTools, ToolNameMap, ToolNameRule } from '../spec/dialects/index.js';
+export type { Dialect, DialectCode, ExportableTool, ExportedTool, ExportedTools, ToolNameMap, ToolNameRule } from '../schema/dialects/index.js';
 export {
   DIALECTS, DialectCodes, isDialect, parseDialect, exportTool, exportTools, normalizeArguments, TOOL_NAME_RULES, isValidToolName,
   sanitizeToolName, toolNameMap, gramkitToolName, providerToolName, checkExportedTool,
-} from '../spec/dialects/index.js';
+} from '../schema/dialects/index.js';
 export type { ProviderOptions } from '../providers/provider-options.js';
 export type { RetryInfo } from '../net/retry.js';
 export { MODEL_RETRY } from '../net/retry.js';

@@ -9,14 +9,14 @@
  */
 import { plural } from '../core/plural.js';
 import { ToolCodes } from './codes.js';
-import { acceptsAnything } from '../spec/schema-keywords.js';
-import { schemaAcceptGaps } from '../spec/schema-accepts.js';
-import { type Either, left, right } from '../core/either.js';
+import { acceptsAnything } from '../schema/schema-keywords.js';
+import { schemaAcceptGaps } from '../schema/schema-accepts.js';
+import { type Either, left, right, isLeft, isRight } from '../core/either.js';
 import type { Diagnostic } from '../core/diagnostic.js';
 import type { JsonSchema } from '../core/json-schema.js';
 import { err, ok, type Result } from '../core/result.js';
-import type { ToolSpecification } from '../spec/tool-spec.js';
-import { type CompiledSchema, compileSchema } from '../spec/validate.js';
+import type { ToolSpecification } from '../specification/tool-spec.js';
+import { type CompiledSchema, compileSchema } from '../schema/validate.js';
 import type { InvocationObserver } from './events.js';
 import { diffJson, formatDifferences, type JsonDifference, schemaDiffOptions } from '../core/json-diff.js';
 import { NEVER } from './never-signal.js';
@@ -162,19 +162,19 @@ export class BoundToolImpl implements BoundTool {
     if (this.compiled !== undefined) return this.compiled;
     const args = compileSchema(this.spec.schema);
     let result: Either<ValidatorsError, CompiledValidators>;
-    if (args._tag === 'Left') {
+    if (isLeft(args)) {
       result = left({ code: ToolCodes.INVALID_SCHEMA, message: `the argument schema of "${this.name}" is not valid: ${args.left.message}` });
     } else if (acceptsAnything(this.spec.outputSchema)) {
       result = right({ args: args.right, output: undefined });
     } else {
       const output = compileSchema(this.spec.outputSchema);
       result =
-        output._tag === 'Left'
+        isLeft(output)
           ? left({ code: ToolCodes.INVALID_SCHEMA, message: `the output schema of "${this.name}" is not valid: ${output.left.message}` })
           : right({ args: args.right, output: output.right });
     }
     this.compiled = result;
-    if (result._tag === 'Right') {
+    if (isRight(result)) {
       this.argsCheck = result.right.args.check;
       this.outputCheck = result.right.output?.check;
       this.hasDefaults = result.right.args.hasDefaults;

@@ -6,10 +6,10 @@
  * compiled on the spot; bad text gives its diagnostics, never an exception.
  */
 import { ToolCodes } from './codes.js';
-import { type Either, leftOne, right } from '../core/either.js';
+import { type Either, leftOne, right, isLeft } from '../core/either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
-import { parseSpecifications } from '../spec/load.js';
-import type { ToolSpecification } from '../spec/tool-spec.js';
+import { parseSpecifications } from '../specification/load.js';
+import type { ToolSpecification } from '../specification/tool-spec.js';
 import { createTool, type Tool, type ToolAnnotations, type ToolImplementation, type ToolLimits } from './tool.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -52,7 +52,7 @@ export function defineTool<A, R>(
 ): Tool | Either<ReadonlyArray<Diagnostic>, Tool> {
   if (typeof spec !== 'string') return fromSpec(spec, impl, options);
   const parsed = parseSpecifications(spec, options.filename !== undefined ? { filename: options.filename } : {});
-  if (parsed._tag === 'Left') return parsed;
+  if (isLeft(parsed)) return parsed;
   const tools = parsed.right.tools;
   const where = options.filename !== undefined ? { file: options.filename } : {};
   if (options.name !== undefined) {

@@ -24,7 +24,7 @@ import { ToolCodes } from './codes.js';
 import { type CanonicalCode, isCanonicalCode } from '../core/codes.js';
 import type { TaskEither } from '../core/either.js';
 import { isCodedResult, ok, type Result, toTaskEither } from '../core/result.js';
-import { formatIssues, type ValidationIssue } from '../spec/validate.js';
+import { formatIssues, type ValidationIssue } from '../schema/validate.js';
 import { type BoundTool, type BoundToolImpl, type BoundTools, type CompiledValidators, isBoundToolImpl } from './bind.js';
 import { callId } from '../core/call-id.js';
 import { NEVER } from './never-signal.js';
@@ -36,6 +36,7 @@ import { admitCall } from './rate-limit.js';
 import { fail, isToolFailure, type ToolError, type ToolResult } from './result.js';
 import type { InvocationContext, ProgressReporter } from './tool.js';
 import { endToolSpan, startToolSpan, type ToolSpan, tracingEnabled, withSpanContext } from './tracing.js';
+import { isLeft } from '../core/either.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -117,7 +118,7 @@ export const checkArguments = (bound: BoundTool, args: unknown): ToolResult | un
   if (!isBoundToolImpl(bound)) return notBound(bound);
   if (!bound.ready) {
     const compiled = bound.validators();
-    if (compiled._tag === 'Left') return fail(ToolCodes.INVALID_SCHEMA, compiled.left.message);
+    if (isLeft(compiled)) return fail(ToolCodes.INVALID_SCHEMA, compiled.left.message);
   }
   if (deeperThan(args, MAX_ARGUMENT_DEPTH)) return tooDeep();
   return bound.argsCheck(args) ? undefined : invalidArguments(bound, args);
@@ -199,7 +200,7 @@ const plainCall = async (b: BoundToolImpl, args: unknown, context: unknown, rule
     if (!validated) {
       if (!b.ready) {
         const compiled = b.validators();
-        if (compiled._tag === 'Left') return fail(ToolCodes.INVALID_SCHEMA, compiled.left.message);
+        if (isLeft(compiled)) return fail(ToolCodes.INVALID_SCHEMA, compiled.left.message);
       }
       if (deeperThan(args, MAX_ARGUMENT_DEPTH)) return tooDeep();
       if (!b.argsCheck(args)) return invalidArguments(b, args);

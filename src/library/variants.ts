@@ -4,8 +4,8 @@
  * compared (answers from the results, speed and failures from the metrics). The agent's
  * experiment runner builds on it.
  */
-import { type Either, left, right } from '../core/either.js';
-import type { ToolSpecification } from '../spec/tool-spec.js';
+import { type Either, left, right, isLeft } from '../core/either.js';
+import type { ToolSpecification } from '../specification/tool-spec.js';
 import { type BindError, type BindOptions, bindAll, type BoundTools } from './bind.js';
 import { combineObservers } from './events.js';
 import { createToolMetrics, type MetricsSnapshot, type ToolMetrics } from './metrics.js';
@@ -50,7 +50,7 @@ export const bindVariants = (
     const metrics = createToolMetrics();
     const observer = combineObservers(options.observer, metrics);
     const bound = bindAll(specs, library, { ...options, ...(observer !== undefined ? { observer } : {}) });
-    if (bound._tag === 'Left') errors.push(...bound.left.map((e) => ({ ...e, variant: name, message: `[${name}] ${e.message}` })));
+    if (isLeft(bound)) errors.push(...bound.left.map((e) => ({ ...e, variant: name, message: `[${name}] ${e.message}` })));
     else variants.push({ name, library, tools: bound.right, metrics });
   }
   return errors.length > 0 ? left(errors) : right(variants);

@@ -10,12 +10,12 @@
  * only here); it speaks the 2025 handshake, which servers of both SDK lines answer.
  */
 import { messageOf } from '../core/message.js';
-import { type Either, left, right } from '../core/either.js';
+import { type Either, left, right, isLeft } from '../core/either.js';
 import { type Diagnostic, error, info } from '../core/diagnostic.js';
 import type { JsonObject } from '../core/json-schema.js';
 import { type ToolLibrary, toolLibrary } from '../library/tool-library.js';
-import type { ImportReport } from '../spec/import.js';
-import type { ToolSpecification } from '../spec/tool-spec.js';
+import type { ImportReport } from '../specification/import.js';
+import type { ToolSpecification } from '../specification/tool-spec.js';
 import { type McpAddress, parseMcpAddress } from './address.js';
 import { McpCodes } from './codes.js';
 import { importMcpTools } from './import-tools.js';
@@ -158,7 +158,7 @@ const loadSdk = async (stdio: boolean): Promise<{ readonly client: ClientSdk; re
 /** Connects to the server at `address`, lists its tools and imports them. Never rejects. */
 export const connectMcp = async (address: string | McpAddress, options: ConnectMcpOptions = {}): Promise<Either<ReadonlyArray<Diagnostic>, McpConnection>> => {
   const parsed = typeof address === 'string' ? parseMcpAddress(address) : right(address);
-  if (parsed._tag === 'Left') return left([parsed.left]);
+  if (isLeft(parsed)) return left([parsed.left]);
   const where = parsed.right;
   const sdk = await loadSdk(where.kind === 'stdio');
   if ('code' in sdk) return left([sdk]);

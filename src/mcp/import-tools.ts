@@ -8,7 +8,7 @@
  */
 import { isJsonObject } from '../core/json.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
-import { importDefinitions, type ImportReport } from '../spec/import.js';
+import { importDefinitions, type ImportReport } from '../specification/import.js';
 import { ANNOTATIONS_META_KEY } from './annotations.js';
 
 /** The `_meta` key of a served tool's output schema when it is not an object schema. */

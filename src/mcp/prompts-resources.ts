@@ -15,8 +15,8 @@
  */
 import type { JsonObject } from '../core/json-schema.js';
 import type { BoundTool } from '../library/bind.js';
-import { printSpecifications } from '../spec/serialize.js';
-import type { AgentSpecification } from '../spec/agent-spec.js';
+import { printSpecifications } from '../specification/serialize.js';
+import type { AgentSpecification } from '../specification/agent-spec.js';
 
 // -------------------------------------------------------------------------------------------------
 // pages

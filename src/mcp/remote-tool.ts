@@ -11,7 +11,7 @@ import { isJsonObject } from '../core/json.js';
 import type { JsonObject, JsonSchema } from '../core/json-schema.js';
 import { ToolFailure } from '../library/result.js';
 import { createTool, type InvocationContext, type SafetyLevel, type Tool, type ToolAnnotations } from '../library/tool.js';
-import type { ToolSpecification } from '../spec/tool-spec.js';
+import type { ToolSpecification } from '../specification/tool-spec.js';
 import { annotationsFromMcp } from './annotations.js';
 import { valueOf } from './call-result.js';
 import { McpCodes } from './codes.js';

@@ -12,8 +12,8 @@
 import type { Diagnostic } from '../core/diagnostic.js';
 import type { JsonObject, JsonValue } from '../core/json-schema.js';
 import type { BoundTool } from '../library/bind.js';
-import { DialectCodes } from '../spec/dialects/dialect.js';
-import { exportTools } from '../spec/dialects/export-tools.js';
+import { DialectCodes } from '../schema/dialects/dialect.js';
+import { exportTools } from '../schema/dialects/export-tools.js';
 import { ANNOTATIONS_META_KEY, annotationsMeta, mcpHints } from './annotations.js';
 import { OUTPUT_SCHEMA_META_KEY } from './import-tools.js';
 

@@ -10,7 +10,7 @@ import type { BoundTool, BoundTools } from '../library/bind.js';
 import type { InvokerOptions } from '../library/invoker.js';
 import type { ToolResult } from '../library/result.js';
 import type { Approver } from '../policy/approvals.js';
-import type { AgentSpecification } from '../spec/agent-spec.js';
+import type { AgentSpecification } from '../specification/agent-spec.js';
 
 // -------------------------------------------------------------------------------------------------
 // model

@@ -16,7 +16,7 @@
 import { NetCodes } from './codes.js';
 import { canonicalOf } from '../core/codes.js';
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
-import { left, right, type Either } from '../core/either.js';
+import { left, right, type Either, isLeft } from '../core/either.js';
 import { type CodedError, type Err, err, ok, type Result } from '../core/result.js';
 import type { Agent, Dispatcher } from 'undici';
 import { loadUndici } from './undici.js';
@@ -183,7 +183,7 @@ const redactDetail = (v: unknown, redact: (s: string) => string): unknown =>
 
 const fetchChecked = async (url: string, options: SafeFetchOptions): Promise<Result<FetchResponse, FetchError>> => {
   const allowlist = resolveAllowlist(options.allowedHosts);
-  if (allowlist._tag === 'Left') return failure(NetCodes.INVALID_REQUEST, allowlist.left, false);
+  if (isLeft(allowlist)) return failure(NetCodes.INVALID_REQUEST, allowlist.left, false);
   const method = (options.method ?? 'GET').toUpperCase();
   if (!TOKEN.test(method)) return failure(NetCodes.INVALID_REQUEST, `"${options.method}" is not an HTTP method`, false);
   const headerProblem = checkHeaders(options.headers ?? {});
@@ -351,7 +351,7 @@ const resolveAllowlist = (hosts: ReadonlyArray<string> | HostAllowlist): Either<
   let cached = allowlists.get(key);
   if (cached === undefined) {
     const parsed = parseAllowedHosts(list);
-    cached = parsed._tag === 'Left' ? left(parsed.left.map((d) => d.message).join('; ')) : right(parsed.right);
+    cached = isLeft(parsed) ? left(parsed.left.map((d) => d.message).join('; ')) : right(parsed.right);
     if (allowlists.size >= 256) allowlists.clear();
     allowlists.set(key, cached);
   }

@@ -24,11 +24,12 @@ import { type Err, ok, type Result } from '../core/result.js';
 import { ToolCodes } from '../library/codes.js';
 import { fail, type ToolError } from '../library/result.js';
 import type { ToolAnnotations } from '../library/tool.js';
-import { compileSchema, formatIssues } from '../spec/validate.js';
+import { compileSchema, formatIssues } from '../schema/validate.js';
 import type { ApprovalRequest, ApprovalResponse, Approver } from './approvals.js';
 import { PolicyCodes } from './codes.js';
 import { deniedResult, type PolicyCall, type PolicyDecision } from './decision.js';
 import { decidePolicies, evaluateStaticPolicies, type Policies } from './evaluate.js';
+import { isLeft } from '../core/either.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -211,14 +212,14 @@ const ask = async (options: GateOptions, request: ApprovalRequest, signal: Abort
 const argumentsValid = (schema: JsonSchema | undefined, args: unknown): boolean => {
   if (schema === undefined) return true;
   const compiled = compileSchema(schema);
-  return compiled._tag === 'Left' ? true : compiled.right.check(args);
+  return isLeft(compiled) ? true : compiled.right.check(args);
 };
 
 /** Arguments with the schema's defaults, or `TOOL_INVALID_ARGUMENTS` saying what is wrong. */
 const withDefaults = (schema: JsonSchema | undefined, args: unknown): Result<unknown, ToolError> => {
   if (schema === undefined) return ok(args);
   const compiled = compileSchema(schema);
-  if (compiled._tag === 'Left') return fail(ToolCodes.INVALID_SCHEMA, `the changed arguments cannot be checked: ${compiled.left.message}`);
+  if (isLeft(compiled)) return fail(ToolCodes.INVALID_SCHEMA, `the changed arguments cannot be checked: ${compiled.left.message}`);
   const value = compiled.right.applyDefaults(args);
   if (!compiled.right.check(value)) {
     return fail(ToolCodes.INVALID_ARGUMENTS, `the changed arguments are invalid: ${formatIssues(compiled.right.issues(value))}`, { details: { issues: compiled.right.issues(value) } });

@@ -4,7 +4,7 @@
  */
 import { type CodedError, failWith, ok, type Result } from '../core/result.js';
 import { didYouMean } from '../core/suggest.js';
-import type { AgentSpecification } from '../spec/agent-spec.js';
+import type { AgentSpecification } from '../specification/agent-spec.js';
 import { type ProjectCode, ProjectCodes } from './codes.js';
 import type { ProjectFile } from './project-file.js';
 

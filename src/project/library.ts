@@ -19,7 +19,7 @@ import { type Either, isLeft } from '../core/either.js';
 import type { Diagnostic } from '../core/diagnostic.js';
 import { type CodedError, codedError, err, ok, type Result } from '../core/result.js';
 import { emptyToolLibrary, hasTool, type ToolLibrary, unionLibraries } from '../library/tool-library.js';
-import type { ToolSpecification } from '../spec/tool-spec.js';
+import type { ToolSpecification } from '../specification/tool-spec.js';
 import { declaresImplementation } from '../tools/declared-kind.js';
 import { builtinSpecification, isBuiltinToolName } from '../tools/builtin/specifications.js';
 import { type ProjectCode, ProjectCodes } from './codes.js';

@@ -13,11 +13,11 @@ import type { Diagnostic } from '../core/diagnostic.js';
 import type { GramDocument } from '../gram/ast.js';
 import { recordToJson } from '../gram/lower.js';
 import { analyzeGram } from '../gram/parse.js';
-import { SpecCodes } from '../spec/codes.js';
-import type { CompileCache } from '../spec/compile-cache.js';
-import { gramOptionsOf } from '../spec/collect.js';
-import { compileParsed, loadSpecificationsWith, type Specifications } from '../spec/load.js';
-import type { ToolSpecification } from '../spec/tool-spec.js';
+import { SpecCodes } from '../types/codes.js';
+import type { CompileCache } from '../specification/compile-cache.js';
+import { gramOptionsOf } from '../specification/collect.js';
+import { compileParsed, loadSpecificationsWith, type Specifications } from '../specification/load.js';
+import type { ToolSpecification } from '../specification/tool-spec.js';
 
 // -------------------------------------------------------------------------------------------------
 // model

@@ -5,10 +5,10 @@
  */
 import type { ModelError, ToolDefinition } from '../agent/model.js';
 import type { JsonObject } from '../core/json-schema.js';
-import type { Dialect } from '../spec/dialects/dialect.js';
-import { exportTools } from '../spec/dialects/export-tools.js';
-import { normalizeArguments } from '../spec/dialects/normalize-arguments.js';
-import { providerToolName, toolNameMap, type ToolNameMap } from '../spec/dialects/tool-names.js';
+import type { Dialect } from '../schema/dialects/dialect.js';
+import { exportTools } from '../schema/dialects/export-tools.js';
+import { normalizeArguments } from '../schema/dialects/normalize-arguments.js';
+import { providerToolName, toolNameMap, type ToolNameMap } from '../schema/dialects/tool-names.js';
 import { configurationError } from './model-error.js';
 
 // -------------------------------------------------------------------------------------------------

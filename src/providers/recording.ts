@@ -11,13 +11,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Either, left, right } from '../core/either.js';
+import { type Either, left, right, isLeft } from '../core/either.js';
 import * as t from 'io-ts';
 import type { ModelError, ModelRequest, ModelResult } from '../agent/model.js';
 import { AgentCodes, type ModelErrorCode } from '../agent/codes.js';
 import { configurationError, modelError } from './model-error.js';
 import { diffJson } from '../core/json-diff.js';
-import { displayPath } from '../spec/describe-value.js';
+import { displayPath } from '../types/describe-value.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -113,7 +113,7 @@ export const parseRecording = (text: string, file = 'the recording'): Either<Mod
     return left(configurationError(`${file} is not JSON: ${e instanceof Error ? e.message : String(e)}`));
   }
   const decoded = RecordingC.decode(json);
-  if (decoded._tag === 'Left') return left(configurationError(`${file} is not a gramkit replay file (${describeDecodeError(decoded.left)})`));
+  if (isLeft(decoded)) return left(configurationError(`${file} is not a gramkit replay file (${describeDecodeError(decoded.left)})`));
   return right(withErrorCodes(decoded.right as unknown as Recording));
 };
 

@@ -5,7 +5,7 @@
  * nothing here reads the environment. Never falls back to another model: `openai/...` without a
  * key is a `CONFIGURATION_ERROR`, not the offline model.
  */
-import { type Either, right } from '../core/either.js';
+import { type Either, right, isLeft } from '../core/either.js';
 import type { Model, ModelError } from '../agent/model.js';
 import { anthropicModel, type AnthropicOptions } from './anthropic.js';
 import { geminiModel, type GeminiOptions } from './gemini.js';
@@ -40,14 +40,14 @@ export interface CreateModelOptions extends OpenAIOptions, OpenAIResponsesOption
  */
 export const createModel = (id: string, options: CreateModelOptions = {}): Either<ModelError, Model> => {
   const parsed = parseModelId(id);
-  if (parsed._tag === 'Left') return parsed;
+  if (isLeft(parsed)) return parsed;
   const p = parsed.right;
   switch (p.provider) {
     case 'offline':
       return right(offlineModel({ id: id.trim() }));
     case 'replay': {
       const recording = loadRecording(p.file, options.cwd);
-      if (recording._tag === 'Left') return recording;
+      if (isLeft(recording)) return recording;
       return right(replayModel(recording.right, { id: id.trim(), ...(options.replayMatch !== undefined ? { match: options.replayMatch } : {}) }));
     }
     case 'openai':

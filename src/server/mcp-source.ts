@@ -24,7 +24,7 @@
  * hundred thousand. Then the subscribers are told (`notifications/tools/list_changed`).
  */
 import type { Catalog } from '../catalog/catalog.js';
-import type { ToolRecord } from '../catalog/records.js';
+import type { ToolRecord } from '../catalog/records/records.js';
 import { retryableCode } from '../core/codes.js';
 import { type CodedError, codedError, type Result } from '../core/result.js';
 import { type BoundTool, bindTool } from '../library/bind.js';
@@ -37,6 +37,7 @@ import { type ApprovalQueue, queueApprover } from '../policy/approval-queue.js';
 import { Scopes } from './codes.js';
 import { requireScope } from './scopes.js';
 import type { Mount } from './service.js';
+import { isLeft } from '../core/either.js';
 
 export interface CatalogToolSource extends McpToolSource {
   readonly subscribe: (onChange: () => void) => () => void;
@@ -121,7 +122,7 @@ export const catalogToolSource = (catalog: Catalog, options: { readonly approval
     const shape = b.value.tool.name === name ? b.value.tool : createTool(name, b.value.tool.description, b.value.tool.schema, b.value.tool.invoke, b.value.tool);
     const tool = throughCatalog(catalog, record, shape);
     const bound = bindTool({ ...b.value.spec, name }, registerTool(tool.name, tool, emptyToolLibrary), b.value.options);
-    if (bound._tag !== 'Right') return undefined;
+    if (isLeft(bound)) return undefined;
     made.set(record.toolID, { key, bound: bound.right });
     return bound.right;
   };

@@ -5,7 +5,7 @@
  * (`GET …/version/{v}/gram`), and a check of a tool without writing it (`POST /tools/tools/check`).
  */
 import type { InvokeOptions } from '../catalog/catalog-types.js';
-import { newId } from '../catalog/ids.js';
+import { newId } from '../catalog/records/ids.js';
 import type { CatalogResult } from '../catalog/result.js';
 import { queueApprover } from '../policy/approval-queue.js';
 import { httpStatusOf } from '../core/codes.js';

@@ -5,7 +5,7 @@
  * shape.
  */
 import type { JsonObject } from '../core/json-schema.js';
-import { TOOL_TYPES } from '../catalog/records.js';
+import { TOOL_TYPES } from '../catalog/records/records.js';
 
 export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-7[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$';
 /** A tool slug: single underscores inside (never `__`, nor one at an end); the length (64 runes) is checked by the catalog (patterns run on a linear-time engine: no lookahead). */

@@ -23,7 +23,7 @@ import { Hono } from 'hono';
 import type { Catalog } from '../catalog/catalog.js';
 import type { JsonObject } from '../core/json-schema.js';
 import type { ApprovalQueue } from '../policy/approval-queue.js';
-import { compileSchema, type CompiledSchema } from '../spec/validate.js';
+import { compileSchema, type CompiledSchema } from '../schema/validate.js';
 import { ServiceCodes } from './codes.js';
 import { openApiDocument } from './openapi.js';
 import { problem, problemResponse } from './problem.js';
@@ -36,6 +36,7 @@ import { approvalRoutes } from './routes-approvals.js';
 import { experimentRoutes } from './routes-experiments.js';
 import { eventsRoute } from './routes-events.js';
 import { healthRoute, monitorRoutes, registryRoutes } from './routes-registry.js';
+import { isLeft } from '../core/either.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -248,7 +249,7 @@ export const createService = (options: ServiceOptions): Service => {
   for (const r of routes) {
     if (r.body === undefined) continue;
     const compiled = compileSchema(r.body.schema);
-    if (compiled._tag === 'Left') throw new Error(`the body schema of ${r.operationId} does not compile: ${compiled.left.message}`);
+    if (isLeft(compiled)) throw new Error(`the body schema of ${r.operationId} does not compile: ${compiled.left.message}`);
     validators.set(r, compiled.right);
   }
 

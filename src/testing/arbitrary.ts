@@ -5,14 +5,14 @@
  * schema").
  *
  * Not part of the main entry point (fast-check is a development dependency): import it from
- * `gramkit/src/spec/arbitrary` in tests. Where keywords combine in ways no generator follows
+ * `gramkit/testing` in tests. Where keywords combine in ways no generator follows
  * directly (a pattern with length bounds, a union of constrained members) values are filtered
  * with the ADT's own checker, so every value produced is valid.
  */
 import fc from 'fast-check';
 import type { JsonValue } from '../core/json-schema.js';
-import type { Field, Keywords, Type } from '../spec/types.js';
-import { isValueOf } from '../spec/value-check.js';
+import type { Field, Keywords, Type } from '../types/types.js';
+import { isValueOf } from '../types/value-check.js';
 import { stableStringify } from '../core/stable-json.js';
 
 // -------------------------------------------------------------------------------------------------

@@ -23,9 +23,9 @@ import type { HttpDispatcher } from '../net/dispatcher.js';
 import { error, type Diagnostic } from '../core/diagnostic.js';
 import type { Tool } from '../library/tool.js';
 import { toolLibrary, type ToolLibrary } from '../library/tool-library.js';
-import { type KnownTools, type Specifications } from '../spec/load.js';
-import { loadSpecificationFiles } from '../spec/load-files.js';
-import type { ToolSpecification } from '../spec/tool-spec.js';
+import { type KnownTools, type Specifications } from '../specification/load.js';
+import { loadSpecificationFiles } from '../specification/load-files.js';
+import type { ToolSpecification } from '../specification/tool-spec.js';
 import type { JsonValue } from '../core/json-schema.js';
 import { toolKind } from './kinds.js';
 import type { SecretProvider } from '../core/redact.js';
@@ -87,7 +87,7 @@ export const declarativeLibrary = (specs: Iterable<ToolSpecification>, options: 
   for (const spec of specs) {
     const t = declaredTool(spec, options);
     if (t === undefined) continue;
-    if (t._tag === 'Left') problems.push(...t.left);
+    if (isLeft(t)) problems.push(...t.left);
     else tools.push(t.right);
   }
   return problems.length > 0 ? left(problems) : right(toolLibrary(tools));
@@ -106,7 +106,7 @@ export const loadDeclarativeLibrary = async (
     ...(options.strict !== undefined ? { strict: options.strict } : {}),
     ...(options.knownTools !== undefined ? { knownTools: options.knownTools } : {}),
   });
-  if (loaded._tag === 'Left') return loaded;
+  if (isLeft(loaded)) return loaded;
   const library = declarativeLibrary(loaded.right.tools, options);
-  return library._tag === 'Left' ? library : right({ library: library.right, specifications: loaded.right });
+  return isLeft(library) ? library : right({ library: library.right, specifications: loaded.right });
 };

@@ -4,8 +4,8 @@
  * read without loading the implementations: a command that only needs to know (`gramkit check` on
  * a file that declares none) does not pay for the HTTP and command tools.
  */
-import { IMPLEMENTATION_PROPERTIES, IMPLEMENTATION_PROPERTY_NAMES, type SelfImplementationProperty } from '../spec/specifications.js';
-import type { ToolSpecification } from '../spec/tool-spec.js';
+import { IMPLEMENTATION_PROPERTIES, IMPLEMENTATION_PROPERTY_NAMES, type SelfImplementationProperty } from '../specification/specifications.js';
+import type { ToolSpecification } from '../specification/tool-spec.js';
 
 /** A kind a specification implements by itself (`http`, `command`). */
 export type ImplementationKind = SelfImplementationProperty;

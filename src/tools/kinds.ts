@@ -2,13 +2,13 @@
  * The implementation kinds: one module each under kinds/ (kinds/kind.ts says what a kind is), one
  * line each here. Everything that differs between kinds is looked up here: a specification's
  * declarative tools (declarative.ts), a catalog record's content checks, defaults, availability
- * and tool (catalog/content.ts, catalog/implementation.ts), what a request may register
+ * and tool (catalog/records/content.ts, catalog/records/implementation.ts), what a request may register
  * (catalog/program-guard.ts) and the service's `type` enums (server/schemas.ts). The names are the
- * specification's implementation properties (spec/specifications.ts `IMPLEMENTATION_PROPERTIES`);
+ * specification's implementation properties (specification/specifications.ts `IMPLEMENTATION_PROPERTIES`);
  * the type below makes the compiler ask for a module per name and a name per module.
  * test/architecture/kinds.test.ts keeps kind names out of switches and comparisons elsewhere.
  */
-import { IMPLEMENTATION_PROPERTY_NAMES, type ImplementationProperty } from '../spec/specifications.js';
+import { IMPLEMENTATION_PROPERTY_NAMES, type ImplementationProperty } from '../specification/specifications.js';
 import { builtinKind } from './kinds/builtin.js';
 import { commandKind } from './kinds/command.js';
 import { functionKind } from './kinds/function.js';

@@ -8,7 +8,7 @@
  * its declarations import, following the shared chunks they import: only fp-ts (its `Either` is
  * part of the API), Node's own modules and the entry's optional peers. io-ts belongs to
  * `gramkit/types` alone (it exports the io-ts codecs of the JSON form); the root's decoders keep
- * io-ts out of their types (spec/json-form.ts against spec/json-codecs.ts).
+ * io-ts out of their types (specification/json-form.ts against specification/json-codecs.ts).
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -12,7 +12,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { TOOL_TYPES } from 'gramkit/catalog';
-import { IMPLEMENTATION_PROPERTIES } from '../../src/spec/specifications.js';
+import { IMPLEMENTATION_PROPERTIES } from '../../src/specification/specifications.js';
 import { KINDS } from '../../src/tools/kinds.js';
 import { fullToken, harness } from '../server/support.js';
 
@@ -38,7 +38,7 @@ const SCOPE = ['tools/', 'catalog/', 'server/', 'cli/', 'agent/', 'library/', 'p
 /** Where a kind's name is read on purpose, and why. */
 const ALLOWED: Readonly<Record<string, string>> = {
   // a tool.json's `type: "go"` (seed 000) is read as a function tool: its block's `function` or `goFunc`
-  'catalog/tool-json.ts': "impl['function']",
+  'catalog/records/tool-json.ts': "impl['function']",
 };
 
 describe('one registry of implementation kinds', () => {

@@ -1,5 +1,5 @@
 /**
- * docs/architecture.md's "Layout" names every module of src/: each folder's line (`src/spec/`,
+ * docs/architecture.md's "Layout" names every module of src/: each folder's line (`src/schema/`,
  * `  http/` under `src/tools/`) names each `.ts` module of that folder, so a module added, moved or
  * renamed shows in the doc. Each layer's `codes.ts` is said once for all; the files of the
  * built-in tools are said as "one file per tool" (their names are the tools' names of
@@ -37,8 +37,8 @@ describe('docs/architecture.md, Layout', () => {
       .filter((e) => e.isDirectory())
       .flatMap((e) => [e.name, ...readdirSync(`${ROOT}src/${e.name}`, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `${e.name}/${d.name}`)]);
     const described = [...groups.keys()];
-    // folders described as a whole by their parent's line: cli/commands/*, cli/actions/*, spec/dialects/, server/ui/
-    const wholes = ['cli/commands', 'cli/actions', 'spec/dialects', 'server/ui'];
+    // folders described as a whole by their parent's line: cli/commands/*, cli/actions/*, schema/dialects/, server/ui/
+    const wholes = ['cli/commands', 'cli/actions', 'schema/dialects', 'server/ui'];
     expect(folders.filter((f) => !described.includes(f) && !wholes.includes(f))).toEqual([]);
     expect(described.filter((g) => !existsSync(`${ROOT}src/${g}`))).toEqual([]);
   });

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
 /** The modules that parse gram text or specifications (value imports of them; types are fine). */
-const PARSERS = ['gram/parse.ts', 'gram/fast-parser.ts', 'spec/load.ts', 'spec/collect.ts', 'spec/load-files.ts'];
+const PARSERS = ['gram/parse.ts', 'gram/fast-parser.ts', 'specification/load.ts', 'specification/collect.ts', 'specification/load-files.ts'];
 
 const COMMANDS = ['run', 'invoke', 'mcp', 'ab', 'worker', 'serve', 'check'];
 
@@ -47,6 +47,6 @@ describe('one parse of a specification file', () => {
   });
 
   it('the project layer parses through analyzeGram and compiles the parsed document', () => {
-    expect(importsOf('project/project-file.ts')).toEqual(expect.arrayContaining(['gram/parse.ts', 'spec/load.ts']));
+    expect(importsOf('project/project-file.ts')).toEqual(expect.arrayContaining(['gram/parse.ts', 'specification/load.ts']));
   });
 });

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bindTool, createTool, type JsonObject, type JsonSchema, toolLibrary, type ToolSpecification, ToolCodes } from '../../src/index.js';
-import { compileSchema } from '../../src/spec/validate.js';
+import { compileSchema } from '../../src/schema/validate.js';
 
 const spec = (schema: JsonObject, description = 'Another description'): ToolSpecification => ({ name: 'capital_of', description, typeSignature: '', schema, outputSchema: { type: 'string' } });
 const obj = (properties: Record<string, JsonSchema>, required: string[] = [], extra: Record<string, unknown> = {}): JsonObject => ({ type: 'object', properties, required, ...extra }) as JsonObject;

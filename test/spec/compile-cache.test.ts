@@ -1,13 +1,13 @@
 /**
- * The language server's memo of compiled tools (src/spec/compile-cache.ts): loading a document
+ * The language server's memo of compiled tools (src/specification/compile-cache.ts): loading a document
  * edited step by step with the memo gives exactly what loading each text afresh gives (the
  * specifications, their signatures' places, every diagnostic at its place), whatever the edits:
  * a type broken and fixed, lines inserted above, tools removed, duplicated or referring to others.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CompileCache } from '../../src/spec/compile-cache.js';
-import { loadSpecifications, loadSpecificationsWith } from '../../src/spec/load.js';
+import { CompileCache } from '../../src/specification/compile-cache.js';
+import { loadSpecifications, loadSpecificationsWith } from '../../src/specification/load.js';
 
 const tool = (i: number, type: string): string => `[tool_${i}:Tool {description: "Tool ${i}"} |\n  (city::${type} {minLength: 1})==>(days::Integer {range: 1..7, default: 1})==>(::String)\n]`;
 /** A tool whose `(city)` refers to the definition of another signature. */

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-const INFER = fileURLToPath(new URL('../../src/spec/infer.js', import.meta.url));
+const INFER = fileURLToPath(new URL('../../src/types/infer.js', import.meta.url));
 
 const typecheck = (body: string): string[] => {
   const dir = mkdtempSync(join(tmpdir(), 'gramkit-infer-'));

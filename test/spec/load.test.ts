@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Diagnostic, type Specifications, createToolSpecification, encodeSpecifications, formatDiagnostics, loadSpecificationFiles, loadSpecifications, parseSpecifications, printSpecifications, validateToolArgs } from '../../src/index.js';
-import { compiledSchemaCount } from '../../src/spec/validate.js';
+import { compiledSchemaCount } from '../../src/schema/validate.js';
 
 const ok = (text: string, options = {}): Specifications => {
   const r = parseSpecifications(text, options);

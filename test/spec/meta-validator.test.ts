@@ -1,5 +1,5 @@
 /**
- * The 2020-12 meta-schema's validator generated ahead of time (src/spec/meta-validator.ts) in
+ * The 2020-12 meta-schema's validator generated ahead of time (src/schema/meta-validator.ts) in
  * place of the one ajv compiles on the first schema of a process: in sync with the ajv installed,
  * and `compileSchema` accepts and refuses exactly the schemas, with exactly the messages, of an
  * ajv that checks schemas itself.

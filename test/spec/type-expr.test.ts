@@ -4,7 +4,7 @@ import { parseTypeExpression, printTypeExpression, toJsonSchema, typeEquals } fr
 import { typeArb } from './support/arbitraries.js';
 import { type Type } from '../../src/index.js';
 import { foldType, anyType, arrayType, tupleType, objectType, unionType, field, primitiveType, stripSpans } from '../../src/entries/types.js';
-import { isExpressible } from '../../src/spec/type-expr.js';
+import { isExpressible } from '../../src/types/type-expr.js';
 
 /** The same type without keywords and with open objects: what a type expression can write. */
 const bare: (t: Type) => Type = foldType<Type>({

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileSchema, validateValue } from '../../src/spec/validate.js';
-import { displayPath } from '../../src/spec/describe-value.js';
+import { compileSchema, validateValue } from '../../src/schema/validate.js';
+import { displayPath } from '../../src/types/describe-value.js';
 
 const schema = {
   type: 'object',

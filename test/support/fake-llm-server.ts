@@ -21,8 +21,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkExportedTool } from '../../src/spec/dialects/check-dialect.js';
-import { sanitizeToolName } from '../../src/spec/dialects/tool-names.js';
+import { checkExportedTool } from '../../src/schema/dialects/check-dialect.js';
+import { sanitizeToolName } from '../../src/schema/dialects/tool-names.js';
 
 // -------------------------------------------------------------------------------------------------
 // model

@@ -22,10 +22,10 @@ import { checkAnswerChecks } from '../../agent/experiment-scoring.js';
 import { checkExpectedToolCalls } from '../../agent/tool-call-match.js';
 import { type ExperimentExecutor, type ExperimentInput, type ExperimentRunKey, type ExperimentVariant, runExperiment } from '../../agent/experiment.js';
 import { experimentVariants } from '../../agent/experiment-variants.js';
-import { isLeft } from '../../core/either.js';
+import { isLeft, isRight } from '../../core/either.js';
 import { loadSpecSource } from './spec-source.js';
 import { renderDiagnostics } from './gram-report.js';
-import type { ToolSpecification } from '../../spec/tool-spec.js';
+import type { ToolSpecification } from '../../specification/tool-spec.js';
 import { EXPERIMENT_COLUMNS, formatExperimentReport } from '../../agent/experiment-report.js';
 import { experimentHtml } from '../../agent/experiment-html.js';
 import type { Model } from '../../agent/model.js';
@@ -42,7 +42,7 @@ import { loadScorers } from './ab-scorers.js';
 import { cachedModel } from './ab-cache.js';
 import { progressBar } from './ab-progress.js';
 import type { ExperimentScorer } from '../../agent/experiment-scoring.js';
-import type { AgentSpecification } from '../../spec/agent-spec.js';
+import type { AgentSpecification } from '../../specification/agent-spec.js';
 import type { ToolLibrary } from '../../library/tool-library.js';
 import { reportError, usageError } from '../report.js';
 import { CliCodes } from '../codes.js';
@@ -426,7 +426,7 @@ export const planExperiment = async (ctx: CommandContext, file: string, options:
   const { io } = ctx;
   const known = sources.flatMap((s) => s.specifications);
   const loaded = await loadAgent(ctx, file, options.agent, known);
-  if (loaded._tag === 'Left') return loaded.left.code;
+  if (isLeft(loaded)) return loaded.left.code;
   const agent = loaded.right.agent;
   if (options.inputs === undefined) return EXIT_USAGE;
 
@@ -446,12 +446,12 @@ export const planExperiment = async (ctx: CommandContext, file: string, options:
   const libraries: Array<{ readonly name: string; readonly library: ToolLibrary }> = [];
   for (const [i, ref] of refs.entries()) {
     const library = await agentLibrary(ctx, loaded.right, [ref], workspacePath);
-    if (library._tag === 'Left') return library.left.code;
+    if (isLeft(library)) return library.left.code;
     libraries.push({ name: names[i] as string, library: library.right });
   }
   for (const [i, source] of sources.entries()) {
     const library = await agentLibrary(ctx, loaded.right, [], workspacePath, await catalogLibrary(source, agent));
-    if (library._tag === 'Left') return library.left.code;
+    if (isLeft(library)) return library.left.code;
     libraries.push({ name: names[refs.length + i] as string, library: library.right });
   }
   const specs = await specVariants(ctx, file, agent, options.spec ?? [], known);
@@ -472,11 +472,11 @@ export const planExperiment = async (ctx: CommandContext, file: string, options:
       ...(replayMatch === 'exact' || replayMatch === 'sequence' ? { replayMatch } : {}),
     };
     const model = agentModel(ctx, agent, choice);
-    if (model._tag === 'Left') return model.left.code;
+    if (isLeft(model)) return model.left.code;
     const shared = cached(model.right);
     // a replay by sequence starts over in each run; scripted calls come before the model's answer
     const perRun = (key: ExperimentRunKey): Model => {
-      const base = fresh ? cached(((x) => (x._tag === 'Right' ? x.right : shared))(agentModel(ctx, agent, choice))) : shared;
+      const base = fresh ? cached(((x) => (isRight(x) ? x.right : shared))(agentModel(ctx, agent, choice))) : shared;
       const steps = parsed.scripts[key.input];
       return steps !== undefined ? withScriptedCalls(steps, base) : base;
     };

@@ -10,16 +10,16 @@
  * (`CATALOG_TOOL_UNAVAILABLE`), which the model reads, after the warning the run prints.
  */
 import type { Reportable } from '../../core/format-error.js';
-import type { AgentSpecification } from '../../spec/agent-spec.js';
+import type { AgentSpecification } from '../../specification/agent-spec.js';
 import type { Catalog } from '../../catalog/catalog.js';
 import { agentNames, servedNameOf } from '../../catalog/served-names.js';
 import { ToolFailure } from '../../library/result.js';
 import { createTool, type Tool } from '../../library/tool.js';
 import { checkedValue } from '../../core/either.js';
-import { checkToolSpecification } from '../../spec/tool-spec.js';
+import { checkToolSpecification } from '../../specification/tool-spec.js';
 import type { CatalogError } from '../../catalog/result.js';
 import { emptyToolLibrary, registerTool, type ToolLibrary } from '../../library/tool-library.js';
-import type { ToolSpecification } from '../../spec/tool-spec.js';
+import type { ToolSpecification } from '../../specification/tool-spec.js';
 import { ok, type Result } from '../../core/result.js';
 import type { CliIO } from '../io.js';
 import { openCliCatalog } from './catalog-store.js';

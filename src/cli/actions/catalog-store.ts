@@ -7,8 +7,8 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { type Catalog, type CatalogOptions, openCatalog } from '../../catalog/catalog.js';
-import type { CatalogBackend } from '../../catalog/backend.js';
-import { openFileStore } from '../../catalog/file-store.js';
+import type { CatalogBackend } from '../../catalog/stores/backend.js';
+import { openFileStore } from '../../catalog/stores/file-store.js';
 import { err, ok, type Result } from '../../core/result.js';
 import type { Reportable } from '../../core/format-error.js';
 import { CatalogCodes } from '../../catalog/codes.js';
@@ -38,7 +38,7 @@ export const storeLocation = (choice: StoreChoice, io: CliIO): { readonly locati
 /** The Redis client (about 500 files) is loaded only when a Redis URL is given: a command on files never pays for it. */
 const openBackend = async (location: string, io: CliIO): Promise<CatalogBackend> => {
   if (!isRedisUrl(location)) return openFileStore(isAbsolute(location) ? location : resolve(io.cwd, location));
-  const { openRedisStore } = await import('../../catalog/redis-store.js');
+  const { openRedisStore } = await import('../../catalog/stores/redis-store.js');
   return openRedisStore(location);
 };
 

@@ -10,21 +10,21 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import type { Catalog, ToolRef } from '../../catalog/catalog.js';
 import { CatalogCodes } from '../../catalog/codes.js';
-import { contentToGram } from '../../catalog/content.js';
-import { newId, isUuidV7 } from '../../catalog/ids.js';
-import { isSlug, slugOfRegistryId } from '../../catalog/slug.js';
-import type { ToolRecord } from '../../catalog/records.js';
+import { contentToGram } from '../../catalog/records/content.js';
+import { newId, isUuidV7 } from '../../catalog/records/ids.js';
+import { isSlug, slugOfRegistryId } from '../../catalog/records/slug.js';
+import type { ToolRecord } from '../../catalog/records/records.js';
 import { type CatalogResult, catalogCodes } from '../../catalog/result.js';
-import { decodeStoredTool } from '../../catalog/tool-json.js';
+import { decodeStoredTool } from '../../catalog/records/tool-json.js';
 import { isJsonObject } from '../../core/json.js';
 import type { JsonObject } from '../../core/json-schema.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
-import { parseSpecifications } from '../../spec/load.js';
-import { printToolSpecification } from '../../spec/serialize.js';
+import { parseSpecifications } from '../../specification/load.js';
+import { printToolSpecification } from '../../specification/serialize.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { openCliCatalog, storeLocation } from './catalog-store.js';
 import { functionLibraries } from './spec-source.js';
-import { isLeft } from '../../core/either.js';
+import { isLeft, isRight } from '../../core/either.js';
 import { reportError, usageError } from '../report.js';
 import { CliCodes } from '../codes.js';
 
@@ -198,7 +198,7 @@ const readText = async (r: Run, file: string): Promise<string | undefined> => {
  */
 const gramTools = (text: string, file: string): { readonly tools: ReadonlyArray<{ readonly name: string; readonly slug: string; readonly version?: string; readonly gram: string }>; readonly problem?: string } => {
   const parsed = parseSpecifications(text, { filename: file });
-  if (parsed._tag === 'Left') return { tools: [], problem: formatDiagnostics(parsed.left, text, { filename: file }) };
+  if (isLeft(parsed)) return { tools: [], problem: formatDiagnostics(parsed.left, text, { filename: file }) };
   return {
     tools: parsed.right.tools.map((s) => {
       const v = s.metadata?.['version'];
@@ -315,7 +315,7 @@ const importFile = async (r: Run, file: string): Promise<number> => {
   const items: Array<{ readonly bundleID: string; readonly slug: string; readonly version: string; readonly body: unknown }> = [];
   for (const t of doc['tools']) {
     const stored = decodeStoredTool(t);
-    if (stored._tag === 'Left') {
+    if (isLeft(stored)) {
       reportError(r.ctx.io, { reason: CatalogCodes.INVALID_RECORD, message: `a tool record does not decode: ${stored.left.map((d) => d.message).join('; ')}` });
       code = EXIT_FAILURE;
       continue;
@@ -454,15 +454,15 @@ const exportCatalog = async (r: Run): Promise<number> => {
     for (const t of p.value.tools) {
       if (t['isBuiltIn'] === true) continue;
       const d = decodeStoredTool(Object.fromEntries(Object.entries(t).filter(([k]) => !['bundleSlug', 'available', 'unavailableReason', 'callCount', 'lastCalledAt'].includes(k))));
-      if (d._tag === 'Right') tools.push(d.right);
+      if (isRight(d)) tools.push(d.right);
     }
     token = p.value.nextPageToken;
   } while (token !== undefined);
-  const { encodeTool } = await import('../../catalog/tool-json.js');
-  const { encodeBundle, decodeStoredBundle } = await import('../../catalog/bundle-json.js');
+  const { encodeTool } = await import('../../catalog/records/tool-json.js');
+  const { encodeBundle, decodeStoredBundle } = await import('../../catalog/records/bundle-json.js');
   const text =
     format === 'json'
-      ? `${JSON.stringify({ bundles: bundles.flatMap((b) => { const d = decodeStoredBundle(b); return d._tag === 'Right' ? [encodeBundle(d.right)] : []; }), tools: tools.map(encodeTool) }, null, 2)}\n`
+      ? `${JSON.stringify({ bundles: bundles.flatMap((b) => { const d = decodeStoredBundle(b); return isRight(d) ? [encodeBundle(d.right)] : []; }), tools: tools.map(encodeTool) }, null, 2)}\n`
       : `${tools.map((t) => `// ${t.toolID} in bundle ${t.bundleID}${t.isEnabled ? '' : ' (disabled)'}\n${contentToGram(t)}`).join('\n\n')}\n`;
   if (r.options.out === undefined) r.ctx.io.stdout(text);
   else {

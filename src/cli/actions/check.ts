@@ -4,7 +4,7 @@
  * reports every error and warning, then a summary:
  *
  * - the gram syntax, and the specifications: types, properties, defaults, agents' tools (the
- *   pipeline of `src/spec/load.ts`, shared with every command through `specsOfSource`);
+ *   pipeline of `src/specification/load.ts`, shared with every command through `specsOfSource`);
  * - the implementations a file declares itself (`http: {...}`, `command: {...}`);
  * - the header's `library` and each agent's `model` (their form: nothing is loaded or called);
  * - with `--library`, the binding: every tool of the file the library implements matches its
@@ -13,14 +13,14 @@
  * Exit 1 when any file has an error (with `--strict`, a warning too).
  */
 import { error, type Diagnostic } from '../../core/diagnostic.js';
-import { isLeft } from '../../core/either.js';
+import { isLeft, isRight } from '../../core/either.js';
 import type { Span } from '../../core/span.js';
 import { unescapePointer } from '../../core/json-pointer.js';
 import { hasTool, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
 import { parseModelId } from '../../providers/model-id.js';
-import type { Specifications } from '../../spec/load.js';
-import type { CompileCache } from '../../spec/compile-cache.js';
-import type { ToolSpecification } from '../../spec/tool-spec.js';
+import type { Specifications } from '../../specification/load.js';
+import type { CompileCache } from '../../specification/compile-cache.js';
+import type { ToolSpecification } from '../../specification/tool-spec.js';
 import { HttpCodes } from '../../tools/http/codes.js';
 import { CliCodes } from '../codes.js';
 import { EXIT_FAILURE, EXIT_OK, type CommandContext } from '../context.js';
@@ -85,10 +85,10 @@ const runChecks = async (ctx: CommandContext, { source, specs, header }: Project
   for (const a of specs.agents) {
     if (a.model === undefined) continue;
     const m = parseModelId(a.model);
-    if (m._tag === 'Left') out.push(error(m.left.reason, `agent \`${a.name}\`: ${m.left.message}`, { file: source.name, hint: '`gramkit run --model` can override it' }));
+    if (isLeft(m)) out.push(error(m.left.reason, `agent \`${a.name}\`: ${m.left.message}`, { file: source.name, hint: '`gramkit run --model` can override it' }));
   }
   const declared = await declaredLibraryOf(toolsOf(specs).filter((t) => !builtins.has(t.name)), ctx, workspace);
-  if (declared?._tag === 'Left') out.push(...declared.left.map(secretsAreEnvironment));
+  if (declared !== undefined && isLeft(declared)) out.push(...declared.left.map(secretsAreEnvironment));
   return out;
 };
 
@@ -98,20 +98,20 @@ const bindChecks = async (ctx: CommandContext, source: SpecSource, specs: Specif
   const libraries: ToolLibrary[] = [];
   for (const ref of refs) {
     const lib = await loadLibraryArgument(ctx, ref, workspace);
-    if (lib._tag === 'Left') out.push(...lib.left);
+    if (isLeft(lib)) out.push(...lib.left);
     else libraries.push(lib.right);
   }
   if (out.length > 0) return out;
   const tools = toolsOf(specs).filter((t) => !builtins.has(t.name));
   const provided = (name: string): boolean => libraries.some((l) => hasTool(name, l));
   const declared = await declaredLibraryOf(tools.filter((t) => !provided(t.name)), ctx, workspace);
-  const library = unionLibraries(...(declared?._tag === 'Right' ? [declared.right] : []), ...libraries);
+  const library = unionLibraries(...(declared !== undefined && isRight(declared) ? [declared.right] : []), ...libraries);
   const { bindTool, formatBindError } = await import('../../library/bind.js');
   for (const t of tools) {
     if (!provided(t.name) && declaresImplementation(t)) continue; // checked with the declarations
     const b = bindTool(t, library);
     // each error at its tool, each difference on its own line at the parameter it concerns (as invoke lists them)
-    if (b._tag === 'Left') for (const e of b.left) out.push(locateBindError(e, t.name, source.text, formatBindError));
+    if (isLeft(b)) for (const e of b.left) out.push(locateBindError(e, t.name, source.text, formatBindError));
   }
   // the handler types the library modules are compiled against (gramkit types output)
   const { staleHandlerTypes } = await import('./handler-types.js');

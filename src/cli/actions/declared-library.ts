@@ -9,7 +9,7 @@ import type { Diagnostic } from '../../core/diagnostic.js';
 import { declarativeLibrary } from '../../tools/declarative.js';
 import { declaresImplementation } from '../../tools/declared-kind.js';
 import type { ToolLibrary } from '../../library/tool-library.js';
-import type { ToolSpecification } from '../../spec/tool-spec.js';
+import type { ToolSpecification } from '../../specification/tool-spec.js';
 import type { CliIO } from '../io.js';
 
 /**

@@ -14,7 +14,7 @@
 import { basename, extname } from 'node:path';
 import type { Diagnostic } from '../../core/diagnostic.js';
 import { formatDiagnostic, formatDiagnostics } from '../../core/format-diagnostic.js';
-import { type ImportFormat, type ImportReport, importDefinitions, importSucceeded, parseImportInput } from '../../spec/import.js';
+import { type ImportFormat, type ImportReport, importDefinitions, importSucceeded, parseImportInput } from '../../specification/import.js';
 import { codedError, err, ok } from '../../core/result.js';
 import { CliCodes } from '../codes.js';
 import { loadSource, type Loaded } from './gram-input.js';
@@ -22,6 +22,7 @@ import type { CommandContext } from '../context.js';
 import { isMcpAddress, openMcp } from './mcp-source.js';
 import { visibleControls } from '../terminal-text.js';
 import { reportError } from '../report.js';
+import { isLeft, isRight } from '../../core/either.js';
 
 export interface ImportCommandOptions {
   readonly from?: string;
@@ -36,7 +37,7 @@ const render = (d: Diagnostic): string => `${formatDiagnostic(d)}\n`;
 const loadInput = async (ctx: CommandContext, file: string): Promise<Loaded> => {
   if (!isMcpAddress(file)) return loadSource(ctx.io, file);
   const c = await openMcp(ctx, file);
-  if (c._tag === 'Left') return err(codedError(CliCodes.UNREADABLE, formatDiagnostics(c.left).trimEnd().replace(/^error\[[A-Z_]+\]: /, '')));
+  if (isLeft(c)) return err(codedError(CliCodes.UNREADABLE, formatDiagnostics(c.left).trimEnd().replace(/^error\[[A-Z_]+\]: /, '')));
   // gramkit servers' own _meta keys (a result's output schema) are read as the client reads them
   const { importableDefinition } = await import('../../mcp/import-tools.js');
   return ok({ name: file, text: JSON.stringify({ tools: c.right.definitions.map(importableDefinition) }) });
@@ -46,7 +47,7 @@ const CATALOG_FORMATS = ['tool-json', 'registry'];
 
 /** The definitions of an input, with the catalog's tool documents apart (a bootstrap's `{"tools": [...]}` opened). */
 const splitCatalogDocuments = async (values: ReadonlyArray<{ readonly value: unknown; readonly at: string }>, from: string | undefined) => {
-  const { catalogToolFormat } = await import('../../catalog/convert.js');
+  const { catalogToolFormat } = await import('../../catalog/records/convert.js');
   const catalog: Array<{ readonly value: unknown; readonly at: string }> = [];
   const other: Array<{ readonly value: unknown; readonly at: string }> = [];
   const isCatalogTool = (v: unknown): boolean => (from !== undefined ? CATALOG_FORMATS.includes(from) : catalogToolFormat(v) !== undefined);
@@ -69,21 +70,21 @@ const splitCatalogDocuments = async (values: ReadonlyArray<{ readonly value: unk
 
 /** `tool.json` records and registry Tool JSON as gram, through the catalog's codecs. */
 const importCatalogDocuments = async (ctx: CommandContext, values: ReadonlyArray<{ readonly value: unknown; readonly at: string }>, file: string, fallback: string | undefined): Promise<ImportReport> => {
-  const { contentEnvironment, catalogToolToGram } = await import('../../catalog/convert.js');
+  const { contentEnvironment, catalogToolToGram } = await import('../../catalog/records/convert.js');
   const { builtinTools } = await import('../../tools/builtin/builtin-tools.js');
   const env = contentEnvironment(new Map(builtinTools({ workspace: ctx.io.cwd, allowedHosts: [] }).map((t) => [t.name, t])));
-  const { parseSpecifications } = await import('../../spec/load.js');
+  const { parseSpecifications } = await import('../../specification/load.js');
   const grams: string[] = [];
   const tools: Array<ImportReport['tools'][number]> = [];
   for (const v of values) {
     const r = catalogToolToGram(v.value, env, values.length === 1 && fallback !== undefined ? { slug: fallback } : {});
     const where = (d: Diagnostic): Diagnostic => ({ ...d, message: `${file}${v.at === '' ? '' : ` ${v.at}`}: ${d.message}` });
-    if (r._tag === 'Left') {
+    if (isLeft(r)) {
       tools.push({ name: v.at === '' ? '#1' : v.at, format: 'jsonschema', diagnostics: r.left.map(where) });
       continue;
     }
     const specs = parseSpecifications(r.right.gram);
-    const spec = specs._tag === 'Right' ? specs.right.tools[0] : undefined;
+    const spec = isRight(specs) ? specs.right.tools[0] : undefined;
     grams.push(r.right.gram);
     tools.push({ name: r.right.slug, format: 'jsonschema', ...(spec !== undefined ? { spec } : {}), diagnostics: r.right.warnings.map((d) => ({ ...where(d), severity: 'warning' as const })) });
   }

@@ -10,8 +10,8 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { isLeft } from '../../core/either.js';
-import { parseSpecifications } from '../../spec/load.js';
-import { toolsToTypeScript } from '../../spec/to-typescript.js';
+import { parseSpecifications } from '../../specification/load.js';
+import { toolsToTypeScript } from '../../specification/to-typescript.js';
 import { VERSION } from '../version.js';
 import { EXIT_FAILURE, EXIT_OK, type CommandContext } from '../context.js';
 import { reportError, usageError } from '../report.js';

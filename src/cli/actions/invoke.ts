@@ -19,7 +19,7 @@ import { isLeft } from '../../core/either.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import { bindTool, formatBindError } from '../../library/bind.js';
 import { invokeJson, parseArguments } from '../../library/invoke.js';
-import type { ToolSpecification } from '../../spec/tool-spec.js';
+import type { ToolSpecification } from '../../specification/tool-spec.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { loadLibrary, type NamedLibrary } from './load-library.js';
 import { namedLibraries as builtinLibraries, readSpecSource, specsOfSource } from './spec-source.js';
@@ -136,7 +136,7 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
   }
   const library = resolved.value.library;
   const bound = bindTool(spec, library);
-  if (bound._tag === 'Left') return failed(bound.left.map(formatBindError).join('\n'));
+  if (isLeft(bound)) return failed(bound.left.map(formatBindError).join('\n'));
 
   // the call, through the policy gate of every command (arguments that are not JSON never reach
   // it: invokeJson refuses them)

@@ -23,7 +23,7 @@ import { extname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Either, left, right, leftOne } from '../../core/either.js';
 import { type Diagnostic, error } from '../../core/diagnostic.js';
-import type { ToolSpecification } from '../../spec/tool-spec.js';
+import type { ToolSpecification } from '../../specification/tool-spec.js';
 import { isTool, type Tool } from '../../library/tool.js';
 import { adoptLibrary, isToolLibrary, libraryEntries, lookupTool, registerTool, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
 

@@ -12,7 +12,7 @@
  *
  * The file's specifications are those of its last text that loaded, so hover and completion keep
  * working while a change is half typed. Each open document keeps its compiled tools from one change
- * to the next (spec/compile-cache.ts): a change recompiles only the tools whose text it touched.
+ * to the next (specification/compile-cache.ts): a change recompiles only the tools whose text it touched.
  */
 import { analyzeGram } from '../../gram/parse.js';
 import { formatGram } from '../../gram/print.js';
@@ -21,14 +21,14 @@ import { type Diagnostic as GramDiagnostic, error } from '../../core/diagnostic.
 import { CliCodes } from '../codes.js';
 import type { JsonValue } from '../../core/json-schema.js';
 import { isRecord } from '../../core/json.js';
-import { KEYWORDS } from '../../spec/keywords.js';
-import { TYPE_NAMES } from '../../spec/type-expr.js';
-import type { Specifications } from '../../spec/specifications.js';
+import { KEYWORDS } from '../../types/keywords.js';
+import { TYPE_NAMES } from '../../types/type-expr.js';
+import type { Specifications } from '../../specification/specifications.js';
 import type { SpecSource } from './spec-source.js';
 import { checkSource } from './check.js';
 import type { CommandContext } from '../context.js';
 import { isLeft } from '../../core/either.js';
-import { CompileCache } from '../../spec/compile-cache.js';
+import { CompileCache } from '../../specification/compile-cache.js';
 
 // -------------------------------------------------------------------------------------------------
 // what the server knows of a document

@@ -12,6 +12,7 @@ import type { McpConnection } from '../../mcp/client.js';
 import type { CommandContext } from '../context.js';
 import type { NamedLibrary } from './load-library.js';
 import { VERSION } from '../version.js';
+import { isLeft, isRight } from '../../core/either.js';
 
 export { isMcpAddress } from '../../mcp/address.js';
 
@@ -30,7 +31,7 @@ export const openMcp = (ctx: CommandContext, address: string): Promise<Either<Re
     open.set(address, connecting);
     ctx.defer(async () => {
       const c = await connecting;
-      if (c?._tag === 'Right') await c.right.close();
+      if (c !== undefined && isRight(c)) await c.right.close();
     });
   }
   return connecting;
@@ -40,7 +41,7 @@ export const openMcp = (ctx: CommandContext, address: string): Promise<Either<Re
 export const mcpLibrary = (ctx: CommandContext, address: string): NamedLibrary => {
   const connection = async (): Promise<McpConnection> => {
     const c = await openMcp(ctx, address);
-    if (c._tag === 'Left') throw new Error(formatDiagnostics(c.left).trimEnd());
+    if (isLeft(c)) throw new Error(formatDiagnostics(c.left).trimEnd());
     return c.right;
   };
   return {

@@ -16,7 +16,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { type Readable, Writable } from 'node:stream';
-import { type Either, left, right } from '../../core/either.js';
+import { type Either, left, right, isLeft } from '../../core/either.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import { formatError, type Reportable } from '../../core/format-error.js';
 import { ProjectCodes } from '../../project/codes.js';
@@ -24,7 +24,7 @@ import { CliCodes } from '../codes.js';
 import { bindAll, type BoundTools, formatBindError } from '../../library/bind.js';
 import type { Approver } from '../../policy/approvals.js';
 import { mutableToolSource } from '../../mcp/tool-source.js';
-import type { AgentSpecification } from '../../spec/agent-spec.js';
+import type { AgentSpecification } from '../../specification/agent-spec.js';
 import { serveMcpStdio } from '../../mcp/stdio-server.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { VERSION } from '../version.js';
@@ -72,7 +72,7 @@ const load = async (ctx: CommandContext, file: string, options: McpCommandOption
   const captured: CommandContext = { ...ctx, io: { ...ctx.io, stderr: (t) => void (problems += t) } };
   // the file's parse is traced on the real stderr (GRAMKIT_TRACE); an MCP server's connection is the captured context's
   const loaded = await loadSpecSource(isMcpAddress(file) ? captured : { ...captured, io: ctx.io }, file);
-  if (loaded._tag === 'Left') {
+  if (isLeft(loaded)) {
     const f = loaded.left;
     return left(f.message !== undefined ? rendered({ reason: CliCodes.UNREADABLE, message: f.message }) : renderDiagnostics(f.diagnostics, f.source?.text ?? '', f.source?.name ?? file));
   }
@@ -86,9 +86,9 @@ const load = async (ctx: CommandContext, file: string, options: McpCommandOption
   // gramkit's policies), under the user's libraries, which win on a shared name (src/project/library.ts)
   const itself = source.builtin ? BUILTIN : isMcpAddress(file) ? file : undefined;
   const library = await toolsLibrary(captured, specs.tools, source.name, header.library, options.library ?? [], workspace, undefined, itself);
-  if (library._tag === 'Left') return left(problems);
+  if (isLeft(library)) return left(problems);
   const bound = bindAll(specs.tools, library.right);
-  if (bound._tag === 'Left') return left(`${bound.left.map(formatBindError).join('\n\n')}\n`);
+  if (isLeft(bound)) return left(`${bound.left.map(formatBindError).join('\n\n')}\n`);
   // validators are compiled on a tool's first call: compile them now, so that no call pays for it
   // (the first compilation loads ajv's code, a few hundred milliseconds a client would see)
   for (const b of bound.right.tools) b.validators();
@@ -118,7 +118,7 @@ export const action = async (ctx: CommandContext, file: string, options: McpComm
     return EXIT_FAILURE;
   }
   const first = await load(ctx, file, options, workspace.value);
-  if (first._tag === 'Left') {
+  if (isLeft(first)) {
     io.stderr(first.left);
     return EXIT_FAILURE;
   }
@@ -131,7 +131,7 @@ export const action = async (ctx: CommandContext, file: string, options: McpComm
   const reload = (): void => {
     reloading = reloading.then(async () => {
       const next = await load(ctx, file, options, workspace.value);
-      if (next._tag === 'Left') io.stderr(`gramkit mcp: ${file} changed but cannot be served; still serving the previous tools\n${next.left}`);
+      if (isLeft(next)) io.stderr(`gramkit mcp: ${file} changed but cannot be served; still serving the previous tools\n${next.left}`);
       else source.set(next.right.bound, next.right.agents);
     });
   };

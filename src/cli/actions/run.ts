@@ -161,18 +161,18 @@ const runWith = async (ctx: CommandContext, file: string, message: string | unde
   const maxSteps = positiveInteger('--max-steps', options.maxSteps);
   const timeout = positiveInteger('--timeout', options.timeout);
   const loaded = await loadAgent(ctx, file, options.agent, source?.specifications ?? []);
-  if (loaded._tag === 'Left') return loaded.left.code;
+  if (isLeft(loaded)) return loaded.left.code;
   const fromCatalog = source !== undefined ? await (await import('./catalog-library.js')).catalogLibrary(source, loaded.right.agent) : undefined;
   const library = await agentLibrary(ctx, loaded.right, options.library ?? [], workspacePath, fromCatalog);
-  if (library._tag === 'Left') return library.left.code;
+  if (isLeft(library)) return library.left.code;
   const bound = bindAgent(loaded.right.agent, library.right);
-  if (bound._tag === 'Left') return printResult(ctx, { ok: false, error: bound.left }, options);
+  if (isLeft(bound)) return printResult(ctx, { ok: false, error: bound.left }, options);
   const model = agentModel(ctx, loaded.right.agent, {
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.record !== undefined ? { record: options.record } : {}),
   });
-  if (model._tag === 'Left') return model.left.code;
+  if (isLeft(model)) return model.left.code;
 
   const interactive = message === undefined && io.isTTY;
   const onEvent = options.debug === true ? (e: AgentEvent) => {

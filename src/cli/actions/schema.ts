@@ -7,14 +7,15 @@
  */
 import type { Diagnostic } from '../../core/diagnostic.js';
 import type { JsonObject, JsonValue } from '../../core/json-schema.js';
-import type { Specifications } from '../../spec/load.js';
+import type { Specifications } from '../../specification/load.js';
 import { didYouMean } from '../../core/suggest.js';
-import type { ToolSpecification } from '../../spec/tool-spec.js';
+import type { ToolSpecification } from '../../specification/tool-spec.js';
 import { loadSpecSource } from './spec-source.js';
 import { renderDiagnostics } from './gram-report.js';
 import type { CommandContext } from '../context.js';
 import { reportError, usageError } from '../report.js';
 import { CliCodes } from '../codes.js';
+import { isLeft } from '../../core/either.js';
 
 // -------------------------------------------------------------------------------------------------
 // shared: loading specifications for a command
@@ -24,7 +25,7 @@ import { CliCodes } from '../codes.js';
 export const loadSpecsForCli = async (ctx: CommandContext, file: string): Promise<Specifications | undefined> => {
   // a file, `-` or `builtin`; agents may name built-in tools (spec-source.ts)
   const loaded = await loadSpecSource(ctx, file);
-  if (loaded._tag === 'Left') {
+  if (isLeft(loaded)) {
     const f = loaded.left;
     if (f.message !== undefined) usageError(ctx.io, `${f.message}`);
     else if (f.diagnostics.length > 0) ctx.io.stderr(renderDiagnostics(f.diagnostics, f.source?.text ?? '', f.source?.name ?? file));
@@ -87,9 +88,9 @@ export const action = async (ctx: CommandContext, file: string, options: SchemaO
     }
     for (const t of tools) byName[t.name] = (options.output === true ? t.outputSchema : t.schema) as JsonValue;
   } else {
-    const dialects = await import('../../spec/dialects/index.js');
+    const dialects = await import('../../schema/dialects/index.js');
     const parsed = dialects.parseDialect(format);
-    if (parsed._tag === 'Left') {
+    if (isLeft(parsed)) {
       for (const d of parsed.left) usageError(ctx.io, `${d.message}${d.hint !== undefined ? ` (${d.hint})` : ''}`);
       ctx.exit(2);
       return;

@@ -10,7 +10,7 @@ import { chooseApprover, commandPolicies } from '../../project/approval.js';
 import { readFile, stat, unlink } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Catalog } from '../../catalog/catalog.js';
-import { nucleusToolJson } from '../../catalog/nucleus.js';
+import { nucleusToolJson } from '../../catalog/records/nucleus.js';
 import { approvalQueue } from '../../policy/approval-queue.js';
 import type { Policies } from '../../policy/evaluate.js';
 import { DEFAULT_HOST, DEFAULT_PORT, isLoopbackHost, startServer } from '../../server/serve.js';

@@ -22,8 +22,8 @@ import { webSearchFromEnv } from '../../tools/builtin/web-search-env.js';
 import { BUILTINS_GRAM } from '../../tools/builtin/builtins-gram.js';
 import type { Diagnostic } from '../../core/diagnostic.js';
 import { emptyToolLibrary, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
-import type { ToolSpecification } from '../../spec/tool-spec.js';
-import type { CompileCache } from '../../spec/compile-cache.js';
+import type { ToolSpecification } from '../../specification/tool-spec.js';
+import type { CompileCache } from '../../specification/compile-cache.js';
 import type { CommandContext } from '../context.js';
 import type { CliIO } from '../io.js';
 import { type Loaded, loadSource } from './gram-input.js';
@@ -94,7 +94,7 @@ export const specsOfSource = (
 /** The tools of an MCP server as a specification source (its gram is what `gramkit import` would write). */
 const loadMcpSpecs = async (ctx: CommandContext, arg: string): Promise<Either<SpecLoadFailure, LoadedSpecs>> => {
   const c = await openMcp(ctx, arg);
-  if (c._tag === 'Left') return left({ diagnostics: c.left });
+  if (isLeft(c)) return left({ diagnostics: c.left });
   const connection = c.right;
   const source: SpecSource = { name: arg, text: connection.imported.gram, builtin: false, format: 'gram' };
   const warnings = connection.diagnostics.map((d) => ({ ...d, severity: d.severity === 'error' ? 'warning' : d.severity }));

@@ -4,7 +4,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { toolsToTypeScript } from '../../spec/to-typescript.js';
+import { toolsToTypeScript } from '../../specification/to-typescript.js';
 import { loadSpecsForCli, selectTools } from './schema.js';
 import type { CommandContext } from '../context.js';
 import { reportError } from '../report.js';

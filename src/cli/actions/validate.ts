@@ -7,13 +7,14 @@
 import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
 import { type CliCode, CliCodes } from '../codes.js';
 import type { JsonValue } from '../../core/json-schema.js';
-import type { Specifications } from '../../spec/load.js';
+import type { Specifications } from '../../specification/load.js';
 import { isJsonObject } from '../../core/json.js';
-import { validateToolArgs } from '../../spec/validate.js';
+import { validateToolArgs } from '../../schema/validate.js';
 import { loadSource } from './gram-input.js';
 import { loadSpecsForCli, pickTool, printJson } from './schema.js';
 import type { CommandContext } from '../context.js';
 import { reportError, usageError } from '../report.js';
+import { isRight } from '../../core/either.js';
 
 export interface ValidateOptions {
   readonly tool?: string;
@@ -59,7 +60,7 @@ const one = async (ctx: CommandContext, specs: Specifications, file: string, too
     return;
   }
   const r = validateToolArgs(tool.schema, parsed.value);
-  if (r._tag === 'Right') {
+  if (isRight(r)) {
     if (json) printJson(ctx, { tool: tool.name, valid: true, args: r.right });
     else ctx.io.stdout(`valid: the arguments of "${tool.name}" match its specification\n`);
     return;
@@ -118,5 +119,5 @@ const check = (raw: string, line: number, byName: ReadonlyMap<string, Specificat
   } else if (call['arguments'] !== undefined) args = call['arguments'] as JsonValue;
   else return { line, tool: name, valid: false, error: 'the call has no "args" (or "arguments")' };
   const r = validateToolArgs(tool.schema, args);
-  return r._tag === 'Right' ? { line, tool: name, valid: true } : { line, tool: name, valid: false, issues: r.left };
+  return isRight(r) ? { line, tool: name, valid: true } : { line, tool: name, valid: false, issues: r.left };
 };

@@ -2,9 +2,10 @@
  * The specifications of the built-in tools: builtins.gram, bundled as text (builtins-gram.ts),
  * parsed by the same loader as any specification file, once, on first use.
  */
-import { parseSpecifications } from '../../spec/load.js';
-import type { ToolSpecification } from '../../spec/tool-spec.js';
+import { parseSpecifications } from '../../specification/load.js';
+import type { ToolSpecification } from '../../specification/tool-spec.js';
 import { BUILTINS_GRAM } from './builtins-gram.js';
+import { isLeft } from '../../core/either.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -41,7 +42,7 @@ let cached: ReadonlyArray<ToolSpecification> | undefined;
 export const builtinSpecifications = (): ReadonlyArray<ToolSpecification> => {
   if (cached === undefined) {
     const r = parseSpecifications(BUILTINS_GRAM, { filename: 'builtins.gram' });
-    if (r._tag === 'Left') throw new Error(`gramkit's builtins.gram does not load: ${r.left.map((d) => `${d.code} ${d.message}`).join('; ')}`);
+    if (isLeft(r)) throw new Error(`gramkit's builtins.gram does not load: ${r.left.map((d) => `${d.code} ${d.message}`).join('; ')}`);
     cached = Object.freeze([...r.right.tools]);
   }
   return cached;

@@ -12,6 +12,7 @@ import { ToolFailure } from '../../library/result.js';
 import { parseAllowedHosts } from '../../net/host-allowlist.js';
 import { safeFetch } from '../../net/safe-fetch.js';
 import { argsRecord, numberArg, requireString, stringArg, type BuiltinFactory } from './builtin.js';
+import { isLeft } from '../../core/either.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -43,7 +44,7 @@ export const webFetch: BuiltinFactory = (options) => {
     annotations: { permissions: ['net:read'], safetyLevel: 'medium', approval: 'auto' },
     limits: { timeoutMs: (maxTimeout + 5) * 1000 },
     implementation: async (args: unknown, ctx: InvocationContext): Promise<WebFetchResult> => {
-      if (allowlist._tag === 'Left') {
+      if (isLeft(allowlist)) {
         throw new ToolFailure(BuiltinCodes.NOT_CONFIGURED, `web_fetch's host allowlist is invalid: ${allowlist.left.map((d) => d.message).join('; ')}`);
       }
       const a = argsRecord(args);

@@ -18,7 +18,7 @@ import { ToolCodes } from '../../library/codes.js';
 import { BuiltinCodes } from './codes.js';
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
-import { type Either, left, right } from '../../core/either.js';
+import { type Either, left, right, isLeft } from '../../core/either.js';
 import { ToolFailure } from '../../library/result.js';
 import { errnoOf } from './errors.js';
 
@@ -113,10 +113,10 @@ export interface ResolvePathOptions {
 export const resolveWorkspacePath = async (root: string, input: string, options: ResolvePathOptions = {}): Promise<WorkspacePath> => {
   const rootReal = await workspaceRoot(root);
   const norm = normalizeWorkspacePath(path.resolve(root), input);
-  if (norm._tag === 'Left') {
+  if (isLeft(norm)) {
     // an absolute path may name the workspace through its real path rather than the configured one
     const again = path.posix.isAbsolute(input) ? normalizeWorkspacePath(rootReal, input) : norm;
-    if (again._tag === 'Left') throw new ToolFailure(norm.left.code, norm.left.message);
+    if (isLeft(again)) throw new ToolFailure(norm.left.code, norm.left.message);
     return resolveRelative(rootReal, input, again.right, options);
   }
   return resolveRelative(rootReal, input, norm.right, options);

@@ -12,7 +12,7 @@
  *   be read as an option).
  */
 import { CommandCodes } from './codes.js';
-import { left, right, type Either } from '../../core/either.js';
+import { left, right, type Either, isLeft } from '../../core/either.js';
 import { error, type Diagnostic } from '../../core/diagnostic.js';
 import { scalarText } from '../http/url-template.js';
 
@@ -93,7 +93,7 @@ export const parseArgvTemplate = (argv: ReadonlyArray<string | ReadonlyArray<str
     const at = `${where}[${i + 1}]`;
     if (typeof el === 'string') {
       const t = parseArgTemplate(el, at);
-      if (t._tag === 'Left') problems.push(...t.left);
+      if (isLeft(t)) problems.push(...t.left);
       else elements.push({ kind: 'arg', arg: t.right });
       return;
     }
@@ -104,7 +104,7 @@ export const parseArgvTemplate = (argv: ReadonlyArray<string | ReadonlyArray<str
     const args: ArgTemplate[] = [];
     el.forEach((a, j) => {
       const t = parseArgTemplate(a, `${at}[${j}]`);
-      if (t._tag === 'Left') problems.push(...t.left);
+      if (isLeft(t)) problems.push(...t.left);
       else args.push(t.right);
     });
     elements.push({ kind: 'group', args });
@@ -156,7 +156,7 @@ export const renderArgv = (t: ArgvTemplate, lookup: (name: string) => unknown, a
         absent = true;
         break;
       }
-      if (r._tag === 'Left') return r;
+      if (isLeft(r)) return r;
       rendered.push(r.right);
     }
     if (absent) continue;

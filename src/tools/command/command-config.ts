@@ -9,7 +9,7 @@
  * ```
  */
 import { CommandCodes } from './codes.js';
-import { left, right, type Either } from '../../core/either.js';
+import { left, right, type Either, isLeft } from '../../core/either.js';
 import * as t from 'io-ts';
 import { error, type Diagnostic } from '../../core/diagnostic.js';
 import { parseArgTemplate, parseArgvTemplate, type ArgTemplate, type ArgvTemplate } from './argv-template.js';
@@ -108,7 +108,7 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Decodes and checks a command tool configuration, all problems at once. */
 export const decodeCommandToolConfig = (json: unknown, where = 'command'): Either<ReadonlyArray<Diagnostic>, CommandToolConfig> => {
   const c = compileCommandConfig(json, where);
-  return c._tag === 'Left' ? c : right(c.right.config);
+  return isLeft(c) ? c : right(c.right.config);
 };
 
 export const compileCommandConfig = (json: unknown, where = 'command'): Either<ReadonlyArray<Diagnostic>, CompiledCommandConfig> => {
@@ -116,7 +116,7 @@ export const compileCommandConfig = (json: unknown, where = 'command'): Either<R
     return left([error(CommandCodes.CONFIG_TYPE, `${where}: expected an object with at least "argv", got ${json === null ? 'null' : Array.isArray(json) ? 'an array' : typeof json}`)]);
   const problems: Diagnostic[] = [...unknownKeys(json, KEYS, where, CommandCodes.CONFIG_UNKNOWN_KEY)];
   const decoded = CommandConfigCodec.decode(json);
-  if (decoded._tag === 'Left') return left([...problems, ...decodeErrors(decoded.left, where, CommandCodes.CONFIG_TYPE)]);
+  if (isLeft(decoded)) return left([...problems, ...decodeErrors(decoded.left, where, CommandCodes.CONFIG_TYPE)]);
   const raw = decoded.right;
 
   const num = (field: string, v: number | undefined, fallback: number, min: number): number => {
@@ -126,11 +126,11 @@ export const compileCommandConfig = (json: unknown, where = 'command'): Either<R
   };
 
   const argv = parseArgvTemplate(raw.argv, `${where}.argv`);
-  if (argv._tag === 'Left') problems.push(...argv.left);
+  if (isLeft(argv)) problems.push(...argv.left);
 
   const cwdSource = raw.cwd ?? '.';
   const cwd = parseArgTemplate(cwdSource, `${where}.cwd`);
-  if (cwd._tag === 'Left') problems.push(...cwd.left);
+  if (isLeft(cwd)) problems.push(...cwd.left);
   else if (cwdSource.startsWith('/') || /^[A-Za-z]:[\\/]/.test(cwdSource))
     problems.push(error(CommandCodes.CWD_OUTSIDE, `${where}.cwd "${cwdSource}" is absolute: it must be relative to the workspace`));
   else if (cwdSource.split(/[\\/]/).includes('..'))
@@ -148,7 +148,7 @@ export const compileCommandConfig = (json: unknown, where = 'command'): Either<R
   if (raw.stdin !== undefined && !ENV_NAME.test(raw.stdin))
     problems.push(error(CommandCodes.CONFIG_VALUE, `${where}.stdin must name a parameter, got "${raw.stdin}"`, { hint: 'write the parameter name without braces' }));
 
-  if (problems.length > 0 || argv._tag === 'Left' || cwd._tag === 'Left') return left(problems);
+  if (problems.length > 0 || isLeft(argv) || isLeft(cwd)) return left(problems);
   const config: CommandToolConfig = {
     argv: raw.argv.map((e) => (typeof e === 'string' ? e : [...e])),
     ...(raw.stdin !== undefined ? { stdin: raw.stdin } : {}),

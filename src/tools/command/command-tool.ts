@@ -13,11 +13,11 @@
  */
 import { ToolCodes } from '../../library/codes.js';
 import { CommandCodes } from './codes.js';
-import { isLeft, left, right, type Either } from '../../core/either.js';
+import { isLeft, left, right, type Either, isRight } from '../../core/either.js';
 import { error, type Diagnostic } from '../../core/diagnostic.js';
 import { ToolFailure } from '../../library/result.js';
 import { createTool, type InvocationContext, type Tool } from '../../library/tool.js';
-import type { ToolSpecification } from '../../spec/tool-spec.js';
+import type { ToolSpecification } from '../../specification/tool-spec.js';
 import { argText, renderArgv } from './argv-template.js';
 import { compileCommandConfig, type CommandSandboxMode, type CompiledCommandConfig, type CommandToolConfigInput } from './command-config.js';
 import { parseCommandOutput } from './command-output.js';
@@ -77,8 +77,8 @@ export const commandTool = (spec: ToolSpecification, config: CommandToolConfigIn
   const params = parameterNames(spec.schema);
   // placeholders are checked even when the configuration has other problems: all are reported at once
   const names =
-    compiled._tag === 'Right' ? [...compiled.right.argv.names, ...compiled.right.cwd.flatMap((p) => (p.kind === 'placeholder' ? [p.name] : []))] : rawPlaceholderNames(config);
-  const problems: Diagnostic[] = compiled._tag === 'Left' ? [...compiled.left] : [];
+    isRight(compiled) ? [...compiled.right.argv.names, ...compiled.right.cwd.flatMap((p) => (p.kind === 'placeholder' ? [p.name] : []))] : rawPlaceholderNames(config);
+  const problems: Diagnostic[] = isLeft(compiled) ? [...compiled.left] : [];
   for (const name of new Set(names))
     if (!params.includes(name))
       problems.push(
@@ -93,7 +93,7 @@ export const commandTool = (spec: ToolSpecification, config: CommandToolConfigIn
     problems.push(error(CommandCodes.UNKNOWN_PLACEHOLDER, `tool "${spec.name}": stdin names "${raw.stdin}", which is not a parameter`));
   if (typeof options?.workspace !== 'string' || options.workspace === '')
     problems.push(error(CommandCodes.WORKSPACE_REQUIRED, `tool "${spec.name}": a command tool needs the workspace its working directory is confined to`));
-  if (problems.length > 0 || compiled._tag === 'Left') return left(problems);
+  if (problems.length > 0 || isLeft(compiled)) return left(problems);
   const c = compiled.right;
 
   const { timeoutMs, killGraceMs } = c.config;

@@ -10,7 +10,7 @@
  * - `text`: values inserted as they are (the body is opaque bytes; its length is computed).
  */
 import { HttpCodes } from './codes.js';
-import { left, right, type Either } from '../../core/either.js';
+import { left, right, type Either, isLeft } from '../../core/either.js';
 import { error, type Diagnostic } from '../../core/diagnostic.js';
 import { parseTemplate, type TemplatePart } from '../template.js';
 import { scalarText, type RenderProblem } from './url-template.js';
@@ -52,7 +52,7 @@ export const inferBodyEncoding = (source: string, contentType: string | undefine
 
 export const parseBodyTemplate = (source: string, encoding: BodyEncoding, where = 'bodyTemplate'): Either<ReadonlyArray<Diagnostic>, BodyTemplate> => {
   const parsed = parseTemplate(source, where);
-  if (parsed._tag === 'Left') return parsed;
+  if (isLeft(parsed)) return parsed;
   const parts = parsed.right;
   const names = parts.flatMap((p) => (p.kind === 'placeholder' ? [p.name] : []));
   switch (encoding) {

@@ -13,7 +13,7 @@
  */
 import { isIP } from 'node:net';
 import { HttpCodes } from './codes.js';
-import { left, right, type Either } from '../../core/either.js';
+import { left, right, type Either, isLeft, isRight } from '../../core/either.js';
 import * as t from 'io-ts';
 import { error, type Diagnostic } from '../../core/diagnostic.js';
 import { inferBodyEncoding, parseBodyTemplate, type BodyEncoding, type BodyTemplate } from './body-template.js';
@@ -149,7 +149,7 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  */
 export const decodeHttpToolConfig = (json: unknown, where = 'http'): Either<ReadonlyArray<Diagnostic>, HttpToolConfig> => {
   const compiled = compileHttpConfig(json, where);
-  return compiled._tag === 'Left' ? compiled : right(compiled.right.config);
+  return isLeft(compiled) ? compiled : right(compiled.right.config);
 };
 
 /** Decodes, checks and parses the templates of a configuration. */
@@ -161,7 +161,7 @@ export const compileHttpConfig = (json: unknown, where = 'http'): Either<Readonl
     ...unknownKeys(json, CONFIG_KEYS, where, HttpCodes.CONFIG_UNKNOWN_KEY),
     ...unknownKeys((json as { retry?: unknown }).retry, RETRY_KEYS, `${where}.retry`, HttpCodes.CONFIG_UNKNOWN_KEY),
   ];
-  if (decoded._tag === 'Left') return left([...problems, ...decodeErrors(decoded.left, where, HttpCodes.CONFIG_TYPE)]);
+  if (isLeft(decoded)) return left([...problems, ...decodeErrors(decoded.left, where, HttpCodes.CONFIG_TYPE)]);
   const raw = decoded.right;
 
   const value = (field: string, v: number | undefined, fallback: number, min: number, integer = true): number => {
@@ -176,7 +176,7 @@ export const compileHttpConfig = (json: unknown, where = 'http'): Either<Readonl
     problems.push(error(HttpCodes.CONFIG_METHOD, `${where}.method "${raw.method}" is not one of ${HTTP_METHODS.join(', ')}`));
 
   const url = parseUrlTemplate(raw.urlTemplate, `${where}.urlTemplate`);
-  if (url._tag === 'Left') problems.push(...url.left);
+  if (isLeft(url)) problems.push(...url.left);
 
   const headers: { name: string; template: Template }[] = [];
   for (const [name, v] of Object.entries(raw.headers ?? {})) {
@@ -186,7 +186,7 @@ export const compileHttpConfig = (json: unknown, where = 'http'): Either<Readonl
     }
     if (/[\r\n\0]/.test(v)) problems.push(error(HttpCodes.HEADER_VALUE, `${where}.headers.${name} contains a line break or NUL character`));
     const tpl = parseTemplate(v, `${where}.headers.${name}`);
-    if (tpl._tag === 'Left') problems.push(...tpl.left);
+    if (isLeft(tpl)) problems.push(...tpl.left);
     else headers.push({ name, template: tpl.right });
   }
   const contentType = Object.entries(raw.headers ?? {}).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
@@ -196,7 +196,7 @@ export const compileHttpConfig = (json: unknown, where = 'http'): Either<Readonl
     if (method === 'GET' || method === 'HEAD')
       problems.push(error(HttpCodes.BODY_NOT_ALLOWED, `${where}.bodyTemplate: a ${method} request has no body`, { hint: 'use POST, PUT or PATCH, or put the values in urlTemplate' }));
     const parsed = parseBodyTemplate(raw.bodyTemplate, inferBodyEncoding(raw.bodyTemplate, contentType, raw.bodyEncoding), `${where}.bodyTemplate`);
-    if (parsed._tag === 'Left') problems.push(...parsed.left);
+    if (isLeft(parsed)) problems.push(...parsed.left);
     else body = parsed.right;
   }
 
@@ -207,7 +207,7 @@ export const compileHttpConfig = (json: unknown, where = 'http'): Either<Readonl
   let extractor: Extractor | undefined;
   if (raw.extractExpr !== undefined) {
     const ex = parseExtractExpr(raw.extractExpr, `${where}.extractExpr`);
-    if (ex._tag === 'Left') problems.push(...ex.left);
+    if (isLeft(ex)) problems.push(...ex.left);
     else {
       extractor = ex.right;
       if (ex.right.kind === 'jsonpath' && responseEncoding !== 'json')
@@ -239,7 +239,7 @@ export const compileHttpConfig = (json: unknown, where = 'http'): Either<Readonl
   // allowedHosts: given, or the template's own host when it is literal
   let allowedHosts: ReadonlyArray<string> = raw.allowedHosts ?? [];
   let allowlist: HostAllowlist = { patterns: [], entries: [] };
-  if (url._tag === 'Right') {
+  if (isRight(url)) {
     const literal = url.right.literalAuthority;
     if (raw.allowedHosts === undefined) {
       if (literal === undefined)
@@ -251,7 +251,7 @@ export const compileHttpConfig = (json: unknown, where = 'http'): Either<Readonl
       else allowedHosts = [derivedEntry(url.right.scheme, literal)];
     }
     const parsed = parseAllowedHosts(allowedHosts);
-    if (parsed._tag === 'Left') problems.push(...parsed.left.map((d) => ({ ...d, message: `${where}.${d.message}` })));
+    if (isLeft(parsed)) problems.push(...parsed.left.map((d) => ({ ...d, message: `${where}.${d.message}` })));
     else {
       allowlist = parsed.right;
       if (literal !== undefined && raw.allowedHosts !== undefined) {
@@ -262,7 +262,7 @@ export const compileHttpConfig = (json: unknown, where = 'http'): Either<Readonl
     }
   }
 
-  if (problems.length > 0 || url._tag === 'Left') return left(problems);
+  if (problems.length > 0 || isLeft(url)) return left(problems);
   const config: HttpToolConfig = {
     method: method as HttpMethod,
     urlTemplate: raw.urlTemplate,

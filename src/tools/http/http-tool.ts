@@ -24,13 +24,13 @@
  */
 import { ToolCodes } from '../../library/codes.js';
 import { HttpCodes } from './codes.js';
-import { left, right, type Either } from '../../core/either.js';
+import { left, right, type Either, isLeft, isRight } from '../../core/either.js';
 import type { HttpDispatcher } from '../../net/dispatcher.js';
 import { error, type Diagnostic } from '../../core/diagnostic.js';
 import { isToolFailure, ToolFailure } from '../../library/result.js';
 import { createTool, type InvocationContext, type Tool } from '../../library/tool.js';
 import type { JsonSchema } from '../../core/json-schema.js';
-import type { ToolSpecification } from '../../spec/tool-spec.js';
+import type { ToolSpecification } from '../../specification/tool-spec.js';
 import { CONTENT_TYPES, renderBody } from './body-template.js';
 import { extract } from './extract.js';
 import { compileHttpConfig, type CompiledHttpConfig, type HttpToolConfigInput } from './http-config.js';
@@ -80,10 +80,10 @@ export const httpTool = (spec: ToolSpecification, config: HttpToolConfigInput, o
   const secrets = options.secrets ?? (() => undefined);
   // placeholders are checked even when the configuration has other problems: all are reported at once
   const used =
-    compiled._tag === 'Right'
+    isRight(compiled)
       ? [...compiled.right.url.names, ...compiled.right.headers.flatMap((h) => placeholderNames(h.template)), ...(compiled.right.body?.names ?? [])]
       : rawPlaceholderNames(config);
-  const problems: Diagnostic[] = compiled._tag === 'Left' ? [...compiled.left] : [];
+  const problems: Diagnostic[] = isLeft(compiled) ? [...compiled.left] : [];
   const secretNames: string[] = [];
   for (const name of new Set(used)) {
     const isParam = params.includes(name);
@@ -102,7 +102,7 @@ export const httpTool = (spec: ToolSpecification, config: HttpToolConfigInput, o
         }),
       );
   }
-  if (problems.length > 0 || compiled._tag === 'Left') return left(problems);
+  if (problems.length > 0 || isLeft(compiled)) return left(problems);
   const c = compiled.right;
 
   const sensitive = c.headers.filter((h) => placeholderNames(h.template).some((n) => secretNames.includes(n))).map((h) => h.name);
@@ -175,7 +175,7 @@ const call = async (
       : new ToolFailure(HttpCodes.SECRET_INVALID, `the secret "${p.name}" cannot be used in the ${where}: it ${p.message}`);
 
   const url = renderUrl(c.url, lookup);
-  if (url._tag === 'Left') throw placeFailure('URL', url.left);
+  if (isLeft(url)) throw placeFailure('URL', url.left);
   // a secret bound to hosts goes to those hosts only (a redirect elsewhere drops it: safeFetch)
   for (const name of secretValues.keys()) {
     const hosts = options.secretHosts?.(name);
@@ -199,7 +199,7 @@ const call = async (
   let body: string | undefined;
   if (c.body !== undefined) {
     const rendered = renderBody(c.body, lookup);
-    if (rendered._tag === 'Left') throw placeFailure('body', rendered.left);
+    if (isLeft(rendered)) throw placeFailure('body', rendered.left);
     body = rendered.right;
     if (!Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = CONTENT_TYPES[c.body.encoding];
   }

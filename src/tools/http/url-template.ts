@@ -12,7 +12,7 @@
  * Credentials in the URL (`user:pass@`) are refused: send them in a header.
  */
 import { HttpCodes } from './codes.js';
-import { left, right, type Either } from '../../core/either.js';
+import { left, right, type Either, isLeft } from '../../core/either.js';
 import { error, type Diagnostic } from '../../core/diagnostic.js';
 import { parseTemplate, type TemplatePart } from '../template.js';
 
@@ -60,7 +60,7 @@ export const parseUrlTemplate = (source: string, where = 'urlTemplate'): Either<
       }),
     ]);
   const parsed = parseTemplate(source.slice(scheme.length), where);
-  if (parsed._tag === 'Left') return parsed;
+  if (isLeft(parsed)) return parsed;
 
   type Section = 'authority' | 'path' | 'query' | 'fragment';
   let section: Section = 'authority';

@@ -14,8 +14,8 @@ import type { SafetyLevel, Tool, ToolAnnotations } from '../../library/tool.js';
 import type { ToolLibrary } from '../../library/tool-library.js';
 import type { HttpDispatcher } from '../../net/dispatcher.js';
 import type { RuleEngine } from '../../policy/rules.js';
-import type { ImplementationProperty } from '../../spec/specifications.js';
-import type { ToolSpecification } from '../../spec/tool-spec.js';
+import type { ImplementationProperty } from '../../specification/specifications.js';
+import type { ToolSpecification } from '../../specification/tool-spec.js';
 import type { SecretHosts } from '../http/http-tool.js';
 
 // -------------------------------------------------------------------------------------------------

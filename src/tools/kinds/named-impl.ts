@@ -9,8 +9,8 @@ import type { JsonValue } from '../../core/json-schema.js';
 import { ToolCodes } from '../../library/codes.js';
 import { ToolFailure } from '../../library/result.js';
 import { createTool, type Tool } from '../../library/tool.js';
-import { compileSchema, formatIssues } from '../../spec/validate.js';
-import type { ToolSpecification } from '../../spec/tool-spec.js';
+import { compileSchema, formatIssues } from '../../schema/validate.js';
+import type { ToolSpecification } from '../../specification/tool-spec.js';
 import type { ImplIssue } from './kind.js';
 
 /** The name a block gives, in either form. */

@@ -1,5 +1,5 @@
 /**
- * The one table of JSON Schema keywords (spec/schema-keywords.ts) says what each lowering dialect
+ * The one table of JSON Schema keywords (schema/schema-keywords.ts) says what each lowering dialect
  * does with a keyword: `keep`, `drop`, `describe` (into the description) or `lower` (rewritten).
  * The dialects' code is checked against it here: a property carrying one keyword, exported to
  * OpenAI strict and to Gemini, keeps it, loses it, or loses it into its description, as the table
@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../../src/core/json-schema.js';
 import { exportTools } from '../../../src/entries/providers.js';
-import { type DialectAction, SCHEMA_KEYWORDS } from '../../../src/spec/schema-keywords.js';
+import { type DialectAction, SCHEMA_KEYWORDS } from '../../../src/schema/schema-keywords.js';
 
 /** For each keyword checked: the property schema that carries it, and its value there. */
 const str = (): JsonObject => ({ type: 'string' });

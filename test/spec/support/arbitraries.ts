@@ -24,7 +24,7 @@ import {
   tupleType,
   typeSignature,
   unionType,
-} from '../../../src/spec/types.js';
+} from '../../../src/types/types.js';
 
 // -------------------------------------------------------------------------------------------------
 // names and text

@@ -6,7 +6,7 @@ import { policiesTour } from '../../../examples/policies.js';
 import { bindAll } from '../../../src/index.js';
 import { builtinLibrary, builtinSpecifications, probeSandbox } from '../../../src/entries/builtins.js';
 import { findBwrap } from '../../../src/tools/builtin/sandbox.js';
-import { parseSpecifications } from '../../../src/spec/load.js';
+import { parseSpecifications } from '../../../src/specification/load.js';
 import { workspace } from './support.js';
 
 const bwrap = await findBwrap(undefined);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BUILTINS_GRAM, BUILTIN_TOOL_NAMES, builtinLibrary, builtinSpecification, builtinSpecifications, builtinTools, isBuiltinToolName } from '../../../src/entries/builtins.js';
 import { bindAll } from '../../../src/index.js';
-import { parseSpecifications } from '../../../src/spec/load.js';
+import { parseSpecifications } from '../../../src/specification/load.js';
 import { GRAM_PATH, renderGramModule, MODULE_PATH } from './sync-gram.js';
 
 import { expectGolden } from '../../support/golden.js';
