@@ -132,6 +132,11 @@ export const runScorer = async (scorer: ExperimentScorer, run: ScorerInput): Pro
 
 /** A run's score: the mean of its scores, or 1/0 for success when it has none. */
 export const meanScore = (scores: Readonly<Record<string, RunScore>>, success: boolean): number => {
-  const values = Object.values(scores).map((s) => s.score);
-  return values.length === 0 ? (success ? 1 : 0) : values.reduce((a, b) => a + b, 0) / values.length;
+  let n = 0;
+  let sum = 0;
+  for (const name in scores) {
+    n++;
+    sum += (scores[name] as RunScore).score;
+  }
+  return n === 0 ? (success ? 1 : 0) : sum / n;
 };

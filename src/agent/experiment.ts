@@ -448,6 +448,8 @@ export const slimRun = (run: ExperimentRun): ExperimentRun => {
   };
 };
 
+type SchemaOf = (tool: string) => JsonObject | undefined;
+
 /** Runs the experiment. Never rejects; fails only when it cannot start. */
 export const runExperiment = async (options: ExperimentOptions): Promise<ExperimentResult> => {
   const prepared = prepare(options);
@@ -466,6 +468,34 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
 
   const { agent: _agent, variants: _variants, specs: _specs, libraries: _libraries, models: _models, inputs: _inputs, ...rest } = options;
   const { model: modelOption, runs: _runs, concurrency, onRun, executor, only: _only, ...runOptions } = rest;
+  // a run's options, one literal with every field (an object made by spreading is slower to read
+  // on every step); the type makes a new run option fail to compile until it is listed here (an
+  // experiment takes no listener, stream or observer: ExperimentOptions leaves them out)
+  const optionsWith = (model: Model): { readonly [K in keyof Required<Omit<RunAgentOptions, 'observer' | 'onEvent' | 'stream'>>]: RunAgentOptions[K] } => ({
+    model,
+    context: runOptions.context,
+    signal: runOptions.signal,
+    maxSteps: runOptions.maxSteps,
+    maxDurationMs: runOptions.maxDurationMs,
+    stopWhen: runOptions.stopWhen,
+    approve: runOptions.approve,
+    policies: runOptions.policies,
+    toolTimeoutMs: runOptions.toolTimeoutMs,
+    maxToolCallsPerTurn: runOptions.maxToolCallsPerTurn,
+    toolConcurrency: runOptions.toolConcurrency,
+    toolChoice: runOptions.toolChoice,
+    parallelToolCalls: runOptions.parallelToolCalls,
+    maxTokens: runOptions.maxTokens,
+    temperature: runOptions.temperature,
+  });
+  // each variant's tool argument schemas by name (for `expectedToolCalls`), looked up once
+  const schemaOfVariant = new Map<Prepared, SchemaOf>(
+    variants.map((v) => {
+      const byName = new Map<string, JsonObject>();
+      for (const d of v.bound.definitions) if (d.inputSchema !== undefined && !byName.has(d.name)) byName.set(d.name, d.inputSchema);
+      return [v, (tool: string) => byName.get(tool) ?? byName.get(tool.replace(/\./g, '_'))];
+    }),
+  );
   const modelFor = (v: Prepared, key: ExperimentRunKey): Model => (typeof v.model === 'function' ? v.model(key) : v.model);
   // the report names the baseline's model (when it is one model, not a function of the run)
   const baseModel = variants[0]?.model ?? modelOption;
@@ -482,9 +512,8 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
   // a 429 the provider's retries did not get past slows the whole experiment down: every run
   // waits what the server asked (or a doubling delay), and the request is made again
   let pausedUntil = 0;
-  const limited = async (call: () => Promise<ModelResult>): Promise<ModelResult> => {
-    // the common case (nothing paused) makes the request at once, without reading the clock
-    let response = pausedUntil === 0 ? await call() : undefined;
+  const slowed = async (call: () => Promise<ModelResult>, first: ModelResult | undefined): Promise<ModelResult> => {
+    let response = first;
     for (let attempt = 0; ; attempt++) {
       if (response === undefined) {
         const wait = pausedUntil - Date.now();
@@ -498,7 +527,10 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
       response = undefined;
     }
   };
-
+  // the common case (nothing paused, no 429) makes the request at once and hands its answer on,
+  // without an async frame of its own and without reading the clock
+  const limited = (call: () => Promise<ModelResult>): Promise<ModelResult> =>
+    pausedUntil !== 0 ? slowed(call, undefined) : Promise.resolve(call()).then((r) => (r.ok || r.error.reason !== AgentCodes.RATE_LIMITED ? r : slowed(call, r)));
 
   // each run, as it finishes (or as given in `done`): summed, its answer compared within its group
   // (input, repetition) until every variant's is in, and kept whole only with `keepRuns`
@@ -513,9 +545,9 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
   const record = (run: ExperimentRun, i: number): void => {
     if (keepRuns) results[i] = run;
     const scores: Record<string, number> = {};
-    for (const [name, x] of Object.entries(run.scores)) scores[name] = x.score;
+    for (const name in run.scores) scores[name] = (run.scores[name] as RunScore).score;
     const { variant, completed, success, score, durationMs } = run;
-    kept[i] = { variant, completed, success, score, scores, durationMs, ...(run.error !== undefined ? { errorCode: run.error.reason } : {}) };
+    kept[i] = run.error === undefined ? { variant, completed, success, score, scores, durationMs } : { variant, completed, success, score, scores, durationMs, errorCode: run.error.reason };
     const t = totals.get(run.variant) as Totals;
     for (const c of run.toolCalls) {
       t.toolCalls++;
@@ -526,6 +558,8 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     }
     t.inputTokens += run.inputTokens;
     t.outputTokens += run.outputTokens;
+    // one variant has nothing to compare its answers with
+    if (variants.length < 2) return;
     const g = Math.floor(i / variants.length);
     const answers = groups.get(g) ?? {};
     answers[run.variant] = answerOf(run);
@@ -573,34 +607,37 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     // what the model asks for is scored, whether or not the calls then validate or run
     const asked: AskedToolCall[] = [];
     const shown = spec.tools === undefined ? undefined : new Set(spec.tools.flatMap((t) => [t, t.replace(/\./g, '_')]));
+    const heard = (response: ModelResult): ModelResult => {
+      if (response.ok) for (const c of response.value.message.toolCalls ?? []) asked.push({ name: c.name, arguments: parseArguments(c.arguments) });
+      return response;
+    };
     const model: Model = {
       id: chosen.id,
-      generate: async (request) => {
-        const response = await limited(() => chosen.generate(shown === undefined ? request : { ...request, tools: request.tools.filter((t) => shown.has(t.name)) }));
-        if (response.ok) for (const c of response.value.message.toolCalls ?? []) asked.push({ name: c.name, arguments: parseArguments(c.arguments) });
-        return response;
-      },
+      generate: (request) => limited(() => chosen.generate(shown === undefined ? request : { ...request, tools: request.tools.filter((t) => shown.has(t.name)) })).then(heard),
     };
-    const r = await runBoundAgent(v.bound, spec.message, { ...runOptions, model });
+    const r = await runBoundAgent(v.bound, spec.message, optionsWith(model));
     const durationMs = round3(performance.now() - started);
     const progress = r.ok ? r.value : r.error.partial;
     const used = progress?.toolsUsed ?? [];
     const toolCalls = used.map(
-      (u): ExperimentToolCall => ({ name: u.name, ok: u.result.ok, ...(u.result.ok ? {} : { code: u.result.error.code, reason: String(u.result.error.reason) }), durationMs: u.durationMs }),
+      (u): ExperimentToolCall =>
+        u.result.ok
+          ? { name: u.name, ok: true, durationMs: u.durationMs }
+          : { name: u.name, ok: false, code: u.result.error.code, reason: String(u.result.error.reason), durationMs: u.durationMs },
     );
     // the variant's per-tool metrics, from the run's calls (an observer on every invocation would cost each run more)
     for (const u of used) {
-      const base = { callId: u.id, toolName: u.name, args: u.args, startedAt: 0, durationMs: u.durationMs };
-      if (u.result.ok) v.metrics.result({ ...base, type: 'result', value: undefined });
-      else v.metrics.failed({ ...base, type: 'failed', error: u.result.error });
+      if (u.result.ok) v.metrics.result({ type: 'result', callId: u.id, toolName: u.name, args: u.args, startedAt: 0, durationMs: u.durationMs, value: undefined });
+      else v.metrics.failed({ type: 'failed', callId: u.id, toolName: u.name, args: u.args, startedAt: 0, durationMs: u.durationMs, error: u.result.error });
     }
     const completed = r.ok;
     const content = r.ok ? r.value.content : undefined;
-    const schemaOf = (tool: string): JsonObject | undefined => v.bound.definitions.find((d) => d.name === tool || d.name === tool.replace(/\./g, '_'))?.inputSchema;
-    const builtin = builtinScores(spec, { completed, askedToolCalls: asked, ...(content !== undefined ? { content } : {}) }, schemaOf);
-    const success = completed && Object.values(builtin).every((x) => x.score === 1);
+    const builtin = builtinScores(spec, { completed, askedToolCalls: asked, content }, schemaOfVariant.get(v) as SchemaOf);
+    let success = completed;
+    for (const name in builtin) if ((builtin[name] as RunScore).score !== 1) success = false;
     const inputId = spec.id ?? String(input + 1);
-    const scores: Record<string, RunScore> = { ...builtin };
+    // the built-in scores are this run's own object: the caller's scorers are added to it
+    const scores = builtin as Record<string, RunScore>;
     for (const [name, scorer] of Object.entries(scorers)) {
       scores[name] = await runScorer(scorer, {
         variant: v.variant.name,
