@@ -25,6 +25,7 @@ import type { JsonObject } from '../core/json-schema.js';
 import type { ApprovalQueue } from '../policy/approval-queue.js';
 import { compileSchema, type CompiledSchema } from '../schema/validate.js';
 import { ServiceCodes } from './codes.js';
+import { MemoRouter } from './route-memo.js';
 import { openApiDocument } from './openapi.js';
 import { problem, problemResponse } from './problem.js';
 import { claimedScopes, type Credential, credentialOf, grantScopes } from './caller.js';
@@ -301,7 +302,7 @@ export const createService = (options: ServiceOptions): Service => {
     return render(reply);
   };
 
-  const app = new Hono();
+  const app = new Hono({ router: new MemoRouter() });
   const byPath = new Map<string, RouteSpec[]>();
   for (const r of routes) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
   for (const [path, list] of byPath) {

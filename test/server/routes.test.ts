@@ -213,6 +213,20 @@ describe('the service', () => {
     expect(m.headers.get('allow')).toBe('GET, HEAD');
   });
 
+  it('a path asked again answers as the first time, its parameters its own, after more other paths than the router remembers', async () => {
+    h = await harness();
+    await h.call('POST', '/api/v1/tools/discover');
+    const ids = async (): Promise<unknown[]> => [(await h.call('GET', '/api/v1/tools/tool_ls')).json.id, (await h.call('GET', '/api/v1/tools/json_parse')).json.id];
+    expect(await ids()).toEqual(['tool_ls', 'json_parse']);
+    for (let i = 0; i < 1100; i += 100) {
+      const missing = await Promise.all(Array.from({ length: 100 }, (_, j) => h.call('GET', `/api/v1/tools/none_${i + j}`)));
+      for (const m of missing) isProblem(m, 404, CatalogCodes.TOOL_NOT_FOUND);
+      expect(await ids()).toEqual(['tool_ls', 'json_parse']);
+    }
+    isProblem(await h.call('PUT', '/api/v1/tools/tool_ls'), 405, ServiceCodes.METHOD_NOT_ALLOWED);
+    expect((await h.call('POST', '/api/v1/tools/json_parse/invoke', { body: { text: '[1]' } })).json).toMatchObject({ ok: true, value: { value: [1] } });
+  });
+
   it('mounts extra handlers (MCP, the admin page) behind the same host and token checks', async () => {
     h = await harness({ tokens: [fullToken('t0k')], mounts: [{ path: '/mcp', handler: async (r) => new Response(`mcp ${new URL(r.url).pathname}`) }] });
     expect((await h.call('GET', '/mcp/x', { headers: { authorization: 'Bearer t0k' } })).text).toBe('mcp /mcp/x');
