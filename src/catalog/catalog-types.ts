@@ -142,8 +142,12 @@ export interface Catalog {
   readonly putTool: (bundleID: string, slug: string, version: string, body: unknown, options?: { readonly keepIdentity?: boolean; readonly programs?: RequestPrograms }) => Promise<CatalogResult<WriteOutcome<ToolView>>>;
   /** What `putTool` would say of a body, without writing it: the errors that would refuse it and the write's warnings. */
   readonly checkTool: (body: unknown, options?: { readonly slug?: string; readonly version?: string; readonly programs?: RequestPrograms }) => ReadonlyArray<Diagnostic>;
-  /** Tools of an export (ids and timestamps kept) in one transaction; a tool whose id is stored already counts as existing. */
-  readonly importTools: (items: ReadonlyArray<{ readonly bundleID: string; readonly slug: string; readonly version: string; readonly body: unknown }>) => Promise<CatalogResult<ImportReport>>;
+  /**
+   * Tools of an export (ids and timestamps kept) in one transaction; a tool whose id is stored already counts as existing.
+   * Each item gives its tool as a `body` (decoded as `putTool` decodes one) or as the `record` `decodeStoredTool` decoded
+   * (an export's own form: not decoded again; its content is checked as a write's).
+   */
+  readonly importTools: (items: ReadonlyArray<ImportItem>) => Promise<CatalogResult<ImportReport>>;
   readonly patchTool: (ref: ToolRef, body: unknown) => Promise<CatalogResult<ToolView>>;
   readonly deleteTool: (ref: ToolRef) => Promise<CatalogResult<ToolView>>;
   readonly getTool: (ref: ToolRef) => Promise<CatalogResult<ToolView>>;
@@ -211,6 +215,9 @@ export interface StoreWipes {
   /** When the wipe listeners (the bootstrap) finished after the last wipe. */
   readonly restoredAt?: string;
 }
+
+/** A tool `importTools` writes: its key, and the tool as a body to decode or as a decoded stored record. */
+export type ImportItem = { readonly bundleID: string; readonly slug: string; readonly version: string } & ({ readonly body: unknown } | { readonly record: ToolRecord });
 
 /** What `importTools` (`importBundles`) did: records created, records already there, and each refusal by the item's index. */
 export interface ImportReport {

@@ -35,6 +35,7 @@ import {
   type Catalog,
   type CatalogOptions,
   type DiscoveryReport,
+  type ImportItem,
   type ImportReport,
   type InvokeOptions,
   REGISTRY_BUNDLE_ID,
@@ -60,7 +61,7 @@ import { type NamingState, type ServedTool, servedOfSlug } from './served-names.
 import { guardRequestWrite, type RequestPrograms } from './program-guard.js';
 import { parseSlug, parseVersion } from './records/slug.js';
 import { storeFailure, SyncedState } from './synced-state.js';
-import { decodeToolJson, encodeTool, type ToolWrite } from './records/tool-json.js';
+import { decodeToolJson, encodeTool, storedToolWrite, type ToolWrite } from './records/tool-json.js';
 import { UsageRecorder } from './usage-recorder.js';
 import { toolKind } from '../tools/kinds.js';
 
@@ -300,14 +301,14 @@ class CatalogImpl {
    * Tools of an export, with their ids and timestamps, in one transaction (the store writes them
    * together: `gramkit catalog import`). Each is decided as `putTool` with `keepIdentity` decides one.
    */
-  importTools = async (items: ReadonlyArray<{ readonly bundleID: string; readonly slug: string; readonly version: string; readonly body: unknown }>): Promise<CatalogResult<ImportReport>> => {
+  importTools = async (items: ReadonlyArray<ImportItem>): Promise<CatalogResult<ImportReport>> => {
     const decoded: Array<{ readonly bundleID: string; readonly write: ToolWrite }> = [];
     const refused: Array<{ readonly index: number; readonly error: CatalogError }> = [];
     const at: number[] = [];
     items.forEach((item, index) => {
       const id = parseId(item.bundleID, 'bundleID');
       const key = [parseSlug(item.slug), parseVersion(item.version)].flatMap((e) => (isLeft(e) ? e.left : []));
-      const w = isLeft(id) || key.length > 0 ? undefined : decodeToolJson(item.body, this.env, { slug: item.slug, version: item.version });
+      const w = isLeft(id) || key.length > 0 ? undefined : 'record' in item ? storedToolWrite(item.record, this.env) : decodeToolJson(item.body, this.env, { slug: item.slug, version: item.version });
       if (isLeft(id) || key.length > 0 || w === undefined || isLeft(w)) {
         const problems = isLeft(id) ? id.left : key.length > 0 ? key : w !== undefined && isLeft(w) ? w.left : [];
         refused.push({ index, error: { ...catalogCodes(CatalogCodes.INVALID_RECORD), message: problems.map((d) => d.message).join('; ') } });

@@ -118,6 +118,31 @@ describe('gramkit catalog', () => {
     expect(JSON.parse((await cli(['catalog', 'export', '--data', other], { cwd: root })).stdout)).toEqual(exported);
   });
 
+  it('an import refuses what an export could not hold, even where a good tool with the same signature came first', async () => {
+    const data = fresh('tampered');
+    const tools = ['good', 'schema', 'sig', 'field', 'when', 'impl'].map((n) => `[${n}:Tool {description: "Tool ${n}", command: {argv: ["cat"], stdin: "text", env: ["PATH"], output: "text"}} | (text::String)==>(::Any)]`);
+    writeFileSync(join(root, 'tampered.gram'), `${tools.join('\n')}\n`);
+    expect((await cli(['catalog', 'add', 'tampered.gram', '--data', data], { cwd: root })).code).toBe(0);
+    const exported = JSON.parse((await cli(['catalog', 'export', '--data', data], { cwd: root })).stdout) as { bundles: unknown[]; tools: Array<Record<string, unknown>> };
+    const bySlug = (slug: string) => exported.tools.find((t) => t['slug'] === slug) as Record<string, unknown>;
+    // the good one first: its signature is compiled (and kept) before the tampered ones are read
+    exported.tools.sort((a, b) => (a['slug'] === 'good' ? -1 : b['slug'] === 'good' ? 1 : 0));
+    bySlug('schema')['argSchema'] = { type: 'object', properties: { text: { type: 'integer' } } };
+    bySlug('sig')['signature'] = '(text::String)==>(';
+    bySlug('field')['colour'] = 'red';
+    bySlug('when')['createdAt'] = 'yesterday';
+    bySlug('impl')['impl'] = { argv: [] };
+    writeFileSync(join(root, 'tampered.json'), JSON.stringify(exported));
+    const other = fresh('tampered-imported');
+    const r = await cli(['catalog', 'import', 'tampered.json', '--data', other], { cwd: root });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('imported 1 bundle and 1 tool\n');
+    for (const said of ['argSchema is not the schema the signature compiles to', 'signature: ', '"colour" is not a field of', 'createdAt: "yesterday" is not an ISO 8601 instant', 'impl@1: ']) expect(r.stderr).toContain(said);
+    expect(r.stderr.match(new RegExp(`error\\[${CatalogCodes.INVALID_RECORD}\\]`, 'g'))).toHaveLength(5);
+    const listed = JSON.parse((await cli(['catalog', 'ls', '--json', '--all', '--data', other], { cwd: root })).stdout) as Array<Record<string, unknown>>;
+    expect(listed.map((t) => t['slug']).filter((s) => bySlug(s as string) !== undefined)).toEqual(['good']);
+  });
+
   it('adds the registry\'s bootstrap file ({"tools": [...]}), as import and serve --bootstrap take it', async () => {
     const data = fresh('bootstrap-add');
     writeFileSync(join(root, 'boot.json'), JSON.stringify({ tools: [{ id: 'tool_json_parse', description: 'Parse JSON text' }, { id: 'tool_ls', description: 'List' }] }));

@@ -23,7 +23,7 @@ import type { SafetyLevel } from '../../library/tool.js';
 import { importDefinitions } from '../../specification/import.js';
 import { parseSpecifications } from '../../specification/load.js';
 import { printToolSpecification } from '../../specification/serialize.js';
-import { checkToolSpecification, type ToolSpecification } from '../../specification/tool-spec.js';
+import { checkNameAndDescription, checkToolSpecification, type ToolSpecification } from '../../specification/tool-spec.js';
 import { jsonEqual } from '../../core/json-equal.js';
 import { type ContentEnvironment, type ImplIssue, isKindName, KINDS, toolKind } from '../../tools/kinds.js';
 import { CatalogCodes } from '../codes.js';
@@ -99,11 +99,38 @@ interface Signed {
   readonly warnings: ReadonlyArray<Diagnostic>;
 }
 
-/** A signature given as gram text, checked; the schemas given beside it must be what it compiles to. */
-const fromSignature = (input: ContentInput, description: string): Either<ReadonlyArray<Diagnostic>, Signed> => {
-  const r = checkToolSpecification(input.slug, description, input.signature as string);
+/** How many compiled signatures `compiledSignature` keeps (the least recently used is dropped first). */
+const SIGNATURES_KEPT = 4096;
+/** Signatures compiled cleanly (no diagnostic), by their text: an import's tools repeat a few signatures. */
+const compiledSignatures = new Map<string, { readonly schema: JsonObject; readonly outputSchema: JsonSchema }>();
+
+/**
+ * A signature's schemas, compiled once per distinct text while it is kept. The schemas depend on
+ * the text alone; the name and description are checked each time. Only a clean compilation is
+ * kept, so a cached one has no warnings; any other is compiled again (its diagnostics name the tool).
+ */
+const compiledSignature = (slug: string, description: string, text: string): Either<ReadonlyArray<Diagnostic>, Signed> => {
+  const known = compiledSignatures.get(text);
+  if (known !== undefined && checkNameAndDescription(slug, description).length === 0) {
+    compiledSignatures.delete(text);
+    compiledSignatures.set(text, known);
+    return right({ signature: text, argSchema: known.schema, outputSchema: known.outputSchema, warnings: [] });
+  }
+  const r = checkToolSpecification(slug, description, text);
   const spec = checkedValue(r);
   if (spec === undefined) return left(checkedDiagnostics(r).filter(isError).map((d) => ({ ...d, code: CatalogCodes.INVALID_SCHEMA, message: `signature: ${d.message}` })));
+  if (checkedDiagnostics(r).length === 0) {
+    compiledSignatures.set(text, { schema: spec.schema, outputSchema: spec.outputSchema });
+    if (compiledSignatures.size > SIGNATURES_KEPT) compiledSignatures.delete(compiledSignatures.keys().next().value as string);
+  }
+  return right({ signature: spec.typeSignature, argSchema: spec.schema, outputSchema: spec.outputSchema, warnings: checkedDiagnostics(r) });
+};
+
+/** A signature given as gram text, checked; the schemas given beside it must be what it compiles to. */
+const fromSignature = (input: ContentInput, description: string): Either<ReadonlyArray<Diagnostic>, Signed> => {
+  const compiled = compiledSignature(input.slug, description, input.signature as string);
+  if (isLeft(compiled)) return compiled;
+  const spec = { schema: compiled.right.argSchema, outputSchema: compiled.right.outputSchema };
   const problems: Diagnostic[] = [];
   if (input.argSchema !== undefined && !jsonEqual(input.argSchema, spec.schema)) {
     problems.push(error(CatalogCodes.INVALID_SCHEMA, 'argSchema is not the schema the signature compiles to', { hint: 'send the signature or the schemas, not both (or both unchanged from a GET)' }));
@@ -111,7 +138,7 @@ const fromSignature = (input: ContentInput, description: string): Either<Readonl
   if (input.outputSchema !== undefined && !jsonEqual(input.outputSchema, spec.outputSchema)) {
     problems.push(error(CatalogCodes.INVALID_SCHEMA, 'outputSchema is not the schema the signature compiles to', { hint: 'send the signature or the schemas, not both (or both unchanged from a GET)' }));
   }
-  return problems.length > 0 ? left(problems) : right({ signature: spec.typeSignature, argSchema: spec.schema, outputSchema: spec.outputSchema, warnings: checkedDiagnostics(r) });
+  return problems.length > 0 ? left(problems) : compiled;
 };
 
 /** Schemas imported into a signature with the spec layer's importer (warnings kept). */

@@ -82,6 +82,18 @@ export const READ_ONLY_TOOL_FIELDS = ['schemaVersion', 'isBuiltIn', 'callCount',
 // writes
 // -------------------------------------------------------------------------------------------------
 
+/** A record's `registryId`, when it has one, must be a registry id. */
+const checkRegistryId = (registryId: string | undefined, problems: Diagnostic[]): void => {
+  if (registryId !== undefined && !isRegistryId(registryId)) problems.push(error(CatalogCodes.INVALID_REGISTRY_ID, `registryId ${JSON.stringify(registryId)} is not a registry id`));
+};
+
+/** A timestamp a write carries (`createdAt`, `modifiedAt`), normalized into `into`, or a problem. */
+const instantInto = (into: Record<string, string>, k: 'createdAt' | 'modifiedAt', v: string | undefined, problems: Diagnostic[]): void => {
+  if (v === undefined) return;
+  if (isInstant(v)) into[k] = new Date(v).toISOString();
+  else problems.push(error(CatalogCodes.INVALID_RECORD, `${k}: ${JSON.stringify(v.slice(0, 40))} is not an ISO 8601 instant`));
+};
+
 /** The `go` type (a function of the host program), read as a function tool. */
 const goAsFunction = (type: string | undefined, impl: unknown): { readonly type: string | undefined; readonly impl: unknown } => {
   if (type !== 'go') return { type, impl };
@@ -102,7 +114,7 @@ export const decodeToolJson = (u: unknown, env: ContentEnvironment, ctx: ToolJso
   const createdBy = f.oneOf('createdBy', CREATED_BY);
   const registryId = f.string('registryId');
   const limits = decodeLimits(f.object['limits'], problems);
-  if (registryId !== undefined && !isRegistryId(registryId)) problems.push(error(CatalogCodes.INVALID_REGISTRY_ID, `registryId ${JSON.stringify(registryId)} is not a registry id`));
+  checkRegistryId(registryId, problems);
   const ids: Record<string, string> = {};
   for (const k of ['bundleID', 'toolID'] as const) {
     const v = f.string(k);
@@ -111,13 +123,7 @@ export const decodeToolJson = (u: unknown, env: ContentEnvironment, ctx: ToolJso
       else problems.push(error(CatalogCodes.INVALID_ID, `${k} ${JSON.stringify(v.slice(0, 80))} is not a UUIDv7`));
     }
   }
-  for (const k of ['createdAt', 'modifiedAt'] as const) {
-    const v = f.string(k);
-    if (v !== undefined) {
-      if (isInstant(v)) ids[k] = new Date(v).toISOString();
-      else problems.push(error(CatalogCodes.INVALID_RECORD, `${k}: ${JSON.stringify(v.slice(0, 40))} is not an ISO 8601 instant`));
-    }
-  }
+  for (const k of ['createdAt', 'modifiedAt'] as const) instantInto(ids, k, f.string(k), problems);
   for (const [k, expected] of [['slug', ctx.slug], ['version', ctx.version]] as const) {
     const given = k === 'slug' ? slug : version;
     if (expected !== undefined && given !== undefined && given !== expected) {
@@ -227,14 +233,18 @@ export const encodeTool = (r: ToolRecord): JsonObject => ({
   modifiedAt: r.modifiedAt,
 });
 
+/** The fields of a stored record (`encodeTool`'s). */
+const STORED_FIELDS = ['schemaVersion', ...CONTENT_FIELDS.filter((k) => k !== 'gram'), 'isBuiltIn', ...STATE_FIELDS];
+
 /**
  * A stored tool record, checked for shape only (the content was checked when it was written; the
  * signature is parsed when the tool is first invoked or exported).
  */
-export const decodeStoredTool = (u: unknown): Either<ReadonlyArray<Diagnostic>, ToolRecord> => {
+export const decodeStoredTool = (u: unknown, options: { readonly exact?: boolean } = {}): Either<ReadonlyArray<Diagnostic>, ToolRecord> => {
   const problems: Diagnostic[] = [];
   const f = fieldsOf(u, 'a stored tool', problems);
   if (f === undefined) return left(problems);
+  if (options.exact === true) f.onlyKnown(STORED_FIELDS, READ_ONLY_TOOL_FIELDS);
   const need = <A>(k: string, v: A | undefined): A => {
     if (v === undefined && f.object[k] === undefined) problems.push(error(CatalogCodes.INVALID_RECORD, `${k}: missing`));
     return v as A;
@@ -276,3 +286,31 @@ export const decodeStoredTool = (u: unknown): Either<ReadonlyArray<Diagnostic>, 
   return problems.length > 0 ? left(problems) : right(Object.freeze(record));
 };
 
+
+/**
+ * The write of a stored record an export carries (decoded by `decodeStoredTool`, not read again):
+ * what `decodeToolJson` checks of the same record, from its fields. The content is built as a
+ * write's (slug, version, implementation, the signature against the schemas beside it); the ids
+ * were checked by the decoding, the registry id and the timestamps are checked here.
+ */
+export const storedToolWrite = (r: ToolRecord, env: ContentEnvironment): Either<ReadonlyArray<Diagnostic>, ToolWrite> => {
+  const problems: Diagnostic[] = [];
+  checkRegistryId(r.registryId, problems);
+  const at: Record<string, string> = {};
+  instantInto(at, 'createdAt', r.createdAt, problems);
+  instantInto(at, 'modifiedAt', r.modifiedAt, problems);
+  if (problems.length > 0) return left(problems);
+  const { slug, version, displayName, description, type, signature, argSchema, outputSchema, impl, tags, permissions, safetyLevel } = r;
+  const built = buildContent({ slug, version, displayName, description, type, signature, argSchema, outputSchema, impl, tags, permissions, safetyLevel }, env);
+  if (isLeft(built)) return built;
+  return right({
+    built: built.right,
+    isEnabled: r.isEnabled,
+    createdBy: r.createdBy,
+    ...(r.registryId !== undefined ? { registryId: r.registryId } : {}),
+    ...(r.limits !== undefined ? { limits: r.limits } : {}),
+    bundleID: r.bundleID,
+    toolID: r.toolID,
+    ...at,
+  });
+};

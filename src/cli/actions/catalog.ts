@@ -312,16 +312,17 @@ const importFile = async (r: Run, file: string): Promise<number> => {
   if (!b.ok) return refused(r, 'bundles', b);
   for (const e of b.value.refused) code = refused(r, `bundle ${JSON.stringify((doc['bundles'][e.index] as JsonObject | undefined)?.['bundleID'] ?? e.index)}`, { ok: false, error: e.error });
   // the tools in transactions of 5,000 (the store writes each batch together)
-  const items: Array<{ readonly bundleID: string; readonly slug: string; readonly version: string; readonly body: unknown }> = [];
+  // each record decoded once: the catalog takes the decoded record (its content is checked, not read again)
+  const items: Array<{ readonly bundleID: string; readonly slug: string; readonly version: string; readonly record: ToolRecord }> = [];
   for (const t of doc['tools']) {
-    const stored = decodeStoredTool(t);
+    const stored = decodeStoredTool(t, { exact: true });
     if (isLeft(stored)) {
       reportError(r.ctx.io, { reason: CatalogCodes.INVALID_RECORD, message: `a tool record does not decode: ${stored.left.map((d) => d.message).join('; ')}` });
       code = EXIT_FAILURE;
       continue;
     }
     const record: ToolRecord = stored.right;
-    items.push({ bundleID: record.bundleID, slug: record.slug, version: record.version, body: t });
+    items.push({ bundleID: record.bundleID, slug: record.slug, version: record.version, record });
   }
   for (let from = 0; from < items.length; from += IMPORT_BATCH) {
     const batch = items.slice(from, from + IMPORT_BATCH);
