@@ -11,7 +11,19 @@
  *   and an idle connection may be closed by the server as the client reuses it (a dropped
  *   connection, which the providers retry).
  */
-import { type AssistantMessage, bindAgent, bindTool, createTool, invoke, type Message, type Model, type ModelRequest, parseSpecifications, runBoundAgent, toolLibrary } from '../src/index.js';
+import {
+  type AssistantMessage,
+  bindAgent,
+  bindTool,
+  createTool,
+  invoke,
+  type Message,
+  type Model,
+  type ModelRequest,
+  parseSpecifications,
+  runBoundAgent,
+  toolLibrary,
+} from '../src/index.js';
 import { openAIModel } from '../src/entries/providers.js';
 import { scriptedModel } from '../src/entries/testing.js';
 import { lastUserText, startFakeServer, toolResults } from '../test/support/fake-llm-server.js';
@@ -46,7 +58,10 @@ const directRun = async (model: Model, s: ReturnType<typeof setup>, text: string
   if (call === undefined) throw new Error('no tool call');
   const result = await invoke(s.tool, JSON.parse(call.arguments), { callId: call.id });
   if (!result.ok) throw new Error(result.error.message);
-  const second = await model.generate({ ...base, messages: [...messages, turn, { role: 'tool', toolCallId: call.id, toolName: call.name, content: JSON.stringify(result.value) }] });
+  const second = await model.generate({
+    ...base,
+    messages: [...messages, turn, { role: 'tool', toolCallId: call.id, toolName: call.name, content: JSON.stringify(result.value) }],
+  });
   if (!second.ok) throw new Error(second.error.message);
 };
 
@@ -96,22 +111,37 @@ export default async (): Promise<void> => {
     report('agent loop: 50 concurrent conversations (HTTP)', [
       ['conversations', '50'],
       ['HTTP exchanges', String(server.requests.length - before)],
-      ['errors', `${errors.length} (target 0: ${errors.length === 0 ? 'met' : 'NOT MET'})${errors.length > 0 ? ` ${errors.map((r) => (r.ok ? '' : `${r.error.code}: ${r.error.message}`)).join(', ')}` : ''}`],
+      [
+        'errors',
+        `${errors.length} (target 0: ${errors.length === 0 ? 'met' : 'NOT MET'})${errors.length > 0 ? ` ${errors.map((r) => (r.ok ? '' : `${r.error.code}: ${r.error.message}`)).join(', ')}` : ''}`,
+      ],
       ['answers crossed between conversations', String(crossed.length)],
       ['dropped connections retried by the provider', String(retries)],
       ['wall time', `${wall.toFixed(1)} ms (${(wall / 50).toFixed(2)} ms per conversation)`],
     ]);
 
     // over HTTP
-    const overHttp = await alternate(5, 600, () => directRun(http, s, 'hello there'), () => loopRun(http, s, 'hello there'));
+    const overHttp = await alternate(
+      5,
+      600,
+      () => directRun(http, s, 'hello there'),
+      () => loopRun(http, s, 'hello there'),
+    );
     const httpOverhead = (overHttp.b - overHttp.a) / STEPS_PER_RUN;
 
     // without HTTP: a scripted model that answers as the server does
     const scripted = scriptedModel((request) => {
       const last = request.messages[request.messages.length - 1];
-      return last?.role === 'tool' ? { text: `echoed ${last.content}` } : { toolCalls: [{ name: 'echo', arguments: { text: last?.content ?? '' }, id: 'call_1' }] };
+      return last?.role === 'tool'
+        ? { text: `echoed ${last.content}` }
+        : { toolCalls: [{ name: 'echo', arguments: { text: last?.content ?? '' }, id: 'call_1' }] };
     });
-    const local = await alternate(5, 500, () => directRun(scripted, s, 'hello there'), () => loopRun(scripted, s, 'hello there'));
+    const local = await alternate(
+      5,
+      500,
+      () => directRun(scripted, s, 'hello there'),
+      () => loopRun(scripted, s, 'hello there'),
+    );
     const localOverhead = (local.b - local.a) / STEPS_PER_RUN;
 
     const verdict = (ns: number): string => `${formatNs(Math.max(0, ns))} per step (target < 1 ms: ${ns < 1e6 ? 'met' : 'NOT MET'})`;
@@ -123,7 +153,6 @@ export default async (): Promise<void> => {
       ['no HTTP: runBoundAgent, per run', `${formatNs(local.b)} (${(local.b / local.a).toFixed(2)}×)`],
       ['no HTTP: loop overhead', verdict(localOverhead)],
     ]);
-
   } finally {
     await server.close();
   }

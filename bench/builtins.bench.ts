@@ -36,21 +36,29 @@ export default async function builtinsBench(): Promise<void> {
     const bare = await measure('bare call', () => noop(shellArgs), { ms: 500, batch: 100 });
     const policed = await measure(
       'evaluatePolicies',
-      () => evaluatePolicies({ permissions: { allowed: ['proc:exec', 'fs:*', 'net:read'] }, rules: defaultRuleEngine }, { tool: 'shell', args: shellArgs, annotations }),
+      () =>
+        evaluatePolicies(
+          { permissions: { allowed: ['proc:exec', 'fs:*', 'net:read'] }, rules: defaultRuleEngine },
+          { tool: 'shell', args: shellArgs, annotations },
+        ),
       { ms: 800, batch: 20 },
     );
     const rulesOnly = await measure('checkRules', () => checkRules(defaultRuleEngine, 'shell', shellArgs), { ms: 800, batch: 20 });
 
     // text_search in the worker vs inline
     const re = /TODO \w+/g;
-    const inline = await measure('inline regex', () => {
-      let n = 0;
-      for (const line of text.split('\n')) {
-        re.lastIndex = 0;
-        while (re.exec(line) !== null) n++;
-      }
-      return n;
-    }, { ms: 800 });
+    const inline = await measure(
+      'inline regex',
+      () => {
+        let n = 0;
+        for (const line of text.split('\n')) {
+          re.lastIndex = 0;
+          while (re.exec(line) !== null) n++;
+        }
+        return n;
+      },
+      { ms: 800 },
+    );
     const worker = await measure('text_search', () => tool('text_search').invoke({ pattern: 'TODO \\w+', text }, ctx), { ms: 800 });
 
     const rows: Array<readonly [string, string]> = [
@@ -67,7 +75,10 @@ export default async function builtinsBench(): Promise<void> {
     if (bwrap !== undefined && (await probeSandbox(bwrap, false, ws)).ok) {
       const sandboxed = builtinTools({ workspace: ws }).find((t) => t.name === 'run_code') as Tool;
       const sandboxedMs = await bestOf(5, () => sandboxed.invoke({ language: 'bash', code: 'true' }, ctx));
-      rows.push(['run_code `true`, best of 5', `bwrap ${sandboxedMs.toFixed(1)} ms vs unsandboxed ${unsandboxedMs.toFixed(1)} ms: ${ratio(sandboxedMs / unsandboxedMs)}`]);
+      rows.push([
+        'run_code `true`, best of 5',
+        `bwrap ${sandboxedMs.toFixed(1)} ms vs unsandboxed ${unsandboxedMs.toFixed(1)} ms: ${ratio(sandboxedMs / unsandboxedMs)}`,
+      ]);
     } else rows.push(['run_code `true`, best of 5', `unsandboxed ${unsandboxedMs.toFixed(1)} ms (bubblewrap not available here)`]);
     report('builtins and policies', rows);
   } finally {

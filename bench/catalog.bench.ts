@@ -24,7 +24,32 @@ const random = (): number => {
   seed = (seed * 1103515245 + 12345) % 2147483648;
   return seed / 2147483648;
 };
-const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ro', 'ta', 'shi', 'vu', 'pe', 'da', 'qui', 'zor', 'fen', 'bal', 'tri', 'gon', 'wex', 'ult', 'ari', 'moz', 'sel', 'bru', 'cat', 'hep'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ne',
+  'ro',
+  'ta',
+  'shi',
+  'vu',
+  'pe',
+  'da',
+  'qui',
+  'zor',
+  'fen',
+  'bal',
+  'tri',
+  'gon',
+  'wex',
+  'ult',
+  'ari',
+  'moz',
+  'sel',
+  'bru',
+  'cat',
+  'hep',
+];
 const word = (): string => Array.from({ length: 2 + Math.floor(random() * 3) }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join('');
 const VOCABULARY = [...new Set(Array.from({ length: 24_000 }, word))].slice(0, 20_000);
 const zipf = (): string => VOCABULARY[Math.min(VOCABULARY.length - 1, Math.floor(VOCABULARY.length * random() ** 3))] as string;
@@ -111,7 +136,10 @@ const searchBench = async (): Promise<void> => {
     ['load average (1 min) during the run', loadavg()[0]?.toFixed(1) ?? '?'],
     ['linear scan (baseline)', `p50 ${fmt(percentile(scan, 50))}, p95 ${fmt(percentile(scan, 95))}`],
     ['index p95 / scan p95', ratio(p95 / percentile(scan, 95))],
-    ['index built one tool at a time', `${(buildMs / 1000).toFixed(2)} s wall, ${((buildCpu.user + buildCpu.system) / 1e6).toFixed(2)} s CPU (${((buildMs * 1e6) / N / 1000).toFixed(1)} µs a tool)`],
+    [
+      'index built one tool at a time',
+      `${(buildMs / 1000).toFixed(2)} s wall, ${((buildCpu.user + buildCpu.system) / 1e6).toFixed(2)} s CPU (${((buildMs * 1e6) / N / 1000).toFixed(1)} µs a tool)`,
+    ],
   ]);
 };
 
@@ -126,7 +154,11 @@ const catalogBench = async (): Promise<void> => {
     const M = 300;
     const writeMs = await timeOnce(async () => {
       for (let i = 0; i < M; i++) {
-        await catalog.putTool(bundleID, `${uniform()}-${i}`, '1', { description: `${zipf()} ${zipf()} ${zipf()}`, type: 'builtin', impl: { builtin: 'json_parse' } });
+        await catalog.putTool(bundleID, `${uniform()}-${i}`, '1', {
+          description: `${zipf()} ${zipf()} ${zipf()}`,
+          type: 'builtin',
+          impl: { builtin: 'json_parse' },
+        });
       }
     });
     const list: number[] = [];

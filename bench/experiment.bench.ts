@@ -40,7 +40,8 @@ const model = () =>
     return { toolCalls: [{ name: 'echo', arguments: { text } }] };
   });
 
-const inputs = (n: number) => Array.from({ length: n }, (_, i) => ({ message: `hello ${i}`, expected: `hello ${i}`, expectedToolCalls: [{ echo: { text: [`hello ${i}`] } }] }));
+const inputs = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ message: `hello ${i}`, expected: `hello ${i}`, expectedToolCalls: [{ echo: { text: [`hello ${i}`] } }] }));
 
 const time = async (fn: () => Promise<unknown>): Promise<number> => {
   const t0 = performance.now();
@@ -144,10 +145,16 @@ export default async (): Promise<void> => {
     ['load average (1 min) at the overhead rounds', load.toFixed(2)],
     ['bare runBoundAgent loop, per run (CPU, median of rounds)', `${((median(bareCpu) / N) * 1000).toFixed(0)} µs`],
     ['runExperiment, per run (CPU, median of rounds)', `${((median(expCpu) / N) * 1000).toFixed(0)} µs`],
-    [`overhead, CPU time (median of ${ROUNDS} interleaved rounds; min–max ${Math.min(...cpuRatios).toFixed(2)}–${Math.max(...cpuRatios).toFixed(2)})`, ratio(median(cpuRatios), { max: 1.2 })],
+    [
+      `overhead, CPU time (median of ${ROUNDS} interleaved rounds; min–max ${Math.min(...cpuRatios).toFixed(2)}–${Math.max(...cpuRatios).toFixed(2)})`,
+      ratio(median(cpuRatios), { max: 1.2 }),
+    ],
     [`overhead, wall time (median; min–max ${Math.min(...wallRatios).toFixed(2)}–${Math.max(...wallRatios).toFixed(2)})`, ratio(median(wallRatios))],
     ['concurrency 8 vs 1 (tool waits 20 ms)', ratio(c1 / c8, { min: 5 })],
     ['heap held at 200 / 2,000 runs, runs kept', `${k200.toFixed(2)} MB / ${k2000.toFixed(2)} MB`],
-    ['heap held at 200 / 2,000 runs, keepRuns: false', `${s200.toFixed(2)} MB / ${s2000.toFixed(2)} MB (${(((s2000 - s200) / 1800) * 1e6).toFixed(0)} bytes a run)`],
+    [
+      'heap held at 200 / 2,000 runs, keepRuns: false',
+      `${s200.toFixed(2)} MB / ${s2000.toFixed(2)} MB (${(((s2000 - s200) / 1800) * 1e6).toFixed(0)} bytes a run)`,
+    ],
   ]);
 };

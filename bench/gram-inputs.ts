@@ -19,9 +19,7 @@ export const gramOf = (n: number): string => {
   const out: string[] = [];
   for (let i = 0; i < n; i++) {
     const [a, r] = recordsOf(i);
-    out.push(
-      `(${a.id}:${a.labels[0]} {name: "${a.properties.name}", age: ${a.properties.age}})-[:${r.type} {since: ${r.properties.since}}]->(${r.end})`,
-    );
+    out.push(`(${a.id}:${a.labels[0]} {name: "${a.properties.name}", age: ${a.properties.age}})-[:${r.type} {since: ${r.properties.since}}]->(${r.end})`);
   }
   return `${out.join('\n')}\n`;
 };

@@ -178,20 +178,23 @@ export default async (): Promise<void> => {
     ['  JSON.parse of the compact JSON', perLine(x.json)],
     ['  gram vs JSON.parse', both(medianRatio(x.gram, x.json), { max: 3 })],
   ];
-  report(`gram: ${mb(big).toFixed(2)} MB of gram (100,000 lines, 200,000 records) vs ${mb(bigJson).toFixed(2)} MB of compact JSON of the same records (each size in a process of its own, medians of ${rounds} interleaved rounds)`, [
-    ['baseline', 'JSON.parse of one JSON.stringify-ed array of {id,labels,properties} and {start,type,properties,end}'],
-    ['gram to AST, 100,000 lines', `${m(s100k.gram).wall.toFixed(0)} ms (${rate(big, m(s100k.gram).wall)} of gram)`],
-    ['gram to canonical patterns, 100,000 lines', `${tPatterns.wall.toFixed(0)} ms (${rate(big, tPatterns.wall)} of gram)`],
-    ['live heap a line: the AST vs JSON.parse\'s result', `${astBytes.toFixed(0)} vs ${jsonBytes.toFixed(0)} bytes (${(astBytes / jsonBytes).toFixed(1)}×)`],
-    ...size('1,000 lines (batches of 100)', s1k),
-    ...size('10,000 lines (batches of 10)', s10k),
-    ...size('100,000 lines', s100k),
-    ['time per line, 100,000 lines vs 10,000', both(growth(s100k.gram, s10k.gram), { max: 1.1 })],
-    ['  the same for JSON.parse', both(growth(s100k.json, s10k.json))],
-    ['time per line, 100,000 lines vs 1,000', both(growth(s100k.gram, s1k.gram))],
-    ['  the same for JSON.parse', both(growth(s100k.json, s1k.json))],
-    ...size('100,000 lines after 300 documents of 1,000 lines in the same process', after),
-  ]);
+  report(
+    `gram: ${mb(big).toFixed(2)} MB of gram (100,000 lines, 200,000 records) vs ${mb(bigJson).toFixed(2)} MB of compact JSON of the same records (each size in a process of its own, medians of ${rounds} interleaved rounds)`,
+    [
+      ['baseline', 'JSON.parse of one JSON.stringify-ed array of {id,labels,properties} and {start,type,properties,end}'],
+      ['gram to AST, 100,000 lines', `${m(s100k.gram).wall.toFixed(0)} ms (${rate(big, m(s100k.gram).wall)} of gram)`],
+      ['gram to canonical patterns, 100,000 lines', `${tPatterns.wall.toFixed(0)} ms (${rate(big, tPatterns.wall)} of gram)`],
+      ["live heap a line: the AST vs JSON.parse's result", `${astBytes.toFixed(0)} vs ${jsonBytes.toFixed(0)} bytes (${(astBytes / jsonBytes).toFixed(1)}×)`],
+      ...size('1,000 lines (batches of 100)', s1k),
+      ...size('10,000 lines (batches of 10)', s10k),
+      ...size('100,000 lines', s100k),
+      ['time per line, 100,000 lines vs 10,000', both(growth(s100k.gram, s10k.gram), { max: 1.1 })],
+      ['  the same for JSON.parse', both(growth(s100k.json, s10k.json))],
+      ['time per line, 100,000 lines vs 1,000', both(growth(s100k.gram, s1k.gram))],
+      ['  the same for JSON.parse', both(growth(s100k.json, s1k.json))],
+      ...size('100,000 lines after 300 documents of 1,000 lines in the same process', after),
+    ],
+  );
   report('gram: the fast path against the Chevrotain parser alone (100,000 lines, medians of 3 rounds)', [
     ['Chevrotain parser alone vs parseGram', both(medianRatio(c.chevrotain, c.fast))],
     ['one subject pattern on the last line (the fast path gives up there) vs the Chevrotain parser alone', both(medianRatio(c.outside, c.chevrotain))],

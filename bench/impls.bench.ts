@@ -63,7 +63,11 @@ const render = async (): Promise<void> => {
     return [url, headers, body];
   };
   const naiveSub = (t: string): string => t.replace(/\$\{(\w+)\}/g, (_, n: string) => String(lookup(n) ?? ''));
-  const renderNaive = (): unknown => [naiveSub(source.urlTemplate), { 'X-Note': naiveSub(source.headers['X-Note']), Accept: 'application/json' }, naiveSub(source.bodyTemplate)];
+  const renderNaive = (): unknown => [
+    naiveSub(source.urlTemplate),
+    { 'X-Note': naiveSub(source.headers['X-Note']), Accept: 'application/json' },
+    naiveSub(source.bodyTemplate),
+  ];
   const [s, n] = await alternate(['render (encoded per context)', renderSafe], ['naive replace (unsafe)', renderNaive]);
   report('request rendering', [
     [n.name, formatNs(n.nsPerOp)],
@@ -73,7 +77,10 @@ const render = async (): Promise<void> => {
 };
 
 const http = async (): Promise<void> => {
-  const payload = JSON.stringify({ current: { condition: { text: 'Sunny' }, temp_c: 21 }, hourly: Array.from({ length: 24 }, (_, i) => ({ h: i, t: 20 + (i % 5) })) });
+  const payload = JSON.stringify({
+    current: { condition: { text: 'Sunny' }, temp_c: 21 },
+    hourly: Array.from({ length: 24 }, (_, i) => ({ h: i, t: 20 + (i % 5) })),
+  });
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
@@ -90,7 +97,11 @@ const http = async (): Promise<void> => {
     schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
     outputSchema: { type: 'string' },
   };
-  const tool = httpTool(spec, { urlTemplate: `${origin}/current?q=\${city}&key=\${KEY}`, extractExpr: '$.current.condition.text' }, { secrets: (n) => (n === 'KEY' ? secret : undefined) });
+  const tool = httpTool(
+    spec,
+    { urlTemplate: `${origin}/current?q=\${city}&key=\${KEY}`, extractExpr: '$.current.condition.text' },
+    { secrets: (n) => (n === 'KEY' ? secret : undefined) },
+  );
   if (tool._tag === 'Left') throw new Error(JSON.stringify(tool.left));
   const ctx = { signal: new AbortController().signal, toolName: 'weather' };
   const dispatcher = await safeDispatcher();
@@ -114,7 +125,9 @@ const http = async (): Promise<void> => {
 };
 
 const redaction = async (): Promise<void> => {
-  const result = { items: Array.from({ length: 400 }, (_, i) => ({ id: i, name: `item ${i}`, text: i % 50 === 0 ? `echo ${secret}` : 'lorem ipsum dolor sit amet' })) };
+  const result = {
+    items: Array.from({ length: 400 }, (_, i) => ({ id: i, name: `item ${i}`, text: i % 50 === 0 ? `echo ${secret}` : 'lorem ipsum dolor sit amet' })),
+  };
   const red = redactor([secret]);
   const [r, clone] = await alternate(['redact 50 KB result', () => red.value(result)], ['structuredClone of it', () => structuredClone(result)]);
   report('secret redaction', [

@@ -12,7 +12,20 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
-import { bindTool, createTool, createToolMetrics, emptyToolLibrary, invoke, lookupTool, registerTool, type Tool, type ToolLibrary, type ToolResult, type ToolSpecification, toolLibrary } from '../src/index.js';
+import {
+  bindTool,
+  createTool,
+  createToolMetrics,
+  emptyToolLibrary,
+  invoke,
+  lookupTool,
+  registerTool,
+  type Tool,
+  type ToolLibrary,
+  type ToolResult,
+  type ToolSpecification,
+  toolLibrary,
+} from '../src/index.js';
 import { bestOf, formatNs, type GcTiming, measure, measureRounds, ratio, report, type RoundsMeasurement, timeWithGc } from './harness.js';
 
 const schema = {
@@ -65,7 +78,12 @@ const dispatch = async (): Promise<void> => {
   const byTaskEither = (args: unknown): Promise<ToolResult> =>
     pipe(
       TE.fromEither(checkArgs(args) ? E.right(args as { a: number; b: number }) : E.left('TOOL_INVALID_ARGUMENTS')),
-      TE.chain((a) => TE.tryCatch(async () => add(a), () => 'TOOL_EXECUTION_ERROR')),
+      TE.chain((a) =>
+        TE.tryCatch(
+          async () => add(a),
+          () => 'TOOL_EXECUTION_ERROR',
+        ),
+      ),
       TE.chainEitherK((v) => (checkOut(v) ? E.right(v) : E.left('TOOL_INVALID_OUTPUT'))),
       TE.match(
         (code): ToolResult => invalid(code),
@@ -126,12 +144,14 @@ const dispatch = async (): Promise<void> => {
 };
 
 /** A seeded generator of numbers in [0, 1) (mulberry32): the same names in every run. */
-const seeded = (seed: number): (() => number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-};
+const seeded =
+  (seed: number): (() => number) =>
+  () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
 
 const libraries = async (): Promise<void> => {
   const N = 100_000;
@@ -215,8 +235,10 @@ const libraries = async (): Promise<void> => {
   const outsideGc = (t: GcTiming): number => t.ms - t.gcMs;
   const grown = ({ small, large }: { small: GcTiming; large: GcTiming }): string =>
     `${ratio(large.ms / small.ms, { max: 12.5 })}; outside GC pauses ${ratio(outsideGc(large) / outsideGc(small))}`;
-  const spread = (m: RoundsMeasurement): string => `${formatNs(m.wallNsPerOp)} elapsed; rounds: p50 ${formatNs(m.p50)}, p99 ${formatNs(m.p99)}, worst ${formatNs(m.max)}`;
-  const against = (m: RoundsMeasurement, base: RoundsMeasurement): string => `${formatNs(m.nsPerOp)}  ${ratio(m.nsPerOp / base.nsPerOp)} the Map  (${spread(m)})`;
+  const spread = (m: RoundsMeasurement): string =>
+    `${formatNs(m.wallNsPerOp)} elapsed; rounds: p50 ${formatNs(m.p50)}, p99 ${formatNs(m.p99)}, worst ${formatNs(m.max)}`;
+  const against = (m: RoundsMeasurement, base: RoundsMeasurement): string =>
+    `${formatNs(m.nsPerOp)}  ${ratio(m.nsPerOp / base.nsPerOp)} the Map  (${spread(m)})`;
   report('libraries: registration one tool at a time, lookups', [
     ['register 10,000 tools (per library, of ten in a row)', timing(registration.small)],
     ['register 100,000 tools', `${timing(registration.large)}  (${((registration.large.ms / 1e5) * 1e6).toFixed(0)} ns per registration)`],

@@ -21,7 +21,11 @@ const LINES = 2000;
 const documentText = (): string => {
   const out: string[] = [];
   for (let i = 0; out.length < LINES - 2; i++) {
-    out.push(`[tool_${i}:Tool {description: "Tool number ${i}"} |`, `  (city::String {minLength: 1})==>(days::Integer {range: 1..7, default: 1})==>(::String)`, ']');
+    out.push(
+      `[tool_${i}:Tool {description: "Tool number ${i}"} |`,
+      `  (city::String {minLength: 1})==>(days::Integer {range: 1..7, default: 1})==>(::String)`,
+      ']',
+    );
     if (i % 20 === 19) out.push(`[agent_${i}:Agent {description: "Agent ${i}", instruction: "Use the tools."} | tool_${i}, tool_${i - 1}]`);
   }
   return `${out.slice(0, LINES).join('\n')}\n`;

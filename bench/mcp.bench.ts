@@ -42,7 +42,9 @@ const gramkitTools = () => {
 const sdkServer = (): McpServer => {
   const s = new McpServer({ name: 'sdk', version: '1.0.0' });
   const register = s.registerTool.bind(s) as (name: string, config: unknown, cb: (args: { text: string }) => unknown) => unknown;
-  register('shout', { description: 'The text in capitals', inputSchema: z.object({ text: z.string() }) }, async (args) => ({ content: [{ type: 'text', text: args.text.toUpperCase() }] }));
+  register('shout', { description: 'The text in capitals', inputSchema: z.object({ text: z.string() }) }, async (args) => ({
+    content: [{ type: 'text', text: args.text.toUpperCase() }],
+  }));
   return s;
 };
 
@@ -97,7 +99,7 @@ const summary = ([ours, theirs]: [Round[], Round[]]) => ({
 
 export default async (): Promise<void> => {
   const source = gramkitTools();
-  const policies = process.env["MCP_BENCH_NO_POLICIES"] === "1" ? undefined : { rules: defaultRuleEngine };
+  const policies = process.env['MCP_BENCH_NO_POLICIES'] === '1' ? undefined : { rules: defaultRuleEngine };
 
   // Streamable HTTP
   const ours = createMcpHttpHandler(source, policies !== undefined ? { policies } : {});

@@ -24,7 +24,11 @@ const tools: ReadonlyArray<ToolDefinition> = Array.from({ length: 10 }, (_, i) =
   description: `Tool number ${i}: does something useful with a city and a count`,
   inputSchema: {
     type: 'object',
-    properties: { city: { type: 'string', description: 'A city' }, count: { type: 'integer', minimum: 1, default: 3 }, unit: { type: 'string', enum: ['c', 'f'] } },
+    properties: {
+      city: { type: 'string', description: 'A city' },
+      count: { type: 'integer', minimum: 1, default: 3 },
+      unit: { type: 'string', enum: ['c', 'f'] },
+    },
     required: ['city'],
   },
 }));
@@ -51,7 +55,17 @@ const openAIAnswer = JSON.stringify({
   id: 'chatcmpl-1',
   object: 'chat.completion',
   model: 'gpt-test',
-  choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_3', type: 'function', function: { name: 'tool_number2', arguments: '{"city":"Oslo","count":2}' } }] }, finish_reason: 'tool_calls' }],
+  choices: [
+    {
+      index: 0,
+      message: {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_3', type: 'function', function: { name: 'tool_number2', arguments: '{"city":"Oslo","count":2}' } }],
+      },
+      finish_reason: 'tool_calls',
+    },
+  ],
   usage: { prompt_tokens: 120, completion_tokens: 20, total_tokens: 140 },
 });
 const anthropicAnswer = JSON.stringify({
@@ -108,10 +122,20 @@ const roundTrip = async (): Promise<void> => {
     const m = openAIModel('gpt-test', { baseUrl: server.openaiBaseUrl, dispatcher });
     if (m._tag === 'Left') throw new Error(m.left.message);
     const model = m.right;
-    const bodyObject = openAIRequestBody(conversation, { model: 'gpt-test', legacyFunctions: false, maxTokensField: 'max_tokens', streamUsage: true }, prepareTools(tools, 'openai'), false);
+    const bodyObject = openAIRequestBody(
+      conversation,
+      { model: 'gpt-test', legacyFunctions: false, maxTokensField: 'max_tokens', streamUsage: true },
+      prepareTools(tools, 'openai'),
+      false,
+    );
     const rawPost = async (): Promise<void> => {
       const body = JSON.stringify(bodyObject);
-      const res = await request(`${server.openaiBaseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, dispatcher });
+      const res = await request(`${server.openaiBaseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        dispatcher,
+      });
       JSON.parse(await res.body.text());
     };
     const viaGenerate = async (): Promise<void> => {
@@ -142,8 +166,19 @@ const streaming = async (): Promise<void> => {
   const args = JSON.stringify({ city: 'Oslo', count: 2, note: 'a'.repeat(200) });
   const pieces = Array.from({ length: 40 }, (_, i) => args.slice((i * args.length) / 40, ((i + 1) * args.length) / 40));
   const chunks = [
-    JSON.stringify({ id: 'c', choices: [{ index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, id: 'call_9', type: 'function', function: { name: 'tool_number2', arguments: '' } }] }, finish_reason: null }] }),
-    ...pieces.map((p) => JSON.stringify({ id: 'c', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: p } }] }, finish_reason: null }] })),
+    JSON.stringify({
+      id: 'c',
+      choices: [
+        {
+          index: 0,
+          delta: { role: 'assistant', tool_calls: [{ index: 0, id: 'call_9', type: 'function', function: { name: 'tool_number2', arguments: '' } }] },
+          finish_reason: null,
+        },
+      ],
+    }),
+    ...pieces.map((p) =>
+      JSON.stringify({ id: 'c', choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: p } }] }, finish_reason: null }] }),
+    ),
     JSON.stringify({ id: 'c', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] }),
     '[DONE]',
   ];
@@ -164,7 +199,11 @@ const streaming = async (): Promise<void> => {
 };
 
 const exporting = async (): Promise<void> => {
-  const many: ExportableTool[] = Array.from({ length: 1000 }, (_, i) => ({ name: `ns.tool ${i}`, description: `Tool ${i}`, schema: tools[i % 10]?.inputSchema ?? {} }));
+  const many: ExportableTool[] = Array.from({ length: 1000 }, (_, i) => ({
+    name: `ns.tool ${i}`,
+    description: `Tool ${i}`,
+    schema: tools[i % 10]?.inputSchema ?? {},
+  }));
   const rows: Array<readonly [string, string]> = [];
   for (const d of DIALECTS) {
     const m = await measure(d, () => exportTools(many, d), { ms: 500 });

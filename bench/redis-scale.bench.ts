@@ -43,7 +43,13 @@ const exportOf = async (dir: string, n: number): Promise<string> => {
   await opened.value.close();
   const template = encodeTool(JSON.parse(JSON.stringify(t.value.value)));
   const now = new Date().toISOString();
-  const tools = Array.from({ length: n }, (_, i) => ({ ...template, toolID: newId(), slug: `tool-${i}`, displayName: `tool-${i}`, description: `Parses JSON text number ${i}` }));
+  const tools = Array.from({ length: n }, (_, i) => ({
+    ...template,
+    toolID: newId(),
+    slug: `tool-${i}`,
+    displayName: `tool-${i}`,
+    description: `Parses JSON text number ${i}`,
+  }));
   const file = join(dir, `export-${n}.json`);
   const bundle = { schemaVersion: '1', bundleID: BUNDLE, slug: 'bench', displayName: 'bench', description: '', isEnabled: true, isBuiltIn: false };
   const times = { softDeletedAt: null, createdAt: now, modifiedAt: now };
@@ -106,7 +112,12 @@ const settled = async (s: Served): Promise<void> => {
 const rssMb = (s: Served): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${s.process.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 /** `count` new tools PUT by `clients` concurrent clients, spread over the servers; latencies and writes/s. */
-const writes = async (servers: ReadonlyArray<Served>, prefix: string, count: number, clients: number): Promise<{ readonly latencies: ReadonlyArray<number>; readonly perSecond: number }> => {
+const writes = async (
+  servers: ReadonlyArray<Served>,
+  prefix: string,
+  count: number,
+  clients: number,
+): Promise<{ readonly latencies: ReadonlyArray<number>; readonly perSecond: number }> => {
   const latencies: number[] = [];
   let next = 0;
   const body = JSON.stringify(toolBody(1));
@@ -117,7 +128,11 @@ const writes = async (servers: ReadonlyArray<Served>, prefix: string, count: num
       while (next < count) {
         const i = next++;
         const t = performance.now();
-        const r = await fetch(`${s.url}/tools/bundles/${BUNDLE}/tools/${prefix}-${i}/version/1`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body });
+        const r = await fetch(`${s.url}/tools/bundles/${BUNDLE}/tools/${prefix}-${i}/version/1`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
         await r.arrayBuffer();
         if (r.status !== 201) throw new Error(`PUT ${prefix}-${i}: ${r.status}`);
         latencies.push(performance.now() - t);
@@ -182,13 +197,22 @@ export default async (): Promise<void> => {
 
     report(`catalog on Redis at scale (gramkit serve --store, ${LARGE.toLocaleString('en')} tools; REST writes of new tools)`, [
       [`gramkit catalog import of ${LARGE.toLocaleString('en')} tools`, `${(importMs / 1000).toFixed(1)} s (target < 20 s)`],
-      [`gramkit serve start-up at ${LARGE.toLocaleString('en')} tools (until it listens)`, `${(b.startMs / 1000).toFixed(1)} s (100 tools: ${(a.startMs / 1000).toFixed(2)} s; target < 5 s)`],
+      [
+        `gramkit serve start-up at ${LARGE.toLocaleString('en')} tools (until it listens)`,
+        `${(b.startMs / 1000).toFixed(1)} s (100 tools: ${(a.startMs / 1000).toFixed(2)} s; target < 5 s)`,
+      ],
       [`server memory (RSS) at ${LARGE.toLocaleString('en')} tools`, `${rss.toFixed(0)} MB`],
       ['write p50 latency, 100 tools', `${median(latSmall).toFixed(2)} ms`],
       [`write p50 latency, ${LARGE.toLocaleString('en')} tools`, `${median(latLarge).toFixed(2)} ms`],
-      [`server CPU per write at ${LARGE.toLocaleString('en')} / at 100 (median round)`, `${median(cpuLarge).toFixed(2)} / ${median(cpuSmall).toFixed(2)} ms = ${ratio(cpuRatio, { max: 1.3 })}`],
+      [
+        `server CPU per write at ${LARGE.toLocaleString('en')} / at 100 (median round)`,
+        `${median(cpuLarge).toFixed(2)} / ${median(cpuSmall).toFixed(2)} ms = ${ratio(cpuRatio, { max: 1.3 })}`,
+      ],
       [`writes/s, one server, ${LARGE.toLocaleString('en')} tools, 16 clients`, `${one.perSecond.toFixed(0)} /s (server CPU ${oneCpu.toFixed(2)} ms a write)`],
-      [`writes/s, two servers on one Redis, ${LARGE.toLocaleString('en')} tools, 16 clients`, `${two.perSecond.toFixed(0)} /s (target ≥ 1,000/s; both servers' CPU ${twoCpu.toFixed(2)} ms a write)`],
+      [
+        `writes/s, two servers on one Redis, ${LARGE.toLocaleString('en')} tools, 16 clients`,
+        `${two.perSecond.toFixed(0)} /s (target ≥ 1,000/s; both servers' CPU ${twoCpu.toFixed(2)} ms a write)`,
+      ],
       ['load average (1 min) at the start / at the end', `${load0} / ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores`],
     ]);
   } finally {

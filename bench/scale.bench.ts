@@ -38,10 +38,70 @@ const WRITES = 150;
 
 /** Descriptions from a vocabulary of 64 words (each tool has 4, so a word is in about one tool in 16: search has realistic match sets). */
 const VOCABULARY = [
-  'weather', 'forecast', 'currency', 'exchange', 'invoice', 'payment', 'customer', 'order', 'shipping', 'tracking', 'calendar', 'meeting', 'email', 'message', 'translate',
-  'language', 'document', 'summary', 'search', 'index', 'database', 'query', 'report', 'chart', 'image', 'resize', 'convert', 'upload', 'download', 'archive', 'compress',
-  'encrypt', 'decrypt', 'signature', 'token', 'session', 'account', 'profile', 'address', 'location', 'distance', 'route', 'traffic', 'flight', 'hotel', 'booking', 'review',
-  'rating', 'product', 'catalog', 'inventory', 'stock', 'price', 'discount', 'coupon', 'ticket', 'support', 'incident', 'alert', 'monitor', 'metric', 'log', 'audit', 'backup',
+  'weather',
+  'forecast',
+  'currency',
+  'exchange',
+  'invoice',
+  'payment',
+  'customer',
+  'order',
+  'shipping',
+  'tracking',
+  'calendar',
+  'meeting',
+  'email',
+  'message',
+  'translate',
+  'language',
+  'document',
+  'summary',
+  'search',
+  'index',
+  'database',
+  'query',
+  'report',
+  'chart',
+  'image',
+  'resize',
+  'convert',
+  'upload',
+  'download',
+  'archive',
+  'compress',
+  'encrypt',
+  'decrypt',
+  'signature',
+  'token',
+  'session',
+  'account',
+  'profile',
+  'address',
+  'location',
+  'distance',
+  'route',
+  'traffic',
+  'flight',
+  'hotel',
+  'booking',
+  'review',
+  'rating',
+  'product',
+  'catalog',
+  'inventory',
+  'stock',
+  'price',
+  'discount',
+  'coupon',
+  'ticket',
+  'support',
+  'incident',
+  'alert',
+  'monitor',
+  'metric',
+  'log',
+  'audit',
+  'backup',
 ];
 const describe = (i: number): string => [7, 13, 31, 61].map((k) => VOCABULARY[(i * k + (i >> 6)) % VOCABULARY.length]).join(' ') + ` number ${i}`;
 const toolBody = (i: number) => ({ description: describe(i), type: 'builtin', impl: { builtin: 'json_parse' } });
@@ -68,7 +128,11 @@ const generate = async (dir: string, n: number): Promise<number> => {
   for (let from = 1; from < n; from += 10_000) {
     const writes: RecordWrite[] = [];
     for (let i = from; i < Math.min(n, from + 10_000); i++) {
-      writes.push({ kind: 'tool' as const, id: newId(), record: encodeTool({ ...decoded.right, toolID: newId(), slug: `tool-${i}`, description: describe(i) }) });
+      writes.push({
+        kind: 'tool' as const,
+        id: newId(),
+        record: encodeTool({ ...decoded.right, toolID: newId(), slug: `tool-${i}`, description: describe(i) }),
+      });
     }
     await backend.transact(async () => ({ writes, result: undefined, basedOn: '' }));
   }
@@ -90,7 +154,20 @@ const opened = async (dir: string): Promise<{ readonly catalog: Catalog; readonl
 /** Searches through the catalog (first pages of 20): the p50 and p95 of each query's time. */
 const searchLoad = async (catalog: Catalog): Promise<{ readonly p50: number; readonly p95: number; readonly cpuP50: number; readonly cpuP95: number }> => {
   // prefixes, whole words, two words, typos (fuzzy), a word that matches nothing
-  const queries = ['wea', 'tool-99', 'invoice', 'currency exchange', 'wether', 'invocie', 'shipping tracking', 'hotel', 'boking', 'nothing-matches', 'aud', 'monitor metric'];
+  const queries = [
+    'wea',
+    'tool-99',
+    'invoice',
+    'currency exchange',
+    'wether',
+    'invocie',
+    'shipping tracking',
+    'hotel',
+    'boking',
+    'nothing-matches',
+    'aud',
+    'monitor metric',
+  ];
   const times: number[] = [];
   const cpu: number[] = [];
   for (let round = 0; round < 10; round++) {
@@ -117,7 +194,10 @@ const importLoad = (root: string, from: string): { readonly ms: number; readonly
   const command = [process.execPath, CLI, 'catalog', 'import', file, '--data', into];
   const timed = existsSync('/usr/bin/time');
   const t0 = performance.now();
-  const r = spawnSync(timed ? '/usr/bin/time' : process.execPath, timed ? ['-f', 'cpu %U %S', ...command] : command.slice(1), { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(timed ? '/usr/bin/time' : process.execPath, timed ? ['-f', 'cpu %U %S', ...command] : command.slice(1), {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`gramkit catalog import failed: ${r.stderr}`);
   const tools = Number(/(\d[\d,]*) tools?/.exec(r.stdout)?.[1]?.replace(/,/g, '') ?? Number.NaN);
@@ -126,7 +206,13 @@ const importLoad = (root: string, from: string): { readonly ms: number; readonly
 };
 
 /** `count` writes by `writers` concurrent writers; each write's latency, and the writes per second. */
-const writeLoad = async (catalog: Catalog, source: CatalogToolSource, prefix: string, count: number, writers: number): Promise<{ readonly latencies: ReadonlyArray<number>; readonly perSecond: number; readonly cpuMs: number }> => {
+const writeLoad = async (
+  catalog: Catalog,
+  source: CatalogToolSource,
+  prefix: string,
+  count: number,
+  writers: number,
+): Promise<{ readonly latencies: ReadonlyArray<number>; readonly perSecond: number; readonly cpuMs: number }> => {
   const latencies: number[] = [];
   let next = 0;
   const c0 = process.cpuUsage();
@@ -210,7 +296,10 @@ export default async (): Promise<void> => {
     }
     const one = { perSecond: percentile(ones, 50) };
     const eight = { perSecond: percentile(eights, 50) };
-    const eightRatio = percentile(eights.map((x, i) => x / (ones[i] as number)), 50);
+    const eightRatio = percentile(
+      eights.map((x, i) => x / (ones[i] as number)),
+      50,
+    );
     // the floor and one writer in alternating rounds (the disk is shared: its speed drifts)
     const sample = `${JSON.stringify({ ...toolBody(1), slug: 'x', toolID: newId() }, null, 2)}\n`;
     const floors: number[] = [];
@@ -221,7 +310,10 @@ export default async (): Promise<void> => {
     }
     const floor = percentile(floors, 50);
     const single = { perSecond: percentile(singles, 50) };
-    const floorRatio = percentile(singles.map((x, i) => x / (floors[i] as number)), 50);
+    const floorRatio = percentile(
+      singles.map((x, i) => x / (floors[i] as number)),
+      50,
+    );
     const found = await searchLoad(b.catalog);
     await a.catalog.close();
     await b.catalog.close();
@@ -234,10 +326,13 @@ export default async (): Promise<void> => {
       [`write p50, 100 tools`, `${p50s.toFixed(2)} ms (p95 ${percentile(sw, 95).toFixed(2)} ms)`],
       [`write p50, ${LARGE.toLocaleString('en')} tools`, `${p50l.toFixed(2)} ms (p95 ${percentile(lw, 95).toFixed(2)} ms)`],
       [`write at ${LARGE.toLocaleString('en')} / at 100, wall time`, ratio(p50l / p50s, { max: 1.3 })],
-      [`write at ${LARGE.toLocaleString('en')} / at 100, CPU time`, `${percentile(lc, 50).toFixed(2)} / ${percentile(sc, 50).toFixed(2)} ms = ${ratio(cpuRatio, { max: 1.3 })}`],
+      [
+        `write at ${LARGE.toLocaleString('en')} / at 100, CPU time`,
+        `${percentile(lc, 50).toFixed(2)} / ${percentile(sc, 50).toFixed(2)} ms = ${ratio(cpuRatio, { max: 1.3 })}`,
+      ],
       ['disk floor (tmp + fsync + rename + dir fsync), median round', `${floor.toFixed(0)} /s`],
       ['one writer, 100 tools, median round', `${single.perSecond.toFixed(0)} writes/s`],
-      ['one writer / disk floor, median of the rounds\' ratios', ratio(floorRatio, { min: 0.25 })],
+      ["one writer / disk floor, median of the rounds' ratios", ratio(floorRatio, { min: 0.25 })],
       [
         `8 writers / 1 writer (${LARGE.toLocaleString('en')} tools), median of alternating rounds' ratios`,
         `${eight.perSecond.toFixed(0)} / ${one.perSecond.toFixed(0)} writes/s (medians) ; ${ratio(eightRatio, { min: 1 })}`,
@@ -251,7 +346,10 @@ export default async (): Promise<void> => {
         `first search after start-up (completes the search index, if the background has not)`,
         `${firstSearch.ms.toFixed(0)} ms wall, ${firstSearch.cpuMs.toFixed(0)} ms CPU`,
       ],
-      [`heap held at ${LARGE.toLocaleString('en')} tools (after a full collection; the process's RSS)`, `${(heap / 1024 / 1024).toFixed(0)} MB (RSS ${(rss / 1024 / 1024).toFixed(0)} MB)`],
+      [
+        `heap held at ${LARGE.toLocaleString('en')} tools (after a full collection; the process's RSS)`,
+        `${(heap / 1024 / 1024).toFixed(0)} MB (RSS ${(rss / 1024 / 1024).toFixed(0)} MB)`,
+      ],
       [
         `search at ${LARGE.toLocaleString('en')} tools, first page of 20`,
         `wall p50 ${found.p50.toFixed(2)} ms, p95 ${found.p95.toFixed(2)} ms (${found.p95 < 10 ? 'met' : 'NOT MET'}: target p95 < 10 ms); ` +
@@ -262,7 +360,10 @@ export default async (): Promise<void> => {
         `${(imported.ms / 1000).toFixed(1)} s wall${imported.cpuMs !== undefined ? `, ${(imported.cpuMs / 1000).toFixed(1)} s CPU` : ''} (${imported.tools} tools); ` +
           `${imported.ms < 60_000 ? 'met' : 'NOT MET'} (target < 1 min)`,
       ],
-      ['load average (1 min), at the start and at the end of the run', `${loadAtStart.toFixed(1)}, ${(loadavg()[0] ?? Number.NaN).toFixed(1)} (${availableParallelism()} cores)`],
+      [
+        'load average (1 min), at the start and at the end of the run',
+        `${loadAtStart.toFixed(1)}, ${(loadavg()[0] ?? Number.NaN).toFixed(1)} (${availableParallelism()} cores)`,
+      ],
     ]);
   } finally {
     rmSync(root, { recursive: true, force: true });

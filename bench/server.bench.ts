@@ -34,11 +34,17 @@ const CONNECTIONS = 16;
 const TOKEN = 'bench-token-0123456789abcdef';
 
 /** One round against a server: the client's rate, and this process's CPU time per answered request. */
-const load = async (url: string, path: string, headers: Readonly<Record<string, string>> = {}): Promise<{ readonly perSecond: number; readonly cpuPerRequestUs: number; readonly failed: number }> => {
+const load = async (
+  url: string,
+  path: string,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<{ readonly perSecond: number; readonly cpuPerRequestUs: number; readonly failed: number }> => {
   const c0 = process.cpuUsage();
   const out = await new Promise<string>((resolve, reject) => {
     const config = JSON.stringify({ url, path, body: BODY, connections: CONNECTIONS, ms: MS, headers });
-    execFile(process.execPath, [fileURLToPath(new URL('./load-worker.mjs', import.meta.url)), config], (e, stdout) => (e !== null ? reject(e) : resolve(stdout)));
+    execFile(process.execPath, [fileURLToPath(new URL('./load-worker.mjs', import.meta.url)), config], (e, stdout) =>
+      e !== null ? reject(e) : resolve(stdout),
+    );
   });
   const c = process.cpuUsage(c0);
   const r = JSON.parse(out) as { perSecond: number; done: number; failed: number };
@@ -78,7 +84,12 @@ export default async (): Promise<void> => {
   const dir = mkdtempSync(join(tmpdir(), 'gramkit-bench-server-'));
   // as `gramkit serve` builds it: the default rules as policies, approvals queued, a token required
   const approvals = approvalQueue();
-  const opened = await openCatalog({ store: openFileStore(join(dir, 'data'), { durable: false }), workspace: dir, policies: { rules: defaultRuleEngine }, approver: approvals.ask });
+  const opened = await openCatalog({
+    store: openFileStore(join(dir, 'data'), { durable: false }),
+    workspace: dir,
+    policies: { rules: defaultRuleEngine },
+    approver: approvals.ask,
+  });
   if (!opened.ok) throw new Error(opened.error.message);
   const service = createService({ catalog: opened.value, approvals, tokens: [{ name: 'bench', token: TOKEN, scopes: [...ALL_SCOPES] }] });
   const running = await startServer(service, { host: '127.0.0.1', port: 0 });
@@ -96,7 +107,8 @@ export default async (): Promise<void> => {
     }
     const best = (rs: ReadonlyArray<Round>): number => Math.max(...rs.map((r) => r.perSecond));
     const cpu = (rs: ReadonlyArray<Round>): number => Math.min(...rs.map((r) => r.cpuPerRequestUs));
-    const perRound = (a: ReadonlyArray<Round>, b: ReadonlyArray<Round>, f: (x: Round, y: Round) => number): number => median(a.map((x, i) => f(x, b[i] as Round)));
+    const perRound = (a: ReadonlyArray<Round>, b: ReadonlyArray<Round>, f: (x: Round, y: Round) => number): number =>
+      median(a.map((x, i) => f(x, b[i] as Round)));
     const rate = (x: Round, y: Round): number => x.perSecond / y.perSecond;
     const capacity = (x: Round, y: Round): number => y.cpuPerRequestUs / x.cpuPerRequestUs;
     const failures = [...rounds.bare, ...rounds.hono, ...rounds.service].reduce((n, r) => n + r.failed, 0);

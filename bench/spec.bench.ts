@@ -77,7 +77,11 @@ export default async (): Promise<void> => {
     'Weather',
     '(city::String {minLength: 1})==>(units::String {enum: ["metric", "imperial"]})==>(days::Int {range: 1..7})==>(when::Object {type: "{start: Text, end: Maybe Text}"})==>(::String)',
   );
-  const withDefaults = createToolSpecification('get_weather2', 'Weather', '(city::String)==>(units::String {enum: ["metric", "imperial"], default: "metric"})==>(days::Int {range: 1..7, default: 1})==>(::String)');
+  const withDefaults = createToolSpecification(
+    'get_weather2',
+    'Weather',
+    '(city::String)==>(units::String {enum: ["metric", "imperial"], default: "metric"})==>(days::Int {range: 1..7, default: 1})==>(::String)',
+  );
   if (weather._tag === 'Left' || withDefaults._tag === 'Left') throw new Error('bench specs');
   const schema = weather.right.schema;
   const ajv = new (interop<new (o: object) => { compile: (s: object) => (v: unknown) => boolean }>(Ajv2020))({ allErrors: true, strict: false, logger: false });

@@ -13,7 +13,17 @@ import { redisUnavailable, startRedis } from '../test/support/redis.js';
 import { ratio, report } from './harness.js';
 
 const root = resolve(new URL('../', import.meta.url).pathname);
-const ARGS = ['ab', 'examples/capitalsAgent.gram', '-l', 'test/fixtures/workers/sleepy-library.ts', '-l', 'examples/capitals-1950-library.ts', '-i', 'examples/capitals-inputs.jsonl', '--json'];
+const ARGS = [
+  'ab',
+  'examples/capitalsAgent.gram',
+  '-l',
+  'test/fixtures/workers/sleepy-library.ts',
+  '-l',
+  'examples/capitals-1950-library.ts',
+  '-i',
+  'examples/capitals-inputs.jsonl',
+  '--json',
+];
 
 const startWorker = async (url: string): Promise<{ readonly child: ChildProcess; readonly exited: Promise<unknown> }> => {
   const child = spawn(process.execPath, ['dist/cli.js', 'worker', '--queue', url, '--concurrency', '2'], {

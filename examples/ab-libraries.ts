@@ -60,7 +60,9 @@ const main = async (): Promise<void> => {
   for (const [name, snapshot] of Object.entries(report.metrics)) {
     const u = snapshot.tools['capital_of'];
     const l = u?.latencyMs;
-    process.stdout.write(`${name.padEnd(8)} ${String(u?.callCount ?? 0).padStart(5)}  ${String(u?.errorCount ?? 0).padStart(6)}  ${(l?.p50 ?? 0).toFixed(3).padStart(8)}  ${(l?.p95 ?? 0).toFixed(3).padStart(8)}\n`);
+    process.stdout.write(
+      `${name.padEnd(8)} ${String(u?.callCount ?? 0).padStart(5)}  ${String(u?.errorCount ?? 0).padStart(6)}  ${(l?.p50 ?? 0).toFixed(3).padStart(8)}  ${(l?.p95 ?? 0).toFixed(3).padStart(8)}\n`,
+    );
   }
 };
 

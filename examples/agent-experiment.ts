@@ -32,11 +32,18 @@ export const capitalsExperiment = async (): Promise<{ readonly lines: ReadonlyAr
   });
   if (!result.ok) return { lines: [`${result.error.reason}: ${result.error.message}`], table: '' };
   const report = result.value;
-  const lines = report.summaries.map((s) => `${s.name}: ${s.succeeded}/${s.runs} succeeded, tool errors ${JSON.stringify(s.toolErrorsByCode)}, ${s.differingAnswers} answers differ`);
+  const lines = report.summaries.map(
+    (s) => `${s.name}: ${s.succeeded}/${s.runs} succeeded, tool errors ${JSON.stringify(s.toolErrorsByCode)}, ${s.differingAnswers} answers differ`,
+  );
   // fast: 6/6 succeeded, tool errors {"NOT_FOUND":2}, 0 answers differ
   // slow: 6/6 succeeded, tool errors {"NOT_FOUND":2}, 0 answers differ
   // atlas1950: 4/6 succeeded, tool errors {"NOT_FOUND":2}, 2 answers differ
-  for (const d of report.differences) lines.push(`${d.message}: ${Object.entries(d.answers).map(([v, a]) => `${v} ${a}`).join(', ')}`);
+  for (const d of report.differences)
+    lines.push(
+      `${d.message}: ${Object.entries(d.answers)
+        .map(([v, a]) => `${v} ${a}`)
+        .join(', ')}`,
+    );
   // What is the capital of Brazil: fast Brasília, slow Brasília, atlas1950 Rio de Janeiro
   return { lines, table: formatExperimentReport(report) };
 };

@@ -4,7 +4,20 @@
  *   npx tsx examples/library-basics.ts
  */
 import { pathToFileURL } from 'node:url';
-import { bindTool, createTool, createToolMetrics, emptyToolLibrary, formatBindError, type InvocationEvent, invoke, lookupTool, onEvent, parseSpecifications, registerTool, type ToolResult } from 'gramkit';
+import {
+  bindTool,
+  createTool,
+  createToolMetrics,
+  emptyToolLibrary,
+  formatBindError,
+  type InvocationEvent,
+  invoke,
+  lookupTool,
+  onEvent,
+  parseSpecifications,
+  registerTool,
+  type ToolResult,
+} from 'gramkit';
 
 export const libraryBasics = async (): Promise<ReadonlyArray<string>> => {
   const out: string[] = [];

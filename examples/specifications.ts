@@ -5,7 +5,15 @@
  * Run: npx tsx examples/specifications.ts
  */
 import { readFileSync } from 'node:fs';
-import { createToolSpecification, formatDiagnostics, formatIssues, parseSpecifications, toolSpecSchema, typeSignatureToJSONSchema, validateToolArgs } from 'gramkit';
+import {
+  createToolSpecification,
+  formatDiagnostics,
+  formatIssues,
+  parseSpecifications,
+  toolSpecSchema,
+  typeSignatureToJSONSchema,
+  validateToolArgs,
+} from 'gramkit';
 
 export const main = (log: (line: string) => void = console.log): void => {
   // 1. a specification from the original signature form

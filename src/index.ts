@@ -53,17 +53,35 @@ export { validateToolArgs, compileSchema, validateValue, formatIssues } from './
 // spec: tool and agent specifications, in gram and in JSON
 export type { ToolSpecification, ToolSpecificationOptions } from './specification/tool-spec.js';
 export {
-  createToolSpecification, checkToolSpecification, toolSpecName, toolSpecDescription, toolSpecTypeSignature, toolSpecSchema,
-  toolSpecOutputSchema, toolSpecMetadata, toolSpecSignature, withMetadata,
+  createToolSpecification,
+  checkToolSpecification,
+  toolSpecName,
+  toolSpecDescription,
+  toolSpecTypeSignature,
+  toolSpecSchema,
+  toolSpecOutputSchema,
+  toolSpecMetadata,
+  toolSpecSignature,
+  withMetadata,
 } from './specification/tool-spec.js';
 export type { AgentSpecification, AgentSpecificationOptions } from './specification/agent-spec.js';
 export {
-  createAgentSpecification, checkAgentSpecification, agentSpecName, agentSpecDescription, agentSpecInstruction, agentSpecModel,
-  agentSpecTools, agentTool,
+  createAgentSpecification,
+  checkAgentSpecification,
+  agentSpecName,
+  agentSpecDescription,
+  agentSpecInstruction,
+  agentSpecModel,
+  agentSpecTools,
+  agentTool,
 } from './specification/agent-spec.js';
 export type { DecodeOptions, DecodedSpecifications } from './specification/json-form.js';
 export {
-  encodeToolSpecification, decodeToolSpecification, encodeAgentSpecification, decodeAgentSpecification, encodeSpecifications,
+  encodeToolSpecification,
+  decodeToolSpecification,
+  encodeAgentSpecification,
+  decodeAgentSpecification,
+  encodeSpecifications,
   decodeSpecifications,
 } from './specification/json-form.js';
 export type { GramPrintOptions } from './specification/serialize.js';
@@ -78,7 +96,17 @@ export { toolsToTypeScript } from './specification/to-typescript.js';
 export type { InferArgs, InferInput, InferResult, InferToolArgs, InferToolResult, SignatureOf, ExprType } from './types/infer.js';
 
 // library: tools and their results
-export type { Tool, ToolImplementation, InvocationContext, ProgressReporter, ToolLimits, ToolAnnotations, SafetyLevel, ApprovalRequirement, ToolOptions } from './library/tool.js';
+export type {
+  Tool,
+  ToolImplementation,
+  InvocationContext,
+  ProgressReporter,
+  ToolLimits,
+  ToolAnnotations,
+  SafetyLevel,
+  ApprovalRequirement,
+  ToolOptions,
+} from './library/tool.js';
 export { createTool, toolName, toolDescription, toolSchema, toolOutputSchema, isTool } from './library/tool.js';
 export type { DefineToolOptions, DefineToolFromGramOptions } from './library/define-tool.js';
 export { defineTool } from './library/define-tool.js';
@@ -92,7 +120,16 @@ export { ToolCodes } from './library/codes.js';
 // library: the immutable tool library, late binding, invocation
 export type { ToolLibrary } from './library/tool-library.js';
 export {
-  emptyToolLibrary, toolLibrary, registerTool, removeTool, unionLibraries, lookupTool, hasTool, librarySize, toolNames, listTools,
+  emptyToolLibrary,
+  toolLibrary,
+  registerTool,
+  removeTool,
+  unionLibraries,
+  lookupTool,
+  hasTool,
+  librarySize,
+  toolNames,
+  listTools,
   isToolLibrary,
 } from './library/tool-library.js';
 export type { BindError, BindErrorCode, Mismatch, MismatchCode, BindOptions, BoundTool, BoundTools } from './library/bind.js';
@@ -130,8 +167,18 @@ export type { RunAgentOptions, AgentUsage, AgentProgress, AgentRun, AgentFailure
 export { runAgent, runBoundAgent, runAgentTask } from './agent/run-agent.js';
 export { DEFAULT_MAX_STEPS } from './agent/loop.js';
 export type {
-  ExperimentInput, ExperimentVariant, ExperimentRunKey, ExperimentModel, ExperimentOptions, ExperimentExecutor, ExperimentToolCall, ExperimentRun, VariantSummary,
-  AnswerDifference, ExperimentReport, ExperimentResult,
+  ExperimentInput,
+  ExperimentVariant,
+  ExperimentRunKey,
+  ExperimentModel,
+  ExperimentOptions,
+  ExperimentExecutor,
+  ExperimentToolCall,
+  ExperimentRun,
+  VariantSummary,
+  AnswerDifference,
+  ExperimentReport,
+  ExperimentResult,
 } from './agent/experiment.js';
 export { runExperiment } from './agent/experiment.js';
 export type { Named, VariantParts, PartsVariant } from './agent/experiment-variants.js';

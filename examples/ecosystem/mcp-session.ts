@@ -31,7 +31,9 @@ export const mcpSession = async (): Promise<string[]> => {
     for (const t of tools.filter((t) => ['read_file', 'delete_file', 'web_fetch'].includes(t.name))) out.push(`${t.name}: ${JSON.stringify(t.annotations)}`);
 
     // 3. tools/call: a read, arguments a model got wrong, a path outside the workspace, a call that needs approval
-    out.push(text((await client.callTool({ name: 'read_file', arguments: { path: 'notes.txt' } })) as CallResult).replace(/"modified":"[^"]+"/, '"modified":"…"'));
+    out.push(
+      text((await client.callTool({ name: 'read_file', arguments: { path: 'notes.txt' } })) as CallResult).replace(/"modified":"[^"]+"/, '"modified":"…"'),
+    );
     out.push(text((await client.callTool({ name: 'read_file', arguments: { path: 42 } })) as CallResult));
     out.push(text((await client.callTool({ name: 'read_file', arguments: { path: '../secrets.txt' } })) as CallResult));
     out.push(text((await client.callTool({ name: 'delete_file', arguments: { path: 'notes.txt' } })) as CallResult));

@@ -94,7 +94,11 @@ export const toAISDKTool = (bound: BoundTool, options: AISDKToolsOptions = {}, i
       if (result.ok) return result.value;
       const e = result.error;
       if (options.failures === 'result') return { error: { code: e.code, reason: e.reason, message: e.message, retryable: e.retryable } };
-      throw new SdkToolFailure(e.reason, `${e.reason}: ${e.message}`, { code: e.code, retryable: e.retryable, ...(e.details !== undefined ? { details: e.details } : {}) });
+      throw new SdkToolFailure(e.reason, `${e.reason}: ${e.message}`, {
+        code: e.code,
+        retryable: e.retryable,
+        ...(e.details !== undefined ? { details: e.details } : {}),
+      });
     },
   } as never) as Tool;
 

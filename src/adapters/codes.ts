@@ -11,13 +11,19 @@ import { type CodeOf, defineCodes } from '../core/codes.js';
 export const AdapterCodes = defineCodes('adapters', 'ADAPTER', {
   NO_JSON_SCHEMA: {
     canonical: 'INVALID_CONFIGURATION',
-    summary: 'a Standard Schema that does not expose JSON Schema (`~standard.jsonSchema`, Standard JSON Schema v1)', hint: 'use a schema library that implements Standard JSON Schema, or give the JSON Schema yourself',
+    summary: 'a Standard Schema that does not expose JSON Schema (`~standard.jsonSchema`, Standard JSON Schema v1)',
+    hint: 'use a schema library that implements Standard JSON Schema, or give the JSON Schema yourself',
   },
   UNREPRESENTABLE: {
     canonical: 'INVALID_CONFIGURATION',
-    summary: 'the schema library could not express the schema as JSON Schema (a transform, a date, a custom check...)', hint: 'describe the arguments with plain JSON types; keep the other checks in the implementation',
+    summary: 'the schema library could not express the schema as JSON Schema (a transform, a date, a custom check...)',
+    hint: 'describe the arguments with plain JSON types; keep the other checks in the implementation',
   },
-  NOT_IMPORTED: { canonical: 'INVALID_CONFIGURATION', summary: "the JSON Schema could not become a specification (the importer's diagnostics follow)", hint: 'the diagnostics that follow say why' },
+  NOT_IMPORTED: {
+    canonical: 'INVALID_CONFIGURATION',
+    summary: "the JSON Schema could not become a specification (the importer's diagnostics follow)",
+    hint: 'the diagnostics that follow say why',
+  },
 });
 
 export type AdapterCode = CodeOf<typeof AdapterCodes>;

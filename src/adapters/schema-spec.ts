@@ -28,7 +28,12 @@ export interface SchemaToolOptions {
 // -------------------------------------------------------------------------------------------------
 
 /** The specification of a tool whose arguments (and result) the JSON Schemas describe. */
-export const specFromJsonSchemas = (input: unknown, output: unknown, options: SchemaToolOptions, what: string): Either<ReadonlyArray<Diagnostic>, ToolSpecification> => {
+export const specFromJsonSchemas = (
+  input: unknown,
+  output: unknown,
+  options: SchemaToolOptions,
+  what: string,
+): Either<ReadonlyArray<Diagnostic>, ToolSpecification> => {
   if (!isJsonObject(input)) {
     return left([error(AdapterCodes.NOT_IMPORTED, `tool "${options.name}": ${what} gave no JSON Schema object for the arguments`)]);
   }
@@ -40,7 +45,12 @@ export const specFromJsonSchemas = (input: unknown, output: unknown, options: Sc
   const [tool] = report.tools;
   if (tool?.spec !== undefined) return right(tool.spec);
   const problems = [...report.diagnostics, ...(tool?.diagnostics ?? [])].filter((d) => d.severity === 'error');
-  return left([error(AdapterCodes.NOT_IMPORTED, `tool "${options.name}": the JSON Schema of ${what} cannot be a gram specification`, { hint: problems.map((d) => d.message).join('; ') }), ...problems]);
+  return left([
+    error(AdapterCodes.NOT_IMPORTED, `tool "${options.name}": the JSON Schema of ${what} cannot be a gram specification`, {
+      hint: problems.map((d) => d.message).join('; '),
+    }),
+    ...problems,
+  ]);
 };
 
 /** A diagnostic for a schema the library could not express as JSON Schema. */

@@ -38,13 +38,20 @@ const TARGET = { target: 'draft-2020-12' } as const;
 
 const noJsonSchema = (name: string, s: StandardJsonSchemaLike): Either<ReadonlyArray<Diagnostic>, never> =>
   left([
-    error(AdapterCodes.NO_JSON_SCHEMA, `tool "${name}": the ${String(s['~standard']?.vendor ?? 'given')} schema does not expose JSON Schema (no ~standard.jsonSchema)`, {
-      hint: 'use a version of the schema library that implements Standard JSON Schema (zod 4.2 or later does), or give its JSON Schema to importTools',
-    }),
+    error(
+      AdapterCodes.NO_JSON_SCHEMA,
+      `tool "${name}": the ${String(s['~standard']?.vendor ?? 'given')} schema does not expose JSON Schema (no ~standard.jsonSchema)`,
+      {
+        hint: 'use a version of the schema library that implements Standard JSON Schema (zod 4.2 or later does), or give its JSON Schema to importTools',
+      },
+    ),
   ]);
 
 /** The specification of a tool whose arguments `schema` describes (an object schema). */
-export const fromStandardSchema = (schema: StandardJsonSchemaLike, options: FromStandardSchemaOptions): Either<ReadonlyArray<Diagnostic>, ToolSpecification> => {
+export const fromStandardSchema = (
+  schema: StandardJsonSchemaLike,
+  options: FromStandardSchemaOptions,
+): Either<ReadonlyArray<Diagnostic>, ToolSpecification> => {
   const convert = schema['~standard']?.jsonSchema;
   if (convert === undefined) return noJsonSchema(options.name, schema);
   let input: unknown;

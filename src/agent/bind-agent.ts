@@ -25,17 +25,26 @@ export interface BoundAgent {
 // constructors
 // -------------------------------------------------------------------------------------------------
 
-
 const isAgent = (v: unknown): v is AgentSpecification =>
-  typeof v === 'object' && v !== null && typeof (v as AgentSpecification).name === 'string' && typeof (v as AgentSpecification).instruction === 'string' && Array.isArray((v as AgentSpecification).tools);
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as AgentSpecification).name === 'string' &&
+  typeof (v as AgentSpecification).instruction === 'string' &&
+  Array.isArray((v as AgentSpecification).tools);
 
 /**
  * Binds the agent's tools to `library`. Left: a `CONFIGURATION_ERROR` listing every tool that does
  * not bind (`details.bindErrors`, each with its code, mismatches and suggestions).
  */
 export const bindAgent = (agent: AgentSpecification, library: ToolLibrary, options: BindOptions = {}): Either<AgentError, BoundAgent> => {
-  if (!isAgent(agent)) return left(configurationError('expected an AgentSpecification (name, instruction, tools)', { hint: 'load one with parseSpecifications or createAgentSpecification' }));
-  if (!isToolLibrary(library)) return left(configurationError(`expected a ToolLibrary for agent "${agent.name}"`, { hint: 'make one with toolLibrary([...tools])' }));
+  if (!isAgent(agent))
+    return left(
+      configurationError('expected an AgentSpecification (name, instruction, tools)', {
+        hint: 'load one with parseSpecifications or createAgentSpecification',
+      }),
+    );
+  if (!isToolLibrary(library))
+    return left(configurationError(`expected a ToolLibrary for agent "${agent.name}"`, { hint: 'make one with toolLibrary([...tools])' }));
   const bound = bindAll(agent.tools, library, options);
   if (isLeft(bound)) {
     const errors = bound.left;

@@ -13,34 +13,56 @@ export const AgentCodes = defineCodes('agent', 'AGENT', {
   // model calls (also the run's codes when a model call ends it)
   LLM_API_ERROR: {
     canonical: 'UNAVAILABLE',
-    summary: "the model's API answered with an error (after the provider's retries), or its transport failed (details: status, provider)", retryable: 'sometimes', hint: 'read the message: a 5xx may pass, a 4xx needs a change (the key, the model name, the request)',
+    summary: "the model's API answered with an error (after the provider's retries), or its transport failed (details: status, provider)",
+    retryable: 'sometimes',
+    hint: 'read the message: a 5xx may pass, a 4xx needs a change (the key, the model name, the request)',
   },
   CONFIGURATION_ERROR: {
     canonical: 'INVALID_CONFIGURATION',
-    summary: 'something is wrong before anything runs: tools that do not bind, a missing API key, bad options', hint: 'fix the configuration as the message says; the hint names the option',
+    summary: 'something is wrong before anything runs: tools that do not bind, a missing API key, bad options',
+    hint: 'fix the configuration as the message says; the hint names the option',
   },
   CANCELLED: { canonical: 'CANCELLED', summary: 'the caller aborted the run (or the model call)', hint: 'nothing to do: the caller asked for it' },
-  TIMEOUT: { canonical: 'TIMEOUT', summary: 'the run took longer than `maxDurationMs`, or a model call timed out', retryable: true, hint: 'try again, or raise the time limit' },
-  RATE_LIMITED: { canonical: 'RATE_LIMITED', summary: "the model's API kept answering 429 after the provider's retries", retryable: true, hint: 'wait and try again, or lower the request rate' },
+  TIMEOUT: {
+    canonical: 'TIMEOUT',
+    summary: 'the run took longer than `maxDurationMs`, or a model call timed out',
+    retryable: true,
+    hint: 'try again, or raise the time limit',
+  },
+  RATE_LIMITED: {
+    canonical: 'RATE_LIMITED',
+    summary: "the model's API kept answering 429 after the provider's retries",
+    retryable: true,
+    hint: 'wait and try again, or lower the request rate',
+  },
   INVALID_RESPONSE: {
     canonical: 'UNAVAILABLE',
-    summary: "the model's answer could not be read (not the provider's format, too large)", retryable: 'sometimes', hint: 'try again; check the base URL if it persists (another server may be answering)',
+    summary: "the model's answer could not be read (not the provider's format, too large)",
+    retryable: 'sometimes',
+    hint: 'try again; check the base URL if it persists (another server may be answering)',
   },
   REPLAY_MISMATCH: {
     canonical: 'INVALID_CONFIGURATION',
-    summary: 'a replayed model got a request its recording does not have (details: where they differ)', hint: 'record again (--record), or make the run ask what was recorded',
+    summary: 'a replayed model got a request its recording does not have (details: where they differ)',
+    hint: 'record again (--record), or make the run ask what was recorded',
   },
   STREAM_INTERRUPTED: {
     canonical: 'UNAVAILABLE',
-    summary: "a streamed answer ended before the provider's end marker (`[DONE]` or a finish reason, `message_stop`, `response.completed`, a Gemini `finishReason`): nothing of it is used, no tool of it runs",
+    summary:
+      "a streamed answer ended before the provider's end marker (`[DONE]` or a finish reason, `message_stop`, `response.completed`, a Gemini `finishReason`): nothing of it is used, no tool of it runs",
     retryable: true,
     hint: 'try again: the connection was probably cut',
   },
   // runs
-  MAX_STEPS: { canonical: 'LIMIT_EXCEEDED', summary: 'the model kept calling tools for `maxSteps` model calls without answering', hint: 'raise maxSteps, or make the instruction say when to stop' },
+  MAX_STEPS: {
+    canonical: 'LIMIT_EXCEEDED',
+    summary: 'the model kept calling tools for `maxSteps` model calls without answering',
+    hint: 'raise maxSteps, or make the instruction say when to stop',
+  },
   INVALID_CONVERSATION: {
     canonical: 'INVALID_ARGUMENTS',
-    summary: 'the conversation given to the run is not one a model can continue (details: where)', hint: 'fix the messages as the message says (every tool call needs one tool result, in order)',
+    summary: 'the conversation given to the run is not one a model can continue (details: where)',
+    hint: 'fix the messages as the message says (every tool call needs one tool result, in order)',
   },
   STOPPED: { canonical: 'CANCELLED', summary: "a caller's stop condition ended the run", hint: 'nothing to do: the stop condition says why' },
   EXECUTOR_FAILED: {
@@ -51,7 +73,8 @@ export const AgentCodes = defineCodes('agent', 'AGENT', {
   },
   INTERNAL_ERROR: {
     canonical: 'INTERNAL',
-    summary: 'a bug (in gramkit or a callback it was given) ended the run; what it did is kept', hint: 'read the message; please report it if the bug is in gramkit',
+    summary: 'a bug (in gramkit or a callback it was given) ended the run; what it did is kept',
+    hint: 'read the message; please report it if the bug is in gramkit',
   },
 });
 

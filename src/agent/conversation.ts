@@ -42,7 +42,6 @@ const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 // checking
 // -------------------------------------------------------------------------------------------------
 
-
 const shapeProblem = (m: unknown): string | undefined => {
   if (!isRecord(m)) return 'a message must be an object {role, content}';
   const role = m['role'];
@@ -95,7 +94,10 @@ export const conversationProblems = (messages: unknown): ReadonlyArray<Conversat
       return;
     }
     if (open.size > 0) {
-      problems.push({ index, message: `the calls ${[...open.keys()].map((k) => `"${k}"`).join(', ')} of the assistant turn at ${lastAssistantIndex} have no result before this message` });
+      problems.push({
+        index,
+        message: `the calls ${[...open.keys()].map((k) => `"${k}"`).join(', ')} of the assistant turn at ${lastAssistantIndex} have no result before this message`,
+      });
       open = new Map();
     }
     if (msg.role === 'assistant') {
@@ -109,7 +111,7 @@ export const conversationProblems = (messages: unknown): ReadonlyArray<Conversat
   });
   const last = messages[messages.length - 1] as Message | undefined;
   if (problems.length === 0 && last?.role === 'assistant' && (last.toolCalls === undefined || last.toolCalls.length === 0)) {
-    problems.push({ index: messages.length - 1, message: 'the conversation ends with the assistant\'s answer: add a user message to continue it' });
+    problems.push({ index: messages.length - 1, message: "the conversation ends with the assistant's answer: add a user message to continue it" });
   }
   if (problems.length === 0 && !messages.some((m: Message) => m.role === 'user')) {
     problems.push({ index: -1, message: 'the conversation has no user message' });
@@ -127,9 +129,13 @@ export const checkConversation = (messages: unknown): Result<CheckedConversation
     const shown = problems.slice(0, 5).map((p) => (p.index >= 0 ? `message ${p.index}: ${p.message}` : p.message));
     return {
       ok: false,
-      error: agentError(AgentCodes.INVALID_CONVERSATION, `the conversation cannot be continued: ${shown.join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}`, {
-        details: { problems },
-      }),
+      error: agentError(
+        AgentCodes.INVALID_CONVERSATION,
+        `the conversation cannot be continued: ${shown.join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}`,
+        {
+          details: { problems },
+        },
+      ),
     };
   }
   const list = messages as ReadonlyArray<Message>;
@@ -161,7 +167,10 @@ export const checkConversation = (messages: unknown): Result<CheckedConversation
 // -------------------------------------------------------------------------------------------------
 
 /** A saved conversation (a run's `messages`) with the user's next message, ready for `runAgent`. */
-export const continueConversation = (previous: ReadonlyArray<Message> | { readonly messages: ReadonlyArray<Message> }, text: string): ReadonlyArray<Message> => {
+export const continueConversation = (
+  previous: ReadonlyArray<Message> | { readonly messages: ReadonlyArray<Message> },
+  text: string,
+): ReadonlyArray<Message> => {
   const messages = Array.isArray(previous) ? (previous as ReadonlyArray<Message>) : (previous as { readonly messages: ReadonlyArray<Message> }).messages;
   return [...messages, { role: 'user', content: text }];
 };

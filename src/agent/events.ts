@@ -25,13 +25,34 @@ export type AgentEvent =
       readonly usage: Usage;
       readonly durationMs: number;
     }
-  | { readonly type: 'model-error'; readonly step: number; readonly code: string; readonly reason: string; readonly message: string; readonly durationMs: number }
+  | {
+      readonly type: 'model-error';
+      readonly step: number;
+      readonly code: string;
+      readonly reason: string;
+      readonly message: string;
+      readonly durationMs: number;
+    }
   /** A tool call begins (before policies and validation); `args` is the parsed arguments, or the text when it is not JSON. */
   | { readonly type: 'tool-call-started'; readonly step: number; readonly call: ToolCall; readonly args: unknown }
   | { readonly type: 'approval-asked'; readonly step: number; readonly callId: string; readonly request: ApprovalRequest }
-  | { readonly type: 'approval-answered'; readonly step: number; readonly callId: string; readonly request: ApprovalRequest; readonly response: ApprovalResponse }
+  | {
+      readonly type: 'approval-answered';
+      readonly step: number;
+      readonly callId: string;
+      readonly request: ApprovalRequest;
+      readonly response: ApprovalResponse;
+    }
   | { readonly type: 'tool-call-finished'; readonly step: number; readonly call: ToolCall; readonly result: ToolResult; readonly durationMs: number }
-  | { readonly type: 'run-finished'; readonly runId: string; readonly ok: boolean; readonly code?: string; readonly reason?: string; readonly steps: number; readonly durationMs: number };
+  | {
+      readonly type: 'run-finished';
+      readonly runId: string;
+      readonly ok: boolean;
+      readonly code?: string;
+      readonly reason?: string;
+      readonly steps: number;
+      readonly durationMs: number;
+    };
 
 export type AgentEventType = AgentEvent['type'];
 
@@ -42,7 +63,9 @@ export type AgentEventListener = (event: AgentEvent) => void;
 // -------------------------------------------------------------------------------------------------
 
 /** An emitter that never throws; `failures()` counts what the listener threw. */
-export const eventEmitter = (listener: AgentEventListener | undefined): { readonly emit: (e: AgentEvent) => void; readonly failures: () => number; readonly active: boolean } => {
+export const eventEmitter = (
+  listener: AgentEventListener | undefined,
+): { readonly emit: (e: AgentEvent) => void; readonly failures: () => number; readonly active: boolean } => {
   let failed = 0;
   if (listener === undefined) return { emit: () => undefined, failures: () => 0, active: false };
   return {

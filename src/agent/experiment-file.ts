@@ -36,16 +36,26 @@ export interface ResultsContent {
   readonly report?: Omit<ExperimentReport, 'results'>;
 }
 
-export const isRun = (v: unknown): v is ExperimentRun => isRecord(v) && typeof v['variant'] === 'string' && typeof v['input'] === 'number' && typeof v['repetition'] === 'number';
+export const isRun = (v: unknown): v is ExperimentRun =>
+  isRecord(v) && typeof v['variant'] === 'string' && typeof v['input'] === 'number' && typeof v['repetition'] === 'number';
 
 const isHeader = (v: unknown): v is ResultsHeader & { readonly kind: string } =>
-  isRecord(v) && v['kind'] === RESULTS_KIND && typeof v['agent'] === 'string' && Array.isArray(v['variants']) && Array.isArray(v['inputs']) && typeof v['runsPerInput'] === 'number';
+  isRecord(v) &&
+  v['kind'] === RESULTS_KIND &&
+  typeof v['agent'] === 'string' &&
+  Array.isArray(v['variants']) &&
+  Array.isArray(v['inputs']) &&
+  typeof v['runsPerInput'] === 'number';
 
 const isReport = (v: unknown): v is Omit<ExperimentReport, 'results'> & { readonly kind: string } =>
   isRecord(v) && v['kind'] === REPORT_KIND && Array.isArray(v['summaries']) && Array.isArray(v['variants']) && Array.isArray(v['differences']);
 
 /** The complete lines of a file's text: up to its last newline (a line being written, or cut by a kill, is not one). */
-export const completeLines = (text: string): ReadonlyArray<string> => text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter((l) => l !== '');
+export const completeLines = (text: string): ReadonlyArray<string> =>
+  text
+    .slice(0, text.lastIndexOf('\n') + 1)
+    .split('\n')
+    .filter((l) => l !== '');
 
 const parsed = (line: string): unknown => {
   try {
@@ -66,7 +76,9 @@ export const runsOf = (lines: ReadonlyArray<string>): ExperimentRun[] => {
 };
 
 /** A run read back twice (never written so, but a file may be edited) counts once. */
-export const uniqueRuns = (runs: ReadonlyArray<ExperimentRun>): ExperimentRun[] => [...new Map(runs.map((r) => [JSON.stringify([r.variant, r.input, r.repetition]), r])).values()];
+export const uniqueRuns = (runs: ReadonlyArray<ExperimentRun>): ExperimentRun[] => [
+  ...new Map(runs.map((r) => [JSON.stringify([r.variant, r.input, r.repetition]), r])).values(),
+];
 
 /** Runs in the report's order: input, repetition, then the variants' order. */
 export const orderRuns = (runs: ReadonlyArray<ExperimentRun>, variants: ReadonlyArray<string>): ExperimentRun[] => {
@@ -99,5 +111,9 @@ export const readResults = (text: string): ResultsContent => {
     }
   }
   const runs = uniqueRuns(runsOf(lines.slice(1)));
-  return { ...(header !== undefined ? { header } : {}), runs: orderRuns(runs, header?.variants ?? report?.variants ?? []), ...(report !== undefined ? { report } : {}) };
+  return {
+    ...(header !== undefined ? { header } : {}),
+    runs: orderRuns(runs, header?.variants ?? report?.variants ?? []),
+    ...(report !== undefined ? { report } : {}),
+  };
 };

@@ -41,7 +41,9 @@ const barPlot = (id: string, bars: ReadonlyArray<{ name: string; value: number; 
   const BAR_W = Math.max(90, textWidth(bars.map((b) => b.name)) + 12);
   const width = LEFT + bars.length * BAR_W + 20;
   const y = (v: number): number => TOP + PLOT_H * (1 - Math.max(0, Math.min(1, v)));
-  const ticks = [0, 0.25, 0.5, 0.75, 1].map((t) => `<line x1="${LEFT}" x2="${width - 10}" y1="${y(t)}" y2="${y(t)}" class="grid"/><text x="${LEFT - 6}" y="${y(t) + 4}" class="tick">${t}</text>`);
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map(
+    (t) => `<line x1="${LEFT}" x2="${width - 10}" y1="${y(t)}" y2="${y(t)}" class="grid"/><text x="${LEFT - 6}" y="${y(t) + 4}" class="tick">${t}</text>`,
+  );
   const marks = bars.map((b, i) => {
     const x = LEFT + i * BAR_W + 15;
     const cx = x + (BAR_W - 30) / 2;
@@ -67,7 +69,9 @@ const latencyPlot = (report: ExperimentReport, runs: ReadonlyArray<ExperimentRun
   const x = (v: number): number => left + (W - left - 20) * (v / max);
   const rows = report.summaries.map((s, i) => {
     const yy = 20 + i * 34;
-    const dots = runs.filter((r) => r.variant === s.name).map((r) => `<circle class="run" cx="${x(r.durationMs)}" cy="${yy}" r="3" fill="${color(i)}" data-value="${r.durationMs}"/>`);
+    const dots = runs
+      .filter((r) => r.variant === s.name)
+      .map((r) => `<circle class="run" cx="${x(r.durationMs)}" cy="${yy}" r="3" fill="${color(i)}" data-value="${r.durationMs}"/>`);
     return [
       `<g class="latency" data-variant="${esc(s.name)}">`,
       `<text class="rowname" x="${left - 10}" y="${yy + 4}">${esc(s.name)}</text>`,
@@ -118,7 +122,9 @@ const conversation = (name: string, message: string, run: ExperimentRun | undefi
     const result = made === undefined ? 'not run' : made.ok ? 'ok' : `error ${made.reason ?? made.code ?? ''}`;
     return `<li class="call"><code>${esc(c.name)}(${esc(JSON.stringify(c.arguments))})</code> → <span class="${made?.ok === true ? 'ok' : 'err'}">${esc(result)}</span></li>`;
   });
-  const answer = run.completed ? esc(run.content ?? '') : `<span class="err">run ended: ${esc(run.error?.reason ?? run.error?.code ?? '')} ${esc(run.error?.message ?? '')}</span>`;
+  const answer = run.completed
+    ? esc(run.content ?? '')
+    : `<span class="err">run ended: ${esc(run.error?.reason ?? run.error?.code ?? '')} ${esc(run.error?.message ?? '')}</span>`;
   return [
     `<div class="conv" data-variant="${esc(name)}"><h4>${esc(name)}</h4>`,
     `<p class="user"><b>user</b> ${esc(message)}</p>`,
@@ -136,7 +142,9 @@ const disagreements = (report: ExperimentReport, runs: ReadonlyArray<ExperimentR
   const rows = report.differences.map((d) => {
     const run = (v: string) => byKey.get(`${v}\u0000${d.input}\u0000${d.repetition}`);
     const others = report.variants.slice(1).filter((v) => d.answers[v] !== d.answers[base]);
-    const cells = report.variants.map((v) => `<td class="${v !== base && d.answers[v] !== d.answers[base] ? 'differs' : ''}">${esc(d.answers[v] ?? '')}</td>`).join('');
+    const cells = report.variants
+      .map((v) => `<td class="${v !== base && d.answers[v] !== d.answers[base] ? 'differs' : ''}">${esc(d.answers[v] ?? '')}</td>`)
+      .join('');
     const pairs = others.map((v) => `<div class="pair">${conversation(base, d.message, run(base))}${conversation(v, d.message, run(v))}</div>`).join('');
     return [
       `<tr class="diff" data-input="${esc(d.inputId)}" data-repetition="${d.repetition}"><td colspan="${report.variants.length + 2}"><details><summary>`,
@@ -189,7 +197,10 @@ export const experimentHtml = (report: ExperimentReport, runs: ReadonlyArray<Exp
     'success',
     report.summaries.map((s) => ({ name: s.name, value: s.successRate, lo: s.successCI[0], hi: s.successCI[1], label: pct(s.successRate) })),
   );
-  const score = barPlot('score', report.summaries.map((s) => ({ name: s.name, value: s.meanScore, lo: s.scoreCI[0], hi: s.scoreCI[1], label: n2(s.meanScore) })));
+  const score = barPlot(
+    'score',
+    report.summaries.map((s) => ({ name: s.name, value: s.meanScore, lo: s.scoreCI[0], hi: s.scoreCI[1], label: n2(s.meanScore) })),
+  );
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">

@@ -20,13 +20,30 @@ export interface ExperimentColumn {
 export const EXPERIMENT_COLUMNS: ReadonlyArray<ExperimentColumn> = [
   { column: 'library', field: 'name', meaning: 'the library the agent ran against (the first is the baseline)' },
   { column: 'runs', field: 'runs', meaning: 'runs on this library: inputs × --runs' },
-  { column: 'success', field: 'succeeded', meaning: "runs that ended with an answer that passes every check of its input: expected (contains), equals, pattern, schema, expectedToolCalls (successRate: the share; successCI: its 95% interval)" },
+  {
+    column: 'success',
+    field: 'succeeded',
+    meaning:
+      'runs that ended with an answer that passes every check of its input: expected (contains), equals, pattern, schema, expectedToolCalls (successRate: the share; successCI: its 95% interval)',
+  },
   { column: 'tool calls', field: 'toolCalls', meaning: "calls the model made to the library's tools, in all runs" },
-  { column: 'tool errors', field: 'toolErrors', meaning: 'tool calls whose result was an error (invalid arguments, failures, denials); the model sees them and may recover' },
-  { column: 'errors by code', field: 'toolErrorsByCode', meaning: 'tool errors by code; "run CODE" counts runs that ended without an answer (runErrorsByCode)' },
+  {
+    column: 'tool errors',
+    field: 'toolErrors',
+    meaning: 'tool calls whose result was an error (invalid arguments, failures, denials); the model sees them and may recover',
+  },
+  {
+    column: 'errors by code',
+    field: 'toolErrorsByCode',
+    meaning: 'tool errors by code; "run CODE" counts runs that ended without an answer (runErrorsByCode)',
+  },
   { column: 'p50 ms', field: 'latencyMs.p50', meaning: 'median wall time of a whole run, model and tools, in milliseconds' },
   { column: 'p95 ms', field: 'latencyMs.p95', meaning: '95th percentile of the same' },
-  { column: 'answers differ', field: 'differingAnswers', meaning: "runs whose answer differs from the baseline library's for the same input and run (spacing aside)" },
+  {
+    column: 'answers differ',
+    field: 'differingAnswers',
+    meaning: "runs whose answer differs from the baseline library's for the same input and run (spacing aside)",
+  },
 ];
 
 // -------------------------------------------------------------------------------------------------
@@ -40,10 +57,7 @@ const fixed = (v: number): string => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFi
 const cut = (s: string, max: number): string => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
 const codes = (s: VariantSummary): string => {
-  const parts = [
-    ...Object.entries(s.toolErrorsByCode).map(([c, n]) => `${c}×${n}`),
-    ...Object.entries(s.runErrorsByCode).map(([c, n]) => `run ${c}×${n}`),
-  ];
+  const parts = [...Object.entries(s.toolErrorsByCode).map(([c, n]) => `${c}×${n}`), ...Object.entries(s.runErrorsByCode).map(([c, n]) => `run ${c}×${n}`)];
   return parts.length === 0 ? '-' : parts.join(', ');
 };
 
@@ -76,7 +90,8 @@ const comparisonLines = (report: ExperimentReport): string[] => {
       out.push(`${head}: the same outcome and score as the baseline in all ${s.runs} runs: no difference`);
       continue;
     }
-    const verdict = (c: { readonly significant: boolean; readonly difference: number }): string => (c.significant ? `a real difference (${c.difference > 0 ? 'better' : 'worse'})` : 'could be noise');
+    const verdict = (c: { readonly significant: boolean; readonly difference: number }): string =>
+      c.significant ? `a real difference (${c.difference > 0 ? 'better' : 'worse'})` : 'could be noise';
     const outcome = `success differs on ${differ}/${s.runs} (${v.better} better, ${v.worse} worse), ${signed(v.difference)} (95% CI ${signed(v.ci[0])} to ${signed(v.ci[1])}), ${pValue(v.pValue)} (McNemar): ${differ === 0 ? 'no difference' : verdict(v)}`;
     const scores = `mean score ${v.score.difference >= 0 ? '+' : '−'}${Math.abs(v.score.difference).toFixed(2)}, ${pValue(v.score.pValue)} (sign test): ${v.score.better + v.score.worse === 0 ? 'no difference' : verdict(v.score)}`;
     out.push(`${head}:`, `    ${outcome}`, `    ${scores}`);
@@ -99,13 +114,28 @@ export const formatExperimentReport = (report: ExperimentReport, options: { read
     fixed(s.latencyMs.p95),
     i === 0 ? 'baseline' : String(s.differingAnswers),
   ]);
-  const out = [head, '', table(EXPERIMENT_COLUMNS.map((c) => c.column), rows, new Set([1, 3, 4, 6, 7, 8]))];
+  const out = [
+    head,
+    '',
+    table(
+      EXPERIMENT_COLUMNS.map((c) => c.column),
+      rows,
+      new Set([1, 3, 4, 6, 7, 8]),
+    ),
+  ];
   out.push('', ...comparisonLines(report));
   // per tool latency, when a variant's tools were called
   const toolRows: string[][] = [];
   for (const s of report.summaries) {
     for (const [tool, u] of Object.entries(s.tools)) {
-      toolRows.push([s.name, tool, String(u.callCount), String(u.errorCount), u.latencyMs === null ? '-' : fixed(u.latencyMs.p50), u.latencyMs === null ? '-' : fixed(u.latencyMs.p95)]);
+      toolRows.push([
+        s.name,
+        tool,
+        String(u.callCount),
+        String(u.errorCount),
+        u.latencyMs === null ? '-' : fixed(u.latencyMs.p50),
+        u.latencyMs === null ? '-' : fixed(u.latencyMs.p95),
+      ]);
     }
   }
   if (toolRows.length > 0) out.push('', table(['library', 'tool', 'calls', 'errors', 'p50 ms', 'p95 ms'], toolRows, new Set([2, 3, 4, 5])));

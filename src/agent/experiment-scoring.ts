@@ -90,7 +90,11 @@ const parsed = (text: string): { readonly ok: true; readonly value: unknown } | 
  * The built-in scores of a run: one per check its input has. `schemaOf` gives a tool's argument
  * schema by name (for `expectedToolCalls`).
  */
-export const builtinScores = (checks: AnswerChecks, run: Pick<ScorerInput, 'completed' | 'content' | 'askedToolCalls'>, schemaOf: (tool: string) => JsonObject | undefined): Readonly<Record<string, RunScore>> => {
+export const builtinScores = (
+  checks: AnswerChecks,
+  run: Pick<ScorerInput, 'completed' | 'content' | 'askedToolCalls'>,
+  schemaOf: (tool: string) => JsonObject | undefined,
+): Readonly<Record<string, RunScore>> => {
   const out: Record<string, RunScore> = {};
   if (checks.expectedToolCalls !== undefined) {
     const m = matchToolCalls(checks.expectedToolCalls, run.askedToolCalls, schemaOf);
@@ -99,9 +103,15 @@ export const builtinScores = (checks: AnswerChecks, run: Pick<ScorerInput, 'comp
   const answer = run.completed ? (run.content ?? '') : undefined;
   const none = (): string => 'the run ended without an answer';
   const { expected, equals, pattern } = checks;
-  if (expected !== undefined) out['expected'] = answer === undefined ? pass(false, none) : pass(answer.toLowerCase().includes(expected.toLowerCase()), () => `the answer does not contain ${JSON.stringify(expected)}`);
-  if (equals !== undefined) out['equals'] = answer === undefined ? pass(false, none) : pass(answer.trim() === equals.trim(), () => `the answer is not ${JSON.stringify(equals)}`);
-  if (pattern !== undefined) out['pattern'] = answer === undefined ? pass(false, none) : pass(new RegExp(pattern).test(answer), () => `the answer does not match /${pattern}/`);
+  if (expected !== undefined)
+    out['expected'] =
+      answer === undefined
+        ? pass(false, none)
+        : pass(answer.toLowerCase().includes(expected.toLowerCase()), () => `the answer does not contain ${JSON.stringify(expected)}`);
+  if (equals !== undefined)
+    out['equals'] = answer === undefined ? pass(false, none) : pass(answer.trim() === equals.trim(), () => `the answer is not ${JSON.stringify(equals)}`);
+  if (pattern !== undefined)
+    out['pattern'] = answer === undefined ? pass(false, none) : pass(new RegExp(pattern).test(answer), () => `the answer does not match /${pattern}/`);
   if (checks.schema !== undefined) {
     if (answer === undefined) out['schema'] = pass(false, none);
     else {

@@ -37,14 +37,20 @@ export interface PartsVariant<M> {
 // -------------------------------------------------------------------------------------------------
 
 const entries = <T>(x: Named<T> | undefined): ReadonlyArray<{ readonly name: string; readonly value: T }> =>
-  x === undefined ? [] : Array.isArray(x) ? (x as ReadonlyArray<{ name: string; value: T }>) : Object.entries(x as Readonly<Record<string, T>>).map(([name, value]) => ({ name, value }));
+  x === undefined
+    ? []
+    : Array.isArray(x)
+      ? (x as ReadonlyArray<{ name: string; value: T }>)
+      : Object.entries(x as Readonly<Record<string, T>>).map(([name, value]) => ({ name, value }));
 
 /** The name of one variant from its parts' names: the parts that vary, joined with `/`. */
 export const variantName = (
   parts: { readonly spec?: string; readonly library: string; readonly model?: string },
   varies: { readonly spec: boolean; readonly library: boolean; readonly model: boolean },
 ): string => {
-  const named = [varies.spec ? parts.spec : undefined, varies.library ? parts.library : undefined, varies.model ? parts.model : undefined].filter((x): x is string => x !== undefined);
+  const named = [varies.spec ? parts.spec : undefined, varies.library ? parts.library : undefined, varies.model ? parts.model : undefined].filter(
+    (x): x is string => x !== undefined,
+  );
   return named.length > 0 ? named.join('/') : parts.library;
 };
 
@@ -62,7 +68,10 @@ export const experimentVariants = <M>(parts: VariantParts<M>): ReadonlyArray<Par
     for (const library of libraries) {
       for (const model of models.length > 0 ? models : [undefined]) {
         out.push({
-          name: variantName({ ...(spec !== undefined ? { spec: spec.name } : {}), library: library.name, ...(model !== undefined ? { model: model.name } : {}) }, varies),
+          name: variantName(
+            { ...(spec !== undefined ? { spec: spec.name } : {}), library: library.name, ...(model !== undefined ? { model: model.name } : {}) },
+            varies,
+          ),
           library: library.value,
           ...(spec !== undefined ? { agent: spec.value } : {}),
           ...(model !== undefined ? { model: model.value } : {}),

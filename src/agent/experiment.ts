@@ -20,7 +20,18 @@ import { bindAgent, type BoundAgent } from './bind-agent.js';
 import type { Model, ModelResult } from './model.js';
 import { checkRunOptions, runBoundAgent } from './run-agent.js';
 import type { RunAgentOptions } from './run-types.js';
-import { comparePaired, type Interval, type LatencyStats, latencyStats, mean, meanInterval, normalizeAnswer, type PairedComparison, round3, wilsonInterval } from './experiment-stats.js';
+import {
+  comparePaired,
+  type Interval,
+  type LatencyStats,
+  latencyStats,
+  mean,
+  meanInterval,
+  normalizeAnswer,
+  type PairedComparison,
+  round3,
+  wilsonInterval,
+} from './experiment-stats.js';
 import { type AnswerChecks, builtinScores, checkAnswerChecks, type ExperimentScorer, meanScore, type RunScore, runScorer } from './experiment-scoring.js';
 import { checkExpectedToolCalls, type AskedToolCall } from './tool-call-match.js';
 import type { JsonObject } from '../core/json-schema.js';
@@ -235,10 +246,12 @@ const normalizeInputs = (inputs: ReadonlyArray<string | ExperimentInput>): { inp
       problems.push(`input ${i + 1} has no message`);
       return;
     }
-    for (const k of ['expected', 'equals', 'pattern'] as const) if (input[k] !== undefined && typeof input[k] !== 'string') problems.push(`input ${i + 1}: ${k} must be a string`);
+    for (const k of ['expected', 'equals', 'pattern'] as const)
+      if (input[k] !== undefined && typeof input[k] !== 'string') problems.push(`input ${i + 1}: ${k} must be a string`);
     const bad = checkAnswerChecks(input) ?? (input.expectedToolCalls !== undefined ? checkExpectedToolCalls(input.expectedToolCalls) : undefined);
     if (bad !== undefined) problems.push(`input ${i + 1}: ${bad}`);
-    if (input.tools !== undefined && (!Array.isArray(input.tools) || !input.tools.every((t) => typeof t === 'string'))) problems.push(`input ${i + 1}: tools must be a list of tool names`);
+    if (input.tools !== undefined && (!Array.isArray(input.tools) || !input.tools.every((t) => typeof t === 'string')))
+      problems.push(`input ${i + 1}: tools must be a list of tool names`);
     out.push({ ...input, id: input.id ?? String(i + 1) });
   });
   return { inputs: out, problems };
@@ -248,9 +261,15 @@ const variantList = (o: ExperimentOptions): ReadonlyArray<ExperimentVariant> => 
   const v = o.variants;
   if (v === undefined) {
     if (o.libraries === undefined) return [];
-    return experimentVariants({ libraries: o.libraries, ...(o.specs !== undefined ? { specs: o.specs } : {}), ...(o.models !== undefined ? { models: o.models } : {}) });
+    return experimentVariants({
+      libraries: o.libraries,
+      ...(o.specs !== undefined ? { specs: o.specs } : {}),
+      ...(o.models !== undefined ? { models: o.models } : {}),
+    });
   }
-  return Array.isArray(v) ? (v as ReadonlyArray<ExperimentVariant>) : Object.entries(v as Readonly<Record<string, ToolLibrary>>).map(([name, library]) => ({ name, library }));
+  return Array.isArray(v)
+    ? (v as ReadonlyArray<ExperimentVariant>)
+    : Object.entries(v as Readonly<Record<string, ToolLibrary>>).map(([name, library]) => ({ name, library }));
 };
 
 interface Prepared {
@@ -349,7 +368,12 @@ const prepare = (options: ExperimentOptions): Result<{ readonly variants: Prepar
 // -------------------------------------------------------------------------------------------------
 
 const rounded = (i: Interval): Interval => [round3(i[0]), round3(i[1])];
-const roundedComparison = (c: PairedComparison): PairedComparison => ({ ...c, difference: round3(c.difference), ci: rounded(c.ci), pValue: Number(c.pValue.toPrecision(4)) });
+const roundedComparison = (c: PairedComparison): PairedComparison => ({
+  ...c,
+  difference: round3(c.difference),
+  ci: rounded(c.ci),
+  pValue: Number(c.pValue.toPrecision(4)),
+});
 
 /** The arguments a model sent, as an object when they are JSON (else the text, as sent). */
 const parseArguments = (text: string): unknown => {
@@ -440,7 +464,13 @@ export const slimRun = (run: ExperimentRun): ExperimentRun => {
     askedToolCalls: [],
     ...(run.content !== undefined ? { content: normalizeAnswer(run.content) } : {}),
     ...(run.error !== undefined ? { error: { code: run.error.code, reason: run.error.reason, message: '' } } : {}),
-    toolCalls: run.toolCalls.map((c) => ({ name: c.name, ok: c.ok, ...(c.code !== undefined ? { code: c.code } : {}), ...(c.reason !== undefined ? { reason: c.reason } : {}), durationMs: 0 })),
+    toolCalls: run.toolCalls.map((c) => ({
+      name: c.name,
+      ok: c.ok,
+      ...(c.code !== undefined ? { code: c.code } : {}),
+      ...(c.reason !== undefined ? { reason: c.reason } : {}),
+      durationMs: 0,
+    })),
     steps: run.steps,
     durationMs: run.durationMs,
     inputTokens: run.inputTokens,
@@ -505,7 +535,8 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
   const done = new Map<string, ExperimentRun>();
   const keepDone = options.keepRuns !== false;
   for (const r of options.done ?? []) {
-    if (r.input < inputs.length && r.repetition < runs && variants.some((v) => v.variant.name === r.variant)) done.set(runKey(r.variant, r.input, r.repetition), keepDone ? r : slimRun(r));
+    if (r.input < inputs.length && r.repetition < runs && variants.some((v) => v.variant.name === r.variant))
+      done.set(runKey(r.variant, r.input, r.repetition), keepDone ? r : slimRun(r));
   }
   const { scorers = {} } = options;
 
@@ -530,14 +561,18 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
   // the common case (nothing paused, no 429) makes the request at once and hands its answer on,
   // without an async frame of its own and without reading the clock
   const limited = (call: () => Promise<ModelResult>): Promise<ModelResult> =>
-    pausedUntil !== 0 ? slowed(call, undefined) : Promise.resolve(call()).then((r) => (r.ok || r.error.reason !== AgentCodes.RATE_LIMITED ? r : slowed(call, r)));
+    pausedUntil !== 0
+      ? slowed(call, undefined)
+      : Promise.resolve(call()).then((r) => (r.ok || r.error.reason !== AgentCodes.RATE_LIMITED ? r : slowed(call, r)));
 
   // each run, as it finishes (or as given in `done`): summed, its answer compared within its group
   // (input, repetition) until every variant's is in, and kept whole only with `keepRuns`
   const keepRuns = options.keepRuns !== false;
   const results: ExperimentRun[] = [];
   const kept: KeptRun[] = new Array<KeptRun>(jobs.length);
-  const totals = new Map<string, Totals>(variants.map((v) => [v.variant.name, { toolCalls: 0, toolErrors: 0, toolErrorsByCode: {}, inputTokens: 0, outputTokens: 0 }]));
+  const totals = new Map<string, Totals>(
+    variants.map((v) => [v.variant.name, { toolCalls: 0, toolErrors: 0, toolErrorsByCode: {}, inputTokens: 0, outputTokens: 0 }]),
+  );
   const differences: AnswerDifference[] = [];
   const differing = new Map<string, number>(variants.map((v) => [v.variant.name, 0]));
   const first = variants[0]?.variant.name;
@@ -547,7 +582,10 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     const scores: Record<string, number> = {};
     for (const name in run.scores) scores[name] = (run.scores[name] as RunScore).score;
     const { variant, completed, success, score, durationMs } = run;
-    kept[i] = run.error === undefined ? { variant, completed, success, score, scores, durationMs } : { variant, completed, success, score, scores, durationMs, errorCode: run.error.reason };
+    kept[i] =
+      run.error === undefined
+        ? { variant, completed, success, score, scores, durationMs }
+        : { variant, completed, success, score, scores, durationMs, errorCode: run.error.reason };
     const t = totals.get(run.variant) as Totals;
     for (const c of run.toolCalls) {
       t.toolCalls++;
@@ -572,7 +610,13 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     for (const name of Object.keys(answers)) if (answers[name] !== base) differing.set(name, (differing.get(name) ?? 0) + 1);
     if (new Set(Object.values(answers)).size > 1) {
       const ordered = Object.fromEntries(variants.map((v) => [v.variant.name, answers[v.variant.name] as string]));
-      differences.push({ input: run.input, inputId: run.inputId, message: (inputs[run.input] as ExperimentInput).message, repetition: run.repetition, answers: ordered });
+      differences.push({
+        input: run.input,
+        inputId: run.inputId,
+        message: (inputs[run.input] as ExperimentInput).message,
+        repetition: run.repetition,
+        answers: ordered,
+      });
     }
   };
 
@@ -601,7 +645,10 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     try {
       chosen = modelFor(v, key);
     } catch (e) {
-      chosen = { id: 'per-run', generate: async () => err(codedError(AgentCodes.CONFIGURATION_ERROR, `the model function threw: ${e instanceof Error ? e.message : String(e)}`)) };
+      chosen = {
+        id: 'per-run',
+        generate: async () => err(codedError(AgentCodes.CONFIGURATION_ERROR, `the model function threw: ${e instanceof Error ? e.message : String(e)}`)),
+      };
     }
     if (modelId === '') modelId = chosen.id;
     // what the model asks for is scored, whether or not the calls then validate or run
@@ -613,7 +660,8 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     };
     const model: Model = {
       id: chosen.id,
-      generate: (request) => limited(() => chosen.generate(shown === undefined ? request : { ...request, tools: request.tools.filter((t) => shown.has(t.name)) })).then(heard),
+      generate: (request) =>
+        limited(() => chosen.generate(shown === undefined ? request : { ...request, tools: request.tools.filter((t) => shown.has(t.name)) })).then(heard),
     };
     const r = await runBoundAgent(v.bound, spec.message, optionsWith(model));
     const durationMs = round3(performance.now() - started);
@@ -627,7 +675,8 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     );
     // the variant's per-tool metrics, from the run's calls (an observer on every invocation would cost each run more)
     for (const u of used) {
-      if (u.result.ok) v.metrics.result({ type: 'result', callId: u.id, toolName: u.name, args: u.args, startedAt: 0, durationMs: u.durationMs, value: undefined });
+      if (u.result.ok)
+        v.metrics.result({ type: 'result', callId: u.id, toolName: u.name, args: u.args, startedAt: 0, durationMs: u.durationMs, value: undefined });
       else v.metrics.failed({ type: 'failed', callId: u.id, toolName: u.name, args: u.args, startedAt: 0, durationMs: u.durationMs, error: u.result.error });
     }
     const completed = r.ok;
@@ -702,8 +751,18 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
         ? {}
         : {
             vsBaseline: {
-              ...roundedComparison(comparePaired(baseline.map((r) => (r.success ? 1 : 0)), mine.map((r) => (r.success ? 1 : 0)))),
-              score: roundedComparison(comparePaired(baseline.map((r) => r.score), runScores)),
+              ...roundedComparison(
+                comparePaired(
+                  baseline.map((r) => (r.success ? 1 : 0)),
+                  mine.map((r) => (r.success ? 1 : 0)),
+                ),
+              ),
+              score: roundedComparison(
+                comparePaired(
+                  baseline.map((r) => r.score),
+                  runScores,
+                ),
+              ),
             },
           };
     return {

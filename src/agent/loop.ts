@@ -113,7 +113,13 @@ export const runLoop = async (bound: BoundAgent, conversation: CheckedConversati
   const interruptions: StopCondition[] = [...(options.maxDurationMs !== undefined ? [timeLimit(options.maxDurationMs)] : []), whenAborted];
   const conditions: StopCondition[] = [...interruptions, stepLimit(options.maxSteps ?? DEFAULT_MAX_STEPS), ...(options.stopWhen ?? [])];
   const usage = (): AgentUsage => ({ inputTokens, outputTokens, modelCalls: steps, toolCalls: toolsUsed.length });
-  const progress = (): AgentProgress => ({ messages: [...messages], toolsUsed: [...toolsUsed], usage: usage(), trace: trace.snapshot(events.failures()), steps });
+  const progress = (): AgentProgress => ({
+    messages: [...messages],
+    toolsUsed: [...toolsUsed],
+    usage: usage(),
+    trace: trace.snapshot(events.failures()),
+    steps,
+  });
   const state = (): LoopState => ({
     steps,
     elapsedMs: performance.now() - started,
@@ -128,12 +134,21 @@ export const runLoop = async (bound: BoundAgent, conversation: CheckedConversati
     runSpan.end(error === undefined ? 'ok' : 'error', error?.reason, { steps, toolCalls: toolsUsed.length });
     endOtelSpan(otelRun, error?.reason, { 'gen_ai.usage.input_tokens': inputTokens, 'gen_ai.usage.output_tokens': outputTokens });
     rs.dispose();
-    events.emit({ type: 'run-finished', runId, ok: error === undefined, ...(error !== undefined ? { code: error.code, reason: error.reason } : {}), steps, durationMs: performance.now() - started });
+    events.emit({
+      type: 'run-finished',
+      runId,
+      ok: error === undefined,
+      ...(error !== undefined ? { code: error.code, reason: error.reason } : {}),
+      steps,
+      durationMs: performance.now() - started,
+    });
   };
   const failed = (error: AgentError): AgentResult => {
     // the deadline aborts what runs: a cancellation caused by it is the run's timeout
     const e =
-      error.reason === AgentCodes.CANCELLED && rs.deadlineHit() ? agentError(AgentCodes.TIMEOUT, `the run took longer than its limit of ${options.maxDurationMs} ms (maxDurationMs)`, { retryable: true }) : error;
+      error.reason === AgentCodes.CANCELLED && rs.deadlineHit()
+        ? agentError(AgentCodes.TIMEOUT, `the run took longer than its limit of ${options.maxDurationMs} ms (maxDurationMs)`, { retryable: true })
+        : error;
     finish(e);
     const failure: AgentFailure = { ...e, partial: progress() };
     return err(failure);
@@ -168,11 +183,11 @@ export const runLoop = async (bound: BoundAgent, conversation: CheckedConversati
       if (outcome.kind === 'answer') {
         finish(undefined);
         return ok({
-            runId,
-            content: outcome.message.content,
-            finishReason: outcome.response.finishReason,
-            model: model.id,
-            ...progress(),
+          runId,
+          content: outcome.message.content,
+          finishReason: outcome.response.finishReason,
+          model: model.id,
+          ...progress(),
         });
       }
       addCalls(outcome.executed);

@@ -34,7 +34,9 @@ export const checkRunOptions = (options: RunAgentOptions): AgentError | undefine
   if (typeof options !== 'object' || options === null) return configurationError('runAgent needs options with a model');
   const m = options.model as unknown;
   if (typeof m !== 'object' || m === null || typeof (m as { generate?: unknown }).generate !== 'function' || typeof (m as { id?: unknown }).id !== 'string') {
-    return configurationError('options.model must be a Model {id, generate(request)}', { hint: "create one with createModel('offline') or createModel('openai/gpt-4o-mini', {apiKey})" });
+    return configurationError('options.model must be a Model {id, generate(request)}', {
+      hint: "create one with createModel('offline') or createModel('openai/gpt-4o-mini', {apiKey})",
+    });
   }
   return (
     positive('maxSteps', options.maxSteps, true) ??
@@ -44,7 +46,9 @@ export const checkRunOptions = (options: RunAgentOptions): AgentError | undefine
     positive('toolConcurrency', options.toolConcurrency, true) ??
     positive('maxTokens', options.maxTokens, true) ??
     (options.onEvent !== undefined && typeof options.onEvent !== 'function' ? configurationError('onEvent must be a function') : undefined) ??
-    (options.approve !== undefined && typeof options.approve !== 'function' ? configurationError('approve must be a function (request) => Promise<{approved}>') : undefined)
+    (options.approve !== undefined && typeof options.approve !== 'function'
+      ? configurationError('approve must be a function (request) => Promise<{approved}>')
+      : undefined)
   );
 };
 
@@ -92,5 +96,9 @@ export const runAgent = async (agent: AgentSpecification, library: ToolLibrary, 
 };
 
 /** `runAgent` as a `TaskEither<AgentFailure, AgentRun>`, for composing with fp-ts at the edge. */
-export const runAgentTask = (agent: AgentSpecification, library: ToolLibrary, input: AgentInput, options: RunAgentOptions): TaskEither<AgentFailure, AgentRun> =>
-  toTaskEither(() => runAgent(agent, library, input, options));
+export const runAgentTask = (
+  agent: AgentSpecification,
+  library: ToolLibrary,
+  input: AgentInput,
+  options: RunAgentOptions,
+): TaskEither<AgentFailure, AgentRun> => toTaskEither(() => runAgent(agent, library, input, options));

@@ -86,9 +86,13 @@ export const executeCalls = async (
 
 /** The answer to a call beyond the turn's limit: not run, and the model is told why. */
 const notRun = (call: ToolCall, step: number, max: number, asked: number, env: ToolCallEnvironment): ExecutedCall => {
-  const result = fail(TOO_MANY_CALLS, `not run: a turn may make at most ${max} tool calls and this one made ${asked}; make the remaining calls in the next turn`, {
-    details: { maxCallsPerTurn: max },
-  });
+  const result = fail(
+    TOO_MANY_CALLS,
+    `not run: a turn may make at most ${max} tool calls and this one made ${asked}; make the remaining calls in the next turn`,
+    {
+      details: { maxCallsPerTurn: max },
+    },
+  );
   env.emit({ type: 'tool-call-started', step, call, args: call.arguments });
   env.emit({ type: 'tool-call-finished', step, call, result, durationMs: 0 });
   return {

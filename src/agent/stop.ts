@@ -42,7 +42,10 @@ export const stepLimit =
   (max: number): StopCondition =>
   (s) =>
     s.steps >= max
-      ? { code: AgentCodes.MAX_STEPS, message: `the model was called ${s.steps} time${s.steps === 1 ? '' : 's'} (maxSteps ${max}) and is still calling tools instead of answering` }
+      ? {
+          code: AgentCodes.MAX_STEPS,
+          message: `the model was called ${s.steps} time${s.steps === 1 ? '' : 's'} (maxSteps ${max}) and is still calling tools instead of answering`,
+        }
       : undefined;
 
 /** Stops once the run has lasted `ms` milliseconds. */
@@ -58,7 +61,9 @@ export const whenAborted: StopCondition = (s) => (s.signal?.aborted === true ? {
 export const tokenLimit =
   (tokens: number): StopCondition =>
   (s) =>
-    s.inputTokens + s.outputTokens >= tokens ? { code: AgentCodes.STOPPED, message: `the run used ${s.inputTokens + s.outputTokens} tokens, over its budget of ${tokens}` } : undefined;
+    s.inputTokens + s.outputTokens >= tokens
+      ? { code: AgentCodes.STOPPED, message: `the run used ${s.inputTokens + s.outputTokens} tokens, over its budget of ${tokens}` }
+      : undefined;
 
 /** A caller's condition as a predicate: `when(s => s.toolCalls > 20, 'too many tool calls')`. */
 export const stopWhen =

@@ -40,7 +40,11 @@ export const startChatSpan = (model: string, parent: OtelSpan | undefined): Otel
   parent === undefined ? undefined : start(`chat ${model}`, { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': model }, parent.context);
 
 /** Ends a span with its outcome and attributes; never throws. */
-export const endOtelSpan = (s: OtelSpan | undefined, errorCode: string | undefined, attributes: Record<string, string | number | ReadonlyArray<string>> = {}): void => {
+export const endOtelSpan = (
+  s: OtelSpan | undefined,
+  errorCode: string | undefined,
+  attributes: Record<string, string | number | ReadonlyArray<string>> = {},
+): void => {
   if (s === undefined) return;
   try {
     for (const [k, v] of Object.entries(attributes)) s.span.setAttribute(k, v as string | number | string[]);

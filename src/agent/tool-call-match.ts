@@ -87,7 +87,11 @@ export const pyEquals = (a: unknown, b: unknown): boolean => {
 const pyIn = (v: unknown, list: ReadonlyArray<unknown>): boolean => list.some((x) => pyEquals(v, x));
 
 /** BFCL's string standardization: no spaces or `,./-_*^`, lower case, `'` as `"`. */
-export const standardizeString = (s: string): string => s.replace(/[ ,./\-_*^]/g, '').toLowerCase().replace(/'/g, '"');
+export const standardizeString = (s: string): string =>
+  s
+    .replace(/[ ,./\-_*^]/g, '')
+    .toLowerCase()
+    .replace(/'/g, '"');
 
 const std = (v: unknown): unknown => (typeof v === 'string' ? standardizeString(v) : v);
 
@@ -104,18 +108,30 @@ const answerType = (values: ReadonlyArray<unknown>): PyType | undefined => {
 };
 
 /** BFCL's type check: Right when the value has the type (or is a "variable"), with whether it is a variable. */
-const typeCheck = (param: string, value: unknown, values: ReadonlyArray<unknown>, expected: PyType, nested: PyType | undefined): { readonly ok: boolean; readonly variable: boolean; readonly reason?: string } => {
+const typeCheck = (
+  param: string,
+  value: unknown,
+  values: ReadonlyArray<unknown>,
+  expected: PyType,
+  nested: PyType | undefined,
+): { readonly ok: boolean; readonly variable: boolean; readonly reason?: string } => {
   const possible = answerType(values);
   const variable = possible !== undefined && possible !== expected;
   // Python converts an int to a float where a float is expected
   const valueType = expected === 'float' && pyType(value) === 'int' ? 'float' : pyType(value);
   if (valueType === expected) {
     if (nested === undefined) return { ok: true, variable };
-    const itemsFit = values.some((answer) => !Array.isArray(answer) || (value as ReadonlyArray<unknown>).every((item) => typeCheck(param, item, answer, nested, undefined).ok));
+    const itemsFit = values.some(
+      (answer) => !Array.isArray(answer) || (value as ReadonlyArray<unknown>).every((item) => typeCheck(param, item, answer, nested, undefined).ok),
+    );
     if (itemsFit) return { ok: true, variable };
   }
   if (possible !== undefined && valueType === possible) return { ok: true, variable: true };
-  return { ok: false, variable: false, reason: `Incorrect type for parameter "${param}". Expected type ${expected}${nested !== undefined ? ` of ${nested}` : ''}, got ${valueType}. Parameter value: ${show(value)}.` };
+  return {
+    ok: false,
+    variable: false,
+    reason: `Incorrect type for parameter "${param}". Expected type ${expected}${nested !== undefined ? ` of ${nested}` : ''}, got ${valueType}. Parameter value: ${show(value)}.`,
+  };
 };
 
 const dictCheck = (param: string, value: unknown, answers: ReadonlyArray<unknown>): Check => {
@@ -173,19 +189,29 @@ const listCheck = (param: string, value: ReadonlyArray<unknown>, answers: Readon
   const mine = value.map(std);
   // a `""` among a list's answers iterates as no element in Python: it allows the empty list
   const allowed = answers.map((a) => (Array.isArray(a) ? a.map(std) : []));
-  return allowed.some((a) => pyEquals(mine, a)) ? OK : fail('value_error:list/tuple', `Invalid value for parameter "${param}": ${show(value)}. Expected one of ${show(answers)}.`);
+  return allowed.some((a) => pyEquals(mine, a))
+    ? OK
+    : fail('value_error:list/tuple', `Invalid value for parameter "${param}": ${show(value)}. Expected one of ${show(answers)}.`);
 };
 
 const sameTool = (asked: string, expected: string): boolean => asked === expected || asked === expected.replace(/\./g, '_');
 
 /** BFCL's `simple_function_checker`: one call against one expected call, with the tool's JSON Schema. */
-const checkCall = (schema: JsonObject | undefined, call: AskedToolCall, expectedName: string, expected: Readonly<Record<string, ReadonlyArray<unknown>>>): Check => {
-  if (!sameTool(call.name, expectedName)) return fail('simple_function_checker:wrong_func_name', `Function name "${expectedName}" not found in model output (it called "${call.name}").`);
-  if (!isJsonObject(call.arguments)) return fail('simple_function_checker:unclear', `The arguments of "${call.name}" are not a JSON object: ${show(call.arguments)}.`);
+const checkCall = (
+  schema: JsonObject | undefined,
+  call: AskedToolCall,
+  expectedName: string,
+  expected: Readonly<Record<string, ReadonlyArray<unknown>>>,
+): Check => {
+  if (!sameTool(call.name, expectedName))
+    return fail('simple_function_checker:wrong_func_name', `Function name "${expectedName}" not found in model output (it called "${call.name}").`);
+  if (!isJsonObject(call.arguments))
+    return fail('simple_function_checker:unclear', `The arguments of "${call.name}" are not a JSON object: ${show(call.arguments)}.`);
   const args = call.arguments;
   const properties = isJsonObject(schema?.['properties']) ? (schema?.['properties'] as JsonObject) : {};
   const required = Array.isArray(schema?.['required']) ? (schema?.['required'] as ReadonlyArray<unknown>) : [];
-  for (const p of required) if (typeof p === 'string' && !(p in args)) return fail('simple_function_checker:missing_required', `Missing required parameter: "${p}".`);
+  for (const p of required)
+    if (typeof p === 'string' && !(p in args)) return fail('simple_function_checker:missing_required', `Missing required parameter: "${p}".`);
   for (const [param, raw] of Object.entries(args)) {
     const values = expected[param];
     if (!(param in properties) || !Array.isArray(values)) return fail('simple_function_checker:unexpected_param', `Unexpected parameter: "${param}".`);
@@ -206,7 +232,12 @@ const checkCall = (schema: JsonObject | undefined, call: AskedToolCall, expected
         continue;
       }
       if (type === 'str') {
-        if (!values.filter((v) => typeof v === 'string').map((v) => standardizeString(v as string)).includes(standardizeString(raw as string))) {
+        if (
+          !values
+            .filter((v) => typeof v === 'string')
+            .map((v) => standardizeString(v as string))
+            .includes(standardizeString(raw as string))
+        ) {
           return fail('value_error:string', `Invalid value for parameter "${param}": ${show(raw)}. Expected one of ${show(values)}. Case insensitive.`);
         }
         continue;
@@ -220,7 +251,8 @@ const checkCall = (schema: JsonObject | undefined, call: AskedToolCall, expected
     if (!pyIn(raw, values)) return fail('value_error:others', `Invalid value for parameter "${param}": ${show(raw)}. Expected one of ${show(values)}.`);
   }
   for (const [param, values] of Object.entries(expected)) {
-    if (!(param in args) && !values.includes('')) return fail('simple_function_checker:missing_optional', `Optional parameter "${param}" not provided and not marked as optional.`);
+    if (!(param in args) && !values.includes(''))
+      return fail('simple_function_checker:missing_optional', `Optional parameter "${param}" not provided and not marked as optional.`);
   }
   return OK;
 };
@@ -233,8 +265,13 @@ const checkCall = (schema: JsonObject | undefined, call: AskedToolCall, expected
  * Whether `calls` match `expected` (BFCL's AST checker, calls in any order). `schemaOf` gives the
  * JSON Schema of a tool's arguments by name (the types and required parameters are the tool's).
  */
-export const matchToolCalls = (expected: ReadonlyArray<ExpectedToolCall>, calls: ReadonlyArray<AskedToolCall>, schemaOf: (tool: string) => JsonObject | undefined): ToolCallMatch => {
-  if (calls.length !== expected.length) return fail('wrong_count', `Wrong number of functions: ${calls.length} call${calls.length === 1 ? '' : 's'}, ${expected.length} expected.`);
+export const matchToolCalls = (
+  expected: ReadonlyArray<ExpectedToolCall>,
+  calls: ReadonlyArray<AskedToolCall>,
+  schemaOf: (tool: string) => JsonObject | undefined,
+): ToolCallMatch => {
+  if (calls.length !== expected.length)
+    return fail('wrong_count', `Wrong number of functions: ${calls.length} call${calls.length === 1 ? '' : 's'}, ${expected.length} expected.`);
   const matched = new Set<number>();
   for (const [i, answer] of expected.entries()) {
     const [name, params] = Object.entries(answer)[0] ?? ['', {}];

@@ -135,13 +135,16 @@ export const executeToolCall = async (call: ToolCall, step: number, stepSpan: nu
     else {
       // the one invoker: the gate (judged when the call starts), then the tool on its own copy of
       // the arguments (a tool that changes them does not rewrite the record)
-      const invoker = createInvoker([agentGate(call, step, span.id, env, (outcome) => {
-        approval = outcome.approval;
-        if (outcome.args !== args) {
-          modified = outcome.args;
-          args = outcome.args;
-        }
-      }), copyArguments]);
+      const invoker = createInvoker([
+        agentGate(call, step, span.id, env, (outcome) => {
+          approval = outcome.approval;
+          if (outcome.args !== args) {
+            modified = outcome.args;
+            args = outcome.args;
+          }
+        }),
+        copyArguments,
+      ]);
       result = await withOtelContext(env.otel, () =>
         invoker(bound, args, {
           callId: call.id,
@@ -177,7 +180,13 @@ export const executeToolCall = async (call: ToolCall, step: number, stepSpan: nu
 };
 
 /** The gate step (policy/gate-step.ts) for one call of the model, with the run's events and trace spans. */
-const agentGate = (call: ToolCall, step: number, parentSpan: number, env: ToolCallEnvironment, seen: (outcome: { readonly args: unknown; readonly approval?: GateApproval }) => void): Step => {
+const agentGate = (
+  call: ToolCall,
+  step: number,
+  parentSpan: number,
+  env: ToolCallEnvironment,
+  seen: (outcome: { readonly args: unknown; readonly approval?: GateApproval }) => void,
+): Step => {
   let span: SpanHandle | undefined;
   const judge = gateStep({
     policies: env.policies,
@@ -187,11 +196,17 @@ const agentGate = (call: ToolCall, step: number, parentSpan: number, env: ToolCa
       env.emit({ type: 'approval-asked', step, callId: call.id, request });
     },
     onAnswer: (request, response) => {
-      span?.end(response.approved ? 'ok' : 'error', response.approved ? undefined : PolicyCodes.DENIED, { approved: response.approved, modified: response.modifiedArgs !== undefined });
+      span?.end(response.approved ? 'ok' : 'error', response.approved ? undefined : PolicyCodes.DENIED, {
+        approved: response.approved,
+        modified: response.modifiedArgs !== undefined,
+      });
       env.emit({ type: 'approval-answered', step, callId: call.id, request, response });
     },
     onOutcome: (_call, outcome) => seen(outcome),
   });
   // approval requests name the call `step:callId`
-  return (c, next) => judge({ ...c, options: { ...c.options, callId: `${step}:${call.id}` } }, (changed) => next(changed === undefined ? undefined : { ...changed, options: { ...changed.options, callId: call.id } }));
+  return (c, next) =>
+    judge({ ...c, options: { ...c.options, callId: `${step}:${call.id}` } }, (changed) =>
+      next(changed === undefined ? undefined : { ...changed, options: { ...changed.options, callId: call.id } }),
+    );
 };

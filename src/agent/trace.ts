@@ -158,7 +158,9 @@ export const formatTrace = (trace: AgentTrace): string => {
     for (const s of children.get(parent) ?? []) {
       const status = s.status === 'ok' ? 'ok' : `error ${s.error ?? ''}`.trim();
       const attrs = attributeText(s.attributes);
-      lines.push(`${'  '.repeat(depth + 1)}${s.kind === 'step' || s.kind === 'run' ? '' : `${s.kind} `}${s.name}  +${ms(s.startMs)}  ${ms(s.durationMs)}  ${status}${attrs.length > 0 ? `  ${attrs}` : ''}`);
+      lines.push(
+        `${'  '.repeat(depth + 1)}${s.kind === 'step' || s.kind === 'run' ? '' : `${s.kind} `}${s.name}  +${ms(s.startMs)}  ${ms(s.durationMs)}  ${status}${attrs.length > 0 ? `  ${attrs}` : ''}`,
+      );
       walk(s.id, depth + 1);
     }
   };

@@ -139,9 +139,18 @@ export interface Catalog {
   readonly findBundle: (ref: string) => Promise<CatalogResult<BundleView>>;
   // tools
   /** Creates a tool. `keepIdentity`: keep the body's toolID and timestamps (imports). `programs`: the write comes from a request (program-guard.ts). */
-  readonly putTool: (bundleID: string, slug: string, version: string, body: unknown, options?: { readonly keepIdentity?: boolean; readonly programs?: RequestPrograms }) => Promise<CatalogResult<WriteOutcome<ToolView>>>;
+  readonly putTool: (
+    bundleID: string,
+    slug: string,
+    version: string,
+    body: unknown,
+    options?: { readonly keepIdentity?: boolean; readonly programs?: RequestPrograms },
+  ) => Promise<CatalogResult<WriteOutcome<ToolView>>>;
   /** What `putTool` would say of a body, without writing it: the errors that would refuse it and the write's warnings. */
-  readonly checkTool: (body: unknown, options?: { readonly slug?: string; readonly version?: string; readonly programs?: RequestPrograms }) => ReadonlyArray<Diagnostic>;
+  readonly checkTool: (
+    body: unknown,
+    options?: { readonly slug?: string; readonly version?: string; readonly programs?: RequestPrograms },
+  ) => ReadonlyArray<Diagnostic>;
   /**
    * Tools of an export (ids and timestamps kept) in one transaction; a tool whose id is stored already counts as existing.
    * Each item gives its tool as a `body` (decoded as `putTool` decodes one) or as the `record` `decodeStoredTool` decoded
@@ -176,7 +185,10 @@ export interface Catalog {
    */
   readonly boundTool: (ref: ToolRef, options?: { readonly sync?: boolean }) => Promise<CatalogResult<BoundTool>>;
   // the registry (Tool JSON under /api/v1)
-  readonly registerTool: (body: unknown, options?: { readonly discovered?: boolean; readonly programs?: RequestPrograms }) => Promise<CatalogResult<WriteOutcome<JsonObject>>>;
+  readonly registerTool: (
+    body: unknown,
+    options?: { readonly discovered?: boolean; readonly programs?: RequestPrograms },
+  ) => Promise<CatalogResult<WriteOutcome<JsonObject>>>;
   readonly registryTools: (query?: { readonly createdBy?: 'system' | 'agent' }) => Promise<CatalogResult<ReadonlyArray<JsonObject>>>;
   readonly registryTool: (id: string) => Promise<CatalogResult<JsonObject>>;
   readonly deleteRegistryTool: (id: string) => Promise<CatalogResult<JsonObject>>;
@@ -217,7 +229,10 @@ export interface StoreWipes {
 }
 
 /** A tool `importTools` writes: its key, and the tool as a body to decode or as a decoded stored record. */
-export type ImportItem = { readonly bundleID: string; readonly slug: string; readonly version: string } & ({ readonly body: unknown } | { readonly record: ToolRecord });
+export type ImportItem = { readonly bundleID: string; readonly slug: string; readonly version: string } & (
+  | { readonly body: unknown }
+  | { readonly record: ToolRecord }
+);
 
 /** What `importTools` (`importBundles`) did: records created, records already there, and each refusal by the item's index. */
 export interface ImportReport {

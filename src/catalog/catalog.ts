@@ -56,7 +56,18 @@ import { nucleusToolJson } from './records/nucleus.js';
 import { type BundleRecord, NO_USAGE, type ToolRecord, type UsageCount, type UsageEntry } from './records/records.js';
 import { decodeRegistryTool, encodeRegistryTool, hasRegistryView, registryIdOf, seedRegistryTool } from './records/registry-json.js';
 import { type CatalogError, type CatalogResult, catalogCodes, failure, invalid, success } from './result.js';
-import { type Decided, decideCreateTool, decideImportBundles, decideImportTools, decideDeleteBundle, decideDeleteTool, decidePatchBundle, decidePatchTool, decidePutBundle, decideReap } from './rules.js';
+import {
+  type Decided,
+  decideCreateTool,
+  decideImportBundles,
+  decideImportTools,
+  decideDeleteBundle,
+  decideDeleteTool,
+  decidePatchBundle,
+  decidePatchTool,
+  decidePutBundle,
+  decideReap,
+} from './rules.js';
 import { type NamingState, type ServedTool, servedOfSlug } from './served-names.js';
 import { guardRequestWrite, type RequestPrograms } from './program-guard.js';
 import { parseSlug, parseVersion } from './records/slug.js';
@@ -72,7 +83,6 @@ const DAY = 24 * 60 * 60 * 1000;
 /** The slugs of gramkit's built-in tools: served only from the built-in bundle. */
 /** (From the names, not the specifications: parsing builtins.gram when the module loads cost every command importing it ≈ 50 ms.) */
 const BUILTIN_SLUGS: ReadonlySet<string> = new Set(BUILTIN_TOOL_NAMES.map((name) => name.replace(/_/g, '-')));
-
 
 /** Loads a catalog from its store. Fails with `CATALOG_STORE_UNAVAILABLE` when the store cannot be read. */
 export const openCatalog = async (options: CatalogOptions): Promise<CatalogResult<Catalog>> => {
@@ -94,10 +104,20 @@ class CatalogImpl {
   constructor(private readonly options: CatalogOptions) {
     this.now = options.now ?? Date.now;
     this.judge = gateStep({ policies: options.policies ?? {}, ...(options.approver !== undefined ? { approver: options.approver } : {}) });
-    const builtins = options.builtins ?? builtinTools({ workspace: options.workspace, allowedHosts: options.allowHosts ?? [], ...(options.webSearch !== undefined ? { webSearch: options.webSearch } : {}) });
+    const builtins =
+      options.builtins ??
+      builtinTools({
+        workspace: options.workspace,
+        allowedHosts: options.allowHosts ?? [],
+        ...(options.webSearch !== undefined ? { webSearch: options.webSearch } : {}),
+      });
     this.builtins = new Map(builtins.map((t) => [t.name, t]));
     this.store = new SyncedState(options.store, this.builtins, this.now);
-    this.usageRecorder = new UsageRecorder(options.store, { historyCap: options.historyCap ?? 1000, flushMs: options.usageFlushMs ?? 250, now: () => this.store.nowIso() });
+    this.usageRecorder = new UsageRecorder(options.store, {
+      historyCap: options.historyCap ?? 1000,
+      flushMs: options.usageFlushMs ?? 250,
+      now: () => this.store.nowIso(),
+    });
     this.impls = {
       workspace: options.workspace,
       builtins: this.builtins,
@@ -139,7 +159,13 @@ class CatalogImpl {
   private writeWarnings(t: ToolRecord, built: ReadonlyArray<Diagnostic>): ReadonlyArray<Diagnostic> {
     const a = this.availabilityOf(t);
     if (a.available) return built;
-    return [...built, warning(a.code ?? CatalogCodes.TOOL_UNAVAILABLE, `${t.slug} ${t.version} is stored but cannot run on this server: ${a.reason ?? 'its implementation is missing'}`)];
+    return [
+      ...built,
+      warning(
+        a.code ?? CatalogCodes.TOOL_UNAVAILABLE,
+        `${t.slug} ${t.version} is stored but cannot run on this server: ${a.reason ?? 'its implementation is missing'}`,
+      ),
+    ];
   }
 
   private toolView(t: ToolRecord, usage: UsageCount): ToolView {
@@ -258,14 +284,25 @@ class CatalogImpl {
   listBundles = (query: BundleQuery = {}): Promise<CatalogResult<BundleList>> =>
     this.store.synced(() => {
       const p = bundlePage(this.state, query);
-      return p.ok ? success({ bundles: p.value.items.map((b) => this.bundleView(b)), ...(p.value.nextPageToken !== undefined ? { nextPageToken: p.value.nextPageToken } : {}) }) : p;
+      return p.ok
+        ? success({
+            bundles: p.value.items.map((b) => this.bundleView(b)),
+            ...(p.value.nextPageToken !== undefined ? { nextPageToken: p.value.nextPageToken } : {}),
+          })
+        : p;
     });
 
   // -----------------------------------------------------------------------------------------------
   // tools
   // -----------------------------------------------------------------------------------------------
 
-  putTool = async (bundleID: string, slug: string, version: string, body: unknown, options: { readonly keepIdentity?: boolean; readonly programs?: RequestPrograms } = {}): Promise<CatalogResult<WriteOutcome<ToolView>>> => {
+  putTool = async (
+    bundleID: string,
+    slug: string,
+    version: string,
+    body: unknown,
+    options: { readonly keepIdentity?: boolean; readonly programs?: RequestPrograms } = {},
+  ): Promise<CatalogResult<WriteOutcome<ToolView>>> => {
     const id = parseId(bundleID, 'bundleID');
     if (isLeft(id)) return invalid(id.left);
     const key = [parseSlug(slug), parseVersion(version)].flatMap((e) => (isLeft(e) ? e.left : []));
@@ -288,9 +325,18 @@ class CatalogImpl {
    * user types): the errors that would refuse it and the warnings of the write. `slug` and
    * `version`, when given, are checked as the route's.
    */
-  checkTool = (body: unknown, options: { readonly slug?: string; readonly version?: string; readonly programs?: RequestPrograms } = {}): ReadonlyArray<Diagnostic> => {
-    const key = [...(options.slug !== undefined ? [parseSlug(options.slug)] : []), ...(options.version !== undefined ? [parseVersion(options.version)] : [])].flatMap((e) => (isLeft(e) ? e.left : []));
-    const decoded = decodeToolJson(body, this.env, { ...(options.slug !== undefined ? { slug: options.slug } : {}), ...(options.version !== undefined ? { version: options.version } : {}) });
+  checkTool = (
+    body: unknown,
+    options: { readonly slug?: string; readonly version?: string; readonly programs?: RequestPrograms } = {},
+  ): ReadonlyArray<Diagnostic> => {
+    const key = [
+      ...(options.slug !== undefined ? [parseSlug(options.slug)] : []),
+      ...(options.version !== undefined ? [parseVersion(options.version)] : []),
+    ].flatMap((e) => (isLeft(e) ? e.left : []));
+    const decoded = decodeToolJson(body, this.env, {
+      ...(options.slug !== undefined ? { slug: options.slug } : {}),
+      ...(options.version !== undefined ? { version: options.version } : {}),
+    });
     if (isLeft(decoded)) return [...key, ...decoded.left];
     const w = options.programs === undefined ? decoded : guardRequestWrite(decoded.right, options.programs, this.impls);
     if (isLeft(w)) return [...key, error(w.left.code, w.left.message)];
@@ -308,7 +354,12 @@ class CatalogImpl {
     items.forEach((item, index) => {
       const id = parseId(item.bundleID, 'bundleID');
       const key = [parseSlug(item.slug), parseVersion(item.version)].flatMap((e) => (isLeft(e) ? e.left : []));
-      const w = isLeft(id) || key.length > 0 ? undefined : 'record' in item ? storedToolWrite(item.record, this.env) : decodeToolJson(item.body, this.env, { slug: item.slug, version: item.version });
+      const w =
+        isLeft(id) || key.length > 0
+          ? undefined
+          : 'record' in item
+            ? storedToolWrite(item.record, this.env)
+            : decodeToolJson(item.body, this.env, { slug: item.slug, version: item.version });
       if (isLeft(id) || key.length > 0 || w === undefined || isLeft(w)) {
         const problems = isLeft(id) ? id.left : key.length > 0 ? key : w !== undefined && isLeft(w) ? w.left : [];
         refused.push({ index, error: { ...catalogCodes(CatalogCodes.INVALID_RECORD), message: problems.map((d) => d.message).join('; ') } });
@@ -397,9 +448,15 @@ class CatalogImpl {
   private refusal(t: ToolRecord): CatalogError | undefined {
     const b = this.state.bundles.get(t.bundleID);
     if (b === undefined) return { ...catalogCodes(CatalogCodes.BUNDLE_NOT_FOUND), message: `the bundle of tool ${t.toolID} does not exist` };
-    if (b.softDeletedAt !== null) return { ...catalogCodes(CatalogCodes.BUNDLE_DELETED), message: `tool ${t.slug} cannot be invoked: its bundle "${b.slug}" was deleted` };
+    if (b.softDeletedAt !== null)
+      return { ...catalogCodes(CatalogCodes.BUNDLE_DELETED), message: `tool ${t.slug} cannot be invoked: its bundle "${b.slug}" was deleted` };
     if (!b.isEnabled) return { ...catalogCodes(CatalogCodes.BUNDLE_DISABLED), message: `tool ${t.slug} cannot be invoked: its bundle "${b.slug}" is disabled` };
-    if (!t.isEnabled) return { ...catalogCodes(CatalogCodes.TOOL_DISABLED), message: `tool ${t.slug} ${t.version} (${t.toolID}) is disabled`, details: { hint: 'PATCH it with {"isEnabled": true}' } };
+    if (!t.isEnabled)
+      return {
+        ...catalogCodes(CatalogCodes.TOOL_DISABLED),
+        message: `tool ${t.slug} ${t.version} (${t.toolID}) is disabled`,
+        details: { hint: 'PATCH it with {"isEnabled": true}' },
+      };
     return undefined;
   }
 
@@ -466,7 +523,10 @@ class CatalogImpl {
     const validators = bound.validators();
     if (isLeft(validators)) return failure(CatalogCodes.TOOL_UNAVAILABLE, `tool ${record.slug}: its schema does not compile: ${validators.left.message}`);
     const id = callId();
-    const context = { ...(options.agentId !== undefined ? { agentId: options.agentId } : {}), ...(options.projectId !== undefined ? { projectId: options.projectId } : {}) };
+    const context = {
+      ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
+      ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
+    };
     // policies run under the name rules know: a built-in's own (its path and command rules apply)
     const kind = toolKind(record.type);
     const policyName = kind.policyName?.(record.impl) ?? record.slug;
@@ -552,11 +612,19 @@ class CatalogImpl {
     const b = this.state.bundles.get(REGISTRY_BUNDLE_ID);
     if (b !== undefined) return right({ bundles: [], tools: [], value: b });
     const slug = this.state.bundleBySlug('registry') === undefined ? 'registry' : 'registry-tools';
-    const d = decidePutBundle(this.state, REGISTRY_BUNDLE_ID, { slug, displayName: 'Registry', description: 'Tools registered through the registry API (/api/v1/tools)', isEnabled: true }, this.store.nowIso());
+    const d = decidePutBundle(
+      this.state,
+      REGISTRY_BUNDLE_ID,
+      { slug, displayName: 'Registry', description: 'Tools registered through the registry API (/api/v1/tools)', isEnabled: true },
+      this.store.nowIso(),
+    );
     return isLeft(d) ? d : right({ ...d.right, value: d.right.value.bundle });
   }
 
-  registerTool = async (body: unknown, options: { readonly discovered?: boolean; readonly programs?: RequestPrograms } = {}): Promise<CatalogResult<WriteOutcome<JsonObject>>> => {
+  registerTool = async (
+    body: unknown,
+    options: { readonly discovered?: boolean; readonly programs?: RequestPrograms } = {},
+  ): Promise<CatalogResult<WriteOutcome<JsonObject>>> => {
     const decoded = decodeRegistryTool(body, this.env);
     if (isLeft(decoded)) return invalid(decoded.left);
     const w = options.programs === undefined ? decoded : guardRequestWrite(decoded.right, options.programs, this.impls);
@@ -574,7 +642,9 @@ class CatalogImpl {
 
   registryTools = (query: { readonly createdBy?: 'system' | 'agent' } = {}): Promise<CatalogResult<ReadonlyArray<JsonObject>>> =>
     this.store.synced(async () => {
-      const ts = [...this.state.tools.values()].filter((t) => query.createdBy === undefined || t.createdBy === query.createdBy).sort((a, b) => (a.toolID < b.toolID ? -1 : 1));
+      const ts = [...this.state.tools.values()]
+        .filter((t) => query.createdBy === undefined || t.createdBy === query.createdBy)
+        .sort((a, b) => (a.toolID < b.toolID ? -1 : 1));
       const usage = await this.usageRecorder.usageOf(ts.map((t) => t.toolID));
       return success(ts.map((t) => this.registryView(t, usage.get(t.toolID) ?? NO_USAGE)));
     });
@@ -636,7 +706,11 @@ class CatalogImpl {
   };
 
   bootstrap = async (doc: unknown): Promise<CatalogResult<DiscoveryReport>> => {
-    const list = Array.isArray(doc) ? doc : typeof doc === 'object' && doc !== null && Array.isArray((doc as { tools?: unknown }).tools) ? (doc as { tools: unknown[] }).tools : undefined;
+    const list = Array.isArray(doc)
+      ? doc
+      : typeof doc === 'object' && doc !== null && Array.isArray((doc as { tools?: unknown }).tools)
+        ? (doc as { tools: unknown[] }).tools
+        : undefined;
     if (list === undefined) return failure(CatalogCodes.INVALID_BOOTSTRAP, 'a bootstrap file holds an array of Tool JSON documents, or {"tools": [...]}');
     return this.registerMissing(list);
   };

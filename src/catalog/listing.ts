@@ -56,7 +56,10 @@ const idPage = <A>(
   const shown = out.slice(0, size);
   return {
     ok: true,
-    value: { items: shown, ...(out.length > size ? { nextPageToken: encodePageToken({ kind: 'id', after: idOf(shown[shown.length - 1] as A) }, fingerprint) } : {}) },
+    value: {
+      items: shown,
+      ...(out.length > size ? { nextPageToken: encodePageToken({ kind: 'id', after: idOf(shown[shown.length - 1] as A) }, fingerprint) } : {}),
+    },
   };
 };
 
@@ -71,7 +74,14 @@ export const bundlePage = (state: CatalogState, query: BundleQuery): CatalogResu
     if (b === undefined || (query.includeDisabled !== true && (!b.isEnabled || b.softDeletedAt !== null))) return undefined;
     return b;
   };
-  return idPage(query.pageToken, fingerprint, query.pageSize, (after) => state.bundleIdsAfter(after), keep, (b) => b.bundleID);
+  return idPage(
+    query.pageToken,
+    fingerprint,
+    query.pageSize,
+    (after) => state.bundleIdsAfter(after),
+    keep,
+    (b) => b.bundleID,
+  );
 };
 
 /** A page of tools in id (creation) order. */
@@ -89,7 +99,14 @@ export const toolPage = (state: CatalogState, query: ToolQuery): CatalogResult<L
     if (query.includeDisabled !== true && !isLive(state, t)) return undefined;
     return t;
   };
-  return idPage(query.pageToken, fingerprint, query.pageSize, (after) => state.toolIdsAfter(after), keep, (t) => t.toolID);
+  return idPage(
+    query.pageToken,
+    fingerprint,
+    query.pageSize,
+    (after) => state.toolIdsAfter(after),
+    keep,
+    (t) => t.toolID,
+  );
 };
 
 const TIERS: Readonly<Record<SearchTier, string>> = { 1: 'prefix', 2: 'word', 3: 'fuzzy' };

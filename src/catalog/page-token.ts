@@ -22,11 +22,15 @@ export const queryFingerprint = (params: Readonly<Record<string, unknown>>): str
   createHash('sha256').update(stableStringify(params)).digest('base64url').slice(0, 12);
 
 export const encodePageToken = (position: PagePosition, fingerprint: string): string => {
-  const body = position.kind === 'id' ? { v: 1, f: fingerprint, a: position.after } : { v: 1, f: fingerprint, t: position.cursor.tier, m: position.cursor.modifiedAt, a: position.cursor.id };
+  const body =
+    position.kind === 'id'
+      ? { v: 1, f: fingerprint, a: position.after }
+      : { v: 1, f: fingerprint, t: position.cursor.tier, m: position.cursor.modifiedAt, a: position.cursor.id };
   return Buffer.from(JSON.stringify(body), 'utf8').toString('base64url');
 };
 
-const bad = (message: string): Either<CatalogError, never> => left({ ...catalogCodes(CatalogCodes.INVALID_PAGE_TOKEN), message, details: { hint: 'start again without pageToken' } });
+const bad = (message: string): Either<CatalogError, never> =>
+  left({ ...catalogCodes(CatalogCodes.INVALID_PAGE_TOKEN), message, details: { hint: 'start again without pageToken' } });
 
 export const decodePageToken = (token: string, fingerprint: string, kind: PagePosition['kind']): Either<CatalogError, PagePosition> => {
   if (token.length > 1024 || !/^[A-Za-z0-9_-]+$/.test(token)) return bad('the page token is not one this server issued');

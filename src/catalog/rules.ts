@@ -24,7 +24,14 @@ import { type CatalogError, catalogCodes } from './result.js';
 import type { ToolWrite } from './records/tool-json.js';
 import { jsonEqual } from '../core/json-equal.js';
 
-export type Decided<A> = Either<CatalogError, { readonly bundles: ReadonlyArray<BundleRecord | { readonly deleted: string }>; readonly tools: ReadonlyArray<ToolRecord | { readonly deleted: string }>; readonly value: A }>;
+export type Decided<A> = Either<
+  CatalogError,
+  {
+    readonly bundles: ReadonlyArray<BundleRecord | { readonly deleted: string }>;
+    readonly tools: ReadonlyArray<ToolRecord | { readonly deleted: string }>;
+    readonly value: A;
+  }
+>;
 
 const refuse = (reason: CatalogCode, message: string, details?: Readonly<Record<string, unknown>>): Decided<never> =>
   left({ ...catalogCodes(reason), message, ...(details !== undefined ? { details } : {}) });
@@ -35,7 +42,11 @@ const nothing = <A>(value: A): Decided<A> => right({ bundles: [], tools: [], val
 export const writableBundle = (state: CatalogState, bundleID: string, pending?: BundleRecord): Either<CatalogError, BundleRecord> => {
   const b = pending?.bundleID === bundleID ? pending : state.bundles.get(bundleID);
   if (b === undefined) return left({ ...catalogCodes(CatalogCodes.BUNDLE_NOT_FOUND), message: `there is no bundle ${bundleID}` });
-  if (b.softDeletedAt !== null) return left({ ...catalogCodes(CatalogCodes.BUNDLE_DELETED), message: `bundle "${b.slug}" (${bundleID}) was deleted at ${b.softDeletedAt}; restore it with a PUT first` });
+  if (b.softDeletedAt !== null)
+    return left({
+      ...catalogCodes(CatalogCodes.BUNDLE_DELETED),
+      message: `bundle "${b.slug}" (${bundleID}) was deleted at ${b.softDeletedAt}; restore it with a PUT first`,
+    });
   if (!b.isEnabled) {
     const message = `bundle "${b.slug}" (${bundleID}) is disabled: tools inside it cannot be written`;
     return left({ ...catalogCodes(CatalogCodes.BUNDLE_DISABLED), message, details: { hint: 'PATCH the bundle with {"isEnabled": true} first' } });
@@ -47,15 +58,30 @@ export const writableBundle = (state: CatalogState, bundleID: string, pending?: 
 // bundles
 // -------------------------------------------------------------------------------------------------
 
-export const decidePutBundle = (state: CatalogState, bundleID: string, w: BundleWrite, now: string): Decided<{ readonly bundle: BundleRecord; readonly created: boolean }> => {
+export const decidePutBundle = (
+  state: CatalogState,
+  bundleID: string,
+  w: BundleWrite,
+  now: string,
+): Decided<{ readonly bundle: BundleRecord; readonly created: boolean }> => {
   const old = state.bundles.get(bundleID);
   if (old?.isBuiltIn === true) return refuse(CatalogCodes.BUILTIN_READ_ONLY, 'the built-in bundle cannot be replaced; only PATCH {"isEnabled"} changes it');
   const other = state.bundleBySlug(w.slug);
   if (other !== undefined && other.bundleID !== bundleID) {
-    return refuse(CatalogCodes.CONFLICT, `a bundle with the slug "${w.slug}" exists: ${other.bundleID}`, { existing: { kind: 'bundle', bundleID: other.bundleID, slug: other.slug } });
+    return refuse(CatalogCodes.CONFLICT, `a bundle with the slug "${w.slug}" exists: ${other.bundleID}`, {
+      existing: { kind: 'bundle', bundleID: other.bundleID, slug: other.slug },
+    });
   }
   if (old === undefined) {
-    const bundle: BundleRecord = Object.freeze({ schemaVersion: SCHEMA_VERSION, bundleID, ...w, isBuiltIn: false, softDeletedAt: null, createdAt: now, modifiedAt: now });
+    const bundle: BundleRecord = Object.freeze({
+      schemaVersion: SCHEMA_VERSION,
+      bundleID,
+      ...w,
+      isBuiltIn: false,
+      softDeletedAt: null,
+      createdAt: now,
+      modifiedAt: now,
+    });
     return right({ bundles: [bundle], tools: [], value: { bundle, created: true } });
   }
   const structural = old.slug !== w.slug || old.displayName !== w.displayName || old.description !== w.description;
@@ -68,7 +94,8 @@ export const decidePutBundle = (state: CatalogState, bundleID: string, w: Bundle
 export const decidePatchBundle = (state: CatalogState, bundleID: string, isEnabled: boolean): Decided<BundleRecord> => {
   const old = state.bundles.get(bundleID);
   if (old === undefined) return refuse(CatalogCodes.BUNDLE_NOT_FOUND, `there is no bundle ${bundleID}`);
-  if (old.softDeletedAt !== null) return refuse(CatalogCodes.BUNDLE_DELETED, `bundle "${old.slug}" (${bundleID}) was deleted at ${old.softDeletedAt}; restore it with a PUT first`);
+  if (old.softDeletedAt !== null)
+    return refuse(CatalogCodes.BUNDLE_DELETED, `bundle "${old.slug}" (${bundleID}) was deleted at ${old.softDeletedAt}; restore it with a PUT first`);
   if (old.isEnabled === isEnabled) return nothing(old);
   const bundle = Object.freeze({ ...old, isEnabled });
   return right({ bundles: [bundle], tools: [], value: bundle });
@@ -115,7 +142,10 @@ export const decideImportBundles = (state: CatalogState, bundles: ReadonlyArray<
       const other = state.bundleBySlug(b.slug)?.bundleID ?? slugs.get(b.slug);
       if (other !== undefined) {
         const message = `a bundle with the slug "${b.slug}" exists: ${other}; bundle ${b.bundleID} was left out`;
-        refused.push({ index, error: { ...catalogCodes(CatalogCodes.CONFLICT), message, details: { existing: { kind: 'bundle', bundleID: other, slug: b.slug } } } });
+        refused.push({
+          index,
+          error: { ...catalogCodes(CatalogCodes.CONFLICT), message, details: { existing: { kind: 'bundle', bundleID: other, slug: b.slug } } },
+        });
         return;
       }
       slugs.set(b.slug, b.bundleID);
@@ -127,7 +157,9 @@ export const decideImportBundles = (state: CatalogState, bundles: ReadonlyArray<
 
 /** Soft-deleted bundles older than `graceMs` that hold no tool: removed for good. */
 export const decideReap = (state: CatalogState, nowMs: number, graceMs: number): Decided<ReadonlyArray<string>> => {
-  const gone = [...state.bundles.values()].filter((b) => b.softDeletedAt !== null && nowMs - Date.parse(b.softDeletedAt) >= graceMs && state.toolCount(b.bundleID) === 0).map((b) => b.bundleID);
+  const gone = [...state.bundles.values()]
+    .filter((b) => b.softDeletedAt !== null && nowMs - Date.parse(b.softDeletedAt) >= graceMs && state.toolCount(b.bundleID) === 0)
+    .map((b) => b.bundleID);
   return right({ bundles: gone.map((deleted) => ({ deleted })), tools: [], value: gone });
 };
 
@@ -149,7 +181,15 @@ const describeTool = (t: ToolRecord): Readonly<Record<string, unknown>> => ({
  * `pending`: the bundle when the same transaction creates it (the registry bundle). `restoring`: an
  * import puts the tool back where the export found it, in a disabled or deleted bundle too.
  */
-export const decideCreateTool = (state: CatalogState, bundleID: string, w: ToolWrite, now: string, nowMs: number, pending?: BundleRecord, restoring = false): Decided<ToolRecord> => {
+export const decideCreateTool = (
+  state: CatalogState,
+  bundleID: string,
+  w: ToolWrite,
+  now: string,
+  nowMs: number,
+  pending?: BundleRecord,
+  restoring = false,
+): Decided<ToolRecord> => {
   const stored = state.bundles.get(bundleID);
   const bundle = restoring && stored !== undefined ? right(stored) : writableBundle(state, bundleID, pending);
   if (isLeft(bundle)) return left(bundle.left);
@@ -165,7 +205,8 @@ export const decideCreateTool = (state: CatalogState, bundleID: string, w: ToolW
   }
   if (w.registryId !== undefined) {
     const taken = state.toolByRegistryId(w.registryId);
-    if (taken !== undefined) return refuse(CatalogCodes.CONFLICT, `the registry id "${w.registryId}" is taken by tool ${taken.toolID}`, { existing: describeTool(taken) });
+    if (taken !== undefined)
+      return refuse(CatalogCodes.CONFLICT, `the registry id "${w.registryId}" is taken by tool ${taken.toolID}`, { existing: describeTool(taken) });
   }
   const toolID = w.toolID !== undefined && !state.tools.has(w.toolID) ? w.toolID : newId(nowMs);
   const createdAt = w.createdAt ?? now;
@@ -198,7 +239,12 @@ export interface ImportDecision {
  * registry id taken earlier in the batch is a conflict too), in a disabled or deleted bundle too (an
  * export round-trips exactly). A tool whose id is stored already is counted as existing, not written.
  */
-export const decideImportTools = (state: CatalogState, items: ReadonlyArray<{ readonly bundleID: string; readonly write: ToolWrite }>, now: string, nowMs: number): Decided<ImportDecision> => {
+export const decideImportTools = (
+  state: CatalogState,
+  items: ReadonlyArray<{ readonly bundleID: string; readonly write: ToolWrite }>,
+  now: string,
+  nowMs: number,
+): Decided<ImportDecision> => {
   const created: ToolRecord[] = [];
   const refused: Array<{ readonly index: number; readonly error: CatalogError }> = [];
   const keys = new Set<string>();
@@ -213,7 +259,13 @@ export const decideImportTools = (state: CatalogState, items: ReadonlyArray<{ re
     const c = write.built.content;
     const key = toolKey(bundleID, c.slug, c.version);
     if (keys.has(key) || (write.registryId !== undefined && registryIds.has(write.registryId))) {
-      refused.push({ index, error: { ...catalogCodes(CatalogCodes.CONFLICT), message: `${c.slug} version ${c.version} (or its registry id) comes twice in the import; the second is left out` } });
+      refused.push({
+        index,
+        error: {
+          ...catalogCodes(CatalogCodes.CONFLICT),
+          message: `${c.slug} version ${c.version} (or its registry id) comes twice in the import; the second is left out`,
+        },
+      });
       return;
     }
     const d = decideCreateTool(state, bundleID, write, now, nowMs, undefined, true);
@@ -239,13 +291,16 @@ export const decidePatchTool = (state: CatalogState, tool: ToolRecord, isEnabled
 };
 
 export const decideDeleteTool = (tool: ToolRecord, options: { readonly agentOnly?: boolean } = {}): Decided<ToolRecord> => {
-  if (tool.isBuiltIn) return refuse(CatalogCodes.BUILTIN_READ_ONLY, `${tool.slug} is a built-in tool: it cannot be deleted; disable it with PATCH {"isEnabled": false}`);
+  if (tool.isBuiltIn)
+    return refuse(CatalogCodes.BUILTIN_READ_ONLY, `${tool.slug} is a built-in tool: it cannot be deleted; disable it with PATCH {"isEnabled": false}`);
   if (options.agentOnly === true && tool.createdBy !== 'agent') {
-    return refuse(CatalogCodes.NOT_AGENT_CREATED, `tool ${tool.registryId ?? tool.toolID} was created by ${tool.createdBy}: only tools created by an agent may be deleted here`);
+    return refuse(
+      CatalogCodes.NOT_AGENT_CREATED,
+      `tool ${tool.registryId ?? tool.toolID} was created by ${tool.createdBy}: only tools created by an agent may be deleted here`,
+    );
   }
   return right({ bundles: [], tools: [{ deleted: tool.toolID }], value: tool });
 };
 
 /** Whether two tools differ in a structural field (what moves `modifiedAt`). */
 export const structurallyEqual = (a: ToolRecord, b: ToolRecord): boolean => STRUCTURAL_FIELDS.every((k) => jsonEqual(a[k], b[k]));
-

@@ -80,7 +80,14 @@ interface Doc {
 /** Lower case, accents removed, every run of other characters one space. */
 export const normalizeText = (s: string): string =>
   // eslint-disable-next-line no-control-regex
-  (/^[\x00-\x7f]*$/.test(s) ? s.toLowerCase().replace(/[^a-z0-9]+/g, ' ') : s.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ')).trim();
+  (/^[\x00-\x7f]*$/.test(s)
+    ? s.toLowerCase().replace(/[^a-z0-9]+/g, ' ')
+    : s
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+  ).trim();
 
 export const words = (s: string): ReadonlyArray<string> => {
   const n = normalizeText(s);
@@ -88,7 +95,6 @@ export const words = (s: string): ReadonlyArray<string> => {
 };
 
 const maxEdits = (term: string): number => (term.length >= 8 ? 2 : term.length >= 3 ? 1 : 0);
-
 
 // -------------------------------------------------------------------------------------------------
 // the index
@@ -316,7 +322,8 @@ export class SearchIndex {
    * Counting per document: a document reaches `i + 1` only from `i`, so a term counts once.
    */
   private intersect(groups: ReadonlyArray<ReadonlyArray<ReadonlyArray<number>>>): number[] {
-    if (groups.length === 1 && (groups[0] as ReadonlyArray<ReadonlyArray<number>>).length === 1) return [...((groups[0] as ReadonlyArray<ReadonlyArray<number>>)[0] as ReadonlyArray<number>)];
+    if (groups.length === 1 && (groups[0] as ReadonlyArray<ReadonlyArray<number>>).length === 1)
+      return [...((groups[0] as ReadonlyArray<ReadonlyArray<number>>)[0] as ReadonlyArray<number>)];
     // counts[n] = pass × 256 + how many groups have n so far (a group counts once); one pass per call
     this.countPass++;
     if (this.countPass >= 2 ** 23) {
@@ -353,7 +360,15 @@ export class SearchIndex {
   // -----------------------------------------------------------------------------------------------
 
   /** Appends the visible documents of one tier (`stamp` in the marks) after `after`, newest first, up to `want` hits. */
-  private emit(tier: SearchTier, stamp: number, nums: ReadonlyArray<number>, after: SearchCursor | undefined, visible: (id: string) => boolean, hits: SearchHit[], want: number): void {
+  private emit(
+    tier: SearchTier,
+    stamp: number,
+    nums: ReadonlyArray<number>,
+    after: SearchCursor | undefined,
+    visible: (id: string) => boolean,
+    hits: SearchHit[],
+    want: number,
+  ): void {
     if (nums.length === 0) return;
     if (nums.length > 256) {
       // many candidates: walk the recency order (it reaches `want` of them after about
@@ -397,7 +412,12 @@ export class SearchIndex {
   private placeInOrder(num: number): void {
     if (this.orderDirty) return;
     const d = this.docs[num] as Doc;
-    const newest = this.front.length > 0 ? (this.docs[this.front[this.front.length - 1] as number] as Doc) : this.order.length > 0 ? (this.docs[this.order[0] as number] as Doc) : undefined;
+    const newest =
+      this.front.length > 0
+        ? (this.docs[this.front[this.front.length - 1] as number] as Doc)
+        : this.order.length > 0
+          ? (this.docs[this.order[0] as number] as Doc)
+          : undefined;
     if (newest === undefined || d.modifiedAt > newest.modifiedAt) this.front.push(num);
     else this.orderDirty = true;
     if (this.front.length > 4096) this.orderDirty = true;
@@ -420,7 +440,9 @@ export class SearchIndex {
   private indexText(num: number, d: SearchEntry): void {
     // every field at once: normalizing turns each run of other characters into one space, so the
     // fields joined by a space give the same words as each field alone (one pass, not four)
-    const terms = new Set(words(d.tags.length === 0 ? `${d.slug} ${d.displayName} ${d.description}` : `${d.slug} ${d.displayName} ${d.description} ${d.tags.join(' ')}`));
+    const terms = new Set(
+      words(d.tags.length === 0 ? `${d.slug} ${d.displayName} ${d.description}` : `${d.slug} ${d.displayName} ${d.description} ${d.tags.join(' ')}`),
+    );
     for (const t of terms) {
       let list = this.postings.get(t);
       if (list === undefined) {
@@ -478,4 +500,8 @@ const page = (hits: SearchHit[], limit: number): SearchPage => {
 };
 
 const sameText = (a: SearchEntry, b: SearchEntry): boolean =>
-  a.slug === b.slug && a.displayName === b.displayName && a.description === b.description && a.tags.length === b.tags.length && a.tags.every((t, i) => t === b.tags[i]);
+  a.slug === b.slug &&
+  a.displayName === b.displayName &&
+  a.description === b.description &&
+  a.tags.length === b.tags.length &&
+  a.tags.every((t, i) => t === b.tags[i]);

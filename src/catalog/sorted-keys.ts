@@ -68,7 +68,8 @@ export class SortedKeys {
   /** Values of the keys starting with `prefix` (any order). */
   prefixed(prefix: string): number[] {
     const out: number[] = [];
-    for (let i = lowerBound(this.keys, prefix); i < this.keys.length && (this.keys[i] as string).startsWith(prefix); i++) this.keep(this.keys[i] as string, this.values[i] as number, out);
+    for (let i = lowerBound(this.keys, prefix); i < this.keys.length && (this.keys[i] as string).startsWith(prefix); i++)
+      this.keep(this.keys[i] as string, this.values[i] as number, out);
     this.pendingKeys.forEach((k, i) => {
       if (k.startsWith(prefix)) this.keep(k, this.pendingValues[i] as number, out);
     });
@@ -101,7 +102,11 @@ export class SortedKeys {
   /** Sorts the buffer, merges it in, drops dead keys. */
   private merge(): void {
     if (this.pendingKeys.length === 0 && this.dead.size === 0) return;
-    const order = this.pendingKeys.map((_, i) => i).sort((a, b) => ((this.pendingKeys[a] as string) < (this.pendingKeys[b] as string) ? -1 : (this.pendingKeys[a] as string) > (this.pendingKeys[b] as string) ? 1 : 0));
+    const order = this.pendingKeys
+      .map((_, i) => i)
+      .sort((a, b) =>
+        (this.pendingKeys[a] as string) < (this.pendingKeys[b] as string) ? -1 : (this.pendingKeys[a] as string) > (this.pendingKeys[b] as string) ? 1 : 0,
+      );
     const keys: string[] = [];
     const values: number[] = [];
     let i = 0;

@@ -63,7 +63,9 @@ export class SyncedState {
   /** Told when the store was found wiped, after the state was emptied (e.g. to bootstrap again). */
   readonly wipeListeners = new Set<() => Promise<void> | void>();
   /** Told of every record change announced (old and new record), before the `changed` event. */
-  readonly recordListeners = new Set<(kind: 'bundle' | 'tool', old: BundleRecord | ToolRecord | undefined, record: BundleRecord | ToolRecord | undefined) => void>();
+  readonly recordListeners = new Set<
+    (kind: 'bundle' | 'tool', old: BundleRecord | ToolRecord | undefined, record: BundleRecord | ToolRecord | undefined) => void
+  >();
 
   constructor(
     readonly backend: CatalogBackend,
@@ -171,7 +173,8 @@ export class SyncedState {
           for (const b of decided.right.bundles) mine.push('deleted' in b ? b.deleted : b.bundleID);
           for (const t of decided.right.tools) mine.push('deleted' in t ? t.deleted : t.toolID);
           for (const id of mine) this.own.add(id);
-          for (const b of decided.right.bundles) writes.push('deleted' in b ? { kind: 'bundle', id: b.deleted } : { kind: 'bundle', id: b.bundleID, record: encodeBundle(b) });
+          for (const b of decided.right.bundles)
+            writes.push('deleted' in b ? { kind: 'bundle', id: b.deleted } : { kind: 'bundle', id: b.bundleID, record: encodeBundle(b) });
           for (const t of decided.right.tools) writes.push('deleted' in t ? this.toolDeletion(t.deleted) : this.toolWrite(t));
         }
         return { writes, result: decided, basedOn: this.cursor, ...(this.isKeyed(decided) ? { keyed: true } : {}) };
@@ -324,7 +327,13 @@ export class SyncedState {
     return spec !== undefined && impl !== undefined ? builtinToolRecord(spec, impl.annotations, t) : t;
   }
 
-  private emitChange(kind: 'bundle' | 'tool', id: string, old: BundleRecord | ToolRecord | undefined, record: BundleRecord | ToolRecord | undefined, remote: boolean): void {
+  private emitChange(
+    kind: 'bundle' | 'tool',
+    id: string,
+    old: BundleRecord | ToolRecord | undefined,
+    record: BundleRecord | ToolRecord | undefined,
+    remote: boolean,
+  ): void {
     if (old === undefined && record === undefined) return;
     // the same record read back (its fields in another order) is no change
     if (old !== undefined && record !== undefined && jsonEqual(old, record)) return;
@@ -332,7 +341,8 @@ export class SyncedState {
     if (old === undefined) action = 'created';
     else if (record === undefined) action = 'deleted';
     else if (kind === 'bundle' && (record as BundleRecord).softDeletedAt !== null && (old as BundleRecord).softDeletedAt === null) action = 'deleted';
-    else if (old.isEnabled !== record.isEnabled && jsonEqual({ ...old, isEnabled: record.isEnabled }, record)) action = record.isEnabled ? 'enabled' : 'disabled';
+    else if (old.isEnabled !== record.isEnabled && jsonEqual({ ...old, isEnabled: record.isEnabled }, record))
+      action = record.isEnabled ? 'enabled' : 'disabled';
     else action = 'updated';
     for (const l of this.recordListeners) l(kind, old, record);
     const bundleID = kind === 'tool' ? ((record ?? old) as ToolRecord).bundleID : undefined;

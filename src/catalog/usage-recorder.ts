@@ -100,7 +100,10 @@ export class UsageRecorder {
     for (const id of ids) {
       const s = stored.get(id) ?? NO_USAGE;
       const p = this.pending.get(id);
-      out.set(id, p === undefined ? s : { callCount: s.callCount + p.calls, lastCalledAt: s.lastCalledAt !== null && s.lastCalledAt > p.last ? s.lastCalledAt : p.last });
+      out.set(
+        id,
+        p === undefined ? s : { callCount: s.callCount + p.calls, lastCalledAt: s.lastCalledAt !== null && s.lastCalledAt > p.last ? s.lastCalledAt : p.last },
+      );
     }
     return out;
   }

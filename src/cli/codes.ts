@@ -10,42 +10,84 @@ import { type CodeOf, defineCodes } from '../core/codes.js';
 // -------------------------------------------------------------------------------------------------
 
 export const CliCodes = defineCodes('cli', 'CLI', {
-  USAGE: { canonical: 'INVALID_ARGUMENTS', summary: 'a command line the command cannot run: options that conflict, a missing or malformed option or argument', hint: 'see gramkit <command> --help' },
-  UNKNOWN_TOOL: { canonical: 'NOT_FOUND', summary: 'a tool (`--tool`, a name) that the file or library does not define', hint: 'name one of the tools the message lists' },
+  USAGE: {
+    canonical: 'INVALID_ARGUMENTS',
+    summary: 'a command line the command cannot run: options that conflict, a missing or malformed option or argument',
+    hint: 'see gramkit <command> --help',
+  },
+  UNKNOWN_TOOL: {
+    canonical: 'NOT_FOUND',
+    summary: 'a tool (`--tool`, a name) that the file or library does not define',
+    hint: 'name one of the tools the message lists',
+  },
   UNWRITABLE: {
     canonical: 'PERMISSION_DENIED',
-    summary: 'a file the command writes (an output, a results file) cannot be written', retryable: 'sometimes', hint: 'check the path, its directory and their permissions',
+    summary: 'a file the command writes (an output, a results file) cannot be written',
+    retryable: 'sometimes',
+    hint: 'check the path, its directory and their permissions',
   },
-  INTERNAL: { canonical: 'INTERNAL', summary: 'a bug of gramkit: a command threw (the message carries the stack)', hint: 'please report it, with the command line' },
-  UNREADABLE: { canonical: 'FILE_NOT_FOUND', summary: 'a file (or standard input) that cannot be read', retryable: 'sometimes', hint: 'check the path and its permissions' },
+  INTERNAL: {
+    canonical: 'INTERNAL',
+    summary: 'a bug of gramkit: a command threw (the message carries the stack)',
+    hint: 'please report it, with the command line',
+  },
+  UNREADABLE: {
+    canonical: 'FILE_NOT_FOUND',
+    summary: 'a file (or standard input) that cannot be read',
+    retryable: 'sometimes',
+    hint: 'check the path and its permissions',
+  },
   INVALID_HEADER: {
     canonical: 'INVALID_CONFIGURATION',
-    summary: "a file header's `library` that is not a module path (`gramkit check`, `gramkit run`)", hint: 'write {library: "./tools.ts"} (relative to the file) or {library: "builtin"}',
+    summary: "a file header's `library` that is not a module path (`gramkit check`, `gramkit run`)",
+    hint: 'write {library: "./tools.ts"} (relative to the file) or {library: "builtin"}',
   },
   INVALID_JSON: { canonical: 'INVALID_ARGUMENTS', summary: 'an argument or input that should be JSON and is not', hint: 'give JSON (quote it for the shell)' },
-  INVALID_WORKSPACE: { canonical: 'INVALID_PATH', summary: 'a workspace (`--workspace`) that does not exist or is not a directory', hint: 'give an existing directory' },
-  LIBRARY_NOT_FOUND: { canonical: 'NOT_FOUND', summary: 'a `--library` that is neither a file nor a known library name', hint: 'give the path of a .ts/.js module, or one of the named libraries' },
+  INVALID_WORKSPACE: {
+    canonical: 'INVALID_PATH',
+    summary: 'a workspace (`--workspace`) that does not exist or is not a directory',
+    hint: 'give an existing directory',
+  },
+  LIBRARY_NOT_FOUND: {
+    canonical: 'NOT_FOUND',
+    summary: 'a `--library` that is neither a file nor a known library name',
+    hint: 'give the path of a .ts/.js module, or one of the named libraries',
+  },
   LIBRARY_UNSUPPORTED_FILE: {
     canonical: 'INVALID_ARGUMENTS',
-    summary: 'a `--library` file that is not a module (.ts, .mts, .cts, .tsx, .js, .mjs, .cjs)', hint: 'give a TypeScript or JavaScript module',
+    summary: 'a `--library` file that is not a module (.ts, .mts, .cts, .tsx, .js, .mjs, .cjs)',
+    hint: 'give a TypeScript or JavaScript module',
   },
-  LIBRARY_LOAD_FAILED: { canonical: 'INVALID_CONFIGURATION', summary: 'a library module that throws (or fails to compile) when loaded', hint: 'run the module on its own to see the error' },
+  LIBRARY_LOAD_FAILED: {
+    canonical: 'INVALID_CONFIGURATION',
+    summary: 'a library module that throws (or fails to compile) when loaded',
+    hint: 'run the module on its own to see the error',
+  },
   LSP_CHECK_FAILED: {
     canonical: 'INTERNAL',
-    summary: '`gramkit lsp`: checking a document threw (a bug of gramkit: the diagnostic carries the message)', hint: 'report it with the document; the other features keep working',
+    summary: '`gramkit lsp`: checking a document threw (a bug of gramkit: the diagnostic carries the message)',
+    hint: 'report it with the document; the other features keep working',
   },
   HANDLER_TYPES_STALE: {
     canonical: 'INVALID_CONFIGURATION',
-    summary: '`check --library`: the handler types a library imports (written by `gramkit types`) disagree with the file: a tool changed, was added or removed since', hint: 'regenerate them with the command the hint gives; the compiler then checks the handlers again',
+    summary:
+      '`check --library`: the handler types a library imports (written by `gramkit types`) disagree with the file: a tool changed, was added or removed since',
+    hint: 'regenerate them with the command the hint gives; the compiler then checks the handlers again',
   },
   LIBRARY_EMPTY: {
     canonical: 'INVALID_CONFIGURATION',
-    summary: 'a library module that exports no tool', hint: 'export default toolLibrary([...tools]), or export each tool made with createTool/defineTool',
+    summary: 'a library module that exports no tool',
+    hint: 'export default toolLibrary([...tools]), or export each tool made with createTool/defineTool',
   },
-  LIBRARY_DUPLICATE_TOOL: { canonical: 'INVALID_CONFIGURATION', summary: 'a library module that exports two tools of one name', hint: 'export each tool once, or give them different names' },
+  LIBRARY_DUPLICATE_TOOL: {
+    canonical: 'INVALID_CONFIGURATION',
+    summary: 'a library module that exports two tools of one name',
+    hint: 'export each tool once, or give them different names',
+  },
   LIBRARY_NEEDS_TSX: {
     canonical: 'FAILED_PRECONDITION',
-    summary: 'a library written in TypeScript where tsx (an optional peer dependency) is not installed', hint: 'npm install --save-dev tsx, or give the compiled .js module',
+    summary: 'a library written in TypeScript where tsx (an optional peer dependency) is not installed',
+    hint: 'npm install --save-dev tsx, or give the compiled .js module',
   },
 });
 

@@ -15,4 +15,5 @@ import type { CliIO } from './io.js';
 export const reportError = (io: Pick<CliIO, 'stderr'>, e: Reportable): void => io.stderr(`${formatError(e)}\n`);
 
 /** A command line the command cannot run (`CLI_USAGE`). */
-export const usageError = (io: Pick<CliIO, 'stderr'>, message: string, hint?: string): void => reportError(io, { reason: CliCodes.USAGE, message, ...(hint !== undefined ? { hint } : {}) });
+export const usageError = (io: Pick<CliIO, 'stderr'>, message: string, hint?: string): void =>
+  reportError(io, { reason: CliCodes.USAGE, message, ...(hint !== undefined ? { hint } : {}) });

@@ -33,8 +33,11 @@ export const sleep = (ms: number, signal?: AbortSignal): Promise<boolean> =>
       clearTimeout(timer);
       resolve(false);
     });
-    const timer = setTimeout(() => {
-      stop();
-      resolve(true);
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        stop();
+        resolve(true);
+      },
+      Math.max(0, ms),
+    );
   });

@@ -50,22 +50,43 @@ export const CANONICAL_CODES = Object.freeze({
   },
   FILE_NOT_FOUND: { http: 404, retryable: false, summary: 'a file or directory does not exist' },
   NOT_FOUND: { http: 404, retryable: false, summary: 'something named does not exist: a tool, a bundle, a route, a program, an approval' },
-  CONFLICT: { http: 409, retryable: false, summary: 'the call conflicts with what exists: a name or version taken, a file that exists, a directory not empty, an approval already decided' },
+  CONFLICT: {
+    http: 409,
+    retryable: false,
+    summary: 'the call conflicts with what exists: a name or version taken, a file that exists, a directory not empty, an approval already decided',
+  },
   FAILED_PRECONDITION: {
     http: 409,
     retryable: false,
-    summary: 'the system is not in the state the call needs (a tool disabled or not installed here, a sandbox missing, a secret not set): an operator must change it',
+    summary:
+      'the system is not in the state the call needs (a tool disabled or not installed here, a sandbox missing, a secret not set): an operator must change it',
   },
-  PERMISSION_DENIED: { http: 403, retryable: false, summary: 'the system, the operator or the service refused access (file permissions, a host not allowed, a missing scope, a read-only record)' },
+  PERMISSION_DENIED: {
+    http: 403,
+    retryable: false,
+    summary: 'the system, the operator or the service refused access (file permissions, a host not allowed, a missing scope, a read-only record)',
+  },
   UNAUTHENTICATED: { http: 401, retryable: false, summary: 'the request carries no valid credentials' },
   DENIED: { http: 403, retryable: false, summary: 'a policy refused the call (a permission, the safety level, a rule, a person who did not approve)' },
   APPROVAL_REQUIRED: { http: 403, retryable: false, summary: 'the call needs the approval of a person, and no one can give it here' },
   RATE_LIMITED: { http: 429, retryable: true, summary: 'too many calls for a limit on their rate: wait, then call again' },
-  LIMIT_EXCEEDED: { http: 413, retryable: false, summary: 'a limit of size or count was reached (a result, a response or an output too large; too many calls in a turn or steps in a run)' },
+  LIMIT_EXCEEDED: {
+    http: 413,
+    retryable: false,
+    summary: 'a limit of size or count was reached (a result, a response or an output too large; too many calls in a turn or steps in a run)',
+  },
   TIMEOUT: { http: 504, retryable: true, summary: 'the work took longer than its time limit' },
   CANCELLED: { http: 499, retryable: false, summary: 'the caller cancelled the work (aborted it, or a stop condition ended it)' },
-  UNAVAILABLE: { http: 503, retryable: true, summary: 'something the work depends on cannot be reached or failed for now: the network, the store, a model API, an MCP server' },
-  EXECUTION_ERROR: { http: 500, retryable: 'sometimes', summary: "the tool's work failed: it threw, the program exited with a failure, the server it calls answered with an error" },
+  UNAVAILABLE: {
+    http: 503,
+    retryable: true,
+    summary: 'something the work depends on cannot be reached or failed for now: the network, the store, a model API, an MCP server',
+  },
+  EXECUTION_ERROR: {
+    http: 500,
+    retryable: 'sometimes',
+    summary: "the tool's work failed: it threw, the program exited with a failure, the server it calls answered with an error",
+  },
   INTERNAL: { http: 500, retryable: 'sometimes', summary: 'a bug, in gramkit or in code it was given' },
 } as const satisfies Readonly<Record<string, CanonicalSpec>>);
 
@@ -144,7 +165,12 @@ export function defineCodes<const P extends string, const T extends Readonly<Rec
   table: T,
   defaults: { readonly canonical: CanonicalCode },
 ): Codes<P, T>;
-export function defineCodes(layer: string, prefix: string, table: Readonly<Record<string, DiagnosticCodeSpec>>, defaults?: { readonly canonical: CanonicalCode }): Readonly<Record<string, string>> {
+export function defineCodes(
+  layer: string,
+  prefix: string,
+  table: Readonly<Record<string, DiagnosticCodeSpec>>,
+  defaults?: { readonly canonical: CanonicalCode },
+): Readonly<Record<string, string>> {
   const constants: Record<string, string> = {};
   const infos: CodeInfo[] = [];
   for (const [key, spec] of Object.entries(table)) {

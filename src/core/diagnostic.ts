@@ -54,9 +54,7 @@ const make =
     ...(options.span !== undefined ? { span: spanOf(options.span) } : {}),
     ...(options.file !== undefined ? { file: options.file } : {}),
     ...(options.hint !== undefined ? { hint: options.hint } : {}),
-    ...(options.related !== undefined && options.related.length > 0
-      ? { related: options.related.map((r) => ({ ...r, span: spanOf(r.span) })) }
-      : {}),
+    ...(options.related !== undefined && options.related.length > 0 ? { related: options.related.map((r) => ({ ...r, span: spanOf(r.span) })) } : {}),
   });
 
 export const error = make('error');
@@ -85,9 +83,6 @@ export const withFile = (file: string | undefined, ds: ReadonlyArray<Diagnostic>
 export const sortDiagnostics = (ds: ReadonlyArray<Diagnostic>): ReadonlyArray<Diagnostic> => {
   const rank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
   return [...ds].sort(
-    (a, b) =>
-      (a.file ?? '').localeCompare(b.file ?? '') ||
-      (a.span?.start ?? -1) - (b.span?.start ?? -1) ||
-      rank[a.severity] - rank[b.severity],
+    (a, b) => (a.file ?? '').localeCompare(b.file ?? '') || (a.span?.start ?? -1) - (b.span?.start ?? -1) || rank[a.severity] - rank[b.severity],
   );
 };

@@ -41,11 +41,7 @@ const excerpt = (idx: LineIndex, start: number, end: number, gutter: number): st
   const under = expandTabs(text.slice(from.column - 1, Math.max(from.column, lastCol) - 1));
   const carets = '^'.repeat(Math.min(MAX_CARETS, Math.max(1, under.length)));
   const shown = expandTabs(text).length > 200 ? `${expandTabs(text).slice(0, 200)}…` : expandTabs(text);
-  return [
-    `${pad} |`,
-    `${String(from.line).padStart(width)} | ${shown}`,
-    `${pad} | ${' '.repeat(Math.min(before.length, 200))}${carets}`,
-  ];
+  return [`${pad} |`, `${String(from.line).padStart(width)} | ${shown}`, `${pad} | ${' '.repeat(Math.min(before.length, 200))}${carets}`];
 };
 
 /** Renders one diagnostic; `source` is the text its span points into (omit when there is none). */

@@ -31,7 +31,6 @@ export const schemaDiffOptions: DiffOptions = { isSet: (key) => key === 'require
 // diff
 // -------------------------------------------------------------------------------------------------
 
-
 const walk = (expected: unknown, actual: unknown, pointer: string, key: string | undefined, opts: DiffOptions, out: JsonDifference[], limit: number): void => {
   if (out.length >= limit) return;
   if (samePrimitive(expected, actual)) return;

@@ -23,8 +23,8 @@ export interface JsonEqualityOptions {
 // -------------------------------------------------------------------------------------------------
 
 /** Primitives are equal when `===` says so; `NaN` (not JSON, but it reaches here) equals itself. */
-export const samePrimitive = (a: unknown, b: unknown): boolean => a === b || (typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b));
-
+export const samePrimitive = (a: unknown, b: unknown): boolean =>
+  a === b || (typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b));
 
 /** Own keys whose value is not `undefined`. */
 export const definedKeys = (o: Readonly<Record<string, unknown>>): string[] => Object.keys(o).filter((k) => o[k] !== undefined);

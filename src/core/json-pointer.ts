@@ -13,8 +13,7 @@ export const escapePointer = (segment: string): string =>
   segment.includes('~') || segment.includes('/') ? segment.replace(/~/g, '~0').replace(/\//g, '~1') : segment;
 
 /** A segment as its key: `a~1b` → `a/b` (`~1` first, so that `~01` stays `~1`). */
-export const unescapePointer = (segment: string): string =>
-  segment.includes('~') ? segment.replace(/~1/g, '/').replace(/~0/g, '~') : segment;
+export const unescapePointer = (segment: string): string => (segment.includes('~') ? segment.replace(/~1/g, '/').replace(/~0/g, '~') : segment);
 
 /** The pointer of a list of keys: `['properties', 'a/b']` → `/properties/a~1b`; `[]` → `` (the whole value). */
 export const pointerOf = (segments: ReadonlyArray<string | number>): string => segments.map((s) => `/${escapePointer(String(s))}`).join('');
@@ -40,7 +39,10 @@ export const refSegments = (ref: string): ReadonlyArray<string> | undefined => {
   if (ref === '#') return [];
   if (!ref.startsWith('#/')) return undefined;
   try {
-    return ref.slice(2).split('/').map((raw) => unescapePointer(decodeURIComponent(raw)));
+    return ref
+      .slice(2)
+      .split('/')
+      .map((raw) => unescapePointer(decodeURIComponent(raw)));
   } catch {
     return undefined;
   }

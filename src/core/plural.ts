@@ -4,4 +4,5 @@
  */
 
 /** `n word`, the noun made plural unless n is 1 (`-y` → `-ies` after a consonant, else `-s`); `many` overrides it. */
-export const plural = (n: number, word: string, many?: string): string => `${n} ${n === 1 ? word : (many ?? (/[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`))}`;
+export const plural = (n: number, word: string, many?: string): string =>
+  `${n} ${n === 1 ? word : (many ?? (/[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`))}`;

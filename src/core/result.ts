@@ -73,7 +73,8 @@ export const codedError = <C extends string>(reason: C, message: string, options
 });
 
 /** `err(codedError(...))`. */
-export const failWith = <C extends string>(reason: C, message: string, options: CodedErrorOptions = {}): Err<CodedError<C>> => err(codedError(reason, message, options));
+export const failWith = <C extends string>(reason: C, message: string, options: CodedErrorOptions = {}): Err<CodedError<C>> =>
+  err(codedError(reason, message, options));
 
 // -------------------------------------------------------------------------------------------------
 // combinators

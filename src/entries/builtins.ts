@@ -12,7 +12,14 @@ export type { BuiltinCode } from '../tools/builtin/codes.js';
 export { BuiltinCodes } from '../tools/builtin/codes.js';
 export type { WorkspacePath, PathRefusal, ResolvePathOptions } from '../tools/builtin/workspace.js';
 export { normalizeWorkspacePath, resolveWorkspacePath } from '../tools/builtin/workspace.js';
-export type { WebSearchBackend, WebSearchResult, WebSearchRequest, SearxngOptions, KeyedSearchOptions, SearchDocument } from '../tools/builtin/web-search-backend.js';
+export type {
+  WebSearchBackend,
+  WebSearchResult,
+  WebSearchRequest,
+  SearxngOptions,
+  KeyedSearchOptions,
+  SearchDocument,
+} from '../tools/builtin/web-search-backend.js';
 export { searxngBackend, braveBackend, tavilyBackend, inMemorySearchBackend } from '../tools/builtin/web-search-backend.js';
 export { webSearchFromEnv } from '../tools/builtin/web-search-env.js';
 export type { SandboxStatus } from '../tools/builtin/sandbox.js';

@@ -6,14 +6,37 @@
  * gram) as pure functions returning `Either`.
  */
 export type {
-  Catalog, CatalogOptions, BundleQuery, ToolQuery, SearchQuery, Page, BundleView, ToolView, BundleList, ToolList, ToolRef, InvokeOptions as CatalogInvokeOptions,
-  WriteOutcome, DiscoveryReport, StoreWipes,
+  Catalog,
+  CatalogOptions,
+  BundleQuery,
+  ToolQuery,
+  SearchQuery,
+  Page,
+  BundleView,
+  ToolView,
+  BundleList,
+  ToolList,
+  ToolRef,
+  InvokeOptions as CatalogInvokeOptions,
+  WriteOutcome,
+  DiscoveryReport,
+  StoreWipes,
 } from '../catalog/catalog.js';
 export { openCatalog, REGISTRY_BUNDLE_ID } from '../catalog/catalog.js';
 export type { CatalogError, CatalogResult } from '../catalog/result.js';
 export { CatalogCodes } from '../catalog/codes.js';
 export type { CatalogCode } from '../catalog/codes.js';
-export type { CatalogBackend, RecordKind, RecordWrite, RecordRead, LoadedRecords, JournalChanges, Decision, Committed, UsageDelta } from '../catalog/stores/backend.js';
+export type {
+  CatalogBackend,
+  RecordKind,
+  RecordWrite,
+  RecordRead,
+  LoadedRecords,
+  JournalChanges,
+  Decision,
+  Committed,
+  UsageDelta,
+} from '../catalog/stores/backend.js';
 export { StoreError } from '../catalog/stores/backend.js';
 export type { FileStoreOptions } from '../catalog/stores/file-store.js';
 export { openFileStore } from '../catalog/stores/file-store.js';
@@ -21,7 +44,18 @@ export type { RedisStoreOptions } from '../catalog/stores/redis-store.js';
 export { openRedisStore, redactRedisUrl } from '../catalog/stores/redis-store.js';
 export type { BundleRecord, ToolRecord, ToolContent, ToolType, CreatedBy, UsageCount, UsageEntry } from '../catalog/records/records.js';
 export { SCHEMA_VERSION, TOOL_TYPES } from '../catalog/records/records.js';
-export type { CatalogEvent, CatalogEventType, CatalogListener, ChangeAction, ChangedCatalogEvent, InvokedCatalogEvent, ResultCatalogEvent, FailedCatalogEvent, DiscoveredCatalogEvent, CreatedCatalogEvent } from '../catalog/events.js';
+export type {
+  CatalogEvent,
+  CatalogEventType,
+  CatalogListener,
+  ChangeAction,
+  ChangedCatalogEvent,
+  InvokedCatalogEvent,
+  ResultCatalogEvent,
+  FailedCatalogEvent,
+  DiscoveredCatalogEvent,
+  CreatedCatalogEvent,
+} from '../catalog/events.js';
 export { CATALOG_EVENT_TYPES } from '../catalog/events.js';
 export type { ContentEnvironment, ContentInput, Built } from '../catalog/records/content.js';
 export { buildContent, contentToGram, gramToInput, contentSpecification } from '../catalog/records/content.js';

@@ -24,17 +24,43 @@ export { checkApproval, approvalRequirement } from '../policy/approvals.js';
 export type { TerminalApprover, TerminalApproverOptions } from '../policy/approvers.js';
 export { approveAll, denyAll, approverFrom, terminalApprover } from '../policy/approvers.js';
 export type {
-  ApprovalQueue, ApprovalQueueOptions, ApprovalCaller, PendingApproval, ApprovalOutcome, ApprovalDecision, ApprovalEvent, ApprovalRequestedEvent,
-  ApprovalDecidedEvent, DecideError,
+  ApprovalQueue,
+  ApprovalQueueOptions,
+  ApprovalCaller,
+  PendingApproval,
+  ApprovalOutcome,
+  ApprovalDecision,
+  ApprovalEvent,
+  ApprovalRequestedEvent,
+  ApprovalDecidedEvent,
+  DecideError,
 } from '../policy/approval-queue.js';
 export { approvalQueue, queueApprover, APPROVAL_EVENT_TYPES, DEFAULT_APPROVAL_TIMEOUT_MS, DEFAULT_MAX_PENDING_APPROVALS } from '../policy/approval-queue.js';
 export type {
-  Rule, RuleInput, RuleViolation, RuleEngine, RuleEngineOptions, CommandText, CommandExtractor, PathArgument, PathAccess,
-  ForbiddenPatternsOptions, ForbiddenPathsOptions,
+  Rule,
+  RuleInput,
+  RuleViolation,
+  RuleEngine,
+  RuleEngineOptions,
+  CommandText,
+  CommandExtractor,
+  PathArgument,
+  PathAccess,
+  ForbiddenPatternsOptions,
+  ForbiddenPathsOptions,
 } from '../policy/rules.js';
 export {
-  ruleEngine, emptyRuleEngine, customRule, forbiddenPatternsRule, forbiddenPathsRule, MAX_COMMAND_LENGTH, addRule, removeRule, combineRuleEngines,
-  checkRules, describeViolations,
+  ruleEngine,
+  emptyRuleEngine,
+  customRule,
+  forbiddenPatternsRule,
+  forbiddenPathsRule,
+  MAX_COMMAND_LENGTH,
+  addRule,
+  removeRule,
+  combineRuleEngines,
+  checkRules,
+  describeViolations,
 } from '../policy/rules.js';
 export { defaultRules, defaultRuleEngine, isCriticalPath, sensitivePath, noRmRf, noSystemAccountFiles, isAccountFile } from '../policy/default-rules.js';
 export { checkPaths } from '../policy/path-rules.js';

@@ -5,8 +5,20 @@
  */
 export type { Dialect, DialectCode, ExportableTool, ExportedTool, ExportedTools, ToolNameMap, ToolNameRule } from '../schema/dialects/index.js';
 export {
-  DIALECTS, DialectCodes, isDialect, parseDialect, exportTool, exportTools, normalizeArguments, TOOL_NAME_RULES, isValidToolName,
-  sanitizeToolName, toolNameMap, gramkitToolName, providerToolName, checkExportedTool,
+  DIALECTS,
+  DialectCodes,
+  isDialect,
+  parseDialect,
+  exportTool,
+  exportTools,
+  normalizeArguments,
+  TOOL_NAME_RULES,
+  isValidToolName,
+  sanitizeToolName,
+  toolNameMap,
+  gramkitToolName,
+  providerToolName,
+  checkExportedTool,
 } from '../schema/dialects/index.js';
 export type { ProviderOptions } from '../providers/provider-options.js';
 export type { RetryInfo } from '../net/retry.js';

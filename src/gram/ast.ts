@@ -138,13 +138,7 @@ export interface MapValue extends Span {
   readonly entries: ReadonlyArray<Property>;
 }
 
-export type ScalarValue =
-  | StringValue
-  | TaggedStringValue
-  | NumericValue
-  | RangeValue
-  | BooleanValue
-  | SymbolValue;
+export type ScalarValue = StringValue | TaggedStringValue | NumericValue | RangeValue | BooleanValue | SymbolValue;
 
 export type Value = ScalarValue | ArrayValue | MapValue;
 

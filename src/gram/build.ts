@@ -12,9 +12,30 @@
  */
 import { GramCodes } from './codes.js';
 import type {
-  AnnotatedPattern, Arrow, ArrowDirection, ArrowFamily, ArrayValue, BooleanValue, Identifier, IdentifiedAnnotation,
-  Label, MapValue, NodePattern, NumericValue, PathPattern, PatternReference, Property, PropertyAnnotation, RangeValue,
-  RecordNode, RelationshipPath, StringValue, SubjectPattern, SubjectPatternElement, SymbolValue, TaggedStringValue,
+  AnnotatedPattern,
+  Arrow,
+  ArrowDirection,
+  ArrowFamily,
+  ArrayValue,
+  BooleanValue,
+  Identifier,
+  IdentifiedAnnotation,
+  Label,
+  MapValue,
+  NodePattern,
+  NumericValue,
+  PathPattern,
+  PatternReference,
+  Property,
+  PropertyAnnotation,
+  RangeValue,
+  RecordNode,
+  RelationshipPath,
+  StringValue,
+  SubjectPattern,
+  SubjectPatternElement,
+  SymbolValue,
+  TaggedStringValue,
   Value,
 } from './ast.js';
 import { type Diagnostic, warning } from '../core/diagnostic.js';
@@ -27,12 +48,23 @@ import * as T from './tokens.js';
 // -------------------------------------------------------------------------------------------------
 
 const ID = {
-  Symbol: T.idx(T.SymbolToken), Integer: T.idx(T.Integer), Decimal: T.idx(T.Decimal), Hexadecimal: T.idx(T.Hexadecimal),
-  Octal: T.idx(T.Octal), Backtick: T.idx(T.BacktickString), Single: T.idx(T.SingleString), Double: T.idx(T.DoubleString),
+  Symbol: T.idx(T.SymbolToken),
+  Integer: T.idx(T.Integer),
+  Decimal: T.idx(T.Decimal),
+  Hexadecimal: T.idx(T.Hexadecimal),
+  Octal: T.idx(T.Octal),
+  Backtick: T.idx(T.BacktickString),
+  Single: T.idx(T.SingleString),
+  Double: T.idx(T.DoubleString),
   DoubleColon: T.idx(T.DoubleColon),
-  Dash: T.idx(T.Dash), DashGt: T.idx(T.DashGt), LtDash: T.idx(T.LtDash),
-  Eq: T.idx(T.Eq), EqGt: T.idx(T.EqGt), LtEq: T.idx(T.LtEq),
-  TildeGt: T.idx(T.TildeGt), LtTilde: T.idx(T.LtTilde),
+  Dash: T.idx(T.Dash),
+  DashGt: T.idx(T.DashGt),
+  LtDash: T.idx(T.LtDash),
+  Eq: T.idx(T.Eq),
+  EqGt: T.idx(T.EqGt),
+  LtEq: T.idx(T.LtEq),
+  TildeGt: T.idx(T.TildeGt),
+  LtTilde: T.idx(T.LtTilde),
 };
 
 export const NO_LABELS: ReadonlyArray<Label> = Object.freeze([]);
@@ -136,13 +168,14 @@ const unsafe = (raw: string, start: number, end: number, warnings: Diagnostic[])
   );
 };
 
-export const range = (
-  form: RangeValue['form'],
-  lower: NumericValue | undefined,
-  upper: NumericValue | undefined,
-  start: number,
-  end: number,
-): RangeValue => ({ kind: 'Range', form, lower, upper, start: offset(start), end: offset(end) });
+export const range = (form: RangeValue['form'], lower: NumericValue | undefined, upper: NumericValue | undefined, start: number, end: number): RangeValue => ({
+  kind: 'Range',
+  form,
+  lower,
+  upper,
+  start: offset(start),
+  end: offset(end),
+});
 
 export const boolean = (value: boolean, start: number, end: number): BooleanValue => ({ kind: 'Boolean', value, start: offset(start), end: offset(end) });
 
@@ -169,9 +202,19 @@ export const taggedString = (style: TaggedStringValue['style'], tag: string, con
 /** The tag of a tagged fenced string, from its source text. */
 export const fenceTag = (image: string): string => FENCE_TAG.exec(image)?.[1] ?? '';
 
-export const array = (items: ReadonlyArray<Value>, start: number, end: number): ArrayValue => ({ kind: 'Array', items, start: offset(start), end: offset(end) });
+export const array = (items: ReadonlyArray<Value>, start: number, end: number): ArrayValue => ({
+  kind: 'Array',
+  items,
+  start: offset(start),
+  end: offset(end),
+});
 
-export const map = (entries: ReadonlyArray<Property>, start: number, end: number): MapValue => ({ kind: 'Map', entries, start: offset(start), end: offset(end) });
+export const map = (entries: ReadonlyArray<Property>, start: number, end: number): MapValue => ({
+  kind: 'Map',
+  entries,
+  start: offset(start),
+  end: offset(end),
+});
 
 // -------------------------------------------------------------------------------------------------
 // records and subjects
@@ -212,7 +255,13 @@ export const record = (properties: ReadonlyArray<Property>, start: number, end: 
  * A node. Every pattern with a subject holds its three fields, absent ones as `undefined` (and
  * `NO_LABELS`), so that all nodes share one object shape.
  */
-export const node = (identifier: Identifier | undefined, labels: ReadonlyArray<Label>, record: RecordNode | undefined, start: number, end: number): NodePattern => ({
+export const node = (
+  identifier: Identifier | undefined,
+  labels: ReadonlyArray<Label>,
+  record: RecordNode | undefined,
+  start: number,
+  end: number,
+): NodePattern => ({
   kind: 'Node',
   identifier,
   labels,

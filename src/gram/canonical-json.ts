@@ -77,7 +77,10 @@ class Writer {
     }
     const o = v as { readonly [key: string]: GramJson };
     const keys = Object.keys(o).sort(compareCodePoints);
-    this.object(keys.map((k) => [k, () => this.value(o[k] as GramJson, depth + 1)] as const), depth);
+    this.object(
+      keys.map((k) => [k, () => this.value(o[k] as GramJson, depth + 1)] as const),
+      depth,
+    );
   }
 
   pattern(p: GramPattern, depth: number): void {
@@ -116,14 +119,7 @@ class Writer {
  * The canonical JSON array of `patterns`. Given a lowered document, its header (if any) comes
  * first as an anonymous atom, as gram-hs's `fromGram` lists it.
  */
-export const toCanonicalJson = (
-  patterns: LoweredDocument | ReadonlyArray<GramPattern>,
-  options: CanonicalJsonOptions = {},
-): string => {
-  const list = isLowered(patterns)
-    ? patterns.header === undefined
-      ? patterns.patterns
-      : [headerPattern(patterns.header), ...patterns.patterns]
-    : patterns;
+export const toCanonicalJson = (patterns: LoweredDocument | ReadonlyArray<GramPattern>, options: CanonicalJsonOptions = {}): string => {
+  const list = isLowered(patterns) ? (patterns.header === undefined ? patterns.patterns : [headerPattern(patterns.header), ...patterns.patterns]) : patterns;
   return new Writer(' '.repeat(Math.max(0, Math.min(10, options.indent ?? 0)))).patterns(list);
 };

@@ -14,10 +14,14 @@ import { spanOf } from '../core/span.js';
 // -------------------------------------------------------------------------------------------------
 
 const nestedValue = (v: Value, container: 'array' | 'map'): Diagnostic =>
-  error(GramCodes.NESTED_VALUE, `${v.kind === 'Array' ? 'an array' : 'a map'} inside ${container === 'array' ? 'an array' : 'a map'} is a gramkit extension, not standard gram`, {
-    span: spanOf(v),
-    hint: 'standard gram allows only scalar values inside arrays and maps; drop --strict to accept nested values',
-  });
+  error(
+    GramCodes.NESTED_VALUE,
+    `${v.kind === 'Array' ? 'an array' : 'a map'} inside ${container === 'array' ? 'an array' : 'a map'} is a gramkit extension, not standard gram`,
+    {
+      span: spanOf(v),
+      hint: 'standard gram allows only scalar values inside arrays and maps; drop --strict to accept nested values',
+    },
+  );
 
 const emptyArray = (v: Value): Diagnostic =>
   error(GramCodes.EMPTY_ARRAY, 'an empty array `[]` is a gramkit extension, not standard gram', {

@@ -45,9 +45,16 @@ export interface FastParse {
 const EOF = -1;
 
 const I = {
-  LParen: T.idx(T.LParen), RParen: T.idx(T.RParen), LBracket: T.idx(T.LBracket), RBracket: T.idx(T.RBracket),
-  LBrace: T.idx(T.LBrace), RBrace: T.idx(T.RBrace), Comma: T.idx(T.Comma), DoubleColon: T.idx(T.DoubleColon),
-  Symbol: T.idx(T.SymbolToken), Backtick: T.idx(T.BacktickString),
+  LParen: T.idx(T.LParen),
+  RParen: T.idx(T.RParen),
+  LBracket: T.idx(T.LBracket),
+  RBracket: T.idx(T.RBracket),
+  LBrace: T.idx(T.LBrace),
+  RBrace: T.idx(T.RBrace),
+  Comma: T.idx(T.Comma),
+  DoubleColon: T.idx(T.DoubleColon),
+  Symbol: T.idx(T.SymbolToken),
+  Backtick: T.idx(T.BacktickString),
 };
 
 // Token classes, as bits per token type index: the categories of `tokens.ts`.
@@ -62,8 +69,14 @@ const ARROW_RIGHT = 128;
 
 const CLASS = (() => {
   const byCategory: ReadonlyArray<readonly [TokenType, number]> = [
-    [T.IdentifierCat, IDENTIFIER], [T.LabelNameCat, LABEL_NAME], [T.KeyCat, KEY], [T.LabelSepCat, LABEL_SEP],
-    [T.NumberCat, NUMBER], [T.StringCat, STRING], [T.ArrowLeftCat, ARROW_LEFT], [T.ArrowRightCat, ARROW_RIGHT],
+    [T.IdentifierCat, IDENTIFIER],
+    [T.LabelNameCat, LABEL_NAME],
+    [T.KeyCat, KEY],
+    [T.LabelSepCat, LABEL_SEP],
+    [T.NumberCat, NUMBER],
+    [T.StringCat, STRING],
+    [T.ArrowLeftCat, ARROW_LEFT],
+    [T.ArrowRightCat, ARROW_RIGHT],
   ];
   const table = new Uint8Array(Math.max(...T.allTokens.map(T.idx)) + 1);
   for (const t of T.allTokens) {

@@ -70,7 +70,11 @@ export interface LexerOptions {
 // -------------------------------------------------------------------------------------------------
 
 const I = {
-  LParen: T.idx(T.LParen), LBracket: T.idx(T.LBracket), RBrace: T.idx(T.RBrace), At: T.idx(T.At), Symbol: T.idx(T.SymbolToken),
+  LParen: T.idx(T.LParen),
+  LBracket: T.idx(T.LBracket),
+  RBrace: T.idx(T.RBrace),
+  At: T.idx(T.At),
+  Symbol: T.idx(T.SymbolToken),
 };
 
 /** What the scanner's bookkeeping needs to know of a token type, by type index. */
@@ -94,13 +98,29 @@ interface Punct {
 
 const punct = (t: TokenType, image: string): Punct => ({ t, i: T.idx(t), image });
 const P = {
-  LParen: punct(T.LParen, '('), RParen: punct(T.RParen, ')'), LBracket: punct(T.LBracket, '['), RBracket: punct(T.RBracket, ']'),
-  LBrace: punct(T.LBrace, '{'), RBrace: punct(T.RBrace, '}'), Comma: punct(T.Comma, ','), Pipe: punct(T.Pipe, '|'),
-  Colon: punct(T.Colon, ':'), DoubleColon: punct(T.DoubleColon, '::'), At: punct(T.At, '@'), AtAt: punct(T.AtAt, '@@'),
-  DotDot: punct(T.DotDot, '..'), Ellipsis: punct(T.Ellipsis, '...'),
-  Dash: punct(T.Dash, '-'), DashGt: punct(T.DashGt, '->'), LtDash: punct(T.LtDash, '<-'),
-  Eq: punct(T.Eq, '='), EqGt: punct(T.EqGt, '=>'), LtEq: punct(T.LtEq, '<='),
-  Tilde: punct(T.Tilde, '~'), TildeGt: punct(T.TildeGt, '~>'), LtTilde: punct(T.LtTilde, '<~'),
+  LParen: punct(T.LParen, '('),
+  RParen: punct(T.RParen, ')'),
+  LBracket: punct(T.LBracket, '['),
+  RBracket: punct(T.RBracket, ']'),
+  LBrace: punct(T.LBrace, '{'),
+  RBrace: punct(T.RBrace, '}'),
+  Comma: punct(T.Comma, ','),
+  Pipe: punct(T.Pipe, '|'),
+  Colon: punct(T.Colon, ':'),
+  DoubleColon: punct(T.DoubleColon, '::'),
+  At: punct(T.At, '@'),
+  AtAt: punct(T.AtAt, '@@'),
+  DotDot: punct(T.DotDot, '..'),
+  Ellipsis: punct(T.Ellipsis, '...'),
+  Dash: punct(T.Dash, '-'),
+  DashGt: punct(T.DashGt, '->'),
+  LtDash: punct(T.LtDash, '<-'),
+  Eq: punct(T.Eq, '='),
+  EqGt: punct(T.EqGt, '=>'),
+  LtEq: punct(T.LtEq, '<='),
+  Tilde: punct(T.Tilde, '~'),
+  TildeGt: punct(T.TildeGt, '~>'),
+  LtTilde: punct(T.LtTilde, '<~'),
 };
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
@@ -111,9 +131,19 @@ const isWordChar = (c: number): boolean => isAlpha(c) || isDigit(c) || c === 95;
 
 /** Whitespace as tree-sitter's `\s` (Unicode White_Space), plus the byte-order mark. */
 const isSpace = (c: number): boolean =>
-  c === 32 || (c >= 9 && c <= 13) ||
-  (c >= 128 && (c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 ||
-    c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff));
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  (c >= 128 &&
+    (c === 0x85 ||
+      c === 0xa0 ||
+      c === 0x1680 ||
+      (c >= 0x2000 && c <= 0x200a) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0x202f ||
+      c === 0x205f ||
+      c === 0x3000 ||
+      c === 0xfeff));
 
 // -------------------------------------------------------------------------------------------------
 // the scanner
@@ -165,7 +195,10 @@ export class GramLexer {
   private pending: GramToken | undefined;
   private readonly names: Interner;
 
-  constructor(private readonly src: string, options: LexerOptions = {}) {
+  constructor(
+    private readonly src: string,
+    options: LexerOptions = {},
+  ) {
     this.len = src.length;
     this.names = new Interner(src);
     this.maxDiagnostics = options.maxDiagnostics ?? 100;
@@ -338,16 +371,26 @@ export class GramLexer {
     const c = src.charCodeAt(p);
     const c1 = src.charCodeAt(p + 1);
     switch (c) {
-      case 40: return this.tok(P.LParen, p);
-      case 41: return this.tok(P.RParen, p);
-      case 91: return this.tok(P.LBracket, p);
-      case 93: return this.tok(P.RBracket, p);
-      case 123: return this.tok(P.LBrace, p);
-      case 125: return this.tok(P.RBrace, p);
-      case 44: return this.tok(P.Comma, p);
-      case 124: return this.tok(P.Pipe, p);
-      case 58: return this.tok(c1 === 58 ? P.DoubleColon : P.Colon, p);
-      case 64: return this.tok(c1 === 64 ? P.AtAt : P.At, p);
+      case 40:
+        return this.tok(P.LParen, p);
+      case 41:
+        return this.tok(P.RParen, p);
+      case 91:
+        return this.tok(P.LBracket, p);
+      case 93:
+        return this.tok(P.RBracket, p);
+      case 123:
+        return this.tok(P.LBrace, p);
+      case 125:
+        return this.tok(P.RBrace, p);
+      case 44:
+        return this.tok(P.Comma, p);
+      case 124:
+        return this.tok(P.Pipe, p);
+      case 58:
+        return this.tok(c1 === 58 ? P.DoubleColon : P.Colon, p);
+      case 64:
+        return this.tok(c1 === 64 ? P.AtAt : P.At, p);
       case 46: // .
         if (c1 === 46) return this.tok(src.charCodeAt(p + 2) === 46 ? P.Ellipsis : P.DotDot, p);
         return this.invalid(p);
@@ -355,15 +398,19 @@ export class GramLexer {
         if (c1 === 62) return this.tok(P.DashGt, p);
         if (isDigit(c1)) return this.number(p);
         return this.tok(P.Dash, p);
-      case 61: return this.tok(c1 === 62 ? P.EqGt : P.Eq, p);
-      case 126: return this.tok(c1 === 62 ? P.TildeGt : P.Tilde, p);
+      case 61:
+        return this.tok(c1 === 62 ? P.EqGt : P.Eq, p);
+      case 126:
+        return this.tok(c1 === 62 ? P.TildeGt : P.Tilde, p);
       case 60: // <
         if (c1 === 45) return this.tok(P.LtDash, p);
         if (c1 === 61) return this.tok(P.LtEq, p);
         if (c1 === 126) return this.tok(P.LtTilde, p);
         return this.invalid(p);
-      case 34: return this.string(p, 34, T.DoubleString);
-      case 39: return this.string(p, 39, T.SingleString);
+      case 34:
+        return this.string(p, 34, T.DoubleString);
+      case 39:
+        return this.string(p, 39, T.SingleString);
       case 96:
         if (c1 === 96 && src.charCodeAt(p + 2) === 96) return this.fenced(p);
         return this.string(p, 96, T.BacktickString);
@@ -440,13 +487,12 @@ export class GramLexer {
         const x = src.charCodeAt(r);
         if (isWordChar(x)) r++;
         else if (x === 46 && isWordChar(src.charCodeAt(r + 1))) r++;
-        else if ((x === 45 || x === 43) && (src.charCodeAt(r - 1) | 32) === 101 && isDigit(src.charCodeAt(r + 1))) r++; // 1.5e-3
+        else if ((x === 45 || x === 43) && (src.charCodeAt(r - 1) | 32) === 101 && isDigit(src.charCodeAt(r + 1)))
+          r++; // 1.5e-3
         else break;
       }
       const text = src.slice(p, r);
-      this.report(
-        error(GramCodes.INVALID_NUMBER, `\`${text}\` is not a valid number`, { span: span(p, r), hint: numberHint(text) }),
-      );
+      this.report(error(GramCodes.INVALID_NUMBER, `\`${text}\` is not a valid number`, { span: span(p, r), hint: numberHint(text) }));
       return this.set(type, type.tokenTypeIdx as number, p, r, this.names.range(p, r), undefined);
     }
     return this.set(type, type.tokenTypeIdx as number, p, e, this.names.range(p, e), undefined);

@@ -15,8 +15,20 @@
  * - values lower as `valueToJson` says; the header record is returned separately.
  */
 import type {
-  AnnotatedPattern, GramDocument, Identifier, Label, NodePattern, NumericValue, PathPattern, Property, RecordNode,
-  Subject, SubjectPattern, SubjectPatternElement, TopLevelPattern, Value,
+  AnnotatedPattern,
+  GramDocument,
+  Identifier,
+  Label,
+  NodePattern,
+  NumericValue,
+  PathPattern,
+  Property,
+  RecordNode,
+  Subject,
+  SubjectPattern,
+  SubjectPatternElement,
+  TopLevelPattern,
+  Value,
 } from './ast.js';
 
 // -------------------------------------------------------------------------------------------------

@@ -56,7 +56,6 @@ export interface ParseOptions {
 const DEFAULT_CHUNK_TOKENS = 4096;
 const DEFAULT_MAX_ERRORS = 100;
 
-
 // -------------------------------------------------------------------------------------------------
 // the pipeline
 // -------------------------------------------------------------------------------------------------
@@ -66,10 +65,7 @@ const DEFAULT_MAX_ERRORS = 100;
  * data without being errors). Left: every error found, in source order (and a final
  * `GRAM_TOO_MANY_ERRORS` note when reporting stopped early).
  */
-export const parseGram = (
-  text: string,
-  options: ParseOptions = {},
-): Either<ReadonlyArray<Diagnostic>, GramDocument> => {
+export const parseGram = (text: string, options: ParseOptions = {}): Either<ReadonlyArray<Diagnostic>, GramDocument> => {
   const r = analyzeGram(text, options);
   return isRight(r) ? right(r.right.value) : left(r.left.filter((d) => d.severity !== 'warning'));
 };

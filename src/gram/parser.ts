@@ -15,9 +15,26 @@
 import { GramCodes } from './codes.js';
 import { EmbeddedActionsParser, type IOrAlt, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
 import type {
-  AnnotatedPattern, Arrow, ArrayValue, Identifier, IdentifiedAnnotation, Label, MapValue, NodePattern, NumericValue,
-  PathPattern, PatternReference, Property, PropertyAnnotation, RangeValue, RecordNode, Subject, SubjectPattern,
-  SubjectPatternElement, TopLevelPattern, Value,
+  AnnotatedPattern,
+  Arrow,
+  ArrayValue,
+  Identifier,
+  IdentifiedAnnotation,
+  Label,
+  MapValue,
+  NodePattern,
+  NumericValue,
+  PathPattern,
+  PatternReference,
+  Property,
+  PropertyAnnotation,
+  RangeValue,
+  RecordNode,
+  Subject,
+  SubjectPattern,
+  SubjectPatternElement,
+  TopLevelPattern,
+  Value,
 } from './ast.js';
 import * as B from './build.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
@@ -70,8 +87,7 @@ const between = (a: IToken, b: IToken): Span => span(a.startOffset, endOf(b));
 const payload = (t: IToken): string => (t as GramToken).payload ?? '';
 
 const identifierOf = (t: IToken): Identifier => B.identifier(t.tokenTypeIdx, t.image, payload(t), t.startOffset, endOf(t));
-const labelOf = (sep: IToken, name: IToken): Label =>
-  B.label(sep.tokenTypeIdx, name.tokenTypeIdx, name.image, payload(name), sep.startOffset, endOf(name));
+const labelOf = (sep: IToken, name: IToken): Label => B.label(sep.tokenTypeIdx, name.tokenTypeIdx, name.image, payload(name), sep.startOffset, endOf(name));
 
 // -------------------------------------------------------------------------------------------------
 // the parser
@@ -534,5 +550,4 @@ let recovering: GramParser | undefined;
  * The shared parser: `recovery` false for the fast path (valid input stops at the first error),
  * true to collect several errors. Built on first use.
  */
-export const gramParser = (recovery: boolean): GramParser =>
-  recovery ? (recovering ??= new GramParser(true)) : (fast ??= new GramParser(false));
+export const gramParser = (recovery: boolean): GramParser => (recovery ? (recovering ??= new GramParser(true)) : (fast ??= new GramParser(false)));

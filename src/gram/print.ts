@@ -13,8 +13,21 @@
  * key and its value) moves before the nearest entry that contains it. Formatting is idempotent.
  */
 import type {
-  AnnotatedPattern, Arrow, Comment, GramDocument, Identifier, Label, NodePattern, PathPattern, Property,
-  RecordNode, Subject, SubjectPattern, SubjectPatternElement, TopLevelPattern, Value,
+  AnnotatedPattern,
+  Arrow,
+  Comment,
+  GramDocument,
+  Identifier,
+  Label,
+  NodePattern,
+  PathPattern,
+  Property,
+  RecordNode,
+  Subject,
+  SubjectPattern,
+  SubjectPatternElement,
+  TopLevelPattern,
+  Value,
 } from './ast.js';
 import { type Doc, group, hardline, ifBreak, indent, line, render, softline } from './doc.js';
 import type { Span } from '../core/span.js';
@@ -96,8 +109,7 @@ const inside = (comments: ReadonlyArray<Comment>, s: Span | undefined): [Comment
 };
 
 /** An element that names something: `a` in `[p | a]`, or a bare `(a)`. */
-const isName = (e: SubjectPatternElement): boolean =>
-  e.kind === 'Reference' || (e.kind === 'Node' && isBareIdentity(e));
+const isName = (e: SubjectPatternElement): boolean => e.kind === 'Reference' || (e.kind === 'Node' && isBareIdentity(e));
 
 /** A property with a scalar value, or a scalar value (not an array or a map). */
 const isScalarEntry = (x: Span): boolean => {
@@ -106,17 +118,26 @@ const isScalarEntry = (x: Span): boolean => {
   return o.kind !== undefined && SCALAR_KINDS.has(o.kind);
 };
 
-const SCALAR_KINDS: ReadonlySet<string> = new Set(['String', 'TaggedString', 'Range', 'Boolean', 'Symbol', 'Integer', 'Decimal', 'Hexadecimal', 'Octal', 'Measurement']);
+const SCALAR_KINDS: ReadonlySet<string> = new Set([
+  'String',
+  'TaggedString',
+  'Range',
+  'Boolean',
+  'Symbol',
+  'Integer',
+  'Decimal',
+  'Hexadecimal',
+  'Octal',
+  'Measurement',
+]);
 
-const hasAny = (d: Distribution): boolean =>
-  d.dangling.length > 0 || d.leading.some((x) => x.length > 0) || d.trailing.some((x) => x.length > 0);
+const hasAny = (d: Distribution): boolean => d.dangling.length > 0 || d.leading.some((x) => x.length > 0) || d.trailing.some((x) => x.length > 0);
 
 // -------------------------------------------------------------------------------------------------
 // utilities: names and values
 // -------------------------------------------------------------------------------------------------
 
-const identifierText = (i: Identifier): string =>
-  i.style === 'integer' ? i.value : i.style === 'symbol' && isSymbol(i.value) ? i.value : quote(i.value, '`');
+const identifierText = (i: Identifier): string => (i.style === 'integer' ? i.value : i.style === 'symbol' && isSymbol(i.value) ? i.value : quote(i.value, '`'));
 
 const labelText = (l: Label): string => `${l.separator}${l.style === 'symbol' ? nameText(l.name) : quote(l.name, '`')}`;
 
@@ -350,7 +371,10 @@ class Printer {
       items.push({
         start: id.start,
         end: id.end,
-        print: (inner) => ({ doc: `@@${id.identifier !== undefined ? identifierText(id.identifier) : ''}${id.labels.map(labelText).join('')}`, hoisted: inner }),
+        print: (inner) => ({
+          doc: `@@${id.identifier !== undefined ? identifierText(id.identifier) : ''}${id.labels.map(labelText).join('')}`,
+          hoisted: inner,
+        }),
       });
     }
     for (const a of p.annotations) {
@@ -365,7 +389,11 @@ class Printer {
       });
     }
     const target = p.target;
-    items.push({ start: target.start, end: target.end, print: (inner) => (target.kind === 'SubjectPattern' ? this.subjectPattern(target, inner) : this.path(target, inner)) });
+    items.push({
+      start: target.start,
+      end: target.end,
+      print: (inner) => (target.kind === 'SubjectPattern' ? this.subjectPattern(target, inner) : this.path(target, inner)),
+    });
     const d = distribute(items, comments);
     let force = d.trailing.some((x) => x.length > 0) || d.leading.slice(1).some((x) => x.length > 0);
     const outward: Comment[] = [];

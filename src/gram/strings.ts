@@ -45,14 +45,22 @@ export const isIntegerText = (s: string): boolean => /^-?(0|[1-9][0-9]*)$/.test(
 /** The character an escape letter stands for, or undefined when gram has no such escape. */
 export const escapedChar = (letter: number, quote: number): string | undefined => {
   switch (letter) {
-    case 92: return '\\';
-    case 47: return '/';
-    case 98: return '\b';
-    case 102: return '\f';
-    case 110: return '\n';
-    case 114: return '\r';
-    case 116: return '\t';
-    default: return letter === quote ? String.fromCharCode(quote) : undefined;
+    case 92:
+      return '\\';
+    case 47:
+      return '/';
+    case 98:
+      return '\b';
+    case 102:
+      return '\f';
+    case 110:
+      return '\n';
+    case 114:
+      return '\r';
+    case 116:
+      return '\t';
+    default:
+      return letter === quote ? String.fromCharCode(quote) : undefined;
   }
 };
 

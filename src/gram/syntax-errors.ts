@@ -139,16 +139,7 @@ const badIdentifier = (t: IToken, ctx: ErrorContext): Diagnostic =>
     hint: `identifiers are names, integers or backtick-quoted names; write \`${t.image.replace(/^["']|["']$/g, '').replace(/`/g, '\\`')}\` in backticks`,
   });
 
-const unclosed = (
-  code: string,
-  closer: string,
-  what: string,
-  opener: TokenType,
-  t: IToken,
-  ctx: ErrorContext,
-  also = '',
-  hint?: string,
-): Diagnostic => {
+const unclosed = (code: string, closer: string, what: string, opener: TokenType, t: IToken, ctx: ErrorContext, also = '', hint?: string): Diagnostic => {
   const o = findOpener(ctx.tokens, indexOf(ctx.tokens, t), opener);
   const where = o === undefined ? '' : ` opened at ${at(ctx, o.startOffset)}`;
   const expected = also === '' ? `\`${closer}\`` : `${also} or \`${closer}\``;
@@ -198,29 +189,49 @@ export const syntaxDiagnostic = (e: IRecognitionException, ctx: ErrorContext): D
       case 'node':
         if (expected === T.LParen.name) {
           const arrow = prev !== undefined && (is(prev, T.ArrowRightCat) || is(prev, T.ArrowLeftCat)) ? ` after \`${arrowText(ctx.tokens, i)}\`` : '';
-          return unexpected(`expected a node \`(…)\`${arrow}, found ${describeFound(t)}`, t, ctx,
+          return unexpected(
+            `expected a node \`(…)\`${arrow}, found ${describeFound(t)}`,
+            t,
+            ctx,
             is(t, T.LBracket)
               ? "a relationship's subject goes between the halves of its arrow, like `-[r:KNOWS]->`"
               : 'an arrow joins two nodes, like `(a)-->(b)`',
-            GramCodes.EXPECTED_NODE);
+            GramCodes.EXPECTED_NODE,
+          );
         }
         if (is(t, T.At)) return misplacedAnnotation(t, ctx, 'inside a node');
         if (isBadIdentifier(t) && prev !== undefined && is(prev, T.LParen)) return badIdentifier(t, ctx);
-        return unclosed(GramCodes.UNCLOSED_NODE, ')', 'node', T.LParen, t, ctx, '',
+        return unclosed(
+          GramCodes.UNCLOSED_NODE,
+          ')',
+          'node',
+          T.LParen,
+          t,
+          ctx,
+          '',
           is(t, T.IdentifierCat) || is(t, T.LabelSepCat) || is(t, T.LBrace)
             ? 'a node holds at most one identifier, then labels (`:Label`), then one record (`{…}`), in that order'
-            : undefined);
+            : undefined,
+        );
       case 'subjectPattern':
         if (is(t, T.At)) return misplacedAnnotation(t, ctx, 'inside a subject pattern');
         if (isBadIdentifier(t) && prev !== undefined && is(prev, T.LBracket)) return badIdentifier(t, ctx);
-        return unclosed(GramCodes.UNCLOSED_SUBJECT_PATTERN, ']', 'subject pattern', T.LBracket, t, ctx, '',
+        return unclosed(
+          GramCodes.UNCLOSED_SUBJECT_PATTERN,
+          ']',
+          'subject pattern',
+          T.LBracket,
+          t,
+          ctx,
+          '',
           is(t, T.LParen) || is(t, T.LBracket) || is(t, T.IdentifierCat)
             ? prev !== undefined && (is(prev, T.RParen) || is(prev, T.RBracket) || is(prev, T.IdentifierCat)) && hasPipeBefore(ctx.tokens, i)
               ? 'separate the elements with `,`'
               : prev !== undefined && is(prev, T.LBracket)
                 ? 'a list of elements starts with `|`, like `[ | (a), (b)]`'
                 : 'put `|` between the subject and its elements, like `[team | (a), (b)]`'
-            : undefined);
+            : undefined,
+        );
       case 'arrow':
         if (expected === T.RBracket.name) {
           if (is(t, T.At)) return misplacedAnnotation(t, ctx, 'inside a relationship');
@@ -229,45 +240,83 @@ export const syntaxDiagnostic = (e: IRecognitionException, ctx: ErrorContext): D
         }
         return unexpected(
           `expected the end of the arrow that starts with \`${arrowStart(ctx.tokens, i)}\`, found ${describeFound(t)}`,
-          t, ctx, 'an arrow has two halves of one kind, like `-->`, `-[r]->`, `<--`, `==>` or `~~`', GramCodes.INCOMPLETE_ARROW);
+          t,
+          ctx,
+          'an arrow has two halves of one kind, like `-->`, `-[r]->`, `<--`, `==>` or `~~`',
+          GramCodes.INCOMPLETE_ARROW,
+        );
       case 'record': {
         const what = parent === 'value' ? 'map' : 'record';
         if (expected === T.RBrace.name) {
           if (is(t, T.IdentifierCat) && prev !== undefined && !is(prev, T.Comma)) {
             const beforePrev = ctx.tokens[i - 2];
-            const words = is(prev, T.SymbolToken) && beforePrev !== undefined && is(beforePrev, T.LabelSepCat) && !is(tokensAfter(ctx.tokens, i), T.LabelSepCat);
-            return unclosed(GramCodes.UNCLOSED_RECORD, '}', what, T.LBrace, t, ctx, '`,`',
-              words ? `write text with spaces as a string, like "${prev.image} ${t.image}"` : 'separate entries with `,`');
+            const words =
+              is(prev, T.SymbolToken) && beforePrev !== undefined && is(beforePrev, T.LabelSepCat) && !is(tokensAfter(ctx.tokens, i), T.LabelSepCat);
+            return unclosed(
+              GramCodes.UNCLOSED_RECORD,
+              '}',
+              what,
+              T.LBrace,
+              t,
+              ctx,
+              '`,`',
+              words ? `write text with spaces as a string, like "${prev.image} ${t.image}"` : 'separate entries with `,`',
+            );
           }
           return unclosed(GramCodes.UNCLOSED_RECORD, '}', what, T.LBrace, t, ctx, '`,`');
         }
         if (expected === T.KeyCat.name) {
-          return unexpected(`expected a key in the ${what}, found ${describeFound(t)}`, t, ctx,
-            is(t, T.RBrace) ? 'remove the comma after the last entry' : 'keys are names, `backtick names` or "quoted names"', GramCodes.EXPECTED_KEY);
+          return unexpected(
+            `expected a key in the ${what}, found ${describeFound(t)}`,
+            t,
+            ctx,
+            is(t, T.RBrace) ? 'remove the comma after the last entry' : 'keys are names, `backtick names` or "quoted names"',
+            GramCodes.EXPECTED_KEY,
+          );
         }
         if (expected === T.LabelSepCat.name) {
           const key = prev !== undefined ? ` after the key \`${clip(prev.image)}\`` : '';
-          return unexpected(`expected \`:\`${key}, found ${describeFound(t)}`, t, ctx,
-            `${what === 'record' ? 'records' : 'maps'} pair keys and values as \`key: value\``, GramCodes.EXPECTED_COLON);
+          return unexpected(
+            `expected \`:\`${key}, found ${describeFound(t)}`,
+            t,
+            ctx,
+            `${what === 'record' ? 'records' : 'maps'} pair keys and values as \`key: value\``,
+            GramCodes.EXPECTED_COLON,
+          );
         }
         break;
       }
       case 'value':
         if (expected === T.RBracket.name) return unclosed(GramCodes.UNCLOSED_ARRAY, ']', 'array', T.LBracket, t, ctx, '`,`');
         if (expected === T.NumberCat.name) {
-          return unexpected(`expected a number to complete the range, found ${describeFound(t)}`, t, ctx,
-            'ranges are written `1..10`, `1...` or `...10`', GramCodes.INCOMPLETE_RANGE);
+          return unexpected(
+            `expected a number to complete the range, found ${describeFound(t)}`,
+            t,
+            ctx,
+            'ranges are written `1..10`, `1...` or `...10`',
+            GramCodes.INCOMPLETE_RANGE,
+          );
         }
         break;
       case 'annotated':
         if (expected === T.RParen.name) return unclosed(GramCodes.UNCLOSED_ANNOTATION, ')', 'annotation', T.LParen, t, ctx);
         if (expected === T.LParen.name) {
-          return unexpected(`expected \`(\` and a value after \`@${prev?.image ?? ''}\`, found ${describeFound(t)}`, t, ctx,
-            'annotations are written `@key(value)`', GramCodes.EXPECTED_ANNOTATION_VALUE);
+          return unexpected(
+            `expected \`(\` and a value after \`@${prev?.image ?? ''}\`, found ${describeFound(t)}`,
+            t,
+            ctx,
+            'annotations are written `@key(value)`',
+            GramCodes.EXPECTED_ANNOTATION_VALUE,
+          );
         }
         if (expected === T.SymbolToken.name) {
-          return unexpected(`expected an annotation name after \`@\`, found ${describeFound(t)}`, t, ctx,
-            'annotations are written `@key(value)`', GramCodes.EXPECTED_ANNOTATION_VALUE);
+          return unexpected(
+            `expected an annotation name after \`@\`, found ${describeFound(t)}`,
+            t,
+            ctx,
+            'annotations are written `@key(value)`',
+            GramCodes.EXPECTED_ANNOTATION_VALUE,
+          );
         }
         if (expected === T.LabelNameCat.name) return expectedLabel(t, ctx);
         break;
@@ -285,26 +334,43 @@ export const syntaxDiagnostic = (e: IRecognitionException, ctx: ErrorContext): D
       case 'value':
         return unexpected(
           `expected a value${prev !== undefined && is(prev, T.LabelSepCat) ? ` after \`${prev.image}\`` : ''}, found ${describeFound(t)}`,
-          t, ctx, 'values are strings, numbers, booleans, names, ranges, arrays `[…]` and maps `{…}`', GramCodes.EXPECTED_VALUE);
+          t,
+          ctx,
+          'values are strings, numbers, booleans, names, ranges, arrays `[…]` and maps `{…}`',
+          GramCodes.EXPECTED_VALUE,
+        );
       case 'subjectPattern':
         if (is(t, T.At)) return misplacedAnnotation(t, ctx, 'on the elements of a subject pattern');
         if (isBadIdentifier(t)) return badIdentifier(t, ctx);
         return unexpected(
-          `expected a pattern element after \`${prev?.image ?? '|'}\`, found ${describeFound(t)}`, t, ctx,
+          `expected a pattern element after \`${prev?.image ?? '|'}\`, found ${describeFound(t)}`,
+          t,
+          ctx,
           is(t, T.RBracket)
             ? prev !== undefined && is(prev, T.Comma)
               ? 'remove the comma after the last element'
               : 'write `[p]` for a pattern without elements'
             : 'elements are nodes `(…)`, paths, subject patterns `[…]` or identifiers of patterns defined elsewhere',
-          GramCodes.EXPECTED_ELEMENT);
+          GramCodes.EXPECTED_ELEMENT,
+        );
       case 'annotated':
         if (prev !== undefined && is(prev, T.AtAt)) {
-          return unexpected(`expected an identifier or labels after \`@@\`, found ${describeFound(t)}`, t, ctx,
-            'write `@@id`, `@@:Label` or `@@id:Label`', GramCodes.EXPECTED_IDENTIFIER);
+          return unexpected(
+            `expected an identifier or labels after \`@@\`, found ${describeFound(t)}`,
+            t,
+            ctx,
+            'write `@@id`, `@@:Label` or `@@id:Label`',
+            GramCodes.EXPECTED_IDENTIFIER,
+          );
         }
         if (is(t, T.AtAt)) return unexpected('`@@` must come before the other annotations', t, ctx, 'move `@@…` to the front', GramCodes.MISPLACED_ANNOTATION);
-        return unexpected(`expected the pattern these annotations apply to, found ${describeFound(t)}`, t, ctx,
-          'annotations are followed by a node `(…)`, a path or a subject pattern `[…]`', GramCodes.EXPECTED_PATTERN);
+        return unexpected(
+          `expected the pattern these annotations apply to, found ${describeFound(t)}`,
+          t,
+          ctx,
+          'annotations are followed by a node `(…)`, a path or a subject pattern `[…]`',
+          GramCodes.EXPECTED_PATTERN,
+        );
       default:
         return unexpected(`unexpected ${describeFound(t)}`, t, ctx);
     }
@@ -316,32 +382,55 @@ export const syntaxDiagnostic = (e: IRecognitionException, ctx: ErrorContext): D
 export const topLevel = (t: IToken, prev: IToken | undefined, ctx: ErrorContext): Diagnostic => {
   if (is(t, T.Invalid)) return invalidCharacter(t, ctx, '');
   if (is(t, T.Comma)) {
-    return unexpected('top-level patterns are not separated by commas', t, ctx,
-      'write each pattern on its own line, or list them as elements of a subject pattern: `[ | (a), (b)]`', GramCodes.TOP_LEVEL_SEQUENCE);
+    return unexpected(
+      'top-level patterns are not separated by commas',
+      t,
+      ctx,
+      'write each pattern on its own line, or list them as elements of a subject pattern: `[ | (a), (b)]`',
+      GramCodes.TOP_LEVEL_SEQUENCE,
+    );
   }
   if (is(t, T.LBrace)) {
-    return unexpected('a record on its own is only allowed at the start of a document, as its header', t, ctx,
-      'attach the record to a pattern, like `({k: 1})`, or move it to the top', GramCodes.MISPLACED_RECORD);
+    return unexpected(
+      'a record on its own is only allowed at the start of a document, as its header',
+      t,
+      ctx,
+      'attach the record to a pattern, like `({k: 1})`, or move it to the top',
+      GramCodes.MISPLACED_RECORD,
+    );
   }
   if (is(t, T.RParen) || is(t, T.RBracket) || is(t, T.RBrace)) {
     return unexpected(`\`${t.image}\` has nothing to close`, t, ctx, 'remove it, or add the opening bracket it belongs to', GramCodes.UNMATCHED_CLOSER);
   }
   if (is(t, T.ArrowLeftCat) || is(t, T.ArrowRightCat)) {
     const afterSubjectPattern = prev !== undefined && is(prev, T.RBracket);
-    return unexpected(`unexpected \`${t.image}\``, t, ctx,
+    return unexpected(
+      `unexpected \`${t.image}\``,
+      t,
+      ctx,
       afterSubjectPattern
         ? 'only nodes `(…)` are joined by arrows; put the relationship inside a subject pattern or use nodes'
         : 'a relationship joins two nodes with an arrow of two halves, like `(a)-->(b)` or `(a)-[:KNOWS]->(b)`',
-      GramCodes.UNEXPECTED_TOKEN);
+      GramCodes.UNEXPECTED_TOKEN,
+    );
   }
-  return unexpected(`expected a pattern such as \`(a)\`, \`(a)-->(b)\` or \`[a | b]\`, found ${describeFound(t)}`, t, ctx,
+  return unexpected(
+    `expected a pattern such as \`(a)\`, \`(a)-->(b)\` or \`[a | b]\`, found ${describeFound(t)}`,
+    t,
+    ctx,
     is(t, T.SymbolToken) || is(t, T.Integer) ? `identifiers go inside a node: \`(${t.image})\`` : undefined,
-    GramCodes.EXPECTED_PATTERN);
+    GramCodes.EXPECTED_PATTERN,
+  );
 };
 
 const expectedLabel = (t: IToken, ctx: ErrorContext): Diagnostic =>
-  unexpected(`expected a label name after \`:\`, found ${describeFound(t)}`, t, ctx,
-    'labels are names or `backtick names`, like `:Person` or `` :`Two Words` ``', GramCodes.EXPECTED_LABEL);
+  unexpected(
+    `expected a label name after \`:\`, found ${describeFound(t)}`,
+    t,
+    ctx,
+    'labels are names or `backtick names`, like `:Person` or `` :`Two Words` ``',
+    GramCodes.EXPECTED_LABEL,
+  );
 
 const hasPipeBefore = (tokens: ReadonlyArray<GramToken>, i: number): boolean => {
   let depth = 0;
@@ -427,7 +516,12 @@ const arrowText = (tokens: ReadonlyArray<GramToken>, i: number): string => {
     }
     k--;
   }
-  return k >= 0 && is(tokens[k], T.ArrowLeftCat) ? tokens.slice(k, i).map((t) => t.image).join('') : (tokens[i - 1]?.image ?? '');
+  return k >= 0 && is(tokens[k], T.ArrowLeftCat)
+    ? tokens
+        .slice(k, i)
+        .map((t) => t.image)
+        .join('')
+    : (tokens[i - 1]?.image ?? '');
 };
 
 const tokensAfter = (tokens: ReadonlyArray<GramToken>, i: number): GramToken | undefined => tokens[i + 1];

@@ -168,10 +168,9 @@ export class BoundToolImpl implements BoundTool {
       result = right({ args: args.right, output: undefined });
     } else {
       const output = compileSchema(this.spec.outputSchema);
-      result =
-        isLeft(output)
-          ? left({ code: ToolCodes.INVALID_SCHEMA, message: `the output schema of "${this.name}" is not valid: ${output.left.message}` })
-          : right({ args: args.right, output: output.right });
+      result = isLeft(output)
+        ? left({ code: ToolCodes.INVALID_SCHEMA, message: `the output schema of "${this.name}" is not valid: ${output.left.message}` })
+        : right({ args: args.right, output: output.right });
     }
     this.compiled = result;
     if (isRight(result)) {
@@ -215,7 +214,9 @@ const showTextDifference = (a: string, b: string): string => {
  * specification's schema, so the tool never sees an undeclared argument.
  */
 const closedLike = (spec: JsonSchema, tool: JsonSchema): JsonSchema =>
-  typeof spec === 'object' && typeof tool === 'object' && spec['additionalProperties'] === false && tool['additionalProperties'] === undefined ? { ...tool, additionalProperties: false } : tool;
+  typeof spec === 'object' && typeof tool === 'object' && spec['additionalProperties'] === false && tool['additionalProperties'] === undefined
+    ? { ...tool, additionalProperties: false }
+    : tool;
 
 const mismatchesOf = (spec: ToolSpecification, tool: Tool, match: 'same' | 'accepts'): Mismatch[] => {
   const out: Mismatch[] = [];
@@ -230,7 +231,11 @@ const mismatchesOf = (spec: ToolSpecification, tool: Tool, match: 'same' | 'acce
   const sd = normalizeDescription(spec.description);
   const td = normalizeDescription(tool.description);
   if (sd !== td) {
-    out.push({ code: ToolCodes.DESCRIPTION_MISMATCH, message: `the descriptions differ: ${showTextDifference(sd, td)}`, differences: [descriptionDifference(spec.description, tool.description)] });
+    out.push({
+      code: ToolCodes.DESCRIPTION_MISMATCH,
+      message: `the descriptions differ: ${showTextDifference(sd, td)}`,
+      differences: [descriptionDifference(spec.description, tool.description)],
+    });
   }
   const schemaDiffs = diffJson(spec.schema, closedLike(spec.schema, tool.schema), schemaDiffOptions, MAX_DIFFS);
   if (schemaDiffs.length > 0) {
@@ -321,7 +326,11 @@ const bindOne = (spec: ToolSpecification, library: ToolLibrary, options: BindOpt
   }
   const problems = validateTool(tool);
   if (problems.length > 0) {
-    return err(bindError(ToolCodes.INVALID, spec.name, `the library entry "${spec.name}" is not a usable tool: ${problems.map((p) => p.message).join('; ')}`, { problems }));
+    return err(
+      bindError(ToolCodes.INVALID, spec.name, `the library entry "${spec.name}" is not a usable tool: ${problems.map((p) => p.message).join('; ')}`, {
+        problems,
+      }),
+    );
   }
   const mismatches = mismatchesOf(spec, tool, options.match ?? 'same');
   if (mismatches.length > 0) {
@@ -336,14 +345,20 @@ const bindOne = (spec: ToolSpecification, library: ToolLibrary, options: BindOpt
  * Binds every specification (an agent's tools), reporting every failure, not only the first.
  * Two specifications with one name are a `DUPLICATE_SPECIFICATION` error.
  */
-export const bindAll = (specs: ReadonlyArray<ToolSpecification>, library: ToolLibrary, options: BindOptions = {}): Either<ReadonlyArray<BindError>, BoundTools> => {
+export const bindAll = (
+  specs: ReadonlyArray<ToolSpecification>,
+  library: ToolLibrary,
+  options: BindOptions = {},
+): Either<ReadonlyArray<BindError>, BoundTools> => {
   const errors: BindError[] = [];
   const tools: BoundTool[] = [];
   const byName = new Map<string, BoundTool>();
   const seen = new Set<string>();
   for (const spec of specs) {
     if (seen.has(spec.name)) {
-      errors.push(bindError(ToolCodes.DUPLICATE_SPECIFICATION, spec.name, `two tool specifications are named "${spec.name}"; tool names must be unique within an agent`));
+      errors.push(
+        bindError(ToolCodes.DUPLICATE_SPECIFICATION, spec.name, `two tool specifications are named "${spec.name}"; tool names must be unique within an agent`),
+      );
       continue;
     }
     seen.add(spec.name);
@@ -396,4 +411,3 @@ const detailLines = (e: Pick<BindError, 'mismatches' | 'problems'>): string[] =>
 // -------------------------------------------------------------------------------------------------
 // utilities
 // -------------------------------------------------------------------------------------------------
-

@@ -39,7 +39,11 @@ export interface DefineToolFromGramOptions extends DefineToolOptions {
  * Given gram text instead of a specification, the text is compiled first: `Right(tool)`, or
  * `Left(diagnostics)` when the text has errors, defines no tool, or several without `name`.
  */
-export function defineTool<A = Record<string, unknown>, R = unknown>(spec: ToolSpecification, impl: ToolImplementation<A, R>, options?: DefineToolOptions): Tool;
+export function defineTool<A = Record<string, unknown>, R = unknown>(
+  spec: ToolSpecification,
+  impl: ToolImplementation<A, R>,
+  options?: DefineToolOptions,
+): Tool;
 export function defineTool<A = Record<string, unknown>, R = unknown>(
   gram: string,
   impl: ToolImplementation<A, R>,
@@ -61,7 +65,10 @@ export function defineTool<A, R>(
       return leftOne(
         error(ToolCodes.DEFINE_NOT_FOUND, `the gram text defines no tool "${options.name}"`, {
           ...where,
-          hint: tools.length > 0 ? `it defines ${tools.map((t) => `"${t.name}"`).join(', ')}` : 'a tool is written [name:Tool {description: "..."} | (param::Type)==>(::Result)]',
+          hint:
+            tools.length > 0
+              ? `it defines ${tools.map((t) => `"${t.name}"`).join(', ')}`
+              : 'a tool is written [name:Tool {description: "..."} | (param::Type)==>(::Result)]',
         }),
       );
     }
@@ -70,8 +77,15 @@ export function defineTool<A, R>(
   if (tools.length !== 1) {
     return leftOne(
       tools.length === 0
-        ? error(ToolCodes.DEFINE_NO_TOOL, 'the gram text defines no tool', { ...where, hint: 'a tool is written [name:Tool {description: "..."} | (param::Type)==>(::Result)]' })
-        : error(ToolCodes.DEFINE_AMBIGUOUS, `the gram text defines ${tools.length} tools (${tools.map((t) => t.name).join(', ')}); say which one with the name option`, where),
+        ? error(ToolCodes.DEFINE_NO_TOOL, 'the gram text defines no tool', {
+            ...where,
+            hint: 'a tool is written [name:Tool {description: "..."} | (param::Type)==>(::Result)]',
+          })
+        : error(
+            ToolCodes.DEFINE_AMBIGUOUS,
+            `the gram text defines ${tools.length} tools (${tools.map((t) => t.name).join(', ')}); say which one with the name option`,
+            where,
+          ),
     );
   }
   return right(fromSpec(tools[0] as ToolSpecification, impl, options));
@@ -80,7 +94,6 @@ export function defineTool<A, R>(
 // -------------------------------------------------------------------------------------------------
 // utilities
 // -------------------------------------------------------------------------------------------------
-
 
 const fromSpec = <A, R>(spec: ToolSpecification, impl: ToolImplementation<A, R>, options: DefineToolOptions): Tool =>
   createTool<A, R>(spec.name, spec.description, spec.schema, impl, {

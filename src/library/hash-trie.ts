@@ -60,7 +60,14 @@ export class HashTrie<V extends object> {
     if (unique.size === 0) return HashTrie.empty();
     const keys = [...unique.keys()];
     const all = { keys, values: [...unique.values()], hashes: keys.map(hashString) };
-    return new HashTrie(build(all, keys.map((_, i) => i), 0), keys.length);
+    return new HashTrie(
+      build(
+        all,
+        keys.map((_, i) => i),
+        0,
+      ),
+      keys.length,
+    );
   }
 
   /** The value under `key`, or `undefined`. */

@@ -175,7 +175,8 @@ export const invokeByName = (tools: BoundTools, name: string, args: unknown, opt
 };
 
 /** `invoke` as an fp-ts `TaskEither`, for composing calls at the API edge. */
-export const invokeTask = (bound: BoundTool, args: unknown, options?: InvokeOptions): TaskEither<ToolError, unknown> => toTaskEither(() => invoke(bound, args, options));
+export const invokeTask = (bound: BoundTool, args: unknown, options?: InvokeOptions): TaskEither<ToolError, unknown> =>
+  toTaskEither(() => invoke(bound, args, options));
 
 /** Parses a tool call's JSON arguments; `TOOL_INVALID_ARGUMENTS` when the text is not JSON. */
 export const parseArguments = (text: string): ToolResult<unknown> => {
@@ -334,10 +335,14 @@ const prepare = (b: BoundToolImpl, args: unknown, o: InvokeOptions, validated: b
     const wait = admitCall(b.tool, perMinute, Date.now());
     if (wait > 0) {
       const retryAfterMs = Math.ceil(wait);
-      return fail(ToolCodes.RATE_LIMITED, `"${b.name}" allows ${perMinute} call${perMinute === 1 ? '' : 's'} per minute; try again in ${Math.ceil(retryAfterMs / 1000)} s`, {
-        retryable: true,
-        details: { maxCallsPerMinute: perMinute, retryAfterMs },
-      });
+      return fail(
+        ToolCodes.RATE_LIMITED,
+        `"${b.name}" allows ${perMinute} call${perMinute === 1 ? '' : 's'} per minute; try again in ${Math.ceil(retryAfterMs / 1000)} s`,
+        {
+          retryable: true,
+          details: { maxCallsPerMinute: perMinute, retryAfterMs },
+        },
+      );
     }
   }
   return {
@@ -367,9 +372,9 @@ const guarded = (b: BoundToolImpl, p: Prepared, span: ToolSpan | undefined): Out
   try {
     r = span !== undefined ? withSpanContext(span, () => b.tool.invoke(p.a, call.ctx)) : b.tool.invoke(p.a, call.ctx);
   } catch (e) {
-    return p.signal?.aborted === true ? cancelled(b.name, p.signal.reason) as Outcome : executionFailure(e);
+    return p.signal?.aborted === true ? (cancelled(b.name, p.signal.reason) as Outcome) : executionFailure(e);
   }
-  if (!isThenable(r)) return p.signal?.aborted === true ? cancelled(b.name, p.signal.reason) as Outcome : ok(r);
+  if (!isThenable(r)) return p.signal?.aborted === true ? (cancelled(b.name, p.signal.reason) as Outcome) : ok(r);
   const pending = r;
   return new Promise<Outcome>((resolve) => {
     call.arm(resolve, started);
@@ -532,7 +537,13 @@ const reasonOf = (e: { readonly code: unknown; readonly reason?: unknown }): str
 const givenCode = (e: { readonly code: unknown }): { code?: CanonicalCode } => (typeof e.code === 'string' && isCanonicalCode(e.code) ? { code: e.code } : {});
 
 /** A failure the implementation returned (`fail(...)`): its codes, message, details and retryable, made safe. */
-const returnedFailure = (e: { readonly code: string; readonly reason?: unknown; readonly message: string; readonly details?: unknown; readonly retryable?: unknown }): ToolResult => {
+const returnedFailure = (e: {
+  readonly code: string;
+  readonly reason?: unknown;
+  readonly message: string;
+  readonly details?: unknown;
+  readonly retryable?: unknown;
+}): ToolResult => {
   const details = safeDetails(e.details);
   return fail(reasonOf(e), clip(e.message !== '' ? e.message : 'the tool failed without a message'), {
     ...givenCode(e),
@@ -556,7 +567,9 @@ const checkOutput = (b: BoundToolImpl, r: unknown): ToolResult => {
   if (maxBytes !== undefined) {
     const size = jsonByteLength(value);
     if (size > maxBytes) {
-      return fail(ToolCodes.RESULT_TOO_LARGE, `"${b.name}" returned ${size} bytes of JSON; the limit is ${maxBytes}`, { details: { bytes: size, maxResultBytes: maxBytes } });
+      return fail(ToolCodes.RESULT_TOO_LARGE, `"${b.name}" returned ${size} bytes of JSON; the limit is ${maxBytes}`, {
+        details: { bytes: size, maxResultBytes: maxBytes },
+      });
     }
   }
   const output = validatorsOf(b).output;
@@ -572,7 +585,11 @@ const clip = (s: string): string => (s.length > MAX_MESSAGE ? `${s.slice(0, MAX_
 const executionFailure = (e: unknown): Outcome => {
   if (isToolFailure(e)) {
     const details = safeDetails(e.details);
-    return fail(reasonOf(e), clip(messageOf(e)), { ...givenCode(e), ...(details !== undefined ? { details } : {}), retryable: e.retryable === true }) as Outcome;
+    return fail(reasonOf(e), clip(messageOf(e)), {
+      ...givenCode(e),
+      ...(details !== undefined ? { details } : {}),
+      retryable: e.retryable === true,
+    }) as Outcome;
   }
   let name: string | undefined;
   try {
@@ -586,7 +603,9 @@ const executionFailure = (e: unknown): Outcome => {
 const safeDetails = (details: unknown): unknown => {
   if (details === undefined) return undefined;
   const bad = findNonJson(details);
-  return bad === undefined ? details : { note: `the error details are not JSON data (${bad.path === '' ? '' : `${bad.path}: `}${bad.found}) and were left out` };
+  return bad === undefined
+    ? details
+    : { note: `the error details are not JSON data (${bad.path === '' ? '' : `${bad.path}: `}${bad.found}) and were left out` };
 };
 
 const cancelled = (name: string, reason: unknown): ToolResult => {

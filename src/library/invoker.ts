@@ -85,7 +85,13 @@ export const createInvoker = (steps: ReadonlyArray<Step>): Invoker => {
     try {
       // invalid arguments fail before any step (invoke reports them, with their events)
       if (checkArguments(bound, args) !== undefined) return await invoke(bound, args, options);
-      const first: Call = { tool: bound, name: options.name ?? bound.name, args, checked: args, options: options.name === undefined ? options : withoutName(options) };
+      const first: Call = {
+        tool: bound,
+        name: options.name ?? bound.name,
+        args,
+        checked: args,
+        options: options.name === undefined ? options : withoutName(options),
+      };
       return await dispatch(chain, 0, first);
     } catch (e) {
       return fail(ToolCodes.EXECUTION_ERROR, `gramkit failed while invoking the tool: ${messageOf(e)}`);

@@ -12,4 +12,3 @@ export const NEVER: AbortSignal = (() => {
   Object.defineProperty(signal, 'onabort', { get: () => null, set: ignore });
   return Object.freeze(signal);
 })();
-

@@ -31,7 +31,8 @@ export type ToolResult<T = unknown> = Result<T, ToolError>;
 // -------------------------------------------------------------------------------------------------
 
 /** A failed tool result: `{ok: false, error: {code, reason, message, retryable, details?}}` (`code` the canonical code of `reason`). */
-export const fail = (reason: ToolErrorCode, message: string, options: Omit<CodedErrorOptions, 'hint'> = {}): Err<ToolError> => failWith(reason, message, options);
+export const fail = (reason: ToolErrorCode, message: string, options: Omit<CodedErrorOptions, 'hint'> = {}): Err<ToolError> =>
+  failWith(reason, message, options);
 
 /**
  * What an implementation throws to fail with a specific code (`BUILTIN_FILE_NOT_FOUND`, ...: its `reason`);

@@ -153,7 +153,9 @@ export const listTools = (library: ToolLibrary): ReadonlyArray<Tool> => libraryE
 
 /** `[name, tool]` pairs, sorted by name. */
 export const libraryEntries = (library: ToolLibrary): ReadonlyArray<readonly [string, Tool]> =>
-  entriesOf(library).entries().sort(([a], [b]) => byCodePoint(a, b));
+  entriesOf(library)
+    .entries()
+    .sort(([a], [b]) => byCodePoint(a, b));
 
 /** Whether two libraries hold the same tool objects under the same names. */
 export const librariesEqual = (a: ToolLibrary, b: ToolLibrary): boolean => {

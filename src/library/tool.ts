@@ -63,10 +63,7 @@ export type SafetyLevel = 'low' | 'medium' | 'high';
  * Whether a call needs a person's approval before it runs: `auto` never asks, `confirm`
  * always asks, a predicate decides from the arguments (write_file asks only when it would overwrite).
  */
-export type ApprovalRequirement =
-  | 'auto'
-  | 'confirm'
-  | ((args: unknown, ctx: InvocationContext) => boolean | Promise<boolean>);
+export type ApprovalRequirement = 'auto' | 'confirm' | ((args: unknown, ctx: InvocationContext) => boolean | Promise<boolean>);
 
 /** What policies read about a tool: its permissions, safety level and approval requirement. */
 export interface ToolAnnotations {

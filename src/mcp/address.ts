@@ -45,7 +45,9 @@ const GRANT = '#grant=';
 const LEVEL = 'level=';
 
 /** The address without its `#grant=…` suffix, and the grant: permissions, and a `level=…` item. */
-const splitGrant = (text: string): { readonly rest: string; readonly grant?: ReadonlyArray<string>; readonly level?: SafetyLevel; readonly badLevel?: string } => {
+const splitGrant = (
+  text: string,
+): { readonly rest: string; readonly grant?: ReadonlyArray<string>; readonly level?: SafetyLevel; readonly badLevel?: string } => {
   const at = text.lastIndexOf(GRANT);
   if (at < 0) return { rest: text };
   const items = parsePermissionList(text.slice(at + GRANT.length));
@@ -76,7 +78,12 @@ const HINT = 'write mcp:<http(s) URL> (Streamable HTTP) or mcp+stdio:<command li
 
 export const parseMcpAddress = (text: string): Either<Diagnostic, McpAddress> => {
   const { rest: written, grant, level, badLevel } = splitGrant(text);
-  if (badLevel !== undefined) return invalid(text, `the granted level ${JSON.stringify(badLevel)} is not one safety level`, 'write level=low, level=medium or level=high once in #grant=…');
+  if (badLevel !== undefined)
+    return invalid(
+      text,
+      `the granted level ${JSON.stringify(badLevel)} is not one safety level`,
+      'write level=low, level=medium or level=high once in #grant=…',
+    );
   const parsed = parseAddress(written, text);
   return isRight(parsed) && grant !== undefined ? right({ ...parsed.right, grant, ...(level !== undefined ? { level } : {}) }) : parsed;
 };
@@ -88,7 +95,11 @@ const parseAddress = (written: string, text: string): Either<Diagnostic, McpAddr
     const parsed = parseShell(line).commands;
     const first = parsed[0];
     if (parsed.length !== 1 || first === undefined || first.redirects.length > 0) {
-      return invalid(text, 'the command line must be one command, without pipes, redirections, substitutions or ;', 'no shell runs it: write the program and its arguments');
+      return invalid(
+        text,
+        'the command line must be one command, without pipes, redirections, substitutions or ;',
+        'no shell runs it: write the program and its arguments',
+      );
     }
     const [command, ...args] = first.words;
     if (command === undefined) return invalid(text, 'no program to run', 'e.g. mcp+stdio:node dist/cli.js mcp builtin');
@@ -107,7 +118,8 @@ const parseAddress = (written: string, text: string): Either<Diagnostic, McpAddr
     } catch {
       return invalid(text, `${JSON.stringify(rest)} is not a URL`, HINT);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return invalid(text, `the URL must be http or https, not ${url.protocol.replace(/:$/, '')}`, HINT);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      return invalid(text, `the URL must be http or https, not ${url.protocol.replace(/:$/, '')}`, HINT);
     return right({ kind: 'http', url: url.href, text });
   }
   return invalid(text, 'it does not start with mcp: or mcp+stdio:', HINT);

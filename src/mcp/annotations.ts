@@ -67,7 +67,6 @@ export const annotationsMeta = (a: ToolAnnotations | undefined): JsonObject | un
 // MCP → gramkit
 // -------------------------------------------------------------------------------------------------
 
-
 const SAFETY: ReadonlyArray<SafetyLevel> = ['low', 'medium', 'high'];
 
 /**

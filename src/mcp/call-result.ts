@@ -58,7 +58,9 @@ const isContentBlock = (v: unknown): boolean => {
  * at most a `structuredContent` object beside it (what a remote tool returns for images, and what
  * a tool returns to send images, audio or resources).
  */
-export const isMcpContent = (v: unknown): v is { readonly content: ReadonlyArray<Readonly<Record<string, unknown>>>; readonly structuredContent?: JsonObject } =>
+export const isMcpContent = (
+  v: unknown,
+): v is { readonly content: ReadonlyArray<Readonly<Record<string, unknown>>>; readonly structuredContent?: JsonObject } =>
   isRecord(v) &&
   Array.isArray(v['content']) &&
   v['content'].every(isContentBlock) &&
@@ -99,7 +101,11 @@ const errorMeta = (e: ToolError): JsonObject => ({
  */
 export const toMcpCallResult = (result: ToolResult, structured: boolean): McpCallResult => {
   if (!result.ok) {
-    return { content: [{ type: 'text', text: `${result.error.reason}: ${result.error.message}` }], isError: true, _meta: { [ERROR_META_KEY]: errorMeta(result.error) } };
+    return {
+      content: [{ type: 'text', text: `${result.error.reason}: ${result.error.message}` }],
+      isError: true,
+      _meta: { [ERROR_META_KEY]: errorMeta(result.error) },
+    };
   }
   const v = result.value;
   if (typeof v === 'string') return { content: [{ type: 'text', text: v }], _meta: { [TEXT_META_KEY]: true } };
@@ -112,7 +118,6 @@ export const toMcpCallResult = (result: ToolResult, structured: boolean): McpCal
 // -------------------------------------------------------------------------------------------------
 // received: tools/call result → value or ToolFailure
 // -------------------------------------------------------------------------------------------------
-
 
 const textOf = (content: ReadonlyArray<unknown>): string =>
   content
@@ -167,6 +172,9 @@ export const fromMcpCallResult = (result: Readonly<Record<string, unknown>>): To
     return { ok: true, value: valueOf(result) };
   } catch (e) {
     const f = e as ToolFailure;
-    return { ok: false, error: { code: f.code, reason: f.reason, message: f.message, ...(f.details !== undefined ? { details: f.details } : {}), retryable: f.retryable } };
+    return {
+      ok: false,
+      error: { code: f.code, reason: f.reason, message: f.message, ...(f.details !== undefined ? { details: f.details } : {}), retryable: f.retryable },
+    };
   }
 };

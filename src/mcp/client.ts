@@ -102,8 +102,6 @@ const STDERR_KEPT = 4000;
 // connecting
 // -------------------------------------------------------------------------------------------------
 
-
-
 /**
  * `fetch` whose response bodies stop at `max` bytes (counted from the start of the body, or from
  * the last blank line of an event stream, so a long-lived stream of small events is not cut): the
@@ -151,7 +149,9 @@ const loadSdk = async (stdio: boolean): Promise<{ readonly client: ClientSdk; re
     const client = await import('@modelcontextprotocol/client');
     return stdio ? { client, stdio: await import('@modelcontextprotocol/client/stdio') } : { client };
   } catch (e) {
-    return error(McpCodes.SDK_MISSING, `the MCP client SDK could not be loaded: ${messageOf(e)}`, { hint: 'install it: npm install @modelcontextprotocol/client' });
+    return error(McpCodes.SDK_MISSING, `the MCP client SDK could not be loaded: ${messageOf(e)}`, {
+      hint: 'install it: npm install @modelcontextprotocol/client',
+    });
   }
 };
 
@@ -208,7 +208,11 @@ export const connectMcp = async (address: string | McpAddress, options: ConnectM
     const said = stderr.trim();
     return left([
       error(code, `${what} ${where.text}: ${messageOf(e)}`, {
-        ...(said !== '' ? { hint: `the server wrote on stderr:\n${said}` } : where.kind === 'stdio' ? { hint: 'check that the command runs and speaks MCP on stdin/stdout' } : { hint: 'check that the URL is an MCP endpoint (Streamable HTTP) and that the server runs' }),
+        ...(said !== ''
+          ? { hint: `the server wrote on stderr:\n${said}` }
+          : where.kind === 'stdio'
+            ? { hint: 'check that the command runs and speaks MCP on stdin/stdout' }
+            : { hint: 'check that the URL is an MCP endpoint (Streamable HTTP) and that the server runs' }),
       }),
     ]);
   };
@@ -246,20 +250,33 @@ export const connectMcp = async (address: string | McpAddress, options: ConnectM
       return r as unknown as Readonly<Record<string, unknown>>;
     } catch (e) {
       if (oversized > before && !signal.aborted)
-        throw new ToolFailure(McpCodes.RESULT_TOO_LARGE, `the answer of the MCP server to "${name}" is larger than ${maxBytes} bytes; it was not read further`, { details: { maxResultBytes: maxBytes } });
+        throw new ToolFailure(
+          McpCodes.RESULT_TOO_LARGE,
+          `the answer of the MCP server to "${name}" is larger than ${maxBytes} bytes; it was not read further`,
+          { details: { maxResultBytes: maxBytes } },
+        );
       throw e;
     }
   };
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS;
   const grant = { permissions: options.grant ?? where.grant ?? ['*'], safetyLevel: options.safetyLevel ?? where.level ?? 'high' };
-  const tools = definitions.filter((d) => typeof d['name'] === 'string').map((d) => remoteTool(d, specByName.get(d['name'] as string), call, isProtocolError, callTimeoutMs, grant));
+  const tools = definitions
+    .filter((d) => typeof d['name'] === 'string')
+    .map((d) => remoteTool(d, specByName.get(d['name'] as string), call, isProtocolError, callTimeoutMs, grant));
   const diagnostics: Diagnostic[] = [...imported.diagnostics];
   for (const t of imported.tools) {
     if (t.spec === undefined) {
       diagnostics.push(
-        error(McpCodes.TOOL_NOT_IMPORTED, `the tool "${t.name}" of ${where.text} has no specification: ${t.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message).join('; ')}`, {
-          hint: 'it can still implement a specification you write for it (a library position)',
-        }),
+        error(
+          McpCodes.TOOL_NOT_IMPORTED,
+          `the tool "${t.name}" of ${where.text} has no specification: ${t.diagnostics
+            .filter((d) => d.severity === 'error')
+            .map((d) => d.message)
+            .join('; ')}`,
+          {
+            hint: 'it can still implement a specification you write for it (a library position)',
+          },
+        ),
       );
     } else diagnostics.push(...t.diagnostics.filter((d) => d.severity === 'warning'));
   }

@@ -22,7 +22,11 @@ import type { ApprovalRequest, ApprovalResponse, Approver } from '../policy/appr
 export interface ElicitationForm {
   readonly mode: 'form';
   readonly message: string;
-  readonly requestedSchema: { readonly type: 'object'; readonly properties: Readonly<Record<string, Readonly<Record<string, unknown>>>>; readonly required?: ReadonlyArray<string> };
+  readonly requestedSchema: {
+    readonly type: 'object';
+    readonly properties: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+    readonly required?: ReadonlyArray<string>;
+  };
 }
 
 /** What the client answered. */
@@ -63,7 +67,11 @@ export const approvalForm = (request: ApprovalRequest): ElicitationForm => {
   return {
     mode: 'form',
     message,
-    requestedSchema: { type: 'object', properties: { [ARGUMENTS_FIELD]: { type: 'string', title: 'Arguments (JSON)', default: json } }, required: [ARGUMENTS_FIELD] },
+    requestedSchema: {
+      type: 'object',
+      properties: { [ARGUMENTS_FIELD]: { type: 'string', title: 'Arguments (JSON)', default: json } },
+      required: [ARGUMENTS_FIELD],
+    },
   };
 };
 

@@ -13,7 +13,13 @@
  * is refused); such clients see the change on their next `tools/list`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createMcpHandler, localhostAllowedHostnames, localhostAllowedOrigins, originValidationResponse, validateHostHeader } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  originValidationResponse,
+  validateHostHeader,
+} from '@modelcontextprotocol/server';
 import { handleNodeRequest } from './node-http.js';
 import { mcpServerFactory, type McpServeOptions } from './server.js';
 import type { McpToolSource } from './tool-source.js';
@@ -53,7 +59,10 @@ export interface McpCaller {
 }
 
 const forbidden = (message: string): Response =>
-  new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }), { status: 403, headers: { 'content-type': 'application/json' } });
+  new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }), {
+    status: 403,
+    headers: { 'content-type': 'application/json' },
+  });
 
 // -------------------------------------------------------------------------------------------------
 // the handler

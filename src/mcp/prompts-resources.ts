@@ -35,11 +35,16 @@ export const pageOf = <A>(items: ReadonlyArray<A>, cursor: unknown, size: number
   if (cursor !== undefined) {
     const text = typeof cursor === 'string' ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
     const n = text.startsWith(CURSOR_PREFIX) ? Number(text.slice(CURSOR_PREFIX.length)) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n < 0 || n > items.length) return { ok: false, message: `the cursor ${JSON.stringify(cursor)} is not one this server gave; list again without a cursor` };
+    if (!Number.isSafeInteger(n) || n < 0 || n > items.length)
+      return { ok: false, message: `the cursor ${JSON.stringify(cursor)} is not one this server gave; list again without a cursor` };
     start = n;
   }
   const end = start + size;
-  return { ok: true, items: items.slice(start, end), ...(end < items.length ? { nextCursor: Buffer.from(`${CURSOR_PREFIX}${end}`, 'utf8').toString('base64url') } : {}) };
+  return {
+    ok: true,
+    items: items.slice(start, end),
+    ...(end < items.length ? { nextCursor: Buffer.from(`${CURSOR_PREFIX}${end}`, 'utf8').toString('base64url') } : {}),
+  };
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -80,7 +85,13 @@ const schemaUri = (name: string): string => `${gramUri(name)}/schema.json`;
 export const resourceDefinitions = (tools: ReadonlyArray<BoundTool>): ReadonlyArray<JsonObject> =>
   tools.flatMap((b) => [
     { uri: gramUri(b.name), name: b.name, title: `${b.name} (gram)`, description: b.spec.description, mimeType: GRAM_MIME },
-    { uri: schemaUri(b.name), name: `${b.name}.schema.json`, title: `${b.name} (JSON Schema)`, description: `The JSON Schema of ${b.name}'s arguments and result`, mimeType: SCHEMA_MIME },
+    {
+      uri: schemaUri(b.name),
+      name: `${b.name}.schema.json`,
+      title: `${b.name} (JSON Schema)`,
+      description: `The JSON Schema of ${b.name}'s arguments and result`,
+      mimeType: SCHEMA_MIME,
+    },
   ]);
 
 /** The contents of a resource, or undefined when no served tool has that URI. */
@@ -88,7 +99,12 @@ export const readResource = (tools: ReadonlyArray<BoundTool>, uri: string): Json
   for (const b of tools) {
     if (uri === gramUri(b.name)) return { contents: [{ uri, mimeType: GRAM_MIME, text: printSpecifications({ tools: [b.spec] }) }] };
     if (uri === schemaUri(b.name)) {
-      const schema = { name: b.name, description: b.spec.description, inputSchema: b.spec.schema, ...(b.spec.outputSchema !== undefined ? { outputSchema: b.spec.outputSchema } : {}) };
+      const schema = {
+        name: b.name,
+        description: b.spec.description,
+        inputSchema: b.spec.schema,
+        ...(b.spec.outputSchema !== undefined ? { outputSchema: b.spec.outputSchema } : {}),
+      };
       return { contents: [{ uri, mimeType: SCHEMA_MIME, text: JSON.stringify(schema, null, 2) }] };
     }
   }

@@ -36,7 +36,6 @@ export type IsProtocolError = (e: unknown) => boolean;
 // constructor
 // -------------------------------------------------------------------------------------------------
 
-
 /**
  * The remote tool for one definition of the server's `tools/list`. With the definition's imported
  * specification it claims that specification's schemas (so it binds to it, and to a local
@@ -60,7 +59,11 @@ export const remoteTool = (
   const claimed = annotationsFromMcp(definition);
   const annotations: ToolAnnotations | undefined =
     grant !== undefined
-      ? { permissions: Object.freeze([...grant.permissions]), safetyLevel: grant.safetyLevel, ...(claimed?.approval === 'confirm' ? { approval: 'confirm' as const } : {}) }
+      ? {
+          permissions: Object.freeze([...grant.permissions]),
+          safetyLevel: grant.safetyLevel,
+          ...(claimed?.approval === 'confirm' ? { approval: 'confirm' as const } : {}),
+        }
       : claimed;
   const invoke = async (args: unknown, ctx: InvocationContext): Promise<unknown> => {
     let result: Readonly<Record<string, unknown>>;
@@ -70,7 +73,9 @@ export const remoteTool = (
       // a timeout or a cancellation: invoke reports it (TIMEOUT, CANCELLED)
       if (ctx.signal.aborted || e instanceof ToolFailure) throw e;
       if (isProtocolError(e)) throw new ToolFailure(McpCodes.PROTOCOL_ERROR, `the MCP server refused the call of "${mcpName}": ${messageOf(e)}`);
-      throw new ToolFailure(McpCodes.TRANSPORT_ERROR, `the call of "${mcpName}" did not reach the MCP server or got no answer: ${messageOf(e)}`, { retryable: true });
+      throw new ToolFailure(McpCodes.TRANSPORT_ERROR, `the call of "${mcpName}" did not reach the MCP server or got no answer: ${messageOf(e)}`, {
+        retryable: true,
+      });
     }
     return valueOf(result);
   };

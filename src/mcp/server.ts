@@ -104,7 +104,11 @@ export const mcpServerFactory = (source: McpToolSource, options: McpServeOptions
     if (!reported.has(tools)) {
       reported.add(tools);
       for (const d of s.diagnostics) {
-        options.onDiagnostic?.(d.severity === 'error' ? error(McpCodes.TOOL_NOT_SERVED, `a tool is left out of tools/list: ${d.message}`, { ...(d.hint !== undefined ? { hint: d.hint } : {}) }) : d);
+        options.onDiagnostic?.(
+          d.severity === 'error'
+            ? error(McpCodes.TOOL_NOT_SERVED, `a tool is left out of tools/list: ${d.message}`, { ...(d.hint !== undefined ? { hint: d.hint } : {}) })
+            : d,
+        );
       }
     }
     return s;
@@ -143,7 +147,10 @@ export const mcpServerFactory = (source: McpToolSource, options: McpServeOptions
     server.setRequestHandler('prompts/get', async (request) => {
       const agents = source.agents?.() ?? [];
       const agent = agents.find((a) => a.name === request.params.name);
-      if (agent === undefined) throw invalidParams(`unknown prompt "${request.params.name}"; the prompts of this server are: ${agents.length > 0 ? agents.map((a) => a.name).join(', ') : 'none'}`);
+      if (agent === undefined)
+        throw invalidParams(
+          `unknown prompt "${request.params.name}"; the prompts of this server are: ${agents.length > 0 ? agents.map((a) => a.name).join(', ') : 'none'}`,
+        );
       const task = request.params.arguments?.['task'];
       return promptMessages(agent, new Set(source.tools().map((b) => b.name)), typeof task === 'string' ? task : undefined) as never;
     });
@@ -154,7 +161,10 @@ export const mcpServerFactory = (source: McpToolSource, options: McpServeOptions
     server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [] }));
     server.setRequestHandler('resources/read', async (request) => {
       const r = readResource(source.tools(), request.params.uri);
-      if (r === undefined) throw new ProtocolError(-32002 as ProtocolErrorCode, `no resource ${request.params.uri}; list the resources to see what there is`, { uri: request.params.uri });
+      if (r === undefined)
+        throw new ProtocolError(-32002 as ProtocolErrorCode, `no resource ${request.params.uri}; list the resources to see what there is`, {
+          uri: request.params.uri,
+        });
       return r as never;
     });
     server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -178,17 +188,24 @@ export const mcpServerFactory = (source: McpToolSource, options: McpServeOptions
           : (l: Level, data: Record<string, unknown>): void => {
               if (LEVELS.indexOf(l) >= LEVELS.indexOf(threshold)) void ctx.mcpReq.log(l, data, 'gramkit').catch(() => {});
             };
-      const token = (request.params._meta as Record<string, unknown> | undefined)?.['progressToken'] ?? (ctx.mcpReq._meta as Record<string, unknown> | undefined)?.['progressToken'];
+      const token =
+        (request.params._meta as Record<string, unknown> | undefined)?.['progressToken'] ??
+        (ctx.mcpReq._meta as Record<string, unknown> | undefined)?.['progressToken'];
       const onProgress: ProgressReporter | undefined =
         typeof token === 'string' || typeof token === 'number'
           ? (done, total, message) =>
               void ctx.mcpReq
-                .notify({ method: 'notifications/progress', params: { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) } })
+                .notify({
+                  method: 'notifications/progress',
+                  params: { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) },
+                })
                 .catch(() => {})
           : undefined;
       // approvals: the client asks its user when it can (2025-era elicitation), else the server's approver
       const canElicit = ctx.mcpReq.envelope === undefined && server.getClientCapabilities()?.elicitation !== undefined;
-      const approver: Approver | undefined = canElicit ? elicitationApprover(((form, o) => ctx.mcpReq.elicitInput(form as never, o)) as Elicit) : options.approver;
+      const approver: Approver | undefined = canElicit
+        ? elicitationApprover(((form, o) => ctx.mcpReq.elicitInput(form as never, o)) as Elicit)
+        : options.approver;
       const args = request.params.arguments ?? {};
       // over stateless HTTP a cancellation reaches the call as the client closing its request
       const request_ = ctx.http?.req;
@@ -207,11 +224,23 @@ export const mcpServerFactory = (source: McpToolSource, options: McpServeOptions
               ...(scopes !== undefined ? { scopes: new Set(scopes) } : {}),
               ...(approver !== undefined ? { approver } : {}),
             })
-          : await (approver === options.approver ? invoker : serverInvoker({ ...options, ...(approver !== undefined ? { approver } : {}) }, lock))(bound, args, { ...callOptions, signalOf });
+          : await (approver === options.approver ? invoker : serverInvoker({ ...options, ...(approver !== undefined ? { approver } : {}) }, lock))(
+              bound,
+              args,
+              { ...callOptions, signalOf },
+            );
       if (log !== undefined) {
         const durationMs = Math.round(performance.now() - t0);
         if (result.ok) log('info', { event: 'result', tool: name, durationMs });
-        else log('warning', { event: 'failed', tool: name, code: result.error.code, reason: String(result.error.reason), message: result.error.message, durationMs });
+        else
+          log('warning', {
+            event: 'failed',
+            tool: name,
+            code: result.error.code,
+            reason: String(result.error.reason),
+            message: result.error.message,
+            durationMs,
+          });
       }
       return toMcpCallResult(result, s.structured.has(name)) as never;
     });

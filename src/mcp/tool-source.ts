@@ -51,8 +51,7 @@ export interface MutableToolSource extends McpToolSource {
 // constructors
 // -------------------------------------------------------------------------------------------------
 
-const listOf = (tools: BoundTools | ReadonlyArray<BoundTool>): ReadonlyArray<BoundTool> =>
-  Object.freeze([...(isBoundTools(tools) ? tools.tools : tools)]);
+const listOf = (tools: BoundTools | ReadonlyArray<BoundTool>): ReadonlyArray<BoundTool> => Object.freeze([...(isBoundTools(tools) ? tools.tools : tools)]);
 
 const isBoundTools = (v: BoundTools | ReadonlyArray<BoundTool>): v is BoundTools => !Array.isArray(v);
 

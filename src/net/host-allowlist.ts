@@ -243,7 +243,7 @@ function v4ToInt(a: string): number {
 
 const isPrivateV4 = (a: string): boolean => {
   const n = v4ToInt(a);
-  for (const [net, mask] of V4_RANGES) if (((n & mask) >>> 0) === net) return true;
+  for (const [net, mask] of V4_RANGES) if ((n & mask) >>> 0 === net) return true;
   return false;
 };
 
@@ -259,8 +259,7 @@ export const normalizeHostname = (hostname: string): string => {
   return h;
 };
 
-export const effectivePort = (url: URL): number =>
-  url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+export const effectivePort = (url: URL): number => (url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80);
 
 const formatHost = (host: string, port: string): string => {
   const h = isIP(host) === 6 ? `[${host}]` : host;

@@ -81,7 +81,8 @@ export const MODEL_RETRY: RetryPolicy = {
 export const retriesStatus = (policy: RetryPolicy, status: number): boolean => policy.retryOn.includes(status);
 
 /** Whether another attempt may follow attempt number `attempt` (from 1) of `method`. */
-export const mayRetry = (policy: RetryPolicy, attempt: number, method: string): boolean => attempt < policy.maxAttempts && policy.methods.includes(method.toUpperCase());
+export const mayRetry = (policy: RetryPolicy, attempt: number, method: string): boolean =>
+  attempt < policy.maxAttempts && policy.methods.includes(method.toUpperCase());
 
 /** The delay before attempt `attempt + 1`, after `attempt` failed (attempts count from 1). */
 export const backoffDelay = (policy: RetryPolicy, attempt: number, random: () => number = Math.random): number => {

@@ -140,8 +140,13 @@ const dispatchers = new Map<boolean, Promise<Agent>>();
  * `allowPrivateAddresses`). `safeFetch` uses one of these when no dispatcher is given; build your
  * own when you need other agent options.
  */
-export const safeDispatcher = (options: { readonly allowPrivateAddresses?: boolean; readonly agent?: Readonly<Record<string, unknown>> } = {}): Promise<HttpDispatcher> =>
-  safeAgent({ ...(options.allowPrivateAddresses !== undefined ? { allowPrivateAddresses: options.allowPrivateAddresses } : {}), ...(options.agent !== undefined ? { agent: options.agent as Agent.Options } : {}) });
+export const safeDispatcher = (
+  options: { readonly allowPrivateAddresses?: boolean; readonly agent?: Readonly<Record<string, unknown>> } = {},
+): Promise<HttpDispatcher> =>
+  safeAgent({
+    ...(options.allowPrivateAddresses !== undefined ? { allowPrivateAddresses: options.allowPrivateAddresses } : {}),
+    ...(options.agent !== undefined ? { agent: options.agent as Agent.Options } : {}),
+  });
 
 /** `safeDispatcher` with undici's own types, for this module. */
 const safeAgent = async (options: { readonly allowPrivateAddresses?: boolean; readonly agent?: Agent.Options }): Promise<Agent> => {
@@ -200,10 +205,13 @@ const fetchChecked = async (url: string, options: SafeFetchOptions): Promise<Res
   let timedOut = false;
   const timer =
     Number.isFinite(options.timeoutMs) && options.timeoutMs < 2 ** 31 - 1
-      ? setTimeout(() => {
-          timedOut = true;
-          controller.abort();
-        }, Math.max(0, options.timeoutMs))
+      ? setTimeout(
+          () => {
+            timedOut = true;
+            controller.abort();
+          },
+          Math.max(0, options.timeoutMs),
+        )
       : undefined;
   const stopListening = onAbort(options.signal, () => controller.abort());
 
@@ -265,10 +273,15 @@ const fetchChecked = async (url: string, options: SafeFetchOptions): Promise<Res
           return failure(NetCodes.INVALID_URL, `${origin(current)} redirected to an invalid URL`, false, { url: current, status: res.statusCode });
         }
         if (parsed.protocol === 'https:' && next.protocol === 'http:' && !options.allowInsecureRedirects)
-          return failure(NetCodes.INSECURE_REDIRECT, `${origin(current)} redirected from https to http (${origin(next.href)}), which would send the request unencrypted`, false, {
-            url: current,
-            status: res.statusCode,
-          });
+          return failure(
+            NetCodes.INSECURE_REDIRECT,
+            `${origin(current)} redirected from https to http (${origin(next.href)}), which would send the request unencrypted`,
+            false,
+            {
+              url: current,
+              status: res.statusCode,
+            },
+          );
         // method and body as the fetch standard says
         if (res.statusCode === 303 ? currentMethod !== 'HEAD' : (res.statusCode === 301 || res.statusCode === 302) && currentMethod === 'POST') {
           currentMethod = 'GET';
@@ -276,10 +289,15 @@ const fetchChecked = async (url: string, options: SafeFetchOptions): Promise<Res
           headers = withoutHeaders(headers, BODY_HEADERS);
         }
         if (next.origin !== parsed.origin && body !== undefined && options.sensitiveBody === true)
-          return failure(NetCodes.REDIRECT_REFUSED, `${origin(current)} redirected (${res.statusCode}) to ${origin(next.href)}, which would re-send a request body that holds a secret to another origin`, false, {
-            url: current,
-            status: res.statusCode,
-          });
+          return failure(
+            NetCodes.REDIRECT_REFUSED,
+            `${origin(current)} redirected (${res.statusCode}) to ${origin(next.href)}, which would re-send a request body that holds a secret to another origin`,
+            false,
+            {
+              url: current,
+              status: res.statusCode,
+            },
+          );
         if (next.origin !== parsed.origin) headers = withoutHeaders(headers, [...ALWAYS_SENSITIVE, ...(options.sensitiveHeaders ?? [])]);
         current = next.href;
         redirects.push(current);
@@ -419,7 +437,10 @@ const requestFailure = (e: unknown, url: string): Err<FetchError> => {
     case 'ECONNREFUSED':
       return failure(NetCodes.NETWORK_ERROR, `${where} refused the connection`, true, { url, cause: code });
     default:
-      return failure(NetCodes.NETWORK_ERROR, `the request to ${where} failed: ${errorMessage(e)}`, true, { url, ...(code !== undefined ? { cause: code } : {}) });
+      return failure(NetCodes.NETWORK_ERROR, `the request to ${where} failed: ${errorMessage(e)}`, true, {
+        url,
+        ...(code !== undefined ? { cause: code } : {}),
+      });
   }
 };
 

@@ -91,7 +91,9 @@ export type ApprovalEvent = ApprovalRequestedEvent | ApprovalDecidedEvent;
 export const APPROVAL_EVENT_TYPES: ReadonlyArray<ApprovalEvent['type']> = ['approval_requested', 'approval_decided'];
 
 /** Why `decide` did nothing: no such approval, or it already ended (`outcome` says how). */
-export type DecideError = { readonly kind: 'unknown'; readonly id: string } | { readonly kind: 'ended'; readonly id: string; readonly outcome: ApprovalOutcome };
+export type DecideError =
+  | { readonly kind: 'unknown'; readonly id: string }
+  | { readonly kind: 'ended'; readonly id: string; readonly outcome: ApprovalOutcome };
 
 export interface ApprovalQueueOptions {
   /** How long a call waits before it is refused, in ms (default 5 minutes). */
@@ -153,7 +155,14 @@ export const approvalQueue = (options: ApprovalQueueOptions = {}): ApprovalQueue
       }
     }
   };
-  const base = (a: PendingApproval) => ({ id: callId(), at: new Date(now()).toISOString(), approvalId: a.id, stepId: a.stepId, tool: a.tool, caller: a.caller });
+  const base = (a: PendingApproval) => ({
+    id: callId(),
+    at: new Date(now()).toISOString(),
+    approvalId: a.id,
+    stepId: a.stepId,
+    tool: a.tool,
+    caller: a.caller,
+  });
   const forget = (id: string, outcome: ApprovalOutcome): void => {
     ended.set(id, outcome);
     if (ended.size > remember) ended.delete(ended.keys().next().value as string);
@@ -184,7 +193,13 @@ export const approvalQueue = (options: ApprovalQueueOptions = {}): ApprovalQueue
         cancelTimer();
         stopListening();
         forget(approval.id, outcome);
-        emit({ ...base(approval), type: 'approval_decided', outcome, argsChanged: response.modifiedArgs !== undefined, ...(response.message !== undefined ? { message: response.message } : {}) });
+        emit({
+          ...base(approval),
+          type: 'approval_decided',
+          outcome,
+          argsChanged: response.modifiedArgs !== undefined,
+          ...(response.message !== undefined ? { message: response.message } : {}),
+        });
         resolve(response);
       };
       waiting.set(approval.id, { approval, finish });
@@ -201,7 +216,11 @@ export const approvalQueue = (options: ApprovalQueueOptions = {}): ApprovalQueue
       return err(outcome !== undefined ? { kind: 'ended', id, outcome } : { kind: 'unknown', id });
     }
     const response: ApprovalResponse = decision.approved
-      ? { approved: true, ...(decision.modifiedArgs !== undefined ? { modifiedArgs: decision.modifiedArgs } : {}), ...(decision.message !== undefined ? { message: decision.message } : {}) }
+      ? {
+          approved: true,
+          ...(decision.modifiedArgs !== undefined ? { modifiedArgs: decision.modifiedArgs } : {}),
+          ...(decision.message !== undefined ? { message: decision.message } : {}),
+        }
       : { approved: false, message: decision.message !== undefined && decision.message !== '' ? decision.message : 'a person refused the call' };
     w.finish(decision.approved ? 'approved' : 'denied', response);
     return ok(w.approval);

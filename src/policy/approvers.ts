@@ -91,7 +91,9 @@ export const terminalApprover = (options: TerminalApproverOptions): TerminalAppr
   };
 
   const approver = (request: ApprovalRequest, opts?: { readonly signal?: AbortSignal }): Promise<ApprovalResponse> => {
-    const next = queue.then(() => askOne(request, opts?.signal)).catch((e: unknown) => ({ approved: false, message: `asking failed: ${e instanceof Error ? e.message : String(e)}` }));
+    const next = queue
+      .then(() => askOne(request, opts?.signal))
+      .catch((e: unknown) => ({ approved: false, message: `asking failed: ${e instanceof Error ? e.message : String(e)}` }));
     queue = next;
     return next;
   };

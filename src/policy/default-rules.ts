@@ -28,7 +28,29 @@ import { normalizeForMatch, readsCommandsAndPaths, ruleEngine, type Rule, type R
 // path classes
 // -------------------------------------------------------------------------------------------------
 
-const TOP_LEVEL = ['bin', 'boot', 'dev', 'etc', 'home', 'lib', 'lib32', 'lib64', 'libx32', 'media', 'mnt', 'opt', 'proc', 'root', 'run', 'sbin', 'snap', 'srv', 'sys', 'usr', 'var'];
+const TOP_LEVEL = [
+  'bin',
+  'boot',
+  'dev',
+  'etc',
+  'home',
+  'lib',
+  'lib32',
+  'lib64',
+  'libx32',
+  'media',
+  'mnt',
+  'opt',
+  'proc',
+  'root',
+  'run',
+  'sbin',
+  'snap',
+  'srv',
+  'sys',
+  'usr',
+  'var',
+];
 
 /**
  * Whether a word names the root, a home directory, a top-level system directory or a directory
@@ -79,12 +101,22 @@ const SENSITIVE: ReadonlyArray<{ re: RegExp; what: string }> = [
  */
 const SENSITIVE_CONTENT: ReadonlyArray<{ test: (text: string) => boolean; what: string }> = [
   { test: (t) => /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/.test(t), what: 'a private key' },
-  { test: (t) => /aws_secret_access_key[ \t]*[=:][ \t]*["']?[A-Za-z0-9/+]{40}/i.test(t) || /aws_access_key_id[ \t]*[=:][ \t]*["']?(?:AKIA|ASIA)[A-Z0-9]{16}/i.test(t), what: 'AWS credentials' },
   {
-    test: (t) => /^kind:[ \t]*"?Config"?[ \t]*\r?$/m.test(t) && /^users:/m.test(t) && /(?:client-key-data|token|password|client-certificate-data|auth-provider|exec):/.test(t),
+    test: (t) =>
+      /aws_secret_access_key[ \t]*[=:][ \t]*["']?[A-Za-z0-9/+]{40}/i.test(t) || /aws_access_key_id[ \t]*[=:][ \t]*["']?(?:AKIA|ASIA)[A-Z0-9]{16}/i.test(t),
+    what: 'AWS credentials',
+  },
+  {
+    test: (t) =>
+      /^kind:[ \t]*"?Config"?[ \t]*\r?$/m.test(t) &&
+      /^users:/m.test(t) &&
+      /(?:client-key-data|token|password|client-certificate-data|auth-provider|exec):/.test(t),
     what: 'Kubernetes credentials (a kubeconfig)',
   },
-  { test: (t) => /"auths"[ \t\r\n]*:[ \t\r\n]*\{/.test(t) && /"(?:auth|identitytoken|password)"[ \t\r\n]*:[ \t\r\n]*"[^"]{4,}"/.test(t), what: 'Docker registry credentials' },
+  {
+    test: (t) => /"auths"[ \t\r\n]*:[ \t\r\n]*\{/.test(t) && /"(?:auth|identitytoken|password)"[ \t\r\n]*:[ \t\r\n]*"[^"]{4,}"/.test(t),
+    what: 'Docker registry credentials',
+  },
   {
     test: (t) =>
       /^[ \t]*machine[ \t]+[^ \t\r\n]+[ \t]+(?:login[ \t]+[^ \t\r\n]+[ \t]+)?password[ \t]+[^ \t\r\n]/m.test(t) ||
@@ -134,7 +166,15 @@ const split = (args: ReadonlyArray<string>): { options: string[]; operands: stri
 
 const COPY = optionSpec(
   { t: 'target-directory', S: 'suffix', m: 'mode', o: 'owner', g: 'group' },
-  { 'target-directory': 'required', suffix: 'required', mode: 'required', owner: 'required', group: 'required', backup: 'optional', 'no-target-directory': 'none' },
+  {
+    'target-directory': 'required',
+    suffix: 'required',
+    mode: 'required',
+    owner: 'required',
+    group: 'required',
+    backup: 'optional',
+    'no-target-directory': 'none',
+  },
 );
 
 /** Where a command writes: redirection targets, and the destination arguments of writing programs (relative to its directory). */
@@ -164,7 +204,8 @@ const writeTargets = (v: CommandView): string[] => {
       break;
     case 'sed':
     case 'perl':
-      if (options.some((o) => o === '-i' || o.startsWith('-i') || o.startsWith('--in-p') || (o[1] !== '-' && o.slice(1).includes('i')))) out.push(...operands.slice(1));
+      if (options.some((o) => o === '-i' || o.startsWith('-i') || o.startsWith('--in-p') || (o[1] !== '-' && o.slice(1).includes('i'))))
+        out.push(...operands.slice(1));
       break;
     default:
       break;
@@ -200,7 +241,18 @@ const commandRule = (name: string, description: string, check: (v: CommandView, 
 
 const RM = optionSpec(
   { f: 'force', i: 'i', I: 'I', r: 'recursive', R: 'recursive', d: 'dir', v: 'verbose' },
-  { force: 'none', interactive: 'optional', 'one-file-system': 'none', 'no-preserve-root': 'none', 'preserve-root': 'optional', recursive: 'none', dir: 'none', verbose: 'none', help: 'none', version: 'none' },
+  {
+    force: 'none',
+    interactive: 'optional',
+    'one-file-system': 'none',
+    'no-preserve-root': 'none',
+    'preserve-root': 'optional',
+    recursive: 'none',
+    dir: 'none',
+    verbose: 'none',
+    help: 'none',
+    version: 'none',
+  },
 );
 
 /** find's options before its starting points: `-H`, `-L`, `-P`, `-D opts`, `-Olevel`. */
@@ -230,10 +282,13 @@ export const noRecursiveDeleteOfRoot: Rule = commandRule(
       const p = getopt(RM, v.args);
       if (hasOption(p, 'no-preserve-root')) return `\`${shown(v)}\` disables rm's protection of /`;
       const target = p.operands.find((o) => isCriticalPath(resolveIn(v, o)));
-      if (hasOption(p, 'recursive') && target !== undefined) return `\`${shown(v)}\` would delete ${JSON.stringify(resolveIn(v, target))} recursively; delete specific paths inside the workspace instead`;
+      if (hasOption(p, 'recursive') && target !== undefined)
+        return `\`${shown(v)}\` would delete ${JSON.stringify(resolveIn(v, target))} recursively; delete specific paths inside the workspace instead`;
     }
     if (v.name === 'find') {
-      const deletes = v.args.includes('-delete') || v.args.some((a, i) => (a === '-exec' || a === '-execdir' || a === '-ok' || a === '-okdir') && /(^|\/)(rm|shred|unlink)$/.test(v.args[i + 1] ?? ''));
+      const deletes =
+        v.args.includes('-delete') ||
+        v.args.some((a, i) => (a === '-exec' || a === '-execdir' || a === '-ok' || a === '-okdir') && /(^|\/)(rm|shred|unlink)$/.test(v.args[i + 1] ?? ''));
       const target = findStarts(v.args).find((o) => isCriticalPath(resolveIn(v, o)));
       if (deletes && target !== undefined) return `\`${shown(v)}\` would delete files under ${JSON.stringify(resolveIn(v, target))}`;
     }
@@ -244,7 +299,8 @@ export const noRecursiveDeleteOfRoot: Rule = commandRule(
       const deletes = options.some((o) => o.startsWith('--del'));
       const removesSources = options.some((o) => o.length > 10 && '--remove-source-files'.startsWith(o.split('=')[0] as string));
       const destination = operands[operands.length - 1];
-      if (deletes && destination !== undefined && isCriticalPath(resolveIn(v, destination))) return `\`${shown(v)}\` would delete files under ${JSON.stringify(resolveIn(v, destination))}`;
+      if (deletes && destination !== undefined && isCriticalPath(resolveIn(v, destination)))
+        return `\`${shown(v)}\` would delete files under ${JSON.stringify(resolveIn(v, destination))}`;
       const source = removesSources ? operands.slice(0, -1).find((o) => isCriticalPath(resolveIn(v, o))) : undefined;
       if (source !== undefined) return `\`${shown(v)}\` would delete the files of ${JSON.stringify(resolveIn(v, source))}`;
     }
@@ -255,7 +311,8 @@ export const noRecursiveDeleteOfRoot: Rule = commandRule(
 export const noFilesystemFormat: Rule = commandRule(
   'no-filesystem-format',
   'blocks creating or wiping file systems (mkfs, mke2fs, mkswap, wipefs, blkdiscard)',
-  (v) => (/^(mkfs(\..+)?|mke2fs|mkswap|wipefs|mkdosfs|mkntfs|mkfs\.[a-z0-9]+|blkdiscard)$/.test(v.name) ? `\`${shown(v)}\` formats or wipes a device` : undefined),
+  (v) =>
+    /^(mkfs(\..+)?|mke2fs|mkswap|wipefs|mkdosfs|mkntfs|mkfs\.[a-z0-9]+|blkdiscard)$/.test(v.name) ? `\`${shown(v)}\` formats or wipes a device` : undefined,
 );
 
 export const noRawDeviceWrite: Rule = commandRule(
@@ -297,7 +354,9 @@ const hasForkBomb = (all: ReadonlyArray<CommandView>): boolean => {
 const isForkLoop = (code: string): boolean => {
   let compact = '';
   for (const ch of code) if (ch !== ' ' && ch !== '\t' && ch !== '\n' && ch !== '\r') compact += ch;
-  return compact.includes('forkwhilefork') || compact.includes('fork()whilefork') || compact.includes('whileTrue:os.fork()') || compact.includes('while1:os.fork()');
+  return (
+    compact.includes('forkwhilefork') || compact.includes('fork()whilefork') || compact.includes('whileTrue:os.fork()') || compact.includes('while1:os.fork()')
+  );
 };
 
 /** Whether a shell text holds a fork bomb (see `noForkBomb`). */
@@ -306,15 +365,74 @@ export const isForkBomb = (text: string): boolean => hasForkBomb(commandViews(te
 const CHMOD_LIKE = {
   chmod: optionSpec(
     { c: 'changes', f: 'silent', v: 'verbose', R: 'recursive' },
-    { changes: 'none', silent: 'none', quiet: 'none', verbose: 'none', 'no-preserve-root': 'none', 'preserve-root': 'none', reference: 'required', recursive: 'none', help: 'none', version: 'none' },
+    {
+      changes: 'none',
+      silent: 'none',
+      quiet: 'none',
+      verbose: 'none',
+      'no-preserve-root': 'none',
+      'preserve-root': 'none',
+      reference: 'required',
+      recursive: 'none',
+      help: 'none',
+      version: 'none',
+    },
   ),
   chown: optionSpec(
     { c: 'changes', f: 'silent', v: 'verbose', R: 'recursive', h: 'no-dereference', H: 'H', L: 'L', P: 'P' },
-    { changes: 'none', dereference: 'none', 'no-dereference': 'none', from: 'required', silent: 'none', quiet: 'none', verbose: 'none', 'no-preserve-root': 'none', 'preserve-root': 'none', reference: 'required', recursive: 'none', help: 'none', version: 'none' },
+    {
+      changes: 'none',
+      dereference: 'none',
+      'no-dereference': 'none',
+      from: 'required',
+      silent: 'none',
+      quiet: 'none',
+      verbose: 'none',
+      'no-preserve-root': 'none',
+      'preserve-root': 'none',
+      reference: 'required',
+      recursive: 'none',
+      help: 'none',
+      version: 'none',
+    },
   ),
   setfacl: optionSpec(
-    { m: ['modify', 'required'], M: ['modify-file', 'required'], x: ['remove', 'required'], X: ['remove-file', 'required'], b: 'remove-all', k: 'remove-default', n: 'no-mask', d: 'default', R: 'recursive', L: 'logical', P: 'physical', s: ['set', 'required'], S: ['set-file', 'required'], v: 'version', h: 'help' },
-    { modify: 'required', 'modify-file': 'required', remove: 'required', 'remove-file': 'required', 'remove-all': 'none', 'remove-default': 'none', 'no-mask': 'none', default: 'none', recursive: 'none', logical: 'none', physical: 'none', set: 'required', 'set-file': 'required', restore: 'required', test: 'none', mask: 'none', 'skip-base': 'none' },
+    {
+      m: ['modify', 'required'],
+      M: ['modify-file', 'required'],
+      x: ['remove', 'required'],
+      X: ['remove-file', 'required'],
+      b: 'remove-all',
+      k: 'remove-default',
+      n: 'no-mask',
+      d: 'default',
+      R: 'recursive',
+      L: 'logical',
+      P: 'physical',
+      s: ['set', 'required'],
+      S: ['set-file', 'required'],
+      v: 'version',
+      h: 'help',
+    },
+    {
+      modify: 'required',
+      'modify-file': 'required',
+      remove: 'required',
+      'remove-file': 'required',
+      'remove-all': 'none',
+      'remove-default': 'none',
+      'no-mask': 'none',
+      default: 'none',
+      recursive: 'none',
+      logical: 'none',
+      physical: 'none',
+      set: 'required',
+      'set-file': 'required',
+      restore: 'required',
+      test: 'none',
+      mask: 'none',
+      'skip-base': 'none',
+    },
   ),
 } as const;
 
@@ -337,10 +455,15 @@ export const noRecursivePermissionChangeOfRoot: Rule = commandRule(
     if (v.name !== 'chmod' && v.name !== 'chown' && v.name !== 'chgrp' && v.name !== 'setfacl') return undefined;
     const spec = v.name === 'chgrp' ? CHMOD_LIKE.chown : CHMOD_LIKE[v.name];
     // chmod's mode options (`-w`) are not options to getopt's reading here: leave them out
-    const args = v.name === 'chmod' ? v.args.filter((a) => !(a.length > 1 && a[0] === '-' && a[1] !== '-' && [...a.slice(1)].every((c) => MODE_LETTERS.includes(c) || c === '-'))) : v.args;
+    const args =
+      v.name === 'chmod'
+        ? v.args.filter((a) => !(a.length > 1 && a[0] === '-' && a[1] !== '-' && [...a.slice(1)].every((c) => MODE_LETTERS.includes(c) || c === '-')))
+        : v.args;
     const p = getopt(spec, args);
     const recursive = hasOption(p, 'recursive') || (v.name === 'chmod' && v.args.some((a) => a.length > 1 && a[0] === '-' && a[1] !== '-' && a.includes('R')));
-    const target = changedFiles(v, p).map((t) => resolveIn(v, t)).find(isCriticalPath);
+    const target = changedFiles(v, p)
+      .map((t) => resolveIn(v, t))
+      .find(isCriticalPath);
     if (target === undefined) return undefined;
     if (recursive) return `\`${shown(v)}\` would change ${JSON.stringify(target)} and everything under it`;
     const n = normalizeForMatch(target);
@@ -355,13 +478,15 @@ export const noSystemShutdown: Rule = commandRule(
   (v) => {
     if (/^(shutdown|reboot|halt|poweroff)$/.test(v.name)) return `\`${shown(v)}\` stops the machine`;
     if (v.name === 'killall5') return `\`${shown(v)}\` signals every process`;
-    if (writeTargets(v).some((t) => normalizeForMatch(t) === '/proc/sysrq-trigger')) return `\`${shown(v)}\` writes /proc/sysrq-trigger (reboots, crashes or kills at the kernel's level)`;
+    if (writeTargets(v).some((t) => normalizeForMatch(t) === '/proc/sysrq-trigger'))
+      return `\`${shown(v)}\` writes /proc/sysrq-trigger (reboots, crashes or kills at the kernel's level)`;
     if (v.name === 'pkill' || (v.name === 'killall' && v.args.some((a) => a === '-r' || a === '--regexp' || (/^-[a-zA-Z]+$/.test(a) && a.includes('r'))))) {
       const pattern = killPattern(v);
       if (pattern !== undefined && matchesEveryProcess(pattern)) return `\`${shown(v)}\` matches every process (pattern ${JSON.stringify(pattern)})`;
     }
     if ((v.name === 'init' || v.name === 'telinit') && /^[06sS]$/.test(v.args[0] ?? '')) return `\`${shown(v)}\` stops the machine`;
-    if (v.name === 'systemctl' && v.args.some((a) => /^(poweroff|reboot|halt|kexec|suspend|hibernate|emergency|rescue)$/.test(a))) return `\`${shown(v)}\` stops the machine`;
+    if (v.name === 'systemctl' && v.args.some((a) => /^(poweroff|reboot|halt|kexec|suspend|hibernate|emergency|rescue)$/.test(a)))
+      return `\`${shown(v)}\` stops the machine`;
     if (v.name === 'kill' || v.name === 'pkill' || v.name === 'killall') {
       if (v.name === 'kill') {
         let i = 0;
@@ -378,8 +503,65 @@ export const noSystemShutdown: Rule = commandRule(
 );
 
 const PKILL = optionSpec(
-  { f: 'full', x: 'exact', n: 'newest', o: 'oldest', c: 'count', e: 'echo', i: 'ignore-case', v: 'inverse', g: ['pgroup', 'required'], G: ['group', 'required'], P: ['parent', 'required'], s: ['session', 'required'], t: ['terminal', 'required'], u: ['euid', 'required'], U: ['uid', 'required'], F: ['pidfile', 'required'], O: ['older', 'required'], r: ['regexp', 'required'], I: 'interactive', q: 'quiet', w: 'wait', y: ['younger-than', 'required'], Z: ['context', 'required'], l: 'list-name', a: 'list-full' },
-  { full: 'none', exact: 'none', newest: 'none', oldest: 'none', count: 'none', echo: 'none', 'ignore-case': 'none', inverse: 'none', pgroup: 'required', group: 'required', parent: 'required', session: 'required', terminal: 'required', euid: 'required', uid: 'required', pidfile: 'required', older: 'required', signal: 'required', ns: 'required', nslist: 'required', regexp: 'required', interactive: 'none', quiet: 'none', wait: 'none', 'user': 'required', 'older-than': 'required', 'younger-than': 'required', 'process-group': 'none', verbose: 'none', context: 'required' },
+  {
+    f: 'full',
+    x: 'exact',
+    n: 'newest',
+    o: 'oldest',
+    c: 'count',
+    e: 'echo',
+    i: 'ignore-case',
+    v: 'inverse',
+    g: ['pgroup', 'required'],
+    G: ['group', 'required'],
+    P: ['parent', 'required'],
+    s: ['session', 'required'],
+    t: ['terminal', 'required'],
+    u: ['euid', 'required'],
+    U: ['uid', 'required'],
+    F: ['pidfile', 'required'],
+    O: ['older', 'required'],
+    r: ['regexp', 'required'],
+    I: 'interactive',
+    q: 'quiet',
+    w: 'wait',
+    y: ['younger-than', 'required'],
+    Z: ['context', 'required'],
+    l: 'list-name',
+    a: 'list-full',
+  },
+  {
+    full: 'none',
+    exact: 'none',
+    newest: 'none',
+    oldest: 'none',
+    count: 'none',
+    echo: 'none',
+    'ignore-case': 'none',
+    inverse: 'none',
+    pgroup: 'required',
+    group: 'required',
+    parent: 'required',
+    session: 'required',
+    terminal: 'required',
+    euid: 'required',
+    uid: 'required',
+    pidfile: 'required',
+    older: 'required',
+    signal: 'required',
+    ns: 'required',
+    nslist: 'required',
+    regexp: 'required',
+    interactive: 'none',
+    quiet: 'none',
+    wait: 'none',
+    user: 'required',
+    'older-than': 'required',
+    'younger-than': 'required',
+    'process-group': 'none',
+    verbose: 'none',
+    context: 'required',
+  },
 );
 
 /** The pattern of a `pkill` (its first operand) or `killall -r` call (its regular expression). */
@@ -411,7 +593,7 @@ export const noRemoteScriptExecution: Rule = {
       const feeder = all.find((u) => u.pipeline === v.pipeline && u.pipePosition < v.pipePosition && DOWNLOADERS.has(u.name));
       if (feeder !== undefined) return `\`${shown(feeder)} | ${shown(v)}\` runs a script downloaded from the network; download it to a file and read it first`;
       // a download in a substitution of this interpreter's words, or of the script it was given
-      const inner = all.find((u) => DOWNLOADERS.has(u.name) && (isBelow(u, v)));
+      const inner = all.find((u) => DOWNLOADERS.has(u.name) && isBelow(u, v));
       if (inner !== undefined) return `\`${shown(v)}\` runs the output of \`${shown(inner)}\`, a script downloaded from the network`;
     }
     return undefined;
@@ -425,7 +607,8 @@ const isBelow = (u: CommandView, v: CommandView): boolean => {
 
 export const noSensitiveFiles: Rule = {
   name: 'no-sensitive-files',
-  description: 'blocks reading or writing credentials and keys (~/.ssh, ~/.gnupg, /etc/shadow, /etc/sudoers, cloud credentials, /proc/*/environ), and files that hold them by their content (private keys, AWS credentials, kubeconfigs, Docker auths, netrc, password hashes)',
+  description:
+    'blocks reading or writing credentials and keys (~/.ssh, ~/.gnupg, /etc/shadow, /etc/sudoers, cloud credentials, /proc/*/environ), and files that hold them by their content (private keys, AWS credentials, kubeconfigs, Docker auths, netrc, password hashes)',
   check: (input) => {
     for (const p of input.paths) {
       const what = sensitivePath(p.path);
@@ -451,10 +634,15 @@ export const noAccountChanges: Rule = {
   description: 'blocks writing /etc/passwd, /etc/group, /etc/shadow, /etc/sudoers and the account tools (useradd, usermod, passwd, visudo, ...)',
   check: (input) => {
     for (const p of input.paths) {
-      if (p.access === 'write' && ACCOUNT_FILES.test(normalizeForMatch(p.path))) return `argument "${p.argument}" would change the system's accounts (${p.path})`;
+      if (p.access === 'write' && ACCOUNT_FILES.test(normalizeForMatch(p.path)))
+        return `argument "${p.argument}" would change the system's accounts (${p.path})`;
     }
     for (const v of views(input)) {
-      if (/^(useradd|userdel|usermod|groupadd|groupdel|groupmod|adduser|deluser|addgroup|delgroup|chpasswd|chgpasswd|passwd|gpasswd|visudo|vipw|vigr|newusers|chsh|chfn)$/.test(v.name)) {
+      if (
+        /^(useradd|userdel|usermod|groupadd|groupdel|groupmod|adduser|deluser|addgroup|delgroup|chpasswd|chgpasswd|passwd|gpasswd|visudo|vipw|vigr|newusers|chsh|chfn)$/.test(
+          v.name,
+        )
+      ) {
         return `\`${shown(v)}\` changes the system's accounts`;
       }
       const t = writeTargets(v).find((w) => ACCOUNT_FILES.test(normalizeForMatch(w)));

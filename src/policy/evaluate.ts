@@ -31,7 +31,12 @@ export const evaluateStaticPolicies = (policies: Policies, call: PolicyCall): Po
   }
   if (policies.rules !== undefined) {
     const violations = checkRules(policies.rules, call.tool, call.args);
-    if (violations.length > 0) return policyDeny(describeViolations(call.tool, violations), 'rules', violations.map((v) => v.rule));
+    if (violations.length > 0)
+      return policyDeny(
+        describeViolations(call.tool, violations),
+        'rules',
+        violations.map((v) => v.rule),
+      );
   }
   return policyAllow;
 };

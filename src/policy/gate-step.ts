@@ -28,7 +28,8 @@ export const gateStep =
     const annotations = call.tool.tool.annotations;
     const o = call.options;
     // a signal made on first need (an MCP request's) is made here only when a person or an approval check may wait on it
-    const signal = o.signal ?? (o.signalOf !== undefined && approvalRequirement(options.policies.approvals, call.name, annotations) !== 'auto' ? o.signalOf() : undefined);
+    const signal =
+      o.signal ?? (o.signalOf !== undefined && approvalRequirement(options.policies.approvals, call.name, annotations) !== 'auto' ? o.signalOf() : undefined);
     // one shape for every call (absent fields are undefined, which the gate reads as absent): no spread per field
     const judged = judgeCall(
       {

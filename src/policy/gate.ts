@@ -104,7 +104,14 @@ export const passGate = async (call: GateCall, options: GateOptions): Promise<Ga
 export const judgeCall = (call: GateCall, options: GateOptions): GateOutcome | Promise<GateOutcome> => {
   try {
     // one shape for every call (an absent field is undefined); a fresh step id only for a call put to a person
-    const policyCall: PolicyCall = { tool: call.tool, args: call.args, annotations: call.annotations, stepId: call.stepId, context: call.context, signal: call.signal };
+    const policyCall: PolicyCall = {
+      tool: call.tool,
+      args: call.args,
+      annotations: call.annotations,
+      stepId: call.stepId,
+      context: call.context,
+      signal: call.signal,
+    };
     const decided = decidePolicies(options.policies, policyCall);
     if (decided instanceof Promise) return decided.then((d) => decide(call, options, policyCall, d)).catch((e: unknown) => gateFailure(call.args, e));
     return decide(call, options, policyCall, decided);
@@ -135,7 +142,9 @@ const askPerson = async (call: GateCall, options: GateOptions, policyCall: Polic
     if (options.approver === undefined) {
       return {
         args,
-        refused: fail(PolicyCodes.APPROVAL_REQUIRED, `${reason}; this run has no approver, so the call was not made`, { details: { source: 'approval', approvalNeeded: true } }),
+        refused: fail(PolicyCodes.APPROVAL_REQUIRED, `${reason}; this run has no approver, so the call was not made`, {
+          details: { source: 'approval', approvalNeeded: true },
+        }),
         approval: { reason, approved: false, message: 'no approver' },
       };
     }
@@ -144,7 +153,13 @@ const askPerson = async (call: GateCall, options: GateOptions, policyCall: Polic
     const response = await (call.pause !== undefined ? call.pause(asking) : asking());
     const approval: GateApproval = { reason, approved: response.approved, ...(response.message !== undefined ? { message: response.message } : {}) };
     if (!response.approved) {
-      return { args, refused: fail(PolicyCodes.DENIED, `${call.tool} was not approved${response.message !== undefined ? `: ${response.message}` : ''}`, { details: { source: 'approval' } }), approval };
+      return {
+        args,
+        refused: fail(PolicyCodes.DENIED, `${call.tool} was not approved${response.message !== undefined ? `: ${response.message}` : ''}`, {
+          details: { source: 'approval' },
+        }),
+        approval,
+      };
     }
     if (response.modifiedArgs === undefined) return { args, approval };
     return changedArguments(call, options, policyCall, response.modifiedArgs, { ...approval, requestedArgs: args });
@@ -167,7 +182,11 @@ const changedArguments = (call: GateCall, options: GateOptions, policyCall: Poli
   tell(options.onDecision, { ...policyCall, args: checked.value }, again);
   if (again.kind === 'deny') {
     const denied = deniedResult(again);
-    return { args: checked.value, refused: fail(PolicyCodes.DENIED, `the changed arguments are refused: ${again.reason}`, { details: denied.error.details }), approval };
+    return {
+      args: checked.value,
+      refused: fail(PolicyCodes.DENIED, `the changed arguments are refused: ${again.reason}`, { details: denied.error.details }),
+      approval,
+    };
   }
   return { args: checked.value, approval };
 };
@@ -222,7 +241,9 @@ const withDefaults = (schema: JsonSchema | undefined, args: unknown): Result<unk
   if (isLeft(compiled)) return fail(ToolCodes.INVALID_SCHEMA, `the changed arguments cannot be checked: ${compiled.left.message}`);
   const value = compiled.right.applyDefaults(args);
   if (!compiled.right.check(value)) {
-    return fail(ToolCodes.INVALID_ARGUMENTS, `the changed arguments are invalid: ${formatIssues(compiled.right.issues(value))}`, { details: { issues: compiled.right.issues(value) } });
+    return fail(ToolCodes.INVALID_ARGUMENTS, `the changed arguments are invalid: ${formatIssues(compiled.right.issues(value))}`, {
+      details: { issues: compiled.right.issues(value) },
+    });
   }
   return ok(value);
 };

@@ -154,7 +154,10 @@ export interface ForbiddenPatternsOptions {
 
 /** A rule that blocks calls mentioning any of `patterns` (a `SafetyRule(name, forbidden_patterns)`). */
 export const forbiddenPatternsRule = (options: ForbiddenPatternsOptions): Rule => {
-  const tests = options.patterns.map((p) => ({ shown: typeof p === 'string' ? JSON.stringify(p) : String(p), re: typeof p === 'string' ? wordPattern(p) : userPattern(options.name, p) }));
+  const tests = options.patterns.map((p) => ({
+    shown: typeof p === 'string' ? JSON.stringify(p) : String(p),
+    re: typeof p === 'string' ? wordPattern(p) : userPattern(options.name, p),
+  }));
   return {
     name: options.name,
     description: options.description ?? `blocks calls that mention ${tests.map((t) => t.shown).join(', ')}`,
@@ -208,7 +211,9 @@ export const forbiddenPathsRule = (options: ForbiddenPathsOptions): Rule => {
         for (const v of c.views) {
           const candidates = [
             ...(options.access === 'write' ? [] : v.args.map((a) => ({ a, access: 'read' as const }))),
-            ...v.redirects.filter((r) => options.access !== 'read' || r.op.startsWith('<')).map((r) => ({ a: r.target, access: r.op.startsWith('<') ? ('read' as const) : ('write' as const) })),
+            ...v.redirects
+              .filter((r) => options.access !== 'read' || r.op.startsWith('<'))
+              .map((r) => ({ a: r.target, access: r.op.startsWith('<') ? ('read' as const) : ('write' as const) })),
           ];
           for (const { a } of candidates) {
             const g = hit(a.includes('=') && !a.startsWith('/') ? a.slice(a.indexOf('=') + 1) : a);
@@ -304,7 +309,12 @@ export const checkRules = (engine: RuleEngine, tool: string, args: unknown): Rea
   const input = ruleInput(engine, tool, args);
   const long = input.commands.find((c) => c.text.length > MAX_COMMAND_LENGTH);
   if (long !== undefined)
-    return [{ rule: 'command-too-long', reason: `argument "${long.argument}" holds ${long.text.length} characters of shell, more than the ${MAX_COMMAND_LENGTH} the rules read; split it or write a script file` }];
+    return [
+      {
+        rule: 'command-too-long',
+        reason: `argument "${long.argument}" holds ${long.text.length} characters of shell, more than the ${MAX_COMMAND_LENGTH} the rules read; split it or write a script file`,
+      },
+    ];
   const rules = input.commands.length === 0 && input.paths.length === 0 ? rulesReadingArguments(applicable) : applicable;
   return rules.length === 0 ? [] : runRules(rules, input, 'call');
 };

@@ -98,7 +98,30 @@ const freeze = (c: MutableCommand): SimpleCommand => ({
 });
 
 const REDIRECT_OPS = ['&>>', '&>', '<<<', '<<-', '<<', '>>', '>|', '>&', '<&', '<>', '>', '<'];
-const KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', 'for', 'case', 'esac', 'select', 'function', '!', 'time', 'in', '{', '}', '[[', ']]', 'coproc']);
+const KEYWORDS = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'do',
+  'done',
+  'while',
+  'until',
+  'for',
+  'case',
+  'esac',
+  'select',
+  'function',
+  '!',
+  'time',
+  'in',
+  '{',
+  '}',
+  '[[',
+  ']]',
+  'coproc',
+]);
 const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t' || c === '\r';
 const isOpChar = (c: string | undefined): boolean => c === ';' || c === '&' || c === '|' || c === '(' || c === ')' || c === '\n';
 
@@ -106,7 +129,14 @@ const isOpChar = (c: string | undefined): boolean => c === ';' || c === '&' || c
  * Reads `text` and appends its simple commands to `out`. `parent` is the index of the command a
  * substitution belongs to.
  */
-const parseInto = (text: string, out: MutableCommand[], state: { pipeline: number }, parent: number | undefined, depth: number, parentFunction?: string): void => {
+const parseInto = (
+  text: string,
+  out: MutableCommand[],
+  state: { pipeline: number },
+  parent: number | undefined,
+  depth: number,
+  parentFunction?: string,
+): void => {
   let i = 0;
   const n = text.length;
   let cur: MutableCommand | undefined;
@@ -126,7 +156,15 @@ const parseInto = (text: string, out: MutableCommand[], state: { pipeline: numbe
   const current = (): MutableCommand => {
     if (cur === undefined) {
       const fn = inFunction();
-      cur = { words: [], assignments: [], redirects: [], pipeline: state.pipeline, pipePosition, ...(parent !== undefined ? { parent } : {}), ...(fn !== undefined ? { inFunction: fn } : {}) };
+      cur = {
+        words: [],
+        assignments: [],
+        redirects: [],
+        pipeline: state.pipeline,
+        pipePosition,
+        ...(parent !== undefined ? { parent } : {}),
+        ...(fn !== undefined ? { inFunction: fn } : {}),
+      };
       curIndex = out.length;
       out.push(cur);
       pipelineCommands.push(cur);
@@ -500,7 +538,21 @@ const closingBackquote = (text: string, from: number): number => {
   return text.length;
 };
 
-const ANSI_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+const ANSI_ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+};
 
 /** Reads `$'…'` from just after the opening quote, decoding bash's escapes. */
 const ansiC = (text: string, from: number): { value: string; end: number } => {

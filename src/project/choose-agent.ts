@@ -16,7 +16,10 @@ export const chooseAgent = ({ source, specs }: ProjectFile, name: string | undef
     const agent = agents.find((a) => a.name === name);
     if (agent !== undefined) return ok(agent);
     const hint = didYouMean(name, names);
-    return failWith(ProjectCodes.UNKNOWN_AGENT, `${source.name} has no agent named "${name}"${hint !== undefined ? ` (${hint})` : names.length > 0 ? ` (agents: ${names.join(', ')})` : ''}`);
+    return failWith(
+      ProjectCodes.UNKNOWN_AGENT,
+      `${source.name} has no agent named "${name}"${hint !== undefined ? ` (${hint})` : names.length > 0 ? ` (agents: ${names.join(', ')})` : ''}`,
+    );
   }
   const [only] = agents;
   if (only !== undefined && agents.length === 1) return ok(only);

@@ -15,8 +15,16 @@ export const ProjectCodes = defineCodes('project', 'PROJECT', {
     hint: 'an agent is [name:Agent {description: "..", instruction: ".."} | tool, ...]',
   },
   UNKNOWN_AGENT: { canonical: 'NOT_FOUND', summary: '`--agent` names no agent of the file', hint: 'name one of the agents the message lists' },
-  AMBIGUOUS_AGENT: { canonical: 'INVALID_ARGUMENTS', summary: 'the file defines several agents and no `--agent` chooses one', hint: 'choose one with --agent NAME' },
-  NO_TOOLS: { canonical: 'NOT_FOUND', summary: 'the file given to serve its tools (`gramkit mcp`) defines no tool', hint: 'a tool is [name:Tool {description: ".."} | (param::Type)==>(::Type)]' },
+  AMBIGUOUS_AGENT: {
+    canonical: 'INVALID_ARGUMENTS',
+    summary: 'the file defines several agents and no `--agent` chooses one',
+    hint: 'choose one with --agent NAME',
+  },
+  NO_TOOLS: {
+    canonical: 'NOT_FOUND',
+    summary: 'the file given to serve its tools (`gramkit mcp`) defines no tool',
+    hint: 'a tool is [name:Tool {description: ".."} | (param::Type)==>(::Type)]',
+  },
   UNIMPLEMENTED_TOOLS: {
     canonical: 'INVALID_CONFIGURATION',
     summary: 'no library implements some tools of the file: no `--library`, no header library, no catalog, and no declaration (`http`, `command`)',

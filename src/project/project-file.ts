@@ -82,7 +82,8 @@ export interface LoadFileOptions {
 // loading
 // -------------------------------------------------------------------------------------------------
 
-const builtinSpecifications = async (): Promise<ReadonlyArray<ToolSpecification>> => (await import('../tools/builtin/specifications.js')).builtinSpecifications();
+const builtinSpecifications = async (): Promise<ReadonlyArray<ToolSpecification>> =>
+  (await import('../tools/builtin/specifications.js')).builtinSpecifications();
 
 const namesUnknownTool = (r: Either<ReadonlyArray<Diagnostic>, Specifications>): boolean => isLeft(r) && r.left.some((d) => d.code === SpecCodes.UNKNOWN_TOOL);
 
@@ -118,7 +119,8 @@ const headerOf = (parsed: Checked<GramDocument>, source: ProjectSource, cwd: str
   if (isLeft(parsed) || parsed.right.value.header === undefined) return {};
   const value = recordToJson(parsed.right.value.header)['library'];
   if (value === undefined) return {};
-  if (typeof value !== 'string' || value.trim() === '') return { problem: `the header's library must be a module path as a string, e.g. {library: "./tools.ts"}` };
+  if (typeof value !== 'string' || value.trim() === '')
+    return { problem: `the header's library must be a module path as a string, e.g. {library: "./tools.ts"}` };
   if (value === BUILTIN) return { library: BUILTIN };
   const base = source.path !== undefined ? dirname(source.path) : cwd;
   return { library: isAbsolute(value) ? value : resolve(base, value) };

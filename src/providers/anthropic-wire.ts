@@ -289,7 +289,11 @@ export const anthropicStream = (p: PreparedTools, onText: (delta: string) => voi
       case 'error': {
         const e = readErrorBody(data);
         const retryable = e.type === 'overloaded_error' || e.type === 'api_error' || e.type === 'rate_limit_error';
-        error = modelError(e.type === 'rate_limit_error' ? AgentCodes.RATE_LIMITED : AgentCodes.LLM_API_ERROR, `Anthropic API error in the stream${e.type !== undefined ? ` (${e.type})` : ''}: ${e.message}`, { retryable, details: e });
+        error = modelError(
+          e.type === 'rate_limit_error' ? AgentCodes.RATE_LIMITED : AgentCodes.LLM_API_ERROR,
+          `Anthropic API error in the stream${e.type !== undefined ? ` (${e.type})` : ''}: ${e.message}`,
+          { retryable, details: e },
+        );
         break;
       }
       default:

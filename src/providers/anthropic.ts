@@ -40,13 +40,13 @@ interface Config {
 // constructors
 // -------------------------------------------------------------------------------------------------
 
-
 /** An Anthropic model (`claude-sonnet-4-5`, ...). The key is required. */
 export const anthropicModel = (model: string, options: AnthropicOptions = {}): Either<ModelError, Model> => {
   const badName = checkModelName('anthropic', model);
   if (badName !== undefined) return left(badName);
   const key = options.apiKey;
-  if (key === undefined || key.trim().length === 0) return left(missingKeyError('no Anthropic API key: set ANTHROPIC_API_KEY (or pass apiKey)', 'ANTHROPIC_API_KEY'));
+  if (key === undefined || key.trim().length === 0)
+    return left(missingKeyError('no Anthropic API key: set ANTHROPIC_API_KEY (or pass apiKey)', 'ANTHROPIC_API_KEY'));
   const base = checkBaseUrl(options.baseUrl ?? ANTHROPIC_BASE_URL);
   if (isModelError(base)) return left(base);
   if (options.maxTokens !== undefined && !(Number.isInteger(options.maxTokens) && options.maxTokens > 0)) {
@@ -78,15 +78,18 @@ const generate = async (request: ModelRequest, c: Config): Promise<ModelResult> 
     if (tools.error !== undefined) return failure(tools.error);
     const onText = request.onTextDelta;
     const body = anthropicRequestBody(request, c.wire, tools, onText !== undefined);
-    return await postWithRetries(c.transport, { url: c.url, headers: c.headers, body: JSON.stringify(body), ...(request.signal !== undefined ? { signal: request.signal } : {}) }, (res: SuccessResponse) =>
-      readModelResponse(res, c.transport.maxResponseBytes, onText, {
-        provider: 'Anthropic',
-        fromJson: (json, text) => anthropicResponse(json, tools, text),
-        stream: (onDelta) => {
-          const acc = anthropicStream(tools, onDelta);
-          return { event: (e) => acc.event(e.event, e.data), result: () => acc.result() };
-        },
-      }),
+    return await postWithRetries(
+      c.transport,
+      { url: c.url, headers: c.headers, body: JSON.stringify(body), ...(request.signal !== undefined ? { signal: request.signal } : {}) },
+      (res: SuccessResponse) =>
+        readModelResponse(res, c.transport.maxResponseBytes, onText, {
+          provider: 'Anthropic',
+          fromJson: (json, text) => anthropicResponse(json, tools, text),
+          stream: (onDelta) => {
+            const acc = anthropicStream(tools, onDelta);
+            return { event: (e) => acc.event(e.event, e.data), result: () => acc.result() };
+          },
+        }),
     );
   } catch (e) {
     return failure(modelError(AgentCodes.LLM_API_ERROR, `Anthropic request failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`));

@@ -173,11 +173,15 @@ const streamedError = (data: string): ModelError => {
   const e = readErrorBody(data);
   const status = Number(e.code);
   const known = Number.isInteger(status) && status > 0;
-  return modelError(status === 429 ? AgentCodes.RATE_LIMITED : AgentCodes.LLM_API_ERROR, `Gemini API error${known ? ` ${status}` : ''}${e.type !== undefined ? ` (${e.type})` : ''}: ${e.message}`, {
-    ...(known ? { status } : {}),
-    retryable: !known || status === 429 || status >= 500,
-    details: { provider: 'Gemini', ...e },
-  });
+  return modelError(
+    status === 429 ? AgentCodes.RATE_LIMITED : AgentCodes.LLM_API_ERROR,
+    `Gemini API error${known ? ` ${status}` : ''}${e.type !== undefined ? ` (${e.type})` : ''}: ${e.message}`,
+    {
+      ...(known ? { status } : {}),
+      retryable: !known || status === 429 || status >= 500,
+      details: { provider: 'Gemini', ...e },
+    },
+  );
 };
 
 /**
@@ -268,7 +272,12 @@ export const geminiStream = (req: ModelRequest, p: PreparedTools, onText: (delta
       }
       const callId = asStr(fc['id']);
       const signature = asStr(q['thoughtSignature']);
-      calls.push({ name, args: fc['args'] ?? {}, ...(callId !== undefined && callId.length > 0 ? { id: callId } : {}), ...(signature !== undefined ? { signature } : {}) });
+      calls.push({
+        name,
+        args: fc['args'] ?? {},
+        ...(callId !== undefined && callId.length > 0 ? { id: callId } : {}),
+        ...(signature !== undefined ? { signature } : {}),
+      });
     }
     if (candidate['finishReason'] !== undefined && candidate['finishReason'] !== null) finish = candidate['finishReason'];
   };
@@ -291,9 +300,7 @@ export const geminiStream = (req: ModelRequest, p: PreparedTools, onText: (delta
     if (chunks === 0) return failure(invalidResponse('the Gemini answer has no chunk'));
     if (stream && finish === undefined && blocked === undefined) {
       // a cut connection, not a finished turn: nothing of it may run
-      return failure(
-        streamInterrupted('Gemini', 'its last chunk (no finishReason)'),
-      );
+      return failure(streamInterrupted('Gemini', 'its last chunk (no finishReason)'));
     }
     const list = calls.map((c, index): ToolCall => {
       const gk = gramkitName(p, c.name);

@@ -36,7 +36,6 @@ interface Config {
 // constructors
 // -------------------------------------------------------------------------------------------------
 
-
 /**
  * A Gemini model (`gemini-2.5-flash`, `models/gemini-2.5-pro`, ...). The key is required;
  * `baseUrl` is the API root without the version (`https://generativelanguage.googleapis.com`).
@@ -45,7 +44,8 @@ export const geminiModel = (model: string, options: GeminiOptions = {}): Either<
   const name = model.replace(/^models\//, '');
   const badName = checkModelName('gemini', name);
   if (badName !== undefined) return left(badName);
-  if (/[/?#]/.test(name)) return left(configurationError(`Gemini model name ${JSON.stringify(model)} contains "/", "?" or "#": write gemini/<model>, e.g. gemini/gemini-2.5-flash`));
+  if (/[/?#]/.test(name))
+    return left(configurationError(`Gemini model name ${JSON.stringify(model)} contains "/", "?" or "#": write gemini/<model>, e.g. gemini/gemini-2.5-flash`));
   const key = options.apiKey;
   if (key === undefined || key.trim().length === 0) return left(missingKeyError('no Gemini API key: set GEMINI_API_KEY (or pass apiKey)', 'GEMINI_API_KEY'));
   const base = checkBaseUrl(options.baseUrl ?? GEMINI_BASE_URL);
@@ -80,15 +80,18 @@ const generate = async (request: ModelRequest, c: Config): Promise<ModelResult> 
     const onText = request.onTextDelta;
     const body = geminiRequestBody(request, tools);
     const url = onText !== undefined ? c.streamUrl : c.url;
-    const result = await postWithRetries(c.transport, { url, headers: c.headers, body: JSON.stringify(body), ...(request.signal !== undefined ? { signal: request.signal } : {}) }, (res: SuccessResponse) =>
-      readModelResponse(res, c.transport.maxResponseBytes, onText, {
-        provider: 'Gemini',
-        fromJson: (json, text) => geminiResponse(json, request, tools, text),
-        stream: (onDelta) => {
-          const acc = geminiStream(request, tools, onDelta);
-          return { event: (e) => acc.event(e.data), result: () => acc.result(true) };
-        },
-      }),
+    const result = await postWithRetries(
+      c.transport,
+      { url, headers: c.headers, body: JSON.stringify(body), ...(request.signal !== undefined ? { signal: request.signal } : {}) },
+      (res: SuccessResponse) =>
+        readModelResponse(res, c.transport.maxResponseBytes, onText, {
+          provider: 'Gemini',
+          fromJson: (json, text) => geminiResponse(json, request, tools, text),
+          stream: (onDelta) => {
+            const acc = geminiStream(request, tools, onDelta);
+            return { event: (e) => acc.event(e.data), result: () => acc.result(true) };
+          },
+        }),
     );
     return result;
   } catch (e) {

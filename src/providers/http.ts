@@ -122,7 +122,19 @@ const readErrorText = async (body: SuccessResponse['body']): Promise<string> => 
 // thrown errors → ModelError
 // -------------------------------------------------------------------------------------------------
 
-const CONNECTION_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ETIMEDOUT', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ENETDOWN', 'EHOSTDOWN']);
+const CONNECTION_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ENETDOWN',
+  'EHOSTDOWN',
+]);
 
 const errorCode = (e: unknown): string | undefined => {
   if (typeof e !== 'object' || e === null) return undefined;
@@ -156,18 +168,28 @@ const mapThrown = (e: unknown, o: TransportOptions, url: string, timedOut: boole
     case 'ERR_INVALID_URL':
       return { error: modelError(AgentCodes.CONFIGURATION_ERROR, `invalid request to ${url}: ${errorMessage(e)}`), connection: false };
     case 'ENOTFOUND':
-      return { error: modelError(AgentCodes.LLM_API_ERROR, `cannot reach ${url}: host not found (check the base URL)`, { details: { code } }), connection: false };
+      return {
+        error: modelError(AgentCodes.LLM_API_ERROR, `cannot reach ${url}: host not found (check the base URL)`, { details: { code } }),
+        connection: false,
+      };
   }
   if (code !== undefined && CONNECTION_CODES.has(code)) {
     return {
-      error: modelError(AgentCodes.LLM_API_ERROR, `cannot reach ${url}: ${code}${errorMessage(e) !== '' && !errorMessage(e).includes(code) ? ` (${errorMessage(e)})` : ''}`, {
-        retryable: true,
-        details: { code },
-      }),
+      error: modelError(
+        AgentCodes.LLM_API_ERROR,
+        `cannot reach ${url}: ${code}${errorMessage(e) !== '' && !errorMessage(e).includes(code) ? ` (${errorMessage(e)})` : ''}`,
+        {
+          retryable: true,
+          details: { code },
+        },
+      ),
       connection: true,
     };
   }
-  return { error: modelError(AgentCodes.LLM_API_ERROR, `${o.provider} request failed: ${errorMessage(e)}`, { details: code !== undefined ? { code } : undefined }), connection: false };
+  return {
+    error: modelError(AgentCodes.LLM_API_ERROR, `${o.provider} request failed: ${errorMessage(e)}`, { details: code !== undefined ? { code } : undefined }),
+    connection: false,
+  };
 };
 
 // -------------------------------------------------------------------------------------------------

@@ -46,7 +46,11 @@ export const timeoutError = (what: string): ModelError => modelError(AgentCodes.
 
 /** A stream that ended before the provider's end marker (`what`): one code for every provider. */
 export const streamInterrupted = (provider: string, what: string): ModelError =>
-  modelError(AgentCodes.STREAM_INTERRUPTED, `the ${provider} stream ended before ${what}: the connection was probably cut; the partial answer is dropped and no tool is called`, { retryable: true });
+  modelError(
+    AgentCodes.STREAM_INTERRUPTED,
+    `the ${provider} stream ended before ${what}: the connection was probably cut; the partial answer is dropped and no tool is called`,
+    { retryable: true },
+  );
 
 export const configurationError = (message: string, details?: unknown, hint?: string): ModelError =>
   modelError(AgentCodes.CONFIGURATION_ERROR, message, { ...(details !== undefined ? { details } : {}), ...(hint !== undefined ? { hint } : {}) });
@@ -56,7 +60,11 @@ export const configurationError = (message: string, details?: unknown, hint?: st
  * where keys come from, like the CLI, match on it), and the hint says how to give one.
  */
 export const missingKeyError = (message: string, variable: string): ModelError =>
-  configurationError(message, { option: 'apiKey', variable }, `set ${variable} in the environment (or pass apiKey), or use the offline demo model (--model offline)`);
+  configurationError(
+    message,
+    { option: 'apiKey', variable },
+    `set ${variable} in the environment (or pass apiKey), or use the offline demo model (--model offline)`,
+  );
 
 export const invalidResponse = (message: string, body?: string): ModelError =>
   modelError(AgentCodes.INVALID_RESPONSE, message, body !== undefined ? { details: { body: snippet(body) } } : {});
@@ -109,7 +117,8 @@ export const readErrorBody = (text: string): ProviderErrorBody => {
 /** The `reason` of the first `google.rpc.ErrorInfo` in a Google error's `details`. */
 const googleReason = (details: unknown): string | undefined => {
   if (!Array.isArray(details)) return undefined;
-  for (const d of details) if (isRecord(d) && d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo' && str(d['reason']) !== undefined) return d['reason'] as string;
+  for (const d of details)
+    if (isRecord(d) && d['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo' && str(d['reason']) !== undefined) return d['reason'] as string;
   return undefined;
 };
 

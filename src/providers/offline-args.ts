@@ -35,12 +35,53 @@ interface Pool {
 }
 
 const NUMBER_WORDS: Readonly<Record<string, number>> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18,
-  nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100,
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+  hundred: 100,
 };
 
-const NAME_LIKE = new Set(['name', 'person', 'user', 'username', 'who', 'author', 'owner', 'recipient', 'friend', 'first', 'last', 'nickname', 'customer', 'contact']);
+const NAME_LIKE = new Set([
+  'name',
+  'person',
+  'user',
+  'username',
+  'who',
+  'author',
+  'owner',
+  'recipient',
+  'friend',
+  'first',
+  'last',
+  'nickname',
+  'customer',
+  'contact',
+]);
 const PLACE_LIKE = new Set(['city', 'location', 'place', 'country', 'town', 'where', 'destination', 'region', 'address', 'origin']);
 const PATH_LIKE = new Set(['path', 'file', 'filename', 'dir', 'directory', 'folder']);
 const EXPRESSION_LIKE = new Set(['expression', 'expr', 'formula', 'equation', 'calculation', 'math', 'sum']);
@@ -107,7 +148,9 @@ const quotedStrings = (text: string): string[] => {
 const EXPRESSION = /[(\s]*-?\d+(?:\.\d+)?[)\s]*(?:[-+*/×÷^%][(\s]*-?\d+(?:\.\d+)?[)\s]*)+/gu;
 
 const expressionsIn = (text: string): string[] =>
-  [...text.matchAll(EXPRESSION)].map((m) => m[0].trim()).filter((e) => /\d\s*[)]*\s*[-+*/×÷^%]/u.test(e) && !/^\d{4}-\d{2}-\d{2}/.test(e) && !/^-?\d+(?:\.\d+)?-\d/.test(e.replace(/\s+/g, '')));
+  [...text.matchAll(EXPRESSION)]
+    .map((m) => m[0].trim())
+    .filter((e) => /\d\s*[)]*\s*[-+*/×÷^%]/u.test(e) && !/^\d{4}-\d{2}-\d{2}/.test(e) && !/^-?\d+(?:\.\d+)?-\d/.test(e.replace(/\s+/g, '')));
 
 /** The numbers of the message, except those inside an arithmetic expression. */
 const numbersIn = (text: string): number[] => {
@@ -192,7 +235,8 @@ const takeNumber = (pool: Pool, n: number): number => {
 };
 
 /** The enum value a word of the message is, if any (case-insensitive, as written in the enum). */
-const enumValueOf = (values: ReadonlyArray<JsonValue>, word: string): JsonValue | undefined => values.find((v) => v !== null && String(v).toLowerCase() === word);
+const enumValueOf = (values: ReadonlyArray<JsonValue>, word: string): JsonValue | undefined =>
+  values.find((v) => v !== null && String(v).toLowerCase() === word);
 
 /**
  * An enum value from the message, each mention taken once: the value right after a word the

@@ -48,7 +48,11 @@ const SYNONYMS: ReadonlyMap<string, string> = new Map(SYNONYM_GROUPS.flatMap((g)
 // -------------------------------------------------------------------------------------------------
 
 /** The words of a text, lowercased (letters and digits of any script). */
-export const wordsOf = (text: string): string[] => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+export const wordsOf = (text: string): string[] =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0);
 
 /** The words of an identifier: `sayHello` → say, hello; `get_weather.v2` → get, weather, v2; `HTTPServer` → http, server. */
 export const identifierWords = (name: string): string[] =>

@@ -26,7 +26,7 @@ const MAX_ANSWER = 600;
 
 const cut = (s: string, max = MAX_ANSWER): string => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
-const scalar = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v) ?? String(v));
+const scalar = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)));
 
 /** A short rendering of a JSON result: text as is, objects as `key: value` pairs, lists joined. */
 export const renderResult = (v: unknown, depth = 0): string => {
@@ -44,8 +44,7 @@ export const renderResult = (v: unknown, depth = 0): string => {
 };
 
 const ERROR_HINTS: Readonly<Record<string, string>> = {
-  [ToolCodes.INVALID_ARGUMENTS]:
-    'As a demo model I fill arguments from the words of your message; try writing the values out, for example `name: value`.',
+  [ToolCodes.INVALID_ARGUMENTS]: 'As a demo model I fill arguments from the words of your message; try writing the values out, for example `name: value`.',
   [ToolCodes.NOT_BOUND]: 'The tool is not available in this library.',
   [ToolCodes.TIMEOUT]: 'It took too long; trying again may help.',
   [ToolCodes.RATE_LIMITED]: 'The tool is being called too often; wait a moment.',
@@ -124,7 +123,8 @@ const demoAnswer = (tools: ReadonlyArray<ToolDefinition>, said: string, forbidde
 // the model
 // -------------------------------------------------------------------------------------------------
 
-const words = (m: ReadonlyArray<Message>, system?: string): number => m.reduce((n, x) => n + wordsOf(x.content).length, system !== undefined ? wordsOf(system).length : 0);
+const words = (m: ReadonlyArray<Message>, system?: string): number =>
+  m.reduce((n, x) => n + wordsOf(x.content).length, system !== undefined ? wordsOf(system).length : 0);
 
 const trailingToolMessages = (messages: ReadonlyArray<Message>): ToolMessage[] => {
   const out: ToolMessage[] = [];
@@ -163,7 +163,8 @@ const respond = (request: ModelRequest): ModelResult => {
   let stems: ReadonlySet<string> = new Set();
   if (typeof choice === 'object') {
     tool = tools.find((t) => t.name === choice.tool);
-    if (tool === undefined) return failure(configurationError(`toolChoice names "${choice.tool}", which is not among the request's tools (${tools.map((t) => t.name).join(', ')})`));
+    if (tool === undefined)
+      return failure(configurationError(`toolChoice names "${choice.tool}", which is not among the request's tools (${tools.map((t) => t.name).join(', ')})`));
     stems = contentStems(wordsOf(said));
   } else {
     const best = bestTool(tools, said);

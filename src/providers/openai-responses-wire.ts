@@ -105,10 +105,14 @@ const responseError = (e: Obj | undefined, where: string): ModelError => {
   const code = asStr(e?.['code']) ?? asStr(e?.['type']);
   const message = asStr(e?.['message']) ?? 'no message';
   const limited = code === 'rate_limit_exceeded' || code === 'rate_limit_error';
-  return modelError(limited ? AgentCodes.RATE_LIMITED : AgentCodes.LLM_API_ERROR, `OpenAI API error ${where}${code !== undefined ? ` (${code})` : ''}: ${message}`, {
-    retryable: limited || code === undefined || code === 'server_error' || code === 'internal_error',
-    details: { provider: 'OpenAI', message, ...(code !== undefined ? { code } : {}) },
-  });
+  return modelError(
+    limited ? AgentCodes.RATE_LIMITED : AgentCodes.LLM_API_ERROR,
+    `OpenAI API error ${where}${code !== undefined ? ` (${code})` : ''}: ${message}`,
+    {
+      retryable: limited || code === undefined || code === 'server_error' || code === 'internal_error',
+      details: { provider: 'OpenAI', message, ...(code !== undefined ? { code } : {}) },
+    },
+  );
 };
 
 /** The finish reason of a response object: `incomplete` says why in `incomplete_details.reason`. */
@@ -184,7 +188,8 @@ export const responsesResponse = (json: unknown, req: ModelRequest, p: PreparedT
     return failure(modelError(AgentCodes.LLM_API_ERROR, `OpenAI API error: ${e.message}`, { details: e }));
   }
   if (o['status'] === 'failed') return failure(responseError(asObj(o['error']), 'in the response'));
-  if (o['status'] === 'cancelled') return failure(modelError(AgentCodes.LLM_API_ERROR, 'the OpenAI response was cancelled before it finished', { retryable: true }));
+  if (o['status'] === 'cancelled')
+    return failure(modelError(AgentCodes.LLM_API_ERROR, 'the OpenAI response was cancelled before it finished', { retryable: true }));
   const output = o['output'];
   if (!Array.isArray(output)) return failure(invalidResponse('the response has no output array', raw));
   const out = readOutput(output);
@@ -222,7 +227,11 @@ export const responsesStream = (req: ModelRequest, p: PreparedTools, onText: (de
     const name = asStr(item['name']) ?? calls.get(index)?.name ?? '';
     const callId = asStr(item['call_id']) ?? calls.get(index)?.callId;
     const args = asStr(item['arguments']);
-    calls.set(index, { name, args: args !== undefined && args.length > 0 ? args : (calls.get(index)?.args ?? ''), ...(callId !== undefined && callId.length > 0 ? { callId } : {}) });
+    calls.set(index, {
+      name,
+      args: args !== undefined && args.length > 0 ? args : (calls.get(index)?.args ?? ''),
+      ...(callId !== undefined && callId.length > 0 ? { callId } : {}),
+    });
     const itemId = asStr(item['id']);
     if (itemId !== undefined) byItem.set(itemId, index);
   };
@@ -301,9 +310,7 @@ export const responsesStream = (req: ModelRequest, p: PreparedTools, onText: (de
     if (error !== undefined) return failure(error);
     if (final === undefined) {
       // a cut connection, not a finished turn: nothing of it may run
-      return failure(
-        streamInterrupted('OpenAI Responses', 'response.completed'),
-      );
+      return failure(streamInterrupted('OpenAI Responses', 'response.completed'));
     }
     const list = [...calls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => c);
     const bad = list.findIndex((c) => c.name.length === 0);

@@ -41,7 +41,6 @@ interface Config {
 // constructors
 // -------------------------------------------------------------------------------------------------
 
-
 /**
  * An OpenAI Responses model. A key is required for api.openai.com; a compatible server at
  * another `baseUrl` may need none, and then no `Authorization` is sent.
@@ -86,15 +85,18 @@ const generate = async (request: ModelRequest, c: Config): Promise<ModelResult> 
     if (tools.error !== undefined) return failure(tools.error);
     const onText = request.onTextDelta;
     const body = responsesRequestBody(request, c.wire, tools, onText !== undefined);
-    return await postWithRetries(c.transport, { url: c.url, headers: c.headers, body: JSON.stringify(body), ...(request.signal !== undefined ? { signal: request.signal } : {}) }, (res: SuccessResponse) =>
-      readModelResponse(res, c.transport.maxResponseBytes, onText, {
-        provider: 'OpenAI',
-        fromJson: (json, text) => responsesResponse(json, request, tools, text),
-        stream: (onDelta) => {
-          const acc = responsesStream(request, tools, onDelta);
-          return { event: (e) => acc.event(e.event, e.data), result: () => acc.result() };
-        },
-      }),
+    return await postWithRetries(
+      c.transport,
+      { url: c.url, headers: c.headers, body: JSON.stringify(body), ...(request.signal !== undefined ? { signal: request.signal } : {}) },
+      (res: SuccessResponse) =>
+        readModelResponse(res, c.transport.maxResponseBytes, onText, {
+          provider: 'OpenAI',
+          fromJson: (json, text) => responsesResponse(json, request, tools, text),
+          stream: (onDelta) => {
+            const acc = responsesStream(request, tools, onDelta);
+            return { event: (e) => acc.event(e.event, e.data), result: () => acc.result() };
+          },
+        }),
     );
   } catch (e) {
     return failure(modelError(AgentCodes.LLM_API_ERROR, `OpenAI request failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`));

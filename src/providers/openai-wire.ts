@@ -68,7 +68,11 @@ const legacyMessages = (messages: ReadonlyArray<Message>, p: PreparedTools): Wir
     const e = pending.get(id);
     if (e === undefined || e.emitted) return;
     e.emitted = true;
-    out.push({ role: 'assistant', content: e.content.length > 0 ? e.content : null, function_call: { name: wireName(p, e.call.name), arguments: e.call.arguments } });
+    out.push({
+      role: 'assistant',
+      content: e.content.length > 0 ? e.content : null,
+      function_call: { name: wireName(p, e.call.name), arguments: e.call.arguments },
+    });
   };
   for (const m of messages) {
     switch (m.role) {
@@ -108,7 +112,9 @@ const toolChoiceWire = (req: ModelRequest, p: PreparedTools, legacy: boolean): J
     const fn = p.wire.length === 1 ? (p.wire[0] as JsonObject)['function'] : undefined;
     const only = typeof fn === 'object' && fn !== null && !Array.isArray(fn) ? (fn as JsonObject)['name'] : undefined;
     if (typeof only === 'string') return { name: only };
-    return configurationError('toolChoice "required" has no equivalent in the legacy functions API when there are several tools; use toolChoice {tool: name} or the tools API');
+    return configurationError(
+      'toolChoice "required" has no equivalent in the legacy functions API when there are several tools; use toolChoice {tool: name} or the tools API',
+    );
   }
   return { name: wireName(p, c.tool) };
 };
@@ -141,7 +147,6 @@ const stripStrict = (f: JsonValue): JsonValue => {
   const { strict: _strict, ...rest } = f as Wire;
   return rest;
 };
-
 
 // -------------------------------------------------------------------------------------------------
 // response
@@ -229,7 +234,8 @@ export const openAIResponse = (json: unknown, req: ModelRequest, p: PreparedTool
   const refusal = asStr(message['refusal']);
   const text = contentText(message['content']);
   const content = text.length > 0 ? text : (refusal ?? '');
-  const finishReason = refusal !== undefined && text.length === 0 && calls.length === 0 ? 'content_filter' : finishReasonOf(choice['finish_reason'], calls.length > 0);
+  const finishReason =
+    refusal !== undefined && text.length === 0 && calls.length === 0 ? 'content_filter' : finishReasonOf(choice['finish_reason'], calls.length > 0);
   const id = asStr(o['id']);
   const model = asStr(o['model']);
   return success({

@@ -38,7 +38,6 @@ export interface OpenAIOptions extends ProviderOptions {
 // constructors
 // -------------------------------------------------------------------------------------------------
 
-
 /**
  * An OpenAI (or compatible) chat model. A key is required for api.openai.com; a server at
  * another `baseUrl` may need none (Ollama, llama.cpp), and then no `Authorization` is sent.
@@ -99,15 +98,18 @@ const generate = async (request: ModelRequest, c: Config): Promise<ModelResult> 
     const onText = request.onTextDelta;
     const body = openAIRequestBody(request, c.wire, tools, onText !== undefined);
     if (isModelError(body)) return failure(body);
-    return await postWithRetries(c.transport, { url: c.url, headers: c.headers, body: JSON.stringify(body), ...(request.signal !== undefined ? { signal: request.signal } : {}) }, (res: SuccessResponse) =>
-      readModelResponse(res, c.transport.maxResponseBytes, onText, {
-        provider: 'OpenAI',
-        fromJson: (json, text) => openAIResponse(json, request, tools, text),
-        stream: (onDelta) => {
-          const acc = openAIStream(request, tools, onDelta);
-          return { event: (e) => acc.event(e.data), result: () => acc.result() };
-        },
-      }),
+    return await postWithRetries(
+      c.transport,
+      { url: c.url, headers: c.headers, body: JSON.stringify(body), ...(request.signal !== undefined ? { signal: request.signal } : {}) },
+      (res: SuccessResponse) =>
+        readModelResponse(res, c.transport.maxResponseBytes, onText, {
+          provider: 'OpenAI',
+          fromJson: (json, text) => openAIResponse(json, request, tools, text),
+          stream: (onDelta) => {
+            const acc = openAIStream(request, tools, onDelta);
+            return { event: (e) => acc.event(e.data), result: () => acc.result() };
+          },
+        }),
     );
   } catch (e) {
     return failure(modelError(AgentCodes.LLM_API_ERROR, `OpenAI request failed unexpectedly: ${e instanceof Error ? e.message : String(e)}`));

@@ -50,9 +50,7 @@ export const prepareTools = (tools: ReadonlyArray<ToolDefinition>, dialect: Dial
     wire: exported.tools,
     names,
     schemas: new Map(tools.map((t) => [t.name, t.inputSchema])),
-    ...(errors.length > 0
-      ? { error: configurationError(`cannot send the tools: ${errors.map((d) => d.message).join('; ')}`, { diagnostics: errors }) }
-      : {}),
+    ...(errors.length > 0 ? { error: configurationError(`cannot send the tools: ${errors.map((d) => d.message).join('; ')}`, { diagnostics: errors }) } : {}),
   };
   if (byDialect === undefined) {
     byDialect = new Map();

@@ -106,5 +106,4 @@ export const checkModelName = (provider: string, name: string): ModelError | und
       ? configurationError(`model name ${JSON.stringify(name)} contains spaces or control characters`)
       : undefined;
 
-export const isModelError = (v: unknown): v is ModelError =>
-  typeof v === 'object' && v !== null && 'code' in v && 'retryable' in v && 'message' in v;
+export const isModelError = (v: unknown): v is ModelError => typeof v === 'object' && v !== null && 'code' in v && 'retryable' in v && 'message' in v;

@@ -86,7 +86,6 @@ const RecordingC = t.intersection([
 // constructors
 // -------------------------------------------------------------------------------------------------
 
-
 const STRUCTURAL = new Set(['InterfaceType', 'PartialType', 'ArrayType', 'DictionaryType', 'ExactType', 'StrictType']);
 
 /** Where a decoding failed (`exchanges[1].request.messages[0].role`) and what was there; the deepest failure is the telling one. */
@@ -123,7 +122,11 @@ const withErrorCodes = (r: Recording): Recording => ({
   exchanges: r.exchanges.map((x) => {
     if (x.response.ok) return x;
     const e = x.response.error;
-    const options = { retryable: e.retryable, ...(e.status !== undefined ? { status: e.status } : {}), ...(e.details !== undefined ? { details: e.details } : {}) };
+    const options = {
+      retryable: e.retryable,
+      ...(e.status !== undefined ? { status: e.status } : {}),
+      ...(e.details !== undefined ? { details: e.details } : {}),
+    };
     const error = modelError(e.code as ModelErrorCode, e.message, options);
     return { ...x, response: { ok: false as const, error } };
   }),
@@ -146,7 +149,11 @@ export const loadRecording = (path: string, cwd?: string): Either<ModelError, Re
     text = readFileSync(full, 'utf8');
   } catch (e) {
     const code = (e as { code?: string }).code;
-    return left(configurationError(code === 'ENOENT' ? `replay file ${path} does not exist` : `cannot read replay file ${path}: ${e instanceof Error ? e.message : String(e)}`));
+    return left(
+      configurationError(
+        code === 'ENOENT' ? `replay file ${path} does not exist` : `cannot read replay file ${path}: ${e instanceof Error ? e.message : String(e)}`,
+      ),
+    );
   }
   return parseRecording(text, `replay file ${path}`);
 };

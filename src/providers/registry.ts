@@ -33,7 +33,6 @@ export interface CreateModelOptions extends OpenAIOptions, OpenAIResponsesOption
 // constructors
 // -------------------------------------------------------------------------------------------------
 
-
 /**
  * The model for `id`. `apiKey`, `baseUrl` and the other options go to the provider; options a
  * provider does not use are ignored.

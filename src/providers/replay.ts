@@ -39,7 +39,6 @@ export interface RecordOptions {
 // replay
 // -------------------------------------------------------------------------------------------------
 
-
 const brief = (v: unknown): string => {
   const s = JSON.stringify(v) ?? 'nothing';
   return s.length > 80 ? `${s.slice(0, 79)}…` : s;
@@ -73,7 +72,14 @@ export const replayModel = (recording: Recording, options: ReplayOptions = {}): 
       }
       const next = used.indexOf(false);
       if (options.match === 'sequence') {
-        if (next === -1) return failure(modelError(AgentCodes.REPLAY_MISMATCH, `request ${n} has no recorded answer: all ${plural(exchanges.length, 'exchange')} of the recording were used`, { details: { request: n } }));
+        if (next === -1)
+          return failure(
+            modelError(
+              AgentCodes.REPLAY_MISMATCH,
+              `request ${n} has no recorded answer: all ${plural(exchanges.length, 'exchange')} of the recording were used`,
+              { details: { request: n } },
+            ),
+          );
         used[next] = true;
         return replay(exchanges[next] as RecordedExchange, request);
       }
@@ -88,16 +94,23 @@ export const replayModel = (recording: Recording, options: ReplayOptions = {}): 
       const again = keys.indexOf(key);
       if (again !== -1) {
         return failure(
-          modelError(AgentCodes.REPLAY_MISMATCH, `request ${n} is not in the recording any more: it is recorded exchange ${again + 1}, which was already replayed`, {
-            details: { request: n, exchange: again + 1 },
-          }),
+          modelError(
+            AgentCodes.REPLAY_MISMATCH,
+            `request ${n} is not in the recording any more: it is recorded exchange ${again + 1}, which was already replayed`,
+            {
+              details: { request: n, exchange: again + 1 },
+            },
+          ),
         );
       }
       // compare with the exchange this request would have had: the next unused one, or the one at its position
       const target = next !== -1 ? next : Math.min(n - 1, exchanges.length - 1);
       const expected = exchanges[target] as RecordedExchange;
       const d = firstDifference(JSON.parse(JSON.stringify(expected.request)), JSON.parse(JSON.stringify(mine)));
-      const why = d === undefined ? `it matches no recorded exchange` : `it differs from recorded exchange ${target + 1} at ${d.path}: recorded ${brief(d.recorded)}, got ${brief(d.got)}`;
+      const why =
+        d === undefined
+          ? `it matches no recorded exchange`
+          : `it differs from recorded exchange ${target + 1} at ${d.path}: recorded ${brief(d.recorded)}, got ${brief(d.got)}`;
       return failure(
         modelError(AgentCodes.REPLAY_MISMATCH, `request ${n} is not in the recording; ${why}`, {
           details: { request: n, exchange: target + 1, ...(d !== undefined ? { path: d.path, recorded: d.recorded, got: d.got } : {}) },

@@ -38,7 +38,11 @@ export const withScriptedCalls = (steps: ScriptedSteps, then: Model): Model => (
     const step = request.messages.slice(lastUser + 1).filter((m) => m.role === 'assistant').length;
     const calls = steps[step];
     if (calls === undefined || calls.length === 0) return then.generate(request);
-    const toolCalls: ReadonlyArray<ToolCall> = calls.map((c, i) => ({ id: `call_script_${step + 1}_${i + 1}`, name: c.name, arguments: JSON.stringify(c.arguments) }));
+    const toolCalls: ReadonlyArray<ToolCall> = calls.map((c, i) => ({
+      id: `call_script_${step + 1}_${i + 1}`,
+      name: c.name,
+      arguments: JSON.stringify(c.arguments),
+    }));
     return success({
       message: { role: 'assistant', content: '', toolCalls },
       finishReason: 'tool_calls',

@@ -48,7 +48,12 @@ export const hasOptionalList = (s: JsonObject): boolean => Array.isArray(s['opti
 export const checkPropertyOptional = (ctx: ImportContext, sub: unknown, ptr: string, name: string, optional: boolean): void => {
   if (!isJsonObject(sub) || sub['optional'] === undefined) return;
   if (isTruthyOptional(sub['optional']) === !optional) {
-    warn(ctx, ImportCodes.BFCL_OPTIONAL, `${ptr}/properties/${escapePointer(name)}/optional`, `BFCL \`optional: ${JSON.stringify(sub['optional'])}\` contradicts \`required\`; \`required\` decides (it is what validators read)`);
+    warn(
+      ctx,
+      ImportCodes.BFCL_OPTIONAL,
+      `${ptr}/properties/${escapePointer(name)}/optional`,
+      `BFCL \`optional: ${JSON.stringify(sub['optional'])}\` contradicts \`required\`; \`required\` decides (it is what validators read)`,
+    );
   }
 };
 
@@ -59,7 +64,12 @@ export const checkObjectOptional = (ctx: ImportContext, s: JsonObject, ptr: stri
   if (Array.isArray(list)) {
     const conflict = list.filter((n) => typeof n === 'string' && required.has(n));
     if (conflict.length > 0) {
-      warn(ctx, ImportCodes.BFCL_OPTIONAL, `${ptr}/optional`, `BFCL \`optional\` lists ${conflict.map((c) => `"${String(c)}"`).join(', ')}, also in \`required\`; \`required\` decides`);
+      warn(
+        ctx,
+        ImportCodes.BFCL_OPTIONAL,
+        `${ptr}/optional`,
+        `BFCL \`optional\` lists ${conflict.map((c) => `"${String(c)}"`).join(', ')}, also in \`required\`; \`required\` decides`,
+      );
     }
   } else if (typeof list !== 'boolean' && typeof list !== 'string') {
     warn(ctx, ImportCodes.KEYWORD_DROPPED, `${ptr}/optional`, 'BFCL `optional` must be a list of property names or a boolean; dropped');

@@ -63,11 +63,9 @@ const ARRAY_KEYS = ['items', 'prefixItems', 'additionalItems', 'minItems', 'maxI
 const STRING_KEYS = ['minLength', 'maxLength', 'pattern'];
 const NUMBER_KEYS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
 
-
 // -------------------------------------------------------------------------------------------------
 // entry points
 // -------------------------------------------------------------------------------------------------
-
 
 const done = <A>(ctx: Ctx, value: A | undefined): Checked<A> => checked(value, ctx.diagnostics);
 
@@ -81,7 +79,8 @@ export const checkFromJsonSchema = (schema: unknown, options: SchemaImportOption
 };
 
 /** Imports a schema as a type; `Left` with the errors when it cannot be written. */
-export const fromJsonSchema = (schema: unknown, options: SchemaImportOptions = {}): Either<ReadonlyArray<Diagnostic>, Type> => unwarned(checkFromJsonSchema(schema, options));
+export const fromJsonSchema = (schema: unknown, options: SchemaImportOptions = {}): Either<ReadonlyArray<Diagnostic>, Type> =>
+  unwarned(checkFromJsonSchema(schema, options));
 
 /**
  * Imports a tool's schemas as a signature: `input` (the arguments; its root must be an object, and
@@ -121,12 +120,13 @@ export const checkSignatureFromJsonSchemas = (
     result = t === undefined ? undefined : sanitize(t, '', ctx);
     diagnostics.push(...ctx.diagnostics);
   }
-  return checked(args === undefined || result === undefined ? undefined : typeSignature(args.fields, returnType(result), args.meta, args.additional), diagnostics);
+  return checked(
+    args === undefined || result === undefined ? undefined : typeSignature(args.fields, returnType(result), args.meta, args.additional),
+    diagnostics,
+  );
 };
 
 const describeKind = (t: Type): string => (t.kind === 'Union' ? 'a union' : t.kind === 'Any' ? 'any value' : `of type ${t.kind}`);
-
-
 
 // -------------------------------------------------------------------------------------------------
 // conversion
@@ -164,11 +164,23 @@ const resolvePointer = (root: JsonObject, ref: string): unknown => {
 const convertRef = (s: JsonObject, ptr: string, ctx: Ctx): Type | undefined => {
   const ref = s['$ref'] as string;
   if (ctx.stack.includes(ref)) {
-    return err(ctx, ImportCodes.RECURSIVE_REF, ptr, `\`$ref: ${ref}\` refers to itself (a recursive type), which gram cannot write`, 'gram types are finite trees; flatten the recursion to a fixed depth or use Any');
+    return err(
+      ctx,
+      ImportCodes.RECURSIVE_REF,
+      ptr,
+      `\`$ref: ${ref}\` refers to itself (a recursive type), which gram cannot write`,
+      'gram types are finite trees; flatten the recursion to a fixed depth or use Any',
+    );
   }
   const target = resolvePointer(ctx.root, ref);
   if (target === undefined) {
-    return err(ctx, ImportCodes.UNRESOLVED_REF, ptr, `\`$ref: ${ref}\` does not resolve in this document`, 'only local references (`#/$defs/...`, `#/definitions/...`) can be imported');
+    return err(
+      ctx,
+      ImportCodes.UNRESOLVED_REF,
+      ptr,
+      `\`$ref: ${ref}\` does not resolve in this document`,
+      'only local references (`#/$defs/...`, `#/definitions/...`) can be imported',
+    );
   }
   ctx.stack.push(ref);
   const t = convert(target, ptr, ctx);
@@ -186,7 +198,12 @@ const convertRef = (s: JsonObject, ptr: string, ctx: Ctx): Type | undefined => {
       else ignored.push(k);
     }
     if (ignored.length > 0) {
-      warn(ctx, ImportCodes.KEYWORD_IGNORED, ptr, `${ignored.map((k) => `\`${k}\``).join(', ')} next to \`$ref\` ${ignored.length === 1 ? 'is' : 'are'} ignored by draft-07 validators, so ${ignored.length === 1 ? 'it was' : 'they were'} not imported`);
+      warn(
+        ctx,
+        ImportCodes.KEYWORD_IGNORED,
+        ptr,
+        `${ignored.map((k) => `\`${k}\``).join(', ')} next to \`$ref\` ${ignored.length === 1 ? 'is' : 'are'} ignored by draft-07 validators, so ${ignored.length === 1 ? 'it was' : 'they were'} not imported`,
+      );
     }
     return mergeInto(t, kept, ptr, ctx);
   }
@@ -287,7 +304,12 @@ const convertUnion = (s: JsonObject, ptr: string, ctx: Ctx): Type | undefined =>
     for (let i = 0; i < members.length; i++) {
       for (let j = 0; j < i; j++) {
         if (!disjoint(members[i] as Type, members[j] as Type)) {
-          warn(ctx, ImportCodes.ONEOF_AS_ANYOF, ptr, `\`oneOf\` imported as a union (\`anyOf\`): branches ${j} and ${i} may both match a value, and a union then accepts it where \`oneOf\` rejects it`);
+          warn(
+            ctx,
+            ImportCodes.ONEOF_AS_ANYOF,
+            ptr,
+            `\`oneOf\` imported as a union (\`anyOf\`): branches ${j} and ${i} may both match a value, and a union then accepts it where \`oneOf\` rejects it`,
+          );
           i = members.length;
           break;
         }
@@ -300,7 +322,9 @@ const convertUnion = (s: JsonObject, ptr: string, ctx: Ctx): Type | undefined =>
   const specific: Record<string, JsonValue> = {};
   for (const [k, v] of Object.entries(base)) {
     const info = KEYWORD_INFO.get(k);
-    const isSpecific = (info !== undefined && info.kinds !== undefined) || (IMPORT_STRUCTURE.has(k) && k !== 'example' && k !== '$defs' && k !== 'definitions' && k !== '$schema');
+    const isSpecific =
+      (info !== undefined && info.kinds !== undefined) ||
+      (IMPORT_STRUCTURE.has(k) && k !== 'example' && k !== '$defs' && k !== 'definitions' && k !== '$schema');
     if (isSpecific) specific[k] = v;
     else general[k] = v;
   }
@@ -312,7 +336,8 @@ const convertUnion = (s: JsonObject, ptr: string, ctx: Ctx): Type | undefined =>
     out = [];
     for (const m of members) {
       const r = intersect(m, b, 'left');
-      if (r.tag === 'fail') return err(ctx, ImportCodes.UNSUPPORTED_KEYWORD, ptr, `the keywords next to \`${key}\` cannot be distributed over its branches: ${r.reason}`);
+      if (r.tag === 'fail')
+        return err(ctx, ImportCodes.UNSUPPORTED_KEYWORD, ptr, `the keywords next to \`${key}\` cannot be distributed over its branches: ${r.reason}`);
       if (r.tag === 'ok') out.push(r.type);
     }
     if (out.length === 0) return err(ctx, ImportCodes.UNSATISFIABLE, ptr, `no branch of \`${key}\` agrees with the keywords next to it`);
@@ -384,15 +409,25 @@ const reportUnread = (s: JsonObject, ptr: string, ctx: Ctx): void => {
     if (IMPORT_STRUCTURE.has(k) || KEYWORD_INFO.has(k)) continue;
     if (ctx.bfcl && k === 'optional') continue;
     if (IMPORT_UNSUPPORTED.has(k)) {
-      err(ctx, ImportCodes.UNSUPPORTED_KEYWORD, `${ptr}/${escapePointer(k)}`, `\`${k}\` has no equivalent in gram types`, 'simplify the schema, or keep this check in the tool implementation');
+      err(
+        ctx,
+        ImportCodes.UNSUPPORTED_KEYWORD,
+        `${ptr}/${escapePointer(k)}`,
+        `\`${k}\` has no equivalent in gram types`,
+        'simplify the schema, or keep this check in the tool implementation',
+      );
     } else if (IMPORT_DROPPED.has(k) || k.startsWith('x-')) {
-      warn(ctx, ImportCodes.KEYWORD_DROPPED, `${ptr}/${escapePointer(k)}`, `\`${k}\` dropped: it does not affect validation and has no place in a gram type${k === 'nullable' ? ' (`nullable` is OpenAPI; in JSON Schema write `type: ["T", "null"]`)' : ''}`);
+      warn(
+        ctx,
+        ImportCodes.KEYWORD_DROPPED,
+        `${ptr}/${escapePointer(k)}`,
+        `\`${k}\` dropped: it does not affect validation and has no place in a gram type${k === 'nullable' ? ' (`nullable` is OpenAPI; in JSON Schema write `type: ["T", "null"]`)' : ''}`,
+      );
     } else {
       warn(ctx, ImportCodes.KEYWORD_DROPPED, `${ptr}/${escapePointer(k)}`, `unknown keyword \`${k}\` dropped (JSON Schema validators ignore it)`);
     }
   }
 };
-
 
 const convertPlain = (s: JsonObject, ptr: string, ctx: Ctx, root: boolean): Type | undefined => {
   // 1. kinds
@@ -416,7 +451,9 @@ const convertPlain = (s: JsonObject, ptr: string, ctx: Ctx, root: boolean): Type
       }
       const k = JSON_KINDS[name];
       if (k === undefined) {
-        const hint = isBfclType(n) ? 'this is BFCL\'s dialect: import with `--from bfcl`' : 'JSON Schema types are string, integer, number, boolean, null, object and array';
+        const hint = isBfclType(n)
+          ? "this is BFCL's dialect: import with `--from bfcl`"
+          : 'JSON Schema types are string, integer, number, boolean, null, object and array';
         return err(ctx, ImportCodes.INVALID_SCHEMA, `${ptr}/type`, `unknown type ${JSON.stringify(n)}`, hint);
       }
       if (!ks.includes(k)) ks.push(k);
@@ -435,7 +472,8 @@ const convertPlain = (s: JsonObject, ptr: string, ctx: Ctx, root: boolean): Type
       const msg = `no \`type\`, read as ${inferred.join(' or ')} from its keywords`;
       if (ctx.quietInference > 0) {
         // another part of the allOf gives the type
-      } else if (root && inferred.length === 1 && inferred[0] === 'Object') note(ctx, ImportCodes.TYPE_INFERRED, ptr, `${msg} (tool arguments are always an object)`);
+      } else if (root && inferred.length === 1 && inferred[0] === 'Object')
+        note(ctx, ImportCodes.TYPE_INFERRED, ptr, `${msg} (tool arguments are always an object)`);
       else warn(ctx, ImportCodes.TYPE_INFERRED, ptr, `${msg}; the original also accepted values of other types`);
     }
   }
@@ -450,10 +488,23 @@ const convertPlain = (s: JsonObject, ptr: string, ctx: Ctx, root: boolean): Type
     for (const k of Object.keys(s)) {
       const infoK = KEYWORD_INFO.get(k);
       if (infoK?.kinds !== undefined && ![...kindSet].some((x) => infoK.kinds?.has(x) || (x === 'Array' && infoK.kinds?.has('Tuple')))) {
-        warn(ctx, ImportCodes.KEYWORD_IGNORED, `${ptr}/${escapePointer(k)}`, `\`${k}\` does not apply to type ${kinds.map((x) => x.toLowerCase()).join('/')} (validators ignore it), so it was not imported`);
+        warn(
+          ctx,
+          ImportCodes.KEYWORD_IGNORED,
+          `${ptr}/${escapePointer(k)}`,
+          `\`${k}\` does not apply to type ${kinds.map((x) => x.toLowerCase()).join('/')} (validators ignore it), so it was not imported`,
+        );
       }
-      if ((OBJECT_KEYS.includes(k) && !KEYWORD_INFO.has(k) && !kindSet.has('Object')) || (ARRAY_KEYS.includes(k) && !KEYWORD_INFO.has(k) && !kindSet.has('Array'))) {
-        warn(ctx, ImportCodes.KEYWORD_IGNORED, `${ptr}/${escapePointer(k)}`, `\`${k}\` does not apply to type ${kinds.map((x) => x.toLowerCase()).join('/')} (validators ignore it), so it was not imported`);
+      if (
+        (OBJECT_KEYS.includes(k) && !KEYWORD_INFO.has(k) && !kindSet.has('Object')) ||
+        (ARRAY_KEYS.includes(k) && !KEYWORD_INFO.has(k) && !kindSet.has('Array'))
+      ) {
+        warn(
+          ctx,
+          ImportCodes.KEYWORD_IGNORED,
+          `${ptr}/${escapePointer(k)}`,
+          `\`${k}\` does not apply to type ${kinds.map((x) => x.toLowerCase()).join('/')} (validators ignore it), so it was not imported`,
+        );
       }
     }
   }
@@ -502,7 +553,12 @@ const buildObject = (s: JsonObject, ptr: string, ctx: Ctx, meta: Keywords): Type
   if (reqRaw !== undefined) {
     if (!Array.isArray(reqRaw) || !reqRaw.every((r) => typeof r === 'string')) {
       if (ctx.bfcl && typeof reqRaw === 'boolean') {
-        warn(ctx, ImportCodes.KEYWORD_DROPPED, `${ptr}/required`, '`required: true|false` on a property is not JSON Schema (validators ignore it); it was not imported');
+        warn(
+          ctx,
+          ImportCodes.KEYWORD_DROPPED,
+          `${ptr}/required`,
+          '`required: true|false` on a property is not JSON Schema (validators ignore it); it was not imported',
+        );
       } else {
         return err(ctx, ImportCodes.INVALID_SCHEMA, `${ptr}/required`, '`required` must be an array of property names');
       }
@@ -542,7 +598,13 @@ const buildObject = (s: JsonObject, ptr: string, ctx: Ctx, meta: Keywords): Type
   const up = s['unevaluatedProperties'];
   if (up !== undefined) {
     if (up === false && (additional === undefined || additional === false)) additional = false;
-    else if (up !== true) err(ctx, ImportCodes.UNSUPPORTED_KEYWORD, `${ptr}/unevaluatedProperties`, '`unevaluatedProperties` other than `false` on a plain object has no equivalent in gram types');
+    else if (up !== true)
+      err(
+        ctx,
+        ImportCodes.UNSUPPORTED_KEYWORD,
+        `${ptr}/unevaluatedProperties`,
+        '`unevaluatedProperties` other than `false` on a plain object has no equivalent in gram types',
+      );
   }
   if (failed) return undefined;
   return objectType(fields, meta, additional);

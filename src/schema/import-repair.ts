@@ -45,7 +45,13 @@ const NUMERAL = /^\s*-?\d+(\.\d+)?\s*$/;
 export const repairEnum = (t: Type, list: ReadonlyArray<JsonValue>, ptr: string, ctx: ImportContext): Type => {
   const base = bare(t);
   if (list.length === 0 || list.some((v) => checkValue(base, v).length === 0)) return t;
-  const shown = list.length > 4 ? `${list.slice(0, 4).map((v) => JSON.stringify(v)).join(', ')}, …` : list.map((v) => JSON.stringify(v)).join(', ');
+  const shown =
+    list.length > 4
+      ? `${list
+          .slice(0, 4)
+          .map((v) => JSON.stringify(v))
+          .join(', ')}, …`
+      : list.map((v) => JSON.stringify(v)).join(', ');
   if (t.kind === 'Array') {
     // the members are items: the enum is the items'
     const items = t.items.kind === 'Any' && Object.keys(t.items.meta).length === 0 && list.every((v) => typeof v === 'string') ? stringType() : t.items;
@@ -69,7 +75,12 @@ export const repairEnum = (t: Type, list: ReadonlyArray<JsonValue>, ptr: string,
   if (t.kind === 'Boolean' && list.every((v) => typeof v === 'string')) {
     // BFCL's live sets: `"enum": ["True", "False", "dontcare"]` on a boolean
     const def = t.meta.default;
-    const shownDefault = typeof def === 'boolean' ? list.find((v) => (v as string).toLowerCase() === String(def)) : typeof def === 'string' && list.includes(def) ? def : undefined;
+    const shownDefault =
+      typeof def === 'boolean'
+        ? list.find((v) => (v as string).toLowerCase() === String(def))
+        : typeof def === 'string' && list.includes(def)
+          ? def
+          : undefined;
     warn(ctx, ImportCodes.REPAIRED, `${ptr}/type`, `an \`enum\` of the strings ${shown} on a boolean means a string among them: the type is now string`);
     return stringType({ ...docsOf(t), enum: [...list], ...(shownDefault !== undefined ? { default: shownDefault } : {}) } as Keywords);
   }

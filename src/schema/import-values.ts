@@ -53,7 +53,12 @@ export const sanitize = (t: Type, ptr: string, ctx: ImportContext): Type => {
     const keep = list.filter((v) => checkValue(base, v).length === 0);
     if (keep.length !== list.length) {
       const dropped = list.filter((v) => !keep.includes(v));
-      warn(ctx, ImportCodes.VALUE_DROPPED, `${ptr}/enum`, `enum value${dropped.length === 1 ? '' : 's'} ${dropped.map((d) => JSON.stringify(d)).join(', ')} can never validate against the type and ${dropped.length === 1 ? 'was' : 'were'} dropped`);
+      warn(
+        ctx,
+        ImportCodes.VALUE_DROPPED,
+        `${ptr}/enum`,
+        `enum value${dropped.length === 1 ? '' : 's'} ${dropped.map((d) => JSON.stringify(d)).join(', ')} can never validate against the type and ${dropped.length === 1 ? 'was' : 'were'} dropped`,
+      );
       m['enum'] = keep;
       changed = true;
       if (keep.length === 0) err(ctx, ImportCodes.UNSATISFIABLE, `${ptr}/enum`, 'no value of `enum` fits the type, so the schema accepts nothing');
@@ -61,7 +66,8 @@ export const sanitize = (t: Type, ptr: string, ctx: ImportContext): Type => {
   }
   if (m['const'] !== undefined) {
     const problems = checkValue(withoutValues(out, []), m['const']);
-    if (problems.length > 0) err(ctx, ImportCodes.UNSATISFIABLE, `${ptr}/const`, `\`const\` does not fit the type (${explainProblems(problems)}), so the schema accepts nothing`);
+    if (problems.length > 0)
+      err(ctx, ImportCodes.UNSATISFIABLE, `${ptr}/const`, `\`const\` does not fit the type (${explainProblems(problems)}), so the schema accepts nothing`);
   }
   const full = changed ? ({ ...out, meta: m } as Type) : out;
   if (m['default'] !== undefined) {

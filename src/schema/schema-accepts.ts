@@ -29,11 +29,29 @@ const TYPES = ['null', 'boolean', 'object', 'array', 'number', 'integer', 'strin
 
 /** Keywords this check reads; any other validating keyword must be equal on both sides. */
 const HANDLED = new Set([
-  'type', 'enum', 'const', 'anyOf', 'oneOf',
-  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf',
-  'minLength', 'maxLength', 'pattern', 'format',
-  'items', 'minItems', 'maxItems', 'uniqueItems',
-  'properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties',
+  'type',
+  'enum',
+  'const',
+  'anyOf',
+  'oneOf',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'items',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'properties',
+  'required',
+  'additionalProperties',
+  'minProperties',
+  'maxProperties',
 ]);
 
 // -------------------------------------------------------------------------------------------------
@@ -44,7 +62,8 @@ const gap = (out: JsonDifference[], pointer: string, wider: unknown, narrower: u
   out.push({ pointer, kind: 'changed', expected: narrower, actual: wider });
 };
 
-const validating = (s: Obj): Obj => Object.fromEntries(Object.entries(s).filter(([k, v]) => v !== undefined && !ANNOTATION_KEYWORDS.has(k) && !k.startsWith('x-')));
+const validating = (s: Obj): Obj =>
+  Object.fromEntries(Object.entries(s).filter(([k, v]) => v !== undefined && !ANNOTATION_KEYWORDS.has(k) && !k.startsWith('x-')));
 
 /** The types a schema allows (every type when it says none). */
 const typesOf = (s: Obj): ReadonlySet<string> => {
@@ -57,7 +76,8 @@ const typesOf = (s: Obj): ReadonlySet<string> => {
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
 
 /** The values allowed by `enum`/`const`, when the schema enumerates them. */
-const enumerated = (s: Obj): ReadonlyArray<unknown> | undefined => ('const' in s && s['const'] !== undefined ? [s['const']] : Array.isArray(s['enum']) ? s['enum'] : undefined);
+const enumerated = (s: Obj): ReadonlyArray<unknown> | undefined =>
+  'const' in s && s['const'] !== undefined ? [s['const']] : Array.isArray(s['enum']) ? s['enum'] : undefined;
 
 const walk = (wider: unknown, narrower: unknown, pointer: string, out: JsonDifference[], limit: number): void => {
   if (out.length >= limit) return;
@@ -140,7 +160,8 @@ const walk = (wider: unknown, narrower: unknown, pointer: string, out: JsonDiffe
   upper('maxProperties', undefined);
   for (const k of ['exclusiveMinimum', 'exclusiveMaximum'] as const) {
     // a narrower exclusive bound equal to the wider inclusive one is tighter, handled above; the reverse is not
-    if (num(w[k]) !== undefined && num(n[k]) === undefined && num(n[k === 'exclusiveMinimum' ? 'minimum' : 'maximum']) === num(w[k])) gap(out, `${pointer}/${k}`, w[k], undefined);
+    if (num(w[k]) !== undefined && num(n[k]) === undefined && num(n[k === 'exclusiveMinimum' ? 'minimum' : 'maximum']) === num(w[k]))
+      gap(out, `${pointer}/${k}`, w[k], undefined);
   }
   const wm = num(w['multipleOf']);
   if (wm !== undefined) {
@@ -173,7 +194,11 @@ const walk = (wider: unknown, narrower: unknown, pointer: string, out: JsonDiffe
  * differences whose `expected` is the narrower side and `actual` the wider one; empty when
  * `wider` accepts everything `narrower` allows. At most `limit` (default: all).
  */
-export const schemaAcceptGaps = (wider: JsonSchema | undefined, narrower: JsonSchema | undefined, limit = Number.POSITIVE_INFINITY): ReadonlyArray<JsonDifference> => {
+export const schemaAcceptGaps = (
+  wider: JsonSchema | undefined,
+  narrower: JsonSchema | undefined,
+  limit = Number.POSITIVE_INFINITY,
+): ReadonlyArray<JsonDifference> => {
   const out: JsonDifference[] = [];
   walk(wider ?? true, narrower ?? true, '', out, limit);
   return out.slice(0, limit);

@@ -149,7 +149,6 @@ export const IMPORT_UNSUPPORTED: ReadonlySet<string> = namesWhere((x) => x.impor
 /** Keywords the importer reads as the structure of the type. */
 export const IMPORT_STRUCTURE: ReadonlySet<string> = namesWhere((x) => x.import === 'structure');
 
-
 // -------------------------------------------------------------------------------------------------
 // utilities
 // -------------------------------------------------------------------------------------------------

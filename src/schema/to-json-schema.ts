@@ -50,8 +50,7 @@ export const signatureSchemas = (s: TypeSignature): SignatureSchemas => ({
 });
 
 const isBarePrimitive = (t: Type): boolean =>
-  (t.kind === 'String' || t.kind === 'Integer' || t.kind === 'Number' || t.kind === 'Boolean' || t.kind === 'Null') &&
-  Object.keys(t.meta).length === 0;
+  (t.kind === 'String' || t.kind === 'Integer' || t.kind === 'Number' || t.kind === 'Boolean' || t.kind === 'Null') && Object.keys(t.meta).length === 0;
 
 /** Whether a union is written as a `type` array (bare primitives of distinct kinds) rather than `anyOf`. */
 export const unionAsTypeArray = (members: ReadonlyArray<Type>): boolean =>

@@ -151,7 +151,6 @@ const instanceFor = (schema: JsonSchema): AjvLike => {
 const byIdentity = new WeakMap<object, Either<SchemaCompileError, CompiledSchema>>();
 const byContent = new Map<string, Either<SchemaCompileError, CompiledSchema>>();
 
-
 /**
  * The compiled form of a schema, compiled on first use and cached. A schema ajv cannot compile
  * gives `INVALID_SCHEMA` (cached too).
@@ -206,7 +205,10 @@ const build = (schema: JsonSchema): Either<SchemaCompileError, CompiledSchema> =
   compilations++;
   const proto = protoProperty(schema);
   if (proto !== undefined)
-    return left({ code: SpecCodes.INVALID_SCHEMA, message: `invalid JSON Schema: ${proto === '' ? '' : `at ${proto}, `}a property is named "__proto__", which JavaScript reads as the object's prototype, so it cannot be validated; rename it` });
+    return left({
+      code: SpecCodes.INVALID_SCHEMA,
+      message: `invalid JSON Schema: ${proto === '' ? '' : `at ${proto}, `}a property is named "__proto__", which JavaScript reads as the object's prototype, so it cannot be validated; rename it`,
+    });
   try {
     fn = instanceFor(schema).compile(schema as AnySchema);
   } catch (e) {
@@ -256,10 +258,7 @@ const uncomparable = (e: unknown): string =>
   'an object whose "valueOf" or "toString" key is not a function is not supported there';
 
 /** Validates a value; `Right(value)` when it validates, `Left(issues)` otherwise. */
-export const validateValue = (
-  schema: JsonSchema,
-  value: unknown,
-): Either<ReadonlyArray<ValidationIssue>, unknown> => {
+export const validateValue = (schema: JsonSchema, value: unknown): Either<ReadonlyArray<ValidationIssue>, unknown> => {
   const compiled = compileSchema(schema);
   if (isLeft(compiled)) return left([{ path: '', code: ArgCodes.INVALID, message: compiled.left.message }]);
   const c = compiled.right;
@@ -271,7 +270,6 @@ export const validateValue = (
 // -------------------------------------------------------------------------------------------------
 
 type Filler = (value: unknown) => unknown;
-
 
 const cloneJson = (v: unknown): unknown => (typeof v === 'object' && v !== null ? structuredClone(v) : v);
 
@@ -351,7 +349,10 @@ const TYPE_WORDS: Record<string, string> = {
 const subject = (path: string): string => (path === '' ? 'the arguments' : `argument "${path}"`);
 
 const listValues = (vs: ReadonlyArray<unknown>): string => {
-  const shown = vs.slice(0, 12).map((v) => JSON.stringify(v)).join(', ');
+  const shown = vs
+    .slice(0, 12)
+    .map((v) => JSON.stringify(v))
+    .join(', ');
   return vs.length > 12 ? `${shown}, … (${vs.length} in all)` : shown;
 };
 
@@ -384,7 +385,10 @@ const mapError = (e: ErrorObject, root: unknown, schema?: JsonSchema): Validatio
     }
     case 'type': {
       const t = String(p['type']);
-      const want = t.split(',').map((x) => TYPE_WORDS[x] ?? x).join(' or ');
+      const want = t
+        .split(',')
+        .map((x) => TYPE_WORDS[x] ?? x)
+        .join(' or ');
       return { path: here, code: ArgCodes.TYPE, message: `${subject(here)} must be ${want}, got ${got()}` };
     }
     case 'enum':
@@ -472,7 +476,12 @@ const mapErrors = (errors: ReadonlyArray<ErrorObject>, root: unknown, schema?: J
       out.push({ path: '', code: ArgCodes.INVALID, message: `and up to ${errors.length - index} more problems (only the first ${MAX_ISSUES} are listed)` });
       break;
     }
-    if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && unionPaths.some((u) => e.schemaPath.startsWith(`${u}/anyOf/`) || e.schemaPath.startsWith(`${u}/oneOf/`))) continue;
+    if (
+      e.keyword !== 'anyOf' &&
+      e.keyword !== 'oneOf' &&
+      unionPaths.some((u) => e.schemaPath.startsWith(`${u}/anyOf/`) || e.schemaPath.startsWith(`${u}/oneOf/`))
+    )
+      continue;
     const issue = mapError(e, root, schema);
     if (issue === undefined) continue;
     const key = `${issue.path}\u0000${issue.message}`;

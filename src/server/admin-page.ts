@@ -27,12 +27,12 @@ const TYPES: Readonly<Record<string, string>> = {
 };
 
 const HEADERS = {
-  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-cache',
 };
-
 
 /** The page's handler, for `mounts` (at `/ui`). */
 export const adminPage = (path = '/ui'): Mount => {
@@ -43,14 +43,17 @@ export const adminPage = (path = '/ui'): Mount => {
     handler: (request: Request): Response => {
       const url = new URL(request.url);
       if (request.method !== 'GET' && request.method !== 'HEAD') {
-        return problemResponse(problem(ServiceCodes.METHOD_NOT_ALLOWED, `${request.method} is not allowed on ${prefix}; allowed: GET, HEAD`), { allow: 'GET, HEAD' });
+        return problemResponse(problem(ServiceCodes.METHOD_NOT_ALLOWED, `${request.method} is not allowed on ${prefix}; allowed: GET, HEAD`), {
+          allow: 'GET, HEAD',
+        });
       }
       const rest = url.pathname.slice(prefix.length).replace(/^\/+/, '');
       const file = rest === '' || rest === 'index.html' ? 'index.html' : rest;
       // own keys only: `constructor` and `__proto__` are no files
       const body = Object.hasOwn(UI_ASSETS, file) ? UI_ASSETS[file] : undefined;
       const type = Object.hasOwn(TYPES, file) ? TYPES[file] : undefined;
-      if (body === undefined || type === undefined) return problemResponse(problem(ServiceCodes.NOT_FOUND, `no page ${url.pathname.slice(0, 200)}; the admin page is ${prefix}`));
+      if (body === undefined || type === undefined)
+        return problemResponse(problem(ServiceCodes.NOT_FOUND, `no page ${url.pathname.slice(0, 200)}; the admin page is ${prefix}`));
       return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers: { 'content-type': type, ...HEADERS } });
     },
   };

@@ -62,7 +62,12 @@ export const credentialOf = (request: Request, credentials: ReadonlyArray<Creden
 
 /** The scopes `X-Caller-Scopes` claims (believed only by a server without credentials). */
 export const claimedScopes = (request: Request): ReadonlySet<string> =>
-  new Set((request.headers.get('x-caller-scopes') ?? '').split(/[\s,]+/).map((s) => s.trim()).filter((s) => s !== ''));
+  new Set(
+    (request.headers.get('x-caller-scopes') ?? '')
+      .split(/[\s,]+/)
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
+  );
 
 const granted = new WeakMap<Request, ReadonlySet<string>>();
 

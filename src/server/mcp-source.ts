@@ -56,7 +56,10 @@ const callThroughCatalog = async (catalog: Catalog, toolID: string, args: unknow
     ...(options.scopes !== undefined ? { steps: [requireScope(options.scopes, Scopes.INVOKE)] } : {}),
   });
   if (r.ok) return r.value;
-  return fail(r.error.reason, r.error.message, { ...(r.error.details !== undefined ? { details: r.error.details } : {}), retryable: retryableCode(r.error.reason) });
+  return fail(r.error.reason, r.error.message, {
+    ...(r.error.details !== undefined ? { details: r.error.details } : {}),
+    retryable: retryableCode(r.error.reason),
+  });
 };
 
 /** The catalog tool each served tool stands for. */
@@ -64,11 +67,18 @@ const servedIds = new WeakMap<object, string>();
 
 /** A tool whose calls go through the catalog, with the catalog tool's name, schemas, limits and annotations. */
 const throughCatalog = (catalog: Catalog, record: ToolRecord, shape: Tool): Tool => {
-  const tool = createTool(shape.name, shape.description, shape.schema, (args: unknown, ctx) => callThroughCatalog(catalog, record.toolID, args, { signal: ctx.signal, ...(ctx.progress !== undefined ? { onProgress: ctx.progress } : {}) }), {
-    ...(shape.outputSchema !== undefined ? { outputSchema: shape.outputSchema } : {}),
-    ...(shape.limits !== undefined ? { limits: shape.limits } : {}),
-    ...(shape.annotations !== undefined ? { annotations: shape.annotations } : {}),
-  });
+  const tool = createTool(
+    shape.name,
+    shape.description,
+    shape.schema,
+    (args: unknown, ctx) =>
+      callThroughCatalog(catalog, record.toolID, args, { signal: ctx.signal, ...(ctx.progress !== undefined ? { onProgress: ctx.progress } : {}) }),
+    {
+      ...(shape.outputSchema !== undefined ? { outputSchema: shape.outputSchema } : {}),
+      ...(shape.limits !== undefined ? { limits: shape.limits } : {}),
+      ...(shape.annotations !== undefined ? { annotations: shape.annotations } : {}),
+    },
+  );
   servedIds.set(tool, record.toolID);
   return tool;
 };
@@ -119,7 +129,8 @@ export const catalogToolSource = (catalog: Catalog, options: { readonly approval
     // `servedTools` has just synced: no store round trip per tool
     const b = await catalog.boundTool({ id: record.toolID }, { sync: false });
     if (!b.ok) return undefined;
-    const shape = b.value.tool.name === name ? b.value.tool : createTool(name, b.value.tool.description, b.value.tool.schema, b.value.tool.invoke, b.value.tool);
+    const shape =
+      b.value.tool.name === name ? b.value.tool : createTool(name, b.value.tool.description, b.value.tool.schema, b.value.tool.invoke, b.value.tool);
     const tool = throughCatalog(catalog, record, shape);
     const bound = bindTool({ ...b.value.spec, name }, registerTool(tool.name, tool, emptyToolLibrary), b.value.options);
     if (isLeft(bound)) return undefined;
@@ -245,7 +256,13 @@ export const catalogMcpMount = async (
   try {
     ({ createMcpHttpHandler } = await import('../mcp/http-handler.js'));
   } catch (e) {
-    return { ok: false, error: codedError(McpCodes.SDK_MISSING, `MCP at /mcp needs the MCP server SDK, which could not be loaded (npm install @modelcontextprotocol/server): ${e instanceof Error ? e.message : String(e)}`) };
+    return {
+      ok: false,
+      error: codedError(
+        McpCodes.SDK_MISSING,
+        `MCP at /mcp needs the MCP server SDK, which could not be loaded (npm install @modelcontextprotocol/server): ${e instanceof Error ? e.message : String(e)}`,
+      ),
+    };
   }
   const source = catalogToolSource(catalog, options.approvals !== undefined ? { approvals: options.approvals } : {});
   const handler = createMcpHttpHandler(source, {

@@ -81,12 +81,22 @@ export interface EventSink {
  * Connects to the NATS server at `url` and publishes the catalog's events there until closed; an
  * error (the server cannot be reached within `timeoutMs`) says why.
  */
-export const openNatsSink = async (catalog: Pick<Catalog, 'subscribe' | 'registryTool'>, url: string, options: { readonly timeoutMs?: number } = {}): Promise<Result<EventSink, string>> => {
+export const openNatsSink = async (
+  catalog: Pick<Catalog, 'subscribe' | 'registryTool'>,
+  url: string,
+  options: { readonly timeoutMs?: number } = {},
+): Promise<Result<EventSink, string>> => {
   if (!isNatsUrl(url)) return err(`--events takes a NATS address nats://host:port, got ${JSON.stringify(url)}`);
   const nats = await import('nats');
   let connection: Awaited<ReturnType<typeof nats.connect>>;
   try {
-    connection = await nats.connect({ servers: url, name: 'gramkit serve', timeout: options.timeoutMs ?? 5000, maxReconnectAttempts: -1, reconnectTimeWait: 1000 });
+    connection = await nats.connect({
+      servers: url,
+      name: 'gramkit serve',
+      timeout: options.timeoutMs ?? 5000,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 1000,
+    });
   } catch (e) {
     return err(`cannot connect to NATS at ${url}: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -103,11 +113,13 @@ export const openNatsSink = async (catalog: Pick<Catalog, 'subscribe' | 'registr
   };
   const unsubscribe = catalog.subscribe((e) => {
     if (busMessageOf(e) === undefined) return;
-    chain = chain.then(async () => {
-      if (e.type !== 'discovered' && e.type !== 'created') return send(busMessageOf(e));
-      const tool = await catalog.registryTool(e.toolID);
-      send(busMessageOf(e, tool.ok ? tool.value : undefined));
-    }).catch(() => undefined);
+    chain = chain
+      .then(async () => {
+        if (e.type !== 'discovered' && e.type !== 'created') return send(busMessageOf(e));
+        const tool = await catalog.registryTool(e.toolID);
+        send(busMessageOf(e, tool.ok ? tool.value : undefined));
+      })
+      .catch(() => undefined);
   });
   return ok({
     url,

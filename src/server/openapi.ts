@@ -96,7 +96,9 @@ const describe = (r: RouteSpec, secured: boolean): string =>
     r.description ?? `${r.summary}.`,
     r.scope !== undefined ? `Needs the scope \`${r.scope}\` (a token's; on a server without tokens that requires scopes, \`X-Caller-Scopes\`).` : '',
     r.public === true && secured ? 'Open without a token.' : '',
-    r.query !== undefined ? 'A query parameter it does not list, or a value that does not fit, is a 400 naming it (`invalidParams`).' : 'It takes no query parameter: any is a 400 naming it.',
+    r.query !== undefined
+      ? 'A query parameter it does not list, or a value that does not fit, is a 400 naming it (`invalidParams`).'
+      : 'It takes no query parameter: any is a 400 naming it.',
   ]
     .filter((s) => s !== '')
     .join(' ');
@@ -114,11 +116,27 @@ const operation = (r: RouteSpec, secured: boolean): JsonObject => {
     })),
     ...(r.agentHeaders === true
       ? [
-          { name: 'X-Agent-ID', in: 'header', required: false, description: 'the calling agent (usage history per agent)', schema: { type: 'string', maxLength: 128 } },
+          {
+            name: 'X-Agent-ID',
+            in: 'header',
+            required: false,
+            description: 'the calling agent (usage history per agent)',
+            schema: { type: 'string', maxLength: 128 },
+          },
           { name: 'X-Project-ID', in: 'header', required: false, description: 'the calling project', schema: { type: 'string', maxLength: 128 } },
         ]
       : []),
-    ...(r.scope !== undefined ? [{ name: 'X-Caller-Scopes', in: 'header', required: false, description: `needs ${r.scope} when the server requires scopes`, schema: { type: 'string' } }] : []),
+    ...(r.scope !== undefined
+      ? [
+          {
+            name: 'X-Caller-Scopes',
+            in: 'header',
+            required: false,
+            description: `needs ${r.scope} when the server requires scopes`,
+            schema: { type: 'string' },
+          },
+        ]
+      : []),
   ];
   const responses: Record<string, JsonValue> = {};
   for (const [status, resp] of Object.entries(r.responses)) {
@@ -129,10 +147,10 @@ const operation = (r: RouteSpec, secured: boolean): JsonObject => {
         : resp.schema === 'html'
           ? { 'text/html': { schema: { type: 'string' } } }
           : resp.schema === 'sse'
-          ? { 'text/event-stream': { schema: { type: 'string' } } }
-          : resp.schema !== undefined
-            ? { 'application/json': { schema: resp.schema as JsonValue } }
-            : undefined;
+            ? { 'text/event-stream': { schema: { type: 'string' } } }
+            : resp.schema !== undefined
+              ? { 'application/json': { schema: resp.schema as JsonValue } }
+              : undefined;
     responses[status] = { description: resp.description, ...(content !== undefined ? { content } : {}) };
   }
   for (const status of errorStatuses(r, secured)) responses[String(status)] = ref(status);
@@ -142,7 +160,9 @@ const operation = (r: RouteSpec, secured: boolean): JsonObject => {
     description: describe(r, secured),
     tags: [r.tag],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(r.body !== undefined ? { requestBody: { required: r.body.required, description: r.body.description, content: { 'application/json': { schema: r.body.schema as JsonValue } } } } : {}),
+    ...(r.body !== undefined
+      ? { requestBody: { required: r.body.required, description: r.body.description, content: { 'application/json': { schema: r.body.schema as JsonValue } } } }
+      : {}),
     responses,
     ...(r.public === true || !secured ? { security: [] } : {}),
   };
@@ -151,11 +171,11 @@ const operation = (r: RouteSpec, secured: boolean): JsonObject => {
 /** What each tag groups (a tag no route uses is left out). */
 const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   service: 'the service itself: liveness, this document',
-  bundles: 'the catalog\'s bundles (under /tools)',
-  tools: 'the catalog\'s tools by bundle, slug and version, their invocation, list and search (under /tools)',
+  bundles: "the catalog's bundles (under /tools)",
+  tools: "the catalog's tools by bundle, slug and version, their invocation, list and search (under /tools)",
   registry: 'the tool registry: Tool JSON by id, discovery, invocation, usage (under /api)',
-  events: 'the catalog\'s events as server-sent events',
-  approvals: 'the calls waiting for a person\'s approval, and the decisions',
+  events: "the catalog's events as server-sent events",
+  approvals: "the calls waiting for a person's approval, and the decisions",
   experiments: 'the reports of the experiments (gramkit ab --out *.jsonl) in the directory the server was given (--experiments)',
 };
 
@@ -188,7 +208,9 @@ export const openApiDocument = (routes: ReadonlyArray<RouteSpec>, options: { rea
     components: {
       schemas: COMPONENTS as Readonly<Record<string, JsonValue>>,
       // those some operation refers to, and the 405 of every path
-      responses: Object.fromEntries(Object.entries(SHARED).flatMap(([status, name]) => (used.has(Number(status)) ? [[name, sharedResponse(Number(status))]] : []))),
+      responses: Object.fromEntries(
+        Object.entries(SHARED).flatMap(([status, name]) => (used.has(Number(status)) ? [[name, sharedResponse(Number(status))]] : [])),
+      ),
       ...(options.secured ? { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } } : {}),
     },
     ...(options.secured ? { security: [{ bearer: [] }] } : {}),

@@ -39,7 +39,13 @@ const TITLES: Readonly<Record<number, string>> = {
 
 /** The statuses the registry (`http`) gives the codes of a layer. */
 const statusesOf = (layer: string): Readonly<Record<string, number>> =>
-  Object.freeze(Object.fromEntries(registries().filter((r) => r.layer === layer).flatMap((r) => r.codes.flatMap((c) => (c.http !== undefined ? [[c.code, c.http]] : [])))));
+  Object.freeze(
+    Object.fromEntries(
+      registries()
+        .filter((r) => r.layer === layer)
+        .flatMap((r) => r.codes.flatMap((c) => (c.http !== undefined ? [[c.code, c.http]] : []))),
+    ),
+  );
 
 /** The HTTP status of each catalog code (from its registry entry). */
 export const CATALOG_STATUS: Readonly<Record<string, number>> = statusesOf('catalog');
@@ -50,7 +56,12 @@ export const SERVICE_STATUS: Readonly<Record<string, number>> = statusesOf('serv
 /** The members of a problem that extensions may not replace. */
 const CORE = new Set(['type', 'title', 'status', 'detail', 'code', 'reason', 'instance']);
 
-const diagnosticView = (d: Diagnostic): Readonly<Record<string, unknown>> => ({ code: d.code, severity: d.severity, message: d.message, ...(d.hint !== undefined ? { hint: d.hint } : {}) });
+const diagnosticView = (d: Diagnostic): Readonly<Record<string, unknown>> => ({
+  code: d.code,
+  severity: d.severity,
+  message: d.message,
+  ...(d.hint !== undefined ? { hint: d.hint } : {}),
+});
 
 /** A problem from its precise code (`reason`): its status from the code's registry entry, else its canonical code's. */
 export const problem = (reason: string, detail: string, extensions: Readonly<Record<string, unknown>> = {}): Problem => {
@@ -59,7 +70,16 @@ export const problem = (reason: string, detail: string, extensions: Readonly<Rec
   const extra = Object.fromEntries(Object.entries(extensions).filter(([k]) => !CORE.has(k)));
   // a code whose registry says retrying helps (the store is down) says so to the client
   const retryable = codeInfo(reason)?.retryable === true ? { retryable: true } : {};
-  return { type: `${PROBLEM_TYPE_BASE}${reason.toLowerCase().replace(/_/g, '-')}`, title: TITLES[status] ?? 'Error', status, detail, code, reason, ...retryable, ...extra };
+  return {
+    type: `${PROBLEM_TYPE_BASE}${reason.toLowerCase().replace(/_/g, '-')}`,
+    title: TITLES[status] ?? 'Error',
+    status,
+    detail,
+    code,
+    reason,
+    ...retryable,
+    ...extra,
+  };
 };
 
 /** A catalog error as a problem: its diagnostics and details as extensions. */
@@ -73,4 +93,7 @@ export const warningsView = (ds: ReadonlyArray<Diagnostic>): ReadonlyArray<Reado
 
 /** A problem as a response (`application/problem+json`, its status). */
 export const problemResponse = (p: Problem, headers: Readonly<Record<string, string>> = {}): Response =>
-  new Response(JSON.stringify(p), { status: p.status, headers: { 'content-type': 'application/problem+json; charset=utf-8', ...(p.status === 503 ? { 'retry-after': '1' } : {}), ...headers } });
+  new Response(JSON.stringify(p), {
+    status: p.status,
+    headers: { 'content-type': 'application/problem+json; charset=utf-8', ...(p.status === 503 ? { 'retry-after': '1' } : {}), ...headers },
+  });

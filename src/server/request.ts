@@ -11,7 +11,10 @@ import type { QueryParameter } from './route.js';
 
 export type Parsed<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly problem: Problem };
 
-const fail = (code: string, detail: string, extensions: Readonly<Record<string, unknown>> = {}): Parsed<never> => ({ ok: false, problem: problem(code, detail, extensions) });
+const fail = (code: string, detail: string, extensions: Readonly<Record<string, unknown>> = {}): Parsed<never> => ({
+  ok: false,
+  problem: problem(code, detail, extensions),
+});
 
 /** Whether a Content-Type is JSON (`application/json`, `application/…+json`). */
 export const isJsonType = (contentType: string): boolean => {
@@ -40,7 +43,8 @@ export const readStreamedBody = async (body: ReadableStream<Uint8Array>, limit: 
 /** The body as JSON (`undefined` when empty), at most `limit` bytes. */
 export const readJsonBody = async (request: Request, limit: number): Promise<Parsed<unknown>> => {
   const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) return fail(ServiceCodes.BODY_TOO_LARGE, `the body has ${declared} bytes; this server accepts at most ${limit}`, { limit });
+  if (declared !== null && Number(declared) > limit)
+    return fail(ServiceCodes.BODY_TOO_LARGE, `the body has ${declared} bytes; this server accepts at most ${limit}`, { limit });
   let text: string;
   if (declared !== null || request.method === 'GET' || request.method === 'HEAD') {
     // a declared length within the limit: read it at once (the server's fast path, which reads
@@ -56,7 +60,10 @@ export const readJsonBody = async (request: Request, limit: number): Promise<Par
   if (text === '') return { ok: true, value: undefined };
   const contentType = request.headers.get('content-type') ?? '';
   if (!isJsonType(contentType)) {
-    return fail(ServiceCodes.UNSUPPORTED_MEDIA_TYPE, `the body must be JSON (Content-Type: application/json), got ${contentType === '' ? 'no Content-Type' : JSON.stringify(contentType.slice(0, 80))}`);
+    return fail(
+      ServiceCodes.UNSUPPORTED_MEDIA_TYPE,
+      `the body must be JSON (Content-Type: application/json), got ${contentType === '' ? 'no Content-Type' : JSON.stringify(contentType.slice(0, 80))}`,
+    );
   }
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
@@ -84,9 +91,16 @@ const stringIssue = (spec: QueryParameter, raw: string, pattern: RegExp | undefi
 };
 
 /** The value of one declared parameter, or why it does not fit. */
-const readOne = (spec: QueryParameter, all: ReadonlyArray<string>, pattern: RegExp | undefined): { readonly value: QueryValue } | { readonly reason: string } => {
+const readOne = (
+  spec: QueryParameter,
+  all: ReadonlyArray<string>,
+  pattern: RegExp | undefined,
+): { readonly value: QueryValue } | { readonly reason: string } => {
   if (spec.kind === 'list') {
-    const items = all.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+    const items = all
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter((v) => v !== '');
     if (items.length > 200) return { reason: 'at most 200 values' };
     const bad = items.map((i) => stringIssue(spec, i, pattern)).filter((r) => r !== undefined);
     return bad.length > 0 ? { reason: bad.join('; ') } : { value: items };
@@ -97,7 +111,11 @@ const readOne = (spec: QueryParameter, all: ReadonlyArray<string>, pattern: RegE
   if (spec.kind === 'integer') {
     const n = Number(raw);
     const fits = /^\d{1,9}$/.test(raw) && (spec.minimum === undefined || n >= spec.minimum) && (spec.maximum === undefined || n <= spec.maximum);
-    return fits ? { value: n } : { reason: `must be a whole number${spec.minimum !== undefined ? ` from ${spec.minimum}` : ''}${spec.maximum !== undefined ? ` to ${spec.maximum}` : ''}, got ${shown(raw)}` };
+    return fits
+      ? { value: n }
+      : {
+          reason: `must be a whole number${spec.minimum !== undefined ? ` from ${spec.minimum}` : ''}${spec.maximum !== undefined ? ` to ${spec.maximum}` : ''}, got ${shown(raw)}`,
+        };
   }
   const why = stringIssue(spec, raw, pattern);
   return why === undefined ? { value: raw } : { reason: why };

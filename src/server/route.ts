@@ -83,4 +83,9 @@ export interface RouteSpec {
   readonly handler: (ctx: RequestContext) => Promise<Reply>;
 }
 
-export const json = (status: number, body: unknown, headers?: Readonly<Record<string, string>>): Reply => ({ kind: 'json', status, body, ...(headers !== undefined ? { headers } : {}) });
+export const json = (status: number, body: unknown, headers?: Readonly<Record<string, string>>): Reply => ({
+  kind: 'json',
+  status,
+  body,
+  ...(headers !== undefined ? { headers } : {}),
+});

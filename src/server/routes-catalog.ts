@@ -18,14 +18,17 @@ import { catalogProblem, problem, warningsView } from './problem.js';
 import { json, type PathParameter, type QueryParameter, type Reply, type RequestContext, type RouteSpec } from './route.js';
 import { BundleWriteSchema, EnabledPatchSchema, InvokeSchema, refTo, SLUG_PATTERN, ToolWriteSchema, UUID_PATTERN, VERSION_PATTERN } from './schemas.js';
 
-export const reply = <A>(r: CatalogResult<A>, status: number, view: (a: A) => unknown = (a) => a): Reply => (r.ok ? json(status, view(r.value)) : { kind: 'problem', problem: catalogProblem(r.error) });
+export const reply = <A>(r: CatalogResult<A>, status: number, view: (a: A) => unknown = (a) => a): Reply =>
+  r.ok ? json(status, view(r.value)) : { kind: 'problem', problem: catalogProblem(r.error) };
 
 const problemRef = { description: 'problem details (application/problem+json)', schema: refTo('Problem') };
 const errors = { 400: problemRef, 404: problemRef, 409: problemRef, 503: problemRef };
 /** What a read of one record may answer (a read conflicts with nothing). */
 const readErrors = { 400: problemRef, 404: problemRef, 503: problemRef };
 
-const bundleParam: Readonly<Record<string, PathParameter>> = { bundleID: { description: 'the bundle id (UUIDv7)', schema: { type: 'string', pattern: UUID_PATTERN } } };
+const bundleParam: Readonly<Record<string, PathParameter>> = {
+  bundleID: { description: 'the bundle id (UUIDv7)', schema: { type: 'string', pattern: UUID_PATTERN } },
+};
 const toolParams: Readonly<Record<string, PathParameter>> = {
   ...bundleParam,
   toolSlug: { description: 'the tool slug (Unicode letters, digits, "-", single "_" inside)', schema: { type: 'string', pattern: SLUG_PATTERN } },
@@ -34,7 +37,7 @@ const toolParams: Readonly<Record<string, PathParameter>> = {
 
 const page = (size: string): Readonly<Record<string, QueryParameter>> => ({
   [size]: { kind: 'integer', minimum: 1, maximum: 1000, description: 'results per page (default 50, at most 1000)' },
-  pageToken: { kind: 'string', maxLength: 1024, description: 'from the previous page\'s nextPageToken' },
+  pageToken: { kind: 'string', maxLength: 1024, description: "from the previous page's nextPageToken" },
 });
 
 const includeDisabled: QueryParameter = { kind: 'boolean', description: 'also disabled tools, and tools of disabled or deleted bundles' };
@@ -94,7 +97,14 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     params: bundleParam,
     body: { schema: BundleWriteSchema, required: true, description: '{slug, displayName, isEnabled, description}' },
     // a PUT of an unknown id creates it: no 404
-    responses: { 200: { description: 'replaced', schema: refTo('Bundle') }, 201: { description: 'created', schema: refTo('Bundle') }, 400: problemRef, 403: problemRef, 409: problemRef, 503: problemRef },
+    responses: {
+      200: { description: 'replaced', schema: refTo('Bundle') },
+      201: { description: 'created', schema: refTo('Bundle') },
+      400: problemRef,
+      403: problemRef,
+      409: problemRef,
+      503: problemRef,
+    },
     handler: async (c) => {
       const r = await c.catalog.putBundle(c.params['bundleID'] as string, c.body);
       return r.ok ? json(r.value.created ? 201 : 200, r.value.bundle) : reply(r, 200);
@@ -104,7 +114,7 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     method: 'post',
     path: '/tools/bundles',
     operationId: 'createBundle',
-    summary: 'Create a bundle; the server assigns its id (a UUIDv7), as PUT /tools/bundles/{bundleID} does with the client\'s',
+    summary: "Create a bundle; the server assigns its id (a UUIDv7), as PUT /tools/bundles/{bundleID} does with the client's",
     tag: 'bundles',
     scope: Scopes.WRITE,
     body: { schema: BundleWriteSchema, required: true, description: '{slug, displayName, isEnabled, description}' },
@@ -152,7 +162,7 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     method: 'get',
     path: `${TOOL}/gram`,
     operationId: 'getToolGram',
-    summary: "A tool in gram: its specification and implementation",
+    summary: 'A tool in gram: its specification and implementation',
     tag: 'tools',
     scope: Scopes.READ,
     params: toolParams,
@@ -182,13 +192,18 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     tag: 'tools',
     scope: Scopes.WRITE,
     params: bundleParam,
-    body: { schema: ToolWriteSchema, required: true, description: 'tool.json fields with slug (and version), or {"slug", "gram": "[slug:Tool {…} | signature]"}' },
+    body: {
+      schema: ToolWriteSchema,
+      required: true,
+      description: 'tool.json fields with slug (and version), or {"slug", "gram": "[slug:Tool {…} | signature]"}',
+    },
     responses: { 201: { description: 'created', schema: refTo('ToolWritten') }, ...errors, 403: problemRef },
     handler: async (c) => {
       const body = isRecord(c.body) ? c.body : {};
       const slug = body['slug'];
       const version = body['version'] ?? '1';
-      if (typeof slug !== 'string' || typeof version !== 'string') return invalidRequest('the body names the tool: "slug" (a string), and "version" (a string, default "1")');
+      if (typeof slug !== 'string' || typeof version !== 'string')
+        return invalidRequest('the body names the tool: "slug" (a string), and "version" (a string, default "1")');
       return createTool(c, slug, version);
     },
   },
@@ -265,11 +280,11 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     method: 'post',
     path: '/tools/tools/check',
     operationId: 'checkTool',
-    summary: 'Check a tool as PUT …/version/{v} would write it, without writing it: its errors and warnings, placed in the gram text (the admin page\'s editor)',
+    summary: "Check a tool as PUT …/version/{v} would write it, without writing it: its errors and warnings, placed in the gram text (the admin page's editor)",
     tag: 'tools',
     scope: Scopes.READ,
     query: {
-      slug: { kind: 'string', maxLength: 256, description: 'the slug the tool would be written under (checked as the route\'s)' },
+      slug: { kind: 'string', maxLength: 256, description: "the slug the tool would be written under (checked as the route's)" },
       version: { kind: 'string', maxLength: 256, description: 'the version it would be written under' },
     },
     body: { schema: ToolWriteSchema, required: true, description: 'tool.json fields, or {"gram": "[slug:Tool {…} | signature]"}' },
@@ -289,7 +304,13 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
       };
       return json(200, {
         ok: !ds.some((d) => d.severity === 'error'),
-        diagnostics: ds.map((d) => ({ code: d.code, severity: d.severity, message: d.message, ...(d.hint !== undefined ? { hint: d.hint } : {}), ...placed(d) })),
+        diagnostics: ds.map((d) => ({
+          code: d.code,
+          severity: d.severity,
+          message: d.message,
+          ...(d.hint !== undefined ? { hint: d.hint } : {}),
+          ...placed(d),
+        })),
       });
     },
   },
@@ -335,7 +356,14 @@ export const invokeOptions = (c: RequestContext): InvokeOptions => ({
   agentId: c.agentId,
   projectId: c.projectId,
   // a call that needs approval waits in the queue, naming its caller, until the client goes away
-  approver: c.approvals !== undefined ? queueApprover(c.approvals, { via: 'rest', ...(c.agentId !== undefined ? { agentId: c.agentId } : {}), ...(c.projectId !== undefined ? { projectId: c.projectId } : {}) }, () => c.signal) : undefined,
+  approver:
+    c.approvals !== undefined
+      ? queueApprover(
+          c.approvals,
+          { via: 'rest', ...(c.agentId !== undefined ? { agentId: c.agentId } : {}), ...(c.projectId !== undefined ? { projectId: c.projectId } : {}) },
+          () => c.signal,
+        )
+      : undefined,
 });
 
 /** A request that is not what the route takes (its query or its body), with what to change. */

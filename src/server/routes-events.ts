@@ -26,7 +26,7 @@ export const eventsRoute = (options: { readonly bufferBytes?: number } = {}): Ro
   method: 'get',
   path: '/api/v1/events',
   operationId: 'events',
-  summary: 'The catalog\'s events as server-sent events',
+  summary: "The catalog's events as server-sent events",
   tag: 'events',
   scope: Scopes.READ,
   query: { types: { kind: 'list', enum: EVENT_TYPES, description: 'only these types (comma-separated or repeated)' } },
@@ -39,54 +39,59 @@ export const eventsRoute = (options: { readonly bufferBytes?: number } = {}): Ro
     const limit = options.bufferBytes ?? DEFAULT_EVENT_BUFFER_BYTES;
     const stream = new ReadableStream<Uint8Array>(
       {
-      start(controller) {
-        const send = (text: string): void => {
-          try {
-            controller.enqueue(encoder.encode(text));
-          } catch {
-            stop?.();
-          }
-        };
-        const forward = (e: CatalogEvent | ApprovalEvent): void => {
-          if (stop === undefined || (types !== undefined && !types.has(e.type))) return;
-          if ((controller.desiredSize ?? 0) <= 0) {
-            // the client has not taken the last `limit` bytes: drop it, with a last event saying why
-            send(`event: dropped\ndata: ${JSON.stringify({ type: 'dropped', reason: `this subscriber fell more than ${limit} bytes behind; subscribe again (events in between are lost)`, limit })}\n\n`);
-            stop();
-            return;
-          }
-          send(`event: ${e.type}\nid: ${e.id}\ndata: ${JSON.stringify(e)}\n\n`);
-        };
-        const unsubscribeCatalog = c.catalog.subscribe(forward);
-        const unsubscribeApprovals = c.approvals?.subscribe(forward);
-        const unsubscribe = (): void => {
-          unsubscribeCatalog();
-          unsubscribeApprovals?.();
-        };
-        const timer = setInterval(() => send(': keep-alive\n\n'), HEARTBEAT_MS);
-        timer.unref?.();
-        stop = () => {
-          stop = undefined;
-          unsubscribe();
-          clearInterval(timer);
-          try {
-            controller.close();
-          } catch {
-            // already closed
-          }
-        };
-        c.signal.addEventListener('abort', () => stop?.(), { once: true });
-        send(': connected\n\n');
-      },
-      cancel() {
-        stop?.();
-      },
+        start(controller) {
+          const send = (text: string): void => {
+            try {
+              controller.enqueue(encoder.encode(text));
+            } catch {
+              stop?.();
+            }
+          };
+          const forward = (e: CatalogEvent | ApprovalEvent): void => {
+            if (stop === undefined || (types !== undefined && !types.has(e.type))) return;
+            if ((controller.desiredSize ?? 0) <= 0) {
+              // the client has not taken the last `limit` bytes: drop it, with a last event saying why
+              send(
+                `event: dropped\ndata: ${JSON.stringify({ type: 'dropped', reason: `this subscriber fell more than ${limit} bytes behind; subscribe again (events in between are lost)`, limit })}\n\n`,
+              );
+              stop();
+              return;
+            }
+            send(`event: ${e.type}\nid: ${e.id}\ndata: ${JSON.stringify(e)}\n\n`);
+          };
+          const unsubscribeCatalog = c.catalog.subscribe(forward);
+          const unsubscribeApprovals = c.approvals?.subscribe(forward);
+          const unsubscribe = (): void => {
+            unsubscribeCatalog();
+            unsubscribeApprovals?.();
+          };
+          const timer = setInterval(() => send(': keep-alive\n\n'), HEARTBEAT_MS);
+          timer.unref?.();
+          stop = () => {
+            stop = undefined;
+            unsubscribe();
+            clearInterval(timer);
+            try {
+              controller.close();
+            } catch {
+              // already closed
+            }
+          };
+          c.signal.addEventListener('abort', () => stop?.(), { once: true });
+          send(': connected\n\n');
+        },
+        cancel() {
+          stop?.();
+        },
       },
       { highWaterMark: limit, size: (chunk) => chunk.byteLength },
     );
     return {
       kind: 'response',
-      response: new Response(stream, { status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' } }),
+      response: new Response(stream, {
+        status: 200,
+        headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' },
+      }),
     };
   },
 });

@@ -33,7 +33,7 @@ const ExperimentEntrySchema: JsonObject = {
   type: 'object',
   description: 'an experiment of the --experiments directory (a gramkit ab --out results file)',
   properties: {
-    name: { type: 'string', description: 'the file\'s name without .jsonl' },
+    name: { type: 'string', description: "the file's name without .jsonl" },
     agent: { type: 'string' },
     variants: { type: 'array', items: { type: 'string' }, description: 'the first is the baseline' },
     runs: { type: 'integer', description: 'runs in the file' },
@@ -65,18 +65,28 @@ const ExperimentReportSchema: JsonObject = {
     durationMs: { type: 'number' },
     summaries: {
       type: 'array',
-      items: { type: 'object', properties: { name: { type: 'string' }, runs: { type: 'integer' }, successRate: { type: 'number' } }, required: ['name', 'runs', 'successRate'] },
+      items: {
+        type: 'object',
+        properties: { name: { type: 'string' }, runs: { type: 'integer' }, successRate: { type: 'number' } },
+        required: ['name', 'runs', 'successRate'],
+      },
     },
     differences: { type: 'array', items: { type: 'object' } },
     results: {
       type: 'array',
-      items: { type: 'object', properties: { variant: { type: 'string' }, input: { type: 'integer' }, repetition: { type: 'integer' } }, required: ['variant', 'input', 'repetition'] },
+      items: {
+        type: 'object',
+        properties: { variant: { type: 'string' }, input: { type: 'integer' }, repetition: { type: 'integer' } },
+        required: ['variant', 'input', 'repetition'],
+      },
     },
   },
   required: ['agent', 'model', 'variants', 'inputs', 'runsPerInput', 'summaries', 'differences', 'results'],
 };
 
-const nameParam = { name: { description: 'the experiment: its results file\'s name in the directory, without .jsonl', schema: { type: 'string', pattern: NAME_PATTERN } } };
+const nameParam = {
+  name: { description: "the experiment: its results file's name in the directory, without .jsonl", schema: { type: 'string', pattern: NAME_PATTERN } },
+};
 
 /** The page's policy, as its own `<meta>` says it: no script, no request, inline style only; and no framing. */
 export const REPORT_PAGE_HEADERS: Readonly<Record<string, string>> = {
@@ -196,7 +206,7 @@ export const experimentRoutes = (dir: string | undefined): ReadonlyArray<RouteSp
     method: 'get',
     path: '/api/v1/experiments/:name',
     operationId: 'experimentsGet',
-    summary: 'A finished experiment\'s JSON report (what gramkit ab --json prints), its runs in results',
+    summary: "A finished experiment's JSON report (what gramkit ab --json prints), its runs in results",
     tag: 'experiments',
     scope: Scopes.READ,
     params: nameParam,
@@ -210,7 +220,7 @@ export const experimentRoutes = (dir: string | undefined): ReadonlyArray<RouteSp
     method: 'get',
     path: '/api/v1/experiments/:name/report.html',
     operationId: 'experimentsPage',
-    summary: 'A finished experiment\'s report as the self-contained page gramkit ab --report writes (no script, no request to any host)',
+    summary: "A finished experiment's report as the self-contained page gramkit ab --report writes (no script, no request to any host)",
     tag: 'experiments',
     scope: Scopes.READ,
     params: nameParam,

@@ -25,10 +25,16 @@ const usageRoute = (path: string, operationId: string, summary: string): RouteSp
     agent_id: { kind: 'string', maxLength: 128, description: 'the X-Agent-ID of the calls' },
     limit: { kind: 'integer', minimum: 1, maximum: 1000, description: 'most entries (default 50)' },
   },
-  responses: { 200: { description: '{usage: [...]}', schema: { type: 'object', properties: { usage: { type: 'array', items: refTo('UsageEntry') } } } }, 400: problemRef },
+  responses: {
+    200: { description: '{usage: [...]}', schema: { type: 'object', properties: { usage: { type: 'array', items: refTo('UsageEntry') } } } },
+    400: problemRef,
+  },
   handler: async (c) => {
     const agentId = c.query['agent_id'] as string | undefined;
-    const r = await c.catalog.usage({ ...(agentId !== undefined ? { agentId } : {}), ...(c.query['limit'] !== undefined ? { limit: c.query['limit'] as number } : {}) });
+    const r = await c.catalog.usage({
+      ...(agentId !== undefined ? { agentId } : {}),
+      ...(c.query['limit'] !== undefined ? { limit: c.query['limit'] as number } : {}),
+    });
     return reply(r, 200, (usage) => ({ ...(agentId !== undefined ? { agent_id: agentId } : {}), usage }));
   },
 });
@@ -41,8 +47,11 @@ export const registryRoutes = (options: { readonly usable?: (builtin: string) =>
     summary: 'Every registered tool as Tool JSON',
     tag: 'registry',
     scope: Scopes.READ,
-    query: { created_by: { kind: 'string', enum: ['system', 'agent'], description: 'system or agent (the admin page\'s filter of agent-created tools)' } },
-    responses: { 200: { description: '{tools: [...]}', schema: { type: 'object', properties: { tools: { type: 'array', items: refTo('RegistryTool') } } } }, 400: problemRef },
+    query: { created_by: { kind: 'string', enum: ['system', 'agent'], description: "system or agent (the admin page's filter of agent-created tools)" } },
+    responses: {
+      200: { description: '{tools: [...]}', schema: { type: 'object', properties: { tools: { type: 'array', items: refTo('RegistryTool') } } } },
+      400: problemRef,
+    },
     handler: async (c) => {
       const by = c.query['created_by'] as 'system' | 'agent' | undefined;
       return reply(await c.catalog.registryTools(by !== undefined ? { createdBy: by } : {}), 200, (tools) => ({ tools }));
@@ -57,7 +66,11 @@ export const registryRoutes = (options: { readonly usable?: (builtin: string) =>
     scope: Scopes.WRITE,
     body: { schema: RegistryToolWriteSchema, required: true, description: 'Tool JSON' },
     responses: { 201: { description: 'the registered tool', schema: refTo('RegistryTool') }, 400: problemRef, 409: problemRef, 503: problemRef },
-    handler: async (c) => reply(await c.catalog.registerTool(c.body, { programs: c.programs }), 201, (w) => ({ ...w.value, ...(w.warnings.length > 0 ? { warnings: warningsView(w.warnings) } : {}) })),
+    handler: async (c) =>
+      reply(await c.catalog.registerTool(c.body, { programs: c.programs }), 201, (w) => ({
+        ...w.value,
+        ...(w.warnings.length > 0 ? { warnings: warningsView(w.warnings) } : {}),
+      })),
   },
   {
     method: 'post',
@@ -69,7 +82,7 @@ export const registryRoutes = (options: { readonly usable?: (builtin: string) =>
     responses: { 200: { description: 'what was registered', schema: refTo('Discovery') }, 503: problemRef },
     handler: async (c) => reply(await c.catalog.discover(options.usable !== undefined ? { usable: options.usable } : {}), 200),
   },
-  usageRoute('/api/v1/tools/usage', 'registryUsage', 'Recent invocations, newest first: an agent\'s (agent_id) or everyone\'s'),
+  usageRoute('/api/v1/tools/usage', 'registryUsage', "Recent invocations, newest first: an agent's (agent_id) or everyone's"),
   {
     method: 'get',
     path: '/api/v1/tools/:id',
@@ -108,7 +121,13 @@ export const registryRoutes = (options: { readonly usable?: (builtin: string) =>
 ];
 
 /** `created_by`, the Monitor's filter of agent-created tools. */
-const createdByQuery = { created_by: { kind: 'string' as const, enum: ['system', 'agent'], description: 'system or agent (agent: only the tools agents created, the Monitor\'s filter)' } };
+const createdByQuery = {
+  created_by: {
+    kind: 'string' as const,
+    enum: ['system', 'agent'],
+    description: "system or agent (agent: only the tools agents created, the Monitor's filter)",
+  },
+};
 
 /**
  * Seed 002's Monitor routes: `GET /api/tools` lists the tools as Redis holds them for a Monitor
@@ -120,17 +139,21 @@ export const monitorRoutes = (): ReadonlyArray<RouteSpec> => [
     method: 'get',
     path: '/api/tools',
     operationId: 'monitorTools',
-    summary: 'The tools as seed 002\'s Monitor lists them (Tool JSON, the seed\'s fields only); created_by=agent: the agent-created ones',
+    summary: "The tools as seed 002's Monitor lists them (Tool JSON, the seed's fields only); created_by=agent: the agent-created ones",
     tag: 'registry',
     scope: Scopes.READ,
     query: createdByQuery,
-    responses: { 200: { description: '{tools: [...]}, by id', schema: { type: 'object', properties: { tools: { type: 'array', items: refTo('SeedTool') } } } }, 400: problemRef, 503: problemRef },
+    responses: {
+      200: { description: '{tools: [...]}, by id', schema: { type: 'object', properties: { tools: { type: 'array', items: refTo('SeedTool') } } } },
+      400: problemRef,
+      503: problemRef,
+    },
     handler: async (c) => {
       const by = c.query['created_by'];
       return reply(await c.catalog.registryViews(by === 'system' || by === 'agent' ? { createdBy: by } : {}), 200, (tools) => ({ tools }));
     },
   },
-  usageRoute('/api/tools/usage', 'monitorUsage', 'Recent invocations, newest first (seed 002\'s Monitor; the same as /api/v1/tools/usage)'),
+  usageRoute('/api/tools/usage', 'monitorUsage', "Recent invocations, newest first (seed 002's Monitor; the same as /api/v1/tools/usage)"),
 ];
 
 export const healthRoute = (version: string): RouteSpec => ({
@@ -145,6 +168,11 @@ export const healthRoute = (version: string): RouteSpec => ({
     const r = await c.catalog.sync();
     if (!r.ok) return reply(r, 200);
     const w = c.catalog.wipes();
-    return json(200, { status: 'ok', store: c.catalog.store.kind, version, ...(w.count > 0 ? { wiped: { count: w.count, lastAt: w.lastAt ?? null, restoredAt: w.restoredAt ?? null } } : {}) });
+    return json(200, {
+      status: 'ok',
+      store: c.catalog.store.kind,
+      version,
+      ...(w.count > 0 ? { wiped: { count: w.count, lastAt: w.lastAt ?? null, restoredAt: w.restoredAt ?? null } } : {}),
+    });
   },
 });

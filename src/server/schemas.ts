@@ -40,11 +40,10 @@ export const EnabledPatchSchema: JsonObject = {
 
 export const ToolWriteSchema: JsonObject = {
   type: 'object',
-  description:
-    `A tool, as a tool.json record: its fields. Either argSchema (JSON Schema, or the map form {"url": "string"}), outputSchema, type and impl; or gram ("[slug:Tool {description, version, ${TOOL_TYPES.join('|')}: …} | signature]").`,
+  description: `A tool, as a tool.json record: its fields. Either argSchema (JSON Schema, or the map form {"url": "string"}), outputSchema, type and impl; or gram ("[slug:Tool {description, version, ${TOOL_TYPES.join('|')}: …} | signature]").`,
   properties: {
-    slug: { type: 'string', description: 'must equal the path\'s when present' },
-    version: { type: 'string', description: 'must equal the path\'s when present' },
+    slug: { type: 'string', description: "must equal the path's when present" },
+    version: { type: 'string', description: "must equal the path's when present" },
     displayName: { type: 'string' },
     description: { type: 'string' },
     type: { type: 'string', enum: [...TOOL_TYPES, 'go'] },
@@ -64,7 +63,7 @@ export const ToolWriteSchema: JsonObject = {
 export const InvokeSchema: JsonObject = {
   type: 'object',
   description: 'the arguments under "args" (default {})',
-  properties: { args: { type: 'object', description: 'validated against the tool\'s argSchema' } },
+  properties: { args: { type: 'object', description: "validated against the tool's argSchema" } },
   additionalProperties: false,
 };
 
@@ -102,7 +101,12 @@ export const RegistryToolWriteSchema: JsonObject = {
     created_at: { type: 'string' },
     exec: {
       type: 'object',
-      properties: { type: { type: 'string', enum: ['cmd', 'image'] }, cmd: { type: 'string' }, args: { type: 'array', items: { type: 'string' } }, image: { type: 'string' } },
+      properties: {
+        type: { type: 'string', enum: ['cmd', 'image'] },
+        cmd: { type: 'string' },
+        args: { type: 'array', items: { type: 'string' } },
+        image: { type: 'string' },
+      },
     },
     tags: { type: 'array', items: { type: 'string' } },
     type: { type: 'string' },
@@ -179,8 +183,12 @@ export const COMPONENTS: Readonly<Record<string, JsonObject>> = {
       registryId: { type: 'string' },
       limits: {
         type: 'object',
-        description: 'per-tool limits applied on invoke (the stricter of these and the implementation\'s own)',
-        properties: { timeoutMs: { type: 'integer', minimum: 1 }, maxResultBytes: { type: 'integer', minimum: 1 }, maxCallsPerMinute: { type: 'integer', minimum: 1 } },
+        description: "per-tool limits applied on invoke (the stricter of these and the implementation's own)",
+        properties: {
+          timeoutMs: { type: 'integer', minimum: 1 },
+          maxResultBytes: { type: 'integer', minimum: 1 },
+          maxCallsPerMinute: { type: 'integer', minimum: 1 },
+        },
         additionalProperties: false,
       },
       createdAt: stamp,
@@ -233,7 +241,7 @@ export const COMPONENTS: Readonly<Record<string, JsonObject>> = {
   },
   RegistryTool: {
     type: 'object',
-    description: 'Tool JSON, with the catalog\'s ids beside',
+    description: "Tool JSON, with the catalog's ids beside",
     properties: {
       id: { type: 'string' },
       name: { type: 'string' },
@@ -274,7 +282,11 @@ export const COMPONENTS: Readonly<Record<string, JsonObject>> = {
   },
   Discovery: {
     type: 'object',
-    properties: { discovered: { type: 'array', items: { type: 'string' } }, existing: { type: 'array', items: { type: 'string' } }, skipped: { type: 'array', items: { type: 'object' } } },
+    properties: {
+      discovered: { type: 'array', items: { type: 'string' } },
+      existing: { type: 'array', items: { type: 'string' } },
+      skipped: { type: 'array', items: { type: 'object' } },
+    },
   },
   Health: {
     type: 'object',
@@ -284,14 +296,15 @@ export const COMPONENTS: Readonly<Record<string, JsonObject>> = {
       version: { type: 'string' },
       wiped: {
         type: 'object',
-        description: 'present once the store was found wiped under this server (Redis FLUSHALL): how often, when last, and when the server had bootstrapped again (null while it runs)',
+        description:
+          'present once the store was found wiped under this server (Redis FLUSHALL): how often, when last, and when the server had bootstrapped again (null while it runs)',
         properties: { count: { type: 'integer' }, lastAt: { type: ['string', 'null'] }, restoredAt: { type: ['string', 'null'] } },
       },
     },
   },
   SeedTool: {
     type: 'object',
-    description: 'seed 002\'s Tool JSON, its fields only (what Redis holds at tool:<id>)',
+    description: "seed 002's Tool JSON, its fields only (what Redis holds at tool:<id>)",
     required: ['id', 'name', 'description', 'input_schema', 'output_schema', 'permissions', 'safety_level', 'created_by', 'created_at'],
     properties: {
       id: { type: 'string' },
@@ -308,11 +321,11 @@ export const COMPONENTS: Readonly<Record<string, JsonObject>> = {
   },
   Approval: {
     type: 'object',
-    description: 'a call waiting for a person\'s approval',
+    description: "a call waiting for a person's approval",
     properties: {
       id: { type: 'string', pattern: UUID_PATTERN },
-      stepId: { type: 'string', description: 'the call\'s id' },
-      tool: { type: 'string', description: 'the tool, by the name the policies know it by (a built-in\'s own name)' },
+      stepId: { type: 'string', description: "the call's id" },
+      tool: { type: 'string', description: "the tool, by the name the policies know it by (a built-in's own name)" },
       args: { type: 'object', description: 'the arguments the call would run with' },
       reason: { type: 'string', description: 'why the call needs approval' },
       caller: { type: 'object', properties: { via: { type: 'string' }, agentId: { type: 'string' }, projectId: { type: 'string' } } },

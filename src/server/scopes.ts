@@ -9,7 +9,10 @@ import { fail } from '../library/result.js';
 import { ServiceCodes } from './codes.js';
 
 /** Why a caller with `scopes` may not do what needs `scope` (`SERVICE_MISSING_SCOPE`, 403), or `undefined`. */
-export const missingScope = (scopes: ReadonlySet<string>, scope: string): { readonly code: typeof ServiceCodes.MISSING_SCOPE; readonly message: string; readonly scope: string } | undefined =>
+export const missingScope = (
+  scopes: ReadonlySet<string>,
+  scope: string,
+): { readonly code: typeof ServiceCodes.MISSING_SCOPE; readonly message: string; readonly scope: string } | undefined =>
   scopes.has(scope) ? undefined : { code: ServiceCodes.MISSING_SCOPE, message: `this needs the scope ${scope}, which the caller does not have`, scope };
 
 /** The invoker step: the call runs only for a caller with `scope`. */

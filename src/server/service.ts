@@ -161,11 +161,21 @@ const forgeryProblem = (request: Request): Response | undefined => {
   if (SAFE_METHODS.has(request.method)) return undefined;
   const origin = request.headers.get('origin');
   if (origin !== null && !sameOrigin(request, origin)) {
-    return problemResponse(problem(ServiceCodes.CROSS_ORIGIN, `a ${request.method} from the origin ${JSON.stringify(origin.slice(0, 100))} is refused: only this server's own pages (or clients that send no Origin) may change or run anything without a token`));
+    return problemResponse(
+      problem(
+        ServiceCodes.CROSS_ORIGIN,
+        `a ${request.method} from the origin ${JSON.stringify(origin.slice(0, 100))} is refused: only this server's own pages (or clients that send no Origin) may change or run anything without a token`,
+      ),
+    );
   }
   if (BODY_METHODS.has(request.method) && !isJsonType(request.headers.get('content-type') ?? '')) {
     const given = request.headers.get('content-type');
-    return problemResponse(problem(ServiceCodes.UNSUPPORTED_MEDIA_TYPE, `a ${request.method} must declare Content-Type: application/json, even with an empty body (got ${given === null ? 'none' : JSON.stringify(given.slice(0, 80))})`));
+    return problemResponse(
+      problem(
+        ServiceCodes.UNSUPPORTED_MEDIA_TYPE,
+        `a ${request.method} must declare Content-Type: application/json, even with an empty body (got ${given === null ? 'none' : JSON.stringify(given.slice(0, 80))})`,
+      ),
+    );
   }
   return undefined;
 };
@@ -178,7 +188,9 @@ const gatekeeper = (options: ServiceOptions) => {
   const credentials = options.tokens ?? [];
   return (request: Request, isPublic: boolean): Response | undefined => {
     if (!hostAllowed(request, options.hostHeaders ?? 'loopback')) {
-      return problemResponse(problem(ServiceCodes.FORBIDDEN_HOST, `this server answers requests for localhost only, not for ${JSON.stringify(request.headers.get('host'))}`));
+      return problemResponse(
+        problem(ServiceCodes.FORBIDDEN_HOST, `this server answers requests for localhost only, not for ${JSON.stringify(request.headers.get('host'))}`),
+      );
     }
     if (credentials.length === 0) {
       grantScopes(request, claimedScopes(request));
@@ -202,7 +214,9 @@ const capBody = async (request: Request, limit: number): Promise<Request | Respo
   if (request.method === 'GET' || request.method === 'HEAD' || request.body === null) return request;
   const declared = request.headers.get('content-length');
   if (declared !== null) {
-    return Number(declared) > limit ? problemResponse(problem(ServiceCodes.BODY_TOO_LARGE, `the body has ${declared} bytes; this server accepts at most ${limit}`, { limit })) : request;
+    return Number(declared) > limit
+      ? problemResponse(problem(ServiceCodes.BODY_TOO_LARGE, `the body has ${declared} bytes; this server accepts at most ${limit}`, { limit }))
+      : request;
   }
   const read = await readStreamedBody(request.body, limit);
   if (!read.ok) return problemResponse(read.problem);
@@ -225,10 +239,20 @@ export const createService = (options: ServiceOptions): Service => {
     path: '/openapi.json',
     operationId: 'openapi',
     summary: 'This document: the OpenAPI 3.1 description of every route',
-    description: 'Made from the route table whose schemas validate the requests, so it says what the server accepts. Open to every caller, even when the server has tokens.',
+    description:
+      'Made from the route table whose schemas validate the requests, so it says what the server accepts. Open to every caller, even when the server has tokens.',
     tag: 'service',
     public: true,
-    responses: { 200: { description: 'OpenAPI 3.1', schema: { type: 'object', properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } }, required: ['openapi', 'info', 'paths'] } } },
+    responses: {
+      200: {
+        description: 'OpenAPI 3.1',
+        schema: {
+          type: 'object',
+          properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } },
+          required: ['openapi', 'info', 'paths'],
+        },
+      },
+    },
     handler: async () => json(200, openapi),
   };
   const routes: ReadonlyArray<RouteSpec> = [
@@ -277,7 +301,8 @@ export const createService = (options: ServiceOptions): Service => {
       const read = await readJsonBody(request, limit);
       if (!read.ok) return problemResponse(read.problem);
       body = read.value;
-      if (body === undefined && route.body.required) return problemResponse(problem(ServiceCodes.INVALID_REQUEST, `this route needs a JSON body: ${route.body.description}`));
+      if (body === undefined && route.body.required)
+        return problemResponse(problem(ServiceCodes.INVALID_REQUEST, `this route needs a JSON body: ${route.body.description}`));
       const v = validators.get(route);
       if (body !== undefined && v !== undefined && !v.check(body)) {
         const issues = v.issues(body);
@@ -311,7 +336,10 @@ export const createService = (options: ServiceOptions): Service => {
     app.all(path, (c) => {
       const refused = check(c.req.raw, false);
       if (refused !== undefined) return refused;
-      return problemResponse(problem(ServiceCodes.METHOD_NOT_ALLOWED, `${c.req.method} is not allowed on ${path.replace(/:([A-Za-z]+)/g, '{$1}')}; allowed: ${allow}`), { allow });
+      return problemResponse(
+        problem(ServiceCodes.METHOD_NOT_ALLOWED, `${c.req.method} is not allowed on ${path.replace(/:([A-Za-z]+)/g, '{$1}')}; allowed: ${allow}`),
+        { allow },
+      );
     });
   }
   for (const m of options.mounts ?? []) {
@@ -326,7 +354,11 @@ export const createService = (options: ServiceOptions): Service => {
     app.all(prefix, (c) => run(c.req.raw));
     app.all(`${prefix}/*`, (c) => run(c.req.raw));
   }
-  app.notFound((c) => check(c.req.raw, false) ?? problemResponse(problem(ServiceCodes.NOT_FOUND, `no route ${c.req.method} ${new URL(c.req.url).pathname.slice(0, 200)}; see /openapi.json`)));
+  app.notFound(
+    (c) =>
+      check(c.req.raw, false) ??
+      problemResponse(problem(ServiceCodes.NOT_FOUND, `no route ${c.req.method} ${new URL(c.req.url).pathname.slice(0, 200)}; see /openapi.json`)),
+  );
   app.onError((e) => problemResponse(problem(ServiceCodes.INTERNAL, `the request could not be answered: ${e instanceof Error ? e.message : String(e)}`)));
 
   return {

@@ -51,14 +51,23 @@ export const checkAgentSpecification = (
     out.push(error(SpecCodes.MISSING_DESCRIPTION, `agent ${JSON.stringify(name)} needs a non-empty description`));
   }
   if (typeof instruction !== 'string' || instruction.trim() === '') {
-    out.push(error(SpecCodes.MISSING_INSTRUCTION, `agent ${JSON.stringify(name)} needs a non-empty instruction`, { hint: 'the instruction is the agent\'s system prompt' }));
+    out.push(
+      error(SpecCodes.MISSING_INSTRUCTION, `agent ${JSON.stringify(name)} needs a non-empty instruction`, {
+        hint: "the instruction is the agent's system prompt",
+      }),
+    );
   }
   if (options.model !== undefined && (typeof options.model !== 'string' || options.model.trim() === '')) {
     out.push(error(SpecCodes.INVALID_PROPERTY, `the model of agent ${JSON.stringify(name)} must be a non-empty string such as "openai/gpt-4o-mini"`));
   }
   const seen = new Set<string>();
   for (const t of tools) {
-    if (seen.has(t.name)) out.push(error(SpecCodes.DUPLICATE_AGENT_TOOL, `agent ${JSON.stringify(name)} lists tool "${t.name}" twice`, { hint: 'tool names must be unique within an agent' }));
+    if (seen.has(t.name))
+      out.push(
+        error(SpecCodes.DUPLICATE_AGENT_TOOL, `agent ${JSON.stringify(name)} lists tool "${t.name}" twice`, {
+          hint: 'tool names must be unique within an agent',
+        }),
+      );
     seen.add(t.name);
   }
   if (options.metadata !== undefined && !isJsonValue(options.metadata)) {

@@ -24,7 +24,6 @@ import { AGENT_LABEL, AGENT_PROPERTIES, type LoadOptions, TOOL_LABELS, TOOL_PROP
 import { spanOf } from '../core/span.js';
 import { type CompileCache, type CompiledPattern, shiftDiagnostic, shiftField, shiftSpec } from './compile-cache.js';
 
-
 // -------------------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------------------
@@ -36,9 +35,7 @@ export interface ToolEntry {
   readonly spec?: ToolSpecification;
 }
 
-export type AgentElement =
-  | { readonly kind: 'ref'; readonly name: string; readonly span: Span }
-  | { readonly kind: 'tool'; readonly entry: ToolEntry };
+export type AgentElement = { readonly kind: 'ref'; readonly name: string; readonly span: Span } | { readonly kind: 'tool'; readonly entry: ToolEntry };
 
 export interface PendingAgent {
   readonly name: string;
@@ -82,7 +79,13 @@ const sameDefinition = (a: Definition, b: Definition): boolean => {
 const isExtensionKey = (k: string): boolean => k.startsWith('x-') && k.length > 2;
 
 /** Properties gramkit does not read on a tool or agent: warnings with a suggestion (they stay as metadata). */
-const unknownProperties = (props: Map<string, Property>, known: ReadonlyArray<string>, what: string, file: string | undefined, diagnostics: Diagnostic[]): void => {
+const unknownProperties = (
+  props: Map<string, Property>,
+  known: ReadonlyArray<string>,
+  what: string,
+  file: string | undefined,
+  diagnostics: Diagnostic[],
+): void => {
   for (const [k, p] of props) {
     if (known.includes(k) || isExtensionKey(k)) continue;
     const near = didYouMean(k, known);
@@ -113,7 +116,10 @@ interface Reusable {
 }
 
 /** The options a document of `collect` is parsed with (a caller that parses it first uses the same). */
-export const gramOptionsOf = (options: LoadOptions): ParseOptions => ({ ...(options.strict !== undefined ? { strict: options.strict } : {}), ...fileOpt(options.filename) });
+export const gramOptionsOf = (options: LoadOptions): ParseOptions => ({
+  ...(options.strict !== undefined ? { strict: options.strict } : {}),
+  ...fileOpt(options.filename),
+});
 
 /**
  * Collects the tools and agents of one parsed document (agents' references are resolved later).
@@ -145,7 +151,13 @@ const collectWith = (text: string, options: LoadOptions, cache: CompileCache | u
   const visitTop = (p: TopLevelPattern): void => {
     if (p.kind === 'Annotated') {
       if (p.target.kind === 'SubjectPattern' && specLabel(p.target) !== undefined) {
-        diagnostics.push(warning(SpecCodes.ANNOTATION_IGNORED, 'annotations on a specification are not read', { span: spanOf(p), ...fileOpt(file), hint: 'put the information in the record (it becomes metadata)' }));
+        diagnostics.push(
+          warning(SpecCodes.ANNOTATION_IGNORED, 'annotations on a specification are not read', {
+            span: spanOf(p),
+            ...fileOpt(file),
+            hint: 'put the information in the record (it becomes metadata)',
+          }),
+        );
       }
       visitTop(p.target);
       return;
@@ -158,7 +170,13 @@ const collectWith = (text: string, options: LoadOptions, cache: CompileCache | u
       for (const l of p.labels) {
         const near = NEAR_LABELS.find((n) => n !== l.name && editDistance(l.name, n, 2) <= 2 && l.name.length >= 4);
         if (near !== undefined) {
-          diagnostics.push(warning(SpecCodes.UNKNOWN_LABEL, `\`${l.name}\` is not a specification label, so this pattern is not read as a specification`, { span: spanOf(l), ...fileOpt(file), hint: `did you mean \`${near}\`?` }));
+          diagnostics.push(
+            warning(SpecCodes.UNKNOWN_LABEL, `\`${l.name}\` is not a specification label, so this pattern is not read as a specification`, {
+              span: spanOf(l),
+              ...fileOpt(file),
+              hint: `did you mean \`${near}\`?`,
+            }),
+          );
         }
       }
     }
@@ -223,12 +241,16 @@ const collectWith = (text: string, options: LoadOptions, cache: CompileCache | u
     const list = ambiguous.get(name);
     if (list === undefined) continue;
     diagnostics.push(
-      error(SpecCodes.CONFLICTING_PARAM, `\`(${name})\` refers to the \`${name}\` of another signature, but the signatures of this file define \`${name}\` differently`, {
-        span: spanOf(n),
-        ...fileOpt(file),
-        hint: `write its type here, e.g. \`(${name}::String)\`: a parameter's name belongs to its tool`,
-        related: list.map((d) => ({ message: `\`${name}\` defined here`, span: spanOf(d.node), ...fileOpt(file) })),
-      }),
+      error(
+        SpecCodes.CONFLICTING_PARAM,
+        `\`(${name})\` refers to the \`${name}\` of another signature, but the signatures of this file define \`${name}\` differently`,
+        {
+          span: spanOf(n),
+          ...fileOpt(file),
+          hint: `write its type here, e.g. \`(${name}::String)\`: a parameter's name belongs to its tool`,
+          related: list.map((d) => ({ message: `\`${name}\` defined here`, span: spanOf(d.node), ...fileOpt(file) })),
+        },
+      ),
     );
   }
   const ctx: CompileContext = { ...ctxBase, resolve: (name) => defs.get(name)?.field, isDefined: (name) => definitions.has(name) };
@@ -262,13 +284,24 @@ const reuseTool = (
   if (r.hit === undefined) {
     const from = diagnostics.length;
     const e = compileTool(p, text, ctx, defs, diagnostics);
-    cache.put(r.key, { start: p.start, definitions: r.fields, ...(e !== undefined ? { name: e.name } : {}), ...(e?.spec !== undefined ? { spec: e.spec } : {}), diagnostics: diagnostics.slice(from) });
+    cache.put(r.key, {
+      start: p.start,
+      definitions: r.fields,
+      ...(e !== undefined ? { name: e.name } : {}),
+      ...(e?.spec !== undefined ? { spec: e.spec } : {}),
+      diagnostics: diagnostics.slice(from),
+    });
     return e;
   }
   const delta = p.start - r.hit.start;
   for (const d of r.hit.diagnostics) diagnostics.push(shiftDiagnostic(d, delta));
   if (r.hit.name === undefined || p.identifier === undefined) return undefined;
-  return { name: r.hit.name, nameSpan: spanOf(p.identifier), ...fileOpt(ctx.file), ...(r.hit.spec !== undefined ? { spec: shiftSpec(r.hit.spec, delta) } : {}) };
+  return {
+    name: r.hit.name,
+    nameSpan: spanOf(p.identifier),
+    ...fileOpt(ctx.file),
+    ...(r.hit.spec !== undefined ? { spec: shiftSpec(r.hit.spec, delta) } : {}),
+  };
 };
 
 /** The record of a pattern as a key → property map; a key given twice keeps its last value (the parser warns). */
@@ -301,7 +334,13 @@ const metadataOf = (props: Map<string, Property>, skip: ReadonlyArray<string>, f
 const nameOf = (p: SubjectPattern, what: string, file: string | undefined, diagnostics: Diagnostic[]): { name: string; span: Span } | undefined => {
   const id = p.identifier;
   if (id === undefined || id.value === '') {
-    diagnostics.push(error(SpecCodes.MISSING_NAME, `${what} has no name`, { span: subjectSpan(p) ?? spanOf(p), ...fileOpt(file), hint: `the name is the pattern identifier: \`[myName:${what === 'an agent' ? 'Agent' : 'Tool'} {...} | ...]\`` }));
+    diagnostics.push(
+      error(SpecCodes.MISSING_NAME, `${what} has no name`, {
+        span: subjectSpan(p) ?? spanOf(p),
+        ...fileOpt(file),
+        hint: `the name is the pattern identifier: \`[myName:${what === 'an agent' ? 'Agent' : 'Tool'} {...} | ...]\``,
+      }),
+    );
     return undefined;
   }
   return { name: id.value, span: spanOf(id) };
@@ -309,7 +348,14 @@ const nameOf = (p: SubjectPattern, what: string, file: string | undefined, diagn
 
 const extraLabels = (p: SubjectPattern, allowed: (name: string) => boolean, file: string | undefined, diagnostics: Diagnostic[]): void => {
   for (const l of p.labels) {
-    if (!allowed(l.name)) diagnostics.push(error(SpecCodes.INVALID_PROPERTY, `unexpected label \`${l.name}\` on a specification`, { span: spanOf(l), ...fileOpt(file), hint: 'a tool takes the label `Tool` (or `ToolSpecification`), an agent `Agent`; put other information in the record' }));
+    if (!allowed(l.name))
+      diagnostics.push(
+        error(SpecCodes.INVALID_PROPERTY, `unexpected label \`${l.name}\` on a specification`, {
+          span: spanOf(l),
+          ...fileOpt(file),
+          hint: 'a tool takes the label `Tool` (or `ToolSpecification`), an agent `Agent`; put other information in the record',
+        }),
+      );
   }
 };
 
@@ -329,21 +375,46 @@ const compileTool = (
   const props = recordProps(p);
   const description = textProp(props, 'description', what, file, diagnostics);
   if (props.get('description') === undefined || description?.trim() === '') {
-    diagnostics.push(error(SpecCodes.MISSING_DESCRIPTION, `${what} needs a non-empty description`, { span: subjectSpan(p) ?? spanOf(p), ...fileOpt(file), hint: 'add `{description: "what it does and when to use it"}`: it is what a model reads' }));
+    diagnostics.push(
+      error(SpecCodes.MISSING_DESCRIPTION, `${what} needs a non-empty description`, {
+        span: subjectSpan(p) ?? spanOf(p),
+        ...fileOpt(file),
+        hint: 'add `{description: "what it does and when to use it"}`: it is what a model reads',
+      }),
+    );
   }
   unknownProperties(props, TOOL_PROPERTIES, what, file, diagnostics);
   const metadata = metadataOf(props, ['description'], file, diagnostics);
   let path: PathPattern | undefined;
   if (p.elements.length === 0) {
-    diagnostics.push(error(SpecCodes.MISSING_SIGNATURE, `${what} has no type signature`, { span: spanOf(p), ...fileOpt(file), hint: 'add it after `|`: `[name:Tool {description: ".."} | (arg::String)==>(::String)]`' }));
+    diagnostics.push(
+      error(SpecCodes.MISSING_SIGNATURE, `${what} has no type signature`, {
+        span: spanOf(p),
+        ...fileOpt(file),
+        hint: 'add it after `|`: `[name:Tool {description: ".."} | (arg::String)==>(::String)]`',
+      }),
+    );
   } else {
     const first = p.elements[0] as SubjectPatternElement;
     if (p.elements.length > 1) {
       const second = p.elements[1] as SubjectPatternElement;
-      diagnostics.push(error(SpecCodes.MULTIPLE_SIGNATURES, `${what} has ${p.elements.length} elements; a tool has exactly one type signature`, { span: spanOf(second), ...fileOpt(file), hint: 'join the parameters into one path: `(a::String)==>(b::Integer)==>(::String)`' }));
+      diagnostics.push(
+        error(SpecCodes.MULTIPLE_SIGNATURES, `${what} has ${p.elements.length} elements; a tool has exactly one type signature`, {
+          span: spanOf(second),
+          ...fileOpt(file),
+          hint: 'join the parameters into one path: `(a::String)==>(b::Integer)==>(::String)`',
+        }),
+      );
     }
     if (first.kind === 'Node' || first.kind === 'Path') path = first;
-    else diagnostics.push(error(SpecCodes.NOT_A_PATH, `the type signature of ${what} must be a path of nodes`, { span: spanOf(first), ...fileOpt(file), hint: 'write `(arg::String)==>(::String)`' }));
+    else
+      diagnostics.push(
+        error(SpecCodes.NOT_A_PATH, `the type signature of ${what} must be a path of nodes`, {
+          span: spanOf(first),
+          ...fileOpt(file),
+          hint: 'write `(arg::String)==>(::String)`',
+        }),
+      );
   }
   let spec: ToolSpecification | undefined;
   if (path !== undefined) {
@@ -400,10 +471,22 @@ const collectAgent = (
     diagnostics.push(error(SpecCodes.MISSING_DESCRIPTION, `${what} needs a non-empty description`, { span: at, ...fileOpt(file) }));
   }
   if (props.get('instruction') === undefined || instruction?.trim() === '') {
-    diagnostics.push(error(SpecCodes.MISSING_INSTRUCTION, `${what} needs a non-empty instruction`, { span: at, ...fileOpt(file), hint: 'the instruction is the agent\'s system prompt; a fenced string (```) suits long ones' }));
+    diagnostics.push(
+      error(SpecCodes.MISSING_INSTRUCTION, `${what} needs a non-empty instruction`, {
+        span: at,
+        ...fileOpt(file),
+        hint: "the instruction is the agent's system prompt; a fenced string (```) suits long ones",
+      }),
+    );
   }
   if (props.get('model') !== undefined && model?.trim() === '') {
-    diagnostics.push(error(SpecCodes.INVALID_PROPERTY, `the model of ${what} is empty`, { span: spanOf(props.get('model')?.value), ...fileOpt(file), hint: 'write it as "provider/model", e.g. "openai/gpt-4o-mini"' }));
+    diagnostics.push(
+      error(SpecCodes.INVALID_PROPERTY, `the model of ${what} is empty`, {
+        span: spanOf(props.get('model')?.value),
+        ...fileOpt(file),
+        hint: 'write it as "provider/model", e.g. "openai/gpt-4o-mini"',
+      }),
+    );
   }
   unknownProperties(props, AGENT_PROPERTIES, what, file, diagnostics);
   const metadata = metadataOf(props, ['description', 'instruction', 'model'], file, diagnostics);
@@ -416,7 +499,13 @@ const collectAgent = (
       const entry = inlineTool(e);
       if (entry !== undefined) elements.push({ kind: 'tool', entry });
     } else {
-      diagnostics.push(error(SpecCodes.INVALID_AGENT_ELEMENT, `the elements of ${what} must be tools: inline tool patterns or the names of tools`, { span: spanOf(e), ...fileOpt(file), hint: 'write `[agent:Agent {...} | toolName, [other:Tool {...} | ...]]`' }));
+      diagnostics.push(
+        error(SpecCodes.INVALID_AGENT_ELEMENT, `the elements of ${what} must be tools: inline tool patterns or the names of tools`, {
+          span: spanOf(e),
+          ...fileOpt(file),
+          hint: 'write `[agent:Agent {...} | toolName, [other:Tool {...} | ...]]`',
+        }),
+      );
     }
   }
   if (n === undefined) return undefined;

@@ -53,7 +53,13 @@ const shiftSpan = <S extends Span | undefined>(s: S, delta: number): S => (s ===
 const shiftRelated = (r: RelatedInformation, delta: number): RelatedInformation => (r.span === undefined ? r : { ...r, span: shiftSpan(r.span, delta) });
 
 export const shiftDiagnostic = (d: Diagnostic, delta: number): Diagnostic =>
-  delta === 0 ? d : { ...d, ...(d.span !== undefined ? { span: shiftSpan(d.span, delta) } : {}), ...(d.related !== undefined ? { related: d.related.map((r) => shiftRelated(r, delta)) } : {}) };
+  delta === 0
+    ? d
+    : {
+        ...d,
+        ...(d.span !== undefined ? { span: shiftSpan(d.span, delta) } : {}),
+        ...(d.related !== undefined ? { related: d.related.map((r) => shiftRelated(r, delta)) } : {}),
+      };
 
 /** A type with its spans moved (its keywords are values of the user's: left as they are). */
 const shiftType = (t: Type, delta: number): Type => {
@@ -66,12 +72,25 @@ const shiftType = (t: Type, delta: number): Type => {
   return moved as unknown as Type;
 };
 
-export const shiftField = (f: Field, delta: number): Field => ({ ...f, type: shiftType(f.type, delta), ...(f.span !== undefined ? { span: shiftSpan(f.span, delta) } : {}) });
+export const shiftField = (f: Field, delta: number): Field => ({
+  ...f,
+  type: shiftType(f.type, delta),
+  ...(f.span !== undefined ? { span: shiftSpan(f.span, delta) } : {}),
+});
 
-const shiftReturn = (r: ReturnType, delta: number): ReturnType => ({ ...r, type: shiftType(r.type, delta), ...(r.span !== undefined ? { span: shiftSpan(r.span, delta) } : {}) });
+const shiftReturn = (r: ReturnType, delta: number): ReturnType => ({
+  ...r,
+  type: shiftType(r.type, delta),
+  ...(r.span !== undefined ? { span: shiftSpan(r.span, delta) } : {}),
+});
 
 const shiftSignature = (s: TypeSignature, delta: number): TypeSignature =>
-  ({ ...s, args: shiftType(s.args, delta), returns: shiftReturn(s.returns, delta), ...(s.span !== undefined ? { span: shiftSpan(s.span, delta) } : {}) }) as TypeSignature;
+  ({
+    ...s,
+    args: shiftType(s.args, delta),
+    returns: shiftReturn(s.returns, delta),
+    ...(s.span !== undefined ? { span: shiftSpan(s.span, delta) } : {}),
+  }) as TypeSignature;
 
 /** A specification whose signature's spans are moved (the rest has no place in the text). */
 export const shiftSpec = (spec: ToolSpecification, delta: number): ToolSpecification =>

@@ -84,7 +84,10 @@ const IMPORT_ROUND_TRIP = ImportCodes.ROUND_TRIP;
 // -------------------------------------------------------------------------------------------------
 
 /** The JSON values of an input: one JSON document, or JSON lines. */
-export const parseImportInput = (text: string, file?: string): { readonly values: ReadonlyArray<{ readonly value: unknown; readonly at: string }>; readonly diagnostics: ReadonlyArray<Diagnostic> } => {
+export const parseImportInput = (
+  text: string,
+  file?: string,
+): { readonly values: ReadonlyArray<{ readonly value: unknown; readonly at: string }>; readonly diagnostics: ReadonlyArray<Diagnostic> } => {
   const fileOpt = file !== undefined ? { file } : {};
   if (text.trim() === '') return { values: [], diagnostics: [error(IMPORT_INVALID_INPUT, 'the input is empty', fileOpt)] };
   try {
@@ -116,7 +119,13 @@ const definitionsOf = (value: unknown, at: string, out: Definition[], problems: 
     return;
   }
   if (!isJsonObject(value)) {
-    problems.push(error(IMPORT_UNKNOWN_SHAPE, `${at === '' ? 'the input' : at} is not a tool definition (an object), got ${JSON.stringify(value)?.slice(0, 40)}`, file !== undefined ? { file } : {}));
+    problems.push(
+      error(
+        IMPORT_UNKNOWN_SHAPE,
+        `${at === '' ? 'the input' : at} is not a tool definition (an object), got ${JSON.stringify(value)?.slice(0, 40)}`,
+        file !== undefined ? { file } : {},
+      ),
+    );
     return;
   }
   if (Array.isArray(value['function']) && value['name'] === undefined) {
@@ -141,7 +150,7 @@ const definitionsOf = (value: unknown, at: string, out: Definition[], problems: 
 // -------------------------------------------------------------------------------------------------
 
 const usesBfclTypes = (s: unknown, depth = 0): boolean => {
-  if (depth > 64 || (typeof s !== 'object' || s === null)) return false;
+  if (depth > 64 || typeof s !== 'object' || s === null) return false;
   if (Array.isArray(s)) return s.some((x) => usesBfclTypes(x, depth + 1));
   const t = (s as Record<string, unknown>)['type'];
   if (typeof t === 'string' && Object.prototype.hasOwnProperty.call(BFCL_TYPES, t)) return true;
@@ -267,7 +276,8 @@ export const importDefinitions = (values: ReadonlyArray<{ readonly value: unknow
   const defs: Definition[] = [];
   const problems: Diagnostic[] = [];
   for (const v of values) definitionsOf(v.value, v.at, defs, problems, options.file);
-  if (defs.length === 0 && problems.length === 0 && values.length > 0) problems.push(error(IMPORT_UNKNOWN_SHAPE, 'no tool definitions found in the input', fileOpt));
+  if (defs.length === 0 && problems.length === 0 && values.length > 0)
+    problems.push(error(IMPORT_UNKNOWN_SHAPE, 'no tool definitions found in the input', fileOpt));
 
   // 1. each definition to a signature
   interface Pending {
@@ -291,12 +301,28 @@ export const importDefinitions = (values: ReadonlyArray<{ readonly value: unknow
     const name = e.name ?? label;
     const diagnostics: Diagnostic[] = [];
     if (e.name === undefined || e.name.trim() === '') {
-      diagnostics.push(error(IMPORT_MISSING_NAME, `${label}: the definition has no name`, { ...fileOpt, hint: format === 'jsonschema' ? 'give the schema a `title`, or import it with a name' : 'add `name`' }));
+      diagnostics.push(
+        error(IMPORT_MISSING_NAME, `${label}: the definition has no name`, {
+          ...fileOpt,
+          hint: format === 'jsonschema' ? 'give the schema a `title`, or import it with a name' : 'add `name`',
+        }),
+      );
     }
     if (e.description === undefined || e.description.trim() === '') {
-      diagnostics.push(error(IMPORT_MISSING_DESCRIPTION, 'no description: a gram tool specification needs one (it is what a model reads to choose the tool)', { ...fileOpt, hint: 'add a `description` to the definition' }));
+      diagnostics.push(
+        error(IMPORT_MISSING_DESCRIPTION, 'no description: a gram tool specification needs one (it is what a model reads to choose the tool)', {
+          ...fileOpt,
+          hint: 'add a `description` to the definition',
+        }),
+      );
     }
-    const r = checkSignatureFromJsonSchemas(e.input, e.output, { dialect: e.dialect, at: e.inputAt, outputAt: e.outputAt, ...fileOpt, ...(options.repair === true ? { repair: true } : {}) });
+    const r = checkSignatureFromJsonSchemas(e.input, e.output, {
+      dialect: e.dialect,
+      at: e.inputAt,
+      outputAt: e.outputAt,
+      ...fileOpt,
+      ...(options.repair === true ? { repair: true } : {}),
+    });
     diagnostics.push(...checkedDiagnostics(r));
     const signature = checkedValue(r);
     pending.push({
@@ -322,17 +348,28 @@ export const importDefinitions = (values: ReadonlyArray<{ readonly value: unknow
       const text = inline.length > 100 || sig.args.fields.length > 2 ? printSignature(sig, { layout: { indent: '  ' } }) : inline;
       const back = checkedValue(checkTypeSignature(text));
       if (back === undefined || !signatureEquals(back, sig)) {
-        diagnostics.push(error(IMPORT_ROUND_TRIP, 'internal: the printed signature does not read back to the imported one; please report this', { ...fileOpt, hint: text }));
+        diagnostics.push(
+          error(IMPORT_ROUND_TRIP, 'internal: the printed signature does not read back to the imported one; please report this', { ...fileOpt, hint: text }),
+        );
       } else {
         const candidate = makeToolSpecification(p.name, p.description, text, back, p.metadata);
         const prev = byName.get(p.name);
         if (prev === undefined) {
           byName.set(p.name, candidate);
           spec = candidate;
-        } else if (prev.typeSignature === candidate.typeSignature && prev.description === candidate.description && jsonEqual(prev.metadata ?? {}, candidate.metadata ?? {})) {
+        } else if (
+          prev.typeSignature === candidate.typeSignature &&
+          prev.description === candidate.description &&
+          jsonEqual(prev.metadata ?? {}, candidate.metadata ?? {})
+        ) {
           diagnostics.push(info(IMPORT_DUPLICATE, 'the same definition was imported before; written once', fileOpt));
         } else {
-          diagnostics.push(error(IMPORT_DUPLICATE, `a different tool named "${p.name}" was imported before; tool names are unique`, { ...fileOpt, hint: 'rename one of them' }));
+          diagnostics.push(
+            error(IMPORT_DUPLICATE, `a different tool named "${p.name}" was imported before; tool names are unique`, {
+              ...fileOpt,
+              hint: 'rename one of them',
+            }),
+          );
         }
       }
     }
@@ -351,4 +388,3 @@ export const importTools = (text: string, options: ImportOptions = {}): ImportRe
 /** Whether a report imported everything (warnings allowed). */
 export const importSucceeded = (r: ImportReport): boolean =>
   r.diagnostics.every((d) => d.severity !== 'error') && r.tools.every((t) => t.diagnostics.every((d) => d.severity !== 'error'));
-

@@ -72,7 +72,10 @@ export const encodeAgentSpecification = (a: AgentSpecification, byName: Readonly
 export const encodeSpecifications = (specs: DecodedSpecifications): JsonObject => {
   const byName = new Map(specs.tools.map((tl) => [tl.name, tl]));
   const names = new Set<string>();
-  for (const a of specs.agents) for (const tl of a.tools) if (byName.get(tl.name) !== undefined && jsonEqual(encodeToolSpecification(byName.get(tl.name) as ToolSpecification), encodeToolSpecification(tl))) names.add(tl.name);
+  for (const a of specs.agents)
+    for (const tl of a.tools)
+      if (byName.get(tl.name) !== undefined && jsonEqual(encodeToolSpecification(byName.get(tl.name) as ToolSpecification), encodeToolSpecification(tl)))
+        names.add(tl.name);
   return {
     tools: specs.tools.map(encodeToolSpecification),
     agents: specs.agents.map((a) => encodeAgentSpecification(a, new Set(a.tools.filter((tl) => names.has(tl.name)).map((tl) => tl.name)))),
@@ -141,7 +144,13 @@ export const decodeToolSpecification = (u: unknown, options: DecodeOptions = {})
   for (const d of checkedDiagnostics(spec)) {
     if (d.severity !== 'error') continue;
     // spans point into the signature string, not into the file: say where in words instead
-    out.push({ code: d.code, severity: d.severity, message: `${prefix(options.at, 'typeSignature')}${column(d)}: ${d.message}`, ...fileOpt(options), ...(d.hint !== undefined ? { hint: d.hint } : {}) });
+    out.push({
+      code: d.code,
+      severity: d.severity,
+      message: `${prefix(options.at, 'typeSignature')}${column(d)}: ${d.message}`,
+      ...fileOpt(options),
+      ...(d.hint !== undefined ? { hint: d.hint } : {}),
+    });
   }
   const value = checkedValue(spec);
   if (value !== undefined) {
@@ -150,14 +159,23 @@ export const decodeToolSpecification = (u: unknown, options: DecodeOptions = {})
       if (stored === undefined) continue;
       const compiled = value[key] as JsonSchema;
       // a schema stored before arguments objects were closed by default says nothing of them
-      const silent = key === 'schema' && isJsonObject(stored) && stored['additionalProperties'] === undefined && isJsonObject(compiled) && compiled['additionalProperties'] === false;
+      const silent =
+        key === 'schema' &&
+        isJsonObject(stored) &&
+        stored['additionalProperties'] === undefined &&
+        isJsonObject(compiled) &&
+        compiled['additionalProperties'] === false;
       const at = firstDifference(silent ? { ...stored, additionalProperties: false } : stored, compiled);
       if (at !== undefined) {
         out.push(
-          error(SpecCodes.SCHEMA_MISMATCH, `${prefix(options.at, key)}: the stored ${key} is not the one \`typeSignature\` compiles to (first difference at ${at})`, {
-            ...fileOpt(options),
-            hint: `typeSignature is the source of truth: remove \`${key}\`, or write the one gramkit generates (\`gramkit schema\`)`,
-          }),
+          error(
+            SpecCodes.SCHEMA_MISMATCH,
+            `${prefix(options.at, key)}: the stored ${key} is not the one \`typeSignature\` compiles to (first difference at ${at})`,
+            {
+              ...fileOpt(options),
+              hint: `typeSignature is the source of truth: remove \`${key}\`, or write the one gramkit generates (\`gramkit schema\`)`,
+            },
+          ),
         );
       }
     }
@@ -173,7 +191,11 @@ const lookupKnown = (known: DecodeOptions['knownTools'], name: string): ToolSpec
 };
 
 const knownNames = (known: DecodeOptions['knownTools']): string[] =>
-  known === undefined ? [] : Array.isArray(known) ? (known as ReadonlyArray<ToolSpecification>).map((k) => k.name) : [...(known as ReadonlyMap<string, ToolSpecification>).keys()];
+  known === undefined
+    ? []
+    : Array.isArray(known)
+      ? (known as ReadonlyArray<ToolSpecification>).map((k) => k.name)
+      : [...(known as ReadonlyMap<string, ToolSpecification>).keys()];
 
 /** Decodes the JSON form of an agent; tools given by name are looked up in `knownTools`. */
 export const decodeAgentSpecification = (u: unknown, options: DecodeOptions = {}): Either<ReadonlyArray<Diagnostic>, AgentSpecification> => {
@@ -187,7 +209,12 @@ export const decodeAgentSpecification = (u: unknown, options: DecodeOptions = {}
     if (typeof entry === 'string') {
       const known = lookupKnown(options.knownTools, entry);
       if (known === undefined) {
-        out.push(error(SpecCodes.UNKNOWN_TOOL, `${at}: no tool named "${entry}"`, { ...fileOpt(options), hint: didYouMean(entry, knownNames(options.knownTools)) ?? 'define it in `tools` or inline it here' }));
+        out.push(
+          error(SpecCodes.UNKNOWN_TOOL, `${at}: no tool named "${entry}"`, {
+            ...fileOpt(options),
+            hint: didYouMean(entry, knownNames(options.knownTools)) ?? 'define it in `tools` or inline it here',
+          }),
+        );
       } else tools.push(known);
       return;
     }
@@ -222,7 +249,8 @@ export const decodeSpecifications = (u: unknown, options: DecodeOptions = {}): E
   rawTools.forEach((tl, i) => {
     const d = decodeToolSpecification(tl, { ...options, at: prefix(options.at, `tools[${i}]`) });
     if (isLeft(d)) out.push(...d.left);
-    else if (tools.some((x) => x.name === d.right.name)) out.push(error(SpecCodes.DUPLICATE_NAME, `${prefix(options.at, `tools[${i}]`)}: a tool named "${d.right.name}" is already defined`, fileOpt(options)));
+    else if (tools.some((x) => x.name === d.right.name))
+      out.push(error(SpecCodes.DUPLICATE_NAME, `${prefix(options.at, `tools[${i}]`)}: a tool named "${d.right.name}" is already defined`, fileOpt(options)));
     else tools.push(d.right);
   });
   const known = new Map<string, ToolSpecification>();
@@ -233,7 +261,8 @@ export const decodeSpecifications = (u: unknown, options: DecodeOptions = {}): E
   rawAgents.forEach((a, i) => {
     const d = decodeAgentSpecification(a, { ...options, at: prefix(options.at, `agents[${i}]`), knownTools: known });
     if (isLeft(d)) out.push(...d.left);
-    else if (agents.some((x) => x.name === d.right.name)) out.push(error(SpecCodes.DUPLICATE_NAME, `${prefix(options.at, `agents[${i}]`)}: an agent named "${d.right.name}" is already defined`, fileOpt(options)));
+    else if (agents.some((x) => x.name === d.right.name))
+      out.push(error(SpecCodes.DUPLICATE_NAME, `${prefix(options.at, `agents[${i}]`)}: an agent named "${d.right.name}" is already defined`, fileOpt(options)));
     else agents.push(d.right);
   });
   if (out.length > 0) return left(out);

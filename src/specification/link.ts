@@ -13,7 +13,6 @@ import { type ToolSpecification } from './tool-spec.js';
 import { type KnownTools, type Specifications } from './specifications.js';
 import { type Collected, fileOpt, type PendingAgent, type ToolEntry } from './collect.js';
 
-
 // -------------------------------------------------------------------------------------------------
 // linking (one or several documents)
 // -------------------------------------------------------------------------------------------------
@@ -26,7 +25,10 @@ export const knownMap = (known: KnownTools | undefined): ReadonlyMap<string, Too
 
 const related = (message: string, span: Span, file: string | undefined): RelatedInformation => ({ message, span, ...fileOpt(file) });
 
-export const link = (docs: ReadonlyArray<Collected>, known: KnownTools | undefined): { tools: ToolSpecification[]; agents: AgentSpecification[]; diagnostics: Diagnostic[] } => {
+export const link = (
+  docs: ReadonlyArray<Collected>,
+  known: KnownTools | undefined,
+): { tools: ToolSpecification[]; agents: AgentSpecification[]; diagnostics: Diagnostic[] } => {
   const diagnostics: Diagnostic[] = docs.flatMap((d) => d.diagnostics);
   const byName = new Map<string, ToolEntry>();
   const tools: ToolSpecification[] = [];
@@ -34,7 +36,14 @@ export const link = (docs: ReadonlyArray<Collected>, known: KnownTools | undefin
     for (const t of d.tools) {
       const prev = byName.get(t.name);
       if (prev !== undefined) {
-        diagnostics.push(error(SpecCodes.DUPLICATE_NAME, `a tool named \`${t.name}\` is already defined`, { span: t.nameSpan, ...fileOpt(t.file), hint: 'tool names are unique: they are how models call tools', related: [related('first defined here', prev.nameSpan, prev.file)] }));
+        diagnostics.push(
+          error(SpecCodes.DUPLICATE_NAME, `a tool named \`${t.name}\` is already defined`, {
+            span: t.nameSpan,
+            ...fileOpt(t.file),
+            hint: 'tool names are unique: they are how models call tools',
+            related: [related('first defined here', prev.nameSpan, prev.file)],
+          }),
+        );
         continue;
       }
       byName.set(t.name, t);
@@ -50,7 +59,13 @@ export const link = (docs: ReadonlyArray<Collected>, known: KnownTools | undefin
       const prevTool = byName.get(a.name);
       if (prevAgent !== undefined || prevTool !== undefined) {
         const first = prevAgent ?? (prevTool as ToolEntry);
-        diagnostics.push(error(SpecCodes.DUPLICATE_NAME, `\`${a.name}\` is already defined (as ${prevAgent !== undefined ? 'an agent' : 'a tool'})`, { span: a.nameSpan, ...fileOpt(a.file), related: [related('first defined here', first.nameSpan, first.file)] }));
+        diagnostics.push(
+          error(SpecCodes.DUPLICATE_NAME, `\`${a.name}\` is already defined (as ${prevAgent !== undefined ? 'an agent' : 'a tool'})`, {
+            span: a.nameSpan,
+            ...fileOpt(a.file),
+            related: [related('first defined here', first.nameSpan, first.file)],
+          }),
+        );
         continue;
       }
       agentNames.set(a.name, a);
@@ -77,11 +92,19 @@ export const link = (docs: ReadonlyArray<Collected>, known: KnownTools | undefin
             const candidates = [...byName.keys(), ...knownTools.keys()];
             const isAgent = docs.some((x) => x.agents.some((y) => y.name === e.name));
             diagnostics.push(
-              error(SpecCodes.UNKNOWN_TOOL, isAgent ? `\`${e.name}\` is an agent, not a tool` : `agent \`${a.name}\` uses \`${e.name}\`, but no tool has that name`, {
-                span: e.span,
-                ...fileOpt(a.file),
-                hint: didYouMean(e.name, candidates) ?? (candidates.length > 0 ? `tools defined: ${candidates.slice(0, 12).join(', ')}${candidates.length > 12 ? ', …' : ''}` : 'define it with `[name:Tool {description: ".."} | <signature>]`'),
-              }),
+              error(
+                SpecCodes.UNKNOWN_TOOL,
+                isAgent ? `\`${e.name}\` is an agent, not a tool` : `agent \`${a.name}\` uses \`${e.name}\`, but no tool has that name`,
+                {
+                  span: e.span,
+                  ...fileOpt(a.file),
+                  hint:
+                    didYouMean(e.name, candidates) ??
+                    (candidates.length > 0
+                      ? `tools defined: ${candidates.slice(0, 12).join(', ')}${candidates.length > 12 ? ', …' : ''}`
+                      : 'define it with `[name:Tool {description: ".."} | <signature>]`'),
+                },
+              ),
             );
           }
         }
@@ -89,14 +112,23 @@ export const link = (docs: ReadonlyArray<Collected>, known: KnownTools | undefin
         const dup = seen.get(spec.name);
         if (dup !== undefined) {
           ok = false;
-          diagnostics.push(error(SpecCodes.DUPLICATE_AGENT_TOOL, `agent \`${a.name}\` lists tool \`${spec.name}\` twice`, { span, ...fileOpt(a.file), related: [related('first listed here', dup, a.file)] }));
+          diagnostics.push(
+            error(SpecCodes.DUPLICATE_AGENT_TOOL, `agent \`${a.name}\` lists tool \`${spec.name}\` twice`, {
+              span,
+              ...fileOpt(a.file),
+              related: [related('first listed here', dup, a.file)],
+            }),
+          );
           continue;
         }
         seen.set(spec.name, span);
         specs.push(spec);
       }
       if (!ok || a.description === undefined || a.instruction === undefined) continue;
-      const r = checkAgentSpecification(a.name, a.description, a.instruction, specs, { ...(a.model !== undefined ? { model: a.model } : {}), metadata: a.metadata });
+      const r = checkAgentSpecification(a.name, a.description, a.instruction, specs, {
+        ...(a.model !== undefined ? { model: a.model } : {}),
+        metadata: a.metadata,
+      });
       if (isLeft(r)) diagnostics.push(...r.left.map((x) => ({ ...x, span: a.nameSpan, ...fileOpt(a.file) })));
       else agents.push(r.right.value);
     }
@@ -104,7 +136,11 @@ export const link = (docs: ReadonlyArray<Collected>, known: KnownTools | undefin
   return { tools, agents, diagnostics };
 };
 
-export const finish = (r: { tools: ToolSpecification[]; agents: AgentSpecification[]; diagnostics: Diagnostic[] }): Either<ReadonlyArray<Diagnostic>, Specifications> => {
+export const finish = (r: {
+  tools: ToolSpecification[];
+  agents: AgentSpecification[];
+  diagnostics: Diagnostic[];
+}): Either<ReadonlyArray<Diagnostic>, Specifications> => {
   const sorted = sortDiagnostics(r.diagnostics);
   if (sorted.some((d) => d.severity === 'error')) return left(sorted);
   return right({ tools: r.tools, agents: r.agents, warnings: sorted });

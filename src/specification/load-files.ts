@@ -9,7 +9,6 @@ import { SpecCodes } from '../types/codes.js';
 import { type KnownTools, type Specifications } from './specifications.js';
 import { loadSpecifications, type SpecificationSource } from './load.js';
 
-
 // -------------------------------------------------------------------------------------------------
 // constructors
 // -------------------------------------------------------------------------------------------------
@@ -33,7 +32,10 @@ export const loadSpecificationFiles = async (
       }
     }),
   );
-  const r = loadSpecifications(sources.filter((s) => s !== undefined), options);
+  const r = loadSpecifications(
+    sources.filter((s) => s !== undefined),
+    options,
+  );
   if (problems.length === 0) return r;
   return left([...problems, ...(isLeft(r) ? r.left : r.right.warnings)]);
 };

@@ -26,7 +26,6 @@ import { SpecCodes } from '../types/codes.js';
 import { decodeSpecifications } from './json-form.js';
 import type { CompileCache } from './compile-cache.js';
 
-
 // -------------------------------------------------------------------------------------------------
 // model
 // -------------------------------------------------------------------------------------------------
@@ -72,7 +71,14 @@ export const loadSpecificationsWith = (
   for (const s of sources) {
     const format = s.format ?? (s.filename !== undefined && extname(s.filename).toLowerCase() === '.json' ? 'json' : 'gram');
     if (format === 'json') jsonSources.push(s);
-    else docs.push(collect(s.text, { ...(s.filename !== undefined ? { filename: s.filename } : {}), ...(options.strict !== undefined ? { strict: options.strict } : {}) }, cache));
+    else
+      docs.push(
+        collect(
+          s.text,
+          { ...(s.filename !== undefined ? { filename: s.filename } : {}), ...(options.strict !== undefined ? { strict: options.strict } : {}) },
+          cache,
+        ),
+      );
   }
   // JSON documents: their tools join the others; their agents may name any tool loaded
   const extraTools: ToolEntry[] = [];

@@ -67,7 +67,10 @@ export const printAgentSpecification = (a: AgentSpecification, referenced: Reado
  * A whole document: the tools, then the agents. An agent's tool that is also among `tools` (equal)
  * is written as a reference; any other is written inline in the agent.
  */
-export const printSpecifications = (specs: { readonly tools: ReadonlyArray<ToolSpecification>; readonly agents?: ReadonlyArray<AgentSpecification> }, options: GramPrintOptions = {}): string => {
+export const printSpecifications = (
+  specs: { readonly tools: ReadonlyArray<ToolSpecification>; readonly agents?: ReadonlyArray<AgentSpecification> },
+  options: GramPrintOptions = {},
+): string => {
   const byName = new Map(specs.tools.map((t) => [t.name, t]));
   const parts = specs.tools.map((t) => printToolSpecification(t, options));
   for (const a of specs.agents ?? []) {

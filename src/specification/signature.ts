@@ -26,7 +26,6 @@ export interface SignatureOptions {
   readonly strict?: boolean;
 }
 
-
 // -------------------------------------------------------------------------------------------------
 // constructors
 // -------------------------------------------------------------------------------------------------
@@ -34,19 +33,43 @@ export interface SignatureOptions {
 /** Parses signature text (a gram path) and compiles it, with every diagnostic (warnings too). */
 export const checkTypeSignature = (text: string, options: SignatureOptions = {}): Checked<TypeSignature> => {
   const fileOpt = options.filename !== undefined ? { file: options.filename } : {};
-  if (text.trim() === '') return leftOne(error(SpecCodes.EMPTY, 'the type signature is empty', { span: mkSpan(0, text.length), ...fileOpt, hint: 'write a path of nodes, e.g. `(name::String)==>(::String)`' }));
-  const parsed = parseGram(text, { ...(options.strict !== undefined ? { strict: options.strict } : {}), ...(options.filename !== undefined ? { filename: options.filename } : {}) });
+  if (text.trim() === '')
+    return leftOne(
+      error(SpecCodes.EMPTY, 'the type signature is empty', {
+        span: mkSpan(0, text.length),
+        ...fileOpt,
+        hint: 'write a path of nodes, e.g. `(name::String)==>(::String)`',
+      }),
+    );
+  const parsed = parseGram(text, {
+    ...(options.strict !== undefined ? { strict: options.strict } : {}),
+    ...(options.filename !== undefined ? { filename: options.filename } : {}),
+  });
   if (isLeft(parsed)) return left([...parsed.left, ...ioTypeHints(text, options.filename)]);
   const doc = parsed.right;
   const warnings = doc.warnings ?? [];
   const patterns = doc.patterns;
   if (patterns.length !== 1 || doc.header !== undefined) {
     const sp = patterns.length > 1 ? mkSpan((patterns[1] as PathPattern).start, doc.end) : spanOf(doc);
-    return left([...warnings, error(SpecCodes.NOT_A_PATH, patterns.length === 0 ? 'the type signature has no nodes' : 'a type signature is one path of nodes', { span: sp, ...fileOpt, hint: 'join the nodes with arrows: `(a::String)==>(b::Integer)==>(::String)`' })]);
+    return left([
+      ...warnings,
+      error(SpecCodes.NOT_A_PATH, patterns.length === 0 ? 'the type signature has no nodes' : 'a type signature is one path of nodes', {
+        span: sp,
+        ...fileOpt,
+        hint: 'join the nodes with arrows: `(a::String)==>(b::Integer)==>(::String)`',
+      }),
+    ]);
   }
   const p = patterns[0] as PathPattern | (Span & { kind: string });
   if (p.kind !== 'Node' && p.kind !== 'Path') {
-    return left([...warnings, error(SpecCodes.NOT_A_PATH, 'a type signature is a path of nodes, not a subject pattern or annotation', { span: spanOf(p), ...fileOpt, hint: 'write `(a::String)==>(::String)`' })]);
+    return left([
+      ...warnings,
+      error(SpecCodes.NOT_A_PATH, 'a type signature is a path of nodes, not a subject pattern or annotation', {
+        span: spanOf(p),
+        ...fileOpt,
+        hint: 'write `(a::String)==>(::String)`',
+      }),
+    ]);
   }
   const r = compileSignature(p as PathPattern, { source: text, ...fileOpt });
   return isLeft(r) ? left([...warnings, ...r.left]) : right({ value: r.right.value.signature, warnings: [...warnings, ...r.right.warnings] });
@@ -62,7 +85,13 @@ export const ioTypeHints = (text: string, file?: string): ReadonlyArray<Diagnost
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const start = m.index + (m[0].startsWith('::') ? 2 : 1);
     const written = m[0].slice(m[0].startsWith('::') ? 2 : 1).trim();
-    out.push(error(SpecCodes.IO_TYPE, `\`${written}\` is an effect type, not a JSON type`, { span: mkSpan(start, start + written.length), hint: IO_HINT, ...(file !== undefined ? { file } : {}) }));
+    out.push(
+      error(SpecCodes.IO_TYPE, `\`${written}\` is an effect type, not a JSON type`, {
+        span: mkSpan(start, start + written.length),
+        hint: IO_HINT,
+        ...(file !== undefined ? { file } : {}),
+      }),
+    );
   }
   return out;
 };

@@ -44,7 +44,9 @@ export const IMPLEMENTATION_PROPERTIES = { http: 'self', command: 'self', builti
 export type ImplementationProperty = keyof typeof IMPLEMENTATION_PROPERTIES;
 
 /** The kinds a specification implements by itself (`http`, `command`). */
-export type SelfImplementationProperty = { readonly [K in ImplementationProperty]: (typeof IMPLEMENTATION_PROPERTIES)[K] extends 'self' ? K : never }[ImplementationProperty];
+export type SelfImplementationProperty = {
+  readonly [K in ImplementationProperty]: (typeof IMPLEMENTATION_PROPERTIES)[K] extends 'self' ? K : never;
+}[ImplementationProperty];
 
 /** The implementation properties, in their order (http, command, builtin, function). */
 export const IMPLEMENTATION_PROPERTY_NAMES = Object.keys(IMPLEMENTATION_PROPERTIES) as ReadonlyArray<ImplementationProperty>;
@@ -57,7 +59,21 @@ export const IMPLEMENTATION_PROPERTY_NAMES = Object.keys(IMPLEMENTATION_PROPERTI
  * with a warning (`SPEC_UNKNOWN_PROPERTY`), except a property of the user's own, whose name starts
  * with `x-`.
  */
-export const TOOL_PROPERTIES: ReadonlyArray<string> = ['description', ...IMPLEMENTATION_PROPERTY_NAMES, 'title', 'annotations', 'icons', '_meta', 'strict', 'cache_control', 'version', 'displayName', 'tags', 'permissions', 'safetyLevel'];
+export const TOOL_PROPERTIES: ReadonlyArray<string> = [
+  'description',
+  ...IMPLEMENTATION_PROPERTY_NAMES,
+  'title',
+  'annotations',
+  'icons',
+  '_meta',
+  'strict',
+  'cache_control',
+  'version',
+  'displayName',
+  'tags',
+  'permissions',
+  'safetyLevel',
+];
 
 /** The properties of an agent that gramkit reads (others: as for tools). */
 export const AGENT_PROPERTIES: ReadonlyArray<string> = ['description', 'instruction', 'model'];

@@ -32,7 +32,44 @@ export interface TypeScriptOptions {
 }
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const RESERVED = new Set(['break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with']);
+const RESERVED = new Set([
+  'break',
+  'case',
+  'catch',
+  'class',
+  'const',
+  'continue',
+  'debugger',
+  'default',
+  'delete',
+  'do',
+  'else',
+  'enum',
+  'export',
+  'extends',
+  'false',
+  'finally',
+  'for',
+  'function',
+  'if',
+  'import',
+  'in',
+  'instanceof',
+  'new',
+  'null',
+  'return',
+  'super',
+  'switch',
+  'this',
+  'throw',
+  'true',
+  'try',
+  'typeof',
+  'var',
+  'void',
+  'while',
+  'with',
+]);
 
 // -------------------------------------------------------------------------------------------------
 // utilities
@@ -60,7 +97,19 @@ const docLines = (m: Keywords, view: TypeView): string[] => {
   const facts: string[] = [];
   if (m.format !== undefined) facts.push(`format: ${m.format}`);
   if (m.pattern !== undefined) facts.push(`pattern: ${commentText(m.pattern)}`);
-  for (const k of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties'] as const) {
+  for (const k of [
+    'minimum',
+    'maximum',
+    'exclusiveMinimum',
+    'exclusiveMaximum',
+    'multipleOf',
+    'minLength',
+    'maxLength',
+    'minItems',
+    'maxItems',
+    'minProperties',
+    'maxProperties',
+  ] as const) {
     if (m[k] !== undefined) facts.push(`${k}: ${m[k] as number}`);
   }
   if (m.uniqueItems === true) facts.push('unique items');
@@ -124,7 +173,9 @@ const objectBody = (fields: ReadonlyArray<Field>, additional: false | Type | und
   const inner = `${indent}  `;
   const lines: string[] = [];
   for (const f of fields) {
-    lines.push(`${jsDoc(docLines(f.type.meta, view), inner)}${inner}${propertyKey(f.name)}${fieldOptional(f, view) ? '?' : ''}: ${typeToTypeScript(f.type, view, inner)};`);
+    lines.push(
+      `${jsDoc(docLines(f.type.meta, view), inner)}${inner}${propertyKey(f.name)}${fieldOptional(f, view) ? '?' : ''}: ${typeToTypeScript(f.type, view, inner)};`,
+    );
   }
   if (additional !== undefined && additional !== false) {
     const value = fields.length === 0 ? typeToTypeScript(additional, view, inner) : 'unknown';
@@ -157,15 +208,25 @@ const hasDefaults = (t: Type): boolean => {
 
 /** The declarations of one tool, with type names derived from `base` (e.g. `SayHello`). */
 export const signatureDeclarations = (base: string, s: TypeSignature, description?: string, toolName?: string): string => {
-  const head = jsDoc([...(description !== undefined ? commentText(description).split('\n') : []), ...(toolName !== undefined ? [`Arguments of tool \`${toolName}\`, as the implementation receives them (validated, defaults filled in).`] : [])], '');
+  const head = jsDoc(
+    [
+      ...(description !== undefined ? commentText(description).split('\n') : []),
+      ...(toolName !== undefined ? [`Arguments of tool \`${toolName}\`, as the implementation receives them (validated, defaults filled in).`] : []),
+    ],
+    '',
+  );
   const out: string[] = [];
   const argsBody = objectBody(s.args.fields, s.args.additional, 'args', '');
   out.push(`${head}export interface ${base}Args ${argsBody === 'Record<string, never>' ? '{}' : argsBody}`);
   if (hasDefaults(s.args)) {
     const inputBody = objectBody(s.args.fields, s.args.additional, 'input', '');
-    out.push(`${jsDoc([`Arguments of tool \`${toolName ?? base}\` as a caller or a model may send them (parameters with defaults may be left out).`], '')}export interface ${base}Input ${inputBody === 'Record<string, never>' ? '{}' : inputBody}`);
+    out.push(
+      `${jsDoc([`Arguments of tool \`${toolName ?? base}\` as a caller or a model may send them (parameters with defaults may be left out).`], '')}export interface ${base}Input ${inputBody === 'Record<string, never>' ? '{}' : inputBody}`,
+    );
   }
-  out.push(`${jsDoc([`Result of tool \`${toolName ?? base}\`.`, ...docLines(s.returns.type.meta, 'input')], '')}export type ${base}Result = ${typeToTypeScript(s.returns.type, 'input', '')};`);
+  out.push(
+    `${jsDoc([`Result of tool \`${toolName ?? base}\`.`, ...docLines(s.returns.type.meta, 'input')], '')}export type ${base}Result = ${typeToTypeScript(s.returns.type, 'input', '')};`,
+  );
   return out.join('\n\n');
 };
 
@@ -185,7 +246,13 @@ export const toolsToTypeScript = (tools: ReadonlyArray<ToolSpecification>, optio
     const input = hasDefaults(sig.right.args) ? `${base}Input` : `${base}Args`;
     entries.push(`  ${propertyKey(tool.name)}: { args: ${base}Args; input: ${input}; result: ${base}Result };`);
   }
-  const header = options.header !== undefined ? `${options.header.split('\n').map((l) => `// ${l}`.trimEnd()).join('\n')}\n\n` : '';
+  const header =
+    options.header !== undefined
+      ? `${options.header
+          .split('\n')
+          .map((l) => `// ${l}`.trimEnd())
+          .join('\n')}\n\n`
+      : '';
   const map = `/** Every tool of the file: its arguments (as received), its input (as sent) and its result. */\nexport interface Tools {\n${entries.join('\n')}${entries.length > 0 ? '\n' : ''}}\n`;
   return `${header}${parts.map((p) => `${p}\n`).join('\n')}${parts.length > 0 ? '\n' : ''}${map}`;
 };

@@ -75,7 +75,11 @@ export const checkNameAndDescription = (name: string, description: string, what 
   const out: Diagnostic[] = [];
   if (typeof name !== 'string' || name.trim() === '') out.push(error(SpecCodes.EMPTY_NAME, `a ${what} needs a non-empty name`));
   if (typeof description !== 'string' || description.trim() === '') {
-    out.push(error(SpecCodes.MISSING_DESCRIPTION, `${what} ${JSON.stringify(name)} needs a non-empty description`, { hint: 'the description is what a model reads to decide when to call the tool' }));
+    out.push(
+      error(SpecCodes.MISSING_DESCRIPTION, `${what} ${JSON.stringify(name)} needs a non-empty description`, {
+        hint: 'the description is what a model reads to decide when to call the tool',
+      }),
+    );
   }
   return out;
 };
@@ -94,7 +98,10 @@ export const checkToolSpecification = (
     diagnostics.push(error(SpecCodes.INVALID_METADATA, `the metadata of tool ${JSON.stringify(name)} is not JSON`));
   }
   const signature = checkedValue(sig);
-  return checked(signature === undefined || hasErrors(diagnostics) ? undefined : makeToolSpecification(name, description, typeSignature, signature, options.metadata), diagnostics);
+  return checked(
+    signature === undefined || hasErrors(diagnostics) ? undefined : makeToolSpecification(name, description, typeSignature, signature, options.metadata),
+    diagnostics,
+  );
 };
 
 /**
@@ -107,8 +114,7 @@ export const createToolSpecification = (
   description: string,
   typeSignature: string,
   options: ToolSpecificationOptions = {},
-): Either<ReadonlyArray<Diagnostic>, ToolSpecification> =>
-  unwarned(checkToolSpecification(name, description, typeSignature, options));
+): Either<ReadonlyArray<Diagnostic>, ToolSpecification> => unwarned(checkToolSpecification(name, description, typeSignature, options));
 
 // -------------------------------------------------------------------------------------------------
 // accessors

@@ -35,9 +35,13 @@ const json: fc.Arbitrary<JsonValue> = fc.jsonValue({ maxDepth: 2 }) as fc.Arbitr
 const pad2 = (n: number): string => String(n).padStart(2, '0');
 
 const FORMATS: Readonly<Record<string, fc.Arbitrary<string>>> = {
-  date: fc.record({ y: fc.integer({ min: 1970, max: 2100 }), m: fc.integer({ min: 1, max: 12 }), d: fc.integer({ min: 1, max: 28 }) }).map(({ y, m, d }) => `${y}-${pad2(m)}-${pad2(d)}`),
+  date: fc
+    .record({ y: fc.integer({ min: 1970, max: 2100 }), m: fc.integer({ min: 1, max: 12 }), d: fc.integer({ min: 1, max: 28 }) })
+    .map(({ y, m, d }) => `${y}-${pad2(m)}-${pad2(d)}`),
   'date-time': fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString()),
-  time: fc.record({ h: fc.integer({ min: 0, max: 23 }), m: fc.integer({ min: 0, max: 59 }), s: fc.integer({ min: 0, max: 59 }) }).map(({ h, m, s }) => `${pad2(h)}:${pad2(m)}:${pad2(s)}Z`),
+  time: fc
+    .record({ h: fc.integer({ min: 0, max: 23 }), m: fc.integer({ min: 0, max: 59 }), s: fc.integer({ min: 0, max: 59 }) })
+    .map(({ h, m, s }) => `${pad2(h)}:${pad2(m)}:${pad2(s)}Z`),
   email: fc.tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,8}$/), fc.constantFrom('example.com', 'mail.example.org', 'x.io')).map(([l, d]) => `${l}@${d}`),
   uuid: fc.uuid(),
   ipv4: fc.ipV4(),
@@ -78,7 +82,14 @@ const numberArb = (m: Keywords): fc.Arbitrary<number> => {
   const min = m.minimum ?? m.exclusiveMinimum ?? -1e6;
   const max = m.maximum ?? m.exclusiveMaximum ?? Math.max(min, 0) + 1e6;
   return fc.oneof(
-    fc.double({ min, max, noNaN: true, noDefaultInfinity: true, minExcluded: m.exclusiveMinimum !== undefined && m.minimum === undefined, maxExcluded: m.exclusiveMaximum !== undefined && m.maximum === undefined }),
+    fc.double({
+      min,
+      max,
+      noNaN: true,
+      noDefaultInfinity: true,
+      minExcluded: m.exclusiveMinimum !== undefined && m.minimum === undefined,
+      maxExcluded: m.exclusiveMaximum !== undefined && m.maximum === undefined,
+    }),
     integerArb(m),
   );
 };
@@ -126,7 +137,10 @@ export const valueArbitrary = (t: Type, options: ValueArbitraryOptions = {}): fc
         const minLength = m.minItems ?? 0;
         const maxLength = Math.max(minLength, m.maxItems ?? Math.max(minLength, maxItems));
         const items = go(u.items);
-        arb = m.uniqueItems === true ? fc.uniqueArray(items, { minLength, maxLength, selector: (v) => stableStringify(v) }) : fc.array(items, { minLength, maxLength });
+        arb =
+          m.uniqueItems === true
+            ? fc.uniqueArray(items, { minLength, maxLength, selector: (v) => stableStringify(v) })
+            : fc.array(items, { minLength, maxLength });
         break;
       }
       case 'Tuple':
@@ -161,6 +175,10 @@ const objectArb = (
   const known = new Set(fields.map((f) => f.name));
   const extraValues: fc.Arbitrary<JsonValue> | undefined = additional === false ? undefined : additional === undefined ? json : go(additional);
   if (extraValues === undefined) return base;
-  const extras = fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }).filter((k) => !known.has(k) && k !== '__proto__'), extraValues, { maxKeys: Math.min(2, maxItems) });
+  const extras = fc.dictionary(
+    fc.string({ minLength: 1, maxLength: 6 }).filter((k) => !known.has(k) && k !== '__proto__'),
+    extraValues,
+    { maxKeys: Math.min(2, maxItems) },
+  );
   return fc.tuple(base, extras).map(([b, e]) => ({ ...e, ...b }));
 };

@@ -61,7 +61,12 @@ export const scriptedModel = (script: ScriptedScript, options: { readonly id?: s
       return play(turn.then, request, index);
     }
     if ('error' in turn) {
-      return failure(modelError(turn.error.code, turn.error.message, { ...(turn.error.status !== undefined ? { status: turn.error.status } : {}), retryable: turn.error.retryable ?? false }));
+      return failure(
+        modelError(turn.error.code, turn.error.message, {
+          ...(turn.error.status !== undefined ? { status: turn.error.status } : {}),
+          retryable: turn.error.retryable ?? false,
+        }),
+      );
     }
     const text = turn.text ?? '';
     const calls: ToolCall[] =
@@ -101,7 +106,9 @@ export const scriptedModel = (script: ScriptedScript, options: { readonly id?: s
         return failure(configurationError(`the script function threw: ${e instanceof Error ? e.message : String(e)}`));
       }
       if (turn === undefined) {
-        return failure(configurationError(`the scripted model has no turn left: ${typeof script === 'function' ? 0 : script.length} scripted, this is request ${index + 1}`));
+        return failure(
+          configurationError(`the scripted model has no turn left: ${typeof script === 'function' ? 0 : script.length} scripted, this is request ${index + 1}`),
+        );
       }
       return play(turn, request, index);
     },

@@ -71,7 +71,11 @@ export const declaredTool = (spec: ToolSpecification, options: DeclarativeToolOp
   const kind = kinds[0];
   if (kind === undefined) return undefined;
   if (kinds.length > 1) {
-    return left([error(ImplCodes.CONFLICT, `tool "${spec.name}" declares ${kinds.length === 2 ? 'both ' : ''}${kinds.join(' and ')} implementations`, { hint: 'keep one of them' })]);
+    return left([
+      error(ImplCodes.CONFLICT, `tool "${spec.name}" declares ${kinds.length === 2 ? 'both ' : ''}${kinds.join(' and ')} implementations`, {
+        hint: 'keep one of them',
+      }),
+    ]);
   }
   const built = toolKind(kind).build(spec, spec.metadata?.[kind] as JsonValue, { ...options, workspace: options.workspace ?? '' });
   return isLeft(built) ? left(built.left.diagnostics) : built;
@@ -81,7 +85,10 @@ export const declaredTool = (spec: ToolSpecification, options: DeclarativeToolOp
  * One library with the tool of every specification that declares `http` or `command`, or every
  * problem of every one of them.
  */
-export const declarativeLibrary = (specs: Iterable<ToolSpecification>, options: DeclarativeToolOptions = {}): Either<ReadonlyArray<Diagnostic>, ToolLibrary> => {
+export const declarativeLibrary = (
+  specs: Iterable<ToolSpecification>,
+  options: DeclarativeToolOptions = {},
+): Either<ReadonlyArray<Diagnostic>, ToolLibrary> => {
   const tools: Tool[] = [];
   const problems: Diagnostic[] = [];
   for (const spec of specs) {

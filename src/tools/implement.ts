@@ -94,7 +94,9 @@ export const implement = async <T extends ToolTypes<T> = Record<string, { args: 
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    throw new ImplementError([error(ImplCodes.SOURCE_UNREADABLE, `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file })]);
+    throw new ImplementError([
+      error(ImplCodes.SOURCE_UNREADABLE, `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { file }),
+    ]);
   }
   return fromText(text, file, handlers as Readonly<Record<string, unknown>>, options);
 };
@@ -127,8 +129,15 @@ const filePathOf = (source: ImplementSource, base: string | URL | undefined): st
 };
 
 const fromText = (text: string, file: string | undefined, handlers: Readonly<Record<string, unknown>>, options: ImplementOptions): ToolLibrary => {
-  const loaded = loadSpecifications([{ text, ...(file !== undefined ? { filename: file } : {}) }], options.strict !== undefined ? { strict: options.strict } : {});
-  if (isLeft(loaded)) throw new ImplementError(loaded.left.filter((d) => d.severity === 'error'), text);
+  const loaded = loadSpecifications(
+    [{ text, ...(file !== undefined ? { filename: file } : {}) }],
+    options.strict !== undefined ? { strict: options.strict } : {},
+  );
+  if (isLeft(loaded))
+    throw new ImplementError(
+      loaded.left.filter((d) => d.severity === 'error'),
+      text,
+    );
   return build(loaded.right.tools, handlers, options, file);
 };
 
@@ -145,7 +154,9 @@ const build = (tools: ReadonlyArray<ToolSpecification>, handlers: Readonly<Recor
   if (missing.length > 0 || extra.length > 0) {
     const parts = [
       ...(missing.length > 0 ? [`no handler for ${missing.map((n) => `"${n}"`).join(', ')}`] : []),
-      ...(extra.length > 0 ? [`${extra.map((n) => `"${n}"`).join(', ')} ${extra.length === 1 ? 'is' : 'are'} no tool of the ${file !== undefined ? 'file' : 'specifications'}`] : []),
+      ...(extra.length > 0
+        ? [`${extra.map((n) => `"${n}"`).join(', ')} ${extra.length === 1 ? 'is' : 'are'} no tool of the ${file !== undefined ? 'file' : 'specifications'}`]
+        : []),
     ];
     const guesses = extra.flatMap((n) => {
       const g = closeNames(n, missing.length > 0 ? missing : names)[0];
@@ -160,14 +171,21 @@ const build = (tools: ReadonlyArray<ToolSpecification>, handlers: Readonly<Recor
   }
   for (const n of given) {
     if (names.includes(n) && typeof handlers[n] !== 'function') {
-      problems.push(error(ImplCodes.HANDLER_NOT_FUNCTION, `the handler of "${n}" is ${handlers[n] === null ? 'null' : typeof handlers[n]}, not a function`, { ...where, hint: 'give a function (args, ctx) => result' }));
+      problems.push(
+        error(ImplCodes.HANDLER_NOT_FUNCTION, `the handler of "${n}" is ${handlers[n] === null ? 'null' : typeof handlers[n]}, not a function`, {
+          ...where,
+          hint: 'give a function (args, ctx) => result',
+        }),
+      );
     }
   }
   if (hasErrors(problems)) throw new ImplementError(problems);
-  return toolLibrary(tools.flatMap((spec) => {
-    const fn = handlers[spec.name];
-    return typeof fn === 'function' ? [toolOf(spec, fn as Handler, options.tools?.[spec.name])] : [];
-  }));
+  return toolLibrary(
+    tools.flatMap((spec) => {
+      const fn = handlers[spec.name];
+      return typeof fn === 'function' ? [toolOf(spec, fn as Handler, options.tools?.[spec.name])] : [];
+    }),
+  );
 };
 
 const toolOf = (spec: ToolSpecification, fn: Handler, extra: { readonly limits?: ToolLimits; readonly annotations?: ToolAnnotations } | undefined): Tool =>

@@ -117,7 +117,8 @@ export const runProcess = (argv: ReadonlyArray<string>, options: RunProcessOptio
     });
 
   const program = argv[0];
-  if (program === undefined || program === '') return notStarted({ code: ImplCodes.INVALID_ARGV, message: 'argv is empty: the first element must name the program' });
+  if (program === undefined || program === '')
+    return notStarted({ code: ImplCodes.INVALID_ARGV, message: 'argv is empty: the first element must name the program' });
   const nul = argv.findIndex((a) => a.includes('\0'));
   if (nul >= 0) return notStarted({ code: ImplCodes.INVALID_ARGV, message: `argument ${nul} contains a NUL character, which no program can receive` });
   if (options.signal?.aborted) return notStarted({ code: ImplCodes.CANCELLED, message: 'cancelled before the process started' }, true);
@@ -127,7 +128,10 @@ export const runProcess = (argv: ReadonlyArray<string>, options: RunProcessOptio
   if (!program.includes('/')) {
     const found = findProgram(program, env['PATH']);
     if (found === undefined) {
-      return notStarted({ code: 'ENOENT', message: `program "${program}" not found (give an absolute path, or a name found on the PATH of the environment passed)` });
+      return notStarted({
+        code: 'ENOENT',
+        message: `program "${program}" not found (give an absolute path, or a name found on the PATH of the environment passed)`,
+      });
     }
     file = found;
   }
@@ -141,7 +145,13 @@ export const runProcess = (argv: ReadonlyArray<string>, options: RunProcessOptio
       detached: true,
       shell: false,
       windowsHide: true,
-      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(options.inputFds ?? []).map(() => 'pipe' as const), ...(options.passFds ?? [])],
+      stdio: [
+        options.stdin === undefined ? 'ignore' : 'pipe',
+        'pipe',
+        'pipe',
+        ...(options.inputFds ?? []).map(() => 'pipe' as const),
+        ...(options.passFds ?? []),
+      ],
     });
   } catch (e) {
     return notStarted(spawnError(e, program, options.cwd));
@@ -261,7 +271,7 @@ export const runProcess = (argv: ReadonlyArray<string>, options: RunProcessOptio
     if (pid === undefined) return; // the 'error' event settles
 
     (options.inputFds ?? []).forEach((data, i) => {
-      const w = child.stdio[3 + i] as NodeJS.WritableStream & { on: (e: string, f: () => void) => void } | null | undefined;
+      const w = child.stdio[3 + i] as (NodeJS.WritableStream & { on: (e: string, f: () => void) => void }) | null | undefined;
       if (w === null || w === undefined) return;
       w.on('error', () => undefined);
       w.end(data);

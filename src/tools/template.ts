@@ -80,12 +80,10 @@ export const parseTemplate = (source: string, where: string): Either<ReadonlyArr
 // utilities
 // -------------------------------------------------------------------------------------------------
 
-export const placeholderNames = (t: Template): ReadonlyArray<string> =>
-  t.flatMap((p) => (p.kind === 'placeholder' ? [p.name] : []));
+export const placeholderNames = (t: Template): ReadonlyArray<string> => t.flatMap((p) => (p.kind === 'placeholder' ? [p.name] : []));
 
 /** The template's text with every placeholder replaced by `stand` (for checks on its shape). */
-export const literalText = (t: Template, stand: (name: string) => string): string =>
-  t.map((p) => (p.kind === 'text' ? p.text : stand(p.name))).join('');
+export const literalText = (t: Template, stand: (name: string) => string): string => t.map((p) => (p.kind === 'text' ? p.text : stand(p.name))).join('');
 
 /** A template that is exactly one placeholder. */
 export const solePlaceholder = (t: Template): string | undefined => {

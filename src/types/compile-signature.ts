@@ -13,7 +13,22 @@ import { SpecCodes } from './codes.js';
 import { ARGUMENTS_LABEL } from './print-signature.js';
 import { TYPE_NAMES } from './type-expr.js';
 import { type Field, type Keywords, type ReturnType, type Type, type TypeSignature, field, objectType, returnType, typeSignature } from './types.js';
-import { type Base, buildType, checkUnknownKeys, checkValues, type Env, hasErrors, keywords, labelType, optionality, propsOf, type Props, report, stringOf, typeFromValue } from './compile-type.js';
+import {
+  type Base,
+  buildType,
+  checkUnknownKeys,
+  checkValues,
+  type Env,
+  hasErrors,
+  keywords,
+  labelType,
+  optionality,
+  propsOf,
+  type Props,
+  report,
+  stringOf,
+  typeFromValue,
+} from './compile-type.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -57,17 +72,27 @@ const isEmptyNode = (n: NodePattern): boolean => !hasSubject(n);
 const isArgumentsNode = (n: NodePattern): boolean => n.labels.length === 1 && n.labels[0]?.name === ARGUMENTS_LABEL;
 
 /** A node with only an identifier: a reference to a definition elsewhere in the file. */
-const referenceName = (n: NodePattern): string | undefined =>
-  isBareIdentity(n) ? n.identifier.value : undefined;
+const referenceName = (n: NodePattern): string | undefined => (isBareIdentity(n) ? n.identifier.value : undefined);
 
 /** The type of a parameter or return node from its label and record. */
-const nodeType = (n: NodePattern, env: Env, role: 'parameter' | 'return', what: string): { readonly type: Type; readonly maybe: boolean; readonly props: Props } | undefined => {
+const nodeType = (
+  n: NodePattern,
+  env: Env,
+  role: 'parameter' | 'return',
+  what: string,
+): { readonly type: Type; readonly maybe: boolean; readonly props: Props } | undefined => {
   const props = propsOf(n.record?.properties ?? []);
   checkUnknownKeys(props, role, env, what);
   const labels = n.labels;
   if (labels.length > 1) {
     const extra = labels[1] as Label;
-    report(env, SpecCodes.MULTIPLE_TYPES, `${what} has ${labels.length} labels; a node takes exactly one type`, mkSpan(extra.start, (labels[labels.length - 1] as Label).end), 'keep one type label, e.g. `::String`');
+    report(
+      env,
+      SpecCodes.MULTIPLE_TYPES,
+      `${what} has ${labels.length} labels; a node takes exactly one type`,
+      mkSpan(extra.start, (labels[labels.length - 1] as Label).end),
+      'keep one type label, e.g. `::String`',
+    );
     return undefined;
   }
   let base: Base | undefined;
@@ -80,7 +105,13 @@ const nodeType = (n: NodePattern, env: Env, role: 'parameter' | 'return', what: 
     base = labelType(l, env, role === 'parameter');
     if (base === undefined) return undefined;
   } else {
-    report(env, SpecCodes.MISSING_TYPE, `${what} has no type label`, subjectSpan(n) ?? spanOf(n), `write the type after the name, e.g. \`(${n.identifier?.value ?? ''}::String)\`; known types: ${Object.keys(TYPE_NAMES).join(', ')}`);
+    report(
+      env,
+      SpecCodes.MISSING_TYPE,
+      `${what} has no type label`,
+      subjectSpan(n) ?? spanOf(n),
+      `write the type after the name, e.g. \`(${n.identifier?.value ?? ''}::String)\`; known types: ${Object.keys(TYPE_NAMES).join(', ')}`,
+    );
     return undefined;
   }
   if (role === 'return' && base.maybe) {
@@ -90,7 +121,13 @@ const nodeType = (n: NodePattern, env: Env, role: 'parameter' | 'return', what: 
   const t = buildType(base, props, spanOf(n), env, role, what, SpecCodes.MISSING_TYPE);
   if (t === undefined) return undefined;
   if (role === 'return' && t.maybe) {
-    report(env, SpecCodes.MAYBE_POSITION, 'a return type cannot be `Maybe`', spanOf(props.get('type')?.value ?? n), 'for a result that may be null write `T | Null`');
+    report(
+      env,
+      SpecCodes.MAYBE_POSITION,
+      'a return type cannot be `Maybe`',
+      spanOf(props.get('type')?.value ?? n),
+      'for a result that may be null write `T | Null`',
+    );
     return undefined;
   }
   return { ...t, props };
@@ -114,13 +151,25 @@ const declaredName = (n: NodePattern, index: number): string | undefined => {
 };
 
 /** A parameter node → field (name from the identifier or `paramName`). */
-const parameter = (n: NodePattern, env: Env, index: number, resolve: CompileContext['resolve'], isDefined?: CompileContext['isDefined']): { field: Field; defines: boolean } | undefined => {
+const parameter = (
+  n: NodePattern,
+  env: Env,
+  index: number,
+  resolve: CompileContext['resolve'],
+  isDefined?: CompileContext['isDefined'],
+): { field: Field; defines: boolean } | undefined => {
   const ref = referenceName(n);
   if (ref !== undefined) {
     const def = resolve?.(ref);
     if (def !== undefined) return { field: field(def.name, def.type, def.optional, spanOf(n)), defines: false };
     if (isDefined?.(ref) === true) return undefined;
-    report(env, SpecCodes.MISSING_TYPE, `parameter \`${ref}\` has no type${resolve !== undefined ? ', and no other signature in this file defines it' : ''}`, spanOf(n), `write its type: \`(${ref}::String)\``);
+    report(
+      env,
+      SpecCodes.MISSING_TYPE,
+      `parameter \`${ref}\` has no type${resolve !== undefined ? ', and no other signature in this file defines it' : ''}`,
+      spanOf(n),
+      `write its type: \`(${ref}::String)\``,
+    );
     return undefined;
   }
   const id = n.identifier?.value;
@@ -131,10 +180,23 @@ const parameter = (n: NodePattern, env: Env, index: number, resolve: CompileCont
   const name = id ?? pnValue ?? (pn === undefined ? anonymousParamName(index) : undefined);
   const what = name === undefined ? `parameter ${index + 1}` : `parameter \`${name}\``;
   if (id !== undefined && pnValue !== undefined && id !== pnValue) {
-    report(env, SpecCodes.PARAM_NAME_MISMATCH, `parameter is named \`${id}\` by its identifier but "${pnValue}" by \`paramName\``, spanOf(pn?.value), 'keep one of the two names', [{ message: 'identifier', span: spanOf(n.identifier) as Span }]);
+    report(
+      env,
+      SpecCodes.PARAM_NAME_MISMATCH,
+      `parameter is named \`${id}\` by its identifier but "${pnValue}" by \`paramName\``,
+      spanOf(pn?.value),
+      'keep one of the two names',
+      [{ message: 'identifier', span: spanOf(n.identifier) as Span }],
+    );
   }
   if (name === undefined || name === '') {
-    report(env, SpecCodes.MISSING_PARAM_NAME, `${what} has no name`, spanOf(n), 'name it with an identifier, `(city::String)`, or with `paramName`, `(::String {paramName: "city"})`');
+    report(
+      env,
+      SpecCodes.MISSING_PARAM_NAME,
+      `${what} has no name`,
+      spanOf(n),
+      'name it with an identifier, `(city::String)`, or with `paramName`, `(::String {paramName: "city"})`',
+    );
   }
   const t = nodeType(n, env, 'parameter', what);
   if (t === undefined || name === undefined || name === '') return undefined;
@@ -178,7 +240,13 @@ export const compileSignature = (path: PathPattern, ctx: CompileContext): Checke
     for (const a of path.arrows) {
       if (a.direction !== 'right') {
         const written = a.direction === 'left' ? 'a left arrow' : a.direction === 'undirected' ? 'an undirected arrow' : 'a bidirectional arrow';
-        report(env, SpecCodes.ARROW_DIRECTION, `${written} in a signature: parameters flow left to right, into the return type`, spanOf(a), `write \`${a.family}${a.family}>\` instead`);
+        report(
+          env,
+          SpecCodes.ARROW_DIRECTION,
+          `${written} in a signature: parameters flow left to right, into the return type`,
+          spanOf(a),
+          `write \`${a.family}${a.family}>\` instead`,
+        );
       }
       if (a.bracketed || hasSubject(a)) {
         report(env, SpecCodes.ARROW_SUBJECT, 'arrows in a signature carry no labels or properties', spanOf(a), 'write a plain arrow, `==>`');
@@ -200,7 +268,13 @@ export const compileSignature = (path: PathPattern, ctx: CompileContext): Checke
   const seen = new Map<string, Span>();
   params.forEach((n, i) => {
     if (isEmptyNode(n)) {
-      report(env, SpecCodes.MISSING_PARAM_NAME, `parameter ${i + 1} is an empty node \`()\``, spanOf(n), '`()` means "no parameters" only as the single node before the return type');
+      report(
+        env,
+        SpecCodes.MISSING_PARAM_NAME,
+        `parameter ${i + 1} is an empty node \`()\``,
+        spanOf(n),
+        '`()` means "no parameters" only as the single node before the return type',
+      );
       return;
     }
     if (isArgumentsNode(n)) {
@@ -212,7 +286,14 @@ export const compileSignature = (path: PathPattern, ctx: CompileContext): Checke
     const prev = name === undefined ? undefined : seen.get(name);
     if (name !== undefined && prev !== undefined) {
       const anonymous = isAnonymous(n) ? ` (parameter ${i + 1} has no name, so it is named \`${name}\`)` : '';
-      report(env, SpecCodes.DUPLICATE_PARAM, `parameter \`${name}\` is declared twice${anonymous}`, spanOf(n), 'parameter names are unique within a signature: name the parameters', [{ message: 'first declared here', span: prev }]);
+      report(
+        env,
+        SpecCodes.DUPLICATE_PARAM,
+        `parameter \`${name}\` is declared twice${anonymous}`,
+        spanOf(n),
+        'parameter names are unique within a signature: name the parameters',
+        [{ message: 'first declared here', span: prev }],
+      );
     } else if (name !== undefined) {
       seen.set(name, spanOf(n));
     }
@@ -229,9 +310,21 @@ export const compileSignature = (path: PathPattern, ctx: CompileContext): Checke
 
   let ret: ReturnType | undefined;
   if (isEmptyNode(last)) {
-    report(env, SpecCodes.MISSING_RETURN, nodes.length === 1 ? 'an empty signature `()` has no return type' : 'the signature has no return type: its last node `()` is empty', spanOf(last), 'end the signature with the type of the result, e.g. `==>(::String)`');
+    report(
+      env,
+      SpecCodes.MISSING_RETURN,
+      nodes.length === 1 ? 'an empty signature `()` has no return type' : 'the signature has no return type: its last node `()` is empty',
+      spanOf(last),
+      'end the signature with the type of the result, e.g. `==>(::String)`',
+    );
   } else if (isArgumentsNode(last)) {
-    report(env, SpecCodes.MISSING_RETURN, `the signature ends with the \`${ARGUMENTS_LABEL}\` node, not a return type`, spanOf(last), 'end the signature with the type of the result, e.g. `==>(::String)`');
+    report(
+      env,
+      SpecCodes.MISSING_RETURN,
+      `the signature ends with the \`${ARGUMENTS_LABEL}\` node, not a return type`,
+      spanOf(last),
+      'end the signature with the type of the result, e.g. `==>(::String)`',
+    );
   } else {
     const ref = referenceName(last);
     if (ref !== undefined) {
@@ -242,7 +335,13 @@ export const compileSignature = (path: PathPattern, ctx: CompileContext): Checke
       } else if (ctx.isDefined?.(ref) === true) {
         // its definition failed to compile and was reported there
       } else {
-        report(env, SpecCodes.MISSING_RETURN, `the last node \`(${ref})\` has no type, so the signature has no return type`, spanOf(last), `the last node of a signature is the type of the result: write \`(${ref}::String)\` or add \`==>(::String)\``);
+        report(
+          env,
+          SpecCodes.MISSING_RETURN,
+          `the last node \`(${ref})\` has no type, so the signature has no return type`,
+          spanOf(last),
+          `the last node of a signature is the type of the result: write \`(${ref}::String)\` or add \`==>(::String)\``,
+        );
       }
     } else {
       const t = nodeType(last, env, 'return', 'the return type');

@@ -12,16 +12,7 @@ import { type Span, spanOf } from '../core/span.js';
 import { SpecCodes } from './codes.js';
 import { gramToJson, stringOffsets, stringText } from './gram-values.js';
 import type { JsonValue } from '../core/json-schema.js';
-import {
-  KEYWORD_INFO,
-  NUMBER_FORMATS,
-  RANGE_KEYWORDS,
-  STRING_FORMATS,
-  checkKeywordValue,
-  keywordApplies,
-  keywordKinds,
-  normalizeMeta,
-} from './keywords.js';
+import { KEYWORD_INFO, NUMBER_FORMATS, RANGE_KEYWORDS, STRING_FORMATS, checkKeywordValue, keywordApplies, keywordKinds, normalizeMeta } from './keywords.js';
 import { ARGUMENTS_LABEL } from './print-signature.js';
 import { didYouMean } from '../core/suggest.js';
 import { IO_HINT, checkTypeExpression } from './type-expr.js';
@@ -109,8 +100,7 @@ export const booleanOf = (p: Property, env: Env): boolean | undefined => {
   return undefined;
 };
 
-export const jsonOf = (p: Property, env: Env, what: string): JsonValue | undefined =>
-  gramToJson(p.value, { mode: 'strict', what, ...fileOf(env) }, env.out);
+export const jsonOf = (p: Property, env: Env, what: string): JsonValue | undefined => gramToJson(p.value, { mode: 'strict', what, ...fileOf(env) }, env.out);
 
 /** Whether a key is the user's own (`x-owner`): kept out of the schema, never reported. */
 export const isExtensionKey = (k: string): boolean => k.startsWith('x-') && k.length > 2;
@@ -125,14 +115,24 @@ export const checkUnknownKeys = (props: Props, where: Where, env: Env, context: 
   for (const [k, p] of props) {
     if (allowed.includes(k) || isExtensionKey(k)) continue;
     if (where === 'return' && (k === 'paramName' || k === 'optional')) {
-      report(env, SpecCodes.MISSING_RETURN, `unknown property \`${k}\` on ${context}`, keySpan(p), 'the last node of a signature is its return type: did you forget `==>(::String)` at the end?');
+      report(
+        env,
+        SpecCodes.MISSING_RETURN,
+        `unknown property \`${k}\` on ${context}`,
+        keySpan(p),
+        'the last node of a signature is its return type: did you forget `==>(::String)` at the end?',
+      );
       continue;
     }
     let hint = didYouMean(k, allowed);
-    if (hint === undefined && (k === 'required' || k === 'nullable')) hint = k === 'required' ? 'parameters are required unless `optional: true`, `Maybe T` or a `default` says otherwise' : 'write the type as `T | Null`';
-    if (hint === undefined && where === 'arguments') hint = `the \`${ARGUMENTS_LABEL}\` node takes the keywords of the arguments object: ${allowedKeys('arguments').join(', ')}`;
+    if (hint === undefined && (k === 'required' || k === 'nullable'))
+      hint = k === 'required' ? 'parameters are required unless `optional: true`, `Maybe T` or a `default` says otherwise' : 'write the type as `T | Null`';
+    if (hint === undefined && where === 'arguments')
+      hint = `the \`${ARGUMENTS_LABEL}\` node takes the keywords of the arguments object: ${allowedKeys('arguments').join(', ')}`;
     hint ??= `known properties: ${allowed.filter((a) => !KEYWORD_INFO.has(a)).join(', ')} and the JSON Schema keywords (description, enum, minimum, ...); a property of your own starts with \`x-\``;
-    env.out.push(warning(SpecCodes.UNKNOWN_PROPERTY, `unknown property \`${k}\` on ${context}: it is not part of the schema`, { span: keySpan(p), ...fileOf(env), hint }));
+    env.out.push(
+      warning(SpecCodes.UNKNOWN_PROPERTY, `unknown property \`${k}\` on ${context}: it is not part of the schema`, { span: keySpan(p), ...fileOf(env), hint }),
+    );
   }
 };
 
@@ -239,7 +239,13 @@ export const structureKey = (props: Props, key: string, kind: 'Object' | 'Array'
   const p = props.get(key);
   if (p === undefined) return undefined;
   if (base !== undefined && !isBare(base.type, kind)) {
-    report(env, SpecCodes.TYPE_CONFLICT, `\`${key}\` describes ${kind === 'Any' ? 'a union' : `an ${kind}`}, but the type is ${describe(base.type)}`, keySpan(p), kind === 'Any' ? 'use the label `Any` with `anyOf`' : `use the label \`${kind}\` with \`${key}\``);
+    report(
+      env,
+      SpecCodes.TYPE_CONFLICT,
+      `\`${key}\` describes ${kind === 'Any' ? 'a union' : `an ${kind}`}, but the type is ${describe(base.type)}`,
+      keySpan(p),
+      kind === 'Any' ? 'use the label `Any` with `anyOf`' : `use the label \`${kind}\` with \`${key}\``,
+    );
     return undefined;
   }
   return p;
@@ -272,7 +278,14 @@ export const buildType = (
       const t = typeFromValue(v, env, SpecCodes.MALFORMED_TYPE, '`type`', allowMaybe);
       if (t !== undefined) {
         if (base !== undefined && !compatible(base.type, t.type)) {
-          report(env, SpecCodes.TYPE_CONFLICT, `the label says ${describe(base.type)} but \`type\` says ${describe(t.type)}`, spanOf(v), 'use `Object`, `Array` or `Any` as the label when `type` gives the details', [{ message: 'label', span: base.span }]);
+          report(
+            env,
+            SpecCodes.TYPE_CONFLICT,
+            `the label says ${describe(base.type)} but \`type\` says ${describe(t.type)}`,
+            spanOf(v),
+            'use `Object`, `Array` or `Any` as the label when `type` gives the details',
+            [{ message: 'label', span: base.span }],
+          );
         } else {
           base = { type: t.type, maybe: (base?.maybe ?? false) || t.maybe, span: t.span };
         }
@@ -309,7 +322,9 @@ export const buildType = (
         }
         const prev = seen.get(f.name);
         if (prev !== undefined) {
-          report(env, SpecCodes.DUPLICATE_FIELD, `field "${f.name}" is defined twice`, spanOf(item), undefined, [{ message: 'first defined here', span: prev }]);
+          report(env, SpecCodes.DUPLICATE_FIELD, `field "${f.name}" is defined twice`, spanOf(item), undefined, [
+            { message: 'first defined here', span: prev },
+          ]);
           ok = false;
         }
         seen.set(f.name, spanOf(item));
@@ -326,7 +341,12 @@ export const buildType = (
       report(env, SpecCodes.MALFORMED_ELEMENT_TYPE, '`elementTypes` must list the types of a tuple, at least two: ["Number", "Number"]', spanOf(v));
     } else {
       const items = v.items.map((i, n) => typeFromValue(i, env, SpecCodes.MALFORMED_ELEMENT_TYPE, `element type ${n + 1}`));
-      if (items.every((i) => i !== undefined)) built = tupleType(items.map((i) => (i as Base).type), {}, spanOf(v));
+      if (items.every((i) => i !== undefined))
+        built = tupleType(
+          items.map((i) => (i as Base).type),
+          {},
+          spanOf(v),
+        );
     }
   } else if (anyOfP !== undefined) {
     const v = anyOfP.value;
@@ -334,13 +354,23 @@ export const buildType = (
       report(env, SpecCodes.MALFORMED_TYPE, '`anyOf` must list at least two types: ["String", "Null"]', spanOf(v));
     } else {
       const members = v.items.map((i, n) => typeFromValue(i, env, SpecCodes.MALFORMED_TYPE, `union member ${n + 1}`));
-      if (members.every((m) => m !== undefined)) built = unionType(members.map((m) => (m as Base).type), {}, spanOf(v));
+      if (members.every((m) => m !== undefined))
+        built = unionType(
+          members.map((m) => (m as Base).type),
+          {},
+          spanOf(v),
+        );
     }
   }
   if (addP !== undefined) {
     const current: Type | undefined = built ?? (base === undefined ? objectType([]) : undefined);
     if (current === undefined || current.kind !== 'Object' || current.additional !== undefined) {
-      report(env, SpecCodes.TYPE_CONFLICT, `\`additionalProperties\` applies to objects, but the type is ${current === undefined ? 'not an object' : describe(current)}`, keySpan(addP));
+      report(
+        env,
+        SpecCodes.TYPE_CONFLICT,
+        `\`additionalProperties\` applies to objects, but the type is ${current === undefined ? 'not an object' : describe(current)}`,
+        keySpan(addP),
+      );
     } else {
       const v = addP.value;
       let additional: false | Type | undefined;
@@ -397,7 +427,13 @@ export const keywords = (t: Type, props: Props, env: Env, what: string): Keyword
     const info = KEYWORD_INFO.get(k);
     if (info === undefined) continue;
     if (!keywordApplies(k as KeywordName, t.kind)) {
-      report(env, SpecCodes.CONSTRAINT_TYPE, `\`${k}\` does not apply to ${describe(t)} (it applies to ${keywordKinds(k as KeywordName)})`, keySpan(p), constraintHint(k as KeywordName, t));
+      report(
+        env,
+        SpecCodes.CONSTRAINT_TYPE,
+        `\`${k}\` does not apply to ${describe(t)} (it applies to ${keywordKinds(k as KeywordName)})`,
+        keySpan(p),
+        constraintHint(k as KeywordName, t),
+      );
       continue;
     }
     const v = jsonOf(p, env, `\`${k}\` of ${what}`);
@@ -411,9 +447,20 @@ export const keywords = (t: Type, props: Props, env: Env, what: string): Keyword
       const f = v as string;
       const known = STRING_FORMATS.has(f) || NUMBER_FORMATS.has(f);
       if (!known) {
-        env.out.push(warning(SpecCodes.UNKNOWN_FORMAT, `format "${f}" is not one gramkit checks: values are not validated against it`, { span: spanOf(p.value), ...fileOf(env), hint: didYouMean(f, [...STRING_FORMATS, ...NUMBER_FORMATS]) ?? `known formats: ${[...STRING_FORMATS].join(', ')}` }));
+        env.out.push(
+          warning(SpecCodes.UNKNOWN_FORMAT, `format "${f}" is not one gramkit checks: values are not validated against it`, {
+            span: spanOf(p.value),
+            ...fileOf(env),
+            hint: didYouMean(f, [...STRING_FORMATS, ...NUMBER_FORMATS]) ?? `known formats: ${[...STRING_FORMATS].join(', ')}`,
+          }),
+        );
       } else if (STRING_FORMATS.has(f) ? t.kind !== 'String' : t.kind === 'String') {
-        report(env, SpecCodes.CONSTRAINT_TYPE, `format "${f}" applies to ${STRING_FORMATS.has(f) ? 'strings' : 'numbers'}, not to ${describe(t)}`, spanOf(p.value));
+        report(
+          env,
+          SpecCodes.CONSTRAINT_TYPE,
+          `format "${f}" applies to ${STRING_FORMATS.has(f) ? 'strings' : 'numbers'}, not to ${describe(t)}`,
+          spanOf(p.value),
+        );
         continue;
       }
     }
@@ -425,7 +472,12 @@ export const keywords = (t: Type, props: Props, env: Env, what: string): Keyword
     const pair = RANGE_KEYWORDS[t.kind];
     const v = rangeP.value;
     if (pair === undefined) {
-      report(env, SpecCodes.CONSTRAINT_TYPE, `\`range\` does not apply to ${describe(t)} (it bounds numbers, string lengths, array lengths and property counts)`, keySpan(rangeP));
+      report(
+        env,
+        SpecCodes.CONSTRAINT_TYPE,
+        `\`range\` does not apply to ${describe(t)} (it bounds numbers, string lengths, array lengths and property counts)`,
+        keySpan(rangeP),
+      );
     } else if (v.kind !== 'Range') {
       report(env, SpecCodes.INVALID_CONSTRAINT, '`range` must be a gram range: `1..10`, `1...` or `...10`', spanOf(v));
     } else {
@@ -436,7 +488,12 @@ export const keywords = (t: Type, props: Props, env: Env, what: string): Keyword
       for (const [k, b] of bounds) {
         if (b === undefined) continue;
         if (!NUMERIC_KINDS.has(b.kind)) {
-          report(env, SpecCodes.INVALID_CONSTRAINT, `a range bound must be a number, got ${b.kind === 'Measurement' ? `the measurement ${b.raw}` : b.kind}`, spanOf(b));
+          report(
+            env,
+            SpecCodes.INVALID_CONSTRAINT,
+            `a range bound must be a number, got ${b.kind === 'Measurement' ? `the measurement ${b.raw}` : b.kind}`,
+            spanOf(b),
+          );
           continue;
         }
         const n = (b as { value: number }).value;
@@ -446,7 +503,9 @@ export const keywords = (t: Type, props: Props, env: Env, what: string): Keyword
           continue;
         }
         if (out[k] !== undefined) {
-          report(env, SpecCodes.INVALID_CONSTRAINT, `\`range\` and \`${k}\` both bound ${what}`, keySpan(rangeP), 'keep one of them', [{ message: `\`${k}\` given here`, span: spans.get(k) as Span }]);
+          report(env, SpecCodes.INVALID_CONSTRAINT, `\`range\` and \`${k}\` both bound ${what}`, keySpan(rangeP), 'keep one of them', [
+            { message: `\`${k}\` given here`, span: spans.get(k) as Span },
+          ]);
           continue;
         }
         out[k] = n;
@@ -464,7 +523,9 @@ export const keywords = (t: Type, props: Props, env: Env, what: string): Keyword
     const a = out[lo];
     const b = out[hi];
     if (typeof a === 'number' && typeof b === 'number' && a > b) {
-      report(env, SpecCodes.INVALID_CONSTRAINT, `\`${lo}\` ${a} is above \`${hi}\` ${b}: no value fits`, spans.get(lo), undefined, [{ message: `\`${hi}\` here`, span: spans.get(hi) as Span }]);
+      report(env, SpecCodes.INVALID_CONSTRAINT, `\`${lo}\` ${a} is above \`${hi}\` ${b}: no value fits`, spans.get(lo), undefined, [
+        { message: `\`${hi}\` here`, span: spans.get(hi) as Span },
+      ]);
     }
   }
   if (hasErrors(env.out, start)) return undefined;
@@ -472,7 +533,8 @@ export const keywords = (t: Type, props: Props, env: Env, what: string): Keyword
 };
 
 const constraintHint = (k: KeywordName, t: Type): string | undefined => {
-  if ((k === 'minLength' || k === 'maxLength') && (t.kind === 'Array' || t.kind === 'Tuple')) return `write \`${k === 'minLength' ? 'minItems' : 'maxItems'}\` for arrays`;
+  if ((k === 'minLength' || k === 'maxLength') && (t.kind === 'Array' || t.kind === 'Tuple'))
+    return `write \`${k === 'minLength' ? 'minItems' : 'maxItems'}\` for arrays`;
   if ((k === 'minItems' || k === 'maxItems') && t.kind === 'String') return `write \`${k === 'minItems' ? 'minLength' : 'maxLength'}\` for strings`;
   if ((k === 'minimum' || k === 'maximum') && t.kind === 'String') return `write \`${k === 'minimum' ? 'minLength' : 'maxLength'}\` for string lengths`;
   if (t.kind === 'Union') return 'put the constraint on the union member it is meant for (in `anyOf`)';
@@ -502,25 +564,49 @@ export const checkValues = (t: Type, props: Props, env: Env, what: string): void
     const base = withoutValues(t, []);
     m.enum.forEach((v, i) => {
       const problems = checkValue(base, v);
-      if (problems.length > 0) report(env, SpecCodes.INVALID_CONSTRAINT, `enum value ${JSON.stringify(v)} is not a value of ${what}: ${explainProblems(problems)}`, itemSpan(props, 'enum', i));
+      if (problems.length > 0)
+        report(
+          env,
+          SpecCodes.INVALID_CONSTRAINT,
+          `enum value ${JSON.stringify(v)} is not a value of ${what}: ${explainProblems(problems)}`,
+          itemSpan(props, 'enum', i),
+        );
     });
     if (m.enum.length === 0) report(env, SpecCodes.INVALID_CONSTRAINT, '`enum` is empty: no value fits', spanOf(props.get('enum')?.value));
   }
   if (m.const !== undefined) {
     const problems = checkValue(withoutValues(t, ['enum']), m.const);
-    if (problems.length > 0) report(env, SpecCodes.INVALID_CONSTRAINT, `const ${JSON.stringify(m.const)} is not a value of ${what}: ${explainProblems(problems)}`, spanOf(props.get('const')?.value));
+    if (problems.length > 0)
+      report(
+        env,
+        SpecCodes.INVALID_CONSTRAINT,
+        `const ${JSON.stringify(m.const)} is not a value of ${what}: ${explainProblems(problems)}`,
+        spanOf(props.get('const')?.value),
+      );
   }
   if (m.default !== undefined) {
     const problems = checkValue(withoutValues(t, ['enum', 'const']), m.default);
     if (problems.length > 0) {
-      report(env, SpecCodes.INVALID_DEFAULT, `the default ${JSON.stringify(m.default)} of ${what} is not valid: ${explainProblems(problems)}`, spanOf(props.get('default')?.value), 'a default must be a value the parameter accepts');
+      report(
+        env,
+        SpecCodes.INVALID_DEFAULT,
+        `the default ${JSON.stringify(m.default)} of ${what} is not valid: ${explainProblems(problems)}`,
+        spanOf(props.get('default')?.value),
+        'a default must be a value the parameter accepts',
+      );
     }
   }
   if (m.examples !== undefined) {
     const base = withoutValues(t, ['enum', 'const']);
     m.examples.forEach((v, i) => {
       const problems = checkValue(base, v);
-      if (problems.length > 0) report(env, SpecCodes.INVALID_EXAMPLE, `example ${JSON.stringify(v)} is not a valid value of ${what}: ${explainProblems(problems)}`, itemSpan(props, 'examples', i));
+      if (problems.length > 0)
+        report(
+          env,
+          SpecCodes.INVALID_EXAMPLE,
+          `example ${JSON.stringify(v)} is not a valid value of ${what}: ${explainProblems(problems)}`,
+          itemSpan(props, 'examples', i),
+        );
     });
   }
 };

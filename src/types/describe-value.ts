@@ -28,4 +28,3 @@ export const describeValue = (v: unknown): string => {
   const s = JSON.stringify(v) ?? String(v);
   return s.length > MAX_SHOWN ? `${s.slice(0, MAX_SHOWN)}…` : s;
 };
-

@@ -107,7 +107,13 @@ const mapToJson = (v: MapValue, ctx: ValueContext, out: Diagnostic[]): JsonValue
 };
 
 const reject = (v: Value, ctx: ValueContext, out: Diagnostic[], what: string, hint: string): undefined => {
-  out.push(error(SpecCodes.INVALID_VALUE, `${ctx.what} cannot be ${what}: it has no JSON form here`, { span: spanOf(v), hint, ...(ctx.file !== undefined ? { file: ctx.file } : {}) }));
+  out.push(
+    error(SpecCodes.INVALID_VALUE, `${ctx.what} cannot be ${what}: it has no JSON form here`, {
+      span: spanOf(v),
+      hint,
+      ...(ctx.file !== undefined ? { file: ctx.file } : {}),
+    }),
+  );
   return undefined;
 };
 
@@ -142,7 +148,12 @@ export const keyText = (k: string): string => (isPlainSymbol(k) ? k : quote(k, '
 export const isPlainSymbol = (s: string): boolean => isSymbol(s) && s !== 'true' && s !== 'false';
 
 const isTagged = (o: { readonly [k: string]: JsonValue }): boolean =>
-  Object.keys(o).length === 3 && o['type'] === 'tagged' && typeof o['tag'] === 'string' && isSymbol(o['tag']) && typeof o['content'] === 'string' && !o['content'].includes('\n');
+  Object.keys(o).length === 3 &&
+  o['type'] === 'tagged' &&
+  typeof o['tag'] === 'string' &&
+  isSymbol(o['tag']) &&
+  typeof o['content'] === 'string' &&
+  !o['content'].includes('\n');
 
 const isMeasurement = (o: { readonly [k: string]: JsonValue }): boolean =>
   Object.keys(o).length === 3 &&

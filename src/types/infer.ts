@@ -29,8 +29,14 @@ export type Trim<S extends string> = S extends `${Ws}${infer R}` ? Trim<R> : S e
 type ReplaceAll<S extends string, From extends string, To extends string> = S extends `${infer A}${From}${infer B}` ? `${A}${To}${ReplaceAll<B, From, To>}` : S;
 
 /** Line breaks and tabs as spaces, and `-->`, `~~>` as `==>`, with no space around arrows. */
-type Normalize<S extends string> = Squeeze<ReplaceAll<ReplaceAll<ReplaceAll<ReplaceAll<ReplaceAll<S, '\r', ' '>, '\n', ' '>, '\t', ' '>, '-->', '==>'>, '~~>', '==>'>>;
-type Squeeze<S extends string> = S extends `${infer A} ==>${infer B}` ? Squeeze<`${A}==>${B}`> : S extends `${infer A}==> ${infer B}` ? Squeeze<`${A}==>${B}`> : S;
+type Normalize<S extends string> = Squeeze<
+  ReplaceAll<ReplaceAll<ReplaceAll<ReplaceAll<ReplaceAll<S, '\r', ' '>, '\n', ' '>, '\t', ' '>, '-->', '==>'>, '~~>', '==>'>
+>;
+type Squeeze<S extends string> = S extends `${infer A} ==>${infer B}`
+  ? Squeeze<`${A}==>${B}`>
+  : S extends `${infer A}==> ${infer B}`
+    ? Squeeze<`${A}==>${B}`>
+    : S;
 
 /** The nodes of a signature (the text between each `(` and `)`), in order. */
 type Nodes<S extends string> = Trim<S> extends `(${infer N})==>${infer Rest}` ? [N, ...Nodes<Rest>] : Trim<S> extends `(${infer N})` ? [N] : [];
@@ -40,14 +46,14 @@ type Nodes<S extends string> = Trim<S> extends `(${infer N})==>${infer Rest}` ? 
 // -------------------------------------------------------------------------------------------------
 
 /** `name::Label {record}` → its parts (`:` and `::` alike). */
-type Parts<N extends string> = Trim<N> extends `${infer Id}::${infer Rest}`
-  ? SplitLabel<Trim<Id>, Rest>
-  : Trim<N> extends `${infer Id}:${infer Rest}`
+type Parts<N extends string> =
+  Trim<N> extends `${infer Id}::${infer Rest}`
     ? SplitLabel<Trim<Id>, Rest>
-    : { id: ''; label: ''; record: Trim<N> };
-type SplitLabel<Id extends string, Rest extends string> = Trim<Rest> extends `${infer L}{${infer R}`
-  ? { id: Id; label: Trim<L>; record: R }
-  : { id: Id; label: Trim<Rest>; record: '' };
+    : Trim<N> extends `${infer Id}:${infer Rest}`
+      ? SplitLabel<Trim<Id>, Rest>
+      : { id: ''; label: ''; record: Trim<N> };
+type SplitLabel<Id extends string, Rest extends string> =
+  Trim<Rest> extends `${infer L}{${infer R}` ? { id: Id; label: Trim<L>; record: R } : { id: Id; label: Trim<Rest>; record: '' };
 
 /** The value of `key: "..."` in a record text (either quote), or never. */
 type StringProp<R extends string, K extends string> = R extends `${string}${K}:${infer V}` ? QuotedValue<Trim<V>> : never;
@@ -80,25 +86,34 @@ type NameType<T extends string> = T extends 'Text' | 'String'
             : unknown;
 
 /** A type expression as TypeScript (`Maybe` is read by the caller: it is about the field). */
-export type ExprType<E extends string> = Trim<E> extends `Maybe ${infer T}`
-  ? ExprType<T>
-  : Trim<E> extends `[${infer T}]`
-    ? ExprType<T>[]
-    : Trim<E> extends `{${infer F}}`
-      ? RecordType<F>
-      : Trim<E> extends `(${string}`
-        ? unknown
-        : Trim<E> extends `${infer A}|${infer B}`
-          ? ExprType<A> | ExprType<B>
-          : NameType<Trim<E>>;
+export type ExprType<E extends string> =
+  Trim<E> extends `Maybe ${infer T}`
+    ? ExprType<T>
+    : Trim<E> extends `[${infer T}]`
+      ? ExprType<T>[]
+      : Trim<E> extends `{${infer F}}`
+        ? RecordType<F>
+        : Trim<E> extends `(${string}`
+          ? unknown
+          : Trim<E> extends `${infer A}|${infer B}`
+            ? ExprType<A> | ExprType<B>
+            : NameType<Trim<E>>;
 
 /** A flat record `a: T, b: Maybe U`; nested brackets are not read (unknown). */
 type RecordType<F extends string> = F extends `${string}{${string}` | `${string}[${string}`
   ? Record<string, unknown>
-  : Flatten<{ [K in FieldName<Split<F>> as FieldOptional<Split<F>, K> extends true ? never : K]: FieldType<Split<F>, K> } & { [K in FieldName<Split<F>> as FieldOptional<Split<F>, K> extends true ? K : never]?: FieldType<Split<F>, K> }>;
+  : Flatten<
+      { [K in FieldName<Split<F>> as FieldOptional<Split<F>, K> extends true ? never : K]: FieldType<Split<F>, K> } & {
+        [K in FieldName<Split<F>> as FieldOptional<Split<F>, K> extends true ? K : never]?: FieldType<Split<F>, K>;
+      }
+    >;
 type Split<F extends string> = F extends `${infer A},${infer B}` ? [Trim<A>, ...Split<B>] : Trim<F> extends '' ? [] : [Trim<F>];
 type FieldName<Fs extends string[]> = Fs[number] extends infer X ? (X extends `${infer K}:${string}` ? Trim<K> : never) : never;
-type FieldText<Fs extends string[], K extends string> = Fs[number] extends infer X ? (X extends `${K}:${infer T}` | `${K} :${infer T}` ? Trim<T> : never) : never;
+type FieldText<Fs extends string[], K extends string> = Fs[number] extends infer X
+  ? X extends `${K}:${infer T}` | `${K} :${infer T}`
+    ? Trim<T>
+    : never
+  : never;
 type FieldOptional<Fs extends string[], K extends string> = FieldText<Fs, K> extends `Maybe ${string}` ? true : false;
 type FieldType<Fs extends string[], K extends string> = ExprType<FieldText<Fs, K>>;
 type Flatten<T> = { [K in keyof T]: T[K] };
@@ -136,14 +151,12 @@ type RealParams<Ps extends string[]> = Ps extends [infer H extends string, ...in
 type Entries<S extends string> = RealParams<Params<S>>[number];
 
 /** Optional in the caller's view: `optional: true`, `Maybe`, or a default. */
-type InputOptional<P extends { label: string; record: string }> = IsOptionalTrue<P['record']> extends true
-  ? true
-  : IsMaybe<P> extends true
-    ? true
-    : HasProp<P['record'], 'default'>;
+type InputOptional<P extends { label: string; record: string }> =
+  IsOptionalTrue<P['record']> extends true ? true : IsMaybe<P> extends true ? true : HasProp<P['record'], 'default'>;
 
 /** Optional in the implementation's view: as the caller's, except that defaults are filled in. */
-type ArgsOptional<P extends { label: string; record: string }> = HasProp<P['record'], 'default'> extends true ? false : IsOptionalTrue<P['record']> extends true ? true : IsMaybe<P>;
+type ArgsOptional<P extends { label: string; record: string }> =
+  HasProp<P['record'], 'default'> extends true ? false : IsOptionalTrue<P['record']> extends true ? true : IsMaybe<P>;
 
 type Build<S extends string, Opt extends 'args' | 'input'> = Flatten<
   { [P in Entries<S> as (Opt extends 'args' ? ArgsOptional<P> : InputOptional<P>) extends true ? never : ParamName<P>]: NodeType<P> } & {

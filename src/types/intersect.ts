@@ -13,10 +13,7 @@ import { type Field, type KeywordName, type Keywords, type Type, field, objectTy
 // model
 // -------------------------------------------------------------------------------------------------
 
-export type Intersection =
-  | { readonly tag: 'ok'; readonly type: Type }
-  | { readonly tag: 'empty' }
-  | { readonly tag: 'fail'; readonly reason: string };
+export type Intersection = { readonly tag: 'ok'; readonly type: Type } | { readonly tag: 'empty' } | { readonly tag: 'fail'; readonly reason: string };
 
 /** Which side's documentation (title, description, default, examples, ...) wins when both have one. */
 export type AnnotationPreference = 'left' | 'right';
@@ -151,11 +148,7 @@ const intersectUnion = (a: Type, b: Type, prefer: AnnotationPreference): Interse
   return ok(unionType(members, u.meta));
 };
 
-const intersectObjects = (
-  a: Extract<Type, { kind: 'Object' }>,
-  b: Extract<Type, { kind: 'Object' }>,
-  prefer: AnnotationPreference,
-): Intersection => {
+const intersectObjects = (a: Extract<Type, { kind: 'Object' }>, b: Extract<Type, { kind: 'Object' }>, prefer: AnnotationPreference): Intersection => {
   const names = new Set(a.fields.map((f) => f.name));
   const bNames = new Set(b.fields.map((f) => f.name));
   if (a.additional !== undefined && b.fields.some((f) => !names.has(f.name))) {

@@ -15,19 +15,7 @@ import { SpecCodes } from './codes.js';
 import { type Checked, checked, type Either, isRight, left, right } from '../core/either.js';
 import { type Diagnostic, error } from '../core/diagnostic.js';
 import { type Span, span } from '../core/span.js';
-import {
-  type Field,
-  type PrimitiveKind,
-  type Type,
-  anyType,
-  arrayType,
-  field,
-  hasAnyMeta,
-  objectType,
-  primitiveType,
-  tupleType,
-  unionType,
-} from './types.js';
+import { type Field, type PrimitiveKind, type Type, anyType, arrayType, field, hasAnyMeta, objectType, primitiveType, tupleType, unionType } from './types.js';
 import { didYouMean } from '../core/suggest.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -204,7 +192,9 @@ const IDENTITY = (i: number): number => i;
 const spanOf = (st: State, s: number, e: number): Span => span(st.at(s), st.at(Math.max(s, e)));
 
 const report = (st: State, code: string, message: string, s: number, e: number, hint?: string): void => {
-  st.diagnostics.push(error(code, message, { span: spanOf(st, s, e), ...(st.file !== undefined ? { file: st.file } : {}), ...(hint !== undefined ? { hint } : {}) }));
+  st.diagnostics.push(
+    error(code, message, { span: spanOf(st, s, e), ...(st.file !== undefined ? { file: st.file } : {}), ...(hint !== undefined ? { hint } : {}) }),
+  );
 };
 
 const peek = (st: State): Token => st.tokens[st.pos] as Token;
@@ -214,7 +204,13 @@ const next = (st: State): Token => st.tokens[st.pos++] as Token;
 const expect = (st: State, kind: TokenKind, what: string): Token | undefined => {
   const t = peek(st);
   if (t.kind === kind) return next(st);
-  report(st, SpecCodes.TYPE_EXPR, `expected ${what}, found ${t.kind === 'eof' ? 'the end of the expression' : JSON.stringify(t.text)}`, t.start, Math.max(t.end, t.start + 1));
+  report(
+    st,
+    SpecCodes.TYPE_EXPR,
+    `expected ${what}, found ${t.kind === 'eof' ? 'the end of the expression' : JSON.stringify(t.text)}`,
+    t.start,
+    Math.max(t.end, t.start + 1),
+  );
   return undefined;
 };
 
@@ -230,10 +226,27 @@ const parseUnion = (st: State): Parsed | undefined => {
     members.push(m);
   }
   for (const m of members) {
-    if (m.maybe) report(st, SpecCodes.MAYBE_POSITION, '`Maybe` cannot be a member of a union', m.start, m.end, 'write `Maybe (A | B)` for a field that may be absent, or `A | Null` for a value that may be null');
+    if (m.maybe)
+      report(
+        st,
+        SpecCodes.MAYBE_POSITION,
+        '`Maybe` cannot be a member of a union',
+        m.start,
+        m.end,
+        'write `Maybe (A | B)` for a field that may be absent, or `A | Null` for a value that may be null',
+      );
   }
   const end = (members[members.length - 1] as Parsed).end;
-  return { type: unionType(members.map((m) => m.type), undefined, spanOf(st, first.start, end)), maybe: false, start: first.start, end };
+  return {
+    type: unionType(
+      members.map((m) => m.type),
+      undefined,
+      spanOf(st, first.start, end),
+    ),
+    maybe: false,
+    start: first.start,
+    end,
+  };
 };
 
 const parseApp = (st: State): Parsed | undefined => {
@@ -254,13 +267,28 @@ const parseApp = (st: State): Parsed | undefined => {
 };
 
 const noMaybe = (st: State, p: Parsed, where: string): Parsed => {
-  if (p.maybe) report(st, SpecCodes.MAYBE_POSITION, `\`Maybe\` is not allowed ${where}`, p.start, p.end, '`Maybe T` marks a parameter or record field that may be absent; for a value that may be null write `T | Null`');
+  if (p.maybe)
+    report(
+      st,
+      SpecCodes.MAYBE_POSITION,
+      `\`Maybe\` is not allowed ${where}`,
+      p.start,
+      p.end,
+      '`Maybe T` marks a parameter or record field that may be absent; for a value that may be null write `T | Null`',
+    );
   return p;
 };
 
 const unknownName = (st: State, name: string, s: number, e: number): void => {
   const hint = NAME_HINTS[name] !== undefined ? `write \`${NAME_HINTS[name]}\`` : didYouMean(name, Object.keys(TYPE_NAMES));
-  report(st, SpecCodes.UNKNOWN_TYPE, `unknown type \`${name}\``, s, e, hint ?? `known types: ${Object.keys(TYPE_NAMES).join(', ')}, and the forms [T], {a: T}, (T1, T2), Maybe T, Map T, A | B`);
+  report(
+    st,
+    SpecCodes.UNKNOWN_TYPE,
+    `unknown type \`${name}\``,
+    s,
+    e,
+    hint ?? `known types: ${Object.keys(TYPE_NAMES).join(', ')}, and the forms [T], {a: T}, (T1, T2), Maybe T, Map T, A | B`,
+  );
 };
 
 const parseName = (st: State, t: Token): Parsed => {
@@ -272,7 +300,8 @@ const parseName = (st: State, t: Token): Parsed => {
     else unknownName(st, t.text, t.start, t.end);
     return { type: anyType(undefined, sp), maybe: false, start: t.start, end: t.end };
   }
-  const type = kind === 'Object' ? objectType([], undefined, undefined, sp) : kind === 'Array' ? arrayType(anyType(), undefined, sp) : primitiveType(kind, undefined, sp);
+  const type =
+    kind === 'Object' ? objectType([], undefined, undefined, sp) : kind === 'Array' ? arrayType(anyType(), undefined, sp) : primitiveType(kind, undefined, sp);
   return { type, maybe: false, start: t.start, end: t.end };
 };
 
@@ -290,7 +319,14 @@ const parseTuple = (st: State, t: Token): Parsed | undefined => {
   next(st);
   if (peek(st).kind === ')') {
     const close = next(st);
-    report(st, SpecCodes.TYPE_EXPR, 'an empty tuple `()` has no JSON form', t.start, close.end, 'write `[Any]` with `maxItems: 0` if you really mean an empty array');
+    report(
+      st,
+      SpecCodes.TYPE_EXPR,
+      'an empty tuple `()` has no JSON form',
+      t.start,
+      close.end,
+      'write `[Any]` with `maxItems: 0` if you really mean an empty array',
+    );
     return undefined;
   }
   const items: Parsed[] = [];
@@ -305,7 +341,16 @@ const parseTuple = (st: State, t: Token): Parsed | undefined => {
   if (close === undefined) return undefined;
   if (items.length === 1) return { ...(items[0] as Parsed), start: t.start, end: close.end };
   for (const i of items) noMaybe(st, i, 'inside a tuple');
-  return { type: tupleType(items.map((i) => i.type), undefined, spanOf(st, t.start, close.end)), maybe: false, start: t.start, end: close.end };
+  return {
+    type: tupleType(
+      items.map((i) => i.type),
+      undefined,
+      spanOf(st, t.start, close.end),
+    ),
+    maybe: false,
+    start: t.start,
+    end: close.end,
+  };
 };
 
 const parseRecord = (st: State, t: Token): Parsed | undefined => {
@@ -360,10 +405,7 @@ const parseAtom = (st: State): Parsed | undefined => {
 };
 
 /** Parses a type expression, returning what it could build and every diagnostic. */
-export const checkTypeExpression = (
-  text: string,
-  options: TypeExpressionOptions = {},
-): Checked<TypeExpression> => {
+export const checkTypeExpression = (text: string, options: TypeExpressionOptions = {}): Checked<TypeExpression> => {
   const diagnostics: Diagnostic[] = [];
   const st: State = { text, tokens: [], pos: 0, at: options.offset ?? IDENTITY, file: options.file, diagnostics };
   (st as { tokens: ReadonlyArray<Token> }).tokens = lex(text, st);

@@ -113,17 +113,7 @@ export interface UnionType extends TypeBase {
   readonly members: ReadonlyArray<Type>;
 }
 
-export type Type =
-  | StringType
-  | IntegerType
-  | NumberType
-  | BooleanType
-  | NullType
-  | AnyType
-  | ArrayType
-  | TupleType
-  | ObjectType
-  | UnionType;
+export type Type = StringType | IntegerType | NumberType | BooleanType | NullType | AnyType | ArrayType | TupleType | ObjectType | UnionType;
 
 export type TypeKind = Type['kind'];
 
@@ -156,9 +146,11 @@ const EMPTY: Keywords = Object.freeze({});
 
 // literals, not `{ ...a, span }`: V8 makes a spread copy that gains a new key slow (about 1 µs)
 export const stringType = (meta: Keywords = EMPTY, span?: Span): StringType => (span === undefined ? { kind: 'String', meta } : { kind: 'String', meta, span });
-export const integerType = (meta: Keywords = EMPTY, span?: Span): IntegerType => (span === undefined ? { kind: 'Integer', meta } : { kind: 'Integer', meta, span });
+export const integerType = (meta: Keywords = EMPTY, span?: Span): IntegerType =>
+  span === undefined ? { kind: 'Integer', meta } : { kind: 'Integer', meta, span };
 export const numberType = (meta: Keywords = EMPTY, span?: Span): NumberType => (span === undefined ? { kind: 'Number', meta } : { kind: 'Number', meta, span });
-export const booleanType = (meta: Keywords = EMPTY, span?: Span): BooleanType => (span === undefined ? { kind: 'Boolean', meta } : { kind: 'Boolean', meta, span });
+export const booleanType = (meta: Keywords = EMPTY, span?: Span): BooleanType =>
+  span === undefined ? { kind: 'Boolean', meta } : { kind: 'Boolean', meta, span };
 export const nullType = (meta: Keywords = EMPTY, span?: Span): NullType => (span === undefined ? { kind: 'Null', meta } : { kind: 'Null', meta, span });
 export const anyType = (meta: Keywords = EMPTY, span?: Span): AnyType => (span === undefined ? { kind: 'Any', meta } : { kind: 'Any', meta, span });
 export const arrayType = (items: Type, meta: Keywords = EMPTY, span?: Span): ArrayType =>
@@ -179,7 +171,13 @@ export const field = (name: string, type: Type, optional = false, span?: Span): 
 export const primitiveType = (kind: PrimitiveKind, meta: Keywords = EMPTY, span?: Span): Type =>
   (span === undefined ? { kind, meta } : { kind, meta, span }) as Type;
 
-export const typeSignature = (params: ReadonlyArray<Field>, returns: ReturnType, argsMeta: Keywords = EMPTY, additional?: false | Type, span?: Span): TypeSignature => {
+export const typeSignature = (
+  params: ReadonlyArray<Field>,
+  returns: ReturnType,
+  argsMeta: Keywords = EMPTY,
+  additional?: false | Type,
+  span?: Span,
+): TypeSignature => {
   const args = objectType(params, argsMeta, additional);
   return span === undefined ? { kind: 'TypeSignature', args, returns } : { kind: 'TypeSignature', args, returns, span };
 };
@@ -209,11 +207,7 @@ export interface TypeAlgebra<R> {
   readonly Any: (t: AnyType) => R;
   readonly Array: (t: ArrayType, items: R) => R;
   readonly Tuple: (t: TupleType, items: ReadonlyArray<R>) => R;
-  readonly Object: (
-    t: ObjectType,
-    fields: ReadonlyArray<{ readonly field: Field; readonly value: R }>,
-    additional: false | R | undefined,
-  ) => R;
+  readonly Object: (t: ObjectType, fields: ReadonlyArray<{ readonly field: Field; readonly value: R }>, additional: false | R | undefined) => R;
   readonly Union: (t: UnionType, members: ReadonlyArray<R>) => R;
 }
 
@@ -324,8 +318,7 @@ const objectEquals = (a: ObjectType, b: ObjectType): boolean => {
   return typeEquals(a.additional, b.additional);
 };
 
-export const fieldEquals = (a: Field, b: Field): boolean =>
-  a.name === b.name && a.optional === b.optional && typeEquals(a.type, b.type);
+export const fieldEquals = (a: Field, b: Field): boolean => a.name === b.name && a.optional === b.optional && typeEquals(a.type, b.type);
 
 /** Structural equality of signatures (parameters, arguments meta, return type and its name). */
 export const signatureEquals = (a: TypeSignature, b: TypeSignature): boolean =>

@@ -52,7 +52,6 @@ export const explainProblems = (problems: ReadonlyArray<ValueProblem>): string =
 
 const MAX_PROBLEMS = 8;
 
-
 /** Unicode code points, as ajv counts string lengths. */
 const codePoints = (s: string): number => {
   let n = 0;
@@ -115,7 +114,6 @@ const typeWord = (t: Type): string => {
       return 'a JSON value';
   }
 };
-
 
 const check = (t: Type, v: unknown, ptr: string, out: ValueProblem[]): void => {
   if (out.length >= MAX_PROBLEMS) return;
@@ -184,7 +182,8 @@ const checkMeta = (m: Keywords, v: unknown, ptr: string, out: ValueProblem[]): v
   if (typeof v === 'number') {
     if (m.minimum !== undefined && v < m.minimum) out.push({ pointer: ptr, message: `must be at least ${m.minimum}, got ${v}` });
     if (m.maximum !== undefined && v > m.maximum) out.push({ pointer: ptr, message: `must be at most ${m.maximum}, got ${v}` });
-    if (m.exclusiveMinimum !== undefined && v <= m.exclusiveMinimum) out.push({ pointer: ptr, message: `must be greater than ${m.exclusiveMinimum}, got ${v}` });
+    if (m.exclusiveMinimum !== undefined && v <= m.exclusiveMinimum)
+      out.push({ pointer: ptr, message: `must be greater than ${m.exclusiveMinimum}, got ${v}` });
     if (m.exclusiveMaximum !== undefined && v >= m.exclusiveMaximum) out.push({ pointer: ptr, message: `must be less than ${m.exclusiveMaximum}, got ${v}` });
     if (m.multipleOf !== undefined) {
       const q = v / m.multipleOf;
@@ -194,8 +193,10 @@ const checkMeta = (m: Keywords, v: unknown, ptr: string, out: ValueProblem[]): v
   if (typeof v === 'string') {
     if (m.minLength !== undefined || m.maxLength !== undefined) {
       const n = codePoints(v);
-      if (m.minLength !== undefined && n < m.minLength) out.push({ pointer: ptr, message: `must have at least ${plural(m.minLength, 'character')}, got ${describeValue(v)}` });
-      if (m.maxLength !== undefined && n > m.maxLength) out.push({ pointer: ptr, message: `must have at most ${plural(m.maxLength, 'character')}, got ${describeValue(v)}` });
+      if (m.minLength !== undefined && n < m.minLength)
+        out.push({ pointer: ptr, message: `must have at least ${plural(m.minLength, 'character')}, got ${describeValue(v)}` });
+      if (m.maxLength !== undefined && n > m.maxLength)
+        out.push({ pointer: ptr, message: `must have at most ${plural(m.maxLength, 'character')}, got ${describeValue(v)}` });
     }
     if (m.pattern !== undefined) {
       const r = regex(m.pattern);
@@ -204,8 +205,10 @@ const checkMeta = (m: Keywords, v: unknown, ptr: string, out: ValueProblem[]): v
   }
   if (m.format !== undefined && !checkFormat(m.format, v)) out.push({ pointer: ptr, message: `must be a valid ${m.format}, got ${describeValue(v)}` });
   if (Array.isArray(v)) {
-    if (m.minItems !== undefined && v.length < m.minItems) out.push({ pointer: ptr, message: `must have at least ${plural(m.minItems, 'item')}, got ${v.length}` });
-    if (m.maxItems !== undefined && v.length > m.maxItems) out.push({ pointer: ptr, message: `must have at most ${plural(m.maxItems, 'item')}, got ${v.length}` });
+    if (m.minItems !== undefined && v.length < m.minItems)
+      out.push({ pointer: ptr, message: `must have at least ${plural(m.minItems, 'item')}, got ${v.length}` });
+    if (m.maxItems !== undefined && v.length > m.maxItems)
+      out.push({ pointer: ptr, message: `must have at most ${plural(m.maxItems, 'item')}, got ${v.length}` });
     if (m.uniqueItems === true) {
       for (let i = 1; i < v.length; i++) {
         for (let j = 0; j < i; j++) {

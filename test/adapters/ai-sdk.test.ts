@@ -67,7 +67,9 @@ describe('toAISDKTools with generateText', () => {
     expect((errors[0]?.error as ToolFailure).reason).toBe(ToolCodes.INVALID_ARGUMENTS);
     const sent = toolResultsSent(prompts);
     expect(sent[0]?.output.type).toBe('error-text');
-    expect(String(sent[0]?.output.value)).toContain(`${ToolCodes.INVALID_ARGUMENTS}: invalid arguments for "get_weather": argument "days" must be at most 7, got 30`);
+    expect(String(sent[0]?.output.value)).toContain(
+      `${ToolCodes.INVALID_ARGUMENTS}: invalid arguments for "get_weather": argument "days" must be at most 7, got 30`,
+    );
     expect(sent[1]?.output.value).toBe('NOT_FOUND: no word "gram" in the dictionary');
     expect(r.text).toBe('done');
   });
@@ -75,7 +77,10 @@ describe('toAISDKTools with generateText', () => {
   it('with failures: "result" the failure is the tool’s output', async () => {
     const { model, prompts } = scripted([{ toolName: 'lookup', input: { word: 'gram' } }]);
     await generateText({ model, tools: toAISDKTools(fixtureTools(), { failures: 'result' }), prompt: 'x', stopWhen: stepCountIs(3) });
-    expect(toolResultsSent(prompts)[0]?.output).toEqual({ type: 'json', value: { error: { code: 'NOT_FOUND', reason: 'NOT_FOUND', message: 'no word "gram" in the dictionary', retryable: false } } });
+    expect(toolResultsSent(prompts)[0]?.output).toEqual({
+      type: 'json',
+      value: { error: { code: 'NOT_FOUND', reason: 'NOT_FOUND', message: 'no word "gram" in the dictionary', retryable: false } },
+    });
   });
 
   it('a tool that asks for approval is not run without it (needsApproval)', async () => {

@@ -20,7 +20,11 @@ describe('fromZod', () => {
   it('gives the specification, its gram, and the defaults of the Zod schema', () => {
     const spec = fromZod(weather, { name: 'get_weather', description: 'Current weather for a city', output: z.object({ temperature: z.number() }) });
     if (spec._tag === 'Left') throw new Error(JSON.stringify(spec.left));
-    expect(spec.right.schema).toMatchObject({ type: 'object', required: ['city'], properties: { days: { type: 'integer', minimum: 1, maximum: 7, default: 1 } } });
+    expect(spec.right.schema).toMatchObject({
+      type: 'object',
+      required: ['city'],
+      properties: { days: { type: 'integer', minimum: 1, maximum: 7, default: 1 } },
+    });
     expect(printToolSpecification(spec.right)).toContain('(city::String {description: "City name, e.g. Paris", minLength: 1})');
     expect(spec.right.outputSchema).toMatchObject({ type: 'object', properties: { temperature: { type: 'number' } }, required: ['temperature'] });
     const v = validateToolArgs(spec.right.schema, { city: 'Paris' });
@@ -70,12 +74,17 @@ describe('fromStandardSchema', () => {
     const viaStandard = fromStandardSchema(weather, { name: 'get_weather', description: 'Weather' });
     const viaZod = fromZod(weather, { name: 'get_weather', description: 'Weather' });
     expect(viaStandard._tag).toBe('Right');
-    expect(viaStandard._tag === 'Right' && viaZod._tag === 'Right' && viaStandard.right.typeSignature).toBe(viaZod._tag === 'Right' && viaZod.right.typeSignature);
+    expect(viaStandard._tag === 'Right' && viaZod._tag === 'Right' && viaStandard.right.typeSignature).toBe(
+      viaZod._tag === 'Right' && viaZod.right.typeSignature,
+    );
   });
 
   it('a Standard Schema without JSON Schema is a diagnostic', () => {
     const plain = { '~standard': { version: 1, vendor: 'acme', validate: () => ({ value: {} }) } };
     const r = fromStandardSchema(plain, { name: 'x', description: 'y' });
-    expect(r._tag === 'Left' && [r.left[0]?.code, r.left[0]?.message]).toEqual([AdapterCodes.NO_JSON_SCHEMA, 'tool "x": the acme schema does not expose JSON Schema (no ~standard.jsonSchema)']);
+    expect(r._tag === 'Left' && [r.left[0]?.code, r.left[0]?.message]).toEqual([
+      AdapterCodes.NO_JSON_SCHEMA,
+      'tool "x": the acme schema does not expose JSON Schema (no ~standard.jsonSchema)',
+    ]);
   });
 });

@@ -38,7 +38,15 @@ describe('runExperiment: the variants as data (specs, libraries, models)', () =>
     };
     expect(await names({ libraries: { fast, old } })).toEqual(['fast', 'old']);
     expect(await names({ specs: { base: agent, terse }, libraries: { fast } })).toEqual(['base', 'terse']);
-    expect(await names({ specs: [{ name: 'base', value: agent }, { name: 'terse', value: terse }], libraries: { fast, old } })).toEqual(['base/fast', 'base/old', 'terse/fast', 'terse/old']);
+    expect(
+      await names({
+        specs: [
+          { name: 'base', value: agent },
+          { name: 'terse', value: terse },
+        ],
+        libraries: { fast, old },
+      }),
+    ).toEqual(['base/fast', 'base/old', 'terse/fast', 'terse/old']);
     expect(await names({ specs: { base: agent, terse }, libraries: { fast, old }, models: { m1, m2 } })).toHaveLength(8);
     expect(await names({ specs: { base: agent, terse }, libraries: { fast }, models: { m1, m2 } })).toEqual(['base/m1', 'base/m2', 'terse/m1', 'terse/m2']);
     expect(await names({ specs: { base: agent }, libraries: { fast }, models: { m1 } })).toEqual(['fast']);
@@ -48,7 +56,7 @@ describe('runExperiment: the variants as data (specs, libraries, models)', () =>
 });
 
 describe('runExperiment with spec variants', () => {
-  it("binds a specification of its own to the same library, shows the model its descriptions, and validates calls with its schema", async () => {
+  it('binds a specification of its own to the same library, shows the model its descriptions, and validates calls with its schema', async () => {
     const seen = new Map<string, string>();
     const model = (variant: string) =>
       scriptedModel((request: ModelRequest, i: number) => {
@@ -59,7 +67,11 @@ describe('runExperiment with spec variants', () => {
       { name: 'base', library: fast, model: () => model('base') },
       { name: 'terse', library: fast, agent: terse, model: () => model('terse') },
     ];
-    const r = await runExperiment({ agent, variants, inputs: [{ message: 'Capital of Nigeria?', expectedToolCalls: [{ capital_of: { country: ['Nigeria'] } }] }] });
+    const r = await runExperiment({
+      agent,
+      variants,
+      inputs: [{ message: 'Capital of Nigeria?', expectedToolCalls: [{ capital_of: { country: ['Nigeria'] } }] }],
+    });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.variants).toEqual(['base', 'terse']);
     expect(seen.get('base')).toBe('The capital city of a country');
@@ -73,7 +85,10 @@ describe('runExperiment with spec variants', () => {
   });
 
   it('every variant is checked before anything runs: the errors of every variant at once', async () => {
-    const wider = { ...agent, tools: agent.tools.map((t) => ({ ...t, schema: { ...t.schema, properties: { ...(t.schema['properties'] as object), year: { type: 'integer' } } } })) };
+    const wider = {
+      ...agent,
+      tools: agent.tools.map((t) => ({ ...t, schema: { ...t.schema, properties: { ...(t.schema['properties'] as object), year: { type: 'integer' } } } })),
+    };
     let requests = 0;
     const offline = offlineModel();
     const counting: typeof offline = {
@@ -108,14 +123,28 @@ describe('runExperiment with spec variants', () => {
 });
 
 describe('gramkit ab --spec', () => {
-  const base = ['ab', 'examples/capitalsAgent.gram', '-l', 'examples/ab/fast-library.ts', '-l', 'examples/capitals-1950-library.ts', '-i', 'examples/capitals-scored.jsonl'];
+  const base = [
+    'ab',
+    'examples/capitalsAgent.gram',
+    '-l',
+    'examples/ab/fast-library.ts',
+    '-l',
+    'examples/capitals-1950-library.ts',
+    '-i',
+    'examples/capitals-scored.jsonl',
+  ];
 
   it('runs every specification with every library, named spec/library, the agent file first', async () => {
     const r = await cli([...base, '--spec', 'examples/ab/capitals-terse.gram', '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
-    expect(report.variants).toEqual(['capitalsAgent/fast-library', 'capitalsAgent/capitals-1950-library', 'capitals-terse/fast-library', 'capitals-terse/capitals-1950-library']);
+    expect(report.variants).toEqual([
+      'capitalsAgent/fast-library',
+      'capitalsAgent/capitals-1950-library',
+      'capitals-terse/fast-library',
+      'capitals-terse/capitals-1950-library',
+    ]);
     const byName = Object.fromEntries(report.summaries.map((s: { name: string }) => [s.name, s]));
     expect(byName['capitalsAgent/fast-library']).toMatchObject({ succeeded: 6, toolErrors: 0 });
     // Nigeria is outside the terse specification's enum

@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AgentCodes, createAgentSpecification, createTool, formatExperimentReport, importTools, parseSpecifications, runExperiment, toolLibrary } from '../../src/index.js';
+import {
+  AgentCodes,
+  createAgentSpecification,
+  createTool,
+  formatExperimentReport,
+  importTools,
+  parseSpecifications,
+  runExperiment,
+  toolLibrary,
+} from '../../src/index.js';
 import { offlineModel } from '../../src/entries/providers.js';
 import { scriptedModel } from '../../src/entries/testing.js';
 import fast from '../../examples/ab/fast-library.js';
@@ -26,7 +35,16 @@ describe('runExperiment', () => {
     expect(report.variants).toEqual(['fast', 'slow', 'old']);
     expect(report.results).toHaveLength(7 * 2 * 3);
     const [f, s, o] = report.summaries;
-    expect(f).toMatchObject({ runs: 14, completed: 14, succeeded: 14, successRate: 1, toolCalls: 14, toolErrors: 2, toolErrorsByCode: { NOT_FOUND: 2 }, differingAnswers: 0 });
+    expect(f).toMatchObject({
+      runs: 14,
+      completed: 14,
+      succeeded: 14,
+      successRate: 1,
+      toolCalls: 14,
+      toolErrors: 2,
+      toolErrorsByCode: { NOT_FOUND: 2 },
+      differingAnswers: 0,
+    });
     expect(s).toMatchObject({ runs: 14, succeeded: 14, differingAnswers: 0 });
     expect(o).toMatchObject({ runs: 14, succeeded: 8, differingAnswers: 6 });
     expect(o?.successRate).toBeCloseTo(8 / 14);
@@ -64,8 +82,22 @@ describe('runExperiment', () => {
 
   it('counts runs that end without an answer by code, and keeps going', async () => {
     const broken = toolLibrary([createTool('capital_of', agent.tools[0]?.description ?? '', agent.tools[0]?.schema ?? {}, () => 'Paris')]);
-    const model = scriptedModel((request) => (request.messages.length > 3 ? { error: { code: 'AGENT_LLM_API_ERROR', message: 'down' } } : request.messages.at(-1)?.role === 'tool' ? { text: 'Paris it is' } : { toolCalls: [{ name: 'capital_of', arguments: { country: 'France' } }] }));
-    const r = await runExperiment({ agent, variants: [{ name: 'only', library: broken }], inputs: [{ message: 'France', expected: 'paris' }, { message: 'Spain', expected: 'Madrid' }], model });
+    const model = scriptedModel((request) =>
+      request.messages.length > 3
+        ? { error: { code: 'AGENT_LLM_API_ERROR', message: 'down' } }
+        : request.messages.at(-1)?.role === 'tool'
+          ? { text: 'Paris it is' }
+          : { toolCalls: [{ name: 'capital_of', arguments: { country: 'France' } }] },
+    );
+    const r = await runExperiment({
+      agent,
+      variants: [{ name: 'only', library: broken }],
+      inputs: [
+        { message: 'France', expected: 'paris' },
+        { message: 'Spain', expected: 'Madrid' },
+      ],
+      model,
+    });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.summaries[0]).toMatchObject({ runs: 2, completed: 2, succeeded: 1, runErrorsByCode: {} });
     expect(r.value.results.map((x) => x.success)).toEqual([true, false]);
@@ -148,7 +180,15 @@ describe('runExperiment on a BFCL category (test/fixtures/bfcl, simple_python)',
         const args: Record<string, unknown> = {};
         for (const [p, values] of Object.entries(params)) {
           const v = values.find((x) => x !== '');
-          if (v !== undefined) args[p] = typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).flatMap(([k, vs]) => ((vs as unknown[]).find((x) => x !== '') !== undefined ? [[k, (vs as unknown[]).find((x) => x !== '')]] : []))) : v;
+          if (v !== undefined)
+            args[p] =
+              typeof v === 'object' && v !== null && !Array.isArray(v)
+                ? Object.fromEntries(
+                    Object.entries(v).flatMap(([k, vs]) =>
+                      (vs as unknown[]).find((x) => x !== '') !== undefined ? [[k, (vs as unknown[]).find((x) => x !== '')]] : [],
+                    ),
+                  )
+                : v;
         }
         return { name, arguments: change(args, params) };
       });
@@ -158,7 +198,11 @@ describe('runExperiment on a BFCL category (test/fixtures/bfcl, simple_python)',
   it('reads the test file with its possible answers; each input shows the model only its own function', async () => {
     expect(parsed.problems).toEqual([]);
     expect(parsed.inputs).toHaveLength(40);
-    expect(parsed.inputs[0]).toMatchObject({ id: 'simple_python_0', tools: ['calculate_triangle_area'], expectedToolCalls: [{ calculate_triangle_area: expect.anything() }] });
+    expect(parsed.inputs[0]).toMatchObject({
+      id: 'simple_python_0',
+      tools: ['calculate_triangle_area'],
+      expectedToolCalls: [{ calculate_triangle_area: expect.anything() }],
+    });
     const model = modelOf((a) => a);
     const r = await runExperiment({ agent: bfclAgent.right, variants: { bfcl: library }, inputs: parsed.inputs, model });
     if (!r.ok) throw new Error(r.error.message);
@@ -173,7 +217,15 @@ describe('runExperiment on a BFCL category (test/fixtures/bfcl, simple_python)',
       const needed = Object.keys(a).find((p) => !(params[p] ?? []).includes(''));
       return Object.fromEntries(Object.entries(a).filter(([k]) => k !== needed));
     };
-    const r = await runExperiment({ agent: bfclAgent.right, variants: [{ name: 'right', library }, { name: 'wrong', library }], inputs: parsed.inputs, model: (key) => modelOf(key.variant === 'wrong' ? drop : (a) => a) });
+    const r = await runExperiment({
+      agent: bfclAgent.right,
+      variants: [
+        { name: 'right', library },
+        { name: 'wrong', library },
+      ],
+      inputs: parsed.inputs,
+      model: (key) => modelOf(key.variant === 'wrong' ? drop : (a) => a),
+    });
     if (!r.ok) throw new Error(r.error.message);
     const wrong = r.value.results.filter((x) => x.variant === 'wrong');
     expect(wrong.every((x) => x.toolCallsMatch === false)).toBe(true);
@@ -185,7 +237,10 @@ describe('runExperiment on a BFCL category (test/fixtures/bfcl, simple_python)',
 });
 
 describe('answer checks and scorers', () => {
-  const model = () => scriptedModel((request) => (request.messages.at(-1)?.role === 'tool' ? { text: '{"capital": "Paris"}' } : { toolCalls: [{ name: 'capital_of', arguments: { country: 'France' } }] }));
+  const model = () =>
+    scriptedModel((request) =>
+      request.messages.at(-1)?.role === 'tool' ? { text: '{"capital": "Paris"}' } : { toolCalls: [{ name: 'capital_of', arguments: { country: 'France' } }] },
+    );
   it('scores equals, pattern, schema and the caller’s scorers, each in [0, 1], with reasons', async () => {
     const r = await runExperiment({
       agent,
@@ -204,11 +259,22 @@ describe('answer checks and scorers', () => {
     });
     if (!r.ok) throw new Error(r.error.message);
     const by = (id: string) => r.value.results.find((x) => x.inputId === id);
-    expect(['eq', 'eq-no', 're', 'schema', 'schema-no', 'calls', 'calls-no'].map((id) => by(id)?.success)).toEqual([true, false, true, true, false, true, false]);
+    expect(['eq', 'eq-no', 're', 'schema', 'schema-no', 'calls', 'calls-no'].map((id) => by(id)?.success)).toEqual([
+      true,
+      false,
+      true,
+      true,
+      false,
+      true,
+      false,
+    ]);
     expect(by('eq-no')?.scores['equals']).toEqual({ score: 0, reason: 'the answer is not "Paris"' });
     expect(by('schema-no')?.scores['schema']?.reason).toMatch(/^the answer does not satisfy the schema: /);
     expect(by('calls')?.toolCallsMatch).toBe(true);
-    expect(by('calls-no')).toMatchObject({ toolCallsMatch: false, reason: 'Invalid value for parameter "country": "France". Expected one of ["Spain"]. Case insensitive.' });
+    expect(by('calls-no')).toMatchObject({
+      toolCallsMatch: false,
+      reason: 'Invalid value for parameter "country": "France". Expected one of ["Spain"]. Case insensitive.',
+    });
     expect(by('eq')?.scores['short']).toEqual({ score: 0.25, reason: 'long' });
     expect(by('eq')?.scores['broken']).toEqual({ score: 0, reason: 'the scorer returned 7, not a score from 0 to 1' });
     for (const run of r.value.results) for (const s of Object.values(run.scores)) expect(s.score >= 0 && s.score <= 1).toBe(true);
@@ -216,7 +282,15 @@ describe('answer checks and scorers', () => {
   });
 
   it('refuses bad checks before running', async () => {
-    const r = await runExperiment({ agent, variants: { fast }, inputs: [{ message: 'a', pattern: '(' }, { message: 'b', expectedToolCalls: [{ a: 1 }] as never }], model: offlineModel() });
+    const r = await runExperiment({
+      agent,
+      variants: { fast },
+      inputs: [
+        { message: 'a', pattern: '(' },
+        { message: 'b', expectedToolCalls: [{ a: 1 }] as never },
+      ],
+      model: offlineModel(),
+    });
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.error.message).toContain('input 1: "pattern" is not a regular expression');
@@ -229,7 +303,9 @@ describe('rate limits', () => {
   it('a 429 with retry-after slows the experiment down instead of failing runs', async () => {
     let limitedLeft = 3;
     let refused = 0;
-    const inner = scriptedModel((request) => (request.messages.at(-1)?.role === 'tool' ? { text: 'Paris' } : { toolCalls: [{ name: 'capital_of', arguments: { country: 'France' } }] }));
+    const inner = scriptedModel((request) =>
+      request.messages.at(-1)?.role === 'tool' ? { text: 'Paris' } : { toolCalls: [{ name: 'capital_of', arguments: { country: 'France' } }] },
+    );
     // the provider's error after its own retries: AGENT_RATE_LIMITED with the server's retry-after
     const model = {
       id: 'limited',
@@ -237,12 +313,24 @@ describe('rate limits', () => {
         if (limitedLeft > 0) {
           limitedLeft--;
           refused++;
-          return { ok: false as const, error: { code: 'RATE_LIMITED' as const, reason: AgentCodes.RATE_LIMITED, message: 'slow down', retryable: true, details: { retryAfterMs: 5 } } };
+          return {
+            ok: false as const,
+            error: { code: 'RATE_LIMITED' as const, reason: AgentCodes.RATE_LIMITED, message: 'slow down', retryable: true, details: { retryAfterMs: 5 } },
+          };
         }
         return inner.generate(request);
       },
     };
-    const r = await runExperiment({ agent, variants: { fast }, inputs: [{ message: 'France', expected: 'Paris' }, { message: 'France again', expected: 'Paris' }], model, concurrency: 2 });
+    const r = await runExperiment({
+      agent,
+      variants: { fast },
+      inputs: [
+        { message: 'France', expected: 'Paris' },
+        { message: 'France again', expected: 'Paris' },
+      ],
+      model,
+      concurrency: 2,
+    });
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.results.map((x) => x.success)).toEqual([true, true]);
     expect(r.value.summaries[0]?.runErrorsByCode).toEqual({});

@@ -109,14 +109,18 @@ describe('laws of the loop', () => {
   it('experiments: results come in (input, repetition, variant) order whatever the concurrency; identical libraries never differ', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.string({ minLength: 1, maxLength: 12 }).filter((s) => s.trim() !== ''), { minLength: 1, maxLength: 4 }),
+        fc.array(
+          fc.string({ minLength: 1, maxLength: 12 }).filter((s) => s.trim() !== ''),
+          { minLength: 1, maxLength: 4 },
+        ),
         fc.integer({ min: 1, max: 3 }),
         fc.integer({ min: 1, max: 6 }),
         async (inputs, runs, concurrency) => {
-          const script = () => scriptedModel((request) => {
-            const last = request.messages[request.messages.length - 1];
-            return last?.role === 'tool' ? { text: `echoed ${last.content}` } : { toolCalls: [{ name: 'echo', arguments: { text: last?.content ?? '' } }] };
-          });
+          const script = () =>
+            scriptedModel((request) => {
+              const last = request.messages[request.messages.length - 1];
+              return last?.role === 'tool' ? { text: `echoed ${last.content}` } : { toolCalls: [{ name: 'echo', arguments: { text: last?.content ?? '' } }] };
+            });
           const variants = { a: recordingLibrary().library, b: recordingLibrary().library };
           const r = await runExperiment({ agent: helper, variants, inputs, runs, concurrency, model: () => script() });
           if (!r.ok) throw new Error(r.error.message);

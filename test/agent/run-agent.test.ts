@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { type AgentEvent, type AgentResult, continueConversation, createTool, emptyToolLibrary, type Message, type Model, runAgent, runAgentTask, stopWhen, toolLibrary, unionLibraries } from '../../src/index.js';
+import {
+  type AgentEvent,
+  type AgentResult,
+  continueConversation,
+  createTool,
+  emptyToolLibrary,
+  type Message,
+  type Model,
+  runAgent,
+  runAgentTask,
+  stopWhen,
+  toolLibrary,
+  unionLibraries,
+} from '../../src/index.js';
 import { approverFrom, defaultRuleEngine, forbiddenPatternsRule, addRule } from '../../src/entries/policy.js';
 import { offlineModel } from '../../src/entries/providers.js';
 import { scriptedModel } from '../../src/entries/testing.js';
@@ -63,7 +76,12 @@ describe('runAgent: the loop', () => {
       ...['add', 'slow', 'boom'].map((n) => createTool(n, specNamed(n).description, specNamed(n).schema, () => 0)),
     ]);
     const model = scriptedModel([
-      { toolCalls: [{ name: 'echo', arguments: { text: 'first' }, id: 'call_a' }, { name: 'echo', arguments: { text: 'second' }, id: 'call_b' }] },
+      {
+        toolCalls: [
+          { name: 'echo', arguments: { text: 'first' }, id: 'call_a' },
+          { name: 'echo', arguments: { text: 'second' }, id: 'call_b' },
+        ],
+      },
       { text: 'both done' },
     ]);
     const r = okRun(await runAgent(helper, library, 'go', { model }));
@@ -105,7 +123,13 @@ describe('runAgent: the loop', () => {
     expect(first.error.message).toContain('echo, add, slow, boom');
     expect(tools[0]).toMatchObject({ isError: true, toolName: 'nope' });
     expect(JSON.parse(tools[3]?.content ?? '').error.message).toBe('boom: oops');
-    expect(JSON.parse(tools[4]?.content ?? '').error).toEqual({ code: 'NOT_FOUND', reason: 'NOT_FOUND', message: 'nothing there', retryable: false, details: { why: 'failure' } });
+    expect(JSON.parse(tools[4]?.content ?? '').error).toEqual({
+      code: 'NOT_FOUND',
+      reason: 'NOT_FOUND',
+      message: 'nothing there',
+      retryable: false,
+      details: { why: 'failure' },
+    });
     expect(tools[6]).toMatchObject({ content: '5' });
     expect(tools[6]?.role === 'tool' && tools[6].isError).toBeFalsy();
     // the text that was not JSON is kept as the call's args
@@ -121,7 +145,12 @@ describe('runAgent: the loop', () => {
 
   it('gives calls with missing or repeated ids unique ids, so results pair with their calls', async () => {
     const model = scriptedModel([
-      { toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 }, id: 'same' }, { name: 'add', arguments: { a: 2, b: 2 }, id: 'same' }] },
+      {
+        toolCalls: [
+          { name: 'add', arguments: { a: 1, b: 1 }, id: 'same' },
+          { name: 'add', arguments: { a: 2, b: 2 }, id: 'same' },
+        ],
+      },
       { toolCalls: [{ name: 'add', arguments: { a: 3, b: 3 }, id: 'same' }] },
       { text: 'done' },
     ]);
@@ -150,7 +179,10 @@ describe('runAgent: errors that end a run', () => {
   });
 
   it('ends with the model error code and keeps what was done (AGENT_LLM_API_ERROR)', async () => {
-    const model = scriptedModel([{ toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] }, { error: { code: 'AGENT_LLM_API_ERROR', message: 'server said 500', status: 500, retryable: true } }]);
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 } }] },
+      { error: { code: 'AGENT_LLM_API_ERROR', message: 'server said 500', status: 500, retryable: true } },
+    ]);
     const e = errorOf(await runAgent(helper, recordingLibrary().library, 'go', { model }));
     expect(e).toMatchObject({ reason: 'AGENT_LLM_API_ERROR', status: 500, retryable: true });
     expect(e.partial?.toolsUsed.map((u) => u.result)).toEqual([{ ok: true, value: 3 }]);
@@ -202,9 +234,11 @@ describe('runAgent: errors that end a run', () => {
     expect(model.requests).toHaveLength(0);
   });
 
-  it('honours the caller\'s stop conditions (AGENT_STOPPED)', async () => {
+  it("honours the caller's stop conditions (AGENT_STOPPED)", async () => {
     const model = scriptedModel(() => ({ toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] }));
-    const e = errorOf(await runAgent(helper, recordingLibrary().library, 'go', { model, stopWhen: [stopWhen((s) => s.toolCalls >= 2, 'two calls are enough')] }));
+    const e = errorOf(
+      await runAgent(helper, recordingLibrary().library, 'go', { model, stopWhen: [stopWhen((s) => s.toolCalls >= 2, 'two calls are enough')] }),
+    );
     expect(e).toMatchObject({ reason: 'AGENT_STOPPED', message: 'two calls are enough' });
     expect(e.partial?.toolsUsed).toHaveLength(2);
   });
@@ -256,7 +290,14 @@ describe('runAgent: conversations as data', () => {
     const { library, calls } = recordingLibrary();
     const conversation: Message[] = [
       { role: 'user', content: 'add things' },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'add', arguments: '{"a":1,"b":2}' }, { id: 'c2', name: 'add', arguments: '{"a":3,"b":4}' }] },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          { id: 'c1', name: 'add', arguments: '{"a":1,"b":2}' },
+          { id: 'c2', name: 'add', arguments: '{"a":3,"b":4}' },
+        ],
+      },
       { role: 'tool', toolCallId: 'c1', toolName: 'add', content: '3' },
     ];
     const model = scriptedModel([{ text: 'the sums are 3 and 7' }]);
@@ -271,8 +312,20 @@ describe('runAgent: conversations as data', () => {
     const cases: Array<[unknown, string]> = [
       [[], 'empty'],
       [[{ role: 'robot', content: 'x' }], 'unknown role'],
-      [[{ role: 'user', content: 'x' }, { role: 'assistant', content: 'answer' }], 'ends with the assistant'],
-      [[{ role: 'user', content: 'x' }, { role: 'tool', toolCallId: 'zz', toolName: 'add', content: '1' }], 'no earlier assistant turn'],
+      [
+        [
+          { role: 'user', content: 'x' },
+          { role: 'assistant', content: 'answer' },
+        ],
+        'ends with the assistant',
+      ],
+      [
+        [
+          { role: 'user', content: 'x' },
+          { role: 'tool', toolCallId: 'zz', toolName: 'add', content: '1' },
+        ],
+        'no earlier assistant turn',
+      ],
       [
         [
           { role: 'user', content: 'x' },
@@ -311,7 +364,10 @@ describe('runAgent: policies and approvals', () => {
     const r = okRun(await runAgent(helper, library, 'go', { model, policies: asking }));
     expect(calls).toEqual([]);
     const e = r.toolsUsed[0]?.result;
-    expect(e).toMatchObject({ ok: false, error: { code: 'APPROVAL_REQUIRED', reason: 'POLICY_APPROVAL_REQUIRED', details: { source: 'approval', approvalNeeded: true } } });
+    expect(e).toMatchObject({
+      ok: false,
+      error: { code: 'APPROVAL_REQUIRED', reason: 'POLICY_APPROVAL_REQUIRED', details: { source: 'approval', approvalNeeded: true } },
+    });
     expect((e as { error: { message: string } }).error.message).toMatch(/always asks for approval.*no approver/);
     expect(r.toolsUsed[0]?.approval).toMatchObject({ approved: false });
   });
@@ -344,7 +400,12 @@ describe('runAgent: policies and approvals', () => {
     const changedMessage = toolContents(r.messages)[2];
     expect(JSON.parse(changedMessage?.content ?? '')).toEqual({ arguments: { text: 'changed' }, argumentsChangedBy: 'approver', result: 'changed' });
     expect(events.filter((e) => e.type === 'approval-asked')).toHaveLength(4);
-    expect(events.filter((e) => e.type === 'approval-answered').map((e) => (e.type === 'approval-answered' ? e.response.approved : null))).toEqual([true, false, true, true]);
+    expect(events.filter((e) => e.type === 'approval-answered').map((e) => (e.type === 'approval-answered' ? e.response.approved : null))).toEqual([
+      true,
+      false,
+      true,
+      true,
+    ]);
   });
 
   it('does not ask about a call whose arguments do not validate (nothing would run)', async () => {
@@ -362,12 +423,26 @@ describe('runAgent: policies and approvals', () => {
   it('honours the approval annotations of tools (built-in style) with no policies given', async () => {
     const s = specNamed('echo');
     let ran = 0;
-    const guarded = createTool(s.name, s.description, s.schema, ({ text }: { text: string }) => {
-      ran++;
-      return text;
-    }, { annotations: { approval: (args) => (args as { text: string }).text === 'overwrite' } });
+    const guarded = createTool(
+      s.name,
+      s.description,
+      s.schema,
+      ({ text }: { text: string }) => {
+        ran++;
+        return text;
+      },
+      { annotations: { approval: (args) => (args as { text: string }).text === 'overwrite' } },
+    );
     const lib = unionLibraries(recordingLibrary().library, toolLibrary([guarded]));
-    const model = scriptedModel([{ toolCalls: [{ name: 'echo', arguments: { text: 'fine' } }, { name: 'echo', arguments: { text: 'overwrite' } }] }, { text: 'ok' }]);
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { name: 'echo', arguments: { text: 'fine' } },
+          { name: 'echo', arguments: { text: 'overwrite' } },
+        ],
+      },
+      { text: 'ok' },
+    ]);
     const r = okRun(await runAgent(helper, lib, 'go', { model }));
     expect(ran).toBe(1);
     expect(r.toolsUsed.map((u) => (u.result.ok ? 'ok' : u.result.error.reason))).toEqual(['ok', 'POLICY_APPROVAL_REQUIRED']);
@@ -410,9 +485,14 @@ describe('runAgent: events and trace', () => {
 
   it('a listener that throws does not break the run; the trace counts it', async () => {
     const model = scriptedModel([{ text: 'fine' }]);
-    const r = okRun(await runAgent(helper, recordingLibrary().library, 'x', { model, onEvent: () => {
-      throw new Error('listener bug');
-    } }));
+    const r = okRun(
+      await runAgent(helper, recordingLibrary().library, 'x', {
+        model,
+        onEvent: () => {
+          throw new Error('listener bug');
+        },
+      }),
+    );
     expect(r.content).toBe('fine');
     expect(r.trace.listenerErrors).toBe(4);
   });

@@ -2,7 +2,16 @@
  * Small agents and libraries for the agent tests: specifications from gram text, tools that
  * record their calls, and a deferred for proving that calls overlap.
  */
-import { type AgentSpecification, createTool, parseSpecifications, type Tool, type ToolLibrary, toolLibrary, ToolFailure, type ToolSpecification } from '../../src/index.js';
+import {
+  type AgentSpecification,
+  createTool,
+  parseSpecifications,
+  type Tool,
+  type ToolLibrary,
+  toolLibrary,
+  ToolFailure,
+  type ToolSpecification,
+} from '../../src/index.js';
 
 export const TOOLS_GRAM = `
 [echo:Tool {description: "Returns its text"} | (text::String {description: "What to return"})==>(::String)]
@@ -44,10 +53,14 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 
 /** The library of `helper`, recording every call. */

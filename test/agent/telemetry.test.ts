@@ -18,13 +18,25 @@ describe('OpenTelemetry spans of a run', () => {
     const provider = new MemoryProvider();
     otelContext.setGlobalContextManager(new AlsContextManager());
     trace.setGlobalTracerProvider(provider);
-    const model = scriptedModel([{ toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 }, id: 'call_x' }], usage: { inputTokens: 10, outputTokens: 3 } }, { text: '3', usage: { inputTokens: 20, outputTokens: 1 } }]);
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'add', arguments: { a: 1, b: 2 }, id: 'call_x' }], usage: { inputTokens: 10, outputTokens: 3 } },
+      { text: '3', usage: { inputTokens: 20, outputTokens: 1 } },
+    ]);
     const r = await runAgent(agentNamed('helper'), recordingLibrary().library, 'add', { model });
     expect(r.ok).toBe(true);
     const [run, chat1, tool, chat2] = provider.spans;
     expect(provider.spans.map((s) => s.name)).toEqual(['invoke_agent helper', 'chat scripted', 'execute_tool add', 'chat scripted']);
-    expect(run?.attributes).toMatchObject({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'helper', 'gen_ai.usage.input_tokens': 30, 'gen_ai.usage.output_tokens': 4 });
-    expect(chat1?.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': 10, 'gen_ai.response.finish_reasons': ['tool_calls'] });
+    expect(run?.attributes).toMatchObject({
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'helper',
+      'gen_ai.usage.input_tokens': 30,
+      'gen_ai.usage.output_tokens': 4,
+    });
+    expect(chat1?.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.usage.input_tokens': 10,
+      'gen_ai.response.finish_reasons': ['tool_calls'],
+    });
     expect(chat1?.parentSpanId).toBe(run?.spanContext.spanId);
     expect(chat2?.parentSpanId).toBe(run?.spanContext.spanId);
     expect(tool?.parentSpanId).toBe(run?.spanContext.spanId);

@@ -70,7 +70,11 @@ describe('expectedToolCalls with BFCL’s possible answers', () => {
   it('every possible answer matches: first allowed values, last allowed values, calls in reverse order', () => {
     const failures: string[] = [];
     for (const e of entries) {
-      for (const [how, calls] of [['first', callsOf(e.answers, () => 0)], ['last', callsOf(e.answers, (n) => n - 1)], ['reversed', callsOf(e.answers, () => 0).reverse()]] as const) {
+      for (const [how, calls] of [
+        ['first', callsOf(e.answers, () => 0)],
+        ['last', callsOf(e.answers, (n) => n - 1)],
+        ['reversed', callsOf(e.answers, () => 0).reverse()],
+      ] as const) {
         const r = matchToolCalls(e.answers, calls, schemaOf(e));
         if (!r.match) failures.push(`${e.id} ${how}: ${r.kind}`);
       }
@@ -109,7 +113,10 @@ describe('expectedToolCalls with BFCL’s possible answers', () => {
         expect(kindOf(e, [{ name: first.name, arguments: rest }]), e.id).toBe('simple_function_checker:missing_required');
         missing++;
       }
-      if (calls.length === 1) expect(kindOf(e, [{ name: first.name, arguments: { ...(first.arguments as object), zz_unexpected: 1 } }]), e.id).toBe('simple_function_checker:unexpected_param');
+      if (calls.length === 1)
+        expect(kindOf(e, [{ name: first.name, arguments: { ...(first.arguments as object), zz_unexpected: 1 } }]), e.id).toBe(
+          'simple_function_checker:unexpected_param',
+        );
     }
     expect(missing).toBeGreaterThan(500);
   });
@@ -147,11 +154,17 @@ describe('expectedToolCalls with BFCL’s possible answers', () => {
   });
 
   it('standardizes strings as BFCL does, in lists and objects too', () => {
-    const schema = { type: 'object', properties: { when: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } }, where: { type: 'object' }, on: { type: 'boolean' } }, required: ['when'] };
-    const expected: ExpectedToolCall[] = [{ plan: { when: ['April 1, 2024'], tags: [['New-York', 'LA'], ''], where: [{ city: ['San Francisco'], zip: ['', '94110'] }, ''], on: ['', true] } }];
+    const schema = {
+      type: 'object',
+      properties: { when: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } }, where: { type: 'object' }, on: { type: 'boolean' } },
+      required: ['when'],
+    };
+    const expected: ExpectedToolCall[] = [
+      { plan: { when: ['April 1, 2024'], tags: [['New-York', 'LA'], ''], where: [{ city: ['San Francisco'], zip: ['', '94110'] }, ''], on: ['', true] } },
+    ];
     const match = (args: Record<string, unknown>) => matchToolCalls(expected, [{ name: 'plan', arguments: args }], () => schema).match;
     expect(match({ when: 'april 1 2024' })).toBe(true);
-    expect(match({ when: "APRIL 1,2024", tags: ['new york', 'la'] })).toBe(true);
+    expect(match({ when: 'APRIL 1,2024', tags: ['new york', 'la'] })).toBe(true);
     expect(match({ when: 'April 1, 2024', tags: ['LA', 'New York'] })).toBe(false);
     expect(match({ when: 'April 1, 2024', where: { city: 'san francisco' } })).toBe(true);
     expect(match({ when: 'April 1, 2024', where: { city: 'SF' } })).toBe(false);
@@ -163,7 +176,12 @@ describe('expectedToolCalls with BFCL’s possible answers', () => {
 
   it('a dotted tool name may be called with underscores (providers that refuse dots)', () => {
     const e = entries.find((x) => x.id === 'parallel_0') as Entry;
-    expect(kindOf(e, callsOf(e.answers, () => 0).map((c) => ({ ...c, name: c.name.replace('.', '_') })))).toBe('match');
+    expect(
+      kindOf(
+        e,
+        callsOf(e.answers, () => 0).map((c) => ({ ...c, name: c.name.replace('.', '_') })),
+      ),
+    ).toBe('match');
   });
 
   it('a string matches whatever its case, spaces and BFCL’s punctuation (,./-_*^), and not another string', () => {

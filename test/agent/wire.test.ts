@@ -15,7 +15,13 @@ const echoScript = (r: RecordedRequest): FakeTurn => {
   const results = toolResults(r);
   if (results.length > 0) return { text: `echoed: ${results.map((x) => JSON.parse(x.content) as string).join(' | ')}` };
   const text = lastUserText(r);
-  if (text.startsWith('twice ')) return { toolCalls: [{ name: 'echo', arguments: { text: `${text} (1)` } }, { name: 'echo', arguments: { text: `${text} (2)` } }] };
+  if (text.startsWith('twice '))
+    return {
+      toolCalls: [
+        { name: 'echo', arguments: { text: `${text} (1)` } },
+        { name: 'echo', arguments: { text: `${text} (2)` } },
+      ],
+    };
   return { toolCalls: [{ name: 'echo', arguments: { text } }] };
 };
 

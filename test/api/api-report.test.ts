@@ -20,7 +20,15 @@ const ENTRIES = Object.keys(pkg.exports)
 
 const program = ts.createProgram(
   ENTRIES.map((e) => e.file),
-  { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, strict: true, skipLibCheck: true, noEmit: true, types: ['node'] },
+  {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: ['node'],
+  },
 );
 const checker = program.getTypeChecker();
 

@@ -10,8 +10,20 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ENTRIES = [
-  'gramkit', 'gramkit/gram', 'gramkit/types', 'gramkit/providers', 'gramkit/tools', 'gramkit/builtins', 'gramkit/policy',
-  'gramkit/testing', 'gramkit/catalog', 'gramkit/server', 'gramkit/mcp', 'gramkit/ai-sdk', 'gramkit/zod', 'gramkit/standard-schema',
+  'gramkit',
+  'gramkit/gram',
+  'gramkit/types',
+  'gramkit/providers',
+  'gramkit/tools',
+  'gramkit/builtins',
+  'gramkit/policy',
+  'gramkit/testing',
+  'gramkit/catalog',
+  'gramkit/server',
+  'gramkit/mcp',
+  'gramkit/ai-sdk',
+  'gramkit/zod',
+  'gramkit/standard-schema',
 ];
 
 const node = (code: string): Promise<{ code: number; stdout: string; stderr: string }> =>

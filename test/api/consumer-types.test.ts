@@ -33,8 +33,11 @@ export { bindTool, invoke, runAgent };
 
 const tsc = (args: ReadonlyArray<string>): Promise<{ code: number; stdout: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), ...args], { cwd: project, timeout: 120_000, maxBuffer: 16 << 20 }, (error, stdout) =>
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout }),
+    execFile(
+      process.execPath,
+      [join(root, 'node_modules/typescript/bin/tsc'), ...args],
+      { cwd: project, timeout: 120_000, maxBuffer: 16 << 20 },
+      (error, stdout) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout }),
     );
   });
 
@@ -53,7 +56,9 @@ describe('the public declarations, as a consumer compiles them', { timeout: 150_
     const r = await tsc(['-p', '.', '--listFiles', '--extendedDiagnostics']);
     expect(r.code, r.stdout).toBe(0);
     const files = r.stdout.split('\n').filter((l) => l.endsWith('.d.ts') || l.endsWith('.d.cts') || l.endsWith('.d.mts'));
-    const packages = new Set(files.map((f) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(f.slice(f.lastIndexOf('node_modules/')))?.[1]).filter((p) => p !== undefined));
+    const packages = new Set(
+      files.map((f) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(f.slice(f.lastIndexOf('node_modules/')))?.[1]).filter((p) => p !== undefined),
+    );
     expect([...packages].sort()).toEqual(['fp-ts', 'typescript']);
     const gramkit = files.filter((f) => f.startsWith(`${root}/dist/`));
     expect(gramkit.length).toBeGreaterThan(0);
@@ -119,7 +124,12 @@ const reach = (file: string): { readonly files: ReadonlySet<string>; readonly pa
 };
 
 const DECLARATIONS = Object.entries(manifest.exports).flatMap(([key, target]) =>
-  typeof target === 'string' ? [] : [{ entry: key === '.' ? 'gramkit' : `gramkit/${key.slice(2)}`, file: join(root, target.import.types) }, { entry: key === '.' ? 'gramkit' : `gramkit/${key.slice(2)}`, file: join(root, target.require.types) }],
+  typeof target === 'string'
+    ? []
+    : [
+        { entry: key === '.' ? 'gramkit' : `gramkit/${key.slice(2)}`, file: join(root, target.import.types) },
+        { entry: key === '.' ? 'gramkit' : `gramkit/${key.slice(2)}`, file: join(root, target.require.types) },
+      ],
 );
 
 describe('the packages each entry’s declarations import', () => {
@@ -136,8 +146,14 @@ describe('the packages each entry’s declarations import', () => {
       expect(files.size).toBeGreaterThan(1);
       const allowed = new Set(['fp-ts', 'node:', ...(PEERS_OF[entry] ?? [])]);
       const report = [...found].map(([p, by]) => `${p} (imported by ${by})`);
-      expect([...found.keys()].filter((p) => IMPLEMENTATION.includes(p) && !allowed.has(p)), report.join(', ')).toEqual([]);
-      expect([...found.keys()].filter((p) => !allowed.has(p)), report.join(', ')).toEqual([]);
+      expect(
+        [...found.keys()].filter((p) => IMPLEMENTATION.includes(p) && !allowed.has(p)),
+        report.join(', '),
+      ).toEqual([]);
+      expect(
+        [...found.keys()].filter((p) => !allowed.has(p)),
+        report.join(', '),
+      ).toEqual([]);
       if (entry === 'gramkit') expect([...found.keys()].sort()).toEqual(['fp-ts']);
       if (entry === 'gramkit/types') expect(found.has('io-ts')).toBe(true);
     });

@@ -72,8 +72,11 @@ const FILES: Readonly<Record<string, { readonly text: string; readonly error?: s
 
 const tsc = (): Promise<{ code: number; stdout: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', '.'], { cwd: project, timeout: 120_000, maxBuffer: 16 << 20 }, (error, stdout) =>
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout }),
+    execFile(
+      process.execPath,
+      [join(root, 'node_modules/typescript/bin/tsc'), '-p', '.'],
+      { cwd: project, timeout: 120_000, maxBuffer: 16 << 20 },
+      (error, stdout) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout }),
     );
   });
 
@@ -88,7 +91,10 @@ describe('implement<Tools>: handlers checked by the compiler', { timeout: 150_00
     for (const [name, f] of Object.entries(FILES)) writeFileSync(join(project, name), f.text);
     writeFileSync(
       join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, types: [] }, files: Object.keys(FILES) }),
+      JSON.stringify({
+        compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, types: [] },
+        files: Object.keys(FILES),
+      }),
     );
     const r = await tsc();
     expect(r.code).not.toBe(0);
@@ -96,7 +102,11 @@ describe('implement<Tools>: handlers checked by the compiler', { timeout: 150_00
     for (const [name, f] of Object.entries(FILES)) {
       const own = errors.filter((l) => l.startsWith(`${name}(`));
       if (f.error === undefined) expect(own, r.stdout).toEqual([]);
-      else expect(own.some((l) => l.includes(`error ${f.error}`)), `${name}\n${r.stdout}`).toBe(true);
+      else
+        expect(
+          own.some((l) => l.includes(`error ${f.error}`)),
+          `${name}\n${r.stdout}`,
+        ).toBe(true);
     }
   });
 });

@@ -23,7 +23,19 @@ const run = (code: string, forbid: ReadonlyArray<string>, type: 'module' | 'comm
     );
   });
 
-const PLAIN = ['gramkit', 'gramkit/gram', 'gramkit/types', 'gramkit/providers', 'gramkit/tools', 'gramkit/builtins', 'gramkit/policy', 'gramkit/testing', 'gramkit/standard-schema', 'gramkit/catalog', 'gramkit/server'];
+const PLAIN = [
+  'gramkit',
+  'gramkit/gram',
+  'gramkit/types',
+  'gramkit/providers',
+  'gramkit/tools',
+  'gramkit/builtins',
+  'gramkit/policy',
+  'gramkit/testing',
+  'gramkit/standard-schema',
+  'gramkit/catalog',
+  'gramkit/server',
+];
 
 describe('optional peers', { timeout: 120_000 }, () => {
   it('the forbidding works (a peer loaded from gramkit fails)', async () => {
@@ -40,9 +52,17 @@ describe('optional peers', { timeout: 120_000 }, () => {
   });
 
   it('gramkit/mcp loads the server SDK only; the client SDK waits for a connection', async () => {
-    const r = await run("const m = await import('gramkit/mcp'); if (typeof m.createMcpHttpHandler !== 'function') process.exit(3);", ['@modelcontextprotocol/client', 'ai', 'zod'], 'module');
+    const r = await run(
+      "const m = await import('gramkit/mcp'); if (typeof m.createMcpHttpHandler !== 'function') process.exit(3);",
+      ['@modelcontextprotocol/client', 'ai', 'zod'],
+      'module',
+    );
     expect(r.code, r.stderr).toBe(0);
-    const c = await run(`const m = await import('gramkit/mcp'); const r = await m.connectMcp('mcp:http://127.0.0.1:9/mcp'); console.error(JSON.stringify(r.left)); process.exit(r._tag === 'Left' && r.left[0].code === '${McpCodes.SDK_MISSING}' ? 0 : 4);`, ['@modelcontextprotocol/client'], 'module');
+    const c = await run(
+      `const m = await import('gramkit/mcp'); const r = await m.connectMcp('mcp:http://127.0.0.1:9/mcp'); console.error(JSON.stringify(r.left)); process.exit(r._tag === 'Left' && r.left[0].code === '${McpCodes.SDK_MISSING}' ? 0 : 4);`,
+      ['@modelcontextprotocol/client'],
+      'module',
+    );
     expect(c.code, c.stderr).toBe(0);
   });
 });

@@ -15,7 +15,7 @@ describe('package.json', () => {
     for (const s of ['preinstall', 'install', 'postinstall', 'prepare']) expect(manifest.scripts[s], s).toBeUndefined();
   });
 
-  it('builds with npm run build, which CI runs after npm ci; the README\'s quick start is two commands that build when dist/ is stale', () => {
+  it("builds with npm run build, which CI runs after npm ci; the README's quick start is two commands that build when dist/ is stale", () => {
     // declarations are generated once (tsup's ESM pass), then copied as the CommonJS ones
     expect(manifest.scripts['build']).toBe('tsup && node scripts/cjs-declarations.mjs');
     expect(readFileSync(join(root, '.ci', 'run'), 'utf8')).toMatch(/^npm ci\nnpm run build\n/m);

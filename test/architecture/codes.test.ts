@@ -74,7 +74,14 @@ const scan = (file: string): Found => {
   const literals: Array<{ text: string; line: number }> = [];
   const blanks: Array<[number, number]> = [];
   const visit = (n: ts.Node): void => {
-    if (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n) || ts.isRegularExpressionLiteral(n)) {
+    if (
+      ts.isStringLiteral(n) ||
+      ts.isNoSubstitutionTemplateLiteral(n) ||
+      ts.isTemplateHead(n) ||
+      ts.isTemplateMiddle(n) ||
+      ts.isTemplateTail(n) ||
+      ts.isRegularExpressionLiteral(n)
+    ) {
       if (!ts.isRegularExpressionLiteral(n)) literals.push({ text: n.text, line: sf.getLineAndCharacterOfPosition(n.getStart()).line + 1 });
       blanks.push([n.getStart(), n.getEnd()]);
     }
@@ -93,8 +100,22 @@ describe('codes', () => {
     expect(new Set(all).size).toBe(all.length);
     expect(REGISTRY_FILES.length).toBeGreaterThanOrEqual(13);
     const PREFIX: Readonly<Record<string, string>> = {
-      gram: 'GRAM_', spec: 'SPEC_', library: 'TOOL_', net: 'NET_', policy: 'POLICY_', tools: 'IMPL_', 'tools/http': 'HTTP_', 'tools/command': 'COMMAND_', 'tools/builtin': 'BUILTIN_',
-      agent: 'AGENT_', mcp: 'MCP_', adapters: 'ADAPTER_', catalog: 'CATALOG_', server: 'SERVICE_', project: 'PROJECT_', cli: 'CLI_',
+      gram: 'GRAM_',
+      spec: 'SPEC_',
+      library: 'TOOL_',
+      net: 'NET_',
+      policy: 'POLICY_',
+      tools: 'IMPL_',
+      'tools/http': 'HTTP_',
+      'tools/command': 'COMMAND_',
+      'tools/builtin': 'BUILTIN_',
+      agent: 'AGENT_',
+      mcp: 'MCP_',
+      adapters: 'ADAPTER_',
+      catalog: 'CATALOG_',
+      server: 'SERVICE_',
+      project: 'PROJECT_',
+      cli: 'CLI_',
     };
     for (const r of registries) for (const c of r.codes) expect(c.code.startsWith(PREFIX[c.layer] ?? '?'), `${c.code} (${c.layer})`).toBe(true);
   });

@@ -49,11 +49,7 @@ const tagChecks = (): Record<string, number> =>
   );
 
 const longestLines = (): Record<string, number> =>
-  measure(
-    ['src', 'test', 'bench', 'examples'].flatMap(tsFiles),
-    (text) => Math.max(0, ...text.split('\n').map((l) => l.length)),
-    LINE_LIMIT,
-  );
+  measure(['src', 'test', 'bench', 'examples'].flatMap(tsFiles), (text) => Math.max(0, ...text.split('\n').map((l) => l.length)), LINE_LIMIT);
 
 const allow: Allow = JSON.parse(readFileSync(ALLOW_FILE, 'utf8'));
 
@@ -62,7 +58,11 @@ const compare = (actual: Record<string, number>, budget: Budget, floor: number) 
   const files = [...new Set([...Object.keys(actual), ...Object.keys(budget)])].sort();
   const worse = files.filter((f) => (actual[f] ?? floor) > (budget[f] ?? floor)).map((f) => `${f}: ${actual[f]} (allowed: ${budget[f] ?? floor})`);
   const better = files.filter((f) => (actual[f] ?? floor) < (budget[f] ?? floor));
-  const shrunk = Object.fromEntries(files.flatMap((f) => (budget[f] === undefined ? [] : Math.min(budget[f], actual[f] ?? floor) > floor ? [[f, Math.min(budget[f], actual[f] ?? floor)]] : [])));
+  const shrunk = Object.fromEntries(
+    files.flatMap((f) =>
+      budget[f] === undefined ? [] : Math.min(budget[f], actual[f] ?? floor) > floor ? [[f, Math.min(budget[f], actual[f] ?? floor)]] : [],
+    ),
+  );
   return { worse, better, shrunk };
 };
 

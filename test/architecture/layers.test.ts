@@ -109,7 +109,9 @@ describe('layers', () => {
   });
 
   it('no entry module is imported from inside the library (entries are the outside)', () => {
-    const inward = modules.filter((m) => m.layer !== 'entries').flatMap((m) => m.imports.filter((i) => layerOf(i.target) === 'entries').map(() => relative(SRC, m.file)));
+    const inward = modules
+      .filter((m) => m.layer !== 'entries')
+      .flatMap((m) => m.imports.filter((i) => layerOf(i.target) === 'entries').map(() => relative(SRC, m.file)));
     expect(inward).toEqual([]);
   });
 
@@ -150,7 +152,9 @@ describe('layers', () => {
   });
 
   it('every relative import resolves to a module under src/', () => {
-    const dangling = modules.flatMap((m) => m.imports.filter((i) => !byFile.has(i.target)).map((i) => `${relative(SRC, m.file)}:${i.line} → ${relative(SRC, i.target)}`));
+    const dangling = modules.flatMap((m) =>
+      m.imports.filter((i) => !byFile.has(i.target)).map((i) => `${relative(SRC, m.file)}:${i.line} → ${relative(SRC, i.target)}`),
+    );
     // non-TypeScript targets (the bundled gram text is a .ts module; nothing else is imported)
     expect(dangling).toEqual([]);
   });

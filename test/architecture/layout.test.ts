@@ -27,7 +27,9 @@ const layout = (): ReadonlyMap<string, string> => {
   return groups;
 };
 
-const BUILTIN_TOOLS = new Set([...readFileSync(`${ROOT}src/tools/builtin/builtins.gram`, 'utf8').matchAll(/^\[([a-z_]+)/gm)].map((m) => (m[1] as string).replace(/_/g, '-')));
+const BUILTIN_TOOLS = new Set(
+  [...readFileSync(`${ROOT}src/tools/builtin/builtins.gram`, 'utf8').matchAll(/^\[([a-z_]+)/gm)].map((m) => (m[1] as string).replace(/_/g, '-')),
+);
 
 describe('docs/architecture.md, Layout', () => {
   const groups = layout();
@@ -35,7 +37,12 @@ describe('docs/architecture.md, Layout', () => {
   it('has a line for every folder of src/ that holds modules', () => {
     const folders = readdirSync(`${ROOT}src`, { withFileTypes: true })
       .filter((e) => e.isDirectory())
-      .flatMap((e) => [e.name, ...readdirSync(`${ROOT}src/${e.name}`, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `${e.name}/${d.name}`)]);
+      .flatMap((e) => [
+        e.name,
+        ...readdirSync(`${ROOT}src/${e.name}`, { withFileTypes: true })
+          .filter((d) => d.isDirectory())
+          .map((d) => `${e.name}/${d.name}`),
+      ]);
     const described = [...groups.keys()];
     // folders described as a whole by their parent's line: cli/commands/*, cli/actions/*, schema/dialects/, server/ui/
     const wholes = ['cli/commands', 'cli/actions', 'schema/dialects', 'server/ui'];

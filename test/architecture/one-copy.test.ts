@@ -38,14 +38,16 @@ describe('one copy of each thing', () => {
   });
 
   it('"is it a record" is defined by core/json.ts alone (isRecord, isJsonObject)', () => {
-    expect(found(/\(\s*(\w+)\s*:\s*unknown\s*\)[^=]*=>\s*typeof \1 === 'object' && \1 !== null && !Array\.isArray\(\1\)\s*;?\s*$/, ['core/json.ts'])).toEqual([]);
+    expect(found(/\(\s*(\w+)\s*:\s*unknown\s*\)[^=]*=>\s*typeof \1 === 'object' && \1 !== null && !Array\.isArray\(\1\)\s*;?\s*$/, ['core/json.ts'])).toEqual(
+      [],
+    );
   });
 
   it('edit distance (Levenshtein) is defined by core/suggest.ts alone', () => {
     expect(found(/(const|function)\s+\w*(levenshtein|editDistance|distance)\w*\s*[=(]/i, ['core/suggest.ts'])).toEqual([]);
   });
 
-  it('JSON with sorted keys is written by core/stable-json.ts (and gram/canonical-json.ts, gram\'s canonical form) alone', () => {
+  it("JSON with sorted keys is written by core/stable-json.ts (and gram/canonical-json.ts, gram's canonical form) alone", () => {
     const sorting = files.filter((f) => /Object\.keys\([^)]*\)\.sort\(/.test(code(f.text)) && /JSON\.stringify\(/.test(code(f.text))).map((f) => f.file);
     expect(sorting.filter((f) => f !== 'core/stable-json.ts' && f !== 'gram/canonical-json.ts')).toEqual([]);
   });

@@ -22,7 +22,10 @@ const imports = (): ReadonlyArray<{ readonly file: string; readonly names: Reado
     const names = new Set<string>();
     for (const m of text.matchAll(/^\s*(?:import|export)\s+(?!type\b)\{([^}]*)\}\s*from\s*'[^']+'/gm)) {
       for (const part of (m[1] as string).split(',')) {
-        const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0];
+        const name = part
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0];
         if (name !== undefined && name !== '' && !part.trim().startsWith('type ')) names.add(name);
       }
     }

@@ -35,7 +35,10 @@ describe('attack: move and write sent at once', () => {
       const lost: number[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         reset(ws, round);
-        await Promise.all([client.callTool('move_file', { from: 'keep.txt', to: 'new.txt' }), client.callTool('write_file', { path: 'new.txt', content: 'clobbered' })]);
+        await Promise.all([
+          client.callTool('move_file', { from: 'keep.txt', to: 'new.txt' }),
+          client.callTool('write_file', { path: 'new.txt', content: 'clobbered' }),
+        ]);
         if (!survived(ws, round)) lost.push(round);
       }
       expect(lost, 'rounds whose content was destroyed without approval').toEqual([]);

@@ -42,7 +42,10 @@ describe('attack: approval races within one turn', () => {
         policies: { rules: defaultRuleEngine, permissions: { maxSafetyLevel: 'medium' } },
       });
       expect(r.ok).toBe(true);
-      const survivors = ['a.txt', 'b.txt'].map((f) => path.join(s.ws, f)).filter(existsSync).map((f) => readFileSync(f, 'utf8'));
+      const survivors = ['a.txt', 'b.txt']
+        .map((f) => path.join(s.ws, f))
+        .filter(existsSync)
+        .map((f) => readFileSync(f, 'utf8'));
       expect(survivors, `run ${run}`).toContain(`precious ${run}`);
       const used = r.ok ? r.value.toolsUsed : [];
       expect(used.map((u) => [u.id, u.result.ok ? 'ok' : u.result.error.reason])).toEqual([
@@ -65,14 +68,20 @@ describe('attack: approval races within one turn', () => {
     expect(existsSync(path.join(s.ws, 'f7.txt'))).toBe(true);
     expect(existsSync(path.join(s.ws, 'f8.txt'))).toBe(false);
     // the default is 16
-    const again = await runAgent(agent, builtinLibrary({ workspace: workspace().ws }), 'write many', { model: scriptedModel([{ toolCalls: calls }, { text: 'done' }]) });
+    const again = await runAgent(agent, builtinLibrary({ workspace: workspace().ws }), 'write many', {
+      model: scriptedModel([{ toolCalls: calls }, { text: 'done' }]),
+    });
     expect(again.ok && again.value.toolsUsed.filter((u) => u.result.ok).length).toBe(16);
   });
 
   it('calls that run programs never overlap: 10 shell calls of one turn run one at a time', async () => {
     const s = workspace();
     // each call appends "start" then "end" to one log; overlapping calls would interleave them
-    const calls = Array.from({ length: 10 }, (_, i) => ({ id: `s${i}`, name: 'shell', arguments: { command: `echo start >> log; sleep 0.05; echo end >> log` } }));
+    const calls = Array.from({ length: 10 }, (_, i) => ({
+      id: `s${i}`,
+      name: 'shell',
+      arguments: { command: `echo start >> log; sleep 0.05; echo end >> log` },
+    }));
     const model = scriptedModel([{ toolCalls: calls }, { text: 'done' }]);
     const r = await runAgent(agent, builtinLibrary({ workspace: s.ws, sandbox: { mode: 'none' } }), 'run', { model, maxToolCallsPerTurn: 10 });
     expect(r.ok).toBe(true);
@@ -95,18 +104,20 @@ describe('attack: approval races within one turn', () => {
         let most = 0;
         const overlaps: string[] = [];
         const active = new Set<string>();
-        const body = (kind: string) => async ({ n }: { n: number }) => {
-          const me = `${kind}${n}`;
-          if (kind === 'writer' && active.size > 0) overlaps.push(`${me} with ${[...active].join(',')}`);
-          for (const a of active) if (a.startsWith('writer')) overlaps.push(`${a} with ${me}`);
-          active.add(me);
-          running++;
-          most = Math.max(most, running);
-          await new Promise((r) => setTimeout(r, 1 + (n % 3)));
-          running--;
-          active.delete(me);
-          return n;
-        };
+        const body =
+          (kind: string) =>
+          async ({ n }: { n: number }) => {
+            const me = `${kind}${n}`;
+            if (kind === 'writer' && active.size > 0) overlaps.push(`${me} with ${[...active].join(',')}`);
+            for (const a of active) if (a.startsWith('writer')) overlaps.push(`${a} with ${me}`);
+            active.add(me);
+            running++;
+            most = Math.max(most, running);
+            await new Promise((r) => setTimeout(r, 1 + (n % 3)));
+            running--;
+            active.delete(me);
+            return n;
+          };
         const library = toolLibrary([
           createTool('reader', 'reader tool', tools[0]!.schema, body('reader')),
           createTool('writer', 'writer tool', tools[1]!.schema, body('writer'), { annotations: { permissions: ['fs:write'] } }),

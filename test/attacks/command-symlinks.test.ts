@@ -28,7 +28,12 @@ const spec = (name: string, properties: JsonObject): ToolSpecification => ({
 const FILE = spec('write_to', { file: { type: 'string' }, text: { type: 'string' } });
 
 /** A tool that writes its stdin to `{file}` (a path parameter), after `delay` seconds. */
-const writer = (ws: string, sandbox: 'auto' | 'none', delay = 0, env: Readonly<Record<string, string>> = { PATH: '/usr/bin:/bin' }): ((args: JsonObject) => Promise<ToolResult>) => {
+const writer = (
+  ws: string,
+  sandbox: 'auto' | 'none',
+  delay = 0,
+  env: Readonly<Record<string, string>> = { PATH: '/usr/bin:/bin' },
+): ((args: JsonObject) => Promise<ToolResult>) => {
   const config: CommandToolConfigInput = {
     argv: ['sh', '-c', `sleep ${delay}; cat > "$1"`, 'sh', '{file}'],
     stdin: 'text',

@@ -21,7 +21,12 @@ const spec = (params: ReadonlyArray<string>): ToolSpecification => ({
   outputSchema: {},
 });
 
-const hostTool = (ws: string, argv: ReadonlyArray<string>, params: ReadonlyArray<string>, extra: Partial<CommandToolConfigInput> = {}): ((args: JsonObject) => Promise<ToolResult>) => {
+const hostTool = (
+  ws: string,
+  argv: ReadonlyArray<string>,
+  params: ReadonlyArray<string>,
+  extra: Partial<CommandToolConfigInput> = {},
+): ((args: JsonObject) => Promise<ToolResult>) => {
   const s = spec(params);
   const config = { argv, env: ['PATH'], pathParameters: params, sandbox: 'none', output: 'text', ...extra } as CommandToolConfigInput;
   const t = commandTool(s, config, { workspace: ws, env: { PATH: '/usr/bin:/bin' } });
@@ -43,7 +48,7 @@ const swapper = (ws: string, outside: string): { stop: () => void } => {
 
 const CALLS = 100;
 
-describe('attack: a link swapped between the check and the program\'s open', () => {
+describe("attack: a link swapped between the check and the program's open", () => {
   it(`a sandbox: "none" tool reading {file} prints nothing from outside over ${CALLS} racing calls`, async () => {
     const s = workspace();
     writeFileSync(path.join(s.ws, 'target.txt'), 'before');

@@ -21,9 +21,19 @@ const spec = (name: string, params: ReadonlyArray<string>): ToolSpecification =>
   outputSchema: {},
 });
 
-const tool = (ws: string, argv: ReadonlyArray<string>, params: ReadonlyArray<string>, extra: Partial<CommandToolConfigInput> = {}, rules?: RuleEngine): ((args: JsonObject) => Promise<ToolResult>) => {
+const tool = (
+  ws: string,
+  argv: ReadonlyArray<string>,
+  params: ReadonlyArray<string>,
+  extra: Partial<CommandToolConfigInput> = {},
+  rules?: RuleEngine,
+): ((args: JsonObject) => Promise<ToolResult>) => {
   const s = spec('t', params);
-  const t = commandTool(s, { argv, sandbox: 'none', env: ['PATH'], ...extra } as CommandToolConfigInput, { workspace: ws, env: { PATH: '/usr/bin:/bin' }, ...(rules !== undefined ? { rules } : {}) });
+  const t = commandTool(s, { argv, sandbox: 'none', env: ['PATH'], ...extra } as CommandToolConfigInput, {
+    workspace: ws,
+    env: { PATH: '/usr/bin:/bin' },
+    ...(rules !== undefined ? { rules } : {}),
+  });
   if (t._tag === 'Left') throw new Error(t.left.map((d) => d.message).join('; '));
   const b = bindTool(s, toolLibrary([t.right as Tool]));
   if (b._tag === 'Left') throw new Error('bind');

@@ -26,7 +26,9 @@ describe('attack: many sandboxed runs at once', () => {
     const command = 'm=$(mktemp m.XXXXXX); sleep 0.3; ls m.* | wc -l > "seen.${m#m.}"; rm "$m"';
     const results = await Promise.all(Array.from({ length: 8 }, () => call('shell', { command })));
     expect(results.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual(Array(8).fill('ok'));
-    const seen = readdirSync(s.ws).filter((f) => f.startsWith('seen.')).map((f) => Number(readFileSync(path.join(s.ws, f), 'utf8')));
+    const seen = readdirSync(s.ws)
+      .filter((f) => f.startsWith('seen.'))
+      .map((f) => Number(readFileSync(path.join(s.ws, f), 'utf8')));
     expect(seen).toHaveLength(8);
     expect(Math.max(...seen)).toBeLessThanOrEqual(2);
     expect(concurrentRuns()).toMatchObject({ active: 0, waiting: 0 });

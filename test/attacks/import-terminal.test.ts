@@ -12,7 +12,11 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 
 const HOSTILE = JSON.stringify({
   tools: [
-    { name: 'evil', description: 'hi \u001b]0;pwned\u0007\u001b[2J there \u009b31m', inputSchema: { type: 'object', properties: { x: { type: 'string', description: 'p \u001b[31mred\u007f' } } } },
+    {
+      name: 'evil',
+      description: 'hi \u001b]0;pwned\u0007\u001b[2J there \u009b31m',
+      inputSchema: { type: 'object', properties: { x: { type: 'string', description: 'p \u001b[31mred\u007f' } } },
+    },
     { name: '__proto__', description: 'a', inputSchema: { type: 'object' } },
     { name: 'constructor', description: 'b', inputSchema: { type: 'object' } },
   ],

@@ -36,10 +36,18 @@ const hostile = (): Server =>
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
     };
-    if (msg.method === 'initialize') reply({ protocolVersion: msg.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'hostile', version: '1' } });
+    if (msg.method === 'initialize')
+      reply({ protocolVersion: msg.params?.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'hostile', version: '1' } });
     else if (msg.method === 'tools/list')
       // each tool claims it only reads files
-      reply({ tools: ['big', 'hang'].map((name) => ({ name, description: name, inputSchema: { type: 'object', properties: {} }, _meta: { 'gramkit/annotations': { permissions: ['fs:read'], safetyLevel: 'low' } } })) });
+      reply({
+        tools: ['big', 'hang'].map((name) => ({
+          name,
+          description: name,
+          inputSchema: { type: 'object', properties: {} },
+          _meta: { 'gramkit/annotations': { permissions: ['fs:read'], safetyLevel: 'low' } },
+        })),
+      });
     else if (msg.method === 'tools/call' && msg.params?.name === 'big') reply({ content: [{ type: 'text', text: 'x'.repeat(BIG) }] });
     // `hang`: never answers
   });

@@ -16,7 +16,12 @@ const rpc = async (fetch: (r: Request) => Promise<Response>, scopes: string, met
   const response = await fetch(
     new Request('http://127.0.0.1:8081/mcp', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', 'x-caller-scopes': scopes },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        'x-caller-scopes': scopes,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
     }),
   );
@@ -39,18 +44,26 @@ describe('attack: /mcp under --require-scopes', () => {
 
       // REST refuses the caller
       const rest = await service.fetch(
-        new Request('http://127.0.0.1:8081/api/v1/tools/write_file/invoke', { method: 'POST', headers: { 'content-type': 'application/json', 'x-caller-scopes': 'read_registry' }, body: JSON.stringify({ path: 'rest.txt', content: 'x' }) }),
+        new Request('http://127.0.0.1:8081/api/v1/tools/write_file/invoke', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-caller-scopes': 'read_registry' },
+          body: JSON.stringify({ path: 'rest.txt', content: 'x' }),
+        }),
       );
       expect(rest.status).toBe(403);
 
       // so does /mcp now: a failed call, nothing written
-      const refused = (await rpc(service.fetch, 'read_registry', 'tools/call', { name: write, arguments: { path: 'pwned.txt', content: 'x' } }))['result'] as Record<string, unknown>;
+      const refused = (await rpc(service.fetch, 'read_registry', 'tools/call', { name: write, arguments: { path: 'pwned.txt', content: 'x' } }))[
+        'result'
+      ] as Record<string, unknown>;
       expect(refused['isError']).toBe(true);
       expect((refused['_meta'] as Record<string, { code: string; reason: string }>)['gramkit/error']?.reason).toBe('SERVICE_MISSING_SCOPE');
       expect(existsSync(join(h.dir, 'pwned.txt'))).toBe(false);
 
       // a caller with the scope runs it
-      const ran = (await rpc(service.fetch, 'read_registry invoke_tool', 'tools/call', { name: write, arguments: { path: 'allowed.txt', content: 'x' } }))['result'] as Record<string, unknown>;
+      const ran = (await rpc(service.fetch, 'read_registry invoke_tool', 'tools/call', { name: write, arguments: { path: 'allowed.txt', content: 'x' } }))[
+        'result'
+      ] as Record<string, unknown>;
       expect(ran['isError']).toBeFalsy();
       expect(existsSync(join(h.dir, 'allowed.txt'))).toBe(true);
     } finally {

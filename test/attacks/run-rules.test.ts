@@ -42,7 +42,7 @@ const agent: AgentSpecification = {
   tools: builtinSpecifications().filter((s) => ['read_file', 'text_search'].includes(s.name)),
 };
 
-describe('attack: a run\'s rules reach the built-ins\' real-path checks', () => {
+describe("attack: a run's rules reach the built-ins' real-path checks", () => {
   it('an agent run with policies.rules never returns the forbidden file, through links or searches', async () => {
     const { s, rules } = setup();
     const model = scriptedModel([{ toolCalls: CALLS.map((c, i) => ({ id: `c${i}`, ...c })) }, { text: 'done' }]);

@@ -12,7 +12,8 @@ import { PolicyCodes, checkRules, defaultRuleEngine } from '../../src/entries/po
 import { caller, code, value, workspace } from '../tools/builtin/support.js';
 
 const AWS = '[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEYab\n';
-const KUBE = 'apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    server: https://k8s.example\n  name: prod\nusers:\n- name: admin\n  user:\n    token: eyJhbGciOiJSUzI1NiJ9.secret\n';
+const KUBE =
+  'apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    server: https://k8s.example\n  name: prod\nusers:\n- name: admin\n  user:\n    token: eyJhbGciOiJSUzI1NiJ9.secret\n';
 const DOCKER = '{\n  "auths": {\n    "registry.example": { "auth": "dXNlcjpzM2NyM3Q=" }\n  }\n}\n';
 const KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----\n';
 
@@ -60,12 +61,18 @@ describe('attack: credentials carried past the rule by a rename', () => {
     const call = caller({ workspace: s.ws });
     for (const p of ['deploy/key.pem', 'deploy/auth', 'deploy/hashes']) expect(code(await call('read_file', { path: p })), p).toBe(PolicyCodes.DENIED);
     for (const command of ['mv .aws renamed', 'cp -r ~/.kube k', 'tar cf x.tar .docker'])
-      expect(checkRules(defaultRuleEngine, 'shell', { command }).map((v) => v.rule), command).toContain('no-sensitive-files');
+      expect(
+        checkRules(defaultRuleEngine, 'shell', { command }).map((v) => v.rule),
+        command,
+      ).toContain('no-sensitive-files');
   });
 
   it('files that only talk about credentials, and ordinary moves, are left alone', async () => {
     const s = workspace();
-    s.file('README.md', 'Put aws_access_key_id and aws_secret_access_key in ~/.aws/credentials; kind: Config goes in a kubeconfig.\nA docker "auths" map.\nThe machine learning model asks for a password twice.\n');
+    s.file(
+      'README.md',
+      'Put aws_access_key_id and aws_secret_access_key in ~/.aws/credentials; kind: Config goes in a kubeconfig.\nA docker "auths" map.\nThe machine learning model asks for a password twice.\n',
+    );
     s.file('src/a/b.txt', 'x');
     const call = caller({ workspace: s.ws });
     expect(value<{ content: string }>(await call('read_file', { path: 'README.md' })).content).toContain('aws_access_key_id');

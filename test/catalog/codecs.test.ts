@@ -60,7 +60,11 @@ describe('slugs and versions', () => {
   });
 
   it('a served name <bundle>__<slug> is never a tool slug, and splits back at its first "__"', () => {
-    const valid = (parse: typeof parseSlug) => fc.array(fc.constantFrom(...RUNES), { minLength: 1, maxLength: 20 }).map((p) => p.join('')).filter((s) => parse(s)._tag === 'Right');
+    const valid = (parse: typeof parseSlug) =>
+      fc
+        .array(fc.constantFrom(...RUNES), { minLength: 1, maxLength: 20 })
+        .map((p) => p.join(''))
+        .filter((s) => parse(s)._tag === 'Right');
     fc.assert(
       fc.property(valid(parseBundleSlug), valid(parseSlug), (bundle, tool) => {
         const served = `${bundle}__${tool}`;
@@ -75,7 +79,9 @@ describe('slugs and versions', () => {
   it('say what is wrong', () => {
     const msg = (r: ReturnType<typeof parseSlug>): string => (r._tag === 'Left' ? `${r.left[0]?.code} ${r.left[0]?.message}` : 'ok');
     expect(parseSlug('word_count')._tag).toBe('Right');
-    expect(msg(parseBundleSlug('a_b'))).toBe(`${CatalogCodes.INVALID_SLUG} the bundle slug "a_b" contains an underscore (a bundle slug holds none: "__" separates it from a tool slug in served names)`);
+    expect(msg(parseBundleSlug('a_b'))).toBe(
+      `${CatalogCodes.INVALID_SLUG} the bundle slug "a_b" contains an underscore (a bundle slug holds none: "__" separates it from a tool slug in served names)`,
+    );
     expect(msg(parseSlug('a__b'))).toContain('two underscores in a row');
     expect(msg(parseSlug('_a'))).toContain('begins or ends with an underscore');
     expect(msg(parseSlug('v1.2'))).toContain('a dot (allowed in versions only)');
@@ -90,22 +96,32 @@ describe('slugs and versions', () => {
 // the map form
 // -------------------------------------------------------------------------------------------------
 
-const typeName: fc.Arbitrary<string> = fc.oneof(fc.constantFrom('string', 'int', 'float', 'bool', 'object', 'array', 'any'), fc.constantFrom('string[]', 'int[]', 'string[][]'));
+const typeName: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('string', 'int', 'float', 'bool', 'object', 'array', 'any'),
+  fc.constantFrom('string[]', 'int[]', 'string[][]'),
+);
 const fieldName = fc.stringMatching(/^[a-z][a-z0-9]{0,8}$/).filter((k) => k !== 'type' && k !== 'required' && k !== 'properties' && k !== 'items');
 
 describe('the map form of schemas', () => {
   it('reads {"url": "string", "n?": "int"} as an object schema and writes it back the same', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.tuple(fieldName, fc.boolean()).map(([k, opt]) => (opt ? `${k}?` : k)), typeName, { maxKeys: 6 }), (raw) => {
-        // one spelling per field name
-        const map: Record<string, string> = {};
-        for (const [k, v] of Object.entries(raw)) if (map[k.replace(/\?$/, '')] === undefined && map[`${k.replace(/\?$/, '')}?`] === undefined) map[k] = v;
-        fc.pre(Object.keys(map).length > 0);
-        expect(isMapForm(map)).toBe(true);
-        const schema = mapToSchema(map);
-        expect(schema._tag).toBe('Right');
-        if (schema._tag === 'Right') expect(schemaToMap(schema.right)).toEqual(map);
-      }),
+      fc.property(
+        fc.dictionary(
+          fc.tuple(fieldName, fc.boolean()).map(([k, opt]) => (opt ? `${k}?` : k)),
+          typeName,
+          { maxKeys: 6 },
+        ),
+        (raw) => {
+          // one spelling per field name
+          const map: Record<string, string> = {};
+          for (const [k, v] of Object.entries(raw)) if (map[k.replace(/\?$/, '')] === undefined && map[`${k.replace(/\?$/, '')}?`] === undefined) map[k] = v;
+          fc.pre(Object.keys(map).length > 0);
+          expect(isMapForm(map)).toBe(true);
+          const schema = mapToSchema(map);
+          expect(schema._tag).toBe('Right');
+          if (schema._tag === 'Right') expect(schemaToMap(schema.right)).toEqual(map);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -132,10 +148,19 @@ const words = fc.array(fc.stringMatching(/^[a-z]{1,8}$/), { minLength: 1, maxLen
 const impl = fc.oneof(
   fc.constant({ type: 'builtin', impl: { builtin: 'json_parse' } }),
   fc.constant({ type: 'function', impl: { function: 'lib.fn' } }),
-  fc.record({ type: fc.constant('http'), impl: fc.record({ urlTemplate: fc.constant('https://api.example.com/x'), method: fc.constantFrom('GET', 'POST'), timeoutMs: fc.integer({ min: 1, max: 60_000 }) }) }),
+  fc.record({
+    type: fc.constant('http'),
+    impl: fc.record({
+      urlTemplate: fc.constant('https://api.example.com/x'),
+      method: fc.constantFrom('GET', 'POST'),
+      timeoutMs: fc.integer({ min: 1, max: 60_000 }),
+    }),
+  }),
   fc.record({ type: fc.constant('command'), impl: fc.record({ argv: fc.constant(['wc', '-w']), output: fc.constantFrom('auto', 'text') }) }),
 );
-const argSchema = fc.dictionary(fieldName, fc.constantFrom('string', 'int', 'float', 'bool', 'string[]'), { maxKeys: 4 }).map((m) => (mapToSchema(m) as { right: object }).right);
+const argSchema = fc
+  .dictionary(fieldName, fc.constantFrom('string', 'int', 'float', 'bool', 'string[]'), { maxKeys: 4 })
+  .map((m) => (mapToSchema(m) as { right: object }).right);
 
 const content: fc.Arbitrary<ToolContent> = fc
   .record({
@@ -259,7 +284,9 @@ describe('tool.json and Tool JSON as gram (gramkit import)', () => {
         const fromToolJson = catalogToolToGram(toolJson, env);
         expect(fromToolJson._tag === 'Right' && fromToolJson.right.gram).toBe(contentToGram(c));
         const registry = record({ ...c, slug: 'tool-x', version: '1' }, { registryId: 'tool_x' });
-        const registryJson = JSON.parse(JSON.stringify(encodeRegistryTool(registry, { enabled: true, available: true, usage: { callCount: 0, lastCalledAt: null } })));
+        const registryJson = JSON.parse(
+          JSON.stringify(encodeRegistryTool(registry, { enabled: true, available: true, usage: { callCount: 0, lastCalledAt: null } })),
+        );
         expect(catalogToolFormat(registryJson)).toBe('registry');
         const fromRegistry = catalogToolToGram(registryJson, env);
         expect(fromRegistry._tag === 'Right' && fromRegistry.right.gram).toBe(contentToGram(registry));
@@ -268,7 +295,7 @@ describe('tool.json and Tool JSON as gram (gramkit import)', () => {
     );
   });
 
-  it('other import formats are not taken for the catalog\'s documents', () => {
+  it("other import formats are not taken for the catalog's documents", () => {
     expect(catalogToolFormat({ name: 'x', description: 'd', inputSchema: { type: 'object' } })).toBeUndefined();
     expect(catalogToolFormat({ type: 'function', function: { name: 'x', parameters: {} } })).toBeUndefined();
     expect(catalogToolFormat({ name: 'x', description: 'd', input_schema: { type: 'object' } })).toBeUndefined();
@@ -303,11 +330,29 @@ describe('example documents', () => {
 
   it('reads a registry Tool JSON in the map form, and its exec block; image is not supported here', () => {
     const r = decodeRegistryTool(
-      { id: 'tool_http_get', name: 'HTTP GET', description: 'Fetch URL', input_schema: { url: 'string' }, output_schema: { status: 'int', body: 'string' }, permissions: ['net:read'], safety_level: 'low', created_by: 'system', created_at: '2025-09-23T12:00:00Z' },
+      {
+        id: 'tool_http_get',
+        name: 'HTTP GET',
+        description: 'Fetch URL',
+        input_schema: { url: 'string' },
+        output_schema: { status: 'int', body: 'string' },
+        permissions: ['net:read'],
+        safety_level: 'low',
+        created_by: 'system',
+        created_at: '2025-09-23T12:00:00Z',
+      },
       env,
     );
     expect(r._tag === 'Right' && r.right.built.content.impl).toEqual({ builtin: 'web_fetch' });
-    const cmd = decodeRegistryTool({ id: 'tool_grep', description: 'Grep', input_schema: { pattern: 'string', stdin: 'string' }, exec: { type: 'cmd', cmd: 'grep', args: ['-e', '{pattern}'] } }, env);
+    const cmd = decodeRegistryTool(
+      {
+        id: 'tool_grep',
+        description: 'Grep',
+        input_schema: { pattern: 'string', stdin: 'string' },
+        exec: { type: 'cmd', cmd: 'grep', args: ['-e', '{pattern}'] },
+      },
+      env,
+    );
     expect(cmd._tag === 'Right' && cmd.right.built.content.impl).toEqual({ argv: ['grep', '-e', '{pattern}'], env: ['PATH'], stdin: 'stdin' });
     const image = decodeRegistryTool({ id: 'tool_img', description: 'x', exec: { type: 'image', image: 'alpine' } }, env);
     expect(image._tag === 'Left' && image.left[0]?.code).toBe(CatalogCodes.EXEC_IMAGE_UNSUPPORTED);

@@ -136,8 +136,14 @@ describe('the snapshot', () => {
       ['garbage', 'not a snapshot at all\n'],
       ['a record that does not parse', [rows[0], ...rows.slice(1, -3), `${(rows.at(-3) as string).slice(0, -5)}`, ...rows.slice(-2)].join('\n')],
       // every cursor: the header's and each appended mark's (a write may have appended to the snapshot)
-      ['another journal', good.replace(/(^gramkit-snapshot 1 |^at )(\d+):(\d+)/gm, (_m, head: string, ino: string, at: string) => `${head}${Number(ino) + 1}:${at}`)],
-      ['a journal position past its end', good.replace(/(^gramkit-snapshot 1 |^at )(\d+):(\d+)/gm, (_m, head: string, ino: string) => `${head}${ino}:99999999`)],
+      [
+        'another journal',
+        good.replace(/(^gramkit-snapshot 1 |^at )(\d+):(\d+)/gm, (_m, head: string, ino: string, at: string) => `${head}${Number(ino) + 1}:${at}`),
+      ],
+      [
+        'a journal position past its end',
+        good.replace(/(^gramkit-snapshot 1 |^at )(\d+):(\d+)/gm, (_m, head: string, ino: string) => `${head}${ino}:99999999`),
+      ],
       ['a wrong count', [(rows[0] as string).replace(/ (\d+)$/, ' 99'), ...rows.slice(1)].join('\n')],
     ];
     writeFileSync(join(data, 'snapshot'), good);

@@ -19,9 +19,16 @@ describe('a catalog directory with planted files', () => {
     h = await harness();
     const bundle = newId();
     expect((await h.call('PUT', `/tools/bundles/${bundle}`, { body: { slug: 'planted' } })).status).toBe(201);
-    const tool = { description: 'Parse', type: 'builtin', impl: { builtin: 'json_parse' }, argSchema: { type: 'object', properties: { text: { type: 'string' } } } };
+    const tool = {
+      description: 'Parse',
+      type: 'builtin',
+      impl: { builtin: 'json_parse' },
+      argSchema: { type: 'object', properties: { text: { type: 'string' } } },
+    };
     expect((await h.call('PUT', `/tools/bundles/${bundle}/tools/linked/version/1`, { body: tool })).status).toBe(201);
-    const [path] = readdirSync(join(h.dir, 'data', 'tools'), { recursive: true }).map(String).filter((f) => f.endsWith('.json'));
+    const [path] = readdirSync(join(h.dir, 'data', 'tools'), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.json'));
     const tools = join(h.dir, 'data', 'tools', dirname(path as string));
     const record = basename(path as string);
     // the record moves outside the directory and a link takes its place
@@ -36,7 +43,10 @@ describe('a catalog directory with planted files', () => {
       const service = createService({ catalog: reopened.value });
       const list = (await (await service.fetch(new Request(`http://127.0.0.1/tools/tools?bundleIDs=${bundle}`))).json()) as { tools: ReadonlyArray<unknown> };
       expect(list.tools).toEqual([]);
-      const reported = reopened.value.problems().map((p) => p.record).join(' ');
+      const reported = reopened.value
+        .problems()
+        .map((p) => p.record)
+        .join(' ');
       expect(reported).toContain((record as string).slice(0, -5));
       expect(reported).toContain(fifo);
     } finally {
@@ -58,7 +68,12 @@ describe('a catalog directory whose journal and history are planted links', () =
     mkdirSync(join(data, 'history'), { recursive: true });
     rmSync(join(data, 'history', 'global.jsonl'), { force: true });
     symlinkSync(victim, join(data, 'history', 'global.jsonl'));
-    const tool = { description: 'Parse', type: 'builtin', impl: { builtin: 'json_parse' }, argSchema: { type: 'object', properties: { text: { type: 'string' } } } };
+    const tool = {
+      description: 'Parse',
+      type: 'builtin',
+      impl: { builtin: 'json_parse' },
+      argSchema: { type: 'object', properties: { text: { type: 'string' } } },
+    };
     await h.call('PUT', `/tools/bundles/${bundle}/tools/linked/version/1`, { body: tool });
     await h.call('POST', '/api/v1/tools/json_parse/invoke', { body: { text: '[1]' } });
     await h.catalog.close();

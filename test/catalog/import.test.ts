@@ -22,7 +22,8 @@ describe('importTools', () => {
     const source = await open(join(root, 'source'));
     const bundle = newId();
     await source.putBundle(bundle, { slug: 'b' });
-    for (let i = 0; i < 20; i++) expect((await source.putTool(bundle, `t${i}`, '1', { description: `Tool ${i}`, type: 'builtin', impl: { builtin: 'json_parse' } })).ok).toBe(true);
+    for (let i = 0; i < 20; i++)
+      expect((await source.putTool(bundle, `t${i}`, '1', { description: `Tool ${i}`, type: 'builtin', impl: { builtin: 'json_parse' } })).ok).toBe(true);
     const listed = await source.listTools({ bundleIDs: [bundle], pageSize: 1000 });
     if (!listed.ok) throw new Error(listed.error.message);
     const exported = listed.value.tools.map((t) => ({ bundleID: bundle, slug: t['slug'] as string, version: t['version'] as string, body: t }));
@@ -32,7 +33,11 @@ describe('importTools', () => {
     const twice = { ...exported[0], body: { ...(exported[0]?.body as object), toolID: newId() } } as (typeof exported)[number];
     const r = await target.importTools([...exported, twice]);
     const refused = r.ok ? r.value.refused.map((e) => [e.index, e.error.reason]) : [];
-    expect(r.ok && { created: r.value.created, existing: r.value.existing, refused }).toEqual({ created: 20, existing: 0, refused: [[20, CatalogCodes.CONFLICT]] });
+    expect(r.ok && { created: r.value.created, existing: r.value.existing, refused }).toEqual({
+      created: 20,
+      existing: 0,
+      refused: [[20, CatalogCodes.CONFLICT]],
+    });
     const again = await target.importTools(exported);
     expect(again.ok && [again.value.created, again.value.existing]).toEqual([0, 20]);
     await target.close();

@@ -87,7 +87,10 @@ describe('invoking catalog tools', () => {
     expect(h.value.value['unavailableReason']).toContain('${version}');
     expect(h.value.warnings.map((d) => d.code)).toContain(CatalogCodes.TOOL_UNAVAILABLE);
     const listed = await closed.listTools({ bundleIDs: [b] });
-    expect(listed.ok && listed.value.tools.map((t) => [t['slug'], t['available']])).toEqual([['weather', false], ['agent', false]]);
+    expect(listed.ok && listed.value.tools.map((t) => [t['slug'], t['available']])).toEqual([
+      ['weather', false],
+      ['agent', false],
+    ]);
     expect((await closed.servedTools()).map((t) => t.record.slug)).not.toContain('weather');
     await closed.close();
 
@@ -143,17 +146,34 @@ describe('invoking catalog tools', () => {
 
   it('a command tool runs without a shell in the workspace; a Tool JSON exec block with {param} and stdin', async () => {
     const c = await open();
-    expect((await c.registerTool({ id: 'tool_echo', description: 'Echo words', input_schema: { words: 'string' }, exec: { type: 'cmd', cmd: 'echo', args: ['{words}'] } })).ok).toBe(true);
+    expect(
+      (
+        await c.registerTool({
+          id: 'tool_echo',
+          description: 'Echo words',
+          input_schema: { words: 'string' },
+          exec: { type: 'cmd', cmd: 'echo', args: ['{words}'] },
+        })
+      ).ok,
+    ).toBe(true);
     const r = await c.invokeTool({ id: 'tool_echo' }, { words: 'a; rm -rf / $(x)' });
     expect(r.ok && r.value).toEqual({ ok: true, value: { output: 'a; rm -rf / $(x)\n' } });
-    expect((await c.registerTool({ id: 'tool_wc', description: 'Count words', input_schema: { stdin: 'string' }, exec: { type: 'cmd', cmd: 'wc', args: ['-w'] } })).ok).toBe(true);
+    expect(
+      (await c.registerTool({ id: 'tool_wc', description: 'Count words', input_schema: { stdin: 'string' }, exec: { type: 'cmd', cmd: 'wc', args: ['-w'] } }))
+        .ok,
+    ).toBe(true);
     const wc = await c.invokeTool({ id: 'tool_wc' }, { stdin: 'one two three' });
     expect(wc.ok && wc.value).toEqual({ ok: true, value: 3 });
     await c.close();
   });
 
   it('a function tool runs the function of a loaded library, and is unavailable when its schema differs', async () => {
-    const add = createTool('add', 'Adds two numbers', { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }, ({ a, b }: { a: number; b: number }) => a + b);
+    const add = createTool(
+      'add',
+      'Adds two numbers',
+      { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+      ({ a, b }: { a: number; b: number }) => a + b,
+    );
     const c = await open({ functions: toolLibrary([add]) });
     const d = await c.discover();
     expect(d.ok && d.value.discovered).toContain('add');
@@ -161,7 +181,16 @@ describe('invoking catalog tools', () => {
     expect(r.ok && r.value).toEqual({ ok: true, value: 5 });
     const b = newId();
     await c.putBundle(b, { slug: 'f' });
-    expect((await c.putTool(b, 'add-strings', '1', { description: 'Adds', type: 'function', impl: { function: 'add' }, argSchema: { type: 'object', properties: { a: { type: 'string' } } } })).ok).toBe(true);
+    expect(
+      (
+        await c.putTool(b, 'add-strings', '1', {
+          description: 'Adds',
+          type: 'function',
+          impl: { function: 'add' },
+          argSchema: { type: 'object', properties: { a: { type: 'string' } } },
+        })
+      ).ok,
+    ).toBe(true);
     const wrong = await c.invokeTool({ bundleID: b, slug: 'add-strings', version: '1' }, { a: 'x' });
     expect(code(wrong)).toBe(CatalogCodes.TOOL_UNAVAILABLE);
     expect(!wrong.ok && wrong.error.message).toContain('does not match');
@@ -188,7 +217,10 @@ describe('invoking catalog tools', () => {
   it('a call that needs approval is refused without an approver, and runs with one (--yes)', async () => {
     const refusing = await open();
     const r = await refusing.invokeTool({ id: 'delete_file' }, { path: 'nothing.txt' });
-    expect(r.ok && !r.value.ok && [r.value.error.reason, (r.value.error.details as { approvalNeeded?: boolean }).approvalNeeded]).toEqual([PolicyCodes.APPROVAL_REQUIRED, true]);
+    expect(r.ok && !r.value.ok && [r.value.error.reason, (r.value.error.details as { approvalNeeded?: boolean }).approvalNeeded]).toEqual([
+      PolicyCodes.APPROVAL_REQUIRED,
+      true,
+    ]);
     await refusing.close();
     const approving = await open({ approver: approveAll });
     const a = await approving.invokeTool({ id: 'delete_file' }, { path: 'nothing.txt' });

@@ -24,7 +24,11 @@ describe('changed events of a single server', () => {
       const bundle = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
       expect((await fetch(`${url}/tools/bundles/${bundle}`, { method: 'PUT', headers: json, body: JSON.stringify({ slug: 'text' }) })).status).toBe(201);
       for (let i = 0; i < 3; i++) {
-        const r = await fetch(`${url}/tools/bundles/${bundle}/tools/t${i}/version/1`, { method: 'PUT', headers: json, body: JSON.stringify({ description: 'Parses', type: 'builtin', impl: { builtin: 'json_parse' } }) });
+        const r = await fetch(`${url}/tools/bundles/${bundle}/tools/t${i}/version/1`, {
+          method: 'PUT',
+          headers: json,
+          body: JSON.stringify({ description: 'Parses', type: 'builtin', impl: { builtin: 'json_parse' } }),
+        });
         expect(r.status).toBe(201);
       }
       // a marker written last: every event of the PUTs above arrived before its own

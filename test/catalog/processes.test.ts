@@ -16,9 +16,13 @@ const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${na
 const root = mkdtempSync(join(tmpdir(), 'gramkit-processes-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }), 120_000);
 
-const run = (script: string, args: ReadonlyArray<string>): ChildProcess => spawn(process.execPath, ['--import', 'tsx', fixture(script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+const run = (script: string, args: ReadonlyArray<string>): ChildProcess =>
+  spawn(process.execPath, ['--import', 'tsx', fixture(script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
 
-const lines = (child: ChildProcess, onLine?: (line: string) => void): Promise<{ readonly lines: ReadonlyArray<string>; readonly code: number | null; readonly stderr: string }> =>
+const lines = (
+  child: ChildProcess,
+  onLine?: (line: string) => void,
+): Promise<{ readonly lines: ReadonlyArray<string>; readonly code: number | null; readonly stderr: string }> =>
   new Promise((resolve) => {
     const out: string[] = [];
     let buffer = '';
@@ -96,7 +100,9 @@ describe('kill -9 mid-write', () => {
     const stored = new Set(list.ok ? list.value.tools.map((t) => t['toolID'] as string) : []);
     for (const id of acknowledged) expect(stored.has(id), `acknowledged ${id} is missing`).toBe(true);
     // the next writer finishes what a dead one left (its intent, its temporary files)
-    expect((await after.putTool(bundleID, 'after', '1', { gram: '[after:Tool {description: "After", builtin: "json_parse"} | (text::String)==>(::Any)]' })).ok).toBe(true);
+    expect(
+      (await after.putTool(bundleID, 'after', '1', { gram: '[after:Tool {description: "After", builtin: "json_parse"} | (text::String)==>(::Any)]' })).ok,
+    ).toBe(true);
     expect(readdirSync(join(dir, 'tmp'))).toEqual([]);
     // the intent file stays, written in place: empty when no write is in flight
     expect(existsSync(join(dir, 'intent')) ? statSync(join(dir, 'intent')).size : 0).toBe(0);
@@ -138,7 +144,9 @@ describe('kill -9 with writers in several processes and snapshots taken meanwhil
 
 /** `gramkit catalog import` as a user runs it (the built CLI, its own process). */
 const importProcess = (file: string, dir: string): ChildProcess =>
-  spawn(process.execPath, [fileURLToPath(new URL('../../dist/cli.js', import.meta.url)), 'catalog', 'import', file, '--data', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  spawn(process.execPath, [fileURLToPath(new URL('../../dist/cli.js', import.meta.url)), 'catalog', 'import', file, '--data', dir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 
 /** Every tool of a bundle, page after page. */
 const allTools = async (catalog: Awaited<ReturnType<typeof openDir>>, bundleID: string): Promise<ReadonlyArray<Record<string, unknown>>> => {

@@ -40,7 +40,7 @@ const monitorView = async (c: Client): Promise<ReadonlyArray<Record<string, unkn
 
 const SEED_FIELDS = ['created_at', 'created_by', 'description', 'id', 'input_schema', 'name', 'output_schema', 'permissions', 'safety_level'];
 
-describe.skipIf(redisUnavailable !== undefined)('seed 002\'s Redis layout', () => {
+describe.skipIf(redisUnavailable !== undefined)("seed 002's Redis layout", () => {
   let redis: RedisServer;
   let c: Client;
   beforeAll(async () => {
@@ -63,13 +63,21 @@ describe.skipIf(redisUnavailable !== undefined)('seed 002\'s Redis layout', () =
       servers.push({ catalog: opened.value, server: await startServer(createService({ catalog: opened.value }), { host: '127.0.0.1', port: 0 }) });
     }
     const post = (i: number, path: string, body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${servers[i % 2]!.server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      fetch(`${servers[i % 2]!.server.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
     try {
       // 24 agent tools and 6 system tools registered through both servers at once, and each
       // agent tool registered twice (one of the two is a conflict)
       const register = await Promise.all([
-        ...Array.from({ length: 48 }, (_, i) => post(i, '/api/v1/tools', { id: `agent_tool_${i % 24}`, description: `tool ${i % 24}`, created_by: 'agent', input_schema: { text: 'string' } })),
-        ...Array.from({ length: 6 }, (_, i) => post(i, '/api/v1/tools', { id: `system_tool_${i}`, description: `system ${i}`, input_schema: { text: 'string' } })),
+        ...Array.from({ length: 48 }, (_, i) =>
+          post(i, '/api/v1/tools', { id: `agent_tool_${i % 24}`, description: `tool ${i % 24}`, created_by: 'agent', input_schema: { text: 'string' } }),
+        ),
+        ...Array.from({ length: 6 }, (_, i) =>
+          post(i, '/api/v1/tools', { id: `system_tool_${i}`, description: `system ${i}`, input_schema: { text: 'string' } }),
+        ),
       ]);
       expect(register.filter((r) => r.status === 201)).toHaveLength(30);
       expect(register.filter((r) => r.status === 409)).toHaveLength(24);
@@ -83,7 +91,9 @@ describe.skipIf(redisUnavailable !== undefined)('seed 002\'s Redis layout', () =
       for (const s of servers) await s.catalog.flush();
 
       const monitor = await monitorView(c);
-      expect(monitor.map((t) => t['id'])).toEqual([...Array.from({ length: 16 }, (_, i) => `agent_tool_${i + 8}`), ...Array.from({ length: 6 }, (_, i) => `system_tool_${i}`)].sort());
+      expect(monitor.map((t) => t['id'])).toEqual(
+        [...Array.from({ length: 16 }, (_, i) => `agent_tool_${i + 8}`), ...Array.from({ length: 6 }, (_, i) => `system_tool_${i}`)].sort(),
+      );
       for (const t of monitor) expect(Object.keys(t).sort()).toEqual(SEED_FIELDS);
       // what the Monitor route lists, on either server, is what Redis holds
       for (const s of servers) {
@@ -105,7 +115,9 @@ describe.skipIf(redisUnavailable !== undefined)('seed 002\'s Redis layout', () =
       // the usage lists: every call in the global one, each agent's in its own, at the seed's keys
       expect(await c.sendCommand(['LLEN', 'tools:global:usage_history'])).toBe(10);
       for (const agent of ['agent-0', 'agent-1']) {
-        const entries = ((await c.sendCommand(['LRANGE', `tools:${agent}:usage_history`, '0', '-1'])) as string[]).map((e) => JSON.parse(e) as Record<string, unknown>);
+        const entries = ((await c.sendCommand(['LRANGE', `tools:${agent}:usage_history`, '0', '-1'])) as string[]).map(
+          (e) => JSON.parse(e) as Record<string, unknown>,
+        );
         expect(entries).toHaveLength(5);
         for (const e of entries) expect(e).toMatchObject({ type: 'invoke', tool: 'json_parse', agent_id: agent });
       }
@@ -128,13 +140,18 @@ describe.skipIf(redisUnavailable !== undefined)('seed 002\'s Redis layout', () =
     try {
       await until('the server listens', async () => s.url() !== undefined);
       const url = s.url() as string;
-      const health = async () => (await (await fetch(`${url}/healthz`)).json()) as { status: string; wiped?: { count: number; lastAt: string | null; restoredAt: string | null } };
+      const health = async () =>
+        (await (await fetch(`${url}/healthz`)).json()) as { status: string; wiped?: { count: number; lastAt: string | null; restoredAt: string | null } };
       expect((await health()).wiped).toBeUndefined();
       const register = (description: string) =>
-        fetch(`${url}/api/v1/tools`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'later_tool', description, created_by: 'agent' }) });
+        fetch(`${url}/api/v1/tools`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ id: 'later_tool', description, created_by: 'agent' }),
+        });
       const added = await register('registered at run time');
       expect(added.status).toBe(201);
-      expect(((await monitorView(c)).map((t) => t['id']))).toEqual(['boot_tool', 'later_tool', 'tool_json_parse']);
+      expect((await monitorView(c)).map((t) => t['id'])).toEqual(['boot_tool', 'later_tool', 'tool_json_parse']);
 
       await c.sendCommand(['FLUSHALL']);
       // nobody calls the server: it notices by itself, and bootstraps again
@@ -172,7 +189,8 @@ describe.skipIf(redisUnavailable !== undefined)('seed 002\'s Redis layout', () =
     await c.sendCommand(['DEL', 'tool:old_tool', 'tools:registry', 'catalog:epoch', 'catalog:indexed', 'catalog:keys', 'catalog:rids', 'catalog:brev']);
     await c.sendCommand(['RENAME', `catalog:tool:${toolID}`, `tool:${toolID}`]);
     await c.sendCommand(['RENAME', 'catalog:tools', 'tools:registry']);
-    for (const id of (await c.sendCommand(['SMEMBERS', 'catalog:bundles'])) as string[]) await c.sendCommand(['RENAME', `catalog:bundle:${id}`, `bundle:${id}`]);
+    for (const id of (await c.sendCommand(['SMEMBERS', 'catalog:bundles'])) as string[])
+      await c.sendCommand(['RENAME', `catalog:bundle:${id}`, `bundle:${id}`]);
     await c.sendCommand(['RENAME', 'catalog:bundles', 'bundles:registry']);
 
     const second = await openCatalog({ store: await openRedisStore(redis.url), workspace: ws });

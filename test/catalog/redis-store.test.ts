@@ -38,7 +38,7 @@ import { echoTool, storeSuite } from './store-suite.js';
   });
 
   describe('the Redis store', () => {
-    it('keeps seed 002\'s key layout: tools:registry, tool:<id> (the seed\'s Tool JSON), usage histories; gramkit\'s records under catalog:', async () => {
+    it("keeps seed 002's key layout: tools:registry, tool:<id> (the seed's Tool JSON), usage histories; gramkit's records under catalog:", async () => {
       await flush();
       const opened = await openCatalog({ store: await openRedisStore(redis.url), workspace: mkdtempSync(join(tmpdir(), 'gramkit-ws-')), usageFlushMs: 5 });
       if (!opened.ok) throw new Error(opened.error.message);
@@ -51,14 +51,28 @@ import { echoTool, storeSuite } from './store-suite.js';
       await c.connect();
       expect(await c.sendCommand(['SMEMBERS', 'tools:registry'])).toEqual(['tool_ls']);
       const seed = JSON.parse((await c.sendCommand(['GET', 'tool:tool_ls'])) as string) as Record<string, unknown>;
-      expect(Object.keys(seed).sort()).toEqual(['created_at', 'created_by', 'description', 'id', 'input_schema', 'name', 'output_schema', 'permissions', 'safety_level']);
+      expect(Object.keys(seed).sort()).toEqual([
+        'created_at',
+        'created_by',
+        'description',
+        'id',
+        'input_schema',
+        'name',
+        'output_schema',
+        'permissions',
+        'safety_level',
+      ]);
       expect(seed).toMatchObject({ id: 'tool_ls', description: 'List', created_by: 'agent', permissions: ['fs:read'] });
       expect(await c.sendCommand(['SISMEMBER', 'catalog:tools', id])).toBe(1);
       expect(JSON.parse((await c.sendCommand(['GET', `catalog:tool:${id}`])) as string)).toMatchObject({ registryId: 'tool_ls', toolID: id });
       // an agent's history at the seed's key, expiring
       const agentKey = 'tools:agent-7:usage_history';
       expect(await c.sendCommand(['LLEN', agentKey])).toBe(1);
-      expect(JSON.parse(((await c.sendCommand(['LRANGE', agentKey, '0', '0'])) as string[])[0] as string)).toMatchObject({ type: 'invoke', tool: 'tool_ls', agent_id: 'agent-7' });
+      expect(JSON.parse(((await c.sendCommand(['LRANGE', agentKey, '0', '0'])) as string[])[0] as string)).toMatchObject({
+        type: 'invoke',
+        tool: 'tool_ls',
+        agent_id: 'agent-7',
+      });
       expect(Number(await c.sendCommand(['TTL', agentKey]))).toBeGreaterThan(0);
       expect(await c.sendCommand(['LLEN', 'tools:global:usage_history'])).toBe(1);
       // the agent id "global" would name the global list, so it (and ids beginning with ~) get a ~ before them
@@ -77,11 +91,13 @@ import { echoTool, storeSuite } from './store-suite.js';
     });
 
     it('an unreachable Redis is a StoreError with the URL but not its password', async () => {
-      await expect(openRedisStore('redis://user:secret@127.0.0.1:1', { connectTimeoutMs: 500 })).rejects.toThrow(/cannot connect to Redis at redis:\/\/127\.0\.0\.1:1/);
+      await expect(openRedisStore('redis://user:secret@127.0.0.1:1', { connectTimeoutMs: 500 })).rejects.toThrow(
+        /cannot connect to Redis at redis:\/\/127\.0\.0\.1:1/,
+      );
       await expect(openRedisStore('redis://user:secret@127.0.0.1:1', { connectTimeoutMs: 500 })).rejects.not.toThrow(/secret/);
     });
 
-    it('a new tool is written by the script\'s SHA-1, decided without a sync, never read back; a stale process is refused by the script; writes waiting go together', async () => {
+    it("a new tool is written by the script's SHA-1, decided without a sync, never read back; a stale process is refused by the script; writes waiting go together", async () => {
       await flush();
       const ws = mkdtempSync(join(tmpdir(), 'gramkit-ws-'));
       const open = async (): Promise<Catalog> => {
@@ -128,7 +144,11 @@ import { echoTool, storeSuite } from './store-suite.js';
           ...Array.from({ length: 4 }, () => a.putTool(bundle, 'same', '1', tool('same'))),
         ]);
         expect(group.filter((r) => r.ok)).toHaveLength(17);
-        expect(group.filter((r) => !r.ok).map((r) => (r.ok ? '' : r.error.reason))).toEqual([CatalogCodes.CONFLICT, CatalogCodes.CONFLICT, CatalogCodes.CONFLICT]);
+        expect(group.filter((r) => !r.ok).map((r) => (r.ok ? '' : r.error.reason))).toEqual([
+          CatalogCodes.CONFLICT,
+          CatalogCodes.CONFLICT,
+          CatalogCodes.CONFLICT,
+        ]);
         stats = (await c.sendCommand(['INFO', 'commandstats'])) as string;
         const grouped = calls('evalsha');
         expect(grouped).toBeGreaterThan(0);
@@ -158,7 +178,8 @@ import { echoTool, storeSuite } from './store-suite.js';
       try {
         const [a, b] = servers as [(typeof servers)[0], (typeof servers)[0]];
         const bundle = newId();
-        const put = (s: RunningServer, path: string, body: unknown) => fetch(`${s.url}${path}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const put = (s: RunningServer, path: string, body: unknown) =>
+          fetch(`${s.url}${path}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
         expect((await put(a.server, `/tools/bundles/${bundle}`, { slug: 'shared' })).status).toBe(201);
         expect((await put(b.server, `/tools/bundles/${bundle}/tools/echo/version/1`, echoTool())).status).toBe(201);
         const dup = await put(a.server, `/tools/bundles/${bundle}/tools/echo/version/1`, echoTool());
@@ -167,13 +188,19 @@ import { echoTool, storeSuite } from './store-suite.js';
         const found = (await (await fetch(`${a.server.url}/tools/tools/search?q=echo`)).json()) as { tools: Array<{ bundleID: string }> };
         expect(found.tools.map((t) => t.bundleID)).toContain(bundle);
         // racing writes through both servers: exactly one wins
-        const results = await Promise.all(Array.from({ length: 8 }, (_, i) => put(servers[i % 2]!.server, `/tools/bundles/${bundle}/tools/race/version/1`, echoTool('race'))));
+        const results = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => put(servers[i % 2]!.server, `/tools/bundles/${bundle}/tools/race/version/1`, echoTool('race'))),
+        );
         expect(results.map((r) => r.status).filter((s) => s === 201)).toHaveLength(1);
         expect(results.map((r) => r.status).filter((s) => s === 409)).toHaveLength(7);
         // an invocation on one server is an event on the other (Redis pub/sub)
         const seen: string[] = [];
         b.catalog.subscribe((e) => seen.push(e.type));
-        const inv = await fetch(`${a.server.url}/api/v1/tools/json_parse/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text": "[]"}' });
+        const inv = await fetch(`${a.server.url}/api/v1/tools/json_parse/invoke`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"text": "[]"}',
+        });
         expect(inv.status).toBe(200);
         for (let i = 0; i < 50 && !seen.includes('result'); i++) await new Promise((r) => setTimeout(r, 20));
         expect(seen).toEqual(expect.arrayContaining(['invoked', 'result']));

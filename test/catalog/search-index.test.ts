@@ -7,7 +7,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SearchIndex, type SearchCursor, type SearchEntry } from 'gramkit/catalog';
 
-const doc = (id: string, slug: string, description: string, modifiedAt: number, extra: Partial<SearchEntry> = {}): SearchEntry => ({ id, slug, displayName: slug, description, tags: [], modifiedAt, ...extra });
+const doc = (id: string, slug: string, description: string, modifiedAt: number, extra: Partial<SearchEntry> = {}): SearchEntry => ({
+  id,
+  slug,
+  displayName: slug,
+  description,
+  tags: [],
+  modifiedAt,
+  ...extra,
+});
 
 describe('the search index', () => {
   const index = new SearchIndex();
@@ -63,7 +71,9 @@ describe('the search index', () => {
     const words = ['alpha', 'alps', 'beta', 'bet', 'gamma', 'gam', 'delta', 'alphabet'];
     fc.assert(
       fc.property(
-        fc.array(fc.record({ slug: fc.constantFrom(...words), d: fc.array(fc.constantFrom(...words), { maxLength: 4 }), t: fc.integer({ min: 0, max: 20 }) }), { maxLength: 60 }),
+        fc.array(fc.record({ slug: fc.constantFrom(...words), d: fc.array(fc.constantFrom(...words), { maxLength: 4 }), t: fc.integer({ min: 0, max: 20 }) }), {
+          maxLength: 60,
+        }),
         fc.constantFrom('al', 'alpha', 'bet', 'gama', 'alp bet', ''),
         fc.integer({ min: 1, max: 7 }),
         (docs, q, size) => {

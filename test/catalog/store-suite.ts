@@ -34,7 +34,9 @@ export const weatherTool = (description = 'Current weather of a city') => ({
 });
 
 /** A tool given as gram (its identifier is the slug, so it is made for one slug). */
-export const echoTool = (slug = 'echo', description = 'Echo a text back') => ({ gram: `[${slug}:Tool {description: "${description}", builtin: "json_parse"} | (text::String)==>(::Any)]` });
+export const echoTool = (slug = 'echo', description = 'Echo a text back') => ({
+  gram: `[${slug}:Tool {description: "${description}", builtin: "json_parse"} | (text::String)==>(::Any)]`,
+});
 
 export const storeSuite = (label: string, factory: StoreFactory): void => {
   describe(`the catalog on ${label}`, () => {
@@ -186,7 +188,7 @@ export const storeSuite = (label: string, factory: StoreFactory): void => {
         expect((await catalog.deleteTool({ bundleID: b, slug: 'echo', version: '1' })).ok).toBe(true);
       });
 
-      it('slugs and versions follow the catalog\'s rules: Unicode letters and digits, dashes, dots in versions only, 64 runes, case-sensitive', async () => {
+      it("slugs and versions follow the catalog's rules: Unicode letters and digits, dashes, dots in versions only, 64 runes, case-sensitive", async () => {
         const { catalog } = await open();
         const b = await bundle(catalog);
         expect((await catalog.putTool(b, 'Météo-東京', 'v1.2-rc', weatherTool())).ok).toBe(true);
@@ -202,11 +204,17 @@ export const storeSuite = (label: string, factory: StoreFactory): void => {
       it('a write may carry gram instead of schemas; the record round-trips to gram', async () => {
         const { catalog } = await open();
         const b = await bundle(catalog);
-        const gram = '[lookup:Tool {description: "Looks a word up", version: "2", tags: ["words"], builtin: "json_parse"} | (text::String {minLength: 1})==>(::Any)]';
+        const gram =
+          '[lookup:Tool {description: "Looks a word up", version: "2", tags: ["words"], builtin: "json_parse"} | (text::String {minLength: 1})==>(::Any)]';
         const w = await catalog.putTool(b, 'lookup', '2', { gram });
         expect(w.ok).toBe(true);
         const t = await catalog.getTool({ bundleID: b, slug: 'lookup', version: '2' });
-        expect(t.ok && t.value['argSchema']).toEqual({ type: 'object', properties: { text: { type: 'string', minLength: 1 } }, required: ['text'], additionalProperties: false });
+        expect(t.ok && t.value['argSchema']).toEqual({
+          type: 'object',
+          properties: { text: { type: 'string', minLength: 1 } },
+          required: ['text'],
+          additionalProperties: false,
+        });
         const text = await catalog.toolGram({ bundleID: b, slug: 'lookup', version: '2' });
         expect(text.ok && text.value).toContain('builtin: "json_parse"');
         // the gram of a record writes the same record again
@@ -219,16 +227,25 @@ export const storeSuite = (label: string, factory: StoreFactory): void => {
         const { catalog } = await open();
         const b = await bundle(catalog);
         expect(code(await catalog.putTool(b, 'bad', '1', { ...weatherTool(), impl: { urlTemplate: 'ftp://x' } }))).toBe(CatalogCodes.INVALID_IMPL);
-        expect(code(await catalog.putTool(b, 'bad', '1', { description: 'x', type: 'builtin', impl: { builtin: 'read_fil' } }))).toBe(CatalogCodes.UNKNOWN_BUILTIN);
+        expect(code(await catalog.putTool(b, 'bad', '1', { description: 'x', type: 'builtin', impl: { builtin: 'read_fil' } }))).toBe(
+          CatalogCodes.UNKNOWN_BUILTIN,
+        );
         expect(code(await catalog.putTool(b, 'bad', '1', { description: 'x', type: 'rocket', impl: {} }))).toBe(CatalogCodes.INVALID_RECORD);
-        expect(code(await catalog.putTool(b, 'bad', '1', { ...weatherTool(), argSchema: { type: 'object', not: { required: ['a'] } } }))).toBe(CatalogCodes.INVALID_SCHEMA);
+        expect(code(await catalog.putTool(b, 'bad', '1', { ...weatherTool(), argSchema: { type: 'object', not: { required: ['a'] } } }))).toBe(
+          CatalogCodes.INVALID_SCHEMA,
+        );
         expect(code(await catalog.putTool(b, 'bad', '1', { gram: '[a:Tool {description: "x"} | (::String)==>(::String)]' }))).toBe(CatalogCodes.INVALID_GRAM);
       });
 
       it('a function tool whose function is not loaded is stored, reported unavailable, and not invocable', async () => {
         const { catalog } = await open();
         const b = await bundle(catalog);
-        const w = await catalog.putTool(b, 'weather', '1', { description: 'Weather', type: 'go', impl: { goFunc: 'github.com/acme/tools.Weather' }, argSchema: { type: 'object', properties: {} } });
+        const w = await catalog.putTool(b, 'weather', '1', {
+          description: 'Weather',
+          type: 'go',
+          impl: { goFunc: 'github.com/acme/tools.Weather' },
+          argSchema: { type: 'object', properties: {} },
+        });
         expect(w.ok && w.value.value['type']).toBe('function');
         expect(w.ok && w.value.value['available']).toBe(false);
         const r = await catalog.invokeTool({ bundleID: b, slug: 'weather', version: '1' }, {});
@@ -240,7 +257,7 @@ export const storeSuite = (label: string, factory: StoreFactory): void => {
         const bad = await catalog.invokeTool({ id: 'json_parse' }, { text: 5, extra: true });
         // the invoker's validation: a failed call, with every issue
         expect(bad.ok && !bad.value.ok && bad.value.error.reason).toBe(ToolCodes.INVALID_ARGUMENTS);
-        expect(bad.ok && !bad.value.ok && ((bad.value.error.details as { issues: unknown[] }).issues).length).toBe(2);
+        expect(bad.ok && !bad.value.ok && (bad.value.error.details as { issues: unknown[] }).issues.length).toBe(2);
         const ok = await catalog.invokeTool({ id: 'json_parse' }, { text: '{"a": [1, 2]}', query: '$.a[1]' });
         expect(ok.ok && ok.value).toEqual({ ok: true, value: { value: [2], pretty: '[\n  2\n]' } });
         const failed = await catalog.invokeTool({ id: 'json_parse' }, { text: '{oops' });
@@ -253,13 +270,27 @@ export const storeSuite = (label: string, factory: StoreFactory): void => {
     describe('the registry', () => {
       it('registers Tool JSON with the map form; created_by defaults to system; only agent tools may be deleted', async () => {
         const { catalog } = await open();
-        const system = await catalog.registerTool({ id: 'tool_http_get', name: 'HTTP GET', description: 'Fetch URL', input_schema: { url: 'string' }, output_schema: { status: 'int', body: 'string' } });
+        const system = await catalog.registerTool({
+          id: 'tool_http_get',
+          name: 'HTTP GET',
+          description: 'Fetch URL',
+          input_schema: { url: 'string' },
+          output_schema: { status: 'int', body: 'string' },
+        });
         expect(system.ok && system.value.value['created_by']).toBe('system');
         expect(system.ok && system.value.value['input_schema']).toEqual({ url: 'string' });
         expect(system.ok && system.value.value['slug']).toBe('tool-http-get');
-        const agent = await catalog.registerTool({ id: 'tool_word_count', description: 'Count words', input_schema: { stdin: 'string' }, exec: { type: 'cmd', cmd: 'wc', args: ['-w'] }, created_by: 'agent' });
+        const agent = await catalog.registerTool({
+          id: 'tool_word_count',
+          description: 'Count words',
+          input_schema: { stdin: 'string' },
+          exec: { type: 'cmd', cmd: 'wc', args: ['-w'] },
+          created_by: 'agent',
+        });
         expect(agent.ok && agent.value.value['type']).toBe('command');
-        expect(code(await catalog.registerTool({ id: 'tool_image', description: 'x', exec: { type: 'image', image: 'alpine' } }))).toBe(CatalogCodes.EXEC_IMAGE_UNSUPPORTED);
+        expect(code(await catalog.registerTool({ id: 'tool_image', description: 'x', exec: { type: 'image', image: 'alpine' } }))).toBe(
+          CatalogCodes.EXEC_IMAGE_UNSUPPORTED,
+        );
         expect(code(await catalog.registerTool({ id: 'tool_http_get', description: 'again' }))).toBe(CatalogCodes.CONFLICT);
         // names that collide after normalization are refused by name
         expect(code(await catalog.registerTool({ id: 'tool-http-get', description: 'a dash' }))).toBe(CatalogCodes.CONFLICT);
@@ -271,7 +302,12 @@ export const storeSuite = (label: string, factory: StoreFactory): void => {
 
       it('bootstrap and discovery register what is missing only', async () => {
         const { catalog } = await open();
-        const first = await catalog.bootstrap({ tools: [{ id: 'tool_ls', description: 'List' }, { id: 'tool_file_read', description: 'Read' }] });
+        const first = await catalog.bootstrap({
+          tools: [
+            { id: 'tool_ls', description: 'List' },
+            { id: 'tool_file_read', description: 'Read' },
+          ],
+        });
         expect(first.ok && first.value.discovered).toEqual(['tool_ls', 'tool_file_read']);
         const again = await catalog.bootstrap([{ id: 'tool_ls', description: 'List' }]);
         expect(again.ok && again.value.existing).toEqual(['tool_ls']);
@@ -339,32 +375,36 @@ export const storeSuite = (label: string, factory: StoreFactory): void => {
         for (let i = 0; i < 12; i++) expect((await catalog.putTool(b, `t${i}`, '1', echoTool(`t${i}`))).ok).toBe(true);
         let n = 100;
         await fc.assert(
-          fc.asyncProperty(fc.integer({ min: 1, max: 7 }), fc.array(fc.constantFrom('create', 'delete-new', 'disable-new'), { maxLength: 6 }), async (size, writes) => {
-            const before = await catalog.listTools({ includeDisabled: true, pageSize: 1000 });
-            const existing = new Set(before.ok ? before.value.tools.map((t) => t['toolID'] as string) : []);
-            const seen: string[] = [];
-            let token: string | undefined;
-            let step = 0;
-            const created: string[] = [];
-            do {
-              const p = await catalog.listTools({ includeDisabled: true, pageSize: size, ...(token !== undefined ? { pageToken: token } : {}) });
-              if (!p.ok) throw new Error(p.error.message);
-              expect(p.value.tools.length > 0 || p.value.nextPageToken === undefined).toBe(true);
-              seen.push(...p.value.tools.map((t) => t['toolID'] as string));
-              token = p.value.nextPageToken;
-              const w = writes[step++];
-              if (w === 'create') {
-                const r = await catalog.putTool(b, `n${n}`, '1', echoTool(`n${n++}`));
-                if (r.ok) created.push(r.value.value['toolID'] as string);
-              } else if (w !== undefined && created.length > 0) {
-                const id = created.pop() as string;
-                if (w === 'delete-new') await catalog.deleteTool({ id });
-                else await catalog.patchTool({ id }, { isEnabled: false });
-              }
-            } while (token !== undefined);
-            expect(new Set(seen).size).toBe(seen.length);
-            for (const id of existing) expect(seen).toContain(id);
-          }),
+          fc.asyncProperty(
+            fc.integer({ min: 1, max: 7 }),
+            fc.array(fc.constantFrom('create', 'delete-new', 'disable-new'), { maxLength: 6 }),
+            async (size, writes) => {
+              const before = await catalog.listTools({ includeDisabled: true, pageSize: 1000 });
+              const existing = new Set(before.ok ? before.value.tools.map((t) => t['toolID'] as string) : []);
+              const seen: string[] = [];
+              let token: string | undefined;
+              let step = 0;
+              const created: string[] = [];
+              do {
+                const p = await catalog.listTools({ includeDisabled: true, pageSize: size, ...(token !== undefined ? { pageToken: token } : {}) });
+                if (!p.ok) throw new Error(p.error.message);
+                expect(p.value.tools.length > 0 || p.value.nextPageToken === undefined).toBe(true);
+                seen.push(...p.value.tools.map((t) => t['toolID'] as string));
+                token = p.value.nextPageToken;
+                const w = writes[step++];
+                if (w === 'create') {
+                  const r = await catalog.putTool(b, `n${n}`, '1', echoTool(`n${n++}`));
+                  if (r.ok) created.push(r.value.value['toolID'] as string);
+                } else if (w !== undefined && created.length > 0) {
+                  const id = created.pop() as string;
+                  if (w === 'delete-new') await catalog.deleteTool({ id });
+                  else await catalog.patchTool({ id }, { isEnabled: false });
+                }
+              } while (token !== undefined);
+              expect(new Set(seen).size).toBe(seen.length);
+              for (const id of existing) expect(seen).toContain(id);
+            },
+          ),
           { numRuns: 15 },
         );
       });

@@ -117,7 +117,9 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
       expect(new Set(report.results.map((x) => `${x.variant}/${x.input}/${x.repetition}`)).size).toBe(42);
       expect(report.results.filter((x) => x.error !== undefined)).toEqual([]);
       // the experiment's line, a line per run, and the report
-      const lines = readFileSync(out, 'utf8').split('\n').filter((l) => l !== '');
+      const lines = readFileSync(out, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '');
       expect(lines).toHaveLength(44);
       expect(JSON.parse(lines.at(-1) as string)).toMatchObject({ kind: 'gramkit-experiment-report', summaries: report.summaries });
       // the killed worker's runs were taken over by the other one: some job stalled and was made again
@@ -224,7 +226,8 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
     const ws = mkdtempSync(join(tmp, 'files-'));
     writeFileSync(join(ws, 'agent.gram'), '[parser:Agent {description: "Parses JSON", instruction: "Parse what the user gives."} | json_parse]\n');
     const call = { name: 'json_parse', arguments: { text: '[1]' } };
-    const inputs = (text: string): string => `${JSON.stringify({ message: 'parse it', toolCalls: [call], expectedToolCalls: [{ json_parse: { text: [text] } }] })}\n`;
+    const inputs = (text: string): string =>
+      `${JSON.stringify({ message: 'parse it', toolCalls: [call], expectedToolCalls: [{ json_parse: { text: [text] } }] })}\n`;
     writeFileSync(join(ws, 'inputs.jsonl'), inputs('[1]'));
     const args = ['ab', join(ws, 'agent.gram'), '-l', 'builtin', '-i', join(ws, 'inputs.jsonl'), '--runs', '3', '--json', '--queue', redis.url];
     const w = await startWorker(redis.url, ['--root', ws]);
@@ -234,7 +237,11 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
         expect(r.code, r.stderr).toBe(0);
         return (JSON.parse(r.stdout) as { summaries: ReadonlyArray<{ succeeded: number }> }).summaries[0]?.succeeded;
       };
-      const loads = (): number => w.out().split('\n').filter((l) => l.startsWith('gramkit worker: loaded')).length;
+      const loads = (): number =>
+        w
+          .out()
+          .split('\n')
+          .filter((l) => l.startsWith('gramkit worker: loaded')).length;
       expect(await succeeded()).toBe(3);
       expect(loads()).toBe(1);
       // another experiment (another id) on the same files: nothing loaded again

@@ -39,7 +39,16 @@ describe('gramkit ab --report, in Chromium', () => {
 
   beforeAll(async () => {
     const out = join(tmp, 'results.jsonl');
-    const args = ['ab', 'examples/capitalsAgent.gram', '-l', 'examples/ab/fast-library.ts', '-l', 'examples/capitals-1950-library.ts', '--spec', 'examples/ab/capitals-terse.gram'];
+    const args = [
+      'ab',
+      'examples/capitalsAgent.gram',
+      '-l',
+      'examples/ab/fast-library.ts',
+      '-l',
+      'examples/capitals-1950-library.ts',
+      '--spec',
+      'examples/ab/capitals-terse.gram',
+    ];
     const r = await cli([...args, '-i', 'examples/capitals-scored.jsonl', '--runs', '2', '--out', out, '--report', html, '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -111,12 +120,16 @@ describe('gramkit ab --report, in Chromium', () => {
         count: g.querySelector('text')?.textContent,
       })),
     );
-    const expected = report.summaries.flatMap((s) => Object.keys(s.toolErrorsByCode).map((code) => ({ code, variant: s.name, value: s.toolErrorsByCode[code] })));
+    const expected = report.summaries.flatMap((s) =>
+      Object.keys(s.toolErrorsByCode).map((code) => ({ code, variant: s.name, value: s.toolErrorsByCode[code] })),
+    );
     for (const e of expected) expect(errorBars).toContainEqual({ ...e, count: String(e.value) });
     expect(errorBars.some((b: { code: string }) => b.code === 'TOOL_INVALID_ARGUMENTS')).toBe(true);
 
     // one row per disagreement; opened, the baseline's run and the other's side by side
-    const rows = await page.$$eval('#disagreements tr.diff', (trs: Element[]) => trs.map((tr) => `${tr.getAttribute('data-input')}/${tr.getAttribute('data-repetition')}`));
+    const rows = await page.$$eval('#disagreements tr.diff', (trs: Element[]) =>
+      trs.map((tr) => `${tr.getAttribute('data-input')}/${tr.getAttribute('data-repetition')}`),
+    );
     expect(rows).toEqual(report.differences.map((d) => `${d.inputId}/${d.repetition}`));
     const nigeria = await page.$('#disagreements tr.diff[data-input="nigeria"] summary');
     expect(await page.$eval('#disagreements tr.diff[data-input="nigeria"] .pair', (p: HTMLElement) => p.checkVisibility())).toBe(false);

@@ -106,16 +106,33 @@ describe('gramkit ab offline: scripted tool calls, replay by sequence, what the 
   it('says what each column means: a legend under the table, and "columns" in the JSON', async () => {
     const text = await cli(['ab', AGENT, '-l', FAST, '-i', SCRIPTED]);
     expect(text.stdout).toMatch(/\ncolumns:\n {2}library: .+\n {2}runs: .+\n {2}success: .+/);
-    for (const column of ['tool calls', 'tool errors', 'errors by code', 'p50 ms', 'p95 ms', 'answers differ']) expect(text.stdout).toContain(`\n  ${column}: `);
-    const json = JSON.parse((await cli(['ab', AGENT, '-l', FAST, '-i', SCRIPTED, '--json'])).stdout) as { columns: ReadonlyArray<{ column: string; field: string; meaning: string }>; summaries: ReadonlyArray<Record<string, unknown>> };
-    expect(json.columns.map((c) => c.column)).toEqual(['library', 'runs', 'success', 'tool calls', 'tool errors', 'errors by code', 'p50 ms', 'p95 ms', 'answers differ']);
+    for (const column of ['tool calls', 'tool errors', 'errors by code', 'p50 ms', 'p95 ms', 'answers differ'])
+      expect(text.stdout).toContain(`\n  ${column}: `);
+    const json = JSON.parse((await cli(['ab', AGENT, '-l', FAST, '-i', SCRIPTED, '--json'])).stdout) as {
+      columns: ReadonlyArray<{ column: string; field: string; meaning: string }>;
+      summaries: ReadonlyArray<Record<string, unknown>>;
+    };
+    expect(json.columns.map((c) => c.column)).toEqual([
+      'library',
+      'runs',
+      'success',
+      'tool calls',
+      'tool errors',
+      'errors by code',
+      'p50 ms',
+      'p95 ms',
+      'answers differ',
+    ]);
     // each column names a field of the summaries
     for (const c of json.columns) expect(json.summaries[0], c.field).toHaveProperty(c.field.split('.'));
   });
 
   it('reports bad toolCalls with their line', async () => {
     const inputs = join(tmp, 'bad-calls.jsonl');
-    writeFileSync(inputs, '{"message": "x", "toolCalls": [{"arguments": {}}]}\n{"message": "y", "toolCalls": {"name": "capital_of"}}\n{"message": "z", "toolCalls": [{"name": "capital_of", "arguments": [1]}]}\n');
+    writeFileSync(
+      inputs,
+      '{"message": "x", "toolCalls": [{"arguments": {}}]}\n{"message": "y", "toolCalls": {"name": "capital_of"}}\n{"message": "z", "toolCalls": [{"name": "capital_of", "arguments": [1]}]}\n',
+    );
     const r = await cli(['ab', AGENT, '-l', FAST, '-i', inputs]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('line 1: "toolCalls" call 1: "name" must be the name of a tool');
@@ -134,7 +151,10 @@ describe('gramkit ab offline: scripted tool calls, replay by sequence, what the 
     };
     expect(exact.results.map((x) => x.completed)).toEqual([true, false]);
     expect(exact.results[1]?.error?.reason).toBe(AgentCodes.REPLAY_MISMATCH);
-    const sequence = JSON.parse((await cli(['ab', AGENT, '-l', FAST, '-l', OLD, '-i', inputs, '-m', `replay:${recording}`, '--replay-match', 'sequence', '--runs', '2', '--json'])).stdout) as {
+    const sequence = JSON.parse(
+      (await cli(['ab', AGENT, '-l', FAST, '-l', OLD, '-i', inputs, '-m', `replay:${recording}`, '--replay-match', 'sequence', '--runs', '2', '--json']))
+        .stdout,
+    ) as {
       results: ReadonlyArray<{ completed: boolean; toolCalls: ReadonlyArray<unknown> }>;
     };
     expect(sequence.results.map((x) => x.completed)).toEqual([true, true, true, true]);
@@ -147,7 +167,9 @@ describe('gramkit ab offline: scripted tool calls, replay by sequence, what the 
     const ws = mkdtempSync(join(tmp, 'ws-'));
     writeFileSync(join(ws, 'agent.gram'), '[writer:Agent {description: "Writes files", instruction: "Write what the user asks."} | write_file]\n');
     writeFileSync(join(ws, 'inputs.jsonl'), '{"message": "write", "toolCalls": [{"name": "write_file", "arguments": {"path": "out.txt", "content": "x"}}]}\n');
-    const r = await cli(['ab', join(ws, 'agent.gram'), '-l', 'builtin', '-i', join(ws, 'inputs.jsonl'), '-w', ws, '--yes', '--json'], { env: { ALLOWED_TOOL_PERMS: 'fs:read' } });
+    const r = await cli(['ab', join(ws, 'agent.gram'), '-l', 'builtin', '-i', join(ws, 'inputs.jsonl'), '-w', ws, '--yes', '--json'], {
+      env: { ALLOWED_TOOL_PERMS: 'fs:read' },
+    });
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as { summaries: ReadonlyArray<{ toolErrorsByCode: Record<string, number> }> };
     expect(report.summaries[0]?.toolErrorsByCode).toEqual({ [PolicyCodes.DENIED]: 1 });
@@ -160,8 +182,19 @@ describe('gramkit ab scoring: expectedToolCalls, answer checks, --scorer, BFCL t
     writeFileSync(
       inputs,
       [
-        { id: 'right', message: 'capital of France', toolCalls: [{ name: 'capital_of', arguments: { country: 'France' } }], expectedToolCalls: [{ capital_of: { country: ['france'] } }], pattern: '^Paris$' },
-        { id: 'wrong', message: 'capital of Spain', toolCalls: [{ name: 'capital_of', arguments: { country: 'Spain', extra: 1 } }], expectedToolCalls: [{ capital_of: { country: ['Spain'] } }] },
+        {
+          id: 'right',
+          message: 'capital of France',
+          toolCalls: [{ name: 'capital_of', arguments: { country: 'France' } }],
+          expectedToolCalls: [{ capital_of: { country: ['france'] } }],
+          pattern: '^Paris$',
+        },
+        {
+          id: 'wrong',
+          message: 'capital of Spain',
+          toolCalls: [{ name: 'capital_of', arguments: { country: 'Spain', extra: 1 } }],
+          expectedToolCalls: [{ capital_of: { country: ['Spain'] } }],
+        },
       ]
         .map((x) => JSON.stringify(x))
         .join('\n'),
@@ -207,7 +240,9 @@ describe('gramkit ab --cache', () => {
     writeFileSync(recording, JSON.stringify({ ...JSON.parse(readFileSync(recording, 'utf8')), exchanges: [] }));
     const again = JSON.parse((await cli(args)).stdout) as { results: Array<{ completed: boolean; content?: string }> };
     expect(again.results).toMatchObject([{ completed: true, content: 'Brasília' }]);
-    const without = JSON.parse((await cli(args.filter((a, i) => a !== '--cache' && args[i - 1] !== '--cache'))).stdout) as { results: Array<{ completed: boolean }> };
+    const without = JSON.parse((await cli(args.filter((a, i) => a !== '--cache' && args[i - 1] !== '--cache'))).stdout) as {
+      results: Array<{ completed: boolean }>;
+    };
     expect(without.results[0]?.completed).toBe(false);
   });
 });
@@ -230,11 +265,19 @@ describe('gramkit ab --model, repeated', () => {
     expect((await cli(['run', AGENT, 'What is the capital of Brazil', '--record', recording])).code).toBe(0);
     const inputs = join(tmp, 'models.jsonl');
     writeFileSync(inputs, '{"message": "What is the capital of Brazil", "expected": "Brasília"}\n');
-    const both = JSON.parse((await cli(['ab', AGENT, '-l', FAST, '-l', OLD, '-i', inputs, '-m', 'offline', '-m', `replay:${recording}`, '--replay-match', 'sequence', '--json'])).stdout) as {
+    const both = JSON.parse(
+      (await cli(['ab', AGENT, '-l', FAST, '-l', OLD, '-i', inputs, '-m', 'offline', '-m', `replay:${recording}`, '--replay-match', 'sequence', '--json']))
+        .stdout,
+    ) as {
       variants: string[];
       results: Array<{ variant: string; content?: string }>;
     };
-    expect(both.variants).toEqual(['fast-library/offline', 'fast-library/replay:models-brazil', 'capitals-1950-library/offline', 'capitals-1950-library/replay:models-brazil']);
+    expect(both.variants).toEqual([
+      'fast-library/offline',
+      'fast-library/replay:models-brazil',
+      'capitals-1950-library/offline',
+      'capitals-1950-library/replay:models-brazil',
+    ]);
     expect(both.results.map((r) => [r.variant, r.content])).toEqual([
       ['fast-library/offline', 'Brasília'],
       ['fast-library/replay:models-brazil', 'Brasília'],
@@ -242,7 +285,9 @@ describe('gramkit ab --model, repeated', () => {
       // the recording answers what it recorded, whatever the library returned
       ['capitals-1950-library/replay:models-brazil', 'Brasília'],
     ]);
-    const modelsOnly = JSON.parse((await cli(['ab', AGENT, '-l', FAST, '-i', inputs, '-m', 'offline', '-m', 'offline', '--json'])).stdout) as { variants: string[] };
+    const modelsOnly = JSON.parse((await cli(['ab', AGENT, '-l', FAST, '-i', inputs, '-m', 'offline', '-m', 'offline', '--json'])).stdout) as {
+      variants: string[];
+    };
     expect(modelsOnly.variants).toEqual(['offline', 'offline#2']);
     // every model is checked before anything runs
     const bad = await cli(['ab', AGENT, '-l', FAST, '-i', inputs, '-m', 'offline', '-m', 'openai/gpt-4o-mini'], { env: {} });

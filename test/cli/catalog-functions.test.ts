@@ -24,8 +24,14 @@ writeFileSync(
 };
 `,
 );
-writeFileSync(join(root, 'words.gram'), '[word_count:Tool {description: "Counts the words of a text", function: "word_count"} | (text::String)==>(::Integer)]\n');
-writeFileSync(join(root, 'agent.gram'), '[counter:Agent {description: "Counts words", instruction: "Use word_count to count the words of the message."} | word_count]\n');
+writeFileSync(
+  join(root, 'words.gram'),
+  '[word_count:Tool {description: "Counts the words of a text", function: "word_count"} | (text::String)==>(::Integer)]\n',
+);
+writeFileSync(
+  join(root, 'agent.gram'),
+  '[counter:Agent {description: "Counts words", instruction: "Use word_count to count the words of the message."} | word_count]\n',
+);
 
 const json = { 'content-type': 'application/json' };
 
@@ -37,12 +43,16 @@ describe('function tools in the catalog', () => {
     expect(add.stdout).toContain('added word_count@1');
     const without = await cli(['catalog', 'ls', '--bundle', 'text', '--data', data], { cwd: root });
     expect(without.stdout).toMatch(/word_count\s+1\s+text\s+function\s+unavailable/);
-    expect(without.stdout).toContain('word_count@1 is unavailable: no library loaded implements the function "word_count" (give the module that exports it with --library <module>');
+    expect(without.stdout).toContain(
+      'word_count@1 is unavailable: no library loaded implements the function "word_count" (give the module that exports it with --library <module>',
+    );
     const withLibrary = await cli(['catalog', 'ls', '--bundle', 'text', '--data', data, '--library', './words.mjs'], { cwd: root });
     expect(withLibrary.code, withLibrary.stderr).toBe(0);
     expect(withLibrary.stdout).toMatch(/word_count\s+1\s+text\s+function\s+enabled/);
     expect(withLibrary.stdout).not.toContain('unavailable');
-    const listed = JSON.parse((await cli(['catalog', 'ls', '--json', '--bundle', 'text', '--data', data, '--library', './words.mjs'], { cwd: root })).stdout) as Array<Record<string, unknown>>;
+    const listed = JSON.parse(
+      (await cli(['catalog', 'ls', '--json', '--bundle', 'text', '--data', data, '--library', './words.mjs'], { cwd: root })).stdout,
+    ) as Array<Record<string, unknown>>;
     expect(listed[0]).toMatchObject({ slug: 'word_count', type: 'function', impl: { function: 'word_count' }, available: true });
     const found = await cli(['catalog', 'search', 'words', '--data', data], { cwd: root });
     expect(found.stdout).toMatch(/word_count\s+1\s+text\s+function\s+unavailable/);
@@ -63,11 +73,18 @@ describe('function tools in the catalog', () => {
     const without = await cli(['run', 'agent.gram', 'count the words of: one two three', '--catalog', data, '--json'], { cwd: root });
     expect(without.stderr).toContain(`warning: --catalog ${data}: word_count@1: no library loaded implements the function "word_count"`);
     expect(without.stderr).not.toContain('SPEC_UNKNOWN_TOOL');
-    const failed = (JSON.parse(without.stdout) as { value: { toolsUsed: Array<{ name: string; result: { ok: boolean; error: Record<string, unknown> } }> } }).value.toolsUsed;
-    expect(failed[0]).toMatchObject({ name: 'word_count', result: { ok: false, error: { code: 'FAILED_PRECONDITION', reason: CatalogCodes.TOOL_UNAVAILABLE, retryable: false } } });
+    const failed = (JSON.parse(without.stdout) as { value: { toolsUsed: Array<{ name: string; result: { ok: boolean; error: Record<string, unknown> } }> } })
+      .value.toolsUsed;
+    expect(failed[0]).toMatchObject({
+      name: 'word_count',
+      result: { ok: false, error: { code: 'FAILED_PRECONDITION', reason: CatalogCodes.TOOL_UNAVAILABLE, retryable: false } },
+    });
     expect(failed[0]?.result.error['message']).toContain('no library loaded implements the function "word_count"');
     // a library that does not implement it: the same
-    writeFileSync(join(root, 'other.mjs'), "export default { other: { name: 'other', description: 'x', schema: { type: 'object', properties: {} }, invoke: () => 1 } };\n");
+    writeFileSync(
+      join(root, 'other.mjs'),
+      "export default { other: { name: 'other', description: 'x', schema: { type: 'object', properties: {} }, invoke: () => 1 } };\n",
+    );
     const other = await cli(['run', 'agent.gram', 'count the words of: one two three', '--catalog', data, '--library', './other.mjs', '--json'], { cwd: root });
     expect(other.stderr).not.toContain('SPEC_UNKNOWN_TOOL');
     expect((JSON.parse(other.stdout) as { value: { toolsUsed: Array<{ result: { ok: boolean } }> } }).value.toolsUsed[0]?.result.ok).toBe(false);
@@ -89,7 +106,11 @@ describe('function tools in the catalog', () => {
       expect(((await first.json()) as { tool: Record<string, unknown> }).tool).toMatchObject({ slug: 'word_count', available: true });
       expect((await put(team.bundleID, 'word_count')).status).toBe(201);
       // REST, by <bundle, slug, version>
-      const invoked = await fetch(`${url}/tools/bundles/${team.bundleID}/tools/word_count/version/1/invoke`, { method: 'POST', headers: json, body: JSON.stringify({ args: { text: 'a b' } }) });
+      const invoked = await fetch(`${url}/tools/bundles/${team.bundleID}/tools/word_count/version/1/invoke`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ args: { text: 'a b' } }),
+      });
       expect(await invoked.json()).toEqual({ ok: true, value: 2 });
       // /mcp: the owner's under the slug, the other bundle's qualified; each is what it is
       const names = (await client.listTools()).tools.map((t) => t['name'] as string);

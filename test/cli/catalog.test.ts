@@ -35,7 +35,17 @@ describe('gramkit catalog', () => {
 `,
     );
     const toolJson = join(root, 'weather.json');
-    writeFileSync(toolJson, JSON.stringify({ slug: 'weather', version: 'v2', description: 'Weather of a city', type: 'http', argSchema: { type: 'object', properties: { city: { type: 'string' } } }, impl: { urlTemplate: 'https://api.example.com/?q=${city}' } }));
+    writeFileSync(
+      toolJson,
+      JSON.stringify({
+        slug: 'weather',
+        version: 'v2',
+        description: 'Weather of a city',
+        type: 'http',
+        argSchema: { type: 'object', properties: { city: { type: 'string' } } },
+        impl: { urlTemplate: 'https://api.example.com/?q=${city}' },
+      }),
+    );
     const registry = join(root, 'registry.json');
     writeFileSync(registry, JSON.stringify([{ id: 'tool_ls', description: 'List' }]));
 
@@ -71,7 +81,10 @@ describe('gramkit catalog', () => {
 
   it('exports as JSON (imported with ids kept) and as gram (added back)', async () => {
     const data = fresh('export');
-    writeFileSync(join(root, 'one.gram'), '[upper:Tool {description: "Upper-cases a text", command: {argv: ["tr", "a-z", "A-Z"], stdin: "text", env: ["PATH"], output: "text"}} | (text::String)==>(::Any)]\n');
+    writeFileSync(
+      join(root, 'one.gram'),
+      '[upper:Tool {description: "Upper-cases a text", command: {argv: ["tr", "a-z", "A-Z"], stdin: "text", env: ["PATH"], output: "text"}} | (text::String)==>(::Any)]\n',
+    );
     expect((await cli(['catalog', 'add', 'one.gram', '--bundle', 'text', '--data', data], { cwd: root })).code).toBe(0);
     const exported = await cli(['catalog', 'export', '--data', data, '-o', 'export.json'], { cwd: root });
     expect(exported.stdout).toBe('exported 1 tool to export.json\n');
@@ -84,7 +97,9 @@ describe('gramkit catalog', () => {
     const a = JSON.parse((await cli(['catalog', 'ls', '--json', '--data', data, '--bundle', 'text'], { cwd: root })).stdout) as Array<Record<string, unknown>>;
     const b = JSON.parse((await cli(['catalog', 'ls', '--json', '--data', other, '--bundle', 'text'], { cwd: root })).stdout) as Array<Record<string, unknown>>;
     expect(b.map((t) => [t['toolID'], t['createdAt'], t['signature']])).toEqual(a.map((t) => [t['toolID'], t['createdAt'], t['signature']]));
-    expect((await cli(['catalog', 'import', 'export.json', '--data', other], { cwd: root })).stdout).toBe('imported 0 bundles and 0 tools (1 bundle and 1 tool already there)\n');
+    expect((await cli(['catalog', 'import', 'export.json', '--data', other], { cwd: root })).stdout).toBe(
+      'imported 0 bundles and 0 tools (1 bundle and 1 tool already there)\n',
+    );
 
     writeFileSync(join(root, 'exported.gram'), gram.stdout);
     const third = fresh('from-gram');
@@ -93,8 +108,12 @@ describe('gramkit catalog', () => {
 
   it('an export round-trips exactly: a disabled bundle keeps its tools, a deleted bundle stays deleted, timestamps are kept', async () => {
     const data = fresh('roundtrip');
-    writeFileSync(join(root, 'rt.gram'), '[upper:Tool {description: "Upper-cases a text", command: {argv: ["tr", "a-z", "A-Z"], stdin: "text", env: ["PATH"], output: "text"}} | (text::String)==>(::Any)]\n[lower:Tool {description: "Lower-cases a text", command: {argv: ["tr", "A-Z", "a-z"], stdin: "text", env: ["PATH"], output: "text"}} | (text::String)==>(::Any)]\n');
-    for (const bundle of ['live', 'off', 'gone']) expect((await cli(['catalog', 'add', 'rt.gram', '--bundle', bundle, '--data', data], { cwd: root })).code).toBe(0);
+    writeFileSync(
+      join(root, 'rt.gram'),
+      '[upper:Tool {description: "Upper-cases a text", command: {argv: ["tr", "a-z", "A-Z"], stdin: "text", env: ["PATH"], output: "text"}} | (text::String)==>(::Any)]\n[lower:Tool {description: "Lower-cases a text", command: {argv: ["tr", "A-Z", "a-z"], stdin: "text", env: ["PATH"], output: "text"}} | (text::String)==>(::Any)]\n',
+    );
+    for (const bundle of ['live', 'off', 'gone'])
+      expect((await cli(['catalog', 'add', 'rt.gram', '--bundle', bundle, '--data', data], { cwd: root })).code).toBe(0);
     expect((await cli(['catalog', 'disable', 'live/lower', '--data', data], { cwd: root })).code).toBe(0);
     expect((await cli(['catalog', 'disable', '--bundle', 'off', '--data', data], { cwd: root })).code).toBe(0);
     expect((await cli(['catalog', 'rm', '--bundle', 'gone', '--data', data], { cwd: root })).code).toBe(0);
@@ -114,16 +133,23 @@ describe('gramkit catalog', () => {
     const second = await cli(['catalog', 'export', '--data', other], { cwd: root });
     expect(JSON.parse(second.stdout)).toEqual(exported);
     // and again: nothing new, nothing changed
-    expect((await cli(['catalog', 'import', 'rt.json', '--data', other], { cwd: root })).stdout).toBe('imported 0 bundles and 0 tools (3 bundles and 6 tools already there)\n');
+    expect((await cli(['catalog', 'import', 'rt.json', '--data', other], { cwd: root })).stdout).toBe(
+      'imported 0 bundles and 0 tools (3 bundles and 6 tools already there)\n',
+    );
     expect(JSON.parse((await cli(['catalog', 'export', '--data', other], { cwd: root })).stdout)).toEqual(exported);
   });
 
   it('an import refuses what an export could not hold, even where a good tool with the same signature came first', async () => {
     const data = fresh('tampered');
-    const tools = ['good', 'schema', 'sig', 'field', 'when', 'impl'].map((n) => `[${n}:Tool {description: "Tool ${n}", command: {argv: ["cat"], stdin: "text", env: ["PATH"], output: "text"}} | (text::String)==>(::Any)]`);
+    const tools = ['good', 'schema', 'sig', 'field', 'when', 'impl'].map(
+      (n) => `[${n}:Tool {description: "Tool ${n}", command: {argv: ["cat"], stdin: "text", env: ["PATH"], output: "text"}} | (text::String)==>(::Any)]`,
+    );
     writeFileSync(join(root, 'tampered.gram'), `${tools.join('\n')}\n`);
     expect((await cli(['catalog', 'add', 'tampered.gram', '--data', data], { cwd: root })).code).toBe(0);
-    const exported = JSON.parse((await cli(['catalog', 'export', '--data', data], { cwd: root })).stdout) as { bundles: unknown[]; tools: Array<Record<string, unknown>> };
+    const exported = JSON.parse((await cli(['catalog', 'export', '--data', data], { cwd: root })).stdout) as {
+      bundles: unknown[];
+      tools: Array<Record<string, unknown>>;
+    };
     const bySlug = (slug: string) => exported.tools.find((t) => t['slug'] === slug) as Record<string, unknown>;
     // the good one first: its signature is compiled (and kept) before the tampered ones are read
     exported.tools.sort((a, b) => (a['slug'] === 'good' ? -1 : b['slug'] === 'good' ? 1 : 0));
@@ -137,7 +163,14 @@ describe('gramkit catalog', () => {
     const r = await cli(['catalog', 'import', 'tampered.json', '--data', other], { cwd: root });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('imported 1 bundle and 1 tool\n');
-    for (const said of ['argSchema is not the schema the signature compiles to', 'signature: ', '"colour" is not a field of', 'createdAt: "yesterday" is not an ISO 8601 instant', 'impl@1: ']) expect(r.stderr).toContain(said);
+    for (const said of [
+      'argSchema is not the schema the signature compiles to',
+      'signature: ',
+      '"colour" is not a field of',
+      'createdAt: "yesterday" is not an ISO 8601 instant',
+      'impl@1: ',
+    ])
+      expect(r.stderr).toContain(said);
     expect(r.stderr.match(new RegExp(`error\\[${CatalogCodes.INVALID_RECORD}\\]`, 'g'))).toHaveLength(5);
     const listed = JSON.parse((await cli(['catalog', 'ls', '--json', '--all', '--data', other], { cwd: root })).stdout) as Array<Record<string, unknown>>;
     expect(listed.map((t) => t['slug']).filter((s) => bySlug(s as string) !== undefined)).toEqual(['good']);
@@ -145,7 +178,15 @@ describe('gramkit catalog', () => {
 
   it('adds the registry\'s bootstrap file ({"tools": [...]}), as import and serve --bootstrap take it', async () => {
     const data = fresh('bootstrap-add');
-    writeFileSync(join(root, 'boot.json'), JSON.stringify({ tools: [{ id: 'tool_json_parse', description: 'Parse JSON text' }, { id: 'tool_ls', description: 'List' }] }));
+    writeFileSync(
+      join(root, 'boot.json'),
+      JSON.stringify({
+        tools: [
+          { id: 'tool_json_parse', description: 'Parse JSON text' },
+          { id: 'tool_ls', description: 'List' },
+        ],
+      }),
+    );
     const add = await cli(['catalog', 'add', 'boot.json', '--data', data], { cwd: root });
     expect(add.code, add.stderr).toBe(0);
     expect(add.stdout).toContain('registered tool_json_parse');
@@ -153,7 +194,21 @@ describe('gramkit catalog', () => {
   });
 
   it('gramkit check reads the gram the catalog writes without warnings', async () => {
-    writeFileSync(join(root, 'seed-tool.json'), JSON.stringify({ slug: 'weather', version: '1.0.0', displayName: 'Weather', description: 'Current weather', type: 'http', tags: ['weather'], permissions: ['net:read'], safetyLevel: 'low', argSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, impl: { method: 'GET', urlTemplate: 'https://api.example.com/w?q=${city}', allowedHosts: ['api.example.com'] } }));
+    writeFileSync(
+      join(root, 'seed-tool.json'),
+      JSON.stringify({
+        slug: 'weather',
+        version: '1.0.0',
+        displayName: 'Weather',
+        description: 'Current weather',
+        type: 'http',
+        tags: ['weather'],
+        permissions: ['net:read'],
+        safetyLevel: 'low',
+        argSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        impl: { method: 'GET', urlTemplate: 'https://api.example.com/w?q=${city}', allowedHosts: ['api.example.com'] },
+      }),
+    );
     const imported = await cli(['import', 'seed-tool.json'], { cwd: root });
     expect(imported.code, imported.stderr).toBe(0);
     writeFileSync(join(root, 'seed-tool.gram'), imported.stdout);
@@ -173,9 +228,12 @@ describe('gramkit catalog', () => {
 });
 
 describe('gramkit run and ab with --catalog', () => {
-  it('binds the agent\'s tools from the catalog; the agent names them without defining them', async () => {
+  it("binds the agent's tools from the catalog; the agent names them without defining them", async () => {
     const data = fresh('agent');
-    writeFileSync(join(root, 'capital.gram'), '[capital_of:Tool {description: "The capital city of a country", command: {argv: ["echo", "Paris"], output: "text", env: ["PATH"]}} | (country::String)==>(::Any)]\n');
+    writeFileSync(
+      join(root, 'capital.gram'),
+      '[capital_of:Tool {description: "The capital city of a country", command: {argv: ["echo", "Paris"], output: "text", env: ["PATH"]}} | (country::String)==>(::Any)]\n',
+    );
     expect((await cli(['catalog', 'add', 'capital.gram', '--data', data], { cwd: root })).code).toBe(0);
     writeFileSync(
       join(root, 'agent.gram'),
@@ -183,7 +241,10 @@ describe('gramkit run and ab with --catalog', () => {
     );
     const noCatalog = await cli(['run', 'agent.gram', 'What is the capital of France?'], { cwd: root });
     expect(noCatalog.code).toBe(1);
-    const r = await cli(['run', 'agent.gram', 'What is the capital of France?', '--catalog', data, '--json'], { cwd: root, env: { PATH: process.env['PATH'] } });
+    const r = await cli(['run', 'agent.gram', 'What is the capital of France?', '--catalog', data, '--json'], {
+      cwd: root,
+      env: { PATH: process.env['PATH'] },
+    });
     expect(r.code, r.stderr).toBe(0);
     const result = JSON.parse(r.stdout) as { value: { toolsUsed: Array<{ name: string; result: unknown }> } };
     expect(result.value.toolsUsed[0]).toMatchObject({ name: 'capital_of', result: { ok: true, value: { output: 'Paris\n' } } });
@@ -207,7 +268,11 @@ describe('gramkit serve', () => {
     expect(await (await fetch(`${url}/healthz`)).json()).toMatchObject({ status: 'ok' });
     const ok = await fetch(`${url}/api/v1/tools/tool_ls/invoke`, { method: 'POST', headers: auth });
     expect(((await ok.json()) as { ok: boolean }).ok).toBe(true);
-    const denied = await fetch(`${url}/api/v1/tools/tool_file_write/invoke`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"path": "x", "content": "y"}' });
+    const denied = await fetch(`${url}/api/v1/tools/tool_file_write/invoke`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"path": "x", "content": "y"}',
+    });
     expect(denied.status).toBe(403);
     expect(((await denied.json()) as { code: string; reason: string }).reason).toBe(PolicyCodes.DENIED);
     s.stop();
@@ -229,7 +294,11 @@ describe('gramkit serve', () => {
     expect(anonymous.status).toBe(401);
     expect((await fetch(`${url}/api/v1/tools/tool_ls/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' } })).status).toBe(401);
     // with the token, still no program on the host: command tools need --allow-command-tools, and sandbox "none" never comes from a request
-    const authed = await fetch(`${url}/api/v1/tools`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(sh) });
+    const authed = await fetch(`${url}/api/v1/tools`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(sh),
+    });
     expect(((await authed.json()) as { code: string; reason: string }).reason).toBe(CatalogCodes.PROGRAM_REFUSED);
     s.stop();
     expect(await s.done).toBe(0);
@@ -238,7 +307,15 @@ describe('gramkit serve', () => {
 
   it('takes tokens from --token-file (one, or several with their scopes) or $GRAMKIT_TOKEN, never from the command line', async () => {
     const tokens = join(root, 'tokens.json');
-    writeFileSync(tokens, JSON.stringify({ tokens: [{ name: 'ci', token: 'ci-token-0123456789', scopes: ['read_registry'] }, { name: 'admin', token: 'admin-token-0123456789', scopes: ['read_registry', 'invoke_tool', 'write_registry'] }] }));
+    writeFileSync(
+      tokens,
+      JSON.stringify({
+        tokens: [
+          { name: 'ci', token: 'ci-token-0123456789', scopes: ['read_registry'] },
+          { name: 'admin', token: 'admin-token-0123456789', scopes: ['read_registry', 'invoke_tool', 'write_registry'] },
+        ],
+      }),
+    );
     chmodSync(tokens, 0o644);
     const open = await cli(['serve', '--port', '0', '--data', fresh('tf0'), '--token-file', tokens], { cwd: root });
     expect(open.code).toBe(2);
@@ -248,7 +325,12 @@ describe('gramkit serve', () => {
     const url = s.url() as string;
     expect(s.out()).toContain('2 tokens from');
     expect(s.out()).not.toContain('ci-token-0123456789');
-    const call = (token: string) => fetch(`${url}/api/v1/tools/json_parse/invoke`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-caller-scopes': 'invoke_tool' }, body: '{"text": "1"}' });
+    const call = (token: string) =>
+      fetch(`${url}/api/v1/tools/json_parse/invoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-caller-scopes': 'invoke_tool' },
+        body: '{"text": "1"}',
+      });
     expect((await call('ci-token-0123456789')).status).toBe(403);
     expect((await call('admin-token-0123456789')).status).toBe(200);
     s.stop();
@@ -283,12 +365,18 @@ describe('gramkit serve', () => {
       const parsed = await client.callTool('json-parse', { text: '{"a": 1}' });
       expect(parsed['isError']).not.toBe(true);
       expect(JSON.stringify(parsed['structuredContent'] ?? parsed['content'])).toContain('"a"');
-      const bundle = await fetch(`${url}/tools/bundles/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ slug: 'text', displayName: 'Text' }) });
+      const bundle = await fetch(`${url}/tools/bundles/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ slug: 'text', displayName: 'Text' }),
+      });
       expect(bundle.status, await bundle.text()).toBe(201);
       const put = await fetch(`${url}/tools/bundles/0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b/tools/shout/version/1`, {
         method: 'PUT',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ gram: '[shout:Tool {description: "Upper-cases a text", command: {argv: ["tr", "a-z", "A-Z"], stdin: "text", env: ["PATH"], output: "text"}} | (text::String)==>(::Any)]' }),
+        body: JSON.stringify({
+          gram: '[shout:Tool {description: "Upper-cases a text", command: {argv: ["tr", "a-z", "A-Z"], stdin: "text", env: ["PATH"], output: "text"}} | (text::String)==>(::Any)]',
+        }),
       });
       const created = (await put.json()) as { tool: { toolID: string } };
       expect(put.status, JSON.stringify(created)).toBe(201);
@@ -298,7 +386,9 @@ describe('gramkit serve', () => {
       const shouted = await client.callTool('shout', { text: 'hi' });
       expect(JSON.stringify(shouted['content'])).toContain('HI');
       // the calls went through the catalog: they are in the usage history
-      const usage = (await (await fetch(`${url}/api/v1/tools/usage?limit=5`)).json()) as { usage: ReadonlyArray<{ toolID: string; tool: string; ok: boolean }> };
+      const usage = (await (await fetch(`${url}/api/v1/tools/usage?limit=5`)).json()) as {
+        usage: ReadonlyArray<{ toolID: string; tool: string; ok: boolean }>;
+      };
       expect(usage.usage.map((u) => [u.tool, u.ok])).toEqual([
         [created.tool.toolID, true],
         ['json_parse', true],

@@ -61,9 +61,15 @@ describe('gramkit check runs the checks of schema and run', () => {
   writeFileSync(join(d, 'types.gram'), '[t:Tool {description: "d"} | (q::Strin)==>(::String)]\n');
   writeFileSync(join(d, 'default.gram'), '[t:Tool {description: "d"} | (n::Integer {default: "ten"})==>(::String)]\n');
   writeFileSync(join(d, 'agent.gram'), '[t:Tool {description: "d"} | (q::String)==>(::String)]\n[a:Agent {description: "d", instruction: "i"} | t, serch]\n');
-  writeFileSync(join(d, 'model.gram'), '[t:Tool {description: "d"} | (q::String)==>(::String)]\n[a:Agent {description: "d", instruction: "i", model: "gtp-4o"} | t]\n');
+  writeFileSync(
+    join(d, 'model.gram'),
+    '[t:Tool {description: "d"} | (q::String)==>(::String)]\n[a:Agent {description: "d", instruction: "i", model: "gtp-4o"} | t]\n',
+  );
   writeFileSync(join(d, 'header.gram'), '{library: 3}\n[t:Tool {description: "d"} | (q::String)==>(::String)]\n');
-  writeFileSync(join(d, 'http.gram'), '[t:Tool {description: "d", http: {method: "GET", urlTemplate: "https://example.com/${qq}"}} | (q::String)==>(::String)]\n');
+  writeFileSync(
+    join(d, 'http.gram'),
+    '[t:Tool {description: "d", http: {method: "GET", urlTemplate: "https://example.com/${qq}"}} | (q::String)==>(::String)]\n',
+  );
 
   it.each([
     ['types.gram', 'SPEC_UNKNOWN_TYPE'],
@@ -105,16 +111,23 @@ describe('gramkit check runs the checks of schema and run', () => {
     const d = mkdtempSync(join(tmpdir(), 'gramkit-check-types-'));
     mkdirSync(join(d, 'node_modules'));
     symlinkSync(root, join(d, 'node_modules', 'gramkit'), 'dir');
-    const gram = '[greet:Tool {description: "Greets"} | (name::String)==>(::String)]\n[add:Tool {description: "Adds"} | (a::Number)==>(b::Number)==>(::Number)]\n';
+    const gram =
+      '[greet:Tool {description: "Greets"} | (name::String)==>(::String)]\n[add:Tool {description: "Adds"} | (a::Number)==>(b::Number)==>(::Number)]\n';
     writeFileSync(join(d, 'tools.gram'), gram);
     writeFileSync(
       join(d, 'lib.mjs'),
       "// @ts-check\nimport { implement } from 'gramkit';\n/** @type {import('gramkit').Handlers<import('./tools-types.js').Tools>} */\nconst handlers = { greet: ({ name }) => name, add: ({ a, b }) => a + b };\nexport default await implement(new URL('./tools.gram', import.meta.url), handlers);\n",
     );
     expect((await cli(['types', 'tools.gram', '-o', 'tools-types.d.ts'], { cwd: d })).code).toBe(0);
-    expect(await cli(['check', 'tools.gram', '--library', 'lib.mjs'], { cwd: d })).toMatchObject({ code: 0, stdout: 'checked 1 file: ok; 0 errors, 0 warnings\n' });
+    expect(await cli(['check', 'tools.gram', '--library', 'lib.mjs'], { cwd: d })).toMatchObject({
+      code: 0,
+      stdout: 'checked 1 file: ok; 0 errors, 0 warnings\n',
+    });
     // the file changes: greet gains a parameter, add becomes sub, mul is new; the types are not regenerated
-    writeFileSync(join(d, 'tools.gram'), gram.replace('(name::String)', '(name::String)==>(loud::Boolean)').replace('[add:Tool {description: "Adds"}', '[mul:Tool {description: "Multiplies"}'));
+    writeFileSync(
+      join(d, 'tools.gram'),
+      gram.replace('(name::String)', '(name::String)==>(loud::Boolean)').replace('[add:Tool {description: "Adds"}', '[mul:Tool {description: "Multiplies"}'),
+    );
     // (a new module: this process has imported lib.mjs already, and a module is imported once)
     writeFileSync(join(d, 'lib2.mjs'), readFileSync(join(d, 'lib.mjs'), 'utf8').replace('add: ({ a, b }) => a + b', 'mul: ({ a, b }) => a * b'));
     const r = await cli(['check', 'tools.gram', '--library', 'lib2.mjs'], { cwd: d });

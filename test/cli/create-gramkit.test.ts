@@ -16,7 +16,11 @@ const pkgDir = join(root, 'packages', 'create-gramkit');
 const base = mkdtempSync(join(tmpdir(), 'gramkit-create-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-const manifest = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { name: string; bin: Record<string, string>; dependencies: Record<string, string> };
+const manifest = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as {
+  name: string;
+  bin: Record<string, string>;
+  dependencies: Record<string, string>;
+};
 const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
 
 /** Installs the package into `<dir>/node_modules` (with gramkit when asked) and runs its bin there. */

@@ -60,10 +60,22 @@ describe('tools declared in the specification file', () => {
   });
 
   it('confines command tools to --workspace', async () => {
-    const r = await cli(['invoke', resolve(root, 'examples/command-tools.gram'), '--tool', 'find_lines', '--workspace', dir, '--args', JSON.stringify({ pattern: 'x', file: '../../etc/passwd' })], {
-      cwd: root,
-      env: { PATH: process.env['PATH'] },
-    });
+    const r = await cli(
+      [
+        'invoke',
+        resolve(root, 'examples/command-tools.gram'),
+        '--tool',
+        'find_lines',
+        '--workspace',
+        dir,
+        '--args',
+        JSON.stringify({ pattern: 'x', file: '../../etc/passwd' }),
+      ],
+      {
+        cwd: root,
+        env: { PATH: process.env['PATH'] },
+      },
+    );
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).error.reason).toBe('COMMAND_INVALID_PATH');
   });
@@ -97,7 +109,10 @@ describe('tools declared in the specification file', () => {
   schema: { type: 'object', properties: { city: { type: 'string', description: 'The city' } }, required: ['city'] },
   outputSchema: { type: 'string' }, invoke: (a) => 'Mock weather for ' + a.city }];\n`,
     );
-    const r = await cli(['invoke', join(dir, 'weather.gram'), '--tool', 'weather', '--library', join(dir, 'mock-weather.mjs'), '--args', '{"city": "Oslo"}'], { cwd: dir, env: {} });
+    const r = await cli(['invoke', join(dir, 'weather.gram'), '--tool', 'weather', '--library', join(dir, 'mock-weather.mjs'), '--args', '{"city": "Oslo"}'], {
+      cwd: dir,
+      env: {},
+    });
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual({ ok: true, value: 'Mock weather for Oslo' });
   });

@@ -91,10 +91,16 @@ describe("gramkit import: the catalog's tool.json and the registry's Tool JSON",
   });
 
   it('names what is wrong in a tool.json or Tool JSON, and --from tool-json reads a file that does not say', async () => {
-    const bad = await run(['import', '-', '--name', 'x'], JSON.stringify({ slug: 'bad slug', argSchema: { type: 'object' }, type: 'http', impl: { urlTemplate: 'ftp://x' } }));
+    const bad = await run(
+      ['import', '-', '--name', 'x'],
+      JSON.stringify({ slug: 'bad slug', argSchema: { type: 'object' }, type: 'http', impl: { urlTemplate: 'ftp://x' } }),
+    );
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/CATALOG_INVALID_SLUG|CATALOG_INVALID_IMPL/);
-    const plain = await run(['import', '-', '--from', 'tool-json', '--name', 'echo-text'], JSON.stringify({ description: 'Parses JSON', type: 'builtin', impl: { builtin: 'json_parse' } }));
+    const plain = await run(
+      ['import', '-', '--from', 'tool-json', '--name', 'echo-text'],
+      JSON.stringify({ description: 'Parses JSON', type: 'builtin', impl: { builtin: 'json_parse' } }),
+    );
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stdout).toContain('[echo-text:Tool {description: "Parses JSON"');
   });

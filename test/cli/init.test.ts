@@ -38,7 +38,12 @@ const printedCommands = (stdout: string): ReadonlyArray<ReadonlyArray<string>> =
 /** Runs the printed commands in the project: gramkit's in-process, the test runner as a process. */
 const runAll = async (project: string, stdout: string): Promise<string[]> => {
   const commands = printedCommands(stdout);
-  expect(commands.map((c) => c.slice(0, 3).join(' '))).toEqual(['npx gramkit check', 'npx gramkit invoke', 'npx gramkit run', expect.stringMatching(/^(node --test|npx vitest run)/)]);
+  expect(commands.map((c) => c.slice(0, 3).join(' '))).toEqual([
+    'npx gramkit check',
+    'npx gramkit invoke',
+    'npx gramkit run',
+    expect.stringMatching(/^(node --test|npx vitest run)/),
+  ]);
   const outputs: string[] = [];
   for (const words of commands.slice(0, 3)) {
     const r = await cli(words.slice(2), { cwd: project });
@@ -77,7 +82,19 @@ describe('gramkit init', { timeout: 180_000 }, () => {
     const project = join(base, 'hello');
     writeFileSync(
       join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, allowJs: true, checkJs: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, types: [] }, files: ['greetings.mjs'] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          allowJs: true,
+          checkJs: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          noEmit: true,
+          types: [],
+        },
+        files: ['greetings.mjs'],
+      }),
     );
     const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
     const good = await run([tsc, '-p', '.'], project);

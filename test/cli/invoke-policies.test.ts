@@ -107,7 +107,9 @@ describe('gramkit invoke applies the policies of gramkit run', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(entries, { minLength: 1, maxLength: 4 }), async (list) => {
         const grants = list.some((p) => p === 'fs:write' || p === 'fs:*' || p === '*');
-        const r = await cli(['invoke', 'builtin', '-t', 'write_file', '-w', ws, '-a', '{"path": "p.txt", "content": "x"}', '--yes'], { env: { ALLOWED_TOOL_PERMS: list.join(',') } });
+        const r = await cli(['invoke', 'builtin', '-t', 'write_file', '-w', ws, '-a', '{"path": "p.txt", "content": "x"}', '--yes'], {
+          env: { ALLOWED_TOOL_PERMS: list.join(',') },
+        });
         expect(r.code === 0, `${list.join(',')}: ${r.stdout}`).toBe(grants);
         rmSync(join(ws, 'p.txt'), { force: true });
       }),
@@ -118,7 +120,10 @@ describe('gramkit invoke applies the policies of gramkit run', () => {
   it('reads the file header {library} as gramkit run does (relative to the file)', async () => {
     const dir = mkdtempSync(join(scratch, 'header-'));
     const lib = resolve('test/fixtures/library/cli/library.ts');
-    writeFileSync(join(dir, 'tools.gram'), `{library: ${JSON.stringify(relative(dir, lib))}}\n[greet:Tool {description: "Returns a friendly greeting for the given name"} |\n  (name::String {description: "Who to greet"})==>(times::Int {default: 1, minimum: 1})==>(::String)\n]\n`);
+    writeFileSync(
+      join(dir, 'tools.gram'),
+      `{library: ${JSON.stringify(relative(dir, lib))}}\n[greet:Tool {description: "Returns a friendly greeting for the given name"} |\n  (name::String {description: "Who to greet"})==>(times::Int {default: 1, minimum: 1})==>(::String)\n]\n`,
+    );
     const r = await cli(['invoke', join(dir, 'tools.gram'), '--args', '{"name": "Ada"}']);
     expect(r.stderr).toBe('');
     expect(result(r.stdout)).toEqual({ ok: true, value: 'Hello, Ada!' });
@@ -129,8 +134,12 @@ describe('ALLOWED_TOOL_PERMS in every command that calls tools', () => {
   it('gramkit run: the agent’s write_file call is DENIED under fs:read', async () => {
     const ws = workspace();
     writeFileSync(join(ws, 'agent.gram'), '[writer:Agent {description: "Writes files", instruction: "Write the file the user asks for."} | write_file]\n');
-    const r = await cli(['run', join(ws, 'agent.gram'), 'write "x" to new.txt', '--workspace', ws, '--yes', '--json'], { env: { ALLOWED_TOOL_PERMS: 'fs:read' } });
-    const out = JSON.parse(r.stdout) as { value?: { toolsUsed: ReadonlyArray<{ name: string; result: { ok: boolean; error?: { code: string; reason: string } } }> } };
+    const r = await cli(['run', join(ws, 'agent.gram'), 'write "x" to new.txt', '--workspace', ws, '--yes', '--json'], {
+      env: { ALLOWED_TOOL_PERMS: 'fs:read' },
+    });
+    const out = JSON.parse(r.stdout) as {
+      value?: { toolsUsed: ReadonlyArray<{ name: string; result: { ok: boolean; error?: { code: string; reason: string } } }> };
+    };
     const calls = out.value?.toolsUsed ?? [];
     expect(calls.length, r.stdout).toBeGreaterThan(0);
     for (const c of calls) expect(c.result.error?.reason).toBe(PolicyCodes.DENIED);

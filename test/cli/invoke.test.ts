@@ -33,10 +33,16 @@ describe('gramkit invoke', () => {
   it('prints failed results as JSON too, with exit 1', async () => {
     const notFound = await run(`${dir}/tools.gram`, '-t', 'greet', '-l', `${dir}/library.ts`, '-a', '{"name":"nobody"}');
     expect(notFound.code).toBe(1);
-    expect(json(notFound.stdout)).toEqual({ ok: false, error: { code: 'NOT_FOUND', reason: 'NOT_FOUND', message: 'there is nobody to greet', retryable: false } });
+    expect(json(notFound.stdout)).toEqual({
+      ok: false,
+      error: { code: 'NOT_FOUND', reason: 'NOT_FOUND', message: 'there is nobody to greet', retryable: false },
+    });
     const invalid = await run(`${dir}/tools.gram`, '-t', 'greet', '-l', `${dir}/library.ts`, '-a', '{"name": 3}');
     expect(invalid.code).toBe(1);
-    expect(json(invalid.stdout)).toMatchObject({ ok: false, error: { reason: 'TOOL_INVALID_ARGUMENTS', message: 'invalid arguments for "greet": argument "name" must be a string, got 3' } });
+    expect(json(invalid.stdout)).toMatchObject({
+      ok: false,
+      error: { reason: 'TOOL_INVALID_ARGUMENTS', message: 'invalid arguments for "greet": argument "name" must be a string, got 3' },
+    });
     const notJson = await run(`${dir}/tools.gram`, '-t', 'greet', '-l', `${dir}/library.ts`, '-a', '{name}');
     expect(notJson.code).toBe(1);
     expect(json(notJson.stdout)).toMatchObject({ ok: false, error: { reason: 'TOOL_INVALID_ARGUMENTS' } });
@@ -45,7 +51,10 @@ describe('gramkit invoke', () => {
   it('gives TOOL_TIMEOUT when the implementation does not answer in time', async () => {
     const r = await run(`${dir}/tools.gram`, '-t', 'greet', '-l', `${dir}/hangs.ts`, '-a', '{"name":"Ada"}', '--timeout', '50');
     expect(r.code).toBe(1);
-    expect(json(r.stdout)).toEqual({ ok: false, error: { code: 'TIMEOUT', reason: 'TOOL_TIMEOUT', message: '"greet" did not finish within 50 ms', details: { timeoutMs: 50 }, retryable: true } });
+    expect(json(r.stdout)).toEqual({
+      ok: false,
+      error: { code: 'TIMEOUT', reason: 'TOOL_TIMEOUT', message: '"greet" did not finish within 50 ms', details: { timeoutMs: 50 }, retryable: true },
+    });
   });
 
   it('reads the arguments from stdin with --args -, and takes the only tool of a file without --tool', async () => {
@@ -80,7 +89,10 @@ describe('gramkit invoke', () => {
 
   it('reports a missing tool, bad specification files and library problems on stderr (exit 1)', async () => {
     const missing = await run(`${dir}/tools.gram`, '-t', 'nope', '-l', `${dir}/library.ts`);
-    expect([missing.code, missing.stderr]).toEqual([1, `error[CLI_UNKNOWN_TOOL]: ${dir}/tools.gram defines no tool "nope"; it defines greet, add\n  hint: name one of the tools the message lists\n`]);
+    expect([missing.code, missing.stderr]).toEqual([
+      1,
+      `error[CLI_UNKNOWN_TOOL]: ${dir}/tools.gram defines no tool "nope"; it defines greet, add\n  hint: name one of the tools the message lists\n`,
+    ]);
 
     const broken = await run(`${dir}/broken.gram`, '-l', `${dir}/library.ts`);
     expect(broken.code).toBe(1);
@@ -89,7 +101,10 @@ describe('gramkit invoke', () => {
     expect(broken.stderr).toContain('^');
 
     const noFile = await run(`${dir}/absent.gram`, '-l', `${dir}/library.ts`);
-    expect([noFile.code, noFile.stderr]).toEqual([1, `error[CLI_UNREADABLE]: cannot read ${dir}/absent.gram: no such file\n  hint: check the path and its permissions\n`]);
+    expect([noFile.code, noFile.stderr]).toEqual([
+      1,
+      `error[CLI_UNREADABLE]: cannot read ${dir}/absent.gram: no such file\n  hint: check the path and its permissions\n`,
+    ]);
 
     const codes = async (library: string) => {
       const r = await run(`${dir}/tools.gram`, '-t', 'add', '-l', library);
@@ -99,7 +114,9 @@ describe('gramkit invoke', () => {
     expect(await codes(`${dir}/absent.ts`)).toMatch(/^error\[CLI_LIBRARY_NOT_FOUND\]: no library module at test\/fixtures\/library\/cli\/absent\.ts/);
     expect(await codes(`${dir}/tools.gram`)).toBe(`error[CLI_LIBRARY_UNSUPPORTED_FILE]: a library is a .ts or .js module, not a .gram file: ${dir}/tools.gram`);
     expect(await codes(`${dir}/nothing.ts`)).toBe(`error[CLI_LIBRARY_EMPTY]: ${dir}/nothing.ts exports no ToolLibrary and no tool`);
-    expect(await codes(`${dir}/duplicate.mjs`)).toBe(`error[CLI_LIBRARY_DUPLICATE_TOOL]: ${dir}/duplicate.mjs exports two different tools named "add" (one and two)`);
+    expect(await codes(`${dir}/duplicate.mjs`)).toBe(
+      `error[CLI_LIBRARY_DUPLICATE_TOOL]: ${dir}/duplicate.mjs exports two different tools named "add" (one and two)`,
+    );
     const brokenTs = join(scratch, 'broken.ts');
     writeFileSync(brokenTs, 'export const x = ;\n');
     expect(await codes(brokenTs)).toMatch(/^error\[CLI_LIBRARY_LOAD_FAILED\]: cannot load .*broken\.ts/);
@@ -107,7 +124,10 @@ describe('gramkit invoke', () => {
 
   it('exits 2 on usage errors', async () => {
     const several = await run(`${dir}/tools.gram`, '-l', `${dir}/library.ts`);
-    expect([several.code, several.stderr]).toEqual([2, `error[CLI_USAGE]: ${dir}/tools.gram defines 2 tools; choose one with --tool (greet, add)\n  hint: see gramkit <command> --help\n`]);
+    expect([several.code, several.stderr]).toEqual([
+      2,
+      `error[CLI_USAGE]: ${dir}/tools.gram defines 2 tools; choose one with --tool (greet, add)\n  hint: see gramkit <command> --help\n`,
+    ]);
     const noLibrary = await run(`${dir}/tools.gram`, '-t', 'add');
     expect(noLibrary.code).toBe(2);
     expect(noLibrary.stderr).toContain('--library <module> is required');
@@ -119,16 +139,41 @@ describe('gramkit invoke', () => {
   });
 
   it('uses a named library’s own specifications and tools (the extension point for builtin)', async () => {
-    const echo = createTool('echo', 'Echoes its input', { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, (a: { text: string }) => a.text);
+    const echo = createTool(
+      'echo',
+      'Echoes its input',
+      { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      (a: { text: string }) => a.text,
+    );
     const named = {
       demo: {
         library: async () => toolLibrary([echo]),
-        specifications: async () => [{ name: 'echo', description: 'Echoes its input', typeSignature: '(text::String)==>(::String)', schema: echo.schema as never, outputSchema: { type: 'string' } }],
+        specifications: async () => [
+          {
+            name: 'echo',
+            description: 'Echoes its input',
+            typeSignature: '(text::String)==>(::String)',
+            schema: echo.schema as never,
+            outputSchema: { type: 'string' },
+          },
+        ],
       },
     };
     let out = '';
     let code = -1;
-    const ctx = { io: { stdout: (t: string) => void (out += t), stderr: () => undefined, readStdin: async () => '', stdin: process.stdin, isTTY: false, env: {}, cwd: process.cwd() }, exit: (c: number) => void (code = c), defer: () => undefined };
+    const ctx = {
+      io: {
+        stdout: (t: string) => void (out += t),
+        stderr: () => undefined,
+        readStdin: async () => '',
+        stdin: process.stdin,
+        isTTY: false,
+        env: {},
+        cwd: process.cwd(),
+      },
+      exit: (c: number) => void (code = c),
+      defer: () => undefined,
+    };
     await action('demo', { args: '{"text":"hi"}' }, ctx, named);
     expect([code, json(out)]).toEqual([0, { ok: true, value: 'hi' }]);
     const lib = await loadLibrary('demo', { cwd: process.cwd(), named });
@@ -154,7 +199,13 @@ describe('libraryFromModule', () => {
   });
 
   it('recognizes libraries made by another copy of gramkit', () => {
-    const foreign = { [Symbol.for('gramkit.ToolLibrary')]: true, entries: new Map<string, unknown>([['a', a], ['bad', 3]]) };
+    const foreign = {
+      [Symbol.for('gramkit.ToolLibrary')]: true,
+      entries: new Map<string, unknown>([
+        ['a', a],
+        ['bad', 3],
+      ]),
+    };
     const r = libraryFromModule({ default: foreign }, 'm.ts');
     expect(r._tag === 'Left' && r.left.map((d) => d.code)).toEqual(['TOOL_LIBRARY_INVALID_ENTRY']);
     const ok = libraryFromModule({ default: { [Symbol.for('gramkit.ToolLibrary')]: true, entries: new Map([['a', a]]) } }, 'm.ts');

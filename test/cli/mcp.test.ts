@@ -14,7 +14,8 @@ import { CLI, CLIENT_KINDS, FIXTURE, fixtureTools, listen, type Listening, ROOT,
 import { PolicyCodes } from '../../src/entries/policy.js';
 import { BuiltinCodes } from '../../src/entries/builtins.js';
 
-const errorCode = (r: Record<string, unknown>): unknown => ((r['_meta'] as Record<string, Record<string, unknown>>)['gramkit/error'] as Record<string, unknown>)['reason'];
+const errorCode = (r: Record<string, unknown>): unknown =>
+  ((r['_meta'] as Record<string, Record<string, unknown>>)['gramkit/error'] as Record<string, unknown>)['reason'];
 const text = (r: Record<string, unknown>): string => ((r['content'] as Array<{ text: string }>)[0] as { text: string }).text;
 
 describe.each(CLIENT_KINDS)('gramkit mcp over stdio, %s client', (kind) => {
@@ -80,7 +81,12 @@ describe('gramkit mcp: policies and options', () => {
     // a library in plain JavaScript: tools are recognized by shape
     writeFileSync(
       join(dir, 'library.mjs'),
-      specs.right.tools.map((s) => `export const ${s.name} = { name: ${JSON.stringify(s.name)}, description: ${JSON.stringify(s.description)}, schema: ${JSON.stringify(s.schema)}, invoke: (a) => a.text };\n`).join(''),
+      specs.right.tools
+        .map(
+          (s) =>
+            `export const ${s.name} = { name: ${JSON.stringify(s.name)}, description: ${JSON.stringify(s.description)}, schema: ${JSON.stringify(s.schema)}, invoke: (a) => a.text };\n`,
+        )
+        .join(''),
     );
     writeFileSync(join(dir, 'tools.gram'), `{library: "./library.mjs"}\n${gram(['echo_a', 'echo_b'])}`);
     for (const kind of ['v2', 'v2-modern', 'v1'] as const) {
@@ -192,7 +198,12 @@ describe('MCP servers where a specification file or a library goes', () => {
     const down = await listen(() => undefined);
     const gone = `mcp:${down.url.href}`;
     await down.close();
-    for (const argv of [['schema', gone], ['import', gone], ['invoke', gone, '--tool', 'x'], ['invoke', FIXTURE, '--tool', 'shout', '--library', gone]]) {
+    for (const argv of [
+      ['schema', gone],
+      ['import', gone],
+      ['invoke', gone, '--tool', 'x'],
+      ['invoke', FIXTURE, '--tool', 'shout', '--library', gone],
+    ]) {
       const r = await cli(argv);
       expect(r.code, argv.join(' ')).toBe(1);
       expect(r.stderr, argv.join(' ')).toContain('cannot connect to the MCP server');

@@ -17,7 +17,7 @@ describe('builtin in every command', () => {
     expect(await cli(['check', 'builtin'])).toEqual({ code: 0, stdout: 'checked 1 file: ok; 0 errors, 0 warnings\n', stderr: '' });
   });
 
-  it('schema builtin prints the built-in tools\' schemas', async () => {
+  it("schema builtin prints the built-in tools' schemas", async () => {
     const r = await cli(['schema', 'builtin']);
     expect(r.code).toBe(0);
     expect(Object.keys(JSON.parse(r.stdout))).toEqual([...BUILTIN_TOOL_NAMES]);

@@ -28,8 +28,7 @@ const onTerminal = async (argv: ReadonlyArray<string>, lines: ReadonlyArray<stri
   let stderr = '';
   let prompts = 0;
   const waiting: Array<{ readonly count: number; readonly resolve: () => void }> = [];
-  const prompted = (count: number): Promise<void> =>
-    prompts >= count ? Promise.resolve() : new Promise((resolve) => waiting.push({ count, resolve }));
+  const prompted = (count: number): Promise<void> => (prompts >= count ? Promise.resolve() : new Promise((resolve) => waiting.push({ count, resolve })));
   const stdin = new PassThrough();
   const io: CliIO = {
     stdout: (t) => void (stdout += t),
@@ -37,8 +36,9 @@ const onTerminal = async (argv: ReadonlyArray<string>, lines: ReadonlyArray<stri
       stderr += t;
       if (PROMPTS.some((p) => t.endsWith(p))) {
         prompts++;
-        for (const w of waiting.splice(0)) if (prompts >= w.count) w.resolve();
-        else waiting.push(w);
+        for (const w of waiting.splice(0))
+          if (prompts >= w.count) w.resolve();
+          else waiting.push(w);
       }
     },
     readStdin: async () => '',
@@ -87,7 +87,11 @@ describe('gramkit run: the hello agent', () => {
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout);
     expect(result.ok).toBe(true);
-    expect(result.value.toolsUsed[0]).toMatchObject({ name: 'sayHello', args: { personName: 'Alice' }, result: { ok: true, value: 'Hello, Alice! Nice to meet you.' } });
+    expect(result.value.toolsUsed[0]).toMatchObject({
+      name: 'sayHello',
+      args: { personName: 'Alice' },
+      result: { ok: true, value: 'Hello, Alice! Nice to meet you.' },
+    });
     expectGolden('agent/golden/hello-run.json', stable(result));
   });
 
@@ -127,7 +131,9 @@ describe('gramkit run: the hello agent', () => {
   });
 
   it('runs the same agent on an OpenAI-compatible API with the key from the environment', async () => {
-    const r = await cli(['run', HELLO, "Hello, I'm Carol", '--model', 'openai/gpt-test', '--base-url', server.openaiBaseUrl], { env: { OPENAI_API_KEY: 'k-test' } });
+    const r = await cli(['run', HELLO, "Hello, I'm Carol", '--model', 'openai/gpt-test', '--base-url', server.openaiBaseUrl], {
+      env: { OPENAI_API_KEY: 'k-test' },
+    });
     expect(r).toMatchObject({ code: 0, stdout: 'Hello, Carol! Nice to meet you.\n' });
     const last = server.requests[server.requests.length - 1];
     expect(last?.headers['authorization']).toBe('Bearer k-test');
@@ -135,7 +141,9 @@ describe('gramkit run: the hello agent', () => {
   });
 
   it('and on an Anthropic-compatible one', async () => {
-    const r = await cli(['run', HELLO, "Hello, I'm Dave", '--model', 'anthropic/claude-test', '--base-url', server.anthropicBaseUrl], { env: { ANTHROPIC_API_KEY: 'k-test' } });
+    const r = await cli(['run', HELLO, "Hello, I'm Dave", '--model', 'anthropic/claude-test', '--base-url', server.anthropicBaseUrl], {
+      env: { ANTHROPIC_API_KEY: 'k-test' },
+    });
     expect(r).toMatchObject({ code: 0, stdout: 'Hello, Dave! Nice to meet you.\n' });
     expect(server.requests[server.requests.length - 1]?.provider).toBe('anthropic');
   });
@@ -267,7 +275,10 @@ describe('gramkit run: interactive chat', () => {
     const ws = join(tmp, 'chat-ws');
     mkdirSync(ws, { recursive: true });
     writeFileSync(join(ws, 'a.txt'), 'old');
-    const r = await onTerminal(['run', join(tmp, 'files-agent.gram'), '-w', ws], ['write the file a.txt with content "new"', 'y', 'read the file a.txt', '/exit']);
+    const r = await onTerminal(
+      ['run', join(tmp, 'files-agent.gram'), '-w', ws],
+      ['write the file a.txt with content "new"', 'y', 'read the file a.txt', '/exit'],
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('write_file needs your approval');
     expect(readFileSync(join(ws, 'a.txt'), 'utf8')).not.toBe('old');

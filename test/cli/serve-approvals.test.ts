@@ -27,15 +27,21 @@ const serve = async (argv: ReadonlyArray<string> = []): Promise<{ s: RunningCli;
   return { s, url, workspace };
 };
 
-const post = (url: string, body: unknown): Promise<Response> => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (url: string, body: unknown): Promise<Response> =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 /** The calls waiting, once there are `count` (asked again as each event arrives: no sleeps). */
-const waitingCalls = async (url: string, count: number): Promise<Array<{ id: string; tool: string; args: Record<string, unknown>; reason: string; caller: Record<string, unknown> }>> => {
+const waitingCalls = async (
+  url: string,
+  count: number,
+): Promise<Array<{ id: string; tool: string; args: Record<string, unknown>; reason: string; caller: Record<string, unknown> }>> => {
   const events = await fetch(`${url}/api/v1/events?types=approval_requested`);
   const reader = (events.body as ReadableStream<Uint8Array>).getReader();
   try {
     for (;;) {
-      const { approvals } = (await (await fetch(`${url}/api/v1/approvals`)).json()) as { approvals: Array<{ id: string; tool: string; args: Record<string, unknown>; reason: string; caller: Record<string, unknown> }> };
+      const { approvals } = (await (await fetch(`${url}/api/v1/approvals`)).json()) as {
+        approvals: Array<{ id: string; tool: string; args: Record<string, unknown>; reason: string; caller: Record<string, unknown> }>;
+      };
       if (approvals.length >= count) return approvals;
       const { done } = await reader.read();
       if (done) throw new Error('the events stream ended');
@@ -50,16 +56,24 @@ describe('gramkit serve: approvals a person gives', () => {
     const { s, url, workspace } = await serve();
     try {
       expect(s.out()).toContain(`approvals: queued for 300 s at ${url}/api/v1/approvals`);
-      const call = fetch(`${url}/api/v1/tools/tool_file_write/invoke`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-agent-id': 'writer' }, body: JSON.stringify({ path: 'notes.txt', content: 'the agent\'s text' }) });
+      const call = fetch(`${url}/api/v1/tools/tool_file_write/invoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-agent-id': 'writer' },
+        body: JSON.stringify({ path: 'notes.txt', content: "the agent's text" }),
+      });
       const [pending] = await waitingCalls(url, 1);
-      expect(pending).toMatchObject({ tool: 'write_file', args: { path: 'notes.txt', content: 'the agent\'s text' }, caller: { via: 'rest', agentId: 'writer' } });
+      expect(pending).toMatchObject({
+        tool: 'write_file',
+        args: { path: 'notes.txt', content: "the agent's text" },
+        caller: { via: 'rest', agentId: 'writer' },
+      });
       expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('original\n');
-      const approved = await post(`${url}/api/v1/approvals/${pending!.id}/approve`, { args: { path: 'notes.txt', content: 'the person\'s text' } });
+      const approved = await post(`${url}/api/v1/approvals/${pending!.id}/approve`, { args: { path: 'notes.txt', content: "the person's text" } });
       expect(approved.status).toBe(200);
       const result = await call;
       expect(result.status).toBe(200);
       expect(((await result.json()) as { ok: boolean }).ok).toBe(true);
-      expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('the person\'s text');
+      expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe("the person's text");
     } finally {
       s.stop();
     }
@@ -104,7 +118,7 @@ describe('gramkit serve: approvals a person gives', () => {
     expect(await s.done).toBe(0);
   });
 
-  it('an MCP client\'s call through /mcp holds until approved over REST, then runs', async () => {
+  it("an MCP client's call through /mcp holds until approved over REST, then runs", async () => {
     const { s, url, workspace } = await serve();
     const client = await httpClient('v2-modern', new URL(`${url}/mcp`));
     try {
@@ -136,7 +150,10 @@ describe('gramkit serve: approvals a person gives', () => {
     const { s, url, workspace } = await serve();
     // the answer may be the refusal or a closed socket, whichever the shutdown reaches first; never a
     // write (the handler is attached at once: a socket closed during the shutdown is not unhandled)
-    const answered = post(`${url}/api/v1/tools/tool_file_write/invoke`, { path: 'notes.txt', content: 'x' }).then((r) => r.status, () => 'closed');
+    const answered = post(`${url}/api/v1/tools/tool_file_write/invoke`, { path: 'notes.txt', content: 'x' }).then(
+      (r) => r.status,
+      () => 'closed',
+    );
     await waitingCalls(url, 1);
     s.stop();
     expect(await s.done).toBe(0);
@@ -165,7 +182,13 @@ describe('gramkit serve: approvals a person gives', () => {
       }
       expect(await yes.s.done).toBe(0);
     }
-    for (const argv of [['--approvals', 'maybe'], ['--yes', '--approvals', 'queue'], ['--approval-timeout', '0'], ['--approval-timeout', '5m'], ['--approvals', 'deny', '--approval-timeout', '10']]) {
+    for (const argv of [
+      ['--approvals', 'maybe'],
+      ['--yes', '--approvals', 'queue'],
+      ['--approval-timeout', '0'],
+      ['--approval-timeout', '5m'],
+      ['--approvals', 'deny', '--approval-timeout', '10'],
+    ]) {
       const r = await cli(['serve', '--port', '0', '--data', join(root, 'never'), ...argv], { cwd: root });
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/--approval/);

@@ -24,7 +24,9 @@ describe('the NATS client is loaded on demand', () => {
   it('the built CLI imports nats only dynamically (start-up does not load it), and only from the serve command', () => {
     const dist = new URL('../../dist/', import.meta.url).pathname;
     const chunks = readdirSync(dist).filter((f) => f.endsWith('.js'));
-    const using = chunks.filter((f) => /\bimport\s*\(\s*["']nats["']\s*\)|from\s*["']nats["']|require\(["']nats["']\)/.test(readFileSync(join(dist, f), 'utf8')));
+    const using = chunks.filter((f) =>
+      /\bimport\s*\(\s*["']nats["']\s*\)|from\s*["']nats["']|require\(["']nats["']\)/.test(readFileSync(join(dist, f), 'utf8')),
+    );
     expect(using.map((f) => f.replace(/-[A-Z0-9]+\.js$/, ''))).toEqual(['serve']);
     for (const f of using) expect(readFileSync(join(dist, f), 'utf8')).not.toMatch(/from\s*["']nats["']/);
   });
@@ -95,7 +97,13 @@ describe.skipIf(natsUnavailable !== undefined)('gramkit serve --events nats://',
       });
       expect(post.status, await post.clone().text()).toBe(201);
       const created = await message((m) => m.subject === 'agi.tool.created');
-      expect(created.payload).toMatchObject({ id: 'tool_word_parse', name: 'Parse', description: 'Parses JSON text', input_schema: { text: 'string' }, created_by: 'agent' });
+      expect(created.payload).toMatchObject({
+        id: 'tool_word_parse',
+        name: 'Parse',
+        description: 'Parses JSON text',
+        input_schema: { text: 'string' },
+        created_by: 'agent',
+      });
 
       // a call: invoked, then its result, with the caller's agent
       const headers = { 'content-type': 'application/json', 'x-agent-id': 'agent-7', 'x-project-id': 'p1' };
@@ -114,38 +122,47 @@ describe.skipIf(natsUnavailable !== undefined)('gramkit serve --events nats://',
       expect(failed.payload).toMatchObject({ type: 'failed', tool: 'tool_json_parse', agent_id: 'agent-7' });
       expect(typeof (failed.payload['error'] as { code: unknown }).code).toBe('string');
       // nothing but the seed's subjects
-      expect(new Set(seen.map((m) => m.subject))).toEqual(new Set(['agi.tool.discovered', 'agi.tool.created', 'agi.tool.invoked', 'agi.tool.result', 'agi.tool.failed']));
+      expect(new Set(seen.map((m) => m.subject))).toEqual(
+        new Set(['agi.tool.discovered', 'agi.tool.created', 'agi.tool.invoked', 'agi.tool.result', 'agi.tool.failed']),
+      );
     } finally {
       s.stop();
       expect(await s.done).toBe(0);
     }
   });
 
-  it.skipIf(redisUnavailable !== undefined)('two servers on one Redis: each call is published once, by the server it ran on (not again by the one that relays it)', async () => {
-    const redis = await startRedis();
-    const serve = () => startCli(['serve', '--port', '0', '--store', redis.url, ...SERVE_AUTH_ARGS, '--events', nats.url], { cwd: root });
-    const a = await serve();
-    const b = await serve();
-    try {
-      const call = (url: string, text: string) =>
-        fetch(`${url}/api/v1/tools/tool_json_parse/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text }) });
-      // B relays A's events to its own subscribers (SSE): once it has, a second copy on the bus would come before B's own next call
-      const relayed = readEvents(await fetch(`${b.url() as string}/api/v1/events?types=result`), 1);
-      expect(((await (await call(a.url() as string, '"on a"')).json()) as { ok: boolean }).ok).toBe(true);
-      expect((await relayed)[0]?.data).toMatchObject({ type: 'result', tool: 'tool_json_parse' });
-      await message((m) => m.subject === 'agi.tool.invoked' && (m.payload['args'] as { text?: string }).text === '"on a"');
-      expect(((await (await call(b.url() as string, '"on b"')).json()) as { ok: boolean }).ok).toBe(true);
-      const onB = await message((m) => m.subject === 'agi.tool.invoked' && (m.payload['args'] as { text?: string }).text === '"on b"');
-      await message((m) => m.subject === 'agi.tool.result' && m.payload['call_id'] === onB.payload['call_id']);
-      const onA = seen.filter((m) => m.subject === 'agi.tool.invoked' && (m.payload['args'] as { text?: string }).text === '"on a"');
-      expect(onA).toHaveLength(1);
-    } finally {
-      a.stop();
-      b.stop();
-      expect([await a.done, await b.done]).toEqual([0, 0]);
-      await redis.stop();
-    }
-  });
+  it.skipIf(redisUnavailable !== undefined)(
+    'two servers on one Redis: each call is published once, by the server it ran on (not again by the one that relays it)',
+    async () => {
+      const redis = await startRedis();
+      const serve = () => startCli(['serve', '--port', '0', '--store', redis.url, ...SERVE_AUTH_ARGS, '--events', nats.url], { cwd: root });
+      const a = await serve();
+      const b = await serve();
+      try {
+        const call = (url: string, text: string) =>
+          fetch(`${url}/api/v1/tools/tool_json_parse/invoke`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ text }),
+          });
+        // B relays A's events to its own subscribers (SSE): once it has, a second copy on the bus would come before B's own next call
+        const relayed = readEvents(await fetch(`${b.url() as string}/api/v1/events?types=result`), 1);
+        expect(((await (await call(a.url() as string, '"on a"')).json()) as { ok: boolean }).ok).toBe(true);
+        expect((await relayed)[0]?.data).toMatchObject({ type: 'result', tool: 'tool_json_parse' });
+        await message((m) => m.subject === 'agi.tool.invoked' && (m.payload['args'] as { text?: string }).text === '"on a"');
+        expect(((await (await call(b.url() as string, '"on b"')).json()) as { ok: boolean }).ok).toBe(true);
+        const onB = await message((m) => m.subject === 'agi.tool.invoked' && (m.payload['args'] as { text?: string }).text === '"on b"');
+        await message((m) => m.subject === 'agi.tool.result' && m.payload['call_id'] === onB.payload['call_id']);
+        const onA = seen.filter((m) => m.subject === 'agi.tool.invoked' && (m.payload['args'] as { text?: string }).text === '"on a"');
+        expect(onA).toHaveLength(1);
+      } finally {
+        a.stop();
+        b.stop();
+        expect([await a.done, await b.done]).toEqual([0, 0]);
+        await redis.stop();
+      }
+    },
+  );
 
   it('refuses an --events value that is not a NATS address (2), and a bus it cannot reach (1)', async () => {
     const bad = await cli(['serve', '--port', '0', '--data', join(root, 'bad'), ...SERVE_AUTH_ARGS, '--events', 'http://127.0.0.1:4222'], { cwd: root });

@@ -24,8 +24,11 @@ afterAll(() => {
 /** Runs the built CLI in `home`, with a cache folder of its own; `env` adds variables. */
 const gramkit = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { cwd: home, timeout: 60_000, env: { ...process.env, XDG_CACHE_HOME: cache, ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [cli, ...args],
+      { cwd: home, timeout: 60_000, env: { ...process.env, XDG_CACHE_HOME: cache, ...env } },
+      (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }),
     );
   });
 
@@ -105,7 +108,7 @@ describe('a TypeScript library', { timeout: 90_000 }, () => {
       expect(JSON.parse((await invoke(NO_ESBUILD)).stdout)).toEqual({ ok: true, value: 'Salut, Paris' });
     });
 
-    it('is not used from a folder others may write to (a bundle there could be anyone\'s code)', async () => {
+    it("is not used from a folder others may write to (a bundle there could be anyone's code)", async () => {
       write('Hola');
       expect(JSON.parse((await invoke()).stdout)).toEqual({ ok: true, value: 'Hola, Paris' });
       chmodSync(folder, 0o777);

@@ -36,7 +36,10 @@ describe('gramkit validate', () => {
   it('checks a log of calls, one JSON result per line', async () => {
     const r = await run(['validate', 'examples/tools.gram', '--calls', 'examples/spec/calls.jsonl']);
     expect(r.code).toBe(1);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => [l['line'], l['tool'], l['valid']])).toEqual([
       [1, 'get_weather', true],
       [2, 'get_weather', false],
@@ -44,7 +47,9 @@ describe('gramkit validate', () => {
       [4, 'create_event', false],
       [5, 'book_flight', false],
     ]);
-    expect(lines[1]?.['issues']).toEqual([{ path: 'units', code: 'SPEC_ARG_ENUM', message: 'argument "units" must be one of "metric", "imperial", got "kelvin"' }]);
+    expect(lines[1]?.['issues']).toEqual([
+      { path: 'units', code: 'SPEC_ARG_ENUM', message: 'argument "units" must be one of "metric", "imperial", got "kelvin"' },
+    ]);
     expect((lines[3]?.['issues'] as Array<{ code: string }>).map((i) => i.code).sort()).toEqual(['SPEC_ARG_FORMAT', 'SPEC_ARG_UNKNOWN']);
     expect(lines[4]?.['error']).toBe('no tool named "book_flight" in the specification');
     expect(r.stderr).toBe('2 of 5 calls valid\n');
@@ -53,7 +58,10 @@ describe('gramkit validate', () => {
   it('reports lines that are not JSON, and exits 0 when every call is valid', async () => {
     const bad = await run(['validate', 'examples/tools.gram', '--calls', '-'], '{"tool": "sayHello", "args": {"name": "Ada"}}\nnot json\n');
     expect(bad.stdout.split('\n')[1]).toContain('"error":"not JSON');
-    const good = await run(['validate', 'examples/tools.gram', '--calls', '-', '--tool', 'sayHello'], '{"args": {"name": "Ada"}}\n\n{"args": {"name": "Bo"}}\n');
+    const good = await run(
+      ['validate', 'examples/tools.gram', '--calls', '-', '--tool', 'sayHello'],
+      '{"args": {"name": "Ada"}}\n\n{"args": {"name": "Bo"}}\n',
+    );
     expect(good.code).toBe(0);
     expect(good.stderr).toBe('2 of 2 calls valid\n');
   });

@@ -67,12 +67,17 @@ describe('web_search from the environment', () => {
     const env = { GRAMKIT_WEB_SEARCH: 'brave', GRAMKIT_WEB_SEARCH_URL: `${base}/res/v1/`, BRAVE_API_KEY: 'brave-key' };
     const r = await cli(['invoke', 'builtin', '--tool', 'web_search', '--args', '{"query": "gram notation", "numResults": 1}', '--workspace', root], { env });
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, value: { results: [{ title: 'Brave: gram notation', url: 'https://a.example/1', snippet: 'first' }] } });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      ok: true,
+      value: { results: [{ title: 'Brave: gram notation', url: 'https://a.example/1', snippet: 'first' }] },
+    });
     const req = seen.at(-1) as Seen;
     expect(req.url).toBe('/res/v1/web/search?q=gram+notation&count=1');
     expect(req.url).not.toContain('brave-key');
     // a wrong key: the call fails and says so
-    const wrong = await cli(['invoke', 'builtin', '--tool', 'web_search', '--args', '{"query": "x"}', '--workspace', root], { env: { ...env, BRAVE_API_KEY: 'nope' } });
+    const wrong = await cli(['invoke', 'builtin', '--tool', 'web_search', '--args', '{"query": "x"}', '--workspace', root], {
+      env: { ...env, BRAVE_API_KEY: 'nope' },
+    });
     expect(wrong.stdout + wrong.stderr).toContain('HTTP 401 (is its API key right?)');
   });
 
@@ -82,7 +87,11 @@ describe('web_search from the environment', () => {
     try {
       const url = s.url() as string;
       expect(url, s.err()).toBeDefined();
-      const r = await fetch(`${url}/api/v1/tools/web_search/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'seed 002' }) });
+      const r = await fetch(`${url}/api/v1/tools/web_search/invoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'seed 002' }),
+      });
       expect(await r.json()).toMatchObject({ ok: true, value: { results: [{ title: 'Tavily: seed 002', url: 'https://t.example/', snippet: 'tav' }] } });
       const req = seen.at(-1) as Seen;
       expect([req.method, req.url, JSON.parse(req.body)]).toEqual(['POST', '/tavily/search', { query: 'seed 002', max_results: 5 }]);

@@ -56,10 +56,13 @@ describe.skipIf(redisUnavailable !== undefined)('rate limits shared by the worke
     expect(pausedWhenCalled).toHaveLength(1);
     expect(pausedWhenCalled[0]).toBeLessThanOrEqual(0);
     // another provider is not paused
-    const elsewhere = await sharedLimits(two)({ id: 'other/c', generate: async (x) => {
-      pausedWhenCalled.push(await observer.pTTL('gramkit:ab:pause:acme'));
-      return scriptedModel([{ text: 'ok' }]).generate(x);
-    } }).generate(request);
+    const elsewhere = await sharedLimits(two)({
+      id: 'other/c',
+      generate: async (x) => {
+        pausedWhenCalled.push(await observer.pTTL('gramkit:ab:pause:acme'));
+        return scriptedModel([{ text: 'ok' }]).generate(x);
+      },
+    }).generate(request);
     expect(elsewhere.ok).toBe(true);
   });
 
@@ -75,7 +78,9 @@ describe.skipIf(redisUnavailable !== undefined)('rate limits shared by the worke
       },
     });
     const workers = [await client(), await client()].map((c) => sharedLimits(recording(c), { requestsPerMinute: 3, windowMs }));
-    const made = await Promise.all(workers.flatMap((w) => Array.from({ length: 4 }, () => w(scriptedModel(() => ({ text: 'ok' }), { id: 'paced/m' })).generate(request))));
+    const made = await Promise.all(
+      workers.flatMap((w) => Array.from({ length: 4 }, () => w(scriptedModel(() => ({ text: 'ok' }), { id: 'paced/m' })).generate(request))),
+    );
     expect(made.every((x) => x.ok)).toBe(true);
     expect(taken).toHaveLength(8);
     const sorted = [...taken].sort((a, b) => a - b);

@@ -13,7 +13,10 @@ describe('plural', () => {
   });
 
   it('validation messages: "at least 1 character", "at least 2 items"', () => {
-    const schema = { type: 'object', properties: { s: { type: 'string', minLength: 1 }, a: { type: 'array', minItems: 2 }, o: { type: 'object', minProperties: 1 } } };
+    const schema = {
+      type: 'object',
+      properties: { s: { type: 'string', minLength: 1 }, a: { type: 'array', minItems: 2 }, o: { type: 'object', minProperties: 1 } },
+    };
     const r = validateToolArgs(schema, { s: '', a: [1], o: {} });
     const text = JSON.stringify(r);
     expect(text).toContain('at least 1 character,');

@@ -9,7 +9,13 @@ import { redactor } from '../../src/core/redact.js';
 describe('secret redaction', () => {
   // a secret that is part of the marker, or has brackets that can join a marker, could reappear around it
   const secret = fc.string({ minLength: 1, maxLength: 20, unit: 'grapheme' }).filter((s) => !REDACTED.includes(s) && !/[[\]]/.test(s));
-  const forms = (s: string) => [s, encodeURIComponent(s), JSON.stringify(s).slice(1, -1), new URLSearchParams([['', s]]).toString().slice(1), Buffer.from(s).toString('base64')];
+  const forms = (s: string) => [
+    s,
+    encodeURIComponent(s),
+    JSON.stringify(s).slice(1, -1),
+    new URLSearchParams([['', s]]).toString().slice(1),
+    Buffer.from(s).toString('base64'),
+  ];
 
   it('law: no form of a secret survives in a text that embeds it', () => {
     fc.assert(

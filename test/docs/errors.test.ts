@@ -18,7 +18,25 @@ const codes = new Map(registries.flatMap((r) => r.codes.map((c) => [c.code, c] a
 
 /** The order of the sections: the layers bottom-up, as docs/architecture.md lists them. */
 const ORDER = [
-  'GRAM', 'SPEC', 'SPEC_ARG', 'SPEC_IMPORT', 'SPEC_DIALECT', 'TOOL', 'NET', 'POLICY', 'IMPL', 'HTTP', 'COMMAND', 'BUILTIN', 'AGENT', 'MCP', 'ADAPTER', 'CATALOG', 'SERVICE', 'PROJECT', 'CLI',
+  'GRAM',
+  'SPEC',
+  'SPEC_ARG',
+  'SPEC_IMPORT',
+  'SPEC_DIALECT',
+  'TOOL',
+  'NET',
+  'POLICY',
+  'IMPL',
+  'HTTP',
+  'COMMAND',
+  'BUILTIN',
+  'AGENT',
+  'MCP',
+  'ADAPTER',
+  'CATALOG',
+  'SERVICE',
+  'PROJECT',
+  'CLI',
 ];
 
 const cell = (s: string): string => s.replace(/\|/g, '\\|');
@@ -36,7 +54,8 @@ const table = (r: Registry): string =>
 /** The canonical codes, each with the precise codes of result registries (not the diagnostics') that map to it. */
 const canonicalTable = (): string => {
   const diagnostics = new Set(['GRAM', 'SPEC', 'SPEC_ARG', 'SPEC_IMPORT', 'SPEC_DIALECT']);
-  const precise = (code: string): string[] => registries.filter((r) => !diagnostics.has(r.prefix)).flatMap((r) => r.codes.filter((c) => c.canonical === code).map((c) => `\`${c.code}\``));
+  const precise = (code: string): string[] =>
+    registries.filter((r) => !diagnostics.has(r.prefix)).flatMap((r) => r.codes.filter((c) => c.canonical === code).map((c) => `\`${c.code}\``));
   return [
     '| code | retry | HTTP | meaning | reasons (precise codes) |',
     '| --- | --- | --- | --- | --- |',
@@ -114,11 +133,17 @@ describe('the other docs and the README', () => {
       .flatMap((l) => [...(l.split(' | ')[0] ?? '').matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1] as string))
       .filter((c) => !codes.has(c)),
   );
-  const docs = [join(root, 'README.md'), ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md') && f !== 'errors.md').map((f) => join(root, 'docs', f))];
+  const docs = [
+    join(root, 'README.md'),
+    ...readdirSync(join(root, 'docs'))
+      .filter((f) => f.endsWith('.md') && f !== 'errors.md')
+      .map((f) => join(root, 'docs', f)),
+  ];
 
   it.each(docs.map((d) => [d.slice(root.length + 1), d] as const))('%s names only codes that exist', (_, file) => {
     const text = readFileSync(file, 'utf8');
     for (const t of text.match(CODE_TOKEN) ?? []) expect(codes.has(t) || EXPORTED.has(t), t).toBe(true);
-    for (const m of text.matchAll(/`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)`/g)) expect(old.has(m[1] as string), `${m[1]} was renamed (see docs/errors.md)`).toBe(false);
+    for (const m of text.matchAll(/`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)`/g))
+      expect(old.has(m[1] as string), `${m[1]} was renamed (see docs/errors.md)`).toBe(false);
   });
 });

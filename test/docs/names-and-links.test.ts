@@ -28,21 +28,42 @@ const exportsOf = new Map(
     .map((k) => {
       const source = read(k === '.' ? 'src/index.ts' : `src/entries/${k.slice(2)}.ts`);
       const names = [...source.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}/g)].flatMap((m) =>
-        (m[1] ?? '').split(',').map((p) => p.trim().replace(/^type\s+/, '').split(/\s+as\s+/).pop() ?? ''),
+        (m[1] ?? '').split(',').map(
+          (p) =>
+            p
+              .trim()
+              .replace(/^type\s+/, '')
+              .split(/\s+as\s+/)
+              .pop() ?? '',
+        ),
       );
       return [k === '.' ? 'gramkit' : `gramkit/${k.slice(2)}`, new Set(names.filter((n) => n !== ''))] as const;
     }),
 );
 const exportedSomewhere = new Set([...exportsOf.values()].flatMap((s) => [...s]));
 
-const docs = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const docs = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 describe('the API names the docs mention are exported', () => {
   it('each `import { … } from "gramkit…"` line names exports of that entry', () => {
     const wrong = docs.flatMap((doc) =>
       [...read(doc).matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+['"](gramkit[^'"]*)['"]/g)].flatMap((m) => {
         const entry = exportsOf.get(m[2] ?? '');
-        const names = (m[1] ?? '').split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0] ?? '').filter((n) => n !== '');
+        const names = (m[1] ?? '')
+          .split(',')
+          .map(
+            (n) =>
+              n
+                .trim()
+                .replace(/^type\s+/, '')
+                .split(/\s+as\s+/)[0] ?? '',
+          )
+          .filter((n) => n !== '');
         return entry === undefined ? [`${doc}: no entry ${m[2]}`] : names.filter((n) => !entry.has(n)).map((n) => `${doc}: ${n} from ${m[2]}`);
       }),
     );
@@ -66,8 +87,7 @@ describe('the API names the docs mention are exported', () => {
 });
 
 describe('relative links resolve inside the package', () => {
-  const shipped = (path: string): boolean =>
-    pkg.files.some((f) => !f.startsWith('!') && (path === f || path.startsWith(`${f}/`)));
+  const shipped = (path: string): boolean => pkg.files.some((f) => !f.startsWith('!') && (path === f || path.startsWith(`${f}/`)));
 
   it('each relative link of README.md and docs/*.md names a file the package ships', () => {
     const wrong = docs.flatMap((doc) =>

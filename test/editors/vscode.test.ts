@@ -50,7 +50,13 @@ describe('the VS Code extension', () => {
       'extension/package.json',
       'extension/syntaxes/gram.tmLanguage.json',
     ]);
-    const manifest = JSON.parse(entries.get('extension/package.json')?.toString() ?? '{}') as { name: string; version: string; publisher: string; main: string; contributes: { languages: Array<{ id: string; extensions: string[] }>; grammars: Array<{ path: string; scopeName: string }> } };
+    const manifest = JSON.parse(entries.get('extension/package.json')?.toString() ?? '{}') as {
+      name: string;
+      version: string;
+      publisher: string;
+      main: string;
+      contributes: { languages: Array<{ id: string; extensions: string[] }>; grammars: Array<{ path: string; scopeName: string }> };
+    };
     expect(manifest.main).toBe('./extension.js');
     expect(manifest.contributes.languages[0]).toMatchObject({ id: 'gram', extensions: ['.gram'] });
     expect(entries.has(`extension/${manifest.contributes.grammars[0]?.path.replace(/^\.\//, '')}`)).toBe(true);
@@ -66,7 +72,10 @@ describe('the VS Code extension', () => {
   });
 
   it('the TextMate grammar: every pattern compiles, and a tool, a parameter, its type, keys, strings and comments get their scopes', () => {
-    const grammar = JSON.parse(readFileSync(join(root, 'editors/vscode/syntaxes/gram.tmLanguage.json'), 'utf8')) as { scopeName: string; repository: Record<string, unknown> };
+    const grammar = JSON.parse(readFileSync(join(root, 'editors/vscode/syntaxes/gram.tmLanguage.json'), 'utf8')) as {
+      scopeName: string;
+      repository: Record<string, unknown>;
+    };
     expect(grammar.scopeName).toBe('source.gram');
     const rules: Array<{ name?: string; match?: string; begin?: string; captures?: Record<string, { name: string }> }> = [];
     const walk = (v: unknown): void => {
@@ -82,10 +91,23 @@ describe('the VS Code extension', () => {
     const scopesOf = (rule: string, text: string): string[] => {
       const r = grammar.repository[rule] as { match: string; captures: Record<string, { name: string }> };
       const m = new RegExp(r.match).exec(text);
-      return m === null ? [] : Object.entries(r.captures).filter(([i]) => m[Number(i)] !== undefined).map(([i, c]) => `${m[Number(i)]}=${c.name}`);
+      return m === null
+        ? []
+        : Object.entries(r.captures)
+            .filter(([i]) => m[Number(i)] !== undefined)
+            .map(([i, c]) => `${m[Number(i)]}=${c.name}`);
     };
-    expect(scopesOf('specification', '[greet:Tool {description: "x"} |')).toEqual(['[=punctuation.section.brackets.begin.gram', 'greet=entity.name.function.gram', ':=punctuation.separator.label.gram', 'Tool=storage.type.gram']);
-    expect(scopesOf('label', '(name::String {minLength: 1})')).toEqual(['name=variable.parameter.gram', '::=punctuation.separator.label.gram', 'String=entity.name.type.gram']);
+    expect(scopesOf('specification', '[greet:Tool {description: "x"} |')).toEqual([
+      '[=punctuation.section.brackets.begin.gram',
+      'greet=entity.name.function.gram',
+      ':=punctuation.separator.label.gram',
+      'Tool=storage.type.gram',
+    ]);
+    expect(scopesOf('label', '(name::String {minLength: 1})')).toEqual([
+      'name=variable.parameter.gram',
+      '::=punctuation.separator.label.gram',
+      'String=entity.name.type.gram',
+    ]);
     expect(scopesOf('key', '{minLength: 1}')).toEqual(['minLength=variable.other.property.gram', ':=punctuation.separator.key-value.gram']);
     const comment = (grammar.repository['comment'] as { patterns: Array<{ match?: string }> }).patterns[0]?.match as string;
     expect(new RegExp(comment).exec('(a) // a note')?.[0]).toBe('// a note');

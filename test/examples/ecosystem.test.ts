@@ -18,7 +18,9 @@ const { INVALID_PATH } = BuiltinCodes;
 const { DENIED } = PolicyCodes;
 
 const doc = readFileSync(new URL('../../docs/ecosystem.md', import.meta.url), 'utf8');
-const sources = ['mcp-session.ts', 'mcp-http.ts', 'ai-sdk-tools.ts', 'zod-tool.ts'].map((f) => readFileSync(new URL(`../../examples/ecosystem/${f}`, import.meta.url), 'utf8'));
+const sources = ['mcp-session.ts', 'mcp-http.ts', 'ai-sdk-tools.ts', 'zod-tool.ts'].map((f) =>
+  readFileSync(new URL(`../../examples/ecosystem/${f}`, import.meta.url), 'utf8'),
+);
 const blocks = (lang: string): string[] => [...doc.matchAll(new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\``, 'gm'))].map((m) => m[1] ?? '');
 
 describe('ecosystem examples', { timeout: 60_000 }, () => {
@@ -55,12 +57,19 @@ describe('ecosystem examples', { timeout: 60_000 }, () => {
   it('zod-tool: a Zod schema as gram, bound and invoked', async () => {
     const lines = await zodTool();
     expect(lines[0]).toContain('(units::String {enum: ["metric", "imperial"], default: "metric"})');
-    expect(lines.slice(1)).toEqual(['ok {"temperature":21}', `${INVALID_ARGUMENTS}: invalid arguments for "get_weather": argument "units" must be one of "metric", "imperial", got "kelvin"`]);
+    expect(lines.slice(1)).toEqual([
+      'ok {"temperature":21}',
+      `${INVALID_ARGUMENTS}: invalid arguments for "get_weather": argument "units" must be one of "metric", "imperial", got "kelvin"`,
+    ]);
   });
 
   it('every ts block of docs/ecosystem.md is taken from one of these examples', () => {
     const ts = blocks('ts');
     expect(ts.length).toBeGreaterThan(2);
-    for (const b of ts) expect(sources.some((s) => s.includes(b.trimEnd())), b).toBe(true);
+    for (const b of ts)
+      expect(
+        sources.some((s) => s.includes(b.trimEnd())),
+        b,
+      ).toBe(true);
   });
 });

@@ -27,7 +27,10 @@ const root = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
 const out = mkdtempSync(join(tmpdir(), 'gramkit-docs-'));
 
 const files = (dir: string, ext: string): string[] =>
-  (readdirSync(join(root, dir), { recursive: true }) as string[]).filter((f) => f.endsWith(ext)).map((f) => join(dir, f)).sort();
+  (readdirSync(join(root, dir), { recursive: true }) as string[])
+    .filter((f) => f.endsWith(ext))
+    .map((f) => join(dir, f))
+    .sort();
 
 const docs = ['README.md', ...files('docs', '.md')].filter((f) => existsSync(join(root, f)));
 
@@ -47,7 +50,8 @@ const gramkitCommands = (body: string): string[][] => {
     if (t === '' || t.startsWith('#')) continue;
     for (const c of parseShell(t).commands) {
       // `npx gramkit …` (a project that installed the package), `node dist/cli.js …` (a clone)
-      const words = c.words[0] === 'npx' ? c.words.slice(1) : c.words[0] === 'node' && c.words[1] === 'dist/cli.js' ? ['gramkit', ...c.words.slice(2)] : c.words;
+      const words =
+        c.words[0] === 'npx' ? c.words.slice(1) : c.words[0] === 'node' && c.words[1] === 'dist/cli.js' ? ['gramkit', ...c.words.slice(2)] : c.words;
       if (words[0] !== 'gramkit' || c.assignments.length > 0) continue;
       // a synopsis (placeholders) is not a command
       if (words.some((w) => /^<.*>$|^\[.*\]?$|\.\.\./.test(w) || w.includes('<'))) continue;
@@ -96,7 +100,8 @@ for (const doc of docs) {
     const shown = commands.length === 1 && next !== undefined && next.lang === 'text' ? next.body : undefined;
     for (const argv of commands) {
       // a server runs until stopped: the README's is started by its own test, with its curl calls
-      if (argv[0] === 'serve') serveCommands.push({ doc, argv, curls: curlLines(blocks.slice(i + 1).find((x) => ['sh', 'bash'].includes(x.lang))?.body ?? '') });
+      if (argv[0] === 'serve')
+        serveCommands.push({ doc, argv, curls: curlLines(blocks.slice(i + 1).find((x) => ['sh', 'bash'].includes(x.lang))?.body ?? '') });
       else docCommands.push({ doc, argv, ...(shown !== undefined ? { shown } : {}) });
     }
   });
@@ -132,7 +137,11 @@ describe('agent examples', () => {
     const blocks = blocksOf(doc);
     const ts = blocks.filter((b) => b.lang === 'ts');
     expect(ts.length).toBeGreaterThan(3);
-    for (const b of ts) expect(sources.some((s) => s.includes(b.body.trimEnd())), b.body).toBe(true);
+    for (const b of ts)
+      expect(
+        sources.some((s) => s.includes(b.body.trimEnd())),
+        b.body,
+      ).toBe(true);
     const gram = blocks.filter((b) => b.lang === 'gram');
     expect(gram).toHaveLength(1);
     expect(readFileSync(join(root, 'examples/helloAgent.gram'), 'utf8')).toContain(gram[0]?.body.trimEnd());
@@ -170,32 +179,38 @@ describe('the tool service shown in the README', () => {
   });
 
   const curlInstalled = existsSync('/usr/bin/curl') || existsSync('/bin/curl');
-  it.skipIf(!curlInstalled)('serve starts, and each curl call answers JSON that is not a problem', async () => {
-    const c = serveCommands.find((x) => x.doc === 'README.md') as (typeof serveCommands)[number];
-    const data = mkdtempSync(join(tmpdir(), 'gramkit-readme-serve-'));
-    // a free port and a fresh catalog, the rest as written
-    const argv = c.argv.map((w, i) => (c.argv[i - 1] === '--port' ? '0' : c.argv[i - 1] === '--data' ? join(data, 'catalog') : w));
-    const server = await startCli(argv, { env: { PATH: process.env['PATH'] ?? '' }, cwd: data });
-    const url = server.url();
-    const stderr = server.err();
-    try {
-      expect(url, stderr).toBeDefined();
-      for (const line of c.curls) {
-        // the server's address, and the token file it saved for that port
-        const command = line.replaceAll('http://127.0.0.1:8081', url as string).replaceAll('serve-8081.token', `serve-${new URL(url as string).port}.token`);
-        const out = await new Promise<{ code: number; stdout: string }>((resolve) =>
-          execFile('bash', ['-c', command], { timeout: 30_000, cwd: data }, (error, o) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout: o })),
-        );
-        expect(out.code, line).toBe(0);
-        const body = JSON.parse(out.stdout) as Record<string, unknown>;
-        expect(String(body['type'] ?? ''), `${line}\n${out.stdout}`).not.toContain('/problems/');
-        if (line.includes('/invoke')) expect(body['ok'], `${line}\n${out.stdout}`).toBe(true);
+  it.skipIf(!curlInstalled)(
+    'serve starts, and each curl call answers JSON that is not a problem',
+    async () => {
+      const c = serveCommands.find((x) => x.doc === 'README.md') as (typeof serveCommands)[number];
+      const data = mkdtempSync(join(tmpdir(), 'gramkit-readme-serve-'));
+      // a free port and a fresh catalog, the rest as written
+      const argv = c.argv.map((w, i) => (c.argv[i - 1] === '--port' ? '0' : c.argv[i - 1] === '--data' ? join(data, 'catalog') : w));
+      const server = await startCli(argv, { env: { PATH: process.env['PATH'] ?? '' }, cwd: data });
+      const url = server.url();
+      const stderr = server.err();
+      try {
+        expect(url, stderr).toBeDefined();
+        for (const line of c.curls) {
+          // the server's address, and the token file it saved for that port
+          const command = line.replaceAll('http://127.0.0.1:8081', url as string).replaceAll('serve-8081.token', `serve-${new URL(url as string).port}.token`);
+          const out = await new Promise<{ code: number; stdout: string }>((resolve) =>
+            execFile('bash', ['-c', command], { timeout: 30_000, cwd: data }, (error, o) =>
+              resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout: o }),
+            ),
+          );
+          expect(out.code, line).toBe(0);
+          const body = JSON.parse(out.stdout) as Record<string, unknown>;
+          expect(String(body['type'] ?? ''), `${line}\n${out.stdout}`).not.toContain('/problems/');
+          if (line.includes('/invoke')) expect(body['ok'], `${line}\n${out.stdout}`).toBe(true);
+        }
+      } finally {
+        server.stop();
+        expect(await server.done).toBe(0);
       }
-    } finally {
-      server.stop();
-      expect(await server.done).toBe(0);
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 });
 
 describe('every example file', () => {
@@ -218,7 +233,7 @@ describe('every example file', () => {
       const line = `${m[2]}${(m[3] ?? '').split('#')[0]?.trimEnd() ?? ''}`;
       // a key or a server the test does not have: only the file is checked
       const runnable = !/[A-Z_]+=\S/.test(prefix) && !/https?:\/\//.test(line);
-      scripts.set(line, runnable ? 'run' : scripts.get(line) ?? 'exists');
+      scripts.set(line, runnable ? 'run' : (scripts.get(line) ?? 'exists'));
     }
   }
 
@@ -227,13 +242,17 @@ describe('every example file', () => {
     for (const line of scripts.keys()) expect(existsSync(join(root, line.split(' ')[0] as string)), line).toBe(true);
   });
 
-  it.each([...scripts].filter(([, how]) => how === 'run').map(([line]) => line))('npx tsx %s runs', async (line) => {
-    const words = parseShell(line).commands[0]?.words ?? [];
-    const code = await new Promise<number>((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', ...words], { cwd: root, timeout: 90_000 }, (error) => {
-        resolve(error === null ? 0 : typeof error.code === 'number' ? error.code : 1);
+  it.each([...scripts].filter(([, how]) => how === 'run').map(([line]) => line))(
+    'npx tsx %s runs',
+    async (line) => {
+      const words = parseShell(line).commands[0]?.words ?? [];
+      const code = await new Promise<number>((resolve) => {
+        execFile(process.execPath, ['--import', 'tsx', ...words], { cwd: root, timeout: 90_000 }, (error) => {
+          resolve(error === null ? 0 : typeof error.code === 'number' ? error.code : 1);
+        });
       });
-    });
-    expect(code, `${line} in ${relative(root, root) || '.'}`).toBe(0);
-  }, 120_000);
+      expect(code, `${line} in ${relative(root, root) || '.'}`).toBe(0);
+    },
+    120_000,
+  );
 });

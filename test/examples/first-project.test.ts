@@ -43,7 +43,10 @@ describe('README: use it in your project', () => {
     writeFileSync(join(project, 'greeter.gram'), gram);
     writeFileSync(join(project, 'greetings.mjs'), js);
 
-    const commands = (shell[1]?.body ?? '').split('\n').filter((l) => l.trim() !== '').map((l) => parseShell(l).commands[0]?.words ?? []);
+    const commands = (shell[1]?.body ?? '')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => parseShell(l).commands[0]?.words ?? []);
     expect(commands.length).toBeGreaterThanOrEqual(3);
     const outputs: string[] = [];
     for (const words of commands) {
@@ -87,7 +90,12 @@ describe('README: from a clone of this repository', () => {
   });
 
   it('no shell block of the README or the docs runs npx gramkit, except the package user’s', () => {
-    const docs = ['README.md', ...['agent.md', 'builtins.md', 'ecosystem.md', 'gram.md', 'implementations.md', 'library.md', 'policies.md', 'providers.md', 'specifications.md'].map((d) => `docs/${d}`)];
+    const docs = [
+      'README.md',
+      ...['agent.md', 'builtins.md', 'ecosystem.md', 'gram.md', 'implementations.md', 'library.md', 'policies.md', 'providers.md', 'specifications.md'].map(
+        (d) => `docs/${d}`,
+      ),
+    ];
     const userSection = section('Use it in your project');
     for (const doc of docs) {
       const text = readFileSync(join(root, doc), 'utf8').replace(doc === 'README.md' ? userSection : '\u0000', '');

@@ -19,11 +19,16 @@ describe('docs/gram.md', () => {
     expect(gram.length).toBeGreaterThan(3);
     for (const b of gram) {
       expect(parseGram(b)._tag, b).toBe('Right');
-      expect(examples.some((e) => e.includes(b.trimEnd())), b).toBe(true);
+      expect(
+        examples.some((e) => e.includes(b.trimEnd())),
+        b,
+      ).toBe(true);
     }
   });
   it('shows commands that succeed', async () => {
-    const commands = blocks('sh').flatMap((b) => b.split('\n')).filter((l) => l.startsWith('gramkit '));
+    const commands = blocks('sh')
+      .flatMap((b) => b.split('\n'))
+      .filter((l) => l.startsWith('gramkit '));
     expect(commands.length).toBeGreaterThan(0);
     for (const c of commands) {
       const r = await cli(c.split(/\s+/).slice(1));

@@ -46,9 +46,62 @@ const takenExactly = (text: string, options: ParseOptions = {}): boolean => {
 };
 
 const alphabet = fc.constantFrom(
-  '(', ')', '[', ']', '{', '}', ',', '|', ':', '::', '@', '@@', '..', '...', '-', '->', '<-', '=', '=>', '<=', '~', '~>', '<~',
-  '-->', 'a', 'b1', 'true', 'false', '42', '-7', '3.5', '0xF', '07', '5cm', '"s"', "'t'", '`u`', '```\nf\n```', '```md\nx```',
-  '//c\n', ' ', '\n', '\t', '>', '#', 'é', '"', '`', '\\', '\r\n', '08', '"a\\q"', '9007199254740993', 'x`t`', '1..', '..2',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  '|',
+  ':',
+  '::',
+  '@',
+  '@@',
+  '..',
+  '...',
+  '-',
+  '->',
+  '<-',
+  '=',
+  '=>',
+  '<=',
+  '~',
+  '~>',
+  '<~',
+  '-->',
+  'a',
+  'b1',
+  'true',
+  'false',
+  '42',
+  '-7',
+  '3.5',
+  '0xF',
+  '07',
+  '5cm',
+  '"s"',
+  "'t'",
+  '`u`',
+  '```\nf\n```',
+  '```md\nx```',
+  '//c\n',
+  ' ',
+  '\n',
+  '\t',
+  '>',
+  '#',
+  'é',
+  '"',
+  '`',
+  '\\',
+  '\r\n',
+  '08',
+  '"a\\q"',
+  '9007199254740993',
+  'x`t`',
+  '1..',
+  '..2',
 );
 
 describe('fast path and Chevrotain parser', () => {
@@ -99,7 +152,12 @@ describe('fast path and Chevrotain parser', () => {
           let text = (corpus[i] as { input: string }).input;
           for (const [at, op, s] of edits) {
             const p = text.length === 0 ? 0 : at % text.length;
-            text = op === 0 ? text.slice(0, p) + text.slice(p + 1) : op === 1 ? text.slice(0, p) + s + text.slice(p) : text.slice(0, p) + s + text.slice(p + s.length);
+            text =
+              op === 0
+                ? text.slice(0, p) + text.slice(p + 1)
+                : op === 1
+                  ? text.slice(0, p) + s + text.slice(p)
+                  : text.slice(0, p) + s + text.slice(p + s.length);
           }
           agree(text, options);
           takenExactly(text, options);
@@ -139,8 +197,14 @@ describe('fast path and Chevrotain parser', () => {
     ].join('\n');
     const r = agree(text);
     expect(documentOf(r)?.warnings?.map((d) => d.code)).toEqual([
-      'GRAM_DUPLICATE_KEY', 'GRAM_UNSAFE_NUMBER', 'GRAM_DUPLICATE_KEY', 'GRAM_RANGE_UNIT', 'GRAM_RANGE_UNIT', 'GRAM_RANGE_UNIT',
-      'GRAM_DUPLICATE_ANNOTATION', 'GRAM_DUPLICATE_KEY',
+      'GRAM_DUPLICATE_KEY',
+      'GRAM_UNSAFE_NUMBER',
+      'GRAM_DUPLICATE_KEY',
+      'GRAM_RANGE_UNIT',
+      'GRAM_RANGE_UNIT',
+      'GRAM_RANGE_UNIT',
+      'GRAM_DUPLICATE_ANNOTATION',
+      'GRAM_DUPLICATE_KEY',
     ]);
     expect(documentOf(r)?.comments).toHaveLength(2);
     takenExactly(text);
@@ -161,7 +225,20 @@ describe('fast path and Chevrotain parser', () => {
   });
 
   it('gives up at the first problem of any kind', () => {
-    for (const text of ['(a', '(a)-[:R]->(b', '(a)-=>(b)', '({m: {k:: 1}})', '(a {t: true`x`})', '(a {n: 08})', '(a {s: "x)', '(a) {b: 1}', '(a)]', '#', '(a {x: [1,]})', '(a {x: 1,})']) {
+    for (const text of [
+      '(a',
+      '(a)-[:R]->(b',
+      '(a)-=>(b)',
+      '({m: {k:: 1}})',
+      '(a {t: true`x`})',
+      '(a {n: 08})',
+      '(a {s: "x)',
+      '(a) {b: 1}',
+      '(a)]',
+      '#',
+      '(a {x: [1,]})',
+      '(a {x: 1,})',
+    ]) {
       expect(fastParse(text, 256)).toBeUndefined();
       expect(documentOf(analyzeGram(text))).toBeUndefined();
     }
@@ -171,7 +248,18 @@ describe('fast path and Chevrotain parser', () => {
     const body = '(a:A {s: "x", n: [1, 2.5, 0xF, 07, 3cm, `b`, \'c\', sym, true, [false]]})-[r::R {k:: 1}]->(b)<==(c)~~>(`d`)';
     const common = `{v: 1}\n${body}`;
     expect(fastParse(common, 256)).toBeDefined();
-    for (const other of ['[g | a, (b)]', '@k(1) (a)', '@@id (a)', '(a {r: 1..2})', '(a {r: ...2})', '(a {r: 1...})', '(a {m: {k: 1}})', '(a {t: md`x`})', '(a {t: ```md\nx```})', '(a {x: [{k: 1}]})']) {
+    for (const other of [
+      '[g | a, (b)]',
+      '@k(1) (a)',
+      '@@id (a)',
+      '(a {r: 1..2})',
+      '(a {r: ...2})',
+      '(a {r: 1...})',
+      '(a {m: {k: 1}})',
+      '(a {t: md`x`})',
+      '(a {t: ```md\nx```})',
+      '(a {x: [{k: 1}]})',
+    ]) {
       for (const text of [other, `${common}\n${other}`, `${other}\n${body}`]) {
         expect(fastParse(text, 256)).toBeUndefined();
         const r = agree(text);

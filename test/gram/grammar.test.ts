@@ -12,6 +12,16 @@ describe('the Chevrotain grammar', () => {
   });
   it('is LL(1): every rule decides with one token of lookahead', () => {
     const p = new GramParser(false, true);
-    expect(Object.keys(p.getGAstProductions()).sort()).toEqual(['annotated', 'arrow', 'document', 'node', 'path', 'record', 'subject', 'subjectPattern', 'value']);
+    expect(Object.keys(p.getGAstProductions()).sort()).toEqual([
+      'annotated',
+      'arrow',
+      'document',
+      'node',
+      'path',
+      'record',
+      'subject',
+      'subjectPattern',
+      'value',
+    ]);
   });
 });

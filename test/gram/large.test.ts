@@ -35,9 +35,13 @@ describe('50 MB inputs', () => {
     ['one pattern of 50 MB', `[a | ${repeatTo('b, ', MB50)}b]`, 'GRAM_PATTERN_TOO_LARGE'],
     ['one path of 50 MB', `(a)${repeatTo('-->(b)', MB50)}`, 'GRAM_PATTERN_TOO_LARGE'],
     ['open brackets', '['.repeat(MB50), 'GRAM_NESTING_TOO_DEEP'],
-  ])('%s', (_, text, expected) => {
-    const r = analyzeGram(text);
-    if (expected === 'ok') expect(checkedDiagnostics(r)).toEqual([]);
-    else expect(checkedDiagnostics(r)[0]?.code).toBe(expected);
-  }, 120_000);
+  ])(
+    '%s',
+    (_, text, expected) => {
+      const r = analyzeGram(text);
+      if (expected === 'ok') expect(checkedDiagnostics(r)).toEqual([]);
+      else expect(checkedDiagnostics(r)[0]?.code).toBe(expected);
+    },
+    120_000,
+  );
 });

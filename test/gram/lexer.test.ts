@@ -10,7 +10,10 @@ const ok = (text: string, strict = true): GramDocument => {
   return r.right;
 };
 
-const codes = (text: string, strict = true): string[] => checkedDiagnostics(analyzeGram(text, { strict })).filter((d) => d.severity === 'error').map((d) => d.code);
+const codes = (text: string, strict = true): string[] =>
+  checkedDiagnostics(analyzeGram(text, { strict }))
+    .filter((d) => d.severity === 'error')
+    .map((d) => d.code);
 
 const rejects = (text: string, code?: string): void => {
   const cs = codes(text);
@@ -31,10 +34,22 @@ const value = (text: string, strict = true): Value => {
 describe('arrows', () => {
   it('reads `-->` as `-` then `->`, and every family and direction', () => {
     const cases: Array<[string, string, string]> = [
-      ['-->', '-', 'right'], ['<--', '-', 'left'], ['--', '-', 'undirected'], ['<-->', '-', 'bidirectional'],
-      ['==>', '=', 'right'], ['<==', '=', 'left'], ['==', '=', 'undirected'], ['<==>', '=', 'bidirectional'],
-      ['~~>', '~', 'right'], ['<~~', '~', 'left'], ['~~', '~', 'undirected'], ['<~~>', '~', 'bidirectional'],
-      ['-[r]->', '-', 'right'], ['<=[r]=', '=', 'left'], ['~[]~', '~', 'undirected'], ['<-[:T {k: 1}]->', '-', 'bidirectional'],
+      ['-->', '-', 'right'],
+      ['<--', '-', 'left'],
+      ['--', '-', 'undirected'],
+      ['<-->', '-', 'bidirectional'],
+      ['==>', '=', 'right'],
+      ['<==', '=', 'left'],
+      ['==', '=', 'undirected'],
+      ['<==>', '=', 'bidirectional'],
+      ['~~>', '~', 'right'],
+      ['<~~', '~', 'left'],
+      ['~~', '~', 'undirected'],
+      ['<~~>', '~', 'bidirectional'],
+      ['-[r]->', '-', 'right'],
+      ['<=[r]=', '=', 'left'],
+      ['~[]~', '~', 'undirected'],
+      ['<-[:T {k: 1}]->', '-', 'bidirectional'],
     ];
     for (const [arrow, family, direction] of cases) {
       const p = ok(`(a)${arrow}(b)`).patterns[0];
@@ -83,7 +98,9 @@ describe('symbols', () => {
     const props = p.record?.properties ?? [];
     expect(props.map((x) => x.key)).toEqual(['true', 'false', 'x']);
     expect(props.map((x) => x.value)).toMatchObject([
-      { kind: 'Boolean', value: false }, { kind: 'Boolean', value: true }, { kind: 'Symbol', name: 'TRUE' },
+      { kind: 'Boolean', value: false },
+      { kind: 'Boolean', value: true },
+      { kind: 'Symbol', name: 'TRUE' },
     ]);
     expect(ok('[true | true]').patterns[0]).toMatchObject({ kind: 'SubjectPattern', elements: [{ kind: 'Reference' }] });
     rejects('({k: true`x`})', 'GRAM_UNEXPECTED_TOKEN');

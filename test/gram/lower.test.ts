@@ -75,8 +75,18 @@ describe('toPatterns', () => {
 
 describe('valueToJson', () => {
   const cases: Array<[string, GramJson]> = [
-    ['"Alice"', 'Alice'], ["'a'", 'a'], ['`b`', 'b'], ['```\nc\n```', 'c\n'],
-    ['42', 42], ['-7', -7], ['3.14', 3.14], ['2.0', 2], ['0xFF', 255], ['0755', 493], ['true', true], ['false', false],
+    ['"Alice"', 'Alice'],
+    ["'a'", 'a'],
+    ['`b`', 'b'],
+    ['```\nc\n```', 'c\n'],
+    ['42', 42],
+    ['-7', -7],
+    ['3.14', 3.14],
+    ['2.0', 2],
+    ['0xFF', 255],
+    ['0755', 493],
+    ['true', true],
+    ['false', false],
     ['sym', { type: 'symbol', value: 'sym' }],
     ['date`2024-01-15`', { type: 'tagged', tag: 'date', content: '2024-01-15' }],
     ['```md\n# T\n```', { type: 'tagged', tag: 'md', content: '# T\n' }],
@@ -120,7 +130,10 @@ describe('toCanonicalJson', () => {
       fc.property(documentArb, (d) => {
         const lowered = toPatterns(d);
         const json = toCanonicalJson(lowered);
-        const list = lowered.header === undefined ? lowered.patterns : [{ subject: { identity: '', labels: [], properties: lowered.header }, elements: [] }, ...lowered.patterns];
+        const list =
+          lowered.header === undefined
+            ? lowered.patterns
+            : [{ subject: { identity: '', labels: [], properties: lowered.header }, elements: [] }, ...lowered.patterns];
         expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(list)));
         expect(toCanonicalJson(toPatterns(d))).toBe(json);
         expect(JSON.parse(toCanonicalJson(lowered, { indent: 2 }))).toEqual(JSON.parse(json));
@@ -138,7 +151,13 @@ describe('goldens', () => {
   const vendored = loadExamples().filter((e) => parseGram(e.text)._tag === 'Right');
   it('covers the examples that parse', () => {
     expect(vendored.map((e) => e.name)).toEqual([
-      'hello.gram', 'letters.gram', 'numbers.gram', 'route-66.gram', 'social.gram', 'test-no-comments.gram', 'test-simple.gram',
+      'hello.gram',
+      'letters.gram',
+      'numbers.gram',
+      'route-66.gram',
+      'social.gram',
+      'test-no-comments.gram',
+      'test-simple.gram',
     ]);
   });
   it.each([...own.map((e) => ['examples', e.name, e.text] as const), ...vendored.map((e) => ['fixtures', e.name, e.text] as const)])(

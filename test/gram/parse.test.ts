@@ -2,7 +2,17 @@
  * `parseGram` and `analyzeGram`: the AST, spans, strict mode, diagnostics and their wording.
  */
 import { describe, expect, it } from 'vitest';
-import { analyzeGram, checkedDiagnostics, checkedValue, formatDiagnostic, parseGram, type Diagnostic, type GramDocument, type NodePattern, type Property } from '../../src/index.js';
+import {
+  analyzeGram,
+  checkedDiagnostics,
+  checkedValue,
+  formatDiagnostic,
+  parseGram,
+  type Diagnostic,
+  type GramDocument,
+  type NodePattern,
+  type Property,
+} from '../../src/index.js';
 import { keySpan, subjectSpan } from '../../src/entries/gram.js';
 import { spanOf } from '../../src/core/span.js';
 
@@ -29,7 +39,10 @@ describe('the AST', () => {
     const path = d.patterns[0];
     if (path?.kind !== 'Path') throw new Error('path');
     expect(path.nodes.map((n) => n.identifier?.value)).toEqual(['a', 'b', 'c']);
-    expect(path.arrows.map((a) => [a.direction, a.identifier?.value])).toEqual([['right', 'r'], ['left', undefined]]);
+    expect(path.arrows.map((a) => [a.direction, a.identifier?.value])).toEqual([
+      ['right', 'r'],
+      ['left', undefined],
+    ]);
     const sp = d.patterns[1];
     if (sp?.kind !== 'SubjectPattern') throw new Error('subject pattern');
     expect(sp.elements.map((e) => e.kind)).toEqual(['Reference', 'Node', 'SubjectPattern']);
@@ -41,12 +54,15 @@ describe('the AST', () => {
   });
 
   it('keeps what the formatter needs: styles, separators, raw numbers, arrow kinds', () => {
-    const d = ok("(`a b`::L:`M N` {`k 1`: 'x', \"k2\" :: 0x1F, k3: `y`})=[]=>(1)");
+    const d = ok('(`a b`::L:`M N` {`k 1`: \'x\', "k2" :: 0x1F, k3: `y`})=[]=>(1)');
     const p = d.patterns[0];
     if (p?.kind !== 'Path') throw new Error('path');
     const s = p.nodes[0];
     expect(s?.identifier).toMatchObject({ style: 'backtick', value: 'a b' });
-    expect(s?.labels).toMatchObject([{ separator: '::', style: 'symbol', name: 'L' }, { separator: ':', style: 'backtick', name: 'M N' }]);
+    expect(s?.labels).toMatchObject([
+      { separator: '::', style: 'symbol', name: 'L' },
+      { separator: ':', style: 'backtick', name: 'M N' },
+    ]);
     expect(s?.record?.properties).toMatchObject([
       { key: 'k 1', keyStyle: 'backtick', separator: ':', value: { style: 'single', value: 'x' } },
       { key: 'k2', keyStyle: 'double', separator: '::', value: { kind: 'Hexadecimal', raw: '0x1F', value: 31 } },
@@ -134,7 +150,11 @@ describe('syntax errors', () => {
   it('reports several errors in one run', () => {
     const text = '(a {k 1})\n(ok)\n(b)-[r]=>(c)\n[g | (x) (y)]\n(d {m: })\n(e), (f)';
     expect(errors(text).map((e) => e.code)).toEqual([
-      'GRAM_EXPECTED_COLON', 'GRAM_MIXED_ARROW', 'GRAM_UNCLOSED_SUBJECT_PATTERN', 'GRAM_EXPECTED_VALUE', 'GRAM_TOP_LEVEL_SEQUENCE',
+      'GRAM_EXPECTED_COLON',
+      'GRAM_MIXED_ARROW',
+      'GRAM_UNCLOSED_SUBJECT_PATTERN',
+      'GRAM_EXPECTED_VALUE',
+      'GRAM_TOP_LEVEL_SEQUENCE',
     ]);
   });
   it('uses words people know, never token type names', () => {

@@ -136,7 +136,15 @@ describe('layout', () => {
     if (prop === undefined) throw new Error('property');
     const changed: GramDocument = {
       ...d,
-      patterns: [{ ...p, record: { ...p.record, properties: [{ ...prop, value: { kind: 'String', style: 'fenced', value: 'has ``` inside', start: prop.value.start, end: prop.value.end } }] } }],
+      patterns: [
+        {
+          ...p,
+          record: {
+            ...p.record,
+            properties: [{ ...prop, value: { kind: 'String', style: 'fenced', value: 'has ``` inside', start: prop.value.start, end: prop.value.end } }],
+          },
+        },
+      ],
     };
     expect(formatGram(changed)).toBe('({s: "has ``` inside"})\n');
   });

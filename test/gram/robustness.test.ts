@@ -4,7 +4,18 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeGram, checkedDiagnostics, checkedValue, formatGram, parseGram, toCanonicalJson, toPatterns, type Diagnostic, type Checked, type GramDocument } from '../../src/index.js';
+import {
+  analyzeGram,
+  checkedDiagnostics,
+  checkedValue,
+  formatGram,
+  parseGram,
+  toCanonicalJson,
+  toPatterns,
+  type Diagnostic,
+  type Checked,
+  type GramDocument,
+} from '../../src/index.js';
 import { stripLayout } from './support/arbitrary.js';
 import { loadCorpus } from './support/corpus.js';
 
@@ -24,9 +35,55 @@ const wellFormed = (text: string, r: Checked<GramDocument>): void => {
 };
 
 const gramAlphabet = fc.constantFrom(
-  '(', ')', '[', ']', '{', '}', ',', '|', ':', '::', '@', '@@', '..', '...', '-', '->', '<-', '=', '=>', '<=', '~', '~>', '<~',
-  '-->', 'a', 'b1', 'true', '42', '-7', '3.5', '0xF', '07', '5cm', '"s"', "'t'", '`u`', '```\nf\n```', '```md\nx```', '//c\n',
-  ' ', '\n', '\t', '>', '#', 'é', '"', '`', '\\', '\r\n',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  '|',
+  ':',
+  '::',
+  '@',
+  '@@',
+  '..',
+  '...',
+  '-',
+  '->',
+  '<-',
+  '=',
+  '=>',
+  '<=',
+  '~',
+  '~>',
+  '<~',
+  '-->',
+  'a',
+  'b1',
+  'true',
+  '42',
+  '-7',
+  '3.5',
+  '0xF',
+  '07',
+  '5cm',
+  '"s"',
+  "'t'",
+  '`u`',
+  '```\nf\n```',
+  '```md\nx```',
+  '//c\n',
+  ' ',
+  '\n',
+  '\t',
+  '>',
+  '#',
+  'é',
+  '"',
+  '`',
+  '\\',
+  '\r\n',
 );
 
 describe('fuzzing', () => {
@@ -56,7 +113,12 @@ describe('fuzzing', () => {
           let text = (corpus[i] as { input: string }).input;
           for (const [at, op, s] of edits) {
             const p = text.length === 0 ? 0 : at % text.length;
-            text = op === 0 ? text.slice(0, p) + text.slice(p + 1) : op === 1 ? text.slice(0, p) + s + text.slice(p) : text.slice(0, p) + s + text.slice(p + s.length);
+            text =
+              op === 0
+                ? text.slice(0, p) + text.slice(p + 1)
+                : op === 1
+                  ? text.slice(0, p) + s + text.slice(p)
+                  : text.slice(0, p) + s + text.slice(p + s.length);
           }
           const r = analyzeGram(text);
           wellFormed(text, r);

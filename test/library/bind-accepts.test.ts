@@ -10,8 +10,15 @@ import { describe, expect, it } from 'vitest';
 import { bindTool, createTool, type JsonObject, type JsonSchema, toolLibrary, type ToolSpecification, ToolCodes } from '../../src/index.js';
 import { compileSchema } from '../../src/schema/validate.js';
 
-const spec = (schema: JsonObject, description = 'Another description'): ToolSpecification => ({ name: 'capital_of', description, typeSignature: '', schema, outputSchema: { type: 'string' } });
-const obj = (properties: Record<string, JsonSchema>, required: string[] = [], extra: Record<string, unknown> = {}): JsonObject => ({ type: 'object', properties, required, ...extra }) as JsonObject;
+const spec = (schema: JsonObject, description = 'Another description'): ToolSpecification => ({
+  name: 'capital_of',
+  description,
+  typeSignature: '',
+  schema,
+  outputSchema: { type: 'string' },
+});
+const obj = (properties: Record<string, JsonSchema>, required: string[] = [], extra: Record<string, unknown> = {}): JsonObject =>
+  ({ type: 'object', properties, required, ...extra }) as JsonObject;
 const library = (schema: JsonObject) => toolLibrary([createTool('capital_of', 'The capital city of a country', schema, () => 'Paris')]);
 const TOOL = obj({ country: { type: 'string' }, year: { type: 'integer', minimum: 1900 } }, ['country']);
 
@@ -27,7 +34,11 @@ describe("bindTool with match: 'accepts'", () => {
     expect(bindTool(same, library(TOOL))._tag).toBe('Left'); // the default still wants the same description
     expect(binds(same)).toBe(true);
     expect(binds(spec(obj({ country: { type: 'string' } }, ['country'], { additionalProperties: false })))).toBe(true);
-    expect(binds(spec(obj({ country: { type: 'string', enum: ['France', 'Japan'] }, year: { type: 'integer', minimum: 1950, maximum: 2000 } }, ['country', 'year'])))).toBe(true);
+    expect(
+      binds(
+        spec(obj({ country: { type: 'string', enum: ['France', 'Japan'] }, year: { type: 'integer', minimum: 1950, maximum: 2000 } }, ['country', 'year'])),
+      ),
+    ).toBe(true);
     expect(binds(spec(obj({ country: { type: 'string', minLength: 2, pattern: '^[A-Z]' } }, ['country'], { additionalProperties: false })))).toBe(true);
     expect(binds(spec(obj({ country: { anyOf: [{ const: 'France' }, { const: 'Japan' }] } }, ['country'], { additionalProperties: false })))).toBe(true);
   });
@@ -36,13 +47,19 @@ describe("bindTool with match: 'accepts'", () => {
     const closed = obj({ country: { type: 'string' } }, ['country'], { additionalProperties: false });
     const when = spec(obj({ country: { type: 'string' }, when: { type: 'string' } }, ['country'], { additionalProperties: false }));
     expect(pointers(when, closed)).toEqual([`${ToolCodes.SCHEMA_MISMATCH} /properties/when`]);
-    expect(pointers(spec(obj({ country: { type: ['string', 'null'] } }, ['country'], { additionalProperties: false })))).toEqual([`${ToolCodes.SCHEMA_MISMATCH} /properties/country/type`]);
+    expect(pointers(spec(obj({ country: { type: ['string', 'null'] } }, ['country'], { additionalProperties: false })))).toEqual([
+      `${ToolCodes.SCHEMA_MISMATCH} /properties/country/type`,
+    ]);
     const older = spec(obj({ country: { type: 'string' }, year: { type: 'integer', minimum: 1800 } }, ['country'], { additionalProperties: false }));
     expect(pointers(older)).toEqual([`${ToolCodes.SCHEMA_MISMATCH} /properties/year/minimum`]);
     expect(pointers(spec(obj({ country: { type: 'string' } }, [], { additionalProperties: false })))).toEqual([`${ToolCodes.SCHEMA_MISMATCH} /required`]);
-    expect(pointers(spec(obj({ country: { type: 'string', enum: ['France', 3] } }, ['country'], { additionalProperties: false })))).toEqual([`${ToolCodes.SCHEMA_MISMATCH} /properties/country/enum`]);
+    expect(pointers(spec(obj({ country: { type: 'string', enum: ['France', 3] } }, ['country'], { additionalProperties: false })))).toEqual([
+      `${ToolCodes.SCHEMA_MISMATCH} /properties/country/enum`,
+    ]);
     // an open specification allows any other argument; a closed tool does not take them
-    expect(pointers(spec(obj({ country: { type: 'string' } }, ['country'], { additionalProperties: true })), closed)).toEqual([`${ToolCodes.SCHEMA_MISMATCH} /additionalProperties`]);
+    expect(pointers(spec(obj({ country: { type: 'string' } }, ['country'], { additionalProperties: true })), closed)).toEqual([
+      `${ToolCodes.SCHEMA_MISMATCH} /additionalProperties`,
+    ]);
   });
 
   it('the output: the specification must accept every output the tool declares', () => {
@@ -62,11 +79,21 @@ describe("bindTool with match: 'accepts'", () => {
     fc.record({ enum: fc.uniqueArray(fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constantFrom('a', 'bb', true, null)), { minLength: 1, maxLength: 3 }) }),
     fc.constant({}),
   );
-  const schema = fc.record(
-    { properties: fc.dictionary(fc.constantFrom('a', 'b', 'c'), leaf, { maxKeys: 3 }), required: fc.subarray(['a', 'b', 'c']), additionalProperties: fc.boolean() },
-    { requiredKeys: ['properties'] },
-  ).map((s) => ({ type: 'object', ...s }) as JsonObject);
-  const member = fc.oneof(fc.integer({ min: -5, max: 5 }), fc.double({ min: -5, max: 5, noNaN: true }), fc.constantFrom('a', 'bb', 'cccc', '', true, false, null));
+  const schema = fc
+    .record(
+      {
+        properties: fc.dictionary(fc.constantFrom('a', 'b', 'c'), leaf, { maxKeys: 3 }),
+        required: fc.subarray(['a', 'b', 'c']),
+        additionalProperties: fc.boolean(),
+      },
+      { requiredKeys: ['properties'] },
+    )
+    .map((s) => ({ type: 'object', ...s }) as JsonObject);
+  const member = fc.oneof(
+    fc.integer({ min: -5, max: 5 }),
+    fc.double({ min: -5, max: 5, noNaN: true }),
+    fc.constantFrom('a', 'bb', 'cccc', '', true, false, null),
+  );
   const value = fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd'), member, { maxKeys: 4 });
 
   it('law: binds ⇒ every value the specification allows is a value the tool accepts', () => {

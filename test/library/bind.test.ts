@@ -1,6 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bindAll, bindTool, createTool, emptyToolLibrary, formatBindError, invoke, type JsonObject, lookupTool, registerTool, type ToolSpecification, toolLibrary } from '../../src/index.js';
+import {
+  bindAll,
+  bindTool,
+  createTool,
+  emptyToolLibrary,
+  formatBindError,
+  invoke,
+  type JsonObject,
+  lookupTool,
+  registerTool,
+  type ToolSpecification,
+  toolLibrary,
+} from '../../src/index.js';
 import { expectGolden } from '../support/golden.js';
 import { bfclSpecs, greet, greetSpec, spec, toolFor } from './support.js';
 
@@ -51,12 +63,14 @@ describe('bindTool', () => {
   it('reports a missing tool, with close names', () => {
     const lib = toolLibrary([toolFor({ ...sayHello, name: 'say_hello' }, () => 'x'), toolFor({ ...sayHello, name: 'sayGoodbye' }, () => 'x')]);
     const r = bindTool(sayHello, lib);
-    expect(r._tag === 'Left' && r.left).toMatchObject([{
-      code: 'TOOL_NOT_IN_LIBRARY',
-      toolName: 'sayHello',
-      message: 'no tool "sayHello" in the library (did you mean "say_hello"?)',
-      suggestions: ['say_hello'],
-    }]);
+    expect(r._tag === 'Left' && r.left).toMatchObject([
+      {
+        code: 'TOOL_NOT_IN_LIBRARY',
+        toolName: 'sayHello',
+        message: 'no tool "sayHello" in the library (did you mean "say_hello"?)',
+        suggestions: ['say_hello'],
+      },
+    ]);
     const none = bindTool(sayHello, emptyToolLibrary);
     expect(none._tag === 'Left' && none.left[0]?.message).toBe('no tool "sayHello" in the library');
   });
@@ -89,12 +103,22 @@ describe('bindTool', () => {
 
   it('renders bind errors for people (golden)', () => {
     const lib = toolLibrary([
-      createTool('getWeather', 'Current weather for a city', { type: 'object', properties: { city: { type: 'integer' }, unit: { enum: ['c', 'f'] } }, required: ['city'] }, () => 1),
+      createTool(
+        'getWeather',
+        'Current weather for a city',
+        { type: 'object', properties: { city: { type: 'integer' }, unit: { enum: ['c', 'f'] } }, required: ['city'] },
+        () => 1,
+      ),
       createTool('search', 'Search the web', { type: 'object', properties: { q: { type: 'string' } } }, () => 1),
       createTool('say_hello', 'x', {}, () => 1),
     ]);
     const specs: ToolSpecification[] = [
-      spec('getWeather', { type: 'object', properties: { city: { type: 'string' }, unit: { enum: ['c', 'f', 'k'] } }, required: ['city'] }, {}, 'Current weather for a city'),
+      spec(
+        'getWeather',
+        { type: 'object', properties: { city: { type: 'string' }, unit: { enum: ['c', 'f', 'k'] } }, required: ['city'] },
+        {},
+        'Current weather for a city',
+      ),
       spec('search', { type: 'object', properties: { q: { type: 'string' } } }, {}, 'Search the web for pages'),
       sayHello,
       sayHello,
@@ -132,7 +156,15 @@ describe('bindAll', () => {
     const specs = bfclSpecs();
     expect(specs.length).toBeGreaterThan(700);
     const reversed = (v: unknown): unknown =>
-      Array.isArray(v) ? v.map(reversed) : typeof v === 'object' && v !== null ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reversed(x)])) : v;
+      Array.isArray(v)
+        ? v.map(reversed)
+        : typeof v === 'object' && v !== null
+          ? Object.fromEntries(
+              Object.entries(v)
+                .reverse()
+                .map(([k, x]) => [k, reversed(x)]),
+            )
+          : v;
     const lib = toolLibrary(specs.map((s) => createTool(s.name, s.description, reversed(s.schema) as JsonObject, () => null)));
     const r = bindAll(specs, lib);
     expect(r._tag === 'Right' && r.right.tools.length).toBe(specs.length);
@@ -143,7 +175,10 @@ describe('bindAll', () => {
       changed.map((s) => {
         const props = s.schema['properties'] as Record<string, JsonObject>;
         const first = Object.keys(props)[0] as string;
-        const schema = { ...s.schema, properties: { ...props, [first]: { ...props[first], type: props[first]?.['type'] === 'boolean' ? 'string' : 'boolean' } } };
+        const schema = {
+          ...s.schema,
+          properties: { ...props, [first]: { ...props[first], type: props[first]?.['type'] === 'boolean' ? 'string' : 'boolean' } },
+        };
         return createTool(s.name, s.description, schema, () => null);
       }),
     );
@@ -185,15 +220,13 @@ const canonicalSchema = (v: unknown, key?: string): string => {
 
 const typeArb = fc.constantFrom('string', 'integer', 'number', 'boolean', 'object', 'array');
 const propArb = fc.record({ type: typeArb, description: fc.constantFrom(undefined, 'a', 'b') }, { requiredKeys: ['type'] });
-const schemaArb = fc
-  .dictionary(fc.constantFrom('name', 'age', 'city', 'unit', 'q'), propArb, { maxKeys: 4 })
-  .chain((properties) =>
-    fc.record({
-      type: fc.constant('object'),
-      properties: fc.constant(properties),
-      required: fc.subarray(Object.keys(properties)),
-    }),
-  );
+const schemaArb = fc.dictionary(fc.constantFrom('name', 'age', 'city', 'unit', 'q'), propArb, { maxKeys: 4 }).chain((properties) =>
+  fc.record({
+    type: fc.constant('object'),
+    properties: fc.constant(properties),
+    required: fc.subarray(Object.keys(properties)),
+  }),
+);
 
 /** A variant of a schema: the same, reordered (still the same), or changed somewhere. */
 const variantArb = (schema: JsonObject) =>
@@ -217,7 +250,11 @@ describe('bind law', () => {
         descriptionArb,
         ([specSchema, toolSchema], specName, toolName, specDescription, toolDescription) => {
           const s = spec(specName, specSchema as JsonObject, {}, specDescription);
-          const lib = registerTool(specName, createTool(toolName, toolDescription, toolSchema, () => null), emptyToolLibrary);
+          const lib = registerTool(
+            specName,
+            createTool(toolName, toolDescription, toolSchema, () => null),
+            emptyToolLibrary,
+          );
           const agree =
             specName === toolName &&
             specDescription.trim().replace(/\s+/g, ' ') === toolDescription.trim().replace(/\s+/g, ' ') &&

@@ -60,7 +60,12 @@ describe('events', () => {
       },
       observerError: (e: unknown, ev: InvocationEvent) => errors.push(`${(e as Error).message} on ${ev.type}`),
     };
-    const b = boundFor(s, echo, { observer: combineObservers(thrower, onEvent((e) => later.push(e.type))) });
+    const b = boundFor(s, echo, {
+      observer: combineObservers(
+        thrower,
+        onEvent((e) => later.push(e.type)),
+      ),
+    });
     expect(await invoke(b, { x: 2 })).toEqual({ ok: true, value: { x: 2 } });
     expect(errors).toEqual(['observer bug on invoked', 'observer bug 2 on result']);
     expect(later).toEqual(['invoked', 'result']);

@@ -45,6 +45,10 @@ describe('examples', () => {
     expect(blocks.length).toBeGreaterThan(0);
     const root = new URL('../../examples/', import.meta.url).pathname;
     const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => readFileSync(join(root, f), 'utf8'));
-    for (const block of blocks) expect(files.some((f) => f.includes(block)), block).toBe(true);
+    for (const block of blocks)
+      expect(
+        files.some((f) => f.includes(block)),
+        block,
+      ).toBe(true);
   });
 });

@@ -7,7 +7,11 @@ import { hashString } from '../../src/library/string-hash.js';
 // This covers what the API cannot see: a map has one shape whatever the updates that made it.
 
 // t7pd6, tovl8, xakiehjva and xe1yemfya share their whole hash
-const keyArb = fc.oneof(fc.constantFrom('t7pd6', 'tovl8', 'xakiehjva', 'xe1yemfya'), fc.string({ maxLength: 4 }), fc.nat({ max: 5000 }).map((n) => `tool_${n}`));
+const keyArb = fc.oneof(
+  fc.constantFrom('t7pd6', 'tovl8', 'xakiehjva', 'xe1yemfya'),
+  fc.string({ maxLength: 4 }),
+  fc.nat({ max: 5000 }).map((n) => `tool_${n}`),
+);
 const values = Array.from({ length: 8 }, (_, i) => ({ i }));
 
 /** The nodes of a trie, as plain data. */
@@ -15,16 +19,26 @@ const shape = (t: HashTrie<object>): unknown => (t as unknown as { root: unknown
 
 describe('HashTrie', () => {
   it('the order in which keys are set does not change the shape (keys of distinct hashes)', () => {
-    const distinctArb = fc.uniqueArray(fc.oneof(fc.string({ maxLength: 4 }), fc.nat({ max: 5000 }).map((n) => `tool_${n}`)), { maxLength: 300 });
+    const distinctArb = fc.uniqueArray(
+      fc.oneof(
+        fc.string({ maxLength: 4 }),
+        fc.nat({ max: 5000 }).map((n) => `tool_${n}`),
+      ),
+      { maxLength: 300 },
+    );
     fc.assert(
-      fc.property(distinctArb.chain((keys) => fc.tuple(fc.constant(keys), fc.shuffledSubarray(keys, { minLength: keys.length }))), ([keys, shuffled]) => {
-        // a collision node keeps its pairs in the order they came
-        fc.pre(new Set(keys.map(hashString)).size === keys.length);
-        // each key with the same value in both orders
-        const build = (ks: ReadonlyArray<string>) => ks.reduce((t, k) => t.set(k, values[keys.indexOf(k) % values.length] as object), HashTrie.empty<object>());
-        expect(shape(build(shuffled))).toEqual(shape(build(keys)));
-        expect(build(shuffled).size).toBe(keys.length);
-      }),
+      fc.property(
+        distinctArb.chain((keys) => fc.tuple(fc.constant(keys), fc.shuffledSubarray(keys, { minLength: keys.length }))),
+        ([keys, shuffled]) => {
+          // a collision node keeps its pairs in the order they came
+          fc.pre(new Set(keys.map(hashString)).size === keys.length);
+          // each key with the same value in both orders
+          const build = (ks: ReadonlyArray<string>) =>
+            ks.reduce((t, k) => t.set(k, values[keys.indexOf(k) % values.length] as object), HashTrie.empty<object>());
+          expect(shape(build(shuffled))).toEqual(shape(build(keys)));
+          expect(build(shuffled).size).toBe(keys.length);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -58,7 +72,10 @@ describe('HashTrie', () => {
   });
 
   it('an update that changes nothing returns the same trie', () => {
-    const t = HashTrie.empty<object>().set('a', values[0] as object).set('t7pd6', values[1] as object).set('tovl8', values[2] as object);
+    const t = HashTrie.empty<object>()
+      .set('a', values[0] as object)
+      .set('t7pd6', values[1] as object)
+      .set('tovl8', values[2] as object);
     expect(t.set('a', values[0] as object)).toBe(t);
     expect(t.set('tovl8', values[2] as object)).toBe(t);
     expect(t.delete('absent')).toBe(t);

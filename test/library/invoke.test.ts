@@ -1,7 +1,22 @@
 import { EventEmitter } from 'node:events';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { bindAll, type BoundTool, createTool, fail, type InvocationContext, invoke, invokeByName, invokeJson, invokeTask, type JsonSchema, ok, ToolFailure, type ToolResult, toolLibrary } from '../../src/index.js';
+import {
+  bindAll,
+  type BoundTool,
+  createTool,
+  fail,
+  type InvocationContext,
+  invoke,
+  invokeByName,
+  invokeJson,
+  invokeTask,
+  type JsonSchema,
+  ok,
+  ToolFailure,
+  type ToolResult,
+  toolLibrary,
+} from '../../src/index.js';
 import { parseArguments } from '../../src/library/invoke.js';
 import { expectGolden } from '../support/golden.js';
 import { bfclSimpleCalls, boundFor, greet, greetSpec, spec } from './support.js';
@@ -22,7 +37,11 @@ describe('invoke: arguments', () => {
     expect(e?.reason).toBe('TOOL_INVALID_ARGUMENTS');
     expect(e?.retryable).toBe(false);
     expect(e?.message).toMatch(/^invalid arguments for "greet": /);
-    for (const m of ['argument "name" must be a string, got 42', 'argument "times" must be at least 1, got 0', 'argument "extra" is not allowed here (unknown property; the arguments are name, times)']) {
+    for (const m of [
+      'argument "name" must be a string, got 42',
+      'argument "times" must be at least 1, got 0',
+      'argument "extra" is not allowed here (unknown property; the arguments are name, times)',
+    ]) {
       expect(e?.message).toContain(m);
     }
     const issues = (failure(r)?.details as { issues: Array<{ path: string }> }).issues.map((i) => i.path).sort();
@@ -87,7 +106,12 @@ describe('invoke: failures of the implementation', () => {
         expect(() => JSON.stringify(e)).not.toThrow();
       }
     }
-    const e = failure(await invoke(boundFor(anyArgs, () => JSON.parse('{')), {}));
+    const e = failure(
+      await invoke(
+        boundFor(anyArgs, () => JSON.parse('{')),
+        {},
+      ),
+    );
     expect(e).toMatchObject({ reason: 'TOOL_EXECUTION_ERROR', details: { errorName: 'SyntaxError' }, retryable: false });
   });
 
@@ -95,9 +119,17 @@ describe('invoke: failures of the implementation', () => {
     const b = boundFor(anyArgs, () => {
       throw new ToolFailure('FILE_NOT_FOUND', 'no such file: a.txt', { details: { path: 'a.txt' } });
     });
-    expect(await invoke(b, {})).toEqual({ ok: false, error: { code: 'FILE_NOT_FOUND', reason: 'FILE_NOT_FOUND', message: 'no such file: a.txt', details: { path: 'a.txt' }, retryable: false } });
+    expect(await invoke(b, {})).toEqual({
+      ok: false,
+      error: { code: 'FILE_NOT_FOUND', reason: 'FILE_NOT_FOUND', message: 'no such file: a.txt', details: { path: 'a.txt' }, retryable: false },
+    });
     const foreign = Object.assign(new Error('busy'), { name: 'ToolFailure', code: 'UPSTREAM_BUSY', retryable: true, details: { f: () => 1 } });
-    const r = failure(await invoke(boundFor(anyArgs, () => Promise.reject(foreign)), {}));
+    const r = failure(
+      await invoke(
+        boundFor(anyArgs, () => Promise.reject(foreign)),
+        {},
+      ),
+    );
     expect([r?.code, r?.reason]).toEqual(['EXECUTION_ERROR', 'UPSTREAM_BUSY']);
     expect(r?.retryable).toBe(true);
     expect(r?.details).toEqual({ note: 'the error details are not JSON data (f: a function) and were left out' });
@@ -116,11 +148,21 @@ describe('invoke: failures of the implementation', () => {
       [{ fine: [1, 'two', null] }, undefined],
     ];
     for (const [value, code] of cases) {
-      const r = await invoke(boundFor(anyArgs, () => value), {});
+      const r = await invoke(
+        boundFor(anyArgs, () => value),
+        {},
+      );
       expect(r.ok ? undefined : r.error.reason, String(code)).toBe(code);
     }
-    expect(await invoke(boundFor(anyArgs, () => undefined), {})).toEqual({ ok: true, value: null });
-    const typed = boundFor(spec('typed', { type: 'object' }, { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }), () => ({ n: 'one' }));
+    expect(
+      await invoke(
+        boundFor(anyArgs, () => undefined),
+        {},
+      ),
+    ).toEqual({ ok: true, value: null });
+    const typed = boundFor(spec('typed', { type: 'object' }, { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }), () => ({
+      n: 'one',
+    }));
     expect(failure(await invoke(typed, {}))).toEqual({
       code: 'INVALID_OUTPUT',
       reason: 'TOOL_INVALID_OUTPUT',
@@ -170,7 +212,10 @@ describe('invoke: timeouts and cancellation', () => {
     expect(settled).toBeUndefined();
     expect(signal?.aborted).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    expect(settled).toEqual({ ok: false, error: { code: 'TIMEOUT', reason: 'TOOL_TIMEOUT', message: '"any" did not finish within 100 ms', details: { timeoutMs: 100 }, retryable: true } });
+    expect(settled).toEqual({
+      ok: false,
+      error: { code: 'TIMEOUT', reason: 'TOOL_TIMEOUT', message: '"any" did not finish within 100 ms', details: { timeoutMs: 100 }, retryable: true },
+    });
     expect(signal?.aborted).toBe(true);
     expect((signal?.reason as Error).name).toBe('TimeoutError');
   });
@@ -202,7 +247,10 @@ describe('invoke: timeouts and cancellation', () => {
     });
     const pending = invoke(b, {}, { signal: controller.signal, timeoutMs: 60_000 });
     controller.abort(new Error('user pressed stop'));
-    expect(await pending).toEqual({ ok: false, error: { code: 'CANCELLED', reason: 'TOOL_CANCELLED', message: 'the call of "any" was cancelled by the caller (user pressed stop)', retryable: false } });
+    expect(await pending).toEqual({
+      ok: false,
+      error: { code: 'CANCELLED', reason: 'TOOL_CANCELLED', message: 'the call of "any" was cancelled by the caller (user pressed stop)', retryable: false },
+    });
     expect(signal?.aborted).toBe(true);
     expect((signal?.reason as Error).message).toBe('user pressed stop');
   });
@@ -257,9 +305,17 @@ describe('invoke: timeouts and cancellation', () => {
       expect(signals[0]?.aborted).toBe(false);
       // with a timeout, a timer only for an implementation that returns a promise (one that answers
       // at once cannot be overtaken); the signal only if the implementation reads it
-      await invoke(boundFor(anyArgs, () => 1), {}, { timeoutMs: 1000 });
+      await invoke(
+        boundFor(anyArgs, () => 1),
+        {},
+        { timeoutMs: 1000 },
+      );
       expect(timers).not.toHaveBeenCalled();
-      await invoke(boundFor(anyArgs, async () => 1), {}, { timeoutMs: 1000 });
+      await invoke(
+        boundFor(anyArgs, async () => 1),
+        {},
+        { timeoutMs: 1000 },
+      );
       expect(timers).toHaveBeenCalledTimes(1);
       expect(made).toBe(0);
       await invoke(b, {}, { timeoutMs: 1000 });
@@ -407,7 +463,10 @@ describe('invoke: context, lookup by name, TaskEither', () => {
     const rejected: string[] = [];
     const calls = bfclSimpleCalls();
     for (const [s, args] of calls) {
-      const r = await invoke(boundFor(s, (a: unknown) => a), args);
+      const r = await invoke(
+        boundFor(s, (a: unknown) => a),
+        args,
+      );
       if (r.ok) expect(r.value).toEqual(args);
       else rejected.push(`${s.name}: ${r.error.message}`);
     }
@@ -430,37 +489,77 @@ const KNOWN_BFCL_MISTAKES: ReadonlyArray<string> = [
 const behaviourArb: fc.Arbitrary<[string, (a: unknown, ctx: InvocationContext) => unknown]> = fc.oneof(
   fc.anything().map((v) => ['returns anything', () => v] as [string, () => unknown]),
   fc.anything().map((v) => ['resolves anything', () => Promise.resolve(v)] as [string, () => unknown]),
-  fc.anything().map((v) => ['throws anything', () => {
-    throw v;
-  }] as [string, () => unknown]),
+  fc.anything().map(
+    (v) =>
+      [
+        'throws anything',
+        () => {
+          throw v;
+        },
+      ] as [string, () => unknown],
+  ),
   fc.anything().map((v) => ['rejects anything', () => Promise.reject(v)] as [string, () => unknown]),
   fc.constant(['hangs', () => new Promise(() => undefined)] as [string, () => unknown]),
   fc.constant(['rejects after the timeout', () => new Promise((_, rej) => setTimeout(() => rej(new Error('late')), 8))] as [string, () => unknown]),
-  fc.constant(['returns a hostile thenable', () => ({ get then() {
-    throw new Error('then getter');
-  } })] as [string, () => unknown]),
-  fc.constant(['returns a thenable that throws', () => ({ then() {
-    throw new Error('then');
-  } })] as [string, () => unknown]),
-  fc.constant(['returns a hostile object', () => Object.defineProperty({}, 'x', { enumerable: true, get() {
-    throw new Error('getter');
-  } })] as [string, () => unknown]),
-  fc.constant(['returns a revoked proxy', () => {
-    const p = Proxy.revocable({}, {});
-    p.revoke();
-    return p.proxy;
-  }] as [string, () => unknown]),
-  fc.constant(['returns a cycle', () => {
-    const a: unknown[] = [];
-    a.push(a);
-    return a;
-  }] as [string, () => unknown]),
-  fc.constant(['reads its signal and aborts itself', (_a: unknown, ctx: InvocationContext) => new Promise((_, rej) => ctx.signal.addEventListener('abort', () => rej(ctx.signal.reason)))] as [string, (a: unknown, ctx: InvocationContext) => unknown]),
-  fc.constant(['throws an object whose properties throw', () => {
-    throw new Proxy({}, { get() {
-      throw new Error('trap');
-    } });
-  }] as [string, () => unknown]),
+  fc.constant([
+    'returns a hostile thenable',
+    () => ({
+      get then() {
+        throw new Error('then getter');
+      },
+    }),
+  ] as [string, () => unknown]),
+  fc.constant([
+    'returns a thenable that throws',
+    () => ({
+      then() {
+        throw new Error('then');
+      },
+    }),
+  ] as [string, () => unknown]),
+  fc.constant([
+    'returns a hostile object',
+    () =>
+      Object.defineProperty({}, 'x', {
+        enumerable: true,
+        get() {
+          throw new Error('getter');
+        },
+      }),
+  ] as [string, () => unknown]),
+  fc.constant([
+    'returns a revoked proxy',
+    () => {
+      const p = Proxy.revocable({}, {});
+      p.revoke();
+      return p.proxy;
+    },
+  ] as [string, () => unknown]),
+  fc.constant([
+    'returns a cycle',
+    () => {
+      const a: unknown[] = [];
+      a.push(a);
+      return a;
+    },
+  ] as [string, () => unknown]),
+  fc.constant([
+    'reads its signal and aborts itself',
+    (_a: unknown, ctx: InvocationContext) => new Promise((_, rej) => ctx.signal.addEventListener('abort', () => rej(ctx.signal.reason))),
+  ] as [string, (a: unknown, ctx: InvocationContext) => unknown]),
+  fc.constant([
+    'throws an object whose properties throw',
+    () => {
+      throw new Proxy(
+        {},
+        {
+          get() {
+            throw new Error('trap');
+          },
+        },
+      );
+    },
+  ] as [string, () => unknown]),
 );
 
 const optionsArb = fc.record(
@@ -507,7 +606,11 @@ const settlingArb: fc.Arbitrary<() => unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }).map((v) => () => v),
   fc.jsonValue({ maxDepth: 2 }).map((v) => () => Promise.resolve(ok(v))),
   fc.jsonValue({ maxDepth: 2 }).map((v) => () => ok(v)),
-  fc.tuple(fc.constantFrom('WEATHER_UNKNOWN_CITY', 'TOOL_EXECUTION_ERROR', ''), fc.string({ maxLength: 8 }), fc.boolean()).map(([code, message, retryable]) => () => fail(code, message, { retryable, details: { code } })),
+  fc.tuple(fc.constantFrom('WEATHER_UNKNOWN_CITY', 'TOOL_EXECUTION_ERROR', ''), fc.string({ maxLength: 8 }), fc.boolean()).map(
+    ([code, message, retryable]) =>
+      () =>
+        fail(code, message, { retryable, details: { code } }),
+  ),
   fc.string({ maxLength: 8 }).map((m) => () => {
     throw new ToolFailure('UPSTREAM_BUSY', m, { retryable: true });
   }),
@@ -516,10 +619,21 @@ const settlingArb: fc.Arbitrary<() => unknown> = fc.oneof(
 );
 
 describe('invoke: one meaning for both paths', () => {
-  it('gives an implementation\'s fail(...) back as the failure, never as {ok: true, value: {ok: false}}', async () => {
-    const r = await invoke(boundFor(anyArgs, () => fail('WEATHER_UNKNOWN_CITY', 'no city "X"', { details: { city: 'X' } })), {});
-    expect(r).toEqual({ ok: false, error: { code: 'EXECUTION_ERROR', reason: 'WEATHER_UNKNOWN_CITY', message: 'no city "X"', details: { city: 'X' }, retryable: false } });
-    expect(await invoke(boundFor(anyArgs, () => ok(3)), {})).toEqual({ ok: true, value: 3 });
+  it("gives an implementation's fail(...) back as the failure, never as {ok: true, value: {ok: false}}", async () => {
+    const r = await invoke(
+      boundFor(anyArgs, () => fail('WEATHER_UNKNOWN_CITY', 'no city "X"', { details: { city: 'X' } })),
+      {},
+    );
+    expect(r).toEqual({
+      ok: false,
+      error: { code: 'EXECUTION_ERROR', reason: 'WEATHER_UNKNOWN_CITY', message: 'no city "X"', details: { city: 'X' }, retryable: false },
+    });
+    expect(
+      await invoke(
+        boundFor(anyArgs, () => ok(3)),
+        {},
+      ),
+    ).toEqual({ ok: true, value: 3 });
   });
 
   it('gives the same result on the plain path (no options) and the full path (an observer, a timeout)', async () => {
@@ -583,6 +697,16 @@ describe('progress', () => {
     const seen: unknown[] = [];
     expect(await invoke(odd, {}, { onProgress: (...a) => void seen.push(a) })).toEqual(ok('done'));
     expect(seen).toEqual([[1, undefined, 'half']]);
-    expect(await invoke(bound(), { n: 2 }, { onProgress: () => { throw new Error('listener'); } })).toEqual(ok('function'));
+    expect(
+      await invoke(
+        bound(),
+        { n: 2 },
+        {
+          onProgress: () => {
+            throw new Error('listener');
+          },
+        },
+      ),
+    ).toEqual(ok('function'));
   });
 });

@@ -77,8 +77,12 @@ describe('diffJson', () => {
     fc.assert(
       fc.property(json, json, (a, b) => {
         const swap = { missing: 'extra', extra: 'missing', changed: 'changed' } as const;
-        const ab = diffJson(a, b).map((d) => `${swap[d.kind]} ${d.pointer}`).sort();
-        const ba = diffJson(b, a).map((d) => `${d.kind} ${d.pointer}`).sort();
+        const ab = diffJson(a, b)
+          .map((d) => `${swap[d.kind]} ${d.pointer}`)
+          .sort();
+        const ba = diffJson(b, a)
+          .map((d) => `${d.kind} ${d.pointer}`)
+          .sort();
         expect(ab).toEqual(ba);
       }),
     );

@@ -6,7 +6,15 @@ import { boundFor, spec } from './support.js';
 
 afterEach(() => vi.useRealTimers());
 
-const result = (toolName: string, durationMs: number, startedAt = 0): ResultEvent => ({ type: 'result', callId: 'c', toolName, args: {}, startedAt, value: null, durationMs });
+const result = (toolName: string, durationMs: number, startedAt = 0): ResultEvent => ({
+  type: 'result',
+  callId: 'c',
+  toolName,
+  args: {},
+  startedAt,
+  value: null,
+  durationMs,
+});
 const failed = (toolName: string, code: string, durationMs: number, startedAt = 0): FailedEvent => ({
   type: 'failed',
   callId: 'c',
@@ -28,11 +36,15 @@ describe('metrics', () => {
     vi.useFakeTimers();
     vi.setSystemTime(Date.UTC(2025, 0, 27, 12, 0, 0));
     const metrics = createToolMetrics();
-    const a = boundFor(spec('a', { type: 'object', properties: { n: { type: 'integer' } } }), (x: { n?: number }) => {
-      if (x.n === 1) throw new ToolFailure('FILE_NOT_FOUND', 'gone');
-      if (x.n === 2) throw new Error('bug');
-      return x.n ?? 0;
-    }, { observer: metrics });
+    const a = boundFor(
+      spec('a', { type: 'object', properties: { n: { type: 'integer' } } }),
+      (x: { n?: number }) => {
+        if (x.n === 1) throw new ToolFailure('FILE_NOT_FOUND', 'gone');
+        if (x.n === 2) throw new Error('bug');
+        return x.n ?? 0;
+      },
+      { observer: metrics },
+    );
     const b = boundFor(spec('b', { type: 'object' }), () => 'b', { observer: metrics });
     for (const n of [0, 1, 2, 2, 5]) await invoke(a, { n });
     await invoke(a, { n: 'x' });
@@ -62,7 +74,10 @@ describe('metrics', () => {
         const l = m.usage('t')?.latencyMs;
         expect(l).toBeDefined();
         if (l == null) return;
-        for (const [q, got] of [[0.5, l.p50], [0.95, l.p95]] as const) {
+        for (const [q, got] of [
+          [0.5, l.p50],
+          [0.95, l.p95],
+        ] as const) {
           const exact = nearestRank(durations, q);
           // the bucket's half-width (2^(1/64) − 1 ≈ 1.09%) plus rounding to 1e-6 ms
           expect(Math.abs(got - exact)).toBeLessThanOrEqual(0.011 * exact + 5e-7);

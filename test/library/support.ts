@@ -3,7 +3,18 @@
  * these tests only need the data), tools that implement them, bound tools.
  */
 import { readFileSync } from 'node:fs';
-import { bindTool, type BoundTool, createTool, type JsonObject, type JsonSchema, type Tool, type ToolImplementation, type ToolLimits, type ToolSpecification, toolLibrary } from '../../src/index.js';
+import {
+  bindTool,
+  type BoundTool,
+  createTool,
+  type JsonObject,
+  type JsonSchema,
+  type Tool,
+  type ToolImplementation,
+  type ToolLimits,
+  type ToolSpecification,
+  toolLibrary,
+} from '../../src/index.js';
 
 export const spec = (name: string, schema: JsonObject, outputSchema: JsonSchema = {}, description = `The ${name} tool`): ToolSpecification => ({
   name,

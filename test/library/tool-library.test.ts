@@ -1,7 +1,22 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { adoptLibrary, checkLibrary, libraryEntries, librariesEqual } from '../../src/library/tool-library.js';
-import { createTool, emptyToolLibrary, hasTool, isToolLibrary, librarySize, listTools, lookupTool, registerTool, removeTool, type Tool, type ToolLibrary, toolLibrary, toolNames, unionLibraries } from '../../src/index.js';
+import {
+  createTool,
+  emptyToolLibrary,
+  hasTool,
+  isToolLibrary,
+  librarySize,
+  listTools,
+  lookupTool,
+  registerTool,
+  removeTool,
+  type Tool,
+  type ToolLibrary,
+  toolLibrary,
+  toolNames,
+  unionLibraries,
+} from '../../src/index.js';
 
 // names, and a pool of distinct tool objects; libraries are built from (name, tool) registrations.
 // The colliding names share their whole 32-bit hash, which the library's hash trie reads 5 bits a
@@ -253,7 +268,13 @@ describe('libraries of another copy of gramkit', () => {
 
   it('a library of a copy that held an immutable.js map in `entries` is read through it', () => {
     const t0 = pool[0] as Tool;
-    const legacy = { [brand]: true, entries: new Map<string, unknown>([['t0', t0], ['bad', 3]]) } as unknown as ToolLibrary;
+    const legacy = {
+      [brand]: true,
+      entries: new Map<string, unknown>([
+        ['t0', t0],
+        ['bad', 3],
+      ]),
+    } as unknown as ToolLibrary;
     expect(isToolLibrary(legacy)).toBe(true);
     expect(lookupTool('t0', legacy)).toBe(t0);
     expect(toolNames(legacy)).toEqual(['t0']);
@@ -263,7 +284,18 @@ describe('libraries of another copy of gramkit', () => {
   });
 
   it('other values are not libraries', () => {
-    for (const v of [null, undefined, 3, 'library', {}, { entries: {} }, { [brand]: true }, { [brand]: true, entries: 3 }, { [brand]: false, entries: new Map() }, pool[0]]) {
+    for (const v of [
+      null,
+      undefined,
+      3,
+      'library',
+      {},
+      { entries: {} },
+      { [brand]: true },
+      { [brand]: true, entries: 3 },
+      { [brand]: false, entries: new Map() },
+      pool[0],
+    ]) {
       expect(isToolLibrary(v)).toBe(false);
     }
   });

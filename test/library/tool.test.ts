@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { bindTool, createTool, defineTool, invoke, isTool, parseSpecifications, toolDescription, toolLibrary, toolName, toolOutputSchema, toolSchema, type ToolSpecification } from '../../src/index.js';
+import {
+  bindTool,
+  createTool,
+  defineTool,
+  invoke,
+  isTool,
+  parseSpecifications,
+  toolDescription,
+  toolLibrary,
+  toolName,
+  toolOutputSchema,
+  toolSchema,
+  type ToolSpecification,
+} from '../../src/index.js';
 import { validateTool } from '../../src/library/tool.js';
 import { greet, greetSpec } from './support.js';
 
@@ -79,7 +92,11 @@ describe('defineTool from gram text', () => {
     const picked = defineTool(two, () => 'x', { name: 'other' });
     expect(picked._tag === 'Right' && picked.right.name).toBe('other');
     const missing = defineTool(two, () => 'x', { name: 'third', filename: 'tools.gram' });
-    expect(missing._tag === 'Left' && missing.left[0]).toMatchObject({ code: 'TOOL_DEFINE_NOT_FOUND', file: 'tools.gram', hint: 'it defines "sayHello", "other"' });
+    expect(missing._tag === 'Left' && missing.left[0]).toMatchObject({
+      code: 'TOOL_DEFINE_NOT_FOUND',
+      file: 'tools.gram',
+      hint: 'it defines "sayHello", "other"',
+    });
   });
 });
 
@@ -89,8 +106,19 @@ describe('validateTool', () => {
     expect(codes(null)).toEqual(['TOOL_INVALID']);
     expect(codes(42)).toEqual(['TOOL_INVALID']);
     expect(codes({})).toEqual(['TOOL_INVALID_NAME', 'TOOL_INVALID_DESCRIPTION', 'TOOL_INVALID_SCHEMA', 'TOOL_INVALID_IMPLEMENTATION']);
-    expect(codes({ name: 'x', description: ' ', schema: [], invoke: 'f' })).toEqual(['TOOL_INVALID_DESCRIPTION', 'TOOL_INVALID_SCHEMA', 'TOOL_INVALID_IMPLEMENTATION']);
-    const limits = validateTool({ name: 'x', description: 'd', schema: {}, invoke: () => 1, outputSchema: 3, limits: { timeoutMs: -1, maxCallsPerMinute: 1.5, maxResultBytes: Number.NaN } });
+    expect(codes({ name: 'x', description: ' ', schema: [], invoke: 'f' })).toEqual([
+      'TOOL_INVALID_DESCRIPTION',
+      'TOOL_INVALID_SCHEMA',
+      'TOOL_INVALID_IMPLEMENTATION',
+    ]);
+    const limits = validateTool({
+      name: 'x',
+      description: 'd',
+      schema: {},
+      invoke: () => 1,
+      outputSchema: 3,
+      limits: { timeoutMs: -1, maxCallsPerMinute: 1.5, maxResultBytes: Number.NaN },
+    });
     expect(limits.map((d) => d.code)).toEqual(['TOOL_INVALID_SCHEMA', 'TOOL_INVALID_LIMIT', 'TOOL_INVALID_LIMIT', 'TOOL_INVALID_LIMIT']);
     expect(limits[2]?.message).toBe('tool "x": limits.maxResultBytes must be a positive number, got NaN');
     expect(limits[3]?.message).toBe('tool "x": limits.maxCallsPerMinute must be a positive integer, got 1.5');

@@ -29,7 +29,12 @@ const GOOD = `[greet:Tool {description: "Greets a person"} |
 interface Published {
   readonly uri: string;
   readonly version?: number;
-  readonly diagnostics: ReadonlyArray<{ readonly code?: string; readonly message: string; readonly severity?: number; readonly range: { readonly start: { readonly line: number; readonly character: number } } }>;
+  readonly diagnostics: ReadonlyArray<{
+    readonly code?: string;
+    readonly message: string;
+    readonly severity?: number;
+    readonly range: { readonly start: { readonly line: number; readonly character: number } };
+  }>;
 }
 
 let child: ChildProcess;
@@ -48,7 +53,10 @@ const diagnosticsFor = async (uri: string, ok: (p: Published) => boolean = () =>
 
 beforeAll(async () => {
   child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), 'lsp', '--stdio'], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
-  connection = createProtocolConnection(new StreamMessageReader(child.stdout as NodeJS.ReadableStream), new StreamMessageWriter(child.stdin as NodeJS.WritableStream));
+  connection = createProtocolConnection(
+    new StreamMessageReader(child.stdout as NodeJS.ReadableStream),
+    new StreamMessageWriter(child.stdin as NodeJS.WritableStream),
+  );
   connection.onNotification('textDocument/publishDiagnostics', (p: Published) => {
     published.push(p);
     const w = waiters;
@@ -74,7 +82,9 @@ describe('gramkit lsp, through an LSP client over stdio', { timeout: 60_000 }, (
   const uri = pathToFileURL(join(dir, 'greeter.gram')).href;
 
   it('initializes with its capabilities', async () => {
-    const r = (await connection.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(dir).href, capabilities: {} })) as { capabilities: Record<string, unknown> };
+    const r = (await connection.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(dir).href, capabilities: {} })) as {
+      capabilities: Record<string, unknown>;
+    };
     await connection.sendNotification('initialized', {});
     expect(r.capabilities).toMatchObject({ hoverProvider: true, definitionProvider: true, documentSymbolProvider: true, documentFormattingProvider: true });
     expect(r.capabilities['completionProvider']).toBeDefined();
@@ -99,7 +109,8 @@ describe('gramkit lsp, through an LSP client over stdio', { timeout: 60_000 }, (
 
   it('hover: a tool’s JSON Schema, a parameter’s type and constraints, a type’s documentation', async () => {
     const hover = async (line: number, character: number) =>
-      ((await connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character } })) as { contents: { value: string } } | null)?.contents.value;
+      ((await connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line, character } })) as { contents: { value: string } } | null)
+        ?.contents.value;
     const tool = await hover(0, 3);
     expect(tool).toContain('**greet** (tool): Greets a person');
     expect(tool).toContain('"minLength": 1');
@@ -114,14 +125,19 @@ describe('gramkit lsp, through an LSP client over stdio', { timeout: 60_000 }, (
 
   it('completion: types after ::, property keys in a record, tool names in an agent', async () => {
     const labels = async (line: number, character: number) =>
-      ((await connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line, character } })) as Array<{ label: string }>).map((i) => i.label);
+      ((await connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line, character } })) as Array<{ label: string }>).map(
+        (i) => i.label,
+      );
     expect(await labels(1, 9)).toEqual(expect.arrayContaining(['String', 'Integer', 'Boolean', 'Object']));
     expect(await labels(1, 17)).toEqual(expect.arrayContaining(['description', 'default', 'enum', 'minLength']));
     expect(await labels(4, 71)).toEqual(['greet']);
   });
 
   it('go to definition of a tool named in an agent; document symbols', async () => {
-    const def = (await connection.sendRequest('textDocument/definition', { textDocument: { uri }, position: { line: 4, character: 72 } })) as { uri: string; range: unknown };
+    const def = (await connection.sendRequest('textDocument/definition', { textDocument: { uri }, position: { line: 4, character: 72 } })) as {
+      uri: string;
+      range: unknown;
+    };
     expect(def).toEqual({ uri, range: { start: { line: 0, character: 1 }, end: { line: 0, character: 6 } } });
     const symbols = (await connection.sendRequest('textDocument/documentSymbol', { textDocument: { uri } })) as Array<{ name: string; detail: string }>;
     expect(symbols.map((s) => [s.name, s.detail])).toEqual([
@@ -131,14 +147,20 @@ describe('gramkit lsp, through an LSP client over stdio', { timeout: 60_000 }, (
   });
 
   it('formatting gives what gramkit fmt gives', async () => {
-    const edits = (await connection.sendRequest('textDocument/formatting', { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } })) as Array<{ newText: string }>;
+    const edits = (await connection.sendRequest('textDocument/formatting', { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } })) as Array<{
+      newText: string;
+    }>;
     expect(edits).toHaveLength(1);
     expect(edits[0]?.newText).toContain('(name::String {description: "Who to greet", minLength: 1}) ==>\n');
   });
 
   it('rename: a tool everywhere it is used, a parameter within its tool, never inside strings', async () => {
     const rename = async (line: number, character: number, newName: string) =>
-      ((await connection.sendRequest('textDocument/rename', { textDocument: { uri }, position: { line, character }, newName })) as { changes: Record<string, Array<{ range: { start: { line: number; character: number } } }>> }).changes[uri] ?? [];
+      (
+        (await connection.sendRequest('textDocument/rename', { textDocument: { uri }, position: { line, character }, newName })) as {
+          changes: Record<string, Array<{ range: { start: { line: number; character: number } } }>>;
+        }
+      ).changes[uri] ?? [];
     expect((await rename(0, 2, 'welcome')).map((e) => e.range.start)).toEqual([
       { line: 0, character: 1 },
       { line: 4, character: 71 },
@@ -149,7 +171,9 @@ describe('gramkit lsp, through an LSP client over stdio', { timeout: 60_000 }, (
   it('binding problems when the header names a library', async () => {
     writeFileSync(join(dir, 'lib.mjs'), "export default [{ name: 'greet', description: 'Says hello', schema: { type: 'object' }, invoke: () => 'hi' }];\n");
     const bound = pathToFileURL(join(dir, 'bound.gram')).href;
-    await connection.sendNotification('textDocument/didOpen', { textDocument: { uri: bound, languageId: 'gram', version: 1, text: `{library: "./lib.mjs"}\n\n${GOOD}` } });
+    await connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: bound, languageId: 'gram', version: 1, text: `{library: "./lib.mjs"}\n\n${GOOD}` },
+    });
     const r = await diagnosticsFor(bound);
     expect(r.diagnostics.map((d) => d.code)).toEqual(['TOOL_MISMATCH']);
     expect(r.diagnostics[0]?.range.start).toEqual({ line: 2, character: 1 });

@@ -7,7 +7,16 @@ import { existsSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  bindAll, bindTool, createTool, lookupTool, createToolSpecification, invoke, printSpecifications, ToolCodes, type ToolSpecification, toolLibrary,
+  bindAll,
+  bindTool,
+  createTool,
+  lookupTool,
+  createToolSpecification,
+  invoke,
+  printSpecifications,
+  ToolCodes,
+  type ToolSpecification,
+  toolLibrary,
 } from '../../src/index.js';
 import { printSignature } from '../../src/entries/types.js';
 import { isValidToolName } from '../../src/entries/providers.js';

@@ -29,7 +29,10 @@ const suite = join(SCRATCH, 'node_modules/@modelcontextprotocol/conformance/dist
 const conformance = async (url: string, baseline: string): Promise<{ code: number; summary: string }> => {
   const out = mkdtempSync(join(tmpdir(), 'gramkit-conformance-'));
   try {
-    const r = await run(node22, [suite, 'server', '--url', url, '--expected-failures', join(FIXTURE, baseline), '-o', out], { maxBuffer: 16 * 1024 * 1024, timeout: 240_000 }).then(
+    const r = await run(node22, [suite, 'server', '--url', url, '--expected-failures', join(FIXTURE, baseline), '-o', out], {
+      maxBuffer: 16 * 1024 * 1024,
+      timeout: 240_000,
+    }).then(
       (ok) => ({ code: 0, stdout: ok.stdout }),
       (e: { code?: number; stdout?: string }) => ({ code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? String(e) }),
     );

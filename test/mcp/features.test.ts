@@ -33,7 +33,13 @@ const tool = <A>(name: string, impl: (a: A, ctx: InvocationContext) => unknown, 
 const library = toolLibrary([
   tool<{ name: string }>('hello', ({ name }) => `Hello, ${name}`),
   tool<{ n: number }>('digits', ({ n }) => String(n)),
-  tool<{ color: string }>('picture', ({ color }) => ({ content: [{ type: 'image', data: PNG, mimeType: 'image/png' }, { type: 'text', text: color }], structuredContent: { width: 1, height: 1 } })),
+  tool<{ color: string }>('picture', ({ color }) => ({
+    content: [
+      { type: 'image', data: PNG, mimeType: 'image/png' },
+      { type: 'text', text: color },
+    ],
+    structuredContent: { width: 1, height: 1 },
+  })),
   tool<{ n: number }>('slow', async ({ n }, ctx) => {
     for (let i = 1; i <= n; i++) {
       await new Promise((r) => setTimeout(r, 1));
@@ -41,10 +47,20 @@ const library = toolLibrary([
     }
     return n;
   }),
-  tool<{ label: string }>('hang', ({ label }, ctx) => new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => {
-    cancelled.push(label);
-    reject(new Error('cancelled'));
-  }, { once: true }))),
+  tool<{ label: string }>(
+    'hang',
+    ({ label }, ctx) =>
+      new Promise((_resolve, reject) =>
+        ctx.signal.addEventListener(
+          'abort',
+          () => {
+            cancelled.push(label);
+            reject(new Error('cancelled'));
+          },
+          { once: true },
+        ),
+      ),
+  ),
   tool<{ path: string }>('remove', ({ path }) => `removed ${path}`, { annotations: { permissions: ['fs:write'], safetyLevel: 'high', approval: 'confirm' } }),
 ]);
 
@@ -61,7 +77,12 @@ const stdioPair = async (client: Client, options: { pageSize?: number } = {}) =>
   const pipes = pipePair();
   const server = serveMcpStdio(source, { stdin: pipes.toServer, stdout: pipes.toClient, policies, ...options });
   await client.connect(pipes.transport as never);
-  return { close: async () => { await client.close(); await server.close(); } };
+  return {
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
 };
 
 let http: ReturnType<typeof createMcpHttpHandler>;
@@ -97,7 +118,10 @@ describe('results as content', () => {
     const conn = await connectMcp(`mcp:${server.url.href}`);
     if (conn._tag === 'Left') throw new Error('connect');
     try {
-      const remote = bindAll(specs.tools.filter((t) => t.name === 'digits'), conn.right.library);
+      const remote = bindAll(
+        specs.tools.filter((t) => t.name === 'digits'),
+        conn.right.library,
+      );
       if (remote._tag === 'Left') throw new Error('bind');
       expect(await invoke(remote.right.byName.get('digits')!, { n: 42 })).toEqual({ ok: true, value: '42' });
     } finally {
@@ -109,7 +133,10 @@ describe('results as content', () => {
     const c = await httpClient();
     const direct = await c.callTool({ name: 'picture', arguments: { color: 'red' } });
     await c.close();
-    expect(direct.content).toEqual([{ type: 'image', data: PNG, mimeType: 'image/png' }, { type: 'text', text: 'red' }]);
+    expect(direct.content).toEqual([
+      { type: 'image', data: PNG, mimeType: 'image/png' },
+      { type: 'text', text: 'red' },
+    ]);
     expect(direct.structuredContent).toEqual({ width: 1, height: 1 });
 
     // a second server whose tools are the first server's, used through mcp:
@@ -127,7 +154,10 @@ describe('results as content', () => {
     try {
       const through = await c2.callTool({ name: 'picture', arguments: { color: 'blue' } });
       expect(through.isError).toBeFalsy();
-      expect(through.content).toEqual([{ type: 'image', data: PNG, mimeType: 'image/png' }, { type: 'text', text: 'blue' }]);
+      expect(through.content).toEqual([
+        { type: 'image', data: PNG, mimeType: 'image/png' },
+        { type: 'text', text: 'blue' },
+      ]);
       expect(through.structuredContent).toEqual({ width: 1, height: 1 });
       expect((await c2.callTool({ name: 'hello', arguments: { name: 'Bo' } })).content).toEqual([{ type: 'text', text: 'Hello, Bo' }]);
     } finally {
@@ -235,7 +265,11 @@ describe('approvals through the client (elicitation)', () => {
       expect(asked).toHaveLength(1);
       expect(asked[0]?.['message']).toContain('"remove"');
       expect(asked[0]?.['message']).toContain('{"path":"notes.txt"}');
-      expect(asked[0]?.['requestedSchema']).toEqual({ type: 'object', properties: { path: { type: 'string', title: 'path', default: 'notes.txt' } }, required: ['path'] });
+      expect(asked[0]?.['requestedSchema']).toEqual({
+        type: 'object',
+        properties: { path: { type: 'string', title: 'path', default: 'notes.txt' } },
+        required: ['path'],
+      });
     } finally {
       await close();
     }
@@ -244,7 +278,9 @@ describe('approvals through the client (elicitation)', () => {
   it('the form’s changed arguments are the ones that run (validated again); decline refuses', async () => {
     const changed = await withElicitation(() => ({ action: 'accept', content: { path: 'draft.txt' } }));
     try {
-      expect((await changed.client.callTool({ name: 'remove', arguments: { path: 'notes.txt' } })).content).toEqual([{ type: 'text', text: 'removed draft.txt' }]);
+      expect((await changed.client.callTool({ name: 'remove', arguments: { path: 'notes.txt' } })).content).toEqual([
+        { type: 'text', text: 'removed draft.txt' },
+      ]);
     } finally {
       await changed.close();
     }
@@ -252,7 +288,7 @@ describe('approvals through the client (elicitation)', () => {
     try {
       const r = await declined.client.callTool({ name: 'remove', arguments: { path: 'notes.txt' } });
       expect(r.isError).toBe(true);
-      expect(((r._meta as Record<string, Record<string, unknown>>)['gramkit/error'])?.['reason']).toBe(PolicyCodes.DENIED);
+      expect((r._meta as Record<string, Record<string, unknown>>)['gramkit/error']?.['reason']).toBe(PolicyCodes.DENIED);
       expect(JSON.stringify(r.content)).toContain('declined');
     } finally {
       await declined.close();
@@ -265,7 +301,7 @@ describe('approvals through the client (elicitation)', () => {
     try {
       const r = await client.callTool({ name: 'remove', arguments: { path: 'notes.txt' } });
       expect(r.isError).toBe(true);
-      expect(((r._meta as Record<string, Record<string, unknown>>)['gramkit/error'])?.['reason']).toBe(PolicyCodes.APPROVAL_REQUIRED);
+      expect((r._meta as Record<string, Record<string, unknown>>)['gramkit/error']?.['reason']).toBe(PolicyCodes.APPROVAL_REQUIRED);
     } finally {
       await pair.close();
     }
@@ -301,8 +337,16 @@ describe('prompts, resources, pages', () => {
       const back = parseSpecifications(text);
       if (back._tag === 'Left') throw new Error(back.left.map((d) => d.message).join('\n'));
       const [t] = back.right.tools;
-      expect([t?.name, t?.description, t?.schema, t?.outputSchema]).toEqual([specs.tools[0]!.name, specs.tools[0]!.description, specs.tools[0]!.schema, specs.tools[0]!.outputSchema]);
-      const schema = JSON.parse(((await c.readResource({ uri: 'gram://tools/hello/schema.json' })).contents[0] as { text: string }).text) as Record<string, unknown>;
+      expect([t?.name, t?.description, t?.schema, t?.outputSchema]).toEqual([
+        specs.tools[0]!.name,
+        specs.tools[0]!.description,
+        specs.tools[0]!.schema,
+        specs.tools[0]!.outputSchema,
+      ]);
+      const schema = JSON.parse(((await c.readResource({ uri: 'gram://tools/hello/schema.json' })).contents[0] as { text: string }).text) as Record<
+        string,
+        unknown
+      >;
       expect(schema['inputSchema']).toEqual(specs.tools[0]!.schema);
       await expect(c.readResource({ uri: 'gram://tools/nothing' })).rejects.toThrow(/no resource gram:\/\/tools\/nothing/);
     } finally {

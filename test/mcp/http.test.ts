@@ -24,7 +24,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const errorMeta = (r: Record<string, unknown>): Record<string, unknown> => ((r['_meta'] as Record<string, unknown>)['gramkit/error'] as Record<string, unknown>);
+const errorMeta = (r: Record<string, unknown>): Record<string, unknown> => (r['_meta'] as Record<string, unknown>)['gramkit/error'] as Record<string, unknown>;
 const text = (r: Record<string, unknown>): string => ((r['content'] as Array<{ text: string }>)[0] as { text: string }).text;
 
 describe.each(CLIENT_KINDS)('Streamable HTTP, %s client', (kind) => {
@@ -75,7 +75,13 @@ describe.each(CLIENT_KINDS)('Streamable HTTP, %s client', (kind) => {
       const missing = await client.callTool('lookup', { word: 'gram' });
       expect(missing['isError']).toBe(true);
       expect(text(missing)).toBe('NOT_FOUND: no word "gram" in the dictionary');
-      expect(errorMeta(missing)).toEqual({ code: 'NOT_FOUND', reason: 'NOT_FOUND', message: 'no word "gram" in the dictionary', retryable: false, details: { word: 'gram' } });
+      expect(errorMeta(missing)).toEqual({
+        code: 'NOT_FOUND',
+        reason: 'NOT_FOUND',
+        message: 'no word "gram" in the dictionary',
+        retryable: false,
+        details: { word: 'gram' },
+      });
     } finally {
       await client.close();
     }
@@ -135,7 +141,13 @@ describe('DNS-rebinding protection', () => {
     new Promise((resolve, reject) => {
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
       const req = request(
-        { host: '127.0.0.1', port: server.port, path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...headers } },
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          path: '/mcp',
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...headers },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);

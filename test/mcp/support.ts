@@ -61,7 +61,10 @@ export interface AnyClient {
 export type ClientKind = 'v2' | 'v2-modern' | 'v1';
 export const CLIENT_KINDS: ReadonlyArray<ClientKind> = ['v2', 'v2-modern', 'v1'];
 
-const wrap = (label: string, c: { listTools: () => Promise<unknown>; callTool: (p: { name: string; arguments: Record<string, unknown> }) => Promise<unknown>; close: () => Promise<void> }): AnyClient => ({
+const wrap = (
+  label: string,
+  c: { listTools: () => Promise<unknown>; callTool: (p: { name: string; arguments: Record<string, unknown> }) => Promise<unknown>; close: () => Promise<void> },
+): AnyClient => ({
   label,
   listTools: () => c.listTools() as Promise<{ tools: Array<Record<string, unknown>> }>,
   callTool: (name, args) => c.callTool({ name, arguments: args }) as Promise<Record<string, unknown>>,
@@ -75,19 +78,21 @@ export const httpClient = async (kind: ClientKind, url: URL, onListChanged?: () 
     await c.connect(new V1Http(url));
     return wrap('v1', c);
   }
-  const c = new V2Client(
-    { name: 'test-v2', version: '2.0.0' },
-    {
-      ...(kind === 'v2-modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
-      ...(onListChanged !== undefined ? { listChanged: { tools: { onChanged: () => onListChanged() } } } : {}),
-    } as never,
-  );
+  const c = new V2Client({ name: 'test-v2', version: '2.0.0' }, {
+    ...(kind === 'v2-modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+    ...(onListChanged !== undefined ? { listChanged: { tools: { onChanged: () => onListChanged() } } } : {}),
+  } as never);
   await c.connect(new V2Http(url));
   return wrap(kind, c);
 };
 
 /** A client of `kind` that starts `command args` and talks to it over stdio. */
-export const stdioClient = async (kind: ClientKind, command: string, args: string[], options: { cwd?: string; onListChanged?: () => void; env?: Record<string, string> } = {}): Promise<AnyClient> => {
+export const stdioClient = async (
+  kind: ClientKind,
+  command: string,
+  args: string[],
+  options: { cwd?: string; onListChanged?: () => void; env?: Record<string, string> } = {},
+): Promise<AnyClient> => {
   const params = { command, args, cwd: options.cwd ?? ROOT, stderr: 'pipe' as const, ...(options.env !== undefined ? { env: options.env } : {}) };
   if (kind === 'v1') {
     const c = new V1Client({ name: 'test-v1', version: '1.0.0' });
@@ -98,13 +103,10 @@ export const stdioClient = async (kind: ClientKind, command: string, args: strin
     await c.connect(new V1Stdio(params));
     return wrap('v1', c);
   }
-  const c = new V2Client(
-    { name: 'test-v2', version: '2.0.0' },
-    {
-      ...(kind === 'v2-modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
-      ...(options.onListChanged !== undefined ? { listChanged: { tools: { onChanged: () => options.onListChanged?.() } } } : {}),
-    } as never,
-  );
+  const c = new V2Client({ name: 'test-v2', version: '2.0.0' }, {
+    ...(kind === 'v2-modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+    ...(options.onListChanged !== undefined ? { listChanged: { tools: { onChanged: () => options.onListChanged?.() } } } : {}),
+  } as never);
   await c.connect(new V2Stdio(params));
   return wrap(kind, c);
 };

@@ -30,12 +30,18 @@ describe('Retry-After', () => {
 describe('backoff', () => {
   it('law: full jitter stays within [0, min(maxDelay, base·2^(attempt-1))]', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 40 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 0, max: 60_000 }), (attempt, r, base, max) => {
-        const policy = { ...DEFAULT_RETRY, baseDelayMs: base, maxDelayMs: max };
-        const d = backoffDelay(policy, attempt, () => r);
-        expect(d).toBeGreaterThanOrEqual(0);
-        expect(d).toBeLessThanOrEqual(Math.min(max, base * 2 ** (attempt - 1)));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.integer({ min: 0, max: 5000 }),
+        fc.integer({ min: 0, max: 60_000 }),
+        (attempt, r, base, max) => {
+          const policy = { ...DEFAULT_RETRY, baseDelayMs: base, maxDelayMs: max };
+          const d = backoffDelay(policy, attempt, () => r);
+          expect(d).toBeGreaterThanOrEqual(0);
+          expect(d).toBeLessThanOrEqual(Math.min(max, base * 2 ** (attempt - 1)));
+        },
+      ),
     );
     expect(backoffDelay(MODEL_RETRY, 1, () => 0.999)).toBe(499);
     expect(backoffDelay(MODEL_RETRY, 3, () => 0.5)).toBe(1000);
@@ -49,9 +55,31 @@ describe('backoff', () => {
   });
   it('models retry 429 and 5xx only; HTTP tools the statuses they list', () => {
     expect([400, 401, 403, 404, 408, 409, 422, 429, 500, 502, 503, 529, 600].map((s) => retriesStatus(MODEL_RETRY, s))).toEqual([
-      false, false, false, false, false, false, false, true, true, true, true, true, false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
     ]);
-    expect([408, 425, 429, 500, 501, 502, 503, 504, 529].map((s) => retriesStatus(DEFAULT_RETRY, s))).toEqual([true, true, true, true, false, true, true, true, false]);
+    expect([408, 425, 429, 500, 501, 502, 503, 504, 529].map((s) => retriesStatus(DEFAULT_RETRY, s))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
   it('sleeps, or stops when aborted', async () => {
     expect(await sleep(1)).toBe(true);

@@ -32,7 +32,12 @@ const manualTime = () => {
   };
 };
 
-const request = (n: number): ApprovalRequest => ({ stepId: `step-${n}`, tool: 'write_file', args: { path: `f${n}.txt`, content: String(n) }, reason: 'write_file asks for approval of this call: it would overwrite an existing file' });
+const request = (n: number): ApprovalRequest => ({
+  stepId: `step-${n}`,
+  tool: 'write_file',
+  args: { path: `f${n}.txt`, content: String(n) },
+  reason: 'write_file asks for approval of this call: it would overwrite an existing file',
+});
 
 /** Resolves to the response, or `undefined` if the promise is still pending after the microtasks run. */
 const settled = async <A>(p: Promise<A>): Promise<A | undefined> => {
@@ -51,7 +56,14 @@ describe('the approval queue', () => {
     const answer = q.ask(request(1), { caller: { via: 'rest', agentId: 'agent-7' } });
     expect(await settled(answer)).toBeUndefined();
     const [p] = q.pending();
-    expect(p).toMatchObject({ tool: 'write_file', args: { path: 'f1.txt', content: '1' }, stepId: 'step-1', caller: { via: 'rest', agentId: 'agent-7' }, requestedAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-01T00:05:00.000Z' });
+    expect(p).toMatchObject({
+      tool: 'write_file',
+      args: { path: 'f1.txt', content: '1' },
+      stepId: 'step-1',
+      caller: { via: 'rest', agentId: 'agent-7' },
+      requestedAt: '2026-01-01T00:00:00.000Z',
+      expiresAt: '2026-01-01T00:05:00.000Z',
+    });
     const decided = q.decide(p!.id, { approved: true, modifiedArgs: { path: 'f1.txt', content: 'changed' } });
     expect(decided.ok).toBe(true);
     expect(await answer).toEqual({ approved: true, modifiedArgs: { path: 'f1.txt', content: 'changed' } });
@@ -91,7 +103,7 @@ describe('the approval queue', () => {
     expect(q.decide(id, { approved: true })).toEqual({ ok: false, error: { kind: 'ended', id, outcome: 'expired' } });
   });
 
-  it('the call\'s signal refuses it and takes it off the list; an aborted signal is never queued', async () => {
+  it("the call's signal refuses it and takes it off the list; an aborted signal is never queued", async () => {
     const q = approvalQueue();
     const c = new AbortController();
     const answer = q.ask(request(1), { signal: c.signal });
@@ -107,7 +119,10 @@ describe('the approval queue', () => {
     const q = approvalQueue({ maxPending: 2 });
     void q.ask(request(1));
     void q.ask(request(2));
-    expect(await q.ask(request(3))).toEqual({ approved: false, message: '2 calls are already waiting for approval, the most this server holds; try again once some are decided' });
+    expect(await q.ask(request(3))).toEqual({
+      approved: false,
+      message: '2 calls are already waiting for approval, the most this server holds; try again once some are decided',
+    });
     expect(q.pending().map((p) => p.stepId)).toEqual(['step-1', 'step-2']);
     q.close();
     expect(q.pending()).toEqual([]);
@@ -124,7 +139,7 @@ describe('the approval queue', () => {
     expect(await answer).toEqual({ approved: true });
   });
 
-  it('is an Approver the gate uses: a person\'s changes are validated and judged again by the gate', async () => {
+  it("is an Approver the gate uses: a person's changes are validated and judged again by the gate", async () => {
     const q = approvalQueue();
     const schema = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false } as const;
     const call = { tool: 'delete_file', args: { path: 'a.txt' }, annotations: { approval: 'confirm' as const }, schema };
@@ -180,7 +195,11 @@ describe('the approval queue, as a property', () => {
             const n = calls.length;
             const controller = o.withSignal ? new AbortController() : undefined;
             const full = waiting().length >= maxPending;
-            const call: Call = { n, answer: q.ask(request(n), controller !== undefined ? { signal: controller.signal } : {}), ...(controller !== undefined ? { controller } : {}) };
+            const call: Call = {
+              n,
+              answer: q.ask(request(n), controller !== undefined ? { signal: controller.signal } : {}),
+              ...(controller !== undefined ? { controller } : {}),
+            };
             if (full) call.expected = { approved: false, message: /already waiting/ };
             else call.id = q.pending().at(-1)?.id;
             calls.push(call);
@@ -202,7 +221,8 @@ describe('the approval queue, as a property', () => {
               const modifiedArgs = o.changed ? { path: `changed-${target.n}.txt` } : undefined;
               const r = q.decide(target.id as string, { approved: o.kind === 'approve', ...(modifiedArgs !== undefined ? { modifiedArgs } : {}) });
               expect(r.ok).toBe(true);
-              target.expected = o.kind === 'approve' ? { approved: true, ...(modifiedArgs !== undefined ? { modifiedArgs } : {}) } : { approved: false, message: /refused/ };
+              target.expected =
+                o.kind === 'approve' ? { approved: true, ...(modifiedArgs !== undefined ? { modifiedArgs } : {}) } : { approved: false, message: /refused/ };
             }
           }
           expect(q.pending().map((p) => p.stepId)).toEqual(waiting().map((c) => `step-${c.n}`));
@@ -232,7 +252,12 @@ describe('the approval queue, as a property', () => {
         expect(events.filter((e) => e.type === 'approval_requested').map((e) => e.approvalId)).toEqual(queued.map((c) => c.id));
         const decidedIds = events.filter((e) => e.type === 'approval_decided').map((e) => e.approvalId);
         expect(new Set(decidedIds).size).toBe(decidedIds.length);
-        expect(decidedIds.sort()).toEqual(queued.filter((c) => c.expected !== undefined).map((c) => c.id).sort());
+        expect(decidedIds.sort()).toEqual(
+          queued
+            .filter((c) => c.expected !== undefined)
+            .map((c) => c.id)
+            .sort(),
+        );
         q.close();
       }),
       { numRuns: 200 },

@@ -25,7 +25,9 @@ describe('approval requirements', () => {
     expect(asked).toEqual({ kind: 'ask', reason: 'write_file asks for approval of this call: it would overwrite an existing file' });
   });
   it('a policy overrides the tool, and has a default for tools that say nothing', async () => {
-    expect((await checkApproval({ tools: { delete_file: 'auto' } }, { tool: 'delete_file', args: {}, annotations: { approval: 'confirm' } })).kind).toBe('allow');
+    expect((await checkApproval({ tools: { delete_file: 'auto' } }, { tool: 'delete_file', args: {}, annotations: { approval: 'confirm' } })).kind).toBe(
+      'allow',
+    );
     expect((await checkApproval({ default: 'confirm' }, { tool: 'plain', args: {} })).kind).toBe('ask');
     expect((await checkApproval(undefined, { tool: 'plain', args: {} })).kind).toBe('allow');
   });

@@ -22,7 +22,19 @@ import { createMcpHttpHandler, type McpHttpHandler, staticToolSource } from '../
 import { type Approver, gateStep, invokeGated, type Policies, withPolicies } from '../../src/entries/policy.js';
 import { createService } from '../../src/entries/server.js';
 import { scriptedModel } from '../../src/entries/testing.js';
-import { bindTool, createInvoker, createTool, fail, invoke, parseSpecifications, runAgent, type Tool, ToolFailure, type ToolAnnotations, toolLibrary } from '../../src/index.js';
+import {
+  bindTool,
+  createInvoker,
+  createTool,
+  fail,
+  invoke,
+  parseSpecifications,
+  runAgent,
+  type Tool,
+  ToolFailure,
+  type ToolAnnotations,
+  toolLibrary,
+} from '../../src/index.js';
 import { loadRegistries } from '../support/registries.js';
 
 const registries = await loadRegistries();
@@ -40,7 +52,9 @@ if (parsed._tag === 'Left') throw new Error(JSON.stringify(parsed.left));
 const spec = parsed.right.tools[0] as (typeof parsed.right.tools)[number];
 const agent = parsed.right.agents[0] as (typeof parsed.right.agents)[number];
 
-type Behaviour = { readonly kind: 'throws' | 'returns'; readonly reason: string; readonly canonical?: keyof typeof CANONICAL_CODES } | { readonly kind: 'error' | 'not-json' | 'ok' };
+type Behaviour =
+  | { readonly kind: 'throws' | 'returns'; readonly reason: string; readonly canonical?: keyof typeof CANONICAL_CODES }
+  | { readonly kind: 'error' | 'not-json' | 'ok' };
 
 const behaviourArb: fc.Arbitrary<Behaviour> = fc.oneof(
   fc.record({ kind: fc.constantFrom<'throws' | 'returns'>('throws', 'returns'), reason: fc.constantFrom(...RESULT_CODES, OWN) }),
@@ -52,7 +66,11 @@ const behaviourArb: fc.Arbitrary<Behaviour> = fc.oneof(
   fc.record({ kind: fc.constantFrom<'error' | 'not-json' | 'ok'>('error', 'not-json', 'ok') }),
 );
 
-const APPROVERS: Readonly<Record<string, Approver | undefined>> = { none: undefined, yes: async () => ({ approved: true }), no: async () => ({ approved: false, message: 'no' }) };
+const APPROVERS: Readonly<Record<string, Approver | undefined>> = {
+  none: undefined,
+  yes: async () => ({ approved: true }),
+  no: async () => ({ approved: false, message: 'no' }),
+};
 
 const caseArb = fc.record({
   behaviour: behaviourArb,
@@ -62,22 +80,20 @@ const caseArb = fc.record({
   valid: fc.boolean(),
 });
 
-const implementation =
-  (b: Behaviour) =>
-  (): unknown => {
-    switch (b.kind) {
-      case 'throws':
-        throw new ToolFailure(b.reason, 'told to fail', b.canonical !== undefined ? { code: b.canonical } : {});
-      case 'returns':
-        return fail(b.reason, 'told to fail', b.canonical !== undefined ? { code: b.canonical } : {});
-      case 'error':
-        throw new TypeError('a bug');
-      case 'not-json':
-        return { f: () => 1 };
-      default:
-        return 'fine';
-    }
-  };
+const implementation = (b: Behaviour) => (): unknown => {
+  switch (b.kind) {
+    case 'throws':
+      throw new ToolFailure(b.reason, 'told to fail', b.canonical !== undefined ? { code: b.canonical } : {});
+    case 'returns':
+      return fail(b.reason, 'told to fail', b.canonical !== undefined ? { code: b.canonical } : {});
+    case 'error':
+      throw new TypeError('a bug');
+    case 'not-json':
+      return { f: () => 1 };
+    default:
+      return 'fine';
+  }
+};
 
 /** What a surface reports of a failure: its two codes. */
 interface Codes {
@@ -94,7 +110,9 @@ const lawful = (surface: string, e: Codes, b: Behaviour): void => {
   if (info !== undefined) expect(e.code, `${surface}: ${reason} maps to ${info.canonical}`).toBe(info.canonical);
   else {
     expect(reason, `${surface}: an unregistered reason is the implementation's own`).toBe(OWN);
-    expect(e.code, `${surface}: ${reason}`).toBe('kind' in b && b.kind !== 'error' && 'canonical' in b && b.canonical !== undefined ? b.canonical : 'EXECUTION_ERROR');
+    expect(e.code, `${surface}: ${reason}`).toBe(
+      'kind' in b && b.kind !== 'error' && 'canonical' in b && b.canonical !== undefined ? b.canonical : 'EXECUTION_ERROR',
+    );
   }
 };
 
@@ -155,14 +173,17 @@ describe('canonical codes', () => {
         const run = await runAgent(agent, toolLibrary([tool]), 'go', { model, policies, ...(approver !== undefined ? { approve: approver } : {}) });
         if (!run.ok) throw new Error(`${run.error.reason}: ${run.error.message}`);
         for (const u of run.value.toolsUsed) check('agent', u.result);
-        for (const m of run.value.messages) if (m.role === 'tool' && m.isError === true) lawful('agent tool message', (JSON.parse(m.content) as { error: Codes }).error, c.behaviour);
+        for (const m of run.value.messages)
+          if (m.role === 'tool' && m.isError === true) lawful('agent tool message', (JSON.parse(m.content) as { error: Codes }).error, c.behaviour);
 
         const h = createMcpHttpHandler(staticToolSource([bound.right]), { policies, ...(approver !== undefined ? { approver } : {}) });
         handlers.push(h);
         const mcp = await mcpCall(h, args);
         if (mcp !== undefined) lawful('mcp', mcp, c.behaviour);
 
-        const sdk = toAISDKTool(bound.right, { steps: [gateStep(gate)], failures: 'result' }) as unknown as { execute: (input: unknown, o: object) => Promise<unknown> };
+        const sdk = toAISDKTool(bound.right, { steps: [gateStep(gate)], failures: 'result' }) as unknown as {
+          execute: (input: unknown, o: object) => Promise<unknown>;
+        };
         const out = (await sdk.execute(args, { toolCallId: 'c1' })) as { error?: Codes };
         if (out.error !== undefined) lawful('ai-sdk', out.error, c.behaviour);
       }),
@@ -181,7 +202,11 @@ describe('canonical codes', () => {
       const service = createService({ catalog: opened.value });
       const post = async (id: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
         const response = await service.fetch(
-          new Request(`http://127.0.0.1:8081/api/v1/tools/${id}/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+          new Request(`http://127.0.0.1:8081/api/v1/tools/${id}/invoke`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          }),
         );
         return { status: response.status, json: (await response.json()) as Record<string, unknown> };
       };

@@ -1,6 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { approveAll, approverFrom, defaultRuleEngine, deniedResult, denyAll, evaluatePolicies, withPolicies, type ApprovalRequest, type Policies, type PolicyDecision } from '../../src/entries/policy.js';
+import {
+  approveAll,
+  approverFrom,
+  defaultRuleEngine,
+  deniedResult,
+  denyAll,
+  evaluatePolicies,
+  withPolicies,
+  type ApprovalRequest,
+  type Policies,
+  type PolicyDecision,
+} from '../../src/entries/policy.js';
 import { bindTool, createTool, invoke, toolLibrary, type SafetyLevel, type Tool, type ToolSpecification } from '../../src/index.js';
 
 const schema = { type: 'object', properties: { command: { type: 'string', minLength: 1 } }, required: ['command'], additionalProperties: false } as const;
@@ -8,14 +19,26 @@ const schema = { type: 'object', properties: { command: { type: 'string', minLen
 /** A tool that records what it ran. */
 const recordingTool = (annotations: Tool['annotations']): { tool: Tool; ran: unknown[] } => {
   const ran: unknown[] = [];
-  const tool = createTool('shell', 'runs a command', schema, async (args: unknown) => {
-    ran.push(args);
-    return { ok: true };
-  }, { annotations });
+  const tool = createTool(
+    'shell',
+    'runs a command',
+    schema,
+    async (args: unknown) => {
+      ran.push(args);
+      return { ok: true };
+    },
+    { annotations },
+  );
   return { tool, ran };
 };
 
-const spec = (tool: Tool): ToolSpecification => ({ name: tool.name, description: tool.description, typeSignature: '(command::Text)==>(::Any)', schema: tool.schema as ToolSpecification['schema'], outputSchema: {} });
+const spec = (tool: Tool): ToolSpecification => ({
+  name: tool.name,
+  description: tool.description,
+  typeSignature: '(command::Text)==>(::Any)',
+  schema: tool.schema as ToolSpecification['schema'],
+  outputSchema: {},
+});
 
 const ctx = { signal: new AbortController().signal, toolName: 'shell' };
 
@@ -31,7 +54,9 @@ describe('evaluatePolicies', () => {
       rules: ['no-recursive-delete-of-root', 'no-rm-rf'],
     });
     expect(await evaluatePolicies({ rules: defaultRuleEngine }, { tool: 'shell', args: { command: 'ls' }, annotations })).toMatchObject({ kind: 'ask' });
-    expect(await evaluatePolicies({ rules: defaultRuleEngine }, { tool: 'shell', args: { command: 'ls' }, annotations: { ...annotations, approval: 'auto' } })).toEqual({
+    expect(
+      await evaluatePolicies({ rules: defaultRuleEngine }, { tool: 'shell', args: { command: 'ls' }, annotations: { ...annotations, approval: 'auto' } }),
+    ).toEqual({
       kind: 'allow',
     });
   });
@@ -49,15 +74,22 @@ describe('evaluatePolicies', () => {
   it('law: the decision is deny exactly when a permission, the level or a rule refuses', async () => {
     const level = fc.constantFrom<SafetyLevel>('low', 'medium', 'high');
     await fc.assert(
-      fc.asyncProperty(fc.boolean(), level, level, fc.constantFrom('ls -la', 'rm -rf /', 'cat ~/.ssh/id_rsa', 'echo hi'), fc.constantFrom<'auto' | 'confirm'>('auto', 'confirm'), async (allowExec, toolLevel, max, command, approval) => {
-        const d: PolicyDecision = await evaluatePolicies(
-          { permissions: { allowed: allowExec ? ['proc:exec'] : [], maxSafetyLevel: max }, rules: defaultRuleEngine },
-          { tool: 'shell', args: { command }, annotations: { permissions: ['proc:exec'], safetyLevel: toolLevel, approval } },
-        );
-        const order = ['low', 'medium', 'high'];
-        const refused = !allowExec || order.indexOf(toolLevel) > order.indexOf(max) || command.startsWith('rm') || command.includes('.ssh');
-        expect(d.kind).toBe(refused ? 'deny' : approval === 'confirm' ? 'ask' : 'allow');
-      }),
+      fc.asyncProperty(
+        fc.boolean(),
+        level,
+        level,
+        fc.constantFrom('ls -la', 'rm -rf /', 'cat ~/.ssh/id_rsa', 'echo hi'),
+        fc.constantFrom<'auto' | 'confirm'>('auto', 'confirm'),
+        async (allowExec, toolLevel, max, command, approval) => {
+          const d: PolicyDecision = await evaluatePolicies(
+            { permissions: { allowed: allowExec ? ['proc:exec'] : [], maxSafetyLevel: max }, rules: defaultRuleEngine },
+            { tool: 'shell', args: { command }, annotations: { permissions: ['proc:exec'], safetyLevel: toolLevel, approval } },
+          );
+          const order = ['low', 'medium', 'high'];
+          const refused = !allowExec || order.indexOf(toolLevel) > order.indexOf(max) || command.startsWith('rm') || command.includes('.ssh');
+          expect(d.kind).toBe(refused ? 'deny' : approval === 'confirm' ? 'ask' : 'allow');
+        },
+      ),
     );
   });
 });
@@ -91,11 +123,15 @@ describe('withPolicies', () => {
   });
   it('without an approver, a call that needs approval is denied', async () => {
     const { tool } = recordingTool({ approval: 'confirm' });
-    await expect(withPolicies(tool, { policies: {} }).invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ reason: 'POLICY_APPROVAL_REQUIRED', details: { source: 'approval' } });
+    await expect(withPolicies(tool, { policies: {} }).invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({
+      reason: 'POLICY_APPROVAL_REQUIRED',
+      details: { source: 'approval' },
+    });
   });
   it('modified arguments are validated and checked by the rules again', async () => {
     const { tool, ran } = recordingTool({ approval: 'confirm' });
-    const edit = (modifiedArgs: Record<string, unknown>) => withPolicies(tool, { policies: { rules: defaultRuleEngine }, approver: approverFrom(() => ({ approved: true, modifiedArgs })) });
+    const edit = (modifiedArgs: Record<string, unknown>) =>
+      withPolicies(tool, { policies: { rules: defaultRuleEngine }, approver: approverFrom(() => ({ approved: true, modifiedArgs })) });
     await edit({ command: 'ls -l' }).invoke({ command: 'ls' }, ctx);
     expect(ran).toEqual([{ command: 'ls -l' }]);
     await expect(edit({ command: '' }).invoke({ command: 'ls' }, ctx)).rejects.toMatchObject({ reason: 'TOOL_INVALID_ARGUMENTS' });

@@ -16,7 +16,19 @@ import { createMcpHttpHandler, type McpHttpHandler, staticToolSource } from '../
 import { type Approver, defaultRuleEngine, gateStep, invokeGated, passGate, type Policies, withPolicies } from '../../src/entries/policy.js';
 import { toAISDKTool } from '../../src/entries/ai-sdk.js';
 import { scriptedModel } from '../../src/entries/testing.js';
-import { type BoundTool, bindTool, createInvoker, createTool, invoke, parseSpecifications, runAgent, type SafetyLevel, type Tool, type ToolAnnotations, toolLibrary } from '../../src/index.js';
+import {
+  type BoundTool,
+  bindTool,
+  createInvoker,
+  createTool,
+  invoke,
+  parseSpecifications,
+  runAgent,
+  type SafetyLevel,
+  type Tool,
+  type ToolAnnotations,
+  toolLibrary,
+} from '../../src/index.js';
 
 const parsed = parseSpecifications(
   `[shell:Tool {description: "Runs a command"} | (command::String)==>(::Any)]
@@ -96,7 +108,10 @@ describe('one invoker for every surface', () => {
           ...(c.safetyLevel !== undefined ? { safetyLevel: c.safetyLevel } : {}),
           ...(c.approval !== undefined ? { approval: c.approval } : {}),
         };
-        const policies: Policies = { ...(c.allowed !== undefined ? { permissions: { allowed: c.allowed } } : {}), ...(c.rules ? { rules: defaultRuleEngine } : {}) };
+        const policies: Policies = {
+          ...(c.allowed !== undefined ? { permissions: { allowed: c.allowed } } : {}),
+          ...(c.rules ? { rules: defaultRuleEngine } : {}),
+        };
         const approver = APPROVERS[c.approver];
         const gate = { policies, ...(approver !== undefined ? { approver } : {}) };
         const args = { command: c.command };
@@ -108,7 +123,11 @@ describe('one invoker for every surface', () => {
         const bound = bindTool(spec, toolLibrary([tool]));
         if (bound._tag === 'Left') throw new Error(JSON.stringify(bound.left));
         const outcome = await passGate({ tool: spec.name, args, annotations, schema: spec.schema }, gate);
-        const reference: Seen = !valid ? { refused: 'TOOL_INVALID_ARGUMENTS' } : outcome.refused !== undefined ? seen(outcome.refused) : seen(await invoke(bound.right, outcome.args));
+        const reference: Seen = !valid
+          ? { refused: 'TOOL_INVALID_ARGUMENTS' }
+          : outcome.refused !== undefined
+            ? seen(outcome.refused)
+            : seen(await invoke(bound.right, outcome.args));
 
         // an invoker built with the gate step
         expect(seen(await createInvoker([gateStep(gate)])(bound.right, args))).toEqual(reference);

@@ -1,7 +1,19 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addRule, checkRules, combineRuleEngines, customRule, defaultRuleEngine, defaultRules, emptyRuleEngine, forbiddenPathsRule, forbiddenPatternsRule, removeRule, ruleEngine } from '../../src/entries/policy.js';
+import {
+  addRule,
+  checkRules,
+  combineRuleEngines,
+  customRule,
+  defaultRuleEngine,
+  defaultRules,
+  emptyRuleEngine,
+  forbiddenPathsRule,
+  forbiddenPatternsRule,
+  removeRule,
+  ruleEngine,
+} from '../../src/entries/policy.js';
 
 const corpus = (name: string): string[] =>
   readFileSync(new URL(`../fixtures/builtin/${name}`, import.meta.url), 'utf8')
@@ -46,16 +58,26 @@ describe('default rules: no false positives', () => {
 describe('default rules: laws', () => {
   const dataRules = removeRule(removeRule(defaultRuleEngine, 'no-sensitive-files'), 'no-fork-bomb');
   it('a call with no command and no path breaks no default rule (so they need not run for it); rules that read the arguments still judge it', () => {
-    const readsArgs = customRule({ name: 'no-secret', description: 'blocks the word secret', check: (i) => (JSON.stringify(i.args).includes('secret') ? 'says secret' : undefined) });
+    const readsArgs = customRule({
+      name: 'no-secret',
+      description: 'blocks the word secret',
+      check: (i) => (JSON.stringify(i.args).includes('secret') ? 'says secret' : undefined),
+    });
     // a copy of a default rule is a rule of the user's: it runs whatever the call holds
     const copy = customRule({ ...defaultRules[0]!, name: 'copy' });
     const engine = addRule(addRule(defaultRuleEngine, readsArgs), copy);
     fc.assert(
-      fc.property(fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('rm -rf /', '/etc/shadow', '~/.ssh/id_rsa', 'secret'))), (args) => {
-        const input = { tool: 'note', args, commands: [], paths: [] };
-        for (const r of defaultRules) expect(r.check(input)).toBeUndefined();
-        expect(checkRules(engine, 'note', args).map((v) => v.rule)).toEqual(JSON.stringify(args).includes('secret') ? ['no-secret'] : []);
-      }),
+      fc.property(
+        fc.dictionary(
+          fc.string({ maxLength: 8 }),
+          fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('rm -rf /', '/etc/shadow', '~/.ssh/id_rsa', 'secret')),
+        ),
+        (args) => {
+          const input = { tool: 'note', args, commands: [], paths: [] };
+          for (const r of defaultRules) expect(r.check(input)).toBeUndefined();
+          expect(checkRules(engine, 'note', args).map((v) => v.rule)).toEqual(JSON.stringify(args).includes('secret') ? ['no-secret'] : []);
+        },
+      ),
       { numRuns: 200 },
     );
     // the same rules, where the call holds a command or a path, still block it
@@ -114,7 +136,10 @@ describe('rules and paths of the built-in tools', () => {
     expect(checkRules(defaultRuleEngine, 'read_file', { path: 'src/index.ts' })).toEqual([]);
   });
   it('reads bash run_code as commands, python not', () => {
-    expect(checkRules(defaultRuleEngine, 'run_code', { language: 'bash', code: 'rm -rf /' }).map((v) => v.rule)).toEqual(['no-recursive-delete-of-root', 'no-rm-rf']);
+    expect(checkRules(defaultRuleEngine, 'run_code', { language: 'bash', code: 'rm -rf /' }).map((v) => v.rule)).toEqual([
+      'no-recursive-delete-of-root',
+      'no-rm-rf',
+    ]);
     expect(checkRules(defaultRuleEngine, 'run_code', { language: 'python', code: 'print("rm -rf /")' })).toEqual([]);
   });
   it('reading /etc/passwd is refused too (no-system-account-files), unless that rule is removed; writing it is refused twice', () => {
@@ -175,7 +200,15 @@ describe('user rules', () => {
     expect(checkRules(engine, 'ssh_exec', { script: 'sudo reboot' }).map((v) => v.rule)).toEqual(['no-system-shutdown']);
   });
   it('a rule that throws blocks the call and says so', () => {
-    const engine = ruleEngine([customRule({ name: 'broken', description: 'throws', check: () => { throw new Error('boom'); } })]);
+    const engine = ruleEngine([
+      customRule({
+        name: 'broken',
+        description: 'throws',
+        check: () => {
+          throw new Error('boom');
+        },
+      }),
+    ]);
     expect(checkRules(engine, 'x', {})[0]?.reason).toContain('boom');
   });
   it('engines are immutable values', () => {

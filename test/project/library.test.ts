@@ -22,14 +22,27 @@ const DECLARED = specOf('[declared:Tool {description: "Declared", http: {method:
 const BUILTIN = builtinSpecification('read_file') as ToolSpecification;
 
 /** A library of `names`, each tool's description saying which part (`from`) implements it. */
-const made = (from: string, names: ReadonlyArray<string>): ToolLibrary => toolLibrary(names.map((n) => createTool(n, `${n} from ${from}`, { type: 'object' }, () => from)));
+const made = (from: string, names: ReadonlyArray<string>): ToolLibrary =>
+  toolLibrary(names.map((n) => createTool(n, `${n} from ${from}`, { type: 'object' }, () => from)));
 
 /** The modules a `--library` or a header may name, and the tools each has. */
-const MODULES: Readonly<Record<string, ReadonlyArray<string>>> = { 'a.ts': ['own', 'declared', 'read_file'], 'b.ts': ['own'], 'header.ts': ['own'], 'empty.ts': [], builtin: ['read_file'] };
+const MODULES: Readonly<Record<string, ReadonlyArray<string>>> = {
+  'a.ts': ['own', 'declared', 'read_file'],
+  'b.ts': ['own'],
+  'header.ts': ['own'],
+  'empty.ts': [],
+  builtin: ['read_file'],
+};
 
 const loaders = {
   module: async (ref: string) => right(made(ref, MODULES[ref] ?? [])),
-  declared: (tools: ReadonlyArray<ToolSpecification>) => right(made('declared', tools.map((t) => t.name))),
+  declared: (tools: ReadonlyArray<ToolSpecification>) =>
+    right(
+      made(
+        'declared',
+        tools.map((t) => t.name),
+      ),
+    ),
   builtin: async () => ok(made('built-in', ['read_file'])),
 };
 
@@ -75,13 +88,16 @@ describe('the library precedence rule', () => {
 
   it('does not load the built-in tools again when builtin is a module', async () => {
     let loaded = 0;
-    const r = await resolveLibrary({ tools: [BUILTIN], given: ['builtin'] }, {
+    const r = await resolveLibrary(
+      { tools: [BUILTIN], given: ['builtin'] },
+      {
         ...loaders,
         builtin: async () => {
           loaded++;
           return ok(made('built-in', ['read_file']));
         },
-      });
+      },
+    );
     expect([r.ok, loaded]).toEqual([true, 0]);
   });
 });

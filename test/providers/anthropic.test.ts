@@ -4,7 +4,9 @@ import { anthropicModel } from '../../src/entries/providers.js';
 import { type Model, type ModelRequest, type ModelResult, type ToolDefinition } from '../../src/index.js';
 import { startFakeServer, type FakeServer, type FakeTurn } from '../support/fake-llm-server.js';
 
-const tools: ReadonlyArray<ToolDefinition> = [{ name: 'files.read', description: 'Reads a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }];
+const tools: ReadonlyArray<ToolDefinition> = [
+  { name: 'files.read', description: 'Reads a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+];
 
 let server: FakeServer | undefined;
 afterEach(async () => {
@@ -27,7 +29,18 @@ const ok = (r: ModelResult) => {
 describe('anthropic request', () => {
   it('sends model, max_tokens, system, tools, tool_choice and the headers', async () => {
     const m = await model([{ text: 'ok' }], { maxTokens: 321, beta: ['tools-2024'] });
-    ok(await m.generate({ system: 'Be brief.', messages: [{ role: 'system', content: 'Also polite.' }, { role: 'user', content: 'read a.txt' }], tools, toolChoice: 'required', temperature: 0 }));
+    ok(
+      await m.generate({
+        system: 'Be brief.',
+        messages: [
+          { role: 'system', content: 'Also polite.' },
+          { role: 'user', content: 'read a.txt' },
+        ],
+        tools,
+        toolChoice: 'required',
+        temperature: 0,
+      }),
+    );
     const r = server?.requests[0];
     expect(r?.body).toEqual({
       model: 'claude-test',
@@ -60,7 +73,14 @@ describe('anthropic request', () => {
       tools,
       messages: [
         { role: 'user', content: 'read a and b' },
-        { role: 'assistant', content: '', toolCalls: [{ id: 'toolu_a', name: 'files.read', arguments: '{"path":"a"}' }, { id: 'toolu_b', name: 'files.read', arguments: 'not json' }] },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [
+            { id: 'toolu_a', name: 'files.read', arguments: '{"path":"a"}' },
+            { id: 'toolu_b', name: 'files.read', arguments: 'not json' },
+          ],
+        },
         { role: 'tool', toolCallId: 'toolu_a', toolName: 'files.read', content: 'A' },
         { role: 'user', content: 'also, hurry' },
         { role: 'tool', toolCallId: 'toolu_b', toolName: 'files.read', content: 'FILE_NOT_FOUND: b', isError: true },
@@ -119,14 +139,27 @@ describe('anthropic answers', () => {
   it('the fake server rejects what the real API rejects: a missing version header, no max_tokens', async () => {
     server = await startFakeServer({ script: [] });
     const post = (headers: Record<string, string>, body: unknown) =>
-      fetch(`${server?.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as { type: string; error: { type: string; message: string } } }));
+      fetch(`${server?.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).then(
+        async (r) => ({ status: r.status, body: (await r.json()) as { type: string; error: { type: string; message: string } } }),
+      );
     const noVersion = await post({}, { model: 'x', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] });
-    expect(noVersion).toEqual({ status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'anthropic-version: header is required' } } });
+    expect(noVersion).toEqual({
+      status: 400,
+      body: { type: 'error', error: { type: 'invalid_request_error', message: 'anthropic-version: header is required' } },
+    });
     const noMax = await post({ 'anthropic-version': '2023-06-01' }, { model: 'x', messages: [{ role: 'user', content: 'x' }] });
     expect(noMax.body.error.message).toBe('max_tokens: Field required');
     const unpaired = await post(
       { 'anthropic-version': '2023-06-01' },
-      { model: 'x', max_tokens: 5, messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'f', input: {} }] }, { role: 'user', content: 'no result' }] },
+      {
+        model: 'x',
+        max_tokens: 5,
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'f', input: {} }] },
+          { role: 'user', content: 'no result' },
+        ],
+      },
     );
     expect(unpaired.body.error.message).toContain('`tool_use` ids were found without `tool_result` blocks immediately after: toolu_1');
   });

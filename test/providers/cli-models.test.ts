@@ -23,13 +23,17 @@ afterAll(async () => {
 
 describe('gramkit run with the Gemini and OpenAI Responses providers', () => {
   it('runs the agent on Gemini with GEMINI_API_KEY', async () => {
-    const r = await cli(['run', HELLO, "Hello, I'm Erin", '--model', 'gemini/gemini-test', '--base-url', server.geminiBaseUrl], { env: { GEMINI_API_KEY: 'k-test' } });
+    const r = await cli(['run', HELLO, "Hello, I'm Erin", '--model', 'gemini/gemini-test', '--base-url', server.geminiBaseUrl], {
+      env: { GEMINI_API_KEY: 'k-test' },
+    });
     expect(r).toMatchObject({ code: 0, stdout: 'Hello, Erin! Nice to meet you.\n' });
     const last = server.requests[server.requests.length - 1];
     expect([last?.provider, last?.model, last?.headers['x-goog-api-key']]).toEqual(['gemini', 'gemini-test', 'k-test']);
   });
   it('runs the agent on the Responses API with OPENAI_API_KEY', async () => {
-    const r = await cli(['run', HELLO, "Hello, I'm Femi", '--model', 'openai-responses/gpt-test', '--base-url', server.openaiBaseUrl], { env: { OPENAI_API_KEY: 'k-test' } });
+    const r = await cli(['run', HELLO, "Hello, I'm Femi", '--model', 'openai-responses/gpt-test', '--base-url', server.openaiBaseUrl], {
+      env: { OPENAI_API_KEY: 'k-test' },
+    });
     expect(r).toMatchObject({ code: 0, stdout: 'Hello, Femi! Nice to meet you.\n' });
     const last = server.requests[server.requests.length - 1];
     expect([last?.provider, last?.headers['authorization']]).toEqual(['openai-responses', 'Bearer k-test']);

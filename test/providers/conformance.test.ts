@@ -11,7 +11,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { anthropicModel, geminiModel, loadRecording, offlineModel, openAIModel, openAIResponsesModel, recordModel, replayModel, type ProviderOptions } from '../../src/entries/providers.js';
+import {
+  anthropicModel,
+  geminiModel,
+  loadRecording,
+  offlineModel,
+  openAIModel,
+  openAIResponsesModel,
+  recordModel,
+  replayModel,
+  type ProviderOptions,
+} from '../../src/entries/providers.js';
 import { scriptedModel, type ScriptedTurn } from '../../src/entries/testing.js';
 import { type Message, type Model, type ModelRequest, type ModelResult, type ToolDefinition } from '../../src/index.js';
 import { startFakeServer, type FakeTurn, type RecordedRequest } from '../support/fake-llm-server.js';
@@ -26,7 +36,11 @@ const tools: ReadonlyArray<ToolDefinition> = [
     description: 'Current weather for a city',
     inputSchema: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer', default: 1 } }, required: ['city'] },
   },
-  { name: 'sayHello', description: 'Greets someone by name', inputSchema: { type: 'object', properties: { personName: { type: 'string' } }, required: ['personName'] } },
+  {
+    name: 'sayHello',
+    description: 'Greets someone by name',
+    inputSchema: { type: 'object', properties: { personName: { type: 'string' } }, required: ['personName'] },
+  },
 ];
 
 const user = (content: string): Message => ({ role: 'user', content });
@@ -66,7 +80,13 @@ const httpModel = (p: Provider, server: { openaiBaseUrl: string; anthropicBaseUr
         ? geminiModel('gemini-test', { apiKey: 'test-key', baseUrl: server.geminiBaseUrl, ...options })
         : p === 'openai-responses'
           ? openAIResponsesModel('gpt-test', { apiKey: 'test-key', baseUrl: server.openaiBaseUrl, ...options })
-          : openAIModel('gpt-test', { apiKey: 'test-key', baseUrl: server.openaiBaseUrl, strict: p === 'openai-strict', legacyFunctions: p === 'openai-legacy', ...options });
+          : openAIModel('gpt-test', {
+              apiKey: 'test-key',
+              baseUrl: server.openaiBaseUrl,
+              strict: p === 'openai-strict',
+              legacyFunctions: p === 'openai-legacy',
+              ...options,
+            });
   if (m._tag === 'Left') throw new Error(m.left.message);
   return m.right;
 };
@@ -106,8 +126,17 @@ const replayHarness: Harness = {
 
 const toScripted = (t: FakeTurn): ScriptedTurn => {
   if ('text' in t && !('toolCalls' in t)) return { text: t.text };
-  if ('toolCalls' in t) return { toolCalls: t.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments })), ...(t.text !== undefined ? { text: t.text } : {}) };
-  if ('status' in t && !('raw' in t)) return { error: { code: t.status === 429 ? 'AGENT_RATE_LIMITED' : 'AGENT_LLM_API_ERROR', message: t.message ?? `error ${t.status}`, status: t.status, retryable: t.status >= 500 } };
+  if ('toolCalls' in t)
+    return { toolCalls: t.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments })), ...(t.text !== undefined ? { text: t.text } : {}) };
+  if ('status' in t && !('raw' in t))
+    return {
+      error: {
+        code: t.status === 429 ? 'AGENT_RATE_LIMITED' : 'AGENT_LLM_API_ERROR',
+        message: t.message ?? `error ${t.status}`,
+        status: t.status,
+        retryable: t.status >= 500,
+      },
+    };
   if ('delayMs' in t) return { delayMs: t.delayMs, then: toScripted(t.then) };
   throw new Error(`no scripted form for ${JSON.stringify(t)}`);
 };
@@ -177,7 +206,15 @@ const withResults = (request: ModelRequest, answer: ModelResult, results: Readon
     messages: [
       ...request.messages,
       message,
-      ...calls.map((c, i): Message => ({ role: 'tool', toolCallId: c.id, toolName: c.name, content: results[i]?.content ?? '"done"', ...(results[i]?.isError === true ? { isError: true } : {}) })),
+      ...calls.map(
+        (c, i): Message => ({
+          role: 'tool',
+          toolCallId: c.id,
+          toolName: c.name,
+          content: results[i]?.content ?? '"done"',
+          ...(results[i]?.isError === true ? { isError: true } : {}),
+        }),
+      ),
     ],
   };
 };
@@ -222,7 +259,15 @@ describe.each(harnesses)('conformance: $name', (h) => {
   it('asks for parallel tool calls, each with its own id, in order', async () => {
     if (!h.parallel) return;
     await h.run(
-      [{ toolCalls: [{ name: 'weather.get', arguments: { city: 'Paris' } }, { name: 'sayHello', arguments: { personName: 'Ana' } }, { name: 'weather.get', arguments: { city: 'Rome', days: 3 } }] }],
+      [
+        {
+          toolCalls: [
+            { name: 'weather.get', arguments: { city: 'Paris' } },
+            { name: 'sayHello', arguments: { personName: 'Ana' } },
+            { name: 'weather.get', arguments: { city: 'Rome', days: 3 } },
+          ],
+        },
+      ],
       async (model) => {
         const request = ask('Weather in Paris and Rome, and greet Ana');
         const r = await model.generate(request);
@@ -237,7 +282,10 @@ describe.each(harnesses)('conformance: $name', (h) => {
 
   it('sends the results back paired with their calls, and answers', async () => {
     const calls = h.parallel
-      ? [{ name: 'weather.get', arguments: { city: 'Paris' } }, { name: 'weather.get', arguments: { city: 'Atlantis' } }]
+      ? [
+          { name: 'weather.get', arguments: { city: 'Paris' } },
+          { name: 'weather.get', arguments: { city: 'Atlantis' } },
+        ]
       : [{ name: 'weather.get', arguments: { city: 'Paris' } }];
     await h.run([{ toolCalls: calls }, { text: 'Sunny in Paris; Atlantis is not a city I know.' }], async (model, ctx) => {
       const first = ask('Weather in Paris and Atlantis?');

@@ -13,7 +13,9 @@ describe('provider examples', () => {
   });
   it('dialects: strict schema, the reverse name map, and normalized arguments', () => {
     const lines = dialects();
-    expect(JSON.parse(lines[0] ?? '')).toMatchObject({ function: { name: 'greetings_sayHello', strict: true, parameters: { required: ['personName', 'style'], additionalProperties: false } } });
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({
+      function: { name: 'greetings_sayHello', strict: true, parameters: { required: ['personName', 'style'], additionalProperties: false } },
+    });
     expect(lines[1]).toBe('names: {"greetings_sayHello":"greetings.sayHello"}');
     expect(lines).toContain('normalized: {"style":"casual"}');
     expect(JSON.parse(lines[lines.length - 1] ?? '')).toMatchObject({ name: 'greetings.sayHello', parameters: { propertyOrdering: ['personName', 'style'] } });
@@ -26,22 +28,37 @@ describe('provider examples', () => {
   });
   it('any-model: offline, a compatible server, Anthropic, and a missing key', async () => {
     expect(await anyModel('offline', {})).toEqual(['offline: calls sayHello {"personName":"Alice"}', 'streamed 0 text deltas']);
-    const server = await startFakeServer({ script: [{ text: 'Hello Alice, nice to meet you!' }, { toolCalls: [{ name: 'sayHello', arguments: { personName: 'Alice' } }] }] });
+    const server = await startFakeServer({
+      script: [{ text: 'Hello Alice, nice to meet you!' }, { toolCalls: [{ name: 'sayHello', arguments: { personName: 'Alice' } }] }],
+    });
     try {
-      expect(await anyModel('openai/llama3.2', {}, server.openaiBaseUrl)).toEqual(['openai/llama3.2: Hello Alice, nice to meet you!', 'streamed 5 text deltas']);
-      expect(await anyModel('anthropic/claude-test', { anthropic: 'k' }, server.anthropicBaseUrl)).toEqual(['anthropic/claude-test: calls sayHello {"personName":"Alice"}', 'streamed 0 text deltas']);
+      expect(await anyModel('openai/llama3.2', {}, server.openaiBaseUrl)).toEqual([
+        'openai/llama3.2: Hello Alice, nice to meet you!',
+        'streamed 5 text deltas',
+      ]);
+      expect(await anyModel('anthropic/claude-test', { anthropic: 'k' }, server.anthropicBaseUrl)).toEqual([
+        'anthropic/claude-test: calls sayHello {"personName":"Alice"}',
+        'streamed 0 text deltas',
+      ]);
     } finally {
       await server.close();
     }
-    expect(await anyModel('anthropic/claude-sonnet-4-5', {})).toEqual(['AGENT_CONFIGURATION_ERROR: no Anthropic API key: set ANTHROPIC_API_KEY (or pass apiKey)']);
+    expect(await anyModel('anthropic/claude-sonnet-4-5', {})).toEqual([
+      'AGENT_CONFIGURATION_ERROR: no Anthropic API key: set ANTHROPIC_API_KEY (or pass apiKey)',
+    ]);
   });
   it('any-model: the OpenAI Responses API with the OpenAI key', async () => {
     const server = await startFakeServer({ script: [{ toolCalls: [{ name: 'sayHello', arguments: { personName: 'Alice' } }] }], apiKey: 'k' });
     try {
-      expect(await anyModel('openai-responses/gpt-test', { openai: 'k' }, server.openaiBaseUrl)).toEqual(['openai-responses/gpt-test: calls sayHello {"personName":"Alice"}', 'streamed 0 text deltas']);
+      expect(await anyModel('openai-responses/gpt-test', { openai: 'k' }, server.openaiBaseUrl)).toEqual([
+        'openai-responses/gpt-test: calls sayHello {"personName":"Alice"}',
+        'streamed 0 text deltas',
+      ]);
     } finally {
       await server.close();
     }
-    expect(await anyModel('openai-responses/gpt-4.1-mini', {})).toEqual(['AGENT_CONFIGURATION_ERROR: no OpenAI API key: set OPENAI_API_KEY (or pass apiKey); for a local compatible server, give its base URL']);
+    expect(await anyModel('openai-responses/gpt-4.1-mini', {})).toEqual([
+      'AGENT_CONFIGURATION_ERROR: no OpenAI API key: set OPENAI_API_KEY (or pass apiKey); for a local compatible server, give its base URL',
+    ]);
   });
 });

@@ -31,10 +31,20 @@ describe('fake LLM server', () => {
     server = await startFakeServer({
       script: (r) => {
         const results = toolResults(r);
-        return results.length > 0 ? { text: `got ${results.map((x) => x.content).join(',')}` } : { toolCalls: [{ name: 'f', arguments: { q: lastUserText(r) } }] };
+        return results.length > 0
+          ? { text: `got ${results.map((x) => x.content).join(',')}` }
+          : { toolCalls: [{ name: 'f', arguments: { q: lastUserText(r) } }] };
       },
     });
-    const first = JSON.parse((await post('/v1/chat/completions', { model: 'm', messages: [{ role: 'user', content: 'q1' }], tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }] })).text);
+    const first = JSON.parse(
+      (
+        await post('/v1/chat/completions', {
+          model: 'm',
+          messages: [{ role: 'user', content: 'q1' }],
+          tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }],
+        })
+      ).text,
+    );
     const call = first.choices[0].message.tool_calls[0];
     expect(call.function).toEqual({ name: 'f', arguments: '{"q":"q1"}' });
     expect(call.id).toMatch(/^call_[A-Za-z0-9]{24}$/);
@@ -52,21 +62,52 @@ describe('fake LLM server', () => {
   });
   it('enforces OpenAI pairing rules with OpenAI error bodies', async () => {
     server = await startFakeServer({ script: [{ text: 'x' }] });
-    const assistant = { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }, { id: 'call_2', type: 'function', function: { name: 'f', arguments: '{}' } }] };
-    const missing = await post('/v1/chat/completions', { model: 'm', messages: [{ role: 'user', content: 'x' }, assistant, { role: 'tool', tool_call_id: 'call_1', content: 'r' }, { role: 'user', content: 'next' }] });
+    const assistant = {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } },
+        { id: 'call_2', type: 'function', function: { name: 'f', arguments: '{}' } },
+      ],
+    };
+    const missing = await post('/v1/chat/completions', {
+      model: 'm',
+      messages: [{ role: 'user', content: 'x' }, assistant, { role: 'tool', tool_call_id: 'call_1', content: 'r' }, { role: 'user', content: 'next' }],
+    });
     expect(missing.status).toBe(400);
-    expect(JSON.parse(missing.text).error).toMatchObject({ type: 'invalid_request_error', message: expect.stringContaining('did not have response messages: call_2') });
-    const stray = await post('/v1/chat/completions', { model: 'm', messages: [{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: 'call_9', content: 'r' }] });
+    expect(JSON.parse(missing.text).error).toMatchObject({
+      type: 'invalid_request_error',
+      message: expect.stringContaining('did not have response messages: call_2'),
+    });
+    const stray = await post('/v1/chat/completions', {
+      model: 'm',
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'tool', tool_call_id: 'call_9', content: 'r' },
+      ],
+    });
     expect(JSON.parse(stray.text).error.message).toContain("messages with role 'tool' must be a response to a preceeding message with 'tool_calls'");
-    const badName = await post('/v1/chat/completions', { model: 'm', messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function', function: { name: 'a.b', parameters: { type: 'object' } } }] });
+    const badName = await post('/v1/chat/completions', {
+      model: 'm',
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [{ type: 'function', function: { name: 'a.b', parameters: { type: 'object' } } }],
+    });
     expect(JSON.parse(badName.text).error.param).toBe('tools[0].function.name');
     expect(server.remaining()).toBe(1);
   });
   it('streams SSE chunks with tool-call arguments split across deltas', async () => {
     server = await startFakeServer({ script: [{ toolCalls: [{ name: 'f', arguments: { city: 'Paris' } }], chunkSize: 4 }] });
-    const r = await post('/v1/chat/completions', { model: 'm', stream: true, messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }] });
+    const r = await post('/v1/chat/completions', {
+      model: 'm',
+      stream: true,
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }],
+    });
     expect(r.headers.get('content-type')).toContain('text/event-stream');
-    const events = r.text.split('\n\n').filter((e) => e.startsWith('data: ')).map((e) => e.slice(6));
+    const events = r.text
+      .split('\n\n')
+      .filter((e) => e.startsWith('data: '))
+      .map((e) => e.slice(6));
     expect(events[events.length - 1]).toBe('[DONE]');
     const pieces = events
       .slice(0, -1)
@@ -80,14 +121,24 @@ describe('fake LLM server', () => {
     await post('/v1/responses', { model: 'm', input: [{ role: 'user', content: 'hello responses' }] });
     await post('/v1/responses', {
       model: 'm',
-      input: [{ role: 'user', content: 'x' }, { type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{}' }, { type: 'function_call_output', call_id: 'call_1', output: 'R1' }],
+      input: [
+        { role: 'user', content: 'x' },
+        { type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'R1' },
+      ],
     });
     await post('/v1beta/models/g:generateContent', { contents: [{ role: 'user', parts: [{ text: 'hello ' }, { text: 'gemini' }] }] });
     await post('/v1beta/models/g:generateContent', {
       contents: [
         { role: 'user', parts: [{ text: 'x' }] },
         { role: 'model', parts: [{ functionCall: { name: 'f', args: {} } }, { functionCall: { id: 'c2', name: 'g', args: {} } }] },
-        { role: 'user', parts: [{ functionResponse: { name: 'f', response: { output: { ok: 1 } } } }, { functionResponse: { id: 'c2', name: 'g', response: { error: 'boom' } } }] },
+        {
+          role: 'user',
+          parts: [
+            { functionResponse: { name: 'f', response: { output: { ok: 1 } } } },
+            { functionResponse: { id: 'c2', name: 'g', response: { error: 'boom' } } },
+          ],
+        },
       ],
     });
     const [r0, r1, r2, r3] = server.requests;
@@ -106,16 +157,37 @@ describe('fake LLM server', () => {
     expect(r3?.model).toBe('g');
   });
   it('streams Gemini chunks (alt=sse) and Responses events, with Gemini ids and thought signatures', async () => {
-    server = await startFakeServer({ script: [{ text: 'Hi', toolCalls: [{ name: 'f.g', arguments: { a: 1 } }] }, { toolCalls: [{ name: 'f', arguments: { city: 'Paris' } }], chunkSize: 4 }] });
-    const g = await post('/v1beta/models/g:streamGenerateContent?alt=sse', { contents: [{ role: 'user', parts: [{ text: 'x' }] }], tools: [{ functionDeclarations: [{ name: 'f.g' }] }] });
+    server = await startFakeServer({
+      script: [
+        { text: 'Hi', toolCalls: [{ name: 'f.g', arguments: { a: 1 } }] },
+        { toolCalls: [{ name: 'f', arguments: { city: 'Paris' } }], chunkSize: 4 },
+      ],
+    });
+    const g = await post('/v1beta/models/g:streamGenerateContent?alt=sse', {
+      contents: [{ role: 'user', parts: [{ text: 'x' }] }],
+      tools: [{ functionDeclarations: [{ name: 'f.g' }] }],
+    });
     expect(g.headers.get('content-type')).toContain('text/event-stream');
-    const chunks = g.text.split('\r\n\r\n').filter((e) => e.startsWith('data: ')).map((e) => JSON.parse(e.slice(6)));
+    const chunks = g.text
+      .split('\r\n\r\n')
+      .filter((e) => e.startsWith('data: '))
+      .map((e) => JSON.parse(e.slice(6)));
     const last = chunks[chunks.length - 1];
     expect(last.candidates[0].finishReason).toBe('STOP');
-    expect(last.candidates[0].content.parts).toEqual([{ functionCall: { id: expect.stringMatching(/^[a-z0-9]{8}$/), name: 'f.g', args: { a: 1 } }, thoughtSignature: expect.any(String) }]);
+    expect(last.candidates[0].content.parts).toEqual([
+      { functionCall: { id: expect.stringMatching(/^[a-z0-9]{8}$/), name: 'f.g', args: { a: 1 } }, thoughtSignature: expect.any(String) },
+    ]);
     expect(last.usageMetadata.totalTokenCount).toBeGreaterThan(0);
-    const r = await post('/v1/responses', { model: 'm', stream: true, input: 'x', tools: [{ type: 'function', name: 'f', parameters: { type: 'object' }, strict: false }] });
-    const events = r.text.split('\n\n').filter((e) => e.startsWith('event: ')).map((e) => JSON.parse(e.split('\ndata: ')[1] ?? ''));
+    const r = await post('/v1/responses', {
+      model: 'm',
+      stream: true,
+      input: 'x',
+      tools: [{ type: 'function', name: 'f', parameters: { type: 'object' }, strict: false }],
+    });
+    const events = r.text
+      .split('\n\n')
+      .filter((e) => e.startsWith('event: '))
+      .map((e) => JSON.parse(e.split('\ndata: ')[1] ?? ''));
     expect(events[events.length - 1].type).toBe('response.completed');
     expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
     const pieces = events.filter((e) => e.type === 'response.function_call_arguments.delta').map((e) => e.delta);
@@ -127,7 +199,11 @@ describe('fake LLM server', () => {
     const limited = await post('/v1beta/models/g:generateContent', { contents: [{ role: 'user', parts: [{ text: 'x' }] }] });
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBeNull();
-    expect(JSON.parse(limited.text).error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1.5s' }] });
+    expect(JSON.parse(limited.text).error).toMatchObject({
+      code: 429,
+      status: 'RESOURCE_EXHAUSTED',
+      details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1.5s' }],
+    });
     const failedCall = await post('/v1beta/models/g:generateContent', { contents: [{ role: 'user', parts: [{ text: 'x' }] }] });
     expect(JSON.parse(failedCall.text).error).toMatchObject({ code: 500, status: 'INTERNAL' });
   });

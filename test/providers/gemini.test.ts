@@ -15,7 +15,11 @@ const tools: ReadonlyArray<ToolDefinition> = [
       additionalProperties: false,
     },
   },
-  { name: '3d/render', description: 'Renders a scene', inputSchema: { type: 'object', properties: { scene: { type: 'string' }, quality: { type: 'integer' } }, required: ['scene'] } },
+  {
+    name: '3d/render',
+    description: 'Renders a scene',
+    inputSchema: { type: 'object', properties: { scene: { type: 'string' }, quality: { type: 'integer' } }, required: ['scene'] },
+  },
 ];
 const user = (content: string): Message => ({ role: 'user', content });
 
@@ -25,7 +29,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-const model = async (turns: ReadonlyArray<FakeTurn>, options: Parameters<typeof geminiModel>[1] = {}, serverOptions: Partial<FakeServerOptions> = {}): Promise<Model> => {
+const model = async (
+  turns: ReadonlyArray<FakeTurn>,
+  options: Parameters<typeof geminiModel>[1] = {},
+  serverOptions: Partial<FakeServerOptions> = {},
+): Promise<Model> => {
   server = await startFakeServer({ script: turns, apiKey: 'g-key', ...serverOptions });
   const m = geminiModel('gemini-test', { apiKey: 'g-key', baseUrl: server.geminiBaseUrl, retry: { baseDelayMs: 5, maxDelayMs: 10 }, ...options });
   if (m._tag === 'Left') throw new Error(m.left.message);
@@ -47,14 +55,28 @@ const continued = (request: ModelRequest, answer: ModelResult, results: Readonly
   const message = ok(answer).message;
   return {
     ...request,
-    messages: [...request.messages, message, ...(message.toolCalls ?? []).map((c, i): Message => ({ role: 'tool', toolCallId: c.id, toolName: c.name, content: results[i] ?? '"done"' }))],
+    messages: [
+      ...request.messages,
+      message,
+      ...(message.toolCalls ?? []).map((c, i): Message => ({ role: 'tool', toolCallId: c.id, toolName: c.name, content: results[i] ?? '"done"' })),
+    ],
   };
 };
 
 describe('gemini request', () => {
   it('sends systemInstruction, contents, functionDeclarations in the gemini dialect, toolConfig and generationConfig', async () => {
     const m = await model([{ text: 'ok' }], { headers: { 'x-extra': 'yes' } });
-    ok(await m.generate({ system: 'Be brief.', messages: [{ role: 'system', content: 'Also polite.' }, user('read a.txt')], tools, toolChoice: 'required', parallelToolCalls: false, maxTokens: 50, temperature: 0.2 }));
+    ok(
+      await m.generate({
+        system: 'Be brief.',
+        messages: [{ role: 'system', content: 'Also polite.' }, user('read a.txt')],
+        tools,
+        toolChoice: 'required',
+        parallelToolCalls: false,
+        maxTokens: 50,
+        temperature: 0.2,
+      }),
+    );
     const r = server?.requests[0];
     expect(r?.path).toBe('/v1beta/models/gemini-test:generateContent');
     expect(r?.headers['x-goog-api-key']).toBe('g-key');
@@ -71,7 +93,11 @@ describe('gemini request', () => {
               // Gemini's Schema: nullable instead of type arrays, string enums, no additionalProperties
               parameters: {
                 type: 'object',
-                properties: { path: { type: 'string' }, lines: { type: 'string', format: 'enum', enum: ['10', '100'] }, encoding: { type: 'string', nullable: true } },
+                properties: {
+                  path: { type: 'string' },
+                  lines: { type: 'string', format: 'enum', enum: ['10', '100'] },
+                  encoding: { type: 'string', nullable: true },
+                },
                 required: ['path'],
                 propertyOrdering: ['path', 'lines', 'encoding'],
               },
@@ -79,7 +105,12 @@ describe('gemini request', () => {
             {
               name: '_3d_render',
               description: 'Renders a scene',
-              parameters: { type: 'object', properties: { scene: { type: 'string' }, quality: { type: 'integer' } }, required: ['scene'], propertyOrdering: ['scene', 'quality'] },
+              parameters: {
+                type: 'object',
+                properties: { scene: { type: 'string' }, quality: { type: 'integer' } },
+                required: ['scene'],
+                propertyOrdering: ['scene', 'quality'],
+              },
             },
           ],
         },
@@ -151,7 +182,15 @@ describe('gemini request', () => {
 describe('gemini calls without ids (older versions)', () => {
   it('invents stable ids, sends none, and pairs the results by name and order whatever order they come in', async () => {
     const m = await model(
-      [{ toolCalls: [{ name: 'files.read', arguments: { path: 'a' } }, { name: '3d/render', arguments: { scene: 'cube' } }] }, { text: 'both done' }],
+      [
+        {
+          toolCalls: [
+            { name: 'files.read', arguments: { path: 'a' } },
+            { name: '3d/render', arguments: { scene: 'cube' } },
+          ],
+        },
+        { text: 'both done' },
+      ],
       {},
       { geminiCallIds: false, geminiThoughtSignatures: false },
     );
@@ -196,32 +235,58 @@ describe('gemini calls without ids (older versions)', () => {
   it('the fake server refuses what Gemini refuses: fewer responses than calls, names out of order', async () => {
     server = await startFakeServer({ script: [], geminiThoughtSignatures: false });
     const post = async (contents: unknown) => {
-      const r = await fetch(`${server?.url}/v1beta/models/g:generateContent`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ contents }) });
+      const r = await fetch(`${server?.url}/v1beta/models/g:generateContent`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ contents }),
+      });
       return { status: r.status, body: (await r.json()) as { error: { code: number; status: string; message: string } } };
     };
     const callTurn = { role: 'model', parts: [{ functionCall: { name: 'a', args: {} } }, { functionCall: { name: 'b', args: {} } }] };
-    const fewer = await post([{ role: 'user', parts: [{ text: 'x' }] }, callTurn, { role: 'user', parts: [{ functionResponse: { name: 'a', response: {} } }] }]);
-    expect(fewer).toMatchObject({ status: 400, body: { error: { code: 400, status: 'INVALID_ARGUMENT', message: expect.stringContaining('number of function response parts is equal to the number of function call parts') } } });
+    const fewer = await post([
+      { role: 'user', parts: [{ text: 'x' }] },
+      callTurn,
+      { role: 'user', parts: [{ functionResponse: { name: 'a', response: {} } }] },
+    ]);
+    expect(fewer).toMatchObject({
+      status: 400,
+      body: {
+        error: {
+          code: 400,
+          status: 'INVALID_ARGUMENT',
+          message: expect.stringContaining('number of function response parts is equal to the number of function call parts'),
+        },
+      },
+    });
     const swapped = await post([
       { role: 'user', parts: [{ text: 'x' }] },
       callTurn,
       {
         role: 'user',
-        parts: [
-          { functionResponse: { name: 'b', response: {} } },
-          { functionResponse: { name: 'a', response: {} } },
-        ],
+        parts: [{ functionResponse: { name: 'b', response: {} } }, { functionResponse: { name: 'a', response: {} } }],
       },
     ]);
     expect(swapped.body.error.message).toContain('does not match its function call');
-    const orphan = await post([{ role: 'user', parts: [{ text: 'x' }] }, { role: 'user', parts: [{ functionResponse: { name: 'a', response: {} } }] }]);
+    const orphan = await post([
+      { role: 'user', parts: [{ text: 'x' }] },
+      { role: 'user', parts: [{ functionResponse: { name: 'a', response: {} } }] },
+    ]);
     expect(orphan.body.error.message).toContain('function response turn comes immediately after a function call turn');
   });
 });
 
 describe('gemini thought signatures', () => {
   it('sends back the signature Gemini gave with a call, and the documented skip value for a call it has none for', async () => {
-    const m = await model([{ toolCalls: [{ name: 'files.read', arguments: { path: 'a' } }, { name: 'files.read', arguments: { path: 'b' } }] }, { text: 'live' }, { text: 'rebuilt' }]);
+    const m = await model([
+      {
+        toolCalls: [
+          { name: 'files.read', arguments: { path: 'a' } },
+          { name: 'files.read', arguments: { path: 'b' } },
+        ],
+      },
+      { text: 'live' },
+      { text: 'rebuilt' },
+    ]);
     const first: ModelRequest = { messages: [user('read a and b')], tools };
     const r1 = await m.generate(first);
     const second = continued(first, r1, ['"A"', '"B"']);
@@ -240,7 +305,13 @@ describe('gemini thought signatures', () => {
     const r = await fetch(`${server.url}/v1beta/models/g:generateContent`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'x' }] }, { role: 'model', parts: [{ functionCall: { name: 'a', args: {} } }] }, { role: 'user', parts: [{ functionResponse: { name: 'a', response: {} } }] }] }),
+      body: JSON.stringify({
+        contents: [
+          { role: 'user', parts: [{ text: 'x' }] },
+          { role: 'model', parts: [{ functionCall: { name: 'a', args: {} } }] },
+          { role: 'user', parts: [{ functionResponse: { name: 'a', response: {} } }] },
+        ],
+      }),
     });
     expect(r.status).toBe(400);
     expect(((await r.json()) as { error: { message: string } }).error.message).toContain('missing a thought_signature');
@@ -249,7 +320,15 @@ describe('gemini thought signatures', () => {
 
 describe('gemini answers', () => {
   it('reads text and function calls together, names mapped back, arguments normalized (nulls of optional parameters, enum strings)', async () => {
-    const m = await model([{ text: 'Reading.', toolCalls: [{ name: 'files.read', arguments: { path: 'a.txt', lines: '100', encoding: null } }, { name: '_3d_render', arguments: { scene: 'cube', quality: null } }] }]);
+    const m = await model([
+      {
+        text: 'Reading.',
+        toolCalls: [
+          { name: 'files.read', arguments: { path: 'a.txt', lines: '100', encoding: null } },
+          { name: '_3d_render', arguments: { scene: 'cube', quality: null } },
+        ],
+      },
+    ]);
     const v = ok(await m.generate({ messages: [user('read a.txt, render a cube')], tools }));
     expect(v.message.content).toBe('Reading.');
     expect(v.message.toolCalls?.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual([
@@ -262,10 +341,15 @@ describe('gemini answers', () => {
     expect(v.id).toMatch(/^[A-Za-z0-9]{22}$/);
   });
   const raw = (body: unknown): FakeTurn => ({ raw: JSON.stringify(body) });
-  const candidate = (parts: unknown[], finishReason?: string) => ({ candidates: [{ content: { role: 'model', parts }, ...(finishReason !== undefined ? { finishReason } : {}), index: 0 }] });
+  const candidate = (parts: unknown[], finishReason?: string) => ({
+    candidates: [{ content: { role: 'model', parts }, ...(finishReason !== undefined ? { finishReason } : {}), index: 0 }],
+  });
   it('maps finish reasons, skips thought summaries, counts thinking as output', async () => {
     const m = await model([
-      raw({ ...candidate([{ text: 'thinking...', thought: true }, { text: 'cut' }], 'MAX_TOKENS'), usageMetadata: { promptTokenCount: 7, candidatesTokenCount: 5, thoughtsTokenCount: 11 } }),
+      raw({
+        ...candidate([{ text: 'thinking...', thought: true }, { text: 'cut' }], 'MAX_TOKENS'),
+        usageMetadata: { promptTokenCount: 7, candidatesTokenCount: 5, thoughtsTokenCount: 11 },
+      }),
       raw(candidate([], 'SAFETY')),
       raw({ promptFeedback: { blockReason: 'PROHIBITED_CONTENT' } }),
       raw(candidate([{ text: '' }], 'MALFORMED_FUNCTION_CALL')),
@@ -284,7 +368,10 @@ describe('gemini answers', () => {
   });
   it('reports a body that is not a Gemini answer as INVALID_RESPONSE', async () => {
     const m = await model([raw({ choices: [] })]);
-    expect(failed(await m.generate({ messages: [user('x')], tools }))).toMatchObject({ reason: 'AGENT_INVALID_RESPONSE', message: expect.stringContaining('neither candidates nor promptFeedback') });
+    expect(failed(await m.generate({ messages: [user('x')], tools }))).toMatchObject({
+      reason: 'AGENT_INVALID_RESPONSE',
+      message: expect.stringContaining('neither candidates nor promptFeedback'),
+    });
   });
 });
 
@@ -299,7 +386,9 @@ describe('gemini streams', () => {
     expect(v.message.toolCalls?.map((c) => [c.name, c.arguments])).toEqual([['files.read', '{"path":"README.md"}']]);
   });
   it('runs no call from a stream that ends without a finishReason: a transport error', async () => {
-    const m = await model([sse({ candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'files.read', args: { path: '/etc/passwd' } } }] }, index: 0 }] })]);
+    const m = await model([
+      sse({ candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'files.read', args: { path: '/etc/passwd' } } }] }, index: 0 }] }),
+    ]);
     const e = failed(await m.generate({ messages: [user('x')], tools, onTextDelta: () => undefined }));
     expect(e).toMatchObject({ reason: 'AGENT_STREAM_INTERRUPTED', retryable: true });
     expect(e.message).toContain('ended before its last chunk');
@@ -312,7 +401,11 @@ describe('gemini streams', () => {
     expect(e.message).toBe('Gemini API error 503 (UNAVAILABLE): The model is overloaded. Please try again later.');
     expect(deltas).toEqual(['Par']);
     const limited = await model([sse({ error: { code: 429, message: 'Resource exhausted', status: 'RESOURCE_EXHAUSTED' } })]);
-    expect(failed(await limited.generate({ messages: [user('x')], tools, onTextDelta: () => undefined }))).toMatchObject({ reason: 'AGENT_RATE_LIMITED', status: 429, retryable: true });
+    expect(failed(await limited.generate({ messages: [user('x')], tools, onTextDelta: () => undefined }))).toMatchObject({
+      reason: 'AGENT_RATE_LIMITED',
+      status: 429,
+      retryable: true,
+    });
   });
 });
 
@@ -337,10 +430,18 @@ describe('gemini errors and retries', () => {
     const googleError = (message: string, reason?: string): FakeTurn => ({
       status: 400,
       raw: JSON.stringify({
-        error: { code: 400, message, status: 'INVALID_ARGUMENT', ...(reason !== undefined ? { details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'googleapis.com' }] } : {}) },
+        error: {
+          code: 400,
+          message,
+          status: 'INVALID_ARGUMENT',
+          ...(reason !== undefined ? { details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'googleapis.com' }] } : {}),
+        },
       }),
     });
-    const m = await model([googleError('Expired credentials. Renew them.', 'API_KEY_EXPIRED'), googleError('* GenerateContentRequest.contents[0]: the API key field is not a part')]);
+    const m = await model([
+      googleError('Expired credentials. Renew them.', 'API_KEY_EXPIRED'),
+      googleError('* GenerateContentRequest.contents[0]: the API key field is not a part'),
+    ]);
     const expired = failed(await m.generate({ messages: [user('x')], tools }));
     expect(expired).toMatchObject({ reason: 'AGENT_LLM_API_ERROR', status: 400, retryable: false, details: { reason: 'API_KEY_EXPIRED' } });
     expect(expired.message).toBe('Gemini API error 400 (INVALID_ARGUMENT): Expired credentials. Renew them. (check the API key)');
@@ -362,19 +463,27 @@ describe('gemini errors and retries', () => {
     expect(server?.requests).toHaveLength(1);
   });
   it('retries 503 UNAVAILABLE, not 403 PERMISSION_DENIED', async () => {
-    const m = await model([{ status: 503, message: 'The model is overloaded.' }, { text: 'fine now' }, { status: 403, message: 'Permission denied' }, { text: 'not reached' }]);
+    const m = await model([
+      { status: 503, message: 'The model is overloaded.' },
+      { text: 'fine now' },
+      { status: 403, message: 'Permission denied' },
+      { text: 'not reached' },
+    ]);
     expect(ok(await m.generate({ messages: [user('x')], tools })).message.content).toBe('fine now');
     const e = failed(await m.generate({ messages: [user('x')], tools }));
     expect(e).toMatchObject({ reason: 'AGENT_LLM_API_ERROR', status: 403, retryable: false });
     expect(e.message).toContain('check the API key');
     expect(server?.requests).toHaveLength(3);
   });
-  it('the fake server refuses a schema outside Gemini\'s subset, as the API does', async () => {
+  it("the fake server refuses a schema outside Gemini's subset, as the API does", async () => {
     server = await startFakeServer({ script: [] });
     const r = await fetch(`${server.url}/v1beta/models/g:generateContent`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'x' }] }], tools: [{ functionDeclarations: [{ name: 'f', parameters: { type: 'object', properties: {}, additionalProperties: false } }] }] }),
+      body: JSON.stringify({
+        contents: [{ role: 'user', parts: [{ text: 'x' }] }],
+        tools: [{ functionDeclarations: [{ name: 'f', parameters: { type: 'object', properties: {}, additionalProperties: false } }] }],
+      }),
     });
     expect(r.status).toBe(400);
     expect(((await r.json()) as { error: { message: string } }).error.message).toContain('Unknown name "additionalProperties"');

@@ -11,7 +11,12 @@ const tool = (name: string, description: string, properties: Record<string, obje
 
 const tools: ReadonlyArray<ToolDefinition> = [
   tool('sayHello', 'Returns a friendly greeting for the given name', { personName: { type: 'string' } }),
-  tool('get_weather', 'Current weather for a city', { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'], default: 'celsius' } }, ['city']),
+  tool(
+    'get_weather',
+    'Current weather for a city',
+    { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'], default: 'celsius' } },
+    ['city'],
+  ),
   tool('add', 'Adds two numbers', { a: { type: 'number' }, b: { type: 'number' } }),
   tool('searchWeb', 'Search the web', { query: { type: 'string' }, limit: { type: 'integer', default: 5 }, safe: { type: 'boolean' } }, ['query']),
   tool('sendEmail', 'Sends an e-mail', { to: { type: 'string', format: 'email' }, subject: { type: 'string' }, body: { type: 'string' } }),
@@ -41,7 +46,11 @@ describe('offline demo model: choosing a tool and its arguments', () => {
     ['what is the sum of seven and twelve', 'add', { a: 7, b: 12 }],
     ['search for cheap flights to Rome', 'searchWeb', { query: 'cheap flights Rome', limit: 5 }],
     ['search "gram notation" with limit: 3, no safe search', 'searchWeb', { query: 'gram notation', limit: 3, safe: false }],
-    ['send an email to bo@example.com with subject: "Lunch" and body: "See you at noon"', 'sendEmail', { to: 'bo@example.com', subject: 'Lunch', body: 'See you at noon' }],
+    [
+      'send an email to bo@example.com with subject: "Lunch" and body: "See you at noon"',
+      'sendEmail',
+      { to: 'bo@example.com', subject: 'Lunch', body: 'See you at noon' },
+    ],
     ['read the file docs/readme.md', 'readFile', { path: 'docs/readme.md' }],
     // the punctuation that ends the sentence is not part of the value
     ['What is the capital of France?', 'capital_of', { country: 'France' }],
@@ -79,21 +88,29 @@ describe('offline demo model: answering with results', () => {
   };
   it('gives text as it is, JSON briefly', async () => {
     expect(await after([{ toolCallId: '1', toolName: 'sayHello', content: '"Hello, Alice! Nice to meet you."' }])).toBe('Hello, Alice! Nice to meet you.');
-    expect(await after([{ toolCallId: '1', toolName: 'get_weather', content: '{"temp":21,"sky":"clear","hours":[1,2]}' }])).toBe('temp: 21, sky: clear, hours: [1,2]');
+    expect(await after([{ toolCallId: '1', toolName: 'get_weather', content: '{"temp":21,"sky":"clear","hours":[1,2]}' }])).toBe(
+      'temp: 21, sky: clear, hours: [1,2]',
+    );
     expect(await after([{ toolCallId: '1', toolName: 'x', content: '["a","b","c"]' }])).toBe('a, b, c');
     expect(await after([{ toolCallId: '1', toolName: 'x', content: 'not json at all' }])).toBe('not json at all');
     expect(await after([{ toolCallId: '1', toolName: 'x', content: 'null' }])).toBe('done (no result)');
-    expect(await after([{ toolCallId: '1', toolName: 'x', content: '{"arguments":{"n":2},"argumentsChangedBy":"approver","result":"ok"}' }])).toBe('ok (the approver changed the arguments)');
-    expect(await after([{ toolCallId: '1', toolName: 'f', content: '{"error":{"code":"POLICY_DENIED","message":"not allowed here","retryable":false}}', isError: true }])).toBe(
-      'The tool f failed (POLICY_DENIED): not allowed here. The call was not allowed.',
+    expect(await after([{ toolCallId: '1', toolName: 'x', content: '{"arguments":{"n":2},"argumentsChangedBy":"approver","result":"ok"}' }])).toBe(
+      'ok (the approver changed the arguments)',
     );
+    expect(
+      await after([
+        { toolCallId: '1', toolName: 'f', content: '{"error":{"code":"POLICY_DENIED","message":"not allowed here","retryable":false}}', isError: true },
+      ]),
+    ).toBe('The tool f failed (POLICY_DENIED): not allowed here. The call was not allowed.');
   });
   it('explains errors, with a hint for invalid arguments', async () => {
     const text = await after([{ toolCallId: '1', toolName: 'sayHello', content: 'TOOL_INVALID_ARGUMENTS: argument "personName" is required', isError: true }]);
     expect(text).toBe(
       'The tool sayHello failed (TOOL_INVALID_ARGUMENTS): argument "personName" is required. As a demo model I fill arguments from the words of your message; try writing the values out, for example `name: value`.',
     );
-    expect(await after([{ toolCallId: '1', toolName: 'f', content: '{"code":"TOOL_TIMEOUT","message":"took 30 s"}', isError: true }])).toContain('(TOOL_TIMEOUT): took 30 s.');
+    expect(await after([{ toolCallId: '1', toolName: 'f', content: '{"code":"TOOL_TIMEOUT","message":"took 30 s"}', isError: true }])).toContain(
+      '(TOOL_TIMEOUT): took 30 s.',
+    );
   });
   it('answers several results one per line', async () => {
     expect(
@@ -112,7 +129,9 @@ describe('offline demo model: each mention fills one parameter, and what is writ
     from_unit: { type: 'string', enum: units },
     to_unit: { type: 'string', enum: units },
   });
-  const calculate = tool('calculate', 'Evaluates an arithmetic expression', { expression: { type: 'string' }, precision: { type: 'integer', default: 2 } }, ['expression']);
+  const calculate = tool('calculate', 'Evaluates an arithmetic expression', { expression: { type: 'string' }, precision: { type: 'integer', default: 2 } }, [
+    'expression',
+  ]);
   const pair = tool('compare', 'Compares two units', { first: { type: 'string', enum: units }, second: { type: 'string', enum: units } });
   const on = async (t: ToolDefinition, text: string) => {
     const m = ok(await model.generate({ messages: [{ role: 'user', content: text }], tools: [t] })).message;
@@ -155,7 +174,14 @@ describe('offline demo model: each mention fills one parameter, and what is writ
         filler,
         async (params, pick, raw, before, after) => {
           const [name, kind] = params[pick % params.length] as [string, string];
-          const value = kind === 'enum' ? units[Math.abs(Number(raw.toString().length)) % units.length] : kind === 'string' ? String(raw) : typeof raw === 'number' ? raw : raw.length;
+          const value =
+            kind === 'enum'
+              ? units[Math.abs(Number(raw.toString().length)) % units.length]
+              : kind === 'string'
+                ? String(raw)
+                : typeof raw === 'number'
+                  ? raw
+                  : raw.length;
           const schema = (k: string) => (k === 'enum' ? { type: 'string', enum: units } : { type: k });
           const t = tool('convert', 'Converts things', Object.fromEntries(params.map(([n, k]) => [n, schema(k)])));
           const args = (await on(t, `${before} ${name}: ${String(value)} ${after}`.trim())) as Record<string, unknown>;
@@ -169,7 +195,11 @@ describe('offline demo model: each mention fills one parameter, and what is writ
   it('law: enum values each mentioned once fill distinct parameters', async () => {
     await fc.assert(
       fc.asyncProperty(fc.shuffledSubarray(units, { minLength: 1 }), filler, async (mentioned, between) => {
-        const t = tool('pick', 'Picks units', { u1: { type: 'string', enum: units }, u2: { type: 'string', enum: units }, u3: { type: 'string', enum: units } });
+        const t = tool('pick', 'Picks units', {
+          u1: { type: 'string', enum: units },
+          u2: { type: 'string', enum: units },
+          u3: { type: 'string', enum: units },
+        });
         const args = (await on(t, `pick ${mentioned.join(` ${between} `)}`)) as Record<string, unknown>;
         const filled = Object.values(args);
         expect(new Set(filled).size).toBe(filled.length);
@@ -217,11 +247,15 @@ describe('offline demo model: lists and records', () => {
       name: 'create_task',
       args: { title: 'Q3 report', owner: { name: 'Ada', team: 'ops' }, tags: ['q3', 'work'] },
     });
-    expect(await ask('Create a task "Q3 report", name: Ada, team: ops, tags: [q3, finance and work]')).toMatchObject({ args: { tags: ['q3', 'finance', 'work'] } });
+    expect(await ask('Create a task "Q3 report", name: Ada, team: ops, tags: [q3, finance and work]')).toMatchObject({
+      args: { tags: ['q3', 'finance', 'work'] },
+    });
   });
 
   it('says what it could not fill instead of calling with a guess (no free text in a record, no list from loose words)', async () => {
     const r = await ask('Create a task "Q3 report" owned by Ada, tagged q3 and finance');
-    expect(r).toEqual({ text: expect.stringContaining('I would call create_task, but I could not fill owner.team (a string), tags (a list of strings) from your message.') });
+    expect(r).toEqual({
+      text: expect.stringContaining('I would call create_task, but I could not fill owner.team (a string), tags (a list of strings) from your message.'),
+    });
   });
 });

@@ -8,7 +8,11 @@ const tools: ReadonlyArray<ToolDefinition> = [
   {
     name: 'search.web',
     description: 'Searches the web',
-    inputSchema: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer', default: 5 }, lang: { type: 'string', enum: ['en', 'fr'] } }, required: ['query'] },
+    inputSchema: {
+      type: 'object',
+      properties: { query: { type: 'string' }, limit: { type: 'integer', default: 5 }, lang: { type: 'string', enum: ['en', 'fr'] } },
+      required: ['query'],
+    },
   },
 ];
 const user = (content: string): Message => ({ role: 'user', content });
@@ -108,20 +112,34 @@ describe('openai responses request', () => {
       fetch(`${server?.openaiBaseUrl}/responses`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'x', input: 'x', tools: [{ type: 'function', name: 'f', parameters: { type: 'object', properties: { a: { type: 'string' } } }, ...tool }] }),
+        body: JSON.stringify({
+          model: 'x',
+          input: 'x',
+          tools: [{ type: 'function', name: 'f', parameters: { type: 'object', properties: { a: { type: 'string' } } }, ...tool }],
+        }),
       }).then(async (r) => ({ status: r.status, body: (await r.json()) as { error: { message: string; code: string; param: string } } }));
     const omitted = await post({});
     expect(omitted.status).toBe(400);
-    expect(omitted.body.error).toMatchObject({ code: 'invalid_function_parameters', param: 'tools[0].parameters', message: expect.stringContaining('"strict" was not given') });
+    expect(omitted.body.error).toMatchObject({
+      code: 'invalid_function_parameters',
+      param: 'tools[0].parameters',
+      message: expect.stringContaining('"strict" was not given'),
+    });
     expect((await post({ strict: false })).status).not.toBe(400);
   });
   it('the fake server refuses a call without its output, and an output without its call', async () => {
     server = await startFakeServer({ script: [] });
     const post = (input: unknown[]) =>
-      fetch(`${server?.openaiBaseUrl}/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'x', input }) }).then(async (r) => ((await r.json()) as { error: { message: string } }).error.message);
+      fetch(`${server?.openaiBaseUrl}/responses`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'x', input }),
+      }).then(async (r) => ((await r.json()) as { error: { message: string } }).error.message);
     const call = { type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{}' };
     expect(await post([{ role: 'user', content: 'x' }, call])).toBe('No tool output found for function call call_1.');
-    expect(await post([{ role: 'user', content: 'x' }, call, { type: 'function_call_output', call_id: 'call_2', output: 'r' }])).toBe('No tool call found for function call output with call_id call_2.');
+    expect(await post([{ role: 'user', content: 'x' }, call, { type: 'function_call_output', call_id: 'call_2', output: 'r' }])).toBe(
+      'No tool call found for function call output with call_id call_2.',
+    );
   });
 });
 
@@ -140,12 +158,30 @@ describe('openai responses answers', () => {
     const m = await model([{ toolCalls: [{ name: 'search.web', arguments: '{"query": "cats"' }] }]);
     expect(ok(await m.generate(request())).message.toolCalls?.[0]?.arguments).toBe('{"query": "cats"');
   });
-  const response = (extra: Record<string, unknown>, output: unknown[] = []) => ({ id: 'resp_1', object: 'response', status: 'completed', model: 'gpt-x', output, usage: { input_tokens: 3, output_tokens: 4 }, error: null, ...extra });
+  const response = (extra: Record<string, unknown>, output: unknown[] = []) => ({
+    id: 'resp_1',
+    object: 'response',
+    status: 'completed',
+    model: 'gpt-x',
+    output,
+    usage: { input_tokens: 3, output_tokens: 4 },
+    error: null,
+    ...extra,
+  });
   it('maps response states: incomplete (length, content filter), a refusal, failed, cancelled', async () => {
     const m = await model([
-      raw(response({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } }, [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'cut sh' }] }])),
+      raw(
+        response({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } }, [
+          { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'cut sh' }] },
+        ]),
+      ),
       raw(response({ status: 'incomplete', incomplete_details: { reason: 'content_filter' } })),
-      raw(response({}, [{ type: 'reasoning', summary: [] }, { type: 'message', role: 'assistant', content: [{ type: 'refusal', refusal: "I can't help with that." }] }])),
+      raw(
+        response({}, [
+          { type: 'reasoning', summary: [] },
+          { type: 'message', role: 'assistant', content: [{ type: 'refusal', refusal: "I can't help with that." }] },
+        ]),
+      ),
       raw(response({ status: 'failed', error: { code: 'server_error', message: 'The model failed.' } })),
       raw(response({ status: 'cancelled' })),
     ]);
@@ -154,7 +190,11 @@ describe('openai responses answers', () => {
     expect(ok(await m.generate(request())).finishReason).toBe('content_filter');
     const refused = ok(await m.generate(request()));
     expect([refused.message.content, refused.finishReason]).toEqual(["I can't help with that.", 'content_filter']);
-    expect(failed(await m.generate(request()))).toMatchObject({ reason: 'AGENT_LLM_API_ERROR', retryable: true, message: 'OpenAI API error in the response (server_error): The model failed.' });
+    expect(failed(await m.generate(request()))).toMatchObject({
+      reason: 'AGENT_LLM_API_ERROR',
+      retryable: true,
+      message: 'OpenAI API error in the response (server_error): The model failed.',
+    });
     expect(failed(await m.generate(request())).message).toContain('cancelled');
   });
   it('reports a body without output as INVALID_RESPONSE', async () => {
@@ -174,7 +214,11 @@ describe('openai responses streams', () => {
     expect(v.usage.outputTokens).toBeGreaterThan(0);
     expect(server?.requests[0]?.body.stream).toBe(true);
   });
-  const added = { type: 'response.output_item.added', output_index: 0, item: { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'search_web', arguments: '' } };
+  const added = {
+    type: 'response.output_item.added',
+    output_index: 0,
+    item: { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'search_web', arguments: '' },
+  };
   const delta = { type: 'response.function_call_arguments.delta', item_id: 'fc_1', output_index: 0, delta: '{"query":"cats"}' };
   it('runs no call from a stream that ends without response.completed: a transport error', async () => {
     const m = await model([sse({ type: 'response.created', response: { id: 'resp_1', status: 'in_progress', output: [] } }, added, delta)]);
@@ -188,7 +232,10 @@ describe('openai responses streams', () => {
         added,
         delta,
         { type: 'response.function_call_arguments.done', item_id: 'fc_1', output_index: 0, arguments: '{"query":"dogs"}' },
-        { type: 'response.completed', response: { id: 'resp_1', status: 'completed', model: 'gpt-x', output: [], usage: { input_tokens: 1, output_tokens: 2 } } },
+        {
+          type: 'response.completed',
+          response: { id: 'resp_1', status: 'completed', model: 'gpt-x', output: [], usage: { input_tokens: 1, output_tokens: 2 } },
+        },
       ),
     ]);
     const v = ok(await m.generate(request({ onTextDelta: () => undefined })));
@@ -196,7 +243,16 @@ describe('openai responses streams', () => {
     expect([v.finishReason, v.id, v.model, v.usage]).toEqual(['tool_calls', 'resp_1', 'gpt-x', { inputTokens: 1, outputTokens: 2 }]);
   });
   it('reads the output of response.completed from a server that sent no deltas', async () => {
-    const m = await model([sse({ type: 'response.completed', response: { id: 'resp_2', status: 'completed', output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'all at once' }] }] } })]);
+    const m = await model([
+      sse({
+        type: 'response.completed',
+        response: {
+          id: 'resp_2',
+          status: 'completed',
+          output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'all at once' }] }],
+        },
+      }),
+    ]);
     const deltas: string[] = [];
     expect(ok(await m.generate(request({ onTextDelta: (d) => deltas.push(d) }))).message.content).toBe('all at once');
     expect(deltas).toEqual(['all at once']);

@@ -10,7 +10,11 @@ const tools: ReadonlyArray<ToolDefinition> = [
   {
     name: 'search.web',
     description: 'Searches the web',
-    inputSchema: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer', default: 5 }, lang: { type: 'string', enum: ['en', 'fr'] } }, required: ['query'] },
+    inputSchema: {
+      type: 'object',
+      properties: { query: { type: 'string' }, limit: { type: 'integer', default: 5 }, lang: { type: 'string', enum: ['en', 'fr'] } },
+      required: ['query'],
+    },
   },
 ];
 const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({ messages: [{ role: 'user', content: 'search cats' }], tools, ...extra });
@@ -93,7 +97,11 @@ describe('openai strict mode', () => {
     const res = await fetch(`${server.openaiBaseUrl}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'x', messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function', function: { name: 'f', strict: true, parameters: { type: 'object', properties: { a: { type: 'string' } } } } }] }),
+      body: JSON.stringify({
+        model: 'x',
+        messages: [{ role: 'user', content: 'x' }],
+        tools: [{ type: 'function', function: { name: 'f', strict: true, parameters: { type: 'object', properties: { a: { type: 'string' } } } } }],
+      }),
     });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: { message: string; code: string; param: string } };
@@ -120,7 +128,14 @@ describe('openai legacy functions', () => {
         tools,
         messages: [
           { role: 'user', content: 'two searches' },
-          { role: 'assistant', content: 'Searching twice.', toolCalls: [{ id: 'a', name: 'search.web', arguments: '{"query":"x"}' }, { id: 'b', name: 'search.web', arguments: '{"query":"y"}' }] },
+          {
+            role: 'assistant',
+            content: 'Searching twice.',
+            toolCalls: [
+              { id: 'a', name: 'search.web', arguments: '{"query":"x"}' },
+              { id: 'b', name: 'search.web', arguments: '{"query":"y"}' },
+            ],
+          },
           { role: 'tool', toolCallId: 'a', toolName: 'search.web', content: '"X"' },
           { role: 'tool', toolCallId: 'b', toolName: 'search.web', content: '"Y"' },
         ],
@@ -135,7 +150,10 @@ describe('openai legacy functions', () => {
   });
   it('cannot force "some tool" among several: a clear configuration error', async () => {
     const m = await model([{ text: 'x' }], { legacyFunctions: true });
-    const r = await m.generate({ ...request({ toolChoice: 'required' }), tools: [...tools, { name: 'other', description: 'x', inputSchema: { type: 'object', properties: {} } }] });
+    const r = await m.generate({
+      ...request({ toolChoice: 'required' }),
+      tools: [...tools, { name: 'other', description: 'x', inputSchema: { type: 'object', properties: {} } }],
+    });
     expect(!r.ok && r.error.reason).toBe('AGENT_CONFIGURATION_ERROR');
     expect(server?.requests).toHaveLength(0);
   });

@@ -70,7 +70,14 @@ describe('createModel', () => {
   });
   it('loads replay files relative to cwd, and reports missing or malformed ones', () => {
     writeFileSync(join(dir, 'ok.json'), JSON.stringify({ format: 'gramkit-replay', version: 1, exchanges: [] }));
-    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ format: 'gramkit-replay', version: 1, exchanges: [{ request: { messages: [{ role: 'robot', content: 'x' }], tools: [] }, response: { ok: true } }] }));
+    writeFileSync(
+      join(dir, 'bad.json'),
+      JSON.stringify({
+        format: 'gramkit-replay',
+        version: 1,
+        exchanges: [{ request: { messages: [{ role: 'robot', content: 'x' }], tools: [] }, response: { ok: true } }],
+      }),
+    );
     const r = createModel('replay:ok.json', { cwd: dir });
     expect(r._tag === 'Right' && r.right.id).toBe('replay:ok.json');
     expect(left(createModel('replay:nope.json', { cwd: dir })).message).toBe('replay file nope.json does not exist');

@@ -17,7 +17,10 @@ const recorded = async (file: string) => {
   const m = recordModel(inner, file, { cwd: dir });
   const r1 = await m.generate(first);
   if (!r1.ok) throw new Error(r1.error.message);
-  const second: ModelRequest = { ...first, messages: [...first.messages, r1.value.message, { role: 'tool', toolCallId: 'call_1', toolName: 'sayHello', content: '"Hello, Alice!"' }] };
+  const second: ModelRequest = {
+    ...first,
+    messages: [...first.messages, r1.value.message, { role: 'tool', toolCallId: 'call_1', toolName: 'sayHello', content: '"Hello, Alice!"' }],
+  };
   const deltas: string[] = [];
   await m.generate({ ...second, onTextDelta: (d) => deltas.push(d) });
   return { second, deltas };
@@ -53,7 +56,9 @@ describe('record and replay', () => {
     if (recording._tag === 'Left') throw new Error();
     const r = await replayModel(recording.right).generate({ ...first, messages: [{ role: 'user', content: "Hello, I'm Bob" }] });
     expect(!r.ok && r.error.reason).toBe('AGENT_REPLAY_MISMATCH');
-    expect(!r.ok && r.error.message).toBe('request 1 is not in the recording; it differs from recorded exchange 1 at messages[0].content: recorded "Hello, I\'m Alice", got "Hello, I\'m Bob"');
+    expect(!r.ok && r.error.message).toBe(
+      'request 1 is not in the recording; it differs from recorded exchange 1 at messages[0].content: recorded "Hello, I\'m Alice", got "Hello, I\'m Bob"',
+    );
   });
   it('replays in any order (concurrent conversations), and says when the recording is used up', async () => {
     const rec: Recording = {
@@ -61,22 +66,32 @@ describe('record and replay', () => {
       version: 1,
       exchanges: ['a', 'b'].map((x) => ({
         request: { messages: [{ role: 'user', content: x }], tools: [] },
-        response: { ok: true, value: { message: { role: 'assistant', content: x.toUpperCase() }, finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } } },
+        response: {
+          ok: true,
+          value: { message: { role: 'assistant', content: x.toUpperCase() }, finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } },
+        },
       })),
     };
     const m = replayModel(rec);
-    const [b, a] = await Promise.all([m.generate({ messages: [{ role: 'user', content: 'b' }], tools: [] }), m.generate({ messages: [{ role: 'user', content: 'a' }], tools: [] })]);
+    const [b, a] = await Promise.all([
+      m.generate({ messages: [{ role: 'user', content: 'b' }], tools: [] }),
+      m.generate({ messages: [{ role: 'user', content: 'a' }], tools: [] }),
+    ]);
     expect([b.ok && b.value.message.content, a.ok && a.value.message.content]).toEqual(['B', 'A']);
     const r = await m.generate({ messages: [{ role: 'user', content: 'a' }], tools: [] });
     expect(!r.ok && r.error.message).toBe('request 3 is not in the recording any more: it is recorded exchange 1, which was already replayed');
     const other = await m.generate({ messages: [{ role: 'user', content: 'c' }], tools: [] });
-    expect(!other.ok && other.error.message).toBe('request 4 is not in the recording; it differs from recorded exchange 2 at messages[0].content: recorded "b", got "c"');
+    expect(!other.ok && other.error.message).toBe(
+      'request 4 is not in the recording; it differs from recorded exchange 2 at messages[0].content: recorded "b", got "c"',
+    );
     const seq = replayModel(rec, { match: 'sequence' });
     const s = await seq.generate({ messages: [{ role: 'user', content: 'anything' }], tools: [] });
     expect(s.ok && s.value.message.content).toBe('A');
   });
   it('replays recorded errors too', async () => {
-    const m = recordModel(scriptedModel([{ error: { code: 'AGENT_LLM_API_ERROR', message: 'boom', status: 500, retryable: true } }]), 'errors.json', { cwd: dir });
+    const m = recordModel(scriptedModel([{ error: { code: 'AGENT_LLM_API_ERROR', message: 'boom', status: 500, retryable: true } }]), 'errors.json', {
+      cwd: dir,
+    });
     await m.generate(first);
     const rec = loadRecording('errors.json', dir);
     if (rec._tag === 'Left') throw new Error();
@@ -95,7 +110,13 @@ describe('record and replay', () => {
     else expect(r.error.message).toContain('cannot write the recording');
   });
   it('rejects malformed files with the place of the problem', () => {
-    const bad = parseRecording(JSON.stringify({ format: 'gramkit-replay', version: 1, exchanges: [{ request: { messages: [], tools: [] }, response: { ok: true, value: { message: { role: 'assistant', content: 1 } } } }] }));
+    const bad = parseRecording(
+      JSON.stringify({
+        format: 'gramkit-replay',
+        version: 1,
+        exchanges: [{ request: { messages: [], tools: [] }, response: { ok: true, value: { message: { role: 'assistant', content: 1 } } } }],
+      }),
+    );
     expect(bad._tag === 'Left' && bad.left.message).toMatch(/^the recording is not a gramkit replay file \(at exchanges\[0\]\.response/);
     const notJson = parseRecording('{', 'x.json');
     expect(notJson._tag === 'Left' && notJson.left.message).toContain('x.json is not JSON');

@@ -48,7 +48,12 @@ describe('attack: a leading dash assembled from several placeholders', () => {
   });
 
   it('law: no argument the program receives from values alone starts with "-"', async () => {
-    const piece = fc.oneof(fc.constant(''), fc.constant('-'), fc.constant('--x'), fc.string({ maxLength: 6 }).filter((s) => !s.includes('\0')));
+    const piece = fc.oneof(
+      fc.constant(''),
+      fc.constant('-'),
+      fc.constant('--x'),
+      fc.string({ maxLength: 6 }).filter((s) => !s.includes('\0')),
+    );
     await fc.assert(
       fc.asyncProperty(piece, piece, piece, async (a, b, c) => {
         const r = await invoke(printf, { a, b, c });

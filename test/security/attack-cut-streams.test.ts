@@ -11,16 +11,45 @@ import { anthropicModel, geminiModel, openAIModel, openAIResponsesModel } from '
 import { type FakeServer, type FakeTurn, startFakeServer } from '../support/fake-llm-server.js';
 
 const sse = (...events: ReadonlyArray<unknown>): FakeTurn => ({
-  raw: events.map((e) => (typeof e === 'string' ? e : `${typeof e === 'object' && e !== null && 'event' in e ? `event: ${String((e as { event: string }).event)}\n` : ''}data: ${JSON.stringify(typeof e === 'object' && e !== null && 'data' in e ? (e as { data: unknown }).data : e)}\n\n`)).join(''),
+  raw: events
+    .map((e) =>
+      typeof e === 'string'
+        ? e
+        : `${typeof e === 'object' && e !== null && 'event' in e ? `event: ${String((e as { event: string }).event)}\n` : ''}data: ${JSON.stringify(typeof e === 'object' && e !== null && 'data' in e ? (e as { data: unknown }).data : e)}\n\n`,
+    )
+    .join(''),
   contentType: 'text/event-stream',
 });
 
 const CUT: Record<string, FakeTurn> = {
-  openai: sse({ id: 'c1', choices: [{ index: 0, delta: { role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'remove', arguments: '{"path": "/srv/data' } }] } }] }),
+  openai: sse({
+    id: 'c1',
+    choices: [
+      {
+        index: 0,
+        delta: {
+          role: 'assistant',
+          tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'remove', arguments: '{"path": "/srv/data' } }],
+        },
+      },
+    ],
+  }),
   anthropic: sse(
-    { event: 'message_start', data: { type: 'message_start', message: { id: 'm1', type: 'message', role: 'assistant', content: [], model: 'claude-test', usage: { input_tokens: 1, output_tokens: 0 } } } },
-    { event: 'content_block_start', data: { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'tu_1', name: 'remove', input: {} } } },
-    { event: 'content_block_delta', data: { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"path": "/srv/data"}' } } },
+    {
+      event: 'message_start',
+      data: {
+        type: 'message_start',
+        message: { id: 'm1', type: 'message', role: 'assistant', content: [], model: 'claude-test', usage: { input_tokens: 1, output_tokens: 0 } },
+      },
+    },
+    {
+      event: 'content_block_start',
+      data: { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'tu_1', name: 'remove', input: {} } },
+    },
+    {
+      event: 'content_block_delta',
+      data: { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"path": "/srv/data"}' } },
+    },
   ),
   gemini: sse({ candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'remove', args: { path: '/srv/data' } } }] }, index: 0 }] }),
   responses: sse(
@@ -51,7 +80,13 @@ const modelFor = async (provider: string): Promise<Model> => {
   return m.right;
 };
 
-const spec: ToolSpecification = { name: 'remove', description: 'removes a path', typeSignature: '', schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }, outputSchema: {} };
+const spec: ToolSpecification = {
+  name: 'remove',
+  description: 'removes a path',
+  typeSignature: '',
+  schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  outputSchema: {},
+};
 
 describe('attack: a stream cut before its end marker', () => {
   it.each(Object.keys(CUT))('%s: STREAM_INTERRUPTED, and the tool is not called', async (provider) => {
@@ -59,7 +94,11 @@ describe('attack: a stream cut before its end marker', () => {
     const calls: unknown[] = [];
     const agent = createAgentSpecification('agent', 'd', 'i', [spec]);
     if (agent._tag === 'Left') throw new Error('agent');
-    const r = await runAgent(agent.right, toolLibrary([createTool('remove', 'removes a path', spec.schema, (a) => void calls.push(a))]), 'go', { model, stream: true, onEvent: () => undefined });
+    const r = await runAgent(agent.right, toolLibrary([createTool('remove', 'removes a path', spec.schema, (a) => void calls.push(a))]), 'go', {
+      model,
+      stream: true,
+      onEvent: () => undefined,
+    });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error, JSON.stringify(r.error)).toMatchObject({ reason: AgentCodes.STREAM_INTERRUPTED, retryable: true });
     expect(calls).toEqual([]);

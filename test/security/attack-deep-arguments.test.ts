@@ -10,7 +10,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolCodes, createAgentSpecification, createTool, DEFAULT_TOOL_TIMEOUT_MS, invokeJson, MAX_ARGUMENT_DEPTH, bindTool, runAgent, toolLibrary, type ToolSpecification } from '../../src/index.js';
+import {
+  ToolCodes,
+  createAgentSpecification,
+  createTool,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  invokeJson,
+  MAX_ARGUMENT_DEPTH,
+  bindTool,
+  runAgent,
+  toolLibrary,
+  type ToolSpecification,
+} from '../../src/index.js';
 import { scriptedModel } from '../../src/entries/testing.js';
 import { cli } from '../support/cli.js';
 import { type FakeServer, startFakeServer, toolResults } from '../support/fake-llm-server.js';
@@ -22,7 +33,10 @@ let server: FakeServer;
 beforeAll(async () => {
   server = await startFakeServer({
     apiKey: 'k-test',
-    script: (r) => (toolResults(r).length > 0 ? { text: `the tool said: ${toolResults(r)[0]?.content ?? ''}` } : { toolCalls: [{ name: 'sayHello', arguments: deepText(DEEP) }] }),
+    script: (r) =>
+      toolResults(r).length > 0
+        ? { text: `the tool said: ${toolResults(r)[0]?.content ?? ''}` }
+        : { toolCalls: [{ name: 'sayHello', arguments: deepText(DEEP) }] },
   });
 });
 afterAll(() => server.close());
@@ -30,7 +44,10 @@ afterAll(() => server.close());
 describe('attack: arguments nested 200,000 levels deep', () => {
   it('gramkit run --json answers with a coded error the model sees, and keeps the record', async () => {
     const record = join(mkdtempSync(join(tmpdir(), 'gramkit-deep-')), 'run.json');
-    const r = await cli(['run', 'examples/helloAgent.gram', 'hi', '--json', '--record', record, '--model', 'openai/gpt-test', '--base-url', server.openaiBaseUrl], { env: { OPENAI_API_KEY: 'k-test' } });
+    const r = await cli(
+      ['run', 'examples/helloAgent.gram', 'hi', '--json', '--record', record, '--model', 'openai/gpt-test', '--base-url', server.openaiBaseUrl],
+      { env: { OPENAI_API_KEY: 'k-test' } },
+    );
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { ok: boolean; value: { content: string; toolsUsed: Array<{ result: { ok: boolean; error: { code: string } } }> } };
     expect(out.value.toolsUsed[0]?.result).toMatchObject({ ok: false, error: { reason: ToolCodes.INVALID_ARGUMENTS } });
@@ -89,10 +106,16 @@ describe('attack: the audit trail and tools that never settle', () => {
     const never = createTool('meddle', 'changes its arguments', spec.schema, () => new Promise(() => {}));
     const b = bindTool(spec, toolLibrary([never]));
     if (b._tag === 'Left') throw new Error('bind');
-    expect(await invokeJson(b.right, '{"path": "x"}', { defaultTimeoutMs: 20 })).toMatchObject({ ok: false, error: { reason: ToolCodes.TIMEOUT, details: { timeoutMs: 20 } } });
+    expect(await invokeJson(b.right, '{"path": "x"}', { defaultTimeoutMs: 20 })).toMatchObject({
+      ok: false,
+      error: { reason: ToolCodes.TIMEOUT, details: { timeoutMs: 20 } },
+    });
     const own = createTool('meddle', 'changes its arguments', spec.schema, () => new Promise(() => {}), { limits: { timeoutMs: 30 } });
     const b2 = bindTool(spec, toolLibrary([own]));
     if (b2._tag === 'Left') throw new Error('bind');
-    expect(await invokeJson(b2.right, '{"path": "x"}', { defaultTimeoutMs: 10_000 })).toMatchObject({ ok: false, error: { reason: ToolCodes.TIMEOUT, details: { timeoutMs: 30 } } });
+    expect(await invokeJson(b2.right, '{"path": "x"}', { defaultTimeoutMs: 10_000 })).toMatchObject({
+      ok: false,
+      error: { reason: ToolCodes.TIMEOUT, details: { timeoutMs: 30 } },
+    });
   });
 });

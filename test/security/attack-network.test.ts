@@ -45,14 +45,26 @@ afterAll(async () => {
 describe('attack: redirects', () => {
   it.each([307, 308])('a %i to another allowed origin does not re-send a body holding a secret', async (status) => {
     const before = b.requests.length;
-    const tool = bound({ method: 'POST', urlTemplate: `${a.origin}/login?status=${status}&to=\${to}`, bodyTemplate: '{"password": "${PASSWORD}"}', allowedHosts: ['127.0.0.1'], retry: { maxAttempts: 1 } });
+    const tool = bound({
+      method: 'POST',
+      urlTemplate: `${a.origin}/login?status=${status}&to=\${to}`,
+      bodyTemplate: '{"password": "${PASSWORD}"}',
+      allowedHosts: ['127.0.0.1'],
+      retry: { maxAttempts: 1 },
+    });
     const r = await invoke(tool, { to: `${b.origin}/collect` });
     expect(r).toMatchObject({ ok: false, error: { reason: NetCodes.REDIRECT_REFUSED } });
     expect(b.requests.length).toBe(before);
   });
 
   it('a body without a secret still follows a 307 (to an allowed origin)', async () => {
-    const tool = bound({ method: 'POST', urlTemplate: `${a.origin}/form?to=\${to}`, bodyTemplate: '{"to": "${to}"}', allowedHosts: ['127.0.0.1'], retry: { maxAttempts: 1 } });
+    const tool = bound({
+      method: 'POST',
+      urlTemplate: `${a.origin}/form?to=\${to}`,
+      bodyTemplate: '{"to": "${to}"}',
+      allowedHosts: ['127.0.0.1'],
+      retry: { maxAttempts: 1 },
+    });
     const r = await invoke(tool, { to: `${b.origin}/collect` });
     expect(r.ok).toBe(true);
   });
@@ -60,7 +72,11 @@ describe('attack: redirects', () => {
   it('a private-IP template without a port reaches that port only, even after a redirect', async () => {
     const mock = new MockAgent();
     mock.disableNetConnect();
-    mock.get('http://127.0.0.1').intercept({ path: '/start' }).reply(302, '', { headers: { location: 'http://127.0.0.1:6379/' } }).persist();
+    mock
+      .get('http://127.0.0.1')
+      .intercept({ path: '/start' })
+      .reply(302, '', { headers: { location: 'http://127.0.0.1:6379/' } })
+      .persist();
     mock.get('http://127.0.0.1:6379').intercept({ path: '/' }).reply(200, '"redis"').persist();
     const tool = bound({ urlTemplate: 'http://127.0.0.1/start', allowPrivateAddresses: false, retry: { maxAttempts: 1 } }, { dispatcher: mock });
     const r = await invoke(tool, {});
@@ -70,9 +86,12 @@ describe('attack: redirects', () => {
 });
 
 describe('attack: IPv6 ranges that embed IPv4 addresses', () => {
-  it.each(['::127.0.0.1', '::7f00:1', '::ffff:0:7f00:1', '::ffff:0:10.0.0.1', '::ffff:169.254.169.254', '::ffff:8.8.8.8', '::8.8.8.8', '[::ffff:0:a00:1]'])('%s is private', (ip) => {
-    expect(isPrivateAddress(ip)).toBe(true);
-  });
+  it.each(['::127.0.0.1', '::7f00:1', '::ffff:0:7f00:1', '::ffff:0:10.0.0.1', '::ffff:169.254.169.254', '::ffff:8.8.8.8', '::8.8.8.8', '[::ffff:0:a00:1]'])(
+    '%s is private',
+    (ip) => {
+      expect(isPrivateAddress(ip)).toBe(true);
+    },
+  );
   it('public IPv6 addresses stay public', () => {
     for (const ip of ['2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450:4001::200e']) expect(isPrivateAddress(ip), ip).toBe(false);
   });

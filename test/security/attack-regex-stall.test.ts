@@ -21,7 +21,13 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const spec: ToolSpecification = { name: 'fetch_text', description: 'fetches text', typeSignature: '', schema: { type: 'object', properties: {} } as JsonObject, outputSchema: {} };
+const spec: ToolSpecification = {
+  name: 'fetch_text',
+  description: 'fetches text',
+  typeSignature: '',
+  schema: { type: 'object', properties: {} } as JsonObject,
+  outputSchema: {},
+};
 
 describe('attack: extractExpr', () => {
   it('a catastrophic pattern on a hostile response answers at once', async () => {

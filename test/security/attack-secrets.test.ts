@@ -87,7 +87,17 @@ const spec: ToolSpecification = {
 };
 
 const lookupTool = (path: string): Tool => {
-  const t = httpTool(spec, { urlTemplate: `${api.origin}${path}?pad=\${pad}`, headers: { 'X-Key': '${API_KEY}' }, allowedHosts: ['127.0.0.1'], allowPrivateAddresses: true, retry: { maxAttempts: 1 } }, { secrets: (n) => (n === 'API_KEY' ? SECRET : undefined) });
+  const t = httpTool(
+    spec,
+    {
+      urlTemplate: `${api.origin}${path}?pad=\${pad}`,
+      headers: { 'X-Key': '${API_KEY}' },
+      allowedHosts: ['127.0.0.1'],
+      allowPrivateAddresses: true,
+      retry: { maxAttempts: 1 },
+    },
+    { secrets: (n) => (n === 'API_KEY' ? SECRET : undefined) },
+  );
   if (t._tag === 'Left') throw new Error(JSON.stringify(t.left));
   return t.right;
 };

@@ -96,7 +96,27 @@ describe('attack: shell rule gaps', () => {
     // neighbours must pass every rule but that one
     const gapRulesBlocking = (c: string): string[] => blockedBy(c).filter((r) => r !== 'no-rm-rf');
     expect(blockedBy('rm -rf ./build')).toEqual(['no-rm-rf']);
-    for (const c of ['rm -rf ./build', 'rm -rf /tmp/x', 'cd /tmp && rm -rf x', 'f() { echo hi; }; f', 'chmod --reference=a b', 'chown -R me:me .', 'su -c "ls /"', 'env -C /tmp rm -rf x', 'find . -name "*.o" -delete', 'rm --rec ./out', 'flock /tmp/lock make', 'flock -n /tmp/lock -c "make test"', 'systemd-run --user ls', 'cpulimit -l 50 make', 'rsync -a --delete build/ out/', 'pkill -f "node server.js"', 'pkill -9 sleep', 'killall -r "^python"', 'cat /proc/sys/kernel/sysrq'])
+    for (const c of [
+      'rm -rf ./build',
+      'rm -rf /tmp/x',
+      'cd /tmp && rm -rf x',
+      'f() { echo hi; }; f',
+      'chmod --reference=a b',
+      'chown -R me:me .',
+      'su -c "ls /"',
+      'env -C /tmp rm -rf x',
+      'find . -name "*.o" -delete',
+      'rm --rec ./out',
+      'flock /tmp/lock make',
+      'flock -n /tmp/lock -c "make test"',
+      'systemd-run --user ls',
+      'cpulimit -l 50 make',
+      'rsync -a --delete build/ out/',
+      'pkill -f "node server.js"',
+      'pkill -9 sleep',
+      'killall -r "^python"',
+      'cat /proc/sys/kernel/sysrq',
+    ])
       expect(gapRulesBlocking(c), c).toEqual([]);
   });
 
@@ -118,10 +138,15 @@ describe('attack: shell rule gaps', () => {
 
   it('law: a dangerous command stays blocked inside a function body that is called', () => {
     fc.assert(
-      fc.property(fc.constantFrom('rm -rf /', 'chmod -R 777 /', 'mkfs.ext4 /dev/sda'), fc.constantFrom('f', 'do_it', 'x1'), fc.boolean(), (cmd, name, keyword) => {
-        const def = keyword ? `function ${name} { ${cmd}; }` : `${name}() { ${cmd}; }`;
-        expect(blockedBy(`${def}; ${name}`).length).toBeGreaterThan(0);
-      }),
+      fc.property(
+        fc.constantFrom('rm -rf /', 'chmod -R 777 /', 'mkfs.ext4 /dev/sda'),
+        fc.constantFrom('f', 'do_it', 'x1'),
+        fc.boolean(),
+        (cmd, name, keyword) => {
+          const def = keyword ? `function ${name} { ${cmd}; }` : `${name}() { ${cmd}; }`;
+          expect(blockedBy(`${def}; ${name}`).length).toBeGreaterThan(0);
+        },
+      ),
     );
   });
 });
@@ -158,7 +183,10 @@ describe('attack: rules that stall the process', () => {
     const unsafe = literals
       .map((l) => ({ ...l, r: checkSync(l.source, l.flags.replace(/[gy]/g, ''), { timeout: 10_000 }) }))
       .filter((l) => l.r.status !== 'safe')
-      .map((l) => `${l.where} /${l.source}/${l.flags}: ${l.r.status}${l.r.status === 'vulnerable' ? ` (${l.r.complexity.type}, attack ${JSON.stringify(l.r.attack.pattern)})` : ''}`);
+      .map(
+        (l) =>
+          `${l.where} /${l.source}/${l.flags}: ${l.r.status}${l.r.status === 'vulnerable' ? ` (${l.r.complexity.type}, attack ${JSON.stringify(l.r.attack.pattern)})` : ''}`,
+      );
     expect(unsafe).toEqual([]);
   });
 
@@ -177,7 +205,33 @@ describe('attack: rules that stall the process', () => {
   });
 
   it('law: the rules answer any text made of few letters, at any length (the fork-bomb shapes included)', () => {
-    const pieces = fc.constantFrom('a', '(', ')', '{', '}', '|', '&', ';', ' ', ':', 'f', 'fork', 'while', '/', '..', '\n', '$(', '`', '"', "'", '\\', ',', '~', '-', '=');
+    const pieces = fc.constantFrom(
+      'a',
+      '(',
+      ')',
+      '{',
+      '}',
+      '|',
+      '&',
+      ';',
+      ' ',
+      ':',
+      'f',
+      'fork',
+      'while',
+      '/',
+      '..',
+      '\n',
+      '$(',
+      '`',
+      '"',
+      "'",
+      '\\',
+      ',',
+      '~',
+      '-',
+      '=',
+    );
     fc.assert(
       fc.property(fc.array(pieces, { maxLength: 40 }), fc.integer({ min: 1, max: 2000 }), (parts, times) => {
         const text = parts.join('').repeat(times);

@@ -55,7 +55,9 @@ describe('the approval routes', () => {
     const [pending] = list.json.approvals;
     expect(pending).toMatchObject({ tool: 'write_file', args: { path: 'notes.txt', content: 'from the agent' }, caller: { via: 'rest', agentId: 'agent-7' } });
     expect(pending.reason).toContain('overwrite an existing file');
-    const approved = await h.call('POST', `/api/v1/approvals/${pending.id}/approve`, { body: { args: { path: 'notes.txt', content: 'as the person wrote it' } } });
+    const approved = await h.call('POST', `/api/v1/approvals/${pending.id}/approve`, {
+      body: { args: { path: 'notes.txt', content: 'as the person wrote it' } },
+    });
     expect(approved.status, approved.text).toBe(200);
     expect(approved.json).toMatchObject({ outcome: 'approved', approval: { id: pending.id } });
     const result = await call;
@@ -81,7 +83,7 @@ describe('the approval routes', () => {
     expect(readFileSync(join(h.dir, 'notes.txt'), 'utf8')).toBe('unchanged');
   });
 
-  it('denied, the call is refused with the person\'s message and the file is untouched', async () => {
+  it("denied, the call is refused with the person's message and the file is untouched", async () => {
     const { h, q } = await setUp();
     const call = overwrite(h, 'never written');
     await queued(q, 1);
@@ -108,7 +110,12 @@ describe('the approval routes', () => {
     const { h, q } = await setUp();
     const controller = new AbortController();
     const call = h.service.fetch(
-      new Request('http://127.0.0.1:8081/api/v1/tools/write_file/invoke', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: 'notes.txt', content: 'gone' }), signal: controller.signal }),
+      new Request('http://127.0.0.1:8081/api/v1/tools/write_file/invoke', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ path: 'notes.txt', content: 'gone' }),
+        signal: controller.signal,
+      }),
     );
     await queued(q, 1);
     const id = q.pending()[0]!.id;
@@ -149,7 +156,11 @@ describe('the approval routes', () => {
     const call = overwrite(h, 'scoped', { 'x-caller-scopes': Scopes.INVOKE });
     await queued(q, 1);
     const id = q.pending()[0]!.id;
-    for (const [method, path] of [['GET', '/api/v1/approvals'], ['POST', `/api/v1/approvals/${id}/approve`], ['POST', `/api/v1/approvals/${id}/deny`]] as const) {
+    for (const [method, path] of [
+      ['GET', '/api/v1/approvals'],
+      ['POST', `/api/v1/approvals/${id}/approve`],
+      ['POST', `/api/v1/approvals/${id}/deny`],
+    ] as const) {
       const r = await h.call(method, path, { headers: { 'x-caller-scopes': `${Scopes.INVOKE},${Scopes.READ},${Scopes.WRITE}` } });
       isProblem(r, 403, ServiceCodes.MISSING_SCOPE);
       expect(r.json.scope).toBe('approve_tool');

@@ -10,7 +10,8 @@ export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr
 /** A headless Chromium (the caller closes it). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const launchChromium = async (): Promise<any> => {
-  if (CHROMIUM === undefined) throw new Error('no chromium at /usr/bin/chromium: install it (`apt-get install chromium`, as .ci/run does) to test the admin page');
+  if (CHROMIUM === undefined)
+    throw new Error('no chromium at /usr/bin/chromium: install it (`apt-get install chromium`, as .ci/run does) to test the admin page');
   const puppeteer = (await import('puppeteer-core')).default;
   return puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
 };

@@ -83,10 +83,17 @@ const pointer = (...parts: ReadonlyArray<string>): string => parts.map((p) => `/
 
 const UNKNOWN_UUID = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
 const fixtures = { bundleID: '', toolSlug: 'contract-echo', v: '1.0.0', id: 'tool_json_parse', approvalToDeny: '', name: 'capitals' };
-const unknown: Readonly<Record<string, string>> = { bundleID: UNKNOWN_UUID, toolSlug: 'no-such-tool', v: '9.9.9', id: 'tool_no_such_thing', name: 'no-such-experiment' };
+const unknown: Readonly<Record<string, string>> = {
+  bundleID: UNKNOWN_UUID,
+  toolSlug: 'no-such-tool',
+  v: '9.9.9',
+  id: 'tool_no_such_thing',
+  name: 'no-such-experiment',
+};
 
 /** The path of an operation, its parameters filled with `values` (the fixtures by default). */
-const fill = (path: string, values: Readonly<Record<string, string>>): string => path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? ''));
+const fill = (path: string, values: Readonly<Record<string, string>>): string =>
+  path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? ''));
 
 const TOOL_PATH = '/tools/bundles/{bundleID}/tools/{toolSlug}/version/{v}';
 const PUT_ID = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a00';
@@ -101,8 +108,16 @@ const specific: Readonly<Record<string, () => Sent>> = {
   'health 200': () => ({ method: 'GET', path: '/healthz', token: 'none' }),
   'openapi 200': () => ({ method: 'GET', path: '/openapi.json', token: 'none' }),
   'listBundles 200': () => ({ method: 'GET', path: `/tools/bundles?pageSize=2&bundleIDs=${fixtures.bundleID}` }),
-  'createBundle 201': () => ({ method: 'POST', path: '/tools/bundles', body: JSON.stringify({ slug: 'contract-made', displayName: 'Made', isEnabled: true, description: '' }) }),
-  'createBundle 409': () => ({ method: 'POST', path: '/tools/bundles', body: JSON.stringify({ slug: 'contract', displayName: 'Again', isEnabled: true, description: '' }) }),
+  'createBundle 201': () => ({
+    method: 'POST',
+    path: '/tools/bundles',
+    body: JSON.stringify({ slug: 'contract-made', displayName: 'Made', isEnabled: true, description: '' }),
+  }),
+  'createBundle 409': () => ({
+    method: 'POST',
+    path: '/tools/bundles',
+    body: JSON.stringify({ slug: 'contract', displayName: 'Again', isEnabled: true, description: '' }),
+  }),
   'getBundle 200': () => ({ method: 'GET', path: `/tools/bundles/${fixtures.bundleID}` }),
   'putBundle 200': () => ({ method: 'PUT', path: `/tools/bundles/${fixtures.bundleID}`, body: bundleBody('contract', 'replaced') }),
   'putBundle 201': () => ({ method: 'PUT', path: `/tools/bundles/${PUT_ID}`, body: bundleBody('contract-put') }),
@@ -113,16 +128,33 @@ const specific: Readonly<Record<string, () => Sent>> = {
   'getToolGram 200': () => ({ method: 'GET', path: `${fill(TOOL_PATH, fixtures)}/gram` }),
   'putTool 201': () => ({ method: 'PUT', path: fill(TOOL_PATH, { ...fixtures, toolSlug: 'contract-second' }), body: JSON.stringify(toolWrite) }),
   'putTool 409': () => ({ method: 'PUT', path: fill(TOOL_PATH, fixtures), body: JSON.stringify(toolWrite) }),
-  'createTool 201': () => ({ method: 'POST', path: `/tools/bundles/${fixtures.bundleID}/tools`, body: JSON.stringify({ ...toolWrite, slug: 'contract-made-tool', version: '1' }) }),
-  'createTool 404': () => ({ method: 'POST', path: `/tools/bundles/${UNKNOWN_UUID}/tools`, body: JSON.stringify({ ...toolWrite, slug: 'contract-lost', version: '1' }) }),
-  'createTool 409': () => ({ method: 'POST', path: `/tools/bundles/${fixtures.bundleID}/tools`, body: JSON.stringify({ ...toolWrite, slug: 'contract-made-tool', version: '1' }) }),
+  'createTool 201': () => ({
+    method: 'POST',
+    path: `/tools/bundles/${fixtures.bundleID}/tools`,
+    body: JSON.stringify({ ...toolWrite, slug: 'contract-made-tool', version: '1' }),
+  }),
+  'createTool 404': () => ({
+    method: 'POST',
+    path: `/tools/bundles/${UNKNOWN_UUID}/tools`,
+    body: JSON.stringify({ ...toolWrite, slug: 'contract-lost', version: '1' }),
+  }),
+  'createTool 409': () => ({
+    method: 'POST',
+    path: `/tools/bundles/${fixtures.bundleID}/tools`,
+    body: JSON.stringify({ ...toolWrite, slug: 'contract-made-tool', version: '1' }),
+  }),
   'checkTool 200': () => ({
     method: 'POST',
     path: '/tools/tools/check?slug=contract-checked&version=1',
     body: JSON.stringify({ gram: '[contract-checked:Tool {description: "Checks"} | (text::String)==>(::String)]' }),
   }),
   // checking needs only the read scope, which the reader has: its 403 is the forbidden host
-  'checkTool 403': () => ({ method: 'POST', path: '/tools/tools/check', body: JSON.stringify({ gram: '[x:Tool {description: "X"} | (a::String)==>(::String)]' }), headers: { host: 'evil.example' } }),
+  'checkTool 403': () => ({
+    method: 'POST',
+    path: '/tools/tools/check',
+    body: JSON.stringify({ gram: '[x:Tool {description: "X"} | (a::String)==>(::String)]' }),
+    headers: { host: 'evil.example' },
+  }),
   'patchTool 200': () => ({ method: 'PATCH', path: fill(TOOL_PATH, fixtures), body: JSON.stringify({ isEnabled: true }) }),
   'deleteTool 200': () => ({ method: 'DELETE', path: fill(TOOL_PATH, { ...fixtures, toolSlug: 'contract-second' }) }),
   'invokeTool 200': () => ({ method: 'POST', path: `${fill(TOOL_PATH, fixtures)}/invoke`, body: JSON.stringify({ args: { text: '[1, 2]' } }) }),
@@ -205,7 +237,11 @@ beforeAll(async () => {
   addFormats(ajv);
   ajv.addSchema(doc, 'openapi.json');
   // the fixtures: a bundle with a tool, a disabled registry tool, a call waiting for approval
-  const bundle = await send({ method: 'POST', path: '/tools/bundles', body: JSON.stringify({ slug: 'contract', displayName: 'Contract', isEnabled: true, description: '' }) });
+  const bundle = await send({
+    method: 'POST',
+    path: '/tools/bundles',
+    body: JSON.stringify({ slug: 'contract', displayName: 'Contract', isEnabled: true, description: '' }),
+  });
   fixtures.bundleID = JSON.parse(bundle.text).bundleID;
   const tool = await send({ method: 'PUT', path: fill(TOOL_PATH, fixtures), body: JSON.stringify(toolWrite) });
   expect(tool.status, tool.text).toBe(201);
@@ -216,9 +252,19 @@ beforeAll(async () => {
   });
   expect(off.status, off.text).toBe(201);
   const created = JSON.parse(off.text) as { bundle_id: string; slug: string; version: string };
-  expect((await send({ method: 'PATCH', path: fill(TOOL_PATH, { bundleID: created.bundle_id, toolSlug: created.slug, v: created.version }), body: '{"isEnabled": false}' })).status).toBe(200);
+  expect(
+    (
+      await send({
+        method: 'PATCH',
+        path: fill(TOOL_PATH, { bundleID: created.bundle_id, toolSlug: created.slug, v: created.version }),
+        body: '{"isEnabled": false}',
+      })
+    ).status,
+  ).toBe(200);
   // a call that waits for a person (an overwrite), decided by the approval routes
-  void send({ method: 'POST', path: '/api/v1/tools/write_file/invoke', body: JSON.stringify({ path: 'notes.txt', content: 'changed' }) }).catch(() => undefined);
+  void send({ method: 'POST', path: '/api/v1/tools/write_file/invoke', body: JSON.stringify({ path: 'notes.txt', content: 'changed' }) }).catch(
+    () => undefined,
+  );
   for (let i = 0; i < 200 && approvals.pending().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
   fixtures.approvalToDeny = approvals.pending()[0]?.id ?? '';
   expect(fixtures.approvalToDeny).not.toBe('');
@@ -243,7 +289,9 @@ interface Operation {
 }
 
 const operations = (): ReadonlyArray<Operation> =>
-  Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) => METHODS.flatMap((method) => (item[method] !== undefined ? [{ path, method, op: item[method] }] : [])));
+  Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
+    METHODS.flatMap((method) => (item[method] !== undefined ? [{ path, method, op: item[method] }] : [])),
+  );
 
 /** The pointer of a documented response (a shared one followed to `components.responses`). */
 const responsePointer = (o: Operation, status: number): string | undefined => {
@@ -252,13 +300,23 @@ const responsePointer = (o: Operation, status: number): string | undefined => {
   return typeof r.$ref === 'string' ? (r.$ref as string).slice(1) : pointer('paths', o.path, o.method, 'responses', String(status));
 };
 
-const resolve = (p: string): { content?: Record<string, { schema?: unknown }> } => p.split('/').slice(1).reduce((a, k) => a[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+const resolve = (p: string): { content?: Record<string, { schema?: unknown }> } =>
+  p
+    .split('/')
+    .slice(1)
+    .reduce((a, k) => a[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
 
 /** The answer is documented for the operation, its content type is, and its body validates. */
 const conforms = (o: Operation, got: Got, what: string): void => {
   const where = responsePointer(o, got.status);
-  if (where === undefined) throw new Error(`${o.op.operationId} (${what}): status ${got.status} is not documented (${Object.keys(o.op.responses).join(', ')}): ${got.text.slice(0, 300)}`);
-  const type = String(got.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
+  if (where === undefined)
+    throw new Error(
+      `${o.op.operationId} (${what}): status ${got.status} is not documented (${Object.keys(o.op.responses).join(', ')}): ${got.text.slice(0, 300)}`,
+    );
+  const type =
+    String(got.headers['content-type'] ?? '')
+      .split(';')[0]
+      ?.trim() ?? '';
   const content = resolve(where).content ?? {};
   expect(Object.keys(content), `${o.op.operationId} ${got.status} (${what}): content type`).toContain(type);
   if (type === 'application/json' || type === 'application/problem+json') {
@@ -287,7 +345,9 @@ const shared = (o: Operation, status: number): Sent | undefined => {
     case 401:
       return { ...base, token: 'none' };
     case 403:
-      return o.op.security?.length === 0 ? { ...base, headers: { host: 'evil.example' } } : { ...base, token: 'reader', ...(o.method === 'get' ? { headers: { host: 'evil.example' } } : {}) };
+      return o.op.security?.length === 0
+        ? { ...base, headers: { host: 'evil.example' } }
+        : { ...base, token: 'reader', ...(o.method === 'get' ? { headers: { host: 'evil.example' } } : {}) };
     case 404:
       return { ...base, path: fill(o.path, unknown) };
     case 413:
@@ -315,14 +375,17 @@ describe('the contract of /openapi.json, on a running server', () => {
     for (const o of operations()) {
       const success = Object.keys(o.op.responses).filter((s) => Number(s) < 300);
       expect(success.length, o.op.operationId).toBeGreaterThan(0);
-      for (const s of success) expect(specific[`${o.op.operationId} ${s}`] ?? impractical[`${o.op.operationId} ${s}`], `${o.op.operationId} ${s}: add its request`).toBeDefined();
+      for (const s of success)
+        expect(specific[`${o.op.operationId} ${s}`] ?? impractical[`${o.op.operationId} ${s}`], `${o.op.operationId} ${s}: add its request`).toBeDefined();
     }
   });
 
   it('each documented status of each operation: a request yields it, with a body its schema accepts', async () => {
     const missing: string[] = [];
     for (const o of operations()) {
-      for (const status of Object.keys(o.op.responses).map(Number).sort((a, b) => a - b)) {
+      for (const status of Object.keys(o.op.responses)
+        .map(Number)
+        .sort((a, b) => a - b)) {
         const id = `${o.op.operationId} ${status}`;
         if (impractical[id] !== undefined || impractical[String(status)] !== undefined) continue;
         const sent = specific[id]?.() ?? shared(o, status);
@@ -356,7 +419,10 @@ describe('the contract of /openapi.json, on a running server', () => {
       conforms(o, got, path);
       const problem = JSON.parse(got.text);
       expect(problem.reason).toBe('SERVICE_INVALID_REQUEST');
-      expect(problem.invalidParams.map((p: { name: string }) => p.name), path).toContain(name);
+      expect(
+        problem.invalidParams.map((p: { name: string }) => p.name),
+        path,
+      ).toContain(name);
       expect(problem.detail).toContain(name);
     }
   });

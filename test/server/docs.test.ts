@@ -12,7 +12,8 @@ const doc = readFileSync(new URL('../../docs/service.md', import.meta.url), 'utf
 
 describe('docs/service.md', () => {
   it('lists every catalog and service code with its status', () => {
-    for (const code of [...Object.values(CatalogCodes), ...Object.values(ServiceCodes)]) expect(doc, code).toMatch(new RegExp(`\\| \`${code}\` \\| \\d{3} \\|`));
+    for (const code of [...Object.values(CatalogCodes), ...Object.values(ServiceCodes)])
+      expect(doc, code).toMatch(new RegExp(`\\| \`${code}\` \\| \\d{3} \\|`));
   });
 
   it('its tool.json and Tool JSON examples are taken by the service, and the Tool JSON runs', async () => {

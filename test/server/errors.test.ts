@@ -21,8 +21,16 @@ afterAll(async () => h.close());
 describe('problems', () => {
   it('malformed JSON, other media types, huge bodies, missing bodies', async () => {
     isProblem(await h.call('PUT', `/tools/bundles/${bundle}`, { raw: '{"slug": ' }), 400, ServiceCodes.MALFORMED_JSON);
-    isProblem(await h.call('PUT', `/tools/bundles/${bundle}`, { raw: 'slug=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, ServiceCodes.UNSUPPORTED_MEDIA_TYPE);
-    isProblem(await h.call('PUT', `/tools/bundles/${bundle}`, { raw: JSON.stringify({ slug: 'x', description: 'y'.repeat(70_000) }) }), 413, ServiceCodes.BODY_TOO_LARGE);
+    isProblem(
+      await h.call('PUT', `/tools/bundles/${bundle}`, { raw: 'slug=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      415,
+      ServiceCodes.UNSUPPORTED_MEDIA_TYPE,
+    );
+    isProblem(
+      await h.call('PUT', `/tools/bundles/${bundle}`, { raw: JSON.stringify({ slug: 'x', description: 'y'.repeat(70_000) }) }),
+      413,
+      ServiceCodes.BODY_TOO_LARGE,
+    );
     isProblem(await h.call('PUT', `/tools/bundles/${bundle}`), 400, ServiceCodes.INVALID_REQUEST);
     isProblem(await h.call('PATCH', `/tools/bundles/${bundle}`, { body: { isEnabled: 'no' } }), 400, ServiceCodes.INVALID_REQUEST);
     isProblem(await h.call('PUT', `/tools/bundles/${bundle}`, { body: [1, 2] }), 400, ServiceCodes.INVALID_REQUEST);
@@ -33,16 +41,26 @@ describe('problems', () => {
     isProblem(invalidId, 400, CatalogCodes.INVALID_ID);
     expect(invalidId.json.detail).toContain('UUIDv7');
     isProblem(await h.call('PUT', `/tools/bundles/${bundle}/tools/a__b/version/1`, { body: { description: 'x' } }), 400, CatalogCodes.INVALID_SLUG);
-    isProblem(await h.call('PUT', `/tools/bundles/${bundle}/tools/ab/version/${encodeURIComponent('1 0')}`, { body: { description: 'x' } }), 400, CatalogCodes.INVALID_VERSION);
+    isProblem(
+      await h.call('PUT', `/tools/bundles/${bundle}/tools/ab/version/${encodeURIComponent('1 0')}`, { body: { description: 'x' } }),
+      400,
+      CatalogCodes.INVALID_VERSION,
+    );
     isProblem(await h.call('GET', `/tools/bundles/${bundle}/tools/%E0%A4%A/version/1`), 400, CatalogCodes.INVALID_SLUG);
     isProblem(await h.call('GET', '/tools/tools?recommendedPageSize=0'), 400, ServiceCodes.INVALID_REQUEST);
     isProblem(await h.call('GET', '/tools/tools?includeDisabled=yes'), 400, ServiceCodes.INVALID_REQUEST);
     isProblem(await h.call('GET', '/api/v1/tools/usage?limit=-1'), 400, ServiceCodes.INVALID_REQUEST);
-    isProblem(await h.call('POST', '/api/v1/tools/json_parse/invoke', { body: { text: '1' }, headers: { 'x-agent-id': 'a\u0001b' } }), 400, ServiceCodes.INVALID_REQUEST);
+    isProblem(
+      await h.call('POST', '/api/v1/tools/json_parse/invoke', { body: { text: '1' }, headers: { 'x-agent-id': 'a\u0001b' } }),
+      400,
+      ServiceCodes.INVALID_REQUEST,
+    );
   });
 
   it('several problems of one write are all reported', async () => {
-    const r = await h.call('PUT', `/tools/bundles/${bundle}/tools/t/version/1`, { body: { description: '', type: 'http', impl: { urlTemplate: 'ftp://x', methd: 'GET' } } });
+    const r = await h.call('PUT', `/tools/bundles/${bundle}/tools/t/version/1`, {
+      body: { description: '', type: 'http', impl: { urlTemplate: 'ftp://x', methd: 'GET' } },
+    });
     isProblem(r, 400, CatalogCodes.INVALID_RECORD);
     expect(r.json.diagnostics.length).toBeGreaterThan(1);
   });
@@ -81,31 +99,68 @@ const segment = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 70 }).map(encodeURIComponent),
   fc.constantFrom('%', '%E0%A4%A', '%00', '..', '.', 'a_b', 'tool_ls', 'json_parse', 'météo', 'v1.2', 'x'.repeat(300), '%2F', 'echo'),
 );
-const id = fc.oneof(fc.constant(bundle0()), fc.uuid().map((u) => u), segment);
+const id = fc.oneof(
+  fc.constant(bundle0()),
+  fc.uuid().map((u) => u),
+  segment,
+);
 function bundle0(): string {
   return '018faf50-b7b6-7a01-9a05-a22a6e0af101';
 }
 
 const jsonBody = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
-  fc.record({
-    slug: fc.oneof(fc.string(), fc.integer(), fc.constant(null)),
-    description: fc.oneof(fc.string(), fc.array(fc.string())),
-    type: fc.constantFrom('http', 'command', 'builtin', 'function', 'go', 'rocket', 5),
-    impl: fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant({ builtin: 'json_parse' }), fc.constant({ urlTemplate: 'http://127.0.0.1/${x}' }), fc.constant({ argv: ['echo', '{x}'] })),
-    argSchema: fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant({ x: 'string' })),
-    isEnabled: fc.oneof(fc.boolean(), fc.string()),
-    gram: fc.oneof(fc.string(), fc.constant('[echo:Tool {description: "e", builtin: "json_parse"} | (x::String)==>(::Any)]')),
-    id: fc.oneof(fc.string(), fc.constant('tool_fuzz')),
-    args: fc.jsonValue({ maxDepth: 3 }),
-  }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+  fc
+    .record(
+      {
+        slug: fc.oneof(fc.string(), fc.integer(), fc.constant(null)),
+        description: fc.oneof(fc.string(), fc.array(fc.string())),
+        type: fc.constantFrom('http', 'command', 'builtin', 'function', 'go', 'rocket', 5),
+        impl: fc.oneof(
+          fc.jsonValue({ maxDepth: 3 }),
+          fc.constant({ builtin: 'json_parse' }),
+          fc.constant({ urlTemplate: 'http://127.0.0.1/${x}' }),
+          fc.constant({ argv: ['echo', '{x}'] }),
+        ),
+        argSchema: fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constant({ x: 'string' })),
+        isEnabled: fc.oneof(fc.boolean(), fc.string()),
+        gram: fc.oneof(fc.string(), fc.constant('[echo:Tool {description: "e", builtin: "json_parse"} | (x::String)==>(::Any)]')),
+        id: fc.oneof(fc.string(), fc.constant('tool_fuzz')),
+        args: fc.jsonValue({ maxDepth: 3 }),
+      },
+      { requiredKeys: [] },
+    )
+    .map((v) => JSON.stringify(v)),
 );
-const rawBody = fc.oneof(jsonBody, fc.string({ maxLength: 200 }), fc.constant('{"a":'), fc.constant(''), fc.constant('\u0000\uffff'), fc.constant(`"${'x'.repeat(70_000)}"`));
+const rawBody = fc.oneof(
+  jsonBody,
+  fc.string({ maxLength: 200 }),
+  fc.constant('{"a":'),
+  fc.constant(''),
+  fc.constant('\u0000\uffff'),
+  fc.constant(`"${'x'.repeat(70_000)}"`),
+);
 const query = fc.oneof(
   fc.constant(''),
-  fc.dictionary(fc.constantFrom('q', 'pageSize', 'recommendedPageSize', 'pageToken', 'includeDisabled', 'bundleIDs', 'tags', 'limit', 'agent_id', 'created_by', 'types', 'createdBy'), fc.string({ maxLength: 40 })).map(
-    (d) => `?${new URLSearchParams(d).toString()}`,
-  ),
+  fc
+    .dictionary(
+      fc.constantFrom(
+        'q',
+        'pageSize',
+        'recommendedPageSize',
+        'pageToken',
+        'includeDisabled',
+        'bundleIDs',
+        'tags',
+        'limit',
+        'agent_id',
+        'created_by',
+        'types',
+        'createdBy',
+      ),
+      fc.string({ maxLength: 40 }),
+    )
+    .map((d) => `?${new URLSearchParams(d).toString()}`),
 );
 const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/problem+json', '');
 

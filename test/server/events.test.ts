@@ -62,7 +62,10 @@ describe('a subscriber that stops reading', () => {
       // it reads again: what was kept is bounded, and the last event says it was dropped (without the bound, all 30 MB arrive)
       const ended = new Promise<void>((resolve) => socket.once('end', () => resolve()));
       socket.resume();
-      await Promise.race([ended, new Promise<void>((resolve) => socket.on('data', () => (received.includes('event: dropped') || bytes >= calls * 100_000) && resolve()))]);
+      await Promise.race([
+        ended,
+        new Promise<void>((resolve) => socket.on('data', () => (received.includes('event: dropped') || bytes >= calls * 100_000) && resolve())),
+      ]);
       expect(received).toContain('event: dropped');
       expect(bytes).toBeLessThan((calls * 100_000) / 2);
     } finally {

@@ -16,7 +16,18 @@ import { type Harness, harness, isProblem } from './support.js';
 const TOKEN = 'experiments-token-0123456789';
 const NO_SCOPE = 'experiments-invoker-0123456789';
 const auth = { authorization: `Bearer ${TOKEN}` };
-const ARGS = ['ab', 'examples/capitalsAgent.gram', '-l', 'examples/ab/fast-library.ts', '-l', 'examples/capitals-1950-library.ts', '-i', 'examples/capitals-inputs.jsonl', '--runs', '2'];
+const ARGS = [
+  'ab',
+  'examples/capitalsAgent.gram',
+  '-l',
+  'examples/ab/fast-library.ts',
+  '-l',
+  'examples/capitals-1950-library.ts',
+  '-i',
+  'examples/capitals-inputs.jsonl',
+  '--runs',
+  '2',
+];
 
 describe('the experiments of gramkit serve --experiments', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'gramkit-serve-experiments-'));
@@ -60,7 +71,18 @@ describe('the experiments of gramkit serve --experiments', () => {
     expect(list.status, list.text).toBe(200);
     const variants = ['fast-library', 'capitals-1950-library'];
     expect(list.json.enabled).toBe(true);
-    expect(list.json.experiments).toEqual([{ name: 'capitals', agent: 'capitals_agent', variants, runs: 28, total: 28, finished: true, startedAt: printed.startedAt, modifiedAt: expect.any(String) }]);
+    expect(list.json.experiments).toEqual([
+      {
+        name: 'capitals',
+        agent: 'capitals_agent',
+        variants,
+        runs: 28,
+        total: 28,
+        finished: true,
+        startedAt: printed.startedAt,
+        modifiedAt: expect.any(String),
+      },
+    ]);
     const got = await h.call('GET', '/api/v1/experiments/capitals', { headers: auth });
     expect(got.status, got.text).toBe(200);
     expect(got.json).toEqual(printed);
@@ -116,7 +138,9 @@ describe('the experiments of gramkit serve --experiments', () => {
   });
 
   it('an experiment still being written: whole runs only, and no report until its line is whole', async () => {
-    const lines = readFileSync(join(dir, 'capitals.jsonl'), 'utf8').split('\n').filter((l) => l !== '');
+    const lines = readFileSync(join(dir, 'capitals.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
     const header = lines[0] as string;
     const runs = lines.slice(1).filter((l) => !l.includes('"gramkit-experiment-report"'));
     const report = lines.find((l) => l.includes('"gramkit-experiment-report"')) as string;
@@ -129,7 +153,10 @@ describe('the experiments of gramkit serve --experiments', () => {
     expect(entry('running')).toMatchObject({ runs: 3, total: 28, finished: false });
     expect(entry('ending')).toMatchObject({ runs: 28, total: 28, finished: false });
     expect(entry('running')).not.toHaveProperty('startedAt');
-    for (const [name, done] of [['running', 3], ['ending', 28]] as const) {
+    for (const [name, done] of [
+      ['running', 3],
+      ['ending', 28],
+    ] as const) {
       const got = await h.call('GET', `/api/v1/experiments/${name}`, { headers: auth });
       isProblem(got, 409, 'SERVICE_EXPERIMENT_UNFINISHED');
       expect(got.json).toMatchObject({ runs: done, total: 28 });

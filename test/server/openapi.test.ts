@@ -33,9 +33,20 @@ describe('the OpenAPI document', () => {
     const doc = (await h.call('GET', '/openapi.json')).json;
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer' });
-    const documented = new Set(Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)));
-    for (const r of h.service.routes) expect(documented.has(`${r.method.toUpperCase()} ${r.path.replace(/:([A-Za-z]+)/g, '{$1}')}`), `${r.method} ${r.path}`).toBe(true);
-    for (const path of ['/tools/bundles/{bundleID}/tools/{toolSlug}/version/{v}/invoke', '/tools/tools/search', '/api/v1/tools/{id}/invoke', '/api/v1/tools/usage', '/api/v1/events', '/healthz']) expect(doc.paths[path]).toBeDefined();
+    const documented = new Set(
+      Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)),
+    );
+    for (const r of h.service.routes)
+      expect(documented.has(`${r.method.toUpperCase()} ${r.path.replace(/:([A-Za-z]+)/g, '{$1}')}`), `${r.method} ${r.path}`).toBe(true);
+    for (const path of [
+      '/tools/bundles/{bundleID}/tools/{toolSlug}/version/{v}/invoke',
+      '/tools/tools/search',
+      '/api/v1/tools/{id}/invoke',
+      '/api/v1/tools/usage',
+      '/api/v1/events',
+      '/healthz',
+    ])
+      expect(doc.paths[path]).toBeDefined();
   });
 
   it('documents path parameters, queries, bodies; every schema compiles; errors are problems', async () => {
@@ -50,7 +61,8 @@ describe('the OpenAPI document', () => {
         for (const c of Object.values(op.requestBody?.content ?? {})) expect(compileSchema(c.schema as never)._tag).toBe('Right');
         for (const [status, r] of Object.entries(op.responses)) {
           // an error is one of the shared responses, each a problem
-          if (Number(status) >= 400) expect(Object.keys(sharedResponse(doc, r).content ?? {}), `${op.operationId} ${status}`).toEqual(['application/problem+json']);
+          if (Number(status) >= 400)
+            expect(Object.keys(sharedResponse(doc, r).content ?? {}), `${op.operationId} ${status}`).toEqual(['application/problem+json']);
         }
       }
     }

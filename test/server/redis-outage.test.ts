@@ -31,7 +31,8 @@ describe.skipIf(redisUnavailable !== undefined)('a Redis outage', () => {
     if (!opened.ok) throw new Error(opened.error.message);
     const server: RunningServer = await startServer(createService({ catalog: opened.value }), { host: '127.0.0.1', port: 0 });
     const health = async () => fetch(`${server.url}/healthz`);
-    const put = (slug: string) => fetch(`${server.url}/tools/bundles/${newId()}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ slug }) });
+    const put = (slug: string) =>
+      fetch(`${server.url}/tools/bundles/${newId()}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ slug }) });
     try {
       expect((await health()).status).toBe(200);
       expect((await put('before')).status).toBe(201);
@@ -62,10 +63,19 @@ describe.skipIf(redisUnavailable !== undefined)('a Redis outage', () => {
     try {
       const before = ((await (await call('/api/v1/tools/usage?limit=1000')).json()) as { usage: unknown[] }).usage.length;
       for (const agent of ['global', `${'b'.repeat(100)}-1`, `${'b'.repeat(100)}-2`]) {
-        await call('/api/v1/tools/json_parse/invoke', { method: 'POST', headers: { 'content-type': 'application/json', 'x-agent-id': agent }, body: '{"text": "1"}' });
+        await call('/api/v1/tools/json_parse/invoke', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-agent-id': agent },
+          body: '{"text": "1"}',
+        });
       }
       await opened.value.flush();
-      const of = async (agent?: string) => ((await (await call(`/api/v1/tools/usage?limit=1000${agent !== undefined ? `&agent_id=${agent}` : ''}`)).json()) as { usage: Array<{ agent_id?: string }> }).usage;
+      const of = async (agent?: string) =>
+        (
+          (await (await call(`/api/v1/tools/usage?limit=1000${agent !== undefined ? `&agent_id=${agent}` : ''}`)).json()) as {
+            usage: Array<{ agent_id?: string }>;
+          }
+        ).usage;
       expect((await of('global')).map((u) => u.agent_id)).toEqual(['global']);
       expect((await of(`${'b'.repeat(100)}-1`)).map((u) => u.agent_id)).toEqual([`${'b'.repeat(100)}-1`]);
       expect((await of()).length).toBe(before + 3);

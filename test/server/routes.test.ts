@@ -25,7 +25,9 @@ describe('the catalog routes', () => {
   it('bundles: PUT 201 then 200, PATCH, GET, list, DELETE (soft)', async () => {
     h = await harness();
     const id = newId();
-    expect((await h.call('PUT', `/tools/bundles/${id}`, { body: { slug: 'météo', displayName: 'Weather', isEnabled: true, description: 'weather tools' } })).status).toBe(201);
+    expect(
+      (await h.call('PUT', `/tools/bundles/${id}`, { body: { slug: 'météo', displayName: 'Weather', isEnabled: true, description: 'weather tools' } })).status,
+    ).toBe(201);
     expect((await h.call('PUT', `/tools/bundles/${id}`, { body: { slug: 'météo', displayName: 'Weather!' } })).status).toBe(200);
     const patched = await h.call('PATCH', `/tools/bundles/${id}`, { body: { isEnabled: false } });
     expect(patched.json).toMatchObject({ bundleID: id, isEnabled: false, displayName: 'Weather!' });
@@ -44,7 +46,10 @@ describe('the catalog routes', () => {
     const id = created.json.bundleID as string;
     expect(isUuidV7(id)).toBe(true);
     expect((await h.call('GET', `/tools/bundles/${id}`)).json).toMatchObject({ bundleID: id, slug: 'team', displayName: 'Team' });
-    expect((await h.call('PUT', `/tools/bundles/${id}/tools/parse/version/1`, { body: { description: 'Parses', type: 'builtin', impl: { builtin: 'json_parse' } } })).status).toBe(201);
+    expect(
+      (await h.call('PUT', `/tools/bundles/${id}/tools/parse/version/1`, { body: { description: 'Parses', type: 'builtin', impl: { builtin: 'json_parse' } } }))
+        .status,
+    ).toBe(201);
     // another bundle of that slug is refused by name, as PUT refuses it
     expect((await h.call('POST', '/tools/bundles', { body: { slug: 'team' } })).status).toBe(409);
   });
@@ -62,7 +67,11 @@ describe('the catalog routes', () => {
     // the same <slug, version> again: a conflict, as PUT answers it
     isProblem(await h.call('POST', `/tools/bundles/${bundle}/tools`, { body: tool }), 409, CatalogCodes.CONFLICT);
     // a body that does not name the tool
-    isProblem(await h.call('POST', `/tools/bundles/${bundle}/tools`, { body: { description: 'x', type: 'builtin', impl: { builtin: 'json_parse' } } }), 400, ServiceCodes.INVALID_REQUEST);
+    isProblem(
+      await h.call('POST', `/tools/bundles/${bundle}/tools`, { body: { description: 'x', type: 'builtin', impl: { builtin: 'json_parse' } } }),
+      400,
+      ServiceCodes.INVALID_REQUEST,
+    );
   });
 
   it('tools: PUT (Unicode slug, dotted version), conflict 409, GET, gram, PATCH, invoke, DELETE', async () => {
@@ -102,7 +111,7 @@ describe('the catalog routes', () => {
     expect(inv.json).toEqual({ ok: true, value: { value: [3], pretty: '[\n  3\n]' } });
   });
 
-  it('check: what a PUT would say, nothing written; gram diagnostics placed in the text (the editor\'s route)', async () => {
+  it("check: what a PUT would say, nothing written; gram diagnostics placed in the text (the editor's route)", async () => {
     h = await harness();
     const gram = '[parse:Tool {description: "Parses JSON text", builtin: "json_parse"} |\n  (text::Strin)==>(::Any)]';
     const bad = await h.call('POST', '/tools/tools/check?slug=parse&version=1', { body: { gram } });
@@ -157,27 +166,49 @@ describe('the registry routes', () => {
   it('registers, lists (with the agent-created filter), gets, invokes, and deletes agent tools only', async () => {
     h = await harness({ allowCommandTools: true });
     const reg = await h.call('POST', '/api/v1/tools', {
-      body: { id: 'tool_count', name: 'Count', description: 'Counts words', input_schema: { stdin: 'string' }, exec: { type: 'cmd', cmd: 'wc', args: ['-w'] }, created_by: 'agent' },
+      body: {
+        id: 'tool_count',
+        name: 'Count',
+        description: 'Counts words',
+        input_schema: { stdin: 'string' },
+        exec: { type: 'cmd', cmd: 'wc', args: ['-w'] },
+        created_by: 'agent',
+      },
     });
     expect(reg.status).toBe(201);
     expect(reg.json).toMatchObject({ id: 'tool_count', created_by: 'agent', type: 'command', input_schema: { stdin: 'string' } });
-    expect((await h.call('POST', '/api/v1/tools', { body: { id: 'tool_sys', description: 'Parse', type: 'builtin', impl: { builtin: 'json_parse' } } })).json.created_by).toBe('system');
+    expect(
+      (await h.call('POST', '/api/v1/tools', { body: { id: 'tool_sys', description: 'Parse', type: 'builtin', impl: { builtin: 'json_parse' } } })).json
+        .created_by,
+    ).toBe('system');
     const agents = await h.call('GET', '/api/v1/tools?created_by=agent');
     expect(agents.json.tools.map((t: { id: string }) => t.id)).toEqual(['tool_count']);
     const all = await h.call('GET', '/api/v1/tools');
     expect(all.json.tools.map((t: { id: string }) => t.id)).toEqual(expect.arrayContaining(['tool_count', 'tool_sys', 'read_file']));
     expect((await h.call('GET', '/api/v1/tools/tool_count')).json.id).toBe('tool_count');
-    const inv = await h.call('POST', '/api/v1/tools/tool_count/invoke', { body: { stdin: 'a b c d' }, headers: { 'x-agent-id': 'agent-1', 'x-project-id': 'p' } });
+    const inv = await h.call('POST', '/api/v1/tools/tool_count/invoke', {
+      body: { stdin: 'a b c d' },
+      headers: { 'x-agent-id': 'agent-1', 'x-project-id': 'p' },
+    });
     expect(inv.json).toEqual({ ok: true, value: 4 });
     isProblem(await h.call('DELETE', '/api/v1/tools/tool_sys'), 403, CatalogCodes.NOT_AGENT_CREATED);
     expect((await h.call('DELETE', '/api/v1/tools/tool_count')).status).toBe(200);
-    isProblem(await h.call('POST', '/api/v1/tools', { body: { id: 'tool_img', description: 'x', exec: { type: 'image', image: 'alpine' } } }), 400, CatalogCodes.EXEC_IMAGE_UNSUPPORTED);
+    isProblem(
+      await h.call('POST', '/api/v1/tools', { body: { id: 'tool_img', description: 'x', exec: { type: 'image', image: 'alpine' } } }),
+      400,
+      CatalogCodes.EXEC_IMAGE_UNSUPPORTED,
+    );
   });
 
   it('an empty body (JSON declared) invokes with no parameters; usage lists recent calls by agent', async () => {
     h = await harness();
     await h.call('POST', '/api/v1/tools/discover');
-    const r = await h.service.fetch(new Request('http://127.0.0.1:8081/api/v1/tools/tool_ls/invoke', { method: 'POST', headers: { 'x-agent-id': 'ada', 'content-type': 'application/json' } }));
+    const r = await h.service.fetch(
+      new Request('http://127.0.0.1:8081/api/v1/tools/tool_ls/invoke', {
+        method: 'POST',
+        headers: { 'x-agent-id': 'ada', 'content-type': 'application/json' },
+      }),
+    );
     expect(r.status).toBe(200);
     expect(((await r.json()) as { ok: boolean }).ok).toBe(true);
     await h.call('POST', '/api/v1/tools/json_parse/invoke', { body: { text: '1' }, headers: { 'x-agent-id': 'bob' } });
@@ -216,7 +247,10 @@ describe('the service', () => {
   it('a path asked again answers as the first time, its parameters its own, after more other paths than the router remembers', async () => {
     h = await harness();
     await h.call('POST', '/api/v1/tools/discover');
-    const ids = async (): Promise<unknown[]> => [(await h.call('GET', '/api/v1/tools/tool_ls')).json.id, (await h.call('GET', '/api/v1/tools/json_parse')).json.id];
+    const ids = async (): Promise<unknown[]> => [
+      (await h.call('GET', '/api/v1/tools/tool_ls')).json.id,
+      (await h.call('GET', '/api/v1/tools/json_parse')).json.id,
+    ];
     expect(await ids()).toEqual(['tool_ls', 'json_parse']);
     for (let i = 0; i < 1100; i += 100) {
       const missing = await Promise.all(Array.from({ length: 100 }, (_, j) => h.call('GET', `/api/v1/tools/none_${i + j}`)));

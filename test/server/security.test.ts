@@ -12,13 +12,27 @@ import { type Harness, fullToken, harness, isProblem } from './support.js';
 let h: Harness;
 afterEach(async () => h?.close());
 
-const SH_TOOL = { id: 'tool_sh', name: 'sh', description: 'Runs a shell command', input_schema: { c: 'string' }, type: 'command', impl: { argv: ['sh', '-c', '{c}'], sandbox: 'none', allowLeadingDash: true } };
-const EXEC_TOOL = { id: 'tool_cat', name: 'cat', description: 'Prints a file', input_schema: { f: 'string' }, exec: { type: 'cmd', cmd: 'cat', args: ['{f}'] } };
+const SH_TOOL = {
+  id: 'tool_sh',
+  name: 'sh',
+  description: 'Runs a shell command',
+  input_schema: { c: 'string' },
+  type: 'command',
+  impl: { argv: ['sh', '-c', '{c}'], sandbox: 'none', allowLeadingDash: true },
+};
+const EXEC_TOOL = {
+  id: 'tool_cat',
+  name: 'cat',
+  description: 'Prints a file',
+  input_schema: { f: 'string' },
+  exec: { type: 'cmd', cmd: 'cat', args: ['{f}'] },
+};
 
 describe('security', () => {
   it('a local server answers Host: localhost, 127.0.0.1, [::1] and its other loopback addresses only', async () => {
     h = await harness();
-    for (const host of ['localhost:8081', '127.0.0.1', '[::1]:9', '127.0.0.2:8081']) expect((await h.call('GET', '/healthz', { headers: { host } })).status).toBe(200);
+    for (const host of ['localhost:8081', '127.0.0.1', '[::1]:9', '127.0.0.2:8081'])
+      expect((await h.call('GET', '/healthz', { headers: { host } })).status).toBe(200);
     isProblem(await h.call('GET', '/api/v1/tools', { headers: { host: 'attacker.example:8081' } }), 403, ServiceCodes.FORBIDDEN_HOST);
     isProblem(await h.call('GET', '/healthz', { headers: { host: '127.0.0.1.nip.io' } }), 403, ServiceCodes.FORBIDDEN_HOST);
   });
@@ -41,13 +55,19 @@ describe('security', () => {
     isProblem(missing, 403, ServiceCodes.MISSING_SCOPE);
     expect(missing.json.scope).toBe('read_registry');
     expect((await h.call('GET', '/api/v1/tools', { headers: { 'x-caller-scopes': 'read_registry' } })).status).toBe(200);
-    isProblem(await h.call('POST', '/api/v1/tools/json_parse/invoke', { body: { text: '1' }, headers: { 'x-caller-scopes': 'read_registry' } }), 403, ServiceCodes.MISSING_SCOPE);
-    expect((await h.call('POST', '/api/v1/tools/json_parse/invoke', { body: { text: '1' }, headers: { 'x-caller-scopes': 'read_registry, invoke_tool' } })).status).toBe(200);
+    isProblem(
+      await h.call('POST', '/api/v1/tools/json_parse/invoke', { body: { text: '1' }, headers: { 'x-caller-scopes': 'read_registry' } }),
+      403,
+      ServiceCodes.MISSING_SCOPE,
+    );
+    expect(
+      (await h.call('POST', '/api/v1/tools/json_parse/invoke', { body: { text: '1' }, headers: { 'x-caller-scopes': 'read_registry, invoke_tool' } })).status,
+    ).toBe(200);
     isProblem(await h.call('POST', '/api/v1/tools/discover', { headers: { 'x-caller-scopes': 'read_registry invoke_tool' } }), 403, ServiceCodes.MISSING_SCOPE);
     expect((await h.call('POST', '/api/v1/tools/discover', { headers: { 'x-caller-scopes': 'write_registry' } })).status).toBe(200);
   });
 
-  it('attack: a token\'s scopes are what it grants; X-Caller-Scopes claims nothing more', async () => {
+  it("attack: a token's scopes are what it grants; X-Caller-Scopes claims nothing more", async () => {
     const reader = { name: 'reader', token: 'reader-reader-reader', scopes: ['read_registry'] };
     const runner = { name: 'runner', token: 'runner-runner-runner', scopes: ['read_registry', 'invoke_tool'] };
     h = await harness({ tokens: [reader, runner] });
@@ -61,7 +81,10 @@ describe('security', () => {
   });
 
   describe('attack: cross-site requests from a page of another origin (a server without tokens)', () => {
-    const form = (origin: string | undefined): Record<string, string> => ({ 'content-type': 'application/x-www-form-urlencoded', ...(origin !== undefined ? { origin } : {}) });
+    const form = (origin: string | undefined): Record<string, string> => ({
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(origin !== undefined ? { origin } : {}),
+    });
 
     it('a body-less form POST runs no tool and triggers no discovery', async () => {
       h = await harness();
@@ -69,7 +92,11 @@ describe('security', () => {
       const invoked = await h.call('POST', '/api/v1/tools/ls/invoke', { headers: form('http://evil.example') });
       isProblem(invoked, 403, ServiceCodes.CROSS_ORIGIN);
       isProblem(await h.call('POST', '/api/v1/tools/discover', { headers: form('http://evil.example') }), 403, ServiceCodes.CROSS_ORIGIN);
-      isProblem(await h.call('POST', '/api/v1/tools/discover', { headers: { origin: 'null', 'content-type': 'application/json' } }), 403, ServiceCodes.CROSS_ORIGIN);
+      isProblem(
+        await h.call('POST', '/api/v1/tools/discover', { headers: { origin: 'null', 'content-type': 'application/json' } }),
+        403,
+        ServiceCodes.CROSS_ORIGIN,
+      );
       // a browser that sends no Origin (an old one, an extension) still cannot declare JSON without a preflight
       isProblem(await h.call('POST', '/api/v1/tools/ls/invoke', { headers: form(undefined) }), 415, ServiceCodes.UNSUPPORTED_MEDIA_TYPE);
       isProblem(await h.call('POST', '/api/v1/tools/discover', { headers: { 'content-type': 'text/plain' } }), 415, ServiceCodes.UNSUPPORTED_MEDIA_TYPE);
@@ -93,9 +120,22 @@ describe('security', () => {
   it('attack: --max-body holds for mounted handlers (/mcp) too, declared or streamed', async () => {
     h = await harness({ maxBodyBytes: 100, mounts: [{ path: '/mcp', handler: async (r) => new Response(`read ${(await r.arrayBuffer()).byteLength}`) }] });
     const post = (body: BodyInit, headers: Record<string, string> = {}) =>
-      h.service.fetch(new Request('http://127.0.0.1:8081/mcp', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, duplex: 'half' } as RequestInit));
+      h.service.fetch(
+        new Request('http://127.0.0.1:8081/mcp', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body,
+          duplex: 'half',
+        } as RequestInit),
+      );
     expect((await post('x'.repeat(200))).status).toBe(413);
-    const stream = (n: number) => new ReadableStream<Uint8Array>({ start(c) { for (let i = 0; i < n; i++) c.enqueue(new Uint8Array(50)); c.close(); } });
+    const stream = (n: number) =>
+      new ReadableStream<Uint8Array>({
+        start(c) {
+          for (let i = 0; i < n; i++) c.enqueue(new Uint8Array(50));
+          c.close();
+        },
+      });
     const streamed = await post(stream(100));
     expect(streamed.status).toBe(413);
     expect(((await streamed.json()) as { code: string; reason: string }).reason).toBe(ServiceCodes.BODY_TOO_LARGE);
@@ -122,7 +162,8 @@ describe('security', () => {
     await invokeAs(`${prefix}-two`);
     await invokeAs('global');
     await h.catalog.flush();
-    const usage = async (agent: string) => (await h.call('GET', `/api/v1/tools/usage?agent_id=${encodeURIComponent(agent)}`)).json.usage.map((u: { agent_id: string }) => u.agent_id);
+    const usage = async (agent: string) =>
+      (await h.call('GET', `/api/v1/tools/usage?agent_id=${encodeURIComponent(agent)}`)).json.usage.map((u: { agent_id: string }) => u.agent_id);
     expect(await usage(`${prefix}-one`)).toEqual([`${prefix}-one`]);
     expect(await usage(`${prefix}-two`)).toEqual([`${prefix}-two`]);
     expect(await usage('global')).toEqual(['global']);
@@ -136,7 +177,9 @@ describe('security', () => {
       isProblem(r, 400, CatalogCodes.INVALID_REGISTRY_ID);
       expect(r.json.detail).toContain('a URL cannot name those');
     }
-    expect((await h.call('POST', '/api/v1/tools', { body: { id: 'a.b', description: 'Parse', type: 'builtin', impl: { builtin: 'json_parse' } } })).status).toBe(201);
+    expect(
+      (await h.call('POST', '/api/v1/tools', { body: { id: 'a.b', description: 'Parse', type: 'builtin', impl: { builtin: 'json_parse' } } })).status,
+    ).toBe(201);
   });
 
   describe('attack: a request registers a program that runs on the host', () => {
@@ -148,7 +191,12 @@ describe('security', () => {
       expect((await h.call('PUT', `/tools/bundles/${bundle}`, { body: { slug: 'mine' } })).status).toBe(201);
       const gram = '[shout:Tool {description: "Runs sh", command: {argv: ["sh", "-c", "{c}"], sandbox: "none"}} | (c::String)==>(::Any)]';
       isProblem(await h.call('PUT', `/tools/bundles/${bundle}/tools/shout/version/1`, { body: { gram } }), 403, CatalogCodes.PROGRAM_REFUSED);
-      const impl = { type: 'command', description: 'Runs sh', argSchema: { type: 'object', properties: { c: { type: 'string' } } }, impl: { argv: ['sh', '-c', '{c}'] } };
+      const impl = {
+        type: 'command',
+        description: 'Runs sh',
+        argSchema: { type: 'object', properties: { c: { type: 'string' } } },
+        impl: { argv: ['sh', '-c', '{c}'] },
+      };
       isProblem(await h.call('PUT', `/tools/bundles/${bundle}/tools/shout/version/2`, { body: impl }), 403, CatalogCodes.PROGRAM_REFUSED);
       const invoked = await h.call('POST', '/api/v1/tools/tool_sh/invoke', { body: { c: 'id' } });
       isProblem(invoked, 404, CatalogCodes.TOOL_NOT_FOUND);
@@ -164,7 +212,7 @@ describe('security', () => {
       expect(tool.json.impl.argv).toEqual(['cat', '{f}']);
     });
 
-    it('the operator\'s own files may hold any command tool (the bootstrap)', async () => {
+    it("the operator's own files may hold any command tool (the bootstrap)", async () => {
       h = await harness();
       const boot = await h.catalog.bootstrap({ tools: [SH_TOOL] });
       expect(boot.ok && boot.value.discovered).toEqual(['tool_sh']);

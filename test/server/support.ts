@@ -14,7 +14,11 @@ export interface Harness {
   readonly catalog: Catalog;
   readonly dir: string;
   /** A request to the service (JSON bodies by default); the response with its JSON (or text) read. */
-  readonly call: (method: string, path: string, options?: { readonly body?: unknown; readonly raw?: string; readonly headers?: Record<string, string> }) => Promise<Answer>;
+  readonly call: (
+    method: string,
+    path: string,
+    options?: { readonly body?: unknown; readonly raw?: string; readonly headers?: Record<string, string> },
+  ) => Promise<Answer>;
   readonly close: () => Promise<void>;
 }
 
@@ -64,7 +68,12 @@ export const harness = async (options: Partial<ServiceOptions> = {}, catalogOpti
 
 /** A problem document of that status whose `reason` is that precise code, and whose `code` is its canonical code. */
 export const isProblem = (a: Answer, status: number, reason: string): void => {
-  if (a.status !== status || a.json?.reason !== reason || a.json?.code !== codeInfo(reason)?.canonical || !String(a.headers.get('content-type')).startsWith('application/problem+json')) {
+  if (
+    a.status !== status ||
+    a.json?.reason !== reason ||
+    a.json?.code !== codeInfo(reason)?.canonical ||
+    !String(a.headers.get('content-type')).startsWith('application/problem+json')
+  ) {
     throw new Error(`expected a ${status} ${reason} problem, got ${a.status} ${a.headers.get('content-type')} ${a.text.slice(0, 300)}`);
   }
   for (const k of ['type', 'title', 'status', 'detail', 'code', 'reason']) if (a.json[k] === undefined) throw new Error(`the problem has no ${k}: ${a.text}`);

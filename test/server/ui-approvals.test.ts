@@ -15,7 +15,7 @@ import { approvalQueue, type ApprovalQueue } from 'gramkit/policy';
 import { adminPage, createService, type RunningServer, startServer } from 'gramkit/server';
 import { launchChromium, pageErrors } from './browser.js';
 
-describe('the admin page\'s approvals in Chromium', () => {
+describe("the admin page's approvals in Chromium", () => {
   let dir: string;
   let catalog: Catalog;
   let queue: ApprovalQueue;
@@ -42,14 +42,20 @@ describe('the admin page\'s approvals in Chromium', () => {
   });
 
   const overwrite = (content: string): Promise<Response> =>
-    fetch(`${server.url}/api/v1/tools/write_file/invoke`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-agent-id': 'writer-1' }, body: JSON.stringify({ path: 'notes.txt', content }) });
+    fetch(`${server.url}/api/v1/tools/write_file/invoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-agent-id': 'writer-1' },
+      body: JSON.stringify({ path: 'notes.txt', content }),
+    });
 
   it('shows each held call live, and approves with changes (by keyboard), denies with a message, approves as asked', async () => {
     writeFileSync(join(dir, 'notes.txt'), 'original\n');
     const page = await browser.newPage();
     const errors = pageErrors(page);
     await page.goto(`${server.url}/ui`);
-    await page.waitForFunction(() => document.getElementById('approvals-pane')?.hidden === false && document.getElementById('approvals-empty')?.hidden === false);
+    await page.waitForFunction(
+      () => document.getElementById('approvals-pane')?.hidden === false && document.getElementById('approvals-empty')?.hidden === false,
+    );
 
     // 1. a call made after the page loaded appears on it, with its tool, arguments, reason and caller
     const first = overwrite('the agent wrote this');
@@ -106,7 +112,11 @@ describe('the admin page\'s approvals in Chromium', () => {
 
     // 3. two calls at once: both listed; approving one as asked leaves the other, untouched
     const third = overwrite('third');
-    const fourth = fetch(`${server.url}/api/v1/tools/delete_file/invoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: 'nothing.txt' }) });
+    const fourth = fetch(`${server.url}/api/v1/tools/delete_file/invoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ path: 'nothing.txt' }),
+    });
     await page.waitForFunction(() => document.querySelectorAll('#approvals li').length === 2);
     await page.click('#approvals li[data-tool="write_file"] button.approve');
     expect(((await (await third).json()) as { ok: boolean }).ok).toBe(true);

@@ -42,11 +42,19 @@ describe('the admin page edits, in Chromium', () => {
     const put = await catalog.putBundle(bundleID, { slug: 'text', displayName: 'Text tools' });
     if (!put.ok) throw new Error(put.error.message);
     for (const slug of ['zeta-parse', 'alpha-parse']) {
-      const t = await catalog.putTool(bundleID, slug, '1', { gram: `[${slug}:Tool {description: "Parses JSON text", builtin: "json_parse"} | (text::String)==>(::Any)]` });
+      const t = await catalog.putTool(bundleID, slug, '1', {
+        gram: `[${slug}:Tool {description: "Parses JSON text", builtin: "json_parse"} | (text::String)==>(::Any)]`,
+      });
       if (!t.ok) throw new Error(`${slug}: ${t.error.message}`);
     }
     const exec = { type: 'cmd', cmd: 'wc', args: ['-w'] };
-    const agent = await catalog.registerTool({ id: 'tool_word_count', description: 'Counts the words of a text', input_schema: { stdin: 'string' }, exec, created_by: 'agent' });
+    const agent = await catalog.registerTool({
+      id: 'tool_word_count',
+      description: 'Counts the words of a text',
+      input_schema: { stdin: 'string' },
+      exec,
+      created_by: 'agent',
+    });
     if (!agent.ok) throw new Error(agent.error.message);
     const tokens = [fullToken(ADMIN), { name: 'reader', token: READER, scopes: [Scopes.READ] }];
     server = await startServer(createService({ catalog, tokens, mounts: [adminPage()] }), { host: '127.0.0.1', port: 0 });
@@ -70,9 +78,11 @@ describe('the admin page edits, in Chromium', () => {
     expect(existsSync(path) && statSync(path).size > 1000, path).toBe(true);
   };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const active = (page: any): Promise<string> => page.evaluate(() => document.activeElement?.id || document.activeElement?.getAttribute('aria-label') || document.activeElement?.tagName);
+  const active = (page: any): Promise<string> =>
+    page.evaluate(() => document.activeElement?.id || document.activeElement?.getAttribute('aria-label') || document.activeElement?.tagName);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const userRows = (page: any): Promise<string[]> => page.$$eval('#tools tbody tr', (trs: Element[]) => trs.map((tr) => (tr as HTMLElement).dataset['tool'] as string));
+  const userRows = (page: any): Promise<string[]> =>
+    page.$$eval('#tools tbody tr', (trs: Element[]) => trs.map((tr) => (tr as HTMLElement).dataset['tool'] as string));
   // the failures the tests cause on purpose are logged by the browser as failed loads
   const unexpected = (errors: string[]): string[] => errors.filter((e) => !/Failed to load resource/.test(e));
 
@@ -85,12 +95,19 @@ describe('the admin page edits, in Chromium', () => {
     page.on('request', (r: any) => (new URL(r.url()).pathname === '/tools/tools' ? held.push(r) : r.continue()));
     await page.goto(`${server.url}/ui`);
     await page.waitForFunction(() => document.getElementById('tools-state')?.dataset['state'] === 'loading');
-    expect(await page.$eval('#tools-state', (e: HTMLElement) => ({ text: e.textContent, visible: e.offsetParent !== null }))).toEqual({ text: 'Loading tools…', visible: true });
+    expect(await page.$eval('#tools-state', (e: HTMLElement) => ({ text: e.textContent, visible: e.offsetParent !== null }))).toEqual({
+      text: 'Loading tools…',
+      visible: true,
+    });
     expect(await page.$$eval('#tools tbody tr', (trs: Element[]) => trs.length)).toBe(0);
     await shot(page, 'list-loading');
     // the first answer fails: the list says so and offers Retry
     while (held.length === 0) await new Promise((r) => setTimeout(r, 20));
-    await held.shift().respond({ status: 503, contentType: 'application/problem+json', body: JSON.stringify({ status: 503, code: 'STORE_UNAVAILABLE', detail: 'the store is down' }) });
+    await held.shift().respond({
+      status: 503,
+      contentType: 'application/problem+json',
+      body: JSON.stringify({ status: 503, code: 'STORE_UNAVAILABLE', detail: 'the store is down' }),
+    });
     await page.waitForFunction(() => document.getElementById('tools-state')?.dataset['state'] === 'error');
     expect(await page.$eval('#tools-state', (e: HTMLElement) => e.textContent)).toContain('STORE_UNAVAILABLE: the store is down');
     await shot(page, 'list-error');
@@ -107,12 +124,14 @@ describe('the admin page edits, in Chromium', () => {
     await page.close();
   }, 60_000);
 
-  it('groups the built-in tools after the user\'s, sorts and filters', async () => {
+  it("groups the built-in tools after the user's, sorts and filters", async () => {
     const { page, errors } = await open(ADMIN);
     await page.goto(`${server.url}/ui`);
     await page.waitForSelector('#builtin-tools tbody tr');
     // the user's tools come first, in their own table; the built-in ones after them
-    const order = await page.evaluate(() => Boolean(document.getElementById('tools')!.compareDocumentPosition(document.getElementById('builtin-tools')!) & Node.DOCUMENT_POSITION_FOLLOWING));
+    const order = await page.evaluate(() =>
+      Boolean(document.getElementById('tools')!.compareDocumentPosition(document.getElementById('builtin-tools')!) & Node.DOCUMENT_POSITION_FOLLOWING),
+    );
     expect(order).toBe(true);
     expect(await userRows(page)).toEqual(['zeta-parse', 'alpha-parse', 'tool-word-count']); // as listed: creation order
     const bundles = await page.$$eval('#bundles li', (lis: Element[]) => lis.map((li) => (li as HTMLElement).dataset['slug'] ?? ''));
@@ -136,7 +155,7 @@ describe('the admin page edits, in Chromium', () => {
     await page.close();
   }, 60_000);
 
-  it('creates a bundle and a tool with the keyboard, with the server\'s diagnostics as one types', async () => {
+  it("creates a bundle and a tool with the keyboard, with the server's diagnostics as one types", async () => {
     const { page, errors } = await open(ADMIN);
     await page.goto(`${server.url}/ui`);
     await page.waitForSelector('#tools tbody tr[data-tool="alpha-parse"]');
@@ -232,7 +251,10 @@ describe('the admin page edits, in Chromium', () => {
     await page.goto(`${server.url}/ui`);
     await page.waitForSelector('#tools tbody tr[data-tool="alpha-parse"]');
     await page.click('#bundles li[data-slug="text"]');
-    await page.waitForFunction(() => document.querySelector('#tools tbody tr[data-tool="tool-word-count"]') === null && document.getElementById('tools-state')?.dataset['state'] === 'ready');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#tools tbody tr[data-tool="tool-word-count"]') === null && document.getElementById('tools-state')?.dataset['state'] === 'ready',
+    );
     await page.click('#tools tbody tr[data-tool="alpha-parse"]');
     await page.waitForFunction(() => (document.getElementById('detail-title')?.textContent ?? '').includes('alpha-parse 1'));
     // a new version, from the gram of the last one
@@ -241,7 +263,9 @@ describe('the admin page edits, in Chromium', () => {
     expect(await page.$eval('#tool-version', (i: HTMLInputElement) => i.value)).toBe('2');
     expect(await active(page)).toBe('tool-source');
     await page.$eval('#tool-source', (t: HTMLTextAreaElement) => {
-      t.value = t.value.replace('Parses JSON text', 'Parses JSON text and reads a path of it').replace('(text::String)', '(text::String)==>(query::String {optional: true})');
+      t.value = t.value
+        .replace('Parses JSON text', 'Parses JSON text and reads a path of it')
+        .replace('(text::String)', '(text::String)==>(query::String {optional: true})');
       t.dispatchEvent(new Event('input'));
     });
     await page.waitForSelector('#tool-diagnostics[data-state="ok"]');
@@ -303,7 +327,7 @@ describe('the admin page edits, in Chromium', () => {
     await page.close();
   }, 90_000);
 
-  it('writes with the page\'s token: one without the write scope is refused, as any client is', async () => {
+  it("writes with the page's token: one without the write scope is refused, as any client is", async () => {
     const { page } = await open(READER);
     await page.goto(`${server.url}/ui`);
     await page.waitForSelector('#tools tbody tr[data-tool="zeta-parse"]');
@@ -311,7 +335,10 @@ describe('the admin page edits, in Chromium', () => {
     await page.waitForSelector('#tool-dialog[open]');
     await page.select('#tool-bundle', bundleID);
     await page.$eval('#tool-slug', (i: HTMLInputElement) => void (i.value = 'refused'));
-    await page.$eval('#tool-source', (t: HTMLTextAreaElement) => void (t.value = '[refused:Tool {description: "Parses JSON text", builtin: "json_parse"} | (text::String)==>(::Any)]'));
+    await page.$eval(
+      '#tool-source',
+      (t: HTMLTextAreaElement) => void (t.value = '[refused:Tool {description: "Parses JSON text", builtin: "json_parse"} | (text::String)==>(::Any)]'),
+    );
     await page.click('#tool-save');
     await page.waitForFunction(() => (document.getElementById('tool-error')?.textContent ?? '') !== '');
     expect(await page.$eval('#tool-error', (e: Element) => e.textContent)).toContain('SERVICE_MISSING_SCOPE');

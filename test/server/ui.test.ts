@@ -70,13 +70,25 @@ describe('the admin page in Chromium', () => {
     const put = await catalog.putBundle(bundleID, { slug: 'text', displayName: 'Text tools' });
     if (!put.ok) throw new Error(put.error.message);
     for (const [slug, gram] of [
-      ['parse-json', '[parse-json:Tool {description: "Parses JSON text and reads a path of it", builtin: "json_parse"} | (text::String)==>(query::String {optional: true})==>(::Any)]'],
-      ['list-files', '[list-files:Tool {description: "Lists the files of a directory", builtin: "list_directory"} | (path::String {optional: true})==>(::Any)]'],
+      [
+        'parse-json',
+        '[parse-json:Tool {description: "Parses JSON text and reads a path of it", builtin: "json_parse"} | (text::String)==>(query::String {optional: true})==>(::Any)]',
+      ],
+      [
+        'list-files',
+        '[list-files:Tool {description: "Lists the files of a directory", builtin: "list_directory"} | (path::String {optional: true})==>(::Any)]',
+      ],
     ] as const) {
       const t = await catalog.putTool(bundleID, slug, '1', { gram });
       if (!t.ok) throw new Error(`${slug}: ${t.error.message}`);
     }
-    const agent = await catalog.registerTool({ id: 'tool_word_count', description: 'Counts the words of a text', input_schema: { stdin: 'string' }, exec: { type: 'cmd', cmd: 'wc', args: ['-w'] }, created_by: 'agent' });
+    const agent = await catalog.registerTool({
+      id: 'tool_word_count',
+      description: 'Counts the words of a text',
+      input_schema: { stdin: 'string' },
+      exec: { type: 'cmd', cmd: 'wc', args: ['-w'] },
+      created_by: 'agent',
+    });
     if (!agent.ok) throw new Error(agent.error.message);
     server = await startServer(createService({ catalog, mounts: [adminPage()] }), { host: '127.0.0.1', port: 0 });
     browser = await launchChromium();
@@ -117,7 +129,9 @@ describe('the admin page in Chromium', () => {
     // a tool's detail: its gram, and a form generated from its argSchema
     await page.click('#tools tbody tr[data-tool="parse-json"]');
     await page.waitForFunction(() => (document.querySelector('#detail-gram')?.textContent ?? '').includes('[parse-json:Tool'));
-    const fields = await page.$$eval('#tester [name]', (inputs: Element[]) => inputs.map((i) => `${(i as HTMLInputElement).name}:${(i as HTMLInputElement).dataset['kind']}:${(i as HTMLInputElement).required}`));
+    const fields = await page.$$eval('#tester [name]', (inputs: Element[]) =>
+      inputs.map((i) => `${(i as HTMLInputElement).name}:${(i as HTMLInputElement).dataset['kind']}:${(i as HTMLInputElement).required}`),
+    );
     expect(fields).toEqual(['text:string:true', 'query:string:false']);
     await page.type('#tester [name=text]', '{"city": "Paris", "days": [1, 2]}');
     await page.type('#tester [name=query]', '$.city');

@@ -11,7 +11,17 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type JsonObject, type JsonValue, type ToolSpecification, compileSchema, encodeToolSpecification, importTools, parseSpecifications, printSpecifications, validateToolArgs } from '../../src/index.js';
+import {
+  type JsonObject,
+  type JsonValue,
+  type ToolSpecification,
+  compileSchema,
+  encodeToolSpecification,
+  importTools,
+  parseSpecifications,
+  printSpecifications,
+  validateToolArgs,
+} from '../../src/index.js';
 import { valueArbitrary } from '../../src/testing/arbitrary.js';
 import { mutations } from './support/mutate.js';
 
@@ -228,7 +238,9 @@ describe('BFCL corpus', { timeout: 300_000 }, () => {
     const found = [...invalid.entries()].map(([k, v]) => [k, [...v].sort()]).sort();
     const listed = known.errors.map((x) => [`${x.id} ${x.function}`, [...x.issues].sort()]).sort();
     expect(found).toEqual(listed);
-    process.stdout.write(`BFCL: ${functions} functions, ${imported} imported, ${samples} samples agree under ajv, ${calls} accepted calls, ${calls - invalidCalls} valid, ${invalidCalls} are BFCL data errors (${invalid.size} entries)\n`);
+    process.stdout.write(
+      `BFCL: ${functions} functions, ${imported} imported, ${samples} samples agree under ajv, ${calls} accepted calls, ${calls - invalidCalls} valid, ${invalidCalls} are BFCL data errors (${invalid.size} entries)\n`,
+    );
   });
 
   it('imports each file as one document: repeated names written once, different ones reported', () => {

@@ -9,13 +9,17 @@ import { describe, expect, it } from 'vitest';
 import { CompileCache } from '../../src/specification/compile-cache.js';
 import { loadSpecifications, loadSpecificationsWith } from '../../src/specification/load.js';
 
-const tool = (i: number, type: string): string => `[tool_${i}:Tool {description: "Tool ${i}"} |\n  (city::${type} {minLength: 1})==>(days::Integer {range: 1..7, default: 1})==>(::String)\n]`;
+const tool = (i: number, type: string): string =>
+  `[tool_${i}:Tool {description: "Tool ${i}"} |\n  (city::${type} {minLength: 1})==>(days::Integer {range: 1..7, default: 1})==>(::String)\n]`;
 /** A tool whose `(city)` refers to the definition of another signature. */
 const referring = (i: number): string => `[ref_${i}:Tool {description: "Refers"} | (city)==>(::String)]`;
 
 const edit = fc.oneof(
   fc.record({ kind: fc.constant('type' as const), at: fc.nat(), type: fc.constantFrom('String', 'Strin', 'Integer', 'Text') }),
-  fc.record({ kind: fc.constant('insert' as const), line: fc.constantFrom('// a comment', '', '[x:Tools {description: "near miss"} | (a::String)==>(::String)]') }),
+  fc.record({
+    kind: fc.constant('insert' as const),
+    line: fc.constantFrom('// a comment', '', '[x:Tools {description: "near miss"} | (a::String)==>(::String)]'),
+  }),
   fc.record({ kind: fc.constant('remove' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('duplicate' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('refer' as const), at: fc.nat() }),

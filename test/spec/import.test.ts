@@ -130,7 +130,11 @@ describe('import', { timeout: 60_000 }, () => {
   it('writes a repeated identical definition once, and reports a different one', () => {
     const a = { name: 'a', description: 'A', parameters: { type: 'object', properties: { x: { type: 'integer' } } } };
     const r = importTools(JSON.stringify([a, a, { ...a, description: 'other' }]));
-    expect(r.tools.map((t) => t.diagnostics.map((d) => `${d.severity}:${d.code}`))).toEqual([[], ['info:SPEC_IMPORT_DUPLICATE'], ['error:SPEC_IMPORT_DUPLICATE']]);
+    expect(r.tools.map((t) => t.diagnostics.map((d) => `${d.severity}:${d.code}`))).toEqual([
+      [],
+      ['info:SPEC_IMPORT_DUPLICATE'],
+      ['error:SPEC_IMPORT_DUPLICATE'],
+    ]);
   });
 
   it('names parameters by identifier, per tool: one name may mean different things in two tools', () => {
@@ -145,9 +149,14 @@ describe('import', { timeout: 60_000 }, () => {
     expect(r.gram).not.toContain('paramName');
     const back = parseSpecifications(r.gram);
     if (back._tag === 'Left') throw new Error(JSON.stringify(back.left));
-    expect(back.right.tools.map((t) => t.schema.properties)).toEqual([{ path: { type: 'string', description: 'a file' } }, { path: { type: 'integer', description: 'a depth' } }]);
+    expect(back.right.tools.map((t) => t.schema.properties)).toEqual([
+      { path: { type: 'string', description: 'a file' } },
+      { path: { type: 'integer', description: 'a depth' } },
+    ]);
     // a name that is not a gram identifier is written with paramName
-    const spaced = importTools(JSON.stringify([{ name: 'c', description: 'C', parameters: { type: 'object', properties: { 'first name': { type: 'string' } } } }]));
+    const spaced = importTools(
+      JSON.stringify([{ name: 'c', description: 'C', parameters: { type: 'object', properties: { 'first name': { type: 'string' } } } }]),
+    );
     expect(spaced.gram).toContain('paramName: "first name"');
   });
 });
@@ -172,31 +181,65 @@ describe('JSON Schema to types', () => {
   });
 
   it('merges allOf, and $ref with sibling keywords (2020-12)', () => {
-    expect(imported({ allOf: [{ type: 'integer', minimum: 0 }, { maximum: 9, description: 'digit' }] })).toEqual({ type: 'integer', description: 'digit', minimum: 0, maximum: 9 });
-    expect(imported({ $defs: { n: { type: 'integer' } }, type: 'object', properties: { a: { $ref: '#/$defs/n', minimum: 1 } } })).toEqual({ type: 'object', properties: { a: { type: 'integer', minimum: 1 } } });
+    expect(
+      imported({
+        allOf: [
+          { type: 'integer', minimum: 0 },
+          { maximum: 9, description: 'digit' },
+        ],
+      }),
+    ).toEqual({ type: 'integer', description: 'digit', minimum: 0, maximum: 9 });
+    expect(imported({ $defs: { n: { type: 'integer' } }, type: 'object', properties: { a: { $ref: '#/$defs/n', minimum: 1 } } })).toEqual({
+      type: 'object',
+      properties: { a: { type: 'integer', minimum: 1 } },
+    });
   });
 
   it('ignores keywords next to $ref in draft-07, as its validators do, with a warning', () => {
-    const r = checkFromJsonSchema({ $schema: 'http://json-schema.org/draft-07/schema#', definitions: { n: { type: 'integer' } }, type: 'object', properties: { a: { $ref: '#/definitions/n', minimum: 1 } } });
+    const r = checkFromJsonSchema({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      definitions: { n: { type: 'integer' } },
+      type: 'object',
+      properties: { a: { $ref: '#/definitions/n', minimum: 1 } },
+    });
     expect(checkedValue(r) && toJsonSchema(checkedValue(r)!)).toEqual({ type: 'object', properties: { a: { type: 'integer' } } });
     expect(checkedDiagnostics(r).map((d) => d.code)).toEqual(['SPEC_IMPORT_KEYWORD_IGNORED']);
   });
 
   it('reads oneOf as a union, warning when branches overlap', () => {
     expect(checkedDiagnostics(checkFromJsonSchema({ oneOf: [{ type: 'string' }, { type: 'integer' }] }))).toEqual([]);
-    expect(checkedDiagnostics(checkFromJsonSchema({ oneOf: [{ type: 'object', properties: { k: { const: 'a' } }, required: ['k'] }, { type: 'object', properties: { k: { const: 'b' } }, required: ['k'] }] }))).toEqual([]);
-    expect(checkedDiagnostics(checkFromJsonSchema({ oneOf: [{ type: 'number' }, { type: 'integer' }] })).map((d) => d.code)).toEqual(['SPEC_IMPORT_ONEOF_AS_ANYOF']);
+    expect(
+      checkedDiagnostics(
+        checkFromJsonSchema({
+          oneOf: [
+            { type: 'object', properties: { k: { const: 'a' } }, required: ['k'] },
+            { type: 'object', properties: { k: { const: 'b' } }, required: ['k'] },
+          ],
+        }),
+      ),
+    ).toEqual([]);
+    expect(checkedDiagnostics(checkFromJsonSchema({ oneOf: [{ type: 'number' }, { type: 'integer' }] })).map((d) => d.code)).toEqual([
+      'SPEC_IMPORT_ONEOF_AS_ANYOF',
+    ]);
   });
 
   it('drops what does not validate, saying so: enum values of the wrong type, invalid defaults, misplaced keywords', () => {
     const r = checkFromJsonSchema({ type: 'string', enum: ['a', 1], default: 2, maximum: 3 });
     expect(checkedValue(r) && toJsonSchema(checkedValue(r)!)).toEqual({ type: 'string', enum: ['a'] });
-    expect(checkedDiagnostics(r).map((d) => d.code).sort()).toEqual(['SPEC_IMPORT_DEFAULT_DROPPED', 'SPEC_IMPORT_KEYWORD_IGNORED', 'SPEC_IMPORT_VALUE_DROPPED']);
+    expect(
+      checkedDiagnostics(r)
+        .map((d) => d.code)
+        .sort(),
+    ).toEqual(['SPEC_IMPORT_DEFAULT_DROPPED', 'SPEC_IMPORT_KEYWORD_IGNORED', 'SPEC_IMPORT_VALUE_DROPPED']);
   });
 
   it('rejects what cannot be written, and schemas that are not JSON Schema', () => {
-    expect(checkedDiagnostics(checkFromJsonSchema({ type: 'dict' })).map((d) => [d.code, d.hint])).toEqual([['SPEC_IMPORT_INVALID_SCHEMA', "this is BFCL's dialect: import with `--from bfcl`"]]);
-    expect(checkedDiagnostics(checkFromJsonSchema({ type: 'array', prefixItems: [{ type: 'string' }] })).map((d) => d.code)).toEqual(['SPEC_IMPORT_UNSUPPORTED_KEYWORD']);
+    expect(checkedDiagnostics(checkFromJsonSchema({ type: 'dict' })).map((d) => [d.code, d.hint])).toEqual([
+      ['SPEC_IMPORT_INVALID_SCHEMA', "this is BFCL's dialect: import with `--from bfcl`"],
+    ]);
+    expect(checkedDiagnostics(checkFromJsonSchema({ type: 'array', prefixItems: [{ type: 'string' }] })).map((d) => d.code)).toEqual([
+      'SPEC_IMPORT_UNSUPPORTED_KEYWORD',
+    ]);
     expect(checkedDiagnostics(checkFromJsonSchema({ type: 'string', minLength: -1 })).map((d) => d.code)).toEqual(['SPEC_IMPORT_INVALID_SCHEMA']);
     expect(checkedDiagnostics(checkFromJsonSchema({ type: 'string', const: 3 })).map((d) => d.code)).toEqual(['SPEC_IMPORT_UNSATISFIABLE']);
     expect(checkedDiagnostics(checkFromJsonSchema(false)).map((d) => d.code)).toEqual(['SPEC_IMPORT_UNSUPPORTED_KEYWORD']);

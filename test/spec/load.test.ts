@@ -2,7 +2,18 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Diagnostic, type Specifications, createToolSpecification, encodeSpecifications, formatDiagnostics, loadSpecificationFiles, loadSpecifications, parseSpecifications, printSpecifications, validateToolArgs } from '../../src/index.js';
+import {
+  type Diagnostic,
+  type Specifications,
+  createToolSpecification,
+  encodeSpecifications,
+  formatDiagnostics,
+  loadSpecificationFiles,
+  loadSpecifications,
+  parseSpecifications,
+  printSpecifications,
+  validateToolArgs,
+} from '../../src/index.js';
 import { compiledSchemaCount } from '../../src/schema/validate.js';
 
 const ok = (text: string, options = {}): Specifications => {
@@ -37,23 +48,34 @@ const HELLO = `// from the design
 describe('parseSpecifications', () => {
   it('reads the tool and the agent of the design', () => {
     const s = ok(HELLO);
-    expect(s.tools.map((t) => [t.name, t.description, t.typeSignature])).toEqual([['sayHello', 'Returns a friendly greeting for the given name', '(::Text {paramName: "name"})==>(::String)']]);
+    expect(s.tools.map((t) => [t.name, t.description, t.typeSignature])).toEqual([
+      ['sayHello', 'Returns a friendly greeting for the given name', '(::Text {paramName: "name"})==>(::String)'],
+    ]);
     expect(s.tools[0]?.schema).toEqual({ type: 'object', additionalProperties: false, properties: { name: { type: 'string' } }, required: ['name'] });
     const a = s.agents[0];
-    expect([a?.name, a?.description, a?.instruction, a?.model]).toEqual(['hello_world_agent', 'A friendly agent that greets people', 'When the user greets you, call sayHello with their name.', 'openai/gpt-4o-mini']);
+    expect([a?.name, a?.description, a?.instruction, a?.model]).toEqual([
+      'hello_world_agent',
+      'A friendly agent that greets people',
+      'When the user greets you, call sayHello with their name.',
+      'openai/gpt-4o-mini',
+    ]);
     expect(a?.tools.map((t) => t.name)).toEqual(['sayHello']);
     expect(a?.tools[0]).toBe(s.tools[0]);
   });
 
   it('accepts Tool as an alias of ToolSpecification, and inline tools in agents', () => {
-    const s = ok('[a:Agent {description: "d", instruction: "i"} | [t:Tool {description: "x"} | (q::String)==>(::String)], [u:ToolSpecification {description: "y"} | ()==>(::Integer)]]');
+    const s = ok(
+      '[a:Agent {description: "d", instruction: "i"} | [t:Tool {description: "x"} | (q::String)==>(::String)], [u:ToolSpecification {description: "y"} | ()==>(::Integer)]]',
+    );
     expect(s.tools.map((t) => t.name)).toEqual(['t', 'u']);
     expect(s.agents[0]?.tools.map((t) => t.name)).toEqual(['t', 'u']);
     expect(s.agents[0]?.model).toBeUndefined();
   });
 
   it('keeps the other record properties as metadata (tagged strings, ranges and measurements in canonical JSON)', () => {
-    const s = ok('[w:Tool {description: "x", http: {method: "GET", url: url`https://e.com/${q}`, retry: 1..3}, timeout: 10s, tags: ["a", "b"], none: null} | (q::String)==>(::String)]');
+    const s = ok(
+      '[w:Tool {description: "x", http: {method: "GET", url: url`https://e.com/${q}`, retry: 1..3}, timeout: 10s, tags: ["a", "b"], none: null} | (q::String)==>(::String)]',
+    );
     expect(s.tools[0]?.metadata).toEqual({
       http: { method: 'GET', url: { type: 'tagged', tag: 'url', content: 'https://e.com/${q}' }, retry: { type: 'range', lower: 1, upper: 3 } },
       timeout: { type: 'measurement', unit: 's', value: 10 },
@@ -64,13 +86,19 @@ describe('parseSpecifications', () => {
     expect(agentMeta).toEqual({ maxSteps: 5 });
   });
 
-  it('warns about the properties of tools and agents that gramkit does not read, with a suggestion; x- properties are the user\'s own', () => {
-    const text = '[t:Tool {description: "x", desciption: "y", x-owner: "me"} | (q::String)==>(::String)]\n[a:Agent {description: "d", instruction: "i", modle: "m", temperature: 0.2, `x-team`: "a"} | t]';
+  it("warns about the properties of tools and agents that gramkit does not read, with a suggestion; x- properties are the user's own", () => {
+    const text =
+      '[t:Tool {description: "x", desciption: "y", x-owner: "me"} | (q::String)==>(::String)]\n[a:Agent {description: "d", instruction: "i", modle: "m", temperature: 0.2, `x-team`: "a"} | t]';
     const s = ok(text);
     expect(s.warnings.map((d) => [d.code, d.severity, under(text, d), d.hint])).toEqual([
       ['SPEC_UNKNOWN_PROPERTY', 'warning', 'desciption', 'did you mean `description`? metadata of your own takes an `x-` prefix: `x-desciption`'],
       ['SPEC_UNKNOWN_PROPERTY', 'warning', 'modle', 'did you mean `model`? metadata of your own takes an `x-` prefix: `x-modle`'],
-      ['SPEC_UNKNOWN_PROPERTY', 'warning', 'temperature', 'known properties: description, instruction, model; metadata of your own takes an `x-` prefix: `x-temperature`'],
+      [
+        'SPEC_UNKNOWN_PROPERTY',
+        'warning',
+        'temperature',
+        'known properties: description, instruction, model; metadata of your own takes an `x-` prefix: `x-temperature`',
+      ],
     ]);
     // nothing is lost: every property is metadata
     expect(s.tools[0]?.metadata).toEqual({ desciption: 'y', 'x-owner': 'me' });
@@ -78,9 +106,15 @@ describe('parseSpecifications', () => {
   });
 
   it('shares parameter identifiers across the signatures of a file, references included', () => {
-    const text = '[a:Tool {description: "x"} | (city::String {description: "City"})==>(::String)]\n[b:Tool {description: "y"} | (city)==>(n::Int)==>(::String)]';
+    const text =
+      '[a:Tool {description: "x"} | (city::String {description: "City"})==>(::String)]\n[b:Tool {description: "y"} | (city)==>(n::Int)==>(::String)]';
     const s = ok(text);
-    expect(s.tools[1]?.schema).toEqual({ type: 'object', additionalProperties: false, properties: { city: { type: 'string', description: 'City' }, n: { type: 'integer' } }, required: ['city', 'n'] });
+    expect(s.tools[1]?.schema).toEqual({
+      type: 'object',
+      additionalProperties: false,
+      properties: { city: { type: 'string', description: 'City' }, n: { type: 'integer' } },
+      required: ['city', 'n'],
+    });
     // the signature text stands alone: the reference is replaced by its definition
     expect(s.tools[1]?.typeSignature).toBe('(city::String {description: "City"})==>(n::Int)==>(::String)');
     expect(createToolSpecification('b', 'y', s.tools[1]?.typeSignature ?? '')._tag).toBe('Right');
@@ -96,12 +130,15 @@ describe('parseSpecifications', () => {
   });
 
   it('reports a reference to an identifier the signatures of a file define differently, pointing at each definition', () => {
-    const text = '[a:Tool {description: "x"} | (city::String)==>(::String)]\n[b:Tool {description: "y"} | (city::Int)==>(::String)]\n[c:Tool {description: "z"} | (city)==>(::String)]';
+    const text =
+      '[a:Tool {description: "x"} | (city::String)==>(::String)]\n[b:Tool {description: "y"} | (city::Int)==>(::String)]\n[c:Tool {description: "z"} | (city)==>(::String)]';
     const d = fail(text).find((x) => x.code === 'SPEC_CONFLICTING_PARAM');
     expect(under(text, d)).toBe('(city)');
     expect(d?.related?.map((r) => under(text, r))).toEqual(['(city::String)', '(city::Int)']);
     // the same definition twice is fine
-    ok('[a:Tool {description: "x"} | (city::String)==>(::String)]\n[b:Tool {description: "y"} | (city::String)==>(::Integer)]\n[c:Tool {description: "z"} | (city)==>(::String)]');
+    ok(
+      '[a:Tool {description: "x"} | (city::String)==>(::String)]\n[b:Tool {description: "y"} | (city::String)==>(::Integer)]\n[c:Tool {description: "z"} | (city)==>(::String)]',
+    );
   });
 
   it('reports every problem of a file at once, in source order', () => {
@@ -156,7 +193,10 @@ describe('parseSpecifications', () => {
   });
 
   it('compiles no validator while loading 1,000 tools; the first call compiles one', () => {
-    const text = Array.from({ length: 1000 }, (_, i) => `[t${i}:Tool {description: "tool ${i}"} | (a${i}::Int {range: 0..${i + 1}})==>(b${i}::String {default: "x${i}"})==>(::String)]`).join('\n');
+    const text = Array.from(
+      { length: 1000 },
+      (_, i) => `[t${i}:Tool {description: "tool ${i}"} | (a${i}::Int {range: 0..${i + 1}})==>(b${i}::String {default: "x${i}"})==>(::String)]`,
+    ).join('\n');
     const before = compiledSchemaCount();
     const s = ok(text);
     expect(s.tools.length).toBe(1000);
@@ -192,7 +232,10 @@ describe('gram and JSON forms of a whole document', () => {
 describe('several sources', () => {
   it('resolves agents against the tools of every source, gram and JSON', () => {
     const tools = '[t:Tool {description: "x"} | (q::String)==>(::String)]';
-    const json = JSON.stringify({ tools: [{ name: 'j', description: 'J', typeSignature: '(n::Int)==>(::Int)' }], agents: [{ name: 'ja', description: 'd', instruction: 'i', tools: ['t', 'j'] }] });
+    const json = JSON.stringify({
+      tools: [{ name: 'j', description: 'J', typeSignature: '(n::Int)==>(::Int)' }],
+      agents: [{ name: 'ja', description: 'd', instruction: 'i', tools: ['t', 'j'] }],
+    });
     const agent = '[ga:Agent {description: "d", instruction: "i"} | t, j]';
     const r = loadSpecifications([
       { text: tools, filename: 'tools.gram' },

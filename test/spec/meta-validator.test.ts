@@ -39,8 +39,28 @@ const verdict = (schema: object | boolean): string | undefined => {
 };
 
 const keyword = fc.constantFrom(
-  'type', 'properties', 'required', 'items', 'prefixItems', 'enum', 'const', 'minimum', 'maxLength', 'pattern', 'format',
-  'additionalProperties', 'anyOf', 'oneOf', 'allOf', 'not', '$id', '$anchor', '$defs', 'uniqueItems', 'dependentRequired', 'description',
+  'type',
+  'properties',
+  'required',
+  'items',
+  'prefixItems',
+  'enum',
+  'const',
+  'minimum',
+  'maxLength',
+  'pattern',
+  'format',
+  'additionalProperties',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'not',
+  '$id',
+  '$anchor',
+  '$defs',
+  'uniqueItems',
+  'dependentRequired',
+  'description',
 );
 const value = fc.oneof(
   fc.constantFrom('string', 'object', 'integer', 'nope', ['string', 'null'], ['string', 'string'], 'a#b', 'x', '^a+$', '(', 'date-time'),

@@ -4,8 +4,30 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type JsonObject, type ToolSpecification, checkedDiagnostics, checkedValue, checkTypeSignature, compileSchema, createToolSpecification, decodeToolSpecification, encodeToolSpecification, parseSpecifications, printSpecifications } from '../../src/index.js';
-import { checkValue, fromJsonSchema, printSignature, signatureSchemas, stripSignatureSpans, toJsonSchema, typeEquals, signatureEquals, returnType } from '../../src/entries/types.js';
+import {
+  type JsonObject,
+  type ToolSpecification,
+  checkedDiagnostics,
+  checkedValue,
+  checkTypeSignature,
+  compileSchema,
+  createToolSpecification,
+  decodeToolSpecification,
+  encodeToolSpecification,
+  parseSpecifications,
+  printSpecifications,
+} from '../../src/index.js';
+import {
+  checkValue,
+  fromJsonSchema,
+  printSignature,
+  signatureSchemas,
+  stripSignatureSpans,
+  toJsonSchema,
+  typeEquals,
+  signatureEquals,
+  returnType,
+} from '../../src/entries/types.js';
 import { valueArbitrary } from '../../src/testing/arbitrary.js';
 import { metadataArb, nameArb, signatureArb, textArb, typeArb } from './support/arbitraries.js';
 import { mutations } from './support/mutate.js';
@@ -107,7 +129,12 @@ const makeSpecForTest = (name: string, description: string, sig: string, metadat
 };
 
 const specArb = fc
-  .tuple(nameArb.filter((n) => n.trim() !== ''), textArb.filter((d) => d.trim() !== ''), signatureArb, metadataArb)
+  .tuple(
+    nameArb.filter((n) => n.trim() !== ''),
+    textArb.filter((d) => d.trim() !== ''),
+    signatureArb,
+    metadataArb,
+  )
   .map(([name, description, sig, metadata]) => makeSpecForTest(name, description, printSignature(sig, { names: 'paramName' }), metadata));
 
 /**
@@ -116,7 +143,12 @@ const specArb = fc
  * name conflict, by design).
  */
 const fileSpecArb = fc
-  .tuple(nameArb.filter((n) => n.trim() !== ''), textArb.filter((d) => d.trim() !== ''), signatureArb, metadataArb)
+  .tuple(
+    nameArb.filter((n) => n.trim() !== ''),
+    textArb.filter((d) => d.trim() !== ''),
+    signatureArb,
+    metadataArb,
+  )
   .map(([name, description, sig, metadata]) =>
     makeSpecForTest(name, description, printSignature({ ...sig, returns: returnType(sig.returns.type) }, { names: 'paramName' }), metadata),
   );

@@ -8,8 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { importTools, validateToolArgs } from '../../src/index.js';
 import { cli } from '../support/cli.js';
 
-const fn = (parameters: unknown) =>
-  JSON.stringify({ name: 'find_books', description: 'Find books by genre and year', parameters });
+const fn = (parameters: unknown) => JSON.stringify({ name: 'find_books', description: 'Find books by genre and year', parameters });
 
 const ARRAY_ENUM = fn({
   type: 'dict',
@@ -66,10 +65,16 @@ describe('import --repair', () => {
     const r = importTools(ARRAY_ENUM, { from: 'bfcl', repair: true });
     const t = r.tools[0];
     expect(t?.diagnostics.map((d) => [d.code, d.severity, d.message])).toEqual([
-      ['SPEC_IMPORT_REPAIRED', 'warning', 'tool "find_books": `parameters/properties/genres/enum`: an `enum` of "fiction", "history", "science" on an array means its items: moved to /properties/genres/items/enum'],
+      [
+        'SPEC_IMPORT_REPAIRED',
+        'warning',
+        'tool "find_books": `parameters/properties/genres/enum`: an `enum` of "fiction", "history", "science" on an array means its items: moved to /properties/genres/items/enum',
+      ],
     ]);
     const spec = t?.spec;
-    expect(spec?.schema['properties']).toEqual({ genres: { type: 'array', description: 'Genres to include', items: { type: 'string', enum: ['fiction', 'history', 'science'] } } });
+    expect(spec?.schema['properties']).toEqual({
+      genres: { type: 'array', description: 'Genres to include', items: { type: 'string', enum: ['fiction', 'history', 'science'] } },
+    });
     if (spec === undefined) return;
     expect(validateToolArgs(spec.schema, { genres: ['history'] })._tag).toBe('Right');
     expect(validateToolArgs(spec.schema, { genres: ['poetry'] })._tag).toBe('Left');
@@ -82,7 +87,10 @@ describe('import --repair', () => {
       ['SPEC_IMPORT_REPAIRED', 'parameters/properties/year/enum'],
       ['SPEC_IMPORT_REPAIRED', 'parameters/properties/size/type'],
     ]);
-    expect(t?.spec?.schema['properties']).toEqual({ year: { type: 'integer', enum: [1999, 2000] }, size: { type: 'string', description: 'Print size', enum: ['small', 'large'] } });
+    expect(t?.spec?.schema['properties']).toEqual({
+      year: { type: 'integer', enum: [1999, 2000] },
+      size: { type: 'string', description: 'Print size', enum: ['small', 'large'] },
+    });
   });
 
   it('changes nothing on the BFCL corpus, which needs no repair', () => {

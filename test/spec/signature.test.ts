@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { type Diagnostic, checkedDiagnostics, checkedValue, checkTypeSignature, parseTypeSignature, typeSignatureToJSONSchema, formatDiagnostics } from '../../src/index.js';
+import {
+  type Diagnostic,
+  checkedDiagnostics,
+  checkedValue,
+  checkTypeSignature,
+  parseTypeSignature,
+  typeSignatureToJSONSchema,
+  formatDiagnostics,
+} from '../../src/index.js';
 import { signatureSchemas } from '../../src/entries/types.js';
 
 const schemaOf = (sig: string) => {
@@ -26,14 +34,32 @@ const under = (sig: string, d: Diagnostic | undefined): string | undefined => (d
 
 describe('the paramName and identifier forms', () => {
   it('compiles a parameter named by paramName', () => {
-    expect(schemaOf('(::Text {paramName:"name"})==>(::String)')).toEqual({ type: 'object', additionalProperties: false, properties: { name: { type: 'string' } }, required: ['name'] });
+    expect(schemaOf('(::Text {paramName:"name"})==>(::String)')).toEqual({
+      type: 'object',
+      additionalProperties: false,
+      properties: { name: { type: 'string' } },
+      required: ['name'],
+    });
   });
 
   it("compiles the design's simplest signature: an anonymous parameter is named by its position", () => {
-    expect(schemaOf('(::Text)==>(::String)')).toEqual({ type: 'object', additionalProperties: false, properties: { arg1: { type: 'string' } }, required: ['arg1'] });
-    expect(schemaOf('(::Text)==>(::Int {optional: true})==>(::String)')).toEqual({ type: 'object', additionalProperties: false, properties: { arg1: { type: 'string' }, arg2: { type: 'integer' } }, required: ['arg1'] });
+    expect(schemaOf('(::Text)==>(::String)')).toEqual({
+      type: 'object',
+      additionalProperties: false,
+      properties: { arg1: { type: 'string' } },
+      required: ['arg1'],
+    });
+    expect(schemaOf('(::Text)==>(::Int {optional: true})==>(::String)')).toEqual({
+      type: 'object',
+      additionalProperties: false,
+      properties: { arg1: { type: 'string' }, arg2: { type: 'integer' } },
+      required: ['arg1'],
+    });
     // the position counts every parameter, named or not; the Arguments node is not a parameter
-    expect(schemaOf('(::Arguments {description: "x"})==>(a::Text)==>(::Int)==>(::String)')['properties']).toEqual({ a: { type: 'string' }, arg2: { type: 'integer' } });
+    expect(schemaOf('(::Arguments {description: "x"})==>(a::Text)==>(::Int)==>(::String)')['properties']).toEqual({
+      a: { type: 'string' },
+      arg2: { type: 'integer' },
+    });
   });
 
   it('accepts both written forms, with the same schema', () => {
@@ -96,7 +122,12 @@ describe('the paramName and identifier forms', () => {
   });
 
   it('keeps a parameter required with a default when optional: false says so', () => {
-    expect(schemaOf('(a::Int {default: 3, optional: false})==>(::String)')).toEqual({ type: 'object', additionalProperties: false, properties: { a: { type: 'integer', default: 3 } }, required: ['a'] });
+    expect(schemaOf('(a::Int {default: 3, optional: false})==>(::String)')).toEqual({
+      type: 'object',
+      additionalProperties: false,
+      properties: { a: { type: 'integer', default: 3 } },
+      required: ['a'],
+    });
   });
 
   it('maps constraints and documentation to their keywords, and ranges to bounds', () => {
@@ -115,7 +146,11 @@ describe('the paramName and identifier forms', () => {
 
   it('closes the arguments object by default; additionalProperties: true opens it', () => {
     expect(schemaOf('(a::Int)==>(::String)')['additionalProperties']).toBe(false);
-    expect(schemaOf('(::Arguments {additionalProperties: true})==>(a::Int)==>(::String)')).toEqual({ type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] });
+    expect(schemaOf('(::Arguments {additionalProperties: true})==>(a::Int)==>(::String)')).toEqual({
+      type: 'object',
+      properties: { a: { type: 'integer' } },
+      required: ['a'],
+    });
     expect(schemaOf('(::Arguments {additionalProperties: "Int"})==>(a::Int)==>(::String)')['additionalProperties']).toEqual({ type: 'integer' });
   });
 
@@ -152,7 +187,11 @@ describe('the paramName and identifier forms', () => {
   });
 
   it('writes unions, maps and null', () => {
-    expect(schemaOf('(a::Any {type: "Text | Int"})==>(b::Object {type: "Map Int"})==>(c::Null)==>(d::Any {anyOf: ["Text", {type: "Int", minimum: 0}]})==>(::String)')['properties']).toEqual({
+    expect(
+      schemaOf(
+        '(a::Any {type: "Text | Int"})==>(b::Object {type: "Map Int"})==>(c::Null)==>(d::Any {anyOf: ["Text", {type: "Int", minimum: 0}]})==>(::String)',
+      )['properties'],
+    ).toEqual({
       a: { type: ['string', 'integer'] },
       b: { type: 'object', additionalProperties: { type: 'integer' } },
       c: { type: 'null' },
@@ -164,7 +203,9 @@ describe('the paramName and identifier forms', () => {
     const sig = '(z::Int)==>(a::Text {description: "x", default: "y"})==>(m::Bool)==>(::String)';
     const a = JSON.stringify(schemaOf(sig));
     expect(JSON.stringify(schemaOf(sig))).toBe(a);
-    expect(a).toBe('{"type":"object","properties":{"z":{"type":"integer"},"a":{"type":"string","description":"x","default":"y"},"m":{"type":"boolean"}},"required":["z","m"],"additionalProperties":false}');
+    expect(a).toBe(
+      '{"type":"object","properties":{"z":{"type":"integer"},"a":{"type":"string","description":"x","default":"y"},"m":{"type":"boolean"}},"required":["z","m"],"additionalProperties":false}',
+    );
   });
 });
 
@@ -238,10 +279,12 @@ describe('errors: a stable code and a span', () => {
     });
   }
 
-  it('warns about an unknown property, with a suggestion, and leaves it out of the schema; x- properties are the user\'s own', () => {
+  it("warns about an unknown property, with a suggestion, and leaves it out of the schema; x- properties are the user's own", () => {
     const sig = '(a::Text {desciption: "x", x-owner: "me"})==>(::String)';
     const r = checkTypeSignature(sig);
-    expect(r._tag === 'Right' && r.right.warnings.map((d) => [d.code, d.severity, under(sig, d), d.hint])).toEqual([['SPEC_UNKNOWN_PROPERTY', 'warning', 'desciption', 'did you mean `description`?']]);
+    expect(r._tag === 'Right' && r.right.warnings.map((d) => [d.code, d.severity, under(sig, d), d.hint])).toEqual([
+      ['SPEC_UNKNOWN_PROPERTY', 'warning', 'desciption', 'did you mean `description`?'],
+    ]);
     expect(schemaOf(sig)['properties']).toEqual({ a: { type: 'string' } });
   });
 

@@ -1,5 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { createAgentSpecification, createToolSpecification, decodeAgentSpecification, decodeSpecifications, decodeToolSpecification, encodeAgentSpecification, encodeToolSpecification, printToolSpecification, toolSpecDescription, toolSpecName, toolSpecSchema, toolSpecSignature, toolSpecTypeSignature, toolSpecOutputSchema, validateToolArgs, withMetadata } from '../../src/index.js';
+import {
+  createAgentSpecification,
+  createToolSpecification,
+  decodeAgentSpecification,
+  decodeSpecifications,
+  decodeToolSpecification,
+  encodeAgentSpecification,
+  encodeToolSpecification,
+  printToolSpecification,
+  toolSpecDescription,
+  toolSpecName,
+  toolSpecSchema,
+  toolSpecSignature,
+  toolSpecTypeSignature,
+  toolSpecOutputSchema,
+  validateToolArgs,
+  withMetadata,
+} from '../../src/index.js';
 
 const SIG = '(::Text {paramName:"name"})==>(::String)';
 const hello = (() => {
@@ -50,7 +67,11 @@ describe('createToolSpecification', () => {
 
 describe('validateToolArgs', () => {
   const schema = (() => {
-    const r = createToolSpecification('w', 'd', '(city::String {minLength: 1})==>(units::String {enum: ["c", "f"], default: "c"})==>(opts::Object {fields: [{name: "deep", type: "Bool", default: true}], optional: true})==>(::String)');
+    const r = createToolSpecification(
+      'w',
+      'd',
+      '(city::String {minLength: 1})==>(units::String {enum: ["c", "f"], default: "c"})==>(opts::Object {fields: [{name: "deep", type: "Bool", default: true}], optional: true})==>(::String)',
+    );
     if (r._tag === 'Left') throw new Error('w');
     return r.right.schema;
   })();
@@ -102,8 +123,16 @@ describe('JSON form', () => {
 
   it('regenerates the schema from the signature; a stored schema that disagrees is reported', () => {
     const withoutSchema = decodeToolSpecification({ name: 'a', description: 'b', typeSignature: '(x::Int)==>(::Int)' });
-    expect(withoutSchema._tag === 'Right' && withoutSchema.right.schema).toEqual({ type: 'object', additionalProperties: false, properties: { x: { type: 'integer' } }, required: ['x'] });
-    const stale = decodeToolSpecification({ name: 'a', description: 'b', typeSignature: '(x::Int)==>(::Int)', schema: { type: 'object', properties: { x: { type: 'string' } }, required: ['x'] } }, { at: 'tools[0]' });
+    expect(withoutSchema._tag === 'Right' && withoutSchema.right.schema).toEqual({
+      type: 'object',
+      additionalProperties: false,
+      properties: { x: { type: 'integer' } },
+      required: ['x'],
+    });
+    const stale = decodeToolSpecification(
+      { name: 'a', description: 'b', typeSignature: '(x::Int)==>(::Int)', schema: { type: 'object', properties: { x: { type: 'string' } }, required: ['x'] } },
+      { at: 'tools[0]' },
+    );
     expect(stale._tag === 'Left' && stale.left.map((d) => [d.code, d.message])).toEqual([
       ['SPEC_SCHEMA_MISMATCH', 'tools[0].schema: the stored schema is not the one `typeSignature` compiles to (first difference at /properties/x/type)'],
     ]);
@@ -115,7 +144,9 @@ describe('JSON form', () => {
     const extra = decodeToolSpecification({ name: 'a', description: 'b', typeSignature: '(x::Int)==>(::Int)', descripton: 'x' });
     expect(extra._tag === 'Left' && extra.left.map((d) => [d.code, d.hint])).toEqual([['SPEC_INVALID_JSON', 'did you mean `description`?']]);
     const sig = decodeToolSpecification({ name: 'a', description: 'b', typeSignature: '(x::Strng)==>(::Int)' });
-    expect(sig._tag === 'Left' && sig.left.map((d) => [d.code, d.message, d.span])).toEqual([['SPEC_UNKNOWN_TYPE', 'typeSignature, at offset 5 of the signature: unknown type `Strng`', undefined]]);
+    expect(sig._tag === 'Left' && sig.left.map((d) => [d.code, d.message, d.span])).toEqual([
+      ['SPEC_UNKNOWN_TYPE', 'typeSignature, at offset 5 of the signature: unknown type `Strng`', undefined],
+    ]);
   });
 
   it('decodes agents with tools inline or by name, and whole files', () => {
@@ -138,6 +169,12 @@ describe('JSON form', () => {
 describe('createAgentSpecification', () => {
   it('requires a name, description and instruction, and unique tool names', () => {
     const r = createAgentSpecification('', '', ' ', [hello, hello], { model: '' });
-    expect(r._tag === 'Left' && r.left.map((d) => d.code)).toEqual(['SPEC_EMPTY_NAME', 'SPEC_MISSING_DESCRIPTION', 'SPEC_MISSING_INSTRUCTION', 'SPEC_INVALID_PROPERTY', 'SPEC_DUPLICATE_AGENT_TOOL']);
+    expect(r._tag === 'Left' && r.left.map((d) => d.code)).toEqual([
+      'SPEC_EMPTY_NAME',
+      'SPEC_MISSING_DESCRIPTION',
+      'SPEC_MISSING_INSTRUCTION',
+      'SPEC_INVALID_PROPERTY',
+      'SPEC_DUPLICATE_AGENT_TOOL',
+    ]);
   });
 });

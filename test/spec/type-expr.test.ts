@@ -60,25 +60,24 @@ describe('type expressions', () => {
     expect(codes('Int Text')).toEqual([['SPEC_TYPE_EXPR', 4]]);
     expect(codes('')).toEqual([['SPEC_TYPE_EXPR', 0]]);
     expect(codes('()')).toEqual([['SPEC_TYPE_EXPR', 0]]);
-    expect(codes('List Int')).toEqual([['SPEC_UNKNOWN_TYPE', 0], ['SPEC_TYPE_EXPR', 5]]);
+    expect(codes('List Int')).toEqual([
+      ['SPEC_UNKNOWN_TYPE', 0],
+      ['SPEC_TYPE_EXPR', 5],
+    ]);
   });
 
   it('prints what it reads (print ∘ parse is the identity on expressible types)', () => {
     fc.assert(
-      fc.property(
-        typeArb.map(bare),
-        fc.boolean(),
-        (t, optional) => {
-          expect(isExpressible(t)).toBe(true);
-          const text = printTypeExpression(t, optional);
-          const back = parseTypeExpression(text);
-          expect(back._tag, text).toBe('Right');
-          if (back._tag === 'Right') {
-            expect(typeEquals(stripSpans(back.right.type), t), text).toBe(true);
-            expect(back.right.optional).toBe(optional);
-          }
-        },
-      ),
+      fc.property(typeArb.map(bare), fc.boolean(), (t, optional) => {
+        expect(isExpressible(t)).toBe(true);
+        const text = printTypeExpression(t, optional);
+        const back = parseTypeExpression(text);
+        expect(back._tag, text).toBe('Right');
+        if (back._tag === 'Right') {
+          expect(typeEquals(stripSpans(back.right.type), t), text).toBe(true);
+          expect(back.right.optional).toBe(optional);
+        }
+      }),
       { numRuns: 200 },
     );
   });

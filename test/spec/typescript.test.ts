@@ -23,7 +23,14 @@ const typecheck = (dts: string, main: string): string[] => {
   const dir = mkdtempSync(join(tmpdir(), 'gramkit-types-'));
   writeFileSync(join(dir, 'tools.d.ts'), dts);
   writeFileSync(join(dir, 'main.ts'), main);
-  const program = ts.createProgram([join(dir, 'main.ts')], { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, types: [] });
+  const program = ts.createProgram([join(dir, 'main.ts')], {
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    types: [],
+  });
   return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
 };
 

@@ -119,7 +119,10 @@ export const lastUserText = (r: RecordedRequest): string => {
     const contents: any[] = Array.isArray(r.body?.contents) ? r.body.contents : [];
     const last = contents[contents.length - 1];
     if (last?.role !== 'user' || !Array.isArray(last.parts)) return '';
-    return last.parts.filter((p: any) => typeof p?.text === 'string').map((p: any) => String(p.text)).join('');
+    return last.parts
+      .filter((p: any) => typeof p?.text === 'string')
+      .map((p: any) => String(p.text))
+      .join('');
   }
   if (r.provider === 'openai-responses') {
     if (typeof r.body?.input === 'string') return r.body.input;
@@ -127,14 +130,22 @@ export const lastUserText = (r: RecordedRequest): string => {
     const last = items[items.length - 1];
     if (last?.role !== 'user') return '';
     if (typeof last.content === 'string') return last.content;
-    if (Array.isArray(last.content)) return last.content.filter((b: any) => b?.type === 'input_text').map((b: any) => String(b.text)).join('');
+    if (Array.isArray(last.content))
+      return last.content
+        .filter((b: any) => b?.type === 'input_text')
+        .map((b: any) => String(b.text))
+        .join('');
     return '';
   }
   const messages: any[] = Array.isArray(r.body?.messages) ? r.body.messages : [];
   const last = messages[messages.length - 1];
   if (last?.role !== 'user') return '';
   if (typeof last.content === 'string') return last.content;
-  if (Array.isArray(last.content)) return last.content.filter((b: any) => b?.type === 'text').map((b: any) => String(b.text)).join('');
+  if (Array.isArray(last.content))
+    return last.content
+      .filter((b: any) => b?.type === 'text')
+      .map((b: any) => String(b.text))
+      .join('');
   return '';
 };
 
@@ -160,7 +171,8 @@ export const toolResults = (r: RecordedRequest): ReadonlyArray<{ readonly id: st
   if (r.provider === 'openai-responses') {
     const items: any[] = Array.isArray(r.body?.input) ? r.body.input : [];
     const out: Array<{ id: string; content: string; isError: boolean }> = [];
-    for (let i = items.length - 1; i >= 0 && items[i]?.type === 'function_call_output'; i--) out.unshift({ id: String(items[i].call_id), content: asText(items[i].output), isError: false });
+    for (let i = items.length - 1; i >= 0 && items[i]?.type === 'function_call_output'; i--)
+      out.unshift({ id: String(items[i].call_id), content: asText(items[i].output), isError: false });
     return out;
   }
   const messages: any[] = Array.isArray(r.body?.messages) ? r.body.messages : [];
@@ -219,21 +231,64 @@ const pieces = (s: string, size: number): string[] => {
   return out;
 };
 
-const OPENAI_STATUS_TYPES: Record<number, string> = { 400: 'invalid_request_error', 401: 'invalid_request_error', 403: 'permission_denied', 404: 'invalid_request_error', 429: 'rate_limit_exceeded', 500: 'server_error', 503: 'server_error' };
+const OPENAI_STATUS_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'invalid_request_error',
+  403: 'permission_denied',
+  404: 'invalid_request_error',
+  429: 'rate_limit_exceeded',
+  500: 'server_error',
+  503: 'server_error',
+};
 
 const STATUS_TYPES: Record<Provider, Record<number, string>> = {
   openai: OPENAI_STATUS_TYPES,
   'openai-responses': OPENAI_STATUS_TYPES,
-  anthropic: { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 413: 'request_too_large', 429: 'rate_limit_error', 500: 'api_error', 529: 'overloaded_error' },
+  anthropic: {
+    400: 'invalid_request_error',
+    401: 'authentication_error',
+    403: 'permission_error',
+    404: 'not_found_error',
+    413: 'request_too_large',
+    429: 'rate_limit_error',
+    500: 'api_error',
+    529: 'overloaded_error',
+  },
   // Google's canonical codes, sent as `status`
-  gemini: { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 409: 'ABORTED', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE', 504: 'DEADLINE_EXCEEDED' },
+  gemini: {
+    400: 'INVALID_ARGUMENT',
+    401: 'UNAUTHENTICATED',
+    403: 'PERMISSION_DENIED',
+    404: 'NOT_FOUND',
+    409: 'ABORTED',
+    429: 'RESOURCE_EXHAUSTED',
+    500: 'INTERNAL',
+    503: 'UNAVAILABLE',
+    504: 'DEADLINE_EXCEEDED',
+  },
 };
 
-const errorBody = (provider: Provider, status: number, message: string, type?: string, extra: { param?: string | null; code?: string | null; details?: ReadonlyArray<unknown> } = {}): string => {
-  const fallback = provider === 'gemini' ? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT') : status >= 500 ? (provider === 'anthropic' ? 'api_error' : 'server_error') : 'invalid_request_error';
+const errorBody = (
+  provider: Provider,
+  status: number,
+  message: string,
+  type?: string,
+  extra: { param?: string | null; code?: string | null; details?: ReadonlyArray<unknown> } = {},
+): string => {
+  const fallback =
+    provider === 'gemini'
+      ? status >= 500
+        ? 'INTERNAL'
+        : 'INVALID_ARGUMENT'
+      : status >= 500
+        ? provider === 'anthropic'
+          ? 'api_error'
+          : 'server_error'
+        : 'invalid_request_error';
   const t = type ?? STATUS_TYPES[provider][status] ?? fallback;
   if (provider === 'anthropic') return JSON.stringify({ type: 'error', error: { type: t, message } });
-  if (provider === 'gemini') return JSON.stringify({ error: { code: status, message, status: t, ...(extra.details !== undefined ? { details: extra.details } : {}) } });
+  if (provider === 'gemini')
+    return JSON.stringify({ error: { code: status, message, status: t, ...(extra.details !== undefined ? { details: extra.details } : {}) } });
   return JSON.stringify({ error: { message, type: t, param: extra.param ?? null, code: extra.code ?? null } });
 };
 
@@ -253,26 +308,50 @@ interface Rejection {
 
 const checkOpenAI = (r: RecordedRequest, apiKey: string | undefined): Rejection | undefined => {
   if (apiKey !== undefined && r.headers['authorization'] !== `Bearer ${apiKey}`) {
-    return { status: 401, message: 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.', code: 'invalid_api_key' };
+    return {
+      status: 401,
+      message: 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.',
+      code: 'invalid_api_key',
+    };
   }
   const b = r.body;
-  if (typeof b !== 'object' || b === null) return { status: 400, message: 'We could not parse the JSON body of your request. (HINT: This likely means you aren\'t using your HTTP library correctly.)' };
+  if (typeof b !== 'object' || b === null)
+    return {
+      status: 400,
+      message: "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly.)",
+    };
   if (typeof b.model !== 'string') return { status: 400, message: 'you must provide a model parameter', param: 'model' };
   if (!Array.isArray(b.messages) || b.messages.length === 0) {
-    return { status: 400, message: "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", param: 'messages', code: 'empty_array' };
+    return {
+      status: 400,
+      message: "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+      param: 'messages',
+      code: 'empty_array',
+    };
   }
   const tools: any[] = Array.isArray(b.tools) ? b.tools : [];
   for (const [i, t] of tools.entries()) {
     const name = t?.function?.name;
-    if (t?.type !== 'function' || typeof name !== 'string') return { status: 400, message: `Missing required parameter: 'tools[${i}].function'.`, param: `tools[${i}].function` };
+    if (t?.type !== 'function' || typeof name !== 'string')
+      return { status: 400, message: `Missing required parameter: 'tools[${i}].function'.`, param: `tools[${i}].function` };
     if (!/^[a-zA-Z0-9_-]{1,64}$/.test(name)) {
-      return { status: 400, message: `Invalid 'tools[${i}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, param: `tools[${i}].function.name`, code: 'invalid_value' };
+      return {
+        status: 400,
+        message: `Invalid 'tools[${i}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
+        param: `tools[${i}].function.name`,
+        code: 'invalid_value',
+      };
     }
     const problems = checkExportedTool(t.function.strict === true ? 'openai-strict' : 'openai', t);
     const first = problems[0];
     if (first !== undefined) {
       const where = first.message.replace(/^tool "[^"]*" \([^)]*\), at /, '');
-      return { status: 400, message: `Invalid schema for function '${name}': ${where}`, param: `tools[${i}].function.parameters`, code: 'invalid_function_parameters' };
+      return {
+        status: 400,
+        message: `Invalid schema for function '${name}': ${where}`,
+        param: `tools[${i}].function.parameters`,
+        code: 'invalid_function_parameters',
+      };
     }
   }
   if (b.tool_choice !== undefined && tools.length === 0) {
@@ -281,7 +360,12 @@ const checkOpenAI = (r: RecordedRequest, apiKey: string | undefined): Rejection 
   const functions: any[] = Array.isArray(b.functions) ? b.functions : [];
   for (const [i, f] of functions.entries()) {
     if (typeof f?.name !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(f.name)) {
-      return { status: 400, message: `Invalid 'functions[${i}].name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, param: `functions[${i}].name`, code: 'invalid_value' };
+      return {
+        status: 400,
+        message: `Invalid 'functions[${i}].name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
+        param: `functions[${i}].name`,
+        code: 'invalid_value',
+      };
     }
   }
   // pairing: the tool messages after an assistant turn with tool_calls answer every id, and only those
@@ -291,14 +375,22 @@ const checkOpenAI = (r: RecordedRequest, apiKey: string | undefined): Rejection 
     if (m?.role === 'tool') {
       const id = m.tool_call_id;
       if (typeof id !== 'string' || !pending.includes(id)) {
-        return { status: 400, message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", param: `messages.[${i}].role` };
+        return {
+          status: 400,
+          message: "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+          param: `messages.[${i}].role`,
+        };
       }
       pending = pending.filter((x) => x !== id);
       continue;
     }
     if (m?.role === 'function') {
       if (pendingFunction === undefined || m.name !== pendingFunction) {
-        return { status: 400, message: "Invalid parameter: messages with role 'function' must be a response to a preceding message with 'function_call'.", param: `messages.[${i}].role` };
+        return {
+          status: 400,
+          message: "Invalid parameter: messages with role 'function' must be a response to a preceding message with 'function_call'.",
+          param: `messages.[${i}].role`,
+        };
       }
       pendingFunction = undefined;
       continue;
@@ -311,13 +403,21 @@ const checkOpenAI = (r: RecordedRequest, apiKey: string | undefined): Rejection 
       };
     }
     if (!['system', 'developer', 'user', 'assistant'].includes(m?.role)) {
-      return { status: 400, message: `Invalid value: '${String(m?.role)}'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.`, param: `messages[${i}].role` };
+      return {
+        status: 400,
+        message: `Invalid value: '${String(m?.role)}'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.`,
+        param: `messages[${i}].role`,
+      };
     }
     if (m.role === 'assistant') {
       if (Array.isArray(m.tool_calls)) {
         for (const tc of m.tool_calls) {
           if (typeof tc?.id !== 'string' || typeof tc?.function?.arguments !== 'string') {
-            return { status: 400, message: `Invalid 'messages[${i}].tool_calls': each tool call needs an id and function.arguments as a string.`, param: `messages[${i}].tool_calls` };
+            return {
+              status: 400,
+              message: `Invalid 'messages[${i}].tool_calls': each tool call needs an id and function.arguments as a string.`,
+              param: `messages[${i}].tool_calls`,
+            };
           }
         }
         pending = m.tool_calls.map((tc: any) => tc.id);
@@ -348,7 +448,8 @@ const checkAnthropic = (r: RecordedRequest, apiKey: string | undefined): Rejecti
   if (!Array.isArray(b.messages) || b.messages.length === 0) return { status: 400, message: 'messages: at least one message is required' };
   const tools: any[] = Array.isArray(b.tools) ? b.tools : [];
   for (const [i, t] of tools.entries()) {
-    if (typeof t?.name !== 'string' || !/^[a-zA-Z0-9_-]{1,128}$/.test(t.name)) return { status: 400, message: `tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'` };
+    if (typeof t?.name !== 'string' || !/^[a-zA-Z0-9_-]{1,128}$/.test(t.name))
+      return { status: 400, message: `tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'` };
     if (t.input_schema?.type !== 'object') return { status: 400, message: `tools.${i}.custom.input_schema.type: Input should be 'object'` };
   }
   const msgs: any[] = b.messages;
@@ -374,7 +475,8 @@ const checkAnthropic = (r: RecordedRequest, apiKey: string | undefined): Rejecti
         } else seenOther = true;
       }
       const prev = msgs[i - 1];
-      const uses: string[] = prev?.role === 'assistant' && Array.isArray(prev.content) ? prev.content.filter((x: any) => x?.type === 'tool_use').map((x: any) => x.id) : [];
+      const uses: string[] =
+        prev?.role === 'assistant' && Array.isArray(prev.content) ? prev.content.filter((x: any) => x?.type === 'tool_use').map((x: any) => x.id) : [];
       for (const [k, bl] of blocks.entries()) {
         if (bl?.type === 'tool_result' && !uses.includes(bl.tool_use_id)) {
           return {
@@ -387,11 +489,13 @@ const checkAnthropic = (r: RecordedRequest, apiKey: string | undefined): Rejecti
     if (m.role === 'assistant') {
       const uses = blocks.filter((x: any) => x?.type === 'tool_use');
       for (const u of uses) {
-        if (typeof u.input !== 'object' || u.input === null || Array.isArray(u.input)) return { status: 400, message: `messages.${i}: tool_use.input: Input should be a valid dictionary` };
+        if (typeof u.input !== 'object' || u.input === null || Array.isArray(u.input))
+          return { status: 400, message: `messages.${i}: tool_use.input: Input should be a valid dictionary` };
       }
       if (uses.length > 0) {
         const next = msgs[i + 1];
-        const results: string[] = next?.role === 'user' && Array.isArray(next.content) ? next.content.filter((x: any) => x?.type === 'tool_result').map((x: any) => x.tool_use_id) : [];
+        const results: string[] =
+          next?.role === 'user' && Array.isArray(next.content) ? next.content.filter((x: any) => x?.type === 'tool_result').map((x: any) => x.tool_use_id) : [];
         const missing = uses.map((u: any) => String(u.id)).filter((id: string) => !results.includes(id));
         if (missing.length > 0) {
           return {
@@ -407,20 +511,40 @@ const checkAnthropic = (r: RecordedRequest, apiKey: string | undefined): Rejecti
 
 const checkResponses = (r: RecordedRequest, apiKey: string | undefined): Rejection | undefined => {
   if (apiKey !== undefined && r.headers['authorization'] !== `Bearer ${apiKey}`) {
-    return { status: 401, message: 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.', code: 'invalid_api_key' };
+    return {
+      status: 401,
+      message: 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.',
+      code: 'invalid_api_key',
+    };
   }
   const b = r.body;
-  if (typeof b !== 'object' || b === null) return { status: 400, message: 'We could not parse the JSON body of your request. (HINT: This likely means you aren\'t using your HTTP library correctly.)' };
-  if (typeof b.model !== 'string') return { status: 400, message: 'Missing required parameter: \'model\'.', param: 'model', code: 'missing_required_parameter' };
+  if (typeof b !== 'object' || b === null)
+    return {
+      status: 400,
+      message: "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly.)",
+    };
+  if (typeof b.model !== 'string') return { status: 400, message: "Missing required parameter: 'model'.", param: 'model', code: 'missing_required_parameter' };
   if (typeof b.input !== 'string' && !(Array.isArray(b.input) && b.input.length > 0)) {
-    return { status: 400, message: "Invalid 'input': empty array. Expected an array with minimum length 1, but got an empty array instead.", param: 'input', code: 'empty_array' };
+    return {
+      status: 400,
+      message: "Invalid 'input': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+      param: 'input',
+      code: 'empty_array',
+    };
   }
   const tools: any[] = Array.isArray(b.tools) ? b.tools : [];
   for (const [i, t] of tools.entries()) {
-    if (t?.type !== 'function' || typeof t.name !== 'string') return { status: 400, message: `Missing required parameter: 'tools[${i}].name'.`, param: `tools[${i}].name`, code: 'missing_required_parameter' };
-    if (t.function !== undefined) return { status: 400, message: `Unknown parameter: 'tools[${i}].function'.`, param: `tools[${i}].function`, code: 'unknown_parameter' };
+    if (t?.type !== 'function' || typeof t.name !== 'string')
+      return { status: 400, message: `Missing required parameter: 'tools[${i}].name'.`, param: `tools[${i}].name`, code: 'missing_required_parameter' };
+    if (t.function !== undefined)
+      return { status: 400, message: `Unknown parameter: 'tools[${i}].function'.`, param: `tools[${i}].function`, code: 'unknown_parameter' };
     if (!/^[a-zA-Z0-9_-]{1,64}$/.test(t.name)) {
-      return { status: 400, message: `Invalid 'tools[${i}].name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, param: `tools[${i}].name`, code: 'invalid_value' };
+      return {
+        status: 400,
+        message: `Invalid 'tools[${i}].name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
+        param: `tools[${i}].name`,
+        code: 'invalid_value',
+      };
     }
     // `strict` omitted: the Responses API makes the schema strict itself
     const strict = t.strict !== false;
@@ -428,7 +552,12 @@ const checkResponses = (r: RecordedRequest, apiKey: string | undefined): Rejecti
     const first = problems[0];
     if (first !== undefined) {
       const where = first.message.replace(/^tool "[^"]*" \([^)]*\), at /, '');
-      return { status: 400, message: `Invalid schema for function '${t.name}': ${where}${t.strict === undefined ? ' (strict mode: "strict" was not given)' : ''}`, param: `tools[${i}].parameters`, code: 'invalid_function_parameters' };
+      return {
+        status: 400,
+        message: `Invalid schema for function '${t.name}': ${where}${t.strict === undefined ? ' (strict mode: "strict" was not given)' : ''}`,
+        param: `tools[${i}].parameters`,
+        code: 'invalid_function_parameters',
+      };
     }
   }
   if (b.tool_choice !== undefined && typeof b.tool_choice === 'object' && !tools.some((t) => t.name === b.tool_choice?.name)) {
@@ -441,7 +570,12 @@ const checkResponses = (r: RecordedRequest, apiKey: string | undefined): Rejecti
     const type = it?.type ?? (it?.role !== undefined ? 'message' : undefined);
     if (type === 'message') {
       if (!['system', 'developer', 'user', 'assistant'].includes(it.role)) {
-        return { status: 400, message: `Invalid value: '${String(it.role)}'. Supported values are: 'assistant', 'system', 'developer', and 'user'.`, param: `input[${i}].role`, code: 'invalid_value' };
+        return {
+          status: 400,
+          message: `Invalid value: '${String(it.role)}'. Supported values are: 'assistant', 'system', 'developer', and 'user'.`,
+          param: `input[${i}].role`,
+          code: 'invalid_value',
+        };
       }
     } else if (type === 'function_call') {
       if (typeof it.call_id !== 'string' || typeof it.name !== 'string' || typeof it.arguments !== 'string') {
@@ -449,10 +583,16 @@ const checkResponses = (r: RecordedRequest, apiKey: string | undefined): Rejecti
       }
       calls.push(it.call_id);
     } else if (type === 'function_call_output') {
-      if (!calls.includes(it.call_id)) return { status: 400, message: `No tool call found for function call output with call_id ${String(it.call_id)}.`, param: 'input' };
+      if (!calls.includes(it.call_id))
+        return { status: 400, message: `No tool call found for function call output with call_id ${String(it.call_id)}.`, param: 'input' };
       answered.add(it.call_id);
     } else {
-      return { status: 400, message: `Invalid value: '${String(type)}'. Supported values are: 'message', 'function_call', 'function_call_output', ...`, param: `input[${i}].type`, code: 'invalid_value' };
+      return {
+        status: 400,
+        message: `Invalid value: '${String(type)}'. Supported values are: 'message', 'function_call', 'function_call_output', ...`,
+        param: `input[${i}].type`,
+        code: 'invalid_value',
+      };
     }
   }
   const missing = calls.find((c) => !answered.has(c));
@@ -462,16 +602,32 @@ const checkResponses = (r: RecordedRequest, apiKey: string | undefined): Rejecti
 
 const GEMINI_SKIP_SIGNATURES = new Set(['skip_thought_signature_validator', 'context_engineering_is_the_way_to_go']);
 
-const checkGemini = (r: RecordedRequest, query: URLSearchParams, apiKey: string | undefined, signatures: ReadonlySet<string> | undefined): Rejection | undefined => {
+const checkGemini = (
+  r: RecordedRequest,
+  query: URLSearchParams,
+  apiKey: string | undefined,
+  signatures: ReadonlySet<string> | undefined,
+): Rejection | undefined => {
   const given = r.headers['x-goog-api-key'] ?? query.get('key') ?? undefined;
   if (apiKey !== undefined && given === undefined) {
-    return { status: 403, message: "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API." };
+    return {
+      status: 403,
+      message:
+        "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
+    };
   }
   if (apiKey !== undefined && given !== apiKey) {
     return {
       status: 400,
       message: 'API key not valid. Please pass a valid API key.',
-      details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } }],
+      details: [
+        {
+          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+          reason: 'API_KEY_INVALID',
+          domain: 'googleapis.com',
+          metadata: { service: 'generativelanguage.googleapis.com' },
+        },
+      ],
     };
   }
   const b = r.body;
@@ -483,15 +639,29 @@ const checkGemini = (r: RecordedRequest, query: URLSearchParams, apiKey: string 
   for (const [i, t] of (Array.isArray(b.tools) ? b.tools : []).entries()) {
     for (const [j, f] of (Array.isArray(t?.functionDeclarations) ? t.functionDeclarations : []).entries()) {
       const first = checkExportedTool('gemini', f)[0];
-      if (first !== undefined) return { status: 400, message: `* GenerateContentRequest.tools[${i}].function_declarations[${j}]: ${first.message.replace(/^tool "[^"]*" \([^)]*\), at /, 'at ')}\n` };
+      if (first !== undefined)
+        return {
+          status: 400,
+          message: `* GenerateContentRequest.tools[${i}].function_declarations[${j}]: ${first.message.replace(/^tool "[^"]*" \([^)]*\), at /, 'at ')}\n`,
+        };
       declared.push(String(f?.name));
     }
   }
   const mode = b.toolConfig?.functionCallingConfig?.mode;
-  if (mode !== undefined && !['AUTO', 'ANY', 'NONE', 'VALIDATED'].includes(mode)) return { status: 400, message: `Invalid value at 'tool_config.function_calling_config.mode' (type.googleapis.com/google.ai.generativelanguage.v1beta.FunctionCallingConfig.Mode), "${String(mode)}"` };
+  if (mode !== undefined && !['AUTO', 'ANY', 'NONE', 'VALIDATED'].includes(mode))
+    return {
+      status: 400,
+      message: `Invalid value at 'tool_config.function_calling_config.mode' (type.googleapis.com/google.ai.generativelanguage.v1beta.FunctionCallingConfig.Mode), "${String(mode)}"`,
+    };
   const allowed = b.toolConfig?.functionCallingConfig?.allowedFunctionNames;
-  if (allowed !== undefined && mode !== 'ANY') return { status: 400, message: '* GenerateContentRequest.tool_config.function_calling_config.allowed_function_names: only allowed when mode is ANY\n' };
-  for (const n of Array.isArray(allowed) ? allowed : []) if (!declared.includes(n)) return { status: 400, message: `* GenerateContentRequest.tool_config.function_calling_config.allowed_function_names: "${String(n)}" is not a declared function\n` };
+  if (allowed !== undefined && mode !== 'ANY')
+    return { status: 400, message: '* GenerateContentRequest.tool_config.function_calling_config.allowed_function_names: only allowed when mode is ANY\n' };
+  for (const n of Array.isArray(allowed) ? allowed : [])
+    if (!declared.includes(n))
+      return {
+        status: 400,
+        message: `* GenerateContentRequest.tool_config.function_calling_config.allowed_function_names: "${String(n)}" is not a declared function\n`,
+      };
   const fcs = (c: any): any[] => (Array.isArray(c?.parts) ? c.parts.filter((p: any) => p?.functionCall !== undefined) : []);
   const frs = (c: any): any[] => (Array.isArray(c?.parts) ? c.parts.filter((p: any) => p?.functionResponse !== undefined) : []);
   // the current turn: what follows the last user text
@@ -502,34 +672,63 @@ const checkGemini = (r: RecordedRequest, query: URLSearchParams, apiKey: string 
   for (const [i, c] of contents.entries()) {
     const role = c?.role ?? 'user';
     if (role !== 'user' && role !== 'model') return { status: 400, message: `Please use a valid role: user, model.` };
-    if (!Array.isArray(c.parts) || c.parts.length === 0) return { status: 400, message: `* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.\n` };
+    if (!Array.isArray(c.parts) || c.parts.length === 0)
+      return { status: 400, message: `* GenerateContentRequest.contents[${i}].parts: contents.parts must not be empty.\n` };
     const calls = fcs(c);
-    for (const p of calls) if (typeof p.functionCall.args !== 'object' || p.functionCall.args === null || Array.isArray(p.functionCall.args)) return { status: 400, message: `Invalid value at 'contents[${i}].parts' (type.googleapis.com/google.protobuf.Struct): function_call.args must be an object` };
+    for (const p of calls)
+      if (typeof p.functionCall.args !== 'object' || p.functionCall.args === null || Array.isArray(p.functionCall.args))
+        return {
+          status: 400,
+          message: `Invalid value at 'contents[${i}].parts' (type.googleapis.com/google.protobuf.Struct): function_call.args must be an object`,
+        };
     if (role === 'model' && calls.length > 0 && signatures !== undefined && i >= turnStart) {
       const sig = calls[0].thoughtSignature;
       if (sig === undefined) {
-        return { status: 400, message: `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly. Additional data, function call \`default_api:${String(calls[0].functionCall.name)}\` , position ${i + 1}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.` };
+        return {
+          status: 400,
+          message: `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly. Additional data, function call \`default_api:${String(calls[0].functionCall.name)}\` , position ${i + 1}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`,
+        };
       }
       if (!signatures.has(sig) && !GEMINI_SKIP_SIGNATURES.has(sig)) return { status: 400, message: `Corrupted thought signature at contents[${i}].` };
     }
     if (role === 'model' && calls.length > 0 && i + 1 < contents.length && frs(contents[i + 1]).length === 0) {
-      return { status: 400, message: 'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.' };
+      return {
+        status: 400,
+        message: 'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.',
+      };
     }
     const responses = frs(c);
     if (responses.length === 0) continue;
     const prev = contents[i - 1];
     const prevCalls = prev?.role === 'model' ? fcs(prev) : [];
     if (prevCalls.length === 0) return { status: 400, message: 'Please ensure that function response turn comes immediately after a function call turn.' };
-    if (responses.length !== prevCalls.length) return { status: 400, message: 'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.' };
+    if (responses.length !== prevCalls.length)
+      return {
+        status: 400,
+        message: 'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.',
+      };
     for (const [k, p] of responses.entries()) {
       const f = p.functionResponse;
-      if (typeof f.response !== 'object' || f.response === null || Array.isArray(f.response)) return { status: 400, message: `Invalid value at 'contents[${i}].parts[${k}].function_response.response' (type.googleapis.com/google.protobuf.Struct): must be an object` };
+      if (typeof f.response !== 'object' || f.response === null || Array.isArray(f.response))
+        return {
+          status: 400,
+          message: `Invalid value at 'contents[${i}].parts[${k}].function_response.response' (type.googleapis.com/google.protobuf.Struct): must be an object`,
+        };
       const call = f.id !== undefined ? prevCalls.find((q) => q.functionCall.id === f.id) : prevCalls[k];
-      if (call === undefined) return { status: 400, message: `Function response id "${String(f.id)}" at contents[${i}].parts[${k}] matches no function call id of the function call turn.` };
-      if (call.functionCall.name !== f.name) return { status: 400, message: `Function response name "${String(f.name)}" at contents[${i}].parts[${k}] does not match its function call "${String(call.functionCall.name)}".` };
+      if (call === undefined)
+        return {
+          status: 400,
+          message: `Function response id "${String(f.id)}" at contents[${i}].parts[${k}] matches no function call id of the function call turn.`,
+        };
+      if (call.functionCall.name !== f.name)
+        return {
+          status: 400,
+          message: `Function response name "${String(f.name)}" at contents[${i}].parts[${k}] does not match its function call "${String(call.functionCall.name)}".`,
+        };
     }
     const unanswered = prevCalls.find((q) => q.functionCall.id !== undefined && !responses.some((p) => p.functionResponse.id === q.functionCall.id));
-    if (unanswered !== undefined) return { status: 400, message: `Function call id "${String(unanswered.functionCall.id)}" has no function response in contents[${i}].` };
+    if (unanswered !== undefined)
+      return { status: 400, message: `Function call id "${String(unanswered.functionCall.id)}" has no function response in contents[${i}].` };
   }
   return undefined;
 };
@@ -550,7 +749,10 @@ interface Resolved {
 const requestToolNames = (r: RecordedRequest): string[] => {
   const b = r.body ?? {};
   if (r.provider === 'anthropic' || r.provider === 'openai-responses') return (Array.isArray(b.tools) ? b.tools : []).map((t: any) => String(t?.name));
-  if (r.provider === 'gemini') return (Array.isArray(b.tools) ? b.tools : []).flatMap((t: any) => (Array.isArray(t?.functionDeclarations) ? t.functionDeclarations : [])).map((f: any) => String(f?.name));
+  if (r.provider === 'gemini')
+    return (Array.isArray(b.tools) ? b.tools : [])
+      .flatMap((t: any) => (Array.isArray(t?.functionDeclarations) ? t.functionDeclarations : []))
+      .map((f: any) => String(f?.name));
   if (r.legacy) return (Array.isArray(b.functions) ? b.functions : []).map((f: any) => String(f?.name));
   return (Array.isArray(b.tools) ? b.tools : []).map((t: any) => String(t?.function?.name));
 };
@@ -582,7 +784,15 @@ interface Writer {
   sleep(ms: number): Promise<void>;
 }
 
-const openAIRender = async (r: RecordedRequest, turn: { text?: string; toolCalls?: ReadonlyArray<FakeToolCall>; chunkSize?: number }, ids: Ids, res: ServerResponse, w: () => Writer, chunk: number, stallAfterFirst?: number): Promise<void> => {
+const openAIRender = async (
+  r: RecordedRequest,
+  turn: { text?: string; toolCalls?: ReadonlyArray<FakeToolCall>; chunkSize?: number },
+  ids: Ids,
+  res: ServerResponse,
+  w: () => Writer,
+  chunk: number,
+  stallAfterFirst?: number,
+): Promise<void> => {
   const created = Math.floor(Date.now() / 1000);
   const id = ids.completion();
   const model = String(r.body?.model ?? 'gpt-fake');
@@ -599,14 +809,24 @@ const openAIRender = async (r: RecordedRequest, turn: { text?: string; toolCalls
       if (r.legacy) message['function_call'] = { name: calls[0]?.name, arguments: calls[0]?.argsText };
       else message['tool_calls'] = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.argsText } }));
     }
-    const body = JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message, logprobs: null, finish_reason: finish }], usage, system_fingerprint: 'fp_fake' });
+    const body = JSON.stringify({
+      id,
+      object: 'chat.completion',
+      created,
+      model,
+      choices: [{ index: 0, message, logprobs: null, finish_reason: finish }],
+      usage,
+      system_fingerprint: 'fp_fake',
+    });
     await sendJson(res, w, body, { 'x-request-id': `req_${id.slice(9, 21)}` }, stallAfterFirst);
     return;
   }
   res.writeHead(200, SSE_HEADERS);
   const out = w();
   const send = async (choiceDelta: Record<string, unknown>, finishReason: string | null = null): Promise<void> => {
-    await out.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_fake', choices: [{ index: 0, delta: choiceDelta, logprobs: null, finish_reason: finishReason }] })}\n\n`);
+    await out.write(
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_fake', choices: [{ index: 0, delta: choiceDelta, logprobs: null, finish_reason: finishReason }] })}\n\n`,
+    );
   };
   await send({ role: 'assistant', content: '', refusal: null });
   if (stallAfterFirst !== undefined) await out.sleep(stallAfterFirst);
@@ -643,7 +863,15 @@ const sendJson = async (res: ServerResponse, w: () => Writer, body: string, head
   out.end(body.slice(20));
 };
 
-const anthropicRender = async (r: RecordedRequest, turn: { text?: string; toolCalls?: ReadonlyArray<FakeToolCall>; chunkSize?: number }, ids: Ids, res: ServerResponse, w: () => Writer, chunk: number, stallAfterFirst?: number): Promise<void> => {
+const anthropicRender = async (
+  r: RecordedRequest,
+  turn: { text?: string; toolCalls?: ReadonlyArray<FakeToolCall>; chunkSize?: number },
+  ids: Ids,
+  res: ServerResponse,
+  w: () => Writer,
+  chunk: number,
+  stallAfterFirst?: number,
+): Promise<void> => {
   const id = ids.message();
   const model = String(r.body?.model ?? 'claude-fake');
   const calls = resolveCalls(r, turn.toolCalls ?? [], ids);
@@ -664,7 +892,18 @@ const anthropicRender = async (r: RecordedRequest, turn: { text?: string; toolCa
   const send = async (type: string, data: Record<string, unknown>): Promise<void> => {
     await out.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   };
-  await send('message_start', { message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } } });
+  await send('message_start', {
+    message: {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: usage.input_tokens, output_tokens: 1 },
+    },
+  });
   await send('ping', {});
   if (stallAfterFirst !== undefined) await out.sleep(stallAfterFirst);
   let index = 0;
@@ -679,7 +918,8 @@ const anthropicRender = async (r: RecordedRequest, turn: { text?: string; toolCa
   }
   for (const c of calls) {
     await send('content_block_start', { index, content_block: { type: 'tool_use', id: c.id, name: c.name, input: {} } });
-    for (const p of pieces(JSON.stringify(c.argsObject), size)) await send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: p } });
+    for (const p of pieces(JSON.stringify(c.argsObject), size))
+      await send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: p } });
     await send('content_block_stop', { index });
     index++;
   }
@@ -689,7 +929,15 @@ const anthropicRender = async (r: RecordedRequest, turn: { text?: string; toolCa
 
 type RenderTurn = { text?: string; toolCalls?: ReadonlyArray<FakeToolCall>; chunkSize?: number };
 
-const responsesRender = async (r: RecordedRequest, turn: RenderTurn, ids: Ids, res: ServerResponse, w: () => Writer, chunk: number, stallAfterFirst?: number): Promise<void> => {
+const responsesRender = async (
+  r: RecordedRequest,
+  turn: RenderTurn,
+  ids: Ids,
+  res: ServerResponse,
+  w: () => Writer,
+  chunk: number,
+  stallAfterFirst?: number,
+): Promise<void> => {
   const id = ids.response();
   const createdAt = Math.floor(Date.now() / 1000);
   const b = r.body ?? {};
@@ -699,9 +947,21 @@ const responsesRender = async (r: RecordedRequest, turn: RenderTurn, ids: Ids, r
   const size = turn.chunkSize ?? chunk;
   const inputTokens = tokens([b.instructions, b.input]);
   const outputTokens = tokens([text, calls.map((c) => c.argsText)]);
-  const usage = { input_tokens: inputTokens, input_tokens_details: { cached_tokens: 0 }, output_tokens: outputTokens, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: inputTokens + outputTokens };
+  const usage = {
+    input_tokens: inputTokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: outputTokens,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: inputTokens + outputTokens,
+  };
   const messageId = ids.item('msg');
-  const messageItem = (t: string, status: string) => ({ id: messageId, type: 'message', status, role: 'assistant', content: t.length > 0 || status === 'completed' ? [{ type: 'output_text', annotations: [], logprobs: [], text: t }] : [] });
+  const messageItem = (t: string, status: string) => ({
+    id: messageId,
+    type: 'message',
+    status,
+    role: 'assistant',
+    content: t.length > 0 || status === 'completed' ? [{ type: 'output_text', annotations: [], logprobs: [], text: t }] : [],
+  });
   const callItems = calls.map((c) => ({ id: ids.item('fc'), type: 'function_call', status: 'completed', arguments: c.argsText, call_id: c.id, name: c.name }));
   const output = [...(text.length > 0 ? [messageItem(text, 'completed')] : []), ...callItems];
   const response = (status: string, out: unknown[], u: unknown) => ({
@@ -739,13 +999,23 @@ const responsesRender = async (r: RecordedRequest, turn: RenderTurn, ids: Ids, r
   let index = 0;
   if (text.length > 0) {
     await send('response.output_item.added', { output_index: index, item: messageItem('', 'in_progress') });
-    await send('response.content_part.added', { item_id: messageId, output_index: index, content_index: 0, part: { type: 'output_text', annotations: [], logprobs: [], text: '' } });
+    await send('response.content_part.added', {
+      item_id: messageId,
+      output_index: index,
+      content_index: 0,
+      part: { type: 'output_text', annotations: [], logprobs: [], text: '' },
+    });
     for (const p of pieces(text, size)) {
       if (out.closed()) return;
       await send('response.output_text.delta', { item_id: messageId, output_index: index, content_index: 0, delta: p, logprobs: [] });
     }
     await send('response.output_text.done', { item_id: messageId, output_index: index, content_index: 0, text, logprobs: [] });
-    await send('response.content_part.done', { item_id: messageId, output_index: index, content_index: 0, part: { type: 'output_text', annotations: [], logprobs: [], text } });
+    await send('response.content_part.done', {
+      item_id: messageId,
+      output_index: index,
+      content_index: 0,
+      part: { type: 'output_text', annotations: [], logprobs: [], text },
+    });
     await send('response.output_item.done', { output_index: index, item: messageItem(text, 'completed') });
     index++;
   }
@@ -766,7 +1036,17 @@ interface GeminiRender {
   readonly signatures: Set<string> | undefined;
 }
 
-const geminiRender = async (r: RecordedRequest, streamJson: boolean, turn: RenderTurn, ids: Ids, res: ServerResponse, w: () => Writer, chunk: number, g: GeminiRender, stallAfterFirst?: number): Promise<void> => {
+const geminiRender = async (
+  r: RecordedRequest,
+  streamJson: boolean,
+  turn: RenderTurn,
+  ids: Ids,
+  res: ServerResponse,
+  w: () => Writer,
+  chunk: number,
+  g: GeminiRender,
+  stallAfterFirst?: number,
+): Promise<void> => {
   const responseId = ids.geminiResponse();
   const modelVersion = r.model ?? 'gemini-fake';
   const calls = resolveCalls(r, turn.toolCalls ?? [], ids);
@@ -774,7 +1054,12 @@ const geminiRender = async (r: RecordedRequest, streamJson: boolean, turn: Rende
   const size = turn.chunkSize ?? chunk;
   const promptTokenCount = tokens([r.body?.systemInstruction, r.body?.contents]);
   const candidatesTokenCount = tokens([text, calls.map((c) => c.argsObject)]);
-  const usageMetadata = { promptTokenCount, candidatesTokenCount, totalTokenCount: promptTokenCount + candidatesTokenCount, promptTokensDetails: [{ modality: 'TEXT', tokenCount: promptTokenCount }] };
+  const usageMetadata = {
+    promptTokenCount,
+    candidatesTokenCount,
+    totalTokenCount: promptTokenCount + candidatesTokenCount,
+    promptTokensDetails: [{ modality: 'TEXT', tokenCount: promptTokenCount }],
+  };
   const callParts = calls.map((c, i) => {
     const part: Record<string, unknown> = { functionCall: { ...(g.callIds ? { id: c.id } : {}), name: c.name, args: c.argsObject } };
     if (i === 0 && g.signatures !== undefined) {
@@ -861,11 +1146,23 @@ export const startFakeServer = async (options: FakeServerOptions): Promise<FakeS
     const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
     const gemini = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
     const provider: Provider | undefined =
-      req.method !== 'POST' ? undefined : path === '/v1/chat/completions' ? 'openai' : path === '/v1/responses' ? 'openai-responses' : path === '/v1/messages' ? 'anthropic' : gemini !== null ? 'gemini' : undefined;
+      req.method !== 'POST'
+        ? undefined
+        : path === '/v1/chat/completions'
+          ? 'openai'
+          : path === '/v1/responses'
+            ? 'openai-responses'
+            : path === '/v1/messages'
+              ? 'anthropic'
+              : gemini !== null
+                ? 'gemini'
+                : undefined;
     const text = await readBody(req);
     if (provider === undefined) {
       res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `Unknown request URL: ${req.method} ${path}`, type: 'invalid_request_error', param: null, code: 'unknown_url' } }));
+      res.end(
+        JSON.stringify({ error: { message: `Unknown request URL: ${req.method} ${path}`, type: 'invalid_request_error', param: null, code: 'unknown_url' } }),
+      );
       return;
     }
     let body: any;
@@ -890,7 +1187,13 @@ export const startFakeServer = async (options: FakeServerOptions): Promise<FakeS
     const reject = (x: Rejection): void => {
       r.status = x.status;
       res.writeHead(x.status, { 'content-type': 'application/json' });
-      res.end(errorBody(provider, x.status, x.message, x.type, { param: x.param ?? null, code: x.code ?? null, ...(x.details !== undefined ? { details: x.details } : {}) }));
+      res.end(
+        errorBody(provider, x.status, x.message, x.type, {
+          param: x.param ?? null,
+          code: x.code ?? null,
+          ...(x.details !== undefined ? { details: x.details } : {}),
+        }),
+      );
     };
     const problem =
       provider === 'openai'
@@ -949,7 +1252,14 @@ export const startFakeServer = async (options: FakeServerOptions): Promise<FakeS
     }
     if ('status' in t) {
       res.writeHead(t.status, { 'content-type': 'application/json', ...t.headers });
-      res.end(errorBody(provider, t.status, t.message ?? (t.status >= 500 ? 'The server had an error while processing your request. Sorry about that!' : 'Bad request'), t.type));
+      res.end(
+        errorBody(
+          provider,
+          t.status,
+          t.message ?? (t.status >= 500 ? 'The server had an error while processing your request. Sorry about that!' : 'Bad request'),
+          t.type,
+        ),
+      );
       return;
     }
     if ('rateLimited' in t) {
@@ -957,7 +1267,8 @@ export const startFakeServer = async (options: FakeServerOptions): Promise<FakeS
       const { retryAfter, retryAfterMs } = t.rateLimited;
       if (provider === 'gemini') {
         // Gemini says how long to wait in the body (RetryInfo), not in a header
-        const seconds = retryAfterMs !== undefined ? retryAfterMs / 1000 : retryAfter !== undefined && /^\d+(\.\d+)?$/.test(retryAfter) ? Number(retryAfter) : undefined;
+        const seconds =
+          retryAfterMs !== undefined ? retryAfterMs / 1000 : retryAfter !== undefined && /^\d+(\.\d+)?$/.test(retryAfter) ? Number(retryAfter) : undefined;
         if (seconds === undefined && retryAfter !== undefined) h['retry-after'] = retryAfter;
         const details = seconds !== undefined ? [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${seconds}s` }] : [];
         res.writeHead(429, h);
@@ -967,7 +1278,15 @@ export const startFakeServer = async (options: FakeServerOptions): Promise<FakeS
       if (retryAfter !== undefined) h['retry-after'] = retryAfter;
       if (retryAfterMs !== undefined) h['retry-after-ms'] = String(retryAfterMs);
       res.writeHead(429, h);
-      res.end(errorBody(provider, 429, provider === 'anthropic' ? 'Number of request tokens has exceeded your per-minute rate limit.' : 'Rate limit reached for requests. Please try again later.'));
+      res.end(
+        errorBody(
+          provider,
+          429,
+          provider === 'anthropic'
+            ? 'Number of request tokens has exceeded your per-minute rate limit.'
+            : 'Rate limit reached for requests. Please try again later.',
+        ),
+      );
       return;
     }
     if ('streamError' in t) {
@@ -979,21 +1298,39 @@ export const startFakeServer = async (options: FakeServerOptions): Promise<FakeS
       res.writeHead(200, SSE_HEADERS);
       const out = writer();
       if (provider === 'openai') {
-        await out.write(`data: ${JSON.stringify({ id: ids.completion(), object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: t.afterText ?? '' }, finish_reason: null }] })}\n\n`);
+        await out.write(
+          `data: ${JSON.stringify({ id: ids.completion(), object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content: t.afterText ?? '' }, finish_reason: null }] })}\n\n`,
+        );
         out.end(`data: ${JSON.stringify({ error: { message: t.streamError.message, type: t.streamError.type, param: null, code: null } })}\n\n`);
       } else if (provider === 'openai-responses') {
-        await out.write(`event: response.created\ndata: ${JSON.stringify({ type: 'response.created', sequence_number: 0, response: { id: ids.response(), object: 'response', status: 'in_progress', output: [] } })}\n\n`);
-        if (t.afterText !== undefined) await out.write(`event: response.output_text.delta\ndata: ${JSON.stringify({ type: 'response.output_text.delta', sequence_number: 1, item_id: ids.item('msg'), output_index: 0, content_index: 0, delta: t.afterText })}\n\n`);
-        out.end(`event: error\ndata: ${JSON.stringify({ type: 'error', sequence_number: 2, code: t.streamError.type, message: t.streamError.message, param: null })}\n\n`);
+        await out.write(
+          `event: response.created\ndata: ${JSON.stringify({ type: 'response.created', sequence_number: 0, response: { id: ids.response(), object: 'response', status: 'in_progress', output: [] } })}\n\n`,
+        );
+        if (t.afterText !== undefined)
+          await out.write(
+            `event: response.output_text.delta\ndata: ${JSON.stringify({ type: 'response.output_text.delta', sequence_number: 1, item_id: ids.item('msg'), output_index: 0, content_index: 0, delta: t.afterText })}\n\n`,
+          );
+        out.end(
+          `event: error\ndata: ${JSON.stringify({ type: 'error', sequence_number: 2, code: t.streamError.type, message: t.streamError.message, param: null })}\n\n`,
+        );
       } else if (provider === 'gemini') {
-        if (t.afterText !== undefined) await out.write(`data: ${JSON.stringify({ candidates: [{ content: { parts: [{ text: t.afterText }], role: 'model' }, index: 0 }], modelVersion: r.model })}\r\n\r\n`);
+        if (t.afterText !== undefined)
+          await out.write(
+            `data: ${JSON.stringify({ candidates: [{ content: { parts: [{ text: t.afterText }], role: 'model' }, index: 0 }], modelVersion: r.model })}\r\n\r\n`,
+          );
         const code = Number(Object.entries(STATUS_TYPES.gemini).find(([, name]) => name === t.streamError.type)?.[0] ?? 500);
         out.end(`data: ${errorBody('gemini', code, t.streamError.message, t.streamError.type)}\r\n\r\n`);
       } else {
-        await out.write(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { id: ids.message(), type: 'message', role: 'assistant', content: [], usage: { input_tokens: 1, output_tokens: 1 } } })}\n\n`);
+        await out.write(
+          `event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { id: ids.message(), type: 'message', role: 'assistant', content: [], usage: { input_tokens: 1, output_tokens: 1 } } })}\n\n`,
+        );
         if (t.afterText !== undefined) {
-          await out.write(`event: content_block_start\ndata: ${JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })}\n\n`);
-          await out.write(`event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t.afterText } })}\n\n`);
+          await out.write(
+            `event: content_block_start\ndata: ${JSON.stringify({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })}\n\n`,
+          );
+          await out.write(
+            `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t.afterText } })}\n\n`,
+          );
         }
         out.end(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: t.streamError.type, message: t.streamError.message } })}\n\n`);
       }
@@ -1002,7 +1339,18 @@ export const startFakeServer = async (options: FakeServerOptions): Promise<FakeS
     if (provider === 'openai') await openAIRender(r, t, ids, res, writer, chunk, stall);
     else if (provider === 'openai-responses') await responsesRender(r, t, ids, res, writer, chunk, stall);
     else if (provider === 'anthropic') await anthropicRender(r, t, ids, res, writer, chunk, stall);
-    else await geminiRender(r, r.stream && query.get('alt') !== 'sse', t, ids, res, writer, chunk, { callIds: options.geminiCallIds !== false, signatures }, stall);
+    else
+      await geminiRender(
+        r,
+        r.stream && query.get('alt') !== 'sse',
+        t,
+        ids,
+        res,
+        writer,
+        chunk,
+        { callIds: options.geminiCallIds !== false, signatures },
+        stall,
+      );
   };
 
   const server = createServer((req, res) => {

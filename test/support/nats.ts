@@ -9,7 +9,8 @@ import { findProgram, freePort, waitForPort } from './redis.js';
 export const NATS_SERVER = findProgram(['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server']);
 
 /** Why the NATS tests cannot run here, or undefined when they can. */
-export const natsUnavailable: string | undefined = NATS_SERVER === undefined ? 'nats-server is not installed (apt-get install nats-server; .ci/run installs it)' : undefined;
+export const natsUnavailable: string | undefined =
+  NATS_SERVER === undefined ? 'nats-server is not installed (apt-get install nats-server; .ci/run installs it)' : undefined;
 
 export interface NatsServer {
   readonly url: string;

@@ -72,7 +72,11 @@ export const startRedis = async (): Promise<RedisServer> => {
   const dir = mkdtempSync(join(tmpdir(), 'gramkit-redis-'));
   const port = await freePort();
   const spawnServer = (): ChildProcess =>
-    spawn(REDIS_SERVER as string, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: 'ignore' });
+    spawn(
+      REDIS_SERVER as string,
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+      { stdio: 'ignore' },
+    );
   let child = spawnServer();
   await waitForPort(port, 10_000);
   const kill = async (): Promise<void> => {

@@ -10,7 +10,9 @@ export const SRC = join(import.meta.dirname, '..', '..', 'src');
 
 /** Every `.ts` file under `dir`, recursively, as paths relative to src/. */
 export const sourceFiles = (dir = SRC): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [relative(SRC, join(dir, e.name))] : []));
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [relative(SRC, join(dir, e.name))] : [],
+  );
 
 /** The registry modules: src/<layer>/codes.ts (tools has one per kind and one for what they share). */
 export const REGISTRY_FILES = sourceFiles().filter((f) => f.endsWith('codes.ts') && !f.startsWith('core/'));
@@ -22,4 +24,5 @@ export const loadRegistries = async (): Promise<ReadonlyArray<Registry>> => {
 };
 
 /** Every registered code. */
-export const allCodes = async (): Promise<ReadonlyMap<string, CodeInfo>> => new Map((await loadRegistries()).flatMap((r) => r.codes.map((c) => [c.code, c] as const)));
+export const allCodes = async (): Promise<ReadonlyMap<string, CodeInfo>> =>
+  new Map((await loadRegistries()).flatMap((r) => r.codes.map((c) => [c.code, c] as const)));

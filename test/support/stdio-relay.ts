@@ -18,13 +18,27 @@ export interface Relay {
   readonly close: () => Promise<void>;
 }
 
-type Message = JSONRPCMessage & { id?: string | number; method?: string; params?: { _meta?: { progressToken?: string | number }; progressToken?: string | number } };
+type Message = JSONRPCMessage & {
+  id?: string | number;
+  method?: string;
+  params?: { _meta?: { progressToken?: string | number }; progressToken?: string | number };
+};
 
-export const stdioRelay = async (command: string, args: ReadonlyArray<string>, options: { readonly cwd?: string; readonly env?: Record<string, string> } = {}): Promise<Relay> => {
+export const stdioRelay = async (
+  command: string,
+  args: ReadonlyArray<string>,
+  options: { readonly cwd?: string; readonly env?: Record<string, string> } = {},
+): Promise<Relay> => {
   const sessions = new Map<string, { http: StreamableHTTPServerTransport; child: StdioClientTransport }>();
 
   const spawn = async (): Promise<StdioClientTransport> => {
-    const child = new StdioClientTransport({ command, args: [...args], ...(options.cwd !== undefined ? { cwd: options.cwd } : {}), ...(options.env !== undefined ? { env: options.env } : {}), stderr: 'ignore' });
+    const child = new StdioClientTransport({
+      command,
+      args: [...args],
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+      ...(options.env !== undefined ? { env: options.env } : {}),
+      stderr: 'ignore',
+    });
     // a server speaks only when spoken to: nothing arrives before a session takes the child
     await child.start();
     return child;
@@ -76,7 +90,9 @@ export const stdioRelay = async (command: string, args: ReadonlyArray<string>, o
         const session = typeof id === 'string' ? sessions.get(id) : undefined;
         if (session !== undefined) return session.http.handleRequest(req, res, body);
         if (req.method === 'POST' && isInitializeRequest(body)) return (await open()).handleRequest(req, res, body);
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'no session: initialize first' } }));
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'no session: initialize first' } }));
       })().catch((e: unknown) => {
         if (!res.headersSent) res.writeHead(500).end(String(e));
       });

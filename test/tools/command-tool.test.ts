@@ -3,7 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bindTool, invoke, onEvent, toolLibrary, type BoundTool, type InvocationEvent, type InvokeOptions, type JsonObject, type Tool, type ToolResult, type ToolSpecification } from '../../src/index.js';
+import {
+  bindTool,
+  invoke,
+  onEvent,
+  toolLibrary,
+  type BoundTool,
+  type InvocationEvent,
+  type InvokeOptions,
+  type JsonObject,
+  type Tool,
+  type ToolResult,
+  type ToolSpecification,
+} from '../../src/index.js';
 import { commandTool, decodeCommandToolConfig, parseCommandOutput, type CommandToolConfigInput } from '../../src/entries/tools.js';
 import { eventually, isAlive } from './proc-support.js';
 import { expectGolden } from '../support/golden.js';
@@ -60,7 +72,17 @@ const received = async (args: Record<string, unknown>): Promise<string[]> => {
 
 describe('commandTool: one placeholder, one argument, no shell', () => {
   it('injection attempts stay single arguments and run nothing', async () => {
-    const attacks = ['; rm -rf /', '$(touch pwned)', '`touch pwned2`', 'a b\tc\nd', `"double" 'single'`, '*', '| cat /etc/passwd', '&& touch pwned3', '${HOME}'];
+    const attacks = [
+      '; rm -rf /',
+      '$(touch pwned)',
+      '`touch pwned2`',
+      'a b\tc\nd',
+      `"double" 'single'`,
+      '*',
+      '| cat /etc/passwd',
+      '&& touch pwned3',
+      '${HOME}',
+    ];
     for (const a of attacks) expect(await received({ a })).toEqual([a]);
     expect(existsSync(join(workspace, 'pwned'))).toBe(false);
     expect(existsSync(join(workspace, 'pwned2'))).toBe(false);
@@ -167,7 +189,12 @@ describe('commandTool: environment and working directory', () => {
     const s = spec('env', {});
     const t = make(s, { argv: ['env'], env: ['PATH', 'LANG', 'NOT_SET_ANYWHERE'], setEnv: { MODE: 'test' }, output: 'text' });
     const out = (value(await call(t, s, {})) as { output: string }).output;
-    const vars = Object.fromEntries(out.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+    const vars = Object.fromEntries(
+      out
+        .trim()
+        .split('\n')
+        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
     // in the sandbox, bubblewrap also sets PWD (the working directory, which is the host's path)
     const { PWD, ...rest } = vars;
     if (PWD !== undefined) expect(PWD).toBe(workspace);
@@ -185,7 +212,8 @@ describe('commandTool: environment and working directory', () => {
   it('path parameters stay inside the workspace (real paths, existing or not)', async () => {
     const s = spec('cat', { file: text, dir: text }, ['file']);
     const t = make(s, { argv: ['printf', '%s', '{file}'], pathParameters: ['file'], cwd: '{dir}' });
-    for (const file of ['sub', 'sub/new-file.txt', 'new/dir/file', './x', `${workspace}/sub/x`]) expect(value(await call(t, s, { file })), file).toEqual({ output: file });
+    for (const file of ['sub', 'sub/new-file.txt', 'new/dir/file', './x', `${workspace}/sub/x`])
+      expect(value(await call(t, s, { file })), file).toEqual({ output: file });
     expect(value(await call(t, s, { file: '../x', dir: 'sub' }))).toEqual({ output: '../x' }); // sub/../x is inside
     for (const file of ['../x', '../../etc/passwd', '/etc/passwd', 'escape/anything', 'escape', 'sub/../../x', 'missing/../../x']) {
       const e = failure(await call(t, s, { file }));
@@ -198,7 +226,8 @@ describe('commandTool: environment and working directory', () => {
     const s = spec('pwd', { dir: text });
     const t = make(s, { argv: ['pwd'], cwd: '{dir}' });
     expect(value(await call(t, s, { dir: 'sub' }))).toEqual({ output: `${join(workspace, 'sub')}\n` });
-    for (const dir of ['..', '../..', 'sub/../..', '/etc', 'escape', 'escape/..']) expect(failure(await call(t, s, { dir })).reason, dir).toBe('COMMAND_INVALID_PATH');
+    for (const dir of ['..', '../..', 'sub/../..', '/etc', 'escape', 'escape/..'])
+      expect(failure(await call(t, s, { dir })).reason, dir).toBe('COMMAND_INVALID_PATH');
     expect(failure(await call(t, s, { dir: 'missing' })).reason).toBe('COMMAND_FILE_NOT_FOUND');
   });
 });
@@ -254,7 +283,14 @@ describe('command tool configuration', () => {
   it('reports every problem at once', () => {
     const d = decodeCommandToolConfig({ argv: ['{program}', '{unclosed', 'ok'], env: ['BAD-NAME'], cwd: '/etc', timeoutMs: 0, outptu: 'json' });
     const codes = d._tag === 'Left' ? d.left.map((x) => x.code).sort() : [];
-    expect(codes).toEqual(['COMMAND_CONFIG_UNKNOWN_KEY', 'COMMAND_CONFIG_VALUE', 'COMMAND_CWD_OUTSIDE', 'COMMAND_ENV_NAME', 'COMMAND_PROGRAM_PLACEHOLDER', 'COMMAND_TEMPLATE_SYNTAX']);
+    expect(codes).toEqual([
+      'COMMAND_CONFIG_UNKNOWN_KEY',
+      'COMMAND_CONFIG_VALUE',
+      'COMMAND_CWD_OUTSIDE',
+      'COMMAND_ENV_NAME',
+      'COMMAND_PROGRAM_PLACEHOLDER',
+      'COMMAND_TEMPLATE_SYNTAX',
+    ]);
     const wrongTypes = decodeCommandToolConfig({ argv: 'ls -la', output: 'yaml' });
     expect(wrongTypes._tag === 'Left' && wrongTypes.left.map((x) => x.message.split(':')[0])).toEqual(['command.argv', 'command.output']);
   });
@@ -262,7 +298,11 @@ describe('command tool configuration', () => {
   it('placeholders and stdin must name parameters; a workspace is required', () => {
     const s = spec('p', { a: text });
     const r = commandTool(s, { argv: ['echo', '{a}', '{b}'], stdin: 'c' }, { workspace: '' });
-    expect(r._tag === 'Left' && r.left.map((d) => d.code).sort()).toEqual(['COMMAND_UNKNOWN_PLACEHOLDER', 'COMMAND_UNKNOWN_PLACEHOLDER', 'COMMAND_WORKSPACE_REQUIRED']);
+    expect(r._tag === 'Left' && r.left.map((d) => d.code).sort()).toEqual([
+      'COMMAND_UNKNOWN_PLACEHOLDER',
+      'COMMAND_UNKNOWN_PLACEHOLDER',
+      'COMMAND_WORKSPACE_REQUIRED',
+    ]);
   });
 
   it('reports placeholder problems together with configuration problems', () => {

@@ -1,7 +1,18 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bindTool, invoke, onEvent, toolLibrary, type BoundTool, type InvocationEvent, type JsonObject, type Tool, type ToolResult, type ToolSpecification } from '../../src/index.js';
+import {
+  bindTool,
+  invoke,
+  onEvent,
+  toolLibrary,
+  type BoundTool,
+  type InvocationEvent,
+  type JsonObject,
+  type Tool,
+  type ToolResult,
+  type ToolSpecification,
+} from '../../src/index.js';
 import { decodeHttpToolConfig, httpTool, type HttpToolConfigInput, type HttpToolOptions } from '../../src/entries/tools.js';
 import { json, startServer, stream, type TestServer } from './server-support.js';
 import { expectGolden } from '../support/golden.js';
@@ -166,7 +177,11 @@ describe('httpTool: requests and results', () => {
   it('sends JSON bodies with string and bare placeholders, and a content type', async () => {
     const s = spec('post', { title: text, count: { type: 'integer' }, meta: { type: 'object' } }, ['title', 'count'], {});
     const tool = make(s, { method: 'POST', urlTemplate: `${api.origin}/echo`, bodyTemplate: '{"title": "${title}", "count": ${count}, "meta": ${meta}}' });
-    const echoed = value((await call(tool, s, { title: 'a "quoted" \\ title', count: 3, meta: { k: [1, 2] } })).result) as { body: string; headers: Record<string, string>; method: string };
+    const echoed = value((await call(tool, s, { title: 'a "quoted" \\ title', count: 3, meta: { k: [1, 2] } })).result) as {
+      body: string;
+      headers: Record<string, string>;
+      method: string;
+    };
     expect(echoed.method).toBe('POST');
     expect(echoed.headers['content-type']).toBe('application/json');
     expect(JSON.parse(echoed.body)).toEqual({ title: 'a "quoted" \\ title', count: 3, meta: { k: [1, 2] } });
@@ -175,7 +190,12 @@ describe('httpTool: requests and results', () => {
 
   it('sends form bodies', async () => {
     const s = spec('form', { q: text, lang: text }, ['q'], {});
-    const tool = make(s, { method: 'POST', urlTemplate: `${api.origin}/echo`, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, bodyTemplate: 'q=${q}&lang=${lang}&v=2' });
+    const tool = make(s, {
+      method: 'POST',
+      urlTemplate: `${api.origin}/echo`,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      bodyTemplate: 'q=${q}&lang=${lang}&v=2',
+    });
     const echoed = value((await call(tool, s, { q: 'a&b=c d' })).result) as { body: string };
     expect(echoed.body).toBe('q=a%26b%3Dc+d&v=2');
     expect(Object.fromEntries(new URLSearchParams(echoed.body))).toEqual({ q: 'a&b=c d', v: '2' });
@@ -217,7 +237,9 @@ describe('httpTool: statuses, errorMode, retries, limits', () => {
   it('unreadable JSON and extraction misses fail with their own codes', async () => {
     const s = spec('e', {}, [], {});
     expect(failure((await call(make(s, { urlTemplate: `${api.origin}/not-json` }), s, {})).result).reason).toBe('HTTP_INVALID_RESPONSE');
-    expect(failure((await call(make(s, { urlTemplate: `${api.origin}/weather?q=x`, extractExpr: '$.nope.none' }), s, {})).result).reason).toBe('HTTP_EXTRACT_NO_MATCH');
+    expect(failure((await call(make(s, { urlTemplate: `${api.origin}/weather?q=x`, extractExpr: '$.nope.none' }), s, {})).result).reason).toBe(
+      'HTTP_EXTRACT_NO_MATCH',
+    );
   });
 
   it('retries a GET after 503 with Retry-After, then succeeds', async () => {
@@ -339,7 +361,11 @@ describe('httpTool: arguments cannot change the request shape', () => {
 
   it('law: a value in a JSON string can never close it', async () => {
     const s = spec('j', { name: text, note: text }, ['name', 'note'], {});
-    const tool = make(s, { method: 'POST', urlTemplate: `${api.origin}/echo`, bodyTemplate: '{"name": "${name}", "role": "user", "note": "prefix ${note} suffix"}' });
+    const tool = make(s, {
+      method: 'POST',
+      urlTemplate: `${api.origin}/echo`,
+      bodyTemplate: '{"name": "${name}", "role": "user", "note": "prefix ${note} suffix"}',
+    });
     const attacks = fc.constantFrom('", "role": "admin', '\\", "role": "admin", "x": "', '"}', '\u2028\u0000\n', '${name}');
     await fc.assert(
       fc.asyncProperty(fc.oneof(attacks, fc.string({ maxLength: 20, unit: 'grapheme' })), fc.string({ maxLength: 20, unit: 'binary' }), async (name, note) => {
@@ -511,7 +537,11 @@ describe('HTTP tool configuration', () => {
 
   it('placeholders must name a parameter or a secret, not both', () => {
     const s = spec('p', { city: text, API_KEY: text }, ['city'], {});
-    const r = httpTool(s, { urlTemplate: 'https://api.example.com/${city}?k=${API_KEY}&x=${nothing}&y=${KNOWN}' }, { secrets: (n) => (n === 'API_KEY' || n === 'KNOWN' ? 'v' : undefined) });
+    const r = httpTool(
+      s,
+      { urlTemplate: 'https://api.example.com/${city}?k=${API_KEY}&x=${nothing}&y=${KNOWN}' },
+      { secrets: (n) => (n === 'API_KEY' || n === 'KNOWN' ? 'v' : undefined) },
+    );
     expect(r._tag === 'Left' && r.left.map((d) => d.code).sort()).toEqual(['HTTP_AMBIGUOUS_PLACEHOLDER', 'HTTP_UNKNOWN_PLACEHOLDER']);
   });
 

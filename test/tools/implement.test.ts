@@ -80,7 +80,9 @@ describe('implement', () => {
     const e = await rejection(implement(pathToFileURL(file), { greet: handlers.greet, ad: handlers.add } as never));
     expect(e.code).toBe('IMPL_HANDLERS_MISMATCH');
     expect(e.diagnostics).toHaveLength(1);
-    expect(e.diagnostics[0]?.message).toBe('the handlers do not match the tools: no handler for "add"; "ad" is no tool of the file. The tools: greet, add, weather. The handlers: greet, ad');
+    expect(e.diagnostics[0]?.message).toBe(
+      'the handlers do not match the tools: no handler for "add"; "ad" is no tool of the file. The tools: greet, add, weather. The handlers: greet, ad',
+    );
     expect(e.diagnostics[0]?.hint).toBe('"ad": did you mean "add"?');
     expect(e.diagnostics[0]?.file).toBe(file);
     expect(e.message).toContain('error[IMPL_HANDLERS_MISMATCH]');

@@ -21,11 +21,17 @@ describe('runProcess: arguments, input, environment', () => {
 
   it('law: any argument list (no NUL) reaches the program unchanged', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.string({ unit: 'grapheme' }).filter((s) => !s.includes('\0')), { maxLength: 6 }), async (args) => {
-        // a first fixed argument: printf prints its format once even with no arguments
-        const r = await runProcess(['printf', '%s\\0', 'first', ...args], base);
-        expect(r.stdout.split('\0').slice(1, -1)).toEqual(args);
-      }),
+      fc.asyncProperty(
+        fc.array(
+          fc.string({ unit: 'grapheme' }).filter((s) => !s.includes('\0')),
+          { maxLength: 6 },
+        ),
+        async (args) => {
+          // a first fixed argument: printf prints its format once even with no arguments
+          const r = await runProcess(['printf', '%s\\0', 'first', ...args], base);
+          expect(r.stdout.split('\0').slice(1, -1)).toEqual(args);
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -39,7 +45,11 @@ describe('runProcess: arguments, input, environment', () => {
 
   it('gives the child exactly the environment passed, nothing inherited', async () => {
     const r = await runProcess(['env'], { ...base, env: { ...env, ONLY_THIS: 'yes' } });
-    const names = r.stdout.trim().split('\n').map((l) => l.split('=')[0]).sort();
+    const names = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('=')[0])
+      .sort();
     expect(names).toEqual(['ONLY_THIS', 'PATH']);
   });
 

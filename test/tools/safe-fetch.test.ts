@@ -56,7 +56,9 @@ const err = (r: { ok: false; error: FetchError } | { ok: true; value: FetchRespo
 
 describe('safeFetch: requests', () => {
   it('sends method, headers and body and returns status, headers, bytes and text', async () => {
-    const r = ok(await safeFetch(`${a.origin}/echo?q=1`, { ...opts(), method: 'post', headers: { 'X-Test': 'yes', 'content-type': 'text/plain' }, body: 'hello' }));
+    const r = ok(
+      await safeFetch(`${a.origin}/echo?q=1`, { ...opts(), method: 'post', headers: { 'X-Test': 'yes', 'content-type': 'text/plain' }, body: 'hello' }),
+    );
     expect(r.status).toBe(200);
     expect(r.headers['content-type']).toBe('application/json');
     const echoed = JSON.parse(r.text);
@@ -176,7 +178,10 @@ describe('safeFetch: redirects', () => {
   });
 
   it('303 turns a POST into a GET without body; 307 keeps both', async () => {
-    const r303 = JSON.parse(ok(await safeFetch(`${a.origin}/redirect?status=303&to=/echo`, { ...opts(), method: 'POST', body: 'data', headers: { 'content-type': 'text/plain' } })).text);
+    const r303 = JSON.parse(
+      ok(await safeFetch(`${a.origin}/redirect?status=303&to=/echo`, { ...opts(), method: 'POST', body: 'data', headers: { 'content-type': 'text/plain' } }))
+        .text,
+    );
     expect(r303).toMatchObject({ method: 'GET', body: '' });
     expect(r303.headers['content-type']).toBeUndefined();
     const r307 = JSON.parse(ok(await safeFetch(`${a.origin}/redirect?status=307&to=/echo`, { ...opts(), method: 'POST', body: 'data' })).text);
@@ -199,7 +204,10 @@ describe('safeFetch: redirects', () => {
   it('refuses a redirect from https to http (through a mock dispatcher)', async () => {
     const mock = new MockAgent();
     mock.disableNetConnect();
-    mock.get('https://secure.example').intercept({ path: '/start' }).reply(302, '', { headers: { location: 'http://secure.example/plain' } });
+    mock
+      .get('https://secure.example')
+      .intercept({ path: '/start' })
+      .reply(302, '', { headers: { location: 'http://secure.example/plain' } });
     const e = err(await safeFetch('https://secure.example/start', { ...opts(), allowedHosts: ['secure.example'], dispatcher: mock }));
     expect(e.reason).toBe('NET_INSECURE_REDIRECT');
     await mock.close();
@@ -292,7 +300,21 @@ describe('host allowlist', () => {
   });
 
   it('classifies private and public addresses', () => {
-    for (const ip of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fd00::1', 'fe80::1', '224.0.0.1', 'not-an-ip'])
+    for (const ip of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fd00::1',
+      'fe80::1',
+      '224.0.0.1',
+      'not-an-ip',
+    ])
       expect(isPrivateAddress(ip), ip).toBe(true);
     for (const ip of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '93.184.216.34']) expect(isPrivateAddress(ip), ip).toBe(false);
   });

@@ -38,7 +38,8 @@ export const decodeBundleWrite = (u: unknown): Either<ReadonlyArray<Diagnostic>,
     const s = parseBundleSlug(slug);
     if (isLeft(s)) problems.push(...s.left);
   }
-  if (displayName !== undefined && displayName.trim() === '') problems.push(error(CatalogCodes.INVALID_RECORD, 'displayName: must not be empty (leave it out to use the slug)'));
+  if (displayName !== undefined && displayName.trim() === '')
+    problems.push(error(CatalogCodes.INVALID_RECORD, 'displayName: must not be empty (leave it out to use the slug)'));
   if (problems.length > 0 || slug === undefined) return left(problems);
   return right({ slug, displayName: displayName ?? slug, description: description ?? '', isEnabled: isEnabled ?? true });
 };
@@ -50,7 +51,11 @@ export const decodeEnabledPatch = (u: unknown): Either<ReadonlyArray<Diagnostic>
   if (f === undefined) return left(problems);
   const others = Object.keys(f.object).filter((k) => k !== 'isEnabled');
   if (others.length > 0) {
-    return left([error(CatalogCodes.PATCH_ONLY_ENABLED, `PATCH changes isEnabled only; the body also has ${others.map((k) => JSON.stringify(k)).join(', ')}`, { hint: 'use PUT to change anything else' })]);
+    return left([
+      error(CatalogCodes.PATCH_ONLY_ENABLED, `PATCH changes isEnabled only; the body also has ${others.map((k) => JSON.stringify(k)).join(', ')}`, {
+        hint: 'use PUT to change anything else',
+      }),
+    ]);
   }
   const v = f.boolean('isEnabled');
   if (v === undefined) {

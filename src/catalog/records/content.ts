@@ -67,7 +67,10 @@ const SAFETY_LEVELS: ReadonlyArray<SafetyLevel> = ['low', 'medium', 'high'];
 const GRAM_KEYS = ['version', 'displayName', 'tags', 'permissions', 'safetyLevel'] as const;
 const IMPL_KEYS: ReadonlyArray<ToolType> = TOOL_TYPES;
 /** How each kind is written, for hints: `http: {…}, command: {…}, builtin: "read_file" or function: "name"`. */
-const EXAMPLES = Object.values(KINDS).map((k) => k.example).join(', ').replace(/, ([^,]*)$/, ' or $1');
+const EXAMPLES = Object.values(KINDS)
+  .map((k) => k.example)
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1');
 
 // -------------------------------------------------------------------------------------------------
 // implementations
@@ -75,7 +78,10 @@ const EXAMPLES = Object.values(KINDS).map((k) => k.example).join(', ').replace(/
 
 /** A kind's issue with an implementation block, with the catalog's code (a configuration's own code stays in the message). */
 const implProblem = (i: ImplIssue): Diagnostic => {
-  if (i.issue === 'config') return isError(i.diagnostic) ? { ...i.diagnostic, code: CatalogCodes.INVALID_IMPL, message: `${i.diagnostic.code}: ${i.diagnostic.message}` } : i.diagnostic;
+  if (i.issue === 'config')
+    return isError(i.diagnostic)
+      ? { ...i.diagnostic, code: CatalogCodes.INVALID_IMPL, message: `${i.diagnostic.code}: ${i.diagnostic.message}` }
+      : i.diagnostic;
   return error(i.issue === 'unknown' ? CatalogCodes.UNKNOWN_BUILTIN : CatalogCodes.INVALID_IMPL, i.message, i.hint !== undefined ? { hint: i.hint } : {});
 };
 
@@ -118,7 +124,12 @@ const compiledSignature = (slug: string, description: string, text: string): Eit
   }
   const r = checkToolSpecification(slug, description, text);
   const spec = checkedValue(r);
-  if (spec === undefined) return left(checkedDiagnostics(r).filter(isError).map((d) => ({ ...d, code: CatalogCodes.INVALID_SCHEMA, message: `signature: ${d.message}` })));
+  if (spec === undefined)
+    return left(
+      checkedDiagnostics(r)
+        .filter(isError)
+        .map((d) => ({ ...d, code: CatalogCodes.INVALID_SCHEMA, message: `signature: ${d.message}` })),
+    );
   if (checkedDiagnostics(r).length === 0) {
     compiledSignatures.set(text, { schema: spec.schema, outputSchema: spec.outputSchema });
     if (compiledSignatures.size > SIGNATURES_KEPT) compiledSignatures.delete(compiledSignatures.keys().next().value as string);
@@ -133,17 +144,38 @@ const fromSignature = (input: ContentInput, description: string): Either<Readonl
   const spec = { schema: compiled.right.argSchema, outputSchema: compiled.right.outputSchema };
   const problems: Diagnostic[] = [];
   if (input.argSchema !== undefined && !jsonEqual(input.argSchema, spec.schema)) {
-    problems.push(error(CatalogCodes.INVALID_SCHEMA, 'argSchema is not the schema the signature compiles to', { hint: 'send the signature or the schemas, not both (or both unchanged from a GET)' }));
+    problems.push(
+      error(CatalogCodes.INVALID_SCHEMA, 'argSchema is not the schema the signature compiles to', {
+        hint: 'send the signature or the schemas, not both (or both unchanged from a GET)',
+      }),
+    );
   }
   if (input.outputSchema !== undefined && !jsonEqual(input.outputSchema, spec.outputSchema)) {
-    problems.push(error(CatalogCodes.INVALID_SCHEMA, 'outputSchema is not the schema the signature compiles to', { hint: 'send the signature or the schemas, not both (or both unchanged from a GET)' }));
+    problems.push(
+      error(CatalogCodes.INVALID_SCHEMA, 'outputSchema is not the schema the signature compiles to', {
+        hint: 'send the signature or the schemas, not both (or both unchanged from a GET)',
+      }),
+    );
   }
   return problems.length > 0 ? left(problems) : compiled;
 };
 
 /** Schemas imported into a signature with the spec layer's importer (warnings kept). */
 const fromSchemas = (slug: string, description: string, argSchema: unknown, outputSchema: unknown): Either<ReadonlyArray<Diagnostic>, Signed> => {
-  const report = importDefinitions([{ value: { name: slug, description, inputSchema: argSchema ?? { type: 'object', properties: {} }, ...(outputSchema !== undefined ? { outputSchema } : {}) }, at: '' }], { from: 'mcp' });
+  const report = importDefinitions(
+    [
+      {
+        value: {
+          name: slug,
+          description,
+          inputSchema: argSchema ?? { type: 'object', properties: {} },
+          ...(outputSchema !== undefined ? { outputSchema } : {}),
+        },
+        at: '',
+      },
+    ],
+    { from: 'mcp' },
+  );
   const t = report.tools[0];
   const diagnostics = [...report.diagnostics, ...(t?.diagnostics ?? [])].map((d) => ({ ...d, message: d.message.replace(/^tool "[^"]*": /, '') }));
   if (t?.spec === undefined) {
@@ -160,7 +192,12 @@ const implementationSignatures = new WeakMap<object, { readonly output: JsonSche
  * schema objects every time, so their import is kept (one per implementation, not one per write).
  * Only a clean import is kept: its signature and schemas name no tool.
  */
-const implementationSigned = (slug: string, description: string, input: JsonSchema, output: JsonSchema | undefined): Either<ReadonlyArray<Diagnostic>, Signed> => {
+const implementationSigned = (
+  slug: string,
+  description: string,
+  input: JsonSchema,
+  output: JsonSchema | undefined,
+): Either<ReadonlyArray<Diagnostic>, Signed> => {
   const key = typeof input === 'object' ? input : undefined;
   const known = key !== undefined ? implementationSignatures.get(key) : undefined;
   if (known !== undefined && known.output === output) return right(known.signed);
@@ -184,16 +221,26 @@ export const buildContent = (input: ContentInput, env: ContentEnvironment): Eith
   const version = parseVersion(input.version);
   if (isLeft(version)) problems.push(...version.left);
   const description = input.description ?? '';
-  if (description.trim() === '') problems.push(error(CatalogCodes.INVALID_RECORD, 'description: a tool needs a non-empty description (it is what a model reads to choose the tool)'));
-  if (input.displayName !== undefined && input.displayName.trim() === '') problems.push(error(CatalogCodes.INVALID_RECORD, 'displayName: must not be empty (leave it out to use the slug)'));
+  if (description.trim() === '')
+    problems.push(error(CatalogCodes.INVALID_RECORD, 'description: a tool needs a non-empty description (it is what a model reads to choose the tool)'));
+  if (input.displayName !== undefined && input.displayName.trim() === '')
+    problems.push(error(CatalogCodes.INVALID_RECORD, 'displayName: must not be empty (leave it out to use the slug)'));
   if (!isKindName(input.type)) {
-    problems.push(error(CatalogCodes.INVALID_RECORD, input.type === undefined ? `type: missing; one of ${TYPE_LIST}` : `type: ${JSON.stringify(input.type)} is not one of ${TYPE_LIST}`));
+    problems.push(
+      error(
+        CatalogCodes.INVALID_RECORD,
+        input.type === undefined ? `type: missing; one of ${TYPE_LIST}` : `type: ${JSON.stringify(input.type)} is not one of ${TYPE_LIST}`,
+      ),
+    );
     return left(problems);
   }
   const type = input.type;
   const impl = checkImpl(type, input.impl, env);
   if (isLeft(impl)) problems.push(...impl.left);
-  for (const [field, list] of [['tags', input.tags], ['permissions', input.permissions]] as const) {
+  for (const [field, list] of [
+    ['tags', input.tags],
+    ['permissions', input.permissions],
+  ] as const) {
     if (list?.some((s) => s.trim() === '')) problems.push(error(CatalogCodes.INVALID_RECORD, `${field}: empty strings are not allowed`));
   }
   if (problems.length > 0 || isLeft(impl)) return left(problems);
@@ -207,7 +254,10 @@ export const buildContent = (input: ContentInput, env: ContentEnvironment): Eith
     const out = input.outputSchema !== undefined ? schemaOf(input.outputSchema, 'outputSchema') : right(defaults.output);
     if (isLeft(arg) || isLeft(out)) return left([...(isLeft(arg) ? arg.left : []), ...(isLeft(out) ? out.left : [])]);
     const implementation = input.argSchema === undefined && input.outputSchema === undefined ? defaults.input : undefined;
-    signed = implementation !== undefined ? implementationSigned(input.slug, description, implementation, defaults.output) : fromSchemas(input.slug, description, arg.right, out.right);
+    signed =
+      implementation !== undefined
+        ? implementationSigned(input.slug, description, implementation, defaults.output)
+        : fromSchemas(input.slug, description, arg.right, out.right);
   }
   if (isLeft(signed)) return signed;
   return right({
@@ -252,7 +302,14 @@ export const gramMetadata = (c: ToolContent): JsonObject => ({
 
 /** The gram form of a tool: `[slug:Tool {description, version, …, http: {…}} | signature]`. */
 export const contentToGram = (c: ToolContent): string =>
-  printToolSpecification({ name: c.slug, description: c.description, typeSignature: c.signature, schema: c.argSchema, outputSchema: c.outputSchema, metadata: gramMetadata(c) });
+  printToolSpecification({
+    name: c.slug,
+    description: c.description,
+    typeSignature: c.signature,
+    schema: c.argSchema,
+    outputSchema: c.outputSchema,
+    metadata: gramMetadata(c),
+  });
 
 /** Strings from a metadata value that must be a list of strings. */
 const stringList = (v: JsonValue | undefined, field: string, problems: Diagnostic[]): ReadonlyArray<string> | undefined => {
@@ -271,7 +328,12 @@ export const gramToInput = (text: string, defaults: { readonly version?: string 
   if (isLeft(parsed)) return left(parsed.left.map((d) => ({ ...d, code: CatalogCodes.INVALID_GRAM, message: `${d.code}: ${d.message}` })));
   const { tools, agents } = parsed.right;
   if (tools.length !== 1 || agents.length > 0) {
-    return left([error(CatalogCodes.INVALID_GRAM, `the gram text must hold exactly one tool (and no agent); it holds ${tools.length} tool${tools.length === 1 ? '' : 's'}${agents.length > 0 ? ` and ${agents.length} agent(s)` : ''}`)]);
+    return left([
+      error(
+        CatalogCodes.INVALID_GRAM,
+        `the gram text must hold exactly one tool (and no agent); it holds ${tools.length} tool${tools.length === 1 ? '' : 's'}${agents.length > 0 ? ` and ${agents.length} agent(s)` : ''}`,
+      ),
+    ]);
   }
   const spec = tools[0] as ToolSpecification;
   const meta = spec.metadata ?? {};
@@ -280,14 +342,22 @@ export const gramToInput = (text: string, defaults: { readonly version?: string 
   for (const k of Object.keys(meta)) {
     if (!(GRAM_KEYS as ReadonlyArray<string>).includes(k) && !(IMPL_KEYS as ReadonlyArray<string>).includes(k)) {
       const hint = didYouMean(k, [...GRAM_KEYS, ...IMPL_KEYS]);
-      problems.push(error(CatalogCodes.INVALID_GRAM, `tool "${spec.name}": unknown property "${k}"`, { hint: hint ?? `the properties are description, ${GRAM_KEYS.join(', ')} and one of ${IMPL_KEYS.join(', ')}` }));
+      problems.push(
+        error(CatalogCodes.INVALID_GRAM, `tool "${spec.name}": unknown property "${k}"`, {
+          hint: hint ?? `the properties are description, ${GRAM_KEYS.join(', ')} and one of ${IMPL_KEYS.join(', ')}`,
+        }),
+      );
     }
   }
   if (implKeys.length !== 1) {
     problems.push(
-      error(CatalogCodes.INVALID_GRAM, `tool "${spec.name}" must declare exactly one implementation (${IMPL_KEYS.join(', ')}); it declares ${implKeys.length === 0 ? 'none' : implKeys.join(' and ')}`, {
-        hint: `e.g. ${EXAMPLES}`,
-      }),
+      error(
+        CatalogCodes.INVALID_GRAM,
+        `tool "${spec.name}" must declare exactly one implementation (${IMPL_KEYS.join(', ')}); it declares ${implKeys.length === 0 ? 'none' : implKeys.join(' and ')}`,
+        {
+          hint: `e.g. ${EXAMPLES}`,
+        },
+      ),
     );
   }
   const str = (k: string): string | undefined => {
@@ -300,7 +370,8 @@ export const gramToInput = (text: string, defaults: { readonly version?: string 
   const version = str('version') ?? defaults.version ?? '1';
   const displayName = str('displayName');
   const safety = str('safetyLevel');
-  if (safety !== undefined && !(SAFETY_LEVELS as ReadonlyArray<string>).includes(safety)) problems.push(error(CatalogCodes.INVALID_GRAM, `safetyLevel must be low, medium or high, got ${JSON.stringify(safety)}`));
+  if (safety !== undefined && !(SAFETY_LEVELS as ReadonlyArray<string>).includes(safety))
+    problems.push(error(CatalogCodes.INVALID_GRAM, `safetyLevel must be low, medium or high, got ${JSON.stringify(safety)}`));
   const tags = stringList(meta['tags'], 'tags', problems);
   const permissions = stringList(meta['permissions'], 'permissions', problems);
   if (problems.length > 0) return left(problems);

@@ -56,7 +56,13 @@ export const fieldsOf = (u: unknown, what: string, problems: Diagnostic[]): Fiel
       for (const k of Object.keys(o)) {
         if (known.includes(k) || ignored.includes(k)) continue;
         const hint = didYouMean(k, known);
-        problems.push(error(CatalogCodes.INVALID_RECORD, `${JSON.stringify(k)} is not a field of ${what}`, hint !== undefined ? { hint } : { hint: `the fields are: ${known.join(', ')}` }));
+        problems.push(
+          error(
+            CatalogCodes.INVALID_RECORD,
+            `${JSON.stringify(k)} is not a field of ${what}`,
+            hint !== undefined ? { hint } : { hint: `the fields are: ${known.join(', ')}` },
+          ),
+        );
       }
     },
   };

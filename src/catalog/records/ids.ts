@@ -26,7 +26,11 @@ export const parseId = (s: unknown, what = 'id'): Either<ReadonlyArray<Diagnosti
   const lower = s.toLowerCase();
   return UUID_V7.test(lower)
     ? right(lower)
-    : left([error(CatalogCodes.INVALID_ID, `${what} ${JSON.stringify(s.length > 80 ? `${s.slice(0, 80)}…` : s)} is not a UUIDv7`, { hint: 'e.g. 018faf50-b7b6-7a01-9a05-a22a6e0af101 (version 7, variant 10)' })]);
+    : left([
+        error(CatalogCodes.INVALID_ID, `${what} ${JSON.stringify(s.length > 80 ? `${s.slice(0, 80)}…` : s)} is not a UUIDv7`, {
+          hint: 'e.g. 018faf50-b7b6-7a01-9a05-a22a6e0af101 (version 7, variant 10)',
+        }),
+      ]);
 };
 
 /** Whether `s` can be a registry id (and is not a UUID, which names tools by toolID). */
@@ -39,7 +43,10 @@ export const parseRegistryId = (s: unknown): Either<ReadonlyArray<Diagnostic>, s
   typeof s === 'string' && isRegistryId(s)
     ? right(s)
     : left([
-        error(CatalogCodes.INVALID_REGISTRY_ID, `a registry id is 1 to 64 letters, digits, "_", "-" or ".", not a UUID, and not ".", "..", "usage" or "discover" (a URL cannot name those); got ${JSON.stringify(typeof s === 'string' ? s.slice(0, 80) : s)}`),
+        error(
+          CatalogCodes.INVALID_REGISTRY_ID,
+          `a registry id is 1 to 64 letters, digits, "_", "-" or ".", not a UUID, and not ".", "..", "usage" or "discover" (a URL cannot name those); got ${JSON.stringify(typeof s === 'string' ? s.slice(0, 80) : s)}`,
+        ),
       ]);
 
 /**

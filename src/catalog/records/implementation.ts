@@ -74,7 +74,11 @@ export const availability = (r: ToolRecord, impls: Implementations): Availabilit
 // -------------------------------------------------------------------------------------------------
 
 const unavailable = (r: ToolRecord, reason: string): Either<CatalogError, never> =>
-  left({ ...catalogCodes(CatalogCodes.TOOL_UNAVAILABLE), message: `tool ${r.slug} ${r.version} (${r.toolID}) cannot be invoked: ${reason}`, details: { toolID: r.toolID, reason } });
+  left({
+    ...catalogCodes(CatalogCodes.TOOL_UNAVAILABLE),
+    message: `tool ${r.slug} ${r.version} (${r.toolID}) cannot be invoked: ${reason}`,
+    details: { toolID: r.toolID, reason },
+  });
 
 /** The record bound to its implementation, ready for `invoke`; or why it cannot be. */
 export const materialize = (r: ToolRecord, impls: Implementations): Either<CatalogError, BoundTool> => {
@@ -85,7 +89,11 @@ export const materialize = (r: ToolRecord, impls: Implementations): Either<Catal
   if (isLeft(built)) {
     const reason = built.left.diagnostics.map((d) => d.message).join('; ');
     if (built.left.cause !== 'host') return unavailable(r, reason);
-    return left({ ...catalogCodes(CatalogCodes.HOST_NOT_ALLOWED), message: `tool ${r.slug} ${r.version} cannot be invoked: ${reason}`, details: { toolID: r.toolID, reason } });
+    return left({
+      ...catalogCodes(CatalogCodes.HOST_NOT_ALLOWED),
+      message: `tool ${r.slug} ${r.version} cannot be invoked: ${reason}`,
+      details: { toolID: r.toolID, reason },
+    });
   }
   const withAnnotations = annotate(r, built.right);
   const bound = bindTool(spec.right, registerTool(r.slug, withAnnotations, emptyToolLibrary));

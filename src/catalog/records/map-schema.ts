@@ -56,7 +56,11 @@ const typeSchema = (name: string, at: string): Either<Diagnostic, JsonObject> =>
   const s = NAMES[t.toLowerCase()];
   return s !== undefined
     ? right(s)
-    : left(error(CatalogCodes.INVALID_SCHEMA, `${at}: unknown type ${JSON.stringify(name)}`, { hint: `one of ${Object.keys(NAMES).join(', ')}, or T[] for arrays` }));
+    : left(
+        error(CatalogCodes.INVALID_SCHEMA, `${at}: unknown type ${JSON.stringify(name)}`, {
+          hint: `one of ${Object.keys(NAMES).join(', ')}, or T[] for arrays`,
+        }),
+      );
 };
 
 /** The JSON Schema of a map form (an object schema), or every unknown type name. */

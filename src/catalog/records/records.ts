@@ -96,5 +96,16 @@ export interface UsageEntry {
 
 /** The structural fields of a tool: a change of any of them moves `modifiedAt`. */
 export const STRUCTURAL_FIELDS: ReadonlyArray<keyof ToolContent> = [
-  'slug', 'version', 'displayName', 'description', 'type', 'signature', 'argSchema', 'outputSchema', 'impl', 'tags', 'permissions', 'safetyLevel',
+  'slug',
+  'version',
+  'displayName',
+  'description',
+  'type',
+  'signature',
+  'argSchema',
+  'outputSchema',
+  'impl',
+  'tags',
+  'permissions',
+  'safetyLevel',
 ];

@@ -38,7 +38,22 @@ import { decodeToolJson, type ToolWrite } from './tool-json.js';
 /** The version of every tool registered through the registry API. */
 export const REGISTRY_VERSION = '1';
 
-const FIELDS = ['id', 'name', 'description', 'input_schema', 'output_schema', 'permissions', 'safety_level', 'created_by', 'created_at', 'exec', 'tags', 'type', 'impl', 'gram'];
+const FIELDS = [
+  'id',
+  'name',
+  'description',
+  'input_schema',
+  'output_schema',
+  'permissions',
+  'safety_level',
+  'created_by',
+  'created_at',
+  'exec',
+  'tags',
+  'type',
+  'impl',
+  'gram',
+];
 const READ_ONLY = ['tool_id', 'bundle_id', 'slug', 'version', 'enabled', 'available', 'call_count', 'last_called_at'];
 const SAFETY: ReadonlyArray<SafetyLevel> = ['low', 'medium', 'high'];
 const CREATED_BY: ReadonlyArray<CreatedBy> = ['system', 'agent'];
@@ -50,7 +65,11 @@ const execImpl = (exec: unknown, inputSchema: unknown, problems: Diagnostic[]): 
   f.onlyKnown(['type', 'cmd', 'args', 'image']);
   const type = f.oneOf('type', ['cmd', 'image'] as const);
   if (type === 'image') {
-    problems.push(error(CatalogCodes.EXEC_IMAGE_UNSUPPORTED, 'exec.type "image" (a Docker image) is not supported here', { hint: 'use exec.type "cmd" (a program run without a shell, sandboxed by the command tool), or an http tool' }));
+    problems.push(
+      error(CatalogCodes.EXEC_IMAGE_UNSUPPORTED, 'exec.type "image" (a Docker image) is not supported here', {
+        hint: 'use exec.type "cmd" (a program run without a shell, sandboxed by the command tool), or an http tool',
+      }),
+    );
     return undefined;
   }
   if (type === undefined) {
@@ -63,7 +82,9 @@ const execImpl = (exec: unknown, inputSchema: unknown, problems: Diagnostic[]): 
     problems.push(error(CatalogCodes.INVALID_RECORD, 'exec.cmd: missing (an absolute path or a program name)'));
     return undefined;
   }
-  const hasStdin = isJsonObject(inputSchema) && (inputSchema['stdin'] !== undefined || (isJsonObject(inputSchema['properties']) && inputSchema['properties']['stdin'] !== undefined));
+  const hasStdin =
+    isJsonObject(inputSchema) &&
+    (inputSchema['stdin'] !== undefined || (isJsonObject(inputSchema['properties']) && inputSchema['properties']['stdin'] !== undefined));
   return { type: 'command', impl: { argv: [cmd, ...args], env: ['PATH'], ...(hasStdin ? { stdin: 'stdin' } : {}) } };
 };
 
@@ -75,21 +96,29 @@ export const decodeRegistryTool = (u: unknown, env: ContentEnvironment): Either<
   f.onlyKnown(FIELDS, READ_ONLY);
   const id = f.string('id');
   if (id === undefined) problems.push(error(CatalogCodes.INVALID_RECORD, 'id: missing (e.g. "tool_http_get")'));
-  else if (!isRegistryId(id)) problems.push(error(CatalogCodes.INVALID_REGISTRY_ID, `id ${JSON.stringify(id.slice(0, 80))} is not a registry id: 1 to 64 letters, digits, "_", "-" or ".", not a UUID, and not ".", "..", "usage" or "discover" (a URL cannot name those)`));
+  else if (!isRegistryId(id))
+    problems.push(
+      error(
+        CatalogCodes.INVALID_REGISTRY_ID,
+        `id ${JSON.stringify(id.slice(0, 80))} is not a registry id: 1 to 64 letters, digits, "_", "-" or ".", not a UUID, and not ".", "..", "usage" or "discover" (a URL cannot name those)`,
+      ),
+    );
   const name = f.string('name');
   const description = f.string('description');
   const permissions = f.strings('permissions');
   const safety = f.oneOf('safety_level', SAFETY);
   const createdBy = f.oneOf('created_by', CREATED_BY) ?? 'system';
   const createdAt = f.string('created_at');
-  if (createdAt !== undefined && !isInstant(createdAt)) problems.push(error(CatalogCodes.INVALID_RECORD, `created_at: ${JSON.stringify(createdAt.slice(0, 40))} is not an ISO 8601 instant`));
+  if (createdAt !== undefined && !isInstant(createdAt))
+    problems.push(error(CatalogCodes.INVALID_RECORD, `created_at: ${JSON.stringify(createdAt.slice(0, 40))} is not an ISO 8601 instant`));
   const tags = f.strings('tags');
   const gram = f.string('gram');
   let type = f.string('type');
   let impl: JsonValue | undefined = f.object['impl'];
   if (gram !== undefined) {
     for (const k of ['exec', 'type', 'impl', 'input_schema', 'output_schema']) {
-      if (f.object[k] !== undefined) problems.push(error(CatalogCodes.INVALID_RECORD, `${k}: a tool given as gram takes its schemas and implementation from it; leave ${k} out`));
+      if (f.object[k] !== undefined)
+        problems.push(error(CatalogCodes.INVALID_RECORD, `${k}: a tool given as gram takes its schemas and implementation from it; leave ${k} out`));
     }
   } else if (impl !== undefined) {
     // type and impl (the catalog's form) win over exec, which a GET shows as their registry view

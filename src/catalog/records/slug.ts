@@ -73,10 +73,12 @@ const check = (what: keyof typeof HINTS, s: unknown, pattern: RegExp, rune: RegE
 export const parseSlug = (s: unknown): Either<ReadonlyArray<Diagnostic>, string> => check('slug', s, SLUG, /^[\p{L}\p{Nd}_-]$/u, CatalogCodes.INVALID_SLUG);
 
 /** `s` when it is a valid bundle slug (no underscore), else why not. */
-export const parseBundleSlug = (s: unknown): Either<ReadonlyArray<Diagnostic>, string> => check('bundle slug', s, BUNDLE_SLUG, /^[\p{L}\p{Nd}-]$/u, CatalogCodes.INVALID_SLUG);
+export const parseBundleSlug = (s: unknown): Either<ReadonlyArray<Diagnostic>, string> =>
+  check('bundle slug', s, BUNDLE_SLUG, /^[\p{L}\p{Nd}-]$/u, CatalogCodes.INVALID_SLUG);
 
 /** `s` when it is a valid version, else why not. */
-export const parseVersion = (s: unknown): Either<ReadonlyArray<Diagnostic>, string> => check('version', s, VERSION, /^[\p{L}\p{Nd}.-]$/u, CatalogCodes.INVALID_VERSION);
+export const parseVersion = (s: unknown): Either<ReadonlyArray<Diagnostic>, string> =>
+  check('version', s, VERSION, /^[\p{L}\p{Nd}.-]$/u, CatalogCodes.INVALID_VERSION);
 
 export const isSlug = (s: string): boolean => isRight(parseSlug(s));
 export const isBundleSlug = (s: string): boolean => isRight(parseBundleSlug(s));

@@ -49,7 +49,21 @@ export interface ToolJsonContext {
 const SAFETY: ReadonlyArray<SafetyLevel> = ['low', 'medium', 'high'];
 const CREATED_BY: ReadonlyArray<CreatedBy> = ['system', 'agent'];
 
-const CONTENT_FIELDS = ['slug', 'version', 'displayName', 'description', 'type', 'argSchema', 'outputSchema', 'impl', 'signature', 'tags', 'permissions', 'safetyLevel', 'gram'];
+const CONTENT_FIELDS = [
+  'slug',
+  'version',
+  'displayName',
+  'description',
+  'type',
+  'argSchema',
+  'outputSchema',
+  'impl',
+  'signature',
+  'tags',
+  'permissions',
+  'safetyLevel',
+  'gram',
+];
 const STATE_FIELDS = ['isEnabled', 'createdBy', 'registryId', 'limits', 'bundleID', 'toolID', 'createdAt', 'modifiedAt'];
 
 const LIMIT_KEYS = ['timeoutMs', 'maxResultBytes', 'maxCallsPerMinute'] as const;
@@ -67,11 +81,11 @@ const decodeLimits = (v: unknown, problems: Diagnostic[]): ToolLimits | undefine
   }
   const out: Record<string, number> = {};
   for (const [k, n] of Object.entries(v)) {
-    if (!(LIMIT_KEYS as ReadonlyArray<string>).includes(k)) problems.push(error(CatalogCodes.INVALID_RECORD, `limits.${k}: not a limit; the limits are ${LIMIT_KEYS.join(', ')}`));
+    if (!(LIMIT_KEYS as ReadonlyArray<string>).includes(k))
+      problems.push(error(CatalogCodes.INVALID_RECORD, `limits.${k}: not a limit; the limits are ${LIMIT_KEYS.join(', ')}`));
     else if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0) {
       problems.push(error(CatalogCodes.INVALID_RECORD, `limits.${k}: must be a positive whole number, got ${JSON.stringify(n)}`));
-    }
-    else out[k] = n;
+    } else out[k] = n;
   }
   return Object.keys(out).length > 0 ? Object.freeze(out) : undefined;
 };
@@ -84,7 +98,8 @@ export const READ_ONLY_TOOL_FIELDS = ['schemaVersion', 'isBuiltIn', 'callCount',
 
 /** A record's `registryId`, when it has one, must be a registry id. */
 const checkRegistryId = (registryId: string | undefined, problems: Diagnostic[]): void => {
-  if (registryId !== undefined && !isRegistryId(registryId)) problems.push(error(CatalogCodes.INVALID_REGISTRY_ID, `registryId ${JSON.stringify(registryId)} is not a registry id`));
+  if (registryId !== undefined && !isRegistryId(registryId))
+    problems.push(error(CatalogCodes.INVALID_REGISTRY_ID, `registryId ${JSON.stringify(registryId)} is not a registry id`));
 };
 
 /** A timestamp a write carries (`createdAt`, `modifiedAt`), normalized into `into`, or a problem. */
@@ -97,7 +112,7 @@ const instantInto = (into: Record<string, string>, k: 'createdAt' | 'modifiedAt'
 /** The `go` type (a function of the host program), read as a function tool. */
 const goAsFunction = (type: string | undefined, impl: unknown): { readonly type: string | undefined; readonly impl: unknown } => {
   if (type !== 'go') return { type, impl };
-  const name = isJsonObject(impl) ? impl['goFunc'] ?? impl['function'] : impl;
+  const name = isJsonObject(impl) ? (impl['goFunc'] ?? impl['function']) : impl;
   return { type: 'function', impl: typeof name === 'string' ? { function: name } : impl };
 };
 
@@ -124,27 +139,39 @@ export const decodeToolJson = (u: unknown, env: ContentEnvironment, ctx: ToolJso
     }
   }
   for (const k of ['createdAt', 'modifiedAt'] as const) instantInto(ids, k, f.string(k), problems);
-  for (const [k, expected] of [['slug', ctx.slug], ['version', ctx.version]] as const) {
+  for (const [k, expected] of [
+    ['slug', ctx.slug],
+    ['version', ctx.version],
+  ] as const) {
     const given = k === 'slug' ? slug : version;
     if (expected !== undefined && given !== undefined && given !== expected) {
-      problems.push(error(CatalogCodes.KEY_MISMATCH, `the body's ${k} ${JSON.stringify(given)} differs from the path's ${JSON.stringify(expected)}`, { hint: `leave ${k} out of the body, or make it match` }));
+      problems.push(
+        error(CatalogCodes.KEY_MISMATCH, `the body's ${k} ${JSON.stringify(given)} differs from the path's ${JSON.stringify(expected)}`, {
+          hint: `leave ${k} out of the body, or make it match`,
+        }),
+      );
     }
   }
 
   let input: ContentInput | undefined;
   if (gram !== undefined) {
     for (const k of ['argSchema', 'outputSchema', 'impl', 'type', 'signature']) {
-      if (f.object[k] !== undefined) problems.push(error(CatalogCodes.INVALID_RECORD, `${k}: a write with "gram" takes the specification and implementation from it; leave ${k} out`));
+      if (f.object[k] !== undefined)
+        problems.push(error(CatalogCodes.INVALID_RECORD, `${k}: a write with "gram" takes the specification and implementation from it; leave ${k} out`));
     }
     const routeVersion = version ?? ctx.version;
     const g = gramToInput(gram, routeVersion !== undefined ? { version: routeVersion } : {});
     if (isLeft(g)) problems.push(...g.left);
     else {
       if (ctx.slug !== undefined && g.right.slug !== ctx.slug) {
-        problems.push(error(CatalogCodes.KEY_MISMATCH, `the gram tool is named ${JSON.stringify(g.right.slug)} but the path's slug is ${JSON.stringify(ctx.slug)}`));
+        problems.push(
+          error(CatalogCodes.KEY_MISMATCH, `the gram tool is named ${JSON.stringify(g.right.slug)} but the path's slug is ${JSON.stringify(ctx.slug)}`),
+        );
       }
       if (ctx.version !== undefined && g.right.version !== ctx.version) {
-        problems.push(error(CatalogCodes.KEY_MISMATCH, `the gram tool's version ${JSON.stringify(g.right.version)} differs from the path's ${JSON.stringify(ctx.version)}`));
+        problems.push(
+          error(CatalogCodes.KEY_MISMATCH, `the gram tool's version ${JSON.stringify(g.right.version)} differs from the path's ${JSON.stringify(ctx.version)}`),
+        );
       }
       const displayName = f.string('displayName');
       const tags = f.strings('tags');
@@ -282,10 +309,10 @@ export const decodeStoredTool = (u: unknown, options: { readonly exact?: boolean
     createdAt: need('createdAt', f.string('createdAt')),
     modifiedAt: need('modifiedAt', f.string('modifiedAt')),
   };
-  if (problems.length === 0 && (!isUuidV7(record.toolID) || !isUuidV7(record.bundleID))) problems.push(error(CatalogCodes.INVALID_ID, 'toolID and bundleID must be UUIDv7'));
+  if (problems.length === 0 && (!isUuidV7(record.toolID) || !isUuidV7(record.bundleID)))
+    problems.push(error(CatalogCodes.INVALID_ID, 'toolID and bundleID must be UUIDv7'));
   return problems.length > 0 ? left(problems) : right(Object.freeze(record));
 };
-
 
 /**
  * The write of a stored record an export carries (decoded by `decodeStoredTool`, not read again):

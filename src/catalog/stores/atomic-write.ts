@@ -68,7 +68,12 @@ export const syncDirectory = async (dir: string): Promise<void> => {
  * Writes `data` to `path` atomically and durably, through `tmpDir` (same file system). `syncDir:
  * false` leaves the directory's flush to the caller; `durable: false` flushes nothing.
  */
-export const writeFileAtomic = async (path: string, data: string, tmpDir: string, options: { readonly syncDir?: boolean; readonly durable?: boolean } = {}): Promise<void> => {
+export const writeFileAtomic = async (
+  path: string,
+  data: string,
+  tmpDir: string,
+  options: { readonly syncDir?: boolean; readonly durable?: boolean } = {},
+): Promise<void> => {
   await replaceFile(path, data, tmpDir, options.durable !== false);
   if (options.syncDir !== false && options.durable !== false) await syncDirectory(dirname(path));
 };

@@ -42,8 +42,31 @@ import { closeSync, constants, ftruncateSync, fstatSync, mkdirSync, readFileSync
 import { type FileHandle, lstat, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JsonObject } from '../../core/json-schema.js';
-import { APPEND, flushFiles, openRegular, openRegularSync, placeFile, READ_APPEND, removeFile, sweepTemp, syncDirectory, syncFileSystem, tempPath, writeFileAtomic } from './atomic-write.js';
-import { type CatalogBackend, type Committed, type Decision, type JournalChanges, type LoadedRecords, type RecordKind, type RecordRead, StoreError, type UsageDelta } from './backend.js';
+import {
+  APPEND,
+  flushFiles,
+  openRegular,
+  openRegularSync,
+  placeFile,
+  READ_APPEND,
+  removeFile,
+  sweepTemp,
+  syncDirectory,
+  syncFileSystem,
+  tempPath,
+  writeFileAtomic,
+} from './atomic-write.js';
+import {
+  type CatalogBackend,
+  type Committed,
+  type Decision,
+  type JournalChanges,
+  type LoadedRecords,
+  type RecordKind,
+  type RecordRead,
+  StoreError,
+  type UsageDelta,
+} from './backend.js';
 import { fileLock } from './file-lock.js';
 import { agentHistoryName } from '../records/ids.js';
 import { listRecordIds, makeRecordDirectories, migrateFlatRecords, RECORD_KINDS, recordPath as pathOf, SAFE_ID, shardDirectory } from './record-files.js';
@@ -154,7 +177,8 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     const code = (e as { code?: string }).code;
     if (code === 'ENOENT') return undefined;
     // a link (O_NOFOLLOW: ELOOP) or a FIFO, device or directory: reported as corrupt, never read
-    if (code === 'ELOOP' || code === 'ENOTREG') return { __corrupt: `${recordPath(kind, id)} is not a regular file (a link, a FIFO or a device); records are regular files` };
+    if (code === 'ELOOP' || code === 'ENOTREG')
+      return { __corrupt: `${recordPath(kind, id)} is not a regular file (a link, a FIFO or a device); records are regular files` };
     // a file that does not parse is reported by the catalog as corrupt, not thrown
     if (e instanceof SyntaxError) return { __corrupt: e.message };
     throw new StoreError(`cannot read ${recordPath(kind, id)}: ${(e as Error).message}`, e);
@@ -300,7 +324,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
   /** Whether the journal at `at` is far enough past the last snapshot to take another. */
   const dueForSnapshot = (at: Position): boolean => {
     const base = snapshotAt;
-    if (base === undefined || base.ino !== at.ino) return (at.size / LINE_BYTES) >= snapshotEvery;
+    if (base === undefined || base.ino !== at.ino) return at.size / LINE_BYTES >= snapshotEvery;
     return (at.size - base.size) / LINE_BYTES >= Math.max(snapshotEvery, base.records / 16);
   };
 
@@ -438,7 +462,11 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     if (size === 0) return;
     const buf = Buffer.alloc(size);
     const { bytesRead } = await h.read(buf, 0, size, 0);
-    const lines = buf.subarray(0, bytesRead).toString('utf8').split('\n').filter((l) => /^(bundle|tool) [0-9a-f-]{36}$/.test(l));
+    const lines = buf
+      .subarray(0, bytesRead)
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => /^(bundle|tool) [0-9a-f-]{36}$/.test(l));
     await endPartialLine();
     if (lines.length > 0) appendJournal(`${lines.join('\n')}\n`);
     await h.truncate(0);
@@ -542,7 +570,8 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     try {
       // the write is acknowledged once its files and their directories are on disk: a bulk write's
       // with one syncfs, a small one's each flushed (at once, so concurrent writers' share the disk's commits)
-      if (durable && !(placed.length >= BULK_WRITE && (await syncFileSystem(dir)))) await Promise.all([flushFiles(placed), ...[...dirs].map((d) => syncDirectory(d))]);
+      if (durable && !(placed.length >= BULK_WRITE && (await syncFileSystem(dir))))
+        await Promise.all([flushFiles(placed), ...[...dirs].map((d) => syncDirectory(d))]);
     } catch (e) {
       throw new StoreError(`cannot flush the catalog at ${dir}: ${(e as Error).message}`, e);
     }

@@ -55,7 +55,17 @@ import { createClient } from '@redis/client';
 import { createHash } from 'node:crypto';
 import { callId } from '../../core/call-id.js';
 import type { JsonObject } from '../../core/json-schema.js';
-import { type CatalogBackend, type Committed, type Decision, type JournalChanges, type LoadedRecords, type RecordKind, type RecordRead, StoreError, type UsageDelta } from './backend.js';
+import {
+  type CatalogBackend,
+  type Committed,
+  type Decision,
+  type JournalChanges,
+  type LoadedRecords,
+  type RecordKind,
+  type RecordRead,
+  StoreError,
+  type UsageDelta,
+} from './backend.js';
 import type { UsageCount, UsageEntry } from '../records/records.js';
 
 type Client = ReturnType<typeof createClient>;
@@ -317,7 +327,9 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
     const batches: Array<ReadonlyArray<string>> = [];
     for (let i = 0; i < ids.length; i += 1000) batches.push(ids.slice(i, i + 1000));
     // the batches are pipelined: one round trip's wait for all of them
-    const replies = (await Promise.all(batches.map((batch) => command(['MGET', ...batch.map((id) => recordKey(kind, id))])))) as ReadonlyArray<ReadonlyArray<string | null>>;
+    const replies = (await Promise.all(batches.map((batch) => command(['MGET', ...batch.map((id) => recordKey(kind, id))])))) as ReadonlyArray<
+      ReadonlyArray<string | null>
+    >;
     const out: RecordRead[] = [];
     batches.forEach((batch, b) => {
       const values = replies[b] ?? [];
@@ -363,7 +375,10 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
       const entries = (await command(['XRANGE', 'catalog:journal', `${from + 1}-0`, '+'])) as ReadonlyArray<readonly [string, ReadonlyArray<string>]>;
       const first = entries[0];
       if (first === undefined || Number(first[0].split('-')[0]) !== from + 1) return { reset: true };
-      const byKind = new Map<RecordKind, Set<string>>([['bundle', new Set()], ['tool', new Set()]]);
+      const byKind = new Map<RecordKind, Set<string>>([
+        ['bundle', new Set()],
+        ['tool', new Set()],
+      ]);
       let last = from;
       for (const [id, fields] of entries) {
         last = Number(id.split('-')[0]);

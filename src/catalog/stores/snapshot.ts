@@ -131,7 +131,12 @@ export const snapshotCursor = (path: string): string | undefined => {
     const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     try {
       const head = Buffer.alloc(128);
-      const header = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString('utf8').split('\n')[0]?.split(' ') ?? [];
+      const header =
+        head
+          .subarray(0, readSync(fd, head, 0, head.length, 0))
+          .toString('utf8')
+          .split('\n')[0]
+          ?.split(' ') ?? [];
       if (`${header[0]} ${header[1]}` !== MAGIC) return undefined;
       const size = fstatSync(fd).size;
       const tail = Buffer.alloc(Math.min(size, 256));

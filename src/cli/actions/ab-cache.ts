@@ -13,7 +13,9 @@ import type { Model, ModelRequest, ModelResponse } from '../../agent/model.js';
 /** The key of a request: what decides the answer (not the abort signal or the streaming callback). */
 export const requestKey = (modelId: string, request: ModelRequest): string => {
   const { signal: _signal, onTextDelta: _onTextDelta, ...rest } = request;
-  return createHash('sha256').update(JSON.stringify({ model: modelId, ...rest })).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify({ model: modelId, ...rest }))
+    .digest('hex');
 };
 
 /** `model` answering from `dir` what it answered before. */

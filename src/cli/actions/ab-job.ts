@@ -75,7 +75,8 @@ export interface WorkerAllowance {
 
 const isNamed = (ref: string): boolean => ref === 'builtin' || ref.startsWith('mcp:') || ref.startsWith('mcp+stdio:');
 const isUrl = (ref: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(ref);
-const listOf = (v: string | ReadonlyArray<string> | undefined): ReadonlyArray<string> | undefined => (v === undefined ? undefined : typeof v === 'string' ? [v] : v);
+const listOf = (v: string | ReadonlyArray<string> | undefined): ReadonlyArray<string> | undefined =>
+  v === undefined ? undefined : typeof v === 'string' ? [v] : v;
 
 /** `ab`'s arguments as a job's definition: every file path absolute (from `cwd`). */
 export const jobDefinition = (file: string, options: AbArguments, cwd: string): JobDefinition => {
@@ -127,13 +128,17 @@ const underRoot = (root: string, path: string, what: string): string | undefined
  * The job, when it is one this worker may run; else every reason it may not (for the job's
  * failure, and the worker's log). Nothing is loaded: only paths are resolved.
  */
-export const checkJob = (data: unknown, allowance: WorkerAllowance): { readonly ok: true; readonly job: AbJob } | { readonly ok: false; readonly problems: ReadonlyArray<string> } => {
+export const checkJob = (
+  data: unknown,
+  allowance: WorkerAllowance,
+): { readonly ok: true; readonly job: AbJob } | { readonly ok: false; readonly problems: ReadonlyArray<string> } => {
   const problems: string[] = [];
   const no = (p: string): { readonly ok: false; readonly problems: ReadonlyArray<string> } => ({ ok: false, problems: [p] });
   if (!isRecord(data) || data['kind'] !== KIND) return no(`not a gramkit ab run (kind ${JSON.stringify(isRecord(data) ? data['kind'] : undefined)})`);
   const { experiment, definition, key } = data;
   if (typeof experiment !== 'string' || experiment === '') problems.push('no experiment id');
-  if (!isRecord(key) || typeof key['variant'] !== 'string' || !wholeAtLeast0(key['input']) || !wholeAtLeast0(key['repetition'])) problems.push('the key must be {variant, input, repetition}');
+  if (!isRecord(key) || typeof key['variant'] !== 'string' || !wholeAtLeast0(key['input']) || !wholeAtLeast0(key['repetition']))
+    problems.push('the key must be {variant, input, repetition}');
   if (!isRecord(definition) || typeof definition['file'] !== 'string' || !isRecord(definition['options'])) return no('the definition must be {file, options}');
   let root: string;
   try {
@@ -161,7 +166,9 @@ export const checkJob = (data: unknown, allowance: WorkerAllowance): { readonly 
     if (r.startsWith('mcp:') || r.startsWith('mcp+stdio:')) problems.push(`library ${r}: a worker does not start or connect to MCP servers named by a job`);
     else file(r, 'the library');
   });
-  list(o['catalog'], 'catalog', (c) => (isUrl(c) ? problems.push(`catalog ${c}: a worker opens only catalog directories under its root`) : file(c, 'the catalog')));
+  list(o['catalog'], 'catalog', (c) =>
+    isUrl(c) ? problems.push(`catalog ${c}: a worker opens only catalog directories under its root`) : file(c, 'the catalog'),
+  );
   list(o['scorer'], 'scorer', (s) => file(s, 'the scorer'));
   list(o['spec'], 'spec', (s) => file(s, 'the specification'));
   list(o['model'], 'model', (m) => (m.startsWith('replay:') ? file(m.slice(7), 'the recording') : undefined));
@@ -171,6 +178,7 @@ export const checkJob = (data: unknown, allowance: WorkerAllowance): { readonly 
   }
   if (o['baseUrl'] !== undefined && o['baseUrl'] !== allowance.baseUrl)
     problems.push(`the base URL ${String(o['baseUrl'])} is not this worker's (give the worker --base-url ${String(o['baseUrl'])} to allow it)`);
-  for (const k of ['runs', 'agent', 'replayMatch', 'maxSteps', 'timeout'] as const) if (o[k] !== undefined && typeof o[k] !== 'string') problems.push(`${k} must be a string`);
+  for (const k of ['runs', 'agent', 'replayMatch', 'maxSteps', 'timeout'] as const)
+    if (o[k] !== undefined && typeof o[k] !== 'string') problems.push(`${k} must be a string`);
   return problems.length > 0 ? { ok: false, problems } : { ok: true, job: data as unknown as AbJob };
 };

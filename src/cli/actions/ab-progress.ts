@@ -9,7 +9,11 @@ const WIDTH = 30;
 
 const duration = (ms: number): string => {
   const s = Math.round(ms / 1000);
-  return s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m` : s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+  return s >= 3600
+    ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`
+    : s >= 60
+      ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`
+      : `${s}s`;
 };
 
 /** One line of the bar: `[#####-----] 20/84 runs, 2 failed, about 12s left`. */
@@ -20,7 +24,11 @@ export const progressLine = (done: number, total: number, failed: number, elapse
 };
 
 /** What to call as each run finishes; `end` clears the line. */
-export const progressBar = (write: (text: string) => void, total: number, alreadyDone: number): { readonly onRun: (run: ExperimentRun) => void; readonly end: () => void } => {
+export const progressBar = (
+  write: (text: string) => void,
+  total: number,
+  alreadyDone: number,
+): { readonly onRun: (run: ExperimentRun) => void; readonly end: () => void } => {
   const started = Date.now();
   let done = alreadyDone;
   let made = 0;

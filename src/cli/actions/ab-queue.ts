@@ -96,10 +96,17 @@ export const redisConnections = async (url: string): Promise<Opened<{ readonly c
 
 /** The job id of a run: the experiment and the run's key (BullMQ ids may not hold `:`). */
 export const jobId = (experiment: string, key: ExperimentRunKey): string =>
-  `${experiment}-${createHash('sha256').update(JSON.stringify([key.variant, key.input, key.repetition])).digest('hex').slice(0, 24)}`;
+  `${experiment}-${createHash('sha256')
+    .update(JSON.stringify([key.variant, key.input, key.repetition]))
+    .digest('hex')
+    .slice(0, 24)}`;
 
 const sameKey = (run: unknown, key: ExperimentRunKey): run is ExperimentRun =>
-  isRecord(run) && run['variant'] === key.variant && run['input'] === key.input && run['repetition'] === key.repetition && typeof run['completed'] === 'boolean';
+  isRecord(run) &&
+  run['variant'] === key.variant &&
+  run['input'] === key.input &&
+  run['repetition'] === key.repetition &&
+  typeof run['completed'] === 'boolean';
 
 /** A run no worker could make, as a failed run of the report. */
 const failedRun = (key: ExperimentRunKey, inputId: string, message: string): ExperimentRun => ({
@@ -142,7 +149,12 @@ export const queueExecutor = async (
     const id = jobId(experiment, key);
     const inputId = inputIds[key.input] ?? String(key.input + 1);
     try {
-      const job = await queue.add('run', makeJob(experiment, definition, key), { jobId: id, attempts: 1, removeOnComplete: { age: KEEP_COMPLETED_S }, removeOnFail: { age: KEEP_FAILED_S } });
+      const job = await queue.add('run', makeJob(experiment, definition, key), {
+        jobId: id,
+        attempts: 1,
+        removeOnComplete: { age: KEEP_COMPLETED_S },
+        removeOnFail: { age: KEEP_FAILED_S },
+      });
       const run: unknown = await job.waitUntilFinished(events);
       return sameKey(run, key) ? run : failedRun(key, inputId, 'the worker answered with another run than the one asked');
     } catch (e) {

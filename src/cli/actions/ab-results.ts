@@ -48,16 +48,24 @@ const sameExperiment = (line: string | undefined, b: ResultsHeader): boolean => 
  * Opens the results file. Without `resume`, a file that already holds runs is refused (continuing
  * it needs `--resume`); with it, its runs are read back. Left: what is wrong, for a person.
  */
-export const openResults = (path: string, header: ResultsHeader, resume: boolean): { readonly ok: true; readonly value: ResultsFile } | { readonly ok: false; readonly error: string } => {
+export const openResults = (
+  path: string,
+  header: ResultsHeader,
+  resume: boolean,
+): { readonly ok: true; readonly value: ResultsFile } | { readonly ok: false; readonly error: string } => {
   const done: ExperimentRun[] = [];
   let keep = 0;
   if (existsSync(path)) {
     const text = readFileSync(path, 'utf8');
     const lines = completeLines(text);
-    if (lines.length > 0 && !resume) return { ok: false, error: `${path} already holds an experiment's results: give --resume to continue it, or another file` };
+    if (lines.length > 0 && !resume)
+      return { ok: false, error: `${path} already holds an experiment's results: give --resume to continue it, or another file` };
     if (resume && lines.length > 0) {
       if (!sameExperiment(lines[0], header)) {
-        return { ok: false, error: `${path} holds the results of another experiment (its agent, variants, inputs or --runs differ): resume with the same arguments, or give another file` };
+        return {
+          ok: false,
+          error: `${path} holds the results of another experiment (its agent, variants, inputs or --runs differ): resume with the same arguments, or give another file`,
+        };
       }
       done.push(...runsOf(lines.slice(1)).map(slimRun));
       keep = Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1));

@@ -12,7 +12,10 @@ import { importModule } from './load-library.js';
 const TS = new Set(['.ts', '.mts', '.cts']);
 
 /** The scorers of `files` by name, or every problem. */
-export const loadScorers = async (cwd: string, files: ReadonlyArray<string>): Promise<{ readonly scorers: Readonly<Record<string, ExperimentScorer>>; readonly problems: ReadonlyArray<string> }> => {
+export const loadScorers = async (
+  cwd: string,
+  files: ReadonlyArray<string>,
+): Promise<{ readonly scorers: Readonly<Record<string, ExperimentScorer>>; readonly problems: ReadonlyArray<string> }> => {
   const scorers: Record<string, ExperimentScorer> = {};
   const problems: string[] = [];
   for (const ref of files) {

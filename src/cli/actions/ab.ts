@@ -113,7 +113,8 @@ const parseToolCalls = (v: unknown): { readonly steps?: ScriptedSteps; readonly 
       if (typeof c !== 'object' || c === null || Array.isArray(c)) return { problem: `"toolCalls" ${where}: ${shape}` };
       const { name, arguments: args } = c as Record<string, unknown>;
       if (typeof name !== 'string' || name.trim() === '') return { problem: `"toolCalls" ${where}: "name" must be the name of a tool` };
-      if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) return { problem: `"toolCalls" ${where}: "arguments" must be an object` };
+      if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
+        return { problem: `"toolCalls" ${where}: "arguments" must be an object` };
       calls.push({ name, arguments: (args ?? {}) as Record<string, unknown> });
     }
     if (calls.length === 0) return { problem: `"toolCalls" step ${i + 1} has no call` };
@@ -187,7 +188,8 @@ export const parseInputs = (text: string, answers: ReadonlyMap<string, unknown> 
       if (!isRecord(o['schema'])) problems.push(`line ${i + 1}: "schema" must be a JSON Schema (an object)`);
       else checks['schema'] = o['schema'];
     }
-    const expectedCalls = o['expectedToolCalls'] ?? o['ground_truth'] ?? (bfcl && (typeof id === 'string' || typeof id === 'number') ? answers.get(String(id)) : undefined);
+    const expectedCalls =
+      o['expectedToolCalls'] ?? o['ground_truth'] ?? (bfcl && (typeof id === 'string' || typeof id === 'number') ? answers.get(String(id)) : undefined);
     if (expectedCalls !== undefined) {
       const bad = checkExpectedToolCalls(expectedCalls);
       if (bad !== undefined) problems.push(`line ${i + 1}: ${bad}`);
@@ -196,7 +198,8 @@ export const parseInputs = (text: string, answers: ReadonlyMap<string, unknown> 
     const bad = checkAnswerChecks(checks);
     if (bad !== undefined) problems.push(`line ${i + 1}: ${bad}`);
     const tools = bfcl ? bfclFunctions(o['function']) : o['tools'];
-    if (tools !== undefined && (!Array.isArray(tools) || !tools.every((t) => typeof t === 'string'))) problems.push(`line ${i + 1}: "tools" must be a list of tool names`);
+    if (tools !== undefined && (!Array.isArray(tools) || !tools.every((t) => typeof t === 'string')))
+      problems.push(`line ${i + 1}: "tools" must be a list of tool names`);
     else if (tools !== undefined) checks['tools'] = tools;
     const script = o['toolCalls'] !== undefined ? parseToolCalls(o['toolCalls']) : {};
     if (script.problem !== undefined) problems.push(`line ${i + 1}: ${script.problem}`);
@@ -224,7 +227,12 @@ const variantName = (ref: string): string => {
     }
   }
   if (ref.startsWith('mcp+stdio:')) {
-    const last = ref.trim().split(/\s+/).filter((w) => !w.startsWith('-')).pop() ?? '';
+    const last =
+      ref
+        .trim()
+        .split(/\s+/)
+        .filter((w) => !w.startsWith('-'))
+        .pop() ?? '';
     return `mcp:${basename(last, extname(last)) || 'stdio'}`;
   }
   return basename(ref, extname(ref)) || ref;
@@ -290,8 +298,10 @@ export const action = async (ctx: CommandContext, file: string, options: AbComma
   const timeout = positiveInteger('--timeout', options.timeout);
   for (const p of [runs, concurrency, maxSteps, timeout]) if (p.problem !== undefined) return usage(p.problem);
   const replayMatch = options.replayMatch;
-  if (replayMatch !== undefined && replayMatch !== 'exact' && replayMatch !== 'sequence') return usage(`--replay-match is exact or sequence, got ${JSON.stringify(replayMatch)}`);
-  if (replayMatch !== undefined && !modelList(options.model).some((m) => m?.startsWith('replay:') === true)) return usage('--replay-match is for a replay:<file> model (--model replay:<file>)');
+  if (replayMatch !== undefined && replayMatch !== 'exact' && replayMatch !== 'sequence')
+    return usage(`--replay-match is exact or sequence, got ${JSON.stringify(replayMatch)}`);
+  if (replayMatch !== undefined && !modelList(options.model).some((m) => m?.startsWith('replay:') === true))
+    return usage('--replay-match is for a replay:<file> model (--model replay:<file>)');
 
   const workspace = await resolveWorkspace(io, options.workspace);
   if (!workspace.ok) {
@@ -344,7 +354,10 @@ const specVariants = async (
     if (tools.size === 0 || unused.length > 0) {
       failed = true;
       const uses = agent.tools.map((t) => t.name).join(', ');
-      usageError(ctx.io, `--spec ${f}: ${tools.size === 0 ? 'specifies no tool' : `specifies ${unused.join(', ')}, which agent "${agent.name}" does not use`} (it uses ${uses})`);
+      usageError(
+        ctx.io,
+        `--spec ${f}: ${tools.size === 0 ? 'specifies no tool' : `specifies ${unused.join(', ')}, which agent "${agent.name}" does not use`} (it uses ${uses})`,
+      );
       continue;
     }
     out.push({ name: names[i + 1] as string, value: { ...agent, tools: agent.tools.map((t) => tools.get(t.name) ?? t) } });
@@ -367,7 +380,13 @@ export interface Sources {
   readonly sources: ReadonlyArray<AgentCatalog>;
 }
 
-const experiment = async (ctx: CommandContext, file: string, options: AbCommandOptions, from: Sources, { runs, concurrency, maxSteps, timeout }: Numbers): Promise<number> => {
+const experiment = async (
+  ctx: CommandContext,
+  file: string,
+  options: AbCommandOptions,
+  from: Sources,
+  { runs, concurrency, maxSteps, timeout }: Numbers,
+): Promise<number> => {
   const { io } = ctx;
   const plan = await planExperiment(ctx, file, options, from);
   if (typeof plan === 'number') return plan;
@@ -397,13 +416,19 @@ const experiment = async (ctx: CommandContext, file: string, options: AbCommandO
   }
   // --queue: every run is made by a worker (ab-queue.ts, loaded only then)
   const inputIds = plan.inputs.map((x, i) => x.id ?? String(i + 1));
-  const queued = options.queue === undefined ? undefined : await (await import('./ab-queue.js')).queueExecutor(options.queue, { file, options, cwd: io.cwd }, inputIds);
+  const queued =
+    options.queue === undefined ? undefined : await (await import('./ab-queue.js')).queueExecutor(options.queue, { file, options, cwd: io.cwd }, inputIds);
   if (queued !== undefined && !queued.ok) {
     usageError(io, `--queue ${options.queue}: ${queued.error}`);
     return EXIT_FAILURE;
   }
   try {
-    return await runAndReport(ctx, options, { ...plan, results, streaming, ...(queued !== undefined ? { executor: queued.value.executor } : {}) }, { runs, concurrency, maxSteps, timeout });
+    return await runAndReport(
+      ctx,
+      options,
+      { ...plan, results, streaming, ...(queued !== undefined ? { executor: queued.value.executor } : {}) },
+      { runs, concurrency, maxSteps, timeout },
+    );
   } finally {
     results?.close();
     await queued?.value.close();
@@ -422,7 +447,12 @@ export interface Plan {
  * The agent, variants, inputs, models and scorers of `gramkit ab`'s arguments (a worker makes the
  * same from a job's), or the exit code when they do not load (the reasons on stderr).
  */
-export const planExperiment = async (ctx: CommandContext, file: string, options: AbCommandOptions, { workspacePath, refs, catalogs, sources }: Sources): Promise<Plan | number> => {
+export const planExperiment = async (
+  ctx: CommandContext,
+  file: string,
+  options: AbCommandOptions,
+  { workspacePath, refs, catalogs, sources }: Sources,
+): Promise<Plan | number> => {
   const { io } = ctx;
   const known = sources.flatMap((s) => s.specifications);
   const loaded = await loadAgent(ctx, file, options.agent, known);
@@ -463,7 +493,9 @@ export const planExperiment = async (ctx: CommandContext, file: string, options:
   const cacheDir = options.cache === undefined ? undefined : isAbsolute(options.cache) ? options.cache : resolve(io.cwd, options.cache);
   const cached = (m: Model): Model => (cacheDir === undefined ? m : cachedModel(m, cacheDir));
   const scripted = parsed.scripts.some((s) => s !== undefined);
-  const modelNames = variantNames(modelArgs.map((m) => (m === undefined ? 'default' : m.startsWith('replay:') ? `replay:${basename(m.slice(7), extname(m))}` : m)).map((m) => `${m}.x`));
+  const modelNames = variantNames(
+    modelArgs.map((m) => (m === undefined ? 'default' : m.startsWith('replay:') ? `replay:${basename(m.slice(7), extname(m))}` : m)).map((m) => `${m}.x`),
+  );
   const models: Array<{ readonly name: string; readonly value: Model | ((key: ExperimentRunKey) => Model) }> = [];
   for (const [j, m] of modelArgs.entries()) {
     const choice: ModelChoice = {
@@ -557,7 +589,8 @@ const runAndReport = async (ctx: CommandContext, options: AbCommandOptions, plan
     }
   };
   if (options.out !== undefined && !planned.streaming && !(await writeOut(options.out, json))) return EXIT_FAILURE;
-  if (options.report !== undefined && !(await writeOut(options.report, experimentHtml(result.value, streamedRuns ?? result.value.results)))) return EXIT_FAILURE;
+  if (options.report !== undefined && !(await writeOut(options.report, experimentHtml(result.value, streamedRuns ?? result.value.results))))
+    return EXIT_FAILURE;
   if (options.json === true) io.stdout(json);
   else {
     io.stdout(formatExperimentReport(result.value));

@@ -57,14 +57,17 @@ const reported = (ctx: CommandContext, e: Reportable, code: number = EXIT_FAILUR
   return { code };
 };
 
-
 // -------------------------------------------------------------------------------------------------
 // the agent
 // -------------------------------------------------------------------------------------------------
 
-
 /** The agent to run from a specification argument (`--agent` picks one when the file has several: src/project/choose-agent.ts). */
-export const loadAgent = async (ctx: CommandContext, file: string, agentName: string | undefined, knownTools: ReadonlyArray<ToolSpecification> = []): Promise<Either<Reported, LoadedAgent>> => {
+export const loadAgent = async (
+  ctx: CommandContext,
+  file: string,
+  agentName: string | undefined,
+  knownTools: ReadonlyArray<ToolSpecification> = [],
+): Promise<Either<Reported, LoadedAgent>> => {
   const loaded = await loadSpecSource(ctx, file, knownTools);
   if (isLeft(loaded)) {
     const f = loaded.left;
@@ -85,7 +88,6 @@ export const loadAgent = async (ctx: CommandContext, file: string, agentName: st
 // the library
 // -------------------------------------------------------------------------------------------------
 
-
 const showDiagnostics = (ctx: CommandContext, ds: ReadonlyArray<Diagnostic>): Reported => {
   ctx.io.stderr(`${formatDiagnostics(ds)}\n`);
   return { code: EXIT_FAILURE };
@@ -96,7 +98,13 @@ const showDiagnostics = (ctx: CommandContext, ds: ReadonlyArray<Diagnostic>): Re
  * the later wins on a shared name), else the header's; plus the built-in tools when the agent uses
  * them.
  */
-export const agentLibrary = (ctx: CommandContext, loaded: LoadedAgent, refs: ReadonlyArray<string>, workspace: string, catalog?: ToolLibrary): Promise<Either<Reported, ToolLibrary>> =>
+export const agentLibrary = (
+  ctx: CommandContext,
+  loaded: LoadedAgent,
+  refs: ReadonlyArray<string>,
+  workspace: string,
+  catalog?: ToolLibrary,
+): Promise<Either<Reported, ToolLibrary>> =>
   toolsLibrary(ctx, loaded.agent.tools, `agent "${loaded.agent.name}"`, loaded.headerLibrary, refs, workspace, catalog);
 
 /**
@@ -206,5 +214,7 @@ export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choic
 export const positiveInteger = (name: string, text: string | undefined): { readonly value?: number; readonly problem?: string } => {
   if (text === undefined) return {};
   const n = Number(text);
-  return /^\s*\d+\s*$/.test(text) && Number.isInteger(n) && n > 0 ? { value: n } : { problem: `${name} must be a positive whole number, got ${JSON.stringify(text)}` };
+  return /^\s*\d+\s*$/.test(text) && Number.isInteger(n) && n > 0
+    ? { value: n }
+    : { problem: `${name} must be a positive whole number, got ${JSON.stringify(text)}` };
 };

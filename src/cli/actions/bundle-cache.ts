@@ -53,7 +53,13 @@ const cacheFolder = (): string | undefined => {
 
 /** The entry file of a library bundled by the module at `bundler` (the CLI's own module URL). */
 const entryFile = (dir: string, file: string, bundler: string): string =>
-  join(dir, `${createHash('sha256').update(`${VERSION}\u0000${bundler}\u0000${resolve(file)}`).digest('hex').slice(0, 32)}.json`);
+  join(
+    dir,
+    `${createHash('sha256')
+      .update(`${VERSION}\u0000${bundler}\u0000${resolve(file)}`)
+      .digest('hex')
+      .slice(0, 32)}.json`,
+  );
 
 const isPair = (x: unknown, second: 'string' | 'boolean'): x is readonly [string, never] =>
   Array.isArray(x) && x.length === 2 && typeof x[0] === 'string' && typeof x[1] === second;

@@ -94,7 +94,14 @@ export const catalogLibrary = async (source: AgentCatalog, agent: AgentSpecifica
       continue;
     }
     const tool = bound.value.tool;
-    const named = tool.name === t.name ? tool : createTool(t.name, tool.description, tool.schema, tool.invoke, { ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}), ...(tool.limits !== undefined ? { limits: tool.limits } : {}), ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}) });
+    const named =
+      tool.name === t.name
+        ? tool
+        : createTool(t.name, tool.description, tool.schema, tool.invoke, {
+            ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
+            ...(tool.limits !== undefined ? { limits: tool.limits } : {}),
+            ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
+          });
     library = registerTool(t.name, named, library);
   }
   return library;

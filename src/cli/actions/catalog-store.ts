@@ -30,7 +30,10 @@ export interface StoreChoice {
 /** `--data` and `--store` as one location; a usage message when both are given or `--store` is not a Redis URL. */
 export const storeLocation = (choice: StoreChoice, io: CliIO): { readonly location?: string; readonly problem?: string } => {
   if (choice.data !== undefined && choice.store !== undefined) return { problem: '--data and --store cannot be used together' };
-  if (choice.store !== undefined) return isRedisUrl(choice.store) ? { location: choice.store } : { problem: `--store takes a Redis URL (redis://host:port), got ${JSON.stringify(choice.store)}; a directory is --data DIR` };
+  if (choice.store !== undefined)
+    return isRedisUrl(choice.store)
+      ? { location: choice.store }
+      : { problem: `--store takes a Redis URL (redis://host:port), got ${JSON.stringify(choice.store)}; a directory is --data DIR` };
   const dir = choice.data ?? DEFAULT_DATA_DIR;
   return { location: isAbsolute(dir) ? dir : resolve(io.cwd, dir) };
 };
@@ -49,7 +52,14 @@ export type CliCatalogOptions = Omit<CatalogOptions, 'store' | 'env' | 'secrets'
 const secretBinding = (text: string): { readonly name: string; readonly hosts?: ReadonlyArray<string> } => {
   const at = text.indexOf('@');
   if (at < 0) return { name: text };
-  return { name: text.slice(0, at), hosts: text.slice(at + 1).split(',').map((h) => h.trim()).filter((h) => h !== '') };
+  return {
+    name: text.slice(0, at),
+    hosts: text
+      .slice(at + 1)
+      .split(',')
+      .map((h) => h.trim())
+      .filter((h) => h !== ''),
+  };
 };
 
 /** Opens the catalog at `location` (a directory or a Redis URL), or says why it cannot (an error the CLI's renderer prints). */

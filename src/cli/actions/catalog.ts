@@ -160,7 +160,12 @@ const toolRef = async (r: Run, text: string): Promise<CatalogResult<ToolRef>> =>
   const all: JsonObject[] = [...list.value.tools];
   let token = list.value.nextPageToken;
   while (token !== undefined) {
-    const more = await r.catalog.listTools({ includeDisabled: true, pageSize: 1000, pageToken: token, ...(bundleID !== undefined ? { bundleIDs: [bundleID] } : {}) });
+    const more = await r.catalog.listTools({
+      includeDisabled: true,
+      pageSize: 1000,
+      pageToken: token,
+      ...(bundleID !== undefined ? { bundleIDs: [bundleID] } : {}),
+    });
     if (!more.ok) return more;
     all.push(...more.value.tools);
     token = more.value.nextPageToken;
@@ -196,7 +201,13 @@ const readText = async (r: Run, file: string): Promise<string | undefined> => {
  * its slug (`word_count` stays `word_count`); one that is not a slug (`read.file`, `a__b`) becomes
  * one as registry ids do (`_` and `.` become `-`: `read-file`).
  */
-const gramTools = (text: string, file: string): { readonly tools: ReadonlyArray<{ readonly name: string; readonly slug: string; readonly version?: string; readonly gram: string }>; readonly problem?: string } => {
+const gramTools = (
+  text: string,
+  file: string,
+): {
+  readonly tools: ReadonlyArray<{ readonly name: string; readonly slug: string; readonly version?: string; readonly gram: string }>;
+  readonly problem?: string;
+} => {
   const parsed = parseSpecifications(text, { filename: file });
   if (isLeft(parsed)) return { tools: [], problem: formatDiagnostics(parsed.left, text, { filename: file }) };
   return {
@@ -235,7 +246,9 @@ const add = async (r: Run, files: ReadonlyArray<string>): Promise<number> => {
         if (!w.ok) code = refused(r, `${file}: ${t.slug}`, w);
         else {
           added.push(w.value.value);
-          say(`added ${t.slug}@${version}${t.name !== t.slug ? ` (from ${t.name})` : ''} (${w.value.value['toolID'] as string}) to ${w.value.value['bundleSlug'] as string}`);
+          say(
+            `added ${t.slug}@${version}${t.name !== t.slug ? ` (from ${t.name})` : ''} (${w.value.value['toolID'] as string}) to ${w.value.value['bundleSlug'] as string}`,
+          );
           for (const d of w.value.warnings) r.ctx.io.stderr(`warning[${d.code}]: ${t.slug}: ${d.message}\n`);
         }
       }
@@ -250,7 +263,8 @@ const add = async (r: Run, files: ReadonlyArray<string>): Promise<number> => {
       continue;
     }
     // the registry's bootstrap file ({"tools": [...]}), as import and serve --bootstrap take it
-    const bootstrap = isJsonObject(doc) && Array.isArray(doc['tools']) && doc['bundles'] === undefined && Object.keys(doc).length === 1 ? doc['tools'] : undefined;
+    const bootstrap =
+      isJsonObject(doc) && Array.isArray(doc['tools']) && doc['bundles'] === undefined && Object.keys(doc).length === 1 ? doc['tools'] : undefined;
     const items = bootstrap ?? (Array.isArray(doc) ? doc : [doc]);
     for (const [i, item] of items.entries()) {
       const label = bootstrap !== undefined ? `${file} tools[${i}]` : Array.isArray(doc) ? `${file}[${i}]` : file;
@@ -310,7 +324,8 @@ const importFile = async (r: Run, file: string): Promise<number> => {
   // the bundles first, exactly as exported (disabled and deleted ones too), then their tools
   const b = await r.catalog.importBundles(doc['bundles']);
   if (!b.ok) return refused(r, 'bundles', b);
-  for (const e of b.value.refused) code = refused(r, `bundle ${JSON.stringify((doc['bundles'][e.index] as JsonObject | undefined)?.['bundleID'] ?? e.index)}`, { ok: false, error: e.error });
+  for (const e of b.value.refused)
+    code = refused(r, `bundle ${JSON.stringify((doc['bundles'][e.index] as JsonObject | undefined)?.['bundleID'] ?? e.index)}`, { ok: false, error: e.error });
   // the tools in transactions of 5,000 (the store writes each batch together)
   // each record decoded once: the catalog takes the decoded record (its content is checked, not read again)
   const items: Array<{ readonly bundleID: string; readonly slug: string; readonly version: string; readonly record: ToolRecord }> = [];
@@ -350,7 +365,14 @@ const importFile = async (r: Run, file: string): Promise<number> => {
 
 const table = (rows: ReadonlyArray<ReadonlyArray<string>>): string => {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 };
 
 const toolRows = (tools: ReadonlyArray<JsonObject>, extra?: (t: JsonObject) => string): ReadonlyArray<ReadonlyArray<string>> => [
@@ -378,7 +400,12 @@ const ls = async (r: Run): Promise<number> => {
     const all: JsonObject[] = [];
     let token: string | undefined;
     do {
-      const p = await r.catalog.listBundles({ includeDisabled: r.options.all === true, pageSize: 1000, ...(bundleIDs !== undefined ? { bundleIDs } : {}), ...(token !== undefined ? { pageToken: token } : {}) });
+      const p = await r.catalog.listBundles({
+        includeDisabled: r.options.all === true,
+        pageSize: 1000,
+        ...(bundleIDs !== undefined ? { bundleIDs } : {}),
+        ...(token !== undefined ? { pageToken: token } : {}),
+      });
       if (!p.ok) return refused(r, 'list', p);
       all.push(...p.value.bundles);
       token = p.value.nextPageToken;
@@ -423,7 +450,11 @@ const search = async (r: Run, query: string): Promise<number> => {
   }
   const p = await r.catalog.searchTools({ q: query, includeDisabled: r.options.all === true, pageSize: limit });
   if (!p.ok) return refused(r, 'search', p);
-  r.ctx.io.stdout(r.options.json === true ? `${JSON.stringify(p.value.tools, null, 2)}\n` : `${table(toolRows(p.value.tools, (t) => String(t['match'])))}\n${whyUnavailable(p.value.tools)}`);
+  r.ctx.io.stdout(
+    r.options.json === true
+      ? `${JSON.stringify(p.value.tools, null, 2)}\n`
+      : `${table(toolRows(p.value.tools, (t) => String(t['match'])))}\n${whyUnavailable(p.value.tools)}`,
+  );
   return EXIT_OK;
 };
 
@@ -442,7 +473,12 @@ const exportCatalog = async (r: Run): Promise<number> => {
   const bundles: JsonObject[] = [];
   let token: string | undefined;
   do {
-    const p = await r.catalog.listBundles({ includeDisabled: true, pageSize: 1000, ...(bundleIDs !== undefined ? { bundleIDs } : {}), ...(token !== undefined ? { pageToken: token } : {}) });
+    const p = await r.catalog.listBundles({
+      includeDisabled: true,
+      pageSize: 1000,
+      ...(bundleIDs !== undefined ? { bundleIDs } : {}),
+      ...(token !== undefined ? { pageToken: token } : {}),
+    });
     if (!p.ok) return refused(r, 'export', p);
     bundles.push(...p.value.bundles.filter((b) => b['isBuiltIn'] !== true));
     token = p.value.nextPageToken;
@@ -450,11 +486,18 @@ const exportCatalog = async (r: Run): Promise<number> => {
   const tools: ToolRecord[] = [];
   token = undefined;
   do {
-    const p = await r.catalog.listTools({ includeDisabled: true, pageSize: 1000, ...(bundleIDs !== undefined ? { bundleIDs } : {}), ...(token !== undefined ? { pageToken: token } : {}) });
+    const p = await r.catalog.listTools({
+      includeDisabled: true,
+      pageSize: 1000,
+      ...(bundleIDs !== undefined ? { bundleIDs } : {}),
+      ...(token !== undefined ? { pageToken: token } : {}),
+    });
     if (!p.ok) return refused(r, 'export', p);
     for (const t of p.value.tools) {
       if (t['isBuiltIn'] === true) continue;
-      const d = decodeStoredTool(Object.fromEntries(Object.entries(t).filter(([k]) => !['bundleSlug', 'available', 'unavailableReason', 'callCount', 'lastCalledAt'].includes(k))));
+      const d = decodeStoredTool(
+        Object.fromEntries(Object.entries(t).filter(([k]) => !['bundleSlug', 'available', 'unavailableReason', 'callCount', 'lastCalledAt'].includes(k))),
+      );
       if (isRight(d)) tools.push(d.right);
     }
     token = p.value.nextPageToken;
@@ -463,7 +506,17 @@ const exportCatalog = async (r: Run): Promise<number> => {
   const { encodeBundle, decodeStoredBundle } = await import('../../catalog/records/bundle-json.js');
   const text =
     format === 'json'
-      ? `${JSON.stringify({ bundles: bundles.flatMap((b) => { const d = decodeStoredBundle(b); return isRight(d) ? [encodeBundle(d.right)] : []; }), tools: tools.map(encodeTool) }, null, 2)}\n`
+      ? `${JSON.stringify(
+          {
+            bundles: bundles.flatMap((b) => {
+              const d = decodeStoredBundle(b);
+              return isRight(d) ? [encodeBundle(d.right)] : [];
+            }),
+            tools: tools.map(encodeTool),
+          },
+          null,
+          2,
+        )}\n`
       : `${tools.map((t) => `// ${t.toolID} in bundle ${t.bundleID}${t.isEnabled ? '' : ' (disabled)'}\n${contentToGram(t)}`).join('\n\n')}\n`;
   if (r.options.out === undefined) r.ctx.io.stdout(text);
   else {

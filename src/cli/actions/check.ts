@@ -65,7 +65,9 @@ const toolsOf = (specs: Specifications): ReadonlyArray<ToolSpecification> => {
  * set here is a warning.
  */
 const secretsAreEnvironment = (d: Diagnostic): Diagnostic =>
-  d.code === HttpCodes.UNKNOWN_PLACEHOLDER ? { ...d, severity: 'warning', hint: `${d.hint !== undefined ? `${d.hint}; ` : ''}a secret is an environment variable: set it before \`gramkit run\`` } : d;
+  d.code === HttpCodes.UNKNOWN_PLACEHOLDER
+    ? { ...d, severity: 'warning', hint: `${d.hint !== undefined ? `${d.hint}; ` : ''}a secret is an environment variable: set it before \`gramkit run\`` }
+    : d;
 
 /**
  * The library of the tools that declare their implementation (`http`, `command`); undefined when
@@ -79,21 +81,38 @@ const declaredLibraryOf = async (tools: ReadonlyArray<ToolSpecification>, ctx: C
 };
 
 /** What `run` checks before it starts: the header, the models, the declared implementations. */
-const runChecks = async (ctx: CommandContext, { source, specs, header }: ProjectFile, builtins: ReadonlySet<string>, workspace: string): Promise<Diagnostic[]> => {
+const runChecks = async (
+  ctx: CommandContext,
+  { source, specs, header }: ProjectFile,
+  builtins: ReadonlySet<string>,
+  workspace: string,
+): Promise<Diagnostic[]> => {
   const out: Diagnostic[] = [];
   if (header.problem !== undefined) out.push(error(CliCodes.INVALID_HEADER, header.problem, { file: source.name }));
   for (const a of specs.agents) {
     if (a.model === undefined) continue;
     const m = parseModelId(a.model);
-    if (isLeft(m)) out.push(error(m.left.reason, `agent \`${a.name}\`: ${m.left.message}`, { file: source.name, hint: '`gramkit run --model` can override it' }));
+    if (isLeft(m))
+      out.push(error(m.left.reason, `agent \`${a.name}\`: ${m.left.message}`, { file: source.name, hint: '`gramkit run --model` can override it' }));
   }
-  const declared = await declaredLibraryOf(toolsOf(specs).filter((t) => !builtins.has(t.name)), ctx, workspace);
+  const declared = await declaredLibraryOf(
+    toolsOf(specs).filter((t) => !builtins.has(t.name)),
+    ctx,
+    workspace,
+  );
   if (declared !== undefined && isLeft(declared)) out.push(...declared.left.map(secretsAreEnvironment));
   return out;
 };
 
 /** With `--library`: the libraries, then every tool of the file bound as `run` binds it. */
-const bindChecks = async (ctx: CommandContext, source: SpecSource, specs: Specifications, refs: ReadonlyArray<string>, builtins: ReadonlySet<string>, workspace: string): Promise<Diagnostic[]> => {
+const bindChecks = async (
+  ctx: CommandContext,
+  source: SpecSource,
+  specs: Specifications,
+  refs: ReadonlyArray<string>,
+  builtins: ReadonlySet<string>,
+  workspace: string,
+): Promise<Diagnostic[]> => {
   const out: Diagnostic[] = [];
   const libraries: ToolLibrary[] = [];
   for (const ref of refs) {
@@ -104,7 +123,11 @@ const bindChecks = async (ctx: CommandContext, source: SpecSource, specs: Specif
   if (out.length > 0) return out;
   const tools = toolsOf(specs).filter((t) => !builtins.has(t.name));
   const provided = (name: string): boolean => libraries.some((l) => hasTool(name, l));
-  const declared = await declaredLibraryOf(tools.filter((t) => !provided(t.name)), ctx, workspace);
+  const declared = await declaredLibraryOf(
+    tools.filter((t) => !provided(t.name)),
+    ctx,
+    workspace,
+  );
   const library = unionLibraries(...(declared !== undefined && isRight(declared) ? [declared.right] : []), ...libraries);
   const { bindTool, formatBindError } = await import('../../library/bind.js');
   for (const t of tools) {
@@ -142,7 +165,11 @@ const paramSpan = (text: string, from: number, param: string): Span | undefined 
  * hint. Without the tool in the text, all of them go in the hint.
  */
 const locateBindError = (e: Diagnostic, name: string, text: string, format: (e: never) => string): Diagnostic => {
-  const lines = format(e as never).split('\n').slice(1).map((l) => l.trim()).filter((l) => l !== '');
+  const lines = format(e as never)
+    .split('\n')
+    .slice(1)
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   const span = toolSpan(text, name);
   if (span === undefined) return { ...e, hint: lines.join('; ') };
   const related: Array<{ readonly message: string; readonly span: Span }> = [];
@@ -182,7 +209,8 @@ export const checkSource = async (
   const builtins = builtinToolsOf(toolsOf(specs));
   const diagnostics = [...specs.warnings.filter((d) => d.severity !== 'info'), ...(await runChecks(ctx, loaded.right, builtins, workspace))];
   const refs = options.library ?? (options.headerLibrary === true && header.library !== undefined ? [header.library] : []);
-  if (refs.length > 0 && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...(await bindChecks(ctx, source, specs, refs, builtins, workspace)));
+  if (refs.length > 0 && !diagnostics.some((d) => d.severity === 'error'))
+    diagnostics.push(...(await bindChecks(ctx, source, specs, refs, builtins, workspace)));
   return { diagnostics, specs };
 };
 

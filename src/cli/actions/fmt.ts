@@ -84,7 +84,8 @@ export const action = async (ctx: CommandContext, files: ReadonlyArray<string>, 
   }
   if (options.check === true) {
     for (const f of unformatted) ctx.io.stdout(`not formatted: ${f}\n`);
-    if (unformatted.length > 0) ctx.io.stderr(`${unformatted.length} file${unformatted.length === 1 ? '' : 's'} would be reformatted (run gramkit fmt --write)\n`);
+    if (unformatted.length > 0)
+      ctx.io.stderr(`${unformatted.length} file${unformatted.length === 1 ? '' : 's'} would be reformatted (run gramkit fmt --write)\n`);
     else if (code === EXIT_OK) ctx.io.stdout(`checked ${args.length} file${args.length === 1 ? '' : 's'}: all formatted\n`);
   }
   return code;

@@ -29,12 +29,18 @@ const candidates = (dir: string, spec: string): string[] => {
   return [`${stem}${d}`, `${stem}.ts`];
 };
 
-const readOrUndefined = (path: string): Promise<string | undefined> => readFile(path, 'utf8').then((t) => t, () => undefined);
+const readOrUndefined = (path: string): Promise<string | undefined> =>
+  readFile(path, 'utf8').then(
+    (t) => t,
+    () => undefined,
+  );
 
 /** The tool names a generated file's `Tools` map lists. */
 const toolsListed = (text: string): ReadonlySet<string> => {
   const map = /export interface Tools \{\n([\s\S]*?)\n\}/.exec(text)?.[1] ?? '';
-  return new Set([...map.matchAll(/^ {2}("(?:[^"\\]|\\.)*"|[^:\s]+): \{ args:/gm)].map((m) => (m[1]?.startsWith('"') ? (JSON.parse(m[1]) as string) : (m[1] as string))));
+  return new Set(
+    [...map.matchAll(/^ {2}("(?:[^"\\]|\\.)*"|[^:\s]+): \{ args:/gm)].map((m) => (m[1]?.startsWith('"') ? (JSON.parse(m[1]) as string) : (m[1] as string))),
+  );
 };
 
 /**
@@ -74,11 +80,15 @@ export const staleHandlerTypes = async (libraryRef: string, cwd: string, specFil
       }
       for (const name of listed) {
         if (!tools.some((t) => t.name === name)) {
-          out.push(error(CliCodes.HANDLER_TYPES_STALE, `${shown} types a handler for "${name}", which ${specFile} no longer has`, { file: shown, hint: `regenerate them: ${command}` }));
+          out.push(
+            error(CliCodes.HANDLER_TYPES_STALE, `${shown} types a handler for "${name}", which ${specFile} no longer has`, {
+              file: shown,
+              hint: `regenerate them: ${command}`,
+            }),
+          );
         }
       }
     }
   }
   return out;
 };
-

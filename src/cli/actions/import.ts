@@ -37,7 +37,15 @@ const render = (d: Diagnostic): string => `${formatDiagnostic(d)}\n`;
 const loadInput = async (ctx: CommandContext, file: string): Promise<Loaded> => {
   if (!isMcpAddress(file)) return loadSource(ctx.io, file);
   const c = await openMcp(ctx, file);
-  if (isLeft(c)) return err(codedError(CliCodes.UNREADABLE, formatDiagnostics(c.left).trimEnd().replace(/^error\[[A-Z_]+\]: /, '')));
+  if (isLeft(c))
+    return err(
+      codedError(
+        CliCodes.UNREADABLE,
+        formatDiagnostics(c.left)
+          .trimEnd()
+          .replace(/^error\[[A-Z_]+\]: /, ''),
+      ),
+    );
   // gramkit servers' own _meta keys (a result's output schema) are read as the client reads them
   const { importableDefinition } = await import('../../mcp/import-tools.js');
   return ok({ name: file, text: JSON.stringify({ tools: c.right.definitions.map(importableDefinition) }) });
@@ -56,7 +64,7 @@ const splitCatalogDocuments = async (values: ReadonlyArray<{ readonly value: unk
     const items = Array.isArray(o)
       ? o.map((value, i) => ({ value, at: `${v.at}[${i}]` }))
       : typeof o === 'object' && o !== null && Array.isArray((o as { tools?: unknown }).tools) && (o as { id?: unknown }).id === undefined
-        ? ((o as { tools: unknown[] }).tools.map((value, i) => ({ value, at: `${v.at}tools[${i}]` })))
+        ? (o as { tools: unknown[] }).tools.map((value, i) => ({ value, at: `${v.at}tools[${i}]` }))
         : [v];
     const tools = items.filter((x) => isCatalogTool(x.value));
     if (tools.length === 0) other.push(v);
@@ -69,7 +77,12 @@ const splitCatalogDocuments = async (values: ReadonlyArray<{ readonly value: unk
 };
 
 /** `tool.json` records and registry Tool JSON as gram, through the catalog's codecs. */
-const importCatalogDocuments = async (ctx: CommandContext, values: ReadonlyArray<{ readonly value: unknown; readonly at: string }>, file: string, fallback: string | undefined): Promise<ImportReport> => {
+const importCatalogDocuments = async (
+  ctx: CommandContext,
+  values: ReadonlyArray<{ readonly value: unknown; readonly at: string }>,
+  file: string,
+  fallback: string | undefined,
+): Promise<ImportReport> => {
   const { contentEnvironment, catalogToolToGram } = await import('../../catalog/records/convert.js');
   const { builtinTools } = await import('../../tools/builtin/builtin-tools.js');
   const env = contentEnvironment(new Map(builtinTools({ workspace: ctx.io.cwd, allowedHosts: [] }).map((t) => [t.name, t])));
@@ -86,7 +99,12 @@ const importCatalogDocuments = async (ctx: CommandContext, values: ReadonlyArray
     const specs = parseSpecifications(r.right.gram);
     const spec = isRight(specs) ? specs.right.tools[0] : undefined;
     grams.push(r.right.gram);
-    tools.push({ name: r.right.slug, format: 'jsonschema', ...(spec !== undefined ? { spec } : {}), diagnostics: r.right.warnings.map((d) => ({ ...where(d), severity: 'warning' as const })) });
+    tools.push({
+      name: r.right.slug,
+      format: 'jsonschema',
+      ...(spec !== undefined ? { spec } : {}),
+      diagnostics: r.right.warnings.map((d) => ({ ...where(d), severity: 'warning' as const })),
+    });
   }
   return { tools, diagnostics: [], gram: grams.length === 0 ? '' : `${grams.join('\n\n')}\n` };
 };
@@ -103,7 +121,9 @@ export const action = async (ctx: CommandContext, file: string, options: ImportC
   const from = options.from ?? (mcp ? 'mcp' : undefined);
   const input = parseImportInput(loaded.value.text, loaded.value.name);
   const { catalog, other } =
-    input.diagnostics.length > 0 || (from !== undefined && !CATALOG_FORMATS.includes(from)) ? { catalog: [], other: input.values } : await splitCatalogDocuments(input.values, from);
+    input.diagnostics.length > 0 || (from !== undefined && !CATALOG_FORMATS.includes(from))
+      ? { catalog: [], other: input.values }
+      : await splitCatalogDocuments(input.values, from);
   const fromCatalog = catalog.length > 0 ? await importCatalogDocuments(ctx, catalog, loaded.value.name, fallback) : undefined;
   const others =
     fromCatalog !== undefined && other.length === 0

@@ -57,7 +57,12 @@ export interface InvokeCommandOptions {
  * uses (default: `builtin`, spec-source.ts, confined to --workspace, and the MCP servers named
  * `mcp:<url>` or `mcp+stdio:<command>`: their tools' specifications and remote implementations).
  */
-export const action = async (source: string, opts: InvokeCommandOptions, ctx: CommandContext, namedLibraries?: Readonly<Record<string, NamedLibrary>>): Promise<void> => {
+export const action = async (
+  source: string,
+  opts: InvokeCommandOptions,
+  ctx: CommandContext,
+  namedLibraries?: Readonly<Record<string, NamedLibrary>>,
+): Promise<void> => {
   const { io } = ctx;
   const workspace = resolve(io.cwd, opts.workspace ?? '.');
   const servers = [source, opts.library].filter((a): a is string => a !== undefined && isMcpAddress(a));
@@ -79,7 +84,8 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
   let timeoutMs: number | undefined;
   if (opts.timeout !== undefined) {
     timeoutMs = Number(opts.timeout);
-    if (!/^\s*\d+(\.\d+)?\s*$/.test(opts.timeout) || !(timeoutMs > 0)) return usage(`--timeout must be a positive number of milliseconds, got ${JSON.stringify(opts.timeout)}`);
+    if (!/^\s*\d+(\.\d+)?\s*$/.test(opts.timeout) || !(timeoutMs > 0))
+      return usage(`--timeout must be a positive number of milliseconds, got ${JSON.stringify(opts.timeout)}`);
   }
 
   // the specifications: a named library's own, or a specification file (loaded once: src/project/)
@@ -125,12 +131,20 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
   // the library, by the one rule (src/project/library.ts): the named source and --library, else the
   // header's, else the implementation the file declares for the tool (`http: {...}`, `command: {...}`)
   const resolved = await resolveLibrary(
-    { tools: [spec], given: opts.library !== undefined ? [opts.library] : [], ...(headerLibrary !== undefined ? { header: headerLibrary } : {}), ...(namedSource !== undefined ? { source } : {}) },
+    {
+      tools: [spec],
+      given: opts.library !== undefined ? [opts.library] : [],
+      ...(headerLibrary !== undefined ? { header: headerLibrary } : {}),
+      ...(namedSource !== undefined ? { source } : {}),
+    },
     { ...libraryLoaders(ctx, workspace), module: (ref) => loadLibrary(ref, { cwd: io.cwd, named }) },
   );
   if (!resolved.ok) {
     const failure = resolved.error;
-    if (failure.kind === 'unimplemented') return usage('--library <module> is required: a .ts or .js module exporting a ToolLibrary or tools (or declare the tool with http: {...} or command: {...})');
+    if (failure.kind === 'unimplemented')
+      return usage(
+        '--library <module> is required: a .ts or .js module exporting a ToolLibrary or tools (or declare the tool with http: {...} or command: {...})',
+      );
     if (failure.kind === 'builtins') return failedWith(failure.error.reason, `web_search: ${failure.error.message}`);
     return failed(formatDiagnostics(failure.diagnostics));
   }
@@ -144,13 +158,21 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
   if (argsText === '-') argsText = await io.readStdin();
   const approval = chooseApprover(opts, {
     ...(io.isTTY ? { terminal: { input: io.stdin, output: io.stderr } } : {}),
-    unattended: refusing((request) => `${request.reason}, and gramkit invoke is not on a terminal to ask: pass --yes to approve such calls (or --deny to refuse them without this message)`),
+    unattended: refusing(
+      (request) =>
+        `${request.reason}, and gramkit invoke is not on a terminal to ask: pass --yes to approve such calls (or --deny to refuse them without this message)`,
+    ),
   });
   const options = timeoutMs !== undefined ? { timeoutMs } : {};
   try {
     const parsed = parseArguments(argsText);
     const result = parsed.ok
-      ? await invokeGated(bound.right, parsed.value, { policies: commandPolicies(io.env), ...(approval.approver !== undefined ? { approver: approval.approver } : {}) }, options)
+      ? await invokeGated(
+          bound.right,
+          parsed.value,
+          { policies: commandPolicies(io.env), ...(approval.approver !== undefined ? { approver: approval.approver } : {}) },
+          options,
+        )
       : await invokeJson(bound.right, argsText, options);
     io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     ctx.exit(result.ok ? EXIT_OK : EXIT_FAILURE);
@@ -158,4 +180,3 @@ export const action = async (source: string, opts: InvokeCommandOptions, ctx: Co
     approval.close();
   }
 };
-

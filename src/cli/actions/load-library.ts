@@ -210,7 +210,6 @@ export const libraryFromModule = (namespace: Readonly<Record<string, unknown>>, 
 // utilities
 // -------------------------------------------------------------------------------------------------
 
-
 /** What went wrong, without a stack (a transform error's message holds the file, line and column). */
 const messageOf = (e: unknown): string => {
   const m = (e instanceof Error ? e.message : String(e)).trim();

@@ -46,7 +46,23 @@ const TYPE_DOCS: Readonly<Record<string, string>> = {
 };
 
 /** Property keys offered inside a record: the spec's own, then the type keywords. */
-const PROPERTY_KEYS = ['description', 'default', 'enum', 'optional', 'type', 'elementType', 'fields', 'range', 'examples', 'instruction', 'model', 'library', 'http', 'command', ...KEYWORDS.map((k) => k.name)];
+const PROPERTY_KEYS = [
+  'description',
+  'default',
+  'enum',
+  'optional',
+  'type',
+  'elementType',
+  'fields',
+  'range',
+  'examples',
+  'instruction',
+  'model',
+  'library',
+  'http',
+  'command',
+  ...KEYWORDS.map((k) => k.name),
+];
 
 interface Definition {
   readonly name: string;
@@ -87,7 +103,10 @@ const wordAt = (text: string, offset: number): { readonly word: string; readonly
 };
 
 /** Offsets of string literals (so that rename leaves text alone). */
-const stringRanges = (text: string): Array<readonly [number, number]> => [...text.matchAll(/```[\s\S]*?```|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\\n]|\\.)*`|\/\/[^\n]*/g)].map((m) => [m.index ?? 0, (m.index ?? 0) + (m[0] as string).length] as const);
+const stringRanges = (text: string): Array<readonly [number, number]> =>
+  [...text.matchAll(/```[\s\S]*?```|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\\n]|\\.)*`|\/\/[^\n]*/g)].map(
+    (m) => [m.index ?? 0, (m.index ?? 0) + (m[0] as string).length] as const,
+  );
 
 const schemaOf = (v: JsonValue | undefined): Record<string, JsonValue> | undefined => (isRecord(v) ? (v as Record<string, JsonValue>) : undefined);
 
@@ -134,7 +153,8 @@ export const action = async (ctx: CommandContext): Promise<void> => {
     const index = lineIndex(text);
     const diagnostics = ds.map((d) => ({
       range: d.span !== undefined ? toRange(text, index, d.span.start, d.span.end) : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-      severity: d.severity === 'error' ? lsp.DiagnosticSeverity.Error : d.severity === 'warning' ? lsp.DiagnosticSeverity.Warning : lsp.DiagnosticSeverity.Information,
+      severity:
+        d.severity === 'error' ? lsp.DiagnosticSeverity.Error : d.severity === 'warning' ? lsp.DiagnosticSeverity.Warning : lsp.DiagnosticSeverity.Information,
       code: d.code,
       source: 'gramkit',
       message: d.hint !== undefined ? `${d.message}\nhint: ${d.hint}` : d.message,
@@ -172,7 +192,10 @@ export const action = async (ctx: CommandContext): Promise<void> => {
     const range = toRange(text, lineIndex(text), w.start, w.end);
     const tool = specs?.tools.find((t) => t.name === w.word) ?? specs?.agents.flatMap((a) => a.tools).find((t) => t.name === w.word);
     if (tool !== undefined) {
-      return { range, contents: { kind: 'markdown', value: `**${tool.name}** (tool): ${tool.description}\n\n\`\`\`json\n${JSON.stringify(tool.schema, null, 2)}\n\`\`\`` } };
+      return {
+        range,
+        contents: { kind: 'markdown', value: `**${tool.name}** (tool): ${tool.description}\n\n\`\`\`json\n${JSON.stringify(tool.schema, null, 2)}\n\`\`\`` },
+      };
     }
     // a parameter: the tool whose block holds the position
     const offset = offsetOf(doc, p.position);
@@ -181,14 +204,28 @@ export const action = async (ctx: CommandContext): Promise<void> => {
     const prop = schemaOf(schemaOf(owner?.schema['properties' as never] as JsonValue)?.[w.word]);
     if (owner !== undefined && prop !== undefined) {
       const required = Array.isArray(owner.schema['required' as never]) && (owner.schema['required' as never] as string[]).includes(w.word);
-      const facts = Object.entries(prop).filter(([k]) => k !== 'description').map(([k, v]) => `- ${k}: \`${JSON.stringify(v)}\``);
+      const facts = Object.entries(prop)
+        .filter(([k]) => k !== 'description')
+        .map(([k, v]) => `- ${k}: \`${JSON.stringify(v)}\``);
       return {
         range,
-        contents: { kind: 'markdown', value: [`**${w.word}** (parameter of ${owner.name}${required ? ', required' : ', optional'})`, ...(typeof prop['description'] === 'string' ? ['', prop['description']] : []), '', ...facts].join('\n') },
+        contents: {
+          kind: 'markdown',
+          value: [
+            `**${w.word}** (parameter of ${owner.name}${required ? ', required' : ', optional'})`,
+            ...(typeof prop['description'] === 'string' ? ['', prop['description']] : []),
+            '',
+            ...facts,
+          ].join('\n'),
+        },
       };
     }
     const kind = TYPE_NAMES[w.word];
-    if (kind !== undefined) return { range, contents: { kind: 'markdown', value: `**${w.word}** (type${kind !== w.word ? `, the same as ${kind}` : ''}): ${TYPE_DOCS[kind] ?? ''}` } };
+    if (kind !== undefined)
+      return {
+        range,
+        contents: { kind: 'markdown', value: `**${w.word}** (type${kind !== w.word ? `, the same as ${kind}` : ''}): ${TYPE_DOCS[kind] ?? ''}` },
+      };
     return null;
   });
 
@@ -199,14 +236,27 @@ export const action = async (ctx: CommandContext): Promise<void> => {
     const offset = offsetOf(doc, p.position);
     const line = text.slice(text.lastIndexOf('\n', offset - 1) + 1, offset);
     const specs = lastSpecs.get(doc.uri);
-    const toolNames = [...new Set([...definitionsOf(text).filter((d) => d.kind === 'Tool').map((d) => d.name), ...(specs?.tools.map((t) => t.name) ?? [])])];
+    const toolNames = [
+      ...new Set([
+        ...definitionsOf(text)
+          .filter((d) => d.kind === 'Tool')
+          .map((d) => d.name),
+        ...(specs?.tools.map((t) => t.name) ?? []),
+      ]),
+    ];
     if (/::?\s*\w*$/.test(line) && !/\{[^}]*$/.test(line)) {
-      return Object.keys(TYPE_NAMES).map((t) => ({ label: t, kind: lsp.CompletionItemKind.TypeParameter, detail: 'type', documentation: TYPE_DOCS[TYPE_NAMES[t] as string] ?? '' }));
+      return Object.keys(TYPE_NAMES).map((t) => ({
+        label: t,
+        kind: lsp.CompletionItemKind.TypeParameter,
+        detail: 'type',
+        documentation: TYPE_DOCS[TYPE_NAMES[t] as string] ?? '',
+      }));
     }
     // inside an agent's elements: after `|`, in the agent's block
     const agent = definitionsOf(text).find((d) => d.kind === 'Agent' && d.start <= offset && offset <= d.blockEnd);
     const between = agent !== undefined ? text.slice(agent.end, offset) : '';
-    if (agent !== undefined && /\}\s*\|[^\]]*$/.test(between)) return toolNames.map((t) => ({ label: t, kind: lsp.CompletionItemKind.Function, detail: 'tool' }));
+    if (agent !== undefined && /\}\s*\|[^\]]*$/.test(between))
+      return toolNames.map((t) => ({ label: t, kind: lsp.CompletionItemKind.Function, detail: 'tool' }));
     const opened = text.slice(0, offset).lastIndexOf('{');
     const closed = text.slice(0, offset).lastIndexOf('}');
     if (opened > closed) return [...new Set(PROPERTY_KEYS)].map((k) => ({ label: k, kind: lsp.CompletionItemKind.Property, insertText: `${k}: ` }));

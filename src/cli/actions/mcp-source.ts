@@ -27,7 +27,9 @@ export const openMcp = (ctx: CommandContext, address: string): Promise<Either<Re
   }
   let connecting = open.get(address);
   if (connecting === undefined) {
-    connecting = import('../../mcp/client.js').then(({ connectMcp }) => connectMcp(address, { cwd: ctx.io.cwd, clientName: 'gramkit', clientVersion: VERSION }));
+    connecting = import('../../mcp/client.js').then(({ connectMcp }) =>
+      connectMcp(address, { cwd: ctx.io.cwd, clientName: 'gramkit', clientVersion: VERSION }),
+    );
     open.set(address, connecting);
     ctx.defer(async () => {
       const c = await connecting;

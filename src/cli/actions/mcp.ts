@@ -74,7 +74,11 @@ const load = async (ctx: CommandContext, file: string, options: McpCommandOption
   const loaded = await loadSpecSource(isMcpAddress(file) ? captured : { ...captured, io: ctx.io }, file);
   if (isLeft(loaded)) {
     const f = loaded.left;
-    return left(f.message !== undefined ? rendered({ reason: CliCodes.UNREADABLE, message: f.message }) : renderDiagnostics(f.diagnostics, f.source?.text ?? '', f.source?.name ?? file));
+    return left(
+      f.message !== undefined
+        ? rendered({ reason: CliCodes.UNREADABLE, message: f.message })
+        : renderDiagnostics(f.diagnostics, f.source?.text ?? '', f.source?.name ?? file),
+    );
   }
   const { source, specs } = loaded.right;
   const warnings = specs.warnings.filter((d) => d.severity === 'warning');
@@ -168,7 +172,10 @@ export const action = async (ctx: CommandContext, file: string, options: McpComm
     ...(timeout.value !== undefined ? { timeoutMs: timeout.value } : {}),
     onDiagnostic: (d) => io.stderr(`${formatDiagnostics([d])}\n`),
   });
-  if (io.isTTY) io.stderr(`gramkit mcp: serving ${first.right.bound.tools.length} tools of ${file} over stdio (an MCP client talks to this process on stdin and stdout; Ctrl-D ends it)\n`);
+  if (io.isTTY)
+    io.stderr(
+      `gramkit mcp: serving ${first.right.bound.tools.length} tools of ${file} over stdio (an MCP client talks to this process on stdin and stdout; Ctrl-D ends it)\n`,
+    );
   try {
     await server.closed;
   } finally {

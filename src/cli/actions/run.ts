@@ -152,7 +152,14 @@ export const action = async (ctx: CommandContext, file: string, message: string 
   }
 };
 
-const runWith = async (ctx: CommandContext, file: string, message: string | undefined, options: RunCommandOptions, workspacePath: string, source: AgentCatalog | undefined): Promise<number> => {
+const runWith = async (
+  ctx: CommandContext,
+  file: string,
+  message: string | undefined,
+  options: RunCommandOptions,
+  workspacePath: string,
+  source: AgentCatalog | undefined,
+): Promise<number> => {
   const { io } = ctx;
   const usage = (text: string): number => {
     usageError(io, text);
@@ -175,10 +182,13 @@ const runWith = async (ctx: CommandContext, file: string, message: string | unde
   if (isLeft(model)) return model.left.code;
 
   const interactive = message === undefined && io.isTTY;
-  const onEvent = options.debug === true ? (e: AgentEvent) => {
-    const line = describeEvent(e);
-    if (line !== undefined) io.stderr(`${line}\n`);
-  } : undefined;
+  const onEvent =
+    options.debug === true
+      ? (e: AgentEvent) => {
+          const line = describeEvent(e);
+          if (line !== undefined) io.stderr(`${line}\n`);
+        }
+      : undefined;
   const base = (approve: Approver | undefined): RunAgentOptions => ({
     model: model.right,
     policies: commandPolicies(io.env),

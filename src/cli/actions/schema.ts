@@ -44,7 +44,10 @@ export const pickTool = (ctx: CommandContext, specs: Specifications, name: strin
   if (t !== undefined) return t;
   const names = specs.tools.map((x) => x.name);
   const hint = didYouMean(name, names);
-  reportError(ctx.io, { reason: CliCodes.UNKNOWN_TOOL, message: `${file} has no tool named "${name}"${hint !== undefined ? ` (${hint})` : names.length > 0 ? ` (tools: ${names.join(', ')})` : ''}` });
+  reportError(ctx.io, {
+    reason: CliCodes.UNKNOWN_TOOL,
+    message: `${file} has no tool named "${name}"${hint !== undefined ? ` (${hint})` : names.length > 0 ? ` (tools: ${names.join(', ')})` : ''}`,
+  });
   ctx.exit(1);
   return undefined;
 };

@@ -25,7 +25,11 @@ export const NO_AUTH_WARNING =
   'warning: --no-auth: no token. Any process of this machine (any user) and any page a browser here opens may call this server: list, register, change and run its tools, as the user running it. For tests and demos only.';
 
 /** The tokens the options name, or why they cannot be read. */
-export const readAuth = async (options: { readonly auth?: boolean; readonly tokenFile?: string }, env: Readonly<Record<string, string | undefined>>, cwd: string): Promise<{ readonly ok: true; readonly value: Auth } | { readonly ok: false; readonly error: string }> => {
+export const readAuth = async (
+  options: { readonly auth?: boolean; readonly tokenFile?: string },
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): Promise<{ readonly ok: true; readonly value: Auth } | { readonly ok: false; readonly error: string }> => {
   if (options.auth === false) {
     if (options.tokenFile !== undefined) return { ok: false, error: '--no-auth and --token-file contradict each other: give one' };
     return { ok: true, value: { kind: 'none' } };
@@ -38,7 +42,11 @@ export const readAuth = async (options: { readonly auth?: boolean; readonly toke
       try {
         const st = await handle.stat();
         if (!st.isFile()) return { ok: false, error: `the token file ${options.tokenFile} is not a regular file` };
-        if ((st.mode & 0o077) !== 0) return { ok: false, error: `the token file ${options.tokenFile} may be read by others (mode ${(st.mode & 0o777).toString(8)}): chmod 600 ${options.tokenFile}` };
+        if ((st.mode & 0o077) !== 0)
+          return {
+            ok: false,
+            error: `the token file ${options.tokenFile} may be read by others (mode ${(st.mode & 0o777).toString(8)}): chmod 600 ${options.tokenFile}`,
+          };
         text = await handle.readFile('utf8');
       } finally {
         await handle.close();
@@ -47,13 +55,16 @@ export const readAuth = async (options: { readonly auth?: boolean; readonly toke
       return { ok: false, error: `cannot read the token file ${options.tokenFile}: ${(e as Error).message}` };
     }
     const tokens = parseTokens(text);
-    return isLeft(tokens) ? { ok: false, error: `${options.tokenFile}: ${tokens.left}` } : { ok: true, value: { kind: 'given', tokens: tokens.right, from: options.tokenFile } };
+    return isLeft(tokens)
+      ? { ok: false, error: `${options.tokenFile}: ${tokens.left}` }
+      : { ok: true, value: { kind: 'given', tokens: tokens.right, from: options.tokenFile } };
   }
   const fromEnv = env[TOKEN_ENV];
   if (fromEnv !== undefined && fromEnv !== '') {
     const tokens = parseTokens(fromEnv);
     if (isLeft(tokens)) return { ok: false, error: `$${TOKEN_ENV}: ${tokens.left}` };
-    if (tokens.right.length !== 1 || tokens.right[0]?.name !== 'default') return { ok: false, error: `$${TOKEN_ENV} holds one token; give several in a --token-file` };
+    if (tokens.right.length !== 1 || tokens.right[0]?.name !== 'default')
+      return { ok: false, error: `$${TOKEN_ENV} holds one token; give several in a --token-file` };
     return { ok: true, value: { kind: 'given', tokens: tokens.right, from: `$${TOKEN_ENV}` } };
   }
   return { ok: true, value: { kind: 'generated', tokens: [{ name: 'default', token: randomBytes(32).toString('base64url'), scopes: ALL_SCOPES }] } };

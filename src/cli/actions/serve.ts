@@ -57,7 +57,10 @@ const MAINTENANCE_MS = 1000;
 const REAP_MS = 60 * 60 * 1000;
 
 /** The bootstrap document: `--bootstrap`, else a default file of the working directory, else none. */
-const bootstrapDocument = async (cwd: string, given: string | undefined): Promise<{ readonly doc?: unknown; readonly from?: string; readonly problem?: string }> => {
+const bootstrapDocument = async (
+  cwd: string,
+  given: string | undefined,
+): Promise<{ readonly doc?: unknown; readonly from?: string; readonly problem?: string }> => {
   const candidates = given !== undefined ? [isAbsolute(given) ? given : resolve(cwd, given)] : BOOTSTRAP_FILES.map((f) => join(cwd, f));
   for (const path of candidates) {
     let text: string;
@@ -94,11 +97,14 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   }
   const tokens = auth.value.kind === 'none' ? [] : auth.value.tokens;
   const port = options.port === undefined ? DEFAULT_PORT : Number(options.port);
-  if (options.port !== undefined && (!/^\d{1,5}$/.test(options.port) || port > 65535)) return usage(`--port must be a port number (0 to 65535), got ${JSON.stringify(options.port)}`);
+  if (options.port !== undefined && (!/^\d{1,5}$/.test(options.port) || port > 65535))
+    return usage(`--port must be a port number (0 to 65535), got ${JSON.stringify(options.port)}`);
   const maxBody = options.maxBody === undefined ? undefined : Number(options.maxBody);
-  if (maxBody !== undefined && (!Number.isInteger(maxBody) || maxBody < 1)) return usage(`--max-body must be a positive number of bytes, got ${JSON.stringify(options.maxBody)}`);
+  if (maxBody !== undefined && (!Number.isInteger(maxBody) || maxBody < 1))
+    return usage(`--max-body must be a positive number of bytes, got ${JSON.stringify(options.maxBody)}`);
   const approvalMode = options.approvals ?? (options.yes === true ? 'yes' : 'queue');
-  if (approvalMode !== 'queue' && approvalMode !== 'deny' && approvalMode !== 'yes') return usage(`--approvals must be queue, deny or yes, got ${JSON.stringify(approvalMode)}`);
+  if (approvalMode !== 'queue' && approvalMode !== 'deny' && approvalMode !== 'yes')
+    return usage(`--approvals must be queue, deny or yes, got ${JSON.stringify(approvalMode)}`);
   if (options.yes === true && approvalMode !== 'yes') return usage(`--yes approves every call; it contradicts --approvals ${approvalMode}`);
   const timeoutSeconds = options.approvalTimeout === undefined ? undefined : Number(options.approvalTimeout);
   if (timeoutSeconds !== undefined && (!/^\d{1,6}$/.test(options.approvalTimeout as string) || timeoutSeconds < 1 || timeoutSeconds > 86400)) {
@@ -110,9 +116,17 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   if (where.problem !== undefined) return usage(where.problem);
   const webSearch = webSearchOf(io.env);
   if (!webSearch.ok) return usage(`web_search: ${webSearch.error.message}`);
-  if (options.events !== undefined && !isNatsUrl(options.events)) return usage(`--events takes a NATS address, nats://host:port, got ${JSON.stringify(options.events)}`);
+  if (options.events !== undefined && !isNatsUrl(options.events))
+    return usage(`--events takes a NATS address, nats://host:port, got ${JSON.stringify(options.events)}`);
   const experiments = options.experiments === undefined ? undefined : resolve(io.cwd, options.experiments);
-  if (experiments !== undefined && !(await stat(experiments).then((s) => s.isDirectory(), () => false))) return usage(`--experiments names a directory of results files, and ${options.experiments} is none`);
+  if (
+    experiments !== undefined &&
+    !(await stat(experiments).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  )
+    return usage(`--experiments names a directory of results files, and ${options.experiments} is none`);
   const workspace = await resolveWorkspace(io, options.workspace);
   if (!workspace.ok) {
     reportError(io, workspace.error);
@@ -179,7 +193,8 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
     const again = await catalog.bootstrap(boot.doc ?? nucleusToolJson(usable));
     if (!again.ok) io.stderr(`gramkit serve: bootstrap after the wipe: ${again.error.reason}: ${again.error.message}\n`);
   });
-  for (const p of catalog.problems()) io.stderr(`gramkit serve: warning: the stored record ${p.record} does not decode and is skipped: ${p.diagnostics.map((d) => d.message).join('; ')}\n`);
+  for (const p of catalog.problems())
+    io.stderr(`gramkit serve: warning: the stored record ${p.record} does not decode and is skipped: ${p.diagnostics.map((d) => d.message).join('; ')}\n`);
 
   // the catalog's enabled tools over MCP (Streamable HTTP) at /mcp; list_changed follows the catalog
   const mcpMount = await catalogMcpMount(catalog, { local: isLoopbackHost(host), version: VERSION, ...(approvals !== undefined ? { approvals } : {}) });
@@ -227,7 +242,8 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
     authLine = '';
     io.stderr(`gramkit serve: ${NO_AUTH_WARNING}\n`);
   }
-  if (options.allowCommandTools === true) io.stderr('gramkit serve: --allow-command-tools: callers with write_registry may register command tools; they run in the sandbox or not at all\n');
+  if (options.allowCommandTools === true)
+    io.stderr('gramkit serve: --allow-command-tools: callers with write_registry may register command tools; they run in the sandbox or not at all\n');
   const timers = maintenance(catalog);
   io.stdout(
     `gramkit serve: listening on ${server.url} (admin page ${server.url}/ui${mcp !== undefined ? `, MCP ${server.url}/mcp` : ''}; catalog: ${catalog.store.kind === 'files' ? 'files at ' : ''}${catalog.store.location}; bootstrap: ${boot.from ?? 'default nucleus'}, ${registered.value.discovered.length} registered; approvals: ${approvalMode === 'queue' ? `queued for ${(approvals?.timeoutMs ?? 0) / 1000} s at ${server.url}/api/v1/approvals` : approvalMode === 'yes' ? 'every call approved (--yes)' : 'refused'})\n${authLine}`,

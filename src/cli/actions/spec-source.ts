@@ -70,7 +70,11 @@ export const readSpecSource = async (io: CliIO, arg: string): Promise<Result<Spe
  * tools come through the importer; tools it could not import are warnings.
  * `knownTools`: more specifications agents may name without defining them (a catalog's), besides the built-in ones.
  */
-export const loadSpecSource = async (ctx: CommandContext, arg: string, knownTools: ReadonlyArray<ToolSpecification> = []): Promise<Either<SpecLoadFailure, LoadedSpecs>> => {
+export const loadSpecSource = async (
+  ctx: CommandContext,
+  arg: string,
+  knownTools: ReadonlyArray<ToolSpecification> = [],
+): Promise<Either<SpecLoadFailure, LoadedSpecs>> => {
   const io = ctx.io;
   if (isMcpAddress(arg)) return loadMcpSpecs(ctx, arg);
   const read = await readSpecSource(io, arg);
@@ -131,7 +135,8 @@ export const namedLibraries = (workspace: string, env: Readonly<Record<string, s
   [BUILTIN]: {
     library: async () => {
       const s = await stat(workspace).catch(() => undefined);
-      if (s === undefined || !s.isDirectory()) throw new Error(`the workspace ${workspace} ${s === undefined ? 'does not exist' : 'is not a directory'} (set it with --workspace <dir>)`);
+      if (s === undefined || !s.isDirectory())
+        throw new Error(`the workspace ${workspace} ${s === undefined ? 'does not exist' : 'is not a directory'} (set it with --workspace <dir>)`);
       const webSearch = webSearchOf(env);
       if (!webSearch.ok) throw new Error(webSearch.error.message);
       const { builtinLibrary } = await import('../../tools/builtin/builtin-tools.js');
@@ -152,7 +157,11 @@ export const loadLibraryArgument = (ctx: CommandContext, ref: string, workspace:
  * The libraries whose tools a catalog's `function` tools name (`--library`, for `serve`, `run
  * --catalog` and `catalog ls|search`), as one library (empty without any), or what kept one from loading.
  */
-export const functionLibraries = async (ctx: CommandContext, refs: ReadonlyArray<string>, workspace: string): Promise<Either<ReadonlyArray<Diagnostic>, ToolLibrary>> => {
+export const functionLibraries = async (
+  ctx: CommandContext,
+  refs: ReadonlyArray<string>,
+  workspace: string,
+): Promise<Either<ReadonlyArray<Diagnostic>, ToolLibrary>> => {
   const libraries: ToolLibrary[] = [];
   for (const ref of refs) {
     const lib = await loadLibraryArgument(ctx, ref, workspace);

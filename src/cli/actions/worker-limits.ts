@@ -50,7 +50,10 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 export const providerOf = (modelId: string): string => modelId.split('/')[0] || modelId;
 
 /** `model` with the shared limits of its provider. */
-export const sharedLimits = (store: LimitStore, options: { readonly requestsPerMinute?: number; readonly windowMs?: number } = {}): ((model: Model) => Model) => {
+export const sharedLimits = (
+  store: LimitStore,
+  options: { readonly requestsPerMinute?: number; readonly windowMs?: number } = {},
+): ((model: Model) => Model) => {
   // the window is a minute; a test may shorten it
   const window = options.windowMs ?? WINDOW_MS;
   return (model) => {

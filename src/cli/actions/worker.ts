@@ -105,7 +105,12 @@ export const action = async (ctx: CommandContext, options: WorkerCommandOptions)
   const built = new Map<string, Promise<Built>>();
   const build = async (job: AbJob): Promise<Built> => {
     const messages: string[] = [];
-    const jobCtx: CommandContext = { ...ctx, io: { ...io, cwd: root, stderr: (t) => void messages.push(t) }, exit: () => undefined, defer: (c) => void cleanups.push(c) };
+    const jobCtx: CommandContext = {
+      ...ctx,
+      io: { ...io, cwd: root, stderr: (t) => void messages.push(t) },
+      exit: () => undefined,
+      defer: (c) => void cleanups.push(c),
+    };
     const { file, options: o } = job.definition;
     const sources: AgentCatalog[] = [];
     for (const location of o.catalog ?? []) {

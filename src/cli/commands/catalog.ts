@@ -15,10 +15,12 @@ const storeOptions = (c: Command): Command =>
 
 export const register = (program: Command, ctx: CommandContext): void => {
   const catalog = program.command('catalog').description('manage the tool catalog (the store `gramkit serve` serves) from the command line');
-  const run = (name: string) => async (...args: unknown[]) => {
-    const { action } = await import('../actions/catalog.js');
-    ctx.exit(await action(ctx, name, args));
-  };
+  const run =
+    (name: string) =>
+    async (...args: unknown[]) => {
+      const { action } = await import('../actions/catalog.js');
+      ctx.exit(await action(ctx, name, args));
+    };
   const commands: Command[] = [
     storeOptions(catalog.command('add').description('add the tools of .gram files, tool.json records or registry Tool JSON'))
       .argument('<files...>', '.gram or .json files')

@@ -33,8 +33,10 @@ Example:
   gramkit invoke examples/ab/capitals.gram --tool capital_of \\
     --library examples/ab/fast-library.ts --args '{"country": "France"}'`,
     )
-    .action(async (file: string, opts: { tool?: string; library?: string; args?: string; timeout?: string; workspace?: string; yes?: boolean; deny?: boolean }) => {
-      const { action } = await import('../actions/invoke.js');
-      await action(file, opts, ctx);
-    });
+    .action(
+      async (file: string, opts: { tool?: string; library?: string; args?: string; timeout?: string; workspace?: string; yes?: boolean; deny?: boolean }) => {
+        const { action } = await import('../actions/invoke.js');
+        await action(file, opts, ctx);
+      },
+    );
 };

@@ -12,10 +12,14 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .command('mcp')
     .description('serve the tools of a specification file to an MCP client (Claude Desktop, an IDE, an agent framework) over stdio')
     .argument('<file>', 'a .gram (or .json) specification file, builtin for the built-in tools, or an MCP server to re-serve (mcp:<url>, mcp+stdio:<command>)')
-    .option('-l, --library <module>', 'a .ts or .js module implementing the tools, builtin, or an MCP server (repeatable; default: the file header\'s {library: "..."})', collect)
+    .option(
+      '-l, --library <module>',
+      'a .ts or .js module implementing the tools, builtin, or an MCP server (repeatable; default: the file header\'s {library: "..."})',
+      collect,
+    )
     .option('-w, --workspace <dir>', 'the directory built-in and command tools are confined to (default: the current directory)')
     .option('-y, --yes', 'approve every call that needs approval (by default such calls are refused, saying why)')
-    .option('--timeout <ms>', 'longest call, in milliseconds (default: each tool\'s own limit)')
+    .option('--timeout <ms>', "longest call, in milliseconds (default: each tool's own limit)")
     .option('--no-watch', 'do not reload the file when it changes (by default clients are told the new tool list)')
     .addHelpText(
       'after',

@@ -8,7 +8,10 @@ export const register = (program: Command, ctx: CommandContext): void => {
   program
     .command('validate')
     .description('check the arguments of a tool call (--tool and --args) or of a log of calls (--calls, JSON lines) against a specification file')
-    .argument('<file>', 'a .gram specification file (or .json in the JSON form); builtin for the built-in tools; an MCP server (mcp:<url>, mcp+stdio:<command>)')
+    .argument(
+      '<file>',
+      'a .gram specification file (or .json in the JSON form); builtin for the built-in tools; an MCP server (mcp:<url>, mcp+stdio:<command>)',
+    )
     .option('--tool <name>', 'the tool called (with --calls: for lines that name none)')
     .option('--args <json>', 'the arguments as JSON (- for stdin)')
     .option('--calls <file>', 'JSON lines of calls {"tool": .., "args": ..}; prints one JSON result per line')

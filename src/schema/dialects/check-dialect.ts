@@ -62,7 +62,10 @@ const checkName = (dialect: Dialect, name: unknown, report: Report): void => {
     return;
   }
   if (!isValidToolName(name, dialect)) {
-    report([], `tool name "${name}" breaks the ${dialect} rule (${rule === undefined ? 'non-empty' : `characters ${rule.char.source}${rule.first !== undefined ? `, first ${rule.first.source}` : ''}, 1 to ${rule.maxLength}`})`);
+    report(
+      [],
+      `tool name "${name}" breaks the ${dialect} rule (${rule === undefined ? 'non-empty' : `characters ${rule.char.source}${rule.first !== undefined ? `, first ${rule.first.source}` : ''}, 1 to ${rule.maxLength}`})`,
+    );
   }
 };
 
@@ -100,7 +103,8 @@ const checkOpenAIStrict = (parameters: JsonObject, report: Report): void => {
       const props = isObj(node['properties']) ? Object.keys(node['properties']) : [];
       const req = Array.isArray(node['required']) ? node['required'] : [];
       const missing = props.filter((p) => !req.includes(p));
-      if (missing.length > 0) report(path, `'required' is required to be supplied and to be an array including every key in properties; missing ${missing.join(', ')}`);
+      if (missing.length > 0)
+        report(path, `'required' is required to be supplied and to be an array including every key in properties; missing ${missing.join(', ')}`);
       properties += props.length;
       maxDepth = Math.max(maxDepth, depthOf(path) + 1);
     }
@@ -118,7 +122,8 @@ const checkGemini = (parameters: JsonObject, report: Report): void => {
   walk(parameters, [], (node, path) => {
     for (const k of Object.keys(node)) if (!GEMINI_SCHEMA_KEYS.has(k)) report(path, `Invalid JSON payload received. Unknown name "${k}"`);
     const t = node['type'];
-    if (t !== undefined && !(typeof t === 'string' && GEMINI_TYPES.has(t.toLowerCase()))) report(path, `type must be one of STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT, NULL (got ${JSON.stringify(t)})`);
+    if (t !== undefined && !(typeof t === 'string' && GEMINI_TYPES.has(t.toLowerCase())))
+      report(path, `type must be one of STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT, NULL (got ${JSON.stringify(t)})`);
     const e = node['enum'];
     if (e !== undefined && !(Array.isArray(e) && e.every((x) => typeof x === 'string'))) report(path, 'enum values must be strings');
     if (typeof t === 'string' && t.toLowerCase() === 'array' && node['items'] === undefined) report(path, 'an ARRAY schema needs "items"');
@@ -126,7 +131,8 @@ const checkGemini = (parameters: JsonObject, report: Report): void => {
     const req = node['required'];
     if (Array.isArray(req)) for (const r of req) if (!props.includes(String(r))) report(path, `required property "${String(r)}" is not defined in properties`);
     const order = node['propertyOrdering'];
-    if (Array.isArray(order)) for (const r of order) if (!props.includes(String(r))) report(path, `propertyOrdering names "${String(r)}", which is not a property`);
+    if (Array.isArray(order))
+      for (const r of order) if (!props.includes(String(r))) report(path, `propertyOrdering names "${String(r)}", which is not a property`);
   });
 };
 
@@ -136,7 +142,8 @@ const checkGemini = (parameters: JsonObject, report: Report): void => {
  */
 export const checkExportedTool = (dialect: Dialect, tool: JsonObject): ReadonlyArray<Diagnostic> => {
   const out: Diagnostic[] = [];
-  const label = typeof tool['name'] === 'string' ? tool['name'] : isObj(tool['function']) && typeof tool['function']['name'] === 'string' ? tool['function']['name'] : '?';
+  const label =
+    typeof tool['name'] === 'string' ? tool['name'] : isObj(tool['function']) && typeof tool['function']['name'] === 'string' ? tool['function']['name'] : '?';
   const report: Report = (path, message) => out.push(error(DialectCodes.RULE_VIOLATION, `tool "${label}" (${dialect}), at ${showPath(path)}: ${message}`));
   switch (dialect) {
     case 'jsonschema':

@@ -77,8 +77,7 @@ export interface Notes {
 
 export const newNotes = (tool: string, dialect: Dialect): Notes => ({ tool, dialect, out: [] });
 
-const where = (n: Notes, path: ReadonlyArray<string>): string =>
-  `tool "${n.tool}" (${n.dialect}), at ${showPath(path)}`;
+const where = (n: Notes, path: ReadonlyArray<string>): string => `tool "${n.tool}" (${n.dialect}), at ${showPath(path)}`;
 
 export const noteInfo = (n: Notes, code: DialectCode, path: ReadonlyArray<string>, message: string, hint?: string): void => {
   n.out.push(info(code, `${where(n, path)}: ${message}`, hint !== undefined ? { hint } : {}));

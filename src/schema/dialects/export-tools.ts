@@ -47,12 +47,22 @@ export const exportTool = (tool: ExportableTool, dialect: Dialect, providerName:
   const notes = newNotes(tool.name, dialect);
   const name = providerName;
   if (name !== tool.name) {
-    noteInfo(notes, DialectCodes.NAME_CHANGED, [], `name sent as "${name}" (the provider does not accept "${tool.name}"); calls to "${name}" are reported as "${tool.name}"`);
+    noteInfo(
+      notes,
+      DialectCodes.NAME_CHANGED,
+      [],
+      `name sent as "${name}" (the provider does not accept "${tool.name}"); calls to "${name}" are reported as "${tool.name}"`,
+    );
   }
   const schema = tool.schema;
   const t = isObj(schema) ? typesOf(schema) : undefined;
   if (!isObj(schema) || (t !== undefined && !(t.length === 1 && t[0] === 'object'))) {
-    noteError(notes, DialectCodes.INVALID_SCHEMA, [], `the argument schema must be an object schema ("type": "object" at the root), got ${JSON.stringify(t ?? schema)}`);
+    noteError(
+      notes,
+      DialectCodes.INVALID_SCHEMA,
+      [],
+      `the argument schema must be an object schema ("type": "object" at the root), got ${JSON.stringify(t ?? schema)}`,
+    );
     return { tool: {}, name, gramkitName: tool.name, diagnostics: notes.out };
   }
   let params: JsonObject = schema;
@@ -99,7 +109,12 @@ export const exportTool = (tool: ExportableTool, dialect: Dialect, providerName:
       const os = tool.outputSchema;
       if (isObj(os) && typesOf(os)?.length === 1 && typesOf(os)?.[0] === 'object') o['outputSchema'] = os;
       else if (os !== undefined) {
-        noteInfo(notes, DialectCodes.DROPPED, [], `outputSchema ${os === true || (isObj(os) && isAnySchema(os)) ? '(any value)' : `of type ${JSON.stringify(isObj(os) ? (os['type'] ?? 'union') : os)}`} not sent: MCP output schemas describe an object (structuredContent); the result goes in the text content`);
+        noteInfo(
+          notes,
+          DialectCodes.DROPPED,
+          [],
+          `outputSchema ${os === true || (isObj(os) && isAnySchema(os)) ? '(any value)' : `of type ${JSON.stringify(isObj(os) ? (os['type'] ?? 'union') : os)}`} not sent: MCP output schemas describe an object (structuredContent); the result goes in the text content`,
+        );
       }
       out = o;
       break;
@@ -128,7 +143,11 @@ export const exportTools = (tools: ReadonlyArray<ExportableTool>, dialect: Diale
   const diagnostics: Diagnostic[] = [];
   for (const t of tools) {
     if (seen.has(t.name)) {
-      diagnostics.push(error(DialectCodes.INVALID_SCHEMA, `tool "${t.name}" (${dialect}): a tool of that name was already exported; this one is left out`, { hint: 'give each tool a distinct name' }));
+      diagnostics.push(
+        error(DialectCodes.INVALID_SCHEMA, `tool "${t.name}" (${dialect}): a tool of that name was already exported; this one is left out`, {
+          hint: 'give each tool a distinct name',
+        }),
+      );
       continue;
     }
     seen.add(t.name);

@@ -73,4 +73,5 @@ const COMMON_PHRASES: Phrases = {
 };
 
 /** A keyword the table says a lowering describes, as its description says it (undefined: nothing to say). */
-export const describePhrase = (k: string, v: JsonValue, phrases: Phrases): string | undefined => (phrases[k] ?? COMMON_PHRASES[k] ?? ((x: JsonValue) => `${k}: ${brief(x, 60)}`))(v);
+export const describePhrase = (k: string, v: JsonValue, phrases: Phrases): string | undefined =>
+  (phrases[k] ?? COMMON_PHRASES[k] ?? ((x: JsonValue) => `${k}: ${brief(x, 60)}`))(v);

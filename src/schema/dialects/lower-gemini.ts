@@ -177,12 +177,22 @@ const gem = (input: JsonSchema, path: ReadonlyArray<string>, ctx: Ctx): JsonObje
     } else if (nonNull.every((v) => typeof v === 'string' || typeof v === 'number')) {
       const asText = nonNull.map((v) => String(v));
       if (new Set(asText).size < asText.length) {
-        noteWarning(notes, DialectCodes.LOWERED, path, `${kw} values ${brief(nonNull)} collide once written as strings; the number form cannot be chosen by the model`);
+        noteWarning(
+          notes,
+          DialectCodes.LOWERED,
+          path,
+          `${kw} values ${brief(nonNull)} collide once written as strings; the number form cannot be chosen by the model`,
+        );
       }
       enumOut = [...new Set(asText)];
       enumFormat = true;
       type = 'string';
-      noteInfo(notes, DialectCodes.LOWERED, path, `${kw} with numbers written as a string enum (Gemini enums are strings; normalizeArguments converts them back)`);
+      noteInfo(
+        notes,
+        DialectCodes.LOWERED,
+        path,
+        `${kw} with numbers written as a string enum (Gemini enums are strings; normalizeArguments converts them back)`,
+      );
     } else if (nonNull.every((v) => typeof v === 'boolean')) {
       type = 'boolean';
       if (new Set(nonNull).size < 2) phrases.push(`must be ${String(nonNull[0])}`);
@@ -298,7 +308,12 @@ const gem = (input: JsonSchema, path: ReadonlyArray<string>, ctx: Ctx): JsonObje
       ctx.flags.closedNoted = true;
       // a note, not a warning: gramkit's arguments objects are closed by default, and the local
       // validation of every call still rejects an undeclared argument
-      noteInfo(notes, DialectCodes.DROPPED, path, 'additionalProperties: false dropped (Gemini has no closed objects); unknown properties are rejected by local validation');
+      noteInfo(
+        notes,
+        DialectCodes.DROPPED,
+        path,
+        'additionalProperties: false dropped (Gemini has no closed objects); unknown properties are rejected by local validation',
+      );
     }
   } else if (isObj(ap) && !isAnySchema(ap)) {
     phrases.push(`other keys allowed, each ${describeSchema(ap)}`);
@@ -337,7 +352,8 @@ const gem = (input: JsonSchema, path: ReadonlyArray<string>, ctx: Ctx): JsonObje
   if (nullable) out['nullable'] = true;
   const description = joinDescription(s['description'], [...annotations, ...phrases]);
   if (description !== undefined) out['description'] = description;
-  if (annotations.length > 0) noteInfo(notes, DialectCodes.LOWERED, path, `written into the description (Gemini schemas do not take these keywords): ${annotations.join('; ')}`);
+  if (annotations.length > 0)
+    noteInfo(notes, DialectCodes.LOWERED, path, `written into the description (Gemini schemas do not take these keywords): ${annotations.join('; ')}`);
   if (phrases.length > 0) {
     noteWarning(
       notes,
@@ -349,7 +365,13 @@ const gem = (input: JsonSchema, path: ReadonlyArray<string>, ctx: Ctx): JsonObje
   }
   if (dropped.length > 0) noteInfo(notes, DialectCodes.DROPPED, path, `dropped ${dropped.map((d) => `"${d}"`).join(', ')} (annotations Gemini does not take)`);
   if (unknown.length > 0) {
-    noteWarning(notes, DialectCodes.DROPPED, path, `dropped unknown ${unknown.length === 1 ? 'keyword' : 'keywords'} ${unknown.map((d) => `"${d}"`).join(', ')}`, 'gramkit still validates the arguments against the full schema');
+    noteWarning(
+      notes,
+      DialectCodes.DROPPED,
+      path,
+      `dropped unknown ${unknown.length === 1 ? 'keyword' : 'keywords'} ${unknown.map((d) => `"${d}"`).join(', ')}`,
+      'gramkit still validates the arguments against the full schema',
+    );
   }
   return out;
 };

@@ -37,17 +37,7 @@ import {
 // -------------------------------------------------------------------------------------------------
 
 /** Formats the strict decoder accepts (OpenAI "Supported schemas"). */
-export const OPENAI_STRICT_FORMATS: ReadonlySet<string> = new Set([
-  'date-time',
-  'time',
-  'date',
-  'duration',
-  'email',
-  'hostname',
-  'ipv4',
-  'ipv6',
-  'uuid',
-]);
+export const OPENAI_STRICT_FORMATS: ReadonlySet<string> = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
 
 /** Documented limits of strict schemas. */
 export const OPENAI_STRICT_LIMITS = {
@@ -72,9 +62,7 @@ const loose = (s: JsonSchema, path: ReadonlyArray<string>, notes: Notes): JsonSc
   const out: Record<string, JsonValue> = {};
   for (const [k, v] of Object.entries(s)) {
     if ((MAP_SUBSCHEMAS as ReadonlyArray<string>).includes(k) && isObj(v)) {
-      out[k] = mapValues(v, (sub, name) =>
-        isSchema(sub) ? loose(sub, [...path, k === 'properties' ? seg.prop(name) : `${k}.${name}`], notes) : sub,
-      );
+      out[k] = mapValues(v, (sub, name) => (isSchema(sub) ? loose(sub, [...path, k === 'properties' ? seg.prop(name) : `${k}.${name}`], notes) : sub));
     } else if ((ARRAY_SUBSCHEMAS as ReadonlyArray<string>).includes(k) && Array.isArray(v)) {
       out[k] = v.map((sub, i) => (isSchema(sub) ? loose(sub, [...path, k === 'prefixItems' ? seg.index(i) : seg.keyword(k, i)], notes) : sub));
     } else if (k === 'items' && Array.isArray(v)) {
@@ -129,7 +117,6 @@ const block = (ctx: StrictCtx, path: ReadonlyArray<string>, why: string): void =
   ctx.blockers.push(`${showPath(path)}: ${why}`);
 };
 
-
 /** `type` inferred from enum/const values: `[1, 2.5]` → number, `["a", null]` → string, null. */
 const typesOfValues = (values: ReadonlyArray<unknown>): string[] => {
   const ts = new Set(values.map(jsonTypeOf));
@@ -167,7 +154,13 @@ const STRICT_PHRASES: Phrases = {
 /** The annotations strict schemas do not take, as the description says them (a default is applied locally when null comes back). */
 const strictAnnotation = (k: string, v: JsonValue, optional: boolean): string | undefined => {
   if (k === 'default') return optional ? `default: ${brief(v, 60)}, used when null` : `default: ${brief(v, 60)}`;
-  if (k === 'examples') return Array.isArray(v) && v.length > 0 ? `examples: ${v.slice(0, 3).map((x) => brief(x, 40)).join(', ')}` : undefined;
+  if (k === 'examples')
+    return Array.isArray(v) && v.length > 0
+      ? `examples: ${v
+          .slice(0, 3)
+          .map((x) => brief(x, 40))
+          .join(', ')}`
+      : undefined;
   if (k === 'deprecated') return v === true ? 'deprecated' : undefined;
   return `${k}: ${brief(v, 60)}`;
 };
@@ -274,7 +267,13 @@ const strictNode = (input: JsonSchema, path: ReadonlyArray<string>, ctx: StrictC
               const kinds = v.map((b) => (isObj(b) ? stableStringify(typesOf(b) ?? null) : 'x'));
               const disjoint = v.every((b) => isObj(b) && typesOf(b)?.length === 1) && new Set(kinds).size === kinds.length;
               if (disjoint) noteInfo(notes, DialectCodes.LOWERED, path, 'oneOf written as anyOf (its branches have distinct types)');
-              else noteWarning(notes, DialectCodes.LOWERED, path, 'oneOf written as anyOf: a value matching several branches is accepted by OpenAI and rejected by local validation');
+              else
+                noteWarning(
+                  notes,
+                  DialectCodes.LOWERED,
+                  path,
+                  'oneOf written as anyOf: a value matching several branches is accepted by OpenAI and rejected by local validation',
+                );
             }
           }
         } else if (k === '$defs' || k === 'definitions') {
@@ -294,7 +293,8 @@ const strictNode = (input: JsonSchema, path: ReadonlyArray<string>, ctx: StrictC
 
   const description = joinDescription(s['description'], [...annotations, ...phrases]);
   if (description !== undefined) out['description'] = description;
-  if (annotations.length > 0) noteInfo(notes, DialectCodes.LOWERED, path, `written into the description (strict schemas do not take these keywords): ${annotations.join('; ')}`);
+  if (annotations.length > 0)
+    noteInfo(notes, DialectCodes.LOWERED, path, `written into the description (strict schemas do not take these keywords): ${annotations.join('; ')}`);
   if (phrases.length > 0) {
     noteWarning(
       notes,
@@ -304,9 +304,16 @@ const strictNode = (input: JsonSchema, path: ReadonlyArray<string>, ctx: StrictC
       'gramkit still validates the arguments against the full schema',
     );
   }
-  if (dropped.length > 0) noteInfo(notes, DialectCodes.DROPPED, path, `dropped ${dropped.map((d) => `"${d}"`).join(', ')} (annotations strict schemas do not take)`);
+  if (dropped.length > 0)
+    noteInfo(notes, DialectCodes.DROPPED, path, `dropped ${dropped.map((d) => `"${d}"`).join(', ')} (annotations strict schemas do not take)`);
   if (unknown.length > 0) {
-    noteWarning(notes, DialectCodes.DROPPED, path, `dropped unknown ${unknown.length === 1 ? 'keyword' : 'keywords'} ${unknown.map((d) => `"${d}"`).join(', ')}`, 'gramkit still validates the arguments against the full schema');
+    noteWarning(
+      notes,
+      DialectCodes.DROPPED,
+      path,
+      `dropped unknown ${unknown.length === 1 ? 'keyword' : 'keywords'} ${unknown.map((d) => `"${d}"`).join(', ')}`,
+      'gramkit still validates the arguments against the full schema',
+    );
   }
   return out;
 };

@@ -108,7 +108,11 @@ const norm = (s: JsonSchema, v: unknown, mode: Mode, depth: number): unknown => 
   }
   if (Array.isArray(v)) {
     const prefix = Array.isArray(s['prefixItems']) ? s['prefixItems'] : Array.isArray(s['items']) ? s['items'] : [];
-    const items = isObj(s['items']) ? (s['items'] as JsonSchema) : Array.isArray(s['items']) && isObj(s['additionalItems']) ? (s['additionalItems'] as JsonSchema) : undefined;
+    const items = isObj(s['items'])
+      ? (s['items'] as JsonSchema)
+      : Array.isArray(s['items']) && isObj(s['additionalItems'])
+        ? (s['additionalItems'] as JsonSchema)
+        : undefined;
     if (prefix.length === 0 && items === undefined) return v;
     let out: unknown[] | undefined;
     v.forEach((x, i) => {

@@ -33,7 +33,6 @@ export const ARRAY_SUBSCHEMAS = ['prefixItems', 'anyOf', 'oneOf', 'allOf'] as co
 /** Keywords whose value maps names to subschemas. */
 export const MAP_SUBSCHEMAS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'] as const;
 
-
 export const JSON_TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
 
 // -------------------------------------------------------------------------------------------------

@@ -113,8 +113,7 @@ export const toolNameMap = (names: ReadonlyArray<string>, dialect: Dialect): Too
 export const gramkitToolName = (map: ToolNameMap, providerName: string): string => map.toGramkit.get(providerName) ?? providerName;
 
 /** The provider's name of a gramkit tool; names outside the map are sanitized alone. */
-export const providerToolName = (map: ToolNameMap, name: string, dialect: Dialect): string =>
-  map.toProvider.get(name) ?? sanitizeToolName(name, dialect);
+export const providerToolName = (map: ToolNameMap, name: string, dialect: Dialect): string => map.toProvider.get(name) ?? sanitizeToolName(name, dialect);
 
 /** 32-bit FNV-1a of a string, as 8 hex digits. */
 const fnv1a = (s: string): string => {

@@ -53,7 +53,10 @@ export const deleteFile: BuiltinFactory = (options) => ({
         if (!recursive) {
           await rmdir(childPath(dir, name)).catch((e: unknown) => {
             if (errnoOf(e) === 'ENOTEMPTY' || errnoOf(e) === 'EEXIST') {
-              throw new ToolFailure(BuiltinCodes.DIRECTORY_NOT_EMPTY, `directory ${JSON.stringify(input)} is not empty; pass recursive: true to delete it with its contents`);
+              throw new ToolFailure(
+                BuiltinCodes.DIRECTORY_NOT_EMPTY,
+                `directory ${JSON.stringify(input)} is not empty; pass recursive: true to delete it with its contents`,
+              );
             }
             throw systemFailure(e, input);
           });
@@ -114,7 +117,9 @@ const removeTree = async (root: string, parent: DirHandle, name: string, rel: st
     await rmdir(childPath(parent, name));
   } catch (e) {
     if (errnoOf(e) === 'ENOTEMPTY' || errnoOf(e) === 'EEXIST') {
-      throw new ToolFailure(BuiltinCodes.DIRECTORY_NOT_EMPTY, `directory ${JSON.stringify(rel)} gained new entries while it was being deleted; try again`, { retryable: true });
+      throw new ToolFailure(BuiltinCodes.DIRECTORY_NOT_EMPTY, `directory ${JSON.stringify(rel)} gained new entries while it was being deleted; try again`, {
+        retryable: true,
+      });
     }
     throw systemFailure(e, rel);
   }

@@ -94,8 +94,7 @@ export const listDirectory: BuiltinFactory = (options) => ({
 // utilities
 // -------------------------------------------------------------------------------------------------
 
-const entryType = (st: Stats): EntryType =>
-  st.isFile() ? 'file' : st.isDirectory() ? 'directory' : st.isSymbolicLink() ? 'symlink' : 'other';
+const entryType = (st: Stats): EntryType => (st.isFile() ? 'file' : st.isDirectory() ? 'directory' : st.isSymbolicLink() ? 'symlink' : 'other');
 
 /** Code-point order: deterministic and locale-free. */
 const compareNames = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

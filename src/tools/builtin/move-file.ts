@@ -77,8 +77,13 @@ export const moveFile: BuiltinFactory = (options) => ({
         const existing = await lstat(dstPath).catch(() => undefined);
         if (existing !== undefined) {
           if (!overwrite) throw exists(toInput);
-          if (existing.isDirectory()) throw new ToolFailure(BuiltinCodes.NOT_A_FILE, `${JSON.stringify(toInput)} is a directory; move_file never replaces a directory`);
-          if (st.isDirectory()) throw new ToolFailure(BuiltinCodes.NOT_A_DIRECTORY, `cannot replace the file ${JSON.stringify(toInput)} by the directory ${JSON.stringify(fromInput)}`);
+          if (existing.isDirectory())
+            throw new ToolFailure(BuiltinCodes.NOT_A_FILE, `${JSON.stringify(toInput)} is a directory; move_file never replaces a directory`);
+          if (st.isDirectory())
+            throw new ToolFailure(
+              BuiltinCodes.NOT_A_DIRECTORY,
+              `cannot replace the file ${JSON.stringify(toInput)} by the directory ${JSON.stringify(fromInput)}`,
+            );
           await renameOrFail(srcPath, dstPath, fromInput, toInput);
           return;
         }
@@ -126,9 +131,13 @@ const assertTreeAllowed = async (options: ResolvedBuiltinOptions, root: string, 
     const entries = await readdir(rel === '' ? fromReal : `${fromReal}/${rel}`, { withFileTypes: true }).catch(() => []);
     for (const e of entries) {
       if (++seen > MAX_MOVE_ENTRIES)
-        throw new ToolFailure(PolicyCodes.DENIED, `move_file call blocked: ${JSON.stringify(fromInput)} holds more than ${MAX_MOVE_ENTRIES} entries, more than the rules judge in one move; move it in parts`, {
-          details: { limit: MAX_MOVE_ENTRIES },
-        });
+        throw new ToolFailure(
+          PolicyCodes.DENIED,
+          `move_file call blocked: ${JSON.stringify(fromInput)} holds more than ${MAX_MOVE_ENTRIES} entries, more than the rules judge in one move; move it in parts`,
+          {
+            details: { limit: MAX_MOVE_ENTRIES },
+          },
+        );
       const below = rel === '' ? e.name : `${rel}/${e.name}`;
       const paths = [
         { argument: 'from', path: relativeToRoot(root, `${fromReal}/${below}`), access: 'write' as const },
@@ -136,9 +145,13 @@ const assertTreeAllowed = async (options: ResolvedBuiltinOptions, root: string, 
       ];
       const violations = checkPaths(options.rules, 'move_file', paths);
       if (violations.length > 0)
-        throw new ToolFailure(PolicyCodes.DENIED, `${describeViolations('move_file', violations)} (${JSON.stringify(fromInput)} holds ${JSON.stringify(paths[0]!.path)})`, {
-          details: { rules: violations.map((v) => v.rule), path: paths[0]!.path },
-        });
+        throw new ToolFailure(
+          PolicyCodes.DENIED,
+          `${describeViolations('move_file', violations)} (${JSON.stringify(fromInput)} holds ${JSON.stringify(paths[0]!.path)})`,
+          {
+            details: { rules: violations.map((v) => v.rule), path: paths[0]!.path },
+          },
+        );
       if (e.isDirectory()) pending.push(below);
     }
   }
@@ -152,7 +165,11 @@ const renameOrFail = async (srcPath: string, dstPath: string, fromInput: string,
     await rename(srcPath, dstPath);
   } catch (e) {
     const code = errnoOf(e);
-    if (code === 'EXDEV') throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `cannot move ${JSON.stringify(fromInput)} to ${JSON.stringify(toInput)}: they are on different file systems`);
+    if (code === 'EXDEV')
+      throw new ToolFailure(
+        ToolCodes.EXECUTION_ERROR,
+        `cannot move ${JSON.stringify(fromInput)} to ${JSON.stringify(toInput)}: they are on different file systems`,
+      );
     if (code === 'EINVAL') throw new ToolFailure(BuiltinCodes.INVALID_PATH, `cannot move ${JSON.stringify(fromInput)} into itself`);
     if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'EISDIR') throw exists(toInput);
     throw systemFailure(e, code === 'ENOENT' ? fromInput : toInput);

@@ -149,5 +149,4 @@ export const resolveBuiltinOptions = (options: BuiltinOptions): ResolvedBuiltinO
 // utilities
 // -------------------------------------------------------------------------------------------------
 
-const definedOnly = <T extends object>(o: T): Partial<T> =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+const definedOnly = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -21,7 +21,15 @@ import type { ResolvedBuiltinOptions } from './options.js';
 const isRuleEngine = (v: unknown): v is RuleEngine => isRecord(v) && Array.isArray(v['rules']) && isRecord(v['pathArguments']);
 
 /** The violations of the library's rules and of the call's, on one path (holding `content` when it was read). */
-const violationsOf = (options: ResolvedBuiltinOptions, ctx: InvocationContext, tool: string, argument: string, relative: string, access: PathAccess, content?: Uint8Array | string): ReadonlyArray<RuleViolation> => {
+const violationsOf = (
+  options: ResolvedBuiltinOptions,
+  ctx: InvocationContext,
+  tool: string,
+  argument: string,
+  relative: string,
+  access: PathAccess,
+  content?: Uint8Array | string,
+): ReadonlyArray<RuleViolation> => {
   const path = [{ argument, path: relative, access, ...contentOf(content) }];
   const own = checkPaths(options.rules, tool, path);
   const call = ctx.rules;
@@ -35,12 +43,21 @@ export const relativeToRoot = (root: string, real: string): string => (real === 
  * Whether the rules allow `tool` to touch `relative` (a real path relative to the workspace root),
  * holding `content` when it was read (rules recognise credentials by what they hold).
  */
-export const pathAllowed = (options: ResolvedBuiltinOptions, ctx: InvocationContext, tool: string, argument: string, relative: string, access: PathAccess, content?: Uint8Array | string): boolean =>
-  violationsOf(options, ctx, tool, argument, relative, access, content).length === 0;
+export const pathAllowed = (
+  options: ResolvedBuiltinOptions,
+  ctx: InvocationContext,
+  tool: string,
+  argument: string,
+  relative: string,
+  access: PathAccess,
+  content?: Uint8Array | string,
+): boolean => violationsOf(options, ctx, tool, argument, relative, access, content).length === 0;
 
 /** Bytes as rules read them: Latin-1, so that every byte is one character and nothing fails to decode. */
 const contentOf = (content: Uint8Array | string | undefined): { content?: string } =>
-  content === undefined ? {} : { content: typeof content === 'string' ? content : Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString('latin1') };
+  content === undefined
+    ? {}
+    : { content: typeof content === 'string' ? content : Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString('latin1') };
 
 /**
  * Fails with `POLICY_DENIED` when the rules refuse `tool` touching `real` (its real path), or a
@@ -61,7 +78,9 @@ export const assertPathAllowed = (
   const violations = violationsOf(options, ctx, tool, argument, relative, access, content);
   if (violations.length === 0) return;
   const through = relative === input ? '' : ` (${JSON.stringify(input)} leads to ${JSON.stringify(relative)})`;
-  throw new ToolFailure(PolicyCodes.DENIED, `${describeViolations(tool, violations)}${through}`, { details: { rules: violations.map((v) => v.rule), path: relative } });
+  throw new ToolFailure(PolicyCodes.DENIED, `${describeViolations(tool, violations)}${through}`, {
+    details: { rules: violations.map((v) => v.rule), path: relative },
+  });
 };
 
 /** Most words of a shell command whose files are read for `assertCommandFilesAllowed`. */
@@ -75,7 +94,15 @@ const COMMAND_FILE_HEAD = 65_536;
  * hard link to `~/.aws/credentials` has another name, not other content. The files are read
  * (their first 64 KiB, the first 256 words) without following a link in their last component.
  */
-export const assertCommandFilesAllowed = async (options: ResolvedBuiltinOptions, ctx: InvocationContext, tool: string, argument: string, command: string, root: string, cwdReal: string): Promise<void> => {
+export const assertCommandFilesAllowed = async (
+  options: ResolvedBuiltinOptions,
+  ctx: InvocationContext,
+  tool: string,
+  argument: string,
+  command: string,
+  root: string,
+  cwdReal: string,
+): Promise<void> => {
   const input = ruleInput(options.rules, tool, { [argument]: command, ...(tool === 'run_code' ? { language: 'bash' } : {}) });
   const seen = new Set<string>();
   for (const c of input.commands)

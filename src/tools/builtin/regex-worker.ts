@@ -117,7 +117,10 @@ export const runRegex = (job: RegexJob, timeoutMs: number, signal?: AbortSignal)
       };
       const onMessage = (m: { id: number } & RegexOutcome): void => {
         if (m.id !== id) return;
-        finish(m.kind === 'done' ? { kind: 'done', matches: m.matches, truncated: m.truncated } : m.kind === 'error' ? { kind: 'error', message: m.message } : m, false);
+        finish(
+          m.kind === 'done' ? { kind: 'done', matches: m.matches, truncated: m.truncated } : m.kind === 'error' ? { kind: 'error', message: m.message } : m,
+          false,
+        );
       };
       const onExit = (): void => finish({ kind: 'error', message: 'the search worker stopped (out of memory?)' }, false);
       const onAbort = (): void => finish({ kind: 'error', message: 'cancelled' }, true);

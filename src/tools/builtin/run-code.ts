@@ -36,14 +36,16 @@ export const runCode: BuiltinFactory = (options) => ({
   implementation: async (args: unknown, ctx: InvocationContext): Promise<RunCodeResult> => {
     const a = argsRecord(args);
     const language = requireString(a, 'language');
-    if (language !== 'python' && language !== 'bash') throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "language" must be "python" or "bash", got ${JSON.stringify(language)}`);
+    if (language !== 'python' && language !== 'bash')
+      throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "language" must be "python" or "bash", got ${JSON.stringify(language)}`);
     const code = requireString(a, 'code');
     const programArgs = stringList(a['args'], 'args');
     const env = environment(a['env']);
     const timeoutSeconds = timeoutOf(numberArg(a, 'timeout'), options.limits.runCodeTimeoutSeconds, options.limits.runCodeMaxTimeoutSeconds);
     if (language === 'bash') {
       const violations = checkRules(options.rules, 'run_code', a);
-      if (violations.length > 0) throw new ToolFailure(PolicyCodes.DENIED, describeViolations('run_code', violations), { details: { rules: violations.map((v) => v.rule) } });
+      if (violations.length > 0)
+        throw new ToolFailure(PolicyCodes.DENIED, describeViolations('run_code', violations), { details: { rules: violations.map((v) => v.rule) } });
     }
     const program = await interpreter(options, language);
     const root = await workspaceRoot(options.workspace);
@@ -54,7 +56,8 @@ export const runCode: BuiltinFactory = (options) => ({
         args: [CODE_FILE, ...programArgs],
         code: { text: code, extension: language === 'python' ? '.py' : '.sh' },
         // modules written in the workspace can be imported, as with `python -c`
-        env: language === 'python' && env['PYTHONPATH'] === undefined ? { ...env, PYTHONPATH: options.sandbox.mode === 'bwrap' ? SANDBOX_WORKSPACE : root } : env,
+        env:
+          language === 'python' && env['PYTHONPATH'] === undefined ? { ...env, PYTHONPATH: options.sandbox.mode === 'bwrap' ? SANDBOX_WORKSPACE : root } : env,
         cwdReal: root,
         workspaceReal: root,
         timeoutSeconds,
@@ -77,7 +80,10 @@ const interpreter = async (options: ResolvedBuiltinOptions, language: 'python' |
   const configured = language === 'python' ? options.interpreters.python : options.interpreters.bash;
   const found = configured ?? (await firstExecutable(language === 'python' ? PYTHON_CANDIDATES : BASH_CANDIDATES));
   if (found === undefined) {
-    throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `${language === 'python' ? 'python3' : 'bash'} is not installed on this machine, so ${language} code cannot run`);
+    throw new ToolFailure(
+      ToolCodes.EXECUTION_ERROR,
+      `${language === 'python' ? 'python3' : 'bash'} is not installed on this machine, so ${language} code cannot run`,
+    );
   }
   return found;
 };
@@ -88,7 +94,8 @@ export const timeoutOf = (asked: number | undefined, fallback: number, max: numb
 
 export const stringList = (v: unknown, name: string): ReadonlyArray<string> => {
   if (v === undefined || v === null) return [];
-  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "${name}" must be an array of strings`);
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
+    throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "${name}" must be an array of strings`);
   const bad = v.findIndex((x: string) => x.includes('\0'));
   if (bad >= 0) throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "${name}[${bad}]" contains a NUL character`);
   return v as string[];
@@ -97,11 +104,14 @@ export const stringList = (v: unknown, name: string): ReadonlyArray<string> => {
 /** Environment variables of a call: valid names, no NUL in values. */
 export const environment = (v: unknown): Readonly<Record<string, string>> => {
   if (v === undefined || v === null) return {};
-  if (typeof v !== 'object' || Array.isArray(v)) throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, 'argument "env" must be an object of variable names to string values');
+  if (typeof v !== 'object' || Array.isArray(v))
+    throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, 'argument "env" must be an object of variable names to string values');
   const out: Record<string, string> = {};
   for (const [k, x] of Object.entries(v)) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `${JSON.stringify(k)} is not a valid environment variable name`);
-    if (typeof x !== 'string' || x.includes('\0')) throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `environment variable ${k} must be a string without NUL characters`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k))
+      throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `${JSON.stringify(k)} is not a valid environment variable name`);
+    if (typeof x !== 'string' || x.includes('\0'))
+      throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `environment variable ${k} must be a string without NUL characters`);
     out[k] = x;
   }
   return out;

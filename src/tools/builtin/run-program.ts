@@ -93,7 +93,10 @@ export const runProgram = async (options: ResolvedBuiltinOptions, run: ProgramRu
     }
     const status = await probeSandbox(bwrap, options.sandbox.network, run.workspaceReal);
     if (!status.ok) {
-      throw new ToolFailure(BuiltinCodes.SANDBOX_UNAVAILABLE, `${run.what} cannot run: the sandbox (bubblewrap) does not work on this machine: ${status.error.message}`);
+      throw new ToolFailure(
+        BuiltinCodes.SANDBOX_UNAVAILABLE,
+        `${run.what} cannot run: the sandbox (bubblewrap) does not work on this machine: ${status.error.message}`,
+      );
     }
   }
 
@@ -116,22 +119,27 @@ export const runProgram = async (options: ResolvedBuiltinOptions, run: ProgramRu
       const programReal = await realpath(run.program).catch(() => run.program);
       const extra = isSystemPath(programReal) ? [] : [installPrefix(programReal)];
       for (const p of options.sandbox.readOnlyPaths) {
-        if (!(await stat(p).then((st) => st.isDirectory() || st.isFile(), () => false))) {
+        if (
+          !(await stat(p).then(
+            (st) => st.isDirectory() || st.isFile(),
+            () => false,
+          ))
+        ) {
           throw new ToolFailure(BuiltinCodes.NOT_CONFIGURED, `the sandbox's read-only path ${JSON.stringify(p)} does not exist on this machine`);
         }
       }
       const rel = run.cwdReal === run.workspaceReal ? '' : run.cwdReal.slice(run.workspaceReal.length + 1);
       const spawned = sandboxSpawn(bwrap as string, {
-          layout,
-          workspace: run.workspaceReal,
-          cwd: rel,
-          network: options.sandbox.network,
-          readOnlyPaths: [...new Set([...options.sandbox.readOnlyPaths, ...extra])],
-          files: codeHost !== undefined ? [{ host: codeHost, sandbox: codeInside as string }] : [],
-          env: { ...baseEnvironment('/tmp'), ...run.env },
-          limits,
-          command: [programReal, ...args],
-        });
+        layout,
+        workspace: run.workspaceReal,
+        cwd: rel,
+        network: options.sandbox.network,
+        readOnlyPaths: [...new Set([...options.sandbox.readOnlyPaths, ...extra])],
+        files: codeHost !== undefined ? [{ host: codeHost, sandbox: codeInside as string }] : [],
+        env: { ...baseEnvironment('/tmp'), ...run.env },
+        limits,
+        command: [programReal, ...args],
+      });
       if (!spawned.ok) throw new ToolFailure(BuiltinCodes.SANDBOX_UNAVAILABLE, `${run.what} cannot run: ${spawned.error.message}`);
       argv = spawned.value.argv;
       inputFds = spawned.value.inputFds;

@@ -177,11 +177,17 @@ export const bwrapArguments = (plan: SandboxPlan): ReadonlyArray<string> => {
  * an architecture the filter does not know when the host user is root: there, a setuid file made
  * inside would belong to root.
  */
-export const sandboxSpawn = (bwrap: string, plan: Omit<SandboxPlan, 'seccompFd'>): Result<SandboxSpawn, CodedError<typeof BuiltinCodes.SANDBOX_UNAVAILABLE>> => {
+export const sandboxSpawn = (
+  bwrap: string,
+  plan: Omit<SandboxPlan, 'seccompFd'>,
+): Result<SandboxSpawn, CodedError<typeof BuiltinCodes.SANDBOX_UNAVAILABLE>> => {
   const filter = setuidFilter(process.arch);
   if (filter === undefined) {
     if (process.getuid?.() === 0) {
-      return failWith(BuiltinCodes.SANDBOX_UNAVAILABLE, `the sandbox has no setuid filter for the ${process.arch} architecture, and refuses to run programs as root without it`);
+      return failWith(
+        BuiltinCodes.SANDBOX_UNAVAILABLE,
+        `the sandbox has no setuid filter for the ${process.arch} architecture, and refuses to run programs as root without it`,
+      );
     }
     return ok({ argv: [bwrap, ...bwrapArguments(plan)], inputFds: [] });
   }

@@ -41,10 +41,14 @@ export const shell: BuiltinFactory = (options) => ({
     const command = requireString(a, 'command');
     if (command.trim() === '') throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, 'argument "command" is empty');
     if (command.length > MAX_COMMAND_CHARS || command.includes('\0')) {
-      throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `the command is longer than ${MAX_COMMAND_CHARS} characters or contains NUL; write a script with write_file and run it`);
+      throw new ToolFailure(
+        ToolCodes.INVALID_ARGUMENTS,
+        `the command is longer than ${MAX_COMMAND_CHARS} characters or contains NUL; write a script with write_file and run it`,
+      );
     }
     const violations = checkRules(options.rules, 'shell', a);
-    if (violations.length > 0) throw new ToolFailure(PolicyCodes.DENIED, describeViolations('shell', violations), { details: { rules: violations.map((v) => v.rule) } });
+    if (violations.length > 0)
+      throw new ToolFailure(PolicyCodes.DENIED, describeViolations('shell', violations), { details: { rules: violations.map((v) => v.rule) } });
     const cwdInput = stringArg(a, 'cwd', '.') as string;
     const cwd = await resolveWorkspacePath(options.workspace, cwdInput, { allowRoot: true });
     const st = await lstat(cwd.real).catch((e: unknown) => {

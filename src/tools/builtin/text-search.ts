@@ -60,7 +60,8 @@ export const textSearch: BuiltinFactory = (options) => {
       let bytesTruncated = false;
       if (text !== undefined) {
         if (a['path'] !== undefined) throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, 'give "text" or "path", not both');
-        if (text.length > options.limits.searchMaxBytes) throw new ToolFailure(BuiltinCodes.TOO_LARGE, `the text is longer than the ${options.limits.searchMaxBytes}-byte limit of text_search`);
+        if (text.length > options.limits.searchMaxBytes)
+          throw new ToolFailure(BuiltinCodes.TOO_LARGE, `the text is longer than the ${options.limits.searchMaxBytes}-byte limit of text_search`);
         files = [{ path: '', text }];
       } else {
         const input = stringArg(a, 'path', '.') as string;

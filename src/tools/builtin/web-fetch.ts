@@ -30,7 +30,19 @@ export interface WebFetchResult {
 }
 
 /** Headers a call may not set: they would change where or how the request is sent. */
-const FORBIDDEN_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'upgrade', 'keep-alive', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'expect']);
+const FORBIDDEN_HEADERS = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'upgrade',
+  'keep-alive',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'expect',
+]);
 
 // -------------------------------------------------------------------------------------------------
 // tool
@@ -50,9 +62,11 @@ export const webFetch: BuiltinFactory = (options) => {
       const a = argsRecord(args);
       const url = requireString(a, 'url');
       const method = (stringArg(a, 'method', 'GET') as string).toUpperCase();
-      if (method !== 'GET' && method !== 'POST') throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "method" must be GET or POST, got ${JSON.stringify(method)}`);
+      if (method !== 'GET' && method !== 'POST')
+        throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "method" must be GET or POST, got ${JSON.stringify(method)}`);
       const body = stringArg(a, 'body');
-      if (body !== undefined && method === 'GET') throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, 'a GET request has no body: use method "POST" to send one');
+      if (body !== undefined && method === 'GET')
+        throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, 'a GET request has no body: use method "POST" to send one');
       const headers = headersArg(a['headers']);
       const seconds = numberArg(a, 'timeout');
       const timeoutMs = Math.round(Math.min(seconds !== undefined && seconds > 0 ? seconds : maxTimeout, maxTimeout) * 1000);
@@ -68,7 +82,8 @@ export const webFetch: BuiltinFactory = (options) => {
       });
       if (!r.ok) {
         const e = r.error;
-        const hint = e.reason === NetCodes.HOST_NOT_ALLOWED || e.reason === NetCodes.PRIVATE_ADDRESS ? ' (the hosts this run may reach are set by its operator)' : '';
+        const hint =
+          e.reason === NetCodes.HOST_NOT_ALLOWED || e.reason === NetCodes.PRIVATE_ADDRESS ? ' (the hosts this run may reach are set by its operator)' : '';
         throw new ToolFailure(e.reason, `${e.message}${hint}`, { retryable: e.retryable, ...(e.details !== undefined ? { details: e.details } : {}) });
       }
       const res = r.value;
@@ -90,7 +105,8 @@ export const webFetch: BuiltinFactory = (options) => {
 
 const headersArg = (v: unknown): Record<string, string> => {
   if (v === undefined || v === null) return {};
-  if (typeof v !== 'object' || Array.isArray(v)) throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, 'argument "headers" must be an object of header names to values');
+  if (typeof v !== 'object' || Array.isArray(v))
+    throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, 'argument "headers" must be an object of header names to values');
   const out: Record<string, string> = {};
   for (const [k, x] of Object.entries(v)) {
     if (typeof x !== 'string') throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `header ${JSON.stringify(k)} must be a string`);

@@ -105,7 +105,11 @@ export const tavilyBackend = (options: KeyedSearchOptions): WebSearchBackend => 
   return {
     name: `tavily ${base.origin}`,
     search: async (query, request) => {
-      const init = { method: 'POST', headers: { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ query, max_results: request.numResults }) };
+      const init = {
+        method: 'POST',
+        headers: { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query, max_results: request.numResults }),
+      };
       const body = await fetchJson(endpoint(base, 'search'), options, request, init);
       return resultsOf((body as { results?: unknown } | null)?.results, '"results"', 'content', request.numResults);
     },
@@ -153,7 +157,12 @@ interface Reach {
   readonly maxBytes?: number;
 }
 
-type RequestInit = { readonly method?: string; readonly headers?: Readonly<Record<string, string>>; readonly body?: string; readonly sensitiveHeaders?: ReadonlyArray<string> };
+type RequestInit = {
+  readonly method?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+  readonly sensitiveHeaders?: ReadonlyArray<string>;
+};
 
 /** A provider's JSON answer, through `safeFetch` (only the provider's host); its failures as `ToolFailure`s. */
 const fetchJson = async (url: URL, reach: Reach, request: WebSearchRequest, init: RequestInit): Promise<unknown> => {
@@ -169,7 +178,9 @@ const fetchJson = async (url: URL, reach: Reach, request: WebSearchRequest, init
   if (!r.ok) throw new ToolFailure(r.error.reason, `the search backend failed: ${r.error.message}`, { retryable: r.error.retryable });
   if (r.value.status < 200 || r.value.status > 299) {
     const hint = r.value.status === 401 || r.value.status === 403 ? ' (is its API key right?)' : '';
-    throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `the search backend answered HTTP ${r.value.status}${hint}`, { retryable: r.value.status >= 500 || r.value.status === 429 });
+    throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `the search backend answered HTTP ${r.value.status}${hint}`, {
+      retryable: r.value.status >= 500 || r.value.status === 429,
+    });
   }
   try {
     return JSON.parse(r.value.text);
@@ -184,7 +195,11 @@ const resultsOf = (results: unknown, where: string, snippetKey: string, n: numbe
   return results.slice(0, n).map((x: unknown, i: number) => {
     const o = (typeof x === 'object' && x !== null ? x : {}) as Record<string, unknown>;
     if (typeof o['url'] !== 'string') throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `the search backend's result ${i} has no "url"`);
-    return { title: typeof o['title'] === 'string' ? o['title'] : '', url: o['url'], snippet: typeof o[snippetKey] === 'string' ? (o[snippetKey] as string) : '' };
+    return {
+      title: typeof o['title'] === 'string' ? o['title'] : '',
+      url: o['url'],
+      snippet: typeof o[snippetKey] === 'string' ? (o[snippetKey] as string) : '',
+    };
   });
 };
 
@@ -194,6 +209,9 @@ const snippetOf = (text: string, q: ReadonlyArray<string>, width = 160): string 
   const lower = text.toLowerCase();
   const at = Math.min(...q.map((w) => lower.indexOf(w)).filter((i) => i >= 0), text.length);
   const start = Math.max(0, at - Math.floor(width / 3));
-  const s = text.slice(start, start + width).replace(/\s+/g, ' ').trim();
+  const s = text
+    .slice(start, start + width)
+    .replace(/\s+/g, ' ')
+    .trim();
   return `${start > 0 ? '…' : ''}${s}${start + width < text.length ? '…' : ''}`;
 };

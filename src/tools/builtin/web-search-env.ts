@@ -23,17 +23,23 @@ export const WEB_SEARCH_PROVIDERS = ['brave', 'tavily', 'searxng'] as const;
 const PROVIDER_KEYS = { brave: 'BRAVE_API_KEY', tavily: 'TAVILY_API_KEY' } as const;
 
 const problem = (message: string): Either<Diagnostic, never> =>
-  left(error(BuiltinCodes.NOT_CONFIGURED, message, { hint: `${WEB_SEARCH_ENV.provider}=${WEB_SEARCH_PROVIDERS.join('|')}; docs/builtins.md says what each needs` }));
+  left(
+    error(BuiltinCodes.NOT_CONFIGURED, message, {
+      hint: `${WEB_SEARCH_ENV.provider}=${WEB_SEARCH_PROVIDERS.join('|')}; docs/builtins.md says what each needs`,
+    }),
+  );
 
 /** The backend the environment configures, none when `GRAMKIT_WEB_SEARCH` is unset, or what is wrong with it. */
 export const webSearchFromEnv = (env: Readonly<Record<string, string | undefined>>): Either<Diagnostic, WebSearchBackend | undefined> => {
   const provider = (env[WEB_SEARCH_ENV.provider] ?? '').trim().toLowerCase();
   if (provider === '') return right(undefined);
   const base = env[WEB_SEARCH_ENV.url]?.trim() || undefined;
-  if (base !== undefined && !/^https?:\/\/[^/\s]/i.test(base)) return problem(`${WEB_SEARCH_ENV.url} must be an http:// or https:// URL, got ${JSON.stringify(base)}`);
+  if (base !== undefined && !/^https?:\/\/[^/\s]/i.test(base))
+    return problem(`${WEB_SEARCH_ENV.url} must be an http:// or https:// URL, got ${JSON.stringify(base)}`);
   switch (provider) {
     case 'searxng':
-      if (base === undefined) return problem(`${WEB_SEARCH_ENV.provider}=searxng needs ${WEB_SEARCH_ENV.url}, the instance's address (e.g. http://127.0.0.1:8888)`);
+      if (base === undefined)
+        return problem(`${WEB_SEARCH_ENV.provider}=searxng needs ${WEB_SEARCH_ENV.url}, the instance's address (e.g. http://127.0.0.1:8888)`);
       return right(searxngBackend({ baseUrl: base }));
     case 'brave':
     case 'tavily': {

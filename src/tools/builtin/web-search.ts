@@ -35,7 +35,10 @@ export const webSearch: BuiltinFactory = (options) => ({
     const backend = options.webSearch;
     if (backend === undefined) {
       const how = 'the operator sets GRAMKIT_WEB_SEARCH=brave|tavily|searxng';
-      throw new ToolFailure(BuiltinCodes.NOT_CONFIGURED, `web search is not configured in this run (no search backend: ${how}); use web_fetch on a known URL instead`);
+      throw new ToolFailure(
+        BuiltinCodes.NOT_CONFIGURED,
+        `web search is not configured in this run (no search backend: ${how}); use web_fetch on a known URL instead`,
+      );
     }
     const results = await backend.search(query, { numResults, signal: ctx.signal });
     if (!Array.isArray(results)) throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `the search backend ${backend.name} returned no result list`);
@@ -43,7 +46,10 @@ export const webSearch: BuiltinFactory = (options) => ({
       results: results.slice(0, numResults).map((r: unknown, i: number) => {
         const o = (typeof r === 'object' && r !== null ? r : {}) as Record<string, unknown>;
         if (typeof o['title'] !== 'string' || typeof o['url'] !== 'string' || typeof o['snippet'] !== 'string') {
-          throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `the search backend ${backend.name} returned a malformed result ${i} (title, url and snippet must be strings)`);
+          throw new ToolFailure(
+            ToolCodes.EXECUTION_ERROR,
+            `the search backend ${backend.name} returned a malformed result ${i} (title, url and snippet must be strings)`,
+          );
         }
         return { title: o['title'], url: o['url'], snippet: o['snippet'] };
       }),

@@ -52,7 +52,7 @@ const MAX_LINKS = 40;
 // pure stage
 // -------------------------------------------------------------------------------------------------
 
-const refuse = (message: string): Either<PathRefusal, never> => (left({ code: BuiltinCodes.INVALID_PATH, message }));
+const refuse = (message: string): Either<PathRefusal, never> => left({ code: BuiltinCodes.INVALID_PATH, message });
 
 /**
  * The relative form of `input` inside `root` (an absolute, normalized path), or why it is refused.
@@ -71,7 +71,8 @@ export const normalizeWorkspacePath = (root: string, input: string): Either<Path
     else return refuse(`path ${show} is outside the workspace; give a path relative to the workspace root`);
   }
   const n = path.posix.normalize(rel === '' ? '.' : rel);
-  if (n === '..' || n.startsWith('../')) return refuse(`path ${show} is outside the workspace (it climbs above the root with ".."); give a path relative to the workspace root`);
+  if (n === '..' || n.startsWith('../'))
+    return refuse(`path ${show} is outside the workspace (it climbs above the root with ".."); give a path relative to the workspace root`);
   const trimmed = n === '.' || n === './' ? '' : n.replace(/\/+$/, '');
   return right(trimmed);
 };
@@ -126,7 +127,8 @@ const resolveRelative = async (rootReal: string, input: string, relative: string
   if (relative === '' && options.allowRoot !== true) {
     throw new ToolFailure(BuiltinCodes.INVALID_PATH, 'this operation does not apply to the workspace root itself; name a file or directory inside it');
   }
-  const { real, exists } = options.followLast === false && relative !== '' ? await lastUnfollowed(rootReal, relative, input) : await followLinks(rootReal, relative, input);
+  const { real, exists } =
+    options.followLast === false && relative !== '' ? await lastUnfollowed(rootReal, relative, input) : await followLinks(rootReal, relative, input);
   if (!isWithin(rootReal, real)) {
     throw new ToolFailure(BuiltinCodes.INVALID_PATH, `path ${JSON.stringify(input)} leads outside the workspace through a symbolic link`);
   }
@@ -200,7 +202,8 @@ const followLinks = async (rootReal: string, relative: string, input: string): P
       }
       throw new ToolFailure(ToolCodes.EXECUTION_ERROR, `cannot read the symbolic link in ${JSON.stringify(input)}: ${errnoOf(e) ?? String(e)}`);
     }
-    if (target.includes('\0') || target === '') throw new ToolFailure(BuiltinCodes.INVALID_PATH, `path ${JSON.stringify(input)} goes through a malformed symbolic link`);
+    if (target.includes('\0') || target === '')
+      throw new ToolFailure(BuiltinCodes.INVALID_PATH, `path ${JSON.stringify(input)} goes through a malformed symbolic link`);
     queue.unshift(...target.split('/'));
     if (target.startsWith('/')) cur = '/';
   }

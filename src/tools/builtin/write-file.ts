@@ -52,9 +52,13 @@ export const writeFile: BuiltinFactory = (options) => ({
     const createDirs = boolArg(a, 'createDirs', false);
     const bytes = encodeContent(content, encoding);
     if (bytes.length > options.limits.writeMaxBytes) {
-      throw new ToolFailure(BuiltinCodes.TOO_LARGE, `content is ${bytes.length} bytes, more than the ${options.limits.writeMaxBytes}-byte limit of write_file`, {
-        details: { size: bytes.length, limit: options.limits.writeMaxBytes },
-      });
+      throw new ToolFailure(
+        BuiltinCodes.TOO_LARGE,
+        `content is ${bytes.length} bytes, more than the ${options.limits.writeMaxBytes}-byte limit of write_file`,
+        {
+          details: { size: bytes.length, limit: options.limits.writeMaxBytes },
+        },
+      );
     }
     const target = await resolveWorkspacePath(options.workspace, input);
     // the rules judge the file really written (a link's target), not only the argument's text
@@ -147,7 +151,14 @@ const replaceContent = async (root: string, dir: DirHandle, name: string, bytes:
     throw new ToolFailure(BuiltinCodes.NOT_A_FILE, `${JSON.stringify(input)} is not a regular file`);
   }
   const tmp = `.${name.slice(0, 100)}.${randomUUID()}.tmp`;
-  const fh = await openFileIn(root, dir, tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, input, existing?.isFile() === true ? existing.mode & 0o7777 : 0o666);
+  const fh = await openFileIn(
+    root,
+    dir,
+    tmp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL,
+    input,
+    existing?.isFile() === true ? existing.mode & 0o7777 : 0o666,
+  );
   let renamed = false;
   try {
     try {

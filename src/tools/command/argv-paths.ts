@@ -165,7 +165,11 @@ export const openConfined = async (root: string, base: string, candidate: string
   try {
     opened = { fd: await openP(checked.value, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY), created: false };
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return failWith(CommandCodes.INVALID_PATH, `"${candidate}" cannot be opened (${(e as NodeJS.ErrnoException).code ?? 'error'}): it changed while it was checked, or is not a file or directory`);
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+      return failWith(
+        CommandCodes.INVALID_PATH,
+        `"${candidate}" cannot be opened (${(e as NodeJS.ErrnoException).code ?? 'error'}): it changed while it was checked, or is not a file or directory`,
+      );
     const created = await createIn(realRoot, dirname(checked.value), basename(checked.value));
     if (!created.ok) return failWith(CommandCodes.INVALID_PATH, `"${candidate}" ${created.why}`);
     opened = { fd: created.fd, created: true };
@@ -174,13 +178,20 @@ export const openConfined = async (root: string, base: string, candidate: string
   const st = await fstatP(opened.fd).catch(() => undefined);
   if (where === undefined || st === undefined || !isInside(realRoot, where) || !(st.isFile() || st.isDirectory())) {
     await closeP(opened.fd).catch(() => undefined);
-    return failWith(CommandCodes.INVALID_PATH, where !== undefined && !isInside(realRoot, where) ? `"${candidate}" is outside the workspace` : `"${candidate}" is not a regular file or a directory`);
+    return failWith(
+      CommandCodes.INVALID_PATH,
+      where !== undefined && !isInside(realRoot, where) ? `"${candidate}" is outside the workspace` : `"${candidate}" is not a regular file or a directory`,
+    );
   }
   return ok(opened);
 };
 
 /** A new empty file `name` in directory `dir`, created exclusively through the directory's descriptor. */
-const createIn = async (realRoot: string, dir: string, name: string): Promise<{ readonly ok: true; readonly fd: number } | { readonly ok: false; readonly why: string }> => {
+const createIn = async (
+  realRoot: string,
+  dir: string,
+  name: string,
+): Promise<{ readonly ok: true; readonly fd: number } | { readonly ok: false; readonly why: string }> => {
   let d: number;
   try {
     d = await openP(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);

@@ -98,7 +98,22 @@ const CommandConfigCodec = t.intersection([
   }),
 ]);
 
-const KEYS = ['argv', 'stdin', 'cwd', 'env', 'setEnv', 'timeoutMs', 'killGraceMs', 'maxOutputBytes', 'output', 'successExitCodes', 'allowLeadingDash', 'pathParameters', 'sandbox', 'network'];
+const KEYS = [
+  'argv',
+  'stdin',
+  'cwd',
+  'env',
+  'setEnv',
+  'timeoutMs',
+  'killGraceMs',
+  'maxOutputBytes',
+  'output',
+  'successExitCodes',
+  'allowLeadingDash',
+  'pathParameters',
+  'sandbox',
+  'network',
+];
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 // -------------------------------------------------------------------------------------------------
@@ -113,7 +128,12 @@ export const decodeCommandToolConfig = (json: unknown, where = 'command'): Eithe
 
 export const compileCommandConfig = (json: unknown, where = 'command'): Either<ReadonlyArray<Diagnostic>, CompiledCommandConfig> => {
   if (typeof json !== 'object' || json === null || Array.isArray(json))
-    return left([error(CommandCodes.CONFIG_TYPE, `${where}: expected an object with at least "argv", got ${json === null ? 'null' : Array.isArray(json) ? 'an array' : typeof json}`)]);
+    return left([
+      error(
+        CommandCodes.CONFIG_TYPE,
+        `${where}: expected an object with at least "argv", got ${json === null ? 'null' : Array.isArray(json) ? 'an array' : typeof json}`,
+      ),
+    ]);
   const problems: Diagnostic[] = [...unknownKeys(json, KEYS, where, CommandCodes.CONFIG_UNKNOWN_KEY)];
   const decoded = CommandConfigCodec.decode(json);
   if (isLeft(decoded)) return left([...problems, ...decodeErrors(decoded.left, where, CommandCodes.CONFIG_TYPE)]);
@@ -138,15 +158,19 @@ export const compileCommandConfig = (json: unknown, where = 'command'): Either<R
 
   for (const name of [...(raw.env ?? []), ...Object.keys(raw.setEnv ?? {})])
     if (!ENV_NAME.test(name)) problems.push(error(CommandCodes.ENV_NAME, `${where}: "${name}" is not an environment variable name`));
-  for (const [k, v] of Object.entries(raw.setEnv ?? {})) if (v.includes('\0')) problems.push(error(CommandCodes.ENV_VALUE, `${where}.setEnv.${k} contains a NUL character`));
+  for (const [k, v] of Object.entries(raw.setEnv ?? {}))
+    if (v.includes('\0')) problems.push(error(CommandCodes.ENV_VALUE, `${where}.setEnv.${k} contains a NUL character`));
 
   const timeoutMs = num('timeoutMs', raw.timeoutMs, COMMAND_DEFAULTS.timeoutMs, 1);
   const killGraceMs = num('killGraceMs', raw.killGraceMs, COMMAND_DEFAULTS.killGraceMs, 0);
   const maxOutputBytes = num('maxOutputBytes', raw.maxOutputBytes, COMMAND_DEFAULTS.maxOutputBytes, 1);
   for (const [i, code] of (raw.successExitCodes ?? []).entries())
-    if (!Number.isInteger(code) || code < 0 || code > 255) problems.push(error(CommandCodes.CONFIG_VALUE, `${where}.successExitCodes[${i}] must be an exit code (0-255), got ${code}`));
+    if (!Number.isInteger(code) || code < 0 || code > 255)
+      problems.push(error(CommandCodes.CONFIG_VALUE, `${where}.successExitCodes[${i}] must be an exit code (0-255), got ${code}`));
   if (raw.stdin !== undefined && !ENV_NAME.test(raw.stdin))
-    problems.push(error(CommandCodes.CONFIG_VALUE, `${where}.stdin must name a parameter, got "${raw.stdin}"`, { hint: 'write the parameter name without braces' }));
+    problems.push(
+      error(CommandCodes.CONFIG_VALUE, `${where}.stdin must name a parameter, got "${raw.stdin}"`, { hint: 'write the parameter name without braces' }),
+    );
 
   if (problems.length > 0 || isLeft(argv) || isLeft(cwd)) return left(problems);
   const config: CommandToolConfig = {

@@ -5,7 +5,17 @@
  * exactly the words the program receives (wrappers like `sudo` and `sh -c` scripts included), and
  * every value of a path parameter is a path argument (`write`, the stricter access).
  */
-import { type PathArgument, type RuleEngine, type RuleViolation, MAX_COMMAND_LENGTH, combineRuleEngines, ruleEngine, ruleInput, rulesFor, runRules } from '../../policy/rules.js';
+import {
+  type PathArgument,
+  type RuleEngine,
+  type RuleViolation,
+  MAX_COMMAND_LENGTH,
+  combineRuleEngines,
+  ruleEngine,
+  ruleInput,
+  rulesFor,
+  runRules,
+} from '../../policy/rules.js';
 import { argText } from './argv-template.js';
 
 /** The argument name under which a command tool's argv is shown to the rules. */

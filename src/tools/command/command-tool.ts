@@ -76,8 +76,9 @@ export const commandTool = (spec: ToolSpecification, config: CommandToolConfigIn
   const compiled = compileCommandConfig(config, `tool "${spec.name}" command`);
   const params = parameterNames(spec.schema);
   // placeholders are checked even when the configuration has other problems: all are reported at once
-  const names =
-    isRight(compiled) ? [...compiled.right.argv.names, ...compiled.right.cwd.flatMap((p) => (p.kind === 'placeholder' ? [p.name] : []))] : rawPlaceholderNames(config);
+  const names = isRight(compiled)
+    ? [...compiled.right.argv.names, ...compiled.right.cwd.flatMap((p) => (p.kind === 'placeholder' ? [p.name] : []))]
+    : rawPlaceholderNames(config);
   const problems: Diagnostic[] = isLeft(compiled) ? [...compiled.left] : [];
   for (const name of new Set(names))
     if (!params.includes(name))
@@ -88,7 +89,8 @@ export const commandTool = (spec: ToolSpecification, config: CommandToolConfigIn
       );
   const raw = (typeof config === 'object' && config !== null ? config : {}) as { stdin?: unknown; pathParameters?: unknown };
   for (const name of Array.isArray(raw.pathParameters) ? raw.pathParameters : [])
-    if (typeof name === 'string' && !params.includes(name)) problems.push(error(CommandCodes.UNKNOWN_PLACEHOLDER, `tool "${spec.name}": pathParameters names "${name}", which is not a parameter`));
+    if (typeof name === 'string' && !params.includes(name))
+      problems.push(error(CommandCodes.UNKNOWN_PLACEHOLDER, `tool "${spec.name}": pathParameters names "${name}", which is not a parameter`));
   if (typeof raw.stdin === 'string' && !params.includes(raw.stdin))
     problems.push(error(CommandCodes.UNKNOWN_PLACEHOLDER, `tool "${spec.name}": stdin names "${raw.stdin}", which is not a parameter`));
   if (typeof options?.workspace !== 'string' || options.workspace === '')
@@ -98,12 +100,18 @@ export const commandTool = (spec: ToolSpecification, config: CommandToolConfigIn
 
   const { timeoutMs, killGraceMs } = c.config;
   return right(
-    createTool(spec.name, spec.description, spec.schema, (args: Record<string, unknown>, ctx: InvocationContext) => run(spec.name, c, options, args ?? {}, ctx), {
-      outputSchema: spec.outputSchema,
-      // a backstop for the library, after this tool's own timeout and kill sequence
-      limits: { timeoutMs: timeoutMs + killGraceMs + 2000 },
-      annotations: { permissions: ['proc:exec'], safetyLevel: 'high' },
-    }),
+    createTool(
+      spec.name,
+      spec.description,
+      spec.schema,
+      (args: Record<string, unknown>, ctx: InvocationContext) => run(spec.name, c, options, args ?? {}, ctx),
+      {
+        outputSchema: spec.outputSchema,
+        // a backstop for the library, after this tool's own timeout and kill sequence
+        limits: { timeoutMs: timeoutMs + killGraceMs + 2000 },
+        annotations: { permissions: ['proc:exec'], safetyLevel: 'high' },
+      },
+    ),
   );
 };
 
@@ -111,11 +119,18 @@ export const commandTool = (spec: ToolSpecification, config: CommandToolConfigIn
 // calls
 // -------------------------------------------------------------------------------------------------
 
-const run = async (tool: string, c: CompiledCommandConfig, options: CommandToolOptions, args: Record<string, unknown>, ctx: InvocationContext): Promise<unknown> => {
+const run = async (
+  tool: string,
+  c: CompiledCommandConfig,
+  options: CommandToolOptions,
+  args: Record<string, unknown>,
+  ctx: InvocationContext,
+): Promise<unknown> => {
   const { config } = c;
   const lookup = (name: string): unknown => args[name];
   const argv = renderArgv(c.argv, lookup, config.allowLeadingDash);
-  if (isLeft(argv)) throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "${argv.left.name}" ${argv.left.message}`, { details: { argument: argv.left.name } });
+  if (isLeft(argv))
+    throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "${argv.left.name}" ${argv.left.message}`, { details: { argument: argv.left.name } });
 
   const cwdText = renderCwd(c, lookup);
   const cwd = await confineDirectory(options.workspace, cwdText === '' ? '.' : cwdText);
@@ -133,7 +148,8 @@ const run = async (tool: string, c: CompiledCommandConfig, options: CommandToolO
 
   // judged as the program will get it, after the paths are known to stay inside
   const violations = checkCommandRules(options.rules ?? defaultRuleEngine, tool, args, argv.right, config.pathParameters);
-  if (violations.length > 0) throw new ToolFailure(PolicyCodes.DENIED, describeViolations(tool, violations), { details: { rules: violations.map((v) => v.rule) } });
+  if (violations.length > 0)
+    throw new ToolFailure(PolicyCodes.DENIED, describeViolations(tool, violations), { details: { rules: violations.map((v) => v.rule) } });
 
   const env: Record<string, string> = {};
   for (const name of config.env) {
@@ -187,7 +203,10 @@ const run = async (tool: string, c: CompiledCommandConfig, options: CommandToolO
       return { output: r.stdout };
     case 'json': {
       const parsed = parseCommandOutput(r.stdout);
-      if (!parsed.json) throw new ToolFailure(CommandCodes.OUTPUT_NOT_JSON, `"${program}" printed no JSON (neither its whole output nor a last JSON line)`, { details: { stdout: tail(r.stdout) } });
+      if (!parsed.json)
+        throw new ToolFailure(CommandCodes.OUTPUT_NOT_JSON, `"${program}" printed no JSON (neither its whole output nor a last JSON line)`, {
+          details: { stdout: tail(r.stdout) },
+        });
       return parsed.value;
     }
     case 'auto':
@@ -227,7 +246,8 @@ const start = async (l: Launch): Promise<ProcessResult> => {
   }
   const name = argv[0] as string;
   const program = name.includes('/') ? resolvePath(cwd, name) : findProgram(name, env['PATH']);
-  if (program === undefined) throw new ToolFailure(CommandCodes.NOT_FOUND, `program "${name}" not found (give an absolute path, or a name found on the PATH of the environment passed)`);
+  if (program === undefined)
+    throw new ToolFailure(CommandCodes.NOT_FOUND, `program "${name}" not found (give an absolute path, or a name found on the PATH of the environment passed)`);
   const programReal = await realpath(program).catch(() => program);
   const extra = isSystemPath(programReal) || isInside(root, programReal) ? [] : [installPrefix(programReal)];
   const spawned = sandboxSpawn(bwrap, {
@@ -275,7 +295,10 @@ const runOnHost = async (l: Launch): Promise<ProcessResult> => {
       values.set(name, Array.isArray(v) ? out : out[0]);
     }
     const rendered = renderArgv(c.argv, (n) => (values.has(n) ? values.get(n) : args[n]), config.allowLeadingDash);
-    if (isLeft(rendered)) throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "${rendered.left.name}" ${rendered.left.message}`, { details: { argument: rendered.left.name } });
+    if (isLeft(rendered))
+      throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "${rendered.left.name}" ${rendered.left.message}`, {
+        details: { argument: rendered.left.name },
+      });
     return await runProcess(rendered.right, { ...run, cwd, env, passFds: opened.map((o) => o.fd) });
   } finally {
     await closeOpened(opened);
@@ -297,7 +320,8 @@ const renderCwd = (c: CompiledCommandConfig, lookup: (name: string) => unknown):
       continue;
     }
     const v = argText(lookup(p.name));
-    if (v === undefined || v === '') throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "${p.name}" is needed: it names the working directory`, { details: { argument: p.name } });
+    if (v === undefined || v === '')
+      throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `argument "${p.name}" is needed: it names the working directory`, { details: { argument: p.name } });
     text += v;
   }
   return text;
@@ -314,4 +338,3 @@ const rawPlaceholderNames = (config: unknown): string[] => {
 };
 
 const tail = (s: string): string => (s.length > TAIL ? `…${s.slice(-TAIL)}` : s);
-

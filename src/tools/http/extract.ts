@@ -38,9 +38,13 @@ export const parseExtractExpr = (expr: string, where = 'extractExpr'): Either<Re
   if (expr.startsWith('$')) {
     const problem = jsonPathProblem(expr);
     if (problem !== undefined)
-      return left([error(HttpCodes.EXTRACT_INVALID, `${where}: "${expr}" is not a JSONPath: ${problem}`, { hint: 'e.g. "$.current.condition.text" or "$.items[*].name"' })]);
+      return left([
+        error(HttpCodes.EXTRACT_INVALID, `${where}: "${expr}" is not a JSONPath: ${problem}`, { hint: 'e.g. "$.current.condition.text" or "$.items[*].name"' }),
+      ]);
     const segments = JSONPath.toPathArray(expr) as ReadonlyArray<string>;
-    const definite = segments.slice(1).every((s) => !(s === '*' || s === '..' || s.startsWith('?(') || s.startsWith('(') || /[,:]/.test(s) || s.startsWith('@') || s.startsWith('~')));
+    const definite = segments
+      .slice(1)
+      .every((s) => !(s === '*' || s === '..' || s.startsWith('?(') || s.startsWith('(') || /[,:]/.test(s) || s.startsWith('@') || s.startsWith('~')));
     return right({ kind: 'jsonpath', expr, definite });
   }
   const m = /^\/(.*)\/([a-z]*)$/s.exec(expr);
@@ -113,7 +117,8 @@ export const extract = (ex: Extractor, response: { readonly json?: unknown; read
 };
 
 const matchValue = (m: RegExpMatchArray | RegExpExecArray): unknown => {
-  if (m.groups !== undefined && m.groups !== null && Object.keys(m.groups).length > 0) return Object.fromEntries(Object.entries(m.groups).map(([k, v]) => [k, v ?? null]));
+  if (m.groups !== undefined && m.groups !== null && Object.keys(m.groups).length > 0)
+    return Object.fromEntries(Object.entries(m.groups).map(([k, v]) => [k, v ?? null]));
   if (m.length === 2) return m[1] ?? null;
   if (m.length > 2) return m.slice(1).map((g) => g ?? null);
   return m[0];

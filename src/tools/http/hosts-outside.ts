@@ -14,7 +14,9 @@ const portCovered = (inner: number | undefined, outer: number | undefined): bool
 const covers = (s: HostPattern, p: HostPattern): boolean => {
   switch (s.kind) {
     case 'any':
-      return p.kind === 'subdomain' || (p.kind === 'exact' && (isIP(p.host.replace(/^\[|\]$/g, '')) === 0 || !isPrivateAddress(p.host.replace(/^\[|\]$/g, ''))));
+      return (
+        p.kind === 'subdomain' || (p.kind === 'exact' && (isIP(p.host.replace(/^\[|\]$/g, '')) === 0 || !isPrivateAddress(p.host.replace(/^\[|\]$/g, ''))))
+      );
     case 'exact':
       return p.kind === 'exact' && p.host === s.host && portCovered(p.port, s.port);
     case 'subdomain':

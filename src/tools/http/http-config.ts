@@ -155,7 +155,12 @@ export const decodeHttpToolConfig = (json: unknown, where = 'http'): Either<Read
 /** Decodes, checks and parses the templates of a configuration. */
 export const compileHttpConfig = (json: unknown, where = 'http'): Either<ReadonlyArray<Diagnostic>, CompiledHttpConfig> => {
   if (typeof json !== 'object' || json === null || Array.isArray(json))
-    return left([error(HttpCodes.CONFIG_TYPE, `${where}: expected an object with at least "urlTemplate", got ${json === null ? 'null' : Array.isArray(json) ? 'an array' : typeof json}`)]);
+    return left([
+      error(
+        HttpCodes.CONFIG_TYPE,
+        `${where}: expected an object with at least "urlTemplate", got ${json === null ? 'null' : Array.isArray(json) ? 'an array' : typeof json}`,
+      ),
+    ]);
   const decoded = HttpConfigCodec.decode(json);
   const problems: Diagnostic[] = [
     ...unknownKeys(json, CONFIG_KEYS, where, HttpCodes.CONFIG_UNKNOWN_KEY),
@@ -194,14 +199,19 @@ export const compileHttpConfig = (json: unknown, where = 'http'): Either<Readonl
   let body: BodyTemplate | undefined;
   if (raw.bodyTemplate !== undefined && raw.bodyTemplate !== '') {
     if (method === 'GET' || method === 'HEAD')
-      problems.push(error(HttpCodes.BODY_NOT_ALLOWED, `${where}.bodyTemplate: a ${method} request has no body`, { hint: 'use POST, PUT or PATCH, or put the values in urlTemplate' }));
+      problems.push(
+        error(HttpCodes.BODY_NOT_ALLOWED, `${where}.bodyTemplate: a ${method} request has no body`, {
+          hint: 'use POST, PUT or PATCH, or put the values in urlTemplate',
+        }),
+      );
     const parsed = parseBodyTemplate(raw.bodyTemplate, inferBodyEncoding(raw.bodyTemplate, contentType, raw.bodyEncoding), `${where}.bodyTemplate`);
     if (isLeft(parsed)) problems.push(...parsed.left);
     else body = parsed.right;
   }
 
   for (const [i, c] of (raw.successCodes ?? []).entries())
-    if (!Number.isInteger(c) || c < 100 || c > 599) problems.push(error(HttpCodes.CONFIG_VALUE, `${where}.successCodes[${i}] must be an HTTP status (100-599), got ${c}`));
+    if (!Number.isInteger(c) || c < 100 || c > 599)
+      problems.push(error(HttpCodes.CONFIG_VALUE, `${where}.successCodes[${i}] must be an HTTP status (100-599), got ${c}`));
 
   const responseEncoding = raw.responseEncoding ?? 'json';
   let extractor: Extractor | undefined;
@@ -229,7 +239,8 @@ export const compileHttpConfig = (json: unknown, where = 'http'): Either<Readonl
     maxRetryAfterMs: value('retry.maxRetryAfterMs', r.maxRetryAfterMs, DEFAULT_RETRY.maxRetryAfterMs, 0),
   };
   for (const m of retry.methods)
-    if (!(HTTP_METHODS as ReadonlyArray<string>).includes(m)) problems.push(error(HttpCodes.CONFIG_METHOD, `${where}.retry.methods: "${m}" is not one of ${HTTP_METHODS.join(', ')}`));
+    if (!(HTTP_METHODS as ReadonlyArray<string>).includes(m))
+      problems.push(error(HttpCodes.CONFIG_METHOD, `${where}.retry.methods: "${m}" is not one of ${HTTP_METHODS.join(', ')}`));
 
   const timeoutMs = value('timeoutMs', raw.timeoutMs, HTTP_DEFAULTS.timeoutMs, 1);
   const maxResponseBytes = value('maxResponseBytes', raw.maxResponseBytes, HTTP_DEFAULTS.maxResponseBytes, 1);
@@ -257,7 +268,9 @@ export const compileHttpConfig = (json: unknown, where = 'http'): Either<Readonl
       if (literal !== undefined && raw.allowedHosts !== undefined) {
         const decision = checkHost(new URL(`${url.right.scheme}${literal}/`), allowlist, allowPrivateAddresses);
         if (!decision.allowed)
-          problems.push(error(HttpCodes.HOST_NOT_ALLOWED, `${where}.urlTemplate: ${decision.message}`, { hint: 'add the host of urlTemplate to allowedHosts' }));
+          problems.push(
+            error(HttpCodes.HOST_NOT_ALLOWED, `${where}.urlTemplate: ${decision.message}`, { hint: 'add the host of urlTemplate to allowedHosts' }),
+          );
       }
     }
   }

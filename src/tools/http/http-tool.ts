@@ -79,10 +79,9 @@ export const httpTool = (spec: ToolSpecification, config: HttpToolConfigInput, o
   const params = parameterNames(spec.schema);
   const secrets = options.secrets ?? (() => undefined);
   // placeholders are checked even when the configuration has other problems: all are reported at once
-  const used =
-    isRight(compiled)
-      ? [...compiled.right.url.names, ...compiled.right.headers.flatMap((h) => placeholderNames(h.template)), ...(compiled.right.body?.names ?? [])]
-      : rawPlaceholderNames(config);
+  const used = isRight(compiled)
+    ? [...compiled.right.url.names, ...compiled.right.headers.flatMap((h) => placeholderNames(h.template)), ...(compiled.right.body?.names ?? [])]
+    : rawPlaceholderNames(config);
   const problems: Diagnostic[] = isLeft(compiled) ? [...compiled.left] : [];
   const secretNames: string[] = [];
   for (const name of new Set(used)) {
@@ -191,7 +190,10 @@ const call = async (
     const value = h.template.map((p) => (p.kind === 'text' ? p.text : (scalarText(lookup(p.name), ',') ?? ''))).join('');
     if (/[\r\n\0]/.test(value)) {
       const culprit = h.template.find((p) => p.kind === 'placeholder' && /[\r\n\0]/.test(scalarText(lookup(p.name), ',') ?? ''));
-      throw placeFailure(`header ${h.name}`, { name: culprit?.kind === 'placeholder' ? culprit.name : h.name, message: 'must not contain line breaks or NUL characters' });
+      throw placeFailure(`header ${h.name}`, {
+        name: culprit?.kind === 'placeholder' ? culprit.name : h.name,
+        message: 'must not contain line breaks or NUL characters',
+      });
     }
     headers[h.name] = value;
   }
@@ -253,10 +255,14 @@ const respond = (spec: ToolSpecification, c: CompiledHttpConfig, r: FetchRespons
     // redacted before it is cut: a cut never leaves part of a secret to the redactor
     const excerpt = redactThenCut(r.text, 300, red.text);
     const retryAfter = retryAfterMs(r.headers);
-    throw new ToolFailure(HttpCodes.ERROR, `${config.method} ${new URL(r.url).host} answered ${r.status}${r.statusText ? ` ${r.statusText}` : ''}${excerpt.trim() !== '' ? `: ${excerpt}` : ''}`, {
-      details: { status: r.status, body: excerpt, attempts, ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) },
-      retryable: retriesStatus(config.retry, r.status),
-    });
+    throw new ToolFailure(
+      HttpCodes.ERROR,
+      `${config.method} ${new URL(r.url).host} answered ${r.status}${r.statusText ? ` ${r.statusText}` : ''}${excerpt.trim() !== '' ? `: ${excerpt}` : ''}`,
+      {
+        details: { status: r.status, body: excerpt, attempts, ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) },
+        retryable: retriesStatus(config.retry, r.status),
+      },
+    );
   }
   let json: unknown;
   const isJson = config.responseEncoding === 'json';
@@ -267,9 +273,13 @@ const respond = (spec: ToolSpecification, c: CompiledHttpConfig, r: FetchRespons
         json = JSON.parse(r.text);
       } catch (e) {
         if (empty) return emptyValue(spec.outputSchema);
-        throw new ToolFailure(HttpCodes.INVALID_RESPONSE, `the response of ${new URL(r.url).host} is not JSON (${jsonProblem(red.text(r.text), e)}); set responseEncoding to "text" to read it as text`, {
-          details: { status: r.status, contentType: r.headers['content-type'] },
-        });
+        throw new ToolFailure(
+          HttpCodes.INVALID_RESPONSE,
+          `the response of ${new URL(r.url).host} is not JSON (${jsonProblem(red.text(r.text), e)}); set responseEncoding to "text" to read it as text`,
+          {
+            details: { status: r.status, contentType: r.headers['content-type'] },
+          },
+        );
       }
     }
   }
@@ -322,7 +332,6 @@ const redactFailure = (e: unknown, red: Redactor): ToolFailure => {
   }
   return new ToolFailure(ToolCodes.EXECUTION_ERROR, red.text(e instanceof Error ? e.message : String(e)));
 };
-
 
 /** The empty value of a type: `{}` for objects, `[]` for arrays, `""` for strings, else `null`. */
 export const emptyValue = (schema: JsonSchema | undefined): unknown => {

@@ -196,7 +196,9 @@ export const renderUrl = (t: UrlTemplate, lookup: (name: string) => unknown): Ei
       continue;
     }
     const value = lookup(p.name);
-    const v = Array.isArray(value) ? value.map((e) => encodeURIComponent(scalarText(e, ',') ?? '')).join(',') : mapText(scalarText(value, ','), encodeURIComponent);
+    const v = Array.isArray(value)
+      ? value.map((e) => encodeURIComponent(scalarText(e, ',') ?? '')).join(',')
+      : mapText(scalarText(value, ','), encodeURIComponent);
     if (v === undefined || v === '') return left({ name: p.name, message: 'a non-empty value is required: it is part of the URL path' });
     path += v;
   }
@@ -271,7 +273,10 @@ const literalPathSegments = (path: ReadonlyArray<UrlPart>): ReadonlyArray<string
     const text = path.map((p) => (p.kind === 'text' ? p.text : '\u0000')).join('');
     return text.split('/').filter((s) => !s.includes('\u0000'));
   }
-  return path.map((p) => (p as { text: string }).text).join('').split('/');
+  return path
+    .map((p) => (p as { text: string }).text)
+    .join('')
+    .split('/');
 };
 
 /** The placeholder whose value is a dot segment (for the message). */

@@ -41,7 +41,10 @@ export const functionKind: ToolKind<'function'> = {
     if (tool === undefined) return left(kindFailure('missing', [error(ImplCodes.UNAVAILABLE, missing(name, ctx.functions) as string)]));
     // the function must implement exactly this specification (what the model reads)
     const check = bindTool({ ...spec, description: tool.description, name: tool.name }, registerTool(tool.name, tool, emptyToolLibrary));
-    if (isLeft(check)) return left(kindFailure('missing', [error(ImplCodes.UNAVAILABLE, `the function ${name} does not match the record: ${check.left.map(formatBindError).join('; ')}`)]));
+    if (isLeft(check))
+      return left(
+        kindFailure('missing', [error(ImplCodes.UNAVAILABLE, `the function ${name} does not match the record: ${check.left.map(formatBindError).join('; ')}`)]),
+      );
     return right(asSpecified(spec, tool));
   },
   requestCheck: 'none',

@@ -34,7 +34,10 @@ export const asSpecified = (spec: ToolSpecification, impl: Tool): Tool => {
       ? (args: unknown, ctx: Parameters<Tool['invoke']>[1]) => {
           const withDefaults = own.right.applyDefaults(args);
           if (!own.right.check(withDefaults)) {
-            throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `invalid arguments for the ${impl.name} implementation: ${formatIssues(own.right.issues(withDefaults))}`);
+            throw new ToolFailure(
+              ToolCodes.INVALID_ARGUMENTS,
+              `invalid arguments for the ${impl.name} implementation: ${formatIssues(own.right.issues(withDefaults))}`,
+            );
           }
           return impl.invoke(withDefaults, ctx);
         }

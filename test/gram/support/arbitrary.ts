@@ -5,13 +5,30 @@
  */
 import fc from 'fast-check';
 import { hasSubject } from '../../../src/entries/gram.js';
-import { type AnnotatedPattern, type Arrow, type GramDocument, type Identifier, type IdentifiedAnnotation, type Label, type NodePattern, type NumericValue, type PathPattern, type Property, type PropertyAnnotation, type RangeValue, type RecordNode, type RelationshipPath, type Subject, type SubjectPattern, type SubjectPatternElement, type TopLevelPattern, type Value } from '../../../src/index.js';
-
+import {
+  type AnnotatedPattern,
+  type Arrow,
+  type GramDocument,
+  type Identifier,
+  type IdentifiedAnnotation,
+  type Label,
+  type NodePattern,
+  type NumericValue,
+  type PathPattern,
+  type Property,
+  type PropertyAnnotation,
+  type RangeValue,
+  type RecordNode,
+  type RelationshipPath,
+  type Subject,
+  type SubjectPattern,
+  type SubjectPatternElement,
+  type TopLevelPattern,
+  type Value,
+} from '../../../src/index.js';
 
 /** Symbols (not `true`/`false`, which are booleans in value position). */
-export const symbolArb = fc
-  .stringMatching(/^[a-zA-Z_][0-9a-zA-Z_.\-@]{0,8}$/)
-  .filter((s) => s !== 'true' && s !== 'false');
+export const symbolArb = fc.stringMatching(/^[a-zA-Z_][0-9a-zA-Z_.\-@]{0,8}$/).filter((s) => s !== 'true' && s !== 'false');
 
 /** Any text, including quotes, backslashes, control characters and astral characters. */
 export const textArb = fc.oneof(
@@ -32,12 +49,10 @@ const integerTextArb = fc.oneof(
 
 const numericArb: fc.Arbitrary<NumericValue> = fc.oneof(
   integerTextArb.map((raw): NumericValue => ({ kind: 'Integer', raw, value: Number(raw), start: 0, end: 0 })),
-  fc
-    .tuple(fc.boolean(), fc.integer({ min: 0, max: 99999 }), fc.stringMatching(/^[0-9]{1,4}$/))
-    .map(([neg, i, f]): NumericValue => {
-      const raw = `${neg ? '-' : ''}${i}.${f}`;
-      return { kind: 'Decimal', raw, value: Number(raw), start: 0, end: 0 };
-    }),
+  fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 99999 }), fc.stringMatching(/^[0-9]{1,4}$/)).map(([neg, i, f]): NumericValue => {
+    const raw = `${neg ? '-' : ''}${i}.${f}`;
+    return { kind: 'Decimal', raw, value: Number(raw), start: 0, end: 0 };
+  }),
   fc.stringMatching(/^[0-9a-fA-F]{1,6}$/).map((h): NumericValue => ({ kind: 'Hexadecimal', raw: `0x${h}`, value: Number.parseInt(h, 16), start: 0, end: 0 })),
   fc.stringMatching(/^[0-7]{1,6}$/).map((o): NumericValue => ({ kind: 'Octal', raw: `0${o}`, value: Number.parseInt(o, 8), start: 0, end: 0 })),
   fc
@@ -53,9 +68,9 @@ const rangeArb: fc.Arbitrary<RangeValue> = fc.oneof(
 );
 
 const scalarArb: fc.Arbitrary<Value> = fc.oneof(
-  fc.tuple(fc.constantFrom('single', 'double', 'backtick') as fc.Arbitrary<'single' | 'double' | 'backtick'>, textArb).map(
-    ([style, value]): Value => ({ kind: 'String', style, value, start: 0, end: 0 }),
-  ),
+  fc
+    .tuple(fc.constantFrom('single', 'double', 'backtick') as fc.Arbitrary<'single' | 'double' | 'backtick'>, textArb)
+    .map(([style, value]): Value => ({ kind: 'String', style, value, start: 0, end: 0 })),
   fencedArb.map((value): Value => ({ kind: 'String', style: 'fenced', value, start: 0, end: 0 })),
   fc.tuple(symbolArb, textArb).map(([tag, content]): Value => ({ kind: 'TaggedString', style: 'inline', tag, content, start: 0, end: 0 })),
   fc.tuple(symbolArb, fencedArb).map(([tag, content]): Value => ({ kind: 'TaggedString', style: 'fenced', tag, content, start: 0, end: 0 })),
@@ -78,10 +93,15 @@ export const identifierArb: fc.Arbitrary<Identifier> = fc.oneof(
   integerTextArb.map((value): Identifier => ({ kind: 'Identifier', style: 'integer', value, start: 0, end: 0 })),
 );
 
-export const labelArb: fc.Arbitrary<Label> = fc.tuple(fc.constantFrom(':', '::') as fc.Arbitrary<':' | '::'>, fc.oneof(
-  symbolArb.map((name) => ({ style: 'symbol' as const, name })),
-  textArb.map((name) => ({ style: 'backtick' as const, name })),
-)).map(([separator, n]): Label => ({ kind: 'Label', separator, ...n, start: 0, end: 0 }));
+export const labelArb: fc.Arbitrary<Label> = fc
+  .tuple(
+    fc.constantFrom(':', '::') as fc.Arbitrary<':' | '::'>,
+    fc.oneof(
+      symbolArb.map((name) => ({ style: 'symbol' as const, name })),
+      textArb.map((name) => ({ style: 'backtick' as const, name })),
+    ),
+  )
+  .map(([separator, n]): Label => ({ kind: 'Label', separator, ...n, start: 0, end: 0 }));
 
 /** Values: scalars, and (gramkit's default mode) arrays and maps nested to a few levels. */
 export const valueArb: fc.Arbitrary<Value> = fc.letrec<{ value: Value }>((tie) => ({
@@ -89,30 +109,33 @@ export const valueArb: fc.Arbitrary<Value> = fc.letrec<{ value: Value }>((tie) =
     { depthSize: 'small', withCrossShrink: true },
     scalarArb,
     fc.array(tie('value'), { maxLength: 4 }).map((items): Value => ({ kind: 'Array', items, start: 0, end: 0 })),
-    fc
-      .array(fc.tuple(keyArb, tie('value')), { maxLength: 3 })
-      .map((es): Value => ({
+    fc.array(fc.tuple(keyArb, tie('value')), { maxLength: 3 }).map(
+      (es): Value => ({
         kind: 'Map',
         entries: es.map(([k, value]): Property => ({ kind: 'Property', ...k, keyEnd: 0, separator: ':', value, start: 0, end: 0 })),
-        start: 0, end: 0,
-      })),
+        start: 0,
+        end: 0,
+      }),
+    ),
   ),
 })).value;
 
 export const recordArb: fc.Arbitrary<RecordNode> = fc
   .array(fc.tuple(keyArb, fc.constantFrom(':', '::') as fc.Arbitrary<':' | '::'>, valueArb), { maxLength: 4 })
-  .map((ps): RecordNode => ({
-    kind: 'Record',
-    properties: ps.map(([k, separator, value]): Property => ({ kind: 'Property', ...k, keyEnd: 0, separator, value, start: 0, end: 0 })),
-    start: 0, end: 0,
-  }));
+  .map(
+    (ps): RecordNode => ({
+      kind: 'Record',
+      properties: ps.map(([k, separator, value]): Property => ({ kind: 'Property', ...k, keyEnd: 0, separator, value, start: 0, end: 0 })),
+      start: 0,
+      end: 0,
+    }),
+  );
 
-export const subjectArb: fc.Arbitrary<Subject> = fc
-  .record({
-    identifier: fc.option(identifierArb, { nil: undefined }),
-    labels: fc.array(labelArb, { maxLength: 3 }),
-    record: fc.option(recordArb, { nil: undefined }),
-  });
+export const subjectArb: fc.Arbitrary<Subject> = fc.record({
+  identifier: fc.option(identifierArb, { nil: undefined }),
+  labels: fc.array(labelArb, { maxLength: 3 }),
+  record: fc.option(recordArb, { nil: undefined }),
+});
 
 export const nodeArb: fc.Arbitrary<NodePattern> = subjectArb.map((s): NodePattern => ({ kind: 'Node', ...s, start: 0, end: 0 }));
 
@@ -127,14 +150,15 @@ export const arrowArb: fc.Arbitrary<Arrow> = fc
 
 export const pathArb: fc.Arbitrary<PathPattern> = fc.oneof(
   nodeArb,
-  fc
-    .tuple(nodeArb, fc.array(fc.tuple(arrowArb, nodeArb), { minLength: 1, maxLength: 3 }))
-    .map(([first, hops]): RelationshipPath => ({
+  fc.tuple(nodeArb, fc.array(fc.tuple(arrowArb, nodeArb), { minLength: 1, maxLength: 3 })).map(
+    ([first, hops]): RelationshipPath => ({
       kind: 'Path',
       nodes: [first, ...hops.map(([, n]) => n)],
       arrows: hops.map(([a]) => a),
-      start: 0, end: 0,
-    })),
+      start: 0,
+      end: 0,
+    }),
+  ),
 );
 
 export const subjectPatternArb: fc.Arbitrary<SubjectPattern> = fc.letrec<{ sp: SubjectPattern; element: SubjectPatternElement }>((tie) => ({

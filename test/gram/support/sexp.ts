@@ -2,12 +2,24 @@
  * Renders a gramkit AST as tree-sitter-gram's S-expression (named nodes and fields), so corpus
  * cases compare whole trees, not just accept/reject. Comments are dropped on both sides.
  */
-import { type GramDocument, type Identifier, type Label, type NodePattern, type PathPattern, type Property, type RecordNode, type Subject, type SubjectPattern, type SubjectPatternElement, type TopLevelPattern, type Value } from '../../../src/index.js';
+import {
+  type GramDocument,
+  type Identifier,
+  type Label,
+  type NodePattern,
+  type PathPattern,
+  type Property,
+  type RecordNode,
+  type Subject,
+  type SubjectPattern,
+  type SubjectPatternElement,
+  type TopLevelPattern,
+  type Value,
+} from '../../../src/index.js';
 
 const content = (s: string): string => (s === '' ? '' : ' content: (string_content)');
 
-const identifier = (i: Identifier): string =>
-  i.style === 'symbol' ? '(symbol)' : i.style === 'integer' ? '(integer)' : `(quoted_name${content(i.value)})`;
+const identifier = (i: Identifier): string => (i.style === 'symbol' ? '(symbol)' : i.style === 'integer' ? '(integer)' : `(quoted_name${content(i.value)})`);
 
 const label = (l: Label): string => (l.style === 'symbol' ? '(symbol)' : `(quoted_name${content(l.name)})`);
 

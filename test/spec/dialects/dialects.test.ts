@@ -15,7 +15,12 @@ describe('normalizeArguments', () => {
       user: { type: 'object', properties: { email: { type: 'string' } } },
       list: { type: 'array', items: { type: 'object', properties: { x: { type: 'integer' } } } },
       pair: { type: 'array', prefixItems: [{ type: 'string' }, { const: 4 }] },
-      either: { anyOf: [{ type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false }, { type: 'object', properties: { b: { type: 'string' } }, additionalProperties: false }] },
+      either: {
+        anyOf: [
+          { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false },
+          { type: 'object', properties: { b: { type: 'string' } }, additionalProperties: false },
+        ],
+      },
       ref: { $ref: '#/$defs/r' },
     },
     required: ['name'],
@@ -38,7 +43,13 @@ describe('normalizeArguments', () => {
     expect(normalizeArguments('openai-strict', schema, { name: null })).toEqual({ name: null });
   });
   it('gemini: enum and const numbers sent as strings become numbers again, strings that are allowed stay', () => {
-    expect(normalizeArguments('gemini', schema, { name: 'x', level: '2', code: '1', pair: ['a', '4'], note: null })).toEqual({ name: 'x', level: 2, code: '1', pair: ['a', 4], note: null });
+    expect(normalizeArguments('gemini', schema, { name: 'x', level: '2', code: '1', pair: ['a', '4'], note: null })).toEqual({
+      name: 'x',
+      level: 2,
+      code: '1',
+      pair: ['a', 4],
+      note: null,
+    });
     expect(normalizeArguments('gemini', schema, { name: 'x', code: '2' })).toEqual({ name: 'x', code: 2 });
     expect(normalizeArguments('gemini', schema, { name: 'x', level: '9' })).toEqual({ name: 'x', level: '9' });
   });
@@ -75,13 +86,25 @@ describe('exporters', () => {
     });
   });
   it('reports a schema that is not an object schema and leaves the tool out', () => {
-    const e = exportTools([{ name: 'bad', description: 'x', schema: { type: 'string' } }, { name: 'ok', description: 'y', schema: hello }], 'openai');
+    const e = exportTools(
+      [
+        { name: 'bad', description: 'x', schema: { type: 'string' } },
+        { name: 'ok', description: 'y', schema: hello },
+      ],
+      'openai',
+    );
     expect(e.tools).toHaveLength(1);
     expect(e.diagnostics.map((d) => [d.severity, d.code])).toEqual([['error', DialectCodes.INVALID_SCHEMA]]);
     expect([...e.names]).toEqual([['ok', 'ok']]);
   });
   it('reports a repeated tool name and exports the first only', () => {
-    const e = exportTools([{ name: 'a', description: 'x', schema: hello }, { name: 'a', description: 'y', schema: hello }], 'anthropic');
+    const e = exportTools(
+      [
+        { name: 'a', description: 'x', schema: hello },
+        { name: 'a', description: 'y', schema: hello },
+      ],
+      'anthropic',
+    );
     expect(e.tools).toHaveLength(1);
     expect(e.diagnostics[0]?.message).toContain('already exported');
   });
@@ -104,7 +127,10 @@ describe('exporters', () => {
 
 describe('provider rule checkers catch what providers reject', () => {
   it('openai: names, root type, arrays without items', () => {
-    const v = checkExportedTool('openai', { type: 'function', function: { name: 'a.b', parameters: { type: 'object', properties: { t: { type: 'array' } } } } });
+    const v = checkExportedTool('openai', {
+      type: 'function',
+      function: { name: 'a.b', parameters: { type: 'object', properties: { t: { type: 'array' } } } },
+    });
     expect(v.map((d) => d.message)).toEqual([
       expect.stringContaining('tool name "a.b" breaks the openai rule'),
       expect.stringContaining('at t: array schema missing items'),
@@ -116,7 +142,11 @@ describe('provider rule checkers catch what providers reject', () => {
       function: {
         name: 'x',
         strict: true,
-        parameters: { type: 'object', properties: { a: { type: 'string', minLength: 2, format: 'uri' }, b: { type: 'object', properties: {} } }, required: ['a'] },
+        parameters: {
+          type: 'object',
+          properties: { a: { type: 'string', minLength: 2, format: 'uri' }, b: { type: 'object', properties: {} } },
+          required: ['a'],
+        },
       },
     });
     const messages = v.map((d) => d.message).join('\n');
@@ -127,7 +157,10 @@ describe('provider rule checkers catch what providers reject', () => {
     expect(messages).toContain("at b: 'additionalProperties' is required");
   });
   it('gemini: unknown keys, non-string enums, type arrays', () => {
-    const v = checkExportedTool('gemini', { name: 'x', parameters: { type: 'object', additionalProperties: false, properties: { n: { type: ['integer', 'null'], enum: [1, 2] } } } });
+    const v = checkExportedTool('gemini', {
+      name: 'x',
+      parameters: { type: 'object', additionalProperties: false, properties: { n: { type: ['integer', 'null'], enum: [1, 2] } } },
+    });
     const messages = v.map((d) => d.message).join('\n');
     expect(messages).toContain('Unknown name "additionalProperties"');
     expect(messages).toContain('enum values must be strings');

@@ -11,13 +11,22 @@ import { checkExportedTool, DIALECTS, exportTools, type ExportableTool } from '.
 import { expectGolden } from '../../support/golden.js';
 
 const root = join(import.meta.dirname, '../../fixtures/dialects');
-const cases = readdirSync(join(root, 'schemas')).filter((f) => f.endsWith('.json')).sort();
+const cases = readdirSync(join(root, 'schemas'))
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 const exportAll = (tools: ReadonlyArray<ExportableTool>) =>
   Object.fromEntries(
     DIALECTS.map((d) => {
       const e = exportTools(tools, d);
-      return [d, { tools: e.tools, names: Object.fromEntries(e.names), diagnostics: e.diagnostics.map((x) => ({ severity: x.severity, code: x.code, message: x.message })) }];
+      return [
+        d,
+        {
+          tools: e.tools,
+          names: Object.fromEntries(e.names),
+          diagnostics: e.diagnostics.map((x) => ({ severity: x.severity, code: x.code, message: x.message })),
+        },
+      ];
     }),
   );
 

@@ -14,7 +14,12 @@ import { type DialectAction, SCHEMA_KEYWORDS } from '../../../src/schema/schema-
 const str = (): JsonObject => ({ type: 'string' });
 const num = (): JsonObject => ({ type: 'number' });
 const arr = (): JsonObject => ({ type: 'array', items: { type: 'string' } });
-const obj = (): JsonObject => ({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, required: ['a', 'b'], additionalProperties: false });
+const obj = (): JsonObject => ({
+  type: 'object',
+  properties: { a: { type: 'string' }, b: { type: 'string' } },
+  required: ['a', 'b'],
+  additionalProperties: false,
+});
 const SAMPLES: Readonly<Record<string, readonly [JsonObject, JsonValue]>> = {
   $comment: [str(), 'a comment'],
   $anchor: [str(), 'here'],
@@ -71,10 +76,9 @@ const exported = (dialect: 'openai-strict' | 'gemini', keyword: string): Readonl
   return parameters.properties.x as Readonly<Record<string, unknown>>;
 };
 
-const checks: Array<readonly [string, 'openai-strict' | 'gemini', DialectAction]> = SCHEMA_KEYWORDS.filter((k) => SAMPLES[k.name] !== undefined).flatMap((k) => [
-  [k.name, 'openai-strict', k.openaiStrict] as const,
-  [k.name, 'gemini', k.gemini] as const,
-]);
+const checks: Array<readonly [string, 'openai-strict' | 'gemini', DialectAction]> = SCHEMA_KEYWORDS.filter((k) => SAMPLES[k.name] !== undefined).flatMap(
+  (k) => [[k.name, 'openai-strict', k.openaiStrict] as const, [k.name, 'gemini', k.gemini] as const],
+);
 
 describe('the keyword table and the lowering dialects agree', () => {
   it('every keyword with a simple sample is checked', () => {

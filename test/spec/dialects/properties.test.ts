@@ -9,7 +9,17 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkExportedTool, DIALECTS, exportTool, exportTools, isValidToolName, normalizeArguments, sanitizeToolName, toolNameMap, type Dialect } from '../../../src/entries/providers.js';
+import {
+  checkExportedTool,
+  DIALECTS,
+  exportTool,
+  exportTools,
+  isValidToolName,
+  normalizeArguments,
+  sanitizeToolName,
+  toolNameMap,
+  type Dialect,
+} from '../../../src/entries/providers.js';
 import { compileSchema, type JsonObject, type JsonValue } from '../../../src/index.js';
 import { generatedSchema, mutate } from './schema-arbitrary.js';
 
@@ -145,17 +155,20 @@ describe('dialect laws', () => {
 
   it('normalizeArguments never mutates its input and passes through what the schema does not describe', () => {
     fc.assert(
-      fc.property(generatedSchema().chain((g) => fc.tuple(fc.constant(g), g.value, fc.jsonValue({ maxDepth: 2 }))), ([g, v, junk]) => {
-        for (const d of DIALECTS) {
-          const before = JSON.stringify(v);
-          normalizeArguments(d, g.schema, v);
-          expect(JSON.stringify(v)).toBe(before);
-          const j = JSON.stringify(junk);
-          const out = normalizeArguments(d, g.schema, junk);
-          expect(JSON.stringify(junk)).toBe(j);
-          if (typeof junk !== 'object' || junk === null) expect(out).toEqual(junk);
-        }
-      }),
+      fc.property(
+        generatedSchema().chain((g) => fc.tuple(fc.constant(g), g.value, fc.jsonValue({ maxDepth: 2 }))),
+        ([g, v, junk]) => {
+          for (const d of DIALECTS) {
+            const before = JSON.stringify(v);
+            normalizeArguments(d, g.schema, v);
+            expect(JSON.stringify(v)).toBe(before);
+            const j = JSON.stringify(junk);
+            const out = normalizeArguments(d, g.schema, junk);
+            expect(JSON.stringify(junk)).toBe(j);
+            if (typeof junk !== 'object' || junk === null) expect(out).toEqual(junk);
+          }
+        },
+      ),
       { numRuns: 100 },
     );
   });

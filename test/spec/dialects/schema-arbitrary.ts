@@ -27,14 +27,23 @@ const leafArbitraries: ReadonlyArray<fc.Arbitrary<Generated>> = [
   fc.constant<Generated>({ schema: { type: 'string', pattern: '^[a-z]+$' }, value: fc.stringMatching(/^[a-z]{1,6}$/) }),
   fc.constant<Generated>({ schema: { type: 'string', format: 'email' }, value: fc.constantFrom(...EMAILS) }),
   fc.constant<Generated>({ schema: { type: 'string', format: 'date' }, value: fc.constantFrom(...DATES) }),
-  fc.uniqueArray(fc.constantFrom('red', 'green', 'blue', 'c', 'f'), { minLength: 1, maxLength: 3 }).map((vs) => ({ schema: { type: 'string', enum: vs }, value: fc.constantFrom(...vs) })),
+  fc
+    .uniqueArray(fc.constantFrom('red', 'green', 'blue', 'c', 'f'), { minLength: 1, maxLength: 3 })
+    .map((vs) => ({ schema: { type: 'string', enum: vs }, value: fc.constantFrom(...vs) })),
   fc.uniqueArray(fc.integer({ min: -3, max: 9 }), { minLength: 1, maxLength: 3 }).map((vs) => ({ schema: { enum: vs }, value: fc.constantFrom(...vs) })),
   fc.constantFrom<JsonValue>('fixed', 7, true).map((c) => ({ schema: { const: c }, value: fc.constant(c) })),
-  fc.record({ min: fc.integer({ min: -5, max: 5 }), span: fc.integer({ min: 0, max: 20 }), exclusive: fc.boolean() }).map(({ min, span, exclusive }): Generated => ({
-    schema: exclusive ? { type: 'integer', exclusiveMinimum: min - 1, exclusiveMaximum: min + span + 1 } : { type: 'integer', minimum: min, maximum: min + span },
-    value: fc.integer({ min, max: min + span }),
-  })),
-  fc.constant<Generated>({ schema: { type: 'number', minimum: 0, maximum: 100 }, value: fc.double({ min: 0, max: 100, noNaN: true, noDefaultInfinity: true }).map((x) => (Object.is(x, -0) ? 0 : x)) }),
+  fc.record({ min: fc.integer({ min: -5, max: 5 }), span: fc.integer({ min: 0, max: 20 }), exclusive: fc.boolean() }).map(
+    ({ min, span, exclusive }): Generated => ({
+      schema: exclusive
+        ? { type: 'integer', exclusiveMinimum: min - 1, exclusiveMaximum: min + span + 1 }
+        : { type: 'integer', minimum: min, maximum: min + span },
+      value: fc.integer({ min, max: min + span }),
+    }),
+  ),
+  fc.constant<Generated>({
+    schema: { type: 'number', minimum: 0, maximum: 100 },
+    value: fc.double({ min: 0, max: 100, noNaN: true, noDefaultInfinity: true }).map((x) => (Object.is(x, -0) ? 0 : x)),
+  }),
   fc.constant<Generated>({ schema: { type: 'integer', multipleOf: 5 }, value: fc.integer({ min: -4, max: 4 }).map((x) => x * 5) }),
   fc.constant<Generated>({ schema: { type: 'boolean' }, value: fc.boolean() }),
   fc.constant<Generated>({ schema: { type: ['string', 'null'] }, value: fc.option(fc.string({ maxLength: 4 }), { nil: null }) }),
@@ -50,7 +59,9 @@ const NAMES = ['a', 'b', 'name', 'user_id', 'x.y', 'a b', 'n2', 'Ünï'];
 const withDescription = (g: Generated, d: string | null): Generated => (d === null ? g : { schema: { ...g.schema, description: d }, value: g.value });
 
 /** Schemas up to `depth` levels of objects and arrays; `allowAny` adds `{}` (Any) leaves. */
-export const generatedSchema = (options: { readonly depth?: number; readonly allowAny?: boolean; readonly allowClosed?: boolean } = {}): fc.Arbitrary<Generated> => {
+export const generatedSchema = (
+  options: { readonly depth?: number; readonly allowAny?: boolean; readonly allowClosed?: boolean } = {},
+): fc.Arbitrary<Generated> => {
   const { depth = 2, allowAny = false, allowClosed = false } = options;
   const node = (d: number): fc.Arbitrary<Generated> => {
     const leaves = allowAny ? fc.oneof({ weight: 6, arbitrary: leaf }, { weight: 1, arbitrary: anySchema }) : leaf;
@@ -63,18 +74,20 @@ export const generatedSchema = (options: { readonly depth?: number; readonly all
     );
   };
   const arrayOf = (d: number): fc.Arbitrary<Generated> =>
-    fc.record({ item: node(d - 1), minItems: fc.integer({ min: 0, max: 2 }), extra: fc.integer({ min: 0, max: 2 }), unique: fc.boolean() }).map(({ item, minItems, extra, unique }) => {
-      // unique items may have a single possible value (a const): at most one is then required
-      const min = unique ? Math.min(minItems, 1) : minItems;
-      const schema: Record<string, JsonValue> = { type: 'array', items: item.schema, minItems: min, maxItems: min + extra };
-      if (unique) schema['uniqueItems'] = true;
-      return {
-        schema,
-        value: unique
-          ? (fc.uniqueArray(item.value, { minLength: min, maxLength: min + extra, selector: (v) => JSON.stringify(v) }) as fc.Arbitrary<JsonValue>)
-          : (fc.array(item.value, { minLength: min, maxLength: min + extra }) as fc.Arbitrary<JsonValue>),
-      };
-    });
+    fc
+      .record({ item: node(d - 1), minItems: fc.integer({ min: 0, max: 2 }), extra: fc.integer({ min: 0, max: 2 }), unique: fc.boolean() })
+      .map(({ item, minItems, extra, unique }) => {
+        // unique items may have a single possible value (a const): at most one is then required
+        const min = unique ? Math.min(minItems, 1) : minItems;
+        const schema: Record<string, JsonValue> = { type: 'array', items: item.schema, minItems: min, maxItems: min + extra };
+        if (unique) schema['uniqueItems'] = true;
+        return {
+          schema,
+          value: unique
+            ? (fc.uniqueArray(item.value, { minLength: min, maxLength: min + extra, selector: (v) => JSON.stringify(v) }) as fc.Arbitrary<JsonValue>)
+            : (fc.array(item.value, { minLength: min, maxLength: min + extra }) as fc.Arbitrary<JsonValue>),
+        };
+      });
   const tupleOf = (): fc.Arbitrary<Generated> =>
     fc.array(leaf, { minLength: 2, maxLength: 3 }).map((items) => ({
       schema: { type: 'array', prefixItems: items.map((i) => i.schema), minItems: items.length, maxItems: items.length },
@@ -95,7 +108,9 @@ export const generatedSchema = (options: { readonly depth?: number; readonly all
       )
       .chain(([names, subs, required, withDefault, descriptions, closed]) => {
         // defaults are sampled from the property's own values, so they are valid
-        const defaults = names.map((_, i) => (!required[i] && withDefault[i] ? (subs[i] as Generated).value.map((v) => v as JsonValue | undefined) : fc.constant<JsonValue | undefined>(undefined)));
+        const defaults = names.map((_, i) =>
+          !required[i] && withDefault[i] ? (subs[i] as Generated).value.map((v) => v as JsonValue | undefined) : fc.constant<JsonValue | undefined>(undefined),
+        );
         return fc.tuple(fc.constant({ names, subs, required, descriptions, closed }), fc.tuple(...defaults));
       })
       .map(([{ names, subs, required, descriptions, closed }, defaults]) => {

@@ -71,7 +71,10 @@ const numberMeta: fc.Arbitrary<Keywords> = fc.oneof(
   fc.record({ exclusiveMaximum: fc.constantFrom(1, 0.5, 1e-7, 1e21) }),
 );
 
-const arrayMeta: fc.Arbitrary<Keywords> = fc.oneof(fc.constant({}), fc.record({ minItems: fc.integer({ min: 0, max: 2 }), maxItems: fc.integer({ min: 2, max: 5 }) }, { requiredKeys: [] }));
+const arrayMeta: fc.Arbitrary<Keywords> = fc.oneof(
+  fc.constant({}),
+  fc.record({ minItems: fc.integer({ min: 0, max: 2 }), maxItems: fc.integer({ min: 2, max: 5 }) }, { requiredKeys: [] }),
+);
 
 const merge = (a: Keywords, b: Keywords): Keywords => ({ ...a, ...b });
 
@@ -102,21 +105,35 @@ const withValues = (t: Type): fc.Arbitrary<Type> =>
   fc.oneof(
     { weight: 5, arbitrary: fc.constant(t) },
     { weight: 1, arbitrary: valueArbitrary(t, { maxItems: 2 }).map((v) => ({ ...t, meta: { ...t.meta, default: v } }) as Type) },
-    { weight: 1, arbitrary: fc.uniqueArray(valueArbitrary(t, { maxItems: 2 }), { minLength: 1, maxLength: 3, selector: (v) => JSON.stringify(v) }).map((vs) => ({ ...t, meta: { ...t.meta, enum: vs } }) as Type) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .uniqueArray(valueArbitrary(t, { maxItems: 2 }), { minLength: 1, maxLength: 3, selector: (v) => JSON.stringify(v) })
+        .map((vs) => ({ ...t, meta: { ...t.meta, enum: vs } }) as Type),
+    },
     { weight: 1, arbitrary: valueArbitrary(t, { maxItems: 2 }).map((v) => ({ ...t, meta: { ...t.meta, examples: [v] } }) as Type) },
   );
 
 export const typeArb: fc.Arbitrary<Type> = fc
   .letrec<{ type: Type; array: Type; tuple: Type; object: Type; union: Type }>((tie) => ({
     type: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, tie('array'), tie('tuple'), tie('object'), tie('union')),
-    array: fc.tuple(tie('type'), arrayMeta, docs, fc.boolean()).map(([items, m, d, unique]) =>
-      arrayType(items, merge(merge(m, d), unique && (items.kind === 'String' || items.kind === 'Integer') ? { uniqueItems: true } : {})),
-    ),
+    array: fc
+      .tuple(tie('type'), arrayMeta, docs, fc.boolean())
+      .map(([items, m, d, unique]) =>
+        arrayType(items, merge(merge(m, d), unique && (items.kind === 'String' || items.kind === 'Integer') ? { uniqueItems: true } : {})),
+      ),
     tuple: fc.tuple(fc.array(tie('type'), { minLength: 2, maxLength: 3 }), docs).map(([items, d]) => tupleType(items, d)),
     object: fc
       .tuple(
-        fc.array(fc.tuple(nameArb, tie('type'), fc.boolean()).map(([n, t, o]) => field(n, t, o)), { maxLength: 4 }),
-        fc.oneof(fc.constant<false | Type | undefined>(undefined), fc.constant<false | Type | undefined>(false), tie('type').filter((t) => !isBareAny(t))),
+        fc.array(
+          fc.tuple(nameArb, tie('type'), fc.boolean()).map(([n, t, o]) => field(n, t, o)),
+          { maxLength: 4 },
+        ),
+        fc.oneof(
+          fc.constant<false | Type | undefined>(undefined),
+          fc.constant<false | Type | undefined>(false),
+          tie('type').filter((t) => !isBareAny(t)),
+        ),
         docs,
       )
       .map(([fields, additional, d]) => objectType(uniqueFields(fields), d, additional)),
@@ -125,7 +142,10 @@ export const typeArb: fc.Arbitrary<Type> = fc
   .type.chain(withValues);
 
 export const fieldsArb: fc.Arbitrary<Field[]> = fc
-  .array(fc.tuple(nameArb, typeArb, fc.boolean()).map(([n, t, o]) => field(n, t, o)), { maxLength: 5 })
+  .array(
+    fc.tuple(nameArb, typeArb, fc.boolean()).map(([n, t, o]) => field(n, t, o)),
+    { maxLength: 5 },
+  )
   .map(uniqueFields);
 
 export const signatureArb: fc.Arbitrary<TypeSignature> = fc
@@ -144,7 +164,11 @@ export const metadataArb: fc.Arbitrary<JsonObject | undefined> = fc.option(
     fc.oneof(fc.constantFrom('http', 'command', 'safety', 'timeoutMs', 'my key'), fc.stringMatching(/^[a-z][a-zA-Z]{0,6}$/)).filter((k) => k !== 'description'),
     fc.oneof(
       fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<JsonValue>,
-      fc.constantFrom<JsonValue>({ type: 'tagged', tag: 'url', content: 'https://example.com/x' }, { type: 'range', lower: 1, upper: 10 }, { type: 'measurement', unit: 'cm', value: 168 }),
+      fc.constantFrom<JsonValue>(
+        { type: 'tagged', tag: 'url', content: 'https://example.com/x' },
+        { type: 'range', lower: 1, upper: 10 },
+        { type: 'measurement', unit: 'cm', value: 168 },
+      ),
     ),
     { minKeys: 1, maxKeys: 3 },
   ) as fc.Arbitrary<JsonObject>,

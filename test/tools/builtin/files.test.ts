@@ -23,7 +23,9 @@ describe('list_directory', () => {
   const call = caller({ workspace: s.ws });
 
   it('lists one level, sorted, hidden entries left out, with types, sizes and ISO dates', async () => {
-    const r = value<{ entries: Array<{ name: string; type: string; size: number; modified: string }>; truncated: boolean }>(await call('list_directory', { path: '.' }));
+    const r = value<{ entries: Array<{ name: string; type: string; size: number; modified: string }>; truncated: boolean }>(
+      await call('list_directory', { path: '.' }),
+    );
     expect(r.entries.map((e) => [e.name, e.type])).toEqual([
       ['a', 'directory'],
       ['b.txt', 'file'],
@@ -117,7 +119,10 @@ describe('write_file', () => {
     expect(value(await call('write_file', { path: 'run.sh', content: 'new' }))).toEqual({ path: 'run.sh', size: 3 });
     expect(readFileSync(p, 'utf8')).toBe('new');
     expect(statSync(p).mode & 0o777).toBe(0o755);
-    expect(value<{ entries: Array<{ name: string }> }>(await call('list_directory', { includeHidden: true })).entries.map((e) => e.name)).toEqual(['n', 'run.sh']);
+    expect(value<{ entries: Array<{ name: string }> }>(await call('list_directory', { includeHidden: true })).entries.map((e) => e.name)).toEqual([
+      'n',
+      'run.sh',
+    ]);
   });
   it('base64 content is written as bytes; malformed base64 is refused', async () => {
     expect(value(await call('write_file', { path: 'b.bin', content: 'AP8B\nww==', encoding: 'base64' }))).toEqual({ path: 'b.bin', size: 4 });
@@ -229,7 +234,7 @@ describe('move_file', () => {
 });
 
 describe('system errors', () => {
-  it('map to the file tools\' shared codes and say what to do', () => {
+  it("map to the file tools' shared codes and say what to do", () => {
     const e = (code: string) => Object.assign(new Error(code), { code });
     expect(systemFailure(e('EACCES'), 'a.txt')).toMatchObject({ reason: 'BUILTIN_PERMISSION_DENIED', message: 'permission denied for "a.txt"' });
     expect(systemFailure(e('EPERM'), 'a.txt').reason).toBe('BUILTIN_PERMISSION_DENIED');

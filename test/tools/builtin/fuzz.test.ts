@@ -15,7 +15,9 @@ KNOWN.delete(ToolCodes.INVALID_OUTPUT);
 const TOOLS = ['list_directory', 'read_file', 'write_file', 'delete_file', 'move_file', 'json_parse', 'text_search'] as const;
 
 const pathish = fc.oneof(
-  fc.array(fc.constantFrom('a', 'b', '..', '.', 'link', 'f.txt', 'd', '', '%2e', 'x y', '\\', '~', 'outside', 'secret.txt'), { maxLength: 5 }).map((xs) => xs.join('/')),
+  fc
+    .array(fc.constantFrom('a', 'b', '..', '.', 'link', 'f.txt', 'd', '', '%2e', 'x y', '\\', '~', 'outside', 'secret.txt'), { maxLength: 5 })
+    .map((xs) => xs.join('/')),
   fc.string({ maxLength: 12 }),
   fc.constantFrom('/', '/etc/passwd', '.'),
 );

@@ -80,11 +80,11 @@ describe('text_search', () => {
     });
   });
   it('ignores case, includes hidden files on request, searches one file or a text', async () => {
-    expect(value<{ matches: Array<{ path: string }> }>(await call('text_search', { pattern: 'todo', ignoreCase: true, includeHidden: true })).matches.map((m) => m.path)).toEqual([
-      '.hidden/c.ts',
-      'src/a.ts',
-      'src/b.ts',
-    ]);
+    expect(
+      value<{ matches: Array<{ path: string }> }>(await call('text_search', { pattern: 'todo', ignoreCase: true, includeHidden: true })).matches.map(
+        (m) => m.path,
+      ),
+    ).toEqual(['.hidden/c.ts', 'src/a.ts', 'src/b.ts']);
     expect(value<{ filesSearched: number }>(await call('text_search', { pattern: 'f', path: 'src/a.ts' })).filesSearched).toBe(1);
     expect(value(await call('text_search', { pattern: 'b+', text: 'abbbc\nbd' }))).toEqual({
       matches: [
@@ -96,11 +96,16 @@ describe('text_search', () => {
     });
   });
   it('stops at maxMatches and says so; empty matches do not loop', async () => {
-    expect(value(await call('text_search', { pattern: 'a', text: 'aaaa', maxMatches: 2 }))).toMatchObject({ truncated: true, matches: [{ column: 1 }, { column: 2 }] });
+    expect(value(await call('text_search', { pattern: 'a', text: 'aaaa', maxMatches: 2 }))).toMatchObject({
+      truncated: true,
+      matches: [{ column: 1 }, { column: 2 }],
+    });
     expect(value<{ matches: unknown[] }>(await call('text_search', { pattern: 'x*', text: 'ab' })).matches).toHaveLength(3);
   });
   it('cuts very long lines around the match', async () => {
-    const r = value<{ matches: Array<{ lineText: string; column: number }> }>(await call('text_search', { pattern: 'NEEDLE', text: `${'a'.repeat(5000)}NEEDLE${'b'.repeat(5000)}` }));
+    const r = value<{ matches: Array<{ lineText: string; column: number }> }>(
+      await call('text_search', { pattern: 'NEEDLE', text: `${'a'.repeat(5000)}NEEDLE${'b'.repeat(5000)}` }),
+    );
     expect(r.matches[0]?.column).toBe(5001);
     expect(r.matches[0]?.lineText.length).toBeLessThanOrEqual(402);
     expect(r.matches[0]?.lineText).toContain('NEEDLE');

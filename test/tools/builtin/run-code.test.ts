@@ -230,7 +230,9 @@ if (sandboxWorks) {
 
     it('shows extra read-only directories when configured', async () => {
       const c = caller({ workspace: s.ws, sandbox: { readOnlyPaths: [s.outside] } });
-      const r = value<RunResult>(await c('run_code', { language: 'bash', code: `cat ${s.outside}/secret.txt; touch ${s.outside}/x 2>/dev/null || echo read-only` }));
+      const r = value<RunResult>(
+        await c('run_code', { language: 'bash', code: `cat ${s.outside}/secret.txt; touch ${s.outside}/x 2>/dev/null || echo read-only` }),
+      );
       expect(r.stdout).toBe(`${SECRET}read-only\n`);
     });
   });

@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BUILTINS_GRAM, BUILTIN_TOOL_NAMES, builtinLibrary, builtinSpecification, builtinSpecifications, builtinTools, isBuiltinToolName } from '../../../src/entries/builtins.js';
+import {
+  BUILTINS_GRAM,
+  BUILTIN_TOOL_NAMES,
+  builtinLibrary,
+  builtinSpecification,
+  builtinSpecifications,
+  builtinTools,
+  isBuiltinToolName,
+} from '../../../src/entries/builtins.js';
 import { bindAll } from '../../../src/index.js';
 import { parseSpecifications } from '../../../src/specification/load.js';
 import { GRAM_PATH, renderGramModule, MODULE_PATH } from './sync-gram.js';
@@ -19,7 +27,13 @@ describe('builtins.gram', () => {
   });
   it('the specifications, as emitted JSON Schema (a golden file per tool)', () => {
     for (const s of builtinSpecifications()) {
-      expectGolden(`builtin/golden/specifications/${s.name}.json`, { name: s.name, description: s.description, typeSignature: s.typeSignature, schema: s.schema, outputSchema: s.outputSchema });
+      expectGolden(`builtin/golden/specifications/${s.name}.json`, {
+        name: s.name,
+        description: s.description,
+        typeSignature: s.typeSignature,
+        schema: s.schema,
+        outputSchema: s.outputSchema,
+      });
     }
   });
   it('every tool: a description a model can use, closed arguments, every parameter described', () => {

@@ -25,14 +25,20 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse, body: s
   '/redirect-out': (_q, r) => r.writeHead(302, { location: `http://localhost:${port}/text` }).end(),
   '/redirect-other-port': (_q, r) => r.writeHead(301, { location: `http://127.0.0.1:${port + 1 > 65535 ? 1 : port + 1}/text` }).end(),
   '/slow': () => undefined,
-  '/echo': (q, r, body) => r.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: q.method, body, header: q.headers['x-test'] ?? null })),
+  '/echo': (q, r, body) =>
+    r.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: q.method, body, header: q.headers['x-test'] ?? null })),
   '/search': (q, r) => {
     const u = new URL(q.url ?? '/', base);
     const query = u.searchParams.get('q') ?? '';
     if (u.searchParams.get('format') !== 'json') return void r.writeHead(400).end();
     if (query === 'broken') return void r.writeHead(200, { 'content-type': 'application/json' }).end('{"nope": 1}');
     if (query === 'down') return void r.writeHead(503).end();
-    const results = Array.from({ length: 8 }, (_, i) => ({ title: `${query} result ${i}`, url: `https://example.com/${i}`, content: `about ${query} #${i}`, engine: 'test' }));
+    const results = Array.from({ length: 8 }, (_, i) => ({
+      title: `${query} result ${i}`,
+      url: `https://example.com/${i}`,
+      content: `about ${query} #${i}`,
+      engine: 'test',
+    }));
     r.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ query, results }));
   },
 };
@@ -63,7 +69,9 @@ describe('web_fetch', () => {
   const call = () => caller({ workspace: s.ws, allowedHosts: [`127.0.0.1:${port}`] });
 
   it('fetches text, with lower-case headers and the final URL', async () => {
-    const r = value<{ status: number; headers: Record<string, string>; body: string; encoding: string; url: string }>(await call()('web_fetch', { url: `${base}/text` }));
+    const r = value<{ status: number; headers: Record<string, string>; body: string; encoding: string; url: string }>(
+      await call()('web_fetch', { url: `${base}/text` }),
+    );
     expect(r).toMatchObject({ status: 200, body: 'héllo', encoding: 'utf-8', url: `${base}/text` });
     expect(r.headers['x-custom']).toBe('yes');
   });
@@ -117,7 +125,9 @@ describe('web_fetch', () => {
     expect(code(await call()('web_fetch', { url: `${base}/text`, method: 'DELETE' }))).toBe('TOOL_INVALID_ARGUMENTS');
   });
   it('an invalid allowlist is BUILTIN_NOT_CONFIGURED', async () => {
-    expect(code(await caller({ workspace: s.ws, allowedHosts: ['http://with-scheme.example.com/'] })('web_fetch', { url: `${base}/text` }))).toBe('BUILTIN_NOT_CONFIGURED');
+    expect(code(await caller({ workspace: s.ws, allowedHosts: ['http://with-scheme.example.com/'] })('web_fetch', { url: `${base}/text` }))).toBe(
+      'BUILTIN_NOT_CONFIGURED',
+    );
   });
 });
 

@@ -7,7 +7,10 @@ import { openDirectory } from '../../../src/tools/builtin/workspace-fs.js';
 import { emptyRuleEngine, PolicyCodes } from '../../../src/entries/policy.js';
 import { SECRET, caller, code, value, workspace } from './support.js';
 
-const corpus = JSON.parse(readFileSync(new URL('../../fixtures/builtin/path-traversal.json', import.meta.url), 'utf8')) as { refused: string[]; inside: string[] };
+const corpus = JSON.parse(readFileSync(new URL('../../fixtures/builtin/path-traversal.json', import.meta.url), 'utf8')) as {
+  refused: string[];
+  inside: string[];
+};
 
 /** Every tool argument that takes a path, with the rest of a valid call. */
 const pathCalls: ReadonlyArray<readonly [string, (p: string) => Record<string, unknown>]> = [
@@ -197,7 +200,12 @@ describe('laws of normalizeWorkspacePath', () => {
   const root = '/work/space';
   const segment = fc.constantFrom('..', '.', '', 'a', 'b', '...', '%2e%2e', 'x y', '~', '\\..');
   const pathText = fc.array(segment, { maxLength: 8 }).map((xs) => xs.join('/'));
-  const anyPath = fc.oneof(pathText, pathText.map((p) => `/${p}`), pathText.map((p) => `${root}/${p}`), fc.string({ maxLength: 30 }));
+  const anyPath = fc.oneof(
+    pathText,
+    pathText.map((p) => `/${p}`),
+    pathText.map((p) => `${root}/${p}`),
+    fc.string({ maxLength: 30 }),
+  );
 
   it('a path it accepts is relative, has no `..` segment, and joined to the root stays inside', () => {
     fc.assert(
