@@ -48,9 +48,9 @@ export interface Call {
 /**
  * `call` with some fields changed, as one literal of every field: steps change a call with it, not
  * with a spread (an object made by spreading another and adding a key is one V8 reads several
- * times slower; see `invokeOptionsWith`).
+ * times slower; see `invokeOptionsWith`). Its type lists every field, as `invokeOptionsWith`'s does.
  */
-export const callWith = (call: Call, changes: Partial<Call>): Call => ({
+export const callWith = (call: Call, changes: Partial<Call>): { readonly [K in keyof Required<Call>]: Call[K] } => ({
   tool: changes.tool ?? call.tool,
   name: changes.name ?? call.name,
   args: 'args' in changes ? changes.args : call.args,

@@ -5,6 +5,7 @@
 import { stableStringify } from '../../core/stable-json.js';
 import type { JsonObject, JsonSchema, JsonValue } from '../../core/json-schema.js';
 import { brief, isObj, typesOf } from './schema-walk.js';
+import { DialectCodes, noteInfo, noteWarning, type Notes } from './dialect.js';
 
 // -------------------------------------------------------------------------------------------------
 // utilities
@@ -75,3 +76,32 @@ const COMMON_PHRASES: Phrases = {
 /** A keyword the table says a lowering describes, as its description says it (undefined: nothing to say). */
 export const describePhrase = (k: string, v: JsonValue, phrases: Phrases): string | undefined =>
   (phrases[k] ?? COMMON_PHRASES[k] ?? ((x: JsonValue) => `${k}: ${brief(x, 60)}`))(v);
+
+/** What a lowering did to a schema's keywords, as notes: each list's message, and `dropped unknown` warnings alike. */
+export const noteLowering = (
+  notes: Notes,
+  path: ReadonlyArray<string>,
+  done: {
+    readonly annotations: ReadonlyArray<string>;
+    readonly phrases: ReadonlyArray<string>;
+    readonly dropped: ReadonlyArray<string>;
+    readonly unknown: ReadonlyArray<string>;
+  },
+  says: { readonly annotations: string; readonly phrases: string; readonly dropped: string },
+): void => {
+  if (done.annotations.length > 0) noteInfo(notes, DialectCodes.LOWERED, path, `${says.annotations}: ${done.annotations.join('; ')}`);
+  if (done.phrases.length > 0) noteWarning(notes, DialectCodes.MOVED_TO_DESCRIPTION, path, `${says.phrases}: ${done.phrases.join('; ')}`, STILL_VALIDATED);
+  if (done.dropped.length > 0) noteInfo(notes, DialectCodes.DROPPED, path, `dropped ${quoted(done.dropped)} (${says.dropped})`);
+  if (done.unknown.length > 0) {
+    noteWarning(
+      notes,
+      DialectCodes.DROPPED,
+      path,
+      `dropped unknown ${done.unknown.length === 1 ? 'keyword' : 'keywords'} ${quoted(done.unknown)}`,
+      STILL_VALIDATED,
+    );
+  }
+};
+
+const STILL_VALIDATED = 'gramkit still validates the arguments against the full schema';
+const quoted = (names: ReadonlyArray<string>): string => names.map((d) => `"${d}"`).join(', ');

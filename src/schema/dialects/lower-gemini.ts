@@ -10,7 +10,7 @@ import { SCHEMA_KEYWORD_INFO } from '../schema-keywords.js';
 import { stableStringify } from '../../core/stable-json.js';
 import type { JsonObject, JsonSchema, JsonValue } from '../../core/json-schema.js';
 import { DialectCodes, noteInfo, noteWarning, type Notes } from './dialect.js';
-import { describePhrase, joinDescription, mergeAllOf, type Phrases, uniqueAnyOf } from './lower-common.js';
+import { describePhrase, joinDescription, mergeAllOf, noteLowering, type Phrases, uniqueAnyOf } from './lower-common.js';
 import { brief, describeSchema, isAnySchema, isObj, resolveRef, seg, typesOf } from './schema-walk.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -352,27 +352,16 @@ const gem = (input: JsonSchema, path: ReadonlyArray<string>, ctx: Ctx): JsonObje
   if (nullable) out['nullable'] = true;
   const description = joinDescription(s['description'], [...annotations, ...phrases]);
   if (description !== undefined) out['description'] = description;
-  if (annotations.length > 0)
-    noteInfo(notes, DialectCodes.LOWERED, path, `written into the description (Gemini schemas do not take these keywords): ${annotations.join('; ')}`);
-  if (phrases.length > 0) {
-    noteWarning(
-      notes,
-      DialectCodes.MOVED_TO_DESCRIPTION,
-      path,
-      `not expressible in Gemini's schema subset, moved into the description: ${phrases.join('; ')}`,
-      'gramkit still validates the arguments against the full schema',
-    );
-  }
-  if (dropped.length > 0) noteInfo(notes, DialectCodes.DROPPED, path, `dropped ${dropped.map((d) => `"${d}"`).join(', ')} (annotations Gemini does not take)`);
-  if (unknown.length > 0) {
-    noteWarning(
-      notes,
-      DialectCodes.DROPPED,
-      path,
-      `dropped unknown ${unknown.length === 1 ? 'keyword' : 'keywords'} ${unknown.map((d) => `"${d}"`).join(', ')}`,
-      'gramkit still validates the arguments against the full schema',
-    );
-  }
+  noteLowering(
+    notes,
+    path,
+    { annotations, phrases, dropped, unknown },
+    {
+      annotations: 'written into the description (Gemini schemas do not take these keywords)',
+      phrases: "not expressible in Gemini's schema subset, moved into the description",
+      dropped: 'annotations Gemini does not take',
+    },
+  );
   return out;
 };
 

@@ -16,7 +16,7 @@ import { SCHEMA_KEYWORD_INFO } from '../schema-keywords.js';
 import { stableStringify } from '../../core/stable-json.js';
 import type { JsonObject, JsonSchema, JsonValue } from '../../core/json-schema.js';
 import { DialectCodes, noteInfo, noteWarning, type Notes } from './dialect.js';
-import { describePhrase, isSchema, joinDescription, mapValues, mergeAllOf, type Phrases, uniqueAnyOf } from './lower-common.js';
+import { describePhrase, isSchema, joinDescription, mapValues, mergeAllOf, noteLowering, type Phrases, uniqueAnyOf } from './lower-common.js';
 import {
   ARRAY_SUBSCHEMAS,
   MAP_SUBSCHEMAS,
@@ -293,28 +293,16 @@ const strictNode = (input: JsonSchema, path: ReadonlyArray<string>, ctx: StrictC
 
   const description = joinDescription(s['description'], [...annotations, ...phrases]);
   if (description !== undefined) out['description'] = description;
-  if (annotations.length > 0)
-    noteInfo(notes, DialectCodes.LOWERED, path, `written into the description (strict schemas do not take these keywords): ${annotations.join('; ')}`);
-  if (phrases.length > 0) {
-    noteWarning(
-      notes,
-      DialectCodes.MOVED_TO_DESCRIPTION,
-      path,
-      `not enforced by the strict decoder, moved into the description: ${phrases.join('; ')}`,
-      'gramkit still validates the arguments against the full schema',
-    );
-  }
-  if (dropped.length > 0)
-    noteInfo(notes, DialectCodes.DROPPED, path, `dropped ${dropped.map((d) => `"${d}"`).join(', ')} (annotations strict schemas do not take)`);
-  if (unknown.length > 0) {
-    noteWarning(
-      notes,
-      DialectCodes.DROPPED,
-      path,
-      `dropped unknown ${unknown.length === 1 ? 'keyword' : 'keywords'} ${unknown.map((d) => `"${d}"`).join(', ')}`,
-      'gramkit still validates the arguments against the full schema',
-    );
-  }
+  noteLowering(
+    notes,
+    path,
+    { annotations, phrases, dropped, unknown },
+    {
+      annotations: 'written into the description (strict schemas do not take these keywords)',
+      phrases: 'not enforced by the strict decoder, moved into the description',
+      dropped: 'annotations strict schemas do not take',
+    },
+  );
   return out;
 };
 
