@@ -108,6 +108,20 @@ describe('a TypeScript library', { timeout: 90_000 }, () => {
       expect(JSON.parse((await invoke(NO_ESBUILD)).stdout)).toEqual({ ok: true, value: 'Salut, Paris' });
     });
 
+    it('is bundled again when a file added beside one of its files changes what an import resolves to', async () => {
+      write('Hi');
+      expect(JSON.parse((await invoke()).stdout)).toEqual({ ok: true, value: 'Hi, Paris' });
+      expect(JSON.parse((await invoke(NO_ESBUILD)).stdout)).toEqual({ ok: true, value: 'Hi, Paris' });
+      // `./greeting.js` resolved to greeting.ts; a greeting.js written beside it is what it resolves to now
+      writeFileSync(join(home, 'cached', 'greeting.js'), 'export const greeting = (place) => `Ahoy, ${place}`;\n');
+      try {
+        expect((await invoke(NO_ESBUILD)).code).toBe(1);
+        expect(JSON.parse((await invoke()).stdout)).toEqual({ ok: true, value: 'Ahoy, Paris' });
+      } finally {
+        rmSync(join(home, 'cached', 'greeting.js'), { force: true });
+      }
+    });
+
     it("is not used from a folder others may write to (a bundle there could be anyone's code)", async () => {
       write('Hola');
       expect(JSON.parse((await invoke()).stdout)).toEqual({ ok: true, value: 'Hola, Paris' });

@@ -7,9 +7,11 @@
  * One file per library, in the user's cache folder (`$XDG_CACHE_HOME/gramkit/typescript`, else
  * `~/.cache/gramkit/typescript`), named by a hash of the library's path and of the CLI's own module
  * (another build or install of gramkit has entries of its own). It holds the bundle and what it was
- * made of: each file bundled, with a hash of the text esbuild was given, and each folder whose
- * `import … from 'gramkit'` the CLI's own copy served, or did not. An entry is used only while every
- * file has that same text and every such folder resolves `gramkit` the same way.
+ * made of: each file bundled, with a hash of the text esbuild was given; each folder holding one of
+ * them, with a hash of the names in it (a file added beside one, say `util.js` beside `util.ts`, may
+ * change what an import resolves to); and each folder whose `import … from 'gramkit'` the CLI's own
+ * copy served, or did not. An entry is used only while every file has that same text, every such
+ * folder holds the same names and resolves `gramkit` the same way.
  *
  * A cached bundle is code that runs: the folder is created private (0700) and ignored when it is a
  * symbolic link, belongs to another user or others may write to it; entries are written private
@@ -17,9 +19,9 @@
  * (unreadable, malformed, stale) means bundling again, never a failure.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { isRecord } from '../../core/json.js';
 
 /** What a bundle was made of, and the bundle. */
@@ -31,10 +33,24 @@ export interface BundleEntry {
   readonly code: string;
 }
 
-const VERSION = 1;
+/** An entry as kept: what it was made of, and the names in each folder of its files (`folderHash`). */
+interface KeptEntry extends BundleEntry {
+  readonly folders: ReadonlyArray<readonly [string, string]>;
+}
+
+const VERSION = 2;
 
 /** The hash an entry keeps of a file's text. */
 export const textHash = (text: string): string => createHash('sha256').update(text).digest('base64url');
+
+/** The hash of the names a folder holds (sorted), or `undefined` when it cannot be read. */
+const folderHash = (dir: string): string | undefined => {
+  try {
+    return textHash(readdirSync(dir).sort().join('\u0000'));
+  } catch {
+    return undefined;
+  }
+};
 
 /** The user's private cache folder, created if need be; `undefined` when it cannot be trusted or made. */
 const cacheFolder = (): string | undefined => {
@@ -64,14 +80,16 @@ const entryFile = (dir: string, file: string, bundler: string): string =>
 const isPair = (x: unknown, second: 'string' | 'boolean'): x is readonly [string, never] =>
   Array.isArray(x) && x.length === 2 && typeof x[0] === 'string' && typeof x[1] === second;
 
-const parseEntry = (text: string): BundleEntry | undefined => {
+const parseEntry = (text: string): KeptEntry | undefined => {
   const e: unknown = JSON.parse(text);
   if (!isRecord(e) || e['version'] !== VERSION || typeof e['code'] !== 'string') return undefined;
   const inputs = e['inputs'];
+  const folders = e['folders'];
   const gramkit = e['gramkit'];
   if (!Array.isArray(inputs) || !inputs.every((x) => isPair(x, 'string'))) return undefined;
+  if (!Array.isArray(folders) || !folders.every((x) => isPair(x, 'string'))) return undefined;
   if (!Array.isArray(gramkit) || !gramkit.every((x) => isPair(x, 'boolean'))) return undefined;
-  return { inputs, gramkit, code: e['code'] };
+  return { inputs, folders, gramkit, code: e['code'] };
 };
 
 const unchanged = (path: string, hash: string): boolean => {
@@ -89,14 +107,17 @@ const unchanged = (path: string, hash: string): boolean => {
 export const cachedBundle = (file: string, bundler: string, servedByCli: (dir: string) => boolean): string | undefined => {
   const dir = cacheFolder();
   if (dir === undefined) return undefined;
-  let entry: BundleEntry | undefined;
+  let entry: KeptEntry | undefined;
   try {
     entry = parseEntry(readFileSync(entryFile(dir, file, bundler), 'utf8'));
   } catch {
     return undefined;
   }
   if (entry === undefined) return undefined;
-  const fresh = entry.inputs.every(([path, hash]) => unchanged(path, hash)) && entry.gramkit.every(([from, own]) => servedByCli(from) === own);
+  const fresh =
+    entry.inputs.every(([path, hash]) => unchanged(path, hash)) &&
+    entry.folders.every(([folder, hash]) => folderHash(folder) === hash) &&
+    entry.gramkit.every(([from, own]) => servedByCli(from) === own);
   return fresh ? entry.code : undefined;
 };
 
@@ -104,10 +125,16 @@ export const cachedBundle = (file: string, bundler: string, servedByCli: (dir: s
 export const cacheBundle = (file: string, bundler: string, entry: BundleEntry): void => {
   const dir = cacheFolder();
   if (dir === undefined) return;
+  const folders: Array<readonly [string, string]> = [];
+  for (const folder of new Set(entry.inputs.map(([path]) => dirname(path)))) {
+    const hash = folderHash(folder);
+    if (hash === undefined) return;
+    folders.push([folder, hash]);
+  }
   const target = entryFile(dir, file, bundler);
   const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    writeFileSync(temporary, JSON.stringify({ version: VERSION, ...entry }), { flag: 'wx', mode: 0o600 });
+    writeFileSync(temporary, JSON.stringify({ version: VERSION, ...entry, folders }), { flag: 'wx', mode: 0o600 });
     renameSync(temporary, target);
   } catch {
     rmSync(temporary, { force: true });
