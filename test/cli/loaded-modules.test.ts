@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { CliRun } from '../support/cli.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const cli = join(root, 'dist', 'cli.js');
@@ -18,10 +19,7 @@ const recorder = join(root, 'test', 'support', 'record-modules.cjs');
 const home = mkdtempSync(join(tmpdir(), 'gramkit-loaded-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-interface Loaded {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
+interface Loaded extends CliRun {
   /** The packages under node_modules the process loaded (their names). */
   readonly packages: ReadonlySet<string>;
 }
