@@ -104,6 +104,11 @@ export default defineConfig([
     // tsx stays external: it is only imported when a .ts library module must be loaded.
     // fs-native-extensions loads its native addon relative to its own files: it stays external too.
     noExternal: [CLI_NO_EXTERNAL],
+    // fp-ts's ES build for its CommonJS one (core/either.ts imports fp-ts/lib, as its types do):
+    // io-ts brings the ES build anyway, so the CLI carries one fp-ts, and only the functions it uses
+    esbuildOptions: (options: { alias?: Record<string, string> }) => {
+      options.alias = { ...options.alias, 'fp-ts/lib': 'fp-ts/es6' };
+    },
     banner: {
       js: "#!/usr/bin/env node\nimport { createRequire as __gramkitCreateRequire } from 'node:module';\nconst require = __gramkitCreateRequire(import.meta.url);",
     },

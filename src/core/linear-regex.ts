@@ -6,8 +6,12 @@
  * (`(?=…)`, `(?!…)`, `(?<=…)`, `(?<!…)`). Flags: `i`, `m`, `s`, `u` are honoured; `g` is left to the
  * caller; `y` and `v`/`d` are refused.
  */
-import { RE2JS } from 're2js';
+import type * as Re2js from 're2js';
 import { type Either, isLeft, left, right } from './either.js';
+import { lazyModule } from './lazy-module.js';
+
+/** re2js, loaded on the first pattern compiled (most runs compile none). */
+const re2js = lazyModule<typeof Re2js>('re2js');
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -31,19 +35,27 @@ export type LinearRegexResult = Either<string, LinearRegex>;
 // constructors
 // -------------------------------------------------------------------------------------------------
 
-const FLAG_BITS: Readonly<Record<string, number>> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL, u: 0, g: 0 };
+const flagBitsOf = (RE2JS: typeof Re2js.RE2JS): Readonly<Record<string, number>> => ({
+  i: RE2JS.CASE_INSENSITIVE,
+  m: RE2JS.MULTILINE,
+  s: RE2JS.DOTALL,
+  u: 0,
+  g: 0,
+});
 
 /** Compiles `source` (JavaScript syntax) for the linear engine, or says why it cannot run there. */
 export const linearRegex = (source: string, flags = ''): LinearRegexResult => {
+  const { RE2JS } = re2js();
+  const flagBits = flagBitsOf(RE2JS);
   let bits = 0;
   for (const f of flags) {
-    const b = FLAG_BITS[f];
+    const b = flagBits[f];
     if (b === undefined) return left(`the flag "${f}" is not supported (use i, m, s, u, g)`);
     bits |= b;
   }
   const unsupported = unsupportedConstruct(source);
   if (unsupported !== undefined) return left(`${unsupported} cannot run in linear time and is not supported`);
-  let re: RE2JS;
+  let re: Re2js.RE2JS;
   try {
     re = RE2JS.compile(RE2JS.translateRegExp(source), bits);
   } catch (e) {

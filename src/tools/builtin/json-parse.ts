@@ -6,12 +6,16 @@
  */
 import { ToolCodes } from '../../library/codes.js';
 import { BuiltinCodes } from './codes.js';
-import { JSONPath } from 'jsonpath-plus';
+import type * as JsonpathPlus from 'jsonpath-plus';
 import type { InvocationContext } from '../../library/tool.js';
 import { ToolFailure } from '../../library/result.js';
 import { argsRecord, stringArg, type BuiltinFactory } from './builtin.js';
 import { locateJsonError } from './json-locate.js';
 import { readFile } from './read-file.js';
+import { lazyModule } from '../../core/lazy-module.js';
+
+/** jsonpath-plus, loaded on the first JSONPath (a program that uses none never parses it). */
+const jsonpath = lazyModule<typeof JsonpathPlus>('jsonpath-plus');
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -110,7 +114,7 @@ export const prettySizeWithin = (value: unknown, limit: number): number | undefi
 
 const select = (value: unknown, query: string): unknown[] => {
   try {
-    const out = JSONPath({ path: query, json: value as object, wrap: true, eval: 'safe' }) as unknown;
+    const out = jsonpath().JSONPath({ path: query, json: value as object, wrap: true, eval: 'safe' }) as unknown;
     return Array.isArray(out) ? out : [];
   } catch (e) {
     throw new ToolFailure(ToolCodes.INVALID_ARGUMENTS, `the JSONPath query ${JSON.stringify(query)} is invalid: ${(e as Error).message}`);

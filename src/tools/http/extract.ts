@@ -16,9 +16,13 @@
  */
 import { HttpCodes } from './codes.js';
 import { isRight, left, right, type Either } from '../../core/either.js';
-import { JSONPath } from 'jsonpath-plus';
+import type * as JsonpathPlus from 'jsonpath-plus';
 import { error, type Diagnostic } from '../../core/diagnostic.js';
 import { linearRegex, type LinearRegex } from '../../core/linear-regex.js';
+import { lazyModule } from '../../core/lazy-module.js';
+
+/** jsonpath-plus, loaded on the first JSONPath (a program that uses none never parses it). */
+const jsonpath = lazyModule<typeof JsonpathPlus>('jsonpath-plus');
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -41,7 +45,7 @@ export const parseExtractExpr = (expr: string, where = 'extractExpr'): Either<Re
       return left([
         error(HttpCodes.EXTRACT_INVALID, `${where}: "${expr}" is not a JSONPath: ${problem}`, { hint: 'e.g. "$.current.condition.text" or "$.items[*].name"' }),
       ]);
-    const segments = JSONPath.toPathArray(expr) as ReadonlyArray<string>;
+    const segments = jsonpath().JSONPath.toPathArray(expr) as ReadonlyArray<string>;
     const definite = segments
       .slice(1)
       .every((s) => !(s === '*' || s === '..' || s.startsWith('?(') || s.startsWith('(') || /[,:]/.test(s) || s.startsWith('@') || s.startsWith('~')));
@@ -101,7 +105,7 @@ export const extract = (ex: Extractor, response: { readonly json?: unknown; read
     if (!hasJson) return { found: false, reason: 'a JSONPath needs a JSON response' };
     let matches: unknown[];
     try {
-      matches = JSONPath({ path: ex.expr, json: response.json as object, wrap: true, eval: 'safe' }) as unknown[];
+      matches = jsonpath().JSONPath({ path: ex.expr, json: response.json as object, wrap: true, eval: 'safe' }) as unknown[];
     } catch (e) {
       return { found: false, reason: `the JSONPath ${ex.expr} failed: ${(e as Error).message}` };
     }
