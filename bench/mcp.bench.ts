@@ -1,151 +1,156 @@
 /**
  * MCP throughput (issue 21): `tools/call` of the same tool (`shout`: a string in capitals) served by
- * gramkit (`createMcpHttpHandler`, `serveMcpStdio`: validation, the policy gate, invoke, the result
+ * gramkit (`serveMcpStdio`, `createMcpHttpHandler`: validation, the policy gate, invoke, the result
  * as content) against a minimal server on the official SDK (`McpServer.registerTool`, served by the
- * SDK's own `createMcpHandler` and `serveStdio`), over Streamable HTTP (stateless, node:http on
- * 127.0.0.1) and over stdio (in-process pipes). The same SDK client calls each in alternating
- * rounds, 16 calls in flight; the ratio is the median of the rounds' own ratios (round i of each
- * ran side by side), printed with the best round and the CPU time a call (client and server share
- * this process, so the client's part is the same on both sides). Target: ≥ 1× the SDK server. The
- * gramkit servers judge every call by the default rules, as `gramkit mcp` does; the SDK server
- * judges nothing.
+ * SDK's own `serveStdio` and `createMcpHandler`), over stdio and over Streamable HTTP (stateless,
+ * node:http on 127.0.0.1). Each server runs in a process of its own (`bench/mcp-server.ts`), as it
+ * does for real, so its CPU time is its own (`/proc/<pid>/stat`); the same SDK client, in this
+ * process, calls each in alternating rounds, 16 calls in flight. The ratios are the medians of the
+ * rounds' own ratios (round i of each ran side by side): calls/s, and the capacity (the server's
+ * CPU time a call, theirs over ours). Target: ≥ 1× the SDK server. The gramkit servers judge every
+ * call by the default rules, as `gramkit mcp` does; the SDK server judges nothing.
  */
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
-import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { z } from 'zod';
-import { bindAll, defineTool, parseSpecifications, toolLibrary } from '../src/index.js';
-import { createMcpHttpHandler, serveMcpStdio, staticToolSource } from '../src/entries/mcp.js';
-import { handleNodeRequest } from '../src/mcp/node-http.js';
-import { defaultRuleEngine } from '../src/entries/policy.js';
-import { pipePair } from '../test/support/pipe-transport.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { median, ratio, report } from './harness.js';
 
-const GRAM = '[shout:Tool {description: "The text in capitals"} | (text::String)==>(::String)]';
-const ROUNDS = 3;
-const MS = 1500;
+const SERVER = join(dirname(fileURLToPath(import.meta.url)), 'mcp-server.ts');
+const TSX = ['--import', 'tsx', SERVER];
+const ROUNDS = 10;
+const MS = 1000;
+/** Rounds each server runs before the measured ones: the JIT takes a few seconds of calls to settle (a server lives long). */
+const WARM_UP = 3;
 const IN_FLIGHT = 16;
 
-const gramkitTools = () => {
-  const specs = parseSpecifications(GRAM);
-  if (specs._tag === 'Left') throw new Error('spec');
-  const t = defineTool<{ text: string }>(GRAM, ({ text }) => text.toUpperCase(), { name: 'shout' });
-  if (t._tag === 'Left') throw new Error('tool');
-  const b = bindAll(specs.right.tools, toolLibrary([t.right]));
-  if (b._tag === 'Left') throw new Error('bind');
-  return staticToolSource(b.right);
+/** A server process's CPU time so far (user + system), in µs, from `/proc/<pid>/stat` (clock ticks of 10 ms). */
+const cpuOf = (pid: number): number => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 };
 
-const sdkServer = (): McpServer => {
-  const s = new McpServer({ name: 'sdk', version: '1.0.0' });
-  const register = s.registerTool.bind(s) as (name: string, config: unknown, cb: (args: { text: string }) => unknown) => unknown;
-  register('shout', { description: 'The text in capitals', inputSchema: z.object({ text: z.string() }) }, async (args) => ({
-    content: [{ type: 'text', text: args.text.toUpperCase() }],
-  }));
-  return s;
+interface Server {
+  readonly name: string;
+  readonly client: Client;
+  readonly pid: number;
+  readonly close: () => Promise<void>;
+}
+
+const stdioServer = async (which: 'gramkit' | 'sdk'): Promise<Server> => {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...TSX, which, 'stdio'], env: { ...process.env } as Record<string, string> });
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(transport);
+  const pid = transport.pid;
+  if (pid === null) throw new Error('no server process');
+  return { name: which, client, pid, close: () => client.close() };
 };
 
-const listenOn = (handler: (req: IncomingMessage, res: ServerResponse) => unknown): Promise<{ server: HttpServer; url: URL }> =>
-  new Promise((resolve) => {
-    const server = createServer((req, res) => void handler(req, res));
-    server.listen(0, '127.0.0.1', () => resolve({ server, url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`) }));
+const httpServer = async (which: 'gramkit' | 'sdk'): Promise<Server> => {
+  const child = spawn(process.execPath, [...TSX, which, 'http'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', () => reject(new Error(`the ${which} server exited`)));
   });
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('no server process');
+  return {
+    name: which,
+    client,
+    pid,
+    close: async () => {
+      await client.close();
+      child.stdin.end();
+    },
+  };
+};
 
 interface Round {
   /** Calls per second. */
   readonly rate: number;
-  /** This process's CPU time (client and server: they share it) over the calls, in µs. */
-  readonly cpuUs: number;
+  /** The server process's CPU time a call, in µs. */
+  readonly serverUs: number;
+  /** This process's (the client's) CPU time a call, in µs. */
+  readonly clientUs: number;
 }
 
-/** Calls per second of `client` over MS milliseconds, IN_FLIGHT calls at a time, and the CPU time a call. */
-const rate = async (client: Client): Promise<Round> => {
+/** Calls per second of `server` over MS milliseconds, IN_FLIGHT calls at a time, and the CPU time a call. */
+const rate = async (server: Server): Promise<Round> => {
   let done = 0;
   const end = Date.now() + MS;
   const t0 = performance.now();
   const c0 = process.cpuUsage();
+  const s0 = cpuOf(server.pid);
   const worker = async () => {
     while (Date.now() < end) {
-      const r = await client.callTool({ name: 'shout', arguments: { text: 'hello' } });
+      const r = await server.client.callTool({ name: 'shout', arguments: { text: 'hello' } });
       if (r.isError === true) throw new Error(JSON.stringify(r));
       done++;
     }
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
   const c = process.cpuUsage(c0);
-  return { rate: done / ((performance.now() - t0) / 1000), cpuUs: (c.user + c.system) / Math.max(1, done) };
+  const calls = Math.max(1, done);
+  return { rate: done / ((performance.now() - t0) / 1000), serverUs: (cpuOf(server.pid) - s0) / calls, clientUs: (c.user + c.system) / calls };
 };
 
-/** ROUNDS interleaved rounds of each client (after one warm-up round each). */
-const rounds = async (clients: readonly [Client, Client]): Promise<[Round[], Round[]]> => {
+/** ROUNDS interleaved rounds of each server (after WARM_UP interleaved rounds). */
+const rounds = async (servers: readonly [Server, Server]): Promise<[Round[], Round[]]> => {
   const out: [Round[], Round[]] = [[], []];
-  for (const c of clients) await rate(c);
+  for (let round = 0; round < WARM_UP; round++) for (const s of servers) await rate(s);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, c] of clients.entries()) out[i as 0 | 1].push(await rate(c));
+    for (const [i, s] of servers.entries()) out[i as 0 | 1].push(await rate(s));
   }
   return out;
 };
 
-/** Best round's rate, least CPU a call, and the median of the rounds' own ratios (ours over theirs). */
-const summary = ([ours, theirs]: [Round[], Round[]]) => ({
-  ours: `${Math.round(Math.max(...ours.map((r) => r.rate)))} calls/s, ${Math.min(...ours.map((r) => r.cpuUs)).toFixed(0)} µs of CPU a call (client and server)`,
-  theirs: `${Math.round(Math.max(...theirs.map((r) => r.rate)))} calls/s, ${Math.min(...theirs.map((r) => r.cpuUs)).toFixed(0)} µs of CPU a call (client and server)`,
-  rate: median(ours.map((r, i) => r.rate / (theirs[i] as Round).rate)),
-  capacity: median(ours.map((r, i) => (theirs[i] as Round).cpuUs / r.cpuUs)),
-});
+const medianOf = (rs: ReadonlyArray<Round>, f: (r: Round) => number): number => median(rs.map(f));
+
+/** Median rate and CPU times of each side, and the medians of the rounds' own ratios (ours over theirs). */
+const summary = ([ours, theirs]: [Round[], Round[]]) => {
+  const line = (rs: Round[]) =>
+    `${Math.round(medianOf(rs, (r) => r.rate))} calls/s; CPU a call: server ${medianOf(rs, (r) => r.serverUs).toFixed(0)} µs, client ${medianOf(rs, (r) => r.clientUs).toFixed(0)} µs`;
+  return {
+    ours: line(ours),
+    theirs: line(theirs),
+    rate: median(ours.map((r, i) => r.rate / (theirs[i] as Round).rate)),
+    capacity: median(ours.map((r, i) => (theirs[i] as Round).serverUs / r.serverUs)),
+    rounds: ours.map((r, i) => `${(r.rate / (theirs[i] as Round).rate).toFixed(2)}/${((theirs[i] as Round).serverUs / r.serverUs).toFixed(2)}`).join(' '),
+  };
+};
+
+const compare = async (start: (which: 'gramkit' | 'sdk') => Promise<Server>) => {
+  const servers: [Server, Server] = [await start('gramkit'), await start('sdk')];
+  try {
+    return summary(await rounds(servers));
+  } finally {
+    for (const s of servers) await s.close();
+  }
+};
 
 export default async (): Promise<void> => {
-  const source = gramkitTools();
-  const policies = process.env['MCP_BENCH_NO_POLICIES'] === '1' ? undefined : { rules: defaultRuleEngine };
-
-  // Streamable HTTP
-  const ours = createMcpHttpHandler(source, policies !== undefined ? { policies } : {});
-  const theirs = createMcpHandler(() => sdkServer() as never, { legacy: 'stateless' });
-  const a = await listenOn(ours.node);
-  const b = await listenOn((req, res) => handleNodeRequest(theirs.fetch, req, res));
-  const ca = new Client({ name: 'bench', version: '1.0.0' });
-  const cb = new Client({ name: 'bench', version: '1.0.0' });
-  await ca.connect(new StreamableHTTPClientTransport(a.url));
-  await cb.connect(new StreamableHTTPClientTransport(b.url));
   const load0 = loadavg()[0] ?? 0;
-  const http = summary(await rounds([ca, cb]));
-  await ca.close();
-  await cb.close();
-  await ours.close();
-  await theirs.close();
-  a.server.closeAllConnections();
-  b.server.closeAllConnections();
-  a.server.close();
-  b.server.close();
-
-  // stdio (in-process pipes)
-  const pa = pipePair();
-  const pb = pipePair();
-  const sa = serveMcpStdio(source, { stdin: pa.toServer, stdout: pa.toClient, ...(policies !== undefined ? { policies } : {}) });
-  const sb = serveStdio(() => sdkServer() as never, { transport: new StdioServerTransport(pb.toServer, pb.toClient) });
-  const da = new Client({ name: 'bench', version: '1.0.0' });
-  const db = new Client({ name: 'bench', version: '1.0.0' });
-  await da.connect(pa.transport as never);
-  await db.connect(pb.transport as never);
-  const stdio = summary(await rounds([da, db]));
-  await da.close();
-  await db.close();
-  await sa.close();
-  await sb.close();
-
-  const how = `${IN_FLIGHT} calls in flight, ${ROUNDS} interleaved rounds of ${MS / 1000} s; ratios: median of the rounds'`;
+  const stdio = await compare(stdioServer);
+  const http = await compare(httpServer);
+  const how = `servers in their own processes, ${IN_FLIGHT} calls in flight, ${ROUNDS} interleaved rounds of ${MS / 1000} s after ${WARM_UP} to warm up; figures: medians`;
   report(`MCP tools/call throughput: gramkit against a minimal server on the official SDK (${how})`, [
-    ['Streamable HTTP, gramkit', http.ours],
-    ['Streamable HTTP, SDK', http.theirs],
-    ['Streamable HTTP, ratio (calls/s)', ratio(http.rate, { min: 1 })],
-    ['Streamable HTTP, capacity (CPU time a call)', ratio(http.capacity)],
     ['stdio, gramkit', stdio.ours],
     ['stdio, SDK', stdio.theirs],
     ['stdio, ratio (calls/s)', ratio(stdio.rate, { min: 1 })],
-    ['stdio, capacity (CPU time a call)', ratio(stdio.capacity)],
+    ['stdio, capacity (server CPU time a call)', ratio(stdio.capacity, { min: 1 })],
+    ['stdio, each round (calls/s / capacity)', stdio.rounds],
+    ['Streamable HTTP, gramkit', http.ours],
+    ['Streamable HTTP, SDK', http.theirs],
+    ['Streamable HTTP, ratio (calls/s)', ratio(http.rate, { min: 1 })],
+    ['Streamable HTTP, capacity (server CPU time a call)', ratio(http.capacity, { min: 1 })],
+    ['Streamable HTTP, each round (calls/s / capacity)', http.rounds],
     ['load average (1 min), before and after', `${load0.toFixed(1)}, ${(loadavg()[0] ?? 0).toFixed(1)}`],
   ]);
 };

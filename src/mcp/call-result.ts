@@ -1,8 +1,10 @@
 /**
  * Tool results on the MCP wire, both ways.
  *
- * Served: a `ToolResult` becomes a `tools/call` result. A string is that text in one text block
- * (marked `_meta["gramkit/text"]`, so a gramkit client reads it back as a string, not as JSON); a
+ * Served: a `ToolResult` becomes a `tools/call` result. A string is that text in one text block,
+ * marked `_meta["gramkit/text"]` when the text could be read as JSON (`"42"`, `"true"`, `"[1]"`), so
+ * a gramkit client reads it back as a string; a text that cannot be JSON needs no marker (and the
+ * client parses no `_meta` for it); a
  * value that is MCP content (`{content: [blocks], structuredContent?}`, the blocks text, image,
  * audio, embedded resource or resource link) is sent as it is; any other value is JSON text in one
  * text block (and `structuredContent` when the tool declares an object output schema); a failure is
@@ -96,6 +98,13 @@ const errorMeta = (e: ToolError): JsonObject => ({
 });
 
 /**
+ * Whether a text might parse as JSON: it starts, after JSON's whitespace, with what a JSON value
+ * starts with (a superset: `"nothing"` counts, which only costs a marker). A text that does not
+ * reads back as itself without a marker (`valueOf` keeps a text that does not parse).
+ */
+const MAY_BE_JSON = /^[ \t\n\r]*[-0-9[{"tfn]/;
+
+/**
  * The `tools/call` result of a `ToolResult`. `structured`: the tool declares an object output
  * schema, so its value also goes in `structuredContent`.
  */
@@ -108,7 +117,8 @@ export const toMcpCallResult = (result: ToolResult, structured: boolean): McpCal
     };
   }
   const v = result.value;
-  if (typeof v === 'string') return { content: [{ type: 'text', text: v }], _meta: { [TEXT_META_KEY]: true } };
+  if (typeof v === 'string')
+    return MAY_BE_JSON.test(v) ? { content: [{ type: 'text', text: v }], _meta: { [TEXT_META_KEY]: true } } : { content: [{ type: 'text', text: v }] };
   if (isMcpContent(v)) return v.structuredContent !== undefined ? { content: v.content, structuredContent: v.structuredContent } : { content: v.content };
   const text = { type: 'text', text: jsonText(v) };
   if (structured && typeof v === 'object' && v !== null && !Array.isArray(v)) return { content: [text], structuredContent: v as JsonObject };

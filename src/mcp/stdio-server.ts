@@ -4,12 +4,14 @@
  * stdout. When the source changes, the connected client gets `notifications/tools/list_changed`.
  *
  * The SDK's `serveStdio` decides the protocol era from the client's first message (2025-era
- * `initialize`, or a 2026-07-28 request), so clients of both SDK lines are served.
+ * `initialize`, or a 2026-07-28 request), so clients of both SDK lines are served. The wire is
+ * gramkit's stdio transport (stdio-transport.ts: the SDK's behaviour at a lower cost a message).
  */
 import type { Readable, Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/server';
-import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { mcpServerFactory, type McpServeOptions } from './server.js';
+import { NdjsonStdioTransport } from './stdio-transport.js';
 import type { McpToolSource } from './tool-source.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -46,7 +48,7 @@ export const serveMcpStdio = (source: McpToolSource, options: McpStdioOptions): 
       previous?.();
     };
   };
-  const wire = new StdioServerTransport(options.stdin, options.stdout);
+  const wire = new NdjsonStdioTransport(options.stdin, options.stdout);
   const handle = serveStdio(() => factory(track), {
     transport: wire,
     ...(options.onError !== undefined ? { onerror: options.onError } : {}),

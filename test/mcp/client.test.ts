@@ -21,6 +21,7 @@ import {
 import { printSignature } from '../../src/entries/types.js';
 import { isValidToolName } from '../../src/entries/providers.js';
 import { connectMcp, createMcpHttpHandler, type McpConnection, McpCodes, parseMcpAddress, servedTools, staticToolSource } from '../../src/entries/mcp.js';
+import { toMcpCallResult, valueOf } from '../../src/mcp/call-result.js';
 import { importMcpTools } from '../../src/mcp/import-tools.js';
 import { valueArbitrary } from '../../src/testing/arbitrary.js';
 import { nameArb, signatureArb, textArb } from '../spec/support/arbitraries.js';
@@ -175,6 +176,25 @@ describe('laws', { timeout: 120_000 }, () => {
         expect(back?.outputSchema).toEqual(spec.outputSchema);
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('a string result reads back as that string; the text marker is there whenever the text parses as JSON', () => {
+    const jsonText = fc.jsonValue({ maxDepth: 2 }).chain((v) => fc.constantFrom(JSON.stringify(v), ` ${JSON.stringify(v)}`, `\n${JSON.stringify(v)}\t`));
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), jsonText), (s) => {
+        const result = toMcpCallResult({ ok: true, value: s }, false);
+        const wire = JSON.parse(JSON.stringify(result)) as Record<string, unknown>;
+        expect(valueOf(wire)).toBe(s);
+        let parses = true;
+        try {
+          JSON.parse(s);
+        } catch {
+          parses = false;
+        }
+        if (parses) expect(result._meta).toEqual({ 'gramkit/text': true });
+      }),
+      { numRuns: 500 },
     );
   });
 

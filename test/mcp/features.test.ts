@@ -110,8 +110,11 @@ describe('results as content', () => {
     try {
       const r = await c.callTool({ name: 'hello', arguments: { name: 'Ada' } });
       expect(r.content).toEqual([{ type: 'text', text: 'Hello, Ada' }]);
+      // a text that cannot be JSON needs no marker; one that can is marked, so gramkit reads a string
+      expect(r._meta?.['gramkit/text']).toBeUndefined();
       const d = await c.callTool({ name: 'digits', arguments: { n: 42 } });
       expect(d.content).toEqual([{ type: 'text', text: '42' }]);
+      expect(d._meta?.['gramkit/text']).toBe(true);
     } finally {
       await c.close();
     }
