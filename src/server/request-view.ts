@@ -72,24 +72,46 @@ const readAll = (req: IncomingMessage): Promise<string> =>
     req.on('aborted', () => reject(new Error('the client went away before its body was read')));
   });
 
-/** The view of a Node request, whose absolute URL the caller has made (`http://${host}${req.url}`). */
-export const nodeView = (req: IncomingMessage, res: ServerResponse, url: string): RequestView => {
-  let controller: AbortController | undefined;
-  return {
-    method: req.method ?? 'GET',
-    url,
-    header: (name) => rawHeader(req.rawHeaders, name),
-    text: () => readAll(req),
-    stream: () => Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>,
-    get signal() {
-      if (controller === undefined) {
-        const c = new AbortController();
-        controller = c;
-        res.once('close', () => {
-          if (!res.writableFinished) c.abort();
-        });
-      }
-      return controller.signal;
-    },
-  };
-};
+/**
+ * The view of a Node request, whose absolute URL the caller has made (`http://${host}${req.url}`).
+ * A class, not a literal of closures: one is made per request of the hot path.
+ */
+class NodeView implements RequestView {
+  private controller: AbortController | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    readonly url: string,
+  ) {}
+
+  get method(): string {
+    return this.req.method ?? 'GET';
+  }
+
+  header(name: string): string | null {
+    return rawHeader(this.req.rawHeaders, name);
+  }
+
+  text(): Promise<string> {
+    return readAll(this.req);
+  }
+
+  stream(): ReadableStream<Uint8Array> | null {
+    return Readable.toWeb(this.req) as unknown as ReadableStream<Uint8Array>;
+  }
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      const c = new AbortController();
+      this.controller = c;
+      const res = this.res;
+      res.once('close', () => {
+        if (!res.writableFinished) c.abort();
+      });
+    }
+    return this.controller.signal;
+  }
+}
+
+export const nodeView = (req: IncomingMessage, res: ServerResponse, url: string): RequestView => new NodeView(req, res, url);

@@ -42,7 +42,15 @@ export const listen = (service: Service, options: ListenOptions, direct: boolean
   const path = direct ? directPathOf(service) : undefined;
   // the invoke routes straight from node:http when they can be; everything else through Hono's adapter
   const withDirectPath = (serverOptions: ServerOptions, hono: RequestListener): Server =>
-    createServer(serverOptions, path === undefined ? hono : (req, res) => path(req, res) || void hono(req, res));
+    createServer(
+      serverOptions,
+      path === undefined
+        ? hono
+        : (req, res) => {
+            // nothing returned: a listener's value makes Node's emitter look for a promise to catch
+            if (!path(req, res)) void hono(req, res);
+          },
+    );
   const server = createAdaptorServer({
     fetch: (request: Request) => service.fetch(request),
     hostname: host,
