@@ -122,7 +122,7 @@ export default async (): Promise<void> => {
       ['bare node:http', line(rounds.bare)],
       ['bare Hono on @hono/node-server', line(rounds.hono)],
       ['gramkit serve, POST /api/v1/tools/json_parse/invoke', line(rounds.service)],
-      ['the same without the direct path (through Hono\'s adapter)', line(rounds.viaHono)],
+      ["the same without the direct path (through Hono's adapter)", line(rounds.viaHono)],
       ['service / bare, requests per second (median of rounds)', ratio(perRound(rounds.service, rounds.bare, rate), { min: 0.5 })],
       ['service / bare, capacity (CPU time a request, median of rounds)', ratio(perRound(rounds.service, rounds.bare, capacity), { min: 0.5 })],
       ['Hono echo / bare, requests per second (the adapter and router alone)', ratio(perRound(rounds.hono, rounds.bare, rate))],

@@ -180,7 +180,7 @@ describe.each([
   it('the same status, body and headers for random requests to the invoke routes', async () => {
     await fc.assert(
       fc.asyncProperty(request, async (r) => {
-        const headers: OutgoingHttpHeaders = {};
+        const headers: Record<string, string | string[]> = {};
         if (r.host !== undefined) headers['host'] = r.host;
         if (r.origin !== undefined) headers['origin'] = r.origin;
         if (r.authorization !== undefined) headers['authorization'] = r.authorization;
