@@ -24,6 +24,7 @@ import { Hono } from 'hono';
 import { openCatalog, openFileStore } from '../src/entries/catalog.js';
 import { approvalQueue, defaultRuleEngine } from '../src/entries/policy.js';
 import { ALL_SCOPES, createService, startServer } from '../src/entries/server.js';
+import { listen } from '../src/server/serve.js';
 import { median, ratio, report } from './harness.js';
 
 const BODY = JSON.stringify({ text: '{"city": "Paris", "days": [1, 2, 3]}' });
@@ -93,17 +94,20 @@ export default async (): Promise<void> => {
   if (!opened.ok) throw new Error(opened.error.message);
   const service = createService({ catalog: opened.value, approvals, tokens: [{ name: 'bench', token: TOKEN, scopes: [...ALL_SCOPES] }] });
   const running = await startServer(service, { host: '127.0.0.1', port: 0 });
+  // the same service without its direct path (every request through Hono's adapter): what the direct path saves
+  const viaHono = await listen(service, { host: '127.0.0.1', port: 0 }, false);
   const echo = await bare();
   const hono = await honoEcho();
   const path = '/api/v1/tools/json_parse/invoke';
   const load0 = loadavg()[0] ?? 0;
   try {
     type Round = Awaited<ReturnType<typeof load>>;
-    const rounds: { bare: Round[]; hono: Round[]; service: Round[] } = { bare: [], hono: [], service: [] };
+    const rounds: { bare: Round[]; hono: Round[]; service: Round[]; viaHono: Round[] } = { bare: [], hono: [], service: [], viaHono: [] };
     for (let i = 0; i < ROUNDS; i++) {
       rounds.bare.push(await load(urlOf(echo), path));
       rounds.hono.push(await load(urlOf(hono), path));
       rounds.service.push(await load(running.url, path, { authorization: `Bearer ${TOKEN}` }));
+      rounds.viaHono.push(await load(viaHono.url, path, { authorization: `Bearer ${TOKEN}` }));
     }
     const best = (rs: ReadonlyArray<Round>): number => Math.max(...rs.map((r) => r.perSecond));
     const cpu = (rs: ReadonlyArray<Round>): number => Math.min(...rs.map((r) => r.cpuPerRequestUs));
@@ -111,24 +115,27 @@ export default async (): Promise<void> => {
       median(a.map((x, i) => f(x, b[i] as Round)));
     const rate = (x: Round, y: Round): number => x.perSecond / y.perSecond;
     const capacity = (x: Round, y: Round): number => y.cpuPerRequestUs / x.cpuPerRequestUs;
-    const failures = [...rounds.bare, ...rounds.hono, ...rounds.service].reduce((n, r) => n + r.failed, 0);
+    const failures = [...rounds.bare, ...rounds.hono, ...rounds.service, ...rounds.viaHono].reduce((n, r) => n + r.failed, 0);
     const line = (rs: ReadonlyArray<Round>): string => `${Math.round(best(rs)).toLocaleString('en')} requests/s, ${cpu(rs).toFixed(0)} µs of CPU a request`;
     const how = `${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${MS / 1000} s; best round, least CPU`;
     report(`service throughput: json_parse through gramkit serve vs a bare node:http JSON echo and a bare Hono echo (${how})`, [
       ['bare node:http', line(rounds.bare)],
       ['bare Hono on @hono/node-server', line(rounds.hono)],
       ['gramkit serve, POST /api/v1/tools/json_parse/invoke', line(rounds.service)],
+      ["the same without the direct path (through Hono's adapter)", line(rounds.viaHono)],
       ['service / bare, requests per second (median of rounds)', ratio(perRound(rounds.service, rounds.bare, rate), { min: 0.5 })],
       ['service / bare, capacity (CPU time a request, median of rounds)', ratio(perRound(rounds.service, rounds.bare, capacity), { min: 0.5 })],
       ['Hono echo / bare, requests per second (the adapter and router alone)', ratio(perRound(rounds.hono, rounds.bare, rate))],
       ['Hono echo / bare, capacity', ratio(perRound(rounds.hono, rounds.bare, capacity))],
       ['service / Hono echo, requests per second', ratio(perRound(rounds.service, rounds.hono, rate))],
       ['service / Hono echo, capacity', ratio(perRound(rounds.service, rounds.hono, capacity))],
+      ['service / the same through Hono, capacity (what the direct path saves)', ratio(perRound(rounds.service, rounds.viaHono, capacity))],
       ['failed requests', String(failures)],
       ['load average (1 min), before and after', `${load0.toFixed(1)}, ${(loadavg()[0] ?? 0).toFixed(1)}`],
     ]);
   } finally {
     await running.close();
+    await viaHono.close();
     approvals.close();
     await new Promise<void>((r) => echo.close(() => r()));
     hono.closeAllConnections();

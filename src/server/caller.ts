@@ -13,6 +13,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { type Either, left, right } from '../core/either.js';
 import { isRecord } from '../core/json.js';
 import { Scopes } from './codes.js';
+import type { RequestView } from './request-view.js';
 
 /** A token the server accepts and what it grants. */
 export interface Credential {
@@ -32,8 +33,8 @@ export const MIN_TOKEN_LENGTH = 16;
 const TOKEN_CHARS = /^[\x21-\x7e]+$/;
 
 /** The bearer token of a request, if it has one. */
-export const bearerOf = (request: Request): string | undefined => {
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '');
+export const bearerOf = (request: RequestView): string | undefined => {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(request.header('authorization') ?? '');
   return m === null ? undefined : (m[1] as string);
 };
 
@@ -50,7 +51,7 @@ const secrets = (credentials: ReadonlyArray<Credential>): ReadonlyArray<Buffer> 
 };
 
 /** The credential a request carries, among those the server accepts (each compared in constant time). */
-export const credentialOf = (request: Request, credentials: ReadonlyArray<Credential>): Credential | undefined => {
+export const credentialOf = (request: RequestView, credentials: ReadonlyArray<Credential>): Credential | undefined => {
   const given = bearerOf(request);
   if (given === undefined) return undefined;
   const a = Buffer.from(given);
@@ -61,9 +62,9 @@ export const credentialOf = (request: Request, credentials: ReadonlyArray<Creden
 };
 
 /** The scopes `X-Caller-Scopes` claims (believed only by a server without credentials). */
-export const claimedScopes = (request: Request): ReadonlySet<string> =>
+export const claimedScopes = (request: RequestView): ReadonlySet<string> =>
   new Set(
-    (request.headers.get('x-caller-scopes') ?? '')
+    (request.header('x-caller-scopes') ?? '')
       .split(/[\s,]+/)
       .map((s) => s.trim())
       .filter((s) => s !== ''),

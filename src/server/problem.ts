@@ -91,9 +91,22 @@ export const catalogProblem = (e: CatalogError): Problem =>
 
 export const warningsView = (ds: ReadonlyArray<Diagnostic>): ReadonlyArray<Readonly<Record<string, unknown>>> => ds.map(diagnosticView);
 
+/** An answer as it goes on the wire: status, headers and body text (both of the server's paths write it; service.ts). */
+export interface Answer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** A problem as an answer (`application/problem+json`, its status). */
+export const problemAnswer = (p: Problem, headers: Readonly<Record<string, string>> = {}): Answer => ({
+  status: p.status,
+  headers: { 'content-type': 'application/problem+json; charset=utf-8', ...(p.status === 503 ? { 'retry-after': '1' } : {}), ...headers },
+  body: JSON.stringify(p),
+});
+
+/** An answer as a web-standard response. */
+export const answerResponse = (a: Answer): Response => new Response(a.body, { status: a.status, headers: a.headers });
+
 /** A problem as a response (`application/problem+json`, its status). */
-export const problemResponse = (p: Problem, headers: Readonly<Record<string, string>> = {}): Response =>
-  new Response(JSON.stringify(p), {
-    status: p.status,
-    headers: { 'content-type': 'application/problem+json; charset=utf-8', ...(p.status === 503 ? { 'retry-after': '1' } : {}), ...headers },
-  });
+export const problemResponse = (p: Problem, headers: Readonly<Record<string, string>> = {}): Response => answerResponse(problemAnswer(p, headers));

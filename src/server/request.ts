@@ -8,6 +8,7 @@ import { grantedScopes } from './caller.js';
 import { ServiceCodes } from './codes.js';
 import { type Problem, problem } from './problem.js';
 import type { QueryParameter } from './route.js';
+import type { RequestView } from './request-view.js';
 
 export type Parsed<A> = { readonly ok: true; readonly value: A } | { readonly ok: false; readonly problem: Problem };
 
@@ -41,8 +42,8 @@ export const readStreamedBody = async (body: ReadableStream<Uint8Array>, limit: 
 };
 
 /** The body as JSON (`undefined` when empty), at most `limit` bytes. */
-export const readJsonBody = async (request: Request, limit: number): Promise<Parsed<unknown>> => {
-  const declared = request.headers.get('content-length');
+export const readJsonBody = async (request: RequestView, limit: number): Promise<Parsed<unknown>> => {
+  const declared = request.header('content-length');
   if (declared !== null && Number(declared) > limit)
     return fail(ServiceCodes.BODY_TOO_LARGE, `the body has ${declared} bytes; this server accepts at most ${limit}`, { limit });
   let text: string;
@@ -50,15 +51,15 @@ export const readJsonBody = async (request: Request, limit: number): Promise<Par
     // a declared length within the limit: read it at once (the server's fast path, which reads
     // the socket directly; touching `request.body` would build a web stream)
     text = await request.text();
-  } else if (request.body === null) {
-    return { ok: true, value: undefined };
   } else {
-    const read = await readStreamedBody(request.body, limit);
+    const stream = request.stream();
+    if (stream === null) return { ok: true, value: undefined };
+    const read = await readStreamedBody(stream, limit);
     if (!read.ok) return read;
     text = read.value.toString('utf8');
   }
   if (text === '') return { ok: true, value: undefined };
-  const contentType = request.headers.get('content-type') ?? '';
+  const contentType = request.header('content-type') ?? '';
   if (!isJsonType(contentType)) {
     return fail(
       ServiceCodes.UNSUPPORTED_MEDIA_TYPE,
@@ -157,8 +158,8 @@ export const readQuery = (
 const HEADER_VALUE = /^[\x21-\x7e\u00a0-\uffff][\x20-\x7e\u00a0-\uffff]{0,127}$/;
 
 /** An identifying header (`X-Agent-ID`, `X-Project-ID`): at most 128 printable characters. */
-export const readIdHeader = (request: Request, name: string): Parsed<string | undefined> => {
-  const v = request.headers.get(name);
+export const readIdHeader = (request: RequestView, name: string): Parsed<string | undefined> => {
+  const v = request.header(name);
   if (v === null || v === '') return { ok: true, value: undefined };
   return HEADER_VALUE.test(v) ? { ok: true, value: v } : fail(ServiceCodes.INVALID_REQUEST, `${name} must be at most 128 printable characters`);
 };

@@ -6,8 +6,8 @@
  */
 import { createAdaptorServer } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import type { Service } from './service.js';
+import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
+import { directPathOf, type Service } from './service.js';
 
 export interface ListenOptions {
   /** Default 127.0.0.1. */
@@ -31,9 +31,31 @@ export const DEFAULT_PORT = 8081;
 export const isLoopbackHost = (host: string): boolean => host === '127.0.0.1' || host === '::1' || host === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(host);
 
 /** Starts listening; rejects when the port is taken or the host cannot be bound. */
-export const startServer = (service: Service, options: ListenOptions = {}): Promise<RunningServer> => {
+export const startServer = (service: Service, options: ListenOptions = {}): Promise<RunningServer> => listen(service, options, true);
+
+/**
+ * `startServer`, with the direct path of the invoke routes (serve-direct.ts) on or off. Internal:
+ * off only to compare both paths (test/server/direct-path.test.ts); both apply the same checks.
+ */
+export const listen = (service: Service, options: ListenOptions, direct: boolean): Promise<RunningServer> => {
   const host = options.host ?? DEFAULT_HOST;
-  const server = createAdaptorServer({ fetch: (request: Request) => service.fetch(request), hostname: host }) as Server;
+  const path = direct ? directPathOf(service) : undefined;
+  // the invoke routes straight from node:http when they can be; everything else through Hono's adapter
+  const withDirectPath = (serverOptions: ServerOptions, hono: RequestListener): Server =>
+    createServer(
+      serverOptions,
+      path === undefined
+        ? hono
+        : (req, res) => {
+            // nothing returned: a listener's value makes Node's emitter look for a promise to catch
+            if (!path(req, res)) void hono(req, res);
+          },
+    );
+  const server = createAdaptorServer({
+    fetch: (request: Request) => service.fetch(request),
+    hostname: host,
+    createServer: withDirectPath as typeof createServer,
+  }) as Server;
   return new Promise((resolve, reject) => {
     const onError = (e: Error): void => reject(e);
     server.once('error', onError);

@@ -27,9 +27,11 @@ import { compileSchema, type CompiledSchema } from '../schema/validate.js';
 import { ServiceCodes } from './codes.js';
 import { MemoRouter } from './route-memo.js';
 import { openApiDocument } from './openapi.js';
-import { problem, problemResponse } from './problem.js';
+import { type Answer, answerResponse, problem, problemAnswer, problemResponse } from './problem.js';
 import { claimedScopes, type Credential, credentialOf, grantScopes } from './caller.js';
 import { isJsonType, queryPatterns, readIdHeader, readJsonBody, readQuery, readScopes, readStreamedBody } from './request.js';
+import { type RequestView, webView } from './request-view.js';
+import { type DirectHandler, directHandler, type Rendered } from './serve-direct.js';
 import { missingScope } from './scopes.js';
 import { json, type Reply, type RouteSpec } from './route.js';
 import { catalogRoutes } from './routes-catalog.js';
@@ -111,26 +113,32 @@ const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
-const render = (r: Reply): Response => {
+const render = (r: Reply): Rendered => {
   switch (r.kind) {
     case 'json':
-      return new Response(JSON.stringify(r.body), { status: r.status, headers: { ...JSON_HEADERS, ...(r.headers ?? {}) } });
+      return { answer: { status: r.status, headers: { ...JSON_HEADERS, ...(r.headers ?? {}) }, body: JSON.stringify(r.body) } };
     case 'text':
-      return new Response(r.body, { status: r.status, headers: { 'content-type': r.contentType } });
+      return { answer: { status: r.status, headers: { 'content-type': r.contentType }, body: r.body } };
     case 'problem':
-      return problemResponse(r.problem);
+      return { answer: problemAnswer(r.problem) };
     case 'response':
-      return r.response;
+      return { response: r.response };
   }
 };
+
+const asResponse = (r: Rendered): Response => ('answer' in r ? answerResponse(r.answer) : r.response);
+
+/** What a request that threw is answered (500; the request is never left hanging, the server never crashes). */
+const internalProblem = (e: unknown): Answer =>
+  problemAnswer(problem(ServiceCodes.INTERNAL, `the request could not be answered: ${e instanceof Error ? e.message : String(e)}`));
 
 // -------------------------------------------------------------------------------------------------
 // checks
 // -------------------------------------------------------------------------------------------------
 
-const hostAllowed = (request: Request, rule: 'loopback' | 'any'): boolean => {
+const hostAllowed = (request: RequestView, rule: 'loopback' | 'any'): boolean => {
   if (rule === 'any') return true;
-  const host = request.headers.get('host');
+  const host = request.header('host');
   if (host === null) return true;
   const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : (host.split(':')[0] ?? '');
   // any address of 127.0.0.0/8 (a server may listen on 127.0.0.2): a literal address is no DNS name to rebind
@@ -141,14 +149,14 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /** Whether an `Origin` names this server (the host the request was sent to). */
-const sameOrigin = (request: Request, origin: string): boolean => {
+const sameOrigin = (request: RequestView, origin: string): boolean => {
   let o: URL;
   try {
     o = new URL(origin);
   } catch {
     return false;
   }
-  const host = (request.headers.get('host') ?? new URL(request.url).host).toLowerCase();
+  const host = (request.header('host') ?? new URL(request.url).host).toLowerCase();
   return (o.protocol === 'http:' || o.protocol === 'https:') && o.host.toLowerCase() === host;
 };
 
@@ -157,20 +165,20 @@ const sameOrigin = (request: Request, origin: string): boolean => {
  * with it, which must be this server's; and a POST, PUT or PATCH declares JSON (a type a page of
  * another origin cannot send without the preflight this server never grants), empty body or not.
  */
-const forgeryProblem = (request: Request): Response | undefined => {
+const forgeryProblem = (request: RequestView): Answer | undefined => {
   if (SAFE_METHODS.has(request.method)) return undefined;
-  const origin = request.headers.get('origin');
+  const origin = request.header('origin');
   if (origin !== null && !sameOrigin(request, origin)) {
-    return problemResponse(
+    return problemAnswer(
       problem(
         ServiceCodes.CROSS_ORIGIN,
         `a ${request.method} from the origin ${JSON.stringify(origin.slice(0, 100))} is refused: only this server's own pages (or clients that send no Origin) may change or run anything without a token`,
       ),
     );
   }
-  if (BODY_METHODS.has(request.method) && !isJsonType(request.headers.get('content-type') ?? '')) {
-    const given = request.headers.get('content-type');
-    return problemResponse(
+  if (BODY_METHODS.has(request.method) && !isJsonType(request.header('content-type') ?? '')) {
+    const given = request.header('content-type');
+    return problemAnswer(
       problem(
         ServiceCodes.UNSUPPORTED_MEDIA_TYPE,
         `a ${request.method} must declare Content-Type: application/json, even with an empty body (got ${given === null ? 'none' : JSON.stringify(given.slice(0, 80))})`,
@@ -180,28 +188,38 @@ const forgeryProblem = (request: Request): Response | undefined => {
   return undefined;
 };
 
+/** The gatekeeper's verdict: refused (the answer), or let in with the scopes it is granted. */
+type Verdict = { readonly refused: Answer } | { readonly scopes: ReadonlySet<string> };
+
 /**
- * Host, token and origin: the checks every request passes, mounted handlers included. It records
- * the scopes the request is granted (its token's; without tokens, those `X-Caller-Scopes` claims).
+ * Host, token and origin: the checks every request passes, mounted handlers included, on either
+ * path (Hono's, or the direct one of the invoke routes). It gives the scopes the request is granted
+ * (its token's; without tokens, those `X-Caller-Scopes` claims).
  */
 const gatekeeper = (options: ServiceOptions) => {
   const credentials = options.tokens ?? [];
-  return (request: Request, isPublic: boolean): Response | undefined => {
+  const byToken = new Map(credentials.map((c) => [c, new Set(c.scopes)] as const));
+  const none: ReadonlySet<string> = new Set();
+  return (request: RequestView, isPublic: boolean): Verdict => {
     if (!hostAllowed(request, options.hostHeaders ?? 'loopback')) {
-      return problemResponse(
-        problem(ServiceCodes.FORBIDDEN_HOST, `this server answers requests for localhost only, not for ${JSON.stringify(request.headers.get('host'))}`),
-      );
+      return {
+        refused: problemAnswer(
+          problem(ServiceCodes.FORBIDDEN_HOST, `this server answers requests for localhost only, not for ${JSON.stringify(request.header('host'))}`),
+        ),
+      };
     }
     if (credentials.length === 0) {
-      grantScopes(request, claimedScopes(request));
-      return forgeryProblem(request);
+      const refused = forgeryProblem(request);
+      return refused !== undefined ? { refused } : { scopes: claimedScopes(request) };
     }
     const caller = credentialOf(request, credentials);
     if (caller === undefined && !isPublic) {
-      return problemResponse(problem(ServiceCodes.UNAUTHORIZED, 'this server needs Authorization: Bearer <token>'), { 'www-authenticate': 'Bearer' });
+      return {
+        refused: problemAnswer(problem(ServiceCodes.UNAUTHORIZED, 'this server needs Authorization: Bearer <token>'), { 'www-authenticate': 'Bearer' }),
+      };
     }
-    grantScopes(request, new Set(caller?.scopes ?? []));
-    return caller === undefined ? forgeryProblem(request) : undefined;
+    const refused = caller === undefined ? forgeryProblem(request) : undefined;
+    return refused !== undefined ? { refused } : { scopes: caller !== undefined ? (byToken.get(caller) ?? none) : none };
   };
 };
 
@@ -278,35 +296,46 @@ export const createService = (options: ServiceOptions): Service => {
     validators.set(r, compiled.right);
   }
 
-  const handle = async (route: RouteSpec, request: Request, params: Readonly<Record<string, string>>): Promise<Response> => {
-    const refused = check(request, route.public === true);
-    if (refused !== undefined) return refused;
-    const missing = enforceScopes && route.scope !== undefined ? missingScope(readScopes(request), route.scope) : undefined;
-    if (missing !== undefined) return problemResponse(problem(missing.code, missing.message, { scope: missing.scope }));
+  /** Hono's handlers that are not routes (405, not found, mounts): the gatekeeper, the scopes recorded for `readScopes`. */
+  const checkRequest = (request: Request, isPublic: boolean): Response | undefined => {
+    const verdict = check(webView(request), isPublic);
+    if ('refused' in verdict) return answerResponse(verdict.refused);
+    grantScopes(request, verdict.scopes);
+    return undefined;
+  };
+
+  /** A route, on either path: every check in order, then its handler. */
+  const serveRoute = async (route: RouteSpec, request: RequestView, params: Readonly<Record<string, string>>): Promise<Rendered> => {
+    const verdict = check(request, route.public === true);
+    if ('refused' in verdict) return { answer: verdict.refused };
+    const missing = enforceScopes && route.scope !== undefined ? missingScope(verdict.scopes, route.scope) : undefined;
+    if (missing !== undefined) return { answer: problemAnswer(problem(missing.code, missing.message, { scope: missing.scope })) };
     // a request without a query string (most) is not parsed for one
     const query = request.url.includes('?') ? readQuery(new URL(request.url), route.query, patterns.get(route)) : ({ ok: true, value: {} } as const);
-    if (!query.ok) return problemResponse(query.problem);
+    if (!query.ok) return { answer: problemAnswer(query.problem) };
     let agentId: string | undefined;
     let projectId: string | undefined;
     if (route.agentHeaders === true) {
       const a = readIdHeader(request, 'x-agent-id');
-      if (!a.ok) return problemResponse(a.problem);
+      if (!a.ok) return { answer: problemAnswer(a.problem) };
       const p = readIdHeader(request, 'x-project-id');
-      if (!p.ok) return problemResponse(p.problem);
+      if (!p.ok) return { answer: problemAnswer(p.problem) };
       agentId = a.value;
       projectId = p.value;
     }
     let body: unknown;
     if (route.body !== undefined) {
       const read = await readJsonBody(request, limit);
-      if (!read.ok) return problemResponse(read.problem);
+      if (!read.ok) return { answer: problemAnswer(read.problem) };
       body = read.value;
       if (body === undefined && route.body.required)
-        return problemResponse(problem(ServiceCodes.INVALID_REQUEST, `this route needs a JSON body: ${route.body.description}`));
+        return { answer: problemAnswer(problem(ServiceCodes.INVALID_REQUEST, `this route needs a JSON body: ${route.body.description}`)) };
       const v = validators.get(route);
       if (body !== undefined && v !== undefined && !v.check(body)) {
         const issues = v.issues(body);
-        return problemResponse(problem(ServiceCodes.INVALID_REQUEST, `the body does not fit: ${issues.map((i) => i.message).join('; ')}`, { issues }));
+        return {
+          answer: problemAnswer(problem(ServiceCodes.INVALID_REQUEST, `the body does not fit: ${issues.map((i) => i.message).join('; ')}`, { issues })),
+        };
       }
     }
     // one literal of every field, an absent one undefined (no conditional spreads: V8 reads such objects slower)
@@ -331,10 +360,11 @@ export const createService = (options: ServiceOptions): Service => {
   const byPath = new Map<string, RouteSpec[]>();
   for (const r of routes) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
   for (const [path, list] of byPath) {
-    for (const r of list) app.on(r.method.toUpperCase(), path, (c) => handle(r, c.req.raw, c.req.param() as Record<string, string>));
+    for (const r of list)
+      app.on(r.method.toUpperCase(), path, async (c) => asResponse(await serveRoute(r, webView(c.req.raw), c.req.param() as Record<string, string>)));
     const allow = [...list.map((r) => r.method.toUpperCase()), ...(list.some((r) => r.method === 'get') ? ['HEAD'] : [])].join(', ');
     app.all(path, (c) => {
-      const refused = check(c.req.raw, false);
+      const refused = checkRequest(c.req.raw, false);
       if (refused !== undefined) return refused;
       return problemResponse(
         problem(ServiceCodes.METHOD_NOT_ALLOWED, `${c.req.method} is not allowed on ${path.replace(/:([A-Za-z]+)/g, '{$1}')}; allowed: ${allow}`),
@@ -346,7 +376,7 @@ export const createService = (options: ServiceOptions): Service => {
     const prefix = m.path.replace(/\/+$/, '');
     // the mount's calls check the caller's scopes with the same step (server/scopes.ts)
     const run = async (request: Request): Promise<Response> => {
-      const refused = check(request, m.public === true);
+      const refused = checkRequest(request, m.public === true);
       if (refused !== undefined) return refused;
       const capped = await capBody(request, limit);
       return capped instanceof Response ? capped : await m.handler(capped, enforceScopes ? { scopes: readScopes(request) } : undefined);
@@ -356,21 +386,40 @@ export const createService = (options: ServiceOptions): Service => {
   }
   app.notFound(
     (c) =>
-      check(c.req.raw, false) ??
+      checkRequest(c.req.raw, false) ??
       problemResponse(problem(ServiceCodes.NOT_FOUND, `no route ${c.req.method} ${new URL(c.req.url).pathname.slice(0, 200)}; see /openapi.json`)),
   );
-  app.onError((e) => problemResponse(problem(ServiceCodes.INTERNAL, `the request could not be answered: ${e instanceof Error ? e.message : String(e)}`)));
+  app.onError((e) => answerResponse(internalProblem(e)));
 
-  return {
+  const service: Service = {
     fetch: async (request) => {
       try {
         return await app.fetch(request);
       } catch (e) {
-        return problemResponse(problem(ServiceCodes.INTERNAL, `the request could not be answered: ${e instanceof Error ? e.message : String(e)}`));
+        return answerResponse(internalProblem(e));
       }
     },
     routes,
     openapi,
     catalog: options.catalog,
   };
+  // the invoke routes, served by startServer straight from node:http (serve-direct.ts): the same serveRoute
+  directPaths.set(
+    service,
+    directHandler(
+      routes.filter((r) => DIRECT_ROUTES.has(r.operationId)),
+      (route, request, params) => serveRoute(route, request, params).catch(internalProblemOf),
+    ),
+  );
+  return service;
 };
+
+const internalProblemOf = (e: unknown): Rendered => ({ answer: internalProblem(e) });
+
+/** The routes the direct path serves: the two invoke routes (the service's hot path). */
+const DIRECT_ROUTES: ReadonlySet<string> = new Set(['invokeTool', 'registryInvoke']);
+
+const directPaths = new WeakMap<Service, DirectHandler>();
+
+/** The direct path of a service (internal: startServer puts it before Hono). */
+export const directPathOf = (service: Service): DirectHandler | undefined => directPaths.get(service);
