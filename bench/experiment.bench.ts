@@ -7,8 +7,8 @@
  * - concurrency: runs/s with concurrency 8 against concurrency 1 on runs dominated by a tool that
  *   waits 20 ms; target ≥ 5×;
  * - memory: what is held while the last run finishes (the heap and the typed arrays' buffers, after
- *   a full collection), after 200 and after 2,000 runs, with the runs kept for the report and with
- *   `keepRuns: false` (runs streamed to a file by `onRun`).
+ *   a full collection), after 200 and after 2,000 runs with the runs kept for the report, and after
+ *   200, 2,000 and 20,000 with `keepRuns: false` (runs streamed to a file by `onRun`).
  */
 import { loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
@@ -152,6 +152,7 @@ export default async (): Promise<void> => {
   const k2000 = await heapHeld(2000, true);
   const s200 = await heapHeld(200, false);
   const s2000 = await heapHeld(2000, false);
+  const s20000 = await heapHeld(20000, false);
 
   report('experiments', [
     ['load average (1 min) at the overhead rounds', load.toFixed(2)],
@@ -165,8 +166,8 @@ export default async (): Promise<void> => {
     ['concurrency 8 vs 1 (tool waits 20 ms)', ratio(c1 / c8, { min: 5 })],
     ['heap + buffers held at 200 / 2,000 runs, runs kept', `${k200.toFixed(2)} MB / ${k2000.toFixed(2)} MB`],
     [
-      'heap + buffers held at 200 / 2,000 runs, keepRuns: false',
-      `${s200.toFixed(2)} MB / ${s2000.toFixed(2)} MB (${(((s2000 - s200) / 1800) * 1e6).toFixed(0)} bytes a run)`,
+      'heap + buffers held at 200 / 2,000 / 20,000 runs, keepRuns: false',
+      `${s200.toFixed(2)} MB / ${s2000.toFixed(2)} MB / ${s20000.toFixed(2)} MB (${(((s20000 - s2000) / 18000) * 1e6).toFixed(0)} bytes a run, 2,000 to 20,000)`,
     ],
   ]);
 };

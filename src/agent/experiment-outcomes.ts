@@ -79,16 +79,36 @@ export const createOutcomes = (size: number): Outcomes => {
   // one column per score name, NaN where a run has no such score
   const columns = new Map<string, Float64Array>();
 
+  // the list of the run recorded last: most runs have the same names as the one before
+  let last = 0;
+  const sameNames = (l: number, scores: RunOutcome['scores']): boolean => {
+    const names = nameLists[l] as ReadonlyArray<string>;
+    let k = 0;
+    for (const name in scores) if (names[k++] !== name) return false;
+    return k === names.length;
+  };
+  /** The index of the run's list of score names, interned. */
+  const listOf = (scores: RunOutcome['scores']): number => {
+    // the list's key: each name with its length before it (no name can run into the next)
+    let key = '';
+    for (const name in scores) key = `${key}${name.length}:${name}`;
+    let l = key === '' ? 0 : nameListIndex.get(key);
+    if (l === undefined) {
+      l = nameLists.length;
+      nameLists.push(Object.keys(scores));
+      nameListIndex.set(key, l);
+    }
+    last = l;
+    return l;
+  };
+
   const record = (position: number, variant: number, run: RunOutcome): void => {
     flags[position] = RECORDED | (run.completed ? COMPLETED : 0) | (run.success ? SUCCESS : 0);
     variantOf[position] = variant;
     score[position] = run.score;
     duration[position] = run.durationMs;
     errorOf[position] = run.error === undefined ? 0 : intern(errors, errorIndex, run.error.reason);
-    // the list's key: each name with its length before it (no name can run into the next)
-    let list = '';
     for (const name in run.scores) {
-      list = `${list}${name.length}:${name}`;
       let column = columns.get(name);
       if (column === undefined) {
         column = new Float64Array(size).fill(Number.NaN);
@@ -96,13 +116,7 @@ export const createOutcomes = (size: number): Outcomes => {
       }
       column[position] = (run.scores[name] as { readonly score: number }).score;
     }
-    let l = list === '' ? 0 : nameListIndex.get(list);
-    if (l === undefined) {
-      l = nameLists.length;
-      nameLists.push(Object.keys(run.scores));
-      nameListIndex.set(list, l);
-    }
-    namesOf[position] = l;
+    namesOf[position] = sameNames(last, run.scores) ? last : listOf(run.scores);
   };
 
   const ofVariant = (v: number): VariantOutcomes => {

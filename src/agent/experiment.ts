@@ -537,6 +537,7 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
       done.set(runKey(r.variant, r.input, r.repetition), keepDone ? r : slimRun(r));
   }
   const { scorers = {} } = options;
+  const scorerList = Object.entries(scorers);
 
   // a 429 the provider's retries did not get past slows the whole experiment down: every run
   // waits what the server asked (or a doubling delay), and the request is made again
@@ -688,7 +689,7 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     const inputId = spec.id ?? String(input + 1);
     // the built-in scores are this run's own object: the caller's scorers are added to it
     const scores = builtin as Record<string, RunScore>;
-    for (const [name, scorer] of Object.entries(scorers)) {
+    for (const [name, scorer] of scorerList) {
       scores[name] = await runScorer(scorer, {
         variant: v.variant.name,
         inputId,

@@ -103,8 +103,8 @@ const fail = (kind: string, reason: string): Check => ({ match: false, kind, rea
 
 /** The type of the first expected value that is not `""` (BFCL's "possible answer type"). */
 const answerType = (values: ReadonlyArray<unknown>): PyType | undefined => {
-  const first = values.find((v) => v !== '');
-  return first === undefined ? undefined : pyType(first);
+  for (const v of values) if (v !== '') return v === undefined ? undefined : pyType(v);
+  return undefined;
 };
 
 type TypeChecked = { readonly ok: boolean; readonly variable: boolean; readonly reason?: string };
@@ -217,7 +217,8 @@ const checkCall = (
   const required = Array.isArray(schema?.['required']) ? (schema?.['required'] as ReadonlyArray<unknown>) : [];
   for (const p of required)
     if (typeof p === 'string' && !(p in args)) return fail('simple_function_checker:missing_required', `Missing required parameter: "${p}".`);
-  for (const param of Object.keys(args)) {
+  for (const param in args) {
+    if (!Object.hasOwn(args, param)) continue;
     const raw = args[param];
     const values = expected[param];
     if (!(param in properties) || !Array.isArray(values)) return fail('simple_function_checker:unexpected_param', `Unexpected parameter: "${param}".`);
@@ -258,7 +259,8 @@ const checkCall = (
     }
     if (!pyIn(raw, values)) return fail('value_error:others', `Invalid value for parameter "${param}": ${show(raw)}. Expected one of ${show(values)}.`);
   }
-  for (const param of Object.keys(expected)) {
+  for (const param in expected) {
+    if (!Object.hasOwn(expected, param)) continue;
     if (!(param in args) && !(expected[param] as ReadonlyArray<unknown>).includes(''))
       return fail('simple_function_checker:missing_optional', `Optional parameter "${param}" not provided and not marked as optional.`);
   }
@@ -283,7 +285,13 @@ export const matchToolCalls = (
   const matched: boolean[] = [];
   for (let i = 0; i < expected.length; i++) {
     const answer = expected[i] as ExpectedToolCall;
-    const name = Object.keys(answer)[0] ?? '';
+    // the call's one key, the tool's name
+    let name = '';
+    for (const k in answer)
+      if (Object.hasOwn(answer, k)) {
+        name = k;
+        break;
+      }
     const params = answer[name] ?? {};
     const schema = schemaOf(name);
     let last: Check | undefined;
