@@ -2,12 +2,13 @@
  * Experiment benchmarks (issue 20), ratios measured in the same run:
  * - overhead per run: `runExperiment` (scoring, statistics, the model wrapper) against a bare loop
  *   calling `runBoundAgent` with the same scripted model on the same inputs, in interleaved rounds:
- *   the median of the rounds' ratios of CPU time (and of wall time), with the load average; target
- *   ≤ 1.2×;
+ *   the median of the rounds' ratios of CPU time (and of wall time) and their interquartile range,
+ *   with the load average; target ≤ 1.2×;
  * - concurrency: runs/s with concurrency 8 against concurrency 1 on runs dominated by a tool that
  *   waits 20 ms; target ≥ 5×;
- * - memory: heap held while the last run finishes, after 200 and after 2,000 runs, with the runs
- *   kept for the report and with `keepRuns: false` (runs streamed to a file by `onRun`).
+ * - memory: what is held while the last run finishes (the heap and the typed arrays' buffers, after
+ *   a full collection), after 200 and after 2,000 runs with the runs kept for the report, and after
+ *   200, 2,000 and 20,000 with `keepRuns: false` (runs streamed to a file by `onRun`).
  */
 import { loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
@@ -58,10 +59,14 @@ const timed = async (fn: () => Promise<unknown>): Promise<{ readonly wall: numbe
   return { wall: performance.now() - t0, cpu: (c.user + c.system) / 1000 };
 };
 
-const median = (xs: ReadonlyArray<number>): number => {
+/** The `q` quantile (nearest rank) of the values. */
+const quantile = (xs: ReadonlyArray<number>, q: number): number => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] as number;
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] as number;
 };
+const median = (xs: ReadonlyArray<number>): number => quantile(xs, 0.5);
+/** `median (interquartile range lo–hi)`. */
+const spread = (xs: ReadonlyArray<number>): string => `IQR ${quantile(xs, 0.25).toFixed(2)}–${quantile(xs, 0.75).toFixed(2)}`;
 
 export default async (): Promise<void> => {
   const fast = setup(0);
@@ -84,7 +89,9 @@ export default async (): Promise<void> => {
     await bare();
     await experiment();
   }
-  const ROUNDS = 15;
+  // rounds are many (one round is ~40 ms: a busy neighbour can take a whole one) and the figure
+  // is their median, its interquartile range beside it
+  const ROUNDS = 41;
   const cpuRatios: number[] = [];
   const wallRatios: number[] = [];
   const bareCpu: number[] = [];
@@ -112,10 +119,15 @@ export default async (): Promise<void> => {
 
   setFlagsFromString('--expose_gc');
   const gc = runInNewContext('gc') as () => void;
+  // the heap and the buffers of typed arrays (an experiment holds its per-run outcomes in those)
+  const used = (): number => {
+    const m = process.memoryUsage();
+    return m.heapUsed + m.arrayBuffers;
+  };
   const heapHeld = async (n: number, keepRuns: boolean): Promise<number> => {
     const xs = inputs(n);
     gc();
-    const before = process.memoryUsage().heapUsed;
+    const before = used();
     let made = 0;
     let held = 0;
     const r = await runExperiment({
@@ -129,7 +141,7 @@ export default async (): Promise<void> => {
       onRun: () => {
         if (++made < n) return;
         gc();
-        held = process.memoryUsage().heapUsed - before;
+        held = used() - before;
       },
     });
     if (!r.ok) throw new Error(r.error.message);
@@ -140,21 +152,22 @@ export default async (): Promise<void> => {
   const k2000 = await heapHeld(2000, true);
   const s200 = await heapHeld(200, false);
   const s2000 = await heapHeld(2000, false);
+  const s20000 = await heapHeld(20000, false);
 
   report('experiments', [
     ['load average (1 min) at the overhead rounds', load.toFixed(2)],
     ['bare runBoundAgent loop, per run (CPU, median of rounds)', `${((median(bareCpu) / N) * 1000).toFixed(0)} µs`],
     ['runExperiment, per run (CPU, median of rounds)', `${((median(expCpu) / N) * 1000).toFixed(0)} µs`],
     [
-      `overhead, CPU time (median of ${ROUNDS} interleaved rounds; min–max ${Math.min(...cpuRatios).toFixed(2)}–${Math.max(...cpuRatios).toFixed(2)})`,
+      `overhead, CPU time (median of ${ROUNDS} interleaved rounds; ${spread(cpuRatios)}; min–max ${Math.min(...cpuRatios).toFixed(2)}–${Math.max(...cpuRatios).toFixed(2)})`,
       ratio(median(cpuRatios), { max: 1.2 }),
     ],
-    [`overhead, wall time (median; min–max ${Math.min(...wallRatios).toFixed(2)}–${Math.max(...wallRatios).toFixed(2)})`, ratio(median(wallRatios))],
+    [`overhead, wall time (median; ${spread(wallRatios)})`, ratio(median(wallRatios))],
     ['concurrency 8 vs 1 (tool waits 20 ms)', ratio(c1 / c8, { min: 5 })],
-    ['heap held at 200 / 2,000 runs, runs kept', `${k200.toFixed(2)} MB / ${k2000.toFixed(2)} MB`],
+    ['heap + buffers held at 200 / 2,000 runs, runs kept', `${k200.toFixed(2)} MB / ${k2000.toFixed(2)} MB`],
     [
-      'heap held at 200 / 2,000 runs, keepRuns: false',
-      `${s200.toFixed(2)} MB / ${s2000.toFixed(2)} MB (${(((s2000 - s200) / 1800) * 1e6).toFixed(0)} bytes a run)`,
+      'heap + buffers held at 200 / 2,000 / 20,000 runs, keepRuns: false',
+      `${s200.toFixed(2)} MB / ${s2000.toFixed(2)} MB / ${s20000.toFixed(2)} MB (${(((s20000 - s2000) / 18000) * 1e6).toFixed(0)} bytes a run, 2,000 to 20,000)`,
     ],
   ]);
 };

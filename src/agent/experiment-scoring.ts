@@ -62,8 +62,9 @@ export type ExperimentScorer = (run: ScorerInput) => RunScore | number | boolean
 // the checks
 // -------------------------------------------------------------------------------------------------
 
-/** A pass, or a fail with its reason (made only then: most runs pass). */
-const pass = (ok: boolean, reason: () => string): RunScore => (ok ? { score: 1 } : { score: 0, reason: reason() });
+/** The verdicts every run shares (frozen: a report's runs may hold the same one). */
+const PASSED: RunScore = Object.freeze({ score: 1 });
+const NO_ANSWER: RunScore = Object.freeze({ score: 0, reason: 'the run ended without an answer' });
 
 /** The problem with an input's checks (a bad regular expression or schema), if any. */
 export const checkAnswerChecks = (c: AnswerChecks): string | undefined => {
@@ -98,28 +99,30 @@ export const builtinScores = (
   const out: Record<string, RunScore> = {};
   if (checks.expectedToolCalls !== undefined) {
     const m = matchToolCalls(checks.expectedToolCalls, run.askedToolCalls, schemaOf);
-    out['toolCalls'] = m.match ? { score: 1 } : { score: 0, reason: m.reason };
+    out['toolCalls'] = m.match ? PASSED : { score: 0, reason: m.reason };
   }
   const answer = run.completed ? (run.content ?? '') : undefined;
-  const none = (): string => 'the run ended without an answer';
   const { expected, equals, pattern } = checks;
+  // the verdicts written out (no closure a run): most runs pass, and a reason is made only for a fail
   if (expected !== undefined)
     out['expected'] =
       answer === undefined
-        ? pass(false, none)
-        : pass(answer.toLowerCase().includes(expected.toLowerCase()), () => `the answer does not contain ${JSON.stringify(expected)}`);
+        ? NO_ANSWER
+        : answer.toLowerCase().includes(expected.toLowerCase())
+          ? PASSED
+          : { score: 0, reason: `the answer does not contain ${JSON.stringify(expected)}` };
   if (equals !== undefined)
-    out['equals'] = answer === undefined ? pass(false, none) : pass(answer.trim() === equals.trim(), () => `the answer is not ${JSON.stringify(equals)}`);
+    out['equals'] = answer === undefined ? NO_ANSWER : answer.trim() === equals.trim() ? PASSED : { score: 0, reason: `the answer is not ${JSON.stringify(equals)}` };
   if (pattern !== undefined)
-    out['pattern'] = answer === undefined ? pass(false, none) : pass(new RegExp(pattern).test(answer), () => `the answer does not match /${pattern}/`);
+    out['pattern'] = answer === undefined ? NO_ANSWER : new RegExp(pattern).test(answer) ? PASSED : { score: 0, reason: `the answer does not match /${pattern}/` };
   if (checks.schema !== undefined) {
-    if (answer === undefined) out['schema'] = pass(false, none);
+    if (answer === undefined) out['schema'] = NO_ANSWER;
     else {
       const json = parsed(answer.trim());
-      if (!json.ok) out['schema'] = pass(false, () => 'the answer is not JSON');
+      if (!json.ok) out['schema'] = { score: 0, reason: 'the answer is not JSON' };
       else {
         const v = validateValue(checks.schema, json.value);
-        out['schema'] = isRight(v) ? { score: 1 } : { score: 0, reason: `the answer does not satisfy the schema: ${formatIssues(v.left)}` };
+        out['schema'] = isRight(v) ? PASSED : { score: 0, reason: `the answer does not satisfy the schema: ${formatIssues(v.left)}` };
       }
     }
   }

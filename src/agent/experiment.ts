@@ -36,6 +36,7 @@ import { type AnswerChecks, builtinScores, checkAnswerChecks, type ExperimentSco
 import { checkExpectedToolCalls, type AskedToolCall } from './tool-call-match.js';
 import type { JsonObject } from '../core/json-schema.js';
 import { experimentVariants, type VariantParts } from './experiment-variants.js';
+import { createOutcomes } from './experiment-outcomes.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -252,7 +253,8 @@ const normalizeInputs = (inputs: ReadonlyArray<string | ExperimentInput>): { inp
     if (bad !== undefined) problems.push(`input ${i + 1}: ${bad}`);
     if (input.tools !== undefined && (!Array.isArray(input.tools) || !input.tools.every((t) => typeof t === 'string')))
       problems.push(`input ${i + 1}: tools must be a list of tool names`);
-    out.push({ ...input, id: input.id ?? String(i + 1) });
+    // the caller's object itself, not a copy (a run names an input without an id by its position)
+    out.push(input);
   });
   return { inputs: out, problems };
 };
@@ -393,16 +395,13 @@ const count = (into: Record<string, number>, key: string): void => {
   into[key] = (into[key] ?? 0) + 1;
 };
 
-/** Runs `jobs` with at most `limit` at a time, each told its position. */
-const pool = async <J>(jobs: ReadonlyArray<J>, limit: number, run: (job: J, i: number) => Promise<void>): Promise<void> => {
+/** Runs jobs `0 … count - 1` with at most `limit` at a time. */
+const pool = async (count: number, limit: number, run: (i: number) => Promise<void>): Promise<void> => {
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < jobs.length) {
-      const i = next++;
-      await run(jobs[i] as J, i);
-    }
+    while (next < count) await run(next++);
   };
-  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
 };
 
 /** The id of the model a run is made with (the model function may throw: then none). */
@@ -423,17 +422,6 @@ const countToolCalls = (metrics: ToolMetrics, run: ExperimentRun): void => {
     else metrics.failed({ ...base, type: 'failed', error: codedError(c.code ?? 'UNKNOWN', '') });
   }
 };
-
-/** What the summaries and the paired tests need of a run (the run itself may be gone: `keepRuns: false`). */
-interface KeptRun {
-  readonly variant: string;
-  readonly completed: boolean;
-  readonly success: boolean;
-  readonly score: number;
-  readonly scores: Readonly<Record<string, number>>;
-  readonly durationMs: number;
-  readonly errorCode?: string;
-}
 
 /** Per variant, what is summed as runs finish. */
 interface Totals {
@@ -480,6 +468,9 @@ export const slimRun = (run: ExperimentRun): ExperimentRun => {
 
 type SchemaOf = (tool: string) => JsonObject | undefined;
 
+/** A run record while it is built, field by field. */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 /** Runs the experiment. Never rejects; fails only when it cannot start. */
 export const runExperiment = async (options: ExperimentOptions): Promise<ExperimentResult> => {
   const prepared = prepare(options);
@@ -490,11 +481,18 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
   const runs = options.runs ?? 1;
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
-  const jobs: Array<{ input: number; repetition: number; v: Prepared }> = [];
+  // the jobs in the order (input, repetition, variant), as columns (no object per run): every
+  // combination, or the positions of the `only` ones
   const only = options.only === undefined ? undefined : new Set(options.only.map((k) => JSON.stringify([k.variant, k.input, k.repetition])));
-  for (let input = 0; input < inputs.length; input++)
-    for (let repetition = 0; repetition < runs; repetition++)
-      for (const v of variants) if (only === undefined || only.has(JSON.stringify([v.variant.name, input, repetition]))) jobs.push({ input, repetition, v });
+  const grid = inputs.length * runs * variants.length;
+  const positions: number[] | undefined = only === undefined ? undefined : [];
+  if (positions !== undefined)
+    for (let p = 0; p < grid; p++) {
+      const vi = p % variants.length;
+      const rest = (p - vi) / variants.length;
+      if (only?.has(JSON.stringify([(variants[vi] as Prepared).variant.name, Math.floor(rest / runs), rest % runs]))) positions.push(p);
+    }
+  const jobCount = positions === undefined ? grid : positions.length;
 
   const { agent: _agent, variants: _variants, specs: _specs, libraries: _libraries, models: _models, inputs: _inputs, ...rest } = options;
   const { model: modelOption, runs: _runs, concurrency, onRun, executor, only: _only, ...runOptions } = rest;
@@ -539,6 +537,7 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
       done.set(runKey(r.variant, r.input, r.repetition), keepDone ? r : slimRun(r));
   }
   const { scorers = {} } = options;
+  const scorerList = Object.entries(scorers);
 
   // a 429 the provider's retries did not get past slows the whole experiment down: every run
   // waits what the server asked (or a doubling delay), and the request is made again
@@ -558,18 +557,18 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
       response = undefined;
     }
   };
-  // the common case (nothing paused, no 429) makes the request at once and hands its answer on,
-  // without an async frame of its own and without reading the clock
-  const limited = (call: () => Promise<ModelResult>): Promise<ModelResult> =>
+  // the common case (nothing paused, no 429) makes the request at once and hands its answer to
+  // `then` in the same step, without an async frame of its own and without reading the clock
+  const limited = (call: () => Promise<ModelResult>, then: (r: ModelResult) => ModelResult): Promise<ModelResult> =>
     pausedUntil !== 0
-      ? slowed(call, undefined)
-      : Promise.resolve(call()).then((r) => (r.ok || r.error.reason !== AgentCodes.RATE_LIMITED ? r : slowed(call, r)));
+      ? slowed(call, undefined).then(then)
+      : Promise.resolve(call()).then((r) => (r.ok || r.error.reason !== AgentCodes.RATE_LIMITED ? then(r) : slowed(call, r).then(then)));
 
   // each run, as it finishes (or as given in `done`): summed, its answer compared within its group
   // (input, repetition) until every variant's is in, and kept whole only with `keepRuns`
   const keepRuns = options.keepRuns !== false;
   const results: ExperimentRun[] = [];
-  const kept: KeptRun[] = new Array<KeptRun>(jobs.length);
+  const outcomes = createOutcomes(jobCount);
   const totals = new Map<string, Totals>(
     variants.map((v) => [v.variant.name, { toolCalls: 0, toolErrors: 0, toolErrorsByCode: {}, inputTokens: 0, outputTokens: 0 }]),
   );
@@ -577,15 +576,9 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
   const differing = new Map<string, number>(variants.map((v) => [v.variant.name, 0]));
   const first = variants[0]?.variant.name;
   const groups = new Map<number, Record<string, string>>();
-  const record = (run: ExperimentRun, i: number): void => {
+  const record = (run: ExperimentRun, i: number, vi: number): void => {
     if (keepRuns) results[i] = run;
-    const scores: Record<string, number> = {};
-    for (const name in run.scores) scores[name] = (run.scores[name] as RunScore).score;
-    const { variant, completed, success, score, durationMs } = run;
-    kept[i] =
-      run.error === undefined
-        ? { variant, completed, success, score, scores, durationMs }
-        : { variant, completed, success, score, scores, durationMs, errorCode: run.error.reason };
+    outcomes.record(i, vi, run);
     const t = totals.get(run.variant) as Totals;
     for (const c of run.toolCalls) {
       t.toolCalls++;
@@ -620,10 +613,16 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     }
   };
 
-  await pool(jobs, concurrency ?? 4, async ({ input, repetition, v }, i): Promise<void> => {
+  await pool(jobCount, concurrency ?? 4, async (i): Promise<void> => {
+    const p = positions === undefined ? i : (positions[i] as number);
+    const vi = p % variants.length;
+    const v = variants[vi] as Prepared;
+    const rest = (p - vi) / variants.length;
+    const input = Math.floor(rest / runs);
+    const repetition = rest % runs;
     const previous = done.size === 0 ? undefined : done.get(runKey(v.variant.name, input, repetition));
     if (previous !== undefined) {
-      record(previous, i);
+      record(previous, i, vi);
       return;
     }
     const spec = inputs[input] as ExperimentInput;
@@ -637,7 +636,7 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
       } catch {
         // progress reporting must not break the experiment
       }
-      record(made, i);
+      record(made, i, vi);
       return;
     }
     const started = performance.now();
@@ -655,13 +654,16 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     const asked: AskedToolCall[] = [];
     const shown = spec.tools === undefined ? undefined : new Set(spec.tools.flatMap((t) => [t, t.replace(/\./g, '_')]));
     const heard = (response: ModelResult): ModelResult => {
-      if (response.ok) for (const c of response.value.message.toolCalls ?? []) asked.push({ name: c.name, arguments: parseArguments(c.arguments) });
+      if (response.ok) {
+        const calls = response.value.message.toolCalls;
+        if (calls !== undefined) for (const c of calls) asked.push({ name: c.name, arguments: parseArguments(c.arguments) });
+      }
       return response;
     };
     const model: Model = {
       id: chosen.id,
       generate: (request) =>
-        limited(() => chosen.generate(shown === undefined ? request : { ...request, tools: request.tools.filter((t) => shown.has(t.name)) })).then(heard),
+        limited(() => chosen.generate(shown === undefined ? request : { ...request, tools: request.tools.filter((t) => shown.has(t.name)) }), heard),
     };
     const r = await runBoundAgent(v.bound, spec.message, optionsWith(model));
     const durationMs = round3(performance.now() - started);
@@ -687,7 +689,7 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
     const inputId = spec.id ?? String(input + 1);
     // the built-in scores are this run's own object: the caller's scorers are added to it
     const scores = builtin as Record<string, RunScore>;
-    for (const [name, scorer] of Object.entries(scorers)) {
+    for (const [name, scorer] of scorerList) {
       scores[name] = await runScorer(scorer, {
         variant: v.variant.name,
         inputId,
@@ -701,77 +703,65 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
       });
     }
     const match = builtin['toolCalls'];
-    const run: ExperimentRun = {
-      variant: v.variant.name,
-      input,
-      inputId,
-      repetition,
-      completed,
-      success,
-      ...(match !== undefined ? { toolCallsMatch: match.score === 1, ...(match.reason !== undefined ? { reason: match.reason } : {}) } : {}),
-      scores,
-      score: round3(meanScore(scores, success)),
-      askedToolCalls: asked,
-      ...(content !== undefined ? { content } : {}),
-      ...(r.ok ? {} : { error: { code: r.error.code, reason: r.error.reason, message: r.error.message } }),
-      toolCalls,
-      steps: progress?.steps ?? 0,
-      durationMs,
-      inputTokens: progress?.usage.inputTokens ?? 0,
-      outputTokens: progress?.usage.outputTokens ?? 0,
-    };
+    // built field by field, in the report's key order (optional fields only when present), without
+    // the spreads' intermediate objects
+    const made: Mutable<ExperimentRun> = { variant: v.variant.name, input, inputId, repetition, completed, success } as Mutable<ExperimentRun>;
+    if (match !== undefined) {
+      made.toolCallsMatch = match.score === 1;
+      if (match.reason !== undefined) made.reason = match.reason;
+    }
+    made.scores = scores;
+    made.score = round3(meanScore(scores, success));
+    made.askedToolCalls = asked;
+    if (content !== undefined) made.content = content;
+    if (!r.ok) made.error = { code: r.error.code, reason: r.error.reason, message: r.error.message };
+    made.toolCalls = toolCalls;
+    made.steps = progress?.steps ?? 0;
+    made.durationMs = durationMs;
+    made.inputTokens = progress?.usage.inputTokens ?? 0;
+    made.outputTokens = progress?.usage.outputTokens ?? 0;
+    const run: ExperimentRun = made;
     try {
       onRun?.(run);
     } catch {
       // progress reporting must not break the experiment
     }
-    record(run, i);
+    record(run, i, vi);
   });
   differences.sort((a, b) => a.input - b.input || a.repetition - b.repetition);
 
   // runs in the order (input, repetition, variant): the baseline's and each variant's pair up by position
-  const baseline = variants[0] !== undefined ? kept.filter((r) => r.variant === variants[0]?.variant.name) : undefined;
-  const summaries = variants.map((v): VariantSummary => {
-    const mine = kept.filter((r) => r.variant === v.variant.name);
+  const baseline = variants[0] !== undefined ? outcomes.ofVariant(0) : undefined;
+  const summaries = variants.map((v, vi): VariantSummary => {
+    const mine = vi === 0 && baseline !== undefined ? baseline : outcomes.ofVariant(vi);
     const { toolCalls, toolErrors, toolErrorsByCode, inputTokens, outputTokens } = totals.get(v.variant.name) as Totals;
-    const runErrorsByCode: Record<string, number> = {};
-    for (const r of mine) if (r.errorCode !== undefined) count(runErrorsByCode, r.errorCode);
-    const succeeded = mine.filter((r) => r.success).length;
-    const runScores = mine.map((r) => r.score);
-    const scoreNames = [...new Set(mine.flatMap((r) => Object.keys(r.scores)))];
+    const runErrorsByCode = mine.errorsByCode;
+    let succeeded = 0;
+    for (const x of mine.success) succeeded += x;
+    const runScores = mine.score;
     const scoreStats = Object.fromEntries(
-      scoreNames.map((name) => {
-        const values = mine.flatMap((r) => (r.scores[name] !== undefined ? [r.scores[name]] : []));
+      mine.scoreNames.map((name) => {
+        const values = mine.scoreValues(name);
         return [name, { score: round3(mean(values)), ci: rounded(meanInterval(values)) }];
       }),
     );
-    const durations = mine.map((r) => r.durationMs);
+    const durations = mine.durationMs;
     const vsBaseline =
       baseline === undefined || v === variants[0]
         ? {}
         : {
             vsBaseline: {
-              ...roundedComparison(
-                comparePaired(
-                  baseline.map((r) => (r.success ? 1 : 0)),
-                  mine.map((r) => (r.success ? 1 : 0)),
-                ),
-              ),
-              score: roundedComparison(
-                comparePaired(
-                  baseline.map((r) => r.score),
-                  runScores,
-                ),
-              ),
+              ...roundedComparison(comparePaired(baseline.success, mine.success)),
+              score: roundedComparison(comparePaired(baseline.score, runScores)),
             },
           };
     return {
       name: v.variant.name,
-      runs: mine.length,
-      completed: mine.filter((r) => r.completed).length,
+      runs: mine.runs,
+      completed: mine.completed,
       succeeded,
-      successRate: mine.length === 0 ? 0 : succeeded / mine.length,
-      successCI: rounded(wilsonInterval(succeeded, mine.length)),
+      successRate: mine.runs === 0 ? 0 : succeeded / mine.runs,
+      successCI: rounded(wilsonInterval(succeeded, mine.runs)),
       meanScore: round3(mean(runScores)),
       scoreCI: rounded(meanInterval(runScores)),
       scores: scoreStats,
@@ -781,7 +771,7 @@ export const runExperiment = async (options: ExperimentOptions): Promise<Experim
       toolErrors,
       toolErrorsByCode,
       runErrorsByCode,
-      latencyMs: latencyStats(mine.map((r) => r.durationMs)),
+      latencyMs: latencyStats(durations),
       tools: v.metrics.snapshot().tools,
       inputTokens,
       outputTokens,

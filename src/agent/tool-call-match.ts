@@ -103,9 +103,14 @@ const fail = (kind: string, reason: string): Check => ({ match: false, kind, rea
 
 /** The type of the first expected value that is not `""` (BFCL's "possible answer type"). */
 const answerType = (values: ReadonlyArray<unknown>): PyType | undefined => {
-  const first = values.find((v) => v !== '');
-  return first === undefined ? undefined : pyType(first);
+  for (const v of values) if (v !== '') return v === undefined ? undefined : pyType(v);
+  return undefined;
 };
+
+type TypeChecked = { readonly ok: boolean; readonly variable: boolean; readonly reason?: string };
+/** The two passing verdicts of `typeCheck`, shared (most values pass: a run allocates none). */
+const A_VALUE: TypeChecked = { ok: true, variable: false };
+const A_VARIABLE: TypeChecked = { ok: true, variable: true };
 
 /** BFCL's type check: Right when the value has the type (or is a "variable"), with whether it is a variable. */
 const typeCheck = (
@@ -114,19 +119,19 @@ const typeCheck = (
   values: ReadonlyArray<unknown>,
   expected: PyType,
   nested: PyType | undefined,
-): { readonly ok: boolean; readonly variable: boolean; readonly reason?: string } => {
+): TypeChecked => {
   const possible = answerType(values);
   const variable = possible !== undefined && possible !== expected;
   // Python converts an int to a float where a float is expected
   const valueType = expected === 'float' && pyType(value) === 'int' ? 'float' : pyType(value);
   if (valueType === expected) {
-    if (nested === undefined) return { ok: true, variable };
+    if (nested === undefined) return variable ? A_VARIABLE : A_VALUE;
     const itemsFit = values.some(
       (answer) => !Array.isArray(answer) || (value as ReadonlyArray<unknown>).every((item) => typeCheck(param, item, answer, nested, undefined).ok),
     );
-    if (itemsFit) return { ok: true, variable };
+    if (itemsFit) return variable ? A_VARIABLE : A_VALUE;
   }
-  if (possible !== undefined && valueType === possible) return { ok: true, variable: true };
+  if (possible !== undefined && valueType === possible) return A_VARIABLE;
   return {
     ok: false,
     variable: false,
@@ -212,7 +217,9 @@ const checkCall = (
   const required = Array.isArray(schema?.['required']) ? (schema?.['required'] as ReadonlyArray<unknown>) : [];
   for (const p of required)
     if (typeof p === 'string' && !(p in args)) return fail('simple_function_checker:missing_required', `Missing required parameter: "${p}".`);
-  for (const [param, raw] of Object.entries(args)) {
+  for (const param in args) {
+    if (!Object.hasOwn(args, param)) continue;
+    const raw = args[param];
     const values = expected[param];
     if (!(param in properties) || !Array.isArray(values)) return fail('simple_function_checker:unexpected_param', `Unexpected parameter: "${param}".`);
     const prop = properties[param];
@@ -232,7 +239,9 @@ const checkCall = (
         continue;
       }
       if (type === 'str') {
+        // a value given exactly as one of the answers matches without standardizing either
         if (
+          !values.includes(raw) &&
           !values
             .filter((v) => typeof v === 'string')
             .map((v) => standardizeString(v as string))
@@ -250,8 +259,9 @@ const checkCall = (
     }
     if (!pyIn(raw, values)) return fail('value_error:others', `Invalid value for parameter "${param}": ${show(raw)}. Expected one of ${show(values)}.`);
   }
-  for (const [param, values] of Object.entries(expected)) {
-    if (!(param in args) && !values.includes(''))
+  for (const param in expected) {
+    if (!Object.hasOwn(expected, param)) continue;
+    if (!(param in args) && !(expected[param] as ReadonlyArray<unknown>).includes(''))
       return fail('simple_function_checker:missing_optional', `Optional parameter "${param}" not provided and not marked as optional.`);
   }
   return OK;
@@ -272,17 +282,25 @@ export const matchToolCalls = (
 ): ToolCallMatch => {
   if (calls.length !== expected.length)
     return fail('wrong_count', `Wrong number of functions: ${calls.length} call${calls.length === 1 ? '' : 's'}, ${expected.length} expected.`);
-  const matched = new Set<number>();
-  for (const [i, answer] of expected.entries()) {
-    const [name, params] = Object.entries(answer)[0] ?? ['', {}];
+  const matched: boolean[] = [];
+  for (let i = 0; i < expected.length; i++) {
+    const answer = expected[i] as ExpectedToolCall;
+    // the call's one key, the tool's name
+    let name = '';
+    for (const k in answer)
+      if (Object.hasOwn(answer, k)) {
+        name = k;
+        break;
+      }
+    const params = answer[name] ?? {};
     const schema = schemaOf(name);
     let last: Check | undefined;
     let found = false;
-    for (const [j, call] of calls.entries()) {
-      if (matched.has(j)) continue;
-      last = checkCall(schema, call, name, params);
+    for (let j = 0; j < calls.length; j++) {
+      if (matched[j] === true) continue;
+      last = checkCall(schema, calls[j] as AskedToolCall, name, params);
       if (last.match) {
-        matched.add(j);
+        matched[j] = true;
         found = true;
         break;
       }

@@ -14,15 +14,17 @@
  * line, the report, is there.
  */
 import { constants, type Dirent } from 'node:fs';
-import { open, readdir } from 'node:fs/promises';
+import { lstat, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ResultsContent, readResults } from '../agent/experiment-file.js';
+import { decodePageToken, encodePageToken, queryFingerprint } from '../catalog/page-token.js';
+import { isLeft } from '../core/either.js';
 import { experimentHtml } from '../agent/experiment-html.js';
 import type { ExperimentReport } from '../agent/experiment.js';
 import type { JsonObject } from '../core/json-schema.js';
 import { Scopes, ServiceCodes } from './codes.js';
 import { problem } from './problem.js';
-import { json, type Reply, type RouteSpec } from './route.js';
+import { json, type QueryParameter, type Reply, type RouteSpec } from './route.js';
 import { refTo } from './schemas.js';
 
 const problemRef = { description: 'problem details (application/problem+json)', schema: refTo('Problem') };
@@ -47,8 +49,9 @@ const ExperimentEntrySchema: JsonObject = {
 const ExperimentListSchema: JsonObject = {
   type: 'object',
   properties: {
-    experiments: { type: 'array', items: ExperimentEntrySchema, description: 'the most recently written first' },
+    experiments: { type: 'array', items: ExperimentEntrySchema, description: 'the most recently written first (then by name)' },
     enabled: { type: 'boolean', description: 'whether this server shows experiments (gramkit serve --experiments DIR)' },
+    nextPageToken: { type: 'string', description: 'more experiments: pass it as pageToken (absent on the last page)' },
   },
   required: ['experiments', 'enabled'],
 };
@@ -104,6 +107,8 @@ export const REPORT_PAGE_HEADERS: Readonly<Record<string, string>> = {
 interface Read {
   readonly content: ResultsContent;
   readonly modifiedAt: string;
+  /** The file's inode, size and modification time when it was read (`versionOf`). */
+  readonly version: string;
 }
 
 /** The experiments' names: the regular files `NAME.jsonl` of `dir` itself (links and folders are none). */
@@ -133,7 +138,7 @@ const readExperiment = async (dir: string, name: string): Promise<Read | undefin
     if (!stat.isFile()) return undefined;
     const buffer = Buffer.alloc(stat.size);
     const { bytesRead } = await handle.read(buffer, 0, stat.size, 0);
-    return { content: readResults(buffer.toString('utf8', 0, bytesRead)), modifiedAt: stat.mtime.toISOString() };
+    return { content: readResults(buffer.toString('utf8', 0, bytesRead)), modifiedAt: stat.mtime.toISOString(), version: versionOf(stat) };
   } finally {
     await handle.close();
   }
@@ -167,68 +172,165 @@ const reportOf = async (dir: string | undefined, name: string): Promise<{ readon
 // the routes
 // -------------------------------------------------------------------------------------------------
 
+/** An experiment as the list shows it. */
+interface ListEntry {
+  readonly name: string;
+  readonly agent: string;
+  readonly variants: ReadonlyArray<string>;
+  readonly runs: number;
+  readonly total: number;
+  readonly finished: boolean;
+  readonly startedAt?: string;
+  readonly modifiedAt: string;
+}
+
+/** The list's entry of a file read (none for a file that is not a results file). */
+const entryOf = (name: string, read: Read): ListEntry | undefined => {
+  const h = read.content.header;
+  if (h === undefined) return undefined;
+  const { report, runs } = read.content;
+  return {
+    name,
+    agent: h.agent,
+    variants: h.variants,
+    runs: runs.length,
+    total: totalOf(read.content),
+    finished: report !== undefined,
+    ...(report !== undefined ? { startedAt: report.startedAt } : {}),
+    modifiedAt: read.modifiedAt,
+  };
+};
+
+/** A file's identity and version: another inode, size or modification time is another content. */
+const versionOf = (s: { readonly ino: number; readonly size: number; readonly mtimeMs: number }): string => `${s.ino}/${s.size}/${s.mtimeMs}`;
+
+/**
+ * The list's entries of a directory, each file read and parsed only when its stat (inode, size,
+ * modification time) changed since the last request: a list request costs a `readdir` and an
+ * `lstat` a file, not a read of every run. The cache holds one small entry per file of the
+ * directory (entries of files gone are dropped).
+ */
+const listing = (dir: string): (() => Promise<ReadonlyArray<ListEntry>>) => {
+  const cache = new Map<string, { readonly version: string; readonly entry: ListEntry | undefined }>();
+  return async () => {
+    const all = await names(dir);
+    const listed = await Promise.all(
+      all.map(async (name): Promise<ListEntry | undefined> => {
+        let version: string;
+        try {
+          // lstat: a link put in the file's place is no regular file (and is read, refused, below)
+          const s = await lstat(join(dir, `${name}${SUFFIX}`));
+          if (!s.isFile()) return undefined;
+          version = versionOf(s);
+        } catch {
+          return undefined;
+        }
+        const known = cache.get(name);
+        if (known !== undefined && known.version === version) return known.entry;
+        const read = await readExperiment(dir, name);
+        const entry = read === undefined ? undefined : entryOf(name, read);
+        // what was read is cached under the version it was read at (a write since is seen next time)
+        if (read !== undefined) cache.set(name, { version: read.version, entry });
+        return entry;
+      }),
+    );
+    const present = new Set(all);
+    for (const name of cache.keys()) if (!present.has(name)) cache.delete(name);
+    return listed.filter((e): e is ListEntry => e !== undefined).sort((a, b) => b.modifiedAt.localeCompare(a.modifiedAt) || a.name.localeCompare(b.name));
+  };
+};
+
+const PAGE_DEFAULT = 50;
+const PAGE_MAX = 1000;
+const listQuery: Readonly<Record<string, QueryParameter>> = {
+  pageSize: { kind: 'integer', minimum: 1, maximum: PAGE_MAX, description: `experiments per page (default ${PAGE_DEFAULT}, at most ${PAGE_MAX})` },
+  pageToken: { kind: 'string', maxLength: 1024, description: "from the previous page's nextPageToken" },
+};
+/** The list's page tokens belong to it alone (one kind of listing, no filters). */
+const LIST_FINGERPRINT = queryFingerprint({ l: 'experiments' });
+
+/** The key a page ends at: the list's order is by modification time (newest first), then name. */
+const keyOf = (e: ListEntry): string => JSON.stringify([e.modifiedAt, e.name]);
+const isAfter = (e: ListEntry, key: readonly [string, string]): boolean => e.modifiedAt < key[0] || (e.modifiedAt === key[0] && e.name > key[1]);
+
+/**
+ * One page of the list, after the token's key. A keyset, not an offset: an experiment written to
+ * while a client pages moves to the front (the next listing shows it first) and is never shown twice.
+ */
+const pageOf = (entries: ReadonlyArray<ListEntry>, pageSize: number | undefined, pageToken: string | undefined): Reply => {
+  let rest = entries;
+  if (pageToken !== undefined) {
+    const p = decodePageToken(pageToken, LIST_FINGERPRINT, 'id');
+    const key = isLeft(p) || p.right.kind !== 'id' ? undefined : parsedKey(p.right.after);
+    if (key === undefined) {
+      const reason = isLeft(p) ? p.left.message : 'the page token is not one this server issued';
+      const message = `the query does not fit: pageToken: ${reason}; start again without pageToken (this route's query parameters: pageSize, pageToken)`;
+      return { kind: 'problem', problem: problem(ServiceCodes.INVALID_REQUEST, message, { invalidParams: [{ name: 'pageToken', reason }] }) };
+    }
+    rest = entries.filter((e) => isAfter(e, key));
+  }
+  const size = pageSize ?? PAGE_DEFAULT;
+  const experiments = rest.slice(0, size);
+  const last = experiments[experiments.length - 1];
+  const more = rest.length > size && last !== undefined;
+  return json(200, { experiments, enabled: true, ...(more ? { nextPageToken: encodePageToken({ kind: 'id', after: keyOf(last) }, LIST_FINGERPRINT) } : {}) });
+};
+
+const parsedKey = (text: string): readonly [string, string] | undefined => {
+  try {
+    const k = JSON.parse(text) as unknown;
+    return Array.isArray(k) && k.length === 2 && typeof k[0] === 'string' && typeof k[1] === 'string' ? [k[0], k[1]] : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 /** The routes; without a directory, the list is empty (`enabled: false`) and no name is found. */
-export const experimentRoutes = (dir: string | undefined): ReadonlyArray<RouteSpec> => [
-  {
-    method: 'get',
-    path: '/api/v1/experiments',
-    operationId: 'experimentsList',
-    summary: 'The experiments of the --experiments directory: name, agent, variants, runs so far and in all, finished or not, when',
-    tag: 'experiments',
-    scope: Scopes.READ,
-    responses: { 200: { description: '{experiments: [...]}', schema: ExperimentListSchema } },
-    handler: async () => {
-      if (dir === undefined) return json(200, { experiments: [], enabled: false });
-      const listed = await Promise.all(
-        (await names(dir)).map(async (name) => {
-          const read = await readExperiment(dir, name);
-          const h = read?.content.header;
-          if (read === undefined || h === undefined) return [];
-          const { report, runs } = read.content;
-          const entry = {
-            name,
-            agent: h.agent,
-            variants: h.variants,
-            runs: runs.length,
-            total: totalOf(read.content),
-            finished: report !== undefined,
-            ...(report !== undefined ? { startedAt: report.startedAt } : {}),
-            modifiedAt: read.modifiedAt,
-          };
-          return [entry];
-        }),
-      );
-      const experiments = listed.flat().sort((a, b) => b.modifiedAt.localeCompare(a.modifiedAt) || a.name.localeCompare(b.name));
-      return json(200, { experiments, enabled: true });
+export const experimentRoutes = (dir: string | undefined): ReadonlyArray<RouteSpec> => {
+  const list = dir === undefined ? undefined : listing(dir);
+  return [
+    {
+      method: 'get',
+      path: '/api/v1/experiments',
+      operationId: 'experimentsList',
+      summary: 'The experiments of the --experiments directory, a page at a time: name, agent, variants, runs so far and in all, finished or not, when',
+      tag: 'experiments',
+      scope: Scopes.READ,
+      query: listQuery,
+      responses: { 200: { description: '{experiments: [...], enabled, nextPageToken?}', schema: ExperimentListSchema }, 400: problemRef },
+      handler: async (c) => {
+        if (list === undefined) return json(200, { experiments: [], enabled: false });
+        return pageOf(await list(), c.query['pageSize'] as number | undefined, c.query['pageToken'] as string | undefined);
+      },
     },
-  },
-  {
-    method: 'get',
-    path: '/api/v1/experiments/:name',
-    operationId: 'experimentsGet',
-    summary: "A finished experiment's JSON report (what gramkit ab --json prints), its runs in results",
-    tag: 'experiments',
-    scope: Scopes.READ,
-    params: nameParam,
-    responses: { 200: { description: 'the report', schema: ExperimentReportSchema }, 404: problemRef, 409: problemRef },
-    handler: async (c) => {
-      const r = await reportOf(dir, c.params['name'] as string);
-      return 'reply' in r ? r.reply : json(200, r.report);
+    {
+      method: 'get',
+      path: '/api/v1/experiments/:name',
+      operationId: 'experimentsGet',
+      summary: "A finished experiment's JSON report (what gramkit ab --json prints), its runs in results",
+      tag: 'experiments',
+      scope: Scopes.READ,
+      params: nameParam,
+      responses: { 200: { description: 'the report', schema: ExperimentReportSchema }, 404: problemRef, 409: problemRef },
+      handler: async (c) => {
+        const r = await reportOf(dir, c.params['name'] as string);
+        return 'reply' in r ? r.reply : json(200, r.report);
+      },
     },
-  },
-  {
-    method: 'get',
-    path: '/api/v1/experiments/:name/report.html',
-    operationId: 'experimentsPage',
-    summary: "A finished experiment's report as the self-contained page gramkit ab --report writes (no script, no request to any host)",
-    tag: 'experiments',
-    scope: Scopes.READ,
-    params: nameParam,
-    responses: { 200: { description: 'the page', schema: 'html' }, 404: problemRef, 409: problemRef },
-    handler: async (c) => {
-      const r = await reportOf(dir, c.params['name'] as string);
-      if ('reply' in r) return r.reply;
-      return { kind: 'response', response: new Response(experimentHtml(r.report, r.report.results), { status: 200, headers: REPORT_PAGE_HEADERS }) };
+    {
+      method: 'get',
+      path: '/api/v1/experiments/:name/report.html',
+      operationId: 'experimentsPage',
+      summary: "A finished experiment's report as the self-contained page gramkit ab --report writes (no script, no request to any host)",
+      tag: 'experiments',
+      scope: Scopes.READ,
+      params: nameParam,
+      responses: { 200: { description: 'the page', schema: 'html' }, 404: problemRef, 409: problemRef },
+      handler: async (c) => {
+        const r = await reportOf(dir, c.params['name'] as string);
+        if ('reply' in r) return r.reply;
+        return { kind: 'response', response: new Response(experimentHtml(r.report, r.report.results), { status: 200, headers: REPORT_PAGE_HEADERS }) };
+      },
     },
-  },
-];
+  ];
+};

@@ -6,7 +6,7 @@
  * tests); an experiment still being written reads consistently (whole runs, no report until its
  * line is whole).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -169,6 +169,94 @@ describe('the experiments of gramkit serve --experiments', () => {
     expect(ended.json.summaries).toEqual(printed.summaries);
     rmSync(join(dir, 'running.jsonl'));
     rmSync(join(dir, 'ending.jsonl'));
+  });
+
+  it('pages the list (pageSize, pageToken): every experiment once, newest first; a foreign or unknown parameter is a 400 naming it', async () => {
+    const results = readFileSync(join(dir, 'capitals.jsonl'), 'utf8');
+    const names = ['page-a', 'page-b', 'page-c', 'page-d'];
+    names.forEach((name, i) => {
+      writeFileSync(join(dir, `${name}.jsonl`), results);
+      // distinct times, page-a the newest; page-c and page-d share one (then by name)
+      const t = new Date(Date.UTC(2031, 0, 10 - Math.min(i, 2)));
+      utimesSync(join(dir, `${name}.jsonl`), t, t);
+    });
+    try {
+      const whole = (await h.call('GET', '/api/v1/experiments', { headers: auth })).json;
+      expect(whole.nextPageToken).toBeUndefined();
+      const order = whole.experiments.map((e: { name: string }) => e.name);
+      expect(order.slice(0, 4)).toEqual(names);
+      const seen: string[] = [];
+      let token: string | undefined;
+      let pages = 0;
+      do {
+        const page = await h.call('GET', `/api/v1/experiments?pageSize=3${token !== undefined ? `&pageToken=${token}` : ''}`, { headers: auth });
+        expect(page.status, page.text).toBe(200);
+        expect(page.json.experiments.length).toBeLessThanOrEqual(3);
+        expect(page.json.experiments.length).toBeGreaterThan(0);
+        seen.push(...page.json.experiments.map((e: { name: string }) => e.name));
+        token = page.json.nextPageToken;
+        pages++;
+      } while (token !== undefined && pages < 10);
+      expect(seen).toEqual(order);
+      expect(pages).toBe(Math.ceil(order.length / 3));
+      // what the route does not take, or takes otherwise, is refused by name
+      for (const [query, name] of [
+        ['?page=2', 'page'],
+        ['?pageSize=0', 'pageSize'],
+        ['?pageSize=many', 'pageSize'],
+        ['?pageToken=not-a-token', 'pageToken'],
+        [`?pageToken=${Buffer.from(JSON.stringify({ v: 1, f: 'elsewhere', a: 'x' })).toString('base64url')}`, 'pageToken'],
+      ] as const) {
+        const got = await h.call('GET', `/api/v1/experiments${query}`, { headers: auth });
+        isProblem(got, 400, 'SERVICE_INVALID_REQUEST');
+        expect(got.json.invalidParams.map((p: { name: string }) => p.name)).toEqual([name]);
+      }
+    } finally {
+      for (const name of names) rmSync(join(dir, `${name}.jsonl`));
+    }
+  });
+
+  it('a file read once is read again when its inode, size or modification time changes (and only the list entry is kept)', async () => {
+    const lines = readFileSync(join(dir, 'capitals.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    const header = lines[0] as string;
+    const runs = lines.slice(1).filter((l) => !l.includes('"gramkit-experiment-report"'));
+    const file = join(dir, 'growing.jsonl');
+    const t = new Date(Date.UTC(2030, 5, 1));
+    const entry = async (): Promise<{ runs: number }> =>
+      (await h.call('GET', '/api/v1/experiments', { headers: auth })).json.experiments.find((e: { name: string }) => e.name === 'growing');
+    const write = (body: ReadonlyArray<string>, at: Date): void => {
+      writeFileSync(file, `${[header, ...body].join('\n')}\n`);
+      utimesSync(file, at, at);
+    };
+    try {
+      write([runs[0] as string], t);
+      expect(await entry()).toMatchObject({ runs: 1 });
+      // more runs: another size
+      write(runs.slice(0, 3), t);
+      expect(await entry()).toMatchObject({ runs: 3 });
+      // the same size, another modification time: the new content (one run, and a padding line that is no run)
+      const one = `${header}\n${runs[0] as string}\n`;
+      const same = readFileSync(file).length;
+      writeFileSync(file, `${one}${' '.repeat(same - Buffer.byteLength(one) - 1)}\n`);
+      utimesSync(file, new Date(Date.UTC(2030, 5, 2)), new Date(Date.UTC(2030, 5, 2)));
+      expect(readFileSync(file).length).toBe(same);
+      expect(await entry()).toMatchObject({ runs: 1 });
+      // the same size and time, another file moved into its place (another inode): one run, padded
+      write(runs.slice(0, 2), t);
+      expect(await entry()).toMatchObject({ runs: 2 });
+      const size = readFileSync(file).length;
+      const other = join(tmp, 'other-growing.jsonl');
+      writeFileSync(other, `${one}${' '.repeat(size - Buffer.byteLength(one) - 1)}\n`);
+      utimesSync(other, t, t);
+      renameSync(other, file);
+      expect(readFileSync(file).length).toBe(size);
+      expect(await entry()).toMatchObject({ runs: 1 });
+      isProblem(await h.call('GET', '/api/v1/experiments/growing', { headers: auth }), 409, 'SERVICE_EXPERIMENT_UNFINISHED');
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 
   it('a server without --experiments shows none, and says so', async () => {
