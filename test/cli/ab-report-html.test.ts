@@ -7,7 +7,7 @@
  * `gramkit serve --experiments DIR` (the results file in DIR), with the token: the same plots, and
  * the admin page lists the experiment and saves its page with the token.
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -191,6 +191,11 @@ describe('gramkit ab --report, in Chromium', () => {
       for (let i = 0; i < 200 && !readdirSync(downloads).includes('results-report.html'); i++) await new Promise((r) => setTimeout(r, 25));
       const served = await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } });
       expect(readFileSync(saved, 'utf8')).toBe(await served.text());
+      // more experiments than the list's first page (50): the page shows every one
+      for (let i = 0; i < 60; i++) copyFileSync(join(tmp, 'results.jsonl'), join(tmp, `copy-${i}.jsonl`));
+      await page.reload({ waitUntil: 'load' });
+      await page.waitForSelector('#experiments tr[data-experiment="copy-59"]');
+      expect(await page.$$eval('#experiments tr[data-experiment]', (rows) => rows.length)).toBe(61);
       expect(errors).toEqual([]);
       await page.close();
     } finally {

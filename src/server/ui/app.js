@@ -372,8 +372,15 @@ const saveWithToken = async (event) => {
 
 const loadExperiments = async () => {
   let answer;
+  const experiments = [];
   try {
-    answer = await api('GET', '/api/v1/experiments');
+    // every page (the list pages at 50 by default)
+    let token;
+    do {
+      answer = await api('GET', `/api/v1/experiments${query({ pageSize: 1000, pageToken: token })}`);
+      experiments.push(...answer.experiments);
+      token = answer.nextPageToken;
+    } while (token !== undefined);
   } catch (e) {
     // a caller without read_registry (403): no panel
     if (e.problem?.status === 403) return void ($('experiments-pane').hidden = true);
@@ -384,7 +391,7 @@ const loadExperiments = async () => {
   const path = (x) => `/api/v1/experiments/${encodeURIComponent(x.name)}`;
   const link = (x, suffix, file, text) => el('a', { href: `${path(x)}${suffix}`, target: '_blank', rel: 'noopener', dataset: { file }, onclick: (e) => void guard(saveWithToken)(e) }, text);
   $('experiments').tBodies[0].replaceChildren(
-    ...answer.experiments.map((x) =>
+    ...experiments.map((x) =>
       el(
         'tr',
         { dataset: { experiment: x.name }, class: x.finished ? 'finished' : 'unfinished' },
