@@ -90,6 +90,48 @@ import { echoTool, storeSuite } from './store-suite.js';
       await catalog.close();
     });
 
+    it("usage is recorded by one script call a flush, sent by its SHA-1 (EVALSHA), and sent again when Redis forgot it", async () => {
+      await flush();
+      const opened = await openCatalog({ store: await openRedisStore(redis.url), workspace: mkdtempSync(join(tmpdir(), 'gramkit-ws-')), usageFlushMs: 5 });
+      if (!opened.ok) throw new Error(opened.error.message);
+      const catalog = opened.value;
+      const c = createClient({ url: redis.url });
+      await c.connect();
+      try {
+        const r = await catalog.registerTool({ id: 'tool_ls', description: 'List', created_by: 'agent' });
+        const id = r.ok ? (r.value.value['tool_id'] as string) : '';
+        const calls = async (cmd: string): Promise<number> =>
+          Number(new RegExp(`cmdstat_${cmd}:calls=(\\d+)`).exec((await c.sendCommand(['INFO', 'commandstats'])) as string)?.[1] ?? 0);
+        const flushes = async (n: number, agentId: string): Promise<void> => {
+          for (let i = 0; i < n; i++) {
+            await catalog.invokeTool({ id: 'tool_ls' }, {}, { agentId });
+            await catalog.flush();
+          }
+        };
+        await flushes(1, 'agent-1');
+        await c.sendCommand(['CONFIG', 'RESETSTAT']);
+        await flushes(3, 'agent-1');
+        // one EVALSHA a flush (its commands run inside it): no script text, no MULTI around several commands
+        expect([await calls('evalsha'), await calls('eval'), await calls('multi'), await calls('exec')]).toEqual([3, 0, 0, 0]);
+        expect(await c.sendCommand(['HGET', 'catalog:usage:count', id])).toBe('4');
+        expect(await c.sendCommand(['LLEN', 'tools:agent-1:usage_history'])).toBe(4);
+        expect(Number(await c.sendCommand(['TTL', 'tools:agent-1:usage_history']))).toBeGreaterThan(0);
+        expect(Number(await c.sendCommand(['TTL', 'tools:global:usage_history']))).toBe(-1);
+        // Redis forgot the script (a restart, SCRIPT FLUSH): the flush sends it again, once
+        await c.sendCommand(['SCRIPT', 'FLUSH']);
+        await c.sendCommand(['CONFIG', 'RESETSTAT']);
+        await flushes(2, 'agent-2');
+        expect(await calls('eval')).toBe(1);
+        expect(await c.sendCommand(['HGET', 'catalog:usage:count', id])).toBe('6');
+        expect(await c.sendCommand(['LLEN', 'tools:global:usage_history'])).toBe(6);
+        const last = (await c.sendCommand(['HGET', 'catalog:usage:last', id])) as string;
+        expect(Number.isNaN(Date.parse(last))).toBe(false);
+      } finally {
+        await c.close();
+        await catalog.close();
+      }
+    });
+
     it('an unreachable Redis is a StoreError with the URL but not its password', async () => {
       await expect(openRedisStore('redis://user:secret@127.0.0.1:1', { connectTimeoutMs: 500 })).rejects.toThrow(
         /cannot connect to Redis at redis:\/\/127\.0\.0\.1:1/,
