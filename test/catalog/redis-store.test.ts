@@ -90,7 +90,7 @@ import { echoTool, storeSuite } from './store-suite.js';
       await catalog.close();
     });
 
-    it("usage is recorded by one script call a flush, sent by its SHA-1 (EVALSHA), and sent again when Redis forgot it", async () => {
+    it('usage is recorded by one script call a flush, sent by its SHA-1 (EVALSHA), and sent again when Redis forgot it', async () => {
       await flush();
       const opened = await openCatalog({ store: await openRedisStore(redis.url), workspace: mkdtempSync(join(tmpdir(), 'gramkit-ws-')), usageFlushMs: 5 });
       if (!opened.ok) throw new Error(opened.error.message);
