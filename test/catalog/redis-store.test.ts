@@ -229,6 +229,19 @@ import { echoTool, storeSuite } from './store-suite.js';
         expect(((await dup.json()) as { code: string; reason: string }).reason).toBe(CatalogCodes.CONFLICT);
         const found = (await (await fetch(`${a.server.url}/tools/tools/search?q=echo`)).json()) as { tools: Array<{ bundleID: string }> };
         expect(found.tools.map((t) => t.bundleID)).toContain(bundle);
+        // a tool written through one server runs through the other at once (its record is applied there, and bound, on that request)
+        for (let i = 0; i < 5; i++) {
+          const created = await put(a.server, `/tools/bundles/${bundle}/tools/now-${i}/version/1`, echoTool(`now-${i}`));
+          expect(created.status).toBe(201);
+          const { toolID } = ((await created.json()) as { tool: { toolID: string } }).tool;
+          const ran = await fetch(`${b.server.url}/api/v1/tools/${toolID}/invoke`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ text: `[${i}]` }),
+          });
+          expect(ran.status).toBe(200);
+          expect(JSON.stringify(await ran.json())).toContain(`[${i}]`);
+        }
         // racing writes through both servers: exactly one wins
         const results = await Promise.all(
           Array.from({ length: 8 }, (_, i) => put(servers[i % 2]!.server, `/tools/bundles/${bundle}/tools/race/version/1`, echoTool('race'))),
