@@ -4,7 +4,8 @@
  * key (100,000 tools: seconds); here new keys go to a small unsorted buffer that scans see too,
  * and the buffer is sorted and merged in when it grows past 1,024 keys (amortized O(log n) a key).
  * Removal marks keys dead; they are dropped at the next merge. While many keys are added at once
- * (`defer`, a catalog's load), the buffer is merged only once, at the end (`settle`): one sort.
+ * (`defer`, a catalog's load), the buffer is merged only once, at the end (`settle`, when it grew
+ * past its limit): one sort.
  */
 
 const lowerBound = (xs: ReadonlyArray<string>, key: string): number => {
@@ -34,9 +35,14 @@ export class SortedKeys {
     this.deferred = true;
   }
 
+  /**
+   * Ends `defer`: the buffer is merged if it grew past its limit (a load's keys: one sort), else it
+   * stays (a sync that applied a few dozen changes does not rewrite 100,000 keys).
+   */
   settle(): void {
     this.deferred = false;
-    this.merge();
+    const limit = bufferLimit(this.keys.length);
+    if (this.pendingKeys.length > limit || this.dead.size > limit) this.merge();
   }
 
   /** Keys with their values (`value` distinguishes equal keys). */

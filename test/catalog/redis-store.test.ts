@@ -90,6 +90,48 @@ import { echoTool, storeSuite } from './store-suite.js';
       await catalog.close();
     });
 
+    it('usage is recorded by one script call a flush, sent by its SHA-1 (EVALSHA), and sent again when Redis forgot it', async () => {
+      await flush();
+      const opened = await openCatalog({ store: await openRedisStore(redis.url), workspace: mkdtempSync(join(tmpdir(), 'gramkit-ws-')), usageFlushMs: 5 });
+      if (!opened.ok) throw new Error(opened.error.message);
+      const catalog = opened.value;
+      const c = createClient({ url: redis.url });
+      await c.connect();
+      try {
+        const r = await catalog.registerTool({ id: 'tool_ls', description: 'List', created_by: 'agent' });
+        const id = r.ok ? (r.value.value['tool_id'] as string) : '';
+        const calls = async (cmd: string): Promise<number> =>
+          Number(new RegExp(`cmdstat_${cmd}:calls=(\\d+)`).exec((await c.sendCommand(['INFO', 'commandstats'])) as string)?.[1] ?? 0);
+        const flushes = async (n: number, agentId: string): Promise<void> => {
+          for (let i = 0; i < n; i++) {
+            await catalog.invokeTool({ id: 'tool_ls' }, {}, { agentId });
+            await catalog.flush();
+          }
+        };
+        await flushes(1, 'agent-1');
+        await c.sendCommand(['CONFIG', 'RESETSTAT']);
+        await flushes(3, 'agent-1');
+        // one EVALSHA a flush (its commands run inside it): no script text, no MULTI around several commands
+        expect([await calls('evalsha'), await calls('eval'), await calls('multi'), await calls('exec')]).toEqual([3, 0, 0, 0]);
+        expect(await c.sendCommand(['HGET', 'catalog:usage:count', id])).toBe('4');
+        expect(await c.sendCommand(['LLEN', 'tools:agent-1:usage_history'])).toBe(4);
+        expect(Number(await c.sendCommand(['TTL', 'tools:agent-1:usage_history']))).toBeGreaterThan(0);
+        expect(Number(await c.sendCommand(['TTL', 'tools:global:usage_history']))).toBe(-1);
+        // Redis forgot the script (a restart, SCRIPT FLUSH): the flush sends it again, once
+        await c.sendCommand(['SCRIPT', 'FLUSH']);
+        await c.sendCommand(['CONFIG', 'RESETSTAT']);
+        await flushes(2, 'agent-2');
+        expect(await calls('eval')).toBe(1);
+        expect(await c.sendCommand(['HGET', 'catalog:usage:count', id])).toBe('6');
+        expect(await c.sendCommand(['LLEN', 'tools:global:usage_history'])).toBe(6);
+        const last = (await c.sendCommand(['HGET', 'catalog:usage:last', id])) as string;
+        expect(Number.isNaN(Date.parse(last))).toBe(false);
+      } finally {
+        await c.close();
+        await catalog.close();
+      }
+    });
+
     it('an unreachable Redis is a StoreError with the URL but not its password', async () => {
       await expect(openRedisStore('redis://user:secret@127.0.0.1:1', { connectTimeoutMs: 500 })).rejects.toThrow(
         /cannot connect to Redis at redis:\/\/127\.0\.0\.1:1/,
@@ -187,6 +229,19 @@ import { echoTool, storeSuite } from './store-suite.js';
         expect(((await dup.json()) as { code: string; reason: string }).reason).toBe(CatalogCodes.CONFLICT);
         const found = (await (await fetch(`${a.server.url}/tools/tools/search?q=echo`)).json()) as { tools: Array<{ bundleID: string }> };
         expect(found.tools.map((t) => t.bundleID)).toContain(bundle);
+        // a tool written through one server runs through the other at once (its record is applied there, and bound, on that request)
+        for (let i = 0; i < 5; i++) {
+          const created = await put(a.server, `/tools/bundles/${bundle}/tools/now-${i}/version/1`, echoTool(`now-${i}`));
+          expect(created.status).toBe(201);
+          const { toolID } = ((await created.json()) as { tool: { toolID: string } }).tool;
+          const ran = await fetch(`${b.server.url}/api/v1/tools/${toolID}/invoke`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ text: `[${i}]` }),
+          });
+          expect(ran.status).toBe(200);
+          expect(JSON.stringify(await ran.json())).toContain(`[${i}]`);
+        }
         // racing writes through both servers: exactly one wins
         const results = await Promise.all(
           Array.from({ length: 8 }, (_, i) => put(servers[i % 2]!.server, `/tools/bundles/${bundle}/tools/race/version/1`, echoTool('race'))),

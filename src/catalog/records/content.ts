@@ -23,7 +23,9 @@ import type { SafetyLevel } from '../../library/tool.js';
 import { importDefinitions } from '../../specification/import.js';
 import { parseSpecifications } from '../../specification/load.js';
 import { printToolSpecification } from '../../specification/serialize.js';
-import { checkNameAndDescription, checkToolSpecification, type ToolSpecification } from '../../specification/tool-spec.js';
+import { checkNameAndDescription, checkToolSpecification, makeToolSpecification, type ToolSpecification } from '../../specification/tool-spec.js';
+import type { TypeSignature } from '../../types/types.js';
+import { isJsonValue } from '../../core/json.js';
 import { jsonEqual } from '../../core/json-equal.js';
 import { type ContentEnvironment, type ImplIssue, isKindName, KINDS, toolKind } from '../../tools/kinds.js';
 import { CatalogCodes } from '../codes.js';
@@ -107,8 +109,28 @@ interface Signed {
 
 /** How many compiled signatures `compiledSignature` keeps (the least recently used is dropped first). */
 const SIGNATURES_KEPT = 4096;
-/** Signatures compiled cleanly (no diagnostic), by their text: an import's tools repeat a few signatures. */
-const compiledSignatures = new Map<string, { readonly schema: JsonObject; readonly outputSchema: JsonSchema }>();
+/**
+ * Signatures compiled cleanly (no diagnostic), by their text: an import's tools repeat a few
+ * signatures, and so do the records a server binds (`contentSpecification`).
+ */
+const compiledSignatures = new Map<string, { readonly signature: TypeSignature; readonly schema: JsonObject; readonly outputSchema: JsonSchema }>();
+
+/** The compiled signature kept for this text (used again: the least recently used is dropped first). */
+const keptSignature = (text: string): { readonly signature: TypeSignature; readonly schema: JsonObject; readonly outputSchema: JsonSchema } | undefined => {
+  const known = compiledSignatures.get(text);
+  if (known !== undefined) {
+    compiledSignatures.delete(text);
+    compiledSignatures.set(text, known);
+  }
+  return known;
+};
+
+/** Keeps a clean compilation's signature and schemas under its text. */
+const keepSignature = (text: string, spec: ToolSpecification): void => {
+  if (spec.signature === undefined) return;
+  compiledSignatures.set(text, { signature: spec.signature, schema: spec.schema, outputSchema: spec.outputSchema });
+  if (compiledSignatures.size > SIGNATURES_KEPT) compiledSignatures.delete(compiledSignatures.keys().next().value as string);
+};
 
 /**
  * A signature's schemas, compiled once per distinct text while it is kept. The schemas depend on
@@ -116,10 +138,8 @@ const compiledSignatures = new Map<string, { readonly schema: JsonObject; readon
  * kept, so a cached one has no warnings; any other is compiled again (its diagnostics name the tool).
  */
 const compiledSignature = (slug: string, description: string, text: string): Either<ReadonlyArray<Diagnostic>, Signed> => {
-  const known = compiledSignatures.get(text);
+  const known = keptSignature(text);
   if (known !== undefined && checkNameAndDescription(slug, description).length === 0) {
-    compiledSignatures.delete(text);
-    compiledSignatures.set(text, known);
     return right({ signature: text, argSchema: known.schema, outputSchema: known.outputSchema, warnings: [] });
   }
   const r = checkToolSpecification(slug, description, text);
@@ -130,10 +150,7 @@ const compiledSignature = (slug: string, description: string, text: string): Eit
         .filter(isError)
         .map((d) => ({ ...d, code: CatalogCodes.INVALID_SCHEMA, message: `signature: ${d.message}` })),
     );
-  if (checkedDiagnostics(r).length === 0) {
-    compiledSignatures.set(text, { schema: spec.schema, outputSchema: spec.outputSchema });
-    if (compiledSignatures.size > SIGNATURES_KEPT) compiledSignatures.delete(compiledSignatures.keys().next().value as string);
-  }
+  if (checkedDiagnostics(r).length === 0) keepSignature(text, spec);
   return right({ signature: spec.typeSignature, argSchema: spec.schema, outputSchema: spec.outputSchema, warnings: checkedDiagnostics(r) });
 };
 
@@ -285,8 +302,14 @@ export const buildContent = (input: ContentInput, env: ContentEnvironment): Eith
 
 /** The specification of a tool: its slug, description and signature (the metadata holds the catalog fields). */
 export const contentSpecification = (c: ToolContent): Either<ReadonlyArray<Diagnostic>, ToolSpecification> => {
-  const r = checkToolSpecification(c.slug, c.description, c.signature, { metadata: gramMetadata(c) });
+  const metadata = gramMetadata(c);
+  // a signature compiled cleanly before is not parsed again (a server binds every record it serves)
+  const known = keptSignature(c.signature);
+  if (known !== undefined && checkNameAndDescription(c.slug, c.description).length === 0 && isJsonValue(metadata))
+    return right(makeToolSpecification(c.slug, c.description, c.signature, known.signature, metadata));
+  const r = checkToolSpecification(c.slug, c.description, c.signature, { metadata });
   const spec = checkedValue(r);
+  if (spec !== undefined && checkedDiagnostics(r).length === 0) keepSignature(c.signature, spec);
   return spec === undefined ? left(checkedDiagnostics(r).filter(isError)) : right(spec);
 };
 

@@ -239,10 +239,31 @@ if redis.call('EXISTS', 'tools:usage:last') == 1 then redis.call('RENAME', 'tool
 return n
 `;
 
-const LAST_CALLED = `
-for i = 1, #ARGV, 2 do
-  local old = redis.call('HGET', 'catalog:usage:last', ARGV[i])
-  if (not old) or old < ARGV[i + 1] then redis.call('HSET', 'catalog:usage:last', ARGV[i], ARGV[i + 1]) end
+/**
+ * One flush of usage, in one script call (by its SHA-1, see `script`). ARGV: the history cap, the
+ * agents' histories' TTL, the number of tools, then per tool: toolID, calls, last call time; then
+ * per history list: its key, the number of entries, the entries (oldest first). Counts add up, a
+ * last call time only moves forward, each list gets its entries at its head and is capped, and
+ * an agent's list expires `ttl` after its last call (the global one never).
+ */
+const USAGE = `
+local cap = tonumber(ARGV[1])
+local ttl = ARGV[2]
+local i = 4
+for d = 1, tonumber(ARGV[3]) do
+  local id = ARGV[i]
+  redis.call('HINCRBY', 'catalog:usage:count', id, ARGV[i + 1])
+  local old = redis.call('HGET', 'catalog:usage:last', id)
+  if (not old) or old < ARGV[i + 2] then redis.call('HSET', 'catalog:usage:last', id, ARGV[i + 2]) end
+  i = i + 3
+end
+while i <= #ARGV do
+  local key = ARGV[i]
+  local last = i + 1 + tonumber(ARGV[i + 1])
+  for j = i + 2, last, 1000 do redis.call('LPUSH', key, unpack(ARGV, j, math.min(j + 999, last))) end
+  redis.call('LTRIM', key, 0, cap - 1)
+  if key ~= '${GLOBAL_HISTORY}' then redis.call('EXPIRE', key, ttl) end
+  i = last + 1
 end
 return 1
 `;
@@ -497,12 +518,12 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
       }
     });
 
+  const usage = script(USAGE);
   const recordUsage = (deltas: ReadonlyArray<UsageDelta>, entries: ReadonlyArray<UsageEntry>, cap: number): Promise<void> =>
     call('record usage', async () => {
       if (deltas.length === 0 && entries.length === 0) return;
-      const m = client.multi();
-      for (const d of deltas) m.addCommand(['HINCRBY', COUNT, d.toolID, String(d.calls)]);
-      if (deltas.length > 0) m.addCommand(['EVAL', LAST_CALLED, '0', ...deltas.flatMap((d) => [d.toolID, d.lastCalledAt])]);
+      const args = [String(cap), String(AGENT_HISTORY_TTL_S), String(deltas.length)];
+      for (const d of deltas) args.push(d.toolID, String(d.calls), d.lastCalledAt);
       const lists = new Map<string, string[]>();
       const add = (key: string, json: string): void => {
         const l = lists.get(key);
@@ -514,12 +535,8 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
         add(GLOBAL_HISTORY, json);
         if (e.agent_id !== undefined) add(agentHistoryKey(e.agent_id), json);
       }
-      for (const [key, values] of lists) {
-        m.addCommand(['LPUSH', key, ...values]);
-        m.addCommand(['LTRIM', key, '0', String(cap - 1)]);
-        if (key !== GLOBAL_HISTORY) m.addCommand(['EXPIRE', key, String(AGENT_HISTORY_TTL_S)]);
-      }
-      await m.exec();
+      for (const [key, values] of lists) args.push(key, String(values.length), ...values);
+      await usage(args);
     });
 
   const readUsage = (ids: ReadonlyArray<string>): Promise<ReadonlyMap<string, UsageCount>> =>
