@@ -90,9 +90,11 @@ export class CatalogState {
   // -----------------------------------------------------------------------------------------------
 
   /**
-   * Runs `f` (many records set at once: a load) with the sorted indexes merged once, at the end,
-   * and the search index filled afterwards, a slice at a time between other work (a search before
-   * it is done indexes the rest first): a start-up does not wait for it.
+   * Runs `f` (many records set at once: a load, an import's batch) with the sorted indexes merged
+   * once, at the end, and the search index left to fill later: by the first search (which indexes
+   * what is left first), or a slice at a time between other work once `indexInBackground` was
+   * called (`gramkit serve`, once it listens). A start-up, or a one-shot command that never
+   * searches, does not pay for it.
    */
   bulk<A>(f: () => A): A {
     this.bundleIds.defer();
@@ -102,8 +104,15 @@ export class CatalogState {
     } finally {
       this.bundleIds.settle();
       this.toolIds.settle();
-      this.indexSoon();
+      if (this.background) this.indexSoon();
     }
+  }
+
+  private background = false;
+  /** From now on, what a load leaves to index is indexed in the background (now, and after each later load). */
+  indexInBackground(): void {
+    this.background = true;
+    this.indexSoon();
   }
 
   private indexing = false;

@@ -211,6 +211,12 @@ export interface Catalog {
   readonly reap: () => Promise<CatalogResult<ReadonlyArray<string>>>;
   /** Writes pending usage to the store. */
   readonly flush: () => Promise<void>;
+  /**
+   * Fills the search index that a load (an open, a large sync, an import's batch) leaves to fill,
+   * a slice at a time between other work, now and after every later load. Without it, the first
+   * search fills it (a search always sees every tool). `gramkit serve` calls it once it listens.
+   */
+  readonly indexInBackground: () => void;
   /** Whether the store was found wiped (emptied under this process: Redis `FLUSHALL`): how often, when last, when restored. */
   readonly wipes: () => StoreWipes;
   /** Calls `listener` after the store was found wiped and the catalog emptied (`gramkit serve` bootstraps again). */

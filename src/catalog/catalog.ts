@@ -773,6 +773,7 @@ class CatalogImpl {
       subscribe: (listener) => this.store.bus.subscribe(listener),
       sync: this.sync,
       reap: this.reap,
+      indexInBackground: () => this.store.state.indexInBackground(),
       flush: () => this.usageRecorder.flush(),
       problems: this.problems,
       close: this.close,

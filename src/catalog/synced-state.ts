@@ -193,11 +193,17 @@ export class SyncedState {
           const record = 'deleted' in b ? undefined : b.bundleID === BUILTIN_BUNDLE_ID ? builtinBundle(b) : b;
           this.emitChange('bundle', id, this.state.setBundle(id, record), record, false);
         }
-        for (const t of d.right.tools) {
-          const id = 'deleted' in t ? t.deleted : t.toolID;
-          const record = 'deleted' in t ? undefined : this.overlayBuiltin(t);
-          this.emitChange('tool', id, this.state.setTool(id, record), record, false);
-        }
+        const tools = d.right.tools;
+        const apply = (): void => {
+          for (const t of tools) {
+            const id = 'deleted' in t ? t.deleted : t.toolID;
+            const record = 'deleted' in t ? undefined : this.overlayBuiltin(t);
+            this.emitChange('tool', id, this.state.setTool(id, record), record, false);
+          }
+        };
+        // many at once (an import's batch) as a load applies them: indexes merged once, search filled later
+        if (tools.length > 64) this.state.bulk(apply);
+        else apply();
       }
       return success(d.right.value);
     } catch (e) {

@@ -244,6 +244,8 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   }
   if (options.allowCommandTools === true)
     io.stderr('gramkit serve: --allow-command-tools: callers with write_registry may register command tools; they run in the sandbox or not at all\n');
+  // the search index a load left to fill is filled now, between requests (a search before it is done fills the rest first)
+  catalog.indexInBackground();
   const timers = maintenance(catalog);
   io.stdout(
     `gramkit serve: listening on ${server.url} (admin page ${server.url}/ui${mcp !== undefined ? `, MCP ${server.url}/mcp` : ''}; catalog: ${catalog.store.kind === 'files' ? 'files at ' : ''}${catalog.store.location}; bootstrap: ${boot.from ?? 'default nucleus'}, ${registered.value.discovered.length} registered; approvals: ${approvalMode === 'queue' ? `queued for ${(approvals?.timeoutMs ?? 0) / 1000} s at ${server.url}/api/v1/approvals` : approvalMode === 'yes' ? 'every call approved (--yes)' : 'refused'})\n${authLine}`,
