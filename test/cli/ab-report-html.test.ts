@@ -195,7 +195,7 @@ describe('gramkit ab --report, in Chromium', () => {
       for (let i = 0; i < 60; i++) copyFileSync(join(tmp, 'results.jsonl'), join(tmp, `copy-${i}.jsonl`));
       await page.reload({ waitUntil: 'load' });
       await page.waitForSelector('#experiments tr[data-experiment="copy-59"]');
-      expect(await page.$$eval('#experiments tr[data-experiment]', (rows) => rows.length)).toBe(61);
+      expect(await page.$$eval('#experiments tr[data-experiment]', (rows: ReadonlyArray<Element>) => rows.length)).toBe(61);
       expect(errors).toEqual([]);
       await page.close();
     } finally {
