@@ -405,7 +405,7 @@ const experiment = async (
       const header = { agent: agent.name, variants: variants.map((v) => v.name), inputs: plan.inputs.map((x) => x.id ?? ''), runsPerInput: runs.value ?? 1 };
       const opened = openResults(path, header, options.resume === true);
       if (!opened.ok) {
-        io.stderr(`gramkit: ${opened.error}\n`);
+        reportError(io, opened.error);
         return EXIT_FAILURE;
       }
       results = opened.value;

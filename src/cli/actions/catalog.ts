@@ -25,7 +25,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../conte
 import { openCliCatalog, storeLocation } from './catalog-store.js';
 import { functionLibraries } from './spec-source.js';
 import { isLeft, isRight } from '../../core/either.js';
-import { reportError, usageError } from '../report.js';
+import { reportError, reportWarning, usageError } from '../report.js';
 import { CliCodes } from '../codes.js';
 
 interface Options {
@@ -249,7 +249,7 @@ const add = async (r: Run, files: ReadonlyArray<string>): Promise<number> => {
           say(
             `added ${t.slug}@${version}${t.name !== t.slug ? ` (from ${t.name})` : ''} (${w.value.value['toolID'] as string}) to ${w.value.value['bundleSlug'] as string}`,
           );
-          for (const d of w.value.warnings) r.ctx.io.stderr(`warning[${d.code}]: ${t.slug}: ${d.message}\n`);
+          for (const d of w.value.warnings) reportWarning(r.ctx.io, { reason: d.code, message: `${t.slug}: ${d.message}` });
         }
       }
       continue;

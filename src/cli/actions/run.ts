@@ -26,7 +26,8 @@ import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import { isLeft } from '../../core/either.js';
 // loaded only with --catalog (the catalog's modules cost start-up time)
 import type { AgentCatalog } from './catalog-library.js';
-import { reportError, usageError } from '../report.js';
+import { reportError, reportWarning, usageError } from '../report.js';
+import { CatalogCodes } from '../../catalog/codes.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -143,7 +144,7 @@ export const action = async (ctx: CommandContext, file: string, message: string 
       return EXIT_FAILURE;
     }
     source = opened.value;
-    for (const u of source.unavailable) io.stderr(`gramkit: warning: --catalog ${options.catalog}: ${u}\n`);
+    for (const u of source.unavailable) reportWarning(io, { reason: CatalogCodes.TOOL_UNAVAILABLE, message: `--catalog ${options.catalog}: ${u}` });
   }
   try {
     return await runWith(ctx, file, message, options, workspace.value, source);

@@ -25,7 +25,9 @@ import { openCliCatalog, storeLocation } from './catalog-store.js';
 import { generatedTokenPath, NO_AUTH_WARNING, readAuth, saveToken } from './serve-auth.js';
 import { functionLibraries, resolveWorkspace, webSearchOf } from './spec-source.js';
 import { isLeft } from '../../core/either.js';
-import { reportError, usageError } from '../report.js';
+import { reportError, reportWarning, usageError } from '../report.js';
+import { CliCodes } from '../codes.js';
+import { CatalogCodes } from '../../catalog/codes.js';
 
 export interface ServeCommandOptions {
   readonly host?: string;
@@ -191,14 +193,17 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   catalog.onWiped(async () => {
     io.stderr(`gramkit serve: the store ${catalog.store.location} was wiped: bootstrapping again\n`);
     const again = await catalog.bootstrap(boot.doc ?? nucleusToolJson(usable));
-    if (!again.ok) io.stderr(`gramkit serve: bootstrap after the wipe: ${again.error.reason}: ${again.error.message}\n`);
+    if (!again.ok) reportWarning(io, { ...again.error, message: `bootstrap after the wipe: ${again.error.message}` });
   });
   for (const p of catalog.problems())
-    io.stderr(`gramkit serve: warning: the stored record ${p.record} does not decode and is skipped: ${p.diagnostics.map((d) => d.message).join('; ')}\n`);
+    reportWarning(io, {
+      reason: CatalogCodes.INVALID_RECORD,
+      message: `the stored record ${p.record} does not decode and is skipped: ${p.diagnostics.map((d) => d.message).join('; ')}`,
+    });
 
   // the catalog's enabled tools over MCP (Streamable HTTP) at /mcp; list_changed follows the catalog
   const mcpMount = await catalogMcpMount(catalog, { local: isLoopbackHost(host), version: VERSION, ...(approvals !== undefined ? { approvals } : {}) });
-  if (!mcpMount.ok) io.stderr(`gramkit serve: warning: ${mcpMount.error.reason}: ${mcpMount.error.message}\n`);
+  if (!mcpMount.ok) reportWarning(io, mcpMount.error);
   const mcp = mcpMount.ok ? mcpMount.value : undefined;
   const service = createService({
     catalog,
@@ -240,7 +245,7 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
     authLine = `gramkit serve: ${auth.value.tokens.length} token${auth.value.tokens.length === 1 ? '' : 's'} from ${auth.value.from} (${auth.value.tokens.map((t) => `${t.name}: ${t.scopes.join(' ')}`).join('; ')})\n`;
   } else {
     authLine = '';
-    io.stderr(`gramkit serve: ${NO_AUTH_WARNING}\n`);
+    reportWarning(io, { reason: CliCodes.NO_AUTH, message: NO_AUTH_WARNING });
   }
   if (options.allowCommandTools === true)
     io.stderr('gramkit serve: --allow-command-tools: callers with write_registry may register command tools; they run in the sandbox or not at all\n');

@@ -29,6 +29,7 @@ import { redisConnections } from './ab-queue.js';
 import { type AgentCatalog, openAgentCatalog } from './catalog-library.js';
 import { resolveWorkspace } from './spec-source.js';
 import { sharedLimits } from './worker-limits.js';
+import { usageError } from '../report.js';
 
 export interface WorkerCommandOptions {
   readonly queue?: string;
@@ -76,7 +77,7 @@ const KEPT_EXPERIMENTS = 8;
 export const action = async (ctx: CommandContext, options: WorkerCommandOptions): Promise<number> => {
   const { io } = ctx;
   const usage = (text: string): number => {
-    io.stderr(`gramkit worker: ${text}\n`);
+    usageError(io, text);
     return EXIT_USAGE;
   };
   if (options.queue === undefined) return usage('give the queue: --queue redis://host:port');
@@ -93,7 +94,7 @@ export const action = async (ctx: CommandContext, options: WorkerCommandOptions)
 
   const connections = await redisConnections(options.queue);
   if (!connections.ok) {
-    io.stderr(`gramkit worker: --queue ${options.queue}: ${connections.error}\n`);
+    usageError(io, `--queue ${options.queue}: ${connections.error}`);
     return EXIT_FAILURE;
   }
   const limitStore = connections.value.client();
