@@ -50,7 +50,7 @@ describe('commands of one shape', () => {
 
   it.each(commands)('actions/%s exports action(ctx, …): Promise<number>', (file) => {
     const text = read(join('actions', file));
-    expect(text).toMatch(/export const action = async \(\s*ctx: CommandContext\b[^]*?\): Promise<number> =>/);
+    expect(text).toMatch(/export const action = async \(\s*ctx: CommandContext\b[\s\S]*?\): Promise<number> =>/);
   });
 
   it('no action sets the exit code (it returns it) or writes a failure prefix by hand', () => {
@@ -62,7 +62,13 @@ describe('commands of one shape', () => {
   });
 
   it('the pattern sees the prefixes it forbids, and lets the documented lines through', () => {
-    const bad = ['`gramkit: warning: --catalog ${x}`', "'error: no file'", '`warning[${d.code}]: x`', '`gramkit: ${opened.error}`', "'gramkit serve: warning: x'"];
+    const bad = [
+      '`gramkit: warning: --catalog ${x}`',
+      "'error: no file'",
+      '`warning[${d.code}]: x`',
+      '`gramkit: ${opened.error}`',
+      "'gramkit serve: warning: x'",
+    ];
     const good = ['`gramkit: trace: parse ${f}`', '`gramkit serve: listening on ${url}`', "'an error: in words'", "{ valid: false, error: 'x' }"];
     expect(bad.filter((s) => !HAND_MADE.test(s))).toEqual([]);
     expect(good.filter((s) => HAND_MADE.test(s))).toEqual([]);
