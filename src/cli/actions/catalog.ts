@@ -55,8 +55,8 @@ export const action = async (ctx: CommandContext, name: string, args: ReadonlyAr
   const options = (args[args.length - 2] ?? {}) as Options;
   const positional = args.slice(0, -2);
   const where = storeLocation(options, io);
-  if (where.problem !== undefined) {
-    usageError(io, `${where.problem}`);
+  if (!where.ok) {
+    reportError(io, where.error);
     return EXIT_USAGE;
   }
   // the libraries `function` tools name (--library): without them, such tools are unavailable, saying so
@@ -65,7 +65,7 @@ export const action = async (ctx: CommandContext, name: string, args: ReadonlyAr
     io.stderr(`gramkit catalog ${name}: ${formatDiagnostics(functions.left)}\n`);
     return EXIT_FAILURE;
   }
-  const opened = await openCliCatalog(where.location as string, io, { workspace: io.cwd, functions: functions.right });
+  const opened = await openCliCatalog(where.value, io, { workspace: io.cwd, functions: functions.right });
   if (!opened.ok) {
     reportError(io, opened.error);
     return EXIT_FAILURE;

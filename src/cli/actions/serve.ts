@@ -115,7 +115,7 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   if (timeoutSeconds !== undefined && approvalMode !== 'queue') return usage(`--approval-timeout applies to --approvals queue, not ${approvalMode}`);
   const approvals = approvalMode === 'queue' ? approvalQueue(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}) : undefined;
   const where = storeLocation(options, io);
-  if (where.problem !== undefined) return usage(where.problem);
+  if (!where.ok) return usage(where.error.message);
   const webSearch = webSearchOf(io.env);
   if (!webSearch.ok) return usage(`web_search: ${webSearch.error.message}`);
   if (options.events !== undefined && !isNatsUrl(options.events))
@@ -141,7 +141,7 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   const policies: Policies = commandPolicies(io.env);
   // calls that need approval: wait in the queue (each surface names its caller), all approved (--yes), or refused (no approver)
   const approver = chooseApprover({ yes: approvalMode === 'yes' }, approvals !== undefined ? { unattended: approvals.ask } : {}).approver;
-  const opened = await openCliCatalog(where.location as string, io, {
+  const opened = await openCliCatalog(where.value, io, {
     workspace: workspace.value,
     functions: functions.right,
     allowHosts: options.allowHost ?? [],
