@@ -3,8 +3,11 @@
  * catalog-store.ts `storeLocation`): a bad value is a usage error through the one renderer,
  * `error[CLI_USAGE]: …` with exit 2, whichever command reads it, and before anything is loaded.
  */
-import { describe, expect, it } from 'vitest';
-import { cli } from '../support/cli.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, SERVE_AUTH_ARGS } from '../support/cli.js';
 
 const AGENT = 'examples/helloAgent.gram';
 
@@ -21,5 +24,19 @@ describe('number and store options', () => {
   ])('%j', async (argv, message) => {
     const r = await cli(argv);
     expect([r.code, r.stderr.split('\n')[0]]).toEqual([2, `error[CLI_USAGE]: ${message}`]);
+  });
+});
+
+describe("serve's bootstrap file", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gramkit-serve-bootstrap-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'broken.json'), '{"tools": [');
+  const serve = (bootstrap: string) => cli(['serve', '--port', '0', '--data', join(dir, 'data'), '--bootstrap', bootstrap, ...SERVE_AUTH_ARGS], { cwd: dir });
+
+  it('that cannot be read is CLI_UNREADABLE, one that is not JSON CLI_INVALID_JSON (exit 1, not a usage error)', async () => {
+    const missing = await serve('nowhere.json');
+    expect([missing.code, missing.stderr]).toEqual([1, expect.stringMatching(/^error\[CLI_UNREADABLE\]: cannot read the bootstrap file nowhere\.json: /m)]);
+    const broken = await serve('broken.json');
+    expect([broken.code, broken.stderr]).toEqual([1, expect.stringMatching(/^error\[CLI_INVALID_JSON\]: the bootstrap file .*broken\.json is not JSON: /m)]);
   });
 });

@@ -25,8 +25,9 @@ import { openCliCatalog, storeLocation } from './catalog-store.js';
 import { generatedTokenPath, NO_AUTH_WARNING, readAuth, saveToken } from './serve-auth.js';
 import { functionLibraries, resolveWorkspace, webSearchOf } from './spec-source.js';
 import { isLeft } from '../../core/either.js';
+import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
 import { reportError, reportWarning, usageError } from '../report.js';
-import { CliCodes } from '../codes.js';
+import { type CliCode, CliCodes } from '../codes.js';
 import { CatalogCodes } from '../../catalog/codes.js';
 
 export interface ServeCommandOptions {
@@ -58,27 +59,27 @@ const BOOTSTRAP_FILES = ['tools_bootstrap.json', join('config', 'tools_bootstrap
 const MAINTENANCE_MS = 1000;
 const REAP_MS = 60 * 60 * 1000;
 
-/** The bootstrap document: `--bootstrap`, else a default file of the working directory, else none. */
+/** The bootstrap document: `--bootstrap`, else a default file of the working directory, else none (`CLI_UNREADABLE`, `CLI_INVALID_JSON`). */
 const bootstrapDocument = async (
   cwd: string,
   given: string | undefined,
-): Promise<{ readonly doc?: unknown; readonly from?: string; readonly problem?: string }> => {
+): Promise<Result<{ readonly doc?: unknown; readonly from?: string }, CodedError<CliCode>>> => {
   const candidates = given !== undefined ? [isAbsolute(given) ? given : resolve(cwd, given)] : BOOTSTRAP_FILES.map((f) => join(cwd, f));
   for (const path of candidates) {
     let text: string;
     try {
       text = await readFile(path, 'utf8');
     } catch (e) {
-      if (given !== undefined) return { problem: `cannot read the bootstrap file ${given}: ${(e as Error).message}` };
+      if (given !== undefined) return failWith(CliCodes.UNREADABLE, `cannot read the bootstrap file ${given}: ${(e as Error).message}`);
       continue;
     }
     try {
-      return { doc: JSON.parse(text) as unknown, from: path };
+      return ok({ doc: JSON.parse(text) as unknown, from: path });
     } catch (e) {
-      return { problem: `the bootstrap file ${path} is not JSON: ${(e as Error).message}` };
+      return failWith(CliCodes.INVALID_JSON, `the bootstrap file ${path} is not JSON: ${(e as Error).message}`);
     }
   }
-  return {};
+  return ok({});
 };
 
 export const action = async (ctx: CommandContext, options: ServeCommandOptions): Promise<number> => {
@@ -137,7 +138,10 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
 
   // libraries whose tools `function` tools may name
   const functions = await functionLibraries(ctx, options.library ?? [], workspace.value);
-  if (isLeft(functions)) return failed(formatDiagnostics(functions.left));
+  if (isLeft(functions)) {
+    io.stderr(`${formatDiagnostics(functions.left)}\n`);
+    return EXIT_FAILURE;
+  }
   const policies: Policies = commandPolicies(io.env);
   // calls that need approval: wait in the queue (each surface names its caller), all approved (--yes), or refused (no approver)
   const approver = chooseApprover({ yes: approvalMode === 'yes' }, approvals !== undefined ? { unattended: approvals.ask } : {}).approver;
@@ -176,11 +180,13 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   const sandbox = bwrap === undefined ? false : (await probeSandbox(bwrap, false, workspace.value)).ok;
   const usable = (builtin: string): boolean => sandbox || (builtin !== 'shell' && builtin !== 'run_code');
 
-  const boot = await bootstrapDocument(io.cwd, options.bootstrap);
-  if (boot.problem !== undefined) {
+  const booted = await bootstrapDocument(io.cwd, options.bootstrap);
+  if (!booted.ok) {
     await closeAll();
-    return failed(boot.problem);
+    reportError(io, booted.error);
+    return EXIT_FAILURE;
   }
+  const boot = booted.value;
   const registered = await catalog.bootstrap(boot.doc ?? nucleusToolJson(usable));
   if (!registered.ok) {
     await closeAll();
