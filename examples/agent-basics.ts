@@ -56,7 +56,7 @@ export const agentBasics = async (): Promise<ReadonlyArray<string>> => {
   const looping = scriptedModel(() => ({ toolCalls: [{ name: 'sayHello', arguments: { personName: 'Alice' } }] }));
   const stopped = await runAgent(agent, library, 'Hello', { model: looping, maxSteps: 3 });
   if (!stopped.ok) out.push(`${stopped.error.reason}: ${stopped.error.partial?.toolsUsed.length} tool calls kept`);
-  // MAX_STEPS: 3 tool calls kept
+  // AGENT_MAX_STEPS: 3 tool calls kept
   return out;
 };
 

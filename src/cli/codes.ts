@@ -26,6 +26,16 @@ export const CliCodes = defineCodes('cli', 'CLI', {
     retryable: 'sometimes',
     hint: 'check the path, its directory and their permissions',
   },
+  RESULTS_CONFLICT: {
+    canonical: 'CONFLICT',
+    summary: "`gramkit ab --out results.jsonl`: the file already holds runs (without `--resume`) or another experiment's runs",
+    hint: 'give --resume to continue the same experiment, or another file',
+  },
+  NO_AUTH: {
+    canonical: 'UNAUTHENTICATED',
+    summary: '`gramkit serve --no-auth` (a warning): the server asks no caller for a token, so any local process or page may call it',
+    hint: 'for tests and demos only; without --no-auth the server makes a token',
+  },
   INTERNAL: {
     canonical: 'INTERNAL',
     summary: 'a bug of gramkit: a command threw (the message carries the stack)',

@@ -105,11 +105,11 @@ describe('gramkit ab --out results.jsonl --resume', () => {
     // without --resume the file is not overwritten
     const refused = await cli(args);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('give --resume to continue it');
+    expect(refused.stderr).toMatch(/^error\[CLI_RESULTS_CONFLICT\]: .* give --resume to continue it/m);
     // other arguments: another experiment
     const other = await cli([...args, '--runs', '2', '--resume']);
     expect(other.code).toBe(1);
-    expect(other.stderr).toContain('holds the results of another experiment');
+    expect(other.stderr).toMatch(/^error\[CLI_RESULTS_CONFLICT\]: .* holds the results of another experiment/m);
     expect((await cli(['ab', AGENT, '-l', SLOW, '-i', INPUTS, '--resume'])).code).toBe(2);
   });
 });

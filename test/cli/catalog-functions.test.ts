@@ -71,7 +71,9 @@ describe('function tools in the catalog', () => {
     expect(typeof used[0]?.result.value).toBe('number');
     // without it the run still binds (no SPEC_UNKNOWN_TOOL): the warning, then each call fails with the reason, which the model reads
     const without = await cli(['run', 'agent.gram', 'count the words of: one two three', '--catalog', data, '--json'], { cwd: root });
-    expect(without.stderr).toContain(`warning: --catalog ${data}: word_count@1: no library loaded implements the function "word_count"`);
+    expect(without.stderr).toContain(
+      `warning[CATALOG_TOOL_UNAVAILABLE]: --catalog ${data}: word_count@1: no library loaded implements the function "word_count"`,
+    );
     expect(without.stderr).not.toContain('SPEC_UNKNOWN_TOOL');
     const failed = (JSON.parse(without.stdout) as { value: { toolsUsed: Array<{ name: string; result: { ok: boolean; error: Record<string, unknown> } }> } })
       .value.toolsUsed;

@@ -345,7 +345,7 @@ describe('gramkit serve', () => {
 
   it('--no-auth says what it allows', async () => {
     const s = await serve(['--port', '0', '--data', fresh('noauth'), '--no-auth']);
-    expect(s.err()).toContain('--no-auth: no token. Any process of this machine');
+    expect(s.err()).toMatch(/^warning\[CLI_NO_AUTH\]: --no-auth: no token\. Any process of this machine/m);
     expect((await fetch(`${s.url() as string}/api/v1/tools`)).status).toBe(200);
     s.stop();
     expect(await s.done).toBe(0);

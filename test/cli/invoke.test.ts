@@ -160,7 +160,6 @@ describe('gramkit invoke', () => {
       },
     };
     let out = '';
-    let code = -1;
     const ctx = {
       io: {
         stdout: (t: string) => void (out += t),
@@ -171,10 +170,12 @@ describe('gramkit invoke', () => {
         env: {},
         cwd: process.cwd(),
       },
-      exit: (c: number) => void (code = c),
+      exit: () => {
+        throw new Error('an action returns its exit code; it does not set it');
+      },
       defer: () => undefined,
     };
-    await action('demo', { args: '{"text":"hi"}' }, ctx, named);
+    const code = await action(ctx, 'demo', { args: '{"text":"hi"}' }, named);
     expect([code, json(out)]).toEqual([0, { ok: true, value: 'hi' }]);
     const lib = await loadLibrary('demo', { cwd: process.cwd(), named });
     expect(lib._tag === 'Right' && toolNames(lib.right)).toEqual(['echo']);

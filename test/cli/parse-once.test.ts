@@ -5,14 +5,15 @@
  * the CLI makes; test/architecture/one-parse.test.ts keeps every other way of parsing out of these
  * commands, so the lines counted here are all the parses there are.
  *
- * `gramkit serve` takes no specification file (its tools are its catalog's records).
+ * `gramkit serve` takes no specification file (its tools are its catalog's records, which the
+ * catalog layer decodes): it makes no parse at all, even with a `--library` whose function tools it serves.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cli } from '../support/cli.js';
+import { cli, SERVE_AUTH_ARGS, startCli } from '../support/cli.js';
 
 const root = resolve(new URL('../..', import.meta.url).pathname);
 const tmp = mkdtempSync(join(tmpdir(), 'gramkit-parse-once-'));
@@ -71,6 +72,17 @@ describe('each command parses a specification file once (GRAMKIT_TRACE=parse)', 
     const r = await cli(['check', AGENT], { env, cwd: tmp });
     expect(r.code).toBe(0);
     expect(parses(r.stderr)).toEqual([AGENT]);
+  });
+
+  it('serve: no parse', async () => {
+    const s = await startCli(['serve', '--port', '0', '--data', join(tmp, 'catalog'), '-l', './tools.mjs', '--workspace', tmp, ...SERVE_AUTH_ARGS], {
+      env,
+      cwd: tmp,
+    });
+    s.stop();
+    expect(await s.done).toBe(0);
+    expect(s.out()).toContain('listening on');
+    expect(parses(s.err())).toEqual([]);
   });
 
   it('without GRAMKIT_TRACE, no trace', async () => {

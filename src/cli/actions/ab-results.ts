@@ -9,6 +9,8 @@
  */
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { type ExperimentReport, type ExperimentRun, slimRun } from '../../agent/experiment.js';
+import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
+import { type CliCode, CliCodes } from '../codes.js';
 import { completeLines, headerLine, readResults, reportLine, type ResultsHeader, runsOf, uniqueRuns } from '../../agent/experiment-file.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -46,26 +48,22 @@ const sameExperiment = (line: string | undefined, b: ResultsHeader): boolean => 
 
 /**
  * Opens the results file. Without `resume`, a file that already holds runs is refused (continuing
- * it needs `--resume`); with it, its runs are read back. Left: what is wrong, for a person.
+ * it needs `--resume`); with it, its runs are read back. A failure: `CLI_RESULTS_CONFLICT`.
  */
-export const openResults = (
-  path: string,
-  header: ResultsHeader,
-  resume: boolean,
-): { readonly ok: true; readonly value: ResultsFile } | { readonly ok: false; readonly error: string } => {
+export const openResults = (path: string, header: ResultsHeader, resume: boolean): Result<ResultsFile, CodedError<CliCode>> => {
   const done: ExperimentRun[] = [];
   let keep = 0;
   if (existsSync(path)) {
     const text = readFileSync(path, 'utf8');
     const lines = completeLines(text);
     if (lines.length > 0 && !resume)
-      return { ok: false, error: `${path} already holds an experiment's results: give --resume to continue it, or another file` };
+      return failWith(CliCodes.RESULTS_CONFLICT, `${path} already holds an experiment's results: give --resume to continue it, or another file`);
     if (resume && lines.length > 0) {
       if (!sameExperiment(lines[0], header)) {
-        return {
-          ok: false,
-          error: `${path} holds the results of another experiment (its agent, variants, inputs or --runs differ): resume with the same arguments, or give another file`,
-        };
+        return failWith(
+          CliCodes.RESULTS_CONFLICT,
+          `${path} holds the results of another experiment (its agent, variants, inputs or --runs differ): resume with the same arguments, or give another file`,
+        );
       }
       done.push(...runsOf(lines.slice(1)).map(slimRun));
       keep = Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1));
@@ -82,5 +80,5 @@ export const openResults = (
   if (keep === 0) write(headerLine(header));
   const runs = (): ReadonlyArray<ExperimentRun> => readResults(readFileSync(path, 'utf8')).runs;
   const append = (run: ExperimentRun): void => write(JSON.stringify(run));
-  return { ok: true, value: { done: uniqueRuns(done), append, finish: (report) => write(reportLine(report)), runs, close: () => closeSync(fd) } };
+  return ok({ done: uniqueRuns(done), append, finish: (report) => write(reportLine(report)), runs, close: () => closeSync(fd) });
 };

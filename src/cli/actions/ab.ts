@@ -32,7 +32,7 @@ import type { Model } from '../../agent/model.js';
 import { denyAll } from '../../policy/approvers.js';
 import { type ScriptedCall, type ScriptedSteps, withScriptedCalls } from '../../providers/scripted-calls.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
-import { agentLibrary, agentModel, loadAgent, type ModelChoice, positiveInteger } from './agent-setup.js';
+import { agentLibrary, agentModel, loadAgent, type ModelChoice, positiveIntegers } from './agent-setup.js';
 import { loadSource } from './gram-input.js';
 import { chooseApprover, commandPolicies } from '../../project/approval.js';
 import { resolveWorkspace } from './spec-source.js';
@@ -292,11 +292,13 @@ export const action = async (ctx: CommandContext, file: string, options: AbComma
   if (refs.length + catalogs.length === 0) return usage('give the libraries to compare: --library a.ts --library b.ts (or catalogs: --catalog DIR|redis://…)');
   if (options.inputs === undefined) return usage('give the inputs: --inputs inputs.jsonl');
   if (options.yes === true && options.deny === true) return usage('--yes and --deny cannot be used together');
-  const runs = positiveInteger('--runs', options.runs);
-  const concurrency = positiveInteger('--concurrency', options.concurrency);
-  const maxSteps = positiveInteger('--max-steps', options.maxSteps);
-  const timeout = positiveInteger('--timeout', options.timeout);
-  for (const p of [runs, concurrency, maxSteps, timeout]) if (p.problem !== undefined) return usage(p.problem);
+  const numbers = positiveIntegers({
+    runs: ['--runs', options.runs],
+    concurrency: ['--concurrency', options.concurrency],
+    maxSteps: ['--max-steps', options.maxSteps],
+    timeout: ['--timeout', options.timeout],
+  });
+  if (!numbers.ok) return usage(numbers.error.message);
   const replayMatch = options.replayMatch;
   if (replayMatch !== undefined && replayMatch !== 'exact' && replayMatch !== 'sequence')
     return usage(`--replay-match is exact or sequence, got ${JSON.stringify(replayMatch)}`);
@@ -318,7 +320,7 @@ export const action = async (ctx: CommandContext, file: string, options: AbComma
       }
       sources.push(opened.value);
     }
-    return await experiment(ctx, file, options, { workspacePath: workspace.value, refs, catalogs, sources }, { runs, concurrency, maxSteps, timeout });
+    return await experiment(ctx, file, options, { workspacePath: workspace.value, refs, catalogs, sources }, numbers.value);
   } finally {
     for (const s of sources) await s.close();
   }
@@ -365,12 +367,8 @@ const specVariants = async (
   return failed ? undefined : out;
 };
 
-export interface Numbers {
-  readonly runs: { readonly value?: number };
-  readonly concurrency: { readonly value?: number };
-  readonly maxSteps: { readonly value?: number };
-  readonly timeout: { readonly value?: number };
-}
+/** The numbers of the command line (agent-setup.ts `positiveIntegers`), each when it is given. */
+export type Numbers = Readonly<Partial<Record<'runs' | 'concurrency' | 'maxSteps' | 'timeout', number>>>;
 
 /** Where the variants come from: the workspace, the library arguments, the catalogs and their opened stores. */
 export interface Sources {
@@ -380,13 +378,7 @@ export interface Sources {
   readonly sources: ReadonlyArray<AgentCatalog>;
 }
 
-const experiment = async (
-  ctx: CommandContext,
-  file: string,
-  options: AbCommandOptions,
-  from: Sources,
-  { runs, concurrency, maxSteps, timeout }: Numbers,
-): Promise<number> => {
+const experiment = async (ctx: CommandContext, file: string, options: AbCommandOptions, from: Sources, numbers: Numbers): Promise<number> => {
   const { io } = ctx;
   const plan = await planExperiment(ctx, file, options, from);
   if (typeof plan === 'number') return plan;
@@ -402,10 +394,10 @@ const experiment = async (
     const path = isAbsolute(options.out) ? options.out : resolve(io.cwd, options.out);
     try {
       await mkdir(dirname(path), { recursive: true });
-      const header = { agent: agent.name, variants: variants.map((v) => v.name), inputs: plan.inputs.map((x) => x.id ?? ''), runsPerInput: runs.value ?? 1 };
+      const header = { agent: agent.name, variants: variants.map((v) => v.name), inputs: plan.inputs.map((x) => x.id ?? ''), runsPerInput: numbers.runs ?? 1 };
       const opened = openResults(path, header, options.resume === true);
       if (!opened.ok) {
-        io.stderr(`gramkit: ${opened.error}\n`);
+        reportError(io, opened.error);
         return EXIT_FAILURE;
       }
       results = opened.value;
@@ -423,12 +415,7 @@ const experiment = async (
     return EXIT_FAILURE;
   }
   try {
-    return await runAndReport(
-      ctx,
-      options,
-      { ...plan, results, streaming, ...(queued !== undefined ? { executor: queued.value.executor } : {}) },
-      { runs, concurrency, maxSteps, timeout },
-    );
+    return await runAndReport(ctx, options, { ...plan, results, streaming, ...(queued !== undefined ? { executor: queued.value.executor } : {}) }, numbers);
   } finally {
     results?.close();
     await queued?.value.close();
@@ -535,17 +522,17 @@ export const runOptionsOf = (ctx: CommandContext, options: Pick<AbCommandOptions
   policies: commandPolicies(ctx.io.env),
   // --yes approves every call that needs approval; without it, each is refused (no one to ask)
   approve: chooseApprover({ yes: options.yes === true, deny: options.yes !== true }).approver ?? denyAll,
-  ...(runs.value !== undefined ? { runs: runs.value } : {}),
-  ...(concurrency.value !== undefined ? { concurrency: concurrency.value } : {}),
-  ...(maxSteps.value !== undefined ? { maxSteps: maxSteps.value } : {}),
-  ...(timeout.value !== undefined ? { maxDurationMs: timeout.value } : {}),
+  ...(runs !== undefined ? { runs } : {}),
+  ...(concurrency !== undefined ? { concurrency } : {}),
+  ...(maxSteps !== undefined ? { maxSteps } : {}),
+  ...(timeout !== undefined ? { maxDurationMs: timeout } : {}),
 });
 
 const runAndReport = async (ctx: CommandContext, options: AbCommandOptions, planned: Planned, numbers: Numbers): Promise<number> => {
   const { runs } = numbers;
   const { io } = ctx;
   const { agent, variants, results } = planned;
-  const total = planned.inputs.length * (runs.value ?? 1) * variants.length;
+  const total = planned.inputs.length * (runs ?? 1) * variants.length;
   const bar = io.isTTY && options.json !== true ? progressBar(io.stderr, total, results?.done.length ?? 0) : undefined;
 
   const result = await runExperiment({

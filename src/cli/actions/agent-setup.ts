@@ -16,7 +16,7 @@
 import type { Reportable } from '../../core/format-error.js';
 import { chooseAgent } from '../../project/choose-agent.js';
 import { ProjectCodes } from '../../project/codes.js';
-import { CliCodes } from '../codes.js';
+import { type CliCode, CliCodes } from '../codes.js';
 import { reportError } from '../report.js';
 import { isRecord } from '../../core/json.js';
 import { declaredLibrary } from './declared-library.js';
@@ -33,7 +33,7 @@ import { recordModel } from '../../providers/replay.js';
 import { type CommandContext, EXIT_FAILURE, EXIT_USAGE } from '../context.js';
 import { renderDiagnostics } from './gram-report.js';
 import { loadLibraryArgument, loadSpecSource, type SpecSource, webSearchOf } from './spec-source.js';
-import { ok } from '../../core/result.js';
+import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -210,11 +210,25 @@ export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choic
 // options
 // -------------------------------------------------------------------------------------------------
 
-/** A positive whole number from an option, or a usage message. */
-export const positiveInteger = (name: string, text: string | undefined): { readonly value?: number; readonly problem?: string } => {
-  if (text === undefined) return {};
+/** A positive whole number from an option (undefined when the option is not given), or a `CLI_USAGE` failure. */
+export const positiveInteger = (name: string, text: string | undefined): Result<number | undefined, CodedError<CliCode>> => {
+  if (text === undefined) return ok(undefined);
   const n = Number(text);
   return /^\s*\d+\s*$/.test(text) && Number.isInteger(n) && n > 0
-    ? { value: n }
-    : { problem: `${name} must be a positive whole number, got ${JSON.stringify(text)}` };
+    ? ok(n)
+    : failWith(CliCodes.USAGE, `${name} must be a positive whole number, got ${JSON.stringify(text)}`);
+};
+
+/** Several such options at once: each number given, by its key, or the first option that is not one. */
+export const positiveIntegers = <K extends string>(
+  options: Readonly<Record<K, readonly [name: string, text: string | undefined]>>,
+): Result<Partial<Record<K, number>>, CodedError<CliCode>> => {
+  const out: Partial<Record<K, number>> = {};
+  for (const key of Object.keys(options) as K[]) {
+    const [name, text] = options[key];
+    const n = positiveInteger(name, text);
+    if (!n.ok) return n;
+    if (n.value !== undefined) out[key] = n.value;
+  }
+  return ok(out);
 };

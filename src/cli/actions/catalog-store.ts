@@ -9,10 +9,11 @@ import { isAbsolute, resolve } from 'node:path';
 import { type Catalog, type CatalogOptions, openCatalog } from '../../catalog/catalog.js';
 import type { CatalogBackend } from '../../catalog/stores/backend.js';
 import { openFileStore } from '../../catalog/stores/file-store.js';
-import { err, ok, type Result } from '../../core/result.js';
+import { type CodedError, err, failWith, ok, type Result } from '../../core/result.js';
 import type { Reportable } from '../../core/format-error.js';
 import { CatalogCodes } from '../../catalog/codes.js';
 import type { CliIO } from '../io.js';
+import { type CliCode, CliCodes } from '../codes.js';
 import { webSearchOf } from './spec-source.js';
 
 export const DEFAULT_DATA_DIR = '.gramkit/catalog';
@@ -27,15 +28,15 @@ export interface StoreChoice {
   readonly store?: string;
 }
 
-/** `--data` and `--store` as one location; a usage message when both are given or `--store` is not a Redis URL. */
-export const storeLocation = (choice: StoreChoice, io: CliIO): { readonly location?: string; readonly problem?: string } => {
-  if (choice.data !== undefined && choice.store !== undefined) return { problem: '--data and --store cannot be used together' };
+/** `--data` and `--store` as one location; `CLI_USAGE` when both are given or `--store` is not a Redis URL. */
+export const storeLocation = (choice: StoreChoice, io: CliIO): Result<string, CodedError<CliCode>> => {
+  if (choice.data !== undefined && choice.store !== undefined) return failWith(CliCodes.USAGE, '--data and --store cannot be used together');
   if (choice.store !== undefined)
     return isRedisUrl(choice.store)
-      ? { location: choice.store }
-      : { problem: `--store takes a Redis URL (redis://host:port), got ${JSON.stringify(choice.store)}; a directory is --data DIR` };
+      ? ok(choice.store)
+      : failWith(CliCodes.USAGE, `--store takes a Redis URL (redis://host:port), got ${JSON.stringify(choice.store)}; a directory is --data DIR`);
   const dir = choice.data ?? DEFAULT_DATA_DIR;
-  return { location: isAbsolute(dir) ? dir : resolve(io.cwd, dir) };
+  return ok(isAbsolute(dir) ? dir : resolve(io.cwd, dir));
 };
 
 /** The Redis client (about 500 files) is loaded only when a Redis URL is given: a command on files never pays for it. */

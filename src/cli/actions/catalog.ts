@@ -25,7 +25,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../conte
 import { openCliCatalog, storeLocation } from './catalog-store.js';
 import { functionLibraries } from './spec-source.js';
 import { isLeft, isRight } from '../../core/either.js';
-import { reportError, usageError } from '../report.js';
+import { reportError, reportWarning, usageError } from '../report.js';
 import { CliCodes } from '../codes.js';
 
 interface Options {
@@ -55,8 +55,8 @@ export const action = async (ctx: CommandContext, name: string, args: ReadonlyAr
   const options = (args[args.length - 2] ?? {}) as Options;
   const positional = args.slice(0, -2);
   const where = storeLocation(options, io);
-  if (where.problem !== undefined) {
-    usageError(io, `${where.problem}`);
+  if (!where.ok) {
+    reportError(io, where.error);
     return EXIT_USAGE;
   }
   // the libraries `function` tools name (--library): without them, such tools are unavailable, saying so
@@ -65,7 +65,7 @@ export const action = async (ctx: CommandContext, name: string, args: ReadonlyAr
     io.stderr(`gramkit catalog ${name}: ${formatDiagnostics(functions.left)}\n`);
     return EXIT_FAILURE;
   }
-  const opened = await openCliCatalog(where.location as string, io, { workspace: io.cwd, functions: functions.right });
+  const opened = await openCliCatalog(where.value, io, { workspace: io.cwd, functions: functions.right });
   if (!opened.ok) {
     reportError(io, opened.error);
     return EXIT_FAILURE;
@@ -249,7 +249,7 @@ const add = async (r: Run, files: ReadonlyArray<string>): Promise<number> => {
           say(
             `added ${t.slug}@${version}${t.name !== t.slug ? ` (from ${t.name})` : ''} (${w.value.value['toolID'] as string}) to ${w.value.value['bundleSlug'] as string}`,
           );
-          for (const d of w.value.warnings) r.ctx.io.stderr(`warning[${d.code}]: ${t.slug}: ${d.message}\n`);
+          for (const d of w.value.warnings) reportWarning(r.ctx.io, { reason: d.code, message: `${t.slug}: ${d.message}` });
         }
       }
       continue;

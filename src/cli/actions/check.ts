@@ -13,10 +13,9 @@
  * Exit 1 when any file has an error (with `--strict`, a warning too).
  */
 import { error, type Diagnostic } from '../../core/diagnostic.js';
-import { isLeft, isRight } from '../../core/either.js';
+import { isLeft } from '../../core/either.js';
 import type { Span } from '../../core/span.js';
 import { unescapePointer } from '../../core/json-pointer.js';
-import { hasTool, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
 import { parseModelId } from '../../providers/model-id.js';
 import type { Specifications } from '../../specification/load.js';
 import type { CompileCache } from '../../specification/compile-cache.js';
@@ -24,12 +23,12 @@ import type { ToolSpecification } from '../../specification/tool-spec.js';
 import { HttpCodes } from '../../tools/http/codes.js';
 import { CliCodes } from '../codes.js';
 import { EXIT_FAILURE, EXIT_OK, type CommandContext } from '../context.js';
-import { builtinToolsOf } from '../../project/library.js';
+import { builtinToolsOf, resolveLibrary } from '../../project/library.js';
 import type { ProjectFile } from '../../project/project-file.js';
 import { declaresImplementation } from '../../tools/declared-kind.js';
 import { expandArguments } from './gram-input.js';
 import { countText, diagnosticsJson, renderDiagnostics } from './gram-report.js';
-import { loadLibraryArgument, readSpecSource, resolveWorkspace, type SpecSource, specsOfSource } from './spec-source.js';
+import { readSpecSource, resolveWorkspace, type SpecSource, specsOfSource } from './spec-source.js';
 import { reportError, usageError } from '../report.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -104,7 +103,11 @@ const runChecks = async (
   return out;
 };
 
-/** With `--library`: the libraries, then every tool of the file bound as `run` binds it. */
+/**
+ * With `--library`: the library of the file's tools by the one rule of every command
+ * (src/project/library.ts, with `run`'s loaders), then every tool of the file bound to it as `run`
+ * binds it (the built-in tools the file names are gramkit's own: not checked).
+ */
 const bindChecks = async (
   ctx: CommandContext,
   source: SpecSource,
@@ -113,26 +116,18 @@ const bindChecks = async (
   builtins: ReadonlySet<string>,
   workspace: string,
 ): Promise<Diagnostic[]> => {
-  const out: Diagnostic[] = [];
-  const libraries: ToolLibrary[] = [];
-  for (const ref of refs) {
-    const lib = await loadLibraryArgument(ctx, ref, workspace);
-    if (isLeft(lib)) out.push(...lib.left);
-    else libraries.push(lib.right);
+  const tools = toolsOf(specs);
+  const { libraryLoaders } = await import('./agent-setup.js');
+  const resolved = await resolveLibrary({ tools, given: refs, what: source.name }, libraryLoaders(ctx, workspace));
+  if (!resolved.ok) {
+    const failure = resolved.error;
+    return failure.kind === 'module' || failure.kind === 'declared' ? [...failure.diagnostics] : [error(failure.error.reason, failure.error.message)];
   }
-  if (out.length > 0) return out;
-  const tools = toolsOf(specs).filter((t) => !builtins.has(t.name));
-  const provided = (name: string): boolean => libraries.some((l) => hasTool(name, l));
-  const declared = await declaredLibraryOf(
-    tools.filter((t) => !provided(t.name)),
-    ctx,
-    workspace,
-  );
-  const library = unionLibraries(...(declared !== undefined && isRight(declared) ? [declared.right] : []), ...libraries);
+  const out: Diagnostic[] = [];
   const { bindTool, formatBindError } = await import('../../library/bind.js');
   for (const t of tools) {
-    if (!provided(t.name) && declaresImplementation(t)) continue; // checked with the declarations
-    const b = bindTool(t, library);
+    if (builtins.has(t.name)) continue;
+    const b = bindTool(t, resolved.value.library);
     // each error at its tool, each difference on its own line at the parameter it concerns (as invoke lists them)
     if (isLeft(b)) for (const e of b.left) out.push(locateBindError(e, t.name, source.text, formatBindError));
   }

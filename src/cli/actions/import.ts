@@ -18,7 +18,7 @@ import { type ImportFormat, type ImportReport, importDefinitions, importSucceede
 import { codedError, err, ok } from '../../core/result.js';
 import { CliCodes } from '../codes.js';
 import { loadSource, type Loaded } from './gram-input.js';
-import type { CommandContext } from '../context.js';
+import { EXIT_FAILURE, EXIT_OK, type CommandContext } from '../context.js';
 import { isMcpAddress, openMcp } from './mcp-source.js';
 import { visibleControls } from '../terminal-text.js';
 import { reportError } from '../report.js';
@@ -109,13 +109,12 @@ const importCatalogDocuments = async (
   return { tools, diagnostics: [], gram: grams.length === 0 ? '' : `${grams.join('\n\n')}\n` };
 };
 
-export const action = async (ctx: CommandContext, file: string, options: ImportCommandOptions): Promise<void> => {
+export const action = async (ctx: CommandContext, file: string, options: ImportCommandOptions): Promise<number> => {
   const mcp = isMcpAddress(file);
   const loaded = await loadInput(ctx, file);
   if (!loaded.ok) {
     reportError(ctx.io, loaded.error);
-    ctx.exit(1);
-    return;
+    return EXIT_FAILURE;
   }
   const fallback = options.name ?? (file === '-' || mcp ? undefined : basename(file, extname(file)));
   const from = options.from ?? (mcp ? 'mcp' : undefined);
@@ -158,5 +157,5 @@ export const action = async (ctx: CommandContext, file: string, options: ImportC
   ];
   if (gram.replaced > 0) notes.push(`${gram.replaced} control character${gram.replaced === 1 ? '' : 's'} shown as symbols`);
   ctx.io.stderr(visibleControls(`${out}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}\n`).text);
-  if (!importSucceeded(report) || imported === 0) ctx.exit(1);
+  return !importSucceeded(report) || imported === 0 ? EXIT_FAILURE : EXIT_OK;
 };

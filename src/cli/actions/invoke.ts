@@ -58,26 +58,27 @@ export interface InvokeCommandOptions {
  * `mcp:<url>` or `mcp+stdio:<command>`: their tools' specifications and remote implementations).
  */
 export const action = async (
+  ctx: CommandContext,
   source: string,
   opts: InvokeCommandOptions,
-  ctx: CommandContext,
   namedLibraries?: Readonly<Record<string, NamedLibrary>>,
-): Promise<void> => {
+): Promise<number> => {
   const { io } = ctx;
   const workspace = resolve(io.cwd, opts.workspace ?? '.');
   const servers = [source, opts.library].filter((a): a is string => a !== undefined && isMcpAddress(a));
   const named = namedLibraries ?? { ...builtinLibraries(workspace, io.env), ...Object.fromEntries(servers.map((a) => [a, mcpLibrary(ctx, a)])) };
-  const usage = (message: string): void => {
+  const usage = (message: string): number => {
     usageError(io, message);
-    ctx.exit(EXIT_USAGE);
+    return EXIT_USAGE;
   };
-  const failed = (message: string): void => {
-    io.stderr(`${message}\n`);
-    ctx.exit(EXIT_FAILURE);
+  /** Diagnostics (with carets) or bind errors (with the JSON-pointer diff), rendered by their own renderers. */
+  const failed = (rendered: string): number => {
+    io.stderr(`${rendered}\n`);
+    return EXIT_FAILURE;
   };
-  const failedWith = (reason: string, message: string): void => {
+  const failedWith = (reason: string, message: string): number => {
     reportError(io, { reason, message });
-    ctx.exit(EXIT_FAILURE);
+    return EXIT_FAILURE;
   };
 
   if (opts.yes === true && opts.deny === true) return usage('--yes and --deny cannot be used together');
@@ -102,7 +103,7 @@ export const action = async (
     const read = await readSpecSource(io, source);
     if (!read.ok) {
       reportError(io, read.error);
-      return ctx.exit(EXIT_FAILURE);
+      return EXIT_FAILURE;
     }
     const loaded = await specsOfSource(io, read.value);
     if (isLeft(loaded)) return failed(formatDiagnostics(loaded.left.diagnostics, read.value.text, { filename: read.value.name }));
@@ -175,7 +176,7 @@ export const action = async (
         )
       : await invokeJson(bound.right, argsText, options);
     io.stdout(`${JSON.stringify(result, null, 2)}\n`);
-    ctx.exit(result.ok ? EXIT_OK : EXIT_FAILURE);
+    return result.ok ? EXIT_OK : EXIT_FAILURE;
   } finally {
     approval.close();
   }

@@ -26,7 +26,7 @@ import { TYPE_NAMES } from '../../types/type-expr.js';
 import type { Specifications } from '../../specification/specifications.js';
 import type { SpecSource } from './spec-source.js';
 import { checkSource } from './check.js';
-import type { CommandContext } from '../context.js';
+import { EXIT_OK, type CommandContext } from '../context.js';
 import { isLeft } from '../../core/either.js';
 import { CompileCache } from '../../specification/compile-cache.js';
 
@@ -114,7 +114,7 @@ const schemaOf = (v: JsonValue | undefined): Record<string, JsonValue> | undefin
 // the server
 // -------------------------------------------------------------------------------------------------
 
-export const action = async (ctx: CommandContext): Promise<void> => {
+export const action = async (ctx: CommandContext): Promise<number> => {
   const lsp = await import('vscode-languageserver/node.js');
   const { TextDocument } = await import('vscode-languageserver-textdocument');
   const connection = lsp.createConnection(lsp.ProposedFeatures.all, process.stdin, process.stdout);
@@ -321,4 +321,5 @@ export const action = async (ctx: CommandContext): Promise<void> => {
   const exited = new Promise<void>((resolve) => connection.onExit(() => resolve()));
   connection.listen();
   await exited;
+  return EXIT_OK;
 };

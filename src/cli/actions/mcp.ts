@@ -112,10 +112,11 @@ export const action = async (ctx: CommandContext, file: string, options: McpComm
     return EXIT_USAGE;
   }
   const timeout = positiveInteger('--timeout', options.timeout);
-  if (timeout.problem !== undefined) {
-    usageError(io, `${timeout.problem}`);
+  if (!timeout.ok) {
+    usageError(io, timeout.error.message);
     return EXIT_USAGE;
   }
+  const timeoutMs = timeout.value;
   const workspace = await resolveWorkspace(io, options.workspace);
   if (!workspace.ok) {
     reportError(io, workspace.error);
@@ -169,7 +170,7 @@ export const action = async (ctx: CommandContext, file: string, options: McpComm
     version: VERSION,
     policies: commandPolicies(io.env),
     approver: serveApprover(options.yes === true),
-    ...(timeout.value !== undefined ? { timeoutMs: timeout.value } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     onDiagnostic: (d) => io.stderr(`${formatDiagnostics([d])}\n`),
   });
   if (io.isTTY)

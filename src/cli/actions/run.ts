@@ -18,7 +18,7 @@ import type { AgentProgress, AgentResult, RunAgentOptions } from '../../agent/ru
 import { formatTrace } from '../../agent/trace.js';
 import type { Approver } from '../../policy/approvals.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
-import { agentLibrary, agentModel, loadAgent, positiveInteger } from './agent-setup.js';
+import { agentLibrary, agentModel, loadAgent, positiveIntegers } from './agent-setup.js';
 import { chatInput } from './chat-input.js';
 import { chooseApprover, commandPolicies } from '../../project/approval.js';
 import { functionLibraries, resolveWorkspace } from './spec-source.js';
@@ -26,7 +26,8 @@ import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import { isLeft } from '../../core/either.js';
 // loaded only with --catalog (the catalog's modules cost start-up time)
 import type { AgentCatalog } from './catalog-library.js';
-import { reportError, usageError } from '../report.js';
+import { reportError, reportWarning, usageError } from '../report.js';
+import { CatalogCodes } from '../../catalog/codes.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -118,10 +119,8 @@ export const action = async (ctx: CommandContext, file: string, message: string 
   };
   if (options.yes === true && options.deny === true) return usage('--yes and --deny cannot be used together');
   if (file === '-' && message === undefined) return usage('the agent is read from stdin, so give the message as an argument');
-  const maxSteps = positiveInteger('--max-steps', options.maxSteps);
-  if (maxSteps.problem !== undefined) return usage(maxSteps.problem);
-  const timeout = positiveInteger('--timeout', options.timeout);
-  if (timeout.problem !== undefined) return usage(timeout.problem);
+  const numbers = positiveIntegers({ maxSteps: ['--max-steps', options.maxSteps], timeout: ['--timeout', options.timeout] });
+  if (!numbers.ok) return usage(numbers.error.message);
 
   const workspace = await resolveWorkspace(io, options.workspace);
   if (!workspace.ok) {
@@ -143,10 +142,10 @@ export const action = async (ctx: CommandContext, file: string, message: string 
       return EXIT_FAILURE;
     }
     source = opened.value;
-    for (const u of source.unavailable) io.stderr(`gramkit: warning: --catalog ${options.catalog}: ${u}\n`);
+    for (const u of source.unavailable) reportWarning(io, { reason: CatalogCodes.TOOL_UNAVAILABLE, message: `--catalog ${options.catalog}: ${u}` });
   }
   try {
-    return await runWith(ctx, file, message, options, workspace.value, source);
+    return await runWith(ctx, file, message, options, numbers.value, workspace.value, source);
   } finally {
     await source?.close();
   }
@@ -157,6 +156,7 @@ const runWith = async (
   file: string,
   message: string | undefined,
   options: RunCommandOptions,
+  { maxSteps, timeout }: { readonly maxSteps?: number; readonly timeout?: number },
   workspacePath: string,
   source: AgentCatalog | undefined,
 ): Promise<number> => {
@@ -165,8 +165,6 @@ const runWith = async (
     usageError(io, text);
     return EXIT_USAGE;
   };
-  const maxSteps = positiveInteger('--max-steps', options.maxSteps);
-  const timeout = positiveInteger('--timeout', options.timeout);
   const loaded = await loadAgent(ctx, file, options.agent, source?.specifications ?? []);
   if (isLeft(loaded)) return loaded.left.code;
   const fromCatalog = source !== undefined ? await (await import('./catalog-library.js')).catalogLibrary(source, loaded.right.agent) : undefined;
@@ -193,8 +191,8 @@ const runWith = async (
     model: model.right,
     policies: commandPolicies(io.env),
     ...(approve !== undefined ? { approve } : {}),
-    ...(maxSteps.value !== undefined ? { maxSteps: maxSteps.value } : {}),
-    ...(timeout.value !== undefined ? { maxDurationMs: timeout.value } : {}),
+    ...(maxSteps !== undefined ? { maxSteps } : {}),
+    ...(timeout !== undefined ? { maxDurationMs: timeout } : {}),
     ...(onEvent !== undefined ? { onEvent } : {}),
   });
 

@@ -12,7 +12,7 @@ import { didYouMean } from '../../core/suggest.js';
 import type { ToolSpecification } from '../../specification/tool-spec.js';
 import { loadSpecSource } from './spec-source.js';
 import { renderDiagnostics } from './gram-report.js';
-import type { CommandContext } from '../context.js';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { reportError, usageError } from '../report.js';
 import { CliCodes } from '../codes.js';
 import { isLeft } from '../../core/either.js';
@@ -21,7 +21,7 @@ import { isLeft } from '../../core/either.js';
 // shared: loading specifications for a command
 // -------------------------------------------------------------------------------------------------
 
-/** Loads a specification file (`.gram`, or `.json` in the JSON form); reports and returns undefined on errors. */
+/** Loads a specification file (`.gram`, or `.json` in the JSON form); reports and returns undefined on errors (the command exits 1). */
 export const loadSpecsForCli = async (ctx: CommandContext, file: string): Promise<Specifications | undefined> => {
   // a file, `-` or `builtin`; agents may name built-in tools (spec-source.ts)
   const loaded = await loadSpecSource(ctx, file);
@@ -29,7 +29,6 @@ export const loadSpecsForCli = async (ctx: CommandContext, file: string): Promis
     const f = loaded.left;
     if (f.message !== undefined) usageError(ctx.io, `${f.message}`);
     else if (f.diagnostics.length > 0) ctx.io.stderr(renderDiagnostics(f.diagnostics, f.source?.text ?? '', f.source?.name ?? file));
-    ctx.exit(1);
     return undefined;
   }
   const { source, specs } = loaded.right;
@@ -38,7 +37,7 @@ export const loadSpecsForCli = async (ctx: CommandContext, file: string): Promis
   return specs;
 };
 
-/** The tool named `name`, or a message (with a suggestion) on stderr and exit 1. */
+/** The tool named `name`, or undefined with a message (with a suggestion) on stderr (the command exits 1). */
 export const pickTool = (ctx: CommandContext, specs: Specifications, name: string, file: string): ToolSpecification | undefined => {
   const t = specs.tools.find((x) => x.name === name);
   if (t !== undefined) return t;
@@ -48,7 +47,6 @@ export const pickTool = (ctx: CommandContext, specs: Specifications, name: strin
     reason: CliCodes.UNKNOWN_TOOL,
     message: `${file} has no tool named "${name}"${hint !== undefined ? ` (${hint})` : names.length > 0 ? ` (tools: ${names.join(', ')})` : ''}`,
   });
-  ctx.exit(1);
   return undefined;
 };
 
@@ -76,18 +74,18 @@ export interface SchemaOptions {
   readonly output?: boolean;
 }
 
-export const action = async (ctx: CommandContext, file: string, options: SchemaOptions): Promise<void> => {
+export const action = async (ctx: CommandContext, file: string, options: SchemaOptions): Promise<number> => {
   const specs = await loadSpecsForCli(ctx, file);
-  if (specs === undefined) return;
+  if (specs === undefined) return EXIT_FAILURE;
   const tools = selectTools(ctx, specs, options.tool, file);
-  if (tools === undefined) return;
+  if (tools === undefined) return EXIT_FAILURE;
+  let code = EXIT_OK;
   const format = options.format ?? 'jsonschema';
   const byName: Record<string, JsonValue> = {};
   if (format === 'jsonschema' || options.output === true) {
     if (options.output === true && format !== 'jsonschema') {
       usageError(ctx.io, '--output prints the result schemas in JSON Schema; it cannot be combined with --format');
-      ctx.exit(2);
-      return;
+      return EXIT_USAGE;
     }
     for (const t of tools) byName[t.name] = (options.output === true ? t.outputSchema : t.schema) as JsonValue;
   } else {
@@ -95,8 +93,7 @@ export const action = async (ctx: CommandContext, file: string, options: SchemaO
     const parsed = dialects.parseDialect(format);
     if (isLeft(parsed)) {
       for (const d of parsed.left) usageError(ctx.io, `${d.message}${d.hint !== undefined ? ` (${d.hint})` : ''}`);
-      ctx.exit(2);
-      return;
+      return EXIT_USAGE;
     }
     const exported = dialects.exportTools(tools, parsed.right);
     const shown = exported.diagnostics.filter((d) => d.severity !== 'info');
@@ -105,12 +102,13 @@ export const action = async (ctx: CommandContext, file: string, options: SchemaO
     exported.tools.forEach((t: JsonObject, i: number) => {
       byName[gramkitNames[i] as string] = t;
     });
-    if (exported.diagnostics.some((d) => d.severity === 'error')) ctx.exit(1);
+    if (exported.diagnostics.some((d) => d.severity === 'error')) code = EXIT_FAILURE;
   }
   if (options.tool !== undefined) {
     const one = byName[options.tool];
     if (one !== undefined) printJson(ctx, one);
-    return;
+    return code;
   }
   printJson(ctx, byName);
+  return code;
 };

@@ -22,7 +22,7 @@ export type Auth =
 
 /** What the server says when it runs without tokens. */
 export const NO_AUTH_WARNING =
-  'warning: --no-auth: no token. Any process of this machine (any user) and any page a browser here opens may call this server: list, register, change and run its tools, as the user running it. For tests and demos only.';
+  '--no-auth: no token. Any process of this machine (any user) and any page a browser here opens may call this server: list, register, change and run its tools, as the user running it. For tests and demos only.';
 
 /** The tokens the options name, or why they cannot be read. */
 export const readAuth = async (

@@ -25,7 +25,10 @@ import { openCliCatalog, storeLocation } from './catalog-store.js';
 import { generatedTokenPath, NO_AUTH_WARNING, readAuth, saveToken } from './serve-auth.js';
 import { functionLibraries, resolveWorkspace, webSearchOf } from './spec-source.js';
 import { isLeft } from '../../core/either.js';
-import { reportError, usageError } from '../report.js';
+import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
+import { reportError, reportWarning, usageError } from '../report.js';
+import { type CliCode, CliCodes } from '../codes.js';
+import { CatalogCodes } from '../../catalog/codes.js';
 
 export interface ServeCommandOptions {
   readonly host?: string;
@@ -56,27 +59,27 @@ const BOOTSTRAP_FILES = ['tools_bootstrap.json', join('config', 'tools_bootstrap
 const MAINTENANCE_MS = 1000;
 const REAP_MS = 60 * 60 * 1000;
 
-/** The bootstrap document: `--bootstrap`, else a default file of the working directory, else none. */
+/** The bootstrap document: `--bootstrap`, else a default file of the working directory, else none (`CLI_UNREADABLE`, `CLI_INVALID_JSON`). */
 const bootstrapDocument = async (
   cwd: string,
   given: string | undefined,
-): Promise<{ readonly doc?: unknown; readonly from?: string; readonly problem?: string }> => {
+): Promise<Result<{ readonly doc?: unknown; readonly from?: string }, CodedError<CliCode>>> => {
   const candidates = given !== undefined ? [isAbsolute(given) ? given : resolve(cwd, given)] : BOOTSTRAP_FILES.map((f) => join(cwd, f));
   for (const path of candidates) {
     let text: string;
     try {
       text = await readFile(path, 'utf8');
     } catch (e) {
-      if (given !== undefined) return { problem: `cannot read the bootstrap file ${given}: ${(e as Error).message}` };
+      if (given !== undefined) return failWith(CliCodes.UNREADABLE, `cannot read the bootstrap file ${given}: ${(e as Error).message}`);
       continue;
     }
     try {
-      return { doc: JSON.parse(text) as unknown, from: path };
+      return ok({ doc: JSON.parse(text) as unknown, from: path });
     } catch (e) {
-      return { problem: `the bootstrap file ${path} is not JSON: ${(e as Error).message}` };
+      return failWith(CliCodes.INVALID_JSON, `the bootstrap file ${path} is not JSON: ${(e as Error).message}`);
     }
   }
-  return {};
+  return ok({});
 };
 
 export const action = async (ctx: CommandContext, options: ServeCommandOptions): Promise<number> => {
@@ -113,7 +116,7 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   if (timeoutSeconds !== undefined && approvalMode !== 'queue') return usage(`--approval-timeout applies to --approvals queue, not ${approvalMode}`);
   const approvals = approvalMode === 'queue' ? approvalQueue(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}) : undefined;
   const where = storeLocation(options, io);
-  if (where.problem !== undefined) return usage(where.problem);
+  if (!where.ok) return usage(where.error.message);
   const webSearch = webSearchOf(io.env);
   if (!webSearch.ok) return usage(`web_search: ${webSearch.error.message}`);
   if (options.events !== undefined && !isNatsUrl(options.events))
@@ -135,11 +138,14 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
 
   // libraries whose tools `function` tools may name
   const functions = await functionLibraries(ctx, options.library ?? [], workspace.value);
-  if (isLeft(functions)) return failed(formatDiagnostics(functions.left));
+  if (isLeft(functions)) {
+    io.stderr(`${formatDiagnostics(functions.left)}\n`);
+    return EXIT_FAILURE;
+  }
   const policies: Policies = commandPolicies(io.env);
   // calls that need approval: wait in the queue (each surface names its caller), all approved (--yes), or refused (no approver)
   const approver = chooseApprover({ yes: approvalMode === 'yes' }, approvals !== undefined ? { unattended: approvals.ask } : {}).approver;
-  const opened = await openCliCatalog(where.location as string, io, {
+  const opened = await openCliCatalog(where.value, io, {
     workspace: workspace.value,
     functions: functions.right,
     allowHosts: options.allowHost ?? [],
@@ -174,11 +180,13 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   const sandbox = bwrap === undefined ? false : (await probeSandbox(bwrap, false, workspace.value)).ok;
   const usable = (builtin: string): boolean => sandbox || (builtin !== 'shell' && builtin !== 'run_code');
 
-  const boot = await bootstrapDocument(io.cwd, options.bootstrap);
-  if (boot.problem !== undefined) {
+  const booted = await bootstrapDocument(io.cwd, options.bootstrap);
+  if (!booted.ok) {
     await closeAll();
-    return failed(boot.problem);
+    reportError(io, booted.error);
+    return EXIT_FAILURE;
   }
+  const boot = booted.value;
   const registered = await catalog.bootstrap(boot.doc ?? nucleusToolJson(usable));
   if (!registered.ok) {
     await closeAll();
@@ -191,14 +199,17 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   catalog.onWiped(async () => {
     io.stderr(`gramkit serve: the store ${catalog.store.location} was wiped: bootstrapping again\n`);
     const again = await catalog.bootstrap(boot.doc ?? nucleusToolJson(usable));
-    if (!again.ok) io.stderr(`gramkit serve: bootstrap after the wipe: ${again.error.reason}: ${again.error.message}\n`);
+    if (!again.ok) reportWarning(io, { ...again.error, message: `bootstrap after the wipe: ${again.error.message}` });
   });
   for (const p of catalog.problems())
-    io.stderr(`gramkit serve: warning: the stored record ${p.record} does not decode and is skipped: ${p.diagnostics.map((d) => d.message).join('; ')}\n`);
+    reportWarning(io, {
+      reason: CatalogCodes.INVALID_RECORD,
+      message: `the stored record ${p.record} does not decode and is skipped: ${p.diagnostics.map((d) => d.message).join('; ')}`,
+    });
 
   // the catalog's enabled tools over MCP (Streamable HTTP) at /mcp; list_changed follows the catalog
   const mcpMount = await catalogMcpMount(catalog, { local: isLoopbackHost(host), version: VERSION, ...(approvals !== undefined ? { approvals } : {}) });
-  if (!mcpMount.ok) io.stderr(`gramkit serve: warning: ${mcpMount.error.reason}: ${mcpMount.error.message}\n`);
+  if (!mcpMount.ok) reportWarning(io, mcpMount.error);
   const mcp = mcpMount.ok ? mcpMount.value : undefined;
   const service = createService({
     catalog,
@@ -240,7 +251,7 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
     authLine = `gramkit serve: ${auth.value.tokens.length} token${auth.value.tokens.length === 1 ? '' : 's'} from ${auth.value.from} (${auth.value.tokens.map((t) => `${t.name}: ${t.scopes.join(' ')}`).join('; ')})\n`;
   } else {
     authLine = '';
-    io.stderr(`gramkit serve: ${NO_AUTH_WARNING}\n`);
+    reportWarning(io, { reason: CliCodes.NO_AUTH, message: NO_AUTH_WARNING });
   }
   if (options.allowCommandTools === true)
     io.stderr('gramkit serve: --allow-command-tools: callers with write_registry may register command tools; they run in the sandbox or not at all\n');

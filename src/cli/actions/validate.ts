@@ -12,7 +12,7 @@ import { isJsonObject } from '../../core/json.js';
 import { validateToolArgs } from '../../schema/validate.js';
 import { loadSource } from './gram-input.js';
 import { loadSpecsForCli, pickTool, printJson } from './schema.js';
-import type { CommandContext } from '../context.js';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { reportError, usageError } from '../report.js';
 import { isRight } from '../../core/either.js';
 
@@ -31,43 +31,40 @@ const parseJson = (text: string): Result<unknown, CodedError<CliCode>> => {
   }
 };
 
-export const action = async (ctx: CommandContext, file: string, options: ValidateOptions): Promise<void> => {
+export const action = async (ctx: CommandContext, file: string, options: ValidateOptions): Promise<number> => {
   if ((options.args === undefined) === (options.calls === undefined)) {
     usageError(ctx.io, 'give either --args (with --tool) or --calls');
-    ctx.exit(2);
-    return;
+    return EXIT_USAGE;
   }
   if (options.args !== undefined && options.tool === undefined) {
     usageError(ctx.io, '--args needs --tool NAME');
-    ctx.exit(2);
-    return;
+    return EXIT_USAGE;
   }
   const specs = await loadSpecsForCli(ctx, file);
-  if (specs === undefined) return;
-  if (options.args !== undefined) await one(ctx, specs, file, options.tool as string, options.args, options.json === true);
-  else await many(ctx, specs, options.calls as string, options.tool);
+  if (specs === undefined) return EXIT_FAILURE;
+  if (options.args !== undefined) return one(ctx, specs, file, options.tool as string, options.args, options.json === true);
+  return many(ctx, specs, options.calls as string, options.tool);
 };
 
-const one = async (ctx: CommandContext, specs: Specifications, file: string, toolName: string, argsText: string, json: boolean): Promise<void> => {
+const one = async (ctx: CommandContext, specs: Specifications, file: string, toolName: string, argsText: string, json: boolean): Promise<number> => {
   const tool = pickTool(ctx, specs, toolName, file);
-  if (tool === undefined) return;
+  if (tool === undefined) return EXIT_FAILURE;
   const text = argsText === '-' ? await ctx.io.readStdin() : argsText;
   const parsed = parseJson(text);
   if (!parsed.ok) {
     if (json) printJson(ctx, { tool: tool.name, valid: false, error: `the arguments are not JSON: ${parsed.error.message}` });
     else ctx.io.stdout(`the arguments are not JSON: ${parsed.error.message}\n`);
-    ctx.exit(1);
-    return;
+    return EXIT_FAILURE;
   }
   const r = validateToolArgs(tool.schema, parsed.value);
   if (isRight(r)) {
     if (json) printJson(ctx, { tool: tool.name, valid: true, args: r.right });
     else ctx.io.stdout(`valid: the arguments of "${tool.name}" match its specification\n`);
-    return;
+    return EXIT_OK;
   }
   if (json) printJson(ctx, { tool: tool.name, valid: false, issues: r.left });
   else ctx.io.stdout(r.left.map((i) => `${i.message} [${i.code}]\n`).join(''));
-  ctx.exit(1);
+  return EXIT_FAILURE;
 };
 
 interface CallResult {
@@ -78,12 +75,11 @@ interface CallResult {
   readonly error?: string;
 }
 
-const many = async (ctx: CommandContext, specs: Specifications, callsFile: string, defaultTool: string | undefined): Promise<void> => {
+const many = async (ctx: CommandContext, specs: Specifications, callsFile: string, defaultTool: string | undefined): Promise<number> => {
   const loaded = await loadSource(ctx.io, callsFile);
   if (!loaded.ok) {
     reportError(ctx.io, loaded.error);
-    ctx.exit(1);
-    return;
+    return EXIT_FAILURE;
   }
   const byName = new Map(specs.tools.map((t) => [t.name, t]));
   let invalid = 0;
@@ -98,7 +94,7 @@ const many = async (ctx: CommandContext, specs: Specifications, callsFile: strin
     ctx.io.stdout(`${JSON.stringify(result)}\n`);
   }
   ctx.io.stderr(`${total - invalid} of ${total} call${total === 1 ? '' : 's'} valid\n`);
-  if (invalid > 0) ctx.exit(1);
+  return invalid > 0 ? EXIT_FAILURE : EXIT_OK;
 };
 
 const check = (raw: string, line: number, byName: ReadonlyMap<string, Specifications['tools'][number]>, defaultTool: string | undefined): CallResult => {

@@ -22,13 +22,14 @@ import type { Model } from '../../agent/model.js';
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
-import { positiveInteger } from './agent-setup.js';
+import { positiveIntegers } from './agent-setup.js';
 import { type AbCommandOptions, type Plan, planExperiment, runOptionsOf } from './ab.js';
 import { type AbJob, checkJob, QUEUE_NAME, type WorkerAllowance } from './ab-job.js';
 import { redisConnections } from './ab-queue.js';
 import { type AgentCatalog, openAgentCatalog } from './catalog-library.js';
 import { resolveWorkspace } from './spec-source.js';
 import { sharedLimits } from './worker-limits.js';
+import { usageError } from '../report.js';
 
 export interface WorkerCommandOptions {
   readonly queue?: string;
@@ -76,14 +77,17 @@ const KEPT_EXPERIMENTS = 8;
 export const action = async (ctx: CommandContext, options: WorkerCommandOptions): Promise<number> => {
   const { io } = ctx;
   const usage = (text: string): number => {
-    io.stderr(`gramkit worker: ${text}\n`);
+    usageError(io, text);
     return EXIT_USAGE;
   };
   if (options.queue === undefined) return usage('give the queue: --queue redis://host:port');
-  const concurrency = positiveInteger('--concurrency', options.concurrency);
-  const lockDuration = positiveInteger('--lock-duration', options.lockDuration);
-  const perMinute = positiveInteger('--requests-per-minute', options.requestsPerMinute);
-  for (const p of [concurrency, lockDuration, perMinute]) if (p.problem !== undefined) return usage(p.problem);
+  const limits = positiveIntegers({
+    concurrency: ['--concurrency', options.concurrency],
+    lockDuration: ['--lock-duration', options.lockDuration],
+    perMinute: ['--requests-per-minute', options.requestsPerMinute],
+  });
+  if (!limits.ok) return usage(limits.error.message);
+  const { concurrency, lockDuration, perMinute } = limits.value;
   const root = options.root === undefined ? io.cwd : isAbsolute(options.root) ? options.root : resolve(io.cwd, options.root);
   const rootOk = await resolveWorkspace(io, root);
   if (!rootOk.ok) return usage(`--root: ${rootOk.error.message}`);
@@ -93,12 +97,12 @@ export const action = async (ctx: CommandContext, options: WorkerCommandOptions)
 
   const connections = await redisConnections(options.queue);
   if (!connections.ok) {
-    io.stderr(`gramkit worker: --queue ${options.queue}: ${connections.error}\n`);
+    usageError(io, `--queue ${options.queue}: ${connections.error}`);
     return EXIT_FAILURE;
   }
   const limitStore = connections.value.client();
   await limitStore.connect();
-  const limited = sharedLimits(limitStore, perMinute.value !== undefined ? { requestsPerMinute: perMinute.value } : {});
+  const limited = sharedLimits(limitStore, perMinute !== undefined ? { requestsPerMinute: perMinute } : {});
 
   // each experiment is built once (its libraries loaded, its variants bound), as ab builds it
   const cleanups: Array<() => unknown> = [];
@@ -157,14 +161,8 @@ export const action = async (ctx: CommandContext, options: WorkerCommandOptions)
     if (!b.ok) return refuse(b.reason);
     const { plan } = b;
     const o = job.definition.options;
-    const numbers = {
-      runs: positiveInteger('--runs', o.runs),
-      concurrency: {},
-      maxSteps: positiveInteger('--max-steps', o.maxSteps),
-      timeout: positiveInteger('--timeout', o.timeout),
-    };
-    const bad = [numbers.runs, numbers.maxSteps, numbers.timeout].find((p) => p.problem !== undefined);
-    if (bad !== undefined) return refuse(bad.problem as string);
+    const numbers = positiveIntegers({ runs: ['--runs', o.runs], maxSteps: ['--max-steps', o.maxSteps], timeout: ['--timeout', o.timeout] });
+    if (!numbers.ok) return refuse(numbers.error.message);
     // each variant's model, its requests under the limits every worker shares
     const variants = plan.variants.map((v) => {
       const m = v.model;
@@ -177,7 +175,7 @@ export const action = async (ctx: CommandContext, options: WorkerCommandOptions)
       inputs: plan.inputs,
       scorers: plan.scorers,
       // the worker's approvals and policies, never the job's
-      ...runOptionsOf({ ...ctx, io: { ...io, cwd: root } }, { yes: options.yes === true }, numbers),
+      ...runOptionsOf({ ...ctx, io: { ...io, cwd: root } }, { yes: options.yes === true }, numbers.value),
       only: [job.key],
       keepRuns: false,
       onRun: (run) => {
@@ -191,15 +189,15 @@ export const action = async (ctx: CommandContext, options: WorkerCommandOptions)
 
   const worker = new Worker(QUEUE_NAME, async (job) => makeRun(job.data), {
     connection: connections.value.client() as never,
-    concurrency: concurrency.value ?? 4,
-    lockDuration: lockDuration.value ?? 30_000,
+    concurrency: concurrency ?? 4,
+    lockDuration: lockDuration ?? 30_000,
     // a stalled job (its worker died) is seen within one lock duration, and put back up to 5 times
-    stalledInterval: lockDuration.value ?? 30_000,
+    stalledInterval: lockDuration ?? 30_000,
     maxStalledCount: 5,
   });
   worker.on('error', (e) => io.stderr(`gramkit worker: ${e instanceof Error ? e.message : String(e)}\n`));
   await worker.waitUntilReady();
-  io.stdout(`gramkit worker listening on ${options.queue} (queue ${QUEUE_NAME}, concurrency ${concurrency.value ?? 4}, root ${root})\n`);
+  io.stdout(`gramkit worker listening on ${options.queue} (queue ${QUEUE_NAME}, concurrency ${concurrency ?? 4}, root ${root})\n`);
   const signal = await (io.untilStopped?.() ?? new Promise<string>(() => undefined));
   io.stderr(`gramkit worker: ${signal}: finishing the runs in progress\n`);
   await worker.close();

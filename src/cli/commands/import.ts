@@ -30,6 +30,6 @@ export const register = (program: Command, ctx: CommandContext): void => {
     )
     .action(async (file: string, opts: { from?: string; name?: string; verbose?: boolean; repair?: boolean }) => {
       const { action } = await import('../actions/import.js');
-      await action(ctx, file, opts);
+      ctx.exit(await action(ctx, file, opts));
     });
 };

@@ -36,7 +36,7 @@ Example:
     .action(
       async (file: string, opts: { tool?: string; library?: string; args?: string; timeout?: string; workspace?: string; yes?: boolean; deny?: boolean }) => {
         const { action } = await import('../actions/invoke.js');
-        await action(file, opts, ctx);
+        ctx.exit(await action(ctx, file, opts));
       },
     );
 };

@@ -11,7 +11,6 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .option('--stdio', 'talk over standard input and output (the default, accepted for editors that pass it)')
     .action(async () => {
       const { action } = await import('../actions/lsp.js');
-      await action(ctx);
-      ctx.exit(0);
+      ctx.exit(await action(ctx));
     });
 };

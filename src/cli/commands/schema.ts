@@ -21,6 +21,6 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .option('--output', 'the result (output) schemas instead of the argument schemas')
     .action(async (file: string, opts: { tool?: string; format?: string; output?: boolean }) => {
       const { action } = await import('../actions/schema.js');
-      await action(ctx, file, opts);
+      ctx.exit(await action(ctx, file, opts));
     });
 };

@@ -16,6 +16,6 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .option('-o, --out <file>', 'write to this file instead of stdout')
     .action(async (file: string, opts: { tool?: string; out?: string }) => {
       const { action } = await import('../actions/types.js');
-      await action(ctx, file, opts);
+      ctx.exit(await action(ctx, file, opts));
     });
 };

@@ -18,6 +18,6 @@ export const register = (program: Command, ctx: CommandContext): void => {
     .option('--json', 'with --args: print the result as JSON (with the defaults filled in when valid)')
     .action(async (file: string, opts: { tool?: string; args?: string; calls?: string; json?: boolean }) => {
       const { action } = await import('../actions/validate.js');
-      await action(ctx, file, opts);
+      ctx.exit(await action(ctx, file, opts));
     });
 };
