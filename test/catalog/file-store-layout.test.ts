@@ -97,9 +97,11 @@ describe('the snapshot', () => {
     const fromSnapshot = await open(root, data, 2);
     expect(await slugs(fromSnapshot, bundleID)).toEqual(['t0', 't1', 't2', 't3', 't4']);
     await fromSnapshot.close();
-    // a snapshot cut short is not used: every file is read
+    // a snapshot cut short in its records is not used: every file is read (the cut is in the first
+    // record: a cut in a segment appended later leaves the snapshot usable up to that segment, by design)
     const text = readFileSync(join(data, 'snapshot'), 'utf8');
-    writeFileSync(join(data, 'snapshot'), text.slice(0, Math.floor(text.length / 2)));
+    const firstRow = text.indexOf('\n') + 1;
+    writeFileSync(join(data, 'snapshot'), text.slice(0, firstRow + Math.floor((text.indexOf('\n', firstRow) - firstRow) / 2)));
     const full = await open(root, data, 1_000_000);
     expect(await slugs(full, bundleID)).toEqual(['t1', 't2', 't3', 't4']);
     await full.close();
