@@ -197,7 +197,12 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
     io.stderr(`gramkit serve: warning: the stored record ${p.record} does not decode and is skipped: ${p.diagnostics.map((d) => d.message).join('; ')}\n`);
 
   // the catalog's enabled tools over MCP (Streamable HTTP) at /mcp; list_changed follows the catalog
-  const mcpMount = await catalogMcpMount(catalog, { local: isLoopbackHost(host), version: VERSION, ...(approvals !== undefined ? { approvals } : {}) });
+  const mcpMount = await catalogMcpMount(catalog, {
+    local: isLoopbackHost(host),
+    version: VERSION,
+    lazy: true,
+    ...(approvals !== undefined ? { approvals } : {}),
+  });
   if (!mcpMount.ok) io.stderr(`gramkit serve: warning: ${mcpMount.error.reason}: ${mcpMount.error.message}\n`);
   const mcp = mcpMount.ok ? mcpMount.value : undefined;
   const service = createService({
