@@ -81,7 +81,14 @@ describe('the packages a command loads', { timeout: 90_000 }, () => {
   it('gramkit serve loads the MCP server SDK on the first request to /mcp, not at start', async () => {
     const list = join(home, 'modules-serve.txt');
     writeFileSync(list, '');
-    const env = { ...process.env, GRAMKIT_TEST_MODULES: list, XDG_CACHE_HOME: join(home, 'cache'), XDG_DATA_HOME: join(home, 'data'), HOME: home, NO_COLOR: '1' };
+    const env = {
+      ...process.env,
+      GRAMKIT_TEST_MODULES: list,
+      XDG_CACHE_HOME: join(home, 'cache'),
+      XDG_DATA_HOME: join(home, 'data'),
+      HOME: home,
+      NO_COLOR: '1',
+    };
     const child = spawn(process.execPath, ['--require', recorder, cli, 'serve', ...SERVE_AUTH_ARGS, '--host', '127.0.0.1', '--port', '0'], { cwd: home, env });
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
     try {
