@@ -21,19 +21,8 @@
  * valid documents of the common shape.
  */
 import type { TokenType } from 'chevrotain';
-import type {
-  Arrow,
-  Identifier,
-  Label,
-  NodePattern,
-  PathPattern,
-  Property,
-  RecordNode,
-  SubjectPattern,
-  SubjectPatternElement,
-  TopLevelPattern,
-  Value,
-} from './ast.js';
+import type { Arrow, Identifier, Label, NodePattern, PathPattern, Property, RecordNode, TopLevelPattern, Value } from './ast.js';
+import type { SubjectPattern, SubjectPatternElement } from './ast.js';
 import * as B from './build.js';
 import type { Diagnostic } from '../core/diagnostic.js';
 import { GramLexer } from './lexer.js';
