@@ -5,12 +5,13 @@
  *
  * The common shape, and nothing else (docs/gram.md, "The fast path"):
  * - an optional header record, then top-level paths: nodes `(…)` joined by arrows of any kind,
- *   with or without a bracketed subject (`-[r:KNOWS {since: 2001}]->`);
+ *   with or without a bracketed subject (`-[r:KNOWS {since: 2001}]->`), and subject patterns
+ *   `[subject | element, …]` whose elements are subject patterns, paths and references;
  * - subjects: an identifier, labels (`:` or `::`), a record;
  * - record values: numbers (every kind), strings (every quoting, fenced without a tag), symbols,
  *   booleans, and arrays of these.
  *
- * At the first token outside that shape (a subject pattern `[…]`, an annotation, a range, a map, a
+ * At the first token outside that shape (an annotation, a range, a map, a
  * tagged string…), the first lexical diagnostic (including the nesting and pattern-size limits) or
  * an arrow of two families, it gives up, and `parseGram` parses the whole text again with the
  * Chevrotain parser (`parser.ts`), the reference, which also reports every error. Each decision
@@ -21,6 +22,7 @@
  */
 import type { TokenType } from 'chevrotain';
 import type { Arrow, Identifier, Label, NodePattern, PathPattern, Property, RecordNode, TopLevelPattern, Value } from './ast.js';
+import type { SubjectPattern, SubjectPatternElement } from './ast.js';
 import * as B from './build.js';
 import type { Diagnostic } from '../core/diagnostic.js';
 import { GramLexer } from './lexer.js';
@@ -52,6 +54,7 @@ const I = {
   LBrace: T.idx(T.LBrace),
   RBrace: T.idx(T.RBrace),
   Comma: T.idx(T.Comma),
+  Pipe: T.idx(T.Pipe),
   DoubleColon: T.idx(T.DoubleColon),
   Symbol: T.idx(T.SymbolToken),
   Backtick: T.idx(T.BacktickString),
@@ -162,9 +165,43 @@ class FastParser {
     this.next();
     const header = this.t === I.LBrace ? this.record() : undefined;
     const patterns: TopLevelPattern[] = [];
-    while (this.t === I.LParen) patterns.push(this.path());
+    for (;;) {
+      if (this.t === I.LParen) patterns.push(this.path());
+      else if (this.t === I.LBracket) patterns.push(this.subjectPattern());
+      else break;
+    }
     if (this.t !== EOF) throw GIVE_UP;
     return { header, patterns };
+  }
+
+  /** `[subject | element, …]`: the subject and the elements both optional. */
+  private subjectPattern(): SubjectPattern {
+    const start = this.start;
+    this.next();
+    this.subject();
+    const { identifier, labelList, recordNode } = this;
+    const base = this.top;
+    if (this.t === I.Pipe) {
+      this.next();
+      this.push(this.element());
+      while (this.t === I.Comma) {
+        this.next();
+        this.push(this.element());
+      }
+    }
+    const elements = this.take<SubjectPatternElement>(base);
+    const end = this.expect(I.RBracket);
+    return B.subjectPattern(identifier, labelList, recordNode, elements, start, end);
+  }
+
+  /** An element of a subject pattern: a subject pattern, a path, or a reference (an identifier). */
+  private element(): SubjectPatternElement {
+    if (this.t === I.LBracket) return this.subjectPattern();
+    if (this.t === I.LParen) return this.path();
+    if (!this.is(IDENTIFIER)) throw GIVE_UP;
+    const id = B.identifier(this.t, this.image, this.payload, this.start, this.end);
+    this.next();
+    return B.reference(id);
   }
 
   private path(): PathPattern {

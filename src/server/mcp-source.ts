@@ -36,7 +36,7 @@ import type { McpToolSource, SourceCallOptions } from '../mcp/tool-source.js';
 import { type ApprovalQueue, queueApprover } from '../policy/approval-queue.js';
 import { Scopes } from './codes.js';
 import { requireScope } from './scopes.js';
-import type { Mount } from './service.js';
+import type { FetchHandler, Mount } from './service.js';
 import { isLeft } from '../core/either.js';
 
 export interface CatalogToolSource extends McpToolSource {
@@ -241,43 +241,67 @@ export interface McpMount {
 /** Why the MCP endpoint could not be made (the SDK, an optional peer, is not installed). */
 export type McpMountError = CodedError<typeof McpCodes.SDK_MISSING>;
 
+/** `createMcpHttpHandler`, from the module that loads the MCP server SDK. */
+type HandlerFactory = typeof import('../mcp/http-handler.js').createMcpHttpHandler;
+
+const loadHandlerFactory = async (): Promise<HandlerFactory> => (await import('../mcp/http-handler.js')).createMcpHttpHandler;
+
 /**
  * The MCP endpoint of a service: `createMcpHttpHandler` over the catalog's tools, at `path`
  * (default `/mcp`). `local`: the server listens on loopback, so the handler keeps its DNS-rebinding
  * checks (Host and Origin must be local names); otherwise the service's token guards it and the
  * checks are off. The MCP server SDK is an optional peer, loaded here (not when `gramkit/server`
  * is): without it the answer is `MCP_SDK_MISSING`, and the service runs without `/mcp`.
+ * `lazy`: for a caller that carries the SDK itself (the CLI bundles it, so it cannot be missing),
+ * the SDK and zod are loaded on the first request to `/mcp` instead (not at every start).
  */
 export const catalogMcpMount = async (
   catalog: Catalog,
-  options: { readonly path?: string; readonly local?: boolean; readonly name?: string; readonly version?: string; readonly approvals?: ApprovalQueue } = {},
+  options: {
+    readonly path?: string;
+    readonly local?: boolean;
+    readonly name?: string;
+    readonly version?: string;
+    readonly approvals?: ApprovalQueue;
+    readonly lazy?: boolean;
+  } = {},
 ): Promise<Result<McpMount, McpMountError>> => {
-  let createMcpHttpHandler: typeof import('../mcp/http-handler.js').createMcpHttpHandler;
-  try {
-    ({ createMcpHttpHandler } = await import('../mcp/http-handler.js'));
-  } catch (e) {
-    return {
-      ok: false,
-      error: codedError(
-        McpCodes.SDK_MISSING,
-        `MCP at /mcp needs the MCP server SDK, which could not be loaded (npm install @modelcontextprotocol/server): ${e instanceof Error ? e.message : String(e)}`,
-      ),
-    };
+  let eager: HandlerFactory | undefined;
+  if (options.lazy !== true) {
+    try {
+      eager = await loadHandlerFactory();
+    } catch (e) {
+      return {
+        ok: false,
+        error: codedError(
+          McpCodes.SDK_MISSING,
+          `MCP at /mcp needs the MCP server SDK, which could not be loaded (npm install @modelcontextprotocol/server): ${e instanceof Error ? e.message : String(e)}`,
+        ),
+      };
+    }
   }
   const source = catalogToolSource(catalog, options.approvals !== undefined ? { approvals: options.approvals } : {});
-  const handler = createMcpHttpHandler(source, {
-    name: options.name ?? 'gramkit-catalog',
-    ...(options.version !== undefined ? { version: options.version } : {}),
-    ...(options.local === false ? { allowedHosts: 'any' as const, allowedOrigins: 'any' as const } : {}),
-  });
+  const create = (factory: HandlerFactory) =>
+    factory(source, {
+      name: options.name ?? 'gramkit-catalog',
+      ...(options.version !== undefined ? { version: options.version } : {}),
+      ...(options.local === false ? { allowedHosts: 'any' as const, allowedOrigins: 'any' as const } : {}),
+    });
+  const eagerHandler = eager !== undefined ? create(eager) : undefined;
+  let lazyHandler: Promise<ReturnType<HandlerFactory>> | undefined;
+  const lazyFetch: FetchHandler = async (request, caller) => {
+    lazyHandler ??= loadHandlerFactory().then(create);
+    return (await lazyHandler).fetch(request, caller);
+  };
   return {
     ok: true,
     value: {
-      mount: { path: options.path ?? '/mcp', handler: handler.fetch },
+      mount: { path: options.path ?? '/mcp', handler: eagerHandler?.fetch ?? lazyFetch },
       source,
       close: async () => {
         source.close();
-        await handler.close();
+        await eagerHandler?.close();
+        if (lazyHandler !== undefined) await (await lazyHandler).close();
       },
     },
   };

@@ -4,14 +4,15 @@
  * patterns, jsonpath-plus for JSONPath queries, undici for HTTP), which are loaded on first use
  * (core/lazy-module.ts). Each check has its counterpart, a command that needs the package and
  * loads it, so the recorder (test/support/record-modules.cjs) is seen to catch each way a package
- * is loaded.
+ * is loaded. `gramkit serve` loads the MCP server SDK (bundled in the CLI, in the chunk of
+ * mcp/http-handler.ts) on the first request to `/mcp`, not at start.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliRun } from '../support/cli.js';
+import { type CliRun, SERVE_AUTH_ARGS } from '../support/cli.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const cli = join(root, 'dist', 'cli.js');
@@ -75,5 +76,50 @@ describe('the packages a command loads', { timeout: 90_000 }, () => {
     const bad = await gramkit(['check', file], home);
     expect(bad.code).toBe(1);
     expect(bad.stdout + bad.stderr).toMatch(/backreference/);
+  });
+
+  it('gramkit serve loads the MCP server SDK on the first request to /mcp, not at start', async () => {
+    const list = join(home, 'modules-serve.txt');
+    writeFileSync(list, '');
+    const env = {
+      ...process.env,
+      GRAMKIT_TEST_MODULES: list,
+      XDG_CACHE_HOME: join(home, 'cache'),
+      XDG_DATA_HOME: join(home, 'data'),
+      HOME: home,
+      NO_COLOR: '1',
+    };
+    const child = spawn(process.execPath, ['--require', recorder, cli, 'serve', ...SERVE_AUTH_ARGS, '--host', '127.0.0.1', '--port', '0'], { cwd: home, env });
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (b: Buffer) => {
+          out += b.toString();
+          const m = /listening on (\S+)/.exec(out);
+          if (m?.[1] !== undefined) resolve(m[1]);
+        });
+        child.on('exit', (code) => reject(new Error(`serve ended (${code}): ${out}`)));
+      });
+      /** Whether the process has loaded the chunk of mcp/http-handler.ts (the MCP SDK's user). */
+      const handlerLoaded = (): boolean => /\/dist\/http-handler-[^/]*\.js$/m.test(readFileSync(list, 'utf8'));
+      expect(handlerLoaded()).toBe(false);
+      const res = await fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'loaded-modules', version: '1' } },
+        }),
+      });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('gramkit-catalog');
+      expect(handlerLoaded()).toBe(true);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
   });
 });

@@ -245,12 +245,18 @@ describe('fast path and Chevrotain parser', () => {
   });
 
   it('gives up on every construct outside the common shape, and the Chevrotain parser reads it', () => {
-    const body = '(a:A {s: "x", n: [1, 2.5, 0xF, 07, 3cm, `b`, \'c\', sym, true, [false]]})-[r::R {k:: 1}]->(b)<==(c)~~>(`d`)';
+    const body = [
+      '(a:A {s: "x", n: [1, 2.5, 0xF, 07, 3cm, `b`, \'c\', sym, true, [false]]})-[r::R {k:: 1}]->(b)<==(c)~~>(`d`)',
+      '[g:G {k: 1} | a, (b)-->(c), [h | `d`, 7], []]',
+      '[| x]',
+      '[]',
+    ].join('\n');
     const common = `{v: 1}\n${body}`;
     expect(fastParse(common, 256)).toBeDefined();
     for (const other of [
-      '[g | a, (b)]',
       '@k(1) (a)',
+      '[g | (a {r: 1..2})]',
+      '[g | (a {m: {k: 1}})]',
       '@@id (a)',
       '(a {r: 1..2})',
       '(a {r: ...2})',

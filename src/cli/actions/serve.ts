@@ -208,7 +208,12 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
     });
 
   // the catalog's enabled tools over MCP (Streamable HTTP) at /mcp; list_changed follows the catalog
-  const mcpMount = await catalogMcpMount(catalog, { local: isLoopbackHost(host), version: VERSION, ...(approvals !== undefined ? { approvals } : {}) });
+  const mcpMount = await catalogMcpMount(catalog, {
+    local: isLoopbackHost(host),
+    version: VERSION,
+    lazy: true,
+    ...(approvals !== undefined ? { approvals } : {}),
+  });
   if (!mcpMount.ok) reportWarning(io, mcpMount.error);
   const mcp = mcpMount.ok ? mcpMount.value : undefined;
   const service = createService({

@@ -6,7 +6,7 @@
 import type { GramDocument } from '../../../src/index.js';
 
 /** AST kinds outside the common shape. */
-const OUTSIDE = new Set(['SubjectPattern', 'Annotated', 'Reference', 'Range', 'Map', 'TaggedString']);
+const OUTSIDE = new Set(['Annotated', 'Range', 'Map', 'TaggedString']);
 
 /** Whether the document's AST has only kinds of the common shape. */
 export const inCommonShape = (doc: GramDocument): boolean => {
@@ -21,8 +21,8 @@ export const inCommonShape = (doc: GramDocument): boolean => {
 };
 
 /**
- * The document brought into the common shape: top-level subject patterns and annotated patterns
- * dropped, ranges, maps and tagged strings replaced by a symbol.
+ * The document brought into the common shape: top-level annotated patterns dropped, ranges, maps
+ * and tagged strings replaced by a symbol.
  */
 export const toCommonShape = (doc: GramDocument): GramDocument => {
   const fix = (x: unknown): unknown => {
@@ -32,5 +32,5 @@ export const toCommonShape = (doc: GramDocument): GramDocument => {
     if (kind === 'Range' || kind === 'Map' || kind === 'TaggedString') return { kind: 'Symbol', name: 'x', span: { start: 0, end: 0 } };
     return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, fix(v)]));
   };
-  return fix({ ...doc, patterns: doc.patterns.filter((p) => p.kind === 'Path' || p.kind === 'Node') }) as GramDocument;
+  return fix({ ...doc, patterns: doc.patterns.filter((p) => p.kind !== 'Annotated') }) as GramDocument;
 };
