@@ -112,9 +112,11 @@ export const builtinScores = (
           ? PASSED
           : { score: 0, reason: `the answer does not contain ${JSON.stringify(expected)}` };
   if (equals !== undefined)
-    out['equals'] = answer === undefined ? NO_ANSWER : answer.trim() === equals.trim() ? PASSED : { score: 0, reason: `the answer is not ${JSON.stringify(equals)}` };
+    out['equals'] =
+      answer === undefined ? NO_ANSWER : answer.trim() === equals.trim() ? PASSED : { score: 0, reason: `the answer is not ${JSON.stringify(equals)}` };
   if (pattern !== undefined)
-    out['pattern'] = answer === undefined ? NO_ANSWER : new RegExp(pattern).test(answer) ? PASSED : { score: 0, reason: `the answer does not match /${pattern}/` };
+    out['pattern'] =
+      answer === undefined ? NO_ANSWER : new RegExp(pattern).test(answer) ? PASSED : { score: 0, reason: `the answer does not match /${pattern}/` };
   if (checks.schema !== undefined) {
     if (answer === undefined) out['schema'] = NO_ANSWER;
     else {

@@ -113,13 +113,7 @@ const A_VALUE: TypeChecked = { ok: true, variable: false };
 const A_VARIABLE: TypeChecked = { ok: true, variable: true };
 
 /** BFCL's type check: Right when the value has the type (or is a "variable"), with whether it is a variable. */
-const typeCheck = (
-  param: string,
-  value: unknown,
-  values: ReadonlyArray<unknown>,
-  expected: PyType,
-  nested: PyType | undefined,
-): TypeChecked => {
+const typeCheck = (param: string, value: unknown, values: ReadonlyArray<unknown>, expected: PyType, nested: PyType | undefined): TypeChecked => {
   const possible = answerType(values);
   const variable = possible !== undefined && possible !== expected;
   // Python converts an int to a float where a float is expected
