@@ -32,6 +32,7 @@ const ENTRIES = {
   tools: 'src/entries/tools.ts',
   builtins: 'src/entries/builtins.ts',
   policy: 'src/entries/policy.ts',
+  project: 'src/entries/project.ts',
   testing: 'src/entries/testing.ts',
   catalog: 'src/entries/catalog.ts',
   server: 'src/entries/server.ts',

@@ -58,21 +58,6 @@ export const CliCodes = defineCodes('cli', 'CLI', {
     summary: 'a workspace (`--workspace`) that does not exist or is not a directory',
     hint: 'give an existing directory',
   },
-  LIBRARY_NOT_FOUND: {
-    canonical: 'NOT_FOUND',
-    summary: 'a `--library` that is neither a file nor a known library name',
-    hint: 'give the path of a .ts/.js module, or one of the named libraries',
-  },
-  LIBRARY_UNSUPPORTED_FILE: {
-    canonical: 'INVALID_ARGUMENTS',
-    summary: 'a `--library` file that is not a module (.ts, .mts, .cts, .tsx, .js, .mjs, .cjs)',
-    hint: 'give a TypeScript or JavaScript module',
-  },
-  LIBRARY_LOAD_FAILED: {
-    canonical: 'INVALID_CONFIGURATION',
-    summary: 'a library module that throws (or fails to compile) when loaded',
-    hint: 'run the module on its own to see the error',
-  },
   LSP_CHECK_FAILED: {
     canonical: 'INTERNAL',
     summary: '`gramkit lsp`: checking a document threw (a bug of gramkit: the diagnostic carries the message)',
@@ -83,21 +68,6 @@ export const CliCodes = defineCodes('cli', 'CLI', {
     summary:
       '`check --library`: the handler types a library imports (written by `gramkit types`) disagree with the file: a tool changed, was added or removed since',
     hint: 'regenerate them with the command the hint gives; the compiler then checks the handlers again',
-  },
-  LIBRARY_EMPTY: {
-    canonical: 'INVALID_CONFIGURATION',
-    summary: 'a library module that exports no tool',
-    hint: 'export default toolLibrary([...tools]), or export each tool made with createTool/defineTool',
-  },
-  LIBRARY_DUPLICATE_TOOL: {
-    canonical: 'INVALID_CONFIGURATION',
-    summary: 'a library module that exports two tools of one name',
-    hint: 'export each tool once, or give them different names',
-  },
-  LIBRARY_NEEDS_TSX: {
-    canonical: 'FAILED_PRECONDITION',
-    summary: 'a library written in TypeScript where tsx (an optional peer dependency) is not installed',
-    hint: 'npm install --save-dev tsx, or give the compiled .js module',
   },
 });
 

@@ -17,6 +17,7 @@ const ENTRIES = [
   'gramkit/tools',
   'gramkit/builtins',
   'gramkit/policy',
+  'gramkit/project',
   'gramkit/testing',
   'gramkit/catalog',
   'gramkit/server',

@@ -31,6 +31,7 @@ const PLAIN = [
   'gramkit/tools',
   'gramkit/builtins',
   'gramkit/policy',
+  'gramkit/project',
   'gramkit/testing',
   'gramkit/standard-schema',
   'gramkit/catalog',

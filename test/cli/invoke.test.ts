@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { action } from '../../src/cli/actions/invoke.js';
-import { libraryFromModule, loadLibrary } from '../../src/cli/actions/load-library.js';
+import { libraryFromModule, loadLibrary } from '../../src/project/load-library.js';
 import { createTool, lookupTool, toolLibrary, toolNames } from '../../src/index.js';
 import { cli } from '../support/cli.js';
 
@@ -111,15 +111,17 @@ describe('gramkit invoke', () => {
       expect(r.code).toBe(1);
       return r.stderr.split('\n')[0];
     };
-    expect(await codes(`${dir}/absent.ts`)).toMatch(/^error\[CLI_LIBRARY_NOT_FOUND\]: no library module at test\/fixtures\/library\/cli\/absent\.ts/);
-    expect(await codes(`${dir}/tools.gram`)).toBe(`error[CLI_LIBRARY_UNSUPPORTED_FILE]: a library is a .ts or .js module, not a .gram file: ${dir}/tools.gram`);
-    expect(await codes(`${dir}/nothing.ts`)).toBe(`error[CLI_LIBRARY_EMPTY]: ${dir}/nothing.ts exports no ToolLibrary and no tool`);
+    expect(await codes(`${dir}/absent.ts`)).toMatch(/^error\[PROJECT_LIBRARY_NOT_FOUND\]: no library module at test\/fixtures\/library\/cli\/absent\.ts/);
+    expect(await codes(`${dir}/tools.gram`)).toBe(
+      `error[PROJECT_LIBRARY_UNSUPPORTED_FILE]: a library is a .ts or .js module, not a .gram file: ${dir}/tools.gram`,
+    );
+    expect(await codes(`${dir}/nothing.ts`)).toBe(`error[PROJECT_LIBRARY_EMPTY]: ${dir}/nothing.ts exports no ToolLibrary and no tool`);
     expect(await codes(`${dir}/duplicate.mjs`)).toBe(
-      `error[CLI_LIBRARY_DUPLICATE_TOOL]: ${dir}/duplicate.mjs exports two different tools named "add" (one and two)`,
+      `error[PROJECT_LIBRARY_DUPLICATE_TOOL]: ${dir}/duplicate.mjs exports two different tools named "add" (one and two)`,
     );
     const brokenTs = join(scratch, 'broken.ts');
     writeFileSync(brokenTs, 'export const x = ;\n');
-    expect(await codes(brokenTs)).toMatch(/^error\[CLI_LIBRARY_LOAD_FAILED\]: cannot load .*broken\.ts/);
+    expect(await codes(brokenTs)).toMatch(/^error\[PROJECT_LIBRARY_LOAD_FAILED\]: cannot load .*broken\.ts/);
   });
 
   it('exits 2 on usage errors', async () => {

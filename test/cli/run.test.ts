@@ -183,7 +183,7 @@ describe('gramkit run: libraries', () => {
     expect(wrong.stderr).toContain('error[TOOL_NOT_IN_LIBRARY]: no tool "sayHello" in the library');
     const missing = await cli(['run', HELLO, 'hi', '--library', 'no/such/module.ts']);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('CLI_LIBRARY_NOT_FOUND');
+    expect(missing.stderr).toContain('PROJECT_LIBRARY_NOT_FOUND');
   });
 
   it('asks for a library when neither --library nor the header names one', async () => {

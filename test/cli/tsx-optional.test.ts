@@ -1,13 +1,13 @@
 /**
  * tsx is an optional peer dependency: the built CLI, installed without it, runs `.js` libraries,
- * and a TypeScript library is `LIBRARY_NEEDS_TSX` with the way to install it (never a stack trace).
+ * and a TypeScript library is `PROJECT_LIBRARY_NEEDS_TSX` with the way to install it (never a stack trace).
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LibraryCodes } from '../../src/cli/actions/load-library.js';
+import { LibraryCodes } from '../../src/project/load-library.js';
 
 const root = new URL('../../', import.meta.url).pathname.replace(/\/$/, '');
 const home = mkdtempSync(join(tmpdir(), 'gramkit-no-tsx-'));

@@ -11,7 +11,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LibraryCodes } from '../../src/cli/actions/load-library.js';
+import { LibraryCodes } from '../../src/project/load-library.js';
 
 const cli = new URL('../../dist/cli.js', import.meta.url).pathname;
 const home = mkdtempSync(join(tmpdir(), 'gramkit-ts-library-'));

@@ -7,7 +7,8 @@
 import { stat } from 'node:fs/promises';
 import { basename, extname, isAbsolute, resolve } from 'node:path';
 import type { ExperimentScorer } from '../../agent/experiment-scoring.js';
-import { importModule } from './load-library.js';
+import { importModule } from '../../project/load-library.js';
+import { importTypeScript } from './import-typescript.js';
 
 const TS = new Set(['.ts', '.mts', '.cts']);
 
@@ -23,7 +24,7 @@ export const loadScorers = async (
     const name = basename(file, extname(file));
     try {
       const s = await stat(file);
-      const namespace = (await importModule(file, s.mtimeMs, TS.has(extname(file).toLowerCase()))) as Record<string, unknown>;
+      const namespace = (await importModule(file, s.mtimeMs, TS.has(extname(file).toLowerCase()) ? importTypeScript : undefined)) as Record<string, unknown>;
       const fn = namespace['default'] ?? namespace['score'];
       if (typeof fn !== 'function') problems.push(`--scorer ${ref}: the module exports no scorer (a default export (run) => {score, reason})`);
       else if (scorers[name] !== undefined) problems.push(`--scorer ${ref}: two scorers are named "${name}"`);

@@ -21,7 +21,9 @@ import { bindTool, formatBindError } from '../../library/bind.js';
 import { invokeJson, parseArguments } from '../../library/invoke.js';
 import type { ToolSpecification } from '../../specification/tool-spec.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
-import { loadLibrary, type NamedLibrary } from './load-library.js';
+import { ProjectCodes } from '../../project/codes.js';
+import { loadLibrary, type NamedLibrary } from '../../project/load-library.js';
+import { importTypeScript } from './import-typescript.js';
 import { namedLibraries as builtinLibraries, readSpecSource, specsOfSource } from './spec-source.js';
 import { isMcpAddress, mcpLibrary } from './mcp-source.js';
 import { libraryLoaders } from './agent-setup.js';
@@ -90,14 +92,14 @@ export const action = async (
   }
 
   // the specifications: a named library's own, or a specification file (loaded once: src/project/)
-  const namedSource = Object.prototype.hasOwnProperty.call(named, source) ? named[source] : undefined;
+  const namedSource = Object.hasOwn(named, source) ? named[source] : undefined;
   let specs: ReadonlyArray<ToolSpecification>;
   let headerLibrary: string | undefined;
   if (namedSource?.specifications !== undefined) {
     try {
       specs = await namedSource.specifications();
     } catch (e) {
-      return failedWith(CliCodes.LIBRARY_LOAD_FAILED, `cannot load the specifications of "${source}": ${e instanceof Error ? e.message : String(e)}`);
+      return failedWith(ProjectCodes.LIBRARY_LOAD_FAILED, `cannot load the specifications of "${source}": ${e instanceof Error ? e.message : String(e)}`);
     }
   } else {
     const read = await readSpecSource(io, source);
@@ -138,7 +140,7 @@ export const action = async (
       ...(headerLibrary !== undefined ? { header: headerLibrary } : {}),
       ...(namedSource !== undefined ? { source } : {}),
     },
-    { ...libraryLoaders(ctx, workspace), module: (ref) => loadLibrary(ref, { cwd: io.cwd, named }) },
+    { ...libraryLoaders(ctx, workspace), module: (ref) => loadLibrary(ref, { cwd: io.cwd, named, importTs: importTypeScript }) },
   );
   if (!resolved.ok) {
     const failure = resolved.error;

@@ -10,7 +10,7 @@ import type { Diagnostic } from '../../core/diagnostic.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import type { McpConnection } from '../../mcp/client.js';
 import type { CommandContext } from '../context.js';
-import type { NamedLibrary } from './load-library.js';
+import type { NamedLibrary } from '../../project/load-library.js';
 import { VERSION } from '../version.js';
 import { isLeft, isRight } from '../../core/either.js';
 

@@ -27,7 +27,8 @@ import type { CompileCache } from '../../specification/compile-cache.js';
 import type { CommandContext } from '../context.js';
 import type { CliIO } from '../io.js';
 import { type Loaded, loadSource } from './gram-input.js';
-import { loadLibrary, type NamedLibrary } from './load-library.js';
+import { loadLibrary, type NamedLibrary } from '../../project/load-library.js';
+import { importTypeScript } from './import-typescript.js';
 import { isMcpAddress, mcpLibrary, openMcp } from './mcp-source.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -151,7 +152,11 @@ export const namedLibraries = (workspace: string, env: Readonly<Record<string, s
  * module file (relative to the working directory).
  */
 export const loadLibraryArgument = (ctx: CommandContext, ref: string, workspace: string): Promise<Either<ReadonlyArray<Diagnostic>, ToolLibrary>> =>
-  loadLibrary(ref, { cwd: ctx.io.cwd, named: { ...namedLibraries(workspace, ctx.io.env), ...(isMcpAddress(ref) ? { [ref]: mcpLibrary(ctx, ref) } : {}) } });
+  loadLibrary(ref, {
+    cwd: ctx.io.cwd,
+    importTs: importTypeScript,
+    named: { ...namedLibraries(workspace, ctx.io.env), ...(isMcpAddress(ref) ? { [ref]: mcpLibrary(ctx, ref) } : {}) },
+  });
 
 /**
  * The libraries whose tools a catalog's `function` tools name (`--library`, for `serve`, `run

@@ -1,7 +1,7 @@
 /**
- * Loading a tool library from a module on disk, for `gramkit invoke --library` and
- * `gramkit run --library`: a `.ts` module (through tsx's `tsImport`, no build step) or a `.js`
- * one (plain `import()`), exporting a `ToolLibrary` or tools, in any of these forms:
+ * Loading a tool library from a module on disk (`gramkit invoke|run --library`, a file header's
+ * `library`, or a program's own call): a `.js` module (plain `import()`) or a `.ts` one, exporting
+ * a `ToolLibrary` or tools, in any of these forms:
  *
  *     export default toolLibrary([sayHello, getWeather]);     // a library (default or named export)
  *     export const sayHello = defineTool(spec, impl);          // tools, as named exports
@@ -12,20 +12,24 @@
  * Libraries and tools are recognized structurally, so a module that imports another copy of
  * gramkit (the published package while the CLI runs from a bundle) works the same.
  *
+ * A TypeScript module is imported by the caller's `importTs` (the CLI passes its esbuild bundler,
+ * cli/actions/import-typescript.ts); without one it is imported as node would, which works under
+ * tsx (`node --import tsx`) and fails on a node that does not import `.ts`
+ * (`PROJECT_LIBRARY_NEEDS_TSX`, never a stack trace).
+ *
  * Named libraries (`builtin`, ...) are resolved before files: a caller passes them in `named`,
  * each a function that loads its library (and, for `gramkit invoke`, its specifications).
  */
-import { ToolCodes } from '../../library/codes.js';
-import { importBundled } from './bundle-typescript.js';
-import { CliCodes } from '../codes.js';
 import { stat } from 'node:fs/promises';
 import { extname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Either, left, right, leftOne } from '../../core/either.js';
-import { type Diagnostic, error } from '../../core/diagnostic.js';
-import type { ToolSpecification } from '../../specification/tool-spec.js';
-import { isTool, type Tool } from '../../library/tool.js';
-import { adoptLibrary, isToolLibrary, libraryEntries, lookupTool, registerTool, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
+import { type Either, left, right, leftOne } from '../core/either.js';
+import { type Diagnostic, error } from '../core/diagnostic.js';
+import type { ToolSpecification } from '../specification/tool-spec.js';
+import { ToolCodes } from '../library/codes.js';
+import { isTool, type Tool } from '../library/tool.js';
+import { adoptLibrary, isToolLibrary, libraryEntries, lookupTool, registerTool, type ToolLibrary, unionLibraries } from '../library/tool-library.js';
+import { ProjectCodes } from './codes.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -42,16 +46,39 @@ export interface LoadLibraryOptions {
   readonly cwd: string;
   /** Libraries known by name, tried before files. */
   readonly named?: Readonly<Record<string, NamedLibrary>>;
+  /**
+   * Imports a TypeScript module (its absolute path) and resolves to its namespace. Without it, a
+   * `.ts` module is imported as node would (`import()`): that works under tsx and on a node that
+   * strips types, and is `PROJECT_LIBRARY_NEEDS_TSX` elsewhere.
+   */
+  readonly importTs?: ImportTs;
+}
+
+/** How a TypeScript module is imported; it throws `TypeScriptUnavailable` when it cannot be (a missing optional dependency). */
+export type ImportTs = (file: string) => Promise<unknown>;
+
+/**
+ * Thrown by an `ImportTs` that cannot import TypeScript here: the loader reports
+ * `PROJECT_LIBRARY_NEEDS_TSX` as "<file> is a TypeScript module, and <message>" with this hint.
+ */
+export class TypeScriptUnavailable extends Error {
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+    this.name = 'TypeScriptUnavailable';
+  }
 }
 
 export const LibraryCodes = {
-  NOT_FOUND: CliCodes.LIBRARY_NOT_FOUND,
-  UNSUPPORTED_FILE: CliCodes.LIBRARY_UNSUPPORTED_FILE,
-  LOAD_FAILED: CliCodes.LIBRARY_LOAD_FAILED,
-  EMPTY: CliCodes.LIBRARY_EMPTY,
-  DUPLICATE_TOOL: CliCodes.LIBRARY_DUPLICATE_TOOL,
+  NOT_FOUND: ProjectCodes.LIBRARY_NOT_FOUND,
+  UNSUPPORTED_FILE: ProjectCodes.LIBRARY_UNSUPPORTED_FILE,
+  LOAD_FAILED: ProjectCodes.LIBRARY_LOAD_FAILED,
+  EMPTY: ProjectCodes.LIBRARY_EMPTY,
+  DUPLICATE_TOOL: ProjectCodes.LIBRARY_DUPLICATE_TOOL,
   INVALID_ENTRY: ToolCodes.LIBRARY_INVALID_ENTRY,
-  NEEDS_TSX: CliCodes.LIBRARY_NEEDS_TSX,
+  NEEDS_TSX: ProjectCodes.LIBRARY_NEEDS_TSX,
 } as const;
 
 const TS_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.tsx']);
@@ -66,12 +93,12 @@ const JS_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
  * problem (missing file, syntax error, nothing exported, duplicate names) is a diagnostic.
  */
 export const loadLibrary = async (ref: string, options: LoadLibraryOptions): Promise<Either<ReadonlyArray<Diagnostic>, ToolLibrary>> => {
-  const named = options.named !== undefined && Object.prototype.hasOwnProperty.call(options.named, ref) ? options.named[ref] : undefined;
+  const named = options.named !== undefined && Object.hasOwn(options.named, ref) ? options.named[ref] : undefined;
   if (named !== undefined) {
     try {
       return right(await named.library());
     } catch (e) {
-      return leftOne(error(CliCodes.LIBRARY_LOAD_FAILED, `cannot load the library "${ref}": ${messageOf(e)}`));
+      return leftOne(error(ProjectCodes.LIBRARY_LOAD_FAILED, `cannot load the library "${ref}": ${messageOf(e)}`));
     }
   }
   const file = isAbsolute(ref) ? ref : resolve(options.cwd, ref);
@@ -79,63 +106,65 @@ export const loadLibrary = async (ref: string, options: LoadLibraryOptions): Pro
   if (!TS_EXTENSIONS.has(ext) && !JS_EXTENSIONS.has(ext)) {
     const known = Object.keys(options.named ?? {});
     return leftOne(
-      error(CliCodes.LIBRARY_UNSUPPORTED_FILE, `a library is a .ts or .js module, not ${ext === '' ? 'a file without extension' : `a ${ext} file`}: ${ref}`, {
-        file: ref,
-        ...(known.length > 0 ? { hint: `or one of the named libraries: ${known.join(', ')}` } : {}),
-      }),
+      error(
+        ProjectCodes.LIBRARY_UNSUPPORTED_FILE,
+        `a library is a .ts or .js module, not ${ext === '' ? 'a file without extension' : `a ${ext} file`}: ${ref}`,
+        {
+          file: ref,
+          ...(known.length > 0 ? { hint: `or one of the named libraries: ${known.join(', ')}` } : {}),
+        },
+      ),
     );
   }
   let modified: number;
   try {
     const s = await stat(file);
-    if (!s.isFile()) return leftOne(error(CliCodes.LIBRARY_NOT_FOUND, `${ref} is not a file`, { file: ref }));
+    if (!s.isFile()) return leftOne(error(ProjectCodes.LIBRARY_NOT_FOUND, `${ref} is not a file`, { file: ref }));
     modified = s.mtimeMs;
   } catch {
-    return leftOne(error(CliCodes.LIBRARY_NOT_FOUND, `no library module at ${ref} (looked at ${file})`, { file: ref }));
+    return leftOne(error(ProjectCodes.LIBRARY_NOT_FOUND, `no library module at ${ref} (looked at ${file})`, { file: ref }));
   }
+  const typescript = TS_EXTENSIONS.has(ext);
   let namespace: Record<string, unknown>;
   try {
-    namespace = (await importModule(file, modified, TS_EXTENSIONS.has(ext))) as Record<string, unknown>;
+    namespace = (await importModule(file, modified, typescript ? (options.importTs ?? nodeImport) : nodeImport)) as Record<string, unknown>;
   } catch (e) {
-    if (e instanceof TsxMissing) {
+    if (e instanceof TypeScriptUnavailable)
+      return leftOne(error(ProjectCodes.LIBRARY_NEEDS_TSX, `${ref} is a TypeScript module, and ${e.message}`, { file: ref, hint: e.hint }));
+    if (typescript && options.importTs === undefined && (e as { code?: unknown }).code === 'ERR_UNKNOWN_FILE_EXTENSION') {
       return leftOne(
-        error(CliCodes.LIBRARY_NEEDS_TSX, `${ref} is a TypeScript module, and loading one needs tsx, which is not installed`, {
+        error(ProjectCodes.LIBRARY_NEEDS_TSX, `${ref} is a TypeScript module, and this node does not import one: ${messageOf(e)}`, {
           file: ref,
-          hint: 'install it next to gramkit (npm install --save-dev tsx), or give the compiled .js module',
+          hint: 'run the program under tsx (node --import tsx), pass importTs to loadLibrary, or give the compiled .js module',
         }),
       );
     }
-    return leftOne(error(CliCodes.LIBRARY_LOAD_FAILED, `cannot load ${ref}: ${messageOf(e)}`, { file: ref }));
+    return leftOne(error(ProjectCodes.LIBRARY_LOAD_FAILED, `cannot load ${ref}: ${messageOf(e)}`, { file: ref }));
   }
   return libraryFromModule(namespace, ref);
 };
 
-/** Modules already imported in this process, by path and modification time (`tsImport` does not cache). */
-const imported = new Map<string, Promise<unknown>>();
+/** A module imported as node imports it. */
+const nodeImport: ImportTs = (file) => import(pathToFileURL(file).href);
 
-/** tsx is an optional peer dependency: a TypeScript library without it is `LIBRARY_NEEDS_TSX`. */
-class TsxMissing extends Error {}
+/** Modules already imported in this process, by importer, path and modification time (tsx's `tsImport` does not cache). */
+const imported = new WeakMap<ImportTs, Map<string, Promise<unknown>>>();
 
-const loadTsx = (): Promise<typeof import('tsx/esm/api')> =>
-  import('tsx/esm/api').catch((e: unknown) => {
-    const code = (e as { code?: unknown }).code;
-    throw code === 'ERR_MODULE_NOT_FOUND' && /\btsx\b/.test(messageOf(e)) ? new TsxMissing(messageOf(e)) : e;
-  });
-
-/** A TypeScript module bundled by tsx's esbuild (bundle-typescript.ts), or through tsx's `tsImport` where that cannot be done. */
-const importTypeScript = async (file: string, url: string): Promise<unknown> =>
-  (await importBundled(file)) ?? loadTsx().then(({ tsImport }) => tsImport(url, import.meta.url));
-
-/** Imports a module file: TypeScript bundled by tsx's esbuild or through its `tsImport` (tsx is loaded only then), JavaScript natively. */
-export const importModule = (file: string, modified: number, typescript: boolean): Promise<unknown> => {
+/** Imports a module file with `importer` (node's `import()` by default), once per importer, path and modification time; a failed import is not kept. */
+export const importModule = (file: string, modified: number, importer: ImportTs = nodeImport): Promise<unknown> => {
   const key = `${file}\u0000${modified}`;
-  let loading = imported.get(key);
+  let byFile = imported.get(importer);
+  if (byFile === undefined) {
+    byFile = new Map();
+    imported.set(importer, byFile);
+  }
+  const cache = byFile;
+  let loading = cache.get(key);
   if (loading === undefined) {
-    const url = pathToFileURL(file).href;
-    loading = typescript ? importTypeScript(file, url) : import(url);
+    loading = importer(file);
     // a failed import is not kept: fixing the file and trying again must work
-    loading.catch(() => imported.delete(key));
-    imported.set(key, loading);
+    loading.catch(() => cache.delete(key));
+    cache.set(key, loading);
   }
   return loading;
 };
@@ -184,7 +213,7 @@ export const libraryFromModule = (namespace: Readonly<Record<string, unknown>>, 
     if (seen === undefined) byName.set(f.tool.name, f);
     else if (seen.tool !== f.tool) {
       problems.push(
-        error(CliCodes.LIBRARY_DUPLICATE_TOOL, `${file} exports two different tools named "${f.tool.name}" (${seen.from} and ${f.from})`, {
+        error(ProjectCodes.LIBRARY_DUPLICATE_TOOL, `${file} exports two different tools named "${f.tool.name}" (${seen.from} and ${f.from})`, {
           file,
           hint: 'export each tool once, or give them different names',
         }),
@@ -194,7 +223,7 @@ export const libraryFromModule = (namespace: Readonly<Record<string, unknown>>, 
   if (problems.some((p) => p.severity === 'error')) return left(problems);
   if (byName.size === 0) {
     return leftOne(
-      error(CliCodes.LIBRARY_EMPTY, `${file} exports no ToolLibrary and no tool`, {
+      error(ProjectCodes.LIBRARY_EMPTY, `${file} exports no ToolLibrary and no tool`, {
         file,
         hint: 'export default toolLibrary([...tools]), or export each tool made with createTool/defineTool',
       }),
