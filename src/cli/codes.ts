@@ -53,6 +53,12 @@ export const CliCodes = defineCodes('cli', 'CLI', {
     retryable: 'sometimes',
     hint: 'start the NATS server, or check the address (nats://host:port)',
   },
+  QUEUE_UNAVAILABLE: {
+    canonical: 'UNAVAILABLE',
+    summary: '`gramkit ab --queue`, `gramkit worker --queue`: the Redis of the queue does not answer',
+    retryable: 'sometimes',
+    hint: 'start Redis, or check the address (redis://host:port)',
+  },
   LISTEN_FAILED: {
     canonical: 'UNAVAILABLE',
     summary: '`gramkit serve`: the server cannot listen on its host and port (the port is taken, the address is not one of this machine)',

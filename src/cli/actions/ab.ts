@@ -45,7 +45,8 @@ import type { ExperimentScorer } from '../../agent/experiment-scoring.js';
 import type { AgentSpecification } from '../../specification/agent-spec.js';
 import type { ToolLibrary } from '../../library/tool-library.js';
 import { reportError, usageError } from '../report.js';
-import { CliCodes } from '../codes.js';
+import { type CliCode, CliCodes } from '../codes.js';
+import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -98,11 +99,12 @@ export interface ParsedInputs {
 
 /**
  * `toolCalls` of an input: a list of calls `{"name": "...", "arguments": {...}}` made in one step,
- * or a list of such lists, one per step. The problem, if the value is neither.
+ * or a list of such lists, one per step. Else why the value is neither (`CLI_USAGE`: the inputs file is
+ * part of the command line).
  */
-const parseToolCalls = (v: unknown): { readonly steps?: ScriptedSteps; readonly problem?: string } => {
+const parseToolCalls = (v: unknown): Result<ScriptedSteps, CodedError<CliCode>> => {
   const shape = 'must be a list of calls {"name": "...", "arguments": {...}}, or a list of such lists (one per step)';
-  if (!Array.isArray(v) || v.length === 0) return { problem: `"toolCalls" ${shape}` };
+  if (!Array.isArray(v) || v.length === 0) return failWith(CliCodes.USAGE, `"toolCalls" ${shape}`);
   const nested = v.every((x) => Array.isArray(x));
   const steps = (nested ? v : [v]) as ReadonlyArray<ReadonlyArray<unknown>>;
   const out: ScriptedCall[][] = [];
@@ -110,17 +112,17 @@ const parseToolCalls = (v: unknown): { readonly steps?: ScriptedSteps; readonly 
     const calls: ScriptedCall[] = [];
     for (const [j, c] of step.entries()) {
       const where = nested ? `step ${i + 1}, call ${j + 1}` : `call ${j + 1}`;
-      if (typeof c !== 'object' || c === null || Array.isArray(c)) return { problem: `"toolCalls" ${where}: ${shape}` };
+      if (typeof c !== 'object' || c === null || Array.isArray(c)) return failWith(CliCodes.USAGE, `"toolCalls" ${where}: ${shape}`);
       const { name, arguments: args } = c as Record<string, unknown>;
-      if (typeof name !== 'string' || name.trim() === '') return { problem: `"toolCalls" ${where}: "name" must be the name of a tool` };
+      if (typeof name !== 'string' || name.trim() === '') return failWith(CliCodes.USAGE, `"toolCalls" ${where}: "name" must be the name of a tool`);
       if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
-        return { problem: `"toolCalls" ${where}: "arguments" must be an object` };
+        return failWith(CliCodes.USAGE, `"toolCalls" ${where}: "arguments" must be an object`);
       calls.push({ name, arguments: (args ?? {}) as Record<string, unknown> });
     }
-    if (calls.length === 0) return { problem: `"toolCalls" step ${i + 1} has no call` };
+    if (calls.length === 0) return failWith(CliCodes.USAGE, `"toolCalls" step ${i + 1} has no call`);
     out.push(calls);
   }
-  return { steps: out };
+  return ok(out);
 };
 
 /** The last user message of a BFCL `question` (a list of turns, each a list of messages). */
@@ -201,9 +203,9 @@ export const parseInputs = (text: string, answers: ReadonlyMap<string, unknown> 
     if (tools !== undefined && (!Array.isArray(tools) || !tools.every((t) => typeof t === 'string')))
       problems.push(`line ${i + 1}: "tools" must be a list of tool names`);
     else if (tools !== undefined) checks['tools'] = tools;
-    const script = o['toolCalls'] !== undefined ? parseToolCalls(o['toolCalls']) : {};
-    if (script.problem !== undefined) problems.push(`line ${i + 1}: ${script.problem}`);
-    scripts.push(script.steps);
+    const script = o['toolCalls'] !== undefined ? parseToolCalls(o['toolCalls']) : undefined;
+    if (script !== undefined && !script.ok) problems.push(`line ${i + 1}: ${script.error.message}`);
+    scripts.push(script?.ok === true ? script.value : undefined);
     inputs.push({
       message,
       id: id !== undefined && (typeof id === 'string' || typeof id === 'number') ? String(id) : String(inputs.length + 1),
@@ -411,7 +413,7 @@ const experiment = async (ctx: CommandContext, file: string, options: AbCommandO
   const queued =
     options.queue === undefined ? undefined : await (await import('./ab-queue.js')).queueExecutor(options.queue, { file, options, cwd: io.cwd }, inputIds);
   if (queued !== undefined && !queued.ok) {
-    usageError(io, `--queue ${options.queue}: ${queued.error}`);
+    reportError(io, { ...queued.error, message: `--queue ${options.queue}: ${queued.error.message}` });
     return EXIT_FAILURE;
   }
   try {

@@ -29,7 +29,7 @@ import { redisConnections } from './ab-queue.js';
 import { type AgentCatalog, openAgentCatalog } from './catalog-library.js';
 import { resolveWorkspace } from './spec-source.js';
 import { sharedLimits } from './worker-limits.js';
-import { usageError } from '../report.js';
+import { reportError, usageError } from '../report.js';
 
 export interface WorkerCommandOptions {
   readonly queue?: string;
@@ -97,7 +97,7 @@ export const action = async (ctx: CommandContext, options: WorkerCommandOptions)
 
   const connections = await redisConnections(options.queue);
   if (!connections.ok) {
-    usageError(io, `--queue ${options.queue}: ${connections.error}`);
+    reportError(io, { ...connections.error, message: `--queue ${options.queue}: ${connections.error.message}` });
     return EXIT_FAILURE;
   }
   const limitStore = connections.value.client();
