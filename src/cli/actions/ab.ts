@@ -22,7 +22,7 @@ import { checkAnswerChecks } from '../../agent/experiment-scoring.js';
 import { checkExpectedToolCalls } from '../../agent/tool-call-match.js';
 import { type ExperimentExecutor, type ExperimentInput, type ExperimentRunKey, type ExperimentVariant, runExperiment } from '../../agent/experiment.js';
 import { experimentVariants } from '../../agent/experiment-variants.js';
-import { isLeft, isRight } from '../../core/either.js';
+import { isLeft } from '../../core/either.js';
 import { loadSpecSource } from './spec-source.js';
 import { renderDiagnostics } from './gram-report.js';
 import type { ToolSpecification } from '../../specification/tool-spec.js';
@@ -445,8 +445,8 @@ export const planExperiment = async (
   const { io } = ctx;
   const known = sources.flatMap((s) => s.specifications);
   const loaded = await loadAgent(ctx, file, options.agent, known);
-  if (isLeft(loaded)) return loaded.left.code;
-  const agent = loaded.right.agent;
+  if (!loaded.ok) return loaded.error.code;
+  const agent = loaded.value.agent;
   if (options.inputs === undefined) return EXIT_USAGE;
 
   const inputsFile = await loadSource(io, options.inputs);
@@ -464,14 +464,14 @@ export const planExperiment = async (
   const names = variantNames([...refs, ...catalogs.map((c) => c.replace(/\/+$/, ''))]);
   const libraries: Array<{ readonly name: string; readonly library: ToolLibrary }> = [];
   for (const [i, ref] of refs.entries()) {
-    const library = await agentLibrary(ctx, loaded.right, [ref], workspacePath);
-    if (isLeft(library)) return library.left.code;
-    libraries.push({ name: names[i] as string, library: library.right });
+    const library = await agentLibrary(ctx, loaded.value, [ref], workspacePath);
+    if (!library.ok) return library.error.code;
+    libraries.push({ name: names[i] as string, library: library.value });
   }
   for (const [i, source] of sources.entries()) {
-    const library = await agentLibrary(ctx, loaded.right, [], workspacePath, await catalogLibrary(source, agent));
-    if (isLeft(library)) return library.left.code;
-    libraries.push({ name: names[refs.length + i] as string, library: library.right });
+    const library = await agentLibrary(ctx, loaded.value, [], workspacePath, await catalogLibrary(source, agent));
+    if (!library.ok) return library.error.code;
+    libraries.push({ name: names[refs.length + i] as string, library: library.value });
   }
   const specs = await specVariants(ctx, file, agent, options.spec ?? [], known);
   if (specs === undefined) return EXIT_FAILURE;
@@ -493,11 +493,11 @@ export const planExperiment = async (
       ...(replayMatch === 'exact' || replayMatch === 'sequence' ? { replayMatch } : {}),
     };
     const model = agentModel(ctx, agent, choice);
-    if (isLeft(model)) return model.left.code;
-    const shared = cached(model.right);
+    if (!model.ok) return model.error.code;
+    const shared = cached(model.value);
     // a replay by sequence starts over in each run; scripted calls come before the model's answer
     const perRun = (key: ExperimentRunKey): Model => {
-      const base = fresh ? cached(((x) => (isRight(x) ? x.right : shared))(agentModel(ctx, agent, choice))) : shared;
+      const base = fresh ? cached(((x) => (x.ok ? x.value : shared))(agentModel(ctx, agent, choice))) : shared;
       const steps = parsed.scripts[key.input];
       return steps !== undefined ? withScriptedCalls(steps, base) : base;
     };
