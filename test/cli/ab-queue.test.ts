@@ -263,5 +263,8 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
     expect(r.stderr).toMatch(new RegExp(`^error\\[CLI_QUEUE_UNAVAILABLE\\]: --queue redis://127.0.0.1:${port}: Redis does not answer`));
     const bad = await cli([...ARGS, '--queue', 'http://127.0.0.1:1'], { cwd: root });
     expect(bad.stderr).toMatch(/^error\[CLI_USAGE\]: --queue http:\/\/127.0.0.1:1: not a Redis URL/);
+    const worker = await cli(['worker', '--queue', `redis://127.0.0.1:${port}`], { cwd: root });
+    expect(worker.code).toBe(1);
+    expect(worker.stderr).toMatch(new RegExp(`^error\\[CLI_QUEUE_UNAVAILABLE\\]: --queue redis://127.0.0.1:${port}: Redis does not answer`));
   });
 });
