@@ -36,6 +36,35 @@ export const CliCodes = defineCodes('cli', 'CLI', {
     summary: '`gramkit serve --no-auth` (a warning): the server asks no caller for a token, so any local process or page may call it',
     hint: 'for tests and demos only; without --no-auth the server makes a token',
   },
+  INVALID_TOKENS: {
+    canonical: 'INVALID_CONFIGURATION',
+    summary:
+      '`gramkit serve`: the tokens of `--token-file` or `$GRAMKIT_TOKEN` cannot be read as tokens (too short, a malformed list, several in the variable)',
+    hint: 'give one token of 16 characters or more, or a file {"tokens": [{"name", "token", "scopes"}]}',
+  },
+  TOKEN_FILE_UNSAFE: {
+    canonical: 'FAILED_PRECONDITION',
+    summary: '`gramkit serve --token-file`: a file others may read, or not a regular file (as ssh refuses such a key)',
+    hint: 'chmod 600 the file (a regular file, not a link)',
+  },
+  EVENTS_UNAVAILABLE: {
+    canonical: 'UNAVAILABLE',
+    summary: '`gramkit serve --events nats://…`: the NATS server does not answer at start',
+    retryable: 'sometimes',
+    hint: 'start the NATS server, or check the address (nats://host:port)',
+  },
+  QUEUE_UNAVAILABLE: {
+    canonical: 'UNAVAILABLE',
+    summary: '`gramkit ab --queue`, `gramkit worker --queue`: the Redis of the queue does not answer',
+    retryable: 'sometimes',
+    hint: 'start Redis, or check the address (redis://host:port)',
+  },
+  LISTEN_FAILED: {
+    canonical: 'UNAVAILABLE',
+    summary: '`gramkit serve`: the server cannot listen on its host and port (the port is taken, the address is not one of this machine)',
+    retryable: 'sometimes',
+    hint: 'give another --port (0 picks a free one), or a --host of this machine',
+  },
   INTERNAL: {
     canonical: 'INTERNAL',
     summary: 'a bug of gramkit: a command threw (the message carries the stack)',

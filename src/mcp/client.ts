@@ -11,6 +11,7 @@
  */
 import { messageOf } from '../core/message.js';
 import { type Either, left, right, isLeft } from '../core/either.js';
+import { type CodedError, codedError, err, ok, type Result } from '../core/result.js';
 import { type Diagnostic, error, info } from '../core/diagnostic.js';
 import type { JsonObject } from '../core/json-schema.js';
 import { type ToolLibrary, toolLibrary } from '../library/tool-library.js';
@@ -155,13 +156,20 @@ const loadSdk = async (stdio: boolean): Promise<{ readonly client: ClientSdk; re
   }
 };
 
-/** Connects to the server at `address`, lists its tools and imports them. Never rejects. */
-export const connectMcp = async (address: string | McpAddress, options: ConnectMcpOptions = {}): Promise<Either<ReadonlyArray<Diagnostic>, McpConnection>> => {
+/** A failure found as a diagnostic (an address, the SDK), as the coded error of a connection. */
+const failureOf = (d: Diagnostic): CodedError => codedError(d.code, d.message, d.hint !== undefined ? { hint: d.hint } : {});
+
+/**
+ * Connects to the server at `address`, lists its tools and imports them: the connection, or why
+ * there is none (`MCP_INVALID_ADDRESS`, `MCP_SDK_MISSING`, `MCP_CONNECT_FAILED`, `MCP_LIST_FAILED`).
+ * Never rejects. What the CLI opens servers with.
+ */
+export const openMcpConnection = async (address: string | McpAddress, options: ConnectMcpOptions = {}): Promise<Result<McpConnection, CodedError>> => {
   const parsed = typeof address === 'string' ? parseMcpAddress(address) : right(address);
-  if (isLeft(parsed)) return left([parsed.left]);
+  if (isLeft(parsed)) return err(failureOf(parsed.left));
   const where = parsed.right;
   const sdk = await loadSdk(where.kind === 'stdio');
-  if ('code' in sdk) return left([sdk]);
+  if ('code' in sdk) return err(failureOf(sdk));
   const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxResultBytes ?? DEFAULT_MCP_MAX_RESULT_BYTES;
   /** How many answers were cut at `maxBytes` (a failed call that saw it grow was too large). */
@@ -203,18 +211,18 @@ export const connectMcp = async (address: string | McpAddress, options: ConnectM
     closed = true;
     await client.close().catch(() => {});
   };
-  const failed = async (code: string, what: string, e: unknown): Promise<Either<ReadonlyArray<Diagnostic>, never>> => {
+  const failed = async (code: string, what: string, e: unknown): Promise<Result<never, CodedError>> => {
     await close();
     const said = stderr.trim();
-    return left([
-      error(code, `${what} ${where.text}: ${messageOf(e)}`, {
+    return err(
+      codedError(code, `${what} ${where.text}: ${messageOf(e)}`, {
         ...(said !== ''
           ? { hint: `the server wrote on stderr:\n${said}` }
           : where.kind === 'stdio'
             ? { hint: 'check that the command runs and speaks MCP on stdin/stdout' }
             : { hint: 'check that the URL is an MCP endpoint (Streamable HTTP) and that the server runs' }),
       }),
-    ]);
+    );
   };
 
   try {
@@ -284,7 +292,7 @@ export const connectMcp = async (address: string | McpAddress, options: ConnectM
   const instructions = client.getInstructions();
   const specifications = [...specByName.values()];
   if (definitions.length === 0) diagnostics.push(info(McpCodes.LIST_FAILED, `${where.text} serves no tools`));
-  return right(
+  return ok(
     Object.freeze({
       address: where,
       server: { name: version?.name ?? 'unknown', version: version?.version ?? 'unknown', ...(instructions !== undefined ? { instructions } : {}) },
@@ -296,4 +304,16 @@ export const connectMcp = async (address: string | McpAddress, options: ConnectM
       close,
     }),
   );
+};
+
+/** A connection's failure as the one diagnostic `connectMcp` gives (a specification source's failure is diagnostics). */
+export const failureDiagnostic = (e: CodedError): Diagnostic => error(e.reason, e.message, e.hint !== undefined ? { hint: e.hint } : {});
+
+/**
+ * Connects to the server at `address`, lists its tools and imports them. Never rejects. A failure
+ * is one diagnostic (`MCP_INVALID_ADDRESS`, `MCP_SDK_MISSING`, `MCP_CONNECT_FAILED`, `MCP_LIST_FAILED`).
+ */
+export const connectMcp = async (address: string | McpAddress, options: ConnectMcpOptions = {}): Promise<Either<ReadonlyArray<Diagnostic>, McpConnection>> => {
+  const opened = await openMcpConnection(address, options);
+  return opened.ok ? right(opened.value) : left([failureDiagnostic(opened.error)]);
 };

@@ -260,8 +260,11 @@ describe.skipIf(redisUnavailable !== undefined)('gramkit ab --queue and gramkit 
     const port = await freePort();
     const r = await cli([...ARGS, '--queue', `redis://127.0.0.1:${port}`], { cwd: root });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('Redis does not answer');
+    expect(r.stderr).toMatch(new RegExp(`^error\\[CLI_QUEUE_UNAVAILABLE\\]: --queue redis://127.0.0.1:${port}: Redis does not answer`));
     const bad = await cli([...ARGS, '--queue', 'http://127.0.0.1:1'], { cwd: root });
-    expect(bad.stderr).toContain('not a Redis URL');
+    expect(bad.stderr).toMatch(/^error\[CLI_USAGE\]: --queue http:\/\/127.0.0.1:1: not a Redis URL/);
+    const worker = await cli(['worker', '--queue', `redis://127.0.0.1:${port}`], { cwd: root });
+    expect(worker.code).toBe(1);
+    expect(worker.stderr).toMatch(new RegExp(`^error\\[CLI_QUEUE_UNAVAILABLE\\]: --queue redis://127.0.0.1:${port}: Redis does not answer`));
   });
 });

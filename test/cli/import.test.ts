@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSpecifications } from '../../src/index.js';
 import { cli } from '../support/cli.js';
+import { freePort } from '../support/redis.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const run = (argv: string[], stdin?: string) => cli(argv, { cwd: ROOT, ...(stdin !== undefined ? { stdin } : {}) });
@@ -12,6 +13,16 @@ describe('gramkit import', () => {
     const specs = parseSpecifications(r.stdout);
     expect(specs._tag === 'Right' && specs.right.tools.map((t) => t.name)).toEqual(['read_text_file', 'edit_file', 'list_directory_with_sizes']);
     expect(r.stderr).toBe('imported 3 tools of 3 definitions\n');
+  });
+
+  it('an MCP server that does not answer: its MCP code (MCP_CONNECT_FAILED), once, with one hint', async () => {
+    const port = await freePort();
+    const r = await run(['import', `mcp:http://127.0.0.1:${port}/mcp`]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^error\\[MCP_CONNECT_FAILED\\]: cannot connect to the MCP server mcp:http://127.0.0.1:${port}/mcp: `));
+    expect(lines.filter((l) => l.startsWith('  hint: '))).toHaveLength(1);
   });
 
   it('reports what cannot be imported per tool, writes the rest, and exits 1', async () => {

@@ -171,6 +171,6 @@ describe.skipIf(natsUnavailable !== undefined)('gramkit serve --events nats://',
     const port = await freePort();
     const down = await cli(['serve', '--port', '0', '--data', join(root, 'down'), ...SERVE_AUTH_ARGS, '--events', `nats://127.0.0.1:${port}`], { cwd: root });
     expect(down.code).toBe(1);
-    expect(down.stderr).toContain(`cannot connect to NATS at nats://127.0.0.1:${port}`);
+    expect(down.stderr).toContain(`error[CLI_EVENTS_UNAVAILABLE]: cannot connect to NATS at nats://127.0.0.1:${port}`);
   });
 });

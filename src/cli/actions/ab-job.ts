@@ -15,6 +15,8 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ExperimentRunKey } from '../../agent/experiment.js';
 import { isRecord } from '../../core/json.js';
+import { AgentCodes } from '../../agent/codes.js';
+import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -125,15 +127,13 @@ const underRoot = (root: string, path: string, what: string): string | undefined
 };
 
 /**
- * The job, when it is one this worker may run; else every reason it may not (for the job's
- * failure, and the worker's log). Nothing is loaded: only paths are resolved.
+ * The job, when it is one this worker may run; else every reason it may not, joined by `; ` (for the
+ * job's failure, the run's `AGENT_EXECUTOR_FAILED`, and the worker's log; `details.problems` lists
+ * them). Nothing is loaded: only paths are resolved.
  */
-export const checkJob = (
-  data: unknown,
-  allowance: WorkerAllowance,
-): { readonly ok: true; readonly job: AbJob } | { readonly ok: false; readonly problems: ReadonlyArray<string> } => {
+export const checkJob = (data: unknown, allowance: WorkerAllowance): Result<AbJob, CodedError<typeof AgentCodes.EXECUTOR_FAILED>> => {
   const problems: string[] = [];
-  const no = (p: string): { readonly ok: false; readonly problems: ReadonlyArray<string> } => ({ ok: false, problems: [p] });
+  const no = (...ps: ReadonlyArray<string>) => failWith(AgentCodes.EXECUTOR_FAILED, ps.join('; '), { details: { problems: ps } });
   if (!isRecord(data) || data['kind'] !== KIND) return no(`not a gramkit ab run (kind ${JSON.stringify(isRecord(data) ? data['kind'] : undefined)})`);
   const { experiment, definition, key } = data;
   if (typeof experiment !== 'string' || experiment === '') problems.push('no experiment id');
@@ -180,5 +180,5 @@ export const checkJob = (
     problems.push(`the base URL ${String(o['baseUrl'])} is not this worker's (give the worker --base-url ${String(o['baseUrl'])} to allow it)`);
   for (const k of ['runs', 'agent', 'replayMatch', 'maxSteps', 'timeout'] as const)
     if (o[k] !== undefined && typeof o[k] !== 'string') problems.push(`${k} must be a string`);
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, job: data as unknown as AbJob };
+  return problems.length > 0 ? no(...problems) : ok(data as unknown as AbJob);
 };

@@ -13,7 +13,8 @@
  * BullMQ is loaded only here and in the worker: `gramkit ab` without `--queue` never loads it. It
  * talks to Redis through the node-redis client the catalog store already uses.
  */
-import { codedError } from '../../core/result.js';
+import { type CodedError, codedError, failWith, ok, type Result } from '../../core/result.js';
+import { type CliCode, CliCodes } from '../codes.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { AgentCodes } from '../../agent/codes.js';
 import type { ExperimentExecutor, ExperimentRun, ExperimentRunKey } from '../../agent/experiment.js';
@@ -30,7 +31,8 @@ export interface QueueExecutor {
   readonly close: () => Promise<void>;
 }
 
-export type Opened<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
+/** A queue's connections, or why they cannot be opened (`CLI_USAGE`: not a Redis URL; `CLI_QUEUE_UNAVAILABLE`: Redis does not answer). */
+export type Opened<T> = Result<T, CodedError<CliCode>>;
 
 /** How long finished jobs stay on the queue (seconds): long enough for a collector that was away. */
 const KEEP_COMPLETED_S = 3600;
@@ -62,7 +64,7 @@ export interface RedisClient {
 /** Connections to one Redis, each closed by `close` (BullMQ duplicates them as it needs). */
 export const redisConnections = async (url: string): Promise<Opened<{ readonly client: () => RedisClient; readonly close: () => Promise<void> }>> => {
   const bad = checkRedisUrl(url);
-  if (bad !== undefined) return { ok: false, error: bad };
+  if (bad !== undefined) return failWith(CliCodes.USAGE, bad);
   const { createClient } = await import('@redis/client');
   const made: RedisClient[] = [];
   const client = (): RedisClient => {
@@ -82,12 +84,12 @@ export const redisConnections = async (url: string): Promise<Opened<{ readonly c
     await probe.quit();
   } catch (e) {
     probe.destroy();
-    return { ok: false, error: `Redis does not answer at ${url} (${e instanceof Error ? e.message : String(e)})` };
+    return failWith(CliCodes.QUEUE_UNAVAILABLE, `Redis does not answer at ${url} (${e instanceof Error ? e.message : String(e)})`, { retryable: true });
   }
   const close = async (): Promise<void> => {
     for (const c of made) if (c.isOpen) await c.quit().catch(() => c.destroy());
   };
-  return { ok: true, value: { client, close } };
+  return ok({ client, close });
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -127,7 +129,7 @@ const failedRun = (key: ExperimentRunKey, inputId: string, message: string): Exp
 
 /**
  * An executor that puts each run on the queue at `url` and waits for a worker's result. `inputIds`
- * names the inputs (for a failed run). Left: why the queue cannot be used.
+ * names the inputs (for a failed run). An error: why the queue cannot be used.
  */
 export const queueExecutor = async (
   url: string,
@@ -166,5 +168,5 @@ export const queueExecutor = async (
     await queue.close().catch(() => undefined);
     await connections.value.close();
   };
-  return { ok: true, value: { executor, close } };
+  return ok({ executor, close });
 };

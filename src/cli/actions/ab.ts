@@ -22,7 +22,7 @@ import { checkAnswerChecks } from '../../agent/experiment-scoring.js';
 import { checkExpectedToolCalls } from '../../agent/tool-call-match.js';
 import { type ExperimentExecutor, type ExperimentInput, type ExperimentRunKey, type ExperimentVariant, runExperiment } from '../../agent/experiment.js';
 import { experimentVariants } from '../../agent/experiment-variants.js';
-import { isLeft, isRight } from '../../core/either.js';
+import { isLeft } from '../../core/either.js';
 import { loadSpecSource } from './spec-source.js';
 import { renderDiagnostics } from './gram-report.js';
 import type { ToolSpecification } from '../../specification/tool-spec.js';
@@ -45,7 +45,8 @@ import type { ExperimentScorer } from '../../agent/experiment-scoring.js';
 import type { AgentSpecification } from '../../specification/agent-spec.js';
 import type { ToolLibrary } from '../../library/tool-library.js';
 import { reportError, usageError } from '../report.js';
-import { CliCodes } from '../codes.js';
+import { type CliCode, CliCodes } from '../codes.js';
+import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -98,11 +99,12 @@ export interface ParsedInputs {
 
 /**
  * `toolCalls` of an input: a list of calls `{"name": "...", "arguments": {...}}` made in one step,
- * or a list of such lists, one per step. The problem, if the value is neither.
+ * or a list of such lists, one per step. Else why the value is neither (`CLI_USAGE`: the inputs file is
+ * part of the command line).
  */
-const parseToolCalls = (v: unknown): { readonly steps?: ScriptedSteps; readonly problem?: string } => {
+const parseToolCalls = (v: unknown): Result<ScriptedSteps, CodedError<CliCode>> => {
   const shape = 'must be a list of calls {"name": "...", "arguments": {...}}, or a list of such lists (one per step)';
-  if (!Array.isArray(v) || v.length === 0) return { problem: `"toolCalls" ${shape}` };
+  if (!Array.isArray(v) || v.length === 0) return failWith(CliCodes.USAGE, `"toolCalls" ${shape}`);
   const nested = v.every((x) => Array.isArray(x));
   const steps = (nested ? v : [v]) as ReadonlyArray<ReadonlyArray<unknown>>;
   const out: ScriptedCall[][] = [];
@@ -110,17 +112,17 @@ const parseToolCalls = (v: unknown): { readonly steps?: ScriptedSteps; readonly 
     const calls: ScriptedCall[] = [];
     for (const [j, c] of step.entries()) {
       const where = nested ? `step ${i + 1}, call ${j + 1}` : `call ${j + 1}`;
-      if (typeof c !== 'object' || c === null || Array.isArray(c)) return { problem: `"toolCalls" ${where}: ${shape}` };
+      if (typeof c !== 'object' || c === null || Array.isArray(c)) return failWith(CliCodes.USAGE, `"toolCalls" ${where}: ${shape}`);
       const { name, arguments: args } = c as Record<string, unknown>;
-      if (typeof name !== 'string' || name.trim() === '') return { problem: `"toolCalls" ${where}: "name" must be the name of a tool` };
+      if (typeof name !== 'string' || name.trim() === '') return failWith(CliCodes.USAGE, `"toolCalls" ${where}: "name" must be the name of a tool`);
       if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
-        return { problem: `"toolCalls" ${where}: "arguments" must be an object` };
+        return failWith(CliCodes.USAGE, `"toolCalls" ${where}: "arguments" must be an object`);
       calls.push({ name, arguments: (args ?? {}) as Record<string, unknown> });
     }
-    if (calls.length === 0) return { problem: `"toolCalls" step ${i + 1} has no call` };
+    if (calls.length === 0) return failWith(CliCodes.USAGE, `"toolCalls" step ${i + 1} has no call`);
     out.push(calls);
   }
-  return { steps: out };
+  return ok(out);
 };
 
 /** The last user message of a BFCL `question` (a list of turns, each a list of messages). */
@@ -201,9 +203,9 @@ export const parseInputs = (text: string, answers: ReadonlyMap<string, unknown> 
     if (tools !== undefined && (!Array.isArray(tools) || !tools.every((t) => typeof t === 'string')))
       problems.push(`line ${i + 1}: "tools" must be a list of tool names`);
     else if (tools !== undefined) checks['tools'] = tools;
-    const script = o['toolCalls'] !== undefined ? parseToolCalls(o['toolCalls']) : {};
-    if (script.problem !== undefined) problems.push(`line ${i + 1}: ${script.problem}`);
-    scripts.push(script.steps);
+    const script = o['toolCalls'] !== undefined ? parseToolCalls(o['toolCalls']) : undefined;
+    if (script !== undefined && !script.ok) problems.push(`line ${i + 1}: ${script.error.message}`);
+    scripts.push(script?.ok === true ? script.value : undefined);
     inputs.push({
       message,
       id: id !== undefined && (typeof id === 'string' || typeof id === 'number') ? String(id) : String(inputs.length + 1),
@@ -411,7 +413,7 @@ const experiment = async (ctx: CommandContext, file: string, options: AbCommandO
   const queued =
     options.queue === undefined ? undefined : await (await import('./ab-queue.js')).queueExecutor(options.queue, { file, options, cwd: io.cwd }, inputIds);
   if (queued !== undefined && !queued.ok) {
-    usageError(io, `--queue ${options.queue}: ${queued.error}`);
+    reportError(io, { ...queued.error, message: `--queue ${options.queue}: ${queued.error.message}` });
     return EXIT_FAILURE;
   }
   try {
@@ -443,8 +445,8 @@ export const planExperiment = async (
   const { io } = ctx;
   const known = sources.flatMap((s) => s.specifications);
   const loaded = await loadAgent(ctx, file, options.agent, known);
-  if (isLeft(loaded)) return loaded.left.code;
-  const agent = loaded.right.agent;
+  if (!loaded.ok) return loaded.error.code;
+  const agent = loaded.value.agent;
   if (options.inputs === undefined) return EXIT_USAGE;
 
   const inputsFile = await loadSource(io, options.inputs);
@@ -462,14 +464,14 @@ export const planExperiment = async (
   const names = variantNames([...refs, ...catalogs.map((c) => c.replace(/\/+$/, ''))]);
   const libraries: Array<{ readonly name: string; readonly library: ToolLibrary }> = [];
   for (const [i, ref] of refs.entries()) {
-    const library = await agentLibrary(ctx, loaded.right, [ref], workspacePath);
-    if (isLeft(library)) return library.left.code;
-    libraries.push({ name: names[i] as string, library: library.right });
+    const library = await agentLibrary(ctx, loaded.value, [ref], workspacePath);
+    if (!library.ok) return library.error.code;
+    libraries.push({ name: names[i] as string, library: library.value });
   }
   for (const [i, source] of sources.entries()) {
-    const library = await agentLibrary(ctx, loaded.right, [], workspacePath, await catalogLibrary(source, agent));
-    if (isLeft(library)) return library.left.code;
-    libraries.push({ name: names[refs.length + i] as string, library: library.right });
+    const library = await agentLibrary(ctx, loaded.value, [], workspacePath, await catalogLibrary(source, agent));
+    if (!library.ok) return library.error.code;
+    libraries.push({ name: names[refs.length + i] as string, library: library.value });
   }
   const specs = await specVariants(ctx, file, agent, options.spec ?? [], known);
   if (specs === undefined) return EXIT_FAILURE;
@@ -491,11 +493,11 @@ export const planExperiment = async (
       ...(replayMatch === 'exact' || replayMatch === 'sequence' ? { replayMatch } : {}),
     };
     const model = agentModel(ctx, agent, choice);
-    if (isLeft(model)) return model.left.code;
-    const shared = cached(model.right);
+    if (!model.ok) return model.error.code;
+    const shared = cached(model.value);
     // a replay by sequence starts over in each run; scripted calls come before the model's answer
     const perRun = (key: ExperimentRunKey): Model => {
-      const base = fresh ? cached(((x) => (isRight(x) ? x.right : shared))(agentModel(ctx, agent, choice))) : shared;
+      const base = fresh ? cached(((x) => (x.ok ? x.value : shared))(agentModel(ctx, agent, choice))) : shared;
       const steps = parsed.scripts[key.input];
       return steps !== undefined ? withScriptedCalls(steps, base) : base;
     };

@@ -20,7 +20,7 @@ import { type CliCode, CliCodes } from '../codes.js';
 import { reportError } from '../report.js';
 import { isRecord } from '../../core/json.js';
 import { declaredLibrary } from './declared-library.js';
-import { type Either, isLeft, left, right } from '../../core/either.js';
+import { isLeft, right } from '../../core/either.js';
 import type { Diagnostic } from '../../core/diagnostic.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import { emptyToolLibrary, type ToolLibrary } from '../../library/tool-library.js';
@@ -33,7 +33,7 @@ import { recordModel } from '../../providers/replay.js';
 import { type CommandContext, EXIT_FAILURE, EXIT_USAGE } from '../context.js';
 import { renderDiagnostics } from './gram-report.js';
 import { loadLibraryArgument, loadSpecSource, type SpecSource, webSearchOf } from './spec-source.js';
-import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
+import { type CodedError, err, failWith, ok, type Result } from '../../core/result.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -46,7 +46,7 @@ export interface LoadedAgent {
   readonly headerLibrary?: string;
 }
 
-/** A failure already explained to the user; the command exits with `code`. */
+/** A failure already explained to the user (its coded error or its diagnostics printed); the command exits with `code`. */
 export interface Reported {
   readonly code: number;
 }
@@ -67,21 +67,21 @@ export const loadAgent = async (
   file: string,
   agentName: string | undefined,
   knownTools: ReadonlyArray<ToolSpecification> = [],
-): Promise<Either<Reported, LoadedAgent>> => {
+): Promise<Result<LoadedAgent, Reported>> => {
   const loaded = await loadSpecSource(ctx, file, knownTools);
   if (isLeft(loaded)) {
     const f = loaded.left;
-    if (f.message !== undefined) return left(reported(ctx, { reason: CliCodes.UNREADABLE, message: f.message }));
+    if (f.message !== undefined) return err(reported(ctx, { reason: CliCodes.UNREADABLE, message: f.message }));
     ctx.io.stderr(renderDiagnostics(f.diagnostics, f.source?.text ?? '', f.source?.name ?? file));
-    return left({ code: EXIT_FAILURE });
+    return err({ code: EXIT_FAILURE });
   }
   const { source, specs, header } = loaded.right;
   const warnings = specs.warnings.filter((d) => d.severity === 'warning');
   if (warnings.length > 0) ctx.io.stderr(renderDiagnostics(warnings, source.text, source.name));
   const agent = chooseAgent(loaded.right, agentName);
-  if (!agent.ok) return left(reported(ctx, agent.error, agent.error.reason === ProjectCodes.AMBIGUOUS_AGENT ? EXIT_USAGE : EXIT_FAILURE));
-  if (header.problem !== undefined) return left(reported(ctx, { reason: CliCodes.INVALID_HEADER, message: `${source.name}: ${header.problem}` }));
-  return right({ agent: agent.value, source, ...(header.library !== undefined ? { headerLibrary: header.library } : {}) });
+  if (!agent.ok) return err(reported(ctx, agent.error, agent.error.reason === ProjectCodes.AMBIGUOUS_AGENT ? EXIT_USAGE : EXIT_FAILURE));
+  if (header.problem !== undefined) return err(reported(ctx, { reason: CliCodes.INVALID_HEADER, message: `${source.name}: ${header.problem}` }));
+  return ok({ agent: agent.value, source, ...(header.library !== undefined ? { headerLibrary: header.library } : {}) });
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -104,7 +104,7 @@ export const agentLibrary = (
   refs: ReadonlyArray<string>,
   workspace: string,
   catalog?: ToolLibrary,
-): Promise<Either<Reported, ToolLibrary>> =>
+): Promise<Result<ToolLibrary, Reported>> =>
   toolsLibrary(ctx, loaded.agent.tools, `agent "${loaded.agent.name}"`, loaded.headerLibrary, refs, workspace, catalog);
 
 /**
@@ -122,7 +122,7 @@ export const toolsLibrary = async (
   workspace: string,
   catalog?: ToolLibrary,
   source?: string,
-): Promise<Either<Reported, ToolLibrary>> => {
+): Promise<Result<ToolLibrary, Reported>> => {
   const request = {
     tools,
     what,
@@ -132,16 +132,16 @@ export const toolsLibrary = async (
     ...(catalog !== undefined ? { catalog } : {}),
   };
   const resolved = await resolveLibrary(request, libraryLoaders(ctx, workspace));
-  if (resolved.ok) return right(resolved.value.library);
+  if (resolved.ok) return ok(resolved.value.library);
   const failure = resolved.error;
   switch (failure.kind) {
     case 'module':
     case 'declared':
-      return left(showDiagnostics(ctx, failure.diagnostics));
+      return err(showDiagnostics(ctx, failure.diagnostics));
     case 'unimplemented':
-      return left(reported(ctx, failure.error));
+      return err(reported(ctx, failure.error));
     case 'builtins':
-      return left(reported(ctx, { ...failure.error, message: `web_search: ${failure.error.message}` }, EXIT_USAGE));
+      return err(reported(ctx, { ...failure.error, message: `web_search: ${failure.error.message}` }, EXIT_USAGE));
   }
 };
 
@@ -177,15 +177,15 @@ const KEY_VARIABLES: Readonly<Record<string, string>> = {
 };
 
 /** The model: `--model`, else the agent's, else `offline`; with its key from the environment. */
-export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choice: ModelChoice): Either<Reported, Model> => {
+export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choice: ModelChoice): Result<Model, Reported> => {
   const id = choice.model ?? agent.model ?? 'offline';
   const parsed = parseModelId(id);
-  if (isLeft(parsed)) return left(reported(ctx, parsed.left));
+  if (isLeft(parsed)) return err(reported(ctx, parsed.left));
   const provider = parsed.right.provider;
   const keyVariable = KEY_VARIABLES[provider];
   if (choice.baseUrl !== undefined && keyVariable === undefined) {
     const message = `--base-url is for openai/<model>, openai-responses/<model>, anthropic/<model> and gemini/<model> models, not ${id}`;
-    return left(reported(ctx, { reason: CliCodes.USAGE, message }, EXIT_USAGE));
+    return err(reported(ctx, { reason: CliCodes.USAGE, message }, EXIT_USAGE));
   }
   const apiKey = keyVariable !== undefined ? ctx.io.env[keyVariable] : undefined;
   const made = createModel(id, {
@@ -201,9 +201,9 @@ export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choic
     const hint = missingKey
       ? `set ${keyVariable} in the environment, or run the offline demo model with --model offline`
       : `the model comes from ${from}; accepted forms: ${MODEL_ID_FORMS.join(', ')}`;
-    return left(reported(ctx, { reason: made.left.reason, message: made.left.message, hint }));
+    return err(reported(ctx, { reason: made.left.reason, message: made.left.message, hint }));
   }
-  return right(choice.record !== undefined ? recordModel(made.right, choice.record, { cwd: ctx.io.cwd }) : made.right);
+  return ok(choice.record !== undefined ? recordModel(made.right, choice.record, { cwd: ctx.io.cwd }) : made.right);
 };
 
 // -------------------------------------------------------------------------------------------------

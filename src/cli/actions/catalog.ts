@@ -24,7 +24,7 @@ import { printToolSpecification } from '../../specification/serialize.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { openCliCatalog, storeLocation } from './catalog-store.js';
 import { functionLibraries } from './spec-source.js';
-import { isLeft, isRight } from '../../core/either.js';
+import { type Diagnosed, isLeft, isRight, mapRight } from '../../core/either.js';
 import { reportError, reportWarning, usageError } from '../report.js';
 import { CliCodes } from '../codes.js';
 
@@ -204,20 +204,14 @@ const readText = async (r: Run, file: string): Promise<string | undefined> => {
 const gramTools = (
   text: string,
   file: string,
-): {
-  readonly tools: ReadonlyArray<{ readonly name: string; readonly slug: string; readonly version?: string; readonly gram: string }>;
-  readonly problem?: string;
-} => {
-  const parsed = parseSpecifications(text, { filename: file });
-  if (isLeft(parsed)) return { tools: [], problem: formatDiagnostics(parsed.left, text, { filename: file }) };
-  return {
-    tools: parsed.right.tools.map((s) => {
+): Diagnosed<ReadonlyArray<{ readonly name: string; readonly slug: string; readonly version?: string; readonly gram: string }>> =>
+  mapRight(parseSpecifications(text, { filename: file }), (parsed) =>
+    parsed.tools.map((s) => {
       const v = s.metadata?.['version'];
       const slug = isSlug(s.name) ? s.name : slugOfRegistryId(s.name);
       return { name: s.name, slug, ...(typeof v === 'string' ? { version: v } : {}), gram: printToolSpecification({ ...s, name: slug }) };
     }),
-  };
-};
+  );
 
 const add = async (r: Run, files: ReadonlyArray<string>): Promise<number> => {
   let code = EXIT_OK;
@@ -233,14 +227,14 @@ const add = async (r: Run, files: ReadonlyArray<string>): Promise<number> => {
     }
     if (extname(file).toLowerCase() === '.gram') {
       const g = gramTools(text, file);
-      if (g.problem !== undefined) {
-        r.ctx.io.stderr(`${g.problem}\n`);
+      if (isLeft(g)) {
+        r.ctx.io.stderr(`${formatDiagnostics(g.left, text, { filename: file })}\n`);
         code = EXIT_FAILURE;
         continue;
       }
       const bundle = await targetBundle(r, r.options.bundle);
       if (!bundle.ok) return refused(r, file, bundle);
-      for (const t of g.tools) {
+      for (const t of g.right) {
         const version = t.version ?? r.options.version ?? '1';
         const w = await r.catalog.putTool(bundle.value, t.slug, version, { gram: t.gram, version });
         if (!w.ok) code = refused(r, `${file}: ${t.slug}`, w);

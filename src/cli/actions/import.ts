@@ -13,10 +13,9 @@
  */
 import { basename, extname } from 'node:path';
 import type { Diagnostic } from '../../core/diagnostic.js';
-import { formatDiagnostic, formatDiagnostics } from '../../core/format-diagnostic.js';
+import { formatDiagnostic } from '../../core/format-diagnostic.js';
 import { type ImportFormat, type ImportReport, importDefinitions, importSucceeded, parseImportInput } from '../../specification/import.js';
-import { codedError, err, ok } from '../../core/result.js';
-import { CliCodes } from '../codes.js';
+import { type CodedError, ok, type Result } from '../../core/result.js';
 import { loadSource, type Loaded } from './gram-input.js';
 import { EXIT_FAILURE, EXIT_OK, type CommandContext } from '../context.js';
 import { isMcpAddress, openMcp } from './mcp-source.js';
@@ -34,21 +33,14 @@ export interface ImportCommandOptions {
 const render = (d: Diagnostic): string => `${formatDiagnostic(d)}\n`;
 
 /** The text to import: a file, stdin, or an MCP server's tool list (as `{"tools": [...]}`). */
-const loadInput = async (ctx: CommandContext, file: string): Promise<Loaded> => {
+const loadInput = async (ctx: CommandContext, file: string): Promise<Loaded | Result<never, CodedError>> => {
   if (!isMcpAddress(file)) return loadSource(ctx.io, file);
   const c = await openMcp(ctx, file);
-  if (isLeft(c))
-    return err(
-      codedError(
-        CliCodes.UNREADABLE,
-        formatDiagnostics(c.left)
-          .trimEnd()
-          .replace(/^error\[[A-Z_]+\]: /, ''),
-      ),
-    );
+  // why the server gives no tools, under its precise code (MCP_CONNECT_FAILED, ...)
+  if (!c.ok) return c;
   // gramkit servers' own _meta keys (a result's output schema) are read as the client reads them
   const { importableDefinition } = await import('../../mcp/import-tools.js');
-  return ok({ name: file, text: JSON.stringify({ tools: c.right.definitions.map(importableDefinition) }) });
+  return ok({ name: file, text: JSON.stringify({ tools: c.value.definitions.map(importableDefinition) }) });
 };
 
 const CATALOG_FORMATS = ['tool-json', 'registry'];

@@ -5,21 +5,19 @@
  * and calls one over the same connection. The MCP client is loaded only when an argument names a
  * server.
  */
-import type { Either } from '../../core/either.js';
-import type { Diagnostic } from '../../core/diagnostic.js';
+import type { CodedError, Result } from '../../core/result.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import type { McpConnection } from '../../mcp/client.js';
 import type { CommandContext } from '../context.js';
 import type { NamedLibrary } from '../../project/load-library.js';
 import { VERSION } from '../version.js';
-import { isLeft, isRight } from '../../core/either.js';
 
 export { isMcpAddress } from '../../mcp/address.js';
 
-const connections = new WeakMap<CommandContext, Map<string, Promise<Either<ReadonlyArray<Diagnostic>, McpConnection>>>>();
+const connections = new WeakMap<CommandContext, Map<string, Promise<Result<McpConnection, CodedError>>>>();
 
-/** The connection to the server `address` names, opened once per command. */
-export const openMcp = (ctx: CommandContext, address: string): Promise<Either<ReadonlyArray<Diagnostic>, McpConnection>> => {
+/** The connection to the server `address` names, opened once per command, or why there is none (an `MCP_` code). */
+export const openMcp = (ctx: CommandContext, address: string): Promise<Result<McpConnection, CodedError>> => {
   let open = connections.get(ctx);
   if (open === undefined) {
     open = new Map();
@@ -27,13 +25,13 @@ export const openMcp = (ctx: CommandContext, address: string): Promise<Either<Re
   }
   let connecting = open.get(address);
   if (connecting === undefined) {
-    connecting = import('../../mcp/client.js').then(({ connectMcp }) =>
-      connectMcp(address, { cwd: ctx.io.cwd, clientName: 'gramkit', clientVersion: VERSION }),
+    connecting = import('../../mcp/client.js').then(({ openMcpConnection }) =>
+      openMcpConnection(address, { cwd: ctx.io.cwd, clientName: 'gramkit', clientVersion: VERSION }),
     );
     open.set(address, connecting);
     ctx.defer(async () => {
       const c = await connecting;
-      if (c !== undefined && isRight(c)) await c.right.close();
+      if (c?.ok === true) await c.value.close();
     });
   }
   return connecting;
@@ -43,8 +41,8 @@ export const openMcp = (ctx: CommandContext, address: string): Promise<Either<Re
 export const mcpLibrary = (ctx: CommandContext, address: string): NamedLibrary => {
   const connection = async (): Promise<McpConnection> => {
     const c = await openMcp(ctx, address);
-    if (isLeft(c)) throw new Error(formatDiagnostics(c.left).trimEnd());
-    return c.right;
+    if (!c.ok) throw new Error(formatDiagnostics([(await import('../../mcp/client.js')).failureDiagnostic(c.error)]).trimEnd());
+    return c.value;
   };
   return {
     library: async () => (await connection()).library,

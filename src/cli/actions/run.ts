@@ -166,18 +166,18 @@ const runWith = async (
     return EXIT_USAGE;
   };
   const loaded = await loadAgent(ctx, file, options.agent, source?.specifications ?? []);
-  if (isLeft(loaded)) return loaded.left.code;
-  const fromCatalog = source !== undefined ? await (await import('./catalog-library.js')).catalogLibrary(source, loaded.right.agent) : undefined;
-  const library = await agentLibrary(ctx, loaded.right, options.library ?? [], workspacePath, fromCatalog);
-  if (isLeft(library)) return library.left.code;
-  const bound = bindAgent(loaded.right.agent, library.right);
+  if (!loaded.ok) return loaded.error.code;
+  const fromCatalog = source !== undefined ? await (await import('./catalog-library.js')).catalogLibrary(source, loaded.value.agent) : undefined;
+  const library = await agentLibrary(ctx, loaded.value, options.library ?? [], workspacePath, fromCatalog);
+  if (!library.ok) return library.error.code;
+  const bound = bindAgent(loaded.value.agent, library.value);
   if (isLeft(bound)) return printResult(ctx, { ok: false, error: bound.left }, options);
-  const model = agentModel(ctx, loaded.right.agent, {
+  const model = agentModel(ctx, loaded.value.agent, {
     ...(options.model !== undefined ? { model: options.model } : {}),
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.record !== undefined ? { record: options.record } : {}),
   });
-  if (isLeft(model)) return model.left.code;
+  if (!model.ok) return model.error.code;
 
   const interactive = message === undefined && io.isTTY;
   const onEvent =
@@ -188,7 +188,7 @@ const runWith = async (
         }
       : undefined;
   const base = (approve: Approver | undefined): RunAgentOptions => ({
-    model: model.right,
+    model: model.value,
     policies: commandPolicies(io.env),
     ...(approve !== undefined ? { approve } : {}),
     ...(maxSteps !== undefined ? { maxSteps } : {}),
@@ -203,7 +203,7 @@ const runWith = async (
     const result = await runBoundAgent(bound.right, text, base(chooseApprover(options).approver));
     return printResult(ctx, result, options);
   }
-  return chat(ctx, bound.right, model.right, base, options);
+  return chat(ctx, bound.right, model.value, base, options);
 };
 
 // -------------------------------------------------------------------------------------------------

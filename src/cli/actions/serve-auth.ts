@@ -12,6 +12,8 @@ import { lstat, mkdir, open, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { ALL_SCOPES, type Credential, parseTokens } from '../../server/caller.js';
 import { isLeft } from '../../core/either.js';
+import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
+import { type CliCode, CliCodes } from '../codes.js';
 
 export const TOKEN_ENV = 'GRAMKIT_TOKEN';
 
@@ -24,15 +26,15 @@ export type Auth =
 export const NO_AUTH_WARNING =
   '--no-auth: no token. Any process of this machine (any user) and any page a browser here opens may call this server: list, register, change and run its tools, as the user running it. For tests and demos only.';
 
-/** The tokens the options name, or why they cannot be read. */
+/** The tokens the options name, or why they cannot be read (`CLI_USAGE`, `CLI_UNREADABLE`, `CLI_TOKEN_FILE_UNSAFE`, `CLI_INVALID_TOKENS`). */
 export const readAuth = async (
   options: { readonly auth?: boolean; readonly tokenFile?: string },
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
-): Promise<{ readonly ok: true; readonly value: Auth } | { readonly ok: false; readonly error: string }> => {
+): Promise<Result<Auth, CodedError<CliCode>>> => {
   if (options.auth === false) {
-    if (options.tokenFile !== undefined) return { ok: false, error: '--no-auth and --token-file contradict each other: give one' };
-    return { ok: true, value: { kind: 'none' } };
+    if (options.tokenFile !== undefined) return failWith(CliCodes.USAGE, '--no-auth and --token-file contradict each other: give one');
+    return ok({ kind: 'none' });
   }
   if (options.tokenFile !== undefined) {
     const path = isAbsolute(options.tokenFile) ? options.tokenFile : resolve(cwd, options.tokenFile);
@@ -41,33 +43,33 @@ export const readAuth = async (
       const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
       try {
         const st = await handle.stat();
-        if (!st.isFile()) return { ok: false, error: `the token file ${options.tokenFile} is not a regular file` };
+        if (!st.isFile()) return failWith(CliCodes.TOKEN_FILE_UNSAFE, `the token file ${options.tokenFile} is not a regular file`);
         if ((st.mode & 0o077) !== 0)
-          return {
-            ok: false,
-            error: `the token file ${options.tokenFile} may be read by others (mode ${(st.mode & 0o777).toString(8)}): chmod 600 ${options.tokenFile}`,
-          };
+          return failWith(
+            CliCodes.TOKEN_FILE_UNSAFE,
+            `the token file ${options.tokenFile} may be read by others (mode ${(st.mode & 0o777).toString(8)}): chmod 600 ${options.tokenFile}`,
+          );
         text = await handle.readFile('utf8');
       } finally {
         await handle.close();
       }
     } catch (e) {
-      return { ok: false, error: `cannot read the token file ${options.tokenFile}: ${(e as Error).message}` };
+      return failWith(CliCodes.UNREADABLE, `cannot read the token file ${options.tokenFile}: ${(e as Error).message}`);
     }
     const tokens = parseTokens(text);
     return isLeft(tokens)
-      ? { ok: false, error: `${options.tokenFile}: ${tokens.left}` }
-      : { ok: true, value: { kind: 'given', tokens: tokens.right, from: options.tokenFile } };
+      ? failWith(CliCodes.INVALID_TOKENS, `${options.tokenFile}: ${tokens.left}`)
+      : ok({ kind: 'given', tokens: tokens.right, from: options.tokenFile });
   }
   const fromEnv = env[TOKEN_ENV];
   if (fromEnv !== undefined && fromEnv !== '') {
     const tokens = parseTokens(fromEnv);
-    if (isLeft(tokens)) return { ok: false, error: `$${TOKEN_ENV}: ${tokens.left}` };
+    if (isLeft(tokens)) return failWith(CliCodes.INVALID_TOKENS, `$${TOKEN_ENV}: ${tokens.left}`);
     if (tokens.right.length !== 1 || tokens.right[0]?.name !== 'default')
-      return { ok: false, error: `$${TOKEN_ENV} holds one token; give several in a --token-file` };
-    return { ok: true, value: { kind: 'given', tokens: tokens.right, from: `$${TOKEN_ENV}` } };
+      return failWith(CliCodes.INVALID_TOKENS, `$${TOKEN_ENV} holds one token; give several in a --token-file`);
+    return ok({ kind: 'given', tokens: tokens.right, from: `$${TOKEN_ENV}` });
   }
-  return { ok: true, value: { kind: 'generated', tokens: [{ name: 'default', token: randomBytes(32).toString('base64url'), scopes: ALL_SCOPES }] } };
+  return ok({ kind: 'generated', tokens: [{ name: 'default', token: randomBytes(32).toString('base64url'), scopes: ALL_SCOPES }] });
 };
 
 /** Where a generated token is saved: `.gramkit/serve-PORT.token` under the working directory. */

@@ -25,7 +25,7 @@ import { openCliCatalog, storeLocation } from './catalog-store.js';
 import { generatedTokenPath, NO_AUTH_WARNING, readAuth, saveToken } from './serve-auth.js';
 import { functionLibraries, resolveWorkspace, webSearchOf } from './spec-source.js';
 import { isLeft } from '../../core/either.js';
-import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
+import { type CodedError, codedError, failWith, ok, type Result } from '../../core/result.js';
 import { reportError, reportWarning, usageError } from '../report.js';
 import { type CliCode, CliCodes } from '../codes.js';
 import { CatalogCodes } from '../../catalog/codes.js';
@@ -88,13 +88,17 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
     usageError(io, text);
     return EXIT_USAGE;
   };
-  const failed = (text: string): number => {
-    usageError(io, text);
+  const failed = (e: CodedError<CliCode>): number => {
+    reportError(io, e);
     return EXIT_FAILURE;
   };
   const host = options.host ?? DEFAULT_HOST;
   const auth = await readAuth(options, io.env, io.cwd);
-  if (!auth.ok) return usage(auth.error);
+  // a command line or a token the server cannot start with: exit 2, as a usage error
+  if (!auth.ok) {
+    reportError(io, auth.error);
+    return EXIT_USAGE;
+  }
   if (!isLoopbackHost(host) && auth.value.kind === 'none') {
     return usage(`listening on ${host} exposes the tools to the network: --no-auth is for 127.0.0.1 only (leave it out: requests then need the token)`);
   }
@@ -165,7 +169,7 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
     const connected = await openNatsSink(catalog, options.events);
     if (!connected.ok) {
       await catalog.close();
-      return failed(connected.error);
+      return failed(codedError(CliCodes.EVENTS_UNAVAILABLE, connected.error, { retryable: true }));
     }
     sink = connected.value;
   }
@@ -236,7 +240,7 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
     approvals?.close();
     await mcp?.close();
     await closeAll();
-    return failed(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
+    return failed(codedError(CliCodes.LISTEN_FAILED, `cannot listen on ${host}:${port}: ${(e as Error).message}`, { retryable: true }));
   }
   // a generated token: saved for the owner's scripts, printed once (with the line that says where the server listens)
   let tokenFile: string | undefined;
@@ -249,7 +253,7 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
       await server.close();
       await mcp?.close();
       await closeAll();
-      return failed(`cannot save the token in ${tokenFile}: ${(e as Error).message}`);
+      return failed(codedError(CliCodes.UNWRITABLE, `cannot save the token in ${tokenFile}: ${(e as Error).message}`));
     }
     authLine = `gramkit serve: token: ${auth.value.tokens[0]?.token as string} (saved in ${tokenFile}, readable by you only; requests send Authorization: Bearer <token>)\n`;
   } else if (auth.value.kind === 'given') {

@@ -99,8 +99,9 @@ export const specsOfSource = (
 /** The tools of an MCP server as a specification source (its gram is what `gramkit import` would write). */
 const loadMcpSpecs = async (ctx: CommandContext, arg: string): Promise<Either<SpecLoadFailure, LoadedSpecs>> => {
   const c = await openMcp(ctx, arg);
-  if (isLeft(c)) return left({ diagnostics: c.left });
-  const connection = c.right;
+  // the client is loaded by now (openMcp loads it on demand)
+  if (!c.ok) return left({ diagnostics: [(await import('../../mcp/client.js')).failureDiagnostic(c.error)] });
+  const connection = c.value;
   const source: SpecSource = { name: arg, text: connection.imported.gram, builtin: false, format: 'gram' };
   const warnings = connection.diagnostics.map((d) => ({ ...d, severity: d.severity === 'error' ? 'warning' : d.severity }));
   return right({ source, header: {}, specs: { tools: connection.specifications, agents: [], warnings } });

@@ -29,7 +29,9 @@ import { redisConnections } from './ab-queue.js';
 import { type AgentCatalog, openAgentCatalog } from './catalog-library.js';
 import { resolveWorkspace } from './spec-source.js';
 import { sharedLimits } from './worker-limits.js';
-import { usageError } from '../report.js';
+import { reportError, usageError } from '../report.js';
+import { AgentCodes } from '../../agent/codes.js';
+import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
 
 export interface WorkerCommandOptions {
   readonly queue?: string;
@@ -47,7 +49,7 @@ export interface WorkerCommandOptions {
 }
 
 /** An experiment built for a job (or why it cannot be), kept for the experiment's other runs. */
-type Built = { readonly ok: true; readonly plan: Plan; readonly sources: ReadonlyArray<AgentCatalog> } | { readonly ok: false; readonly reason: string };
+type Built = Result<{ readonly plan: Plan; readonly sources: ReadonlyArray<AgentCatalog> }, CodedError<typeof AgentCodes.EXECUTOR_FAILED>>;
 
 /** The files a job's definition names (checked to be under the root), each as path, size, modification time and inode. */
 const fileStamps = (d: AbJob['definition']): ReadonlyArray<string> => {
@@ -97,7 +99,7 @@ export const action = async (ctx: CommandContext, options: WorkerCommandOptions)
 
   const connections = await redisConnections(options.queue);
   if (!connections.ok) {
-    usageError(io, `--queue ${options.queue}: ${connections.error}`);
+    reportError(io, { ...connections.error, message: `--queue ${options.queue}: ${connections.error.message}` });
     return EXIT_FAILURE;
   }
   const limitStore = connections.value.client();
@@ -119,17 +121,17 @@ export const action = async (ctx: CommandContext, options: WorkerCommandOptions)
     const sources: AgentCatalog[] = [];
     for (const location of o.catalog ?? []) {
       const opened = await openAgentCatalog(jobCtx.io, location, workspace.value);
-      if (!opened.ok) return { ok: false, reason: `--catalog ${location}: ${opened.error.reason}: ${opened.error.message}` };
+      if (!opened.ok) return failWith(AgentCodes.EXECUTOR_FAILED, `--catalog ${location}: ${opened.error.reason}: ${opened.error.message}`);
       sources.push(opened.value);
     }
     const abOptions: AbCommandOptions = { ...o, ...(o.model !== undefined ? { model: o.model } : {}) };
     const plan = await planExperiment(jobCtx, file, abOptions, { workspacePath: workspace.value, refs: o.library ?? [], catalogs: o.catalog ?? [], sources });
     if (typeof plan === 'number') {
       for (const s of sources) await s.close();
-      return { ok: false, reason: messages.join('').trim() || `the experiment does not load (exit ${plan})` };
+      return failWith(AgentCodes.EXECUTOR_FAILED, messages.join('').trim() || `the experiment does not load (exit ${plan})`);
     }
     io.stdout(`gramkit worker: loaded ${file} (${plan.variants.length} variants, ${plan.inputs.length} inputs)\n`);
-    return { ok: true, plan, sources };
+    return ok({ plan, sources });
   };
   const experimentOf = (job: AbJob): Promise<Built> => {
     // by the job's files as they are now: another experiment on the same files reuses what is
@@ -142,7 +144,7 @@ export const action = async (ctx: CommandContext, options: WorkerCommandOptions)
       if (built.size > KEPT_EXPERIMENTS) {
         const [oldest, gone] = built.entries().next().value as [string, Promise<Built>];
         built.delete(oldest);
-        void gone.then(async (x) => (x.ok ? Promise.all(x.sources.map((s) => s.close())) : undefined));
+        void gone.then(async (x) => (x.ok ? Promise.all(x.value.sources.map((s) => s.close())) : undefined));
       }
     }
     return b;
@@ -155,11 +157,11 @@ export const action = async (ctx: CommandContext, options: WorkerCommandOptions)
   };
   const makeRun = async (data: unknown): Promise<ExperimentRun> => {
     const checked = checkJob(data, allowance);
-    if (!checked.ok) return refuse(checked.problems.join('; '));
-    const { job } = checked;
+    if (!checked.ok) return refuse(checked.error.message);
+    const job = checked.value;
     const b = await experimentOf(job);
-    if (!b.ok) return refuse(b.reason);
-    const { plan } = b;
+    if (!b.ok) return refuse(b.error.message);
+    const { plan } = b.value;
     const o = job.definition.options;
     const numbers = positiveIntegers({ runs: ['--runs', o.runs], maxSteps: ['--max-steps', o.maxSteps], timeout: ['--timeout', o.timeout] });
     if (!numbers.ok) return refuse(numbers.error.message);
@@ -203,7 +205,7 @@ export const action = async (ctx: CommandContext, options: WorkerCommandOptions)
   await worker.close();
   for (const b of built.values()) {
     const x = await b;
-    if (x.ok) for (const s of x.sources) await s.close();
+    if (x.ok) for (const s of x.value.sources) await s.close();
   }
   for (const c of cleanups.reverse()) await c();
   await connections.value.close();
