@@ -28,7 +28,13 @@ const exportOf = async (dir: string, n: number): Promise<{ readonly file: string
   if (!t.ok) throw new Error(t.error.message);
   await opened.value.close();
   const template = encodeTool(JSON.parse(JSON.stringify(t.value.value)));
-  const tools = Array.from({ length: n }, (_, i) => ({ ...template, toolID: newId(), slug: `tool-${i}`, displayName: `tool-${i}`, description: `Parses text ${i}` }));
+  const tools = Array.from({ length: n }, (_, i) => ({
+    ...template,
+    toolID: newId(),
+    slug: `tool-${i}`,
+    displayName: `tool-${i}`,
+    description: `Parses text ${i}`,
+  }));
   const now = new Date().toISOString();
   const bundle = { schemaVersion: '1', bundleID: BUNDLE, slug: 'kill', displayName: 'kill', description: '', isEnabled: true, isBuiltIn: false };
   const file = join(dir, 'export.json');
