@@ -11,7 +11,8 @@ import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { CANONICAL_CODES, type CanonicalCode, codeInfo, httpStatusOf, isCanonicalCode } from '../../src/core/codes.js';
-import { type Approver, fail, parseSpecifications, ToolFailure } from '../../src/index.js';
+import type { Approver } from '../../src/entries/policy.js';
+import { fail, parseSpecifications, ToolFailure } from '../../src/index.js';
 import { isLeft } from '../../src/core/either.js';
 import { loadRegistries } from '../support/registries.js';
 
