@@ -549,7 +549,8 @@ const returnedFailure = (e: {
   return fail(reasonOf(e), clip(e.message !== '' ? e.message : 'the tool failed without a message'), {
     ...givenCode(e),
     ...(details !== undefined ? { details } : {}),
-    retryable: e.retryable === true,
+    // what it says, else its code's registry (the implementation may have its own copy of the registries: a bundle)
+    ...(e.retryable === true ? { retryable: true } : {}),
   });
 };
 
@@ -589,7 +590,7 @@ const executionFailure = (e: unknown): Outcome => {
     return fail(reasonOf(e), clip(messageOf(e)), {
       ...givenCode(e),
       ...(details !== undefined ? { details } : {}),
-      retryable: e.retryable === true,
+      ...(e.retryable === true ? { retryable: true } : {}),
     }) as Outcome;
   }
   let name: string | undefined;

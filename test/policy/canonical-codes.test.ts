@@ -10,7 +10,7 @@
  * model reads), an MCP server (`_meta["gramkit/error"]`), the AI SDK adapter, and the REST API of
  * `gramkit serve` (a result, or a problem document with `code` and `reason`).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -24,6 +24,7 @@ import { gateStep, invokeGated, type Policies, withPolicies } from '../../src/en
 import { createService, startServer } from '../../src/entries/server.js';
 import { scriptedModel } from '../../src/entries/testing.js';
 import { bindTool, createInvoker, createTool, invoke, runAgent, type Tool, type ToolAnnotations, toolLibrary } from '../../src/index.js';
+import { REGISTRY_FILES, SRC } from '../support/registries.js';
 import {
   APPROVERS,
   agent,
@@ -69,6 +70,12 @@ describe('canonical codes', () => {
     // the registry forces the choice (at run time too: a JavaScript caller without types)
     expect(() => defineCodes('test', 'CANONICAL_TEST', { NONE: { summary: 's', hint: 'h' } } as never)).toThrow(/no canonical code/);
     expect(codeInfo('CANONICAL_TEST_NONE')).toBeUndefined();
+  });
+
+  it('the binary loads every registry (src/cli/registries.ts), so each command maps every registered code', () => {
+    const text = readFileSync(join(SRC, 'cli', 'registries.ts'), 'utf8');
+    const imported = [...text.matchAll(/^import '\.\.?\/([^']+)\.js';$/gm)].map((m) => (m[1]?.includes('/') ? `${m[1]}.ts` : `cli/${m[1]}.ts`));
+    expect(imported.sort()).toEqual([...REGISTRY_FILES].sort());
   });
 
   it('holds on every surface: code canonical, reason precise and mapped by its registry', async () => {
