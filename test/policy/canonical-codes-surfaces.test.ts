@@ -15,7 +15,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { codeInfo } from '../../src/core/codes.js';
-import { openCatalog, openFileStore } from '../../src/entries/catalog.js';
 import { ALL_SCOPES, catalogMcpMount, createService, startServer } from '../../src/entries/server.js';
 import { scriptedModel } from '../../src/entries/testing.js';
 import { createTool, runExperiment, type ToolAnnotations, toolLibrary } from '../../src/index.js';
@@ -23,12 +22,12 @@ import {
   APPROVERS,
   agent,
   type Behaviour,
-  behaviourArb,
   type Codes,
   caseArb,
   implementation,
   lawful,
-  RESULT_CODES,
+  openProbeCatalog,
+  probeBehaviours,
   spec,
   writeProbes,
 } from './canonical-support.js';
@@ -37,11 +36,7 @@ const CLI = new URL('../../dist/cli.js', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'gramkit-canonical-surfaces-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A sample, and every registered code whose registry says retrying may help (the law of `retryable` put to the test). */
-const behaviours: ReadonlyArray<Behaviour> = [
-  ...fc.sample(behaviourArb, { numRuns: 24, seed: 22 }),
-  ...RESULT_CODES.filter((c) => codeInfo(c)?.retryable === true).map((reason, i): Behaviour => ({ kind: i % 2 === 0 ? 'throws' : 'returns', reason })),
-];
+const behaviours: ReadonlyArray<Behaviour> = probeBehaviours(24);
 /** The probes' behaviours by tool name; `guarded` and `confirmed` run fine when they run. */
 const behaviourOf = (name: string): Behaviour => behaviours[Number(name.replace('probe', ''))] ?? { kind: 'ok' };
 
@@ -92,18 +87,7 @@ describe('canonical codes on the MCP servers and in experiments', () => {
   });
 
   it("holds on `gramkit serve`'s /mcp (the catalog's tools, with the token)", async () => {
-    const probes = behaviours.map((b, i) => createTool(`probe${i}`, 'Fails as it is told', spec.schema, implementation(b), {}));
-    const guarded = createTool('guarded', 'Needs a permission', spec.schema, () => 'ran', { annotations: { permissions: ['proc:exec'] } });
-    const confirmed = createTool('confirmed', 'Needs approval', spec.schema, () => 'ran', { annotations: { approval: 'confirm' } });
-    const opened = await openCatalog({
-      store: openFileStore(join(dir, 'serve-data')),
-      workspace: dir,
-      allowHosts: [],
-      functions: toolLibrary([...probes, guarded, confirmed]),
-      policies: { permissions: { allowed: [] } },
-    });
-    if (!opened.ok) throw new Error(opened.error.message);
-    const catalog = opened.value;
+    const catalog = await openProbeCatalog(join(dir, 'serve-data'), behaviours);
     const TOKEN = 'canonical-codes-token-0123456789abcdef';
     const mounted = await catalogMcpMount(catalog, { local: true });
     if (!mounted.ok) throw new Error(mounted.error.message);
@@ -112,7 +96,6 @@ describe('canonical codes on the MCP servers and in experiments', () => {
     });
     const client = new Client({ name: 'canonical', version: '1.0.0' });
     try {
-      expect((await catalog.discover()).ok).toBe(true);
       // without the token: a problem, UNAUTHENTICATED
       const refused = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       expect(refused.status).toBe(401);

@@ -18,7 +18,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CANONICAL_CODES, canonicalOf, codeInfo, defineCodes, isCanonicalCode } from '../../src/core/codes.js';
 import { isLeft } from '../../src/core/either.js';
 import { toAISDKTool } from '../../src/entries/ai-sdk.js';
-import { newId, openCatalog, openFileStore } from '../../src/entries/catalog.js';
+import { newId } from '../../src/entries/catalog.js';
 import { createMcpHttpHandler, type McpHttpHandler, staticToolSource } from '../../src/entries/mcp.js';
 import { gateStep, invokeGated, type Policies, withPolicies } from '../../src/entries/policy.js';
 import { createService, startServer } from '../../src/entries/server.js';
@@ -29,15 +29,15 @@ import {
   APPROVERS,
   agent,
   type Behaviour,
-  behaviourArb,
   type Codes,
   caseArb,
   implementation,
   lawful,
   lawfulHttp,
   OWN,
-  RESULT_CODES,
   registries,
+  openProbeCatalog,
+  probeBehaviours,
   spec,
 } from './canonical-support.js';
 
@@ -123,30 +123,11 @@ describe('canonical codes', () => {
   });
 
   it("holds on both REST APIs, on both paths: the status and retryable of a failure are its registry entry's", async () => {
-    // a sample, and every registered code whose registry says retrying may help (so the law of `retryable` is put to the test)
-    const behaviours: Behaviour[] = [
-      ...fc.sample(behaviourArb, { numRuns: 60, seed: 22 }),
-      ...RESULT_CODES.filter((c) => codeInfo(c)?.retryable !== false).flatMap((reason) => [
-        { kind: 'throws' as const, reason },
-        { kind: 'returns' as const, reason },
-      ]),
-    ];
-    const probes = behaviours.map((b, i) => createTool(`probe${i}`, 'Fails as it is told', spec.schema, implementation(b), {}));
-    const guarded = createTool('guarded', 'Needs a permission', spec.schema, () => 'ran', { annotations: { permissions: ['proc:exec'] } });
-    const confirmed = createTool('confirmed', 'Needs approval', spec.schema, () => 'ran', { annotations: { approval: 'confirm' } });
-    const opened = await openCatalog({
-      store: openFileStore(join(dir, 'data')),
-      workspace: dir,
-      allowHosts: [],
-      functions: toolLibrary([...probes, guarded, confirmed]),
-      policies: { permissions: { allowed: [] } },
-    });
-    if (!opened.ok) throw new Error(opened.error.message);
-    const service = createService({ catalog: opened.value });
+    const behaviours = probeBehaviours(60);
+    const catalog = await openProbeCatalog(join(dir, 'data'), behaviours);
+    const service = createService({ catalog });
     const server = await startServer(service, { port: 0 });
     try {
-      const discovered = await opened.value.discover();
-      expect(discovered.ok).toBe(true);
       // each request through Hono's path (the service's fetch) and through the server (the invoke routes' direct path)
       const send = async (path: string, body: unknown): Promise<Array<{ via: string; status: number; json: Record<string, unknown> }>> =>
         Promise.all(
@@ -194,7 +175,7 @@ describe('canonical codes', () => {
       expect(failures).toBeGreaterThan(4 * behaviours.length);
     } finally {
       await server.close();
-      await opened.value.close();
+      await catalog.close();
     }
   });
 });

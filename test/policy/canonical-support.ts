@@ -12,7 +12,8 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import { CANONICAL_CODES, type CanonicalCode, codeInfo, httpStatusOf, isCanonicalCode } from '../../src/core/codes.js';
 import type { Approver } from '../../src/entries/policy.js';
-import { fail, parseSpecifications, ToolFailure } from '../../src/index.js';
+import { type Catalog, openCatalog, openFileStore } from '../../src/entries/catalog.js';
+import { createTool, fail, parseSpecifications, ToolFailure, toolLibrary } from '../../src/index.js';
 import { isLeft } from '../../src/core/either.js';
 import { loadRegistries } from '../support/registries.js';
 
@@ -155,4 +156,35 @@ export const lawfulHttp = (surface: string, status: number, e: Codes & { readonl
   const said = e.retryable ?? false;
   if (typeof retry === 'boolean') expect(said, `${surface}: retryable of ${reason}`).toBe(retry);
   else expect(typeof said, `${surface}: retryable of ${reason}`).toBe('boolean');
+};
+
+/** A sample of `n` behaviours, and every registered code whose registry does not say "not retryable", thrown and returned (the law of `retryable` put to the test). */
+export const probeBehaviours = (n: number): Behaviour[] => [
+  ...fc.sample(behaviourArb, { numRuns: n, seed: 22 }),
+  ...RESULT_CODES.filter((c) => codeInfo(c)?.retryable !== false).flatMap((reason): Behaviour[] => [
+    { kind: 'throws', reason },
+    { kind: 'returns', reason },
+  ]),
+];
+
+/**
+ * A catalog (a file store under `dir`) of the function tools `probe<i>` that behave as
+ * `behaviours[i]`, `guarded` (needs `proc:exec`, which its policy refuses) and `confirmed` (needs
+ * an approval no one gives), discovered.
+ */
+export const openProbeCatalog = async (dir: string, behaviours: ReadonlyArray<Behaviour>): Promise<Catalog> => {
+  const probes = behaviours.map((b, i) => createTool(`probe${i}`, 'Fails as it is told', spec.schema, implementation(b), {}));
+  const guarded = createTool('guarded', 'Needs a permission', spec.schema, () => 'ran', { annotations: { permissions: ['proc:exec'] } });
+  const confirmed = createTool('confirmed', 'Needs approval', spec.schema, () => 'ran', { annotations: { approval: 'confirm' } });
+  const opened = await openCatalog({
+    store: openFileStore(dir),
+    workspace: dir,
+    allowHosts: [],
+    functions: toolLibrary([...probes, guarded, confirmed]),
+    policies: { permissions: { allowed: [] } },
+  });
+  if (!opened.ok) throw new Error(opened.error.message);
+  const discovered = await opened.value.discover();
+  if (!discovered.ok) throw new Error(discovered.error.message);
+  return opened.value;
 };
