@@ -549,8 +549,7 @@ const returnedFailure = (e: {
   return fail(reasonOf(e), clip(e.message !== '' ? e.message : 'the tool failed without a message'), {
     ...givenCode(e),
     ...(details !== undefined ? { details } : {}),
-    // what it says, else its code's registry (the implementation may have its own copy of the registries: a bundle)
-    ...(e.retryable === true ? { retryable: true } : {}),
+    retryable: e.retryable === true,
   });
 };
 
@@ -590,7 +589,7 @@ const executionFailure = (e: unknown): Outcome => {
     return fail(reasonOf(e), clip(messageOf(e)), {
       ...givenCode(e),
       ...(details !== undefined ? { details } : {}),
-      ...(e.retryable === true ? { retryable: true } : {}),
+      retryable: e.retryable === true,
     }) as Outcome;
   }
   let name: string | undefined;

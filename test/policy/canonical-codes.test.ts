@@ -72,10 +72,11 @@ describe('canonical codes', () => {
     expect(codeInfo('CANONICAL_TEST_NONE')).toBeUndefined();
   });
 
-  it('the binary loads every registry (src/cli/registries.ts), so each command maps every registered code', () => {
-    const text = readFileSync(join(SRC, 'cli', 'registries.ts'), 'utf8');
-    const imported = [...text.matchAll(/^import '\.\.?\/([^']+)\.js';$/gm)].map((m) => (m[1]?.includes('/') ? `${m[1]}.ts` : `cli/${m[1]}.ts`));
-    expect(imported.sort()).toEqual([...REGISTRY_FILES].sort());
+  it('the binary and the root entry load every registry (cli/registries.ts, registries.ts), so each maps every registered code', () => {
+    const imports = (file: string, dir: string): string[] =>
+      [...readFileSync(join(SRC, file), 'utf8').matchAll(/^import '(\.\.?\/[^']+)\.js';$/gm)].map((m) => `${join(dir, m[1] as string)}.ts`);
+    expect(imports(join('cli', 'registries.ts'), 'cli').sort()).toEqual([...REGISTRY_FILES].sort());
+    expect(imports('registries.ts', '.').sort()).toEqual(REGISTRY_FILES.filter((f) => !f.startsWith('cli/')).sort());
   });
 
   it('holds on every surface: code canonical, reason precise and mapped by its registry', async () => {
