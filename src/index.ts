@@ -11,6 +11,7 @@
  */
 
 // core: diagnostics, results
+import './registries.js';
 export type { Span, Position } from './core/span.js';
 export type { Diagnostic, Severity, RelatedInformation } from './core/diagnostic.js';
 export { hasErrors } from './core/diagnostic.js';

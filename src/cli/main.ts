@@ -6,6 +6,7 @@
  * ignored its abort signal (a stray timer, an open socket) must not keep the command hanging after
  * its result was printed.
  */
+import './registries.js';
 import { processIO } from './io.js';
 import { EXIT_INTERNAL } from './context.js';
 import { runCli } from './run.js';

@@ -7,7 +7,7 @@
  * This module owns the type, its constructors, and the conversions to and from fp-ts `Either`
  * (the compile-time vocabulary, either.ts) and `TaskEither` (for composing at an API edge).
  */
-import { type CanonicalCode, canonicalOf, codeInfo, isCanonicalCode } from './codes.js';
+import { type CanonicalCode, canonicalOf, codeInfo, isCanonicalCode, retryableCode } from './codes.js';
 import { type Either, isLeft, left, right, type TaskEither } from './either.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -62,13 +62,16 @@ export const ok = <A>(value: A): Ok<A> => ({ ok: true, value });
 
 export const err = <E>(error: E): Err<E> => ({ ok: false, error });
 
-/** A coded error from its precise code (its canonical code comes from the code's registry); not retryable unless said so. */
+/**
+ * A coded error from its precise code (its canonical code comes from the code's registry);
+ * retryable as said, else as the code's registry entry says (`'sometimes'` and an unregistered code: no).
+ */
 export const codedError = <C extends string>(reason: C, message: string, options: CodedErrorOptions = {}): CodedError<C> => ({
   code: options.code !== undefined && isCanonicalCode(options.code) && codeInfo(reason) === undefined ? options.code : canonicalOf(reason),
   reason,
   message,
   ...(options.details !== undefined ? { details: options.details } : {}),
-  retryable: options.retryable ?? false,
+  retryable: options.retryable ?? retryableCode(reason),
   ...(options.hint !== undefined ? { hint: options.hint } : {}),
 });
 
@@ -117,7 +120,7 @@ export const isErr = <A, E>(r: Result<A, E>): r is Err<E> => !r.ok;
 export const isCodedResult = (v: unknown): v is Result<unknown, CodedError> => {
   if (typeof v !== 'object' || v === null) return false;
   const o = v as { ok?: unknown; value?: unknown; error?: unknown };
-  if (o.ok === true) return Object.prototype.hasOwnProperty.call(o, 'value') && Object.keys(o).length === 2;
+  if (o.ok === true) return Object.hasOwn(o, 'value') && Object.keys(o).length === 2;
   if (o.ok !== false || typeof o.error !== 'object' || o.error === null || Object.keys(o).length !== 2) return false;
   const e = o.error as { code?: unknown; message?: unknown };
   return typeof e.code === 'string' && typeof e.message === 'string';

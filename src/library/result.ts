@@ -9,7 +9,7 @@
  * error's `reason`; its `code` is the canonical code the registry maps it to (`EXECUTION_ERROR`
  * for an implementation's own code that is not canonical).
  */
-import type { CanonicalCode } from '../core/codes.js';
+import { type CanonicalCode, retryableCode } from '../core/codes.js';
 import { type CodedError, type CodedErrorOptions, codedError, type Err, failWith, type Result } from '../core/result.js';
 import type { ToolCode } from './codes.js';
 
@@ -53,7 +53,8 @@ export class ToolFailure extends Error {
     this.code = codedError(reason, '', options.code !== undefined ? { code: options.code } : {}).code;
     this.reason = reason;
     if (options.details !== undefined) this.details = options.details;
-    this.retryable = options.retryable ?? false;
+    // as said, else as the code's registry entry says
+    this.retryable = options.retryable ?? retryableCode(reason);
   }
 }
 

@@ -10,111 +10,36 @@
  * model reads), an MCP server (`_meta["gramkit/error"]`), the AI SDK adapter, and the REST API of
  * `gramkit serve` (a result, or a problem document with `code` and `reason`).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CANONICAL_CODES, canonicalOf, codeInfo, defineCodes, isCanonicalCode } from '../../src/core/codes.js';
+import { isLeft } from '../../src/core/either.js';
 import { toAISDKTool } from '../../src/entries/ai-sdk.js';
-import { openCatalog, openFileStore } from '../../src/entries/catalog.js';
+import { newId } from '../../src/entries/catalog.js';
 import { createMcpHttpHandler, type McpHttpHandler, staticToolSource } from '../../src/entries/mcp.js';
-import { type Approver, gateStep, invokeGated, type Policies, withPolicies } from '../../src/entries/policy.js';
-import { createService } from '../../src/entries/server.js';
+import { gateStep, invokeGated, type Policies, withPolicies } from '../../src/entries/policy.js';
+import { createService, startServer } from '../../src/entries/server.js';
 import { scriptedModel } from '../../src/entries/testing.js';
+import { bindTool, createInvoker, createTool, invoke, runAgent, type Tool, type ToolAnnotations, toolLibrary } from '../../src/index.js';
+import { REGISTRY_FILES, SRC } from '../support/registries.js';
 import {
-  bindTool,
-  createInvoker,
-  createTool,
-  fail,
-  invoke,
-  parseSpecifications,
-  runAgent,
-  type Tool,
-  ToolFailure,
-  type ToolAnnotations,
-  toolLibrary,
-} from '../../src/index.js';
-import { loadRegistries } from '../support/registries.js';
-
-const registries = await loadRegistries();
-/** Diagnostics are not failures of a result: their registries are left out. */
-const DIAGNOSTICS = new Set(['GRAM', 'SPEC', 'SPEC_ARG', 'SPEC_IMPORT', 'SPEC_DIALECT']);
-const RESULT_CODES = registries.filter((r) => !DIAGNOSTICS.has(r.prefix)).flatMap((r) => r.codes.map((c) => c.code));
-const OWN = 'WEATHER_UNKNOWN_CITY';
-
-const parsed = parseSpecifications(
-  `[probe:Tool {description: "Fails as it is told"} | (command::String)==>(::Any)]
-[helper:Agent {description: "A test agent", instruction: "Use the tool."} | probe]`,
-  { filename: 'canonical.gram' },
-);
-if (parsed._tag === 'Left') throw new Error(JSON.stringify(parsed.left));
-const spec = parsed.right.tools[0] as (typeof parsed.right.tools)[number];
-const agent = parsed.right.agents[0] as (typeof parsed.right.agents)[number];
-
-type Behaviour =
-  | { readonly kind: 'throws' | 'returns'; readonly reason: string; readonly canonical?: keyof typeof CANONICAL_CODES }
-  | { readonly kind: 'error' | 'not-json' | 'ok' };
-
-const behaviourArb: fc.Arbitrary<Behaviour> = fc.oneof(
-  fc.record({ kind: fc.constantFrom<'throws' | 'returns'>('throws', 'returns'), reason: fc.constantFrom(...RESULT_CODES, OWN) }),
-  fc.record({
-    kind: fc.constantFrom<'throws' | 'returns'>('throws', 'returns'),
-    reason: fc.constant(OWN),
-    canonical: fc.constantFrom(...(Object.keys(CANONICAL_CODES) as Array<keyof typeof CANONICAL_CODES>)),
-  }),
-  fc.record({ kind: fc.constantFrom<'error' | 'not-json' | 'ok'>('error', 'not-json', 'ok') }),
-);
-
-const APPROVERS: Readonly<Record<string, Approver | undefined>> = {
-  none: undefined,
-  yes: async () => ({ approved: true }),
-  no: async () => ({ approved: false, message: 'no' }),
-};
-
-const caseArb = fc.record({
-  behaviour: behaviourArb,
-  denied: fc.boolean(),
-  confirm: fc.boolean(),
-  approver: fc.constantFrom(...Object.keys(APPROVERS)),
-  valid: fc.boolean(),
-});
-
-const implementation = (b: Behaviour) => (): unknown => {
-  switch (b.kind) {
-    case 'throws':
-      throw new ToolFailure(b.reason, 'told to fail', b.canonical !== undefined ? { code: b.canonical } : {});
-    case 'returns':
-      return fail(b.reason, 'told to fail', b.canonical !== undefined ? { code: b.canonical } : {});
-    case 'error':
-      throw new TypeError('a bug');
-    case 'not-json':
-      return { f: () => 1 };
-    default:
-      return 'fine';
-  }
-};
-
-/** What a surface reports of a failure: its two codes. */
-interface Codes {
-  readonly code: unknown;
-  readonly reason: unknown;
-}
-
-/** The law: a canonical `code`, and a `reason` whose registry maps it to that code (an own code: the one given, else EXECUTION_ERROR). */
-const lawful = (surface: string, e: Codes, b: Behaviour): void => {
-  expect(typeof e.code === 'string' && isCanonicalCode(e.code), `${surface}: code ${String(e.code)} is canonical`).toBe(true);
-  expect(typeof e.reason, `${surface}: reason`).toBe('string');
-  const reason = e.reason as string;
-  const info = codeInfo(reason);
-  if (info !== undefined) expect(e.code, `${surface}: ${reason} maps to ${info.canonical}`).toBe(info.canonical);
-  else {
-    expect(reason, `${surface}: an unregistered reason is the implementation's own`).toBe(OWN);
-    expect(e.code, `${surface}: ${reason}`).toBe(
-      'kind' in b && b.kind !== 'error' && 'canonical' in b && b.canonical !== undefined ? b.canonical : 'EXECUTION_ERROR',
-    );
-  }
-};
+  APPROVERS,
+  agent,
+  type Behaviour,
+  type Codes,
+  caseArb,
+  implementation,
+  lawful,
+  lawfulHttp,
+  OWN,
+  registries,
+  openProbeCatalog,
+  probeBehaviours,
+  spec,
+} from './canonical-support.js';
 
 const handlers: McpHttpHandler[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'gramkit-canonical-'));
@@ -147,6 +72,13 @@ describe('canonical codes', () => {
     expect(codeInfo('CANONICAL_TEST_NONE')).toBeUndefined();
   });
 
+  it('the binary and the root entry load every registry (cli/registries.ts, registries.ts), so each maps every registered code', () => {
+    const imports = (file: string, dir: string): string[] =>
+      [...readFileSync(join(SRC, file), 'utf8').matchAll(/^import '(\.\.?\/[^']+)\.js';$/gm)].map((m) => `${join(dir, m[1] as string)}.ts`);
+    expect(imports(join('cli', 'registries.ts'), 'cli').sort()).toEqual([...REGISTRY_FILES].sort());
+    expect(imports('registries.ts', '.').sort()).toEqual(REGISTRY_FILES.filter((f) => !f.startsWith('cli/')).sort());
+  });
+
   it('holds on every surface: code canonical, reason precise and mapped by its registry', async () => {
     await fc.assert(
       fc.asyncProperty(caseArb, async (c) => {
@@ -157,7 +89,7 @@ describe('canonical codes', () => {
         const gate = { policies, ...(approver !== undefined ? { approver } : {}) };
         const args = { command: c.valid ? 'go' : 7 };
         const bound = bindTool(spec, toolLibrary([tool]));
-        if (bound._tag === 'Left') throw new Error(JSON.stringify(bound.left));
+        if (isLeft(bound)) throw new Error(JSON.stringify(bound.left));
         const check = (surface: string, r: { readonly ok: boolean; readonly error?: Codes }): void => {
           if (!r.ok) lawful(surface, r.error as Codes, c.behaviour);
         };
@@ -166,7 +98,7 @@ describe('canonical codes', () => {
         check('invoker', await createInvoker([gateStep(gate)])(bound.right, args));
         check('invokeGated', await invokeGated(bound.right, args, gate));
         const wrapped = bindTool(spec, toolLibrary([withPolicies(tool, gate)]));
-        if (wrapped._tag === 'Left') throw new Error(JSON.stringify(wrapped.left));
+        if (isLeft(wrapped)) throw new Error(JSON.stringify(wrapped.left));
         check('withPolicies', await invoke(wrapped.right, args));
 
         const model = scriptedModel([{ toolCalls: [{ name: spec.name, arguments: args }] }, { text: 'done' }]);
@@ -191,41 +123,60 @@ describe('canonical codes', () => {
     );
   });
 
-  it('holds on the REST API: a failed result, or a problem document with code and reason', async () => {
-    const behaviours = fc.sample(behaviourArb, { numRuns: 60, seed: 22 });
-    const tools = behaviours.map((b, i) => createTool(`probe${i}`, 'Fails as it is told', spec.schema, implementation(b), {}));
-    const opened = await openCatalog({ store: openFileStore(join(dir, 'data')), workspace: dir, allowHosts: [], functions: toolLibrary(tools) });
-    if (!opened.ok) throw new Error(opened.error.message);
+  it("holds on both REST APIs, on both paths: the status and retryable of a failure are its registry entry's", async () => {
+    const behaviours = probeBehaviours(60);
+    const catalog = await openProbeCatalog(join(dir, 'data'), behaviours);
+    const service = createService({ catalog });
+    const server = await startServer(service, { port: 0 });
     try {
-      const discovered = await opened.value.discover();
-      expect(discovered.ok).toBe(true);
-      const service = createService({ catalog: opened.value });
-      const post = async (id: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
-        const response = await service.fetch(
-          new Request(`http://127.0.0.1:8081/api/v1/tools/${id}/invoke`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify(body),
+      // each request through Hono's path (the service's fetch) and through the server (the invoke routes' direct path)
+      const send = async (path: string, body: unknown): Promise<Array<{ via: string; status: number; json: Record<string, unknown> }>> =>
+        Promise.all(
+          [
+            ['hono', (r: Request) => service.fetch(r)],
+            ['server', (r: Request) => fetch(r)],
+          ].map(async ([via, f]) => {
+            const base = via === 'hono' ? 'http://127.0.0.1:8081' : server.url;
+            const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+            const response = await (f as (r: Request) => Promise<Response>)(new Request(`${base}${path}`, init));
+            return { via: via as string, status: response.status, json: (await response.json()) as Record<string, unknown> };
           }),
         );
-        return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+      const refOf = async (name: string): Promise<string> => {
+        const tool = (await (await service.fetch(new Request(`http://127.0.0.1:8081/api/v1/tools/${name}`))).json()) as Record<string, string>;
+        return `/tools/bundles/${tool['bundle_id']}/tools/${tool['slug']}/version/${tool['version']}`;
+      };
+      const check = (surface: string, r: { status: number; json: Record<string, unknown> }, b: Behaviour): boolean => {
+        if (r.status === 200 && r.json['ok'] !== false) return false;
+        const result = r.status === 200;
+        const e = (result ? r.json['error'] : r.json) as Codes & { retryable?: unknown };
+        lawful(surface, e, b);
+        lawfulHttp(surface, r.status, e, result);
+        return true;
       };
       let failures = 0;
-      for (const [i, b] of behaviours.entries()) {
+      const named: Array<[string, Behaviour]> = [
+        ...behaviours.map((b, i): [string, Behaviour] => [`probe${i}`, b]),
+        ['guarded', { kind: 'ok' }],
+        ['confirmed', { kind: 'ok' }],
+      ];
+      for (const [name, b] of named) {
+        const ref = await refOf(name);
         for (const args of [{ command: 'go' }, { command: 7 }]) {
-          const r = await post(`probe${i}`, args);
-          if (r.status === 200 && r.json['ok'] === false) lawful('rest result', r.json['error'] as Codes, b);
-          else if (r.status !== 200) lawful('rest problem', r.json as unknown as Codes, b);
-          if (r.status !== 200 || r.json['ok'] === false) failures++;
+          for (const r of await send(`/api/v1/tools/${name}/invoke`, args)) if (check(`registry API (${r.via}) ${name}`, r, b)) failures++;
+          for (const r of await send(`${ref}/invoke`, { args })) if (check(`catalog API (${r.via}) ${name}`, r, b)) failures++;
         }
       }
-      // unknown tool: a problem too
-      const missing = await post('no_such_tool', {});
-      expect(missing.status).toBe(404);
-      lawful('rest problem', missing.json as unknown as Codes, { kind: 'ok' });
-      expect(failures).toBeGreaterThan(behaviours.length);
+      // an unknown tool: a problem too, on both APIs
+      for (const path of ['/api/v1/tools/no_such_tool/invoke', `/tools/bundles/${newId()}/tools/none/version/1.0/invoke`])
+        for (const r of await send(path, {})) {
+          expect(r.status, path).toBe(404);
+          check(`${path} (${r.via})`, r, { kind: 'ok' });
+        }
+      expect(failures).toBeGreaterThan(4 * behaviours.length);
     } finally {
-      await opened.value.close();
+      await server.close();
+      await catalog.close();
     }
   });
 });
