@@ -49,8 +49,9 @@ const trimmed = (v: string): string => {
   return start === 0 && end === v.length ? v : v.slice(start, end);
 };
 
-/** A header of Node's raw header lines as `Headers.get` reads it (`name` in lower case). */
-const rawHeader = (raw: ReadonlyArray<string>, name: string): string | null => {
+/** A header of Node's raw header lines as `Headers.get` reads it (the name in any case, as there). */
+const rawHeader = (raw: ReadonlyArray<string>, header: string): string | null => {
+  const name = header.toLowerCase();
   let value: string | null = null;
   for (let i = 0; i < raw.length; i += 2) {
     const n = raw[i] as string;
