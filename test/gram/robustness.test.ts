@@ -16,7 +16,7 @@ import {
   type Checked,
   type GramDocument,
 } from '../../src/index.js';
-import { stripLayout } from './support/arbitrary.js';
+import { GRAM_TOKENS, stripLayout } from './support/arbitrary.js';
 import { loadCorpus } from './support/corpus.js';
 
 const corpus = loadCorpus();
@@ -34,57 +34,7 @@ const wellFormed = (text: string, r: Checked<GramDocument>): void => {
   }
 };
 
-const gramAlphabet = fc.constantFrom(
-  '(',
-  ')',
-  '[',
-  ']',
-  '{',
-  '}',
-  ',',
-  '|',
-  ':',
-  '::',
-  '@',
-  '@@',
-  '..',
-  '...',
-  '-',
-  '->',
-  '<-',
-  '=',
-  '=>',
-  '<=',
-  '~',
-  '~>',
-  '<~',
-  '-->',
-  'a',
-  'b1',
-  'true',
-  '42',
-  '-7',
-  '3.5',
-  '0xF',
-  '07',
-  '5cm',
-  '"s"',
-  "'t'",
-  '`u`',
-  '```\nf\n```',
-  '```md\nx```',
-  '//c\n',
-  ' ',
-  '\n',
-  '\t',
-  '>',
-  '#',
-  'é',
-  '"',
-  '`',
-  '\\',
-  '\r\n',
-);
+const gramAlphabet = fc.constantFrom(...GRAM_TOKENS);
 
 describe('fuzzing', () => {
   it('returns a document or located diagnostics for random strings', () => {
