@@ -5,15 +5,13 @@
  *
  *   npx tsx examples/project-basics.ts
  *
- * Run under tsx, `loadLibrary` imports the TypeScript library as node does; under plain node, pass
- * `importTs` or give a compiled .js module (else PROJECT_LIBRARY_NEEDS_TSX).
+ * Run under tsx, the TypeScript library is imported as node does; under plain node, pass
+ * `defaultLoaders({ cwd, importTs })` or give a compiled .js module (else PROJECT_LIBRARY_NEEDS_TSX).
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { bindTool, formatBindError, invoke, ok } from 'gramkit';
-import { builtinLibrary } from 'gramkit/builtins';
-import { chooseApprover, loadLibrary, loadProjectFile, resolveLibrary } from 'gramkit/project';
-import { declarativeLibrary } from 'gramkit/tools';
+import { bindTool, formatBindError, invoke } from 'gramkit';
+import { chooseApprover, defaultLoaders, loadProjectFile, resolveLibrary } from 'gramkit/project';
 
 export const projectBasics = async (): Promise<ReadonlyArray<string>> => {
   const path = fileURLToPath(new URL('./helloAgent.gram', import.meta.url));
@@ -26,14 +24,11 @@ export const projectBasics = async (): Promise<ReadonlyArray<string>> => {
   const tools = file.right.specs.tools;
   const out = [`tools: ${tools.map((t) => t.name).join(', ')}`, `header library: ${file.right.header.library?.replace(folder, '') ?? 'none'}`];
 
-  // 2. the library, by the one rule: --library (none here), else the header's, then declared and built-in tools
+  // 2. the library, by the one rule: --library (none here), else the header's, then declared and
+  //    built-in tools, each made as the CLI makes it (modules relative to cwd, tools confined to it)
   const resolved = await resolveLibrary(
     { tools, given: [], ...(file.right.header.library !== undefined ? { header: file.right.header.library } : {}) },
-    {
-      module: (ref) => loadLibrary(ref, { cwd: folder }),
-      declared: (specs) => declarativeLibrary(specs),
-      builtin: async () => ok(builtinLibrary({ workspace: folder })),
-    },
+    defaultLoaders({ cwd: folder }),
   );
   if (!resolved.ok) return [...out, `no library: ${resolved.error.kind}`];
 

@@ -45,9 +45,10 @@ export interface LibraryRequest {
   readonly what?: string;
 }
 
-/** How the parts are made; the command supplies them (a module is loaded with the command's context). */
+/** How the parts are made: `defaultLoaders` (default-loaders.ts), or a program's own. */
 export interface LibraryLoaders {
-  readonly module: (ref: string) => Promise<Either<ReadonlyArray<Diagnostic>, ToolLibrary>>;
+  /** A module (`loadLibrary`'s failure holds the module's diagnostics in `details.diagnostics`). */
+  readonly module: (ref: string) => Promise<Result<ToolLibrary, CodedError>>;
   /** The library of tools that declare their implementation. */
   readonly declared: (tools: ReadonlyArray<ToolSpecification>) => Either<ReadonlyArray<Diagnostic>, ToolLibrary>;
   /** The built-in tools (for the built-in tools the file names). */
@@ -55,7 +56,7 @@ export interface LibraryLoaders {
 }
 
 export type LibraryFailure =
-  | { readonly kind: 'module'; readonly ref: string; readonly diagnostics: ReadonlyArray<Diagnostic> }
+  | { readonly kind: 'module'; readonly ref: string; readonly error: CodedError }
   | { readonly kind: 'declared'; readonly diagnostics: ReadonlyArray<Diagnostic> }
   | { readonly kind: 'unimplemented'; readonly tools: ReadonlyArray<string>; readonly error: CodedError<ProjectCode> }
   | { readonly kind: 'builtins'; readonly error: CodedError };
@@ -88,8 +89,8 @@ export const resolveLibrary = async (request: LibraryRequest, loaders: LibraryLo
   const libraries: ToolLibrary[] = [];
   for (const ref of modules) {
     const lib = await loaders.module(ref);
-    if (isLeft(lib)) return err({ kind: 'module', ref, diagnostics: lib.left });
-    libraries.push(lib.right);
+    if (!lib.ok) return err({ kind: 'module', ref, error: lib.error });
+    libraries.push(lib.value);
   }
   const { tools, catalog } = request;
   const builtins = builtinToolsOf(tools);

@@ -23,13 +23,14 @@
 import { stat } from 'node:fs/promises';
 import { extname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Either, left, right, leftOne } from '../core/either.js';
-import { type Diagnostic, error } from '../core/diagnostic.js';
+import { type Either, isLeft, left, right, leftOne } from '../core/either.js';
+import { type Diagnostic, error, isError } from '../core/diagnostic.js';
+import { type CodedError, codedError, type Err, err, ok, type Result } from '../core/result.js';
 import type { ToolSpecification } from '../specification/tool-spec.js';
 import { ToolCodes } from '../library/codes.js';
 import { isTool, type Tool } from '../library/tool.js';
 import { adoptLibrary, isToolLibrary, libraryEntries, lookupTool, registerTool, type ToolLibrary, unionLibraries } from '../library/tool-library.js';
-import { ProjectCodes } from './codes.js';
+import { type ProjectCode, ProjectCodes } from './codes.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -81,6 +82,27 @@ export const LibraryCodes = {
   NEEDS_TSX: ProjectCodes.LIBRARY_NEEDS_TSX,
 } as const;
 
+/** The precise codes of a library that does not load. */
+export type LibraryCode = ProjectCode | typeof ToolCodes.LIBRARY_INVALID_ENTRY;
+
+/**
+ * Why a library did not load: the first error's code, message and hint, with every diagnostic
+ * (a module may export several bad things at once) in `details.diagnostics` and the module in
+ * `details.file`.
+ */
+export type LibraryLoadError = CodedError<LibraryCode>;
+
+/** A failure made of diagnostics (at least one error): the first error names it, all of them are its details. */
+const failureOf = (ds: ReadonlyArray<Diagnostic>): Err<LibraryLoadError> => {
+  const first = ds.find(isError) ?? (ds[0] as Diagnostic);
+  return err(
+    codedError(first.code as LibraryCode, first.message, {
+      details: { ...(first.file !== undefined ? { file: first.file } : {}), diagnostics: ds },
+      ...(first.hint !== undefined ? { hint: first.hint } : {}),
+    }),
+  );
+};
+
 const TS_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.tsx']);
 const JS_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
 
@@ -90,9 +112,14 @@ const JS_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
 
 /**
  * The library a command line names: a named library, or a module file. Never rejects: every
- * problem (missing file, syntax error, nothing exported, duplicate names) is a diagnostic.
+ * problem (missing file, syntax error, nothing exported, duplicate names) is a `LibraryLoadError`.
  */
-export const loadLibrary = async (ref: string, options: LoadLibraryOptions): Promise<Either<ReadonlyArray<Diagnostic>, ToolLibrary>> => {
+export const loadLibrary = async (ref: string, options: LoadLibraryOptions): Promise<Result<ToolLibrary, LibraryLoadError>> => {
+  const loaded = await loadLibraryDiagnosed(ref, options);
+  return isLeft(loaded) ? failureOf(loaded.left) : ok(loaded.right);
+};
+
+const loadLibraryDiagnosed = async (ref: string, options: LoadLibraryOptions): Promise<Either<ReadonlyArray<Diagnostic>, ToolLibrary>> => {
   const named = options.named !== undefined && Object.hasOwn(options.named, ref) ? options.named[ref] : undefined;
   if (named !== undefined) {
     try {

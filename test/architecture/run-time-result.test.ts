@@ -16,12 +16,8 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const ALLOWED: Readonly<Record<string, string>> = {
   'specification/load-files.ts#loadSpecificationFiles': 'compile-time: the diagnostics of specification files (spans into their text)',
   'project/project-file.ts#loadProjectFile': 'compile-time: a file and its diagnostics (FileLoadFailure); an unreadable file is its message',
-  'project/library.ts#LibraryLoaders': "compile-time: a module library's diagnostics (loadLibrary's)",
-  'project/load-library.ts#loadLibrary': "compile-time: a module's diagnostics (the project layer's loader; LibraryLoaders.module has the same shape)",
   'cli/actions/spec-source.ts#loadSpecSource': "the project layer's FileLoadFailure (diagnostics, or an unreadable file's message)",
   'cli/actions/spec-source.ts#specsOfSource': "the project layer's FileLoadFailure",
-  'cli/actions/spec-source.ts#loadLibraryArgument': "compile-time: loadLibrary's diagnostics",
-  'cli/actions/spec-source.ts#functionLibraries': "compile-time: loadLibrary's diagnostics, for each library `function` tools name",
   'tools/declarative.ts#loadDeclarativeLibrary': 'public API (gramkit/tools): the diagnostics of the files declaring the tools',
   'mcp/client.ts#connectMcp': 'public API (gramkit/mcp), kept before 1.0; the CLI opens servers through openMcpConnection, a Result',
 };

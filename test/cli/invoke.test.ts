@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { action } from '../../src/cli/actions/invoke.js';
-import { libraryFromModule, loadLibrary } from '../../src/project/load-library.js';
+import { libraryFromModule } from '../../src/project/load-library.js';
 import { createTool, lookupTool, toolLibrary, toolNames } from '../../src/index.js';
 import { cli } from '../support/cli.js';
 
@@ -138,49 +137,6 @@ describe('gramkit invoke', () => {
       expect(bad.code).toBe(2);
     }
     expect((await cli(['invoke'])).code).toBe(2);
-  });
-
-  it('uses a named library’s own specifications and tools (the extension point for builtin)', async () => {
-    const echo = createTool(
-      'echo',
-      'Echoes its input',
-      { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-      (a: { text: string }) => a.text,
-    );
-    const named = {
-      demo: {
-        library: async () => toolLibrary([echo]),
-        specifications: async () => [
-          {
-            name: 'echo',
-            description: 'Echoes its input',
-            typeSignature: '(text::String)==>(::String)',
-            schema: echo.schema as never,
-            outputSchema: { type: 'string' },
-          },
-        ],
-      },
-    };
-    let out = '';
-    const ctx = {
-      io: {
-        stdout: (t: string) => void (out += t),
-        stderr: () => undefined,
-        readStdin: async () => '',
-        stdin: process.stdin,
-        isTTY: false,
-        env: {},
-        cwd: process.cwd(),
-      },
-      exit: () => {
-        throw new Error('an action returns its exit code; it does not set it');
-      },
-      defer: () => undefined,
-    };
-    const code = await action(ctx, 'demo', { args: '{"text":"hi"}' }, named);
-    expect([code, json(out)]).toEqual([0, { ok: true, value: 'hi' }]);
-    const lib = await loadLibrary('demo', { cwd: process.cwd(), named });
-    expect(lib._tag === 'Right' && toolNames(lib.right)).toEqual(['echo']);
   });
 });
 

@@ -35,7 +35,7 @@ const MODULES: Readonly<Record<string, ReadonlyArray<string>>> = {
 };
 
 const loaders = {
-  module: async (ref: string) => right(made(ref, MODULES[ref] ?? [])),
+  module: async (ref: string) => ok(made(ref, MODULES[ref] ?? [])),
   declared: (tools: ReadonlyArray<ToolSpecification>) =>
     right(
       made(

@@ -52,9 +52,9 @@ describe('gramkit/project', { timeout: 90_000 }, () => {
       const cwd = ${JSON.stringify(dir)};
       const out = {};
       const js = await loadLibrary('lib.mjs', { cwd });
-      out.js = js._tag === 'Right' ? lookupTool('double', js.right).invoke({ n: 21 }) : js.left[0].code;
+      out.js = js.ok ? lookupTool('double', js.value).invoke({ n: 21 }) : js.error.reason;
       const bare = await loadLibrary('lib.ts', { cwd });
-      out.bare = bare._tag === 'Left' ? { code: bare.left[0].code, message: bare.left[0].message, hint: bare.left[0].hint } : 'loaded';
+      out.bare = bare.ok ? 'loaded' : { code: bare.error.code, reason: bare.error.reason, message: bare.error.message, hint: bare.error.hint };
       // an importTs of the program's own: here the type annotations stripped by hand
       const { readFile, writeFile } = await import('node:fs/promises');
       const importTs = async (file) => {
@@ -63,15 +63,15 @@ describe('gramkit/project', { timeout: 90_000 }, () => {
         return import(file + '.mjs');
       };
       const ts = await loadLibrary('lib.ts', { cwd, importTs });
-      out.ts = ts._tag === 'Right' ? lookupTool('double', ts.right).invoke({ n: 21 }) : ts.left[0].message;
+      out.ts = ts.ok ? lookupTool('double', ts.value).invoke({ n: 21 }) : ts.error.message;
       const refused = await loadLibrary('lib.ts', { cwd, importTs: async () => { throw new TypeScriptUnavailable('no compiler here', 'build it first'); } });
-      out.refused = refused._tag === 'Left' ? [refused.left[0].code, refused.left[0].message, refused.left[0].hint] : 'loaded';
+      out.refused = refused.ok ? 'loaded' : [refused.error.reason, refused.error.message, refused.error.hint];
       console.log(JSON.stringify(out));
     `);
     expect(r.stderr).toBe('');
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(out['js']).toBe(42);
-    expect(out['bare']).toMatchObject({ code: 'PROJECT_LIBRARY_NEEDS_TSX', hint: expect.stringContaining('importTs') });
+    expect(out['bare']).toMatchObject({ code: 'FAILED_PRECONDITION', reason: 'PROJECT_LIBRARY_NEEDS_TSX', hint: expect.stringContaining('importTs') });
     expect(String((out['bare'] as { message: string }).message)).toMatch(/^lib\.ts is a TypeScript module, and this node does not import one/);
     expect(out['ts']).toBe(42);
     expect(out['refused']).toEqual(['PROJECT_LIBRARY_NEEDS_TSX', 'lib.ts is a TypeScript module, and no compiler here', 'build it first']);

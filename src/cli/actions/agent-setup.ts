@@ -7,7 +7,7 @@
  *   file (`read_file`, ...).
  * - The library: by the one rule of src/project/library.ts (`--library`, else the file header's
  *   `{library: "..."}`; a catalog's tools, declared tools, built-in tools), each part made here
- *   with the command's context (`libraryLoaders`).
+ *   with the command's context (spec-source.ts's `libraryLoaders`: the project layer's `defaultLoaders`).
  * - The model: `--model`, else the agent's `model` property, else `offline`. A real model without
  *   its key is an `AGENT_CONFIGURATION_ERROR` with a hint, never a silent fallback to the offline model.
  *   Keys come from `OPENAI_API_KEY`, `ANTHROPIC_API_KEY` and `GEMINI_API_KEY` in the CLI's
@@ -19,12 +19,11 @@ import { ProjectCodes } from '../../project/codes.js';
 import { type CliCode, CliCodes } from '../codes.js';
 import { reportError } from '../report.js';
 import { isRecord } from '../../core/json.js';
-import { declaredLibrary } from './declared-library.js';
-import { isLeft, right } from '../../core/either.js';
+import { isLeft } from '../../core/either.js';
 import type { Diagnostic } from '../../core/diagnostic.js';
 import { formatDiagnostics } from '../../core/format-diagnostic.js';
-import { emptyToolLibrary, type ToolLibrary } from '../../library/tool-library.js';
-import { type LibraryLoaders, resolveLibrary } from '../../project/library.js';
+import type { ToolLibrary } from '../../library/tool-library.js';
+import { resolveLibrary } from '../../project/library.js';
 import type { AgentSpecification } from '../../specification/agent-spec.js';
 import type { ToolSpecification } from '../../specification/tool-spec.js';
 import type { Model } from '../../agent/model.js';
@@ -32,7 +31,7 @@ import { createModel, MODEL_ID_FORMS, parseModelId } from '../../providers/regis
 import { recordModel } from '../../providers/replay.js';
 import { type CommandContext, EXIT_FAILURE, EXIT_USAGE } from '../context.js';
 import { renderDiagnostics } from './gram-report.js';
-import { loadLibraryArgument, loadSpecSource, type SpecSource, webSearchOf } from './spec-source.js';
+import { libraryLoaders, loadSpecSource, type SpecSource } from './spec-source.js';
 import { type CodedError, err, failWith, ok, type Result } from '../../core/result.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -131,11 +130,12 @@ export const toolsLibrary = async (
     ...(source !== undefined ? { source } : {}),
     ...(catalog !== undefined ? { catalog } : {}),
   };
-  const resolved = await resolveLibrary(request, libraryLoaders(ctx, workspace));
+  const resolved = await resolveLibrary(request, await libraryLoaders(ctx, workspace));
   if (resolved.ok) return ok(resolved.value.library);
   const failure = resolved.error;
   switch (failure.kind) {
     case 'module':
+      return err(reported(ctx, failure.error));
     case 'declared':
       return err(showDiagnostics(ctx, failure.diagnostics));
     case 'unimplemented':
@@ -144,18 +144,6 @@ export const toolsLibrary = async (
       return err(reported(ctx, { ...failure.error, message: `web_search: ${failure.error.message}` }, EXIT_USAGE));
   }
 };
-
-/** How the CLI makes the parts of a library (src/project/library.ts): modules, declared tools, built-in tools of `workspace`. */
-export const libraryLoaders = (ctx: CommandContext, workspace: string): LibraryLoaders => ({
-  module: (ref) => loadLibraryArgument(ctx, ref, workspace),
-  declared: (tools) => declaredLibrary(tools, ctx.io, workspace) ?? right(emptyToolLibrary),
-  builtin: async () => {
-    const webSearch = webSearchOf(ctx.io.env);
-    if (!webSearch.ok) return webSearch;
-    const { builtinLibrary } = await import('../../tools/builtin/builtin-tools.js');
-    return ok(builtinLibrary({ workspace, ...(webSearch.value !== undefined ? { webSearch: webSearch.value } : {}) }));
-  },
-});
 
 // -------------------------------------------------------------------------------------------------
 // the model

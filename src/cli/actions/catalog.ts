@@ -61,11 +61,11 @@ export const action = async (ctx: CommandContext, name: string, args: ReadonlyAr
   }
   // the libraries `function` tools name (--library): without them, such tools are unavailable, saying so
   const functions = await functionLibraries(ctx, options.library ?? [], io.cwd);
-  if (isLeft(functions)) {
-    io.stderr(`gramkit catalog ${name}: ${formatDiagnostics(functions.left)}\n`);
+  if (!functions.ok) {
+    reportError(io, functions.error);
     return EXIT_FAILURE;
   }
-  const opened = await openCliCatalog(where.value, io, { workspace: io.cwd, functions: functions.right });
+  const opened = await openCliCatalog(where.value, io, { workspace: io.cwd, functions: functions.value });
   if (!opened.ok) {
     reportError(io, opened.error);
     return EXIT_FAILURE;

@@ -28,8 +28,8 @@ import type { ProjectFile } from '../../project/project-file.js';
 import { declaresImplementation } from '../../tools/declared-kind.js';
 import { expandArguments } from './gram-input.js';
 import { countText, diagnosticsJson, renderDiagnostics } from './gram-report.js';
-import { readSpecSource, resolveWorkspace, type SpecSource, specsOfSource } from './spec-source.js';
-import { reportError, usageError } from '../report.js';
+import { libraryLoaders, readSpecSource, resolveWorkspace, type SpecSource, specsOfSource } from './spec-source.js';
+import { diagnosticsOf, reportError, usageError } from '../report.js';
 
 // -------------------------------------------------------------------------------------------------
 // model
@@ -75,8 +75,8 @@ const secretsAreEnvironment = (d: Diagnostic): Diagnostic =>
 const declaredLibraryOf = async (tools: ReadonlyArray<ToolSpecification>, ctx: CommandContext, workspace: string) => {
   const declared = tools.filter(declaresImplementation);
   if (declared.length === 0) return undefined;
-  const { declaredLibrary } = await import('./declared-library.js');
-  return declaredLibrary(declared, ctx.io, workspace);
+  const { declaredLibrary } = await import('../../project/declared-library.js');
+  return declaredLibrary(declared, workspace, ctx.io.env);
 };
 
 /** What `run` checks before it starts: the header, the models, the declared implementations. */
@@ -117,11 +117,12 @@ const bindChecks = async (
   workspace: string,
 ): Promise<Diagnostic[]> => {
   const tools = toolsOf(specs);
-  const { libraryLoaders } = await import('./agent-setup.js');
-  const resolved = await resolveLibrary({ tools, given: refs, what: source.name }, libraryLoaders(ctx, workspace));
+  const resolved = await resolveLibrary({ tools, given: refs, what: source.name }, await libraryLoaders(ctx, workspace));
   if (!resolved.ok) {
     const failure = resolved.error;
-    return failure.kind === 'module' || failure.kind === 'declared' ? [...failure.diagnostics] : [error(failure.error.reason, failure.error.message)];
+    if (failure.kind === 'declared') return [...failure.diagnostics];
+    const ds = failure.kind === 'module' ? diagnosticsOf(failure.error) : [];
+    return ds.length > 0 ? [...ds] : [error(failure.error.reason, failure.error.message)];
   }
   const out: Diagnostic[] = [];
   const { bindTool, formatBindError } = await import('../../library/bind.js');

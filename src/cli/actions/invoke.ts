@@ -22,11 +22,10 @@ import { invokeJson, parseArguments } from '../../library/invoke.js';
 import type { ToolSpecification } from '../../specification/tool-spec.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { ProjectCodes } from '../../project/codes.js';
-import { loadLibrary, type NamedLibrary } from '../../project/load-library.js';
-import { importTypeScript } from './import-typescript.js';
-import { namedLibraries as builtinLibraries, readSpecSource, specsOfSource } from './spec-source.js';
+import type { NamedLibrary } from '../../project/load-library.js';
+import { namedLibraries } from '../../project/named-libraries.js';
+import { libraryLoaders, readSpecSource, specsOfSource } from './spec-source.js';
 import { isMcpAddress, mcpLibrary } from './mcp-source.js';
-import { libraryLoaders } from './agent-setup.js';
 import { resolveLibrary } from '../../project/library.js';
 import { invokeGated } from '../../policy/guard.js';
 import { chooseApprover, commandPolicies, refusing } from '../../project/approval.js';
@@ -54,21 +53,16 @@ export interface InvokeCommandOptions {
 // action
 // -------------------------------------------------------------------------------------------------
 
-/**
- * `namedLibraries`: the libraries known by name, whose own specifications `gramkit invoke <name>`
- * uses (default: `builtin`, spec-source.ts, confined to --workspace, and the MCP servers named
- * `mcp:<url>` or `mcp+stdio:<command>`: their tools' specifications and remote implementations).
- */
-export const action = async (
-  ctx: CommandContext,
-  source: string,
-  opts: InvokeCommandOptions,
-  namedLibraries?: Readonly<Record<string, NamedLibrary>>,
-): Promise<number> => {
+export const action = async (ctx: CommandContext, source: string, opts: InvokeCommandOptions): Promise<number> => {
   const { io } = ctx;
   const workspace = resolve(io.cwd, opts.workspace ?? '.');
-  const servers = [source, opts.library].filter((a): a is string => a !== undefined && isMcpAddress(a));
-  const named = namedLibraries ?? { ...builtinLibraries(workspace, io.env), ...Object.fromEntries(servers.map((a) => [a, mcpLibrary(ctx, a)])) };
+  // the libraries known by name, whose own specifications `gramkit invoke <name>` uses: the project
+  // layer's (`builtin`, confined to --workspace), and an MCP server named as the source (its tools'
+  // specifications and remote implementations)
+  const named: Readonly<Record<string, NamedLibrary>> = {
+    ...namedLibraries(workspace, io.env),
+    ...(isMcpAddress(source) ? { [source]: mcpLibrary(ctx, source) } : {}),
+  };
   const usage = (message: string): number => {
     usageError(io, message);
     return EXIT_USAGE;
@@ -140,7 +134,7 @@ export const action = async (
       ...(headerLibrary !== undefined ? { header: headerLibrary } : {}),
       ...(namedSource !== undefined ? { source } : {}),
     },
-    { ...libraryLoaders(ctx, workspace), module: (ref) => loadLibrary(ref, { cwd: io.cwd, named, importTs: importTypeScript }) },
+    await libraryLoaders(ctx, workspace),
   );
   if (!resolved.ok) {
     const failure = resolved.error;
@@ -149,6 +143,10 @@ export const action = async (
         '--library <module> is required: a .ts or .js module exporting a ToolLibrary or tools (or declare the tool with http: {...} or command: {...})',
       );
     if (failure.kind === 'builtins') return failedWith(failure.error.reason, `web_search: ${failure.error.message}`);
+    if (failure.kind === 'module') {
+      reportError(io, failure.error);
+      return EXIT_FAILURE;
+    }
     return failed(formatDiagnostics(failure.diagnostics));
   }
   const library = resolved.value.library;

@@ -22,7 +22,6 @@ import { agentLibrary, agentModel, loadAgent, positiveIntegers } from './agent-s
 import { chatInput } from './chat-input.js';
 import { chooseApprover, commandPolicies } from '../../project/approval.js';
 import { functionLibraries, resolveWorkspace } from './spec-source.js';
-import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import { isLeft } from '../../core/either.js';
 // loaded only with --catalog (the catalog's modules cost start-up time)
 import type { AgentCatalog } from './catalog-library.js';
@@ -131,12 +130,12 @@ export const action = async (ctx: CommandContext, file: string, message: string 
   if (options.catalog !== undefined) {
     // the catalog's function tools run the functions of --library
     const functions = await functionLibraries(ctx, options.library ?? [], workspace.value);
-    if (isLeft(functions)) {
-      io.stderr(`${formatDiagnostics(functions.left)}\n`);
+    if (!functions.ok) {
+      reportError(io, functions.error);
       return EXIT_FAILURE;
     }
     const { openAgentCatalog } = await import('./catalog-library.js');
-    const opened = await openAgentCatalog(io, options.catalog, workspace.value, functions.right);
+    const opened = await openAgentCatalog(io, options.catalog, workspace.value, functions.value);
     if (!opened.ok) {
       reportError(io, { ...opened.error, message: `--catalog ${options.catalog}: ${opened.error.message}` });
       return EXIT_FAILURE;

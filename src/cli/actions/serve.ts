@@ -20,11 +20,9 @@ import { createService } from '../../server/service.js';
 import { type EventSink, isNatsUrl, openNatsSink } from '../../server/nats-events.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
 import { VERSION } from '../version.js';
-import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import { openCliCatalog, storeLocation } from './catalog-store.js';
 import { generatedTokenPath, NO_AUTH_WARNING, readAuth, saveToken } from './serve-auth.js';
 import { functionLibraries, resolveWorkspace, webSearchOf } from './spec-source.js';
-import { isLeft } from '../../core/either.js';
 import { type CodedError, codedError, failWith, ok, type Result } from '../../core/result.js';
 import { reportError, reportWarning, usageError } from '../report.js';
 import { type CliCode, CliCodes } from '../codes.js';
@@ -142,8 +140,8 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
 
   // libraries whose tools `function` tools may name
   const functions = await functionLibraries(ctx, options.library ?? [], workspace.value);
-  if (isLeft(functions)) {
-    io.stderr(`${formatDiagnostics(functions.left)}\n`);
+  if (!functions.ok) {
+    reportError(io, functions.error);
     return EXIT_FAILURE;
   }
   const policies: Policies = commandPolicies(io.env);
@@ -151,7 +149,7 @@ export const action = async (ctx: CommandContext, options: ServeCommandOptions):
   const approver = chooseApprover({ yes: approvalMode === 'yes' }, approvals !== undefined ? { unattended: approvals.ask } : {}).approver;
   const opened = await openCliCatalog(where.value, io, {
     workspace: workspace.value,
-    functions: functions.right,
+    functions: functions.value,
     allowHosts: options.allowHost ?? [],
     policies,
     ...(approver !== undefined ? { approver } : {}),

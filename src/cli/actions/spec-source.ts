@@ -11,23 +11,21 @@
  *
  * `builtin` is a name, not a file: to use a file named so, write `./builtin`.
  */
-import { type CodedError, codedError, failWith, ok, type Result } from '../../core/result.js';
+import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
 import { type CliCode, CliCodes } from '../codes.js';
 import { stat } from 'node:fs/promises';
 import { extname, isAbsolute, resolve } from 'node:path';
-import { type Either, isLeft, left, right } from '../../core/either.js';
+import { type Either, left, right } from '../../core/either.js';
 import { type FileLoadFailure, loadProjectFile, type ParseEvent, type ProjectFile, type ProjectSource, BUILTIN } from '../../project/project-file.js';
-import type { WebSearchBackend } from '../../tools/builtin/web-search-backend.js';
-import { webSearchFromEnv } from '../../tools/builtin/web-search-env.js';
 import { BUILTINS_GRAM } from '../../tools/builtin/builtins-gram.js';
-import type { Diagnostic } from '../../core/diagnostic.js';
 import { emptyToolLibrary, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
 import type { ToolSpecification } from '../../specification/tool-spec.js';
 import type { CompileCache } from '../../specification/compile-cache.js';
 import type { CommandContext } from '../context.js';
 import type { CliIO } from '../io.js';
 import { type Loaded, loadSource } from './gram-input.js';
-import { loadLibrary, type NamedLibrary } from '../../project/load-library.js';
+import { loadLibrary } from '../../project/load-library.js';
+import type { LibraryLoaders } from '../../project/library.js';
 import { importTypeScript } from './import-typescript.js';
 import { isMcpAddress, mcpLibrary, openMcp } from './mcp-source.js';
 
@@ -36,6 +34,7 @@ import { isMcpAddress, mcpLibrary, openMcp } from './mcp-source.js';
 // -------------------------------------------------------------------------------------------------
 
 export { BUILTIN } from '../../project/project-file.js';
+export { webSearchOf } from '../../project/named-libraries.js';
 
 /** A loaded specification source: the text and where it came from. */
 export type SpecSource = ProjectSource;
@@ -124,55 +123,28 @@ export const resolveWorkspace = async (io: CliIO, dir: string | undefined): Prom
 };
 
 /**
- * The `web_search` backend the environment configures (`GRAMKIT_WEB_SEARCH`, web-search-env.ts):
- * none when unset; what is wrong with it as the error's message.
+ * How the CLI makes the parts of a library (src/project/library.ts): the project layer's
+ * `defaultLoaders` with the command's context (its working directory, environment, TypeScript
+ * importer), and the MCP servers named as libraries.
  */
-export const webSearchOf = (env: Readonly<Record<string, string | undefined>>): Result<WebSearchBackend | undefined, CodedError<string>> => {
-  const w = webSearchFromEnv(env);
-  return isLeft(w) ? { ok: false, error: codedError(w.left.code, `${w.left.message}${w.left.hint !== undefined ? ` (${w.left.hint})` : ''}`) } : ok(w.right);
+export const libraryLoaders = async (ctx: CommandContext, workspace: string): Promise<LibraryLoaders> => {
+  const { defaultLoaders } = await import('../../project/default-loaders.js');
+  const cwd = ctx.io.cwd;
+  const loaders = defaultLoaders({ cwd, workspace, importTs: importTypeScript, env: ctx.io.env });
+  return { ...loaders, module: (ref) => (isMcpAddress(ref) ? loadLibrary(ref, { cwd, named: { [ref]: mcpLibrary(ctx, ref) } }) : loaders.module(ref)) };
 };
-
-/** The named libraries a command accepts: `builtin`, confined to `workspace` (which must be a directory), with the environment's `web_search` backend. */
-export const namedLibraries = (workspace: string, env: Readonly<Record<string, string | undefined>> = {}): Readonly<Record<string, NamedLibrary>> => ({
-  [BUILTIN]: {
-    library: async () => {
-      const s = await stat(workspace).catch(() => undefined);
-      if (s === undefined || !s.isDirectory())
-        throw new Error(`the workspace ${workspace} ${s === undefined ? 'does not exist' : 'is not a directory'} (set it with --workspace <dir>)`);
-      const webSearch = webSearchOf(env);
-      if (!webSearch.ok) throw new Error(webSearch.error.message);
-      const { builtinLibrary } = await import('../../tools/builtin/builtin-tools.js');
-      return builtinLibrary({ workspace, ...(webSearch.value !== undefined ? { webSearch: webSearch.value } : {}) });
-    },
-    specifications: async () => (await import('../../tools/builtin/specifications.js')).builtinSpecifications(),
-  },
-});
-
-/**
- * The library of an argument: `builtin` (the built-in tools in `workspace`), an MCP server, or a
- * module file (relative to the working directory).
- */
-export const loadLibraryArgument = (ctx: CommandContext, ref: string, workspace: string): Promise<Either<ReadonlyArray<Diagnostic>, ToolLibrary>> =>
-  loadLibrary(ref, {
-    cwd: ctx.io.cwd,
-    importTs: importTypeScript,
-    named: { ...namedLibraries(workspace, ctx.io.env), ...(isMcpAddress(ref) ? { [ref]: mcpLibrary(ctx, ref) } : {}) },
-  });
 
 /**
  * The libraries whose tools a catalog's `function` tools name (`--library`, for `serve`, `run
  * --catalog` and `catalog ls|search`), as one library (empty without any), or what kept one from loading.
  */
-export const functionLibraries = async (
-  ctx: CommandContext,
-  refs: ReadonlyArray<string>,
-  workspace: string,
-): Promise<Either<ReadonlyArray<Diagnostic>, ToolLibrary>> => {
+export const functionLibraries = async (ctx: CommandContext, refs: ReadonlyArray<string>, workspace: string): Promise<Result<ToolLibrary, CodedError>> => {
+  const loaders = await libraryLoaders(ctx, workspace);
   const libraries: ToolLibrary[] = [];
   for (const ref of refs) {
-    const lib = await loadLibraryArgument(ctx, ref, workspace);
-    if (isLeft(lib)) return lib;
-    libraries.push(lib.right);
+    const lib = await loaders.module(ref);
+    if (!lib.ok) return lib;
+    libraries.push(lib.value);
   }
-  return right(libraries.length === 0 ? emptyToolLibrary : unionLibraries(...libraries));
+  return ok(libraries.length === 0 ? emptyToolLibrary : unionLibraries(...libraries));
 };
