@@ -9,7 +9,6 @@
  *   library outside the worker's --root is refused, and the library is never loaded;
  * - a Redis that does not answer is a reason at once.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,6 +17,7 @@ import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
 import { freePort, type RedisServer, redisUnavailable, startRedis } from '../support/redis.js';
+import { startWorker, stopWorker, type Worker } from '../support/worker.js';
 
 /** A Redis connection of the test's own (closed after each test; a connection cut when Redis stops is not an error). */
 type Connection = { readonly isOpen: boolean; quit(): Promise<unknown>; destroy(): void };
@@ -40,37 +40,6 @@ const INPUTS = 'examples/capitals-inputs.jsonl';
 const SLEEPY = 'test/fixtures/workers/sleepy-library.ts';
 const OLD = 'examples/capitals-1950-library.ts';
 const ARGS = ['ab', AGENT, '-l', SLEEPY, '-l', OLD, '-i', INPUTS, '--runs', '3', '--json'];
-
-interface Worker {
-  readonly child: ChildProcess;
-  readonly exited: Promise<NodeJS.Signals | number | null>;
-  readonly out: () => string;
-}
-
-/** A `gramkit worker` process, once it says it listens. */
-const startWorker = async (url: string, args: ReadonlyArray<string> = [], env: Readonly<Record<string, string>> = {}): Promise<Worker> => {
-  const child = spawn(process.execPath, ['dist/cli.js', 'worker', '--queue', url, '--lock-duration', '1000', '--concurrency', '2', ...args], {
-    cwd: root,
-    env: { PATH: process.env['PATH'] ?? '', GRAMKIT_TEST_TOOL_MS: '150', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const exited = new Promise<NodeJS.Signals | number | null>((r) => child.on('exit', (code, signal) => r(signal ?? code)));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('listening on')) resolve();
-    });
-    child.stderr?.on('data', (d: Buffer) => void (out += d.toString()));
-    void exited.then((c) => reject(new Error(`the worker ended (${String(c)}): ${out}`)));
-  });
-  return { child, exited, out: () => out };
-};
-
-const stopWorker = async (w: Worker): Promise<void> => {
-  if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGTERM');
-  await w.exited;
-};
 
 /** The report without what changes from one run to the next (timings, the tools' latency). */
 const comparable = (report: Record<string, unknown>): unknown =>
