@@ -25,7 +25,7 @@ import { extname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Either, isLeft, left, right, leftOne } from '../core/either.js';
 import { type Diagnostic, error, isError } from '../core/diagnostic.js';
-import { type CodedError, codedError, type Err, err, ok, type Result } from '../core/result.js';
+import { type CodedError, codedError, err, ok, type Result } from '../core/result.js';
 import type { ToolSpecification } from '../specification/tool-spec.js';
 import { ToolCodes } from '../library/codes.js';
 import { isTool, type Tool } from '../library/tool.js';
@@ -92,15 +92,20 @@ export type LibraryCode = ProjectCode | typeof ToolCodes.LIBRARY_INVALID_ENTRY;
  */
 export type LibraryLoadError = CodedError<LibraryCode>;
 
-/** A failure made of diagnostics (at least one error): the first error names it, all of them are its details. */
-const failureOf = (ds: ReadonlyArray<Diagnostic>): Err<LibraryLoadError> => {
+/**
+ * A failure made of diagnostics (at least one error; a module that does not load, a file that does
+ * not compile): the first error's code, message and hint, with all of them in `details.diagnostics`
+ * (and `details.file`, the first error's file; `source`: the text they point into, for carets).
+ */
+export const diagnosticsError = <C extends string = string>(
+  ds: ReadonlyArray<Diagnostic>,
+  source?: { readonly name: string; readonly text: string },
+): CodedError<C> => {
   const first = ds.find(isError) ?? (ds[0] as Diagnostic);
-  return err(
-    codedError(first.code as LibraryCode, first.message, {
-      details: { ...(first.file !== undefined ? { file: first.file } : {}), diagnostics: ds },
-      ...(first.hint !== undefined ? { hint: first.hint } : {}),
-    }),
-  );
+  return codedError(first.code as C, first.message, {
+    details: { ...(first.file !== undefined ? { file: first.file } : {}), diagnostics: ds, ...(source !== undefined ? { source } : {}) },
+    ...(first.hint !== undefined ? { hint: first.hint } : {}),
+  });
 };
 
 const TS_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.tsx']);
@@ -116,7 +121,7 @@ const JS_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
  */
 export const loadLibrary = async (ref: string, options: LoadLibraryOptions): Promise<Result<ToolLibrary, LibraryLoadError>> => {
   const loaded = await loadLibraryDiagnosed(ref, options);
-  return isLeft(loaded) ? failureOf(loaded.left) : ok(loaded.right);
+  return isLeft(loaded) ? err(diagnosticsError<LibraryCode>(loaded.left)) : ok(loaded.right);
 };
 
 const loadLibraryDiagnosed = async (ref: string, options: LoadLibraryOptions): Promise<Either<ReadonlyArray<Diagnostic>, ToolLibrary>> => {

@@ -32,7 +32,7 @@ import type { Model } from '../../agent/model.js';
 import { denyAll } from '../../policy/approvers.js';
 import { type ScriptedCall, type ScriptedSteps, withScriptedCalls } from '../../providers/scripted-calls.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
-import { agentLibrary, agentModel, loadAgent, type ModelChoice, positiveIntegers } from './agent-setup.js';
+import { agentLibrary, agentModel, loadAgent, type ModelChoice, positiveIntegers, reportSetup } from './agent-setup.js';
 import { loadSource } from './gram-input.js';
 import { chooseApprover, commandPolicies } from '../../project/approval.js';
 import { resolveWorkspace } from './spec-source.js';
@@ -445,7 +445,7 @@ export const planExperiment = async (
   const { io } = ctx;
   const known = sources.flatMap((s) => s.specifications);
   const loaded = await loadAgent(ctx, file, options.agent, known);
-  if (!loaded.ok) return loaded.error.code;
+  if (!loaded.ok) return reportSetup(io, loaded.error);
   const agent = loaded.value.agent;
   if (options.inputs === undefined) return EXIT_USAGE;
 
@@ -465,12 +465,12 @@ export const planExperiment = async (
   const libraries: Array<{ readonly name: string; readonly library: ToolLibrary }> = [];
   for (const [i, ref] of refs.entries()) {
     const library = await agentLibrary(ctx, loaded.value, [ref], workspacePath);
-    if (!library.ok) return library.error.code;
+    if (!library.ok) return reportSetup(io, library.error);
     libraries.push({ name: names[i] as string, library: library.value });
   }
   for (const [i, source] of sources.entries()) {
     const library = await agentLibrary(ctx, loaded.value, [], workspacePath, await catalogLibrary(source, agent));
-    if (!library.ok) return library.error.code;
+    if (!library.ok) return reportSetup(io, library.error);
     libraries.push({ name: names[refs.length + i] as string, library: library.value });
   }
   const specs = await specVariants(ctx, file, agent, options.spec ?? [], known);
@@ -493,7 +493,7 @@ export const planExperiment = async (
       ...(replayMatch === 'exact' || replayMatch === 'sequence' ? { replayMatch } : {}),
     };
     const model = agentModel(ctx, agent, choice);
-    if (!model.ok) return model.error.code;
+    if (!model.ok) return reportSetup(io, model.error);
     const shared = cached(model.value);
     // a replay by sequence starts over in each run; scripted calls come before the model's answer
     const perRun = (key: ExperimentRunKey): Model => {

@@ -13,23 +13,23 @@
  *   Keys come from `OPENAI_API_KEY`, `ANTHROPIC_API_KEY` and `GEMINI_API_KEY` in the CLI's
  *   environment only.
  */
-import type { Reportable } from '../../core/format-error.js';
 import { chooseAgent } from '../../project/choose-agent.js';
 import { ProjectCodes } from '../../project/codes.js';
 import { type CliCode, CliCodes } from '../codes.js';
 import { reportError } from '../report.js';
 import { isRecord } from '../../core/json.js';
 import { isLeft } from '../../core/either.js';
-import type { Diagnostic } from '../../core/diagnostic.js';
-import { formatDiagnostics } from '../../core/format-diagnostic.js';
 import type { ToolLibrary } from '../../library/tool-library.js';
 import { resolveLibrary } from '../../project/library.js';
+import { diagnosticsError } from '../../project/load-library.js';
+import { BuiltinCodes } from '../../tools/builtin/codes.js';
 import type { AgentSpecification } from '../../specification/agent-spec.js';
 import type { ToolSpecification } from '../../specification/tool-spec.js';
 import type { Model } from '../../agent/model.js';
 import { createModel, MODEL_ID_FORMS, parseModelId } from '../../providers/registry.js';
 import { recordModel } from '../../providers/replay.js';
 import { type CommandContext, EXIT_FAILURE, EXIT_USAGE } from '../context.js';
+import type { CliIO } from '../io.js';
 import { renderDiagnostics } from './gram-report.js';
 import { libraryLoaders, loadSpecSource, type SpecSource } from './spec-source.js';
 import { type CodedError, err, failWith, ok, type Result } from '../../core/result.js';
@@ -45,15 +45,20 @@ export interface LoadedAgent {
   readonly headerLibrary?: string;
 }
 
-/** A failure already explained to the user (its coded error or its diagnostics printed); the command exits with `code`. */
-export interface Reported {
-  readonly code: number;
-}
+/**
+ * Why the agent, its library or its model cannot be set up: a coded error, printed once by the
+ * command (`reportSetup`: report.ts's renderer; a specification file's or a module's diagnostics
+ * as diagnostics, from `details.diagnostics`).
+ */
+export type SetupError = CodedError;
 
-/** A coded failure, rendered by the one renderer (report.ts). */
-const reported = (ctx: CommandContext, e: Reportable, code: number = EXIT_FAILURE): Reported => {
-  reportError(ctx.io, e);
-  return { code };
+/** The failures that are a command line the command cannot run (exit 2): the rest exit 1. */
+const USAGE_REASONS: ReadonlySet<string> = new Set([CliCodes.USAGE, ProjectCodes.AMBIGUOUS_AGENT, BuiltinCodes.NOT_CONFIGURED]);
+
+/** Prints a setup failure (the one renderer) and gives the command's exit code: 2 for a command line it cannot run, else 1. */
+export const reportSetup = (io: Pick<CliIO, 'stderr'>, e: SetupError): number => {
+  reportError(io, e);
+  return USAGE_REASONS.has(e.reason) ? EXIT_USAGE : EXIT_FAILURE;
 };
 
 // -------------------------------------------------------------------------------------------------
@@ -66,31 +71,25 @@ export const loadAgent = async (
   file: string,
   agentName: string | undefined,
   knownTools: ReadonlyArray<ToolSpecification> = [],
-): Promise<Result<LoadedAgent, Reported>> => {
+): Promise<Result<LoadedAgent, SetupError>> => {
   const loaded = await loadSpecSource(ctx, file, knownTools);
   if (isLeft(loaded)) {
     const f = loaded.left;
-    if (f.message !== undefined) return err(reported(ctx, { reason: CliCodes.UNREADABLE, message: f.message }));
-    ctx.io.stderr(renderDiagnostics(f.diagnostics, f.source?.text ?? '', f.source?.name ?? file));
-    return err({ code: EXIT_FAILURE });
+    if (f.message !== undefined) return failWith(CliCodes.UNREADABLE, f.message);
+    return err(diagnosticsError(f.diagnostics, { name: f.source?.name ?? file, text: f.source?.text ?? '' }));
   }
   const { source, specs, header } = loaded.right;
   const warnings = specs.warnings.filter((d) => d.severity === 'warning');
   if (warnings.length > 0) ctx.io.stderr(renderDiagnostics(warnings, source.text, source.name));
   const agent = chooseAgent(loaded.right, agentName);
-  if (!agent.ok) return err(reported(ctx, agent.error, agent.error.reason === ProjectCodes.AMBIGUOUS_AGENT ? EXIT_USAGE : EXIT_FAILURE));
-  if (header.problem !== undefined) return err(reported(ctx, { reason: CliCodes.INVALID_HEADER, message: `${source.name}: ${header.problem}` }));
+  if (!agent.ok) return agent;
+  if (header.problem !== undefined) return failWith(CliCodes.INVALID_HEADER, `${source.name}: ${header.problem}`);
   return ok({ agent: agent.value, source, ...(header.library !== undefined ? { headerLibrary: header.library } : {}) });
 };
 
 // -------------------------------------------------------------------------------------------------
 // the library
 // -------------------------------------------------------------------------------------------------
-
-const showDiagnostics = (ctx: CommandContext, ds: ReadonlyArray<Diagnostic>): Reported => {
-  ctx.io.stderr(`${formatDiagnostics(ds)}\n`);
-  return { code: EXIT_FAILURE };
-};
 
 /**
  * The library the agent runs against: `refs` (each a module, `builtin` or an MCP server, joined;
@@ -103,7 +102,7 @@ export const agentLibrary = (
   refs: ReadonlyArray<string>,
   workspace: string,
   catalog?: ToolLibrary,
-): Promise<Result<ToolLibrary, Reported>> =>
+): Promise<Result<ToolLibrary, SetupError>> =>
   toolsLibrary(ctx, loaded.agent.tools, `agent "${loaded.agent.name}"`, loaded.headerLibrary, refs, workspace, catalog);
 
 /**
@@ -121,7 +120,7 @@ export const toolsLibrary = async (
   workspace: string,
   catalog?: ToolLibrary,
   source?: string,
-): Promise<Result<ToolLibrary, Reported>> => {
+): Promise<Result<ToolLibrary, SetupError>> => {
   const request = {
     tools,
     what,
@@ -135,13 +134,12 @@ export const toolsLibrary = async (
   const failure = resolved.error;
   switch (failure.kind) {
     case 'module':
-      return err(reported(ctx, failure.error));
-    case 'declared':
-      return err(showDiagnostics(ctx, failure.diagnostics));
     case 'unimplemented':
-      return err(reported(ctx, failure.error));
+      return err(failure.error);
+    case 'declared':
+      return err(diagnosticsError(failure.diagnostics));
     case 'builtins':
-      return err(reported(ctx, { ...failure.error, message: `web_search: ${failure.error.message}` }, EXIT_USAGE));
+      return err({ ...failure.error, message: `web_search: ${failure.error.message}` });
   }
 };
 
@@ -165,15 +163,15 @@ const KEY_VARIABLES: Readonly<Record<string, string>> = {
 };
 
 /** The model: `--model`, else the agent's, else `offline`; with its key from the environment. */
-export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choice: ModelChoice): Result<Model, Reported> => {
+export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choice: ModelChoice): Result<Model, SetupError> => {
   const id = choice.model ?? agent.model ?? 'offline';
   const parsed = parseModelId(id);
-  if (isLeft(parsed)) return err(reported(ctx, parsed.left));
+  if (isLeft(parsed)) return err(parsed.left);
   const provider = parsed.right.provider;
   const keyVariable = KEY_VARIABLES[provider];
   if (choice.baseUrl !== undefined && keyVariable === undefined) {
     const message = `--base-url is for openai/<model>, openai-responses/<model>, anthropic/<model> and gemini/<model> models, not ${id}`;
-    return err(reported(ctx, { reason: CliCodes.USAGE, message }, EXIT_USAGE));
+    return failWith(CliCodes.USAGE, message);
   }
   const apiKey = keyVariable !== undefined ? ctx.io.env[keyVariable] : undefined;
   const made = createModel(id, {
@@ -189,7 +187,7 @@ export const agentModel = (ctx: CommandContext, agent: AgentSpecification, choic
     const hint = missingKey
       ? `set ${keyVariable} in the environment, or run the offline demo model with --model offline`
       : `the model comes from ${from}; accepted forms: ${MODEL_ID_FORMS.join(', ')}`;
-    return err(reported(ctx, { reason: made.left.reason, message: made.left.message, hint }));
+    return err({ ...made.left, hint });
   }
   return ok(choice.record !== undefined ? recordModel(made.right, choice.record, { cwd: ctx.io.cwd }) : made.right);
 };

@@ -90,7 +90,10 @@ const load = async (ctx: CommandContext, file: string, options: McpCommandOption
   // gramkit's policies), under the user's libraries, which win on a shared name (src/project/library.ts)
   const itself = source.builtin ? BUILTIN : isMcpAddress(file) ? file : undefined;
   const library = await toolsLibrary(captured, specs.tools, source.name, header.library, options.library ?? [], workspace, undefined, itself);
-  if (!library.ok) return left(problems);
+  if (!library.ok) {
+    reportError(captured.io, library.error);
+    return left(problems);
+  }
   const bound = bindAll(specs.tools, library.value);
   if (isLeft(bound)) return left(`${bound.left.map(formatBindError).join('\n\n')}\n`);
   // validators are compiled on a tool's first call: compile them now, so that no call pays for it

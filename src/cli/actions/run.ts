@@ -18,7 +18,7 @@ import type { AgentProgress, AgentResult, RunAgentOptions } from '../../agent/ru
 import { formatTrace } from '../../agent/trace.js';
 import type { Approver } from '../../policy/approvals.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type CommandContext } from '../context.js';
-import { agentLibrary, agentModel, loadAgent, positiveIntegers } from './agent-setup.js';
+import { agentLibrary, agentModel, loadAgent, positiveIntegers, reportSetup } from './agent-setup.js';
 import { chatInput } from './chat-input.js';
 import { chooseApprover, commandPolicies } from '../../project/approval.js';
 import { functionLibraries, resolveWorkspace } from './spec-source.js';
@@ -165,10 +165,10 @@ const runWith = async (
     return EXIT_USAGE;
   };
   const loaded = await loadAgent(ctx, file, options.agent, source?.specifications ?? []);
-  if (!loaded.ok) return loaded.error.code;
+  if (!loaded.ok) return reportSetup(io, loaded.error);
   const fromCatalog = source !== undefined ? await (await import('./catalog-library.js')).catalogLibrary(source, loaded.value.agent) : undefined;
   const library = await agentLibrary(ctx, loaded.value, options.library ?? [], workspacePath, fromCatalog);
-  if (!library.ok) return library.error.code;
+  if (!library.ok) return reportSetup(io, library.error);
   const bound = bindAgent(loaded.value.agent, library.value);
   if (isLeft(bound)) return printResult(ctx, { ok: false, error: bound.left }, options);
   const model = agentModel(ctx, loaded.value.agent, {
@@ -176,7 +176,7 @@ const runWith = async (
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.record !== undefined ? { record: options.record } : {}),
   });
-  if (!model.ok) return model.error.code;
+  if (!model.ok) return reportSetup(io, model.error);
 
   const interactive = message === undefined && io.isTTY;
   const onEvent =
