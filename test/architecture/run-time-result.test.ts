@@ -16,7 +16,6 @@ const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 const ALLOWED: Readonly<Record<string, string>> = {
   'specification/load-files.ts#loadSpecificationFiles': 'compile-time: the diagnostics of specification files (spans into their text)',
   'project/project-file.ts#loadProjectFile': 'compile-time: a file and its diagnostics (FileLoadFailure); an unreadable file is its message',
-  'cli/actions/spec-source.ts#loadSpecSource': "the project layer's FileLoadFailure (diagnostics, or an unreadable file's message)",
   'cli/actions/spec-source.ts#specsOfSource': "the project layer's FileLoadFailure",
   'tools/declarative.ts#loadDeclarativeLibrary': 'public API (gramkit/tools): the diagnostics of the files declaring the tools',
   'mcp/client.ts#connectMcp': 'public API (gramkit/mcp), kept before 1.0; the CLI opens servers through openMcpConnection, a Result',

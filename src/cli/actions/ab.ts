@@ -22,9 +22,7 @@ import { checkAnswerChecks } from '../../agent/experiment-scoring.js';
 import { checkExpectedToolCalls } from '../../agent/tool-call-match.js';
 import { type ExperimentExecutor, type ExperimentInput, type ExperimentRunKey, type ExperimentVariant, runExperiment } from '../../agent/experiment.js';
 import { experimentVariants } from '../../agent/experiment-variants.js';
-import { isLeft } from '../../core/either.js';
 import { loadSpecSource } from './spec-source.js';
-import { renderDiagnostics } from './gram-report.js';
 import type { ToolSpecification } from '../../specification/tool-spec.js';
 import { EXPERIMENT_COLUMNS, formatExperimentReport } from '../../agent/experiment-report.js';
 import { experimentHtml } from '../../agent/experiment-html.js';
@@ -44,7 +42,7 @@ import { progressBar } from './ab-progress.js';
 import type { ExperimentScorer } from '../../agent/experiment-scoring.js';
 import type { AgentSpecification } from '../../specification/agent-spec.js';
 import type { ToolLibrary } from '../../library/tool-library.js';
-import { reportError, usageError } from '../report.js';
+import { diagnosticsOf, reportError, usageError } from '../report.js';
 import { type CliCode, CliCodes } from '../codes.js';
 import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
 
@@ -346,14 +344,13 @@ const specVariants = async (
   let failed = false;
   for (const [i, f] of files.entries()) {
     const loaded = await loadSpecSource(ctx, f, [...agent.tools, ...known]);
-    if (isLeft(loaded)) {
+    if (!loaded.ok) {
       failed = true;
-      const problem = loaded.left;
-      if (problem.message !== undefined) usageError(ctx.io, `--spec ${f}: ${problem.message}`);
-      else ctx.io.stderr(renderDiagnostics(problem.diagnostics, problem.source?.text ?? '', problem.source?.name ?? f));
+      // an unreadable file names the option; diagnostics name their file
+      reportError(ctx.io, diagnosticsOf(loaded.error).length > 0 ? loaded.error : { ...loaded.error, message: `--spec ${f}: ${loaded.error.message}` });
       continue;
     }
-    const tools = new Map(loaded.right.specs.tools.map((t) => [t.name, t]));
+    const tools = new Map(loaded.value.specs.tools.map((t) => [t.name, t]));
     const unused = [...tools.keys()].filter((name) => !agent.tools.some((t) => t.name === name));
     if (tools.size === 0 || unused.length > 0) {
       failed = true;

@@ -73,15 +73,11 @@ export const loadAgent = async (
   knownTools: ReadonlyArray<ToolSpecification> = [],
 ): Promise<Result<LoadedAgent, SetupError>> => {
   const loaded = await loadSpecSource(ctx, file, knownTools);
-  if (isLeft(loaded)) {
-    const f = loaded.left;
-    if (f.message !== undefined) return failWith(CliCodes.UNREADABLE, f.message);
-    return err(diagnosticsError(f.diagnostics, { name: f.source?.name ?? file, text: f.source?.text ?? '' }));
-  }
-  const { source, specs, header } = loaded.right;
+  if (!loaded.ok) return loaded;
+  const { source, specs, header } = loaded.value;
   const warnings = specs.warnings.filter((d) => d.severity === 'warning');
   if (warnings.length > 0) ctx.io.stderr(renderDiagnostics(warnings, source.text, source.name));
-  const agent = chooseAgent(loaded.right, agentName);
+  const agent = chooseAgent(loaded.value, agentName);
   if (!agent.ok) return agent;
   if (header.problem !== undefined) return failWith(CliCodes.INVALID_HEADER, `${source.name}: ${header.problem}`);
   return ok({ agent: agent.value, source, ...(header.library !== undefined ? { headerLibrary: header.library } : {}) });

@@ -72,19 +72,15 @@ const load = async (ctx: CommandContext, file: string, options: McpCommandOption
   const captured: CommandContext = { ...ctx, io: { ...ctx.io, stderr: (t) => void (problems += t) } };
   // the file's parse is traced on the real stderr (GRAMKIT_TRACE); an MCP server's connection is the captured context's
   const loaded = await loadSpecSource(isMcpAddress(file) ? captured : { ...captured, io: ctx.io }, file);
-  if (isLeft(loaded)) {
-    const f = loaded.left;
-    return left(
-      f.message !== undefined
-        ? rendered({ reason: CliCodes.UNREADABLE, message: f.message })
-        : renderDiagnostics(f.diagnostics, f.source?.text ?? '', f.source?.name ?? file),
-    );
+  if (!loaded.ok) {
+    reportError(captured.io, loaded.error);
+    return left(problems);
   }
-  const { source, specs } = loaded.right;
+  const { source, specs } = loaded.value;
   const warnings = specs.warnings.filter((d) => d.severity === 'warning');
   if (warnings.length > 0) err(renderDiagnostics(warnings, source.text, source.name));
   if (specs.tools.length === 0) return left(rendered({ reason: ProjectCodes.NO_TOOLS, message: `${source.name} defines no tool to serve` }));
-  const header = loaded.right.header;
+  const header = loaded.value.header;
   if (header.problem !== undefined) return left(rendered({ reason: CliCodes.INVALID_HEADER, message: `${source.name}: ${header.problem}` }));
   // `builtin` serves the built-in library, an MCP server its own remote tools (a proxy with
   // gramkit's policies), under the user's libraries, which win on a shared name (src/project/library.ts)

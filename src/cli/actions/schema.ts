@@ -25,13 +25,11 @@ import { isLeft } from '../../core/either.js';
 export const loadSpecsForCli = async (ctx: CommandContext, file: string): Promise<Specifications | undefined> => {
   // a file, `-` or `builtin`; agents may name built-in tools (spec-source.ts)
   const loaded = await loadSpecSource(ctx, file);
-  if (isLeft(loaded)) {
-    const f = loaded.left;
-    if (f.message !== undefined) usageError(ctx.io, `${f.message}`);
-    else if (f.diagnostics.length > 0) ctx.io.stderr(renderDiagnostics(f.diagnostics, f.source?.text ?? '', f.source?.name ?? file));
+  if (!loaded.ok) {
+    reportError(ctx.io, loaded.error);
     return undefined;
   }
-  const { source, specs } = loaded.right;
+  const { source, specs } = loaded.value;
   const shown: ReadonlyArray<Diagnostic> = specs.warnings.filter((d) => d.severity !== 'info');
   if (shown.length > 0) ctx.io.stderr(renderDiagnostics(shown, source.text, source.name));
   return specs;

@@ -11,11 +11,11 @@
  *
  * `builtin` is a name, not a file: to use a file named so, write `./builtin`.
  */
-import { type CodedError, failWith, ok, type Result } from '../../core/result.js';
+import { type CodedError, err, failWith, ok, type Result } from '../../core/result.js';
 import { type CliCode, CliCodes } from '../codes.js';
 import { stat } from 'node:fs/promises';
 import { extname, isAbsolute, resolve } from 'node:path';
-import { type Either, left, right } from '../../core/either.js';
+import { type Either, isLeft } from '../../core/either.js';
 import { type FileLoadFailure, loadProjectFile, type ParseEvent, type ProjectFile, type ProjectSource, BUILTIN } from '../../project/project-file.js';
 import { BUILTINS_GRAM } from '../../tools/builtin/builtins-gram.js';
 import { emptyToolLibrary, type ToolLibrary, unionLibraries } from '../../library/tool-library.js';
@@ -24,7 +24,7 @@ import type { CompileCache } from '../../specification/compile-cache.js';
 import type { CommandContext } from '../context.js';
 import type { CliIO } from '../io.js';
 import { type Loaded, loadSource } from './gram-input.js';
-import { loadLibrary } from '../../project/load-library.js';
+import { diagnosticsError, loadLibrary } from '../../project/load-library.js';
 import type { LibraryLoaders } from '../../project/library.js';
 import { importTypeScript } from './import-typescript.js';
 import { isMcpAddress, mcpLibrary, openMcp } from './mcp-source.js';
@@ -69,17 +69,22 @@ export const readSpecSource = async (io: CliIO, arg: string): Promise<Result<Spe
  * The specifications of an argument, loaded once (src/project/project-file.ts). An MCP server's
  * tools come through the importer; tools it could not import are warnings.
  * `knownTools`: more specifications agents may name without defining them (a catalog's), besides the built-in ones.
+ * A file that cannot be read is `CLI_UNREADABLE`; one that does not compile is its first error,
+ * with every diagnostic and the text they point into in `details` (report.ts renders them).
  */
 export const loadSpecSource = async (
   ctx: CommandContext,
   arg: string,
   knownTools: ReadonlyArray<ToolSpecification> = [],
-): Promise<Either<SpecLoadFailure, LoadedSpecs>> => {
+): Promise<Result<LoadedSpecs, CodedError>> => {
   const io = ctx.io;
   if (isMcpAddress(arg)) return loadMcpSpecs(ctx, arg);
   const read = await readSpecSource(io, arg);
-  if (!read.ok) return left({ message: read.error.message, diagnostics: [] });
-  return specsOfSource(io, read.value, { knownTools });
+  if (!read.ok) return read;
+  const loaded = await specsOfSource(io, read.value, { knownTools });
+  if (!isLeft(loaded)) return ok(loaded.right);
+  const source = loaded.left.source ?? read.value;
+  return err(diagnosticsError(loaded.left.diagnostics, { name: source.name, text: source.text }));
 };
 
 /**
@@ -96,14 +101,13 @@ export const specsOfSource = (
 };
 
 /** The tools of an MCP server as a specification source (its gram is what `gramkit import` would write). */
-const loadMcpSpecs = async (ctx: CommandContext, arg: string): Promise<Either<SpecLoadFailure, LoadedSpecs>> => {
+const loadMcpSpecs = async (ctx: CommandContext, arg: string): Promise<Result<LoadedSpecs, CodedError>> => {
   const c = await openMcp(ctx, arg);
-  // the client is loaded by now (openMcp loads it on demand)
-  if (!c.ok) return left({ diagnostics: [(await import('../../mcp/client.js')).failureDiagnostic(c.error)] });
+  if (!c.ok) return c;
   const connection = c.value;
   const source: SpecSource = { name: arg, text: connection.imported.gram, builtin: false, format: 'gram' };
   const warnings = connection.diagnostics.map((d) => ({ ...d, severity: d.severity === 'error' ? 'warning' : d.severity }));
-  return right({ source, header: {}, specs: { tools: connection.specifications, agents: [], warnings } });
+  return ok({ source, header: {}, specs: { tools: connection.specifications, agents: [], warnings } });
 };
 
 // -------------------------------------------------------------------------------------------------
