@@ -103,6 +103,26 @@ const AGENT_HISTORY_TTL_MS = 30 * 24 * 3600 * 1000;
 /** Expired histories are looked for at most this often (a new agent over the cap sweeps at once). */
 const SWEEP_EVERY_MS = 3600 * 1000;
 
+/**
+ * Where the last `count` non-empty lines of `text` start, or `undefined` when it has no more
+ * non-empty lines than that (nothing to trim).
+ */
+const tailStart = (text: string, count: number): number | undefined => {
+  let seen = 0;
+  let start: number | undefined;
+  let end = text.length;
+  while (end > 0) {
+    const nl = text.lastIndexOf('\n', end - 1);
+    if (nl + 1 < end) {
+      if (seen === count) return start;
+      seen++;
+      start = nl + 1;
+    }
+    end = nl;
+  }
+  return undefined;
+};
+
 type Position = { readonly ino: number; readonly size: number };
 const parseCursor = (cursor: string): Position => {
   const [ino, size] = cursor.split(':').map(Number) as [number, number];
@@ -617,8 +637,11 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
       await h.appendFile(text, 'utf8');
       const { size } = await h.stat();
       if (size > Math.max(64 * 1024, cap * 600)) {
-        const lines = (await readRegular(path)).split('\n').filter((l) => l !== '');
-        if (lines.length > cap) await writeFileAtomic(path, `${lines.slice(-cap).join('\n')}\n`, paths.tmp, { syncDir: false });
+        // the last `cap` lines, found from the end: no array of every line (a trim runs about every
+        // 3 × cap calls, and splitting the whole file was most of a busy server's usage upkeep)
+        const text = await readRegular(path);
+        const start = tailStart(text, cap);
+        if (start !== undefined) await writeFileAtomic(path, text.endsWith('\n') ? text.slice(start) : `${text.slice(start)}\n`, paths.tmp, { syncDir: false });
       }
       return size === Buffer.byteLength(text);
     } finally {
