@@ -74,10 +74,19 @@ describe("the file store's agents' histories", () => {
               // the store's rule: past max(64 KiB, cap × 600) bytes, the file keeps its newest `cap` lines
               model = [...model, ...entries.map((e) => JSON.stringify(e))];
               if (Buffer.byteLength(`${model.join('\n')}\n`) > Math.max(64 * 1024, cap * 600) && model.length > cap) model = model.slice(-cap);
-              expect(readFileSync(file, 'utf8').split('\n').filter((l) => l !== '')).toEqual(model);
+              expect(
+                readFileSync(file, 'utf8')
+                  .split('\n')
+                  .filter((l) => l !== ''),
+              ).toEqual(model);
             }
             const newest = await store.readHistory(undefined, cap);
-            expect(newest.map((e) => e.tool)).toEqual(model.slice(-cap).reverse().map((l) => (JSON.parse(l) as UsageEntry).tool));
+            expect(newest.map((e) => e.tool)).toEqual(
+              model
+                .slice(-cap)
+                .reverse()
+                .map((l) => (JSON.parse(l) as UsageEntry).tool),
+            );
           },
         ),
         { numRuns: 25 },
