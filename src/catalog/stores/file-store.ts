@@ -268,7 +268,33 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     return { keys, cursor: `${from.ino}:${from.size + Buffer.byteLength(text.slice(0, end))}` };
   };
 
-  const changesSince = async (cursor: string): Promise<JournalChanges> => {
+  // every request syncs: the position of the last cursor seen, and the answer "nothing since", made once per cursor
+  let seen: { readonly cursor: string; readonly at: Position } | undefined;
+  let nothingSince: { readonly cursor: string; readonly answer: Promise<JournalChanges> } | undefined;
+
+  /**
+   * The changes after `cursor`. The common case, a journal that has not moved, is one `stat` and
+   * nothing else (no promise made, no cursor parsed again): a sync started by this call, so a
+   * request after another process acknowledged a write still sees it.
+   */
+  const changesSince = (cursor: string): Promise<JournalChanges> => {
+    let s: ReturnType<typeof statSync>;
+    try {
+      s = statSync(paths.journal, { throwIfNoEntry: false });
+    } catch {
+      s = undefined; // the slow path says why (a StoreError)
+    }
+    if (s !== undefined) {
+      if (seen?.cursor !== cursor) seen = { cursor, at: parseCursor(cursor) };
+      if (s.ino === seen.at.ino && s.size === seen.at.size) {
+        if (nothingSince?.cursor !== cursor) nothingSince = { cursor, answer: Promise.resolve(Object.freeze({ reset: false, changes: [], cursor })) };
+        return nothingSince.answer;
+      }
+    }
+    return changesAfter(cursor);
+  };
+
+  const changesAfter = async (cursor: string): Promise<JournalChanges> => {
     let since: Awaited<ReturnType<typeof journalSince>>;
     try {
       since = await journalSince(cursor);
