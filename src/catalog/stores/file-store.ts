@@ -717,7 +717,13 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
       }
       await appendHistory(historyPath(undefined), entries, cap);
       const byAgent = new Map<string, UsageEntry[]>();
-      for (const e of entries) if (e.agent_id !== undefined) byAgent.set(e.agent_id, [...(byAgent.get(e.agent_id) ?? []), e]);
+      for (const e of entries) {
+        if (e.agent_id === undefined) continue;
+        const list = byAgent.get(e.agent_id);
+        // pushed, not copied: a flush holds every call of the last 250 ms, most of them often one agent's
+        if (list === undefined) byAgent.set(e.agent_id, [e]);
+        else list.push(e);
+      }
       for (const [agent, list] of byAgent) if (await appendHistory(historyPath(agent), list, cap)) agentFiles++;
       if (byAgent.size > 0 && (agentFiles > maxAgents || Date.now() - lastSweep > SWEEP_EVERY_MS)) await sweepAgentHistories();
     });
