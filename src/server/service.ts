@@ -116,7 +116,9 @@ const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-
 const render = (r: Reply): Rendered => {
   switch (r.kind) {
     case 'json':
-      return { answer: { status: r.status, headers: r.headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...r.headers }, body: JSON.stringify(r.body) } };
+      return {
+        answer: { status: r.status, headers: r.headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...r.headers }, body: JSON.stringify(r.body) },
+      };
     case 'text':
       return { answer: { status: r.status, headers: { 'content-type': r.contentType }, body: r.body } };
     case 'problem':
