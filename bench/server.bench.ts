@@ -18,7 +18,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, processCpuUs, ratio, report } from './harness.js';
+import { median, processCpuUs, ratio, report, stopProcess } from './harness.js';
 
 const BODY = JSON.stringify({ text: '{"city": "Paris", "days": [1, 2, 3]}' });
 const ROUNDS = Number(process.env.BENCH_SERVER_ROUNDS ?? 7);
@@ -50,14 +50,6 @@ const start = (args: ReadonlyArray<string>, cwd: string, env: NodeJS.ProcessEnv,
     });
     p.on('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}): ${err.slice(0, 500)}`)));
   });
-
-const stop = async (s: Served): Promise<void> => {
-  s.process.removeAllListeners('exit');
-  if (s.process.exitCode !== null || s.process.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => s.process.once('exit', () => resolve()));
-  s.process.kill('SIGTERM');
-  await exited;
-};
 
 interface Round {
   readonly perSecond: number;
@@ -123,7 +115,7 @@ export default async (): Promise<void> => {
       ['load average (1 min), before and after the rounds', `${load0.toFixed(1)}, ${load1.toFixed(1)}`],
     ]);
   } finally {
-    for (const s of servers) await stop(s);
+    for (const s of servers) await stopProcess(s.process);
     rmSync(dir, { recursive: true, force: true });
   }
 };
