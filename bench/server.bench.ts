@@ -98,8 +98,11 @@ export default async (): Promise<void> => {
     const rate = (x: Round, y: Round): number => x.perSecond / y.perSecond;
     const capacity = (x: Round, y: Round): number => y.cpuPerRequestUs / x.cpuPerRequestUs;
     const failures = keys.reduce((n, k) => n + rounds[k].reduce((m, r) => m + r.failed, 0), 0);
-    const line = (rs: ReadonlyArray<Round>): string =>
-      `${Math.round(median(rs.map((r) => r.perSecond))).toLocaleString('en')} requests/s, ${median(rs.map((r) => r.cpuPerRequestUs)).toFixed(0)} µs of CPU a request (least ${Math.min(...rs.map((r) => r.cpuPerRequestUs)).toFixed(0)})`;
+    const line = (rs: ReadonlyArray<Round>): string => {
+      const cpu = rs.map((r) => r.cpuPerRequestUs);
+      const rate = Math.round(median(rs.map((r) => r.perSecond))).toLocaleString('en');
+      return `${rate} requests/s, ${median(cpu).toFixed(0)} µs of CPU a request (least ${Math.min(...cpu).toFixed(0)})`;
+    };
     const how = `each in its own process, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${MS / 1000} s; median round`;
     report(`service throughput: json_parse through gramkit serve (dist/) vs a bare node:http JSON echo and a bare Hono echo (${how})`, [
       ['bare node:http', line(rounds.bare)],
