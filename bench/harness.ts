@@ -2,6 +2,8 @@
  * A tiny benchmark harness. Speed is reported as ratios against a baseline measured in the same
  * process and run, never as absolute thresholds in tests: machines differ, ratios travel.
  */
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -217,4 +219,25 @@ export const ratio = (value: number, target?: { readonly max?: number; readonly 
   const met = (target.max === undefined || value <= target.max) && (target.min === undefined || value >= target.min);
   const goal = target.max !== undefined ? `≤ ${target.max}×` : `≥ ${target.min}×`;
   return `${r} (target ${goal}: ${met ? 'met' : 'NOT MET'})`;
+};
+
+/**
+ * A live process's CPU time so far (user + system), in µs, from `/proc/<pid>/stat` (Linux; the
+ * kernel counts it in clock ticks, 10 ms each): what a server in its own process spent, whatever
+ * else the machine ran.
+ */
+export const processCpuUs = (pid: number): number => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+};
+
+/** Stops a server the benchmark started (SIGTERM) and waits for it to exit; its own 'exit' listeners go first. */
+export const stopProcess = (child: ChildProcess): Promise<void> => {
+  child.removeAllListeners('exit');
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
 };

@@ -95,7 +95,14 @@ class NodeView implements RequestView {
   }
 
   text(): Promise<string> {
-    return readAll(this.req);
+    const req = this.req;
+    // the whole body already parsed (a small body comes in the packet of its headers): taken at once, no listeners
+    // (`read()` without a size, not flowing, returns everything buffered, as one buffer)
+    if (req.complete && !req.readableFlowing) {
+      const chunk = req.read() as Buffer | null;
+      return Promise.resolve(chunk === null ? '' : chunk.toString('utf8'));
+    }
+    return readAll(req);
   }
 
   stream(): ReadableStream<Uint8Array> | null {

@@ -111,12 +111,14 @@ const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 // responses
 // -------------------------------------------------------------------------------------------------
 
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json; charset=utf-8' });
 
 const render = (r: Reply): Rendered => {
   switch (r.kind) {
     case 'json':
-      return { answer: { status: r.status, headers: { ...JSON_HEADERS, ...(r.headers ?? {}) }, body: JSON.stringify(r.body) } };
+      return {
+        answer: { status: r.status, headers: r.headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...r.headers }, body: JSON.stringify(r.body) },
+      };
     case 'text':
       return { answer: { status: r.status, headers: { 'content-type': r.contentType }, body: r.body } };
     case 'problem':
@@ -140,7 +142,8 @@ const hostAllowed = (request: RequestView, rule: 'loopback' | 'any'): boolean =>
   if (rule === 'any') return true;
   const host = request.header('host');
   if (host === null) return true;
-  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : (host.split(':')[0] ?? '');
+  const colon = host.indexOf(':');
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : colon < 0 ? host : host.slice(0, colon);
   // any address of 127.0.0.0/8 (a server may listen on 127.0.0.2): a literal address is no DNS name to rebind
   return LOOPBACK_NAMES.has(name.toLowerCase()) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
 };

@@ -3,11 +3,12 @@
  * least recently used go first) and expiring after their last call, as the Redis store's keys do
  * (30 days). A caller who sends a new `X-Agent-ID` with every call cannot fill the disk with files.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openFileStore } from 'gramkit/catalog';
+import { openFileStore, type UsageEntry } from 'gramkit/catalog';
 import { type Harness, harness } from '../server/support.js';
 
 let h: Harness | undefined;
@@ -49,5 +50,49 @@ describe("the file store's agents' histories", () => {
     await h.catalog.close();
     expect(agentFiles(data)).toHaveLength(1);
     expect(agentFiles(data)).not.toContain(`${'a'.repeat(64)}.jsonl`);
+  });
+
+  it('the global history keeps the newest `historyCap` calls once it passes its size bound, in order (a model of the file)', async () => {
+    data = mkdtempSync(join(tmpdir(), 'gramkit-history-'));
+    const store = openFileStore(data, { durable: false });
+    const file = join(data, 'history', 'global.jsonl');
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 1, max: 150 }),
+          fc.array(fc.record({ size: fc.integer({ min: 1, max: 400 }), pad: fc.integer({ min: 0, max: 300 }) }), { minLength: 1, maxLength: 6 }),
+          async (cap, batches) => {
+            rmSync(file, { force: true });
+            let model: string[] = [];
+            let n = 0;
+            for (const b of batches) {
+              const entries: UsageEntry[] = Array.from({ length: b.size }, () => {
+                n++;
+                return { ts: '2026-01-01T00:00:00.000Z', type: 'invoke', tool: `t${n}${'x'.repeat(b.pad)}`, toolID: 'id', ok: true, durationMs: 1 };
+              });
+              await store.recordUsage([], entries, cap);
+              // the store's rule: past max(64 KiB, cap × 600) bytes, the file keeps its newest `cap` lines
+              model = [...model, ...entries.map((e) => JSON.stringify(e))];
+              if (Buffer.byteLength(`${model.join('\n')}\n`) > Math.max(64 * 1024, cap * 600) && model.length > cap) model = model.slice(-cap);
+              expect(
+                readFileSync(file, 'utf8')
+                  .split('\n')
+                  .filter((l) => l !== ''),
+              ).toEqual(model);
+            }
+            const newest = await store.readHistory(undefined, cap);
+            expect(newest.map((e) => e.tool)).toEqual(
+              model
+                .slice(-cap)
+                .reverse()
+                .map((l) => (JSON.parse(l) as UsageEntry).tool),
+            );
+          },
+        ),
+        { numRuns: 25 },
+      );
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -103,6 +103,26 @@ const AGENT_HISTORY_TTL_MS = 30 * 24 * 3600 * 1000;
 /** Expired histories are looked for at most this often (a new agent over the cap sweeps at once). */
 const SWEEP_EVERY_MS = 3600 * 1000;
 
+/**
+ * Where the last `count` non-empty lines of `text` start, or `undefined` when it has no more
+ * non-empty lines than that (nothing to trim).
+ */
+const tailStart = (text: string, count: number): number | undefined => {
+  let seen = 0;
+  let start: number | undefined;
+  let end = text.length;
+  while (end > 0) {
+    const nl = text.lastIndexOf('\n', end - 1);
+    if (nl + 1 < end) {
+      if (seen === count) return start;
+      seen++;
+      start = nl + 1;
+    }
+    end = nl;
+  }
+  return undefined;
+};
+
 type Position = { readonly ino: number; readonly size: number };
 const parseCursor = (cursor: string): Position => {
   const [ino, size] = cursor.split(':').map(Number) as [number, number];
@@ -248,7 +268,33 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     return { keys, cursor: `${from.ino}:${from.size + Buffer.byteLength(text.slice(0, end))}` };
   };
 
-  const changesSince = async (cursor: string): Promise<JournalChanges> => {
+  // every request syncs: the position of the last cursor seen, and the answer "nothing since", made once per cursor
+  let seen: { readonly cursor: string; readonly at: Position } | undefined;
+  let nothingSince: { readonly cursor: string; readonly answer: Promise<JournalChanges> } | undefined;
+
+  /**
+   * The changes after `cursor`. The common case, a journal that has not moved, is one `stat` and
+   * nothing else (no promise made, no cursor parsed again): a sync started by this call, so a
+   * request after another process acknowledged a write still sees it.
+   */
+  const changesSince = (cursor: string): Promise<JournalChanges> => {
+    let s: ReturnType<typeof statSync>;
+    try {
+      s = statSync(paths.journal, { throwIfNoEntry: false });
+    } catch {
+      s = undefined; // the slow path says why (a StoreError)
+    }
+    if (s !== undefined) {
+      if (seen?.cursor !== cursor) seen = { cursor, at: parseCursor(cursor) };
+      if (s.ino === seen.at.ino && s.size === seen.at.size) {
+        if (nothingSince?.cursor !== cursor) nothingSince = { cursor, answer: Promise.resolve(Object.freeze({ reset: false, changes: [], cursor })) };
+        return nothingSince.answer;
+      }
+    }
+    return changesAfter(cursor);
+  };
+
+  const changesAfter = async (cursor: string): Promise<JournalChanges> => {
     let since: Awaited<ReturnType<typeof journalSince>>;
     try {
       since = await journalSince(cursor);
@@ -617,8 +663,11 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
       await h.appendFile(text, 'utf8');
       const { size } = await h.stat();
       if (size > Math.max(64 * 1024, cap * 600)) {
-        const lines = (await readRegular(path)).split('\n').filter((l) => l !== '');
-        if (lines.length > cap) await writeFileAtomic(path, `${lines.slice(-cap).join('\n')}\n`, paths.tmp, { syncDir: false });
+        // the last `cap` lines, found from the end: no array of every line (a trim runs about every
+        // 3 × cap calls, and splitting the whole file was most of a busy server's usage upkeep)
+        const text = await readRegular(path);
+        const start = tailStart(text, cap);
+        if (start !== undefined) await writeFileAtomic(path, text.endsWith('\n') ? text.slice(start) : `${text.slice(start)}\n`, paths.tmp, { syncDir: false });
       }
       return size === Buffer.byteLength(text);
     } finally {
@@ -668,7 +717,13 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
       }
       await appendHistory(historyPath(undefined), entries, cap);
       const byAgent = new Map<string, UsageEntry[]>();
-      for (const e of entries) if (e.agent_id !== undefined) byAgent.set(e.agent_id, [...(byAgent.get(e.agent_id) ?? []), e]);
+      for (const e of entries) {
+        if (e.agent_id === undefined) continue;
+        const list = byAgent.get(e.agent_id);
+        // pushed, not copied: a flush holds every call of the last 250 ms, most of them often one agent's
+        if (list === undefined) byAgent.set(e.agent_id, [e]);
+        else list.push(e);
+      }
       for (const [agent, list] of byAgent) if (await appendHistory(historyPath(agent), list, cap)) agentFiles++;
       if (byAgent.size > 0 && (agentFiles > maxAgents || Date.now() - lastSweep > SWEEP_EVERY_MS)) await sweepAgentHistories();
     });
