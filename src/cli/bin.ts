@@ -5,14 +5,16 @@
  * a large part of its start: with the cache, `gramkit run` takes about 0.6× the CPU time it takes
  * without (bench/gram.bench.ts).
  *
- * The cache is one file in the user's private cache folder (user-cache.ts: `gramkit/v8`), named by
- * the bundle's path, Node's version and the architecture. It starts with a header (the format, and
- * the CRC-32 and length of the bundle it was made from) and is used only for that same bundle, so
- * another build or install never runs with it; V8 checks its own version and flags too. Code it
- * holds runs, so the folder must be the user's own: anything wrong (a folder that cannot be
- * trusted, an unreadable, stale or rejected entry) means compiling without it, never a failure. A
- * missing or refused entry is written when the process exits, with the functions the command
- * compiled.
+ * The cache is a file per command in the user's private cache folder (user-cache.ts: `gramkit/v8`),
+ * named by the bundle's path, Node's version, the architecture and the command's name: an entry
+ * holds the functions its command compiled (one written by `--version` would leave most of `run`
+ * to compile, about 40% more CPU time). An entry starts with a header (the format, and the CRC-32
+ * and length of the bundle it was made from) and is used only for that same bundle, so another
+ * build or install never runs with it; V8 checks its own version and flags too. Code it holds
+ * runs, so the folder must be the user's own: anything wrong (a folder that cannot be trusted, an
+ * unreadable, stale or rejected entry) means compiling without it, never a failure. A missing or
+ * refused entry is written when the process exits, if the command succeeded (a mistyped command
+ * leaves none).
  *
  * A script run by `vm` has no dynamic `import()` without `--experimental-vm-modules`, so the build
  * (scripts/cli-bundle.ts) rewrites each `import(…)` of the bundle to `$gkImp(…)`, which
@@ -35,10 +37,14 @@ const file = join(dir, 'cli-main.cjs');
 const bytes = readFileSync(file);
 const sum = crc32(bytes);
 
-/** The cache entry of this bundle under this Node, or `undefined` when there is no trusted cache folder. */
+/** The command's name (`-` when the arguments start with an option). */
+const command = /^[a-z][a-z-]{0,31}$/.test(process.argv[2] ?? '') ? process.argv[2] : '-';
+
+/** The cache entry of this command of this bundle under this Node, or `undefined` when there is no trusted cache folder. */
 const entry = ((): string | undefined => {
   const folder = userCacheFolder('v8');
-  return folder === undefined ? undefined : join(folder, `${crc32(`${process.version}\u0000${process.arch}\u0000${file}`).toString(16)}.bin`);
+  const key = `${process.version}\u0000${process.arch}\u0000${file}\u0000${command}`;
+  return folder === undefined ? undefined : join(folder, `${command}-${crc32(key).toString(16)}.bin`);
 })();
 
 /** V8's cached data for this very bundle, or `undefined`. */
@@ -66,7 +72,8 @@ const script = new Script(`(function (exports, require, module, __filename, __di
 });
 
 if (entry !== undefined && (cached === undefined || script.cachedDataRejected === true)) {
-  process.once('exit', () => {
+  process.once('exit', (code) => {
+    if (code !== 0) return;
     const header = Buffer.alloc(HEADER);
     header.writeUInt32LE(MAGIC, 0);
     header.writeUInt32LE(FORMAT, 4);

@@ -73,6 +73,17 @@ describe("the CLI's code cache", { timeout: 120_000 }, () => {
     expect(readFileSync(entry).equals(written)).toBe(true);
   });
 
+  it('each command has an entry of its own (the functions it compiled); a failed command writes none', async () => {
+    const cache = join(home, 'commands');
+    const folder = join(cache, 'gramkit', 'v8');
+    const bins = (): ReadonlyArray<string> => readdirSync(folder).filter((f) => f.endsWith('.bin'));
+    expect((await gramkit(cache, ['no-such-command'])).code).not.toBe(0);
+    expect(bins()).toEqual([]);
+    expect((await gramkit(cache, ['--version'])).stdout.trim()).toBe(version);
+    expect((await gramkit(cache, ['check', join('examples', 'hello.gram')])).code).toBe(0);
+    expect(bins()).toHaveLength(2);
+  });
+
   it('a damaged or foreign entry is compiled without, and replaced', async () => {
     const cache = join(home, 'damaged');
     await gramkit(cache, ['--version']);
