@@ -13,8 +13,9 @@
  * build or install never runs with it; V8 checks its own version and flags too. Code it holds
  * runs, so the folder must be the user's own: anything wrong (a folder that cannot be trusted, an
  * unreadable, stale or rejected entry) means compiling without it, never a failure. A missing or
- * refused entry is written when the process exits, if the command succeeded (a mistyped command
- * leaves none).
+ * refused entry is written when the command exits, unless its command line was refused (a mistyped
+ * command leaves none), or once it has run for two seconds (a server started, which may never exit
+ * on its own).
  *
  * A script run by `vm` has no dynamic `import()` without `--experimental-vm-modules`, so the build
  * (scripts/cli-bundle.ts) rewrites each `import(…)` of the bundle to `$gkImp(…)`, which
@@ -72,14 +73,21 @@ const script = new Script(`(function (exports, require, module, __filename, __di
 });
 
 if (entry !== undefined && (cached === undefined || script.cachedDataRejected === true)) {
-  process.once('exit', (code) => {
-    if (code !== 0) return;
+  let written = false;
+  const write = (): void => {
+    if (written) return;
+    written = true;
     const header = Buffer.alloc(HEADER);
     header.writeUInt32LE(MAGIC, 0);
     header.writeUInt32LE(FORMAT, 4);
     header.writeUInt32LE(sum, 8);
     header.writeUInt32LE(bytes.length, 12);
     writePrivateFile(entry, Buffer.concat([header, script.createCachedData()]));
+  };
+  setTimeout(write, 2000).unref();
+  // 0: done, 1: the command reported a failure; not a usage error (2) or an internal one
+  process.once('exit', (code) => {
+    if (code === 0 || code === 1) write();
   });
 }
 

@@ -5,12 +5,12 @@
  * runs that text instead of the CLI. The attack tests plant such an entry and check that it runs
  * from no folder others could have written to.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliRun } from '../support/cli.js';
+import { type CliRun, SERVE_AUTH_ARGS } from '../support/cli.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const cli = join(root, 'dist', 'cli.js');
@@ -73,7 +73,7 @@ describe("the CLI's code cache", { timeout: 120_000 }, () => {
     expect(readFileSync(entry).equals(written)).toBe(true);
   });
 
-  it('each command has an entry of its own (the functions it compiled); a failed command writes none', async () => {
+  it('each command has an entry of its own (the functions it compiled); a refused command line (a usage error) writes none', async () => {
     const cache = join(home, 'commands');
     const folder = join(cache, 'gramkit', 'v8');
     const bins = (): ReadonlyArray<string> => readdirSync(folder).filter((f) => f.endsWith('.bin'));
@@ -82,6 +82,31 @@ describe("the CLI's code cache", { timeout: 120_000 }, () => {
     expect((await gramkit(cache, ['--version'])).stdout.trim()).toBe(version);
     expect((await gramkit(cache, ['check', join('examples', 'hello.gram')])).code).toBe(0);
     expect(bins()).toHaveLength(2);
+  });
+
+  it('a server writes its entry once it has run a while, before it stops', async () => {
+    const cache = join(home, 'server');
+    const folder = join(cache, 'gramkit', 'v8');
+    const env = { ...process.env, XDG_CACHE_HOME: cache, XDG_DATA_HOME: join(home, 'server-data'), HOME: home, NO_COLOR: '1' };
+    const child = spawn(process.execPath, [cli, 'serve', ...SERVE_AUTH_ARGS, '--host', '127.0.0.1', '--port', '0'], { cwd: home, env });
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (b: Buffer) => {
+          out += b.toString();
+          if (out.includes('listening on')) resolve();
+        });
+        child.on('exit', (code) => reject(new Error(`serve ended (${code}): ${out}`)));
+      });
+      const written = (): boolean => existsSync(folder) && readdirSync(folder).some((f) => f.startsWith('serve-') && f.endsWith('.bin'));
+      for (let i = 0; i < 100 && !written(); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(written()).toBe(true);
+      expect(child.exitCode).toBe(null);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
   });
 
   it('a damaged or foreign entry is compiled without, and replaced', async () => {
