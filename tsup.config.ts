@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defineConfig } from 'tsup';
+import { rewriteDynamicImports, writeCliApi } from './scripts/cli-bundle.js';
 
 // Two builds:
 // - the library (ESM + .d.ts). It bundles Chevrotain: unbundled it loads as hundreds of modules
@@ -10,9 +11,10 @@ import { defineConfig } from 'tsup';
 //   (no entry has a top-level await), so a program that both requires and imports gramkit gets one
 //   copy of it (one validator cache, one ToolFailure class), and the package carries no second
 //   build (1.7 MB).
-// - the CLI, one minified ESM bundle (code-split per command) with its dependencies bundled, so
-//   start-up reads a few files instead of resolving hundreds of modules (importing Chevrotain
-//   unbundled alone costs ~0.3 s). Dependencies that cost no such resolution stay external: the
+// - the CLI: a small binary (src/cli/bin.ts) that runs one minified CommonJS bundle of the CLI
+//   through V8's code cache, with its dependencies bundled, so start-up reads a few files instead of
+//   resolving hundreds of modules (importing Chevrotain unbundled alone costs ~0.3 s), and compiles
+//   little of them. Dependencies that cost no such resolution stay external: the
 //   large ones only some commands load, on demand (undici on the first HTTP request, Hono and the
 //   Redis client for `serve` and catalogs, BullMQ for `ab --queue` and `worker`), and the single-file ones (re2js, jsonpath-plus,
 //   commander, eventsource-parser). They are installed with the package anyway: bundling them
@@ -20,8 +22,8 @@ import { defineConfig } from 'tsup';
 //
 // The optional peers (the MCP SDK, `ai`, `zod`, fast-check, tsx) stay external in the library: only the entries
 // that need them import them (`gramkit/mcp`, `gramkit/ai-sdk`, `gramkit/zod`), never the root.
-// The CLI bundles the MCP SDK (a dev dependency here) into chunks loaded only by `gramkit mcp` and
-// by `mcp:` arguments.
+// The CLI carries the MCP SDK (a dev dependency here) in a file of its own, required only by
+// `gramkit mcp`, `mcp:` arguments and serve's `/mcp`.
 const OPTIONAL_PEERS = [/^@modelcontextprotocol\//, /^ai(\/|$)/, /^zod(\/|$)/, /^fast-check(\/|$)/, /^tsx(\/|$)/];
 
 const ENTRIES = {
@@ -87,31 +89,86 @@ const library = {
   platform: 'node' as const,
 };
 
+/** The MCP SDK's entries the CLI imports, each a property of `dist/mcp-sdk.cjs` (src/cli/mcp-sdk.ts). */
+const MCP_SDK: Record<string, string> = {
+  '@modelcontextprotocol/server': 'server',
+  '@modelcontextprotocol/server/stdio': 'serverStdio',
+  '@modelcontextprotocol/client': 'client',
+  '@modelcontextprotocol/client/stdio': 'clientStdio',
+};
+
+/** In the CLI's bundle, an import of the MCP SDK is a property of `dist/mcp-sdk.cjs`, required when the importing module is first initialized. */
+const mcpSdkOnDemand = {
+  name: 'mcp-sdk-on-demand',
+  setup(build: {
+    onResolve: (o: { filter: RegExp; namespace?: string }, f: (a: { path: string }) => { path: string; namespace?: string; external?: boolean }) => void;
+    onLoad: (o: { filter: RegExp; namespace: string }, f: (a: { path: string }) => { contents: string; loader: 'js' }) => void;
+  }) {
+    build.onResolve({ filter: /^@modelcontextprotocol\// }, (args) => {
+      if (MCP_SDK[args.path] === undefined) throw new Error(`${args.path}: add it to src/cli/mcp-sdk.ts and MCP_SDK (tsup.config.ts)`);
+      return { path: args.path, namespace: 'mcp-sdk' };
+    });
+    build.onResolve({ filter: /^\.\/mcp-sdk\.cjs$/, namespace: 'mcp-sdk' }, (args) => ({ path: args.path, external: true }));
+    build.onLoad({ filter: /.*/, namespace: 'mcp-sdk' }, (args) => ({
+      contents: `module.exports = require('./mcp-sdk.cjs')[${JSON.stringify(MCP_SDK[args.path])}];`,
+      loader: 'js',
+    }));
+  },
+};
+
+const cli = {
+  target: 'node20',
+  platform: 'node' as const,
+  dts: false,
+  clean: false,
+  splitting: false,
+  // minified: the bundle carries its dependencies, and the package ships it without source maps,
+  // so its size is what a user downloads
+  minify: true,
+};
+
 export default defineConfig([
   library,
   {
-    // `gramkit-api`: the root entry inside the CLI's own chunks, which a TypeScript library the CLI bundles imports as `gramkit` (cli/actions/bundle-typescript.ts)
-    entry: { cli: 'src/cli/main.ts', 'gramkit-api': 'src/index.ts' },
+    // the binary: the loader of the CLI's bundle through V8's code cache (src/cli/bin.ts)
+    ...cli,
+    entry: { cli: 'src/cli/bin.ts' },
     format: ['esm'],
-    dts: false,
+    sourcemap: false,
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    // the CLI: one CommonJS file that bin.ts compiles with V8's code cache (Node 20 has none for ES
+    // modules). What only some commands run is initialized on first use (esbuild wraps the modules
+    // an `import()` reaches), but all of it is in this file; the MCP SDK is a file of its own.
+    ...cli,
+    entry: { 'cli-main': 'scripts/cli-entry.ts' },
+    format: ['cjs'],
     sourcemap: true,
-    // minified: the bundle carries its dependencies (the MCP SDK among them), and the package
-    // ships it without source maps, so its size is what a user downloads
-    minify: true,
-    clean: false,
-    target: 'node20',
-    platform: 'node',
-    splitting: true,
+    // `import.meta.url` is the bundle's own URL (bin.ts passes its path as __filename)
+    shims: true,
     // tsx stays external: it is only imported when a .ts library module must be loaded.
     // fs-native-extensions loads its native addon relative to its own files: it stays external too.
     noExternal: [CLI_NO_EXTERNAL],
-    // fp-ts's ES build for its CommonJS one (core/either.ts imports fp-ts/lib, as its types do):
-    // io-ts brings the ES build anyway, so the CLI carries one fp-ts, and only the functions it uses
-    esbuildOptions: (options: { alias?: Record<string, string> }) => {
+    esbuildPlugins: [mcpSdkOnDemand],
+    esbuildOptions: (options: { alias?: Record<string, string>; charset?: string }) => {
+      // fp-ts's ES build for its CommonJS one (core/either.ts imports fp-ts/lib, as its types do):
+      // io-ts brings the ES build anyway, so the CLI carries one fp-ts, and only the functions it uses
       options.alias = { ...options.alias, 'fp-ts/lib': 'fp-ts/es6' };
+      // bin.ts reads the bundle as one-byte text
+      options.charset = 'ascii';
     },
-    banner: {
-      js: "#!/usr/bin/env node\nimport { createRequire as __gramkitCreateRequire } from 'node:module';\nconst require = __gramkitCreateRequire(import.meta.url);",
+    onSuccess: async () => {
+      await rewriteDynamicImports(join('dist', 'cli-main.cjs'));
+      await writeCliApi('.');
     },
+  },
+  {
+    // the MCP SDK (a dev dependency) for the CLI, required on first use (src/cli/mcp-sdk.ts)
+    ...cli,
+    entry: { 'mcp-sdk': 'src/cli/mcp-sdk.ts' },
+    format: ['cjs'],
+    sourcemap: false,
+    noExternal: [/.*/],
   },
 ]);

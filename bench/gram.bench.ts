@@ -23,9 +23,11 @@
  * (what the fast path saves, and what a document outside the fast path's common shape costs), and
  * the start-up of `gramkit check`, `gramkit run` and `gramkit serve` against `node -e 0` (target <=
  * 3x), wall clock and CPU time, on dist/cli.js (rebuilt first if stale), with the load average.
+ * `run` is measured twice: as a user's runs are (V8's code cache of the CLI in the user's cache,
+ * src/cli/bin.ts), and without that code cache, as the first run after an install or upgrade.
  */
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,10 +106,10 @@ const childrenCpu = (): number => {
 };
 
 /** Runs `node args…` to its end: wall clock and the CPU time of the process and its own children (esbuild's service). */
-const run = (args: ReadonlyArray<string>): Timing => {
+const run = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}): Timing => {
   const c0 = childrenCpu();
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [...args], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [...args], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1', ...env } });
   const wall = performance.now() - t0;
   if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited with ${String(r.status)}`);
   return { wall, cpu: childrenCpu() - c0 };
@@ -119,8 +121,8 @@ const processCpu = (pid: number): number => {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
 
-/** Starts `gramkit serve` on a free port with a catalog of its own and times it until it says it listens; then stops it. */
-const serveStartup = (cli: string, data: string): Promise<Timing> =>
+/** Starts `gramkit serve` on a free port with a catalog of its own and times it until it says it listens; then stops it (after `linger` ms). */
+const serveStartup = (cli: string, data: string, linger = 0): Promise<Timing> =>
   new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, [cli, 'serve', '--no-auth', '--port', '0', '--data', data], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -130,7 +132,7 @@ const serveStartup = (cli: string, data: string): Promise<Timing> =>
       if (!/listening on/.test(out)) return;
       const wall = performance.now() - t0;
       const cpu = child.pid !== undefined ? processCpu(child.pid) : Number.NaN;
-      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGTERM'), linger);
       child.once('exit', () => resolve({ wall, cpu }));
     };
     child.stdout.on('data', seen);
@@ -211,18 +213,28 @@ export const startup = async (): Promise<void> => {
   const hello = join('examples', 'hello.gram');
   const agent = [cli, 'run', join('examples', 'helloAgent.gram'), "Hello, I'm Alice"];
   const data = mkdtempSync(join(tmpdir(), 'gramkit-bench-serve-'));
+  // a cache folder of its own for the runs without the CLI's code cache: the library's bundle stays in it, the code cache is removed before each run
+  const cold = { XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'gramkit-bench-cache-')) };
+  const noCodeCache = (): Timing => {
+    rmSync(join(cold.XDG_CACHE_HOME, 'gramkit', 'v8'), { recursive: true, force: true });
+    mkdirSync(join(cold.XDG_CACHE_HOME, 'gramkit'), { recursive: true, mode: 0o700 });
+    return run(agent, cold);
+  };
   try {
     // the first run bundles the agent's TypeScript library (and keeps the bundle in the user's cache)
     run(agent);
+    run(agent, cold);
     run([cli, 'check', hello]);
-    await serveStartup(cli, data);
+    // long enough for the CLI to write its code cache for serve (src/cli/bin.ts), as a server a user starts does
+    await serveStartup(cli, data, 3000);
     const load0 = loadavg()[0] ?? Number.NaN;
-    const times: Record<'node' | 'check' | 'run' | 'serve', Timing[]> = { node: [], check: [], run: [], serve: [] };
+    const times: Record<'node' | 'check' | 'run' | 'cold' | 'serve', Timing[]> = { node: [], check: [], run: [], cold: [], serve: [] };
     // interleaved rounds: each round runs every command once, so drift on the shared machine hits all of them
     for (let r = 0; r < rounds; r++) {
       times.node.push(run(['-e', '0']));
       times.check.push(run([cli, 'check', hello]));
       times.run.push(run(agent));
+      times.cold.push(noCodeCache());
       times.serve.push(await serveStartup(cli, data));
     }
     const load1 = loadavg()[0] ?? Number.NaN;
@@ -238,10 +250,13 @@ export const startup = async (): Promise<void> => {
       ['  check vs node -e 0', vsNode(times.check)],
       ['gramkit run examples/helloAgent.gram (its TypeScript library included, its bundle cached)', m(times.run)],
       ['  run vs node -e 0', vsNode(times.run)],
+      ["the same run without the CLI's code cache (a first run; it writes the cache at exit)", m(times.cold)],
+      ['  vs node -e 0', vsNode(times.cold)],
       ['gramkit serve --no-auth --port 0, until it listens (CPU: the server process)', m(times.serve)],
       ['  serve vs node -e 0', vsNode(times.serve)],
     ]);
   } finally {
     rmSync(data, { recursive: true, force: true });
+    rmSync(cold.XDG_CACHE_HOME, { recursive: true, force: true });
   }
 };

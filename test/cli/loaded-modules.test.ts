@@ -4,8 +4,8 @@
  * patterns, jsonpath-plus for JSONPath queries, undici for HTTP), which are loaded on first use
  * (core/lazy-module.ts). Each check has its counterpart, a command that needs the package and
  * loads it, so the recorder (test/support/record-modules.cjs) is seen to catch each way a package
- * is loaded. `gramkit serve` loads the MCP server SDK (bundled in the CLI, in the chunk of
- * mcp/http-handler.ts) on the first request to `/mcp`, not at start.
+ * is loaded. `gramkit serve` loads the MCP server SDK (carried by the CLI in a file of its own,
+ * `dist/mcp-sdk.cjs`) on the first request to `/mcp`, not at start.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -101,8 +101,8 @@ describe('the packages a command loads', { timeout: 90_000 }, () => {
         });
         child.on('exit', (code) => reject(new Error(`serve ended (${code}): ${out}`)));
       });
-      /** Whether the process has loaded the chunk of mcp/http-handler.ts (the MCP SDK's user). */
-      const handlerLoaded = (): boolean => /\/dist\/http-handler-[^/]*\.js$/m.test(readFileSync(list, 'utf8'));
+      /** Whether the process has loaded the MCP SDK (the CLI's `dist/mcp-sdk.cjs`). */
+      const handlerLoaded = (): boolean => /\/dist\/mcp-sdk\.cjs$/m.test(readFileSync(list, 'utf8'));
       expect(handlerLoaded()).toBe(false);
       const res = await fetch(`${url}/mcp`, {
         method: 'POST',

@@ -20,7 +20,7 @@ afterAll(() => rmSync(home, { recursive: true, force: true }));
 const install = (): string => {
   const dist = join(home, 'dist');
   mkdirSync(dist);
-  for (const f of readdirSync(join(root, 'dist')).filter((f) => f.endsWith('.js'))) copyFileSync(join(root, 'dist', f), join(dist, f));
+  for (const f of readdirSync(join(root, 'dist')).filter((f) => f.endsWith('.js') || f.endsWith('.cjs'))) copyFileSync(join(root, 'dist', f), join(dist, f));
   writeFileSync(join(home, 'package.json'), '{"type": "module"}\n');
   const modules = join(home, 'node_modules');
   mkdirSync(modules);

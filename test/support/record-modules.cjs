@@ -1,11 +1,12 @@
 // Preloaded with `node --require` by tests that check what a command loads: every module the
 // process loads goes to the file GRAMKIT_TEST_MODULES names, one URL a line. ES modules through a
-// load hook (it runs on the hooks' thread, so it appends as it goes), CommonJS modules, whether
-// imported or required (a dependency loaded on first use is required), through require's cache
-// at exit.
+// load hook (it runs on the hooks' thread, so it appends as it goes), CommonJS modules as each is
+// required (a dependency loaded on first use is required), and through require's cache at exit
+// (the CommonJS modules imported).
 'use strict';
 const { appendFileSync } = require('node:fs');
-const { register } = require('node:module');
+const Module = require('node:module');
+const { register } = Module;
 const { pathToFileURL } = require('node:url');
 
 const out = process.env.GRAMKIT_TEST_MODULES;
@@ -16,6 +17,11 @@ export async function load(url, context, next) {
   return next(url, context);
 }`;
 register(`data:text/javascript,${encodeURIComponent(hooks)}`);
+const load = Module.prototype.load;
+Module.prototype.load = function (filename) {
+  appendFileSync(out, `${pathToFileURL(filename).href}\n`);
+  return load.call(this, filename);
+};
 process.on('exit', () => {
   appendFileSync(out, Object.keys(require.cache).map((file) => `${pathToFileURL(file).href}\n`).join(''));
 });

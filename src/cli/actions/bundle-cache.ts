@@ -13,16 +13,16 @@
  * copy served, or did not. An entry is used only while every file has that same text, every such
  * folder holds the same names and resolves `gramkit` the same way.
  *
- * A cached bundle is code that runs: the folder is created private (0700) and ignored when it is a
- * symbolic link, belongs to another user or others may write to it; entries are written private
- * (0600) and renamed into place, so a reader never sees half of one. Anything wrong with the cache
+ * A cached bundle is code that runs: the folder is the user's own (user-cache.ts: private, ignored
+ * when a symbolic link, another user's or writable by others); entries are written private and
+ * renamed into place, so a reader never sees half of one. Anything wrong with the cache
  * (unreadable, malformed, stale) means bundling again, never a failure.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { isRecord } from '../../core/json.js';
+import { userCacheFolder, writePrivateFile } from '../user-cache.js';
 
 /** What a bundle was made of, and the bundle. */
 export interface BundleEntry {
@@ -47,21 +47,6 @@ export const textHash = (text: string): string => createHash('sha256').update(te
 const folderHash = (dir: string): string | undefined => {
   try {
     return textHash(readdirSync(dir).sort().join('\u0000'));
-  } catch {
-    return undefined;
-  }
-};
-
-/** The user's private cache folder, created if need be; `undefined` when it cannot be trusted or made. */
-const cacheFolder = (): string | undefined => {
-  const xdg = process.env['XDG_CACHE_HOME'];
-  const base = xdg !== undefined && xdg.startsWith('/') ? xdg : join(homedir(), '.cache');
-  const dir = join(base, 'gramkit', 'typescript');
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const st = lstatSync(dir);
-    const mine = typeof process.getuid !== 'function' || st.uid === process.getuid();
-    return st.isDirectory() && mine && (st.mode & 0o022) === 0 ? dir : undefined;
   } catch {
     return undefined;
   }
@@ -105,7 +90,7 @@ const unchanged = (path: string, hash: string): boolean => {
  * imported `gramkit` from still resolves it as `servedByCli` says; else `undefined`.
  */
 export const cachedBundle = (file: string, bundler: string, servedByCli: (dir: string) => boolean): string | undefined => {
-  const dir = cacheFolder();
+  const dir = userCacheFolder('typescript');
   if (dir === undefined) return undefined;
   let entry: KeptEntry | undefined;
   try {
@@ -123,7 +108,7 @@ export const cachedBundle = (file: string, bundler: string, servedByCli: (dir: s
 
 /** Keeps the bundle of `file` for the next runs (silently not, when the cache cannot be written). */
 export const cacheBundle = (file: string, bundler: string, entry: BundleEntry): void => {
-  const dir = cacheFolder();
+  const dir = userCacheFolder('typescript');
   if (dir === undefined) return;
   const folders: Array<readonly [string, string]> = [];
   for (const folder of new Set(entry.inputs.map(([path]) => dirname(path)))) {
@@ -131,12 +116,5 @@ export const cacheBundle = (file: string, bundler: string, entry: BundleEntry): 
     if (hash === undefined) return;
     folders.push([folder, hash]);
   }
-  const target = entryFile(dir, file, bundler);
-  const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    writeFileSync(temporary, JSON.stringify({ version: VERSION, ...entry, folders }), { flag: 'wx', mode: 0o600 });
-    renameSync(temporary, target);
-  } catch {
-    rmSync(temporary, { force: true });
-  }
+  writePrivateFile(entryFile(dir, file, bundler), JSON.stringify({ version: VERSION, ...entry, folders }));
 };

@@ -35,8 +35,10 @@ const loadEsbuild = async (): Promise<Esbuild | undefined> => {
 };
 
 /**
- * The CLI's own copy of the root entry (`dist/gramkit-api.js`, built with the CLI so the two
- * share their chunks), when the CLI runs from its bundle; `undefined` from the sources.
+ * The CLI's own copy of the root entry (`dist/gramkit-api.js`, written with the CLI's bundle by
+ * scripts/cli-bundle.ts), when the CLI runs from its bundle; `undefined` from the sources. It
+ * takes the root entry's exports from the bundle itself (`scripts/cli-entry.ts`), so a library's `gramkit`
+ * is the CLI's modules, loaded once.
  */
 const ownApi = (): { readonly file: string; readonly root: string } | undefined => {
   const here = dirname(fileURLToPath(import.meta.url));
