@@ -324,7 +324,7 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
     }
   };
   /**
-   * The commands waiting for a reply, each failed once it waited `COMMAND_TIMEOUT_MS` (a Redis that
+   * The commands waiting for a reply, each failed once it waited 5 seconds (a Redis that
    * stopped answering: a 503, not a request that hangs). One timer for all of them, checking every
    * second, instead of the client's own timeout (an `AbortSignal.timeout` and its listeners per
    * command: about a tenth of a REST write's CPU).
