@@ -8,15 +8,20 @@
  *   tools and of 100,000 tools, in alternating rounds: the server's CPU time per write (user +
  *   system, read from /proc, so other programs on the machine do not count; target: within 1.3×)
  *   and the median latency;
+ * - reads through REST at 100 and at 100,000 tools, in alternating rounds: one tool by its slug
+ *   (`GET …/tools/{slug}/version/{v}`) and a listing's second page of 20 (`GET /tools/tools` with
+ *   the first page's token); the server's CPU time a request (target: within 1.3×);
  * - writes per second through REST on the 100,000-tool catalog, one server, then two servers on
  *   the same Redis (16 concurrent clients; target: at least 1,000/s), with the servers' CPU time
  *   per write beside it (on a loaded machine the rate is the CPU share the servers get over that
- *   cost); the load average is printed with the figures.
+ *   cost) and the client's own (node:http on kept-alive connections: the client shares the
+ *   machine's cores with the servers); the load average is printed with the figures.
  *
  * The two catalogs live in two databases of the same Redis (0 and 1).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -119,6 +124,27 @@ const settled = async (s: Served): Promise<void> => {
 
 const rssMb = (s: Served): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${s.process.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
+/**
+ * The load's client: node:http on kept-alive connections. It runs on the same 2 cores as the
+ * servers, so its own CPU a request is taken from theirs: `fetch` (undici) spent about 0.7 ms a
+ * request here, node:http about 0.2 ms (the bench prints it beside the servers').
+ */
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+/** One request through `agent`: its status (the body read and dropped). */
+const send = (method: 'GET' | 'PUT', url: string, body?: string): Promise<{ readonly status: number; readonly text: string }> =>
+  new Promise((resolve, reject) => {
+    const headers = body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {};
+    const req = request(url, { method, agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (d: Buffer) => chunks.push(d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+
 /** `count` new tools PUT by `clients` concurrent clients, spread over the servers; latencies and writes/s. */
 const writes = async (
   servers: ReadonlyArray<Served>,
@@ -136,18 +162,31 @@ const writes = async (
       while (next < count) {
         const i = next++;
         const t = performance.now();
-        const r = await fetch(`${s.url}/tools/bundles/${BUNDLE}/tools/${prefix}-${i}/version/1`, {
-          method: 'PUT',
-          headers: { 'content-type': 'application/json' },
-          body,
-        });
-        await r.arrayBuffer();
-        if (r.status !== 201) throw new Error(`PUT ${prefix}-${i}: ${r.status}`);
+        const r = await send('PUT', `${s.url}/tools/bundles/${BUNDLE}/tools/${prefix}-${i}/version/1`, body);
+        if (r.status !== 201) throw new Error(`PUT ${prefix}-${i}: ${r.status} ${r.text.slice(0, 200)}`);
         latencies.push(performance.now() - t);
       }
     }),
   );
   return { latencies, perSecond: (count * 1000) / (performance.now() - t0) };
+};
+
+/** `count` GETs of `paths` (in turn) by one client: the server's CPU time a request, in ms. */
+const reads = async (s: Served, paths: ReadonlyArray<string>, count: number): Promise<number> => {
+  const c0 = cpuMs(s);
+  for (let i = 0; i < count; i++) {
+    const r = await send('GET', `${s.url}${paths[i % paths.length]}`);
+    if (r.status !== 200) throw new Error(`GET ${paths[i % paths.length]}: ${r.status} ${r.text.slice(0, 200)}`);
+  }
+  return (cpuMs(s) - c0) / count;
+};
+
+/** A listing's second page of 20 of the bench's bundle (its first page's token), as the path to GET. */
+const secondPage = async (s: Served): Promise<string> => {
+  const first = await send('GET', `${s.url}/tools/tools?bundleIDs=${BUNDLE}&recommendedPageSize=20`);
+  const token = (JSON.parse(first.text) as { nextPageToken?: string }).nextPageToken;
+  if (token === undefined) throw new Error('a listing of more than 20 tools has a next page');
+  return `/tools/tools?bundleIDs=${BUNDLE}&recommendedPageSize=20&pageToken=${encodeURIComponent(token)}`;
 };
 
 export default async (): Promise<void> => {
@@ -191,17 +230,41 @@ export default async (): Promise<void> => {
     }
     const cpuRatio = median(cpuLarge) / median(cpuSmall);
 
+    // reads at 100 and at LARGE tools, in alternating rounds: one tool by its slug, and a listing's second page
+    const tools = Array.from({ length: 50 }, (_, i) => `/tools/bundles/${BUNDLE}/tools/tool-${i + 1}/version/1`);
+    const pages = new Map([
+      [a, await secondPage(a)],
+      [b, await secondPage(b)],
+    ]);
+    const READS = 500;
+    const getSmall: number[] = [];
+    const getLarge: number[] = [];
+    const listSmall: number[] = [];
+    const listLarge: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      getSmall.push(await reads(a, tools, READS));
+      getLarge.push(await reads(b, tools, READS));
+      listSmall.push(await reads(a, [pages.get(a) as string], READS));
+      listLarge.push(await reads(b, [pages.get(b) as string], READS));
+    }
+
     const cpuOf = (ss: ReadonlyArray<Served>): number => ss.reduce((sum, s) => sum + cpuMs(s), 0);
     let c0 = cpuOf([b]);
+    let u0 = process.cpuUsage();
     const one = await writes([b], 'one', 1500, 16);
     const oneCpu = (cpuOf([b]) - c0) / 1500;
+    let u = process.cpuUsage(u0);
+    const oneClient = (u.user + u.system) / 1000 / 1500;
     const c = await serve(large, root);
     started.push(c);
     await settled(c);
     c0 = cpuOf([b, c]);
+    u0 = process.cpuUsage();
     const two = await writes([b, c], 'two', 1500, 16);
     // each server also applies the other's writes (it follows the journal)
     const twoCpu = (cpuOf([b, c]) - c0) / 1500;
+    u = process.cpuUsage(u0);
+    const twoClient = (u.user + u.system) / 1000 / 1500;
 
     report(`catalog on Redis at scale (gramkit serve --store, ${LARGE.toLocaleString('en')} tools; REST writes of new tools)`, [
       [`gramkit catalog import of ${LARGE.toLocaleString('en')} tools`, `${(importMs / 1000).toFixed(1)} s (target < 20 s)`],
@@ -216,14 +279,26 @@ export default async (): Promise<void> => {
         `server CPU per write at ${LARGE.toLocaleString('en')} / at 100 (median round)`,
         `${median(cpuLarge).toFixed(2)} / ${median(cpuSmall).toFixed(2)} ms = ${ratio(cpuRatio, { max: 1.3 })}`,
       ],
-      [`writes/s, one server, ${LARGE.toLocaleString('en')} tools, 16 clients`, `${one.perSecond.toFixed(0)} /s (server CPU ${oneCpu.toFixed(2)} ms a write)`],
+      [
+        `read one tool (GET), server CPU a request at ${LARGE.toLocaleString('en')} / at 100 (median round)`,
+        `${median(getLarge).toFixed(3)} / ${median(getSmall).toFixed(3)} ms = ${ratio(median(getLarge) / median(getSmall), { max: 1.3 })}`,
+      ],
+      [
+        `a listing's second page of 20 (GET /tools/tools), server CPU at ${LARGE.toLocaleString('en')} / at 100 (median round)`,
+        `${median(listLarge).toFixed(3)} / ${median(listSmall).toFixed(3)} ms = ${ratio(median(listLarge) / median(listSmall), { max: 1.3 })}`,
+      ],
+      [
+        `writes/s, one server, ${LARGE.toLocaleString('en')} tools, 16 clients`,
+        `${one.perSecond.toFixed(0)} /s (server CPU ${oneCpu.toFixed(2)} ms a write; the client's ${oneClient.toFixed(2)} ms)`,
+      ],
       [
         `writes/s, two servers on one Redis, ${LARGE.toLocaleString('en')} tools, 16 clients`,
-        `${two.perSecond.toFixed(0)} /s (target ≥ 1,000/s; both servers' CPU ${twoCpu.toFixed(2)} ms a write)`,
+        `${two.perSecond.toFixed(0)} /s (target ≥ 1,000/s; both servers' CPU ${twoCpu.toFixed(2)} ms a write; the client's ${twoClient.toFixed(2)} ms)`,
       ],
       ['load average (1 min) at the start / at the end', `${load0} / ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores`],
     ]);
   } finally {
+    agent.destroy();
     for (const s of started) await stop(s).catch(() => undefined);
     await redis.stop();
     rmSync(root, { recursive: true, force: true });

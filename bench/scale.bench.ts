@@ -1,7 +1,7 @@
 /**
  * The catalog at scale (issue 23), as ratios measured in this run:
- * - a write (`putTool`, one new tool, through the catalog with the `/mcp` tool list kept up to
- *   date, as `gramkit serve` runs it) in a catalog of 100 tools and of 100,000 tools, on flat
+ * - a write (`putTool`, one new tool, through the catalog with the `/mcp` tool list kept, as
+ *   `gramkit serve` runs it: a write marks its slug, the list binds it when read) in a catalog of 100 tools and of 100,000 tools, on flat
  *   files (durable: every write flushed), in alternating rounds; target: within 1.3×. Wall time
  *   (the median write) waits on a disk other programs share; CPU time (the process's, per write,
  *   median round) is the work the write does;
@@ -12,6 +12,11 @@
  *   journal's tail (target < 5 s), and the memory it holds; CPU time beside wall time, since the
  *   machine is shared; then the first search (which fills the search index the load left to fill;
  *   `gramkit serve` fills it in the background once it listens: `Catalog.indexInBackground`);
+ * - `gramkit serve --data` at 100,000 tools through the built CLI, until it prints that it listens
+ *   (target < 5 s), with its CPU time (from /proc) and RSS then;
+ * - reads at 100 and at 100,000 tools, in alternating rounds: one tool by its slug (`getTool`) and
+ *   a listing's second page of 20 (`listTools` with the first page's token); CPU time a call
+ *   (target: within 1.3×);
  * - search through the catalog at 100,000 tools (`searchTools`, a first page of 20), p95 (target
  *   < 10 ms);
  * - `gramkit catalog import` of the 100,000 tools' export into an empty directory, the CLI as a
@@ -22,12 +27,12 @@
  * The 100,000 records are generated through the store's bulk path (one transaction per 10,000
  * records), not flushed (the generator is set-up, not measured).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeTool, newId, openCatalog, openFileStore, type Catalog, type RecordWrite } from '../src/entries/catalog.js';
+import { encodeTool, newId, openCatalog, openFileStore, type Catalog, type RecordWrite, type ToolQuery } from '../src/entries/catalog.js';
 import { decodeStoredTool } from '../src/catalog/records/tool-json.js';
 import { syncDirectory } from '../src/catalog/stores/atomic-write.js';
 import { catalogToolSource, type CatalogToolSource } from '../src/server/mcp-source.js';
@@ -205,6 +210,44 @@ const importLoad = (root: string, from: string): { readonly ms: number; readonly
   return { ms, cpuMs: cpu === null ? undefined : (Number(cpu[1]) + Number(cpu[2])) * 1000, tools };
 };
 
+/**
+ * `gramkit serve --data <dir>` (the built CLI, as a user runs it) until it prints that it listens:
+ * the wall time, the process's CPU time then (from /proc) and its RSS. The server is stopped after.
+ */
+const serveStartup = (dir: string): Promise<{ readonly ms: number; readonly cpuMs: number; readonly rssMb: number }> =>
+  new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const p = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data', dir, '--no-auth'], { cwd: dir, stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    p.on('exit', (code) => reject(new Error(`gramkit serve exited (${code}) before it listened`)));
+    p.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (!out.includes('listening on')) return;
+      const ms = performance.now() - t0;
+      const fields = readFileSync(`/proc/${p.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      const cpuMs = ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+      const rssMb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+      p.removeAllListeners('exit');
+      p.once('exit', () => resolve({ ms, cpuMs, rssMb }));
+      p.kill('SIGTERM');
+    });
+  });
+
+/** The CPU time (ms) of `count` calls of `op` (each awaited in turn), a call. */
+const cpuPerCall = async (count: number, op: (i: number) => Promise<unknown>): Promise<number> => {
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < count; i++) await op(i);
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000 / count;
+};
+
+/** A listing's second page of 20 tools of the bench's bundle: its query. */
+const secondPage = async (catalog: Catalog): Promise<ToolQuery> => {
+  const first = await catalog.listTools({ bundleIDs: [BUNDLE], pageSize: 20 });
+  if (!first.ok || first.value.nextPageToken === undefined) throw new Error('a listing of more than 20 tools has a next page');
+  return { bundleIDs: [BUNDLE], pageSize: 20, pageToken: first.value.nextPageToken };
+};
+
 /** `count` writes by `writers` concurrent writers; each write's latency, and the writes per second. */
 const writeLoad = async (
   catalog: Catalog,
@@ -315,10 +358,27 @@ export default async (): Promise<void> => {
       50,
     );
     const found = await searchLoad(b.catalog);
+    // reads at 100 and at LARGE tools, in alternating rounds: one tool by its slug, and a listing's second page
+    const READS = 2000;
+    const get = (c: Catalog) => (i: number) => c.getTool({ bundleID: BUNDLE, slug: `tool-${(i % 50) + 1}`, version: '1' });
+    const pages = [await secondPage(a.catalog), await secondPage(b.catalog)] as const;
+    const getSmall: number[] = [];
+    const getLarge: number[] = [];
+    const listSmall: number[] = [];
+    const listLarge: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      getSmall.push(await cpuPerCall(READS, get(a.catalog)));
+      getLarge.push(await cpuPerCall(READS, get(b.catalog)));
+      listSmall.push(await cpuPerCall(READS / 4, () => a.catalog.listTools(pages[0])));
+      listLarge.push(await cpuPerCall(READS / 4, () => b.catalog.listTools(pages[1])));
+    }
     await a.catalog.close();
     await b.catalog.close();
     a.source.close();
     b.source.close();
+    // gramkit serve on the same directories, through the CLI, until it listens
+    const served = await serveStartup(large);
+    const servedSmall = await serveStartup(small);
     const imported = importLoad(root, large);
     const p50s = percentile(sw, 50);
     const p50l = percentile(lw, 50);
@@ -341,6 +401,19 @@ export default async (): Promise<void> => {
       [
         `start-up at ${LARGE.toLocaleString('en')} tools (snapshot + journal tail, /mcp list)`,
         `${(b.ms / 1000).toFixed(1)} s wall, ${(b.cpuMs / 1000).toFixed(1)} s CPU (100 tools: ${(a.ms / 1000).toFixed(2)} s); ${b.ms < 5000 ? 'met' : 'NOT MET'} (target < 5 s)`,
+      ],
+      [
+        `gramkit serve --data at ${LARGE.toLocaleString('en')} tools, the CLI until it listens`,
+        `${(served.ms / 1000).toFixed(1)} s wall, ${(served.cpuMs / 1000).toFixed(1)} s CPU, RSS ${served.rssMb.toFixed(0)} MB ` +
+          `(100 tools: ${(servedSmall.ms / 1000).toFixed(2)} s wall, ${(servedSmall.cpuMs / 1000).toFixed(2)} s CPU); ${served.ms < 5000 ? 'met' : 'NOT MET'} (target < 5 s)`,
+      ],
+      [
+        `read one tool (getTool), CPU a call at ${LARGE.toLocaleString('en')} / at 100 (median round)`,
+        `${percentile(getLarge, 50).toFixed(3)} / ${percentile(getSmall, 50).toFixed(3)} ms = ${ratio(percentile(getLarge, 50) / percentile(getSmall, 50), { max: 1.3 })}`,
+      ],
+      [
+        `a listing's second page of 20 (listTools), CPU a call at ${LARGE.toLocaleString('en')} / at 100 (median round)`,
+        `${percentile(listLarge, 50).toFixed(3)} / ${percentile(listSmall, 50).toFixed(3)} ms = ${ratio(percentile(listLarge, 50) / percentile(listSmall, 50), { max: 1.3 })}`,
       ],
       [
         `first search after start-up (fills the search index the load left; serve fills it in the background once it listens)`,

@@ -172,18 +172,23 @@ export interface Catalog {
    * The enabled, available tools as `/mcp` and `run --catalog` serve them, each bundle's newest
    * version of a slug under one name: the slug for the bundle that owns it (the built-in bundle
    * for built-in names, else the bundle of its oldest record), `<bundle>__<slug>` for the others
-   * (served-names.ts). Only these slugs when given. `sync: false` reads the state as it is (the
-   * `/mcp` list rebinding the slugs a change it was just told of touched: no store round trip).
+   * (served-names.ts), after a sync. Only these slugs when given.
    */
-  readonly servedTools: (slugs?: Iterable<string>, options?: { readonly sync?: boolean }) => Promise<ReadonlyArray<ServedTool>>;
+  readonly servedTools: (slugs?: Iterable<string>) => Promise<ReadonlyArray<ServedTool>>;
+  /**
+   * `servedTools` on the state as it is, at once (no store round trip): the `/mcp` list, which
+   * binds the slugs of the changes it was told of when it is next read (`tools()` is synchronous).
+   */
+  readonly servedNow: (slugs?: Iterable<string>) => ReadonlyArray<ServedTool>;
   /** Calls `listener` with the slugs whose served tools may have changed, after each change to a record. */
   readonly onServedChange: (listener: (slugs: ReadonlySet<string>) => void) => () => void;
   /**
-   * The tool a record's implementation makes, bound to its specification (for `gramkit run --catalog`).
-   * `sync: false` reads the state as it is (a caller that has just synced, such as the `/mcp` list
-   * binding every served tool after `servedTools`: one store round trip, not one per tool).
+   * The tool a record's implementation makes, bound to its specification (for `gramkit run --catalog`),
+   * after a sync (cached until the record changes).
    */
-  readonly boundTool: (ref: ToolRef, options?: { readonly sync?: boolean }) => Promise<CatalogResult<BoundTool>>;
+  readonly boundTool: (ref: ToolRef) => Promise<CatalogResult<BoundTool>>;
+  /** `boundTool` on the state as it is, at once (the `/mcp` list binding what `servedNow` gave it: no store round trip per tool). */
+  readonly boundNow: (ref: ToolRef) => CatalogResult<BoundTool>;
   // the registry (Tool JSON under /api/v1)
   readonly registerTool: (
     body: unknown,

@@ -460,15 +460,15 @@ class CatalogImpl {
     return undefined;
   }
 
-  boundTool = (ref: ToolRef, options: { readonly sync?: boolean } = {}): Promise<CatalogResult<BoundTool>> => {
-    const bind = (): CatalogResult<BoundTool> | Promise<CatalogResult<BoundTool>> => {
-      const t = this.resolve(ref);
-      if (!t.ok) return t;
-      const why = this.refusal(t.value);
-      return why !== undefined ? { ok: false, error: why } : this.boundFor(t.value);
-    };
-    return options.sync === false ? Promise.resolve(bind()) : this.store.synced(bind);
+  /** The record bound to its implementation, on the state as it is (no sync). */
+  boundNow = (ref: ToolRef): CatalogResult<BoundTool> => {
+    const t = this.resolve(ref);
+    if (!t.ok) return t;
+    const why = this.refusal(t.value);
+    return why !== undefined ? { ok: false, error: why } : this.boundFor(t.value);
   };
+
+  boundTool = (ref: ToolRef): Promise<CatalogResult<BoundTool>> => this.store.synced(() => this.boundNow(ref));
 
   /** What the naming rule reads of the state (served-names.ts). */
   private readonly naming: NamingState = {
@@ -480,10 +480,13 @@ class CatalogImpl {
   };
 
   /** The served tools of these slugs (after a sync); every slug when none are given. */
-  servedTools = async (slugs?: Iterable<string>, options: { readonly sync?: boolean } = {}): Promise<ReadonlyArray<ServedTool>> => {
-    if (options.sync !== false) await this.store.sync().catch(() => undefined);
-    return [...(slugs ?? this.state.slugs())].flatMap((slug) => servedOfSlug(this.naming, slug));
+  servedTools = async (slugs?: Iterable<string>): Promise<ReadonlyArray<ServedTool>> => {
+    await this.store.sync().catch(() => undefined);
+    return this.servedNow(slugs);
   };
+
+  /** The served tools of these slugs on the state as it is (no sync); every slug when none are given. */
+  servedNow = (slugs?: Iterable<string>): ReadonlyArray<ServedTool> => [...(slugs ?? this.state.slugs())].flatMap((slug) => servedOfSlug(this.naming, slug));
 
   /** Calls `listener` with the slugs whose served tools may have changed, after each change to a record. */
   onServedChange = (listener: (slugs: ReadonlySet<string>) => void): (() => void) => {
@@ -755,8 +758,10 @@ class CatalogImpl {
       invokeTool: this.invokeTool,
       specifications: this.specifications,
       servedTools: this.servedTools,
+      servedNow: this.servedNow,
       onServedChange: this.onServedChange,
       boundTool: this.boundTool,
+      boundNow: this.boundNow,
       registerTool: this.registerTool,
       registryTools: this.registryTools,
       registryTool: this.registryTool,

@@ -2,11 +2,26 @@
  * A sorted multiset of string keys, each with a number (a document, or nothing), for range scans
  * (`every key ≥ k`, `every key starting with p`). Inserting into one sorted array costs O(n) per
  * key (100,000 tools: seconds); here new keys go to a small unsorted buffer that scans see too,
- * and the buffer is sorted and merged in when it grows past 1,024 keys (amortized O(log n) a key).
+ * and the buffer is merged in when it grows past 1,024 keys (amortized O(log n) a key). The buffer
+ * is kept in key order as keys are added, so an ordered scan walks both without merging.
  * Removal marks keys dead; they are dropped at the next merge. While many keys are added at once
  * (`defer`, a catalog's load), the buffer is merged only once, at the end (`settle`, when it grew
  * past its limit): one sort.
  */
+
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The first index whose key is greater than `key`. */
+const upperBound = (xs: ReadonlyArray<string>, key: string): number => {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((xs[mid] as string) <= key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+};
 
 const lowerBound = (xs: ReadonlyArray<string>, key: string): number => {
   let lo = 0;
@@ -29,6 +44,8 @@ export class SortedKeys {
   private pendingValues: number[] = [];
   private dead = new Set<string>();
   private deferred = false;
+  /** Whether the buffer is in key order (kept so by `add`, else sorted by the next ordered scan). */
+  private pendingSorted = true;
 
   /** Merges nothing until `settle` (scans still see every key): for adding many keys at once. */
   defer(): void {
@@ -48,8 +65,16 @@ export class SortedKeys {
   /** Keys with their values (`value` distinguishes equal keys). */
   add(key: string, value = 0): void {
     this.dead.delete(`${value}\u0000${key}`);
-    this.pendingKeys.push(key);
-    this.pendingValues.push(value);
+    if (this.pendingSorted && !this.deferred) {
+      // in order: a memmove of at most the buffer (4,096 keys), so an ordered scan merges nothing
+      const i = upperBound(this.pendingKeys, key);
+      this.pendingKeys.splice(i, 0, key);
+      this.pendingValues.splice(i, 0, value);
+    } else {
+      this.pendingKeys.push(key);
+      this.pendingValues.push(value);
+      this.pendingSorted = this.pendingKeys.length === 1;
+    }
     if (!this.deferred && this.pendingKeys.length > bufferLimit(this.keys.length)) this.merge();
   }
 
@@ -64,6 +89,7 @@ export class SortedKeys {
     this.values = [];
     this.pendingKeys = [];
     this.pendingValues = [];
+    this.pendingSorted = true;
     this.dead.clear();
   }
 
@@ -90,15 +116,44 @@ export class SortedKeys {
     return [...out];
   }
 
-  /** Keys greater than `after` (all when undefined), in order, each once. */
+  /**
+   * Keys greater than `after` (all when undefined), in order, each once: the sorted keys and the
+   * (sorted) buffer walked side by side from `after`, so a page costs O(log n + its keys), not a
+   * merge of every key (a listing after each write would rewrite 100,000 keys).
+   */
   *after(after: string | undefined): Generator<string> {
-    this.merge();
-    for (let i = after === undefined ? 0 : lowerBound(this.keys, after); i < this.keys.length; i++) {
-      const k = this.keys[i] as string;
-      if (after !== undefined && k <= after) continue;
-      if (i > 0 && this.keys[i - 1] === k) continue;
+    this.sortPending();
+    const { keys, values, pendingKeys, pendingValues } = this;
+    let i = after === undefined ? 0 : lowerBound(keys, after);
+    let j = after === undefined ? 0 : lowerBound(pendingKeys, after);
+    let last = after;
+    while (i < keys.length || j < pendingKeys.length) {
+      let k: string;
+      let v: number;
+      if (j >= pendingKeys.length || (i < keys.length && (keys[i] as string) <= (pendingKeys[j] as string))) {
+        k = keys[i] as string;
+        v = values[i] as number;
+        i++;
+      } else {
+        k = pendingKeys[j] as string;
+        v = pendingValues[j] as number;
+        j++;
+      }
+      if (last !== undefined && k <= last) continue;
+      // a removed key (this value of it) is skipped; another value of the same key may still count
+      if (this.dead.size > 0 && this.dead.has(`${v}\u0000${k}`)) continue;
+      last = k;
       yield k;
     }
+  }
+
+  /** Puts the buffer in key order (after keys were added while deferred). */
+  private sortPending(): void {
+    if (this.pendingSorted) return;
+    const order = this.pendingKeys.map((_, i) => i).sort((a, b) => compare(this.pendingKeys[a] as string, this.pendingKeys[b] as string));
+    this.pendingKeys = order.map((i) => this.pendingKeys[i] as string);
+    this.pendingValues = order.map((i) => this.pendingValues[i] as number);
+    this.pendingSorted = true;
   }
 
   private keep(key: string, value: number, out: number[]): void {
@@ -108,11 +163,7 @@ export class SortedKeys {
   /** Sorts the buffer, merges it in, drops dead keys. */
   private merge(): void {
     if (this.pendingKeys.length === 0 && this.dead.size === 0) return;
-    const order = this.pendingKeys
-      .map((_, i) => i)
-      .sort((a, b) =>
-        (this.pendingKeys[a] as string) < (this.pendingKeys[b] as string) ? -1 : (this.pendingKeys[a] as string) > (this.pendingKeys[b] as string) ? 1 : 0,
-      );
+    this.sortPending();
     const keys: string[] = [];
     const values: number[] = [];
     let i = 0;
@@ -122,13 +173,13 @@ export class SortedKeys {
       keys.push(k);
       values.push(v);
     };
-    while (i < this.keys.length || j < order.length) {
-      const pk = j < order.length ? (this.pendingKeys[order[j] as number] as string) : undefined;
+    while (i < this.keys.length || j < this.pendingKeys.length) {
+      const pk = j < this.pendingKeys.length ? (this.pendingKeys[j] as string) : undefined;
       if (i < this.keys.length && (pk === undefined || (this.keys[i] as string) <= pk)) {
         push(this.keys[i] as string, this.values[i] as number);
         i++;
       } else {
-        push(pk as string, this.pendingValues[order[j] as number] as number);
+        push(pk as string, this.pendingValues[j] as number);
         j++;
       }
     }
@@ -136,6 +187,7 @@ export class SortedKeys {
     this.values = values;
     this.pendingKeys = [];
     this.pendingValues = [];
+    this.pendingSorted = true;
     this.dead.clear();
   }
 }

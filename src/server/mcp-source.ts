@@ -17,14 +17,20 @@
  * bundle that owns it, `<bundle>__<slug>` for the others, so a registration never takes a
  * built-in's or another bundle's name.
  *
- * `tools()` is synchronous (the MCP server reads it on every request): it answers the list built
- * last, and asks the catalog to sync (another process's writes then arrive as changes). The list
- * is kept, not rebuilt: a change to a record rebinds only the tools of its slug (a bundle's change,
- * the slugs of its tools), so a write costs the same in a catalog of a hundred tools or of a
- * hundred thousand. Then the subscribers are told (`notifications/tools/list_changed`).
+ * The list is built once, after the catalog opens (`ready()` resolves then), and kept, not rebuilt:
+ * a change to a record only marks its slug (a bundle's change, the slugs of its tools) and tells
+ * the subscribers (`notifications/tools/list_changed`, once per turn of the event loop however
+ * many changes came). `tools()` is synchronous (the MCP server reads it on every request): it
+ * binds the slugs marked since it was last read, on the state as it is (`servedNow`, `boundNow`:
+ * no store round trip), and asks the catalog to sync (another process's writes then arrive as
+ * changes). So a write binds nothing (its cost is the same whether or not `/mcp` is used, in a
+ * catalog of a hundred tools or of a hundred thousand), a read after writes binds each changed
+ * slug once, and a tool written through any server is in the next `tools/list` or `tools/call`
+ * that begins after the write was applied here.
  */
 import type { Catalog } from '../catalog/catalog.js';
 import type { ToolRecord } from '../catalog/records/records.js';
+import type { ServedTool } from '../catalog/served-names.js';
 import { retryableCode } from '../core/codes.js';
 import { type CodedError, codedError, type Result } from '../core/result.js';
 import { type BoundTool, bindTool } from '../library/bind.js';
@@ -83,6 +89,9 @@ const throughCatalog = (catalog: Catalog, record: ToolRecord, shape: Tool): Tool
   return tool;
 };
 
+/** Past this many changed slugs not yet read, the list is made again from every slug when it is next read (instead of keeping them one by one). */
+const DIRTY_LIMIT = 65_536;
+
 /** `approvals`: the service's queue, where calls that need approval wait (else the catalog's approver answers). */
 export const catalogToolSource = (catalog: Catalog, options: { readonly approvals?: ApprovalQueue } = {}): CatalogToolSource => {
   const approvals = options.approvals;
@@ -95,15 +104,22 @@ export const catalogToolSource = (catalog: Catalog, options: { readonly approval
   let snapshot: ReadonlyArray<BoundTool> = Object.freeze([]);
   let stale = false;
   const listeners = new Set<() => void>();
+  /** The slugs changed since the list was last read (bound when it is next read, not when they change). */
   const dirty = new Set<string>();
-  let everything = true;
-  let building: Promise<void> | undefined;
-  let again = false;
+  /** Too many changed slugs to keep: every slug is looked at again when the list is next read. */
+  let everything = false;
+  /** The first build, until it is done (the list is not read from the state meanwhile). */
+  let first: Promise<void> | undefined;
+  let notifying = false;
   let syncing = false;
 
+  /** Takes a name off the list (and its tool out of the cache, unless bound again meanwhile). */
   const remove = (name: string): void => {
     const i = place.get(name);
     if (i === undefined) return;
+    const gone = list[i] as BoundTool;
+    const id = servedIds.get(gone.tool);
+    if (id !== undefined && made.get(id)?.bound === gone) made.delete(id);
     const last = list.pop() as BoundTool;
     place.delete(name);
     if (i < list.length) {
@@ -122,12 +138,11 @@ export const catalogToolSource = (catalog: Catalog, options: { readonly approval
   };
 
   /** The record bound under its served name, through the catalog (made once per record version and name). */
-  const bind = async (name: string, record: ToolRecord): Promise<BoundTool | undefined> => {
+  const bind = (name: string, record: ToolRecord): BoundTool | undefined => {
     const key = `${name}\u0000${record.modifiedAt}\u0000${record.type}`;
     const cached = made.get(record.toolID);
     if (cached?.key === key) return cached.bound;
-    // `servedTools` has just synced: no store round trip per tool
-    const b = await catalog.boundTool({ id: record.toolID }, { sync: false });
+    const b = catalog.boundNow({ id: record.toolID });
     if (!b.ok) return undefined;
     const shape =
       b.value.tool.name === name ? b.value.tool : createTool(name, b.value.tool.description, b.value.tool.schema, b.value.tool.invoke, b.value.tool);
@@ -138,18 +153,13 @@ export const catalogToolSource = (catalog: Catalog, options: { readonly approval
     return bound.right;
   };
 
-  /** Rebinds the slugs that changed (all of them the first time): the other entries stay as they are. */
-  const update = async (): Promise<void> => {
-    const slugs = everything ? undefined : [...dirty];
-    everything = false;
-    dirty.clear();
-    // the changes were applied to the catalog before it told of them: no sync for those
-    const served = await catalog.servedTools(slugs, slugs === undefined ? {} : { sync: false });
+  /** Binds the served tools of these slugs (`served`, read from the state just now): the other entries stay as they are. */
+  const apply = (slugs: Iterable<string>, served: ReadonlyArray<ServedTool>): void => {
     const seen = new Map<string, string[]>();
-    for (const slug of slugs ?? [...namesOf.keys()]) seen.set(slug, []);
+    for (const slug of slugs) seen.set(slug, []);
     const fresh: BoundTool[] = [];
     for (const { name, record } of served) {
-      const b = await bind(name, record);
+      const b = bind(name, record);
       if (b === undefined) continue;
       fresh.push(b);
       const names = seen.get(record.slug) ?? [];
@@ -166,34 +176,62 @@ export const catalogToolSource = (catalog: Catalog, options: { readonly approval
     stale = true;
   };
 
-  /** Updates (once more if a change came while updating), then notifies. */
-  const rebuild = (): Promise<void> => {
-    if (building !== undefined) {
-      again = true;
-      return building;
+  /** The changes told of since the list was last read, bound now (each slug once, however often it changed). */
+  const catchUp = (): void => {
+    if (first !== undefined || (dirty.size === 0 && !everything)) return;
+    if (everything) {
+      const slugs = new Set([...namesOf.keys(), ...dirty]);
+      everything = false;
+      dirty.clear();
+      apply(slugs, catalog.servedNow());
+      return;
     }
-    building = (async () => {
-      do {
-        again = false;
-        await update().catch(() => undefined);
-      } while (again);
-      building = undefined;
-      for (const l of [...listeners]) {
-        try {
-          l();
-        } catch {
-          // a listener cannot break the source
-        }
-      }
-    })();
-    return building;
+    const slugs = [...dirty];
+    dirty.clear();
+    apply(slugs, catalog.servedNow(slugs));
   };
 
+  const notify = (): void => {
+    for (const l of [...listeners]) {
+      try {
+        l();
+      } catch {
+        // a listener cannot break the source
+      }
+    }
+  };
+
+  // a change marks its slugs, and the subscribers are told once the change is done (the list is
+  // bound when it is read next: a write binds nothing, however many follow before a read)
   const unsubscribe = catalog.onServedChange((slugs) => {
-    for (const s of slugs) dirty.add(s);
-    void rebuild();
+    if (!everything) for (const s of slugs) dirty.add(s);
+    if (dirty.size > DIRTY_LIMIT) {
+      everything = true;
+      dirty.clear();
+    }
+    if (notifying || first !== undefined || listeners.size === 0) return;
+    notifying = true;
+    setImmediate(() => {
+      notifying = false;
+      notify();
+    });
   });
-  const first = rebuild();
+  // the first build: every served tool, after a sync (the subscribers are told when it is done)
+  first = catalog
+    .servedTools()
+    .then((served) =>
+      apply(
+        served.map((s) => s.record.slug),
+        served,
+      ),
+    )
+    .catch(() => {
+      everything = true;
+    })
+    .finally(() => {
+      first = undefined;
+      notify();
+    });
 
   return Object.freeze({
     call: (bound: BoundTool, args: unknown, options: SourceCallOptions): Promise<ToolResult> => {
@@ -210,6 +248,7 @@ export const catalogToolSource = (catalog: Catalog, options: { readonly approval
           syncing = false;
         });
       }
+      catchUp();
       if (stale) {
         stale = false;
         snapshot = Object.freeze(list.slice());
@@ -222,7 +261,6 @@ export const catalogToolSource = (catalog: Catalog, options: { readonly approval
     },
     ready: async () => {
       await first;
-      while (building !== undefined) await building;
     },
     close: () => {
       unsubscribe();

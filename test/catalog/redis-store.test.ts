@@ -139,6 +139,24 @@ import { echoTool, storeSuite } from './store-suite.js';
       await expect(openRedisStore('redis://user:secret@127.0.0.1:1', { connectTimeoutMs: 500 })).rejects.not.toThrow(/secret/);
     });
 
+    it('a Redis that stops answering fails a request after 5 seconds (CATALOG_STORE_UNAVAILABLE), not when it answers again', async () => {
+      const opened = await openCatalog({ store: await openRedisStore(redis.url), workspace: tmpdir() });
+      if (!opened.ok) throw new Error(opened.error.message);
+      const c = createClient({ url: redis.url });
+      await c.connect();
+      try {
+        // every other client's commands wait 9 seconds (CLIENT PAUSE): the catalog's sync waits on its reply
+        await c.sendCommand(['CLIENT', 'PAUSE', '9000', 'ALL']);
+        const r = await opened.value.listTools();
+        expect(r.ok ? 'answered' : r.error.reason).toBe(CatalogCodes.STORE_UNAVAILABLE);
+        expect(r.ok ? '' : r.error.message).toMatch(/no reply in 5000 ms/);
+      } finally {
+        await c.sendCommand(['CLIENT', 'UNPAUSE']);
+        await c.close();
+        await opened.value.close();
+      }
+    }, 20_000);
+
     it("a new tool is written by the script's SHA-1, decided without a sync, never read back; a stale process is refused by the script; writes waiting go together", async () => {
       await flush();
       const ws = mkdtempSync(join(tmpdir(), 'gramkit-ws-'));

@@ -385,6 +385,7 @@ export const storeSuite = (label: string, factory: StoreFactory): void => {
               let token: string | undefined;
               let step = 0;
               const created: string[] = [];
+              const deleted: string[] = [];
               do {
                 const p = await catalog.listTools({ includeDisabled: true, pageSize: size, ...(token !== undefined ? { pageToken: token } : {}) });
                 if (!p.ok) throw new Error(p.error.message);
@@ -397,12 +398,20 @@ export const storeSuite = (label: string, factory: StoreFactory): void => {
                   if (r.ok) created.push(r.value.value['toolID'] as string);
                 } else if (w !== undefined && created.length > 0) {
                   const id = created.pop() as string;
-                  if (w === 'delete-new') await catalog.deleteTool({ id });
-                  else await catalog.patchTool({ id }, { isEnabled: false });
+                  if (w === 'delete-new') {
+                    await catalog.deleteTool({ id });
+                    deleted.push(id);
+                  } else await catalog.patchTool({ id }, { isEnabled: false });
                 }
               } while (token !== undefined);
               expect(new Set(seen).size).toBe(seen.length);
               for (const id of existing) expect(seen).toContain(id);
+              // after the writes, a listing holds every record once, in id order, and no deleted one
+              const after = await catalog.listTools({ includeDisabled: true, pageSize: 1000 });
+              const ids = after.ok ? after.value.tools.map((t) => t['toolID'] as string) : [];
+              expect(ids).toEqual([...new Set(ids)].sort());
+              for (const id of [...existing, ...created]) expect(ids).toContain(id);
+              for (const id of deleted) expect(ids).not.toContain(id);
             },
           ),
           { numRuns: 15 },

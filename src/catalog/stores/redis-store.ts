@@ -282,6 +282,11 @@ export const redactRedisUrl = (url: string): string => {
   }
 };
 
+/** How long a command waits for Redis's reply before it fails (the client's own default). */
+const COMMAND_TIMEOUT_MS = 5000;
+/** A command's options: no timeout of the client's (`command` keeps its own). */
+const NO_CLIENT_TIMEOUT = { timeout: 0 };
+
 export interface RedisStoreOptions {
   /** Milliseconds to wait for the connection (default 5000). */
   readonly connectTimeoutMs?: number;
@@ -318,7 +323,37 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
       throw new StoreError(`Redis at ${location}: cannot ${what}: ${(e as Error).message}`, e);
     }
   };
-  const command = (args: ReadonlyArray<string>): Promise<unknown> => client.sendCommand([...args]);
+  /**
+   * The commands waiting for a reply, each failed once it waited 5 seconds (a Redis that
+   * stopped answering: a 503, not a request that hangs). One timer for all of them, checking every
+   * second, instead of the client's own timeout (an `AbortSignal.timeout` and its listeners per
+   * command: about a tenth of a REST write's CPU).
+   */
+  const unanswered = new Set<{ readonly at: number; readonly reject: (e: Error) => void }>();
+  const watchdog = setInterval(() => {
+    const now = Date.now();
+    for (const w of unanswered)
+      if (now - w.at >= COMMAND_TIMEOUT_MS) {
+        unanswered.delete(w);
+        w.reject(new Error(`no reply in ${COMMAND_TIMEOUT_MS} ms`));
+      }
+  }, 1000);
+  watchdog.unref();
+  const command = (args: ReadonlyArray<string>): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      const w = { at: Date.now(), reject };
+      unanswered.add(w);
+      client.sendCommand([...args], NO_CLIENT_TIMEOUT).then(
+        (v) => {
+          unanswered.delete(w);
+          resolve(v);
+        },
+        (e: unknown) => {
+          unanswered.delete(w);
+          reject(e);
+        },
+      );
+    });
   /**
    * Runs a Lua script by its SHA-1 (`EVALSHA`: a write sends its arguments, not the script); the
    * first time, and again after Redis forgot it (a restart, `SCRIPT FLUSH`), as text (`EVAL`
@@ -603,6 +638,7 @@ export const openRedisStore = async (url: string, options: RedisStoreOptions = {
       };
     },
     close: async () => {
+      clearInterval(watchdog);
       if (subscriber?.isOpen === true) await subscriber.close().catch(() => undefined);
       if (client.isOpen) await client.close().catch(() => undefined);
     },
