@@ -21,7 +21,7 @@ import {
   validateHostHeader,
 } from '@modelcontextprotocol/server';
 import { handleNodeRequest } from './node-http.js';
-import { mcpServerFactory, type McpServeOptions } from './server.js';
+import { type McpServeOptions, mcpServing } from './server.js';
 import type { McpToolSource } from './tool-source.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -69,8 +69,8 @@ const forbidden = (message: string): Response =>
 // -------------------------------------------------------------------------------------------------
 
 export const createMcpHttpHandler = (source: McpToolSource, options: McpHttpOptions = {}): McpHttpHandler => {
-  const factory = mcpServerFactory(source, options);
-  const handler = createMcpHandler(() => factory(), {
+  const serving = mcpServing(source, options);
+  const handler = createMcpHandler(() => serving.create(), {
     legacy: 'stateless',
     ...(options.onError !== undefined ? { onerror: options.onError } : {}),
   });
