@@ -11,6 +11,9 @@
  * When the source changes, clients listening on a 2026-07-28 `subscriptions/listen` stream get
  * `notifications/tools/list_changed`. Stateless 2025-era HTTP has no stream to send it on (its GET
  * is refused); such clients see the change on their next `tools/list`.
+ *
+ * A plain 2025-era `tools/call` of a known tool (http-direct.ts) is answered without the SDK, through
+ * the same invoker, with the bytes the SDK would send; the client going away aborts its signal.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -20,6 +23,8 @@ import {
   originValidationResponse,
   validateHostHeader,
 } from '@modelcontextprotocol/server';
+import { internalErrorOf, responseOf } from './direct-path.js';
+import { directCallOf, eventStreamAnswer, mayBeDirect, readBody, withBody } from './http-direct.js';
 import { handleNodeRequest } from './node-http.js';
 import { type McpServeOptions, mcpServing } from './server.js';
 import type { McpToolSource } from './tool-source.js';
@@ -77,6 +82,7 @@ export const createMcpHttpHandler = (source: McpToolSource, options: McpHttpOpti
   const hosts = options.allowedHosts === 'any' ? undefined : [...(options.allowedHosts ?? localhostAllowedHostnames())];
   const origins = options.allowedOrigins === 'any' ? undefined : [...(options.allowedOrigins ?? localhostAllowedOrigins())];
   const unsubscribe = source.subscribe?.(() => handler.notify.toolsChanged());
+  let closed = false;
   const fetch = async (request: Request, caller?: McpCaller): Promise<Response> => {
     if (hosts !== undefined) {
       // a Request made in code may have no Host header: its URL names the host then
@@ -86,12 +92,28 @@ export const createMcpHttpHandler = (source: McpToolSource, options: McpHttpOpti
     const refused = origins !== undefined ? originValidationResponse(request, origins) : undefined;
     if (refused !== undefined) return refused;
     // the SDK hands authInfo to request handlers as ctx.http.authInfo
-    return handler.fetch(request, caller !== undefined ? { authInfo: { token: '', clientId: '', scopes: [...caller.scopes] } } : undefined);
+    const sdk = (r: Request) => handler.fetch(r, caller !== undefined ? { authInfo: { token: '', clientId: '', scopes: [...caller.scopes] } } : undefined);
+    if (closed || !mayBeDirect(request)) return sdk(request);
+    const body = await readBody(request);
+    if (!body.ok) return body.answer;
+    const call = directCallOf(request, body.text);
+    const answer =
+      call !== undefined
+        ? serving.call({ name: call.name, args: call.args, signalOf: () => request.signal, ...(caller !== undefined ? { scopes: [...caller.scopes] } : {}) })
+        : undefined;
+    if (call === undefined || answer === undefined) return sdk(withBody(request, body.text));
+    return eventStreamAnswer(
+      await answer.then(
+        (a) => responseOf(call.id, a),
+        (e: unknown) => internalErrorOf(call.id, e),
+      ),
+    );
   };
   return Object.freeze({
     fetch,
     node: (req: IncomingMessage, res: ServerResponse) => handleNodeRequest((r) => fetch(r), req, res),
     close: async () => {
+      closed = true;
       unsubscribe?.();
       await handler.close();
     },
