@@ -25,7 +25,8 @@ const SSE_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** The SDK's JSON-RPC error answers (`jsonrpc`, `error`, `id` in its order). */
-const errorAnswer = (status: number, code: number, message: string): Response => Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+const errorAnswer = (status: number, code: number, message: string): Response =>
+  Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
 
 /** Whether a request may be a direct call, by its method and headers (its body not read yet). */
 export const mayBeDirect = (request: Request): boolean => {
@@ -47,7 +48,8 @@ export type ReadBody = { readonly ok: true; readonly text: string } | { readonly
 export const readBody = async (request: Request): Promise<ReadBody> => {
   try {
     const read = await readRequestBody(request, DEFAULT_MAX_REQUEST_BODY_SIZE);
-    if (read.tooLarge) return { ok: false, answer: errorAnswer(413, -32000, `Payload Too Large: Request body must not exceed ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes`) };
+    if (read.tooLarge)
+      return { ok: false, answer: errorAnswer(413, -32000, `Payload Too Large: Request body must not exceed ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes`) };
     return { ok: true, text: read.text };
   } catch {
     return { ok: false, answer: errorAnswer(400, -32700, 'Parse error: the request body could not be read') };

@@ -73,7 +73,10 @@ const forbidden = (message: string): Response =>
 // the handler
 // -------------------------------------------------------------------------------------------------
 
-export const createMcpHttpHandler = (source: McpToolSource, options: McpHttpOptions = {}): McpHttpHandler => {
+export const createMcpHttpHandler = (source: McpToolSource, options: McpHttpOptions = {}): McpHttpHandler => httpHandlerWith(source, options, true);
+
+/** `createMcpHttpHandler`, with the direct path on or off. Internal: off only to compare both paths (test/mcp/direct-path.test.ts). */
+export const httpHandlerWith = (source: McpToolSource, options: McpHttpOptions, direct: boolean): McpHttpHandler => {
   const serving = mcpServing(source, options);
   const handler = createMcpHandler(() => serving.create(), {
     legacy: 'stateless',
@@ -93,7 +96,7 @@ export const createMcpHttpHandler = (source: McpToolSource, options: McpHttpOpti
     if (refused !== undefined) return refused;
     // the SDK hands authInfo to request handlers as ctx.http.authInfo
     const sdk = (r: Request) => handler.fetch(r, caller !== undefined ? { authInfo: { token: '', clientId: '', scopes: [...caller.scopes] } } : undefined);
-    if (closed || !mayBeDirect(request)) return sdk(request);
+    if (!direct || closed || !mayBeDirect(request)) return sdk(request);
     const body = await readBody(request);
     if (!body.ok) return body.answer;
     const call = directCallOf(request, body.text);

@@ -188,11 +188,12 @@ export const mcpServing = (source: McpToolSource, options: McpServeOptions = {})
             ...(o.scopes !== undefined ? { scopes: new Set(o.scopes) } : {}),
             ...(o.approver !== undefined ? { approver: o.approver } : {}),
           })
-        : await (o.approver === options.approver ? invoker : serverInvoker({ ...options, ...(o.approver !== undefined ? { approver: o.approver } : {}) }, lock))(
-            bound,
-            args,
-            { ...callOptions, signalOf: o.signalOf },
-          );
+        : await (o.approver === options.approver
+            ? invoker
+            : serverInvoker({ ...options, ...(o.approver !== undefined ? { approver: o.approver } : {}) }, lock))(bound, args, {
+            ...callOptions,
+            signalOf: o.signalOf,
+          });
     if (o.log !== undefined) {
       const durationMs = Math.round(performance.now() - t0);
       if (result.ok) o.log('info', { event: 'result', tool: name, durationMs });

@@ -43,7 +43,10 @@ export interface McpStdioServer {
 // serving
 // -------------------------------------------------------------------------------------------------
 
-export const serveMcpStdio = (source: McpToolSource, options: McpStdioOptions): McpStdioServer => {
+export const serveMcpStdio = (source: McpToolSource, options: McpStdioOptions): McpStdioServer => serveStdioWith(source, options, true);
+
+/** `serveMcpStdio`, with the direct path on or off. Internal: off only to compare both paths (test/mcp/direct-path.test.ts). */
+export const serveStdioWith = (source: McpToolSource, options: McpStdioOptions, direct: boolean): McpStdioServer => {
   const live = new Set<Server>();
   const serving = mcpServing(source, options);
   // the connection's SDK server (serveStdio makes one), once made
@@ -62,32 +65,33 @@ export const serveMcpStdio = (source: McpToolSource, options: McpStdioOptions): 
   // the direct path's calls in flight, by request id
   const calls = new Map<RequestId, CallCancellation>();
   const reportError = (e: unknown): void => options.onError?.(e instanceof Error ? e : new Error(String(e)));
-  wire.intercept = (message) => {
-    const cancelled = cancelledRequest(message);
-    if (cancelled !== undefined) {
-      const c = calls.get(cancelled.id);
-      if (c === undefined) return false;
-      c.cancel(cancelled.reason);
+  if (direct)
+    wire.intercept = (message) => {
+      const cancelled = cancelledRequest(message);
+      if (cancelled !== undefined) {
+        const c = calls.get(cancelled.id);
+        if (c === undefined) return false;
+        c.cancel(cancelled.reason);
+        return true;
+      }
+      const call = plainCall(message);
+      if (call === undefined || connection === undefined || calls.has(call.id) || !serving.plain(connection)) return false;
+      const cancellation = new CallCancellation();
+      const answer = serving.call({ name: call.name, args: call.args, signalOf: cancellation.signalOf });
+      if (answer === undefined) return false;
+      calls.set(call.id, cancellation);
+      void answer
+        .then(
+          (a) => responseOf(call.id, a),
+          (e: unknown) => internalErrorOf(call.id, e),
+        )
+        .then((response) => {
+          if (calls.get(call.id) === cancellation) calls.delete(call.id);
+          if (!cancellation.cancelled) return wire.send(response as never);
+        })
+        .catch(reportError);
       return true;
-    }
-    const call = plainCall(message);
-    if (call === undefined || connection === undefined || calls.has(call.id) || !serving.plain(connection)) return false;
-    const cancellation = new CallCancellation();
-    const answer = serving.call({ name: call.name, args: call.args, signalOf: cancellation.signalOf });
-    if (answer === undefined) return false;
-    calls.set(call.id, cancellation);
-    void answer
-      .then(
-        (a) => responseOf(call.id, a),
-        (e: unknown) => internalErrorOf(call.id, e),
-      )
-      .then((response) => {
-        if (calls.get(call.id) === cancellation) calls.delete(call.id);
-        if (!cancellation.cancelled) return wire.send(response as never);
-      })
-      .catch(reportError);
-    return true;
-  };
+    };
   const handle = serveStdio(() => serving.create(track), {
     transport: wire,
     ...(options.onError !== undefined ? { onerror: options.onError } : {}),
