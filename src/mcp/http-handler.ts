@@ -22,9 +22,21 @@ import {
   localhostAllowedOrigins,
   originValidationResponse,
   validateHostHeader,
+  validateOriginHeader,
 } from '@modelcontextprotocol/server';
 import { internalErrorOf, responseOf } from './direct-path.js';
-import { directCallOf, eventStreamAnswer, mayBeDirect, readBody, withBody } from './http-direct.js';
+import {
+  closedSignal,
+  directCallOf,
+  eventStreamAnswer,
+  type HeaderOf,
+  mayBeDirect,
+  nodeHeaders,
+  readBody,
+  readNodeBody,
+  withBody,
+  writeEventStreamAnswer,
+} from './http-direct.js';
 import { handleNodeRequest } from './node-http.js';
 import { type McpServeOptions, mcpServing } from './server.js';
 import type { McpToolSource } from './tool-source.js';
@@ -86,6 +98,19 @@ export const httpHandlerWith = (source: McpToolSource, options: McpHttpOptions, 
   const origins = options.allowedOrigins === 'any' ? undefined : [...(options.allowedOrigins ?? localhostAllowedOrigins())];
   const unsubscribe = source.subscribe?.(() => handler.notify.toolsChanged());
   let closed = false;
+  /** The SDK's answer, with the caller's scopes (the SDK hands authInfo to request handlers as ctx.http.authInfo). */
+  const sdkOf = (caller: McpCaller | undefined) => (r: Request) =>
+    handler.fetch(r, caller !== undefined ? { authInfo: { token: '', clientId: '', scopes: [...caller.scopes] } } : undefined);
+  /** The JSON-RPC response of a direct call, or `undefined` when the SDK answers the body. */
+  const directAnswer = (h: HeaderOf, text: string, signalOf: () => AbortSignal, caller: McpCaller | undefined): Promise<unknown> | undefined => {
+    const call = directCallOf(h, text);
+    if (call === undefined) return undefined;
+    const answer = serving.call({ name: call.name, args: call.args, signalOf, ...(caller !== undefined ? { scopes: [...caller.scopes] } : {}) });
+    return answer?.then(
+      (a) => responseOf(call.id, a),
+      (e: unknown) => internalErrorOf(call.id, e),
+    );
+  };
   const fetch = async (request: Request, caller?: McpCaller): Promise<Response> => {
     if (hosts !== undefined) {
       // a Request made in code may have no Host header: its URL names the host then
@@ -94,27 +119,32 @@ export const httpHandlerWith = (source: McpToolSource, options: McpHttpOptions, 
     }
     const refused = origins !== undefined ? originValidationResponse(request, origins) : undefined;
     if (refused !== undefined) return refused;
-    // the SDK hands authInfo to request handlers as ctx.http.authInfo
-    const sdk = (r: Request) => handler.fetch(r, caller !== undefined ? { authInfo: { token: '', clientId: '', scopes: [...caller.scopes] } } : undefined);
-    if (!direct || closed || !mayBeDirect(request)) return sdk(request);
+    const sdk = sdkOf(caller);
+    const h: HeaderOf = (name) => request.headers.get(name);
+    if (!direct || closed || !mayBeDirect(request.method, h)) return sdk(request);
     const body = await readBody(request);
     if (!body.ok) return body.answer;
-    const call = directCallOf(request, body.text);
-    const answer =
-      call !== undefined
-        ? serving.call({ name: call.name, args: call.args, signalOf: () => request.signal, ...(caller !== undefined ? { scopes: [...caller.scopes] } : {}) })
-        : undefined;
-    if (call === undefined || answer === undefined) return sdk(withBody(request, body.text));
-    return eventStreamAnswer(
-      await answer.then(
-        (a) => responseOf(call.id, a),
-        (e: unknown) => internalErrorOf(call.id, e),
-      ),
-    );
+    const answer = directAnswer(h, body.text, () => request.signal, caller);
+    return answer === undefined ? sdk(withBody(request, body.text)) : eventStreamAnswer(await answer);
+  };
+  /** Whether Node's request passes the checks `fetch` makes, and makes the URL `toWebRequest` makes (else `fetch` answers it). */
+  const passes = (req: IncomingMessage, h: HeaderOf): boolean => {
+    const host = h('host') ?? 'localhost';
+    if (!URL.canParse(req.url ?? '/', `http://${host}`)) return false;
+    return (hosts === undefined || validateHostHeader(host, hosts).ok) && (origins === undefined || validateOriginHeader(h('origin'), origins).ok);
+  };
+  const node = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const h = nodeHeaders(req);
+    if (!direct || closed || !mayBeDirect(req.method, h) || !passes(req, h)) return handleNodeRequest((r) => fetch(r), req, res);
+    const body = await readNodeBody(req);
+    if (!body.ok) return handleNodeRequest(() => Promise.resolve(body.answer), req, res, '');
+    const answer = directAnswer(h, body.text, () => closedSignal(res), undefined);
+    if (answer === undefined) return handleNodeRequest(sdkOf(undefined), req, res, body.text);
+    writeEventStreamAnswer(res, await answer);
   };
   return Object.freeze({
     fetch,
-    node: (req: IncomingMessage, res: ServerResponse) => handleNodeRequest((r) => fetch(r), req, res),
+    node,
     close: async () => {
       closed = true;
       unsubscribe?.();

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultRuleEngine } from '../../src/entries/policy.js';
 import { bindAll, defineTool, parseSpecifications, type Tool, toolLibrary } from '../../src/index.js';
 import { httpHandlerWith } from '../../src/mcp/http-handler.js';
+import { handleNodeRequest } from '../../src/mcp/node-http.js';
 import { type McpStdioServer, serveStdioWith } from '../../src/mcp/stdio-server.js';
 import { staticToolSource } from '../../src/mcp/tool-source.js';
 import { erase, getWeather, lookup, shout, waitForCancel } from '../fixtures/mcp/library.js';
@@ -289,12 +290,14 @@ const headersArb: fc.Arbitrary<Record<string, string>> = fc
     ),
     version: fc.constantFrom(undefined, '2025-11-25', '2025-06-18', '2024-10-07', '2026-07-28', 'bogus', ' 2025-11-25'),
     method: fc.constantFrom(undefined, undefined, undefined, 'tools/call', 'tools/list'),
+    origin: fc.constantFrom(undefined, undefined, 'http://localhost:3000', 'http://evil.example', 'not a url'),
   })
   .map((h) => ({
     accept: h.accept,
     'content-type': h.type,
     ...(h.version !== undefined ? { 'mcp-protocol-version': h.version } : {}),
     ...(h.method !== undefined ? { 'mcp-method': h.method } : {}),
+    ...(h.origin !== undefined ? { origin: h.origin } : {}),
   }));
 
 const bodyArb: fc.Arbitrary<string> = fc.oneof(
@@ -304,22 +307,24 @@ const bodyArb: fc.Arbitrary<string> = fc.oneof(
 );
 
 describe('the direct path over Streamable HTTP', () => {
-  let servers: [Listening, Listening];
+  // the direct path through the node face, through the fetch face (served by node-http.ts), and the SDK's path
+  let servers: [Listening, Listening, Listening];
   let closers: Array<() => Promise<void>>;
   beforeAll(async () => {
-    const handlers = [httpHandlerWith(source(), OPTIONS, true), httpHandlerWith(source(), OPTIONS, false)];
-    servers = [await listen(handlers[0]!.node), await listen(handlers[1]!.node)];
-    closers = [...servers.map((s) => s.close), ...handlers.map((h) => h.close)];
+    const [direct, sdk] = [httpHandlerWith(source(), OPTIONS, true), httpHandlerWith(source(), OPTIONS, false)];
+    servers = [await listen(direct.node), await listen((req, res) => handleNodeRequest((r) => direct.fetch(r), req, res)), await listen(sdk.node)];
+    closers = [...servers.map((s) => s.close), direct.close, sdk.close];
   });
   afterAll(async () => {
     for (const c of closers) await c();
   });
 
-  it('answers every generated request with the status, headers and body the SDK path gives', async () => {
+  it('answers every generated request with the status, headers and body the SDK path gives, through both faces', async () => {
     await fc.assert(
       fc.asyncProperty(headersArb, bodyArb, async (headers, body) => {
-        const [direct, sdk] = await Promise.all(servers.map((s) => post(s, headers, body)));
-        expect(direct).toEqual(sdk);
+        const [node, fetchFace, sdk] = await Promise.all(servers.map((s) => post(s, headers, body)));
+        expect(node).toEqual(sdk);
+        expect(fetchFace).toEqual(sdk);
       }),
       { numRuns: 300 },
     );
