@@ -65,14 +65,26 @@ export const serveStdioWith = (source: McpToolSource, options: McpStdioOptions, 
   // the direct path's calls in flight, by request id
   const calls = new Map<RequestId, CallCancellation>();
   const reportError = (e: unknown): void => options.onError?.(e instanceof Error ? e : new Error(String(e)));
+  // the SDK handles a message a few microtasks after it arrives, so a call right behind a
+  // `logging/setLevel` or a second `initialize` (in one chunk) would not see what they change yet:
+  // once the wire has seen one, the connection's calls all go through the SDK, in order
+  let sdkOnly = false;
+  let initializes = 0;
   if (direct)
     wire.intercept = (message) => {
+      // a direct call's cancellation is the direct path's, whatever came since
       const cancelled = cancelledRequest(message);
       if (cancelled !== undefined) {
         const c = calls.get(cancelled.id);
         if (c === undefined) return false;
         c.cancel(cancelled.reason);
         return true;
+      }
+      if (sdkOnly) return false;
+      const method = (message as { method?: unknown }).method;
+      if (method === 'logging/setLevel' || (method === 'initialize' && ++initializes > 1)) {
+        sdkOnly = true;
+        return false;
       }
       const call = plainCall(message);
       if (call === undefined || connection === undefined || calls.has(call.id) || !serving.plain(connection)) return false;

@@ -246,6 +246,40 @@ describe('the direct path over stdio', () => {
     }
   });
 
+  it('a call right behind logging/setLevel in one chunk gets its log notifications, as on the SDK path', async () => {
+    const pair = [stdioPeer(true), stdioPeer(false)];
+    try {
+      for (const p of pair) {
+        send(p, INITIALIZE);
+        send(p, { jsonrpc: '2.0', method: 'notifications/initialized' });
+        await p.until((lines) => lines.length > 0);
+        p.take();
+        // one write: the level and the call behind it
+        p.stdin.write(
+          `${JSON.stringify({ jsonrpc: '2.0', id: 'level', method: 'logging/setLevel', params: { level: 'info' } })}\n${JSON.stringify({
+            jsonrpc: '2.0',
+            id: 3,
+            method: 'tools/call',
+            params: { name: 'echo', arguments: { text: 'behind' } },
+          })}\n`,
+        );
+      }
+      const [a, b] = await Promise.all(
+        pair.map(async (p) => {
+          await p.until((lines) => lines.some((l) => l.endsWith('"id":3}')) && lines.some((l) => l.includes('"level"')));
+          return p
+            .take()
+            .map((l) => l.replace(/"durationMs":\d+/, '"durationMs":0'))
+            .sort();
+        }),
+      );
+      expect(a).toEqual(b);
+      expect(a?.some((l) => l.includes('"event":"result"'))).toBe(true);
+    } finally {
+      for (const p of pair) await p.server.close();
+    }
+  });
+
   it('notifications/cancelled aborts a direct call’s signal, with the client’s reason, and no answer is sent', async () => {
     const [peer] = peers;
     peer.take();
