@@ -14,6 +14,10 @@
  *   through the SDK's schema, and an invalid one is the SDK's error;
  * - the response's keys are in the order the SDK's `Protocol` writes them.
  *
+ * A plain `tools/list` (no `_meta`, at most a `cursor`) is answered so too: the SDK sends its
+ * result as the handler gives it (unless an output schema is not an object, which it rewrites for
+ * 2025-era clients: that list, and a cursor the server did not give, are the SDK's).
+ *
  * Everything else (an unknown tool, a connection with a log level, a client that can be asked, any
  * other method) goes through the SDK.
  */
@@ -57,6 +61,26 @@ export const plainCall = (m: unknown): PlainCall | undefined => {
   const args = p['arguments'];
   if (args !== undefined && !isRecord(args)) return undefined;
   return { id, name: p['name'], args: args ?? {} };
+};
+
+/** A plain `tools/list` request: `params` absent, or holding at most a string `cursor`. */
+export interface PlainList {
+  readonly id: RequestId;
+  readonly cursor: string | undefined;
+}
+
+/** The list request a message is, when it is a plain `tools/list`; `undefined` for anything else. */
+export const plainList = (m: unknown): PlainList | undefined => {
+  if (!isRecord(m) || m['method'] !== 'tools/list' || m['jsonrpc'] !== '2.0') return undefined;
+  const id = m['id'];
+  if (!isRequestId(id)) return undefined;
+  for (const k in m) if (k !== 'jsonrpc' && k !== 'id' && k !== 'method' && k !== 'params') return undefined;
+  const p = m['params'];
+  if (p === undefined) return { id, cursor: undefined };
+  if (!isRecord(p)) return undefined;
+  for (const k in p) if (k !== 'cursor') return undefined;
+  const cursor = p['cursor'];
+  return cursor === undefined || typeof cursor === 'string' ? { id, cursor } : undefined;
 };
 
 /** The request a `notifications/cancelled` cancels; `undefined` for any other message. */

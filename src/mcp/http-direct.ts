@@ -2,7 +2,7 @@
  * The direct path of `tools/call` over Streamable HTTP (direct-path.ts; http-handler.ts uses it).
  * A POST the SDK's stateless 2025-era serving would take (a declared length within the SDK's limit,
  * a JSON `Content-Type`, an `Accept` of JSON and event streams, a 2025-era `MCP-Protocol-Version`
- * or none) whose body is a plain `tools/call`, classified 2025-era by the SDK's own classifier, is
+ * or none) whose body is a plain `tools/call` or `tools/list`, classified 2025-era by the SDK's own classifier, is
  * answered with what the SDK writes for it: status 200, its event-stream headers, one `message`
  * event holding the response. Any other request goes to the SDK: untouched when its body was not
  * read, else a copy carrying the body that was read.
@@ -18,7 +18,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type PlainCall, plainCall } from './direct-path.js';
+import { type PlainCall, type PlainList, plainCall, plainList } from './direct-path.js';
 
 /** The headers of the SDK's event-stream answer to a POST. */
 const SSE_HEADERS: Readonly<Record<string, string>> = {
@@ -83,8 +83,11 @@ export const readBody = async (request: Request): Promise<ReadBody> => {
   }
 };
 
-/** The plain call a body is, when the SDK would serve it as a 2025-era request; `undefined` otherwise. */
-export const directCallOf = (h: HeaderOf, text: string): PlainCall | undefined => {
+/** A direct request: a plain call or a plain list. */
+export type DirectRequest = { readonly call: PlainCall } | { readonly list: PlainList };
+
+/** The plain call or list a body is, when the SDK would serve it as a 2025-era request; `undefined` otherwise. */
+export const directRequestOf = (h: HeaderOf, text: string): DirectRequest | undefined => {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -92,7 +95,8 @@ export const directCallOf = (h: HeaderOf, text: string): PlainCall | undefined =
     return undefined;
   }
   const call = plainCall(body);
-  if (call === undefined) return undefined;
+  const list = call === undefined ? plainList(body) : undefined;
+  if (call === undefined && list === undefined) return undefined;
   const version = h('mcp-protocol-version');
   const method = h('mcp-method');
   const name = h('mcp-name');
@@ -103,7 +107,8 @@ export const directCallOf = (h: HeaderOf, text: string): PlainCall | undefined =
     ...(name !== null ? { mcpNameHeader: name } : {}),
     body,
   });
-  return route.kind === 'legacy' ? call : undefined;
+  if (route.kind !== 'legacy') return undefined;
+  return call !== undefined ? { call } : list !== undefined ? { list } : undefined;
 };
 
 /** The request with the body already read, for the SDK. */

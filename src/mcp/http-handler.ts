@@ -27,7 +27,7 @@ import {
 import { internalErrorOf, responseOf } from './direct-path.js';
 import {
   closedSignal,
-  directCallOf,
+  directRequestOf,
   eventStreamAnswer,
   type HeaderOf,
   mayBeDirect,
@@ -101,10 +101,15 @@ export const httpHandlerWith = (source: McpToolSource, options: McpHttpOptions, 
   /** The SDK's answer, with the caller's scopes (the SDK hands authInfo to request handlers as ctx.http.authInfo). */
   const sdkOf = (caller: McpCaller | undefined) => (r: Request) =>
     handler.fetch(r, caller !== undefined ? { authInfo: { token: '', clientId: '', scopes: [...caller.scopes] } } : undefined);
-  /** The JSON-RPC response of a direct call, or `undefined` when the SDK answers the body. */
+  /** The JSON-RPC response of a direct call or list, or `undefined` when the SDK answers the body. */
   const directAnswer = (h: HeaderOf, text: string, signalOf: () => AbortSignal, caller: McpCaller | undefined): Promise<unknown> | undefined => {
-    const call = directCallOf(h, text);
-    if (call === undefined) return undefined;
+    const request = directRequestOf(h, text);
+    if (request === undefined) return undefined;
+    if ('list' in request) {
+      const result = serving.list(request.list.cursor);
+      return result === undefined ? undefined : Promise.resolve(responseOf(request.list.id, { ok: true, result }));
+    }
+    const { call } = request;
     const answer = serving.call({ name: call.name, args: call.args, signalOf, ...(caller !== undefined ? { scopes: [...caller.scopes] } : {}) });
     return answer?.then(
       (a) => responseOf(call.id, a),

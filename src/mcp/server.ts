@@ -23,6 +23,7 @@
  */
 import { type jsonSchemaValidator, ProtocolError, ProtocolErrorCode, SUPPORTED_PROTOCOL_VERSIONS, Server } from '@modelcontextprotocol/server';
 import { type Diagnostic, error } from '../core/diagnostic.js';
+import { isRecord } from '../core/json.js';
 import type { BoundTool } from '../library/bind.js';
 import { createInvoker, type Invoker } from '../library/invoker.js';
 import type { ToolResult } from '../library/result.js';
@@ -100,6 +101,12 @@ export interface McpServing {
    * tool exactly as the direct path does.
    */
   readonly plain: (server: Server) => boolean;
+  /**
+   * The `tools/list` result of a page, as the SDK sends it to a 2025-era client; `undefined` when
+   * the SDK must answer (a cursor the server did not give; an output schema that is not an object,
+   * which the SDK rewrites for 2025-era clients).
+   */
+  readonly list: (cursor: string | undefined) => Readonly<Record<string, unknown>> | undefined;
 }
 
 /** Options of one call, as both paths give them. */
@@ -209,6 +216,15 @@ export const mcpServing = (source: McpToolSource, options: McpServeOptions = {})
     }
     return result;
   };
+  const toolsPage = (items: ReadonlyArray<unknown>, nextCursor: string | undefined) => ({
+    tools: items,
+    ...(nextCursor !== undefined ? { nextCursor } : {}),
+  });
+  const list = (cursor: string | undefined): Readonly<Record<string, unknown>> | undefined => {
+    const p = pageOf(served().definitions, cursor, pageSize);
+    if (!p.ok || p.items.some((d) => isRecord(d['outputSchema']) && d['outputSchema']['type'] !== 'object')) return undefined;
+    return toolsPage(p.items, p.nextCursor);
+  };
   const call = (c: DirectCall): Promise<DirectAnswer> | undefined => {
     const s = served();
     const bound = s.byMcpName.get(c.name);
@@ -238,7 +254,7 @@ export const mcpServing = (source: McpToolSource, options: McpServeOptions = {})
     });
     server.setRequestHandler('tools/list', async (request) => {
       const p = page(served().definitions, request.params?.cursor);
-      return { tools: p.items as never, ...(p.nextCursor !== undefined ? { nextCursor: p.nextCursor } : {}) };
+      return toolsPage(p.items, p.nextCursor) as never;
     });
     server.setRequestHandler('prompts/list', async (request) => {
       const p = page(source.agents?.() ?? [], request.params?.cursor);
@@ -314,5 +330,5 @@ export const mcpServing = (source: McpToolSource, options: McpServeOptions = {})
     track?.(server);
     return server;
   };
-  return { create, call, plain };
+  return { create, call, plain, list };
 };

@@ -15,7 +15,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { CallCancellation, cancelledRequest, internalErrorOf, plainCall, type RequestId, responseOf } from './direct-path.js';
+import { CallCancellation, cancelledRequest, internalErrorOf, plainCall, plainList, type RequestId, responseOf } from './direct-path.js';
 import { type McpServeOptions, mcpServing } from './server.js';
 import { NdjsonStdioTransport } from './stdio-transport.js';
 import type { McpToolSource } from './tool-source.js';
@@ -86,8 +86,16 @@ export const serveStdioWith = (source: McpToolSource, options: McpStdioOptions, 
         sdkOnly = true;
         return false;
       }
+      if (connection === undefined || !serving.plain(connection)) return false;
+      const listing = plainList(message);
+      if (listing !== undefined) {
+        const result = serving.list(listing.cursor);
+        if (result === undefined) return false;
+        void wire.send(responseOf(listing.id, { ok: true, result }) as never).catch(reportError);
+        return true;
+      }
       const call = plainCall(message);
-      if (call === undefined || connection === undefined || calls.has(call.id) || !serving.plain(connection)) return false;
+      if (call === undefined || calls.has(call.id)) return false;
       const cancellation = new CallCancellation();
       const answer = serving.call({ name: call.name, args: call.args, signalOf: cancellation.signalOf });
       if (answer === undefined) return false;

@@ -1,7 +1,8 @@
 /**
- * The direct path of `tools/call` (src/mcp/direct-path.ts) answers as the SDK's path does: on
- * generated messages (plain calls of every kind of tool and result, unknown tools, ids the SDK
- * takes and ids it does not, arguments of any shape, `_meta`, `task`, extra keys, other methods)
+ * The direct path of `tools/call` and `tools/list` (src/mcp/direct-path.ts) answers as the SDK's
+ * path does: on generated messages (plain calls of every kind of tool and result, unknown tools,
+ * ids the SDK takes and ids it does not, arguments of any shape, `_meta`, `task`, extra keys,
+ * lists with and without cursors, good and bad, other methods)
  * and, over HTTP, generated headers (`Accept`, `Content-Type`, `MCP-Protocol-Version`,
  * `Mcp-Method`) and bodies (not JSON, empty, batches), a server with the direct path and one
  * without (the internal switch of stdio-server.ts and http-handler.ts, over the same tools and
@@ -73,7 +74,8 @@ const source = () => {
   return staticToolSource(b.right);
 };
 
-const OPTIONS = { policies: { rules: defaultRuleEngine } };
+// pages of 3 tools, so that lists have cursors
+const OPTIONS = { policies: { rules: defaultRuleEngine }, pageSize: 3 };
 
 // -------------------------------------------------------------------------------------------------
 // generated messages
@@ -119,11 +121,36 @@ const messageArb: fc.Arbitrary<Record<string, unknown>> = fc
     })),
   );
 
-/** Whether the SDK answers a message (a request its schema takes: an id it takes, no other keys). */
+/** A cursor of this server's pages (`pageOf`'s form), and cursors it did not give. */
+const cursorArb: fc.Arbitrary<unknown> = fc.oneof(
+  fc.nat({ max: 12 }).map((n) => Buffer.from(`gramkit:${n}`, 'utf8').toString('base64url')),
+  fc.constantFrom('bogus', '', 7, null),
+);
+
+/** A generated `tools/list`: plain ones (no params, `{}`, a cursor) and ones that are not. */
+const listArb: fc.Arbitrary<Record<string, unknown>> = fc
+  .record({
+    id: idArb,
+    params: fc.oneof(
+      fc.constant(undefined),
+      fc.constant({}),
+      cursorArb.map((cursor) => ({ cursor })),
+      cursorArb.map((cursor) => ({ cursor, _meta: {} })),
+      fc.constant({ other: 1 }),
+      fc.constant('text'),
+    ),
+  })
+  .map(({ id, params }) => ({ jsonrpc: '2.0', id, method: 'tools/list', ...(params !== undefined ? { params } : {}) }));
+
+/** The generated messages: calls and lists. */
+const anyMessageArb = fc.oneof({ weight: 3, arbitrary: messageArb }, listArb);
+
+/** Whether the SDK answers a message (a request its schema takes: an id it takes, no other keys, object params). */
 const answered = (m: Record<string, unknown>): boolean =>
   m['jsonrpc'] === '2.0' &&
   (typeof m['id'] === 'string' || (typeof m['id'] === 'number' && Number.isSafeInteger(m['id']))) &&
-  Object.keys(m).every((k) => ['jsonrpc', 'id', 'method', 'params'].includes(k));
+  Object.keys(m).every((k) => ['jsonrpc', 'id', 'method', 'params'].includes(k)) &&
+  (m['params'] === undefined || (typeof m['params'] === 'object' && m['params'] !== null && !Array.isArray(m['params'])));
 
 // -------------------------------------------------------------------------------------------------
 // stdio
@@ -211,7 +238,7 @@ describe('the direct path over stdio', () => {
   it('answers every generated message with the bytes the SDK path writes', async () => {
     let n = 0;
     await fc.assert(
-      fc.asyncProperty(messageArb, async (m) => {
+      fc.asyncProperty(anyMessageArb, async (m) => {
         n++;
         const [direct, sdk] = await Promise.all(peers.map((p) => exchange(p, m, n)));
         expect(direct).toEqual(sdk);
@@ -335,7 +362,7 @@ const headersArb: fc.Arbitrary<Record<string, string>> = fc
   }));
 
 const bodyArb: fc.Arbitrary<string> = fc.oneof(
-  { weight: 10, arbitrary: messageArb.map((m) => JSON.stringify(m)) },
+  { weight: 10, arbitrary: anyMessageArb.map((m) => JSON.stringify(m)) },
   messageArb.map((m) => JSON.stringify([m])),
   fc.constantFrom('', 'not json', '{"jsonrpc":"2.0"', 'null', '[]'),
 );
