@@ -49,18 +49,24 @@ export type DirectAnswer =
 
 const isRequestId = (v: unknown): v is RequestId => typeof v === 'string' || (typeof v === 'number' && Number.isSafeInteger(v));
 
-/** The call a message is, when it is a plain `tools/call` request; `undefined` for anything else. */
-export const plainCall = (m: unknown): PlainCall | undefined => {
-  if (!isRecord(m) || m['method'] !== 'tools/call' || m['jsonrpc'] !== '2.0') return undefined;
+/** A request of `method` with nothing but the envelope's keys and an id the SDK takes: its id and params. */
+const requestOf = (m: unknown, method: string): { readonly id: RequestId; readonly params: unknown } | undefined => {
+  if (!isRecord(m) || m['method'] !== method || m['jsonrpc'] !== '2.0') return undefined;
   const id = m['id'];
   if (!isRequestId(id)) return undefined;
   for (const k in m) if (k !== 'jsonrpc' && k !== 'id' && k !== 'method' && k !== 'params') return undefined;
-  const p = m['params'];
-  if (!isRecord(p) || typeof p['name'] !== 'string') return undefined;
+  return { id, params: m['params'] };
+};
+
+/** The call a message is, when it is a plain `tools/call` request; `undefined` for anything else. */
+export const plainCall = (m: unknown): PlainCall | undefined => {
+  const r = requestOf(m, 'tools/call');
+  const p = r?.params;
+  if (r === undefined || !isRecord(p) || typeof p['name'] !== 'string') return undefined;
   for (const k in p) if (k !== 'name' && k !== 'arguments') return undefined;
   const args = p['arguments'];
   if (args !== undefined && !isRecord(args)) return undefined;
-  return { id, name: p['name'], args: args ?? {} };
+  return { id: r.id, name: p['name'], args: args ?? {} };
 };
 
 /** A plain `tools/list` request: `params` absent, or holding at most a string `cursor`. */
@@ -71,16 +77,14 @@ export interface PlainList {
 
 /** The list request a message is, when it is a plain `tools/list`; `undefined` for anything else. */
 export const plainList = (m: unknown): PlainList | undefined => {
-  if (!isRecord(m) || m['method'] !== 'tools/list' || m['jsonrpc'] !== '2.0') return undefined;
-  const id = m['id'];
-  if (!isRequestId(id)) return undefined;
-  for (const k in m) if (k !== 'jsonrpc' && k !== 'id' && k !== 'method' && k !== 'params') return undefined;
-  const p = m['params'];
-  if (p === undefined) return { id, cursor: undefined };
+  const r = requestOf(m, 'tools/list');
+  if (r === undefined) return undefined;
+  const p = r.params;
+  if (p === undefined) return { id: r.id, cursor: undefined };
   if (!isRecord(p)) return undefined;
   for (const k in p) if (k !== 'cursor') return undefined;
   const cursor = p['cursor'];
-  return cursor === undefined || typeof cursor === 'string' ? { id, cursor } : undefined;
+  return cursor === undefined || typeof cursor === 'string' ? { id: r.id, cursor } : undefined;
 };
 
 /** The request a `notifications/cancelled` cancels; `undefined` for any other message. */
