@@ -8,7 +8,8 @@
  * process, calls each in alternating rounds, 16 calls in flight. The ratios are the medians of the
  * rounds' own ratios (round i of each ran side by side): calls/s, and the capacity (the server's
  * CPU time a call, theirs over ours). Target: ≥ 1× the SDK server. The gramkit servers judge every
- * call by the default rules, as `gramkit mcp` does; the SDK server judges nothing.
+ * call by the default rules, as `gramkit mcp` does; the SDK server judges nothing. The client's
+ * calls are plain (no `_meta`), so gramkit answers them on its direct path (src/mcp/direct-path.ts).
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';

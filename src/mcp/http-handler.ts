@@ -11,6 +11,9 @@
  * When the source changes, clients listening on a 2026-07-28 `subscriptions/listen` stream get
  * `notifications/tools/list_changed`. Stateless 2025-era HTTP has no stream to send it on (its GET
  * is refused); such clients see the change on their next `tools/list`.
+ *
+ * A plain 2025-era `tools/call` of a known tool (http-direct.ts) is answered without the SDK, through
+ * the same invoker, with the bytes the SDK would send; the client going away aborts its signal.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -19,9 +22,23 @@ import {
   localhostAllowedOrigins,
   originValidationResponse,
   validateHostHeader,
+  validateOriginHeader,
 } from '@modelcontextprotocol/server';
+import { internalErrorOf, responseOf } from './direct-path.js';
+import {
+  closedSignal,
+  directRequestOf,
+  eventStreamAnswer,
+  type HeaderOf,
+  mayBeDirect,
+  nodeHeaders,
+  readBody,
+  readNodeBody,
+  withBody,
+  writeEventStreamAnswer,
+} from './http-direct.js';
 import { handleNodeRequest } from './node-http.js';
-import { mcpServerFactory, type McpServeOptions } from './server.js';
+import { type McpServeOptions, mcpServing } from './server.js';
 import type { McpToolSource } from './tool-source.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -68,15 +85,37 @@ const forbidden = (message: string): Response =>
 // the handler
 // -------------------------------------------------------------------------------------------------
 
-export const createMcpHttpHandler = (source: McpToolSource, options: McpHttpOptions = {}): McpHttpHandler => {
-  const factory = mcpServerFactory(source, options);
-  const handler = createMcpHandler(() => factory(), {
+export const createMcpHttpHandler = (source: McpToolSource, options: McpHttpOptions = {}): McpHttpHandler => httpHandlerWith(source, options, true);
+
+/** `createMcpHttpHandler`, with the direct path on or off. Internal: off only to compare both paths (test/mcp/direct-path.test.ts). */
+export const httpHandlerWith = (source: McpToolSource, options: McpHttpOptions, direct: boolean): McpHttpHandler => {
+  const serving = mcpServing(source, options);
+  const handler = createMcpHandler(() => serving.create(), {
     legacy: 'stateless',
     ...(options.onError !== undefined ? { onerror: options.onError } : {}),
   });
   const hosts = options.allowedHosts === 'any' ? undefined : [...(options.allowedHosts ?? localhostAllowedHostnames())];
   const origins = options.allowedOrigins === 'any' ? undefined : [...(options.allowedOrigins ?? localhostAllowedOrigins())];
   const unsubscribe = source.subscribe?.(() => handler.notify.toolsChanged());
+  let closed = false;
+  /** The SDK's answer, with the caller's scopes (the SDK hands authInfo to request handlers as ctx.http.authInfo). */
+  const sdkOf = (caller: McpCaller | undefined) => (r: Request) =>
+    handler.fetch(r, caller !== undefined ? { authInfo: { token: '', clientId: '', scopes: [...caller.scopes] } } : undefined);
+  /** The JSON-RPC response of a direct call or list, or `undefined` when the SDK answers the body. */
+  const directAnswer = (h: HeaderOf, text: string, signalOf: () => AbortSignal, caller: McpCaller | undefined): Promise<unknown> | undefined => {
+    const request = directRequestOf(h, text);
+    if (request === undefined) return undefined;
+    if ('list' in request) {
+      const result = serving.list(request.list.cursor);
+      return result === undefined ? undefined : Promise.resolve(responseOf(request.list.id, { ok: true, result }));
+    }
+    const { call } = request;
+    const answer = serving.call({ name: call.name, args: call.args, signalOf, ...(caller !== undefined ? { scopes: [...caller.scopes] } : {}) });
+    return answer?.then(
+      (a) => responseOf(call.id, a),
+      (e: unknown) => internalErrorOf(call.id, e),
+    );
+  };
   const fetch = async (request: Request, caller?: McpCaller): Promise<Response> => {
     if (hosts !== undefined) {
       // a Request made in code may have no Host header: its URL names the host then
@@ -85,13 +124,34 @@ export const createMcpHttpHandler = (source: McpToolSource, options: McpHttpOpti
     }
     const refused = origins !== undefined ? originValidationResponse(request, origins) : undefined;
     if (refused !== undefined) return refused;
-    // the SDK hands authInfo to request handlers as ctx.http.authInfo
-    return handler.fetch(request, caller !== undefined ? { authInfo: { token: '', clientId: '', scopes: [...caller.scopes] } } : undefined);
+    const sdk = sdkOf(caller);
+    const h: HeaderOf = (name) => request.headers.get(name);
+    if (!direct || closed || !mayBeDirect(request.method, h)) return sdk(request);
+    const body = await readBody(request);
+    if (!body.ok) return body.answer;
+    const answer = directAnswer(h, body.text, () => request.signal, caller);
+    return answer === undefined ? sdk(withBody(request, body.text)) : eventStreamAnswer(await answer);
+  };
+  /** Whether Node's request passes the checks `fetch` makes, and makes the URL `toWebRequest` makes (else `fetch` answers it). */
+  const passes = (req: IncomingMessage, h: HeaderOf): boolean => {
+    const host = h('host') ?? 'localhost';
+    if (!URL.canParse(req.url ?? '/', `http://${host}`)) return false;
+    return (hosts === undefined || validateHostHeader(host, hosts).ok) && (origins === undefined || validateOriginHeader(h('origin'), origins).ok);
+  };
+  const node = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const h = nodeHeaders(req);
+    if (!direct || closed || !mayBeDirect(req.method, h) || !passes(req, h)) return handleNodeRequest((r) => fetch(r), req, res);
+    const body = await readNodeBody(req);
+    if (!body.ok) return handleNodeRequest(() => Promise.resolve(body.answer), req, res, '');
+    const answer = directAnswer(h, body.text, () => closedSignal(res), undefined);
+    if (answer === undefined) return handleNodeRequest(sdkOf(undefined), req, res, body.text);
+    writeEventStreamAnswer(res, await answer);
   };
   return Object.freeze({
     fetch,
-    node: (req: IncomingMessage, res: ServerResponse) => handleNodeRequest((r) => fetch(r), req, res),
+    node,
     close: async () => {
+      closed = true;
       unsubscribe?.();
       await handler.close();
     },

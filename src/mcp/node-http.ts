@@ -8,8 +8,11 @@ import { Readable } from 'node:stream';
 
 const hasBody = (method: string): boolean => method !== 'GET' && method !== 'HEAD';
 
-/** Node's request as a web `Request`; the signal aborts when the response closes before it ends. */
-export const toWebRequest = (req: IncomingMessage, signal: AbortSignal): Request => {
+/**
+ * Node's request as a web `Request`; the signal aborts when the response closes before it ends.
+ * `body`: the body, when it was read already (the direct path, http-direct.ts); else it is streamed.
+ */
+export const toWebRequest = (req: IncomingMessage, signal: AbortSignal, body?: string): Request => {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -22,18 +25,18 @@ export const toWebRequest = (req: IncomingMessage, signal: AbortSignal): Request
     method,
     headers,
     signal,
-    ...(hasBody(method) ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+    ...(hasBody(method) ? { body: body ?? (Readable.toWeb(req) as ReadableStream<Uint8Array>), duplex: 'half' } : {}),
   } as RequestInit);
 };
 
-/** Serves `req` with `fetch`, streaming the response into `res`. Never rejects (a failure is a 500). */
-export const handleNodeRequest = async (fetch: (r: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+/** Serves `req` with `fetch`, streaming the response into `res` (`body`: as for `toWebRequest`). Never rejects (a failure is a 500). */
+export const handleNodeRequest = async (fetch: (r: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse, body?: string): Promise<void> => {
   const aborted = new AbortController();
   res.once('close', () => {
     if (!res.writableFinished) aborted.abort();
   });
   try {
-    const response = await fetch(toWebRequest(req, aborted.signal));
+    const response = await fetch(toWebRequest(req, aborted.signal, body));
     const headers: Record<string, string | string[]> = {};
     response.headers.forEach((value, name) => {
       const prev = headers[name];

@@ -21,8 +21,9 @@
  * `mcpServerFactory` makes one SDK server per serving unit (an HTTP request, a stdio connection),
  * as the SDK's serving entries want; `stdio-server.ts` and `http-handler.ts` serve it.
  */
-import { type jsonSchemaValidator, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import { type jsonSchemaValidator, ProtocolError, ProtocolErrorCode, SUPPORTED_PROTOCOL_VERSIONS, Server } from '@modelcontextprotocol/server';
 import { type Diagnostic, error } from '../core/diagnostic.js';
+import { isRecord } from '../core/json.js';
 import type { BoundTool } from '../library/bind.js';
 import { createInvoker, type Invoker } from '../library/invoker.js';
 import type { ToolResult } from '../library/result.js';
@@ -33,6 +34,7 @@ import type { Policies } from '../policy/evaluate.js';
 import { gateStep } from '../policy/gate-step.js';
 import { toMcpCallResult } from './call-result.js';
 import { McpCodes } from './codes.js';
+import { type DirectAnswer, wireCallResult } from './direct-path.js';
 import { type Elicit, elicitationApprover } from './elicitation-approver.js';
 import { DEFAULT_PAGE_SIZE, pageOf, promptDefinition, promptMessages, readResource, resourceDefinitions } from './prompts-resources.js';
 import { servedTools } from './tool-definitions.js';
@@ -75,6 +77,64 @@ const invalidParams = (message: string): ProtocolError => new ProtocolError(Prot
 /** Makes a fresh SDK server; `track` is told about it until it closes (for list-changed notifications). */
 export type ServerFactory = (track?: (server: Server) => void) => Server;
 
+/** A plain `tools/call` (direct-path.ts): what the direct path hands the server. */
+export interface DirectCall {
+  readonly name: string;
+  readonly args: Readonly<Record<string, unknown>>;
+  /** The call's signal, made on first need (aborted by `notifications/cancelled`, or the HTTP client going away). */
+  readonly signalOf: () => AbortSignal;
+  /** The HTTP caller's scopes, when the service authenticated the request. */
+  readonly scopes?: ReadonlyArray<string>;
+}
+
+/** One served source: SDK servers, and the direct answer of plain calls, sharing one invoker and one lock. */
+export interface McpServing {
+  readonly create: ServerFactory;
+  /**
+   * The result of a plain call, as the SDK's `tools/call` would give it (its wire schema applied);
+   * `undefined` when the tool is unknown (the SDK's error answers it, naming the tools).
+   */
+  readonly call: (call: DirectCall) => Promise<DirectAnswer> | undefined;
+  /**
+   * Whether a connection's plain calls may be answered directly: its 2025-era `initialize` is done,
+   * it set no log level and its client cannot be asked (elicitation); the SDK path then calls the
+   * tool exactly as the direct path does.
+   */
+  readonly plain: (server: Server) => boolean;
+  /**
+   * The `tools/list` result of a page, as the SDK sends it to a 2025-era client; `undefined` when
+   * the SDK must answer (a cursor the server did not give; an output schema that is not an object,
+   * which the SDK rewrites for 2025-era clients).
+   */
+  readonly list: (cursor: string | undefined) => Readonly<Record<string, unknown>> | undefined;
+}
+
+/** Options of one call, as both paths give them. */
+interface RunOptions {
+  readonly log: ((l: Level, data: Record<string, unknown>) => void) | undefined;
+  readonly onProgress: ProgressReporter | undefined;
+  readonly approver: Approver | undefined;
+  readonly signalOf: () => AbortSignal;
+  readonly scopes: ReadonlyArray<string> | undefined;
+}
+
+/** The SDK's error for a call of a tool the server does not have, naming the tools there are. */
+const unknownTool = (s: ReturnType<typeof servedTools>, name: string): ProtocolError => {
+  const names = [...s.byMcpName.keys()];
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `unknown tool "${name}"; the tools of this server are: ${names.length > 0 ? names.join(', ') : 'none'} (the list may have changed: list the tools again)`,
+    { code: McpCodes.UNKNOWN_TOOL, tools: names },
+  );
+};
+
+/** Whether a connection speaks a 2025-era revision (negotiated by `initialize`; none before it). */
+const isLegacyConnection = (server: Server): boolean => {
+  // deprecated for handlers (which read the request's envelope); here it is the connection's era
+  const version = server.getNegotiatedProtocolVersion();
+  return version !== undefined && SUPPORTED_PROTOCOL_VERSIONS.includes(version);
+};
+
 const ACCEPT_EVERYTHING: jsonSchemaValidator = {
   getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }),
 };
@@ -92,7 +152,7 @@ const serverInvoker = (options: McpGateOptions, lock: CallLock): Invoker =>
     ? createInvoker([])
     : createInvoker([serialise(lock), gateStep({ policies: options.policies, ...(options.approver !== undefined ? { approver: options.approver } : {}) })]);
 
-export const mcpServerFactory = (source: McpToolSource, options: McpServeOptions = {}): ServerFactory => {
+export const mcpServing = (source: McpToolSource, options: McpServeOptions = {}): McpServing => {
   // one lock for every connection of the server; a call whose client is asked (elicitation) gets
   // an invoker of its own with that approver, on the same lock
   const lock = new CallLock();
@@ -119,7 +179,65 @@ export const mcpServerFactory = (source: McpToolSource, options: McpServeOptions
     if (!p.ok) throw invalidParams(p.message);
     return p;
   };
-  return (track) => {
+  // the level a 2025-era client set on a connection; none: no log notifications
+  const levels = new WeakMap<Server, Level>();
+  /** Runs one call of a served tool: the source's `call`, else the server's invoker (one with the client's approver when it is asked). */
+  const run = async (bound: BoundTool, name: string, args: unknown, o: RunOptions): Promise<ToolResult> => {
+    // one literal of every field (an absent one undefined): invoke reads a spread-made object several times slower
+    const callOptions = { timeoutMs: options.timeoutMs, onProgress: o.onProgress, signalOf: undefined as (() => AbortSignal) | undefined };
+    o.log?.('debug', { event: 'invoked', tool: name, args });
+    const t0 = o.log !== undefined ? performance.now() : 0;
+    const result: ToolResult =
+      source.call !== undefined
+        ? await source.call(bound, args, {
+            ...callOptions,
+            signal: o.signalOf(),
+            ...(o.scopes !== undefined ? { scopes: new Set(o.scopes) } : {}),
+            ...(o.approver !== undefined ? { approver: o.approver } : {}),
+          })
+        : await (o.approver === options.approver
+            ? invoker
+            : serverInvoker({ ...options, ...(o.approver !== undefined ? { approver: o.approver } : {}) }, lock))(bound, args, {
+            ...callOptions,
+            signalOf: o.signalOf,
+          });
+    if (o.log !== undefined) {
+      const durationMs = Math.round(performance.now() - t0);
+      if (result.ok) o.log('info', { event: 'result', tool: name, durationMs });
+      else
+        o.log('warning', {
+          event: 'failed',
+          tool: name,
+          code: result.error.code,
+          reason: String(result.error.reason),
+          message: result.error.message,
+          durationMs,
+        });
+    }
+    return result;
+  };
+  const toolsPage = (items: ReadonlyArray<unknown>, nextCursor: string | undefined) => ({
+    tools: items,
+    ...(nextCursor !== undefined ? { nextCursor } : {}),
+  });
+  const list = (cursor: string | undefined): Readonly<Record<string, unknown>> | undefined => {
+    const p = pageOf(served().definitions, cursor, pageSize);
+    if (!p.ok || p.items.some((d) => isRecord(d['outputSchema']) && d['outputSchema']['type'] !== 'object')) return undefined;
+    return toolsPage(p.items, p.nextCursor);
+  };
+  const call = (c: DirectCall): Promise<DirectAnswer> | undefined => {
+    const s = served();
+    const bound = s.byMcpName.get(c.name);
+    if (bound === undefined) return undefined;
+    return run(bound, c.name, c.args, { log: undefined, onProgress: undefined, approver: options.approver, signalOf: c.signalOf, scopes: c.scopes }).then(
+      (result) => wireCallResult(toMcpCallResult(result, s.structured.has(c.name))),
+    );
+  };
+  const plain = (server: Server): boolean => {
+    const client = server.getClientCapabilities();
+    return client !== undefined && client.elicitation === undefined && !levels.has(server) && isLegacyConnection(server);
+  };
+  const create: ServerFactory = (track) => {
     const server = new Server(
       { name: options.name ?? 'gramkit', version: options.version ?? '0.0.0' },
       {
@@ -128,17 +246,15 @@ export const mcpServerFactory = (source: McpToolSource, options: McpServeOptions
         jsonSchemaValidator: ACCEPT_EVERYTHING,
       },
     );
-    // the level a 2025-era client set on this connection; none: no log notifications
-    let level: Level | undefined;
     server.setRequestHandler('logging/setLevel', async (request) => {
       const l = request.params.level as Level;
       if (!LEVELS.includes(l)) throw invalidParams(`unknown log level ${JSON.stringify(l)}; the levels are: ${LEVELS.join(', ')}`);
-      level = l;
+      levels.set(server, l);
       return {};
     });
     server.setRequestHandler('tools/list', async (request) => {
       const p = page(served().definitions, request.params?.cursor);
-      return { tools: p.items as never, ...(p.nextCursor !== undefined ? { nextCursor: p.nextCursor } : {}) };
+      return toolsPage(p.items, p.nextCursor) as never;
     });
     server.setRequestHandler('prompts/list', async (request) => {
       const p = page(source.agents?.() ?? [], request.params?.cursor);
@@ -171,17 +287,10 @@ export const mcpServerFactory = (source: McpToolSource, options: McpServeOptions
       const s = served();
       const name = request.params.name;
       const bound = s.byMcpName.get(name);
-      if (bound === undefined) {
-        const names = [...s.byMcpName.keys()];
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidParams,
-          `unknown tool "${name}"; the tools of this server are: ${names.length > 0 ? names.join(', ') : 'none'} (the list may have changed: list the tools again)`,
-          { code: McpCodes.UNKNOWN_TOOL, tools: names },
-        );
-      }
+      if (bound === undefined) throw unknownTool(s, name);
       // log notifications: the level of the request (2026-07-28) or of the connection (2025)
       const envelopeLevel = ctx.mcpReq.envelope?.[LOG_LEVEL_KEY as never] as Level | undefined;
-      const threshold = envelopeLevel ?? level;
+      const threshold = envelopeLevel ?? levels.get(server);
       const log =
         threshold === undefined
           ? undefined
@@ -206,45 +315,20 @@ export const mcpServerFactory = (source: McpToolSource, options: McpServeOptions
       const approver: Approver | undefined = canElicit
         ? elicitationApprover(((form, o) => ctx.mcpReq.elicitInput(form as never, o)) as Elicit)
         : options.approver;
-      const args = request.params.arguments ?? {};
       // over stateless HTTP a cancellation reaches the call as the client closing its request
       const request_ = ctx.http?.req;
-      // the request's signal is made on first need: a tool that answers at once, ungated by a person, never needs one
-      const signalOf = request_ !== undefined ? () => AbortSignal.any([ctx.mcpReq.signal, request_.signal]) : () => ctx.mcpReq.signal;
-      // one literal of every field (an absent one undefined): invoke reads a spread-made object several times slower
-      const callOptions = { timeoutMs: options.timeoutMs, onProgress, signalOf: undefined as (() => AbortSignal) | undefined };
-      log?.('debug', { event: 'invoked', tool: name, args });
-      const t0 = log !== undefined ? performance.now() : 0;
-      const scopes = ctx.http?.authInfo?.scopes;
-      const result: ToolResult =
-        source.call !== undefined
-          ? await source.call(bound, args, {
-              ...callOptions,
-              signal: signalOf(),
-              ...(scopes !== undefined ? { scopes: new Set(scopes) } : {}),
-              ...(approver !== undefined ? { approver } : {}),
-            })
-          : await (approver === options.approver ? invoker : serverInvoker({ ...options, ...(approver !== undefined ? { approver } : {}) }, lock))(
-              bound,
-              args,
-              { ...callOptions, signalOf },
-            );
-      if (log !== undefined) {
-        const durationMs = Math.round(performance.now() - t0);
-        if (result.ok) log('info', { event: 'result', tool: name, durationMs });
-        else
-          log('warning', {
-            event: 'failed',
-            tool: name,
-            code: result.error.code,
-            reason: String(result.error.reason),
-            message: result.error.message,
-            durationMs,
-          });
-      }
+      const result = await run(bound, name, request.params.arguments ?? {}, {
+        log,
+        onProgress,
+        approver,
+        // the request's signal is made on first need: a tool that answers at once, ungated by a person, never needs one
+        signalOf: request_ !== undefined ? () => AbortSignal.any([ctx.mcpReq.signal, request_.signal]) : () => ctx.mcpReq.signal,
+        scopes: ctx.http?.authInfo?.scopes,
+      });
       return toMcpCallResult(result, s.structured.has(name)) as never;
     });
     track?.(server);
     return server;
   };
+  return { create, call, plain, list };
 };

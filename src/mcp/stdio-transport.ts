@@ -54,6 +54,8 @@ export class NdjsonStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Sees each message first; `true`: it answered the message itself (the direct path), which `onmessage` then never gets. */
+  intercept?: (message: JSONRPCMessage) => boolean;
   private buffer: Buffer | undefined;
   private started = false;
   private closed = false;
@@ -77,7 +79,7 @@ export class NdjsonStdioTransport implements Transport {
       buffer = buffer.subarray(i + 1);
       try {
         const message = readLine(line);
-        if (message !== undefined) this.onmessage?.(message);
+        if (message !== undefined && this.intercept?.(message) !== true) this.onmessage?.(message);
       } catch (e) {
         this.onerror?.(e instanceof Error ? e : new Error(String(e)));
       }
