@@ -37,6 +37,11 @@ export interface Listening {
 /** A node:http server on 127.0.0.1 and a free port, serving `handler` at every path. */
 export const listen = async (handler: (req: IncomingMessage, res: ServerResponse) => unknown): Promise<Listening> => {
   const server = createServer((req, res) => void handler(req, res));
+  // The tests' client shares this process's event loop: after a synchronous test that held the loop
+  // past the keep-alive window, the next call is written before the loop's timers run, and the idle
+  // timer then closed the socket over the unread request (ECONNRESET, a failed call). The client
+  // closes its idle sockets itself (undici's own keep-alive timeout), so the server need not.
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
