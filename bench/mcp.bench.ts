@@ -11,7 +11,6 @@
  * call by the default rules, as `gramkit mcp` does; the SDK server judges nothing. The client's
  * calls are plain (no `_meta`), so gramkit answers them on its direct path (src/mcp/direct-path.ts).
  */
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -19,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { median, ratio, report } from './harness.js';
+import { median, processCpuUs, ratio, report } from './harness.js';
 
 const SERVER = join(dirname(fileURLToPath(import.meta.url)), 'mcp-server.ts');
 const TSX = ['--import', 'tsx', SERVER];
@@ -28,13 +27,6 @@ const MS = 1000;
 /** Rounds each server runs before the measured ones: the JIT takes a few seconds of calls to settle (a server lives long). */
 const WARM_UP = 3;
 const IN_FLIGHT = 16;
-
-/** A server process's CPU time so far (user + system), in µs, from `/proc/<pid>/stat` (clock ticks of 10 ms). */
-const cpuOf = (pid: number): number => {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-};
 
 interface Server {
   readonly name: string;
@@ -88,7 +80,7 @@ const rate = async (server: Server): Promise<Round> => {
   const end = Date.now() + MS;
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  const s0 = cpuOf(server.pid);
+  const s0 = processCpuUs(server.pid);
   const worker = async () => {
     while (Date.now() < end) {
       const r = await server.client.callTool({ name: 'shout', arguments: { text: 'hello' } });
@@ -99,7 +91,7 @@ const rate = async (server: Server): Promise<Round> => {
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
   const c = process.cpuUsage(c0);
   const calls = Math.max(1, done);
-  return { rate: done / ((performance.now() - t0) / 1000), serverUs: (cpuOf(server.pid) - s0) / calls, clientUs: (c.user + c.system) / calls };
+  return { rate: done / ((performance.now() - t0) / 1000), serverUs: (processCpuUs(server.pid) - s0) / calls, clientUs: (c.user + c.system) / calls };
 };
 
 /** ROUNDS interleaved rounds of each server (after WARM_UP interleaved rounds). */

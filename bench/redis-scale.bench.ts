@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { encodeTool, newId, openCatalog, openFileStore } from '../src/entries/catalog.js';
 import { startRedis } from '../test/support/redis.js';
-import { ratio, report } from './harness.js';
+import { processCpuUs, ratio, report, stopProcess } from './harness.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const BUNDLE = '018faf50-b7b6-7a01-9a05-a22a6e0af101';
@@ -90,20 +90,10 @@ const serve = (store: string, cwd: string): Promise<Served> =>
     p.on('exit', (code) => reject(new Error(`gramkit serve exited (${code})`)));
   });
 
-const stop = async (s: Served): Promise<void> => {
-  // the start's listener (which rejects) goes first: removing it after would remove this one too
-  s.process.removeAllListeners('exit');
-  if (s.process.exitCode !== null || s.process.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => s.process.once('exit', () => resolve()));
-  s.process.kill('SIGTERM');
-  await exited;
-};
+const stop = (s: Served): Promise<void> => stopProcess(s.process);
 
 /** The process's CPU time (user + system), in ms, from /proc. */
-const cpuMs = (s: Served): number => {
-  const fields = readFileSync(`/proc/${s.process.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-};
+const cpuMs = (s: Served): number => processCpuUs(s.process.pid ?? 0) / 1000;
 
 /**
  * Waits until the server is idle: a search first (it completes the search index a start-up fills
