@@ -247,21 +247,24 @@ export const combineRuleEngines = (a: RuleEngine, b: RuleEngine): RuleEngine => 
 // checking
 // -------------------------------------------------------------------------------------------------
 
+/** A command argument, parsed on first use (a class: a literal with a getter is built slowly, by the runtime). */
+class LazyCommandText implements CommandText {
+  private parsed: ReadonlyArray<CommandView> | undefined;
+  constructor(
+    readonly argument: string,
+    readonly text: string,
+  ) {}
+  get views(): ReadonlyArray<CommandView> {
+    this.parsed ??= commandViews(this.text);
+    return this.parsed;
+  }
+}
+
 /** What rules see of a call (commands parsed once). */
 export const ruleInput = (engine: RuleEngine, tool: string, args: unknown): RuleInput => {
   const a = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
   const extractor = engine.commandArguments[tool];
-  const commands: CommandText[] = (extractor?.(a) ?? []).map(({ argument, text }) => {
-    let views: ReadonlyArray<CommandView> | undefined;
-    return {
-      argument,
-      text,
-      get views() {
-        views ??= commandViews(text);
-        return views;
-      },
-    };
-  });
+  const commands: CommandText[] = (extractor?.(a) ?? []).map(({ argument, text }) => new LazyCommandText(argument, text));
   const paths: PathArgument[] = [];
   for (const spec of [...(engine.pathArguments[tool] ?? []), ...(engine.pathArguments['*'] ?? [])]) {
     const v = a[spec.argument];

@@ -26,17 +26,31 @@ export interface RequestView {
   readonly signal: AbortSignal;
 }
 
+/** The view of a web-standard request (a class: a literal with a getter is built by the runtime, slowly). */
+class WebView implements RequestView {
+  constructor(private readonly request: Request) {}
+  get method(): string {
+    return this.request.method;
+  }
+  get url(): string {
+    return this.request.url;
+  }
+  header(name: string): string | null {
+    return this.request.headers.get(name);
+  }
+  text(): Promise<string> {
+    return this.request.text();
+  }
+  stream(): ReadableStream<Uint8Array> | null {
+    return this.request.body;
+  }
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+}
+
 /** The view of a web-standard request. */
-export const webView = (request: Request): RequestView => ({
-  method: request.method,
-  url: request.url,
-  header: (name) => request.headers.get(name),
-  text: () => request.text(),
-  stream: () => request.body,
-  get signal() {
-    return request.signal;
-  },
-});
+export const webView = (request: Request): RequestView => new WebView(request);
 
 const isHttpWhitespace = (c: number): boolean => c === 9 || c === 10 || c === 13 || c === 32;
 

@@ -8,6 +8,7 @@ import type { InvokeOptions } from '../catalog/catalog-types.js';
 import { newId } from '../catalog/records/ids.js';
 import type { CatalogResult } from '../catalog/result.js';
 import { queueApprover } from '../policy/approval-queue.js';
+import type { Approver } from '../policy/approvals.js';
 import { httpStatusOf } from '../core/codes.js';
 import { isRecord } from '../core/json.js';
 import type { Diagnostic } from '../core/diagnostic.js';
@@ -349,22 +350,36 @@ export const invokeReply = (r: CatalogResult<ToolResult>): Reply => {
   return { kind: 'problem', problem: problem(e.reason, e.message, { ...(isRecord(e.details) ? e.details : {}), retryable: e.retryable }) };
 };
 
-export const invokeOptions = (c: RequestContext): InvokeOptions => ({
-  get signal() {
-    return c.signal;
-  },
-  agentId: c.agentId,
-  projectId: c.projectId,
+/**
+ * The catalog's options of a request's call: the caller's ids, its signal (made on first use), and,
+ * with the service's approval queue, an approver naming the caller. A class, not a literal with a
+ * getter: see RouteContext (service.ts), the same cost per request.
+ */
+class RequestInvokeOptions implements InvokeOptions {
+  readonly agentId: string | undefined;
+  readonly projectId: string | undefined;
   // a call that needs approval waits in the queue, naming its caller, until the client goes away
-  approver:
-    c.approvals !== undefined
-      ? queueApprover(
-          c.approvals,
-          { via: 'rest', ...(c.agentId !== undefined ? { agentId: c.agentId } : {}), ...(c.projectId !== undefined ? { projectId: c.projectId } : {}) },
-          () => c.signal,
-        )
-      : undefined,
-});
+  readonly approver: Approver | undefined;
+
+  constructor(private readonly c: RequestContext) {
+    this.agentId = c.agentId;
+    this.projectId = c.projectId;
+    this.approver =
+      c.approvals !== undefined
+        ? queueApprover(
+            c.approvals,
+            { via: 'rest', ...(c.agentId !== undefined ? { agentId: c.agentId } : {}), ...(c.projectId !== undefined ? { projectId: c.projectId } : {}) },
+            () => c.signal,
+          )
+        : undefined;
+  }
+
+  get signal(): AbortSignal {
+    return this.c.signal;
+  }
+}
+
+export const invokeOptions = (c: RequestContext): InvokeOptions => new RequestInvokeOptions(c);
 
 /** A request that is not what the route takes (its query or its body), with what to change. */
 const invalidRequest = (detail: string): Reply => ({ kind: 'problem', problem: problem(ServiceCodes.INVALID_REQUEST, detail) });
