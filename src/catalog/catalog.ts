@@ -510,10 +510,14 @@ class CatalogImpl {
   };
 
   invokeTool = async (ref: ToolRef, args: unknown, options: InvokeOptions = {}): Promise<CatalogResult<ToolResult>> => {
-    try {
-      await this.store.sync();
-    } catch (e) {
-      return storeFailure(e);
+    // the store as it is now: most often unchanged, found so without a promise
+    const syncing = this.store.syncNow();
+    if (syncing !== undefined) {
+      try {
+        await syncing;
+      } catch (e) {
+        return storeFailure(e);
+      }
     }
     const t = this.resolve(ref);
     if (!t.ok) return t;
@@ -565,16 +569,13 @@ class CatalogImpl {
 
   /** Usage and history: every call the tool ran (a refusal before it runs is not usage). */
   private recordUsage(record: ToolRecord, options: InvokeOptions, t0: number): Step {
-    return async (call, next) => {
-      const result = await next(call);
-      // the caller's ids only: spreading `options` would read its signal (a getter that builds one)
-      this.usageRecorder.record(record, result, {
-        ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
-        ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
-        durationMs: performance.now() - t0,
+    // the caller's ids only: reading `options.signal` would build one (a getter)
+    const { agentId, projectId } = options;
+    return (call, next) =>
+      next(call).then((result) => {
+        this.usageRecorder.record(record, result, performance.now() - t0, agentId, projectId);
+        return result;
       });
-      return result;
-    };
   }
 
   /** Library events as catalog events, with the tool's ids and the caller's agent and project. */

@@ -144,6 +144,16 @@ export class SyncedState {
     return this.next;
   }
 
+  /**
+   * `sync()`, or nothing at all when no sync runs and a check made now finds the store where this
+   * state is (a request's common case: no promise, no turn of the event loop). The same promise as
+   * `sync`: whoever calls it after another process acknowledged a write sees that write.
+   */
+  syncNow(): Promise<void> | undefined {
+    if (this.current === undefined && this.backend.unchangedSince?.(this.cursor) === true) return undefined;
+    return this.sync();
+  }
+
   /** Runs `f` on the synced state (a store failure is `CATALOG_STORE_UNAVAILABLE`). */
   async synced<A>(f: () => CatalogResult<A> | Promise<CatalogResult<A>>): Promise<CatalogResult<A>> {
     try {

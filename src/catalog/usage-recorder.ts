@@ -9,18 +9,63 @@ import type { CatalogBackend } from './stores/backend.js';
 import { NO_USAGE, type ToolRecord, type UsageCount, type UsageEntry } from './records/records.js';
 import { registryIdOf } from './records/registry-json.js';
 
-/** History entries kept in memory until the next flush. */
+/** History entries kept in memory until the next flush (past it, only those a history keeps). */
 const PENDING_ENTRIES = 10_000;
 
-export interface CallFacts {
-  readonly agentId?: string;
-  readonly projectId?: string;
-  readonly durationMs: number;
+/** A call as it is counted, made into a history entry at the flush (when a history keeps it). */
+class PendingCall {
+  constructor(
+    readonly ts: string,
+    readonly tool: ToolRecord,
+    /** The failure's codes (not the result: a value may be large, and waits here until the flush). */
+    readonly code: string | undefined,
+    readonly reason: string | undefined,
+    readonly durationMs: number,
+    readonly agentId: string | undefined,
+    readonly projectId: string | undefined,
+  ) {}
+
+  entry(): UsageEntry {
+    const t = this.tool;
+    return {
+      ts: this.ts,
+      type: 'invoke',
+      tool: registryIdOf(t),
+      toolID: t.toolID,
+      ok: this.code === undefined,
+      ...(this.code === undefined ? {} : { code: this.code, reason: this.reason }),
+      durationMs: Math.round(this.durationMs * 1000) / 1000,
+      ...(this.agentId !== undefined ? { agent_id: this.agentId } : {}),
+      ...(this.projectId !== undefined ? { project_id: this.projectId } : {}),
+    };
+  }
 }
+
+/**
+ * The calls some history keeps, oldest first: the last `cap` of all, and the last `cap` of each
+ * agent. The others would be trimmed from every history at once, so they are never written (at
+ * thousands of calls a second most of a flush's calls are such).
+ */
+export const keptCalls = <C extends { readonly agentId: string | undefined }>(calls: ReadonlyArray<C>, cap: number): C[] => {
+  if (calls.length <= cap) return [...calls];
+  const perAgent = new Map<string, number>();
+  const kept: C[] = [];
+  for (let i = calls.length - 1; i >= 0; i--) {
+    const c = calls[i] as C;
+    let keep = calls.length - 1 - i < cap;
+    if (c.agentId !== undefined) {
+      const n = perAgent.get(c.agentId) ?? 0;
+      perAgent.set(c.agentId, n + 1);
+      keep ||= n < cap;
+    }
+    if (keep) kept.push(c);
+  }
+  return kept.reverse();
+};
 
 export class UsageRecorder {
   private pending = new Map<string, { calls: number; last: string }>();
-  private entries: UsageEntry[] = [];
+  private calls: PendingCall[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private closed = false;
@@ -31,7 +76,7 @@ export class UsageRecorder {
   ) {}
 
   /** Counts a call and adds it to the histories (the global one, and its agent's). */
-  record(t: ToolRecord, result: ToolResult, facts: CallFacts): void {
+  record(t: ToolRecord, result: ToolResult, durationMs: number, agentId: string | undefined, projectId: string | undefined): void {
     if (this.closed) return;
     const ts = this.options.now();
     const p = this.pending.get(t.toolID);
@@ -40,19 +85,16 @@ export class UsageRecorder {
       p.calls++;
       if (ts > p.last) p.last = ts;
     }
-    this.entries.push({
-      ts,
-      type: 'invoke',
-      tool: registryIdOf(t),
-      toolID: t.toolID,
-      ok: result.ok,
-      ...(result.ok ? {} : { code: result.error.code, reason: String(result.error.reason) }),
-      durationMs: Math.round(facts.durationMs * 1000) / 1000,
-      ...(facts.agentId !== undefined ? { agent_id: facts.agentId } : {}),
-      ...(facts.projectId !== undefined ? { project_id: facts.projectId } : {}),
-    });
-    // bounded while the store is away (the oldest half dropped at once, not one entry per call)
-    if (this.entries.length > PENDING_ENTRIES) this.entries.splice(0, PENDING_ENTRIES / 2);
+    this.calls.push(
+      result.ok
+        ? new PendingCall(ts, t, undefined, undefined, durationMs, agentId, projectId)
+        : new PendingCall(ts, t, result.error.code, String(result.error.reason), durationMs, agentId, projectId),
+    );
+    // bounded while the store is away: first what no history keeps, then the oldest half
+    if (this.calls.length > PENDING_ENTRIES) {
+      this.calls = keptCalls(this.calls, this.options.historyCap);
+      if (this.calls.length > PENDING_ENTRIES / 2) this.calls.splice(0, this.calls.length - PENDING_ENTRIES / 2);
+    }
     if (this.timer === undefined) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
@@ -65,15 +107,15 @@ export class UsageRecorder {
   /** Writes what is pending to the store. */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
-      if (this.pending.size === 0 && this.entries.length === 0) return;
+      if (this.pending.size === 0 && this.calls.length === 0) return;
       const pending = this.pending;
-      const entries = this.entries;
+      const calls = keptCalls(this.calls, this.options.historyCap);
       this.pending = new Map();
-      this.entries = [];
+      this.calls = [];
       try {
         await this.backend.recordUsage(
           [...pending].map(([toolID, p]) => ({ toolID, calls: p.calls, lastCalledAt: p.last })),
-          entries,
+          calls.map((c) => c.entry()),
           this.options.historyCap,
         );
       } catch {
@@ -82,7 +124,7 @@ export class UsageRecorder {
           const q = this.pending.get(id);
           this.pending.set(id, q === undefined ? p : { calls: q.calls + p.calls, last: q.last > p.last ? q.last : p.last });
         }
-        this.entries = [...entries, ...this.entries].slice(-PENDING_ENTRIES);
+        this.calls = [...calls, ...this.calls].slice(-PENDING_ENTRIES);
       }
     });
     return this.flushing;

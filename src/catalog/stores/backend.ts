@@ -93,6 +93,11 @@ export interface CatalogBackend {
   readonly load: () => Promise<LoadedRecords>;
   /** The records changed since `cursor`. */
   readonly changesSince: (cursor: string) => Promise<JournalChanges>;
+  /**
+   * Whether a check made now, synchronously, finds nothing after `cursor` (the files' journal: one
+   * `stat`). False means "ask `changesSince`" (a change, an error, or a store with no such check).
+   */
+  readonly unchangedSince?: (cursor: string) => boolean;
   /** Runs `body` exclusively across processes and writes what it decided (see the module comment). */
   readonly transact: <A>(body: () => Promise<Decision<A>>) => Promise<Committed<A>>;
   /** Adds usage and appends history entries (each list capped at `cap`, newest kept). */

@@ -273,25 +273,27 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
   let nothingSince: { readonly cursor: string; readonly answer: Promise<JournalChanges> } | undefined;
 
   /**
-   * The changes after `cursor`. The common case, a journal that has not moved, is one `stat` and
-   * nothing else (no promise made, no cursor parsed again): a sync started by this call, so a
-   * request after another process acknowledged a write still sees it.
+   * Whether the journal is where `cursor` left it: one `stat`, made now (so a request after another
+   * process acknowledged a write still sees it), and no cursor parsed again. Any error is "no" (the
+   * slow path says why, as a StoreError).
    */
-  const changesSince = (cursor: string): Promise<JournalChanges> => {
+  const unchangedSince = (cursor: string): boolean => {
     let s: ReturnType<typeof statSync>;
     try {
       s = statSync(paths.journal, { throwIfNoEntry: false });
     } catch {
-      s = undefined; // the slow path says why (a StoreError)
+      return false;
     }
-    if (s !== undefined) {
-      if (seen?.cursor !== cursor) seen = { cursor, at: parseCursor(cursor) };
-      if (s.ino === seen.at.ino && s.size === seen.at.size) {
-        if (nothingSince?.cursor !== cursor) nothingSince = { cursor, answer: Promise.resolve(Object.freeze({ reset: false, changes: [], cursor })) };
-        return nothingSince.answer;
-      }
-    }
-    return changesAfter(cursor);
+    if (s === undefined) return false;
+    if (seen?.cursor !== cursor) seen = { cursor, at: parseCursor(cursor) };
+    return s.ino === seen.at.ino && s.size === seen.at.size;
+  };
+
+  /** The changes after `cursor`; a journal that has not moved is one `stat` and one shared, resolved answer. */
+  const changesSince = (cursor: string): Promise<JournalChanges> => {
+    if (!unchangedSince(cursor)) return changesAfter(cursor);
+    if (nothingSince?.cursor !== cursor) nothingSince = { cursor, answer: Promise.resolve(Object.freeze({ reset: false, changes: [], cursor })) };
+    return nothingSince.answer;
   };
 
   const changesAfter = async (cursor: string): Promise<JournalChanges> => {
@@ -765,6 +767,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
     location: dir,
     load,
     changesSince,
+    unchangedSince,
     transact,
     recordUsage,
     readUsage,
