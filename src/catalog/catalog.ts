@@ -509,26 +509,33 @@ class CatalogImpl {
     return out;
   };
 
-  invokeTool = async (ref: ToolRef, args: unknown, options: InvokeOptions = {}): Promise<CatalogResult<ToolResult>> => {
-    // the store as it is now: most often unchanged, found so without a promise
-    const syncing = this.store.syncNow();
-    if (syncing !== undefined) {
-      try {
-        await syncing;
-      } catch (e) {
-        return storeFailure(e);
-      }
+  invokeTool = (ref: ToolRef, args: unknown, options: InvokeOptions = {}): Promise<CatalogResult<ToolResult>> => {
+    try {
+      // the store as it is now: most often unchanged, found so without a promise
+      const syncing = this.store.syncNow();
+      if (syncing === undefined) return this.invokeSynced(ref, args, options);
+      return syncing.then(
+        () => this.invokeSynced(ref, args, options),
+        (e: unknown) => storeFailure(e),
+      );
+    } catch (e) {
+      return Promise.reject(e);
     }
+  };
+
+  /** `invokeTool` on the state as it is (synced). */
+  private invokeSynced(ref: ToolRef, args: unknown, options: InvokeOptions): Promise<CatalogResult<ToolResult>> {
     const t = this.resolve(ref);
-    if (!t.ok) return t;
+    if (!t.ok) return Promise.resolve(t);
     const record = t.value;
     const why = this.refusal(record);
-    if (why !== undefined) return { ok: false, error: why };
+    if (why !== undefined) return Promise.resolve({ ok: false, error: why });
     const b = this.boundFor(record);
-    if (!b.ok) return b;
+    if (!b.ok) return Promise.resolve(b);
     const bound = b.value;
     const validators = bound.validators();
-    if (isLeft(validators)) return failure(CatalogCodes.TOOL_UNAVAILABLE, `tool ${record.slug}: its schema does not compile: ${validators.left.message}`);
+    if (isLeft(validators))
+      return Promise.resolve(failure(CatalogCodes.TOOL_UNAVAILABLE, `tool ${record.slug}: its schema does not compile: ${validators.left.message}`));
     const id = callId();
     const context = {
       ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
@@ -548,7 +555,7 @@ class CatalogImpl {
     const judge = options.approver === undefined ? this.judge : gateStep({ policies: this.options.policies ?? {}, approver: options.approver });
     const invoker = createInvoker([...(options.steps ?? []), this.serial, judge, this.recordUsage(record, options, t0)]);
     // one literal of every field, an absent one undefined (invoke reads a spread-made object several times slower)
-    const result = await invoker(bound, args, {
+    return invoker(bound, args, {
       name: policyName,
       callId: id,
       context,
@@ -557,9 +564,8 @@ class CatalogImpl {
       timeoutMs: options.timeoutMs !== undefined ? Math.min(options.timeoutMs, record.limits?.timeoutMs ?? options.timeoutMs) : undefined,
       onProgress: options.onProgress,
       observer: this.store.bus.listenerCount() > 0 || this.store.backend.kind === 'redis' ? this.observer(record, options) : undefined,
-    });
-    return success(result);
-  };
+    }).then(success);
+  }
 
   /** Calls that change state run alone across every surface of this catalog (REST, `/mcp`). */
   private readonly serial: Step = serialise(new CallLock());

@@ -104,18 +104,24 @@ const withoutName = (options: InvokerOptions): InvokeOptions => invokeOptionsWit
 
 /**
  * Step `i` of the chain on `call`, or the tool after the last. Made once, not per call (no closure
- * but each step's `next`): the pipeline's own cost is a few object reads a step.
+ * but each step's `next`), and no async frame of its own: the pipeline's own cost is a few object
+ * reads a step and, for a step that fails, the failure made of it.
  */
-const dispatch = async (chain: ReadonlyArray<Step>, i: number, call: Call): Promise<ToolResult> => {
+const dispatch = (chain: ReadonlyArray<Step>, i: number, call: Call): Promise<ToolResult> => {
   if (i === chain.length) {
     return call.args === call.checked ? invokeValidated(call.tool, call.args, call.options) : invoke(call.tool, call.args, call.options);
   }
+  let running: Promise<ToolResult> | ToolResult;
   try {
-    return await (chain[i] as Step)(call, (changed) => dispatch(chain, i + 1, changed ?? call));
+    running = (chain[i] as Step)(call, (changed) => dispatch(chain, i + 1, changed ?? call));
   } catch (e) {
-    return fail(ToolCodes.EXECUTION_ERROR, `a step of the call of "${call.name}" failed: ${messageOf(e)}`);
+    return Promise.resolve(stepFailure(call, e));
   }
+  // a step written without async may give its result as it is
+  return running instanceof Promise ? running.then(undefined, (e: unknown) => stepFailure(call, e)) : Promise.resolve(running);
 };
+
+const stepFailure = (call: Call, e: unknown): ToolResult => fail(ToolCodes.EXECUTION_ERROR, `a step of the call of "${call.name}" failed: ${messageOf(e)}`);
 
 // -------------------------------------------------------------------------------------------------
 // steps of the library

@@ -14,7 +14,8 @@
  * One `CallLock` per set of tools sharing a state (a server, a catalog), first come first served.
  * The agent loop orders the calls of a turn the same way (agent/schedule.ts, with `runsAlone`).
  */
-import { callWith, type Step } from './invoker.js';
+import { type Call, callWith, type Next, type Step } from './invoker.js';
+import type { ToolResult } from './result.js';
 import type { ToolAnnotations } from './tool.js';
 
 // -------------------------------------------------------------------------------------------------
@@ -92,15 +93,36 @@ const pauser =
   };
 
 /** The step: calls that change state run alone on `lock`; the rest of the pipeline (the gate first) runs inside. */
-export const serialise =
-  (lock: CallLock): Step =>
-  async (call, next) => {
+export const serialise = (lock: CallLock): Step => {
+  // made once per lock, not per call (a call only pauses when it waits for a person)
+  const pauseShared = pauser(lock, false);
+  const pauseAlone = pauser(lock, true);
+  return (call, next) => {
     const alone = runsAlone(call.tool.tool.annotations);
-    // no await when the place is free (most calls): one turn of the event loop less per call
-    if (!lock.tryAcquire(alone)) await lock.acquire(alone);
-    try {
-      return await next(callWith(call, { pause: pauser(lock, alone) }));
-    } finally {
-      lock.release(alone);
-    }
+    const inside = callWith(call, { pause: alone ? pauseAlone : pauseShared });
+    // no wait when the place is free (most calls): one turn of the event loop less per call
+    if (lock.tryAcquire(alone)) return runInside(lock, next, inside, alone);
+    return lock.acquire(alone).then(() => runInside(lock, next, inside, alone));
   };
+};
+
+/** The rest of the pipeline, holding the place; the place is given back however it ends. */
+const runInside = (lock: CallLock, next: Next, call: Call, alone: boolean): Promise<ToolResult> => {
+  let running: Promise<ToolResult>;
+  try {
+    running = next(call);
+  } catch (e) {
+    lock.release(alone);
+    throw e;
+  }
+  return running.then(
+    (r) => {
+      lock.release(alone);
+      return r;
+    },
+    (e: unknown) => {
+      lock.release(alone);
+      throw e;
+    },
+  );
+};

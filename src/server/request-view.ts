@@ -93,6 +93,8 @@ const readAll = (req: IncomingMessage): Promise<string> =>
  */
 class NodeView implements RequestView {
   private controller: AbortController | undefined;
+  /** Whether every header name comes once (worked out on the first read). */
+  private distinct: boolean | undefined;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -105,7 +107,12 @@ class NodeView implements RequestView {
   }
 
   header(name: string): string | null {
-    return rawHeader(this.req.rawHeaders, name);
+    // Node's own object of the headers (made once a request: the direct path reads the host from
+    // it) says the same when no name comes twice; otherwise the raw lines, joined as Headers does
+    this.distinct ??= Object.keys(this.req.headers).length * 2 === this.req.rawHeaders.length;
+    if (!this.distinct) return rawHeader(this.req.rawHeaders, name);
+    const v = this.req.headers[name.toLowerCase()];
+    return v === undefined ? null : typeof v === 'string' ? trimmed(v) : rawHeader(this.req.rawHeaders, name);
   }
 
   text(): Promise<string> {

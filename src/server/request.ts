@@ -19,6 +19,7 @@ const fail = (code: string, detail: string, extensions: Readonly<Record<string, 
 
 /** Whether a Content-Type is JSON (`application/json`, `application/…+json`). */
 export const isJsonType = (contentType: string): boolean => {
+  if (contentType === 'application/json') return true; // most requests: no split, no copies
   const t = (contentType.split(';')[0] ?? '').trim().toLowerCase();
   return t === 'application/json' || (t.startsWith('application/') && t.endsWith('+json'));
 };

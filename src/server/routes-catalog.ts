@@ -244,7 +244,7 @@ export const catalogRoutes: ReadonlyArray<RouteSpec> = [
     responses: { 200: { description: 'the tool ran', schema: refTo('ToolResult') }, ...errors, 403: problemRef },
     handler: async (c) => {
       const args = (c.body as { args?: unknown } | undefined)?.args ?? {};
-      return invokeReply(await c.catalog.invokeTool(toolRef(c), args, invokeOptions(c)));
+      return c.catalog.invokeTool(toolRef(c), args, invokeOptions(c)).then(invokeReply);
     },
   },
   {

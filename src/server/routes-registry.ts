@@ -105,7 +105,7 @@ export const registryRoutes = (options: { readonly usable?: (builtin: string) =>
     agentHeaders: true,
     body: { schema: ParametersSchema, required: false, description: 'the parameters' },
     responses: { 200: { description: 'the tool ran', schema: refTo('ToolResult') }, 400: problemRef, 403: problemRef, 404: problemRef, 409: problemRef },
-    handler: async (c) => invokeReply(await c.catalog.invokeTool({ id: c.params['id'] as string }, c.body ?? {}, invokeOptions(c))),
+    handler: (c) => c.catalog.invokeTool({ id: c.params['id'] as string }, c.body ?? {}, invokeOptions(c)).then(invokeReply),
   },
   {
     method: 'delete',

@@ -335,6 +335,37 @@ export const storeSuite = (label: string, factory: StoreFactory): void => {
         expect(t.ok && t.value['callCount']).toBe(8);
         expect(t.ok && typeof t.value['lastCalledAt']).toBe('string');
       });
+
+      it('the histories read as if every call were written, however many calls a flush holds (model)', async () => {
+        await fc.assert(
+          fc.asyncProperty(fc.array(fc.record({ agent: fc.constantFrom(undefined, 'a', 'b', 'c'), ok: fc.boolean() }), { maxLength: 40 }), async (calls) => {
+            const { catalog } = await open();
+            // each call's index as its project id: the entries say which calls each history kept
+            for (const [i, c] of calls.entries()) {
+              const r = await catalog.invokeTool(
+                { id: 'json_parse' },
+                { text: c.ok ? String(i) : '{' },
+                { projectId: `p${i}`, ...(c.agent !== undefined ? { agentId: c.agent } : {}) },
+              );
+              expect(r.ok && r.value.ok).toBe(c.ok);
+            }
+            const newest = (indices: number[]): string[] =>
+              indices
+                .slice(-5)
+                .reverse()
+                .map((i) => `p${i}`);
+            const read = async (agentId?: string): Promise<unknown> => {
+              const r = await catalog.usage({ limit: 5, ...(agentId !== undefined ? { agentId } : {}) });
+              return r.ok ? r.value.map((e) => e.project_id) : r.error;
+            };
+            expect(await read()).toEqual(newest(calls.map((_, i) => i)));
+            for (const agent of ['a', 'b', 'c']) {
+              expect(await read(agent)).toEqual(newest(calls.flatMap((c, i) => (c.agent === agent ? [i] : []))));
+            }
+          }),
+          { numRuns: 15 },
+        );
+      });
     });
 
     // ---------------------------------------------------------------------------------------------
