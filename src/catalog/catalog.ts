@@ -18,6 +18,7 @@ import type { BoundTool } from '../library/bind.js';
 import type { InvocationObserver } from '../library/events.js';
 import { createInvoker, type Step } from '../library/invoker.js';
 import { CallLock, serialise } from '../library/serial.js';
+import { approvalRequirement } from '../policy/approvals.js';
 import { gateStep } from '../policy/gate-step.js';
 import type { ToolResult } from '../library/result.js';
 import type { Tool } from '../library/tool.js';
@@ -551,8 +552,11 @@ class CatalogImpl {
     // the one invoker: arguments validated once, the caller's steps (scopes), calls that change
     // state one at a time and each judged when it starts, the gate, then the tool; usage after
     const t0 = performance.now();
-    // a caller's own approver (the service's queue naming the caller, an MCP client's elicitation)
-    const judge = options.approver === undefined ? this.judge : gateStep({ policies: this.options.policies ?? {}, approver: options.approver });
+    // a caller's own approver (the service's queue naming the caller, an MCP client's elicitation),
+    // for a call that may need one: a call whose approval is 'auto' never asks (nor is it built)
+    const policies = this.options.policies ?? {};
+    const approver = approvalRequirement(policies.approvals, policyName, bound.tool.annotations) === 'auto' ? undefined : options.approver;
+    const judge = approver === undefined ? this.judge : gateStep({ policies, approver });
     const invoker = createInvoker([...(options.steps ?? []), this.serial, judge, this.recordUsage(record, options, t0)]);
     // one literal of every field, an absent one undefined (invoke reads a spread-made object several times slower)
     return invoker(bound, args, {

@@ -12,60 +12,101 @@ import { registryIdOf } from './records/registry-json.js';
 /** History entries kept in memory until the next flush (past it, only those a history keeps). */
 const PENDING_ENTRIES = 10_000;
 
-/** A call as it is counted, made into a history entry at the flush (when a history keeps it). */
-class PendingCall {
-  constructor(
-    readonly ts: string,
-    readonly tool: ToolRecord,
-    /** The failure's codes (not the result: a value may be large, and waits here until the flush). */
-    readonly code: string | undefined,
-    readonly reason: string | undefined,
-    readonly durationMs: number,
-    readonly agentId: string | undefined,
-    readonly projectId: string | undefined,
-  ) {}
-
-  entry(): UsageEntry {
-    const t = this.tool;
-    return {
-      ts: this.ts,
-      type: 'invoke',
-      tool: registryIdOf(t),
-      toolID: t.toolID,
-      ok: this.code === undefined,
-      ...(this.code === undefined ? {} : { code: this.code, reason: this.reason }),
-      durationMs: Math.round(this.durationMs * 1000) / 1000,
-      ...(this.agentId !== undefined ? { agent_id: this.agentId } : {}),
-      ...(this.projectId !== undefined ? { project_id: this.projectId } : {}),
-    };
-  }
-}
-
 /**
- * The calls some history keeps, oldest first: the last `cap` of all, and the last `cap` of each
- * agent. The others would be trimmed from every history at once, so they are never written (at
- * thousands of calls a second most of a flush's calls are such).
+ * The indices of the calls some history keeps, oldest first: the last `cap` of all, and the last
+ * `cap` of each agent. The others would be trimmed from every history at once, so they are never
+ * written (at thousands of calls a second most of a flush's calls are such).
  */
-export const keptCalls = <C extends { readonly agentId: string | undefined }>(calls: ReadonlyArray<C>, cap: number): C[] => {
-  if (calls.length <= cap) return [...calls];
+export const keptIndices = (agents: ReadonlyArray<string | undefined>, cap: number): number[] => {
+  const n = agents.length;
+  const kept: number[] = [];
+  if (n <= cap) {
+    for (let i = 0; i < n; i++) kept.push(i);
+    return kept;
+  }
   const perAgent = new Map<string, number>();
-  const kept: C[] = [];
-  for (let i = calls.length - 1; i >= 0; i--) {
-    const c = calls[i] as C;
-    let keep = calls.length - 1 - i < cap;
-    if (c.agentId !== undefined) {
-      const n = perAgent.get(c.agentId) ?? 0;
-      perAgent.set(c.agentId, n + 1);
-      keep ||= n < cap;
+  for (let i = n - 1; i >= 0; i--) {
+    const agent = agents[i];
+    let keep = n - 1 - i < cap;
+    if (agent !== undefined) {
+      const seen = perAgent.get(agent) ?? 0;
+      perAgent.set(agent, seen + 1);
+      keep ||= seen < cap;
     }
-    if (keep) kept.push(c);
+    if (keep) kept.push(i);
   }
   return kept.reverse();
 };
 
+/** The entries of `entries` some history keeps (`keptIndices`), oldest first. */
+const keptEntries = (entries: ReadonlyArray<UsageEntry>, cap: number): UsageEntry[] =>
+  keptIndices(
+    entries.map((e) => e.agent_id),
+    cap,
+  ).map((i) => entries[i] as UsageEntry);
+
+/**
+ * The calls since the last flush, column by column: counting a call makes no object (objects kept
+ * until the flush, one a call, were most of what usage cost a busy server). Failures keep their
+ * codes, not the result (a value may be large).
+ */
+class CallColumns {
+  readonly ts: string[] = [];
+  readonly tools: ToolRecord[] = [];
+  readonly codes: Array<string | undefined> = [];
+  readonly reasons: Array<string | undefined> = [];
+  readonly durations: number[] = [];
+  readonly agents: Array<string | undefined> = [];
+  readonly projects: Array<string | undefined> = [];
+
+  get length(): number {
+    return this.ts.length;
+  }
+
+  push(ts: string, t: ToolRecord, result: ToolResult, durationMs: number, agentId: string | undefined, projectId: string | undefined): void {
+    this.ts.push(ts);
+    this.tools.push(t);
+    if (result.ok) {
+      this.codes.push(undefined);
+      this.reasons.push(undefined);
+    } else {
+      this.codes.push(result.error.code);
+      this.reasons.push(String(result.error.reason));
+    }
+    this.durations.push(durationMs);
+    this.agents.push(agentId);
+    this.projects.push(projectId);
+  }
+
+  /** The history entries of the calls some history keeps, oldest first. */
+  keptEntries(cap: number): UsageEntry[] {
+    return keptIndices(this.agents, cap).map((i) => this.entry(i));
+  }
+
+  private entry(i: number): UsageEntry {
+    const t = this.tools[i] as ToolRecord;
+    const code = this.codes[i];
+    const agentId = this.agents[i];
+    const projectId = this.projects[i];
+    return {
+      ts: this.ts[i] as string,
+      type: 'invoke',
+      tool: registryIdOf(t),
+      toolID: t.toolID,
+      ok: code === undefined,
+      ...(code === undefined ? {} : { code, reason: this.reasons[i] }),
+      durationMs: Math.round((this.durations[i] as number) * 1000) / 1000,
+      ...(agentId !== undefined ? { agent_id: agentId } : {}),
+      ...(projectId !== undefined ? { project_id: projectId } : {}),
+    };
+  }
+}
+
 export class UsageRecorder {
   private pending = new Map<string, { calls: number; last: string }>();
-  private calls: PendingCall[] = [];
+  private calls = new CallColumns();
+  /** Entries a flush could not write (the store was away), written first by the next. */
+  private unwritten: UsageEntry[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private closed = false;
@@ -85,16 +126,9 @@ export class UsageRecorder {
       p.calls++;
       if (ts > p.last) p.last = ts;
     }
-    this.calls.push(
-      result.ok
-        ? new PendingCall(ts, t, undefined, undefined, durationMs, agentId, projectId)
-        : new PendingCall(ts, t, result.error.code, String(result.error.reason), durationMs, agentId, projectId),
-    );
-    // bounded while the store is away: first what no history keeps, then the oldest half
-    if (this.calls.length > PENDING_ENTRIES) {
-      this.calls = keptCalls(this.calls, this.options.historyCap);
-      if (this.calls.length > PENDING_ENTRIES / 2) this.calls.splice(0, this.calls.length - PENDING_ENTRIES / 2);
-    }
+    this.calls.push(ts, t, result, durationMs, agentId, projectId);
+    // bounded while the store is away: only what a history keeps, then the newest half
+    if (this.calls.length > PENDING_ENTRIES) this.keep(this.takeEntries());
     if (this.timer === undefined) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
@@ -104,18 +138,32 @@ export class UsageRecorder {
     }
   }
 
+  /** What the histories would keep of the unwritten entries and the calls since (the calls start again). */
+  private takeEntries(): UsageEntry[] {
+    const cap = this.options.historyCap;
+    const fresh = this.calls.keptEntries(cap);
+    this.calls = new CallColumns();
+    const all = this.unwritten.length === 0 ? fresh : keptEntries([...this.unwritten, ...fresh], cap);
+    this.unwritten = [];
+    return all;
+  }
+
+  /** Keeps entries for the next flush, at most half the pending bound (the newest). */
+  private keep(entries: UsageEntry[]): void {
+    this.unwritten = entries.length > PENDING_ENTRIES / 2 ? entries.slice(-PENDING_ENTRIES / 2) : entries;
+  }
+
   /** Writes what is pending to the store. */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
-      if (this.pending.size === 0 && this.calls.length === 0) return;
+      if (this.pending.size === 0 && this.calls.length === 0 && this.unwritten.length === 0) return;
       const pending = this.pending;
-      const calls = keptCalls(this.calls, this.options.historyCap);
+      const entries = this.takeEntries();
       this.pending = new Map();
-      this.calls = [];
       try {
         await this.backend.recordUsage(
           [...pending].map(([toolID, p]) => ({ toolID, calls: p.calls, lastCalledAt: p.last })),
-          calls.map((c) => c.entry()),
+          entries,
           this.options.historyCap,
         );
       } catch {
@@ -124,7 +172,7 @@ export class UsageRecorder {
           const q = this.pending.get(id);
           this.pending.set(id, q === undefined ? p : { calls: q.calls + p.calls, last: q.last > p.last ? q.last : p.last });
         }
-        this.calls = [...calls, ...this.calls].slice(-PENDING_ENTRIES);
+        this.keep(keptEntries([...entries, ...this.takeEntries()], this.options.historyCap));
       }
     });
     return this.flushing;

@@ -358,24 +358,29 @@ export const invokeReply = (r: CatalogResult<ToolResult>): Reply => {
 class RequestInvokeOptions implements InvokeOptions {
   readonly agentId: string | undefined;
   readonly projectId: string | undefined;
-  // a call that needs approval waits in the queue, naming its caller, until the client goes away
-  readonly approver: Approver | undefined;
+  private made: Approver | undefined;
 
   constructor(private readonly c: RequestContext) {
     this.agentId = c.agentId;
     this.projectId = c.projectId;
-    this.approver =
-      c.approvals !== undefined
-        ? queueApprover(
-            c.approvals,
-            { via: 'rest', ...(c.agentId !== undefined ? { agentId: c.agentId } : {}), ...(c.projectId !== undefined ? { projectId: c.projectId } : {}) },
-            () => c.signal,
-          )
-        : undefined;
   }
 
   get signal(): AbortSignal {
     return this.c.signal;
+  }
+
+  /** A call that needs approval waits in the queue, naming its caller, until the client goes away (made when asked for). */
+  get approver(): Approver | undefined {
+    const c = this.c;
+    if (this.made === undefined && c.approvals !== undefined) {
+      const caller = {
+        via: 'rest' as const,
+        ...(c.agentId !== undefined ? { agentId: c.agentId } : {}),
+        ...(c.projectId !== undefined ? { projectId: c.projectId } : {}),
+      };
+      this.made = queueApprover(c.approvals, caller, () => c.signal);
+    }
+    return this.made;
   }
 }
 

@@ -78,6 +78,8 @@ import { prepareSnapshot, readSnapshot, snapshotAppend, snapshotCursor, writeSna
  * (so a compaction, which rewrites the snapshot, comes once per catalog's worth of writes at any size).
  */
 const JOURNAL_LIMIT = 4 * 1024 * 1024;
+/** How often a reader looks the journal's path up at least (a journal deleted or replaced from outside gramkit is found within it). */
+const RESTAT_MS = 100;
 /** The bytes of one journal line ("tool <uuid>\n"). */
 const LINE_BYTES = 42;
 /** A write of this many records or more (an import's batch) is flushed with one `syncfs` (`syncFileSystem`), not a flush per file. */
@@ -96,6 +98,8 @@ export interface FileStoreOptions {
    * without one).
    */
   readonly snapshotEvery?: number;
+  /** The journal is replaced by an empty one past this size (default 4 MB; tests make it small to replace it often). */
+  readonly journalLimitBytes?: number;
 }
 
 const MAX_AGENT_HISTORIES = 10_000;
@@ -138,6 +142,7 @@ const splitKey = (key: string): { readonly kind: RecordKind; readonly id: string
 export const openFileStore = (dir: string, options: FileStoreOptions = {}): CatalogBackend => {
   const durable = options.durable !== false;
   const snapshotEvery = Math.max(1, options.snapshotEvery ?? 1000);
+  const journalLimit = options.journalLimitBytes ?? JOURNAL_LIMIT;
   const paths = {
     lock: join(dir, 'lock'),
     journal: join(dir, 'journal'),
@@ -272,21 +277,45 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
   let seen: { readonly cursor: string; readonly at: Position } | undefined;
   let nothingSince: { readonly cursor: string; readonly answer: Promise<JournalChanges> } | undefined;
 
+  /** The journal as `seen` names it, open for the one-byte read of `unchangedSince`. */
+  let watched: { readonly fd: number; readonly ino: number } | undefined;
+  /** When the journal's path was last looked up (`Date.now()`). */
+  let lookedUpAt = Number.NEGATIVE_INFINITY;
+  const probe = Buffer.alloc(1);
+
+  /** The journal at its path, as `stat` finds it now, matched against `at`: true when unchanged. */
+  const journalAt = (at: Position): boolean => {
+    const s = statSync(paths.journal, { throwIfNoEntry: false });
+    if (s === undefined || s.ino !== at.ino || s.size !== at.size) return false;
+    lookedUpAt = Date.now();
+    if (watched?.ino !== s.ino) {
+      if (watched !== undefined) closeSync(watched.fd);
+      watched = undefined;
+      const fd = openRegularSync(paths.journal, constants.O_RDONLY);
+      if (fstatSync(fd).ino === s.ino) watched = { fd, ino: s.ino };
+      else closeSync(fd);
+    }
+    return true;
+  };
+
   /**
-   * Whether the journal is where `cursor` left it: one `stat`, made now (so a request after another
-   * process acknowledged a write still sees it), and no cursor parsed again. Any error is "no" (the
-   * slow path says why, as a StoreError).
+   * Whether the journal is where `cursor` left it, checked now (so a request after another process
+   * acknowledged a write still sees it). Most often one read of one byte past the cursor on the
+   * journal kept open: nothing there, nothing changed. A write appends there, and a compaction,
+   * which replaces the journal, marks the old one after its rename (`compactJournal`); a journal
+   * deleted or replaced from outside gramkit (or by a writer killed between its rename and its mark)
+   * is found by the path's `stat`, made at least every RESTAT_MS. Any error is "no" (the slow path
+   * says why, as a StoreError).
    */
   const unchangedSince = (cursor: string): boolean => {
-    let s: ReturnType<typeof statSync>;
     try {
-      s = statSync(paths.journal, { throwIfNoEntry: false });
+      if (seen?.cursor !== cursor) seen = { cursor, at: parseCursor(cursor) };
+      const at = seen.at;
+      if (watched === undefined || watched.ino !== at.ino || Date.now() - lookedUpAt >= RESTAT_MS) return journalAt(at);
+      return readSync(watched.fd, probe, 0, 1, at.size) === 0;
     } catch {
       return false;
     }
-    if (s === undefined) return false;
-    if (seen?.cursor !== cursor) seen = { cursor, at: parseCursor(cursor) };
-    return s.ino === seen.at.ino && s.size === seen.at.size;
   };
 
   /** The changes after `cursor`; a journal that has not moved is one `stat` and one shared, resolved answer. */
@@ -536,7 +565,20 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
       closeSync(fd);
     }
     await writeSnapshot(paths.snapshot, paths.tmp, `${ino}:0`, now.lines);
-    renameSync(tmp, paths.journal);
+    // the journal being replaced gets an empty line after the rename: a reader that reads past its
+    // position on it (unchangedSince) then looks the path up and finds the new one
+    let replaced: number | undefined;
+    try {
+      replaced = openRegularSync(paths.journal, APPEND);
+    } catch {
+      replaced = undefined;
+    }
+    try {
+      renameSync(tmp, paths.journal);
+      if (replaced !== undefined) writeSync(replaced, '\n');
+    } finally {
+      if (replaced !== undefined) closeSync(replaced);
+    }
     if (durable) await syncDirectory(dir);
     snapshotAt = { ino, size: 0, records: now.lines.size };
   };
@@ -607,7 +649,7 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
       at = appendJournal(text);
       ftruncateSync(intent.fd, 0);
       appendToSnapshot({ ino: at.ino, size: at.size - Buffer.byteLength(text) }, at, decision.writes);
-      if (at.size >= Math.max(JOURNAL_LIMIT, 2 * LINE_BYTES * (snapshotAt?.records ?? 0))) await compactJournal();
+      if (at.size >= Math.max(journalLimit, 2 * LINE_BYTES * (snapshotAt?.records ?? 0))) await compactJournal();
       committed = { result: decision.result, cursor: `${at.ino}:${at.size}` };
     } catch (e) {
       throw e instanceof StoreError ? e : new StoreError(`cannot write to the catalog at ${dir}: ${(e as Error).message}`, e);
@@ -780,6 +822,8 @@ export const openFileStore = (dir: string, options: FileStoreOptions = {}): Cata
       snapshotFd = undefined;
       if (journalFd !== undefined) closeSync(journalFd.fd);
       journalFd = undefined;
+      if (watched !== undefined) closeSync(watched.fd);
+      watched = undefined;
       await intentHandle?.close().catch(() => undefined);
       intentHandle = undefined;
       lock.close();
