@@ -3,7 +3,7 @@
  * process and run, never as absolute thresholds in tests: machines differ, ratios travel.
  */
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -241,3 +241,28 @@ export const stopProcess = (child: ChildProcess): Promise<void> => {
     child.kill('SIGTERM');
   });
 };
+
+/**
+ * Two CPUs this process may run on, one for a server and one for its load generator (Linux, with
+ * `taskset`): each runs alone on its core, as load tests are run, so neither the scheduler moving
+ * them nor the other's work lands in a server's figure. `undefined` when there are fewer than two
+ * or no `taskset`: then nothing is pinned (the report says so).
+ */
+export const cpuPair = (): { readonly server: string; readonly client: string } | undefined => {
+  try {
+    if (!existsSync('/usr/bin/taskset') && !existsSync('/bin/taskset')) return undefined;
+    const list = /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    const cpus = (list ?? '').split(',').flatMap((part) => {
+      const [a, b] = part.split('-').map(Number);
+      if (a === undefined || Number.isNaN(a)) return [];
+      return b === undefined ? [a] : Array.from({ length: b - a + 1 }, (_, i) => a + i);
+    });
+    return cpus.length >= 2 ? { server: String(cpus[cpus.length - 1]), client: String(cpus[0]) } : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** `command args` on one CPU when `cpu` is given (`taskset` execs the command: the process, and its pid, are the command's). */
+export const pinned = (cpu: string | undefined, command: string, args: ReadonlyArray<string>): readonly [string, ReadonlyArray<string>] =>
+  cpu === undefined ? [command, args] : ['taskset', ['-c', cpu, command, ...args]];

@@ -10,7 +10,11 @@
  * per second, and its CPU time per answered request (user + system from `/proc/<pid>/stat`, so
  * neither the client nor the rest of the machine counts), whose ratio is the capacity ratio on a
  * loaded machine. The ratios are the median of the rounds' own ratios (round i of each server ran
- * side by side); beside them, each server's median round. Target: ≥ 0.5× the bare server.
+ * side by side); beside them, each server's median round. Target: ≥ 0.5× the bare server. On a
+ * machine with two CPUs (or more) and `taskset`, each server runs on one core and the client on
+ * another, as load tests are run: sharing a core, the client's turns and the scheduler's moves
+ * land in the server's figure, and the more so the slower the server (its client sleeps more, and
+ * waking it costs the server's kernel time).
  * Run `npm run build` (or `npx tsup`) first: the service measured is `dist/`.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
@@ -18,7 +22,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, processCpuUs, ratio, report, stopProcess } from './harness.js';
+import { cpuPair, median, pinned, processCpuUs, ratio, report, stopProcess } from './harness.js';
 
 const BODY = JSON.stringify({ text: '{"city": "Paris", "days": [1, 2, 3]}' });
 const ROUNDS = Number(process.env.BENCH_SERVER_ROUNDS ?? 7);
@@ -29,6 +33,8 @@ const PATH = '/api/v1/tools/json_parse/invoke';
 const TOKEN = 'bench-token-0123456789abcdef';
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const ECHO = fileURLToPath(new URL('./echo-server.mjs', import.meta.url));
+/** Each server on one core, the load generator on another (when the machine has two and `taskset`). */
+const CPUS = cpuPair();
 
 interface Served {
   readonly url: string;
@@ -39,7 +45,8 @@ interface Served {
 /** Starts `node args…` and waits for its "listening on URL" line. */
 const start = (args: ReadonlyArray<string>, cwd: string, env: NodeJS.ProcessEnv, headers: Served['headers'] = {}): Promise<Served> =>
   new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, argv] = pinned(CPUS?.server, process.execPath, args);
+    const p = spawn(command, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     p.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -62,9 +69,8 @@ const load = async (s: Served): Promise<Round> => {
   const c0 = processCpuUs(s.process.pid as number);
   const out = await new Promise<string>((resolve, reject) => {
     const config = JSON.stringify({ url: s.url, path: PATH, body: BODY, connections: CONNECTIONS, ms: MS, headers: s.headers });
-    execFile(process.execPath, [fileURLToPath(new URL('./load-worker.mjs', import.meta.url)), config], (e, stdout) =>
-      e !== null ? reject(e) : resolve(stdout),
-    );
+    const [command, argv] = pinned(CPUS?.client, process.execPath, [fileURLToPath(new URL('./load-worker.mjs', import.meta.url)), config]);
+    execFile(command, argv, (e, stdout) => (e !== null ? reject(e) : resolve(stdout)));
   });
   const cpu = processCpuUs(s.process.pid as number) - c0;
   const r = JSON.parse(out) as { perSecond: number; done: number; failed: number };
@@ -103,7 +109,8 @@ export default async (): Promise<void> => {
       const rate = Math.round(median(rs.map((r) => r.perSecond))).toLocaleString('en');
       return `${rate} requests/s, ${median(cpu).toFixed(0)} µs of CPU a request (least ${Math.min(...cpu).toFixed(0)})`;
     };
-    const how = `each in its own process, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${MS / 1000} s; median round`;
+    const cores = CPUS !== undefined ? `each server on CPU ${CPUS.server}, the client on CPU ${CPUS.client}` : 'not pinned to CPUs';
+    const how = `each in its own process, ${cores}, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${MS / 1000} s; median round`;
     report(`service throughput: json_parse through gramkit serve (dist/) vs a bare node:http JSON echo and a bare Hono echo (${how})`, [
       ['bare node:http', line(rounds.bare)],
       ['bare Hono on @hono/node-server', line(rounds.hono)],

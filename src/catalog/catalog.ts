@@ -537,7 +537,6 @@ class CatalogImpl {
     const validators = bound.validators();
     if (isLeft(validators))
       return Promise.resolve(failure(CatalogCodes.TOOL_UNAVAILABLE, `tool ${record.slug}: its schema does not compile: ${validators.left.message}`));
-    const id = callId();
     const context = {
       ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
       ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
@@ -559,15 +558,17 @@ class CatalogImpl {
     const judge = approver === undefined ? this.judge : gateStep({ policies, approver });
     const invoker = createInvoker([...(options.steps ?? []), this.serial, judge, this.recordUsage(record, options, t0)]);
     // one literal of every field, an absent one undefined (invoke reads a spread-made object several times slower)
+    // events (and the approval a call waits for, then) carry the call's id; made only for them
+    const observer = this.store.bus.listenerCount() > 0 || this.store.backend.kind === 'redis' ? this.observer(record, options) : undefined;
     return invoker(bound, args, {
       name: policyName,
-      callId: id,
+      callId: observer !== undefined ? callId() : undefined,
       context,
       signal,
       // the record's timeout bounds the caller's too
       timeoutMs: options.timeoutMs !== undefined ? Math.min(options.timeoutMs, record.limits?.timeoutMs ?? options.timeoutMs) : undefined,
       onProgress: options.onProgress,
-      observer: this.store.bus.listenerCount() > 0 || this.store.backend.kind === 'redis' ? this.observer(record, options) : undefined,
+      observer,
     }).then(success);
   }
 

@@ -67,10 +67,30 @@ const primitiveProblem = (v: unknown, inArray: boolean): string | undefined => {
  */
 export const findNonJson = (value: unknown): NotJson | undefined => {
   try {
-    return visit(value, '', [], false);
+    // most values are JSON data: checked first without the paths, which only a problem needs
+    return isData(value, [], false) ? undefined : visit(value, '', [], false);
   } catch (e) {
     return { path: '', found: `a value that cannot be read (${e instanceof Error ? e.message : 'it threw'})` };
   }
+};
+
+/** `visit` without the paths: whether it all is JSON data. */
+const isData = (v: unknown, ancestors: object[], inArray: boolean): boolean => {
+  if (v === null) return true;
+  if (typeof v !== 'object') return primitiveProblem(v, inArray) === undefined;
+  if (ancestors.length >= MAX_JSON_DEPTH || ancestors.includes(v)) return false;
+  if (Array.isArray(v)) {
+    ancestors.push(v);
+    for (let i = 0; i < v.length; i++) if (!isData(v[i], ancestors, true)) return false;
+    ancestors.pop();
+    return true;
+  }
+  if (!isPlainPrototype(Object.getPrototypeOf(v))) return false;
+  ancestors.push(v);
+  const o = v as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (!isData(o[k], ancestors, false)) return false;
+  ancestors.pop();
+  return true;
 };
 
 const visit = (v: unknown, path: string, ancestors: object[], inArray: boolean): NotJson | undefined => {

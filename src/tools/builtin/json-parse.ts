@@ -93,17 +93,31 @@ export const parseJson = (source: string, file?: string): unknown => {
  */
 export const prettySizeWithin = (value: unknown, limit: number): number | undefined => {
   let total = 0;
-  const stack: Array<{ v: unknown; depth: number }> = [{ v: value, depth: 0 }];
-  while (stack.length > 0) {
-    const { v, depth } = stack.pop() as { v: unknown; depth: number };
+  // two stacks side by side (a value, its depth): no object or entry list made per node
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const v = values.pop();
+    const depth = depths.pop() as number;
     if (v === null || typeof v !== 'object') total += v === undefined ? 4 : (JSON.stringify(v) ?? 'null').length;
-    else {
-      const entries: Array<[string | undefined, unknown]> = Array.isArray(v) ? v.map((x) => [undefined, x]) : Object.entries(v);
-      // brackets, and per entry a newline, its indentation, a comma and its key
-      total += 2 + (entries.length > 0 ? 2 * depth : 0);
-      for (const [k, x] of entries) {
-        total += 2 + 2 * (depth + 1) + (k !== undefined ? JSON.stringify(k).length + 2 : 0);
-        stack.push({ v: x, depth: depth + 1 });
+    else if (Array.isArray(v)) {
+      // brackets, and per item a newline, its indentation and a comma
+      total += 2 + (v.length > 0 ? 2 * depth : 0);
+      for (const x of v) {
+        total += 2 + 2 * (depth + 1);
+        values.push(x);
+        depths.push(depth + 1);
+        if (total > limit) return undefined;
+      }
+    } else {
+      // braces, and per member a newline, its indentation, a comma, its key, a colon and a space
+      const o = v as Record<string, unknown>;
+      const keys = Object.keys(o);
+      total += 2 + (keys.length > 0 ? 2 * depth : 0);
+      for (const k of keys) {
+        total += 2 + 2 * (depth + 1) + JSON.stringify(k).length + 2;
+        values.push(o[k]);
+        depths.push(depth + 1);
         if (total > limit) return undefined;
       }
     }
