@@ -31,7 +31,9 @@
  * wait for the disk.
  *
  * A reader follows the journal from its position (`<inode>:<offset>`): a journal line exists only
- * once its record is in place. Opening reads the snapshot and the journal's tail after it (the
+ * once its record is in place. Each request checks that nothing follows its position with a
+ * one-byte read on the journal it keeps open (`unchangedSince`); a compaction marks the journal it
+ * replaces, and the path is looked up at least every RESTAT_MS (a journal replaced from outside). Opening reads the snapshot and the journal's tail after it (the
  * records it names), not every file. Holding the lock, each write appends its records to the
  * snapshot when it is current (so the tail stays empty); when it is not, a snapshot is taken again
  * in the background once the tail passes a sixteenth of the catalog (so the work per write stays
