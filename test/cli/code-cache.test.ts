@@ -198,7 +198,7 @@ describe("the CLI's code cache", { timeout: 120_000 }, () => {
       expect(Object.values(bundlesOf(folder))).toEqual([theirs[0]]);
     });
 
-    it('leaves alone what is not its own: other files, a symbolic link and what it points to, a folder, a temporary file being written', async () => {
+    it('leaves alone what is not its own: other files, a symbolic link and what it points to, a folder and its files, a temporary file being written', async () => {
       const cache = join(home, 'neighbours');
       const folder = join(cache, 'gramkit', 'v8');
       const other = otherBuild('neighbours-build');
@@ -210,13 +210,13 @@ describe("the CLI's code cache", { timeout: 120_000 }, () => {
         unrelated: join(folder, 'notes.txt'),
         named: join(folder, 'run-0123abcd.bin'),
         link: join(folder, 'serve-89abcdef.bin'),
-        inner: join(folder, 'keep', 'check-01234567.bin'),
+        inner: join(folder, 'check-76543210.bin', 'check-01234567.bin'),
         writing: join(folder, 'check-1234abcd.bin.999.abc.tmp'),
       };
       writeFileSync(kept.unrelated, 'mine\n');
       writeFileSync(kept.named, 'not an entry, though named like one');
       symlinkSync(outside, kept.link);
-      mkdirSync(join(folder, 'keep'));
+      mkdirSync(join(folder, 'check-76543210.bin'));
       cpSync(foreign, kept.inner);
       writeFileSync(kept.writing, readFileSync(foreign).subarray(0, 100));
       // left by a write that never finished, two hours ago
