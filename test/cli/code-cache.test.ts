@@ -233,6 +233,20 @@ describe("the CLI's code cache", { timeout: 120_000 }, () => {
       expect(readFileSync(kept.unrelated, 'utf8')).toBe('mine\n');
     });
 
+    it('CLIs of two builds writing and pruning at once do not break each other', async () => {
+      const cache = join(home, 'concurrent');
+      const folder = join(cache, 'gramkit', 'v8');
+      const other = otherBuild('concurrent-build');
+      const commands: ReadonlyArray<ReadonlyArray<string>> = [['--version'], ['check', join('examples', 'hello.gram')], ['types', join('examples', 'hello.gram')]];
+      const runs = await Promise.all([cli, other].flatMap((binary) => commands.map((args) => gramkit(cache, args, binary))));
+      for (const r of runs) expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+      // whoever pruned last, every file left is a whole entry of one of the two builds
+      const sums = new Set(Object.values(bundlesOf(folder)));
+      expect(readdirSync(folder).every((f) => f.endsWith('.bin'))).toBe(true);
+      expect(sums.size).toBeGreaterThan(0);
+      expect(sums.size).toBeLessThanOrEqual(2);
+    });
+
     it('a read-only folder does not fail the command (neither the write nor the pruning can be done)', async () => {
       const cache = join(home, 'read-only');
       const folder = join(cache, 'gramkit', 'v8');
