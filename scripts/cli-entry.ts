@@ -7,6 +7,8 @@
  * entry's exports through the function below: the library gets the CLI's own modules, initialized
  * on that first call, instead of a second copy.
  */
+// first: run directly, the bundle says it must run through the binary before the command starts
+import './cli-bin-only.js';
 import '../src/cli/main.js';
 
 // main.js only starts the command: a library is imported after this line has run
