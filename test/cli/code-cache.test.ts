@@ -237,7 +237,11 @@ describe("the CLI's code cache", { timeout: 120_000 }, () => {
       const cache = join(home, 'concurrent');
       const folder = join(cache, 'gramkit', 'v8');
       const other = otherBuild('concurrent-build');
-      const commands: ReadonlyArray<ReadonlyArray<string>> = [['--version'], ['check', join('examples', 'hello.gram')], ['types', join('examples', 'hello.gram')]];
+      const commands: ReadonlyArray<ReadonlyArray<string>> = [
+        ['--version'],
+        ['check', join('examples', 'hello.gram')],
+        ['types', join('examples', 'hello.gram')],
+      ];
       const runs = await Promise.all([cli, other].flatMap((binary) => commands.map((args) => gramkit(cache, args, binary))));
       for (const r of runs) expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
       // whoever pruned last, every file left is a whole entry of one of the two builds
