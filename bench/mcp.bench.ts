@@ -18,6 +18,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { connectMcp } from '../src/entries/mcp.js';
+import { bindTool, invoke } from '../src/index.js';
 import { median, processCpuUs, ratio, report } from './harness.js';
 
 const SERVER = join(dirname(fileURLToPath(import.meta.url)), 'mcp-server.ts');
@@ -30,10 +32,17 @@ const IN_FLIGHT = 16;
 
 interface Server {
   readonly name: string;
-  readonly client: Client;
+  /** One call of `shout`; rejects when the call fails. */
+  readonly call: () => Promise<void>;
   readonly pid: number;
   readonly close: () => Promise<void>;
 }
+
+/** One call of `shout` through the SDK's client. */
+const sdkCall = (client: Client) => async (): Promise<void> => {
+  const r = await client.callTool({ name: 'shout', arguments: { text: 'hello' } });
+  if (r.isError === true) throw new Error(JSON.stringify(r));
+};
 
 const stdioServer = async (which: 'gramkit' | 'sdk'): Promise<Server> => {
   const transport = new StdioClientTransport({ command: process.execPath, args: [...TSX, which, 'stdio'], env: { ...process.env } as Record<string, string> });
@@ -41,28 +50,72 @@ const stdioServer = async (which: 'gramkit' | 'sdk'): Promise<Server> => {
   await client.connect(transport);
   const pid = transport.pid;
   if (pid === null) throw new Error('no server process');
-  return { name: which, client, pid, close: () => client.close() };
+  return { name: which, call: sdkCall(client), pid, close: () => client.close() };
 };
 
-const httpServer = async (which: 'gramkit' | 'sdk'): Promise<Server> => {
+/** A server of `which` over Streamable HTTP in a process of its own: its URL, pid and how to stop it. */
+const httpProcess = async (which: 'gramkit' | 'sdk'): Promise<{ readonly url: URL; readonly pid: number; readonly stop: () => void }> => {
   const child = spawn(process.execPath, [...TSX, which, 'http'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', () => reject(new Error(`the ${which} server exited`)));
   });
-  const client = new Client({ name: 'bench', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   const pid = child.pid;
   if (pid === undefined) throw new Error('no server process');
+  return { url: new URL(url), pid, stop: () => child.stdin.end() };
+};
+
+/** The SDK's client of `url`. */
+const sdkHttpClient = async (url: URL): Promise<Client> => {
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(url));
+  return client;
+};
+
+const httpServer = async (which: 'gramkit' | 'sdk'): Promise<Server> => {
+  const server = await httpProcess(which);
+  const client = await sdkHttpClient(server.url);
   return {
     name: which,
-    client,
-    pid,
+    call: sdkCall(client),
+    pid: server.pid,
     close: async () => {
       await client.close();
-      child.stdin.end();
+      server.stop();
     },
   };
+};
+
+/**
+ * The clients of one gramkit server over Streamable HTTP: gramkit's (`connectMcp`, the remote tool
+ * called through `invoke`, as `run` calls it) and the SDK's (`callTool`). Each side's `pid` is the
+ * server's; what differs is this process's CPU time a call.
+ */
+const httpClients = async (): Promise<readonly [Server, Server]> => {
+  const server = await httpProcess('gramkit');
+  const c = await connectMcp(`mcp:${server.url.href}`);
+  if (c._tag === 'Left') throw new Error(c.left.map((d) => d.message).join('\n'));
+  const connection = c.right;
+  const spec = connection.specifications.find((s) => s.name === 'shout');
+  const shout = spec !== undefined ? bindTool(spec, connection.library) : undefined;
+  if (shout === undefined || shout._tag === 'Left') throw new Error('no shout tool');
+  const client = await sdkHttpClient(server.url);
+  const call = async (): Promise<void> => {
+    const r = await invoke(shout.right, { text: 'hello' });
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+  };
+  return [
+    { name: 'connectMcp', call, pid: server.pid, close: () => connection.close() },
+    {
+      name: 'sdk client',
+      call: sdkCall(client),
+      pid: server.pid,
+      close: async () => {
+        await client.close();
+        server.stop();
+      },
+    },
+  ];
 };
 
 interface Round {
@@ -83,8 +136,7 @@ const rate = async (server: Server): Promise<Round> => {
   const s0 = processCpuUs(server.pid);
   const worker = async () => {
     while (Date.now() < end) {
-      const r = await server.client.callTool({ name: 'shout', arguments: { text: 'hello' } });
-      if (r.isError === true) throw new Error(JSON.stringify(r));
+      await server.call();
       done++;
     }
   };
@@ -114,13 +166,14 @@ const summary = ([ours, theirs]: [Round[], Round[]]) => {
     ours: line(ours),
     theirs: line(theirs),
     rate: median(ours.map((r, i) => r.rate / (theirs[i] as Round).rate)),
+    client: median(ours.map((r, i) => r.clientUs / (theirs[i] as Round).clientUs)),
     capacity: median(ours.map((r, i) => (theirs[i] as Round).serverUs / r.serverUs)),
     rounds: ours.map((r, i) => `${(r.rate / (theirs[i] as Round).rate).toFixed(2)}/${((theirs[i] as Round).serverUs / r.serverUs).toFixed(2)}`).join(' '),
   };
 };
 
-const compare = async (start: (which: 'gramkit' | 'sdk') => Promise<Server>) => {
-  const servers: [Server, Server] = [await start('gramkit'), await start('sdk')];
+const compare = async (open: () => Promise<readonly [Server, Server]>) => {
+  const servers: [Server, Server] = [...(await open())];
   try {
     return summary(await rounds(servers));
   } finally {
@@ -130,8 +183,10 @@ const compare = async (start: (which: 'gramkit' | 'sdk') => Promise<Server>) => 
 
 export default async (): Promise<void> => {
   const load0 = loadavg()[0] ?? 0;
-  const stdio = await compare(stdioServer);
-  const http = await compare(httpServer);
+  const both = async (start: (which: 'gramkit' | 'sdk') => Promise<Server>) => [await start('gramkit'), await start('sdk')] as const;
+  const stdio = await compare(() => both(stdioServer));
+  const http = await compare(() => both(httpServer));
+  const clients = await compare(httpClients);
   const how = `servers in their own processes, ${IN_FLIGHT} calls in flight, ${ROUNDS} interleaved rounds of ${MS / 1000} s after ${WARM_UP} to warm up; figures: medians`;
   report(`MCP tools/call throughput: gramkit against a minimal server on the official SDK (${how})`, [
     ['stdio, gramkit', stdio.ours],
@@ -144,6 +199,10 @@ export default async (): Promise<void> => {
     ['Streamable HTTP, ratio (calls/s)', ratio(http.rate, { min: 1 })],
     ['Streamable HTTP, capacity (server CPU time a call)', ratio(http.capacity, { min: 1 })],
     ['Streamable HTTP, each round (calls/s / capacity)', http.rounds],
+    ['Streamable HTTP client to the gramkit server, connectMcp + invoke', clients.ours],
+    ['Streamable HTTP client to the gramkit server, SDK client', clients.theirs],
+    ['Streamable HTTP clients, ratio (calls/s)', ratio(clients.rate)],
+    ['Streamable HTTP clients, client CPU time a call (connectMcp over the SDK client)', ratio(clients.client)],
     ['load average (1 min), before and after', `${load0.toFixed(1)}, ${(loadavg()[0] ?? 0).toFixed(1)}`],
   ]);
 };

@@ -18,6 +18,7 @@ import { type ToolLibrary, toolLibrary } from '../library/tool-library.js';
 import type { ImportReport } from '../specification/import.js';
 import type { ToolSpecification } from '../specification/tool-spec.js';
 import { type McpAddress, parseMcpAddress } from './address.js';
+import { clientFetch } from './client-fetch.js';
 import { McpCodes } from './codes.js';
 import { importMcpTools } from './import-tools.js';
 import { remoteTool } from './remote-tool.js';
@@ -103,48 +104,6 @@ const STDERR_KEPT = 4000;
 // connecting
 // -------------------------------------------------------------------------------------------------
 
-/**
- * `fetch` whose response bodies stop at `max` bytes (counted from the start of the body, or from
- * the last blank line of an event stream, so a long-lived stream of small events is not cut): the
- * body errors instead of growing, and `onOversize` is told.
- */
-const cappedFetch =
-  (max: number, onOversize: () => void) =>
-  async (url: string | URL, init?: RequestInit): Promise<Response> => {
-    const res = await fetch(url, init);
-    if (res.body === null) return res;
-    const reader = res.body.getReader();
-    let since = 0;
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const { done, value } = await reader.read();
-        if (done) {
-          controller.close();
-          return;
-        }
-        const boundary = lastBlankLine(value);
-        since = boundary < 0 ? since + value.byteLength : value.byteLength - boundary;
-        if (since > max) {
-          onOversize();
-          await reader.cancel().catch(() => undefined);
-          controller.error(new Error(`the MCP server's answer exceeded maximum size of ${max} bytes`));
-          return;
-        }
-        controller.enqueue(value);
-      },
-      cancel(reason) {
-        return reader.cancel(reason);
-      },
-    });
-    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
-  };
-
-/** The offset just after the last `\n\n` of `b` (the end of an event-stream event), or -1. */
-const lastBlankLine = (b: Uint8Array): number => {
-  for (let i = b.length - 1; i > 0; i--) if (b[i] === 10 && (b[i - 1] === 10 || (b[i - 1] === 13 && i > 1 && b[i - 2] === 10))) return i + 1;
-  return -1;
-};
-
 const loadSdk = async (stdio: boolean): Promise<{ readonly client: ClientSdk; readonly stdio?: StdioSdk } | Diagnostic> => {
   try {
     const client = await import('@modelcontextprotocol/client');
@@ -181,7 +140,7 @@ export const openMcpConnection = async (address: string | McpAddress, options: C
   if (where.kind === 'http') {
     transport = new sdk.client.StreamableHTTPClientTransport(new URL(where.url), {
       ...(options.headers !== undefined ? { requestInit: { headers: { ...options.headers } } } : {}),
-      fetch: cappedFetch(maxBytes, () => (oversized += 1)),
+      fetch: clientFetch(maxBytes, () => (oversized += 1)),
     });
   } else {
     const stdio = (sdk.stdio as StdioSdk).StdioClientTransport;
