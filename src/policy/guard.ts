@@ -30,6 +30,31 @@ export type GuardOptions = GateOptions;
  * of the invocation when it is a string, a fresh UUIDv7 otherwise. A refusal is thrown as a
  * `ToolFailure`, which `invoke` makes the call's failure.
  */
+/**
+ * The tool's context with the rules the gate judged the call by, the rest read from the caller's as
+ * the tool reads it. Not a spread: the context `invoke` gives is a class whose fields are getters
+ * (its signal made on first read), which a spread does not copy (the tool got no signal, name or
+ * context).
+ */
+class WithRules implements InvocationContext {
+  constructor(
+    private readonly base: InvocationContext,
+    readonly rules: unknown,
+  ) {}
+  get signal(): AbortSignal {
+    return this.base.signal;
+  }
+  get toolName(): string {
+    return this.base.toolName;
+  }
+  get context(): unknown {
+    return this.base.context;
+  }
+  get progress(): InvocationContext['progress'] {
+    return this.base.progress;
+  }
+}
+
 export const withPolicies = (tool: Tool, options: GuardOptions): Tool =>
   createTool(tool.name, tool.description, tool.schema, guarded(tool, options), {
     ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
@@ -54,7 +79,7 @@ const guarded = (tool: Tool, options: GuardOptions) => {
       },
       async (call) => {
         ran = true;
-        value = await tool.invoke(call === undefined ? args : call.args, call?.options.rules !== undefined ? { ...ctx, rules: call.options.rules } : ctx);
+        value = await tool.invoke(call === undefined ? args : call.args, call?.options.rules !== undefined ? new WithRules(ctx, call.options.rules) : ctx);
         return { ok: true, value };
       },
     );

@@ -110,6 +110,18 @@ describe('withPolicies', () => {
     }
     expect(ran).toEqual([{ command: 'ls -la' }]);
   });
+  it('the tool gets its whole context with the rules: signal, name, context (invoke with a timeout gives a lazy one)', async () => {
+    const seen: unknown[] = [];
+    const tool = createTool('shell', 'runs a command', schema, (_args: unknown, c) => {
+      seen.push({ toolName: c.toolName, signal: c.signal instanceof AbortSignal, context: c.context, rules: c.rules === defaultRuleEngine });
+      return { ok: true };
+    });
+    const guarded = withPolicies(tool, { policies: { rules: defaultRuleEngine } });
+    const bound = bindTool(spec(guarded), toolLibrary([guarded]));
+    if (bound._tag !== 'Right') throw new Error('not bound');
+    expect(await invoke(bound.right, { command: 'ls' }, { timeoutMs: 5000, context: { stepId: 's1' } })).toEqual({ ok: true, value: { ok: true } });
+    expect(seen).toEqual([{ toolName: 'shell', signal: true, context: { stepId: 's1' }, rules: true }]);
+  });
   it('asks the approver with the step id of the context, and honours its answer', async () => {
     const { tool, ran } = recordingTool({ approval: 'confirm' });
     const seen: ApprovalRequest[] = [];
