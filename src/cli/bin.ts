@@ -28,8 +28,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { crc32 } from 'node:zlib';
-import { entryHeader, fitsBundle, HEADER, markUsed, pruneCodeCache } from './code-cache.js';
-import { userCacheFolder, writePrivateFile } from './user-cache.js';
+import { entryHeader, fitsBundle, HEADER, pruneCodeCache } from './code-cache.js';
+import { markUsed, userCacheFolder, writePrivateFile } from './user-cache.js';
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
 const file = join(dir, 'cli-main.cjs');

@@ -18,8 +18,8 @@
  * entry is written to a temporary file renamed into place, a temporary file is removed only once
  * it is an hour old, and an entry removed under a running CLI costs it only a compilation next time.
  */
-import { closeSync, constants, lstatSync, lutimesSync, openSync, readdirSync, readSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { isTemporaryOf, pruneFolder, UNUSED_DAYS } from './user-cache.js';
 
 const MAGIC = 0x38564b47; // 'GKV8', little-endian
 const FORMAT = 1;
@@ -27,15 +27,11 @@ const FORMAT = 1;
 /** The length of an entry's header. */
 export const HEADER = 16;
 
-/** An entry unused this long is removed by the next pruning. */
-export const UNUSED_DAYS = 30;
-
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
 
 /** The name of an entry (bin.ts: `<command>-<hash>.bin`) and of the temporary file it is written through (user-cache.ts). */
 const ENTRY_NAME = /^[a-z-]{1,32}-[0-9a-f]{1,8}\.bin$/;
-const TEMPORARY_NAME = /^[a-z-]{1,32}-[0-9a-f]{1,8}\.bin\.[0-9]+\.[0-9a-z]*\.tmp$/;
 
 /** The bundle an entry is made from: its CRC-32 and its length in bytes. */
 export interface Bundle {
@@ -78,46 +74,14 @@ const headerOf = (path: string): Buffer | undefined => {
 };
 
 /**
- * Marks the entry `path` as used `now` (its modification time, which the pruning reads), at most
- * once a day so a run costs one `lstat`; silently not when it cannot.
- */
-export const markUsed = (path: string, now: number): void => {
-  try {
-    if (lstatSync(path).mtimeMs < now - DAY) lutimesSync(path, now / 1000, now / 1000);
-  } catch {
-    // best effort: an entry not marked is at worst compiled again after it is pruned
-  }
-};
-
-/** Removes `path` when it is a regular file (not a link) for which `remove` holds; silently not when it cannot. */
-const removeIf = (path: string, remove: (modified: number) => boolean): void => {
-  try {
-    const st = lstatSync(path);
-    if (st.isFile() && remove(st.mtimeMs)) unlinkSync(path);
-  } catch {
-    // best effort: gone already, or not ours to remove
-  }
-};
-
-/**
  * Prunes the code cache `folder` (see above), keeping `bundle`'s entries used within
  * {@link UNUSED_DAYS} days; never throws. `now` is the time in milliseconds.
  */
-export const pruneCodeCache = (folder: string, bundle: Bundle, now: number): void => {
-  let names: ReadonlyArray<string>;
-  try {
-    names = readdirSync(folder);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const path = join(folder, name);
-    if (TEMPORARY_NAME.test(name)) removeIf(path, (modified) => modified < now - HOUR);
-    else if (ENTRY_NAME.test(name))
-      removeIf(path, (modified) => {
-        const header = headerOf(path);
-        if (header === undefined || !isEntry(header)) return false;
-        return modified < now - UNUSED_DAYS * DAY || !madeFrom(header, bundle);
-      });
-  }
-};
+export const pruneCodeCache = (folder: string, bundle: Bundle, now: number): void =>
+  pruneFolder(folder, (name, path, modified) => {
+    if (isTemporaryOf(name, ENTRY_NAME)) return modified < now - HOUR;
+    if (!ENTRY_NAME.test(name)) return false;
+    const header = headerOf(path);
+    if (header === undefined || !isEntry(header)) return false;
+    return modified < now - UNUSED_DAYS * DAY || !madeFrom(header, bundle);
+  });

@@ -7,9 +7,9 @@
  * Through the built CLI, as a user runs it.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, lutimesSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LibraryCodes } from '../../src/project/load-library.js';
 
@@ -120,6 +120,42 @@ describe('a TypeScript library', { timeout: 90_000 }, () => {
       } finally {
         rmSync(join(home, 'cached', 'greeting.js'), { force: true });
       }
+    });
+
+    it('stays bounded: writing an entry removes those unused for a month, and leaves what is not its own', async () => {
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      const day = 24 * 3600;
+      const ago = (days: number): number => Date.now() / 1000 - days * day;
+      const plant = (name: string, days: number, text = '{}'): string => {
+        const path = join(folder, name);
+        writeFileSync(path, text);
+        utimesSync(path, ago(days), ago(days));
+        return path;
+      };
+      const stale = plant(`${'a'.repeat(32)}.json`, 31);
+      const recent = plant(`${'b'.repeat(32)}.json`, 29);
+      const unrelated = plant('notes.txt', 400);
+      const oldTemporary = plant(`${'c'.repeat(32)}.json.123.abc.tmp`, 1);
+      const target = plant('outside.json', 400);
+      const link = join(folder, `${'d'.repeat(32)}.json`);
+      symlinkSync(target, link);
+      lutimesSync(link, ago(400), ago(400));
+      // a library bundled anew writes its entry, then prunes
+      write('Servus');
+      expect(JSON.parse((await invoke()).stdout)).toEqual({ ok: true, value: 'Servus, Paris' });
+      const names = readdirSync(folder);
+      expect(names).not.toContain(basename(stale));
+      expect(names).not.toContain(basename(oldTemporary));
+      expect(names).toEqual(expect.arrayContaining([basename(recent), basename(unrelated), basename(target), basename(link)]));
+      // an entry used is marked so: it is not pruned as unused
+      // (this library's entry: the one just written; the folder also holds other libraries' entries)
+      const [own] = names
+        .filter((n) => /^[0-9a-f]{32}\.json$/.test(n) && ![recent, link].map((p) => basename(p)).includes(n))
+        .sort((a, b) => statSync(join(folder, b)).mtimeMs - statSync(join(folder, a)).mtimeMs);
+      if (own === undefined) throw new Error('no entry written');
+      utimesSync(join(folder, own), ago(2), ago(2));
+      expect(JSON.parse((await invoke(NO_ESBUILD)).stdout)).toEqual({ ok: true, value: 'Servus, Paris' });
+      expect(statSync(join(folder, own)).mtimeMs).toBeGreaterThan(Date.now() - 60_000);
     });
 
     it("is not used from a folder others may write to (a bundle there could be anyone's code)", async () => {

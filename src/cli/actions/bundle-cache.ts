@@ -16,13 +16,15 @@
  * A cached bundle is code that runs: the folder is the user's own (user-cache.ts: private, ignored
  * when a symbolic link, another user's or writable by others); entries are written private and
  * renamed into place, so a reader never sees half of one. Anything wrong with the cache
- * (unreadable, malformed, stale) means bundling again, never a failure.
+ * (unreadable, malformed, stale) means bundling again, never a failure. The folder is bounded: an
+ * entry used is marked so (once a day), and writing one removes those unused for a month
+ * (user-cache.ts `pruneUnused`: only files named as entries, no link followed).
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { isRecord } from '../../core/json.js';
-import { userCacheFolder, writePrivateFile } from '../user-cache.js';
+import { markUsed, pruneUnused, userCacheFolder, writePrivateFile } from '../user-cache.js';
 
 /** What a bundle was made of, and the bundle. */
 export interface BundleEntry {
@@ -39,6 +41,9 @@ interface KeptEntry extends BundleEntry {
 }
 
 const VERSION = 2;
+
+/** The name of an entry (`entryFile`). */
+const ENTRY_NAME = /^[0-9a-f]{32}\.json$/;
 
 /** The hash an entry keeps of a file's text. */
 export const textHash = (text: string): string => createHash('sha256').update(text).digest('base64url');
@@ -92,17 +97,19 @@ const unchanged = (path: string, hash: string): boolean => {
 export const cachedBundle = (file: string, bundler: string, servedByCli: (dir: string) => boolean): string | undefined => {
   const dir = userCacheFolder('typescript');
   if (dir === undefined) return undefined;
+  const path = entryFile(dir, file, bundler);
   let entry: KeptEntry | undefined;
   try {
-    entry = parseEntry(readFileSync(entryFile(dir, file, bundler), 'utf8'));
+    entry = parseEntry(readFileSync(path, 'utf8'));
   } catch {
     return undefined;
   }
   if (entry === undefined) return undefined;
   const fresh =
-    entry.inputs.every(([path, hash]) => unchanged(path, hash)) &&
+    entry.inputs.every(([input, hash]) => unchanged(input, hash)) &&
     entry.folders.every(([folder, hash]) => folderHash(folder) === hash) &&
     entry.gramkit.every(([from, own]) => servedByCli(from) === own);
+  if (fresh) markUsed(path, Date.now());
   return fresh ? entry.code : undefined;
 };
 
@@ -117,4 +124,6 @@ export const cacheBundle = (file: string, bundler: string, entry: BundleEntry): 
     folders.push([folder, hash]);
   }
   writePrivateFile(entryFile(dir, file, bundler), JSON.stringify({ version: VERSION, ...entry, folders }));
+  // bounded: the entries of libraries (or builds of gramkit) unused for a month go
+  pruneUnused(dir, ENTRY_NAME, Date.now());
 };
