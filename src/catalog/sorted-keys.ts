@@ -8,20 +8,9 @@
  * (`defer`, a catalog's load), the buffer is merged only once, at the end (`settle`, when it grew
  * past its limit): one sort.
  */
+import { upperBound } from '../core/sorted.js';
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** The first index whose key is greater than `key`. */
-const upperBound = (xs: ReadonlyArray<string>, key: string): number => {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((xs[mid] as string) <= key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-};
 
 const lowerBound = (xs: ReadonlyArray<string>, key: string): number => {
   let lo = 0;

@@ -67,33 +67,16 @@ const primitiveProblem = (v: unknown, inArray: boolean): string | undefined => {
  */
 export const findNonJson = (value: unknown): NotJson | undefined => {
   try {
-    // most values are JSON data: checked first without the paths, which only a problem needs
-    return isData(value, [], false) ? undefined : visit(value, '', [], false);
+    // most values are JSON data: walked first without the paths, which only a problem needs
+    return visit(value, undefined, [], false) === undefined ? undefined : visit(value, '', [], false);
   } catch (e) {
     return { path: '', found: `a value that cannot be read (${e instanceof Error ? e.message : 'it threw'})` };
   }
 };
 
-/** `visit` without the paths: whether it all is JSON data. */
-const isData = (v: unknown, ancestors: object[], inArray: boolean): boolean => {
-  if (v === null) return true;
-  if (typeof v !== 'object') return primitiveProblem(v, inArray) === undefined;
-  if (ancestors.length >= MAX_JSON_DEPTH || ancestors.includes(v)) return false;
-  if (Array.isArray(v)) {
-    ancestors.push(v);
-    for (let i = 0; i < v.length; i++) if (!isData(v[i], ancestors, true)) return false;
-    ancestors.pop();
-    return true;
-  }
-  if (!isPlainPrototype(Object.getPrototypeOf(v))) return false;
-  ancestors.push(v);
-  const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!isData(o[k], ancestors, false)) return false;
-  ancestors.pop();
-  return true;
-};
-
-const visit = (v: unknown, path: string, ancestors: object[], inArray: boolean): NotJson | undefined => {
+/** The first part of `v` that is not JSON data; `path` is where `v` is, or `undefined` for a walk that builds no paths (its problems say `''`). */
+const visit = (v: unknown, at: string | undefined, ancestors: object[], inArray: boolean): NotJson | undefined => {
+  const path = at ?? '';
   if (v === null) return undefined;
   if (typeof v !== 'object') {
     const p = primitiveProblem(v, inArray);
@@ -104,7 +87,7 @@ const visit = (v: unknown, path: string, ancestors: object[], inArray: boolean):
   if (Array.isArray(v)) {
     ancestors.push(v);
     for (let i = 0; i < v.length; i++) {
-      const r = visit(v[i], `${path}[${i}]`, ancestors, true);
+      const r = visit(v[i], at === undefined ? undefined : `${at}[${i}]`, ancestors, true);
       if (r !== undefined) return r;
     }
     ancestors.pop();
@@ -114,7 +97,7 @@ const visit = (v: unknown, path: string, ancestors: object[], inArray: boolean):
   ancestors.push(v);
   const o = v as Record<string, unknown>;
   for (const k of Object.keys(o)) {
-    const r = visit(o[k], child(path, k), ancestors, false);
+    const r = visit(o[k], at === undefined ? undefined : child(at, k), ancestors, false);
     if (r !== undefined) return r;
   }
   ancestors.pop();

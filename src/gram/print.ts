@@ -30,6 +30,7 @@ import type {
   Value,
 } from './ast.js';
 import { type Doc, group, hardline, ifBreak, indent, line, render, softline } from './doc.js';
+import { upperBound } from '../core/sorted.js';
 import type { Span } from '../core/span.js';
 import { isFenceable, isSymbol, nameText, quote } from './strings.js';
 import { hasSubject, isBareIdentity, subjectSpan } from './subject.js';
@@ -186,14 +187,8 @@ class Printer {
   /** Whether the source had a blank line between offsets `from` and `to`. */
   private blankBetween(from: number, to: number): boolean {
     const b = this.blankLines;
-    let lo = 0;
-    let hi = b.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((b[mid] as number) <= from) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < b.length && (b[lo] as number) < to;
+    const i = upperBound(b, from);
+    return i < b.length && (b[i] as number) < to;
   }
 
   /**
